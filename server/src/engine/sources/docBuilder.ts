@@ -1,0 +1,51 @@
+/**
+ * One way to turn a Markdown file into a `Doc`, shared by every Markdown source so ids, digests,
+ * titles and sections are computed identically whatever the source kind.
+ */
+import { documentId, sha256Hex } from '../chunking/ids';
+import { type MarkdownDocument, parseMarkdown, toSections } from '../chunking/markdownSections';
+import type { Doc, DocFormat, EntityKey, LibraryProps, Problem, SourceKind } from '../model';
+
+export interface DocInput {
+  /** Workspace-relative path. */
+  path: string;
+  text: string;
+  sourceKind: SourceKind;
+  format: DocFormat;
+  /** Workspace folder name. Default ''. */
+  folder?: string;
+  /** Attached entities; duplicates are dropped, order kept. Default []. */
+  entityRefs?: readonly EntityKey[];
+  docsRole?: Doc['docsRole'];
+  library?: LibraryProps;
+  /** A title that wins over the Markdown rule (an MkDocs nav title). */
+  title?: string;
+  /** The file already parsed with `parseMarkdown`, to avoid reading it twice. */
+  markdown?: MarkdownDocument;
+}
+
+export interface BuiltDoc {
+  doc: Doc;
+  /** The Markdown's own problems (front matter). Callers that passed `markdown` already have them. */
+  problems: Problem[];
+}
+
+export function buildDoc(input: DocInput): BuiltDoc {
+  const markdown = input.markdown ?? parseMarkdown(input.path, input.text);
+  const id = documentId(input.path);
+  const doc: Doc = {
+    id,
+    path: input.path,
+    folder: input.folder ?? '',
+    sourceKind: input.sourceKind,
+    format: input.format,
+    title: input.title?.trim() || markdown.title,
+    digest: sha256Hex(input.text),
+    frontMatter: markdown.frontMatter.data,
+    entityRefs: [...new Set(input.entityRefs ?? [])],
+    sections: toSections(input.path, id, markdown.sections),
+  };
+  if (input.library) doc.library = input.library;
+  if (input.docsRole) doc.docsRole = input.docsRole;
+  return { doc, problems: markdown.problems };
+}

@@ -1,0 +1,276 @@
+/**
+ * Entity docs (`catalog_doc`): `backstage.io/techdocs-ref: dir:<path>` names a folder, relative to
+ * the entity's catalog file, holding `mkdocs.yml`; its `docs_dir` (default `docs`) holds the
+ * Markdown and its `nav` gives the reading order.
+ *
+ * Order of the documents returned: the overview (docs' index page: `index.md`, else `README.md`
+ * at the top of docs_dir, else the first nav entry), then the pages in nav order, then every other
+ * Markdown file under docs_dir in path order. `url:` refs point outside the workspace: they are
+ * reported and never fetched.
+ */
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { parseYamlMap } from '../chunking/yamlMap';
+import type { Doc, EntityKey, Problem } from '../model';
+import type { FileSource } from '../workspace/fileSource';
+import { buildDoc } from './docBuilder';
+import { FieldReader } from './fields';
+import { dirName, extName, isInside, joinPath } from './paths';
+
+export interface TechDocsInput {
+  files: FileSource;
+  /** Key of the entity carrying the annotation; every doc is attached to it. */
+  entityKey: EntityKey;
+  /** Workspace-relative path of the catalog file declaring the entity. */
+  catalogPath: string;
+  /** The annotation's value as written, e.g. `dir:.` or `url:https://...`. */
+  annotation: string;
+  /** Line of the annotation in the catalog file, for problems. Default 1. */
+  annotationLine?: number;
+  /** Workspace folder name. Default ''. */
+  folder?: string;
+}
+
+export interface TechDocsResult {
+  /** Overview first (when there is one), then pages in reading order. */
+  docs: Doc[];
+  problems: Problem[];
+  /** `site_name` from mkdocs.yml. */
+  siteName?: string;
+  /** Workspace-relative folder the Markdown was read from. */
+  docsDir?: string;
+  /** The target of a `url:` ref, kept unresolved. */
+  url?: string;
+}
+
+/** A page named in `nav`, flattened in reading order. */
+export interface NavPage {
+  /** Path relative to docs_dir, anchor removed. */
+  file: string;
+  /** Title given in nav, when any. */
+  title?: string;
+  /** Titles of the nav sections containing the page. */
+  sections: string[];
+  /** Line in mkdocs.yml. */
+  line: number;
+}
+
+export interface MkDocsConfig {
+  siteName?: string;
+  /** As written, relative to mkdocs.yml. Default `docs`. */
+  docsDir: string;
+  nav: NavPage[];
+  /** 1-based line of each top-level key. */
+  keyLines: Record<string, number>;
+  problems: Problem[];
+}
+
+export type TechDocsRef =
+  | { type: 'dir'; target: string }
+  | { type: 'url'; target: string }
+  | { type: 'invalid'; value: string };
+
+export const TECHDOCS_ANNOTATION = 'backstage.io/techdocs-ref';
+const MARKDOWN_EXTENSIONS = new Set(['md', 'markdown']);
+
+export function parseTechDocsRef(value: string): TechDocsRef {
+  const match = /^\s*(dir|url)\s*:(.*)$/i.exec(value);
+  if (!match || match[2].trim() === '') return { type: 'invalid', value };
+  return { type: match[1].toLowerCase() as 'dir' | 'url', target: match[2].trim() };
+}
+
+/** Reads `mkdocs.yml`: `site_name`, `docs_dir` and the flattened `nav`. Never throws. */
+export function parseMkDocs(path: string, text: string): MkDocsConfig {
+  const yaml = parseYamlMap(text, { path, codePrefix: 'techdocs', what: 'mkdocs.yml' });
+  const problems = [...yaml.problems];
+  const fields = new FieldReader(yaml.data, {
+    path,
+    keyLines: yaml.keyLines,
+    code: 'techdocs.invalid-field',
+    label: 'mkdocs.yml field',
+    problems,
+  });
+  const config: MkDocsConfig = { docsDir: fields.string('docs_dir') ?? 'docs', nav: [], keyLines: yaml.keyLines, problems };
+  const siteName = fields.string('site_name');
+  if (siteName) config.siteName = siteName;
+
+  const contents = yaml.ok ? yaml.document.contents : null;
+  const navNode = isMap(contents) ? contents.get('nav', true) : undefined;
+  if (navNode === undefined || navNode === null) return config;
+  if (!isSeq(navNode)) {
+    fields.report('nav', 'must be a list of pages and sections');
+    return config;
+  }
+  const visit = (items: readonly unknown[], sections: string[]) => {
+    for (const item of items) {
+      const line = yaml.lineAt((item as Node).range?.[0] ?? 0);
+      if (isScalar(item) && typeof item.value === 'string') {
+        addPage(item.value, undefined, sections, line);
+      } else if (isMap(item) && item.items.length === 1 && isScalar(item.items[0].key)) {
+        const title = String(item.items[0].key.value);
+        const value = item.items[0].value;
+        if (isScalar(value) && typeof value.value === 'string') addPage(value.value, title, sections, line);
+        else if (isSeq(value)) visit(value.items, [...sections, title]);
+        else navProblem(line, `nav entry '${title}' must name a page or hold a list of entries`);
+      } else {
+        navProblem(line, 'nav entries must be a page path or a single `Title: page` pair');
+      }
+    }
+  };
+  const addPage = (target: string, title: string | undefined, sections: string[], line: number) => {
+    // External links in nav are navigation only, not pages of these docs.
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) return;
+    const file = target.replace(/#.*$/, '').trim();
+    if (file === '') return;
+    config.nav.push(title === undefined ? { file, sections, line } : { file, title, sections, line });
+  };
+  const navProblem = (line: number, message: string) =>
+    problems.push({ path, line, severity: 'warning', code: 'techdocs.invalid-nav', message: `mkdocs.yml ${message}.` });
+  visit(navNode.items, []);
+  return config;
+}
+
+/** Reads an entity's TechDocs from the workspace. Never throws. */
+export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult> {
+  const problems: Problem[] = [];
+  const result: TechDocsResult = { docs: [], problems };
+  const located = await locate(input, result);
+  if (!located) return result;
+
+  const { config, configPath, docsDir, markdownFiles } = located;
+  for (const entry of readingOrder(docsDir, markdownFiles, config, configPath ?? input.catalogPath, problems)) {
+    const text = await input.files.readText(entry.path);
+    if (text === null) continue;
+    const built = buildDoc({
+      path: entry.path,
+      text,
+      sourceKind: 'catalog_doc',
+      format: 'markdown',
+      folder: input.folder,
+      entityRefs: [input.entityKey],
+      docsRole: entry.role,
+      title: entry.title,
+    });
+    result.docs.push(built.doc);
+    problems.push(...built.problems);
+  }
+  return result;
+}
+
+interface Located {
+  config: MkDocsConfig;
+  configPath?: string;
+  docsDir: string;
+  markdownFiles: string[];
+}
+
+/** Follows the annotation to mkdocs.yml and docs_dir; null (with problems) when there are no docs. */
+async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Located | null> {
+  const { files, entityKey } = input;
+  const report = (severity: Problem['severity'], code: string, message: string) => {
+    result.problems.push({ path: input.catalogPath, line: input.annotationLine ?? 1, severity, code, message });
+    return null;
+  };
+
+  const ref = parseTechDocsRef(input.annotation);
+  if (ref.type === 'invalid') {
+    const expected = `'dir:<path>' or 'url:<address>' (got '${input.annotation}')`;
+    return report('warning', 'techdocs.invalid-ref', `Annotation '${TECHDOCS_ANNOTATION}' must be ${expected}.`);
+  }
+  if (ref.type === 'url') {
+    result.url = ref.target;
+    const message = `TechDocs of ${entityKey} live at '${ref.target}', outside the workspace; they are not fetched.`;
+    return report('warning', 'techdocs.url-ref', message);
+  }
+  const dir = joinPath(dirName(input.catalogPath), ref.target);
+  if (dir === null) {
+    const message = `Annotation '${TECHDOCS_ANNOTATION}' points outside the workspace ('${ref.target}').`;
+    return report('warning', 'techdocs.invalid-ref', message);
+  }
+  const shown = dir === '' ? 'the workspace root' : `'${dir}'`;
+  if (dir !== '' && !files.list().some((path) => isInside(path, dir))) {
+    return report('warning', 'techdocs.missing-dir', `TechDocs folder ${shown} of ${entityKey} does not exist or is empty.`);
+  }
+
+  const configPath = ['mkdocs.yml', 'mkdocs.yaml']
+    .map((name) => joinPath(dir, name))
+    .find((path): path is string => path !== null && files.has(path));
+  let config: MkDocsConfig = { docsDir: 'docs', nav: [], keyLines: {}, problems: [] };
+  const configText = configPath ? await files.readText(configPath) : null;
+  if (configPath && configText !== null) {
+    config = parseMkDocs(configPath, configText);
+    result.problems.push(...config.problems);
+    if (config.siteName) result.siteName = config.siteName;
+  }
+  const docsDirLine = config.keyLines.docs_dir ?? 1;
+  const docsDir = joinPath(dir, config.docsDir);
+  if (docsDir === null) {
+    const message = `mkdocs.yml field 'docs_dir' points outside the workspace ('${config.docsDir}').`;
+    result.problems.push(configProblem(configPath ?? input.catalogPath, docsDirLine, 'techdocs.invalid-field', message));
+    return null;
+  }
+  const markdownFiles = files
+    .list()
+    .filter((path) => isInside(path, docsDir) && MARKDOWN_EXTENSIONS.has(extName(path)))
+    .sort();
+  if (!configPath) {
+    if (markdownFiles.length === 0) {
+      return report('warning', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown} and no Markdown in '${docsDir}' for ${entityKey}.`);
+    }
+    report('info', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown}; reading the Markdown of '${docsDir}' in path order.`);
+  } else if (markdownFiles.length === 0) {
+    const message = `docs_dir '${config.docsDir}' of ${entityKey} holds no Markdown files.`;
+    result.problems.push(configProblem(configPath, docsDirLine, 'techdocs.missing-dir', message));
+    return null;
+  }
+  result.docsDir = docsDir;
+  return configPath ? { config, configPath, docsDir, markdownFiles } : { config, docsDir, markdownFiles };
+}
+
+function configProblem(path: string, line: number, code: string, message: string): Problem {
+  return { path, line, severity: 'warning', code, message };
+}
+
+interface OrderedPage {
+  path: string;
+  role: 'overview' | 'page';
+  title?: string;
+}
+
+function readingOrder(
+  docsDir: string,
+  markdownFiles: readonly string[],
+  config: MkDocsConfig,
+  configPath: string,
+  problems: Problem[],
+): OrderedPage[] {
+  const existing = new Set(markdownFiles);
+  const nav: { path: string; title?: string }[] = [];
+  for (const page of config.nav) {
+    const path = joinPath(docsDir, page.file);
+    if (path === null || !existing.has(path)) {
+      problems.push({
+        path: configPath,
+        line: page.line,
+        severity: 'warning',
+        code: 'techdocs.nav-missing-page',
+        message: `nav names '${page.file}', which is not a Markdown file in '${docsDir}'.`,
+      });
+      continue;
+    }
+    nav.push(page.title === undefined ? { path } : { path, title: page.title });
+  }
+  const topLevel = (name: string) => markdownFiles.find((path) => path.toLowerCase() === `${docsDir}/${name}`.replace(/^\//, ''));
+  const overviewPath = topLevel('index.md') ?? topLevel('readme.md') ?? nav[0]?.path;
+
+  const ordered: OrderedPage[] = [];
+  const placed = new Set<string>();
+  const place = (path: string, role: OrderedPage['role'], title?: string) => {
+    if (placed.has(path)) return;
+    placed.add(path);
+    ordered.push(title === undefined ? { path, role } : { path, role, title });
+  };
+  if (overviewPath) place(overviewPath, 'overview', nav.find((page) => page.path === overviewPath)?.title);
+  for (const page of nav) place(page.path, 'page', page.title);
+  for (const path of markdownFiles) place(path, 'page');
+  return ordered;
+}

@@ -1,0 +1,74 @@
+import assert from 'node:assert/strict';
+import { documentId, sectionId, sha256Hex } from '../../../../server/src/engine/chunking/ids';
+import { parseMarkdown } from '../../../../server/src/engine/chunking/markdownSections';
+import { buildDoc } from '../../../../server/src/engine/sources/docBuilder';
+import { dirName, extName, isInside, joinPath } from '../../../../server/src/engine/sources/paths';
+
+describe('sources/docBuilder', () => {
+  const text = '---\ntitle: Guide\nowner: team-a\n---\n# Start\nx\n';
+
+  it('builds ids, digest, title, front matter and sections the same way for every source', () => {
+    const { doc, problems } = buildDoc({
+      path: 'docs/guide.md',
+      text,
+      sourceKind: 'catalog_doc',
+      format: 'markdown',
+      folder: 'ws',
+      entityRefs: ['component:default/a', 'component:default/a', 'api:default/b'],
+      docsRole: 'page',
+    });
+    assert.deepEqual(problems, []);
+    assert.deepEqual(doc, {
+      id: documentId('docs/guide.md'),
+      path: 'docs/guide.md',
+      folder: 'ws',
+      sourceKind: 'catalog_doc',
+      format: 'markdown',
+      title: 'Guide',
+      digest: sha256Hex(text),
+      frontMatter: { title: 'Guide', owner: 'team-a' },
+      entityRefs: ['component:default/a', 'api:default/b'],
+      sections: [
+        {
+          id: sectionId('docs/guide.md', ['Start']),
+          docId: documentId('docs/guide.md'),
+          headingPath: ['Start'],
+          level: 1,
+          startLine: 5,
+          endLine: 6,
+          text: '# Start\nx',
+        },
+      ],
+      docsRole: 'page',
+    });
+  });
+
+  it('lets an explicit title win and passes the Markdown problems through', () => {
+    const bad = '---\ntitle: [\n---\n# H\n';
+    const markdown = parseMarkdown('a.md', bad);
+    const built = buildDoc({ path: 'a.md', text: bad, sourceKind: 'library', format: 'agents-md', title: 'Nav title', markdown });
+    assert.equal(built.doc.title, 'Nav title');
+    assert.equal(built.doc.folder, '');
+    assert.deepEqual(built.problems, markdown.problems);
+    assert.deepEqual(built.problems.map((p) => [p.line, p.code]), [[3, 'frontmatter.yaml']]);
+  });
+});
+
+describe('sources/paths', () => {
+  it('joins and normalises workspace-relative paths, refusing escapes', () => {
+    assert.equal(joinPath('services/billing', '.'), 'services/billing');
+    assert.equal(joinPath('services/billing', './docs/'), 'services/billing/docs');
+    assert.equal(joinPath('services/billing', '../web'), 'services/web');
+    assert.equal(joinPath('', '.'), '');
+    assert.equal(joinPath('a', '..'), '');
+    assert.equal(joinPath('a', '../..'), null);
+    assert.equal(joinPath('a', '/etc'), null);
+    assert.equal(joinPath('a', 'C:\\x'), null);
+    assert.equal(dirName('a/b/c.md'), 'a/b');
+    assert.equal(dirName('c.md'), '');
+    assert.equal(extName('a/B.MD'), 'md');
+    assert.equal(extName('a/.context'), '');
+    assert.equal(isInside('a/b', ''), true);
+    assert.equal(isInside('ab/c', 'a'), false);
+  });
+});
