@@ -9,8 +9,8 @@
  *   it: relative to the workspace folder, prefixed with the folder's name only when the engine
  *   serves more than one folder.
  * - Lines are 1-based and ranges inclusive (`startLine`..`endLine`).
- * - Entity identity is the lower-cased canonical ref (`EntityKey`); the canonical ref itself keeps
- *   the name's case, exactly as Backstage's `stringifyEntityRef` prints it.
+ * - Entity identity is the lower-cased canonical ref (`EntityKey`, equal to what Backstage's
+ *   `stringifyEntityRef` prints); the display ref (`CatalogEntity.ref`) keeps the name's case.
  */
 
 /** The five kinds of source the engine reads (DESIGN.md section 2). */
@@ -70,9 +70,9 @@ export interface SourceLocation {
 }
 
 export interface CatalogEntity {
-  /** Canonical ref as Backstage prints it: `kind:namespace/name` (kind and namespace lower-cased). */
+  /** Display ref `kind:namespace/name`: kind and namespace lower-cased, the name's case kept. */
   ref: string;
-  /** `ref` lower-cased: identity. */
+  /** `ref` lower-cased (Backstage's `stringifyEntityRef`): identity. */
   key: EntityKey;
   kind: string;
   namespace: string;
