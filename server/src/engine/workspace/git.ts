@@ -1,0 +1,276 @@
+/**
+ * Git facts for indexing (DESIGN.md section 3): each repository's HEAD, the last commit that
+ * touched each file, and which files differ from HEAD. A repository costs a fixed handful of git
+ * processes whatever its size (never one per file); a folder without git, or a machine without
+ * git, still indexes with `commit: null`, `dirty: false`, `lastCommitTime: null`.
+ *
+ * Paths are relative to the directory git runs in (`absRoot`), which may be a subdirectory of
+ * the work tree (a workspace folder opened inside a monorepo): history and status are limited to
+ * that subtree.
+ */
+import type { FileCommitInfo, Problem, RepoInfo } from '../model';
+import type { DiscoveredRoot } from './discovery';
+import { defaultGitRunner, GitUnavailableError, type GitRunner } from './gitRunner';
+import { fromWorkspacePath, isWithin, relativePosix, type WorkspaceFolderRef } from './paths';
+
+export { resolveAsOf, type AsOfFailure, type AsOfResolution } from './asOf';
+export { GitTreeFileSource, type GitTreeOptions, type TreeAtCommit } from './gitTreeFileSource';
+export { execFileGitRunner, GitUnavailableError, type GitRunner, type GitRunResult } from './gitRunner';
+
+export interface GitOptions {
+  /** How git is run; default: `git` from PATH through `execFile`. */
+  runner?: GitRunner;
+}
+
+export interface HistoryOptions extends GitOptions {
+  /**
+   * Newest commits `lastCommitTimes` reads (`--max-count`); files last touched before them get no
+   * time. Default: all of HEAD's history. Set it for very large histories (hundreds of thousands
+   * of commits), where one full walk takes long and its output is large.
+   */
+  maxCommits?: number;
+}
+
+/** A git command that ran and failed for a reason other than "no repository" or "no commits". */
+export class GitCommandError extends Error {
+  constructor(
+    readonly args: readonly string[],
+    readonly code: number,
+    readonly stderr: string,
+  ) {
+    super(`git ${args.join(' ')} failed (exit ${code}): ${firstLine(stderr)}`);
+    this.name = 'GitCommandError';
+  }
+}
+
+/** Where a directory sits in git. */
+export interface WorkTreeInfo {
+  /** The directory's path below the work tree's top, with a trailing `/` ('' at the top). */
+  prefix: string;
+  /** True for a shallow clone (history is cut off). */
+  shallow: boolean;
+}
+
+/** Work-tree facts of `absRoot`, or null when it is not inside a git work tree. */
+export async function workTreeInfo(absRoot: string, options: GitOptions = {}): Promise<WorkTreeInfo | null> {
+  const runner = options.runner ?? defaultGitRunner();
+  const result = await runner.run(['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix'], absRoot);
+  if (result.code !== 0) return null;
+  const [inside, shallow, prefix = ''] = result.stdout.split('\n');
+  if (inside !== 'true') return null;
+  return { prefix, shallow: shallow === 'true' };
+}
+
+/** HEAD's commit id, or null when `absRoot` is not in a work tree or has no commits yet. */
+export async function repoHead(absRoot: string, options: GitOptions = {}): Promise<string | null> {
+  const runner = options.runner ?? defaultGitRunner();
+  const result = await runner.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], absRoot);
+  return result.code === 0 ? result.stdout.trim() : null;
+}
+
+/** Separates commits in `lastCommitTimes`' log output. */
+const RECORD = '\x1e';
+
+/**
+ * Epoch milliseconds of the last commit touching each path, from ONE `git log` over HEAD's
+ * history (`--name-only -z`, paths relative to `absRoot`).
+ *
+ * - Time is the committer time; a path keeps the newest time any commit gives it.
+ * - Renames count as touching the new path (`--no-renames` lists the old path as deleted and the
+ *   new one as added), which is what `git log -1 -- <new path>` reports.
+ * - A merge contributes the files it changed relative to its first parent: a file changed on a
+ *   branch gets the time the branch landed, and conflict resolutions are not missed.
+ * - A shallow clone's oldest commit lists every file it holds, so older files get its time.
+ *
+ * Empty map when `absRoot` is not in a work tree or HEAD has no commits.
+ * @throws GitUnavailableError without git; GitCommandError when git fails otherwise
+ */
+export async function lastCommitTimes(absRoot: string, options: HistoryOptions = {}): Promise<Map<string, number>> {
+  const runner = options.runner ?? defaultGitRunner();
+  const limit = options.maxCommits !== undefined ? [`--max-count=${Math.max(1, Math.floor(options.maxCommits))}`] : [];
+  let args = ['log', ...limit, '-z', `--format=${RECORD}%ct`, '--name-only', '--no-renames', '--diff-merges=first-parent', '--root', '--relative', 'HEAD', '--'];
+  let result = await runner.run(args, absRoot);
+  if (result.code !== 0 && /diff-merges/.test(result.stderr)) {
+    // git before 2.31: merges then contribute nothing of their own (git log's default).
+    args = args.filter((arg) => arg !== '--diff-merges=first-parent');
+    result = await runner.run(args, absRoot);
+  }
+  if (result.code !== 0) {
+    if (isNoRepoOrNoCommits(result.stderr)) return new Map();
+    throw new GitCommandError(args, result.code, result.stderr);
+  }
+  return parseLogNames(result.stdout);
+}
+
+/** Parses `git log -z --format=<RECORD>%ct --name-only` output. */
+export function parseLogNames(stdout: string): Map<string, number> {
+  const times = new Map<string, number>();
+  for (const record of stdout.split(RECORD)) {
+    const headerEnd = record.indexOf('\0');
+    if (headerEnd < 0) continue;
+    const time = Number(record.slice(0, headerEnd)) * 1000;
+    if (!Number.isFinite(time)) continue;
+    for (const name of record.slice(headerEnd + 1).split('\0')) {
+      // The name list starts after a newline that follows the header.
+      const file = name.startsWith('\n') ? name.slice(1) : name;
+      if (file === '') continue;
+      const seen = times.get(file);
+      if (seen === undefined || time > seen) times.set(file, time);
+    }
+  }
+  return times;
+}
+
+/**
+ * Paths that differ from HEAD below `absRoot`, relative to it, from ONE `git status --porcelain=v1
+ * -z` call: modified, added (staged), untracked (each file, not just its directory), deleted,
+ * and both sides of a rename or copy. Empty set outside a work tree.
+ * @param prefix `absRoot`'s prefix in the work tree (workTreeInfo); looked up when left out
+ * @throws GitUnavailableError without git; GitCommandError when git fails otherwise
+ */
+export async function dirtyPaths(absRoot: string, options: GitOptions & { prefix?: string } = {}): Promise<Set<string>> {
+  const runner = options.runner ?? defaultGitRunner();
+  let prefix = options.prefix;
+  if (prefix === undefined) {
+    const info = await workTreeInfo(absRoot, options);
+    if (!info) return new Set();
+    prefix = info.prefix;
+  }
+  const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.'];
+  const result = await runner.run(args, absRoot);
+  if (result.code !== 0) {
+    if (isNoRepoOrNoCommits(result.stderr)) return new Set();
+    throw new GitCommandError(args, result.code, result.stderr);
+  }
+  return parseStatus(result.stdout, prefix);
+}
+
+/** Parses porcelain v1 `-z` output; paths there are relative to the work tree's top. */
+export function parseStatus(stdout: string, prefix = ''): Set<string> {
+  const dirty = new Set<string>();
+  const add = (topPath: string): void => {
+    if (topPath.startsWith(prefix)) dirty.add(topPath.slice(prefix.length));
+  };
+  const fields = stdout.split('\0');
+  for (let i = 0; i < fields.length; i++) {
+    const entry = fields[i];
+    if (entry.length < 4) continue;
+    const status = entry.slice(0, 2);
+    add(entry.slice(3));
+    // A rename or copy is followed by its source path as a field of its own.
+    if (/[RC]/.test(status)) add(fields[++i] ?? '');
+  }
+  return dirty;
+}
+
+function isNoRepoOrNoCommits(stderr: string): boolean {
+  return /not a git repository|does not have any commits|unknown revision|bad revision 'HEAD'|bad default revision|ambiguous argument 'HEAD'/i.test(stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Facts per repository and per file
+
+/** Everything `fileCommitInfo` needs about one directory git runs in. */
+export interface RepoGitFacts {
+  absRoot: string;
+  /** False when `absRoot` is not in a git work tree or git is unavailable. */
+  git: boolean;
+  head: string | null;
+  /** Repo-relative path -> epoch ms of the last commit touching it. */
+  lastCommitTimes: ReadonlyMap<string, number>;
+  /** Repo-relative paths that differ from HEAD. */
+  dirty: ReadonlySet<string>;
+}
+
+export interface WorkspaceGitFacts {
+  repos: RepoGitFacts[];
+  problems: Problem[];
+}
+
+/** Repositories read at once; each runs four short git processes. */
+const REPO_CONCURRENCY = 4;
+
+/**
+ * Loads facts for every root that runs its own git (`gitAbsRoot === absRoot`): four git processes
+ * per repository (rev-parse twice, one log, one status). Never throws: git missing from PATH
+ * gives one `git.unavailable` Problem and facts without git; a failing repository gives a
+ * `git.failed` Problem and facts without git for that repository.
+ */
+export async function loadGitFacts(roots: readonly DiscoveredRoot[], options: HistoryOptions = {}): Promise<WorkspaceGitFacts> {
+  const gitRoots = roots.filter((root) => root.gitAbsRoot !== null && root.gitAbsRoot === root.absRoot);
+  const repos: RepoGitFacts[] = new Array(gitRoots.length);
+  const problems: Problem[] = [];
+  let unavailable: GitUnavailableError | undefined;
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < gitRoots.length) {
+      const index = next++;
+      const root = gitRoots[index];
+      try {
+        repos[index] = unavailable ? noGit(root.absRoot) : await loadRepoGitFacts(root.absRoot, options);
+      } catch (error) {
+        repos[index] = noGit(root.absRoot);
+        if (error instanceof GitUnavailableError) unavailable ??= error;
+        else problems.push({ path: root.root, line: 1, severity: 'warning', code: 'git.failed', message: `Git facts for this repository are unavailable: ${(error as Error).message}` });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REPO_CONCURRENCY, gitRoots.length) }, worker));
+  if (unavailable) {
+    problems.unshift({ path: gitRoots[0]?.root ?? '', line: 1, severity: 'warning', code: 'git.unavailable', message: `${unavailable.message}. Files index without commit, dirty state or recency.` });
+  }
+  return { repos, problems };
+}
+
+/** Facts of one directory git runs in. @throws GitUnavailableError, GitCommandError */
+export async function loadRepoGitFacts(absRoot: string, options: HistoryOptions = {}): Promise<RepoGitFacts> {
+  const info = await workTreeInfo(absRoot, options);
+  if (!info) return noGit(absRoot);
+  const [head, times, dirty] = await Promise.all([
+    repoHead(absRoot, options),
+    lastCommitTimes(absRoot, options),
+    dirtyPaths(absRoot, { ...options, prefix: info.prefix }),
+  ]);
+  return { absRoot, git: true, head, lastCommitTimes: times, dirty };
+}
+
+function noGit(absRoot: string): RepoGitFacts {
+  return { absRoot, git: false, head: null, lastCommitTimes: new Map(), dirty: new Set() };
+}
+
+const NO_GIT_INFO: Readonly<FileCommitInfo> = Object.freeze({ commit: null, dirty: false, lastCommitTime: null });
+
+/** The repository whose facts cover `absPath`: the innermost one holding it. */
+export function repoFor(repos: readonly RepoGitFacts[], absPath: string): RepoGitFacts | undefined {
+  let best: RepoGitFacts | undefined;
+  for (const repo of repos) {
+    if (isWithin(repo.absRoot, absPath) && (!best || repo.absRoot.length > best.absRoot.length)) best = repo;
+  }
+  return best;
+}
+
+/** `FileCommitInfo` of a workspace-relative path (model.ts), from loaded facts. */
+export function fileCommitInfo(
+  path: string,
+  folders: readonly WorkspaceFolderRef[],
+  repos: readonly RepoGitFacts[],
+): FileCommitInfo {
+  const resolved = fromWorkspacePath(folders, path);
+  const repo = resolved ? repoFor(repos, resolved.absPath) : undefined;
+  if (!resolved || !repo || !repo.git) return { ...NO_GIT_INFO };
+  const rel = relativePosix(repo.absRoot, resolved.absPath);
+  return { commit: repo.head, dirty: repo.dirty.has(rel), lastCommitTime: repo.lastCommitTimes.get(rel) ?? null };
+}
+
+/** model.ts `RepoInfo` for each discovered root, with HEAD from the facts of its git directory. */
+export function repoInfos(roots: readonly DiscoveredRoot[], repos: readonly RepoGitFacts[]): RepoInfo[] {
+  const byAbs = new Map(repos.map((repo) => [repo.absRoot, repo]));
+  return roots.map((root) => {
+    const facts = root.gitAbsRoot === null ? undefined : byAbs.get(root.gitAbsRoot);
+    return { root: root.root, folder: root.folder, absRoot: root.absRoot, head: facts?.head ?? null, git: facts?.git ?? false };
+  });
+}
+
+function firstLine(text: string): string {
+  return text.trim().split('\n')[0] ?? '';
+}

@@ -1,0 +1,155 @@
+/**
+ * Which files the engine reads (DESIGN.md section 2), as globs the user can override per field.
+ *
+ * Role globs are matched against a file's path relative to its repository root (the innermost
+ * root discovery found: a git work tree, a workspace folder, or an exported repository), so
+ * `overview.md` means "at a repository root" and `.github/copilot-instructions.md` is found in
+ * every repository of a multi-repo folder. Ignore globs are matched against the path relative to
+ * the workspace folder. Matching uses picomatch with `dot: true` everywhere (so `.context/**`
+ * reaches dot files and `**` walks through dot folders such as `.github`); only `overview` is
+ * case-insensitive.
+ */
+import picomatch from 'picomatch';
+
+export interface SourceGlobs {
+  /** Backstage catalog files. Default `**\/catalog-info.{yaml,yml}`. */
+  catalog: readonly string[];
+  /** Repository overview at a repository root, any case. Default `overview.md`. */
+  overview: readonly string[];
+  /** Epic specs. Default `**\/epics/**\/*.md` and `**\/*.epic.md`. */
+  epics: readonly string[];
+  /** The rules-and-instructions library. Default `.context/**`. */
+  library: readonly string[];
+  /** `AGENTS.md` at any depth. */
+  agentsMd: readonly string[];
+  /** Copilot's repository instructions. Default `.github/copilot-instructions.md`. */
+  copilotInstructions: readonly string[];
+  /** Copilot's path-specific instructions. Default `.github/instructions/*.instructions.md`. */
+  instructionFiles: readonly string[];
+  /** `CLAUDE.md` at any depth. */
+  claudeMd: readonly string[];
+  /** Cursor rules. Default `.cursor/rules/*.mdc`. */
+  cursorRules: readonly string[];
+  /** TechDocs site configuration. Default `**\/mkdocs.yml` and `**\/mkdocs.yaml`. */
+  techdocs: readonly string[];
+  /**
+   * Markdown kept so parsers can follow it without a role of its own: TechDocs pages under a
+   * `docs_dir` and epics marked only by front matter (`kind: epic`). Default `**\/*.md`.
+   */
+  markdown: readonly string[];
+  /**
+   * YAML kept so a catalog `Location` entity can name it as a target. Default `**\/*.{yaml,yml}`.
+   * Set to `[]` to read only `catalog` files.
+   */
+  catalogTargets: readonly string[];
+  /**
+   * Extra paths never read, on top of `.gitignore`, `node_modules` and `.git` (always skipped).
+   * Matched against the folder-relative path of files and of directories (a matching directory
+   * is not entered: `**\/fixtures/**` skips the whole folder). Default: none.
+   */
+  ignore: readonly string[];
+}
+
+/** A role a file plays: every `SourceGlobs` field but `ignore`. */
+export type SourceRole = Exclude<keyof SourceGlobs, 'ignore'>;
+
+/** The defaults of DESIGN.md section 2, plus the conventions agents already use. */
+export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
+  catalog: ['**/catalog-info.{yaml,yml}'],
+  overview: ['overview.md'],
+  epics: ['**/epics/**/*.md', '**/*.epic.md'],
+  library: ['.context/**'],
+  agentsMd: ['**/AGENTS.md'],
+  copilotInstructions: ['.github/copilot-instructions.md'],
+  instructionFiles: ['.github/instructions/*.instructions.md'],
+  claudeMd: ['**/CLAUDE.md'],
+  cursorRules: ['.cursor/rules/*.mdc'],
+  techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
+  markdown: ['**/*.md'],
+  catalogTargets: ['**/*.{yaml,yml}'],
+  ignore: [],
+});
+
+/** Roles in a fixed order: `roles()` lists them in this order. */
+export const SOURCE_ROLES: readonly SourceRole[] = [
+  'catalog',
+  'overview',
+  'epics',
+  'library',
+  'agentsMd',
+  'copilotInstructions',
+  'instructionFiles',
+  'claudeMd',
+  'cursorRules',
+  'techdocs',
+  'markdown',
+  'catalogTargets',
+];
+
+/** Roles matched without regard to case. */
+const CASE_INSENSITIVE_ROLES: ReadonlySet<SourceRole> = new Set<SourceRole>(['overview']);
+
+/** Directory names never entered, whatever the globs say. */
+export const ALWAYS_SKIPPED_DIRS: ReadonlySet<string> = new Set(['node_modules', '.git']);
+
+/** The defaults with each given field replaced (fields left out or undefined keep the default). */
+export function resolveSourceGlobs(overrides: Partial<SourceGlobs> = {}): SourceGlobs {
+  const globs = { ...DEFAULT_SOURCE_GLOBS };
+  for (const key of Object.keys(overrides) as (keyof SourceGlobs)[]) {
+    const value = overrides[key];
+    if (value !== undefined) globs[key] = [...value];
+  }
+  return globs;
+}
+
+/** Compiled matchers for one `SourceGlobs`. */
+export interface SourceMatcher {
+  readonly globs: SourceGlobs;
+  /** Roles of a file given its repository-relative path, in `SOURCE_ROLES` order. */
+  roles(repoRelPath: string): SourceRole[];
+  /** True when a file matches at least one role. */
+  isCandidate(repoRelPath: string): boolean;
+  /** True when a folder-relative path (file or directory) matches an extra ignore glob. */
+  isIgnored(folderRelPath: string): boolean;
+}
+
+type Matcher = (path: string) => boolean;
+
+function compile(patterns: readonly string[], nocase: boolean): Matcher {
+  if (patterns.length === 0) return () => false;
+  return picomatch([...patterns], { dot: true, nocase });
+}
+
+/**
+ * One regular expression for "matches any of these globs": a walk tests every file name, and
+ * one combined test costs a fraction of a dozen separate matcher calls.
+ */
+function combine(patterns: readonly string[], nocase: boolean): Matcher {
+  if (patterns.length === 0) return () => false;
+  const sources = patterns.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase }).source})`);
+  const regex = new RegExp(sources.join('|'), nocase ? 'i' : '');
+  return (path) => regex.test(path);
+}
+
+export function compileSourceGlobs(overrides: Partial<SourceGlobs> = {}): SourceMatcher {
+  const globs = resolveSourceGlobs(overrides);
+  const byRole = SOURCE_ROLES.map((role) => [role, compile(globs[role], CASE_INSENSITIVE_ROLES.has(role))] as const);
+  const patternsOf = (nocase: boolean): string[] =>
+    SOURCE_ROLES.filter((role) => CASE_INSENSITIVE_ROLES.has(role) === nocase).flatMap((role) => globs[role]);
+  const anyExact = combine(patternsOf(false), false);
+  const anyNocase = combine(patternsOf(true), true);
+  const isCandidate = (repoRelPath: string): boolean => anyExact(repoRelPath) || anyNocase(repoRelPath);
+  const ignored = compile(globs.ignore, false);
+  return {
+    globs,
+    roles: (repoRelPath) =>
+      isCandidate(repoRelPath) ? byRole.filter(([, match]) => match(repoRelPath)).map(([role]) => role) : [],
+    isCandidate,
+    isIgnored: (folderRelPath) => folderRelPath !== '' && ignored(folderRelPath),
+  };
+}
+
+/** True when any segment of a posix path is a directory that is always skipped. */
+export function inSkippedDir(posixPath: string): boolean {
+  return posixPath.split('/').some((segment) => ALWAYS_SKIPPED_DIRS.has(segment));
+}

@@ -1,0 +1,59 @@
+/**
+ * Real temporary directories and real git repositories for the workspace tests.
+ */
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+const created: string[] = [];
+
+/** A new empty directory under the OS temp dir, removed by `removeTempDirs`. */
+export function tempDir(label = 'ws'): string {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), `wsctx-${label}-`)));
+  created.push(dir);
+  return dir;
+}
+
+export function removeTempDirs(): void {
+  for (const dir of created.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Writes a file, creating its directories. */
+export function write(root: string, rel: string, content: string | Buffer): string {
+  const abs = path.join(root, ...rel.split('/'));
+  fs.mkdirSync(path.dirname(abs), { recursive: true });
+  fs.writeFileSync(abs, content);
+  return abs;
+}
+
+/** Environment that keeps the machine's git config out of the tests. */
+function gitTestEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: os.devNull, ...extra };
+}
+
+export function git(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): string {
+  return execFileSync('git', args, { cwd, env: gitTestEnv(env), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+export function initRepo(dir: string): string {
+  fs.mkdirSync(dir, { recursive: true });
+  git(dir, ['init', '-q', '-b', 'main']);
+  git(dir, ['config', 'user.name', 'Test Author']);
+  git(dir, ['config', 'user.email', 'author@example.com']);
+  git(dir, ['config', 'commit.gpgsign', 'false']);
+  return dir;
+}
+
+/** Environment that dates a commit at `epochSeconds` (UTC). */
+export function dated(epochSeconds: number): NodeJS.ProcessEnv {
+  const date = `@${epochSeconds} +0000`;
+  return { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+}
+
+/** Stages everything and commits it at `epochSeconds`; returns the new commit id. */
+export function commitAll(dir: string, message: string, epochSeconds: number): string {
+  git(dir, ['add', '-A']);
+  git(dir, ['commit', '-q', '--allow-empty', '-m', message], dated(epochSeconds));
+  return git(dir, ['rev-parse', 'HEAD']).trim();
+}

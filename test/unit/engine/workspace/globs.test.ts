@@ -1,0 +1,74 @@
+import * as assert from 'node:assert/strict';
+import {
+  compileSourceGlobs,
+  DEFAULT_SOURCE_GLOBS,
+  inSkippedDir,
+  resolveSourceGlobs,
+} from '../../../../server/src/engine/workspace/globs';
+
+describe('engine/workspace/globs', () => {
+  const matcher = compileSourceGlobs();
+  const roles = (p: string): string => matcher.roles(p).join(',');
+
+  it('gives each default source file its roles', () => {
+    const cases: [string, string][] = [
+      ['catalog-info.yaml', 'catalog,catalogTargets'],
+      ['services/pay/catalog-info.yml', 'catalog,catalogTargets'],
+      ['overview.md', 'overview,markdown'],
+      ['OVERVIEW.MD', 'overview'],
+      ['Overview.md', 'overview,markdown'],
+      ['docs/overview.md', 'markdown'],
+      ['epics/2024/q1/checkout.md', 'epics,markdown'],
+      ['plans/epics/a.md', 'epics,markdown'],
+      ['plans/billing.epic.md', 'epics,markdown'],
+      ['.context/rules/style.md', 'library,markdown'],
+      ['.context/packs/review.yaml', 'library,catalogTargets'],
+      ['.context/files/.hidden.txt', 'library'],
+      ['.context/instructions.md', 'library,markdown'],
+      ['AGENTS.md', 'agentsMd,markdown'],
+      ['packages/ui/AGENTS.md', 'agentsMd,markdown'],
+      ['agents.md', 'markdown'],
+      ['.github/copilot-instructions.md', 'copilotInstructions,markdown'],
+      ['.github/instructions/ts.instructions.md', 'instructionFiles,markdown'],
+      ['.github/instructions/nested/ts.instructions.md', 'markdown'],
+      ['CLAUDE.md', 'claudeMd,markdown'],
+      ['web/CLAUDE.md', 'claudeMd,markdown'],
+      ['.cursor/rules/react.mdc', 'cursorRules'],
+      ['mkdocs.yml', 'techdocs,catalogTargets'],
+      ['services/pay/mkdocs.yaml', 'techdocs,catalogTargets'],
+      ['.github/workflows/ci.yml', 'catalogTargets'],
+      ['src/index.ts', ''],
+      ['README.txt', ''],
+    ];
+    for (const [p, expected] of cases) assert.equal(roles(p), expected, p);
+    assert.equal(matcher.isCandidate('src/index.ts'), false);
+    assert.equal(matcher.isCandidate('CLAUDE.md'), true);
+  });
+
+  it('overrides any field and keeps the others', () => {
+    const custom = compileSourceGlobs({
+      markdown: [],
+      catalogTargets: [],
+      overview: ['README.md'],
+      library: ['.context/**', 'handbook/**/*.md'],
+      ignore: ['**/fixtures/**', 'archive'],
+    });
+    assert.equal(custom.roles('readme.md').join(','), 'overview');
+    assert.equal(custom.roles('overview.md').join(','), '');
+    assert.equal(custom.roles('handbook/ops/oncall.md').join(','), 'library');
+    assert.equal(custom.roles('catalog-info.yaml').join(','), 'catalog');
+    assert.equal(custom.isIgnored('test/fixtures'), true);
+    assert.equal(custom.isIgnored('test/fixtures/a/AGENTS.md'), true);
+    assert.equal(custom.isIgnored('archive'), true);
+    assert.equal(custom.isIgnored('archive/x.md'), false);
+    assert.equal(custom.isIgnored(''), false);
+    assert.deepEqual(resolveSourceGlobs({ epics: undefined }).epics, DEFAULT_SOURCE_GLOBS.epics);
+    assert.deepEqual(DEFAULT_SOURCE_GLOBS.ignore, []);
+  });
+
+  it('recognises always-skipped directories by whole segment', () => {
+    assert.equal(inSkippedDir('node_modules/x/AGENTS.md'), true);
+    assert.equal(inSkippedDir('a/.git/config'), true);
+    assert.equal(inSkippedDir('my_node_modules/AGENTS.md'), false);
+  });
+});
