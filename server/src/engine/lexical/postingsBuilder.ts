@@ -1,0 +1,135 @@
+/**
+ * Builds a {@link PostingsIndex} base segment in bulk (a cold index of a whole workspace).
+ *
+ * Sections are appended as (ordinal, terms); the builder keeps a forward list of term ids per
+ * section in one growing `Uint32Array` and each term's document frequency, then lays all postings
+ * out with one counting sort: no per-term arrays, no sort of the postings themselves. Duplicate
+ * terms within a section are dropped with a per-term stamp, so callers may stream raw term
+ * occurrences (`forEachTerm`).
+ *
+ *   const builder = new PostingsBuilder();
+ *   sections.forEach((s, ordinal) => builder.add(ordinal, analyzeText(s.text)));
+ *   const index = builder.build();
+ */
+import { detach } from '../text/detach';
+import { PostingsIndex } from './postings';
+import { bitsetWords, checkOrdinal, growBitset, setBit, testBit } from './segment';
+
+export class PostingsBuilder {
+  private readonly dict = new Map<string, number>();
+  private readonly terms: string[] = [];
+  /** Per term id: sections holding it. */
+  private docFreq: Uint32Array = new Uint32Array(1024);
+  /** Per term id: 1 + index of the last section that used it (0 = none yet). */
+  private stamp: Uint32Array = new Uint32Array(1024);
+  /** Term ids of every section, concatenated in the order sections were added. */
+  private forward: Uint32Array = new Uint32Array(1 << 16);
+  private forwardLength = 0;
+  private readonly sectionOrdinals: number[] = [];
+  private readonly sectionEnds: number[] = [];
+  private present: Uint32Array = new Uint32Array(0);
+  private ascending = true;
+  private ordinalBound = 0;
+  private built = false;
+
+  /** Sections added so far. */
+  get sectionCount(): number {
+    return this.sectionOrdinals.length;
+  }
+
+  /**
+   * Adds section `ordinal` with its terms (duplicates allowed). Each ordinal may be added once;
+   * ordinals may come in any order (ascending order skips a sort at build time).
+   */
+  add(ordinal: number, terms: Iterable<string>): this {
+    if (this.built) throw new Error('PostingsBuilder: add after build');
+    checkOrdinal(ordinal, 'PostingsBuilder');
+    if (testBit(this.present, ordinal)) throw new Error(`PostingsBuilder: ordinal ${ordinal} was already added`);
+    // Read the terms first, so a throwing iterable cannot leave half a section behind.
+    const list = Array.isArray(terms) ? (terms as readonly string[]) : [...terms];
+    this.present = growBitset(this.present, ordinal);
+    setBit(this.present, ordinal);
+    const section = this.sectionOrdinals.length + 1;
+    for (const term of list) {
+      let id = this.dict.get(term);
+      if (id === undefined) {
+        id = this.terms.length;
+        const kept = detach(term); // the dictionary outlives the caller's text
+        this.dict.set(kept, id);
+        this.terms.push(kept);
+        if (id >= this.stamp.length) this.growTermArrays();
+      }
+      if (this.stamp[id] === section) continue;
+      this.stamp[id] = section;
+      this.docFreq[id]++;
+      if (this.forwardLength === this.forward.length) this.forward = grow(this.forward, this.forwardLength * 2);
+      this.forward[this.forwardLength++] = id;
+    }
+    const last = this.sectionOrdinals.length > 0 ? this.sectionOrdinals[this.sectionOrdinals.length - 1] : -1;
+    if (ordinal < last) this.ascending = false;
+    this.sectionOrdinals.push(ordinal);
+    this.sectionEnds.push(this.forwardLength);
+    if (ordinal >= this.ordinalBound) this.ordinalBound = ordinal + 1;
+    return this;
+  }
+
+  /** The finished index. The builder cannot be used afterwards. */
+  build(): PostingsIndex {
+    if (this.built) throw new Error('PostingsBuilder: build called twice');
+    this.built = true;
+    const termCount = this.terms.length;
+    const offsets = new Uint32Array(termCount + 1);
+    for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id] + this.docFreq[id];
+    const cursor = offsets.slice(0, termCount);
+    const postings = new Uint32Array(this.forwardLength);
+
+    const sections = this.sectionOrdinals.length;
+    let order: ArrayLike<number> | null = null;
+    if (!this.ascending) {
+      const idx = new Uint32Array(sections);
+      for (let s = 0; s < sections; s++) idx[s] = s;
+      const ords = this.sectionOrdinals;
+      order = Array.from(idx).sort((a, b) => ords[a] - ords[b]);
+    }
+    for (let i = 0; i < sections; i++) {
+      const s = order === null ? i : order[i];
+      const ordinal = this.sectionOrdinals[s];
+      const end = this.sectionEnds[s];
+      for (let k = s === 0 ? 0 : this.sectionEnds[s - 1]; k < end; k++) {
+        postings[cursor[this.forward[k]]++] = ordinal;
+      }
+    }
+    // Release the transient arrays before the caller keeps the index.
+    this.forward = new Uint32Array(0);
+    this.docFreq = new Uint32Array(0);
+    this.stamp = new Uint32Array(0);
+
+    const present = this.present.slice(0, bitsetWords(this.ordinalBound));
+    return new PostingsIndex({
+      terms: this.terms,
+      offsets,
+      postings,
+      present,
+      sectionCount: sections,
+      ordinalBound: this.ordinalBound,
+    });
+  }
+
+  private growTermArrays(): void {
+    this.docFreq = grow(this.docFreq, this.docFreq.length * 2);
+    this.stamp = grow(this.stamp, this.stamp.length * 2);
+  }
+}
+
+/** Builds an index from `(ordinal, terms)` pairs in one go. */
+export function buildPostings(entries: Iterable<readonly [number, Iterable<string>]>): PostingsIndex {
+  const builder = new PostingsBuilder();
+  for (const [ordinal, terms] of entries) builder.add(ordinal, terms);
+  return builder.build();
+}
+
+function grow(array: Uint32Array, size: number): Uint32Array {
+  const grown = new Uint32Array(size);
+  grown.set(array);
+  return grown;
+}
