@@ -57,3 +57,29 @@ export function commitAll(dir: string, message: string, epochSeconds: number): s
   git(dir, ['commit', '-q', '--allow-empty', '-m', message], dated(epochSeconds));
   return git(dir, ['rev-parse', 'HEAD']).trim();
 }
+
+/** The bundled example workspace (examples/fernhill). */
+export const EXAMPLE_WORKSPACE = path.resolve(__dirname, '../../examples/fernhill');
+
+/**
+ * A copy of the example workspace in a temp dir. With `git: true`, each repository folder
+ * (payments-platform, storefront, platform-infra) becomes its own git repository with one commit
+ * at `commitEpochSeconds`, and the top folder gets its own repository for the rest: the layout
+ * of a developer's folder of cloned repositories.
+ */
+export function copyExampleWorkspace(options: { git?: boolean; commitEpochSeconds?: number } = {}): string {
+  const dir = tempDir('fernhill');
+  fs.cpSync(EXAMPLE_WORKSPACE, dir, { recursive: true });
+  if (options.git) {
+    const when = options.commitEpochSeconds ?? Math.floor(Date.now() / 1000) - 86_400;
+    const repos = fs.readdirSync(dir).filter((name) => fs.existsSync(path.join(dir, name, 'catalog-info.yaml')));
+    for (const repo of repos) {
+      initRepo(path.join(dir, repo));
+      commitAll(path.join(dir, repo), `Import ${repo}`, when);
+    }
+    initRepo(dir);
+    fs.writeFileSync(path.join(dir, '.gitignore'), repos.map((r) => `/${r}/`).join('\n') + '\n');
+    commitAll(dir, 'Workspace root', when);
+  }
+  return dir;
+}

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { execFileGitRunner } from '../../../../server/src/engine/workspace/gitRunner';
 import { parseIsoDateTime, resolveAsOf } from '../../../../server/src/engine/workspace/asOf';
-import { commitAll, dated, git, initRepo, removeTempDirs, tempDir, write } from './fixture';
+import { commitAll, dated, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const T1 = 1_600_000_000; // 2020-09-13T12:26:40Z
 const T2 = 1_650_000_000; // 2022-04-15T05:20:00Z

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discoverWorkspace, DiskFileSource, type WorkspaceDiscovery } from '../../../../server/src/engine/workspace/discovery';
-import { commitAll, git, initRepo, removeTempDirs, tempDir, write } from './fixture';
+import { commitAll, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const paths = (d: WorkspaceDiscovery): string[] => d.files.map((f) => f.path);
 const problems = (d: WorkspaceDiscovery): string[] => d.problems.map((p) => `${p.severity} ${p.code} ${p.path}`);

@@ -13,7 +13,7 @@ import {
   repoInfos,
   type GitRunner,
 } from '../../../../server/src/engine/workspace/git';
-import { commitAll, dated, git, initRepo, removeTempDirs, tempDir, write } from './fixture';
+import { commitAll, dated, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const T1 = 1_600_000_000;
 const T2 = 1_650_000_000;

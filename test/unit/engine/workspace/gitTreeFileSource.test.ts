@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import { discoverWorkspace, DiskFileSource } from '../../../../server/src/engine/workspace/discovery';
 import { resolveAsOf } from '../../../../server/src/engine/workspace/asOf';
 import { GitTreeFileSource } from '../../../../server/src/engine/workspace/gitTreeFileSource';
-import { commitAll, git, initRepo, removeTempDirs, tempDir, write } from './fixture';
+import { commitAll, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const T1 = 1_600_000_000;
 const T2 = 1_650_000_000;

@@ -1,0 +1,126 @@
+/**
+ * Command-line parsing for `wsctx`: one command word, positional arguments, and options. Every
+ * command takes `--workspace DIR` (repeatable; default the current folder) and `--json`.
+ */
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+const OPTIONS = {
+  workspace: { type: 'string', multiple: true, short: 'w' },
+  json: { type: 'boolean' },
+  'cache-dir': { type: 'string' },
+  'no-cache': { type: 'boolean' },
+  embeddings: { type: 'string' },
+  depth: { type: 'string' },
+  direction: { type: 'string' },
+  'edge-types': { type: 'string' },
+  limit: { type: 'string' },
+  'as-of': { type: 'string' },
+  'source-kinds': { type: 'string' },
+  format: { type: 'string' },
+  port: { type: 'string' },
+  token: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+  version: { type: 'boolean' },
+} as const satisfies ParseArgsConfig['options'];
+
+export type CliOptions = {
+  workspaces: string[];
+  json: boolean;
+  cacheDir?: string;
+  noCache: boolean;
+  embeddings?: string;
+  depth?: number;
+  direction?: string;
+  edgeTypes?: string[];
+  limit?: number;
+  asOf?: string;
+  sourceKinds?: string[];
+  format?: string;
+  port?: number;
+  token?: string;
+  help: boolean;
+  version: boolean;
+};
+
+export interface ParsedCommandLine {
+  command: string | undefined;
+  positionals: string[];
+  options: CliOptions;
+}
+
+export function parseCommandLine(argv: string[]): ParsedCommandLine {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const v = parsed.values;
+  const [command, ...positionals] = parsed.positionals;
+  return {
+    command,
+    positionals,
+    options: {
+      workspaces: v.workspace?.length ? v.workspace : [process.cwd()],
+      json: v.json ?? false,
+      cacheDir: v['cache-dir'],
+      noCache: v['no-cache'] ?? false,
+      embeddings: v.embeddings,
+      depth: integer('--depth', v.depth),
+      direction: v.direction,
+      edgeTypes: list(v['edge-types']),
+      limit: integer('--limit', v.limit),
+      asOf: v['as-of'],
+      sourceKinds: list(v['source-kinds']),
+      format: v.format,
+      port: integer('--port', v.port),
+      token: v.token,
+      help: v.help ?? false,
+      version: v.version ?? false,
+    },
+  };
+}
+
+function integer(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^-?\d+$/.test(value.trim())) throw new UsageError(`${flag} must be a whole number (got "${value}")`);
+  return Number(value);
+}
+
+function list(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export const USAGE = `wsctx: the workspace's own knowledge, ranked and explained
+
+Usage: wsctx <command> [arguments] [--workspace DIR]... [--json]
+
+Commands:
+  index                       index the workspace; print counts, problems and timing
+  ask "<question>"            ranked passages with their why[] (--limit N, --as-of T, --source-kinds a,b)
+  expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
+                              --edge-types a,b, --limit N, --as-of T)
+  graph                       export the whole component graph (--format json|dot)
+  mcp                         serve the MCP tools over stdio
+  serve                       serve the MCP tools over HTTP on 127.0.0.1 (--port N, --token T)
+
+Options:
+  -w, --workspace DIR         a workspace folder to serve (repeatable; default: the current folder)
+  --json                      print JSON instead of text
+  --cache-dir DIR             where the index snapshot and vectors are kept
+  --no-cache                  neither read nor write a snapshot
+  --embeddings off|local|openai
+  -h, --help                  this text
+
+Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

@@ -1,0 +1,141 @@
+/**
+ * `wsctx`: the command line. One-shot commands wait for the index instead of answering cold;
+ * `mcp` and `serve` keep the engine running and serve the tools to agents.
+ *
+ * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
+ * Results go to stdout, errors and logs to stderr.
+ */
+import { existsSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { Engine } from '../engine/engine';
+import { InputError } from '../engine/errors';
+import type { WorkspaceFolder } from '../engine/indexState';
+import { startHttpMcpServer } from '../mcp/http';
+import { serveStdio } from '../mcp/stdio';
+import { callTool } from '../tools/callTool';
+import { findTool } from '../tools/registry';
+import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
+import { exportGraph, renderDot } from './commands/graphCommand';
+import { renderIndexSummary, runIndex } from './commands/indexCommand';
+
+const VERSION = '0.1.0';
+
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const { command, positionals, options } = parseCommandLine(argv);
+    if (options.version) return print(VERSION);
+    if (options.help || !command || command === 'help') return print(USAGE);
+    return await run(command, positionals, options);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InputError) {
+      process.stderr.write(`wsctx: ${error.message}\n`);
+      if (error instanceof UsageError) process.stderr.write(`Run 'wsctx --help' for usage.\n`);
+      return 1;
+    }
+    process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
+    return 2;
+  }
+}
+
+async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
+  switch (command) {
+    case 'index': {
+      const engine = createEngine(options);
+      const summary = await runIndex(engine);
+      return print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+    }
+    case 'expand': {
+      const ref = single(positionals, 'expand', '<entity-ref>');
+      return runTool(options, 'workspace_expand', {
+        entityRef: ref,
+        depth: options.depth,
+        direction: options.direction,
+        edgeTypes: options.edgeTypes,
+        limit: options.limit,
+        asOf: options.asOf,
+      });
+    }
+    case 'graph': {
+      const format = options.format ?? 'json';
+      if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
+      const state = await createEngine(options).waitForIndex();
+      const graph = exportGraph(state);
+      return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
+    }
+    case 'mcp': {
+      const engine = createEngine(options, logToStderr);
+      engine.stateForQuery(); // start indexing now; early questions answer cold
+      await serveStdio(engine, logToStderr);
+      engine.dispose();
+      return 0;
+    }
+    case 'serve': {
+      const engine = createEngine(options, logToStderr);
+      engine.stateForQuery();
+      const server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
+      process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  token: ${server.token}\n`);
+      await new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      });
+      await server.close();
+      engine.dispose();
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+/** Calls a tool from the shared table on a complete index and prints its text or JSON. */
+async function runTool(options: CliOptions, name: string, args: Record<string, unknown>): Promise<number> {
+  const engine = createEngine(options);
+  await engine.waitForIndex();
+  const tool = findTool(name)!;
+  const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
+  const output = await callTool(engine, tool, input, { sessionId: 'cli' });
+  return print(options.json ? JSON.stringify(output, null, 2) : tool.renderText(output));
+}
+
+function createEngine(options: CliOptions, log?: (message: string) => void): Engine {
+  return new Engine({ folders: workspaceFolders(options.workspaces), log });
+}
+
+/** Folders from `--workspace` arguments; names are the directory names, made unique. */
+export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
+  const folders: WorkspaceFolder[] = [];
+  for (const dir of dirs) {
+    const absPath = path.resolve(dir);
+    if (!existsSync(absPath) || !statSync(absPath).isDirectory()) throw new UsageError(`--workspace ${dir}: not a directory`);
+    let name = path.basename(absPath) || absPath;
+    for (let n = 2; folders.some((f) => f.name === name); n++) name = `${path.basename(absPath)}-${n}`;
+    folders.push({ name, absPath });
+  }
+  return folders;
+}
+
+function single(positionals: string[], command: string, what: string): string {
+  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one ${what}${positionals.length ? ` (got ${positionals.length})` : ''}`);
+  return positionals[0];
+}
+
+function print(text: string): number {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  return 0;
+}
+
+function logToStderr(message: string): void {
+  process.stderr.write(`${message}\n`);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error) => {
+      process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
+      process.exitCode = 2;
+    },
+  );
+}

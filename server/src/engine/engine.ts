@@ -1,0 +1,232 @@
+/**
+ * The engine: one index over the served workspace folders, kept complete and fresh.
+ *
+ * - Passes run one at a time. File changes queue up while a pass runs and while more keep
+ *   arriving (debounced), then apply as one pass: a storm of events costs one update.
+ * - Readers always get the last complete state (`current()`), never a state being built.
+ * - The first question on an empty index starts indexing and is answered at once, flagged cold
+ *   (seed 001); a question on a state older than `refreshAfterMs` starts a background refresh.
+ */
+import * as path from 'node:path';
+import type { IndexState, WorkspaceFolder } from './indexState';
+import type { AsOfState } from './indexing/asOfIndex';
+import { Indexer, type PassReport } from './indexing/indexer';
+import { resolveEngineSettings, type EngineSettings } from './settings';
+
+export type EnginePhase = 'cold' | 'indexing' | 'ready';
+
+export interface EngineStatus {
+  phase: EnginePhase;
+  indexedAt: string | null;
+  /** The last pass's report, for status displays and `wsctx index`. */
+  lastPass: PassReport | null;
+  /** The last failure of a pass, when the pass failed (the previous state stays in service). */
+  lastError: string | null;
+}
+
+export interface EngineOptions {
+  folders: readonly WorkspaceFolder[];
+  settings?: Partial<EngineSettings>;
+  /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
+  log?: (message: string) => void;
+}
+
+export type StateListener = (state: IndexState) => void;
+
+/** `asOf` states kept in memory. */
+const AS_OF_CACHE_SIZE = 3;
+
+export class Engine {
+  readonly folders: readonly WorkspaceFolder[];
+  readonly settings: EngineSettings;
+  private readonly log: (message: string) => void;
+  private readonly indexer: Indexer;
+  private state: IndexState | undefined;
+  private running: Promise<void> | undefined;
+  private pendingPaths = new Set<string>();
+  private pendingFull = false;
+  private debounce: NodeJS.Timeout | undefined;
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
+  private readonly listeners = new Set<StateListener>();
+  private lastPass: PassReport | null = null;
+  private lastError: string | null = null;
+  private lastFullAt = 0;
+  private readonly asOfCache = new Map<string, Promise<AsOfState>>();
+  private disposed = false;
+
+  constructor(options: EngineOptions) {
+    if (options.folders.length === 0) throw new Error('Engine: at least one workspace folder is required');
+    this.folders = options.folders.map((f) => ({ name: f.name, absPath: path.resolve(f.absPath) }));
+    this.settings = resolveEngineSettings(options.settings);
+    this.log = options.log ?? (() => undefined);
+    this.indexer = new Indexer(this.folders, this.settings);
+  }
+
+  /** The last complete state, or undefined before the first pass finished. */
+  current(): IndexState | undefined {
+    return this.state;
+  }
+
+  status(): EngineStatus {
+    return {
+      phase: this.state ? 'ready' : this.running || this.pendingFull ? 'indexing' : 'cold',
+      indexedAt: this.state?.indexedAt ?? null,
+      lastPass: this.lastPass,
+      lastError: this.lastError,
+    };
+  }
+
+  /**
+   * The state a query should answer from. Starts the first pass when there is none (and returns
+   * undefined: the caller answers cold), and a background refresh when the state is stale.
+   */
+  stateForQuery(): IndexState | undefined {
+    if (!this.state) {
+      this.requestFull();
+      return undefined;
+    }
+    if (this.settings.refreshAfterMs > 0 && Date.now() - this.lastFullAt > this.settings.refreshAfterMs && !this.running) {
+      this.requestFull();
+    }
+    return this.state;
+  }
+
+  /** Resolves with a complete state, running the first pass if needed (one-shot CLI commands). */
+  async waitForIndex(): Promise<IndexState> {
+    if (this.state && !this.running && !this.pendingFull && this.pendingPaths.size === 0) return this.state;
+    if (!this.state && !this.running) this.requestFull(0);
+    await this.settled();
+    if (!this.state) throw new Error(this.lastError ?? 'Indexing did not complete');
+    return this.state;
+  }
+
+  /** Runs a full pass now (the editor's "Re-index" command) and resolves when it is in service. */
+  async reindex(): Promise<IndexState> {
+    this.requestFull(0);
+    await this.settled();
+    return this.state!;
+  }
+
+  /**
+   * Queues changed files (absolute or workspace-relative paths); they are applied together after
+   * `updateDebounceMs` of quiet. Resolves when they are in service.
+   */
+  async update(paths: readonly string[]): Promise<PassReport | null> {
+    for (const p of paths) this.pendingPaths.add(p);
+    this.schedule(this.settings.updateDebounceMs);
+    await this.settled();
+    return this.lastPass;
+  }
+
+  /**
+   * The workspace as it was at `asOf` (ISO date-time or commit), with the honesty flag when some
+   * passages could only be read as they are now. The last few answers are kept, keyed by the
+   * commits they resolved to, so repeated questions about one date are cheap.
+   */
+  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: 'as-of-chunks-approximate'[]; commits: Record<string, string> }> {
+    await this.waitForIndex();
+    const key = asOf.trim();
+    let built = this.asOfCache.get(key);
+    if (!built) {
+      built = this.indexer.asOf(key);
+      this.asOfCache.set(key, built);
+      built.catch(() => this.asOfCache.delete(key));
+      while (this.asOfCache.size > AS_OF_CACHE_SIZE) this.asOfCache.delete(this.asOfCache.keys().next().value!);
+    }
+    const result = await built;
+    return { state: result.state, degraded: result.approximate ? ['as-of-chunks-approximate'] : [], commits: result.commits };
+  }
+
+  /**
+   * Whether a tool can answer (seed 001, "Availability"): tools are listed only when they can.
+   * Before the first pass every tool can (it answers cold); afterwards a tool needs its sources:
+   * graph tools an entity, search tools a section, library tools a library document.
+   */
+  canAnswer(tool: string): boolean {
+    const state = this.state;
+    if (!state) return this.lastError === null;
+    if (tool === 'workspace_expand') return state.entities.length > 0;
+    if (tool === 'workspace_context') return state.counts.sections > 0;
+    return state.counts.bySourceKind.library > 0;
+  }
+
+  /** Text for an MCP server's `instructions`: what the server holds and how to use its tools. */
+  serverInstructions(): string {
+    const names = this.folders.map((f) => f.name).join(', ');
+    return [
+      `Workspace Context serves the knowledge of the workspace folder(s) ${names}: the Backstage catalog and its component graph, docs attached to catalog entities, repository overviews, epic specs, and the team's rules and instructions library.`,
+      'Ask workspace_context a plain question when you do not know which entity or document you need; every passage comes with its source, commit and a why[] that explains its score.',
+      'Use workspace_expand once you know the entity, to walk what it depends on (direction "out") or what depends on it ("in").',
+      `Pass the workspace folder name as \`workspace\` (${names}).`,
+    ].join('\n');
+  }
+
+  onDidChangeState(listener: StateListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The folder a tool's `workspace` argument names: by name, absolute path, or path from the cwd. */
+  findFolder(arg: string): WorkspaceFolder | undefined {
+    const wanted = arg.trim();
+    const byName = this.folders.find((f) => f.name === wanted) ?? this.folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
+    if (byName) return byName;
+    const abs = path.resolve(wanted);
+    return this.folders.find((f) => f.absPath === abs);
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.listeners.clear();
+  }
+
+  private requestFull(delayMs = 0): void {
+    this.pendingFull = true;
+    this.schedule(delayMs);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.disposed) return;
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = setTimeout(() => {
+      this.debounce = undefined;
+      void this.drain();
+    }, delayMs);
+  }
+
+  /** Resolves when no pass is running or queued. */
+  private settled(): Promise<void> {
+    if (!this.running && !this.debounce && !this.pendingFull && this.pendingPaths.size === 0) return Promise.resolve();
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
+  }
+
+  private async drain(): Promise<void> {
+    if (this.running) return; // the running pass drains again when it ends
+    this.running = (async () => {
+      while (!this.disposed && (this.pendingFull || this.pendingPaths.size > 0)) {
+        const full = this.pendingFull || !this.state;
+        const paths = [...this.pendingPaths];
+        this.pendingFull = false;
+        this.pendingPaths.clear();
+        try {
+          const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
+          if (report.kind === 'full') this.lastFullAt = Date.now();
+          this.state = state;
+          this.lastPass = report;
+          this.lastError = null;
+          this.log(`[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`);
+          for (const listener of this.listeners) listener(state);
+        } catch (error) {
+          this.lastError = (error as Error).message;
+          this.log(`[index] pass failed: ${(error as Error).stack ?? error}`);
+        }
+      }
+    })();
+    await this.running;
+    this.running = undefined;
+    if (this.debounce || this.pendingFull || this.pendingPaths.size > 0) return;
+    const waiters = this.waiters.splice(0);
+    for (const waiter of waiters) waiter.resolve();
+  }
+}

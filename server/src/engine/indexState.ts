@@ -1,0 +1,67 @@
+/**
+ * One complete, immutable picture of the indexed workspace.
+ *
+ * The engine builds a new `IndexState` beside the current one and swaps the reference when it is
+ * complete, so a query that runs while files are being re-indexed always answers from one
+ * consistent state (never a torn mix), and `indexedAt` says which one.
+ */
+import type { CatalogEntity, Doc, FileCommitInfo, Problem, Relation, RepoInfo, Section, SourceKind } from './model';
+import type { ComponentGraph } from './graph/componentGraph';
+import type { PostingsIndex } from './lexical/postings';
+import type { FolderDescription, LibraryPack } from './sources/library';
+
+/** A workspace folder the engine serves. */
+export interface WorkspaceFolder {
+  /** Folder name as the editor shows it; the `workspace` argument of the tools names it. */
+  name: string;
+  /** Absolute path on disk. */
+  absPath: string;
+}
+
+/** What the engine remembers about each file it read, to skip unchanged files on update. */
+/** A section plus what ranking needs of its document, addressable by ordinal. */
+export interface SectionEntry {
+  ordinal: number;
+  section: Section;
+  doc: Doc;
+}
+
+export interface IndexCounts {
+  files: number;
+  documents: number;
+  sections: number;
+  bySourceKind: Record<SourceKind, number>;
+  entitiesByKind: Record<string, number>;
+  edgesByType: Record<string, number>;
+  unresolvedEdges: number;
+  problems: number;
+}
+
+export interface IndexState {
+  folders: readonly WorkspaceFolder[];
+  repos: readonly RepoInfo[];
+  /** Workspace-relative paths of every file read, with their content digests. */
+  fileDigests: ReadonlyMap<string, string>;
+  /** Git facts per workspace-relative path (commit, dirty, last commit time). */
+  commits: ReadonlyMap<string, FileCommitInfo>;
+  docs: ReadonlyMap<string, Doc>;
+  /** Sections by ordinal; removed sections leave `undefined` holes until the next compaction. */
+  sections: readonly (SectionEntry | undefined)[];
+  sectionOrdinalById: ReadonlyMap<string, number>;
+  /** Candidate narrowing: term -> sections holding it (shared with later states; see sectionStore.ts). */
+  lexical: PostingsIndex;
+  /** Analysed terms of each document's title (the contract's title bonus). */
+  titleTerms: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Library folder descriptions (`folder.yaml`) and packs. */
+  libraryFolders: readonly FolderDescription[];
+  packs: readonly LibraryPack[];
+  /** Line of each field of each entity (editor features), by entity key then field path. */
+  fieldLines: Readonly<Record<string, Record<string, number>>>;
+  entities: readonly CatalogEntity[];
+  relations: readonly Relation[];
+  graph: ComponentGraph;
+  problems: readonly Problem[];
+  /** ISO time at which this state was complete. */
+  indexedAt: string;
+  counts: IndexCounts;
+}

@@ -1,0 +1,156 @@
+/**
+ * One index pass: discover, read what changed, parse what changed, and assemble a complete new
+ * `IndexState`. The same code runs for the first pass and for every update; what makes updates
+ * cheap is the file table's stat cache, the producers' memo and the section store's diff.
+ */
+import { stat } from 'node:fs/promises';
+import { ComponentGraph } from '../graph/componentGraph';
+import type { IndexState, WorkspaceFolder } from '../indexState';
+import type { FileCommitInfo, Problem } from '../model';
+import type { CatalogLoad } from '../sources/catalog/loadCatalog';
+import type { EngineSettings } from '../settings';
+import { discoverWorkspace, type DiscoveredFile, type WorkspaceDiscovery } from '../workspace/discovery';
+import { fileCommitInfo, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
+import { toWorkspacePath } from '../workspace/paths';
+import { buildAsOfState, type AsOfState } from './asOfIndex';
+import { countState } from './counts';
+import { fillFileTable, type FileTable } from './fileTable';
+import { DocProducers } from './produceDocs';
+import { SectionStore, type SectionDiff } from './sectionStore';
+
+export interface PassReport {
+  kind: 'full' | 'update';
+  filesRead: number;
+  filesChanged: string[];
+  filesRemoved: string[];
+  sections: SectionDiff;
+  durationMs: number;
+}
+
+export class Indexer {
+  private readonly producers = new DocProducers();
+  private readonly store = new SectionStore();
+  private table: FileTable | undefined;
+  private discovery: WorkspaceDiscovery | undefined;
+  private git: WorkspaceGitFacts | undefined;
+  private graph: { catalog: CatalogLoad; graph: ComponentGraph } | undefined;
+
+  constructor(
+    private readonly folders: readonly WorkspaceFolder[],
+    private readonly settings: EngineSettings,
+  ) {}
+
+  /** A full pass: walk every folder and reload git facts; unchanged files are still not re-read. */
+  async full(): Promise<{ state: IndexState; report: PassReport }> {
+    const started = performance.now();
+    this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize });
+    const filled = await fillFileTable(this.discovery.files, this.table);
+    this.git = await loadGitFacts(this.discovery.roots);
+    this.dirtyOverrides.clear();
+    return this.finish('full', started, filled);
+  }
+
+  /**
+   * Applies changes to known paths (absolute or workspace-relative). Edits and deletions of files
+   * already indexed take the fast path; a path the index has never seen (a new file, a changed
+   * `.gitignore`) needs a walk to learn its roles and ignore status, so it runs a full pass.
+   */
+  async update(changedPaths: readonly string[]): Promise<{ state: IndexState; report: PassReport }> {
+    if (!this.discovery || !this.table) return this.full();
+    const started = performance.now();
+    const known = new Map(this.discovery.files.map((f) => [f.path, f]));
+    const files: DiscoveredFile[] = [...this.discovery.files];
+    const forceRead = new Set<string>();
+    for (const input of changedPaths) {
+      const path = this.toWorkspacePath(input);
+      if (path === null || path.endsWith('.gitignore')) return this.full();
+      const file = known.get(path);
+      if (!file) return this.full();
+      try {
+        const info = await stat(file.absPath);
+        const index = files.indexOf(file);
+        files[index] = { ...file, size: info.size, mtimeMs: info.mtimeMs };
+        forceRead.add(path);
+      } catch {
+        files.splice(files.indexOf(file), 1);
+      }
+    }
+    this.discovery = { ...this.discovery, files };
+    const filled = await fillFileTable(files, this.table, { forceRead });
+    this.markDirty(filled.changed);
+    return this.finish('update', started, filled);
+  }
+
+  private async finish(kind: PassReport['kind'], started: number, filled: Awaited<ReturnType<typeof fillFileTable>>): Promise<{ state: IndexState; report: PassReport }> {
+    const discovery = this.discovery!;
+    this.table = filled.table;
+    const produced = await this.producers.produce(filled.table, discovery.roots);
+    if (!this.graph || this.graph.catalog !== produced.catalog) {
+      this.graph = { catalog: produced.catalog, graph: new ComponentGraph(produced.catalog.entities, produced.catalog.relations) };
+    }
+    const sections = this.store.apply(produced.docs);
+    const snapshot = this.store.snapshot();
+    const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
+    const commits = this.commitInfos(filled.table);
+    const state: IndexState = {
+      folders: this.folders,
+      repos: repoInfos(discovery.roots, this.git?.repos ?? []),
+      fileDigests: new Map([...filled.table.entries.values()].map((f) => [f.path, f.digest])),
+      commits,
+      docs: snapshot.docs,
+      sections: snapshot.sections,
+      sectionOrdinalById: snapshot.ordinalById,
+      lexical: this.store.postings,
+      titleTerms: snapshot.titleTerms,
+      libraryFolders: produced.folders,
+      packs: produced.packs,
+      fieldLines: produced.catalog.fieldLines,
+      entities: produced.catalog.entities,
+      relations: produced.catalog.relations,
+      graph: this.graph.graph,
+      problems,
+      indexedAt: new Date().toISOString(),
+      counts: countState({ docs: snapshot.docs, graph: this.graph.graph, entities: produced.catalog.entities, problems, files: filled.table.size, sections: this.store.sectionCount }),
+    };
+    const report: PassReport = {
+      kind,
+      filesRead: filled.read,
+      filesChanged: filled.changed,
+      filesRemoved: filled.removed,
+      sections,
+      durationMs: performance.now() - started,
+    };
+    return { state, report };
+  }
+
+  /** The workspace as it was at `asOf` (asOfIndex.ts); needs one completed pass first. */
+  async asOf(asOf: string): Promise<AsOfState> {
+    if (!this.discovery || !this.table) await this.full();
+    return buildAsOfState(asOf, this.folders, this.settings, this.discovery!, this.table!);
+  }
+
+  private commitInfos(table: FileTable): Map<string, FileCommitInfo> {
+    const commits = new Map<string, FileCommitInfo>();
+    const repos = this.git?.repos ?? [];
+    for (const path of table.list()) commits.set(path, fileCommitInfo(path, this.folders, repos));
+    for (const path of this.dirtyOverrides) {
+      const info = commits.get(path);
+      if (info && info.commit !== null) commits.set(path, { ...info, dirty: true });
+    }
+    return commits;
+  }
+
+  /**
+   * Files edited since git facts were loaded differ from HEAD unless an edit was reverted; they
+   * are marked dirty without running git on every keystroke-sized update, and the next full pass
+   * (the freshness refresh) reads git's own answer again.
+   */
+  private readonly dirtyOverrides = new Set<string>();
+  private markDirty(paths: readonly string[]): void {
+    for (const path of paths) this.dirtyOverrides.add(path);
+  }
+
+  private toWorkspacePath(input: string): string | null {
+    return input.startsWith('/') ? toWorkspacePath(this.folders, input) : input;
+  }
+}

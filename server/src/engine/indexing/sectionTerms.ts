@@ -1,0 +1,57 @@
+/**
+ * What a section is matched on: its heading path, its document's title, folder, type and tags,
+ * and then its body (DESIGN.md section 2), all through the one analysis of text/analyzer.ts.
+ *
+ * Folder words come from the file's directories, so a runbook under
+ * `services/billing-worker/docs/` answers a question that names `billing-worker` even when the
+ * section itself never repeats the name.
+ */
+import type { Doc, Section } from '../model';
+import { forEachTerm, termSet } from '../text/analyzer';
+
+/** The text fields a section is matched on besides its body, joined for analysis. */
+export function sectionContextText(section: Section, doc: Doc): string {
+  const parts: string[] = [];
+  parts.push(section.headingPath.join('\n'));
+  parts.push(doc.title);
+  parts.push(folderWords(doc.path));
+  const type = documentType(doc);
+  if (type) parts.push(type);
+  const tags = doc.library?.tags ?? [];
+  if (tags.length) parts.push(tags.join(' '));
+  return parts.join('\n');
+}
+
+/** Every index term of a section: context fields and body. */
+export function sectionTerms(section: Section, doc: Doc): Set<string> {
+  const terms = termSet(sectionContextText(section, doc));
+  forEachTerm(section.text, (term) => terms.add(term));
+  return terms;
+}
+
+/** The terms of a document's title, for the contract's title bonus. */
+export function titleTerms(doc: Doc): Set<string> {
+  return termSet(doc.title);
+}
+
+/** The directory part of a path as words (`a/b-c/d.md` -> `a b-c`). */
+export function folderWords(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash > 0 ? path.slice(0, slash).split('/').join(' ') : '';
+}
+
+/** The document's type as matchable words: a library page's type, an entity's kind and spec.type. */
+export function documentType(doc: Doc): string {
+  switch (doc.sourceKind) {
+    case 'library':
+      return doc.library?.type ?? '';
+    case 'epic_doc':
+      return 'epic';
+    case 'repo_overview':
+      return 'overview';
+    case 'catalog_doc':
+      return 'docs';
+    case 'catalog_entity':
+      return '';
+  }
+}

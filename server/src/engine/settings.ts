@@ -1,0 +1,35 @@
+/**
+ * Everything a host can tune in the engine, with defaults. Hosts map their own configuration
+ * (VS Code settings, CLI flags) onto this one shape.
+ */
+import type { SourceGlobs } from './workspace/globs';
+import { DEFAULT_MAX_FILE_SIZE } from './workspace/discovery';
+
+export interface EngineSettings {
+  /** Per-field overrides of the source globs (workspace/globs.ts documents each default). */
+  globs: Partial<SourceGlobs>;
+  /** Files larger than this are skipped with an info problem. Default 2 MiB. */
+  maxFileSize: number;
+  /**
+   * A question refreshes the index in the background when the last full pass is older than
+   * this (seed 001's freshness rule). Default 5 minutes; 0 disables.
+   */
+  refreshAfterMs: number;
+  /** Quiet time before queued file changes are applied, so a storm of events is one pass. Default 150 ms. */
+  updateDebounceMs: number;
+}
+
+export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
+  globs: {},
+  maxFileSize: DEFAULT_MAX_FILE_SIZE,
+  refreshAfterMs: 5 * 60_000,
+  updateDebounceMs: 150,
+});
+
+export function resolveEngineSettings(overrides: Partial<EngineSettings> = {}): EngineSettings {
+  return { ...DEFAULT_ENGINE_SETTINGS, ...stripUndefined(overrides) };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

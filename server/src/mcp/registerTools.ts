@@ -1,0 +1,60 @@
+/**
+ * Registers the tool table on an MCP server, keeping the roster honest: a tool is listed only while
+ * the engine can answer it (seed 001, "Availability"); when that changes the SDK tells clients the
+ * list changed.
+ */
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { Engine } from '../engine/engine';
+import { callTool } from '../tools/callTool';
+import { InputError } from '../tools/toolError';
+import type { AnyToolDefinition } from '../tools/toolDefinition';
+
+export interface RegisterOptions {
+  sessionId: () => string;
+  log: (message: string) => void;
+}
+
+export function registerTools(server: McpServer, engine: Engine, tools: readonly AnyToolDefinition[], options: RegisterOptions): () => void {
+  const registered = new Map<string, RegisteredTool>();
+  for (const tool of tools) {
+    const handle = server.registerTool(
+      tool.name,
+      {
+        title: tool.title,
+        description: tool.description,
+        inputSchema: tool.input,
+        outputSchema: tool.output,
+        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      },
+      async (args: unknown, extra: { signal: AbortSignal }) => {
+        try {
+          const output = await callTool(engine, tool, args, { sessionId: options.sessionId(), signal: extra.signal });
+          return {
+            content: [{ type: 'text' as const, text: tool.renderText(output) }],
+            structuredContent: output,
+          };
+        } catch (error) {
+          if (error instanceof InputError) return errorResult(error.message);
+          options.log(`[${tool.name}] internal error: ${(error as Error).stack ?? error}`);
+          return errorResult(`Internal error in ${tool.name}: ${(error as Error).message}. The request was not completed; try again or report it.`);
+        }
+      },
+    );
+    registered.set(tool.name, handle);
+  }
+
+  const refresh = () => {
+    for (const tool of tools) {
+      const handle = registered.get(tool.name)!;
+      const available = engine.canAnswer(tool.name);
+      if (available && !handle.enabled) handle.enable();
+      if (!available && handle.enabled) handle.disable();
+    }
+  };
+  refresh();
+  return engine.onDidChangeState(refresh);
+}
+
+function errorResult(message: string) {
+  return { content: [{ type: 'text' as const, text: message }], isError: true };
+}

@@ -1,0 +1,14 @@
+/**
+ * Calling a tool the same way from every host: validate the input with the tool's own schema,
+ * run it, and sort failures into the caller's mistakes (`ToolInputError`) and ours.
+ */
+import { z } from 'zod';
+import type { Engine } from '../engine/engine';
+import { describeZodError, ToolInputError } from './toolError';
+import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
+
+export async function callTool(engine: Engine, tool: AnyToolDefinition, rawInput: unknown, context: ToolCallContext): Promise<Record<string, unknown>> {
+  const parsed = z.object(tool.input).strict().safeParse(rawInput ?? {});
+  if (!parsed.success) throw new ToolInputError(`Invalid input for ${tool.name}: ${describeZodError(parsed.error)}`);
+  return (await tool.run(engine, parsed.data, context)) as Record<string, unknown>;
+}

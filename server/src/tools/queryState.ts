@@ -1,0 +1,31 @@
+/**
+ * Picks the index state a tool call answers from: the current one, or the workspace as it was at
+ * `asOf`; and the honesty flags that go with it (seed 001, "Freshness and honesty").
+ */
+import type { Engine } from '../engine/engine';
+import type { IndexState, WorkspaceFolder } from '../engine/indexState';
+
+export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate';
+
+export type StateForQuery =
+  | { kind: 'ready'; state: IndexState; workspace: WorkspaceFolder; degraded: DegradedFlag[] }
+  /** The index is empty; indexing has been started. Answer empty, flagged `index-cold`. */
+  | { kind: 'cold'; workspace: WorkspaceFolder; degraded: DegradedFlag[] }
+  /** The `workspace` argument names no folder this server serves. Answer empty and say which are served. */
+  | { kind: 'not-served'; message: string; degraded: DegradedFlag[] };
+
+export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string): Promise<StateForQuery> {
+  const workspace = engine.findFolder(workspaceArg);
+  if (!workspace) {
+    const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
+    return { kind: 'not-served', message: `This server does not serve a workspace named '${workspaceArg}'. Served: ${served}.`, degraded: [] };
+  }
+  if (asOf !== undefined) {
+    const past = await engine.stateAsOf(asOf);
+    return { kind: 'ready', state: past.state, workspace, degraded: past.degraded };
+  }
+  const state = engine.stateForQuery();
+  if (!state) return { kind: 'cold', workspace, degraded: ['index-cold'] };
+  const degraded: DegradedFlag[] = state.problems.some((p) => p.code === 'workspace.unreadable') ? ['scope-unreadable'] : [];
+  return { kind: 'ready', state, workspace, degraded };
+}

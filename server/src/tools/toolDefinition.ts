@@ -1,0 +1,31 @@
+/**
+ * The shape every tool shares, so the MCP server, the language server and the CLI register and
+ * call tools from one table (registry.ts) instead of each wiring them by hand.
+ */
+import type { z, ZodRawShape } from 'zod';
+import type { Engine } from '../engine/engine';
+
+export interface ToolCallContext {
+  /** Identifies the connection (MCP session, LSP client, CLI run) for per-session behaviour. */
+  sessionId: string;
+  /** Aborted when the caller gives up. */
+  signal?: AbortSignal;
+}
+
+export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShape extends ZodRawShape = ZodRawShape> {
+  /** snake_case, as the seeds name the tools. */
+  name: string;
+  title: string;
+  /** Written for agents: when to use it, what comes back, how to follow up. */
+  description: string;
+  input: Shape;
+  /** The structured result's schema (MCP `outputSchema`; the SDK checks every answer against it). */
+  output: OutShape;
+  run(engine: Engine, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
+  /** A readable rendering of the result (MCP text content, CLI output). */
+  renderText(output: z.infer<z.ZodObject<OutShape>>): string;
+}
+
+/** Any tool, for tables that hold several. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyToolDefinition = ToolDefinition<any, any>;

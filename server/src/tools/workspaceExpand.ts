@@ -1,0 +1,233 @@
+/**
+ * `workspace_expand`: walk the component graph from one entity (seed 001).
+ *
+ * Depth over 3 and limit over 100 are refused with a message rather than clamped: a silently
+ * smaller graph looks complete. Whatever the limit or the byte budget drops is reported as
+ * `candidates-capped` with counts.
+ */
+import { z } from 'zod';
+import type { Engine } from '../engine/engine';
+import type { GraphEdge } from '../engine/graph/componentGraph';
+import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
+import { forwardType, isRelationType, RELATION_TYPES } from '../engine/graph/relationTypes';
+import { MAX_WALK_DEPTH, walkGraph } from '../engine/graph/walk';
+import type { RelationType } from '../engine/model';
+import { ToolInputError } from './toolError';
+import type { ToolDefinition } from './toolDefinition';
+import { stateForQuery } from './queryState';
+
+export const EXPAND_DEFAULT_LIMIT = 50;
+export const EXPAND_MAX_LIMIT = 100;
+/** Serialized size the edges and nodes of one answer may take (JSON bytes). */
+export const EXPAND_BYTE_BUDGET = 48 * 1024;
+
+const input = {
+  workspace: z.string().min(1).describe('Workspace folder to answer from: its name or path.'),
+  entityRef: z
+    .string()
+    .min(1)
+    .describe('Entity to start from: `kind:namespace/name`, `kind:name`, or a name when only one entity has it.'),
+  depth: z.number().int().min(1).optional().describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
+  direction: z
+    .enum(['out', 'in', 'both'])
+    .optional()
+    .describe('`out`: what the entity depends on, belongs to, is owned by; `in`: what depends on or points at it; `both` (default).'),
+  edgeTypes: z
+    .array(z.string())
+    .optional()
+    .describe(`Relation types to follow (either half of a pair works): ${RELATION_TYPES.join(', ')}.`),
+  limit: z.number().int().min(1).optional().describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
+  asOf: z.string().optional().describe('ISO date-time or commit: walk the catalog as it was then.'),
+};
+
+const entitySummary = z.object({
+  ref: z.string(),
+  kind: z.string(),
+  name: z.string(),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  type: z.string().optional(),
+  lifecycle: z.string().optional(),
+  owner: z.string().optional(),
+  sourceRef: z.string(),
+});
+
+const expandEdge = z.object({
+  source: z.string(),
+  type: z.string(),
+  target: z.string(),
+  /** Hop at which the edge was reached. */
+  depth: z.number(),
+  resolved: z.boolean(),
+  /** Where the relation is declared: `path:line`, and the field. */
+  declaredAt: z.string(),
+  field: z.string(),
+});
+
+const expandNode = z.object({
+  ref: z.string(),
+  kind: z.string(),
+  title: z.string().optional(),
+  depth: z.number(),
+  resolved: z.boolean(),
+});
+
+const output = {
+  workspace: z.string(),
+  /** Absent when there was nothing to walk (cold index, workspace not served). */
+  entity: entitySummary.optional(),
+  /** Why the answer is empty, when it is. */
+  notice: z.string().optional(),
+  depth: z.number(),
+  direction: z.enum(['out', 'in', 'both']),
+  edgeTypes: z.array(z.string()).nullable(),
+  edges: z.array(expandEdge),
+  nodes: z.array(expandNode),
+  /** Edges the walk found before limits. */
+  totalEdges: z.number(),
+  candidatesCapped: z
+    .object({ droppedByLimit: z.number(), droppedByBudget: z.number(), limit: z.number(), byteBudget: z.number() })
+    .optional(),
+  degraded: z.array(z.string()),
+  indexedAt: z.string().nullable(),
+};
+
+export type ExpandEdge = z.infer<typeof expandEdge>;
+export type ExpandNode = z.infer<typeof expandNode>;
+export type ExpandOutput = z.infer<z.ZodObject<typeof output>>;
+
+export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = {
+  name: 'workspace_expand',
+  title: 'Walk the component graph',
+  description: [
+    'Walk the Backstage component graph from one entity once you know which entity matters.',
+    'Use `direction: "out"` for what it depends on, consumes, belongs to and who owns it; `"in"` for what depends on it, consumes its APIs, or what a group owns; `"both"` for either.',
+    `Returns the edges (source, relation type, target, hop, where it is declared) and the entities reached. Depth 1-${MAX_WALK_DEPTH}; deeper asks are refused, not clamped. Default limit ${EXPAND_DEFAULT_LIMIT} edges (max ${EXPAND_MAX_LIMIT}); anything dropped is reported as candidates-capped.`,
+    'Follow up with workspace_context to read the docs of an entity you found, or expand again from an entity at the edge of the walk.',
+  ].join(' '),
+  input,
+  output,
+  async run(engine: Engine, args) {
+    const depth = args.depth ?? 1;
+    if (depth > MAX_WALK_DEPTH) {
+      throw new ToolInputError(
+        `depth: ${depth} is refused; the walk goes at most ${MAX_WALK_DEPTH} hops and is never clamped, because a smaller graph would look complete. ` +
+          `Ask for depth ${MAX_WALK_DEPTH} or less, then expand again from an entity at the edge.`,
+      );
+    }
+    const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
+    if (limit > EXPAND_MAX_LIMIT) {
+      throw new ToolInputError(`limit: ${limit} is over the maximum of ${EXPAND_MAX_LIMIT}; narrow the walk with edgeTypes or direction instead.`);
+    }
+    const edgeTypes = args.edgeTypes ? parseEdgeTypes(args.edgeTypes) : undefined;
+    const direction = args.direction ?? 'both';
+    const found = await stateForQuery(engine, args.workspace, args.asOf);
+    if (found.kind !== 'ready') {
+      const notice =
+        found.kind === 'cold' ? 'The index is still empty; indexing has started. Ask again in a moment.' : found.message;
+      const workspace = found.kind === 'cold' ? found.workspace.name : args.workspace;
+      return { workspace, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
+    }
+    const { state, degraded, workspace } = found;
+
+    const lookup = resolveEntityInput(state.graph, args.entityRef);
+    if (!lookup.ok) throw new ToolInputError(`entityRef: ${lookup.message}`);
+    const walk = walkGraph(state.graph, lookup.key, { depth, direction, edgeTypes });
+
+    const edges: ExpandEdge[] = [];
+    let bytes = 0;
+    let droppedByLimit = 0;
+    let droppedByBudget = 0;
+    for (const step of walk.steps) {
+      if (edges.length >= limit) {
+        droppedByLimit++;
+        continue;
+      }
+      const edge = toExpandEdge(step.edge, step.depth);
+      const size = JSON.stringify(edge).length + 1;
+      if (bytes + size > EXPAND_BYTE_BUDGET) {
+        droppedByBudget++;
+        continue;
+      }
+      bytes += size;
+      edges.push(edge);
+    }
+    const touched = new Set<string>([lookup.key]);
+    for (const e of edges) {
+      touched.add(e.source.toLowerCase());
+      touched.add(e.target.toLowerCase());
+    }
+    const nodes = walk.nodes
+      .filter((n) => touched.has(n.key))
+      .map((n): ExpandNode => {
+        const entity = state.graph.get(n.key);
+        return { ref: n.ref, kind: entity?.kind ?? n.ref.split(':')[0], title: entity?.title, depth: n.depth, resolved: n.resolved };
+      });
+    const capped = droppedByLimit + droppedByBudget > 0;
+    return {
+      workspace: workspace.name,
+      entity: summarizeEntity(state.graph, lookup.key),
+      depth,
+      direction,
+      edgeTypes: edgeTypes ? [...edgeTypes] : null,
+      edges,
+      nodes,
+      totalEdges: walk.steps.length,
+      ...(capped ? { candidatesCapped: { droppedByLimit, droppedByBudget, limit, byteBudget: EXPAND_BYTE_BUDGET } } : {}),
+      degraded: capped ? [...degraded, 'candidates-capped'] : degraded,
+      indexedAt: state.indexedAt,
+    };
+  },
+  renderText: renderExpand,
+};
+
+function parseEdgeTypes(values: string[]): Set<RelationType> {
+  const types = new Set<RelationType>();
+  for (const value of values) {
+    const match = RELATION_TYPES.find((t) => t.toLowerCase() === value.trim().toLowerCase());
+    if (!match || !isRelationType(match)) {
+      throw new ToolInputError(`edgeTypes: "${value}" is not a relation type; use any of ${RELATION_TYPES.join(', ')}.`);
+    }
+    types.add(forwardType(match));
+  }
+  return types;
+}
+
+function toExpandEdge(edge: GraphEdge, depth: number): ExpandEdge {
+  return {
+    source: edge.sourceRef,
+    type: edge.type,
+    target: edge.targetRef,
+    depth,
+    resolved: edge.resolved,
+    declaredAt: `${edge.origin.path}:${edge.origin.line}`,
+    field: edge.origin.field,
+  };
+}
+
+export function renderExpand(out: ExpandOutput): string {
+  const lines: string[] = [];
+  const e = out.entity;
+  if (!e) return [out.notice ?? 'Nothing to walk.', out.degraded.length ? `degraded: ${out.degraded.join(', ')}` : ''].filter(Boolean).join('\n');
+  lines.push(`# ${e.ref}${e.title ? ` (${e.title})` : ''}`);
+  const facts = [e.type && `type ${e.type}`, e.lifecycle && `lifecycle ${e.lifecycle}`, e.owner && `owner ${e.owner}`].filter(Boolean);
+  if (facts.length) lines.push(facts.join(', '));
+  if (e.description) lines.push(e.description);
+  lines.push('');
+  const filter = out.edgeTypes ? `, edge types ${out.edgeTypes.join(', ')}` : '';
+  lines.push(`Walk: depth ${out.depth}, direction ${out.direction}${filter}; ${out.edges.length} of ${out.totalEdges} edges.`);
+  for (const edge of out.edges) {
+    const mark = edge.resolved ? '' : '  [unresolved]';
+    lines.push(`  ${'  '.repeat(edge.depth - 1)}${edge.source} --${edge.type}--> ${edge.target}${mark}   (${edge.declaredAt})`);
+  }
+  if (out.edges.length === 0) lines.push('  (no edges)');
+  if (out.candidatesCapped) {
+    const c = out.candidatesCapped;
+    lines.push(
+      `candidates-capped: ${c.droppedByLimit} edges over the limit of ${c.limit}, ${c.droppedByBudget} over the ${c.byteBudget}-byte budget. Narrow with edgeTypes or direction.`,
+    );
+  }
+  if (out.degraded.length) lines.push(`degraded: ${out.degraded.join(', ')}`);
+  lines.push(`indexedAt: ${out.indexedAt ?? 'never'}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { wsctx } from '../helpers/cli';
+import { EXAMPLE_WORKSPACE } from '../helpers/tempWorkspace';
+
+const WS = ['--workspace', EXAMPLE_WORKSPACE];
+
+describe('wsctx CLI on the example workspace', () => {
+  it('index prints counts by source kind, entities by kind, edges, unresolved refs and problems', () => {
+    const run = wsctx(['index', ...WS]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.match(run.stdout, /^Indexed fernhill in [\d.]+ (ms|s): \d+ files \(\d+ read\), 133 documents, \d+ sections\./);
+    assert.match(run.stdout, /Documents by source kind:\n  catalog_entity\s+66\n/);
+    assert.match(run.stdout, /Entities by kind \(66\):\n  Component\s+20\n/);
+    assert.match(run.stdout, /Unresolved refs \(1\):\n  component:default\/order-export --dependsOn--> resource:default\/legacy-fax-gateway  storefront\/catalog\/legacy-entities\.yaml:18/);
+    assert.match(run.stdout, /storefront\/catalog\/legacy-entities\.yaml:25: error catalog\.invalid-entity: metadata\.name "promo banner" is not a valid name/);
+  });
+
+  it('index --json gives the same figures as data', () => {
+    const run = wsctx(['index', ...WS, '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const summary = JSON.parse(run.stdout);
+    assert.equal(summary.entities, 66);
+    assert.equal(summary.bySourceKind.repo_overview, 3);
+    assert.equal(summary.bySourceKind.epic_doc, 7);
+    assert.deepEqual(summary.unresolved, [
+      { source: 'component:default/order-export', type: 'dependsOn', target: 'resource:default/legacy-fax-gateway', declaredAt: 'storefront/catalog/legacy-entities.yaml:18' },
+    ]);
+    assert.equal(summary.folders[0].name, 'fernhill');
+  });
+
+  it('expand walks the graph and --json returns the tool output', () => {
+    const text = wsctx(['expand', 'component:default/billing-worker', ...WS, '--direction', 'out', '--edge-types', 'dependsOn']);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /^# component:default\/billing-worker \(Billing worker\)/);
+    assert.match(text.stdout, /component:default\/billing-worker --dependsOn--> resource:default\/invoices-db/);
+    const json = JSON.parse(wsctx(['expand', 'billing-worker', ...WS, '--depth', '2', '--direction', 'in', '--json']).stdout);
+    assert.equal(json.entity.ref, 'component:default/billing-worker');
+    assert.ok(json.edges.every((e: { target: string; depth: number }) => e.depth <= 2));
+    assert.equal(json.edges.filter((e: { depth: number }) => e.depth === 1).every((e: { target: string }) => e.target === 'component:default/billing-worker'), true);
+  });
+
+  it('exits 1 with a message on stderr for bad input', () => {
+    const deep = wsctx(['expand', 'billing-worker', ...WS, '--depth', '4']);
+    assert.equal(deep.code, 1);
+    assert.equal(deep.stdout, '');
+    assert.match(deep.stderr, /^wsctx: depth: 4 is refused/);
+    const unknown = wsctx(['expand', 'component:billing-wroker', ...WS]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /Did you mean 'component:default\/billing-worker'/);
+    const usage = wsctx(['frobnicate', ...WS]);
+    assert.equal(usage.code, 1);
+    assert.match(usage.stderr, /unknown command "frobnicate"/);
+    const badFlag = wsctx(['index', '--depth', 'two', ...WS]);
+    assert.equal(badFlag.code, 1);
+    assert.match(badFlag.stderr, /--depth must be a whole number \(got "two"\)/);
+    const noDir = wsctx(['index', '--workspace', '/nonexistent/dir']);
+    assert.equal(noDir.code, 1);
+    assert.match(noDir.stderr, /--workspace \/nonexistent\/dir: not a directory/);
+  });
+
+  it('graph exports every entity and edge as JSON and as Graphviz DOT', () => {
+    const json = JSON.parse(wsctx(['graph', ...WS]).stdout);
+    assert.equal(json.entities.length, 66);
+    assert.equal(json.edges.length, 150);
+    assert.deepEqual(
+      json.edges.filter((e: { resolved: boolean }) => !e.resolved).map((e: { source: string; target: string }) => `${e.source}->${e.target}`),
+      ['component:default/order-export->resource:default/legacy-fax-gateway'],
+    );
+    const dot = wsctx(['graph', ...WS, '--format', 'dot']);
+    assert.equal(dot.code, 0);
+    assert.match(dot.stdout, /^digraph catalog \{/);
+    assert.match(dot.stdout, /"component:default\/billing-worker" -> "resource:default\/invoices-db" \[label="dependsOn"\];/);
+    assert.match(dot.stdout, /"resource:default\/legacy-fax-gateway" \[style=dashed, color=grey, fontcolor=grey\];/);
+    assert.match(dot.stdout, /\}\n$/);
+  });
+
+  it('prints usage with --help and exits 0', () => {
+    const run = wsctx(['--help']);
+    assert.equal(run.code, 0);
+    assert.match(run.stdout, /^wsctx: the workspace's own knowledge/);
+  });
+});

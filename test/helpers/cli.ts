@@ -1,0 +1,26 @@
+/**
+ * Runs the built `wsctx` (dist/wsctx.js) as a user would: a real process, real arguments, exit
+ * code, stdout and stderr. `npm test` builds before it runs the suites.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+export const WSCTX = path.resolve(__dirname, '../../dist/wsctx.js');
+
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+  if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
+  const result = spawnSync(process.execPath, [WSCTX, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}

@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { Engine } from '../../../server/src/engine/engine';
+import { callTool } from '../../../server/src/tools/callTool';
+import { findTool } from '../../../server/src/tools/registry';
+import { ToolInputError } from '../../../server/src/tools/toolError';
+import type { ExpandOutput } from '../../../server/src/tools/workspaceExpand';
+import { EXPAND_BYTE_BUDGET } from '../../../server/src/tools/workspaceExpand';
+import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
+
+/**
+ * A small catalog with every direction of interest:
+ *   checkout-web --dependsOn--> orders-api(component) --dependsOn--> orders-db(resource)
+ *   orders-api --providesApi--> orders-http ; billing-worker --consumesApi--> orders-http
+ *   everything ownedBy team-a ; team-a childOf engineering ; orders-api partOf system:shop
+ */
+const CATALOG = `apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata: { name: checkout-web }
+spec: { type: website, lifecycle: production, owner: team-a, dependsOn: ['component:orders-api'] }
+---
+apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata: { name: orders-api, title: Orders API service, description: Takes orders. }
+spec:
+  type: service
+  lifecycle: production
+  owner: team-a
+  system: shop
+  providesApis: [orders-http]
+  dependsOn: ['resource:orders-db', 'resource:ghost-db']
+---
+apiVersion: backstage.io/v1alpha1
+kind: Component
+metadata: { name: billing-worker }
+spec: { type: service, lifecycle: production, owner: team-a, consumesApis: [orders-http] }
+---
+apiVersion: backstage.io/v1alpha1
+kind: API
+metadata: { name: orders-http }
+spec: { type: openapi, lifecycle: production, owner: team-a, definition: 'openapi: 3.0.0' }
+---
+apiVersion: backstage.io/v1alpha1
+kind: Resource
+metadata: { name: orders-db }
+spec: { type: database, owner: team-a }
+---
+apiVersion: backstage.io/v1alpha1
+kind: System
+metadata: { name: shop }
+spec: { owner: team-a }
+---
+apiVersion: backstage.io/v1alpha1
+kind: Group
+metadata: { name: team-a }
+spec: { type: team, parent: engineering, children: [] }
+---
+apiVersion: backstage.io/v1alpha1
+kind: Group
+metadata: { name: engineering }
+spec: { type: department, children: [team-a] }
+`;
+
+describe('workspace_expand', () => {
+  let engine: Engine;
+  const tool = findTool('workspace_expand')!;
+  const expand = async (args: Record<string, unknown>) =>
+    (await callTool(engine, tool, { workspace: 'shop', ...args }, { sessionId: 'test' })) as ExpandOutput;
+  const edgeList = (out: ExpandOutput) => out.edges.map((e) => `${e.depth} ${e.source} ${e.type} ${e.target}`);
+
+  before(async () => {
+    const dir = tempDir('expand');
+    write(dir, 'catalog-info.yaml', CATALOG);
+    engine = new Engine({ folders: [{ name: 'shop', absPath: dir }] });
+    await engine.waitForIndex();
+  });
+  after(() => {
+    engine.dispose();
+    removeTempDirs();
+  });
+
+  it('walks one hop out by default, in a stable order, with declaration places', async () => {
+    const out = await expand({ entityRef: 'component:default/orders-api', direction: 'out' });
+    assert.deepEqual(edgeList(out), [
+      '1 component:default/orders-api dependsOn resource:default/ghost-db',
+      '1 component:default/orders-api dependsOn resource:default/orders-db',
+      '1 component:default/orders-api ownedBy group:default/team-a',
+      '1 component:default/orders-api partOf system:default/shop',
+      '1 component:default/orders-api providesApi api:default/orders-http',
+    ]);
+    assert.equal(out.depth, 1);
+    assert.equal(out.entity?.title, 'Orders API service');
+    assert.equal(out.entity?.owner, 'group:default/team-a');
+    const ghost = out.edges.find((e) => e.target === 'resource:default/ghost-db')!;
+    assert.equal(ghost.resolved, false);
+    assert.equal(ghost.field, 'spec.dependsOn');
+    assert.match(ghost.declaredAt, /^catalog-info\.yaml:15$/);
+    assert.equal(out.nodes.find((n) => n.ref === 'resource:default/ghost-db')?.resolved, false);
+    assert.deepEqual(out.degraded, []);
+  });
+
+  it('walks in for what depends on an entity, and both ways', async () => {
+    const incoming = await expand({ entityRef: 'orders-api', direction: 'in' });
+    assert.deepEqual(edgeList(incoming), ['1 component:default/checkout-web dependsOn component:default/orders-api']);
+    const both = await expand({ entityRef: 'api:orders-http', direction: 'both' });
+    assert.deepEqual(edgeList(both), [
+      '1 api:default/orders-http ownedBy group:default/team-a',
+      '1 component:default/billing-worker consumesApi api:default/orders-http',
+      '1 component:default/orders-api providesApi api:default/orders-http',
+    ]);
+  });
+
+  it('walks deeper hop by hop and filters edge types (either half of a pair)', async () => {
+    const out = await expand({ entityRef: 'checkout-web', direction: 'out', depth: 2, edgeTypes: ['dependencyOf'] });
+    assert.deepEqual(edgeList(out), [
+      '1 component:default/checkout-web dependsOn component:default/orders-api',
+      '2 component:default/orders-api dependsOn resource:default/ghost-db',
+      '2 component:default/orders-api dependsOn resource:default/orders-db',
+    ]);
+    assert.deepEqual(out.edgeTypes, ['dependsOn']);
+    const org = await expand({ entityRef: 'group:team-a', direction: 'out', depth: 3, edgeTypes: ['childOf'] });
+    assert.deepEqual(edgeList(org), ['1 group:default/team-a childOf group:default/engineering']);
+  });
+
+  it('refuses depth over 3 and limit over 100 instead of clamping, and names the field', async () => {
+    await assert.rejects(expand({ entityRef: 'orders-api', depth: 4 }), (e: Error) => e instanceof ToolInputError && /^depth: 4 is refused/.test(e.message));
+    await assert.rejects(expand({ entityRef: 'orders-api', limit: 101 }), (e: Error) => e instanceof ToolInputError && /^limit: 101 is over the maximum of 100/.test(e.message));
+    await assert.rejects(expand({ entityRef: 'orders-api', depth: 0 }), /depth/);
+    await assert.rejects(expand({ entityRef: 'orders-api', direction: 'up' }), /direction/);
+    await assert.rejects(expand({ entityRef: 'orders-api', edgeTypes: ['likes'] }), /edgeTypes: "likes" is not a relation type/);
+  });
+
+  it('suggests the closest refs for an unknown entity', async () => {
+    await assert.rejects(expand({ entityRef: 'component:order-api' }), (e: Error) => {
+      assert.match(e.message, /^entityRef: No entity 'component:order-api' in the catalog\. Did you mean 'component:default\/orders-api'/);
+      return true;
+    });
+  });
+
+  it('answers empty for a workspace it does not serve, naming the served ones', async () => {
+    const out = (await callTool(engine, tool, { workspace: 'elsewhere', entityRef: 'orders-api' }, { sessionId: 't' })) as ExpandOutput;
+    assert.equal(out.edges.length, 0);
+    assert.equal(out.notice, "This server does not serve a workspace named 'elsewhere'. Served: 'shop'.");
+  });
+
+  it('reports what the limit drops as candidates-capped', async () => {
+    const out = await expand({ entityRef: 'group:team-a', direction: 'in', limit: 2 });
+    assert.equal(out.totalEdges, 6);
+    assert.equal(out.edges.length, 2);
+    assert.deepEqual(out.candidatesCapped, { droppedByLimit: 4, droppedByBudget: 0, limit: 2, byteBudget: EXPAND_BYTE_BUDGET });
+    assert.deepEqual(out.degraded, ['candidates-capped']);
+  });
+});
+
+describe('workspace_expand byte budget', () => {
+  it('drops edges past the byte budget and counts them apart from the limit', async () => {
+    // 120 components with long namespaces and names, declared in a deeply nested file, all owned
+    // by one group: 100 edges of ~500 bytes each pass the 48 KiB budget.
+    const dir = tempDir('budget');
+    const ns = 'n'.repeat(60);
+    const deep = Array.from({ length: 8 }, (_, i) => `very-long-directory-name-number-${i}`).join('/');
+    const docs = [`apiVersion: backstage.io/v1alpha1\nkind: Group\nmetadata: { name: owners, namespace: ${ns} }\nspec: { type: team, children: [] }`];
+    for (let i = 0; i < 120; i++) {
+      const name = `component-with-a-deliberately-long-name-${String(i).padStart(3, '0')}-xxxxxxxxxxxx`;
+      docs.push(`apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: ${name}, namespace: ${ns} }\nspec: { type: service, lifecycle: production, owner: owners }`);
+    }
+    write(dir, `${deep}/catalog-info.yaml`, docs.join('\n---\n'));
+    const engine = new Engine({ folders: [{ name: 'big', absPath: dir }] });
+    try {
+      await engine.waitForIndex();
+      const out = (await callTool(engine, findTool('workspace_expand')!, { workspace: 'big', entityRef: `group:${ns}/owners`, direction: 'in', limit: 100 }, { sessionId: 't' })) as ExpandOutput;
+      assert.equal(out.totalEdges, 120);
+      const c = out.candidatesCapped!;
+      assert.equal(c.droppedByLimit + c.droppedByBudget + out.edges.length, 120);
+      assert.ok(c.droppedByBudget > 0, 'some edges dropped by the byte budget');
+      assert.ok(JSON.stringify(out.edges).length <= EXPAND_BYTE_BUDGET);
+      assert.ok(out.degraded.includes('candidates-capped'));
+    } finally {
+      engine.dispose();
+      removeTempDirs();
+    }
+  });
+});
