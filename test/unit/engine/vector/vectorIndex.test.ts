@@ -1,0 +1,90 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import {
+  createVectorIndex,
+  loadVectorIndex,
+  vectorBackendStatus,
+  type HnswLoader,
+} from '../../../../server/src/engine/vector/vectorIndex';
+import { clusteredVectors } from './syntheticVectors';
+
+/** A platform where the addon is missing: the loader throws what `require` throws there. */
+const missingAddon: HnswLoader = () => {
+  throw new Error("Cannot find module './build/Release/addon.node'\nRequire stack: ...");
+};
+
+describe('engine/vector/vectorIndex', () => {
+  let dir: string;
+  beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-vindex-'))));
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('uses HNSW where hnswlib-node loads, and says so', () => {
+    assert.deepEqual(vectorBackendStatus(), { backend: 'hnsw', reason: 'hnswlib-node loaded' });
+    const index = createVectorIndex(8);
+    assert.equal(index.kind, 'hnsw');
+    assert.equal(index.dimension, 8);
+  });
+
+  it('falls back to the exact scan when the addon cannot load, and says why', () => {
+    const logged: string[] = [];
+    const index = createVectorIndex(16, { loader: missingAddon, log: (m) => logged.push(m) });
+    assert.equal(index.kind, 'exact');
+    assert.deepEqual(logged, [
+      "vector index: using the exact scan: hnswlib-node could not be loaded (Cannot find module './build/Release/addon.node')",
+    ]);
+    assert.deepEqual(vectorBackendStatus(missingAddon), {
+      backend: 'exact',
+      reason: "hnswlib-node could not be loaded (Cannot find module './build/Release/addon.node'); using the exact cosine scan",
+    });
+    // The fallback is a working index, not a stub.
+    const vectors = clusteredVectors(200, 16, 10, 0.3, 3);
+    vectors.forEach((v, label) => index.add(label, v));
+    const hits = index.search(vectors[42], 3);
+    assert.equal(hits[0].label, 42);
+    assert.ok(Math.abs(hits[0].score - 1) < 1e-6);
+    assert.equal(hits.length, 3);
+  });
+
+  it('treats a loader that returns something else as a failed load', () => {
+    const bogus = (() => ({})) as unknown as HnswLoader;
+    assert.equal(createVectorIndex(4, { loader: bogus }).kind, 'exact');
+    assert.match(vectorBackendStatus(bogus).reason, /has no HierarchicalNSW class/);
+  });
+
+  it('refuses HNSW explicitly requested on a platform without the addon', () => {
+    assert.throws(() => createVectorIndex(4, { backend: 'hnsw', loader: missingAddon }), /HNSW requested but hnswlib-node could not be loaded/);
+    assert.equal(createVectorIndex(4, { backend: 'exact' }).kind, 'exact');
+  });
+
+  it('loads either kind from disk, and names the problem when it cannot', () => {
+    const vectors = clusteredVectors(50, 8, 5, 0.3, 11);
+    const exactFile = path.join(dir, 'exact.idx');
+    const hnswFile = path.join(dir, 'hnsw.idx');
+    const exact = createVectorIndex(8, { backend: 'exact' });
+    const hnsw = createVectorIndex(8);
+    vectors.forEach((v, label) => {
+      exact.add(label, v);
+      hnsw.add(label, v);
+    });
+    exact.save(exactFile);
+    hnsw.save(hnswFile);
+
+    const exactBack = loadVectorIndex(exactFile);
+    assert.equal(exactBack.kind, 'exact');
+    assert.deepEqual(exactBack.search(vectors[3], 5), exact.search(vectors[3], 5));
+    const hnswBack = loadVectorIndex(hnswFile);
+    assert.equal(hnswBack.kind, 'hnsw');
+    assert.deepEqual(hnswBack.search(vectors[3], 5), hnsw.search(vectors[3], 5));
+
+    // An exact file needs no addon; an HNSW file does, and the error says so.
+    assert.equal(loadVectorIndex(exactFile, { loader: missingAddon }).kind, 'exact');
+    assert.throws(() => loadVectorIndex(hnswFile, { loader: missingAddon }), /hnsw\.idx is an HNSW index but hnswlib-node could not be loaded/);
+    assert.throws(() => loadVectorIndex(path.join(dir, 'none.idx')), /cannot read .*none\.idx/);
+  });
+
+  it('rejects a dimension that is not a positive integer', () => {
+    assert.throws(() => createVectorIndex(0), /dimension must be a positive integer \(got 0\)/);
+  });
+});
