@@ -74,6 +74,23 @@ describe('wsctx CLI on the example workspace', () => {
     assert.match(dot.stdout, /\}\n$/);
   });
 
+  it('ask prints ranked passages with their why[] as a table, and --json the tool output', () => {
+    const run = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3']);
+    assert.equal(run.code, 0, run.stderr);
+    const lines = run.stdout.split('\n');
+    assert.match(lines[0], /^#\s+score\s+passage\s+source\s+kind$/);
+    assert.match(lines[1], /^1\s+1\.\d{3}\s+Deploy and rollback › Rolling back\s+payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md:\d+-\d+\s+catalog_doc$/);
+    assert.match(run.stdout, /\n     words\s+1\.00\s+1\.000\s+1\.000\s+3 of 3 terms; matched roll, back, billing-worker\n/);
+    assert.match(run.stdout, /\n     namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker, named as "billing worker"\n/);
+    assert.match(run.stdout, /contract \d{4}-\d{2}-\d{2}\.\d+ · \d+ candidates · indexedAt /);
+    const json = JSON.parse(wsctx(['ask', 'dunning schedule', ...WS, '--json', '--limit', '2', '--source-kinds', 'catalog_doc']).stdout);
+    assert.equal(json.passages.length, 2);
+    assert.ok(json.passages.every((p: { sourceKind: string }) => p.sourceKind === 'catalog_doc'));
+    const none = wsctx(['ask', ...WS]);
+    assert.equal(none.code, 1);
+    assert.match(none.stderr, /ask takes a question/);
+  });
+
   it('prints usage with --help and exits 0', () => {
     const run = wsctx(['--help']);
     assert.equal(run.code, 0);

@@ -15,6 +15,8 @@ import { serveStdio } from '../mcp/stdio';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
 import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
+import type { ContextOutput } from '../tools/workspaceContext';
+import { renderAskTable } from './commands/askCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex } from './commands/indexCommand';
 
@@ -43,6 +45,15 @@ async function run(command: string, positionals: string[], options: CliOptions):
       const engine = createEngine(options);
       const summary = await runIndex(engine);
       return print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+    }
+    case 'ask': {
+      if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');
+      return runTool(
+        options,
+        'workspace_context',
+        { question: positionals.join(' '), limit: options.limit, asOf: options.asOf, sourceKinds: options.sourceKinds },
+        (output) => renderAskTable(output as ContextOutput),
+      );
     }
     case 'expand': {
       const ref = single(positionals, 'expand', '<entity-ref>');
@@ -88,13 +99,13 @@ async function run(command: string, positionals: string[], options: CliOptions):
 }
 
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */
-async function runTool(options: CliOptions, name: string, args: Record<string, unknown>): Promise<number> {
+async function runTool(options: CliOptions, name: string, args: Record<string, unknown>, render?: (output: Record<string, unknown>) => string): Promise<number> {
   const engine = createEngine(options);
   await engine.waitForIndex();
   const tool = findTool(name)!;
   const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
   const output = await callTool(engine, tool, input, { sessionId: 'cli' });
-  return print(options.json ? JSON.stringify(output, null, 2) : tool.renderText(output));
+  return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
 }
 
 function createEngine(options: CliOptions, log?: (message: string) => void): Engine {

@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassReport } from './indexing/indexer';
+import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -135,6 +136,19 @@ export class Engine {
     }
     const result = await built;
     return { state: result.state, degraded: result.approximate ? ['as-of-chunks-approximate'] : [], commits: result.commits };
+  }
+
+  /**
+   * The question's embedding, or null when embeddings are off or not ready. Callers embed first
+   * and take the state afterwards, so the ranking that follows reads one state synchronously.
+   */
+  async embedQuery(_question: string): Promise<Float32Array | null> {
+    return null;
+  }
+
+  /** The meaning half of the score for `state`, given the question's embedding (null: off). */
+  meaningSource(_state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
+    return queryVector ? null : null;
   }
 
   /**

@@ -9,6 +9,7 @@ import type { CatalogEntity, Doc, FileCommitInfo, Problem, Relation, RepoInfo, S
 import type { ComponentGraph } from './graph/componentGraph';
 import type { PostingsIndex } from './lexical/postings';
 import type { FolderDescription, LibraryPack } from './sources/library';
+import type { RunHealth } from './sources/runHealth';
 
 /** A workspace folder the engine serves. */
 export interface WorkspaceFolder {
@@ -52,6 +53,8 @@ export interface IndexState {
   lexical: PostingsIndex;
   /** Analysed terms of each document's title (the contract's title bonus). */
   titleTerms: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Analysed terms of each document's context fields (title, folder, type, tags; sectionTerms.ts). */
+  contextTerms: ReadonlyMap<string, ReadonlySet<string>>;
   /** Library folder descriptions (`folder.yaml`) and packs. */
   libraryFolders: readonly FolderDescription[];
   packs: readonly LibraryPack[];
@@ -60,6 +63,8 @@ export interface IndexState {
   entities: readonly CatalogEntity[];
   relations: readonly Relation[];
   graph: ComponentGraph;
+  /** The last CI run's verdict per repository root (workspace-relative root path). */
+  runHealth: ReadonlyMap<string, RunHealth>;
   problems: readonly Problem[];
   /** ISO time at which this state was complete. */
   indexedAt: string;

@@ -3,9 +3,10 @@
  * table and nothing else, so a tool added here is served everywhere.
  */
 import type { AnyToolDefinition } from './toolDefinition';
+import { workspaceContextTool } from './workspaceContext';
 import { workspaceExpandTool } from './workspaceExpand';
 
-export const TOOLS: readonly AnyToolDefinition[] = [workspaceExpandTool];
+export const TOOLS: readonly AnyToolDefinition[] = [workspaceContextTool, workspaceExpandTool];
 
 export function findTool(name: string): AnyToolDefinition | undefined {
   return TOOLS.find((t) => t.name === name);

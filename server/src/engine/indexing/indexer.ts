@@ -11,7 +11,8 @@ import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { EngineSettings } from '../settings';
 import { discoverWorkspace, type DiscoveredFile, type WorkspaceDiscovery } from '../workspace/discovery';
 import { fileCommitInfo, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
-import { toWorkspacePath } from '../workspace/paths';
+import { joinPosix, toWorkspacePath } from '../workspace/paths';
+import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
 import { countState } from './counts';
 import { fillFileTable, type FileTable } from './fileTable';
@@ -92,6 +93,7 @@ export class Indexer {
     const snapshot = this.store.snapshot();
     const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
     const commits = this.commitInfos(filled.table);
+    const runHealth = readRunHealth(discovery, filled.table, problems);
     const state: IndexState = {
       folders: this.folders,
       repos: repoInfos(discovery.roots, this.git?.repos ?? []),
@@ -102,12 +104,14 @@ export class Indexer {
       sectionOrdinalById: snapshot.ordinalById,
       lexical: this.store.postings,
       titleTerms: snapshot.titleTerms,
+      contextTerms: snapshot.contextTerms,
       libraryFolders: produced.folders,
       packs: produced.packs,
       fieldLines: produced.catalog.fieldLines,
       entities: produced.catalog.entities,
       relations: produced.catalog.relations,
       graph: this.graph.graph,
+      runHealth,
       problems,
       indexedAt: new Date().toISOString(),
       counts: countState({ docs: snapshot.docs, graph: this.graph.graph, entities: produced.catalog.entities, problems, files: filled.table.size, sections: this.store.sectionCount }),
@@ -153,4 +157,17 @@ export class Indexer {
   private toWorkspacePath(input: string): string | null {
     return input.startsWith('/') ? toWorkspacePath(this.folders, input) : input;
   }
+}
+
+/** Each repository root's `.wsctx/run-health.json`, when present (sources/runHealth.ts). */
+function readRunHealth(discovery: WorkspaceDiscovery, table: FileTable, problems: Problem[]): Map<string, RunHealth> {
+  const health = new Map<string, RunHealth>();
+  for (const root of discovery.roots) {
+    const file = table.get(joinPosix(root.root, '.wsctx/run-health.json'));
+    if (!file) continue;
+    const parsed = parseRunHealth(file.path, file.text);
+    health.set(root.root, parsed.health);
+    problems.push(...parsed.problems);
+  }
+  return health;
 }

@@ -14,7 +14,7 @@ import type { Doc } from '../model';
 import type { SectionEntry } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
 import { PostingsBuilder } from '../lexical/postingsBuilder';
-import { sectionTerms, titleTerms } from './sectionTerms';
+import { documentContextTerms, sectionTerms, titleTerms } from './sectionTerms';
 
 export interface SectionDiff {
   addedSections: number;
@@ -31,12 +31,25 @@ export class SectionStore {
   private ordinals = new Map<string, number>();
   private docs = new Map<string, Doc>();
   private titles = new Map<string, ReadonlySet<string>>();
+  private contexts = new Map<string, ReadonlySet<string>>();
   private live = 0;
   postings = new PostingsIndex();
 
   /** A snapshot of the section table (the postings index is shared, see the module comment). */
-  snapshot(): { sections: (SectionEntry | undefined)[]; ordinalById: Map<string, number>; docs: Map<string, Doc>; titleTerms: Map<string, ReadonlySet<string>> } {
-    return { sections: this.entries.slice(), ordinalById: new Map(this.ordinals), docs: new Map(this.docs), titleTerms: new Map(this.titles) };
+  snapshot(): {
+    sections: (SectionEntry | undefined)[];
+    ordinalById: Map<string, number>;
+    docs: Map<string, Doc>;
+    titleTerms: Map<string, ReadonlySet<string>>;
+    contextTerms: Map<string, ReadonlySet<string>>;
+  } {
+    return {
+      sections: this.entries.slice(),
+      ordinalById: new Map(this.ordinals),
+      docs: new Map(this.docs),
+      titleTerms: new Map(this.titles),
+      contextTerms: new Map(this.contexts),
+    };
   }
 
   get sectionCount(): number {
@@ -82,16 +95,19 @@ export class SectionStore {
     this.ordinals = new Map();
     this.docs = new Map();
     this.titles = new Map();
+    this.contexts = new Map();
     this.live = 0;
     const builder = new PostingsBuilder();
     for (const doc of docs) {
       this.docs.set(doc.id, doc);
       this.titles.set(doc.id, titleTerms(doc));
+      const context = documentContextTerms(doc);
+      this.contexts.set(doc.id, context);
       for (const section of doc.sections) {
         const ordinal = this.entries.length;
         this.entries.push({ ordinal, section, doc });
         this.ordinals.set(section.id, ordinal);
-        builder.add(ordinal, sectionTerms(section, doc));
+        builder.add(ordinal, sectionTerms(section, doc, context));
         this.live++;
       }
     }
@@ -101,11 +117,13 @@ export class SectionStore {
   private addDoc(doc: Doc, diff: SectionDiff): void {
     this.docs.set(doc.id, doc);
     this.titles.set(doc.id, titleTerms(doc));
+    const context = documentContextTerms(doc);
+    this.contexts.set(doc.id, context);
     for (const section of doc.sections) {
       const ordinal = this.entries.length;
       this.entries.push({ ordinal, section, doc });
       this.ordinals.set(section.id, ordinal);
-      this.postings.add(ordinal, sectionTerms(section, doc));
+      this.postings.add(ordinal, sectionTerms(section, doc, context));
       this.live++;
       diff.addedSections++;
     }
@@ -123,6 +141,7 @@ export class SectionStore {
     }
     this.docs.delete(doc.id);
     this.titles.delete(doc.id);
+    this.contexts.delete(doc.id);
   }
 
   private repoint(old: Doc, doc: Doc): void {

@@ -9,10 +9,13 @@
 import type { Doc, Section } from '../model';
 import { forEachTerm, termSet } from '../text/analyzer';
 
-/** The text fields a section is matched on besides its body, joined for analysis. */
-export function sectionContextText(section: Section, doc: Doc): string {
+/**
+ * The document-level fields every section of a document is matched on: title, folder, type,
+ * tags. Kept apart from the section's own headings and body so a ranker can tell a term the
+ * section itself says from one it inherits (workspaceContextRanker.ts breaks ties with it).
+ */
+export function documentContextText(doc: Doc): string {
   const parts: string[] = [];
-  parts.push(section.headingPath.join('\n'));
   parts.push(doc.title);
   parts.push(folderWords(doc.path));
   const type = documentType(doc);
@@ -22,9 +25,15 @@ export function sectionContextText(section: Section, doc: Doc): string {
   return parts.join('\n');
 }
 
-/** Every index term of a section: context fields and body. */
-export function sectionTerms(section: Section, doc: Doc): Set<string> {
-  const terms = termSet(sectionContextText(section, doc));
+/** The terms of a document's context fields (documentContextText). */
+export function documentContextTerms(doc: Doc): Set<string> {
+  return termSet(documentContextText(doc));
+}
+
+/** Every index term of a section: its document's context, its heading path and its body. */
+export function sectionTerms(section: Section, doc: Doc, context: ReadonlySet<string> = documentContextTerms(doc)): Set<string> {
+  const terms = new Set(context);
+  forEachTerm(section.headingPath.join('\n'), (term) => terms.add(term));
   forEachTerm(section.text, (term) => terms.add(term));
   return terms;
 }

@@ -12,6 +12,7 @@ import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { parseYamlMap } from '../chunking/yamlMap';
 import type { Doc, EntityKey, Problem } from '../model';
 import type { FileSource } from '../workspace/fileSource';
+import { parseMarkdown } from '../chunking/markdownSections';
 import { buildDoc } from './docBuilder';
 import { FieldReader } from './fields';
 import { dirName, extName, isInside, joinPath } from './paths';
@@ -140,6 +141,10 @@ export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult
   for (const entry of readingOrder(docsDir, markdownFiles, config, configPath ?? input.catalogPath, problems)) {
     const text = await input.files.readText(entry.path);
     if (text === null) continue;
+    // The page's own title (front matter or H1) describes its content; a nav label ("Home",
+    // "Overview") only names a menu entry, so it titles pages that have none of their own.
+    const markdown = parseMarkdown(entry.path, text);
+    const ownTitle = typeof markdown.frontMatter.data.title === 'string' || markdown.sections.some((s) => s.level === 1);
     const built = buildDoc({
       path: entry.path,
       text,
@@ -148,10 +153,11 @@ export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult
       folder: input.folder,
       entityRefs: [input.entityKey],
       docsRole: entry.role,
-      title: entry.title,
+      title: ownTitle ? undefined : entry.title,
+      markdown,
     });
     result.docs.push(built.doc);
-    problems.push(...built.problems);
+    problems.push(...markdown.problems);
   }
   return result;
 }

@@ -43,6 +43,11 @@ export interface SourceGlobs {
    */
   catalogTargets: readonly string[];
   /**
+   * The last CI run's verdict for a repository (the contract's run-health bonus), at the
+   * repository root. Default `.wsctx/run-health.json`; the format is in sources/runHealth.ts.
+   */
+  runHealth: readonly string[];
+  /**
    * Extra paths never read, on top of `.gitignore`, `node_modules` and `.git` (always skipped).
    * Matched against the folder-relative path of files and of directories (a matching directory
    * is not entered: `**\/fixtures/**` skips the whole folder). Default: none.
@@ -67,6 +72,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
+  runHealth: ['.wsctx/run-health.json'],
   ignore: [],
 });
 
@@ -84,6 +90,7 @@ export const SOURCE_ROLES: readonly SourceRole[] = [
   'techdocs',
   'markdown',
   'catalogTargets',
+  'runHealth',
 ];
 
 /** Roles matched without regard to case. */

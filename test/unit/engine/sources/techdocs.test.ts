@@ -48,7 +48,7 @@ describe('sources/techdocs', () => {
       'services/billing/docs/index.md': '# Billing worker\nOverview text.\n',
       'services/billing/docs/runbook.md': '# Runbook\n## Alerts\nx\n',
       'services/billing/docs/guides/setup.md': '# Setting up\n',
-      'services/billing/docs/guides/tuning.md': '# Tuning\n',
+      'services/billing/docs/guides/tuning.md': 'No heading of its own.\n',
       'services/billing/docs/zeta.md': '# Zeta\n',
       'services/billing/docs/appendix/a.md': 'Appendix body only\n',
       'services/billing/docs/diagram.png': 'not markdown',
@@ -57,8 +57,9 @@ describe('sources/techdocs', () => {
     assert.deepEqual(
       result.docs.map((d) => [d.path, d.docsRole, d.title]),
       [
-        ['services/billing/docs/index.md', 'overview', 'Home'],
-        ['services/billing/docs/guides/setup.md', 'page', 'Setup'],
+        // A page's own H1 titles it; the nav label titles a page without one.
+        ['services/billing/docs/index.md', 'overview', 'Billing worker'],
+        ['services/billing/docs/guides/setup.md', 'page', 'Setting up'],
         ['services/billing/docs/guides/tuning.md', 'page', 'Tuning'],
         ['services/billing/docs/runbook.md', 'page', 'Runbook'],
         ['services/billing/docs/appendix/a.md', 'page', 'A'],
@@ -115,7 +116,7 @@ describe('sources/techdocs', () => {
     assert.deepEqual(
       api.docs.map((d) => [d.path, d.docsRole, d.title]),
       [
-        ['apps/api/docs/intro.md', 'overview', 'Intro'],
+        ['apps/api/docs/intro.md', 'overview', 'Intro page'],
         ['apps/api/docs/more.md', 'page', 'More'],
       ],
     );

@@ -7,7 +7,8 @@ import type { CatalogEntity, Relation, RelationType } from '../../model';
 
 /** Label of each relation type; `partOf` is labelled by its target's kind (PART_OF_LABELS). */
 const RELATION_LABELS: Readonly<Record<RelationType, string>> = {
-  ownedBy: 'Owner',
+  // Worded as people ask ("who owns X?"): "owned" and "owns" share Porter's stem, "owner" does not.
+  ownedBy: 'Owned by',
   partOf: 'Part of',
   childOf: 'Parent group',
   memberOf: 'Member of',
@@ -31,7 +32,7 @@ const PART_OF_LABELS: Readonly<Record<string, string>> = {
 
 /** The order facts from relations are printed in. */
 const LABEL_ORDER = [
-  'Owner', 'System', 'Domain', 'Subcomponent of', 'Part of', 'Parent group', 'Member of', 'Provides APIs',
+  'Owned by', 'System', 'Domain', 'Subcomponent of', 'Part of', 'Parent group', 'Member of', 'Provides APIs',
   'Consumes APIs', 'Depends on', 'Dependency of', 'Provided by', 'Consumed by', 'Has parts', 'Child groups',
   'Members', 'Owns',
 ];
@@ -55,7 +56,10 @@ function byCodeUnit(a: string, b: string): number {
 export function renderEntityText(entity: CatalogEntity, relations: readonly Relation[]): string {
   const spec = (entity.raw.spec ?? {}) as Record<string, unknown>;
   const profile = (typeof spec.profile === 'object' && spec.profile !== null ? spec.profile : {}) as Record<string, unknown>;
-  const heading = entity.title ? `${entity.title} (${entity.name})` : entity.name;
+  // A user's display name is their title; printed in the heading, not as a "Display name" fact
+  // whose label would match every question about naming things.
+  const displayName = entity.title ?? str(profile.displayName);
+  const heading = displayName ? `${displayName} (${entity.name})` : entity.name;
   const out: string[] = [`# ${entity.kind}: ${heading}`, ''];
   if (entity.description?.trim()) out.push(entity.description.trim(), '');
 
@@ -63,7 +67,6 @@ export function renderEntityText(entity: CatalogEntity, relations: readonly Rela
     ['Ref', entity.ref],
     ['Type', entity.type],
     ['Lifecycle', entity.lifecycle],
-    ['Display name', str(profile.displayName)],
     ['Email', str(profile.email)],
     ['Tags', entity.tags.length > 0 ? entity.tags.join(', ') : undefined],
   ];

@@ -1,0 +1,223 @@
+/**
+ * `workspace_context`: ranked passages for a plain question, each with its provenance and the
+ * `why[]` that produced its score (seed 001), plus the one-hop neighbourhood of every entity the
+ * passages cite.
+ */
+import { z } from 'zod';
+import { shortId } from '../engine/chunking/ids';
+import type { Engine } from '../engine/engine';
+import type { IndexState } from '../engine/indexState';
+import { SOURCE_KINDS, type SourceKind } from '../engine/model';
+import { CONTRACT_VERSION } from '../engine/ranking/contract';
+import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/workspaceContextRanker';
+import { fromWorkspacePath } from '../engine/workspace/paths';
+import { pathToFileURL } from 'node:url';
+import { stateForQuery } from './queryState';
+import { ToolInputError } from './toolError';
+import type { ToolDefinition } from './toolDefinition';
+
+export const CONTEXT_DEFAULT_LIMIT = 10;
+export const CONTEXT_MAX_LIMIT = 50;
+/** Serialized size the passages of one answer may take (JSON bytes); the rest is reported as capped. */
+export const CONTEXT_BYTE_BUDGET = 96 * 1024;
+/** Neighbourhood caps: entities described, and edges listed per entity. */
+export const NEIGHBOURHOOD_MAX_ENTITIES = 12;
+export const NEIGHBOURHOOD_MAX_EDGES = 10;
+
+const input = {
+  workspace: z.string().min(1).describe('Workspace folder to answer from: its name or path.'),
+  question: z.string().describe('A plain-language question, e.g. "how do we roll back billing-worker?".'),
+  limit: z.number().int().optional().describe(`How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
+  asOf: z.string().optional().describe('ISO date-time or commit: answer from the workspace as it was then.'),
+  sourceKinds: z.array(z.string()).optional().describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
+};
+
+const whyTerm = z.object({
+  signal: z.string(),
+  weight: z.number(),
+  raw: z.number(),
+  contribution: z.number(),
+  detail: z.string(),
+});
+
+const passage = z.object({
+  id: z.string(),
+  documentId: z.string(),
+  title: z.string(),
+  headingPath: z.array(z.string()),
+  text: z.string(),
+  entityRefs: z.array(z.string()),
+  sourceKind: z.string(),
+  sourceRef: z.object({ path: z.string(), startLine: z.number(), endLine: z.number() }),
+  sourceCommit: z.string().nullable(),
+  dirty: z.boolean(),
+  sourceUri: z.string(),
+  score: z.number(),
+  why: z.array(whyTerm),
+});
+
+const neighbour = z.object({
+  entity: z.string(),
+  kind: z.string(),
+  title: z.string().optional(),
+  edges: z.array(z.object({ source: z.string(), type: z.string(), target: z.string(), resolved: z.boolean() })),
+  moreEdges: z.number(),
+});
+
+const output = {
+  workspace: z.string(),
+  question: z.string(),
+  contractVersion: z.string(),
+  passages: z.array(passage),
+  neighbourhood: z.array(neighbour),
+  queryTerms: z.array(z.object({ term: z.string(), surface: z.string(), weight: z.number() })),
+  namedEntities: z.array(z.string()),
+  candidates: z.number(),
+  candidatesCapped: z.object({ droppedTerms: z.array(z.string()), droppedByBudget: z.number(), byteBudget: z.number() }).optional(),
+  notice: z.string().optional(),
+  degraded: z.array(z.string()),
+  indexedAt: z.string().nullable(),
+};
+
+export type ContextOutput = z.infer<z.ZodObject<typeof output>>;
+export type ContextPassage = z.infer<typeof passage>;
+
+export const workspaceContextTool: ToolDefinition<typeof input, typeof output> = {
+  name: 'workspace_context',
+  title: 'Ask the workspace',
+  description: [
+    "Ask a plain-language question about this workspace's services, APIs, teams, runbooks, repositories and plans when you do not yet know which entity or document holds the answer.",
+    'Returns ranked passages from catalog entities, their docs (TechDocs), repository overviews, epic specs and the rules library; each carries its source path and lines, commit, the entities it belongs to, a score and why[], the published formula term by term (words 0.60 and meaning 0.40, then title, named-entity, recency and run-health bonuses).',
+    'Also returns the one-hop graph neighbourhood of every entity cited. Name the service or team in the question when you know it. Follow up with workspace_expand on an entity ref to walk its dependencies.',
+  ].join(' '),
+  input,
+  output,
+  async run(engine: Engine, args) {
+    const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
+    if (limit < 1 || limit > CONTEXT_MAX_LIMIT) throw new ToolInputError(`limit: ${limit} is out of range; use 1 to ${CONTEXT_MAX_LIMIT}.`);
+    if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
+    const sourceKinds = args.sourceKinds ? parseSourceKinds(args.sourceKinds) : undefined;
+    const queryVector = await engine.embedQuery(args.question);
+    const found = await stateForQuery(engine, args.workspace, args.asOf);
+    const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0 };
+    if (found.kind === 'not-served') return { workspace: args.workspace, ...empty, notice: found.message, degraded: found.degraded, indexedAt: null };
+    if (found.kind === 'cold') {
+      return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
+    }
+    const { state, workspace } = found;
+    const degraded = [...found.degraded];
+    const ranked = rankWorkspaceContext(state, {
+      question: args.question,
+      limit,
+      now: Date.now(),
+      sourceKinds,
+      folder: engine.folders.length > 1 ? workspace.name : undefined,
+      meaning: engine.meaningSource(state, queryVector),
+    });
+    const passages: ContextPassage[] = [];
+    let bytes = 0;
+    let droppedByBudget = 0;
+    for (const p of ranked.passages) {
+      const rendered = toPassage(engine, state, p);
+      const size = JSON.stringify(rendered).length;
+      if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
+        droppedByBudget++;
+        continue;
+      }
+      bytes += size;
+      passages.push(rendered);
+    }
+    const capped = ranked.droppedTerms.length > 0 || droppedByBudget > 0;
+    if (capped) degraded.push('candidates-capped');
+    return {
+      workspace: workspace.name,
+      question: args.question,
+      contractVersion: CONTRACT_VERSION,
+      passages,
+      neighbourhood: neighbourhood(state, passages),
+      queryTerms: ranked.terms,
+      namedEntities: ranked.named.map((n) => n.ref),
+      candidates: ranked.candidates,
+      ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
+      ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
+      degraded,
+      indexedAt: state.indexedAt,
+    };
+  },
+  renderText: renderContext,
+};
+
+function parseSourceKinds(values: string[]): Set<SourceKind> {
+  const kinds = new Set<SourceKind>();
+  for (const value of values) {
+    const kind = SOURCE_KINDS.find((k) => k === value.trim());
+    if (!kind) throw new ToolInputError(`sourceKinds: "${value}" is not a source kind; use any of ${SOURCE_KINDS.join(', ')}.`);
+    kinds.add(kind);
+  }
+  return kinds;
+}
+
+function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): ContextPassage {
+  const { section, doc } = ranked.entry;
+  const info = state.commits.get(doc.path);
+  const abs = fromWorkspacePath(engine.folders, doc.path)?.absPath;
+  const uri = abs ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}` : `${doc.path}#L${section.startLine}-L${section.endLine}`;
+  return {
+    id: shortId(section.id),
+    documentId: shortId(doc.id),
+    title: doc.title,
+    headingPath: section.headingPath,
+    text: section.text,
+    entityRefs: (section.entityRefs ?? doc.entityRefs).map((key) => state.graph.get(key)?.ref ?? key),
+    sourceKind: doc.sourceKind,
+    sourceRef: { path: doc.path, startLine: section.startLine, endLine: section.endLine },
+    sourceCommit: info?.commit ?? null,
+    dirty: info?.dirty ?? false,
+    sourceUri: uri,
+    score: ranked.score,
+    why: ranked.why,
+  };
+}
+
+function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): ContextOutput['neighbourhood'] {
+  const cited: string[] = [];
+  for (const p of passages) for (const ref of p.entityRefs) if (!cited.includes(ref.toLowerCase())) cited.push(ref.toLowerCase());
+  return cited.slice(0, NEIGHBOURHOOD_MAX_ENTITIES).map((key) => {
+    const entity = state.graph.get(key);
+    const edges = [...state.graph.outgoing(key), ...state.graph.incoming(key)];
+    return {
+      entity: entity?.ref ?? key,
+      kind: entity?.kind ?? key.split(':')[0],
+      ...(entity?.title ? { title: entity.title } : {}),
+      edges: edges.slice(0, NEIGHBOURHOOD_MAX_EDGES).map((e) => ({ source: e.sourceRef, type: e.type, target: e.targetRef, resolved: e.resolved })),
+      moreEdges: Math.max(0, edges.length - NEIGHBOURHOOD_MAX_EDGES),
+    };
+  });
+}
+
+export function renderContext(out: ContextOutput): string {
+  const lines: string[] = [];
+  if (out.notice) lines.push(out.notice);
+  out.passages.forEach((p, i) => {
+    lines.push(`## ${i + 1}. ${[p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ')}  [${p.id}]`);
+    const commit = p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : '';
+    lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${commit}`);
+    if (p.entityRefs.length) lines.push(`entities: ${p.entityRefs.join(', ')}`);
+    lines.push(`why: ${p.why.map((w) => `${w.signal} ${w.weight.toFixed(2)}×${w.raw.toFixed(2)}=${w.contribution.toFixed(3)} (${w.detail})`).join(' + ')}`);
+    lines.push('', p.text.trim(), '');
+  });
+  if (out.neighbourhood.length) {
+    lines.push('## Neighbourhood');
+    for (const n of out.neighbourhood) {
+      const more = n.moreEdges ? ` (+${n.moreEdges} more: use workspace_expand)` : '';
+      lines.push(`- ${n.entity}${n.title ? ` (${n.title})` : ''}: ${n.edges.map((e) => `${e.source} ${e.type} ${e.target}${e.resolved ? '' : ' [unresolved]'}`).join('; ')}${more}`);
+    }
+  }
+  if (out.candidatesCapped) {
+    const c = out.candidatesCapped;
+    const parts = [c.droppedTerms.length ? `terms not used: ${c.droppedTerms.join(', ')}` : '', c.droppedByBudget ? `${c.droppedByBudget} passages past the ${c.byteBudget}-byte budget` : ''].filter(Boolean);
+    lines.push(`candidates-capped: ${parts.join('; ')}. Narrow the question.`);
+  }
+  lines.push(`contractVersion ${out.contractVersion} · indexedAt ${out.indexedAt ?? 'never'}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`);
+  return lines.join('\n');
+}

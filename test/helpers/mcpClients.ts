@@ -1,0 +1,78 @@
+/**
+ * Real MCP clients (the SDK's own) against the BUILT server: stdio spawns `node dist/wsctx.js
+ * mcp`, HTTP spawns `node dist/wsctx.js serve` and reads the URL and token it prints on stderr.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { WSCTX } from './cli';
+
+export interface StdioSession {
+  client: Client;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+export async function connectStdio(workspace: string, extraArgs: string[] = []): Promise<StdioSession> {
+  const transport = new StdioClientTransport({ command: process.execPath, args: [WSCTX, 'mcp', '--workspace', workspace, ...extraArgs], stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const client = new Client({ name: 'wsctx-test', version: '1.0.0' });
+  await client.connect(transport);
+  return { client, stderr: () => stderr, close: () => client.close() };
+}
+
+export interface HttpServerProcess {
+  url: string;
+  token: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+export async function startHttpServer(workspace: string, token?: string): Promise<HttpServerProcess> {
+  const child = spawn(process.execPath, [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const url = /url:\s+(\S+)/.exec(stderr)?.[1];
+      const tok = /token:\s+(\S+)/.exec(stderr)?.[1];
+      if (url && tok) {
+        clearTimeout(timer);
+        resolve({ url, token: tok });
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+  const { url, token: actual } = await ready;
+  return {
+    url,
+    token: actual,
+    child,
+    stop: () =>
+      new Promise((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function connectHttp(url: string, token: string): Promise<Client> {
+  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const client = new Client({ name: 'wsctx-test', version: '1.0.0' });
+  await client.connect(transport);
+  return client;
+}
+
+/** Calls a tool until the answer is no longer `index-cold` (the server indexes in the background). */
+export async function callWhenWarm(client: Client, name: string, args: Record<string, unknown>): Promise<Awaited<ReturnType<Client['callTool']>>> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const result = await client.callTool({ name, arguments: args });
+    const degraded = (result.structuredContent as { degraded?: string[] } | undefined)?.degraded ?? [];
+    if (!degraded.includes('index-cold')) return result;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} stayed cold`);
+}
