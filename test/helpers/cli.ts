@@ -4,9 +4,13 @@
  */
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const WSCTX = path.resolve(__dirname, '../../dist/wsctx.js');
+
+/** A cache folder of the test run's own, so runs never read each other's (or a user's) snapshots. */
+export const TEST_CACHE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-cache-'));
 
 export interface CliRun {
   code: number;
@@ -18,7 +22,7 @@ export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.Proc
   if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
   const result = spawnSync(process.execPath, [WSCTX, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, ...options.env },
     encoding: 'utf8',
     timeout: 120_000,
   });

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { WSCTX } from './cli';
+import { TEST_CACHE_DIR, WSCTX } from './cli';
 
 export interface StdioSession {
   client: Client;
@@ -15,7 +15,12 @@ export interface StdioSession {
 }
 
 export async function connectStdio(workspace: string, extraArgs: string[] = []): Promise<StdioSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [WSCTX, 'mcp', '--workspace', workspace, ...extraArgs], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [WSCTX, 'mcp', '--workspace', workspace, ...extraArgs],
+    env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR },
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   const client = new Client({ name: 'wsctx-test', version: '1.0.0' });
@@ -31,7 +36,10 @@ export interface HttpServerProcess {
 }
 
 export async function startHttpServer(workspace: string, token?: string): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR },
+  });
   let stderr = '';
   const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);

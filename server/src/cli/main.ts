@@ -6,6 +6,7 @@
  * Results go to stdout, errors and logs to stderr.
  */
 import { existsSync, statSync } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
@@ -44,6 +45,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'index': {
       const engine = createEngine(options);
       const summary = await runIndex(engine);
+      await engine.saveSnapshot();
       return print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
     }
     case 'ask': {
@@ -69,7 +71,9 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'graph': {
       const format = options.format ?? 'json';
       if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
-      const state = await createEngine(options).waitForIndex();
+      const engine = createEngine(options);
+      const state = await engine.waitForIndex();
+      await engine.saveSnapshot();
       const graph = exportGraph(state);
       return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
     }
@@ -105,11 +109,25 @@ async function runTool(options: CliOptions, name: string, args: Record<string, u
   const tool = findTool(name)!;
   const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
   const output = await callTool(engine, tool, input, { sessionId: 'cli' });
+  await engine.saveSnapshot();
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
 }
 
 function createEngine(options: CliOptions, log?: (message: string) => void): Engine {
-  return new Engine({ folders: workspaceFolders(options.workspaces), log });
+  return new Engine({ folders: workspaceFolders(options.workspaces), log, cacheDir: cacheDir(options) });
+}
+
+/**
+ * Where the index snapshot lives: `--cache-dir`, else $WSCTX_CACHE_DIR, else the user's cache
+ * folder ($XDG_CACHE_HOME/wsctx or ~/.cache/wsctx). `--no-cache` turns snapshots off. Never
+ * inside the workspace: the tool does not write to what it reads.
+ */
+function cacheDir(options: CliOptions): string | undefined {
+  if (options.noCache) return undefined;
+  if (options.cacheDir) return path.resolve(options.cacheDir);
+  if (process.env.WSCTX_CACHE_DIR) return path.resolve(process.env.WSCTX_CACHE_DIR);
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'wsctx');
 }
 
 /** Folders from `--workspace` arguments; names are the directory names, made unique. */

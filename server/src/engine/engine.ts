@@ -8,9 +8,12 @@
  *   (seed 001); a question on a state older than `refreshAfterMs` starts a background refresh.
  */
 import * as path from 'node:path';
+import { sha256Hex } from './chunking/ids';
 import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassReport } from './indexing/indexer';
+import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
+import { encodeSnapshot, readSnapshotFile, writeFileAtomic } from './persistence/snapshotFile';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
@@ -23,16 +26,29 @@ export interface EngineStatus {
   lastPass: PassReport | null;
   /** The last failure of a pass, when the pass failed (the previous state stays in service). */
   lastError: string | null;
+  /** Set when the state in service was restored from a snapshot and no pass has run since. */
+  fromSnapshot: boolean;
 }
 
 export interface EngineOptions {
   folders: readonly WorkspaceFolder[];
   settings?: Partial<EngineSettings>;
+  /**
+   * Folder for the index snapshot (and, later, vectors). Undefined: no snapshot is read or
+   * written. The CLI passes a cache folder, the language server the extension's storage folder.
+   */
+  cacheDir?: string;
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
 }
 
 export type StateListener = (state: IndexState) => void;
+
+/** The snapshot file of a set of folders inside `cacheDir`: one per distinct set of folders. */
+export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFolder[]): string {
+  const key = sha256Hex(folders.map((f) => `${f.name}\u0000${f.absPath}`).join('\n')).slice(0, 16);
+  return path.join(cacheDir, `index-${key}.snapshot`);
+}
 
 /** `asOf` states kept in memory. */
 const AS_OF_CACHE_SIZE = 3;
@@ -52,6 +68,10 @@ export class Engine {
   private lastPass: PassReport | null = null;
   private lastError: string | null = null;
   private lastFullAt = 0;
+  private readonly snapshotPath: string | undefined;
+  private restoreTried = false;
+  private fromSnapshot = false;
+  private snapshotTimer: NodeJS.Timeout | undefined;
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
 
@@ -61,6 +81,7 @@ export class Engine {
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
+    this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
   }
 
   /** The last complete state, or undefined before the first pass finished. */
@@ -74,6 +95,7 @@ export class Engine {
       indexedAt: this.state?.indexedAt ?? null,
       lastPass: this.lastPass,
       lastError: this.lastError,
+      fromSnapshot: this.fromSnapshot,
     };
   }
 
@@ -189,10 +211,62 @@ export class Engine {
     return this.folders.find((f) => f.absPath === abs);
   }
 
+  /**
+   * Writes the index snapshot now (atomically). Resolves false when there is nothing to write or
+   * no cache folder; a failure is logged, never thrown: a missing snapshot only costs a cold start.
+   */
+  async saveSnapshot(): Promise<boolean> {
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = undefined;
+    const memory = this.indexer.memory();
+    if (!this.snapshotPath || !memory) return false;
+    const started = performance.now();
+    try {
+      const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory(memory));
+      await writeFileAtomic(this.snapshotPath, bytes);
+      this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
+      return true;
+    } catch (error) {
+      this.log(`[snapshot] could not write ${this.snapshotPath}: ${(error as Error).message}`);
+      return false;
+    }
+  }
+
   dispose(): void {
     this.disposed = true;
     if (this.debounce) clearTimeout(this.debounce);
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.listeners.clear();
+  }
+
+  /** Serves the snapshot's state, if a valid one exists; a bad one is discarded with a log line. */
+  private async restoreSnapshot(): Promise<void> {
+    this.restoreTried = true;
+    if (!this.snapshotPath) return;
+    const started = performance.now();
+    const read = await readSnapshotFile(this.snapshotPath, SNAPSHOT_FORMAT);
+    if (read === null) return;
+    if (!read.ok) {
+      this.log(`[snapshot] discarded ${this.snapshotPath}: ${read.reason}; indexing from scratch`);
+      return;
+    }
+    try {
+      const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders));
+      this.state = state;
+      this.fromSnapshot = true;
+      this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);
+      for (const listener of this.listeners) listener(state);
+    } catch (error) {
+      this.log(`[snapshot] discarded ${this.snapshotPath}: ${(error as Error).message}; indexing from scratch`);
+    }
+  }
+
+  private scheduleSnapshot(): void {
+    if (!this.snapshotPath || this.disposed) return;
+    if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
+    this.snapshotTimer = setTimeout(() => void this.saveSnapshot(), this.settings.snapshotDelayMs);
+    // A pending snapshot never keeps a one-shot CLI process alive; the CLI saves explicitly.
+    this.snapshotTimer.unref();
   }
 
   private requestFull(delayMs = 0): void {
@@ -218,6 +292,7 @@ export class Engine {
   private async drain(): Promise<void> {
     if (this.running) return; // the running pass drains again when it ends
     this.running = (async () => {
+      if (!this.state && !this.restoreTried) await this.restoreSnapshot();
       while (!this.disposed && (this.pendingFull || this.pendingPaths.size > 0)) {
         const full = this.pendingFull || !this.state;
         const paths = [...this.pendingPaths];
@@ -227,8 +302,10 @@ export class Engine {
           const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
           if (report.kind === 'full') this.lastFullAt = Date.now();
           this.state = state;
+          this.fromSnapshot = false;
           this.lastPass = report;
           this.lastError = null;
+          this.scheduleSnapshot();
           this.log(`[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`);
           for (const listener of this.listeners) listener(state);
         } catch (error) {

@@ -17,6 +17,8 @@ export interface EngineSettings {
   refreshAfterMs: number;
   /** Quiet time before queued file changes are applied, so a storm of events is one pass. Default 150 ms. */
   updateDebounceMs: number;
+  /** Quiet time after a pass before the snapshot is written. Default 2 s. */
+  snapshotDelayMs: number;
 }
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
@@ -24,6 +26,7 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   maxFileSize: DEFAULT_MAX_FILE_SIZE,
   refreshAfterMs: 5 * 60_000,
   updateDebounceMs: 150,
+  snapshotDelayMs: 2_000,
 });
 
 export function resolveEngineSettings(overrides: Partial<EngineSettings> = {}): EngineSettings {

@@ -1,8 +1,9 @@
 /**
- * The text of every discovered file, with its digest: the engine's in-memory view of the working
+ * Every discovered file with its digest, and its text once read: the engine's view of the working
  * tree. Parsers read through it (it is a `FileSource`), so a file is read from disk once per
  * change, and a file whose size and modification time match the previous table is not read at
- * all (git's own stat-cache rule).
+ * all (git's own stat-cache rule). A table restored from a snapshot knows digests but no texts;
+ * a text is then read on first use, which only happens when a parser must run again.
  */
 import { promises as fs } from 'node:fs';
 import { sha256Hex } from '../chunking/ids';
@@ -14,7 +15,8 @@ import type { FileSource } from '../workspace/fileSource';
 export interface FileEntry extends DiscoveredFile {
   /** SHA-256 hex of the UTF-8 text. */
   digest: string;
-  text: string;
+  /** The text when it has been read in this process (absent after a snapshot restore). */
+  text?: string;
 }
 
 /** Files read concurrently when filling a table. */
@@ -40,7 +42,16 @@ export class FileTable implements FileSource {
   }
 
   async readText(path: string): Promise<string | null> {
-    return this.entries.get(path)?.text ?? null;
+    const entry = this.entries.get(path);
+    if (!entry) return null;
+    if (entry.text === undefined) {
+      try {
+        entry.text = stripBom(await fs.readFile(entry.absPath, 'utf8'));
+      } catch {
+        return null;
+      }
+    }
+    return entry.text;
   }
 
   digest(path: string): string | undefined {
@@ -83,7 +94,7 @@ export async function fillFileTable(
       const before = previous?.get(file.path);
       const unchanged = before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
       if (unchanged && !options.forceRead?.has(file.path)) {
-        entries.set(file.path, { ...file, digest: before.digest, text: before.text, roles: file.roles, root: file.root });
+        entries.set(file.path, { ...file, digest: before.digest, ...(before.text !== undefined ? { text: before.text } : {}) });
         continue;
       }
       let text: string;

@@ -14,6 +14,7 @@ import { fileCommitInfo, loadGitFacts, repoInfos, type WorkspaceGitFacts } from 
 import { joinPosix, toWorkspacePath } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
+import type { IndexerMemory } from '../persistence/indexSnapshot';
 import { countState } from './counts';
 import { fillFileTable, type FileTable } from './fileTable';
 import { DocProducers } from './produceDocs';
@@ -35,6 +36,7 @@ export class Indexer {
   private discovery: WorkspaceDiscovery | undefined;
   private git: WorkspaceGitFacts | undefined;
   private graph: { catalog: CatalogLoad; graph: ComponentGraph } | undefined;
+  private lastState: IndexState | undefined;
 
   constructor(
     private readonly folders: readonly WorkspaceFolder[],
@@ -93,7 +95,7 @@ export class Indexer {
     const snapshot = this.store.snapshot();
     const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
     const commits = this.commitInfos(filled.table);
-    const runHealth = readRunHealth(discovery, filled.table, problems);
+    const runHealth = await readRunHealth(discovery, filled.table, problems);
     const state: IndexState = {
       folders: this.folders,
       repos: repoInfos(discovery.roots, this.git?.repos ?? []),
@@ -116,6 +118,7 @@ export class Indexer {
       indexedAt: new Date().toISOString(),
       counts: countState({ docs: snapshot.docs, graph: this.graph.graph, entities: produced.catalog.entities, problems, files: filled.table.size, sections: this.store.sectionCount }),
     };
+    this.lastState = state;
     const report: PassReport = {
       kind,
       filesRead: filled.read,
@@ -125,6 +128,44 @@ export class Indexer {
       durationMs: performance.now() - started,
     };
     return { state, report };
+  }
+
+  /** What a snapshot must hold to continue from the last pass (persistence/indexSnapshot.ts). */
+  memory(): IndexerMemory | undefined {
+    if (!this.lastState || !this.discovery || !this.table || !this.graph) return undefined;
+    const docs = [...this.lastState.docs.values()];
+    return {
+      discovery: this.discovery,
+      table: this.table,
+      git: this.git,
+      producers: this.producers.export(),
+      catalog: this.graph.catalog,
+      docs,
+      ordinals: this.store.exportOrdinals(docs),
+      postings: this.store.postings,
+      state: this.lastState,
+    };
+  }
+
+  /** Continues from a snapshot's memory: answers at once; the next pass re-reads only what changed. */
+  restore(memory: IndexerMemory): IndexState {
+    this.discovery = memory.discovery;
+    this.table = memory.table;
+    this.git = memory.git;
+    this.producers.import(memory.producers);
+    this.graph = { catalog: memory.catalog, graph: memory.state.graph };
+    this.store.restore(memory.docs, memory.ordinals, memory.postings);
+    const snapshot = this.store.snapshot();
+    const state: IndexState = {
+      ...memory.state,
+      docs: snapshot.docs,
+      sections: snapshot.sections,
+      sectionOrdinalById: snapshot.ordinalById,
+      titleTerms: snapshot.titleTerms,
+      contextTerms: snapshot.contextTerms,
+    };
+    this.lastState = state;
+    return state;
   }
 
   /** The workspace as it was at `asOf` (asOfIndex.ts); needs one completed pass first. */
@@ -160,12 +201,13 @@ export class Indexer {
 }
 
 /** Each repository root's `.wsctx/run-health.json`, when present (sources/runHealth.ts). */
-function readRunHealth(discovery: WorkspaceDiscovery, table: FileTable, problems: Problem[]): Map<string, RunHealth> {
+async function readRunHealth(discovery: WorkspaceDiscovery, table: FileTable, problems: Problem[]): Promise<Map<string, RunHealth>> {
   const health = new Map<string, RunHealth>();
   for (const root of discovery.roots) {
-    const file = table.get(joinPosix(root.root, '.wsctx/run-health.json'));
-    if (!file) continue;
-    const parsed = parseRunHealth(file.path, file.text);
+    const path = joinPosix(root.root, '.wsctx/run-health.json');
+    const text = await table.readText(path);
+    if (text === null) continue;
+    const parsed = parseRunHealth(path, text);
     health.set(root.root, parsed.health);
     problems.push(...parsed.problems);
   }

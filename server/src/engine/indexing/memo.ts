@@ -10,6 +10,14 @@
 import type { FileSource } from '../workspace/fileSource';
 import type { FileTable } from './fileTable';
 
+/** A memo entry as plain data, for snapshots. */
+export interface MemoRecord<V> {
+  key: string;
+  value: V;
+  deps: [string, string | null][];
+  listing: string | null;
+}
+
 interface MemoEntry<V> {
   value: V;
   /** Path -> digest when read (undefined: asked about but absent). */
@@ -67,6 +75,17 @@ export class ProducerMemo<V> {
 
   endPass(): void {
     this.entries = this.next;
+    this.next = new Map();
+  }
+
+  /** The remembered entries as plain data (snapshot.ts writes them). */
+  export(): MemoRecord<V>[] {
+    return [...this.entries].map(([key, e]) => ({ key, value: e.value, deps: [...e.deps].map(([p, d]) => [p, d ?? null]), listing: e.listing }));
+  }
+
+  /** Restores entries written by `export`; they are checked against the next pass's files as usual. */
+  import(records: readonly MemoRecord<V>[]): void {
+    this.entries = new Map(records.map((r) => [r.key, { value: r.value, deps: new Map(r.deps.map(([p, d]) => [p, d ?? undefined])), listing: r.listing }]));
     this.next = new Map();
   }
 }

@@ -17,7 +17,7 @@ import { buildRepoOverview, isOverviewPath } from '../sources/overview';
 import { readTechDocs, TECHDOCS_ANNOTATION } from '../sources/techdocs';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import type { FileTable } from './fileTable';
-import { ProducerMemo } from './memo';
+import { ProducerMemo, type MemoRecord } from './memo';
 
 export interface ProducedDocs {
   catalog: CatalogLoad;
@@ -41,6 +41,23 @@ export class DocProducers {
   private readonly entityDocsMemo = new ProducerMemo<Doc[]>();
   private readonly techdocsMemo = new ProducerMemo<{ docs: Doc[]; problems: Problem[] }>();
   private readonly fileMemo = new ProducerMemo<FileProduct>();
+
+  /** Every producer's memo as plain data, for the snapshot. */
+  export(): ProducerMemos {
+    return {
+      catalog: this.catalogMemo.export(),
+      entityDocs: this.entityDocsMemo.export(),
+      techdocs: this.techdocsMemo.export(),
+      files: this.fileMemo.export(),
+    };
+  }
+
+  import(memos: ProducerMemos): void {
+    this.catalogMemo.import(memos.catalog);
+    this.entityDocsMemo.import(memos.entityDocs);
+    this.techdocsMemo.import(memos.techdocs);
+    this.fileMemo.import(memos.files);
+  }
 
   async produce(table: FileTable, roots: readonly DiscoveredRoot[]): Promise<ProducedDocs> {
     const listing = listingSignature(table);
@@ -108,7 +125,14 @@ export class DocProducers {
   }
 }
 
-interface FileProduct {
+export interface ProducerMemos {
+  catalog: MemoRecord<CatalogLoad>[];
+  entityDocs: MemoRecord<Doc[]>[];
+  techdocs: MemoRecord<{ docs: Doc[]; problems: Problem[] }>[];
+  files: MemoRecord<FileProduct>[];
+}
+
+export interface FileProduct {
   doc: Doc | null;
   folderDescription?: FolderDescription;
   pack?: LibraryPack;

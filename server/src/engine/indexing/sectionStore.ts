@@ -89,6 +89,38 @@ export class SectionStore {
     return diff;
   }
 
+  /** The ordinal of every section of every document, in document and section order (snapshots). */
+  exportOrdinals(docs: readonly Doc[]): number[] {
+    return docs.flatMap((doc) => doc.sections.map((s) => this.ordinals.get(s.id)!));
+  }
+
+  /**
+   * Restores a store written to a snapshot: the same documents at the same ordinals over the saved
+   * postings, without analysing any text again.
+   */
+  restore(docs: readonly Doc[], ordinals: readonly number[], postings: PostingsIndex): void {
+    this.entries = [];
+    this.ordinals = new Map();
+    this.docs = new Map();
+    this.titles = new Map();
+    this.contexts = new Map();
+    this.live = 0;
+    let i = 0;
+    for (const doc of docs) {
+      this.docs.set(doc.id, doc);
+      this.titles.set(doc.id, titleTerms(doc));
+      this.contexts.set(doc.id, documentContextTerms(doc));
+      for (const section of doc.sections) {
+        const ordinal = ordinals[i++];
+        this.entries[ordinal] = { ordinal, section, doc };
+        this.ordinals.set(section.id, ordinal);
+        this.live++;
+      }
+    }
+    if (i !== ordinals.length) throw new Error(`SectionStore: snapshot holds ${ordinals.length} ordinals for ${i} sections`);
+    this.postings = postings;
+  }
+
   /** Replaces everything with `docs`, numbering sections from 0 and building postings in bulk. */
   rebuild(docs: readonly Doc[]): void {
     this.entries = [];
