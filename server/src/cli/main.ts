@@ -20,6 +20,7 @@ import type { ContextOutput } from '../tools/workspaceContext';
 import { renderAskTable } from './commands/askCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex } from './commands/indexCommand';
+import { watchWorkspace } from './watchWorkspace';
 
 const VERSION = '0.1.0';
 
@@ -80,20 +81,26 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'mcp': {
       const engine = createEngine(options, logToStderr);
       engine.stateForQuery(); // start indexing now; early questions answer cold
+      const unwatch = watchWorkspace(engine, logToStderr);
       await serveStdio(engine, logToStderr);
+      unwatch();
+      await engine.saveSnapshot();
       engine.dispose();
       return 0;
     }
     case 'serve': {
       const engine = createEngine(options, logToStderr);
       engine.stateForQuery();
+      const unwatch = watchWorkspace(engine, logToStderr);
       const server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
       process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  token: ${server.token}\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
         process.once('SIGTERM', resolve);
       });
+      unwatch();
       await server.close();
+      await engine.saveSnapshot();
       engine.dispose();
       return 0;
     }

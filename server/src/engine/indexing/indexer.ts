@@ -3,15 +3,17 @@
  * `IndexState`. The same code runs for the first pass and for every update; what makes updates
  * cheap is the file table's stat cache, the producers' memo and the section store's diff.
  */
+import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
 import type { FileCommitInfo, Problem } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { EngineSettings } from '../settings';
-import { discoverWorkspace, type DiscoveredFile, type WorkspaceDiscovery } from '../workspace/discovery';
+import { discoverWorkspace, type WorkspaceDiscovery } from '../workspace/discovery';
 import { fileCommitInfo, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
-import { joinPosix, toWorkspacePath } from '../workspace/paths';
+import { compileSourceGlobs, type SourceMatcher } from '../workspace/globs';
+import { fromWorkspacePath, joinPosix, toWorkspacePath } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
 import type { IndexerMemory } from '../persistence/indexSnapshot';
@@ -38,10 +40,14 @@ export class Indexer {
   private graph: { catalog: CatalogLoad; graph: ComponentGraph } | undefined;
   private lastState: IndexState | undefined;
 
+  private readonly matcher: SourceMatcher;
+
   constructor(
     private readonly folders: readonly WorkspaceFolder[],
     private readonly settings: EngineSettings,
-  ) {}
+  ) {
+    this.matcher = compileSourceGlobs(settings.globs);
+  }
 
   /** A full pass: walk every folder and reload git facts; unchanged files are still not re-read. */
   async full(): Promise<{ state: IndexState; report: PassReport }> {
@@ -54,34 +60,59 @@ export class Indexer {
   }
 
   /**
-   * Applies changes to known paths (absolute or workspace-relative). Edits and deletions of files
-   * already indexed take the fast path; a path the index has never seen (a new file, a changed
-   * `.gitignore`) needs a walk to learn its roles and ignore status, so it runs a full pass.
+   * Applies changed paths (absolute or workspace-relative). Edits and deletions of files the index
+   * holds take the fast path: only they are read again. A new file that a source glob could match,
+   * a new directory or a changed `.gitignore` needs a walk to learn roles and ignore status, so it
+   * runs a full pass; any other new file (source code, build output) is not ours and is ignored.
    */
   async update(changedPaths: readonly string[]): Promise<{ state: IndexState; report: PassReport }> {
     if (!this.discovery || !this.table) return this.full();
     const started = performance.now();
-    const known = new Map(this.discovery.files.map((f) => [f.path, f]));
-    const files: DiscoveredFile[] = [...this.discovery.files];
+    const byPath = new Map(this.discovery.files.map((f) => [f.path, f]));
     const forceRead = new Set<string>();
+    let needsWalk = false;
     for (const input of changedPaths) {
       const path = this.toWorkspacePath(input);
-      if (path === null || path.endsWith('.gitignore')) return this.full();
-      const file = known.get(path);
-      if (!file) return this.full();
+      if (path === null) continue;
+      if (path === '.gitignore' || path.endsWith('/.gitignore')) {
+        needsWalk = true;
+        continue;
+      }
+      const file = byPath.get(path);
+      const abs = file?.absPath ?? fromWorkspacePath(this.folders, path)?.absPath;
+      if (!abs) continue;
+      let info: Stats | undefined;
       try {
-        const info = await stat(file.absPath);
-        const index = files.indexOf(file);
-        files[index] = { ...file, size: info.size, mtimeMs: info.mtimeMs };
-        forceRead.add(path);
+        info = await stat(abs);
       } catch {
-        files.splice(files.indexOf(file), 1);
+        // Gone: the file, or a directory taking every indexed file under it along.
+        byPath.delete(path);
+        for (const known of [...byPath.keys()]) if (known.startsWith(`${path}/`)) byPath.delete(known);
+        continue;
+      }
+      if (file) {
+        byPath.set(path, { ...file, size: info.size, mtimeMs: info.mtimeMs });
+        forceRead.add(path);
+      } else if (info.isDirectory() || this.couldBeSource(path)) {
+        needsWalk = true;
       }
     }
+    if (needsWalk) return this.full();
+    const files = [...byPath.values()];
     this.discovery = { ...this.discovery, files };
     const filled = await fillFileTable(files, this.table, { forceRead });
     this.markDirty(filled.changed);
     return this.finish('update', started, filled);
+  }
+
+  /** Whether a file the index has never seen would match a source glob from its repository root. */
+  private couldBeSource(path: string): boolean {
+    let root = '';
+    for (const r of this.discovery?.roots ?? []) {
+      const prefix = r.root === '' ? '' : `${r.root}/`;
+      if ((r.root === '' || path.startsWith(prefix)) && r.root.length >= root.length) root = r.root;
+    }
+    return this.matcher.isCandidate(root === '' ? path : path.slice(root.length + 1));
   }
 
   private async finish(kind: PassReport['kind'], started: number, filled: Awaited<ReturnType<typeof fillFileTable>>): Promise<{ state: IndexState; report: PassReport }> {

@@ -125,3 +125,33 @@ describe('Engine over the example workspace', () => {
     engine.dispose();
   });
 });
+
+describe('Engine updates from file events', () => {
+  after(removeTempDirs);
+
+  it('ignores new files no source glob can match, walks for new candidate files, and drops deleted directories', async () => {
+    const dir = copyExampleWorkspace();
+    const engine = new Engine({ folders: [{ name: 'fernhill', absPath: dir }], settings: { updateDebounceMs: 0 } });
+    await engine.waitForIndex();
+    fs.writeFileSync(path.join(dir, 'payments-platform/services/billing-worker/src/new-file.ts'), 'export const x = 1;\n');
+    const ignored = await engine.update([path.join(dir, 'payments-platform/services/billing-worker/src/new-file.ts')]);
+    assert.equal(ignored?.kind, 'update', 'a source file is not ours: no walk');
+    assert.equal(ignored?.filesRead, 0);
+
+    fs.mkdirSync(path.join(dir, 'payments-platform/epics/2027'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'payments-platform/epics/2027/refunds.md'), '# Instant refunds\n\nRefund within the same session.\n');
+    const walked = await engine.update([path.join(dir, 'payments-platform/epics/2027/refunds.md')]);
+    assert.equal(walked?.kind, 'full', 'a new epic needs a walk to learn its roles');
+    assert.ok([...engine.current()!.docs.values()].some((d) => d.path === 'payments-platform/epics/2027/refunds.md' && d.sourceKind === 'epic_doc'));
+
+    fs.rmSync(path.join(dir, 'payments-platform/services/billing-worker/docs/runbooks'), { recursive: true });
+    const removed = await engine.update([path.join(dir, 'payments-platform/services/billing-worker/docs/runbooks')]);
+    assert.equal(removed?.kind, 'update');
+    assert.deepEqual(removed?.filesRemoved, [
+      'payments-platform/services/billing-worker/docs/runbooks/alerts.md',
+      'payments-platform/services/billing-worker/docs/runbooks/deploy.md',
+      'payments-platform/services/billing-worker/docs/runbooks/dunning.md',
+    ]);
+    engine.dispose();
+  });
+});
