@@ -24,6 +24,9 @@ const OPTIONS = {
   'as-of': { type: 'string' },
   'source-kinds': { type: 'string' },
   format: { type: 'string' },
+  document: { type: 'string' },
+  namespace: { type: 'string' },
+  profile: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
@@ -43,6 +46,9 @@ export type CliOptions = {
   asOf?: string;
   sourceKinds?: string[];
   format?: string;
+  document?: string;
+  namespace?: string;
+  profile?: string;
   port?: number;
   token?: string;
   help: boolean;
@@ -80,6 +86,9 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       asOf: v['as-of'],
       sourceKinds: list(v['source-kinds']),
       format: v.format,
+      document: v.document,
+      namespace: v.namespace,
+      profile: v.profile,
       port: integer('--port', v.port),
       token: v.token,
       help: v.help ?? false,
@@ -112,6 +121,14 @@ Commands:
   expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
                               --edge-types a,b, --limit N, --as-of T)
   graph                       export the whole component graph (--format json|dot)
+  toc [query]                 the rules library's map; with words, the documents matching them
+                              (--document ID for one document's sections, --namespace NS)
+  section <id>                one whole library section (8-character id or a 4+ prefix)
+  search "<plan>"             the library sections that apply to a plan (--profile focused|catalog)
+  try "<plan>"                a library search with each section's signals, score and size
+                              (--profile, --namespace NS, --limit N)
+  diagnostics                 library tool calls: latency, empty searches, sections never
+                              returned, near-duplicate sections
   mcp                         serve the MCP tools over stdio
   serve                       serve the MCP tools over HTTP on 127.0.0.1 (--port N, --token T)
 

@@ -21,6 +21,12 @@ import { renderAskTable } from './commands/askCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex } from './commands/indexCommand';
 import { watchWorkspace } from './watchWorkspace';
+import { settleForInstructions } from '../engine/library/pinned';
+import { diagnosticsCommand, useActivityLog } from './commands/diagnosticsCommand';
+import { searchCommand } from './commands/searchCommand';
+import { sectionCommand } from './commands/sectionCommand';
+import { tocCommand } from './commands/tocCommand';
+import { tryCommand } from './commands/tryCommand';
 
 const VERSION = '0.1.0';
 
@@ -78,9 +84,22 @@ async function run(command: string, positionals: string[], options: CliOptions):
       const graph = exportGraph(state);
       return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
     }
+    case 'toc':
+      return print(await tocCommand(libraryEngine(options), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+    case 'section':
+      return print(await sectionCommand(libraryEngine(options), single(positionals, 'section', '<id>'), options));
+    case 'search':
+      if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a refund email to an enterprise customer"');
+      return print(await searchCommand(libraryEngine(options), { plan: positionals.join(' '), profile: options.profile }, options));
+    case 'try':
+      if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a refund email to an enterprise customer"');
+      return print(await tryCommand(createEngine(options), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
+    case 'diagnostics':
+      return print(await diagnosticsCommand(libraryEngine(options), undefined, options));
     case 'mcp': {
       const engine = createEngine(options, logToStderr);
-      engine.stateForQuery(); // start indexing now; early questions answer cold
+      useActivityLog(engine, cacheDir(options), logToStderr);
+      await settleForInstructions(engine); // start indexing; wait briefly so the instructions can carry the pinned documents
       const unwatch = watchWorkspace(engine, logToStderr);
       await serveStdio(engine, logToStderr);
       unwatch();
@@ -90,6 +109,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
     }
     case 'serve': {
       const engine = createEngine(options, logToStderr);
+      useActivityLog(engine, cacheDir(options), logToStderr);
       engine.stateForQuery();
       const unwatch = watchWorkspace(engine, logToStderr);
       const server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
@@ -118,6 +138,13 @@ async function runTool(options: CliOptions, name: string, args: Record<string, u
   const output = await callTool(engine, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
+}
+
+/** An engine whose library tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
+function libraryEngine(options: CliOptions): Engine {
+  const engine = createEngine(options);
+  useActivityLog(engine, cacheDir(options), logToStderr);
+  return engine;
 }
 
 function createEngine(options: CliOptions, log?: (message: string) => void): Engine {

@@ -15,6 +15,7 @@ import { Indexer, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { encodeSnapshot, readSnapshotFile, writeFileAtomic } from './persistence/snapshotFile';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
+import { libraryInstructions } from './library/pinned';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -194,7 +195,8 @@ export class Engine {
       'Ask workspace_context a plain question when you do not know which entity or document you need; every passage comes with its source, commit and a why[] that explains its score.',
       'Use workspace_expand once you know the entity, to walk what it depends on (direction "out") or what depends on it ("in").',
       `Pass the workspace folder name as \`workspace\` (${names}).`,
-    ].join('\n');
+      libraryInstructions(this.state),
+    ].filter(Boolean).join('\n');
   }
 
   onDidChangeState(listener: StateListener): () => void {

@@ -1,0 +1,148 @@
+/**
+ * `wsctx try "<plan>" [--profile focused|catalog] [--namespace NS] [--limit N]`: a search with its workings shown (seed 002,
+ * "Try a search"): for each matched section, every signal's rank and raw score, the title bonus,
+ * the fused score, its size in tokens and whether it made the answer (and why not). Runs the
+ * engine directly and is not logged: trying a search is not an agent's call.
+ */
+import type { Engine } from '../../engine/engine';
+import { InputError } from '../../engine/errors';
+import { RRF_K, type LibraryProfile } from '../../engine/library/constants';
+import { libraryHooks, nowFor } from '../../engine/library/hooks';
+import { libraryView, shownId, type LibrarySection } from '../../engine/library/libraryView';
+import { namespaceFromArg, namespaceLabel } from '../../engine/library/namespaces';
+import { dayOf } from '../../engine/library/readiness';
+import type { SignalScore } from '../../engine/library/ranking';
+import { searchLibrary } from '../../engine/library/search';
+import { sectionBlockTokens } from '../../engine/library/sectionRender';
+import { sectionHeading } from '../../engine/library/summaries';
+import { table } from '../format';
+
+/** Sections listed by default. */
+export const TRY_DEFAULT_ROWS = 30;
+
+export interface TryRow {
+  rank: number;
+  id: string;
+  heading: string;
+  document: string;
+  documentId: string;
+  summary?: SignalScore;
+  meaning?: SignalScore;
+  exact?: SignalScore;
+  titleBonus: number;
+  fused: number;
+  tokens: number;
+  /** `included`, or why not: `weak`, `document-cap`, `budget` (the document's), `not chosen` (a lower section of a larger document). */
+  result: string;
+}
+
+export interface TryReport {
+  plan: string;
+  /** The namespace searched, or null for the whole library. */
+  namespace: string | null;
+  profile: LibraryProfile | null;
+  rrfK: number;
+  signals: Record<'summary' | 'meaning' | 'exact', boolean>;
+  exactTerms: string[];
+  matchedSections: number;
+  matchedDocuments: number;
+  budget: number;
+  tokens: number;
+  rows: TryRow[];
+}
+
+export interface TryCommandArgs {
+  plan: string;
+  profile?: string;
+  /** Search one namespace only ('.' for the top). */
+  namespace?: string;
+  /** Rows to list (default {@link TRY_DEFAULT_ROWS}). */
+  limit?: number;
+}
+
+export async function tryReport(engine: Engine, args: TryCommandArgs): Promise<TryReport> {
+  if (args.profile !== undefined && args.profile !== 'focused' && args.profile !== 'catalog') {
+    throw new InputError(`--profile must be focused or catalog (got "${args.profile}")`);
+  }
+  const profile = args.profile as LibraryProfile | undefined;
+  const state = await engine.waitForIndex();
+  const view = libraryView(state, dayOf(nowFor(engine)));
+  let filter: ((e: LibrarySection) => boolean) | undefined;
+  if (args.namespace !== undefined) {
+    const namespace = namespaceFromArg(args.namespace);
+    if (!view.namespaceByName.has(namespace)) {
+      throw new InputError(`--namespace ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${view.namespaces.map((n) => JSON.stringify(namespaceLabel(n.name))).join(', ')}`);
+    }
+    filter = (e) => e.doc.library!.namespace === namespace;
+  }
+  const { ranking, pack } = await searchLibrary(view, args.plan, { profile, meaning: libraryHooks(engine).meaning, filter });
+  const included = new Set(pack.documents.flatMap((d) => d.sections.map((s) => s.ranked.entry.section.id)));
+  const cutReason = new Map(pack.cut.map((c) => [c.ranked.doc.id, c.reason as string]));
+  const rows = ranking.sections.slice(0, args.limit ?? TRY_DEFAULT_ROWS).map((s, i): TryRow => {
+    const { section, doc } = s.entry;
+    const result = included.has(section.id) ? 'included' : (cutReason.get(doc.id) ?? 'not chosen');
+    return {
+      rank: i + 1,
+      id: shownId(view, section.id),
+      heading: sectionHeading(section, doc),
+      document: doc.title,
+      documentId: shownId(view, doc.id),
+      ...s.signals,
+      titleBonus: s.titleBonus,
+      fused: s.fused,
+      tokens: sectionBlockTokens(view, section, doc),
+      result,
+    };
+  });
+  return {
+    plan: args.plan,
+    namespace: args.namespace === undefined ? null : namespaceFromArg(args.namespace),
+    profile: profile ?? null,
+    rrfK: RRF_K,
+    signals: ranking.signals,
+    exactTerms: ranking.exactTerms,
+    matchedSections: ranking.sections.length,
+    matchedDocuments: ranking.documents.length,
+    budget: pack.budget,
+    tokens: pack.tokens,
+    rows,
+  };
+}
+
+export async function tryCommand(engine: Engine, args: TryCommandArgs, options: { json: boolean }): Promise<string> {
+  const report = await tryReport(engine, args);
+  return options.json ? JSON.stringify(report, null, 2) : renderTry(report);
+}
+
+export function renderTry(r: TryReport): string {
+  const on = (b: boolean) => (b ? 'on' : 'off');
+  const exact = r.signals.exact ? ` [${r.exactTerms.join(', ')}]` : '';
+  const lines = [
+    `Try ${JSON.stringify(r.plan)}${r.namespace === null ? '' : ` in namespace ${JSON.stringify(namespaceLabel(r.namespace))}`}: profile ${r.profile ?? 'per namespace'}; signals summary ${on(r.signals.summary)}, meaning ${on(r.signals.meaning)}, exact ${on(r.signals.exact)}${exact}; RRF k=${r.rrfK}`,
+    `${r.matchedSections} sections matched in ${r.matchedDocuments} documents; the answer holds ${r.tokens} of ${r.budget} tokens.`,
+  ];
+  if (r.rows.length === 0) return `${lines.join('\n')}\n\nNothing matched.`;
+  const sig = (s?: SignalScore) => (s ? `#${s.rank} ${s.score.toFixed(3)}` : '-');
+  const rows: (string | number)[][] = [['#', 'section', 'heading', 'document', 'summary', 'meaning', 'exact', 'title', 'fused', 'tokens', 'result']];
+  for (const row of r.rows) {
+    rows.push([
+      row.rank,
+      row.id,
+      clip(row.heading, 32),
+      `${clip(row.document, 28)} [${row.documentId}]`,
+      sig(row.summary),
+      sig(row.meaning),
+      sig(row.exact),
+      row.titleBonus > 0 ? `+${row.titleBonus.toFixed(4)}` : '-',
+      row.fused.toFixed(5),
+      row.tokens,
+      row.result,
+    ]);
+  }
+  const more = r.matchedSections > r.rows.length ? `\n  … ${r.matchedSections - r.rows.length} more matched sections` : '';
+  return `${lines.join('\n')}\n\n${table(rows)}${more}`;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
