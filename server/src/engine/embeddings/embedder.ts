@@ -7,7 +7,8 @@
  * Vectors are always L2-normalized `Float32Array`s, so a dot product is the cosine.
  */
 import { availableParallelism } from 'node:os';
-import { LocalUseEmbedder } from './localUseEmbedder';
+import { LocalEmbedder } from './localEmbedder';
+import { DEFAULT_LOCAL_MODEL, type LocalModelName } from './localModels';
 import { OpenAiEmbedder } from './openAiEmbedder';
 
 /** Called after each finished batch with the number of texts embedded so far and the total. */
@@ -43,6 +44,11 @@ export type EmbeddingProvider = 'local' | 'openai' | 'off';
 export interface EmbeddingSettings {
   /** `local` (default): the packaged model; `openai`: an HTTP endpoint; `off`: words only. */
   provider: EmbeddingProvider;
+  /**
+   * Which packaged model `local` runs: `minilm` (default; all-MiniLM-L6-v2, 384 dimensions) or
+   * `use-lite` (Universal Sentence Encoder lite, 512 dimensions, about twice as fast, weaker).
+   */
+  localModel: LocalModelName;
   /** OpenAI-compatible base URL, `POST {baseUrl}/embeddings`. Default Ollama's `http://127.0.0.1:11434/v1`. */
   baseUrl: string;
   /** Model name sent to the endpoint (ignored by `local`). Default `nomic-embed-text`. */
@@ -50,8 +56,8 @@ export interface EmbeddingSettings {
   /** Bearer token for the endpoint, when it needs one. */
   apiKey?: string;
   /**
-   * Texts per request (HTTP) or per worker message (local). Also the granularity of progress and
-   * cancellation. Default 16; range 1..2048.
+   * Texts per request (HTTP) or per bulk worker message (local). Also the granularity of progress
+   * (and, over HTTP, of cancellation: a local worker stops between texts). Default 16; range 1..2048.
    */
   batchSize: number;
   /** Local worker threads. Default `min(2, cores - 1)`, at least 1; range 1..8. */
@@ -69,6 +75,7 @@ export function defaultWorkerCount(cores = availableParallelism()): number {
 
 export const DEFAULT_EMBEDDING_SETTINGS: Readonly<EmbeddingSettings> = Object.freeze({
   provider: 'local',
+  localModel: DEFAULT_LOCAL_MODEL,
   baseUrl: 'http://127.0.0.1:11434/v1',
   model: 'nomic-embed-text',
   batchSize: 16,
@@ -82,7 +89,7 @@ export interface CreateEmbedderOptions {
 
 /**
  * Builds the embedder the settings ask for, or null for `off`. Nothing is loaded or contacted
- * until the first `embed`/`embedQuery` call.
+ * until the first `embed`/`embedQuery` call. Throws on an unknown provider or local model.
  */
 export function createEmbedder(settings: EmbeddingSettings, options: CreateEmbedderOptions = {}): Embedder | null {
   const batchSize = clampInt(settings.batchSize, 1, 2048, DEFAULT_EMBEDDING_SETTINGS.batchSize);
@@ -90,7 +97,9 @@ export function createEmbedder(settings: EmbeddingSettings, options: CreateEmbed
     case 'off':
       return null;
     case 'local':
-      return new LocalUseEmbedder({
+      return new LocalEmbedder({
+        // Settings read from JSON may lack the key; an unknown name throws, naming the choices.
+        model: settings.localModel ?? DEFAULT_LOCAL_MODEL,
         workers: clampInt(settings.workers, 1, 8, defaultWorkerCount()),
         batchSize,
         log: options.log,

@@ -46,7 +46,11 @@ export interface SectionWindow {
 
 export const DEFAULT_MAX_WINDOWS = 64;
 
-/** Window options that fit an embedder's input. */
+/**
+ * Window options that fit an embedder's input. An embedder's `maxInputTokens` already allows for
+ * its own tokenizer: MiniLM's is 160 estimated tokens because its word pieces are shorter than
+ * 4 characters (see `MINILM_MAX_INPUT_TOKENS` in `localModels.ts`).
+ */
 export function windowOptionsFor(embedder: Pick<Embedder, 'maxInputTokens'>): WindowOptions {
   return { maxTokens: embedder.maxInputTokens };
 }

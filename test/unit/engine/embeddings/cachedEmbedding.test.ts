@@ -12,7 +12,9 @@ import { sharedLocalEmbedder } from './sharedLocalEmbedder';
 const paragraph = (topic: string, n: number) =>
   Array.from({ length: n }, (_, i) => `Step ${i + 1} of the ${topic} procedure is written down in this paragraph.`).join(' ');
 
-describe('engine/embeddings/cachedEmbedding', () => {
+describe('engine/embeddings/cachedEmbedding', function () {
+  // Loading a model in a worker takes seconds on a busy machine (mocha's default is 2 s).
+  this.timeout(60_000);
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-cached-'))));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

@@ -5,14 +5,15 @@ import {
   defaultWorkerCount,
   type EmbeddingSettings,
 } from '../../../../server/src/engine/embeddings/embedder';
-import { LocalUseEmbedder } from '../../../../server/src/engine/embeddings/localUseEmbedder';
+import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
 import { OpenAiEmbedder } from '../../../../server/src/engine/embeddings/openAiEmbedder';
 
 const settings = (over: Partial<EmbeddingSettings>): EmbeddingSettings => ({ ...DEFAULT_EMBEDDING_SETTINGS, ...over });
 
 describe('engine/embeddings/embedder', () => {
-  it('defaults to the local model with min(2, cores - 1) workers, at least one', () => {
+  it('defaults to the local MiniLM model with min(2, cores - 1) workers, at least one', () => {
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.provider, 'local');
+    assert.equal(DEFAULT_EMBEDDING_SETTINGS.localModel, 'minilm');
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.batchSize, 16);
     assert.deepEqual([1, 2, 3, 4, 16].map((cores) => defaultWorkerCount(cores)), [1, 1, 2, 2, 2]);
   });
@@ -21,12 +22,20 @@ describe('engine/embeddings/embedder', () => {
     assert.equal(createEmbedder(settings({ provider: 'off' })), null);
 
     const local = createEmbedder(settings({ provider: 'local', workers: 0, batchSize: Number.NaN }));
-    assert.ok(local instanceof LocalUseEmbedder);
-    assert.equal(local.id, 'local:universal-sentence-encoder-lite@0.2.0');
-    assert.equal(local.dimension, 512);
-    assert.equal(local.maxInputTokens, 256);
-    assert.equal(local.runningWorkers, 0);
+    assert.ok(local instanceof LocalEmbedder);
+    assert.deepEqual([local.model, local.id, local.dimension, local.maxInputTokens, local.runningWorkers], ['minilm', 'local:all-minilm-l6-v2@0.1.0', 384, 160, 0]);
     await local.dispose();
+
+    const use = createEmbedder(settings({ provider: 'local', localModel: 'use-lite' }));
+    assert.ok(use instanceof LocalEmbedder);
+    assert.deepEqual([use.model, use.id, use.dimension, use.maxInputTokens, use.runningWorkers], ['use-lite', 'local:universal-sentence-encoder-lite@0.2.0', 512, 256, 0]);
+    await use.dispose();
+
+    // Settings read from JSON may lack the key: the default model.
+    const { localModel: _omitted, ...withoutModel } = DEFAULT_EMBEDDING_SETTINGS;
+    const fallback = createEmbedder(withoutModel as EmbeddingSettings);
+    assert.equal(fallback?.id, 'local:all-minilm-l6-v2@0.1.0');
+    await fallback?.dispose();
 
     const remote = createEmbedder(settings({ provider: 'openai', baseUrl: 'http://127.0.0.1:1234/v1/', model: 'text-embedding-3-small', maxInputTokens: 8191 }));
     assert.ok(remote instanceof OpenAiEmbedder);
@@ -35,7 +44,12 @@ describe('engine/embeddings/embedder', () => {
     assert.equal(remote.maxInputTokens, 8191);
   });
 
-  it('names an unknown provider', () => {
+  it('names an unknown provider or local model', () => {
     assert.throws(() => createEmbedder(settings({ provider: 'cohere' as never })), /unknown provider 'cohere' \(expected local, openai or off\)/);
+    assert.throws(() => createEmbedder(settings({ localModel: 'e5' as never })), {
+      message: "embeddings: unknown local model 'e5' (expected minilm or use-lite)",
+    });
+    // The local model is not looked at when another provider is chosen.
+    assert.equal(createEmbedder(settings({ provider: 'off', localModel: 'e5' as never })), null);
   });
 });

@@ -50,7 +50,9 @@ function vec(dim: number, seed: number): Float32Array {
 const headerBytes = (id: string) => 16 + Math.ceil(Buffer.byteLength(id) / 4) * 4;
 const recordBytes = (dim: number) => 40 + dim * 4;
 
-describe('engine/embeddings/vectorCache', () => {
+describe('engine/embeddings/vectorCache', function () {
+  // Loading a model in a worker takes seconds on a busy machine (mocha's default is 2 s).
+  this.timeout(60_000);
   let dir: string;
   let logs: string[];
   const log = (m: string) => logs.push(m);
@@ -70,10 +72,10 @@ describe('engine/embeddings/vectorCache', () => {
     assert.equal(run1.cached, 0);
     assert.deepEqual(first.texts.sort(), [...new Set(TEXTS)].sort());
     assert.deepEqual(progress, [0, 6]);
-    assert.equal(fs.statSync(cache.file).size, headerBytes(first.id) + DISTINCT * recordBytes(512));
+    assert.equal(fs.statSync(cache.file).size, headerBytes(first.id) + DISTINCT * recordBytes(first.dimension));
 
     const second = new CountingEmbedder(sharedLocalEmbedder());
-    const reopened = VectorCache.open({ dir, modelId: second.id, dimension: 512, log });
+    const reopened = VectorCache.open({ dir, modelId: second.id, dimension: second.dimension, log });
     assert.equal(reopened.size, DISTINCT);
     const run2 = await embedTextsCached(second, TEXTS, { cache: reopened });
     assert.equal(second.calls, 0);
@@ -89,14 +91,14 @@ describe('engine/embeddings/vectorCache', () => {
     await embedTextsCached(embedder, TEXTS, { cache });
     cache.close();
     const bytes = fs.readFileSync(cache.file);
-    const at = headerBytes(embedder.id) + recordBytes(512) + 40 + 100; // a float in the second record
+    const at = headerBytes(embedder.id) + recordBytes(embedder.dimension) + 40 + 100; // a float in the second record
     bytes[at] ^= 0xff;
     fs.writeFileSync(cache.file, bytes);
 
     const damaged = VectorCache.open({ dir, modelId: embedder.id, log });
     assert.equal(damaged.size, 0);
     assert.deepEqual(logs, [
-      `vector cache: discarding ${cache.file}: it has a record whose checksum fails at byte ${headerBytes(embedder.id) + recordBytes(512)}`,
+      `vector cache: discarding ${cache.file}: it has a record whose checksum fails at byte ${headerBytes(embedder.id) + recordBytes(embedder.dimension)}`,
     ]);
     assert.equal(fs.existsSync(cache.file), false);
 

