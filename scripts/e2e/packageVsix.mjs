@@ -1,0 +1,65 @@
+// Builds the production bundles and packs the extension into .vscode-test/workspace-context.vsix
+// with @vscode/vsce (installed by setup.mjs under .vscode-test/tools; it needs Node >= 22, so it
+// runs on the harness's Node 24).
+//
+//   node scripts/e2e/packageVsix.mjs [--project DIR] [--out FILE]
+//
+// --project packs another checkout (a temporary copy with a changed package.json, say).
+// Dependencies are NOT skipped (no --no-dependencies): the native and WASM modules esbuild leaves
+// external must ship in node_modules. The project's .vscodeignore decides what else ships; while
+// the project has none, scripts/e2e/vscodeignore.proposed stands in, with a warning.
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { envWithNode24, node24, repoRoot, run, timed, vsceScript, vsixPath } from './layout.mjs';
+
+const proposedIgnore = path.join(repoRoot, 'scripts', 'e2e', 'vscodeignore.proposed');
+
+/** vsce flags for fields package.json may lack today; each one is reported when used. */
+function leniencyFlags(projectDir) {
+  const manifest = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
+  const flags = [];
+  if (!manifest.repository) flags.push('--allow-missing-repository');
+  const hasLicense = ['LICENSE', 'LICENSE.md', 'LICENSE.txt'].some((f) => existsSync(path.join(projectDir, f)));
+  if (!hasLicense) flags.push('--skip-license');
+  return flags;
+}
+
+/**
+ * Packs `projectDir` into `out` and returns the VSIX path.
+ * @param options.projectDir checkout to pack; default this repository.
+ * @param options.out VSIX path; default .vscode-test/workspace-context.vsix.
+ */
+export async function packageVsix({ projectDir = repoRoot, out = vsixPath } = {}) {
+  await timed('esbuild --production', async () => {
+    await run(process.execPath, ['esbuild.mjs', '--production'], { cwd: projectDir });
+    return 'built dist/';
+  });
+  await timed('vsce package', async () => {
+    const flags = leniencyFlags(projectDir);
+    if (flags.length > 0) console.warn(`[e2e] package.json/LICENSE incomplete, passing ${flags.join(' ')}`);
+    if (!existsSync(path.join(projectDir, '.vscodeignore'))) {
+      console.warn(`[e2e] no .vscodeignore in ${projectDir}; using ${path.relative(repoRoot, proposedIgnore)}`);
+      flags.push('--ignoreFile', proposedIgnore);
+    }
+    // A README's relative links need a repository URL to rewrite; the VSIX is only installed locally.
+    flags.push('--no-rewrite-relative-links');
+    await run(node24, [vsceScript, 'package', '--out', out, ...flags], { cwd: projectDir, env: envWithNode24() });
+    return `${out} (${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB)`;
+  });
+  return out;
+}
+
+function argValue(name) {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : undefined;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const projectDir = path.resolve(argValue('--project') ?? repoRoot);
+  const out = path.resolve(argValue('--out') ?? vsixPath);
+  packageVsix({ projectDir, out }).catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,103 @@
+/**
+ * UI checks the product's later features need, ready for their tests. Each drives the real
+ * workbench; none is used by a test yet because the features do not exist yet:
+ *
+ * - listMcpServers / startMcpServer / mcpDiscoveredToolCount: the MCP server definition the
+ *   extension registers (`MCP: List Servers`, its status, the `MCP: <label>` output channel).
+ * - hoverAt: the language server's hover on an entity ref.
+ * - commandQuickPickItems: what a contributed command offers in its QuickPick.
+ */
+import { until, UI_TIMEOUT_MS, type VsCodeSession } from './harness';
+
+export interface QuickPickItem {
+  label: string;
+  description: string;
+  detail: string;
+}
+
+/** The quick input's rendered rows (label, description, detail), in order. */
+export async function readQuickPickItems(vs: VsCodeSession, timeoutMs = UI_TIMEOUT_MS): Promise<QuickPickItem[]> {
+  const rows = vs.page.locator('.quick-input-widget .monaco-list-row');
+  await rows.first().waitFor({ state: 'visible', timeout: timeoutMs });
+  return rows.evaluateAll(
+    new Function('rows', `return rows.map((r) => ({
+      label: (r.querySelector('.label-name')?.textContent ?? '').trim(),
+      description: (r.querySelector('.label-description')?.textContent ?? '').trim(),
+      detail: (r.querySelector('.quick-input-list-label-meta')?.textContent ?? '').trim(),
+    }));`) as (rows: unknown[]) => QuickPickItem[],
+  );
+}
+
+/**
+ * Runs `title`, optionally types `query` into the QuickPick it opens, and returns the items
+ * shown once `accept` holds (default: at least one item). Reopens the QuickPick until then,
+ * since some lists are built when opened; leaves it closed.
+ */
+export async function commandQuickPickItems(
+  vs: VsCodeSession,
+  title: string,
+  { query, accept = (items: QuickPickItem[]) => items.length > 0, timeoutMs = 2 * UI_TIMEOUT_MS }:
+    { query?: string; accept?: (items: QuickPickItem[]) => boolean; timeoutMs?: number } = {},
+): Promise<QuickPickItem[]> {
+  return until(`QuickPick items of "${title}"`, async () => {
+    await vs.runCommand(title);
+    if (query !== undefined) await vs.page.keyboard.insertText(query);
+    try {
+      // A list may fill in while open: give it a few seconds before reopening.
+      return await until('accepted items', async () => {
+        const shown = await readQuickPickItems(vs, 5_000);
+        return accept(shown) ? shown : undefined;
+      }, 5_000);
+    } catch {
+      return undefined;
+    } finally {
+      await vs.dismiss();
+    }
+  }, timeoutMs);
+}
+
+/**
+ * The servers `MCP: List Servers` shows, with their status as VS Code words it in the item's
+ * description ("Stopped", "Running", "Error"...). The list's "Add Server" action is left out.
+ * Checked here against a stdio server from a user mcp.json: `[{ label: 'scratch', status:
+ * 'Stopped' }]`, then 'Running' after startMcpServer.
+ */
+export async function listMcpServers(
+  vs: VsCodeSession,
+  accept: (servers: { label: string; status: string }[]) => boolean = () => true,
+): Promise<{ label: string; status: string }[]> {
+  const servers = (items: QuickPickItem[]) => items
+    .filter((i) => i.label !== 'Add Server')
+    .map((i) => ({ label: i.label, status: [i.description, i.detail].filter(Boolean).join(' ') }));
+  // An extension's servers are listed once it has activated and registered its provider.
+  const items = await commandQuickPickItems(vs, 'MCP: List Servers', { accept: (shown) => accept(servers(shown)) });
+  return servers(items);
+}
+
+/**
+ * Starts MCP server `label` through `MCP: List Servers` -> the server -> "Start Server", and
+ * waits until the list shows it as running.
+ */
+export async function startMcpServer(vs: VsCodeSession, label: string): Promise<void> {
+  await vs.runCommand('MCP: List Servers');
+  if (!(await vs.pickQuickItem(label, { timeoutMs: UI_TIMEOUT_MS }))) throw new Error(`e2e: no MCP server "${label}" in MCP: List Servers`);
+  if (!(await vs.pickQuickItem('Start Server', { timeoutMs: UI_TIMEOUT_MS }))) throw new Error(`e2e: no "Start Server" action for MCP server "${label}"`);
+  await listMcpServers(vs, (servers) => servers.some((s) => s.label === label && /running/i.test(s.status)));
+}
+
+/**
+ * Reads output channel `MCP: <label>` until it logs "Discovered N tools" and returns N.
+ */
+export async function mcpDiscoveredToolCount(vs: VsCodeSession, label: string): Promise<number> {
+  const text = await vs.readOutputChannel(`MCP: ${label}`, (t) => /Discovered \d+ tools/.test(t));
+  return Number(/Discovered (\d+) tools/.exec(text)?.[1]);
+}
+
+/**
+ * Opens `relativePath`, hovers `token` and returns the hover's text once it contains every
+ * string in `expected` (the provider answers only after indexing).
+ */
+export async function hoverAt(vs: VsCodeSession, relativePath: string, token: string, expected: string[] = []): Promise<string> {
+  await vs.openFile(relativePath);
+  return vs.hoverText(token, (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)));
+}
