@@ -1,0 +1,97 @@
+/**
+ * Hover on an entity ref anywhere: catalog relation fields (short forms read with the field's
+ * default kind), an entity's own name, and `kind:name` refs in Markdown, comments or any text.
+ * Shows the entity (kind, title, owner, lifecycle, description), its neighbours grouped by edge type
+ * and direction, and `command:` links that expand the graph deeper. An unresolved ref says so and
+ * suggests the nearest refs. Results documents get their own hover (resultsDocument.ts).
+ */
+import type { Hover, HoverParams } from 'vscode-languageserver';
+import { ClientCommands, RESULTS_SCHEME, type ExpandEntityArgs } from '../../../../shared/protocol';
+import { nearestRefs } from '../../engine/graph/nearestRefs';
+import type { IndexState } from '../../engine/indexState';
+import type { EntityMention } from '../../engine/references/entityMentions';
+import type { CatalogEntity } from '../../engine/model';
+import type { FeatureContext } from './context';
+import { lineRange } from './documents';
+import { declarationLine, neighbourGroups, suggestionsFor } from './entityFacts';
+import { mentionAtPosition } from './refsAtPosition';
+
+/** Refs listed per neighbour group before "+N more". Default 5. */
+export const HOVER_REFS_PER_GROUP = 5;
+/** Depth of the walks the hover's expand links ask for (the hover itself shows one hop). Default 2. */
+export const HOVER_EXPAND_DEPTH = 2;
+
+export async function hover(ctx: FeatureContext, params: HoverParams): Promise<Hover | null> {
+  const uri = params.textDocument.uri;
+  if (uri.startsWith(`${RESULTS_SCHEME}:`)) return ctx.results.hover(uri, params.position);
+  const state = ctx.state();
+  if (!state) return null;
+  const mention = await mentionAtPosition(ctx.documents, uri, params.position);
+  if (!mention) return null;
+  const range = lineRange(mention.line, mention.column, mention.endColumn);
+  const entity = mention.key ? state.graph.get(mention.key) : undefined;
+  const value = entity ? renderEntity(ctx, state, entity) : renderUnresolved(state, mention);
+  return { contents: { kind: 'markdown', value }, range };
+}
+
+/** The hover text for an entity in the catalog. */
+export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: IndexState, entity: CatalogEntity): string {
+  const lines: string[] = [];
+  lines.push(`### ${escape(entity.title ?? entity.name)}`, '');
+  lines.push(`${entity.kind} \`${entity.ref}\``, '');
+  const owner = state.graph.ownerOf(entity.key);
+  const facts = [
+    owner ? `owner \`${owner}\`` : undefined,
+    entity.lifecycle ? `lifecycle \`${entity.lifecycle}\`` : undefined,
+    entity.type ? `type \`${entity.type}\`` : undefined,
+  ].filter(Boolean);
+  if (facts.length) lines.push(facts.join(' · '), '');
+  if (entity.description) lines.push(escape(entity.description.trim()), '');
+
+  const groups = neighbourGroups(state, entity.key);
+  const edges = groups.reduce((n, g) => n + g.refs.length, 0);
+  if (edges === 0) {
+    lines.push('**Neighbours:** none', '');
+  } else {
+    lines.push(`**Neighbours** (${edges} ${edges === 1 ? 'edge' : 'edges'})`, '');
+    for (const group of groups) {
+      const shown = group.refs.slice(0, HOVER_REFS_PER_GROUP).map((r) => `\`${r.ref}\`${r.resolved ? '' : ' (unresolved)'}`);
+      const more = group.refs.length > HOVER_REFS_PER_GROUP ? ` +${group.refs.length - HOVER_REFS_PER_GROUP} more` : '';
+      lines.push(`- ${group.type} ${group.direction === 'out' ? '→' : '←'} ${shown.join(', ')}${more}`);
+    }
+    lines.push('');
+  }
+
+  const link = (label: string, direction: ExpandEntityArgs['direction']) =>
+    `[${label}](${commandUri(ClientCommands.expandEntity, { entityRef: entity.ref, direction, depth: HOVER_EXPAND_DEPTH })})`;
+  lines.push(`Expand ${HOVER_EXPAND_DEPTH} hops: ${link('dependencies', 'out')} · ${link('dependents', 'in')} · ${link('both', 'both')}`, '');
+
+  const line = declarationLine(state, entity);
+  const uri = ctx.documents.uriOf(entity.location.path);
+  const where = `${entity.location.path}:${line}`;
+  lines.push(`Declared in ${uri ? `[${where}](${uri}#L${line})` : where}`);
+  return lines.join('\n');
+}
+
+function renderUnresolved(state: IndexState, mention: EntityMention): string {
+  if (!mention.key) {
+    const lines = [`**Not an entity ref:** \`${mention.written}\``, '', escape(mention.error ?? 'This value is not an entity ref.')];
+    const suggestions = nearestRefs(mention.written, state.graph.entities());
+    if (suggestions.length) lines.push('', `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`);
+    return lines.join('\n');
+  }
+  const lines = [`**Unresolved entity ref:** \`${mention.key}\``, '', 'No entity with this ref is in the catalog.'];
+  const suggestions = suggestionsFor(state, mention.key);
+  if (suggestions.length) lines.push('', `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`);
+  return lines.join('\n');
+}
+
+/** A `command:` URI VS Code runs from trusted Markdown (arguments as a JSON array). */
+export function commandUri(command: string, ...args: unknown[]): string {
+  return `command:${command}?${encodeURIComponent(JSON.stringify(args))}`;
+}
+
+/** Markdown special characters in catalog text shown as text. */
+function escape(text: string): string {
+  return text.replace(/([\\`*_[\]<>])/g, '\\$1');
+}

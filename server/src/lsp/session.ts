@@ -1,0 +1,268 @@
+/**
+ * One language-server session: the editor's only engine and everything that lives as long as it
+ * (mention index, results documents, MCP endpoint, published diagnostics), plus the index passes
+ * the server starts (on start, on file events, on "Re-index") with their progress and status.
+ *
+ * The session never touches the connection: main.ts hands it a `SessionHost` of plain callbacks.
+ */
+import { mkdir } from 'node:fs/promises';
+import type { Diagnostic, FileEvent } from 'vscode-languageserver';
+import type { DiagnosticsReport, IndexStatus, McpEndpointInfo } from '../../../shared/protocol';
+import { normalizeSettings, type WorkspaceContextSettings } from '../../../shared/settings';
+import { Engine } from '../engine/engine';
+import type { IndexState, WorkspaceFolder } from '../engine/indexState';
+import { MentionIndex } from '../engine/references/mentionIndex';
+import type { FeatureContext } from './features/context';
+import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics } from './features/diagnostics';
+import { DocumentStore, type OpenDocuments } from './features/documents';
+import { routeFileEvents } from './features/fileEvents';
+import { indexStatus } from './features/indexStatus';
+import { McpEndpoint } from './features/mcpEndpoint';
+import { describeState, IndexProgress, type ProgressChannel } from './features/progress';
+import { ResultsStore } from './features/resultsDocument';
+import { engineSettingsFrom, needsNewEngine } from './settingsReader';
+
+export interface SessionHost {
+  log(message: string): void;
+  /** Work-done progress, when the client can show it. */
+  progress?: ProgressChannel;
+  sendIndexStatus(status: IndexStatus): void;
+  publishDiagnostics(uri: string, diagnostics: Diagnostic[]): void;
+  sendMcpEndpoint(info: McpEndpointInfo): void;
+}
+
+export interface SessionOptions {
+  folders: WorkspaceFolder[];
+  open: OpenDocuments;
+  /** Settings as the client sent them (normalised here). */
+  settings?: unknown;
+  /** A folder for caches (the extension's storage); created when missing. */
+  storagePath?: string;
+  /** False in an untrusted workspace: no MCP endpoint. */
+  trusted: boolean;
+}
+
+export const RESTRICTED_REASON = 'The workspace is not trusted (restricted mode), so the MCP endpoint is not started.';
+export const MCP_SETTING_OFF_REASON = 'Turned off by the workspaceContext.mcp.http.enabled setting.';
+
+export class LanguageSession implements FeatureContext {
+  readonly documents: DocumentStore;
+  readonly results = new ResultsStore();
+  readonly mcp: McpEndpoint;
+  readonly storagePath: string | undefined;
+  private folders: WorkspaceFolder[];
+  private current: WorkspaceContextSettings;
+  private readonly trusted: boolean;
+  private engineRef: Engine | undefined;
+  private mentionIndex: MentionIndex | undefined;
+  private unsubscribe: (() => void) | undefined;
+  private busy = 0;
+  private started = false;
+  private afterState: Promise<void> = Promise.resolve();
+  private published = new Set<string>();
+  private readonly progress: IndexProgress;
+
+  constructor(
+    private readonly host: SessionHost,
+    options: SessionOptions,
+  ) {
+    this.folders = options.folders;
+    this.trusted = options.trusted;
+    this.storagePath = options.storagePath;
+    const normalized = normalizeSettings(options.settings);
+    for (const problem of normalized.problems) host.log(`[settings] ${problem}`);
+    this.current = normalized.settings;
+    this.documents = new DocumentStore(options.open, () => this.folders);
+    this.progress = new IndexProgress(host.progress);
+    this.mcp = new McpEndpoint({
+      log: (m) => host.log(m),
+      onChange: (info) => {
+        host.sendMcpEndpoint(info);
+        this.sendStatus();
+      },
+    });
+    this.createEngine();
+  }
+
+  // FeatureContext --------------------------------------------------------------------------
+
+  engine(): Engine | undefined {
+    return this.engineRef;
+  }
+
+  state(): IndexState | undefined {
+    return this.engineRef?.current();
+  }
+
+  settings(): WorkspaceContextSettings {
+    return this.current;
+  }
+
+  mentions(): MentionIndex | undefined {
+    return this.mentionIndex;
+  }
+
+  log(message: string): void {
+    this.host.log(message);
+  }
+
+  // Lifecycle -------------------------------------------------------------------------------
+
+  /** Starts the MCP endpoint and the first index pass; resolves when the index is in service. */
+  async start(): Promise<void> {
+    this.started = true;
+    if (this.storagePath) await mkdir(this.storagePath, { recursive: true }).catch((e) => this.log(`[storage] ${this.storagePath}: ${(e as Error).message}`));
+    void this.startMcp();
+    await this.indexAll(`Indexing ${this.folderNames()}`);
+  }
+
+  status(): IndexStatus {
+    const degraded: { flag: string; reason: string }[] = [];
+    if (!this.trusted) degraded.push({ flag: 'restricted-mode', reason: RESTRICTED_REASON });
+    const mcp = this.mcp.current();
+    if (mcp.state === 'failed') degraded.push({ flag: 'mcp-failed', reason: mcp.reason ?? 'The MCP endpoint failed.' });
+    else if (mcp.state === 'disabled' && this.trusted) degraded.push({ flag: 'mcp-disabled', reason: mcp.reason ?? 'The MCP endpoint is off.' });
+    return indexStatus(this.engineRef, { updating: this.busy > 0, degraded });
+  }
+
+  /** A full pass now ("Re-index"); answers the status once it is in service. */
+  async reindex(): Promise<IndexStatus> {
+    const engine = this.engineRef;
+    this.mentionIndex?.invalidate();
+    if (engine) await this.runPass(`Re-indexing ${this.folderNames()}`, () => engine.reindex());
+    return this.status();
+  }
+
+  /** `workspace/didChangeWatchedFiles`: the engine updates what it indexes; mentions are re-read. */
+  async fileEvents(changes: readonly FileEvent[]): Promise<void> {
+    const engine = this.engineRef;
+    if (!engine) return;
+    const routed = routeFileEvents(changes, this.documents, engine.current());
+    if (routed.inWorkspace) this.mentionIndex?.invalidate();
+    if (routed.enginePaths.length === 0) return;
+    const n = routed.enginePaths.length;
+    await this.runPass(`Updating ${n} changed ${n === 1 ? 'file' : 'files'}`, () => engine.update(routed.enginePaths));
+  }
+
+  /** New settings (`workspace/configuration`): a new engine when sources changed; the endpoint follows its switch. */
+  async applySettings(raw: unknown): Promise<void> {
+    const normalized = normalizeSettings(raw);
+    for (const problem of normalized.problems) this.log(`[settings] ${problem}`);
+    const before = this.current;
+    this.current = normalized.settings;
+    // Before start() the new settings only shape what start() will run.
+    if (!this.started) {
+      if (needsNewEngine(before, this.current)) this.createEngine();
+      return;
+    }
+    if (needsNewEngine(before, this.current)) {
+      this.log('[settings] source globs changed; re-indexing with a new engine');
+      await this.replaceEngine();
+    } else if (before.mcp.http.enabled !== this.current.mcp.http.enabled) {
+      await this.startMcp();
+    }
+  }
+
+  /** Workspace folders added or removed: a new engine over the new set. */
+  async setFolders(folders: WorkspaceFolder[]): Promise<void> {
+    this.folders = folders;
+    await this.replaceEngine();
+  }
+
+  restartMcp(): Promise<McpEndpointInfo> {
+    return this.startMcp();
+  }
+
+  async diagnosticsReport(): Promise<DiagnosticsReport> {
+    const state = this.state();
+    if (!state) {
+      return { generatedAt: new Date().toISOString(), indexedAt: null, total: 0, bySeverity: { error: 0, warning: 0, info: 0 }, byCode: {}, items: [] };
+    }
+    const input = diagnosticInput(state, this.documents);
+    return diagnosticsReport(state, await collectDiagnostics(input), input, this.documents);
+  }
+
+  async dispose(): Promise<void> {
+    this.unsubscribe?.();
+    this.engineRef?.dispose();
+    await this.mcp.stop('The language server is shutting down.');
+  }
+
+  // Internals -------------------------------------------------------------------------------
+
+  private createEngine(): void {
+    this.unsubscribe?.();
+    this.engineRef?.dispose();
+    this.engineRef = undefined;
+    this.mentionIndex = undefined;
+    if (this.folders.length === 0) return;
+    const settings = engineSettingsFrom(this.current);
+    const engine = new Engine({ folders: this.folders, settings, log: (m) => this.log(m) });
+    this.engineRef = engine;
+    this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });
+    this.unsubscribe = engine.onDidChangeState((state) => {
+      if (engine !== this.engineRef) return;
+      this.mentionIndex?.invalidate();
+      this.afterState = this.afterState.then(() => this.publishDiagnostics(state)).then(() => this.sendStatus());
+    });
+  }
+
+  private async replaceEngine(): Promise<void> {
+    this.createEngine();
+    void this.startMcp();
+    await this.indexAll(`Indexing ${this.folderNames()}`);
+  }
+
+  private startMcp(): Promise<McpEndpointInfo> {
+    const reason = !this.trusted ? RESTRICTED_REASON : !this.current.mcp.http.enabled ? MCP_SETTING_OFF_REASON : null;
+    return this.mcp.start(this.engineRef, reason);
+  }
+
+  private async indexAll(message: string): Promise<void> {
+    const engine = this.engineRef;
+    if (!engine) {
+      this.sendStatus();
+      return;
+    }
+    await this.runPass(message, () => engine.waitForIndex());
+  }
+
+  /** Runs a pass with progress; status goes out before and after, diagnostics before the last. */
+  private async runPass(message: string, pass: () => Promise<unknown>): Promise<void> {
+    this.busy++;
+    this.sendStatus();
+    const handle = await this.progress.begin(message);
+    try {
+      await pass();
+    } catch (error) {
+      this.log(`[index] ${message} failed: ${(error as Error).message}`);
+    } finally {
+      await this.afterState;
+      this.busy--;
+      const state = this.state();
+      const failed = this.engineRef?.status().lastError;
+      handle.end(failed ? `Indexing failed: ${failed}` : state ? `Indexed ${describeState(state)}` : undefined);
+      this.sendStatus();
+    }
+  }
+
+  private sendStatus(): void {
+    this.host.sendIndexStatus(this.status());
+  }
+
+  private async publishDiagnostics(state: IndexState): Promise<void> {
+    try {
+      const input = diagnosticInput(state, this.documents);
+      const byUri = await toLspDiagnostics(await collectDiagnostics(input), input, this.documents);
+      for (const [uri, diagnostics] of byUri) this.host.publishDiagnostics(uri, diagnostics);
+      for (const uri of this.published) if (!byUri.has(uri)) this.host.publishDiagnostics(uri, []);
+      this.published = new Set(byUri.keys());
+    } catch (error) {
+      this.log(`[diagnostics] ${(error as Error).stack ?? error}`);
+    }
+  }
+
+  private folderNames(): string {
+    return this.folders.map((f) => f.name).join(', ');
+  }
+}

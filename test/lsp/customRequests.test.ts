@@ -1,0 +1,128 @@
+/**
+ * The custom requests of shared/protocol.ts through the built language server: index status,
+ * search, tools by name (with the caller's mistakes as InvalidParams errors), the diagnostics
+ * report and re-index with its progress.
+ */
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
+import { CallToolRequest, DiagnosticsReportRequest, IndexStatusRequest, ReindexRequest, SearchRequest } from '../../shared/protocol';
+import { startOnExample, type LspClient } from '../helpers/lspClient';
+import { removeTempDirs } from '../helpers/tempWorkspace';
+
+describe('LSP custom requests (built server, JSON-RPC)', () => {
+  let lsp: LspClient;
+  before(async () => {
+    lsp = await startOnExample();
+  });
+  after(async () => {
+    await lsp.stop();
+    removeTempDirs();
+  });
+
+  it('answers the index status with counts, the last pass and no degraded flags', async () => {
+    const status = await lsp.connection.sendRequest(IndexStatusRequest.type);
+    assert.equal(status.phase, 'ready');
+    assert.equal(status.updating, false);
+    assert.deepEqual(status.folders, [path.basename(lsp.workspace)]);
+    assert.deepEqual(status.counts, {
+      files: 97,
+      documents: 133,
+      sections: 350,
+      entities: 66,
+      edges: 150,
+      unresolvedEdges: 1,
+      problems: 1,
+      bySourceKind: { catalog_entity: 66, catalog_doc: 29, repo_overview: 3, epic_doc: 7, library: 28 },
+    });
+    assert.equal(status.lastPass?.kind, 'full');
+    assert.equal(status.lastPass?.filesRead, 97);
+    assert.equal(status.lastError, null);
+    assert.deepEqual(status.degraded, []);
+    assert.equal(status.indexedAt, lsp.statuses[lsp.statuses.length - 1].indexedAt);
+  });
+
+  it('searches: ranked passages with label, location, score and the leading why terms', async () => {
+    const result = await lsp.connection.sendRequest(SearchRequest.type, { question: 'how do I roll back billing-worker?', limit: 3 });
+    assert.equal(result.question, 'how do I roll back billing-worker?');
+    assert.deepEqual(result.degraded, []);
+    assert.deepEqual(
+      result.passages.map((p) => [p.label, `${p.path}:${p.startLine}-${p.endLine}`]),
+      [
+        ['Deploy and rollback › Rolling back', 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45'],
+        ['Deploy and rollback › Rolling back › After a rollback', 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:47-52'],
+        ['Rolling back anything', 'platform-infra/docs/runbooks/rollback.md:1-4'],
+      ],
+    );
+    const first = result.passages[0];
+    assert.equal(first.score, 1.15);
+    assert.equal(first.uri, `${lsp.uri('payments-platform/services/billing-worker/docs/runbooks/deploy.md')}#L35-L45`);
+    assert.deepEqual(
+      first.leadingWhy.map((w) => [w.signal, w.contribution, w.detail]),
+      [
+        ['words', 1, '3 of 3 terms; matched roll, back, billing-worker'],
+        ['namedEntity', 0.15, 'belongs to component:default/billing-worker, named as "billing worker"'],
+      ],
+    );
+    assert.equal(first.why.length, 6);
+    assert.ok(Math.abs(first.why.reduce((s, w) => s + w.contribution, 0) - first.score) < 1e-9);
+    assert.equal(first.preview.slice(0, 70), 'Roll back first, investigate second. A rollback takes about 3 minutes.');
+  });
+
+  it('calls any tool of the shared table by name, defaulting the workspace', async () => {
+    const result = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'workspace_expand', arguments: { entityRef: 'component:billing-worker', direction: 'out', edgeTypes: ['ownedBy'] } });
+    assert.equal(result.name, 'workspace_expand');
+    assert.deepEqual((result.output.edges as { target: string }[]).map((e) => e.target), ['group:default/payments-team']);
+    assert.equal(result.text.split('\n')[0], '# component:default/billing-worker (Billing worker)');
+  });
+
+  it("answers a caller's mistake with InvalidParams and the tool's own message", async () => {
+    const refused = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'workspace_expand', arguments: { entityRef: 'billing-worker', depth: 4 } }).then(
+      () => assert.fail('depth 4 was accepted'),
+      (error: ResponseError<unknown>) => error,
+    );
+    assert.equal(refused.code, ErrorCodes.InvalidParams);
+    assert.match(refused.message, /^depth: 4 is refused/);
+    const unknown = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'nope' }).then(
+      () => assert.fail('an unknown tool was called'),
+      (error: ResponseError<unknown>) => error,
+    );
+    assert.equal(unknown.code, ErrorCodes.InvalidParams);
+    assert.match(unknown.message, /^name: no tool "nope"; use one of workspace_context, workspace_expand/);
+    const badLimit = await lsp.connection.sendRequest(SearchRequest.type, { question: 'billing', limit: 51 }).then(
+      () => assert.fail('limit 51 was accepted'),
+      (error: ResponseError<unknown>) => error,
+    );
+    assert.equal(badLimit.message, 'limit: 51 is out of range; use 1 to 50.');
+  });
+
+  it('reports every diagnostic of the workspace at once, counted by severity and code', async () => {
+    const report = await lsp.connection.sendRequest(DiagnosticsReportRequest.type);
+    assert.equal(report.total, 3);
+    assert.deepEqual(report.bySeverity, { error: 1, warning: 2, info: 0 });
+    assert.deepEqual(report.byCode, { 'library.expired': 1, 'ref.unresolved': 1, 'catalog.invalid-entity': 1 });
+    assert.deepEqual(
+      report.items.map((i) => [i.path, i.range.start.line + 1, i.severity, i.code, i.source]),
+      [
+        ['.context/guides/pci-dss-4-transition.md', 4, 'warning', 'library.expired', 'expired-pages'],
+        ['storefront/catalog/legacy-entities.yaml', 18, 'warning', 'ref.unresolved', 'unresolved-refs'],
+        ['storefront/catalog/legacy-entities.yaml', 25, 'error', 'catalog.invalid-entity', 'problems'],
+      ],
+    );
+    assert.equal(report.items[1].uri, lsp.uri('storefront/catalog/legacy-entities.yaml'));
+  });
+
+  it('re-indexes on request with work-done progress, answering the status once it is in service', async () => {
+    const progressBefore = lsp.progress.length;
+    const status = await lsp.connection.sendRequest(ReindexRequest.type);
+    assert.equal(status.phase, 'ready');
+    assert.equal(status.lastPass?.kind, 'full');
+    // A full pass reads no file whose size and modification time are unchanged.
+    assert.equal(status.lastPass?.filesRead, 0);
+    const progress = lsp.progress.slice(progressBefore).map((p) => p.value);
+    assert.deepEqual(progress, [
+      { kind: 'begin', title: 'Workspace Context', message: `Re-indexing ${path.basename(lsp.workspace)}`, cancellable: false },
+      { kind: 'end', message: 'Indexed 97 files, 133 documents, 350 sections, 66 entities' },
+    ]);
+  });
+});
