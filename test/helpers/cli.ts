@@ -22,7 +22,8 @@ export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.Proc
   if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
   const result = spawnSync(process.execPath, [WSCTX, ...args], {
     cwd: options.cwd,
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, ...options.env },
+    // Words only unless a test asks for embeddings: the model is exercised by its own suites.
+    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...options.env },
     encoding: 'utf8',
     timeout: 120_000,
   });

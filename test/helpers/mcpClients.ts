@@ -18,7 +18,7 @@ export async function connectStdio(workspace: string, extraArgs: string[] = []):
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [WSCTX, 'mcp', '--workspace', workspace, ...extraArgs],
-    env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR },
+    env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -38,7 +38,7 @@ export interface HttpServerProcess {
 export async function startHttpServer(workspace: string, token?: string): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR },
+    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
   });
   let stderr = '';
   const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {

@@ -17,6 +17,8 @@ const OPTIONS = {
   'cache-dir': { type: 'string' },
   'no-cache': { type: 'boolean' },
   embeddings: { type: 'string' },
+  'embeddings-model': { type: 'string' },
+  'embeddings-url': { type: 'string' },
   depth: { type: 'string' },
   direction: { type: 'string' },
   'edge-types': { type: 'string' },
@@ -39,6 +41,8 @@ export type CliOptions = {
   cacheDir?: string;
   noCache: boolean;
   embeddings?: string;
+  embeddingsModel?: string;
+  embeddingsUrl?: string;
   depth?: number;
   direction?: string;
   edgeTypes?: string[];
@@ -79,6 +83,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       cacheDir: v['cache-dir'],
       noCache: v['no-cache'] ?? false,
       embeddings: v.embeddings,
+      embeddingsModel: v['embeddings-model'],
+      embeddingsUrl: v['embeddings-url'],
       depth: integer('--depth', v.depth),
       direction: v.direction,
       edgeTypes: list(v['edge-types']),
@@ -138,6 +144,11 @@ Options:
   --cache-dir DIR             where the index snapshot and vectors are kept
   --no-cache                  neither read nor write a snapshot
   --embeddings off|local|openai
+                              meaning search (default local, or $WSCTX_EMBEDDINGS): the packaged
+                              all-MiniLM-L6-v2, an OpenAI-compatible endpoint, or words only
+  --embeddings-model NAME     local: minilm (default) or use-lite; openai: the model to ask for
+  --embeddings-url URL        openai: the endpoint's base URL (default http://127.0.0.1:11434/v1);
+                              the key comes from $WSCTX_EMBEDDINGS_API_KEY
   -h, --help                  this text
 
 Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

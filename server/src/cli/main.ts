@@ -8,6 +8,7 @@
 import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
 import type { WorkspaceFolder } from '../engine/indexState';
@@ -19,7 +20,7 @@ import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
 import type { ContextOutput } from '../tools/workspaceContext';
 import { renderAskTable } from './commands/askCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
-import { renderIndexSummary, runIndex } from './commands/indexCommand';
+import { renderIndexSummary, runIndex, type IndexSummary } from './commands/indexCommand';
 import { watchWorkspace } from './watchWorkspace';
 import { settleForInstructions } from '../engine/library/pinned';
 import { diagnosticsCommand, useActivityLog } from './commands/diagnosticsCommand';
@@ -52,6 +53,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'index': {
       const engine = createEngine(options);
       const summary = await runIndex(engine);
+      await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
       return print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
     }
@@ -148,7 +150,24 @@ function libraryEngine(options: CliOptions): Engine {
 }
 
 function createEngine(options: CliOptions, log?: (message: string) => void): Engine {
-  return new Engine({ folders: workspaceFolders(options.workspaces), log, cacheDir: cacheDir(options) });
+  return new Engine({ folders: workspaceFolders(options.workspaces), log, cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+}
+
+/** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS; the local model by default. */
+function embeddingSettings(options: CliOptions): Partial<EmbeddingSettings> {
+  const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? 'local';
+  if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
+    throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);
+  }
+  if (provider === 'local') {
+    const model = options.embeddingsModel ?? 'minilm';
+    if (model !== 'minilm' && model !== 'use-lite') throw new UsageError(`--embeddings-model for local must be minilm or use-lite (got "${model}")`);
+    return { provider, localModel: model };
+  }
+  if (provider === 'openai') {
+    return { provider, baseUrl: options.embeddingsUrl, model: options.embeddingsModel, apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY };
+  }
+  return { provider };
 }
 
 /**
@@ -175,6 +194,33 @@ export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
     folders.push({ name, absPath });
   }
   return folders;
+}
+
+/**
+ * `wsctx index` also embeds what is not embedded yet (later commands rank with whatever vectors
+ * exist, and say how many sections still lack one), with progress on stderr.
+ */
+async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise<void> {
+  if (!engine.status().meaning) return;
+  const started = performance.now();
+  let last = 0;
+  const unsubscribe = engine.onDidChangeMeaning(() => {
+    const progress = engine.status().meaning?.embedding;
+    if (!progress || performance.now() - last < 1000) return;
+    last = performance.now();
+    const bar = progressBar(progress.done / Math.max(1, progress.total));
+    process.stderr.write(`${process.stderr.isTTY ? '\r' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${process.stderr.isTTY ? '' : '\n'}`);
+  });
+  await engine.waitForMeaning();
+  unsubscribe();
+  const status = engine.status().meaning!;
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  summary.meaning = { model: status.model, backend: status.backend, sectionsWithVectors: status.sectionsWithVectors, seconds: (performance.now() - started) / 1000, error: status.lastError };
+}
+
+function progressBar(fraction: number, width = 24): string {
+  const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
 }
 
 function single(positionals: string[], command: string, what: string): string {

@@ -14,8 +14,13 @@ import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { encodeSnapshot, readSnapshotFile, writeFileAtomic } from './persistence/snapshotFile';
+import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { libraryInstructions } from './library/pinned';
+import { setLibraryHooks } from './library/hooks';
+import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
+import { VectorCache } from './embeddings/vectorCache';
+import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -29,6 +34,8 @@ export interface EngineStatus {
   lastError: string | null;
   /** Set when the state in service was restored from a snapshot and no pass has run since. */
   fromSnapshot: boolean;
+  /** Embeddings: the model, the vector backend and how many sections still lack vectors; null when off. */
+  meaning: MeaningStatus | null;
 }
 
 export interface EngineOptions {
@@ -39,6 +46,12 @@ export interface EngineOptions {
    * written. The CLI passes a cache folder, the language server the extension's storage folder.
    */
   cacheDir?: string;
+  /**
+   * Embeddings (engine/embeddings). Default off for a bare engine: hosts turn the local model on
+   * (the CLI and the language server do, unless told otherwise). Vectors are cached on disk in
+   * `cacheDir/vectors` when a cache folder is given.
+   */
+  embeddings?: Partial<EmbeddingSettings>;
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
 }
@@ -73,6 +86,9 @@ export class Engine {
   private restoreTried = false;
   private fromSnapshot = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
+  private readonly embedder: Embedder | null;
+  private readonly vectors: SectionVectors | undefined;
+  private meaningJob: Promise<void> = Promise.resolve();
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
 
@@ -83,6 +99,29 @@ export class Engine {
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
+    const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
+    this.embedder = createEmbedder(embeddings, { log: this.log });
+    if (this.embedder) {
+      const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
+      this.vectors = new SectionVectors(this.embedder, cache, this.log);
+      const vectors = this.vectors;
+      // search_instructions' meaning signal, from the same vectors.
+      setLibraryHooks(this, {
+        meaning: async (plan, candidates) => {
+          const query = await this.embedQuery(plan);
+          const state = this.state;
+          if (!query || !state) return null;
+          const scores = new Map<string, number>();
+          for (const candidate of candidates) {
+            const ordinal = state.sectionOrdinalById.get(candidate.section.id);
+            const entry = ordinal === undefined ? undefined : state.sections[ordinal];
+            const cosine = entry ? vectors.cosine(entry, query) : null;
+            if (cosine !== null) scores.set(candidate.section.id, meaningRaw(cosine, this.embedder!.similarity));
+          }
+          return scores;
+        },
+      });
+    }
   }
 
   /** The last complete state, or undefined before the first pass finished. */
@@ -97,6 +136,7 @@ export class Engine {
       lastPass: this.lastPass,
       lastError: this.lastError,
       fromSnapshot: this.fromSnapshot,
+      meaning: this.vectors?.status() ?? null,
     };
   }
 
@@ -165,13 +205,47 @@ export class Engine {
    * The question's embedding, or null when embeddings are off or not ready. Callers embed first
    * and take the state afterwards, so the ranking that follows reads one state synchronously.
    */
-  async embedQuery(_question: string): Promise<Float32Array | null> {
-    return null;
+  async embedQuery(question: string): Promise<Float32Array | null> {
+    if (!this.embedder || !question.trim()) return null;
+    try {
+      return await this.embedder.embedQuery(question);
+    } catch (error) {
+      this.log(`[meaning] the question could not be embedded (${(error as Error).message}); answering on words`);
+      return null;
+    }
   }
 
   /** The meaning half of the score for `state`, given the question's embedding (null: off). */
-  meaningSource(_state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
-    return queryVector ? null : null;
+  meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
+    const vectors = this.vectors;
+    if (!vectors || !queryVector) return null;
+    const nearest: number[] = [];
+    for (const id of vectors.nearest(queryVector)) {
+      const ordinal = state.sectionOrdinalById.get(id);
+      if (ordinal !== undefined) nearest.push(ordinal);
+    }
+    return {
+      cosine: (ordinal) => {
+        const entry = state.sections[ordinal];
+        return entry ? vectors.cosine(entry, queryVector) : null;
+      },
+      anchors: this.embedder!.similarity,
+      nearest,
+    };
+  }
+
+  /** Resolves when every section of the state in service has its vectors (or embedding stopped). */
+  async waitForMeaning(): Promise<void> {
+    let job: Promise<void>;
+    do {
+      job = this.meaningJob;
+      await job;
+    } while (job !== this.meaningJob);
+  }
+
+  /** Called when embedding progresses (status displays, progress bars). */
+  onDidChangeMeaning(listener: () => void): () => void {
+    return this.vectors?.onDidChange(listener) ?? (() => undefined);
   }
 
   /**
@@ -239,6 +313,8 @@ export class Engine {
     if (this.debounce) clearTimeout(this.debounce);
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.listeners.clear();
+    this.vectors?.cancel();
+    void this.embedder?.dispose();
   }
 
   /** Serves the snapshot's state, if a valid one exists; a bad one is discarded with a log line. */
@@ -257,10 +333,17 @@ export class Engine {
       this.state = state;
       this.fromSnapshot = true;
       this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);
+      this.syncMeaning(state);
       for (const listener of this.listeners) listener(state);
     } catch (error) {
       this.log(`[snapshot] discarded ${this.snapshotPath}: ${(error as Error).message}; indexing from scratch`);
     }
+  }
+
+  /** Brings the vectors in line with a new state; embedding continues in the background. */
+  private syncMeaning(state: IndexState): void {
+    if (!this.vectors) return;
+    this.meaningJob = this.vectors.sync(state).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
 
   private scheduleSnapshot(): void {
@@ -308,6 +391,7 @@ export class Engine {
           this.lastPass = report;
           this.lastError = null;
           this.scheduleSnapshot();
+          this.syncMeaning(state);
           this.log(`[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`);
           for (const listener of this.listeners) listener(state);
         } catch (error) {
@@ -322,4 +406,8 @@ export class Engine {
     const waiters = this.waiters.splice(0);
     for (const waiter of waiters) waiter.resolve();
   }
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

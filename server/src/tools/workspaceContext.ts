@@ -75,6 +75,8 @@ const output = {
   candidates: z.number(),
   candidatesCapped: z.object({ droppedTerms: z.array(z.string()), droppedByBudget: z.number(), byteBudget: z.number() }).optional(),
   notice: z.string().optional(),
+  /** The embedding model and how many sections still rank on words alone; null when embeddings are off. */
+  meaning: z.object({ model: z.string(), sectionsWithVectors: z.number(), sectionsWithoutVectors: z.number() }).nullable(),
   degraded: z.array(z.string()),
   indexedAt: z.string().nullable(),
 };
@@ -99,7 +101,8 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
     const sourceKinds = args.sourceKinds ? parseSourceKinds(args.sourceKinds) : undefined;
     const queryVector = await engine.embedQuery(args.question);
     const found = await stateForQuery(engine, args.workspace, args.asOf);
-    const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0 };
+    const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
+    const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
     if (found.kind === 'not-served') return { workspace: args.workspace, ...empty, notice: found.message, degraded: found.degraded, indexedAt: null };
     if (found.kind === 'cold') {
       return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
@@ -140,12 +143,20 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
       candidates: ranked.candidates,
       ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
       ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
+      meaning,
       degraded,
       indexedAt: state.indexedAt,
     };
   },
   renderText: renderContext,
 };
+
+function meaningSummary(engine: Engine, state: IndexState | undefined): ContextOutput['meaning'] {
+  const status = engine.status().meaning;
+  if (!status) return null;
+  const sections = state?.counts.sections ?? 0;
+  return { model: status.model, sectionsWithVectors: status.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - status.sectionsWithVectors) };
+}
 
 function parseSourceKinds(values: string[]): Set<SourceKind> {
   const kinds = new Set<SourceKind>();
@@ -218,6 +229,9 @@ export function renderContext(out: ContextOutput): string {
     const parts = [c.droppedTerms.length ? `terms not used: ${c.droppedTerms.join(', ')}` : '', c.droppedByBudget ? `${c.droppedByBudget} passages past the ${c.byteBudget}-byte budget` : ''].filter(Boolean);
     lines.push(`candidates-capped: ${parts.join('; ')}. Narrow the question.`);
   }
-  lines.push(`contractVersion ${out.contractVersion} · indexedAt ${out.indexedAt ?? 'never'}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`);
+  const meaning = out.meaning
+    ? ` · meaning ${out.meaning.model}${out.meaning.sectionsWithoutVectors ? ` (${out.meaning.sectionsWithoutVectors} sections still on words alone)` : ''}`
+    : ' · embeddings off';
+  lines.push(`contractVersion ${out.contractVersion} · indexedAt ${out.indexedAt ?? 'never'}${meaning}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`);
   return lines.join('\n');
 }

@@ -36,6 +36,9 @@ export function renderAskTable(out: ContextOutput): string {
     const snippet = p.text.replace(/\s+/g, ' ').trim();
     lines.push(`     "${snippet.length > SNIPPET_CHARS ? `${snippet.slice(0, SNIPPET_CHARS)}…` : snippet}"`);
   });
-  lines.push('', `contract ${out.contractVersion} · ${out.candidates} candidates · indexedAt ${out.indexedAt ?? 'never'}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`);
+  const meaning = out.meaning
+    ? `meaning ${out.meaning.model}${out.meaning.sectionsWithoutVectors ? `, ${out.meaning.sectionsWithoutVectors} sections without vectors (run wsctx index to embed them)` : ''}`
+    : 'embeddings off';
+  lines.push('', `contract ${out.contractVersion} · ${out.candidates} candidates · ${meaning} · indexedAt ${out.indexedAt ?? 'never'}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`);
   return lines.join('\n');
 }

@@ -22,6 +22,8 @@ export interface IndexSummary {
   repositories: { root: string; folder: string; git: boolean; head: string | null }[];
   problems: Problem[];
   indexedAt: string;
+  /** Embeddings: filled by the CLI once vectors are complete; absent when embeddings are off. */
+  meaning?: { model: string; backend: string | null; sectionsWithVectors: number; seconds: number; error: string | null };
 }
 
 export async function runIndex(engine: Engine): Promise<IndexSummary> {
@@ -69,6 +71,12 @@ export function renderIndexSummary(s: IndexSummary): string {
   out.push('', `Problems (${errors.length}${s.problems.length > errors.length ? `, plus ${s.problems.length - errors.length} info` : ''}):`);
   if (errors.length === 0) out.push('  none');
   for (const p of errors) out.push(`  ${p.path}:${p.line}: ${p.severity} ${p.code}: ${p.message}`);
+  if (s.meaning) {
+    const failed = s.meaning.error ? `; stopped: ${s.meaning.error}` : '';
+    out.push('', `Meaning: ${s.meaning.sectionsWithVectors} of ${s.sections} sections embedded with ${s.meaning.model} (${s.meaning.backend ?? 'no'} vector index) in ${seconds(s.meaning.seconds * 1000)}${failed}.`);
+  } else {
+    out.push('', 'Meaning: embeddings off (words only).');
+  }
   out.push('', `indexedAt: ${s.indexedAt}`);
   return out.join('\n');
 }

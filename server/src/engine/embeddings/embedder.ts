@@ -8,7 +8,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { LocalEmbedder } from './localEmbedder';
-import { DEFAULT_LOCAL_MODEL, type LocalModelName } from './localModels';
+import { DEFAULT_LOCAL_MODEL, type LocalModelName, type SimilarityRange } from './localModels';
 import { OpenAiEmbedder } from './openAiEmbedder';
 
 /** Called after each finished batch with the number of texts embedded so far and the total. */
@@ -27,6 +27,8 @@ export interface Embedder {
    * split into overlapping windows by the caller (see `windows.ts`), never silently truncated.
    */
   readonly maxInputTokens: number;
+  /** Where this model's cosines fall for unrelated and related texts (localModels.ts). */
+  readonly similarity: SimilarityRange;
   /**
    * Embeds texts in order: one normalized vector per text. Work is split into batches; after each
    * one `onProgress` fires. Aborting `signal` drops the batches not yet started and rejects with
@@ -66,6 +68,11 @@ export interface EmbeddingSettings {
   timeoutMs?: number;
   /** Input limit of the HTTP model in estimated tokens. Default 512 (safe for common small models). */
   maxInputTokens?: number;
+  /**
+   * The HTTP model's cosine for unrelated and for related texts. Default 0 and 1 (cosine used as
+   * is); set it from a few known pairs to let meaning weigh as the contract intends.
+   */
+  similarity?: SimilarityRange;
 }
 
 /** Default worker count: leave one core to the editor and the rest of the server, max two. */
@@ -112,6 +119,7 @@ export function createEmbedder(settings: EmbeddingSettings, options: CreateEmbed
         batchSize,
         timeoutMs: settings.timeoutMs,
         maxInputTokens: settings.maxInputTokens,
+        similarity: settings.similarity,
       });
     default:
       throw new Error(`embeddings: unknown provider '${String(settings.provider)}' (expected local, openai or off)`);

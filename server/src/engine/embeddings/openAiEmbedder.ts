@@ -10,6 +10,7 @@
  */
 import { abortError } from './abort';
 import type { Embedder, ProgressFn } from './embedder';
+import type { SimilarityRange } from './localModels';
 import { normalizeInPlace } from './vectorMath';
 
 export interface OpenAiEmbedderOptions {
@@ -24,6 +25,8 @@ export interface OpenAiEmbedderOptions {
   timeoutMs?: number;
   /** Input limit in estimated tokens. Default 512. */
   maxInputTokens?: number;
+  /** Cosine for unrelated and related texts; default 0 and 1 (see EmbeddingSettings.similarity). */
+  similarity?: SimilarityRange;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -34,6 +37,7 @@ const BODY_SNIPPET = 300;
 export class OpenAiEmbedder implements Embedder {
   readonly id: string;
   readonly maxInputTokens: number;
+  readonly similarity: SimilarityRange;
   private readonly url: string;
   private readonly model: string;
   private readonly apiKey?: string;
@@ -53,6 +57,7 @@ export class OpenAiEmbedder implements Embedder {
     this.batchSize = Math.max(1, Math.round(options.batchSize ?? 16));
     this.timeoutMs = Math.max(1, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     this.maxInputTokens = options.maxInputTokens ?? DEFAULT_MAX_INPUT_TOKENS;
+    this.similarity = options.similarity ?? { unrelated: 0, related: 1 };
     this.id = `openai:${base}#${this.model}`;
   }
 

@@ -17,9 +17,12 @@
  *   with equal weights this is exactly "the fraction of your query's terms the passage contains",
  *   and a rare term ("dunning", `BILLING_RETRY_MAX_ATTEMPTS`) counts for more than a common one
  *   ("service"). Meaning is the cosine of the two embeddings clamped to 0..1.
+ * - 2026-11-30.2: meaning maps cosine linearly from the model's "unrelated" anchor (0) to its
+ *   "related" anchor (1), clamped: raw MiniLM cosines of good paraphrases sit at 0.4-0.6, so
+ *   the plain cosine let meaning carry a fraction of its published 0.40.
  */
 
-export const CONTRACT_VERSION = '2026-11-30.1';
+export const CONTRACT_VERSION = '2026-11-30.2';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;
@@ -70,7 +73,22 @@ export function recencyRaw(ageMs: number | null): number {
   return Math.max(0, 1 - days / RECENCY_WINDOW_DAYS);
 }
 
-/** Meaning raw value from a cosine similarity. */
-export function meaningRaw(cosine: number): number {
-  return Math.min(1, Math.max(0, cosine));
+/** Where a model's cosines fall for unrelated and for related texts (its published anchors). */
+export interface SimilarityAnchors {
+  unrelated: number;
+  related: number;
+}
+
+/** Cosine as is: for models with no anchors of their own. */
+export const PLAIN_COSINE: SimilarityAnchors = { unrelated: 0, related: 1 };
+
+/**
+ * Meaning raw value from a cosine: 0 at the model's "unrelated" anchor, 1 at its "related" one,
+ * linear between and clamped to 0..1, so "as close as a paraphrase" counts the same for every
+ * model (all-MiniLM-L6-v2: 0.10 and 0.60; USE lite: 0.30 and 0.70; localModels.ts).
+ */
+export function meaningRaw(cosine: number, anchors: SimilarityAnchors = PLAIN_COSINE): number {
+  const span = anchors.related - anchors.unrelated;
+  if (!(span > 0)) return Math.min(1, Math.max(0, cosine));
+  return Math.min(1, Math.max(0, (cosine - anchors.unrelated) / span));
 }

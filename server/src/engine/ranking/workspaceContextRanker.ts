@@ -26,6 +26,7 @@ import {
   TITLE_WEIGHT,
   WORDS_WEIGHT,
   type Signal,
+  type SimilarityAnchors,
 } from './contract';
 import { entityDictionary, type NamedEntity } from './namedEntities';
 
@@ -33,6 +34,8 @@ import { entityDictionary, type NamedEntity } from './namedEntities';
 export interface MeaningSource {
   /** Cosine of the question's embedding with the section's (best window), or null without a vector. */
   cosine(ordinal: number): number | null;
+  /** The model's cosine anchors (contract.ts `meaningRaw`). */
+  anchors: SimilarityAnchors;
   /** Sections nearest the question in meaning: a second candidate generator. */
   nearest: readonly number[];
 }
@@ -168,7 +171,7 @@ class PassageScorer {
 
   match(ordinal: number, words: number, mask: number, askMeaning: boolean): Matched {
     const cosine = askMeaning && this.options.meaning ? this.options.meaning.cosine(ordinal) : null;
-    const match = cosine === null ? words : WORDS_WEIGHT * words + MEANING_WEIGHT * meaningRaw(cosine);
+    const match = cosine === null ? words : WORDS_WEIGHT * words + MEANING_WEIGHT * meaningRaw(cosine, this.options.meaning!.anchors);
     return { ordinal, words, mask, cosine, match };
   }
 
@@ -177,7 +180,10 @@ class PassageScorer {
     const why: WhyTerm[] = [];
     const hasVector = m.cosine !== null;
     why.push(term('words', hasVector ? WORDS_WEIGHT : 1, m.words, this.wordsDetail(m.mask)));
-    if (hasVector) why.push(term('meaning', MEANING_WEIGHT, meaningRaw(m.cosine!), `cosine ${m.cosine!.toFixed(3)} between the question and the passage`));
+    if (hasVector) {
+      const anchors = this.options.meaning!.anchors;
+      why.push(term('meaning', MEANING_WEIGHT, meaningRaw(m.cosine!, anchors), `cosine ${m.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model)`));
+    }
     else why.push({ signal: 'meaning', weight: 0, raw: 0, contribution: 0, detail: this.options.meaning ? 'no embedding for this passage yet: words count at full weight' : 'embeddings are off: words count at full weight' });
 
     const bonuses = m.match >= MIN_MATCH;

@@ -21,6 +21,9 @@ class CountingEmbedder implements Embedder {
   get maxInputTokens() {
     return this.inner.maxInputTokens;
   }
+  get similarity() {
+    return this.inner.similarity;
+  }
   embed(texts: readonly string[], signal?: AbortSignal, onProgress?: ProgressFn) {
     this.calls++;
     this.texts.push(...texts);

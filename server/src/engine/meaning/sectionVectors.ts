@@ -1,0 +1,258 @@
+/**
+ * The meaning half of the index: one vector per window of every section, kept in line with the
+ * live index state, and the vector index over them (a second candidate generator).
+ *
+ * - Vectors are keyed by section id and the digest of the text embedded, so they survive
+ *   renumbering and are never used for a section whose text has changed (an `asOf` state's
+ *   older text simply has no vector and ranks on words at full weight).
+ * - Embedding is progressive and never blocks answers: `sync` attaches what the on-disk cache
+ *   already holds at once, then embeds the rest in the background, in chunks, reporting progress;
+ *   a newer `sync` (files changed again) cancels the running job and plans afresh.
+ * - A section longer than the model's input is embedded in windows (embeddings/windows.ts); its
+ *   meaning for a question is its best window.
+ */
+import type { IndexState, SectionEntry } from '../indexState';
+import type { Embedder } from '../embeddings/embedder';
+import { isAbortError } from '../embeddings/abort';
+import { embedTextsCached } from '../embeddings/cachedEmbedding';
+import { textDigest, type VectorCache } from '../embeddings/vectorCache';
+import { dot } from '../embeddings/vectorMath';
+import { splitWindows, windowOptionsFor, type WindowOptions } from '../embeddings/windows';
+import { createVectorIndex, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
+import type { Section } from '../model';
+
+/** Sections embedded per chunk of the background job: the grain of progress and cancellation. */
+export const EMBED_CHUNK_SECTIONS = 32;
+/** Nearest sections the vector index proposes as candidates for one question. */
+export const MEANING_CANDIDATES = 50;
+
+export interface MeaningProgress {
+  done: number;
+  total: number;
+}
+
+export interface MeaningStatus {
+  model: string;
+  backend: 'hnsw' | 'exact' | null;
+  backendReason: string;
+  sectionsWithVectors: number;
+  sectionsPending: number;
+  embedding: MeaningProgress | null;
+  lastError: string | null;
+}
+
+interface SectionVectorsEntry {
+  digest: string;
+  vectors: Float32Array[];
+  labels: number[];
+}
+
+export class SectionVectors {
+  private readonly bySection = new Map<string, SectionVectorsEntry>();
+  private readonly labelToSection: (string | undefined)[] = [];
+  private freeLabels: number[] = [];
+  private index: VectorIndex | undefined;
+  private job: AbortController | undefined;
+  private progress: MeaningProgress | null = null;
+  private pending = 0;
+  private lastError: string | null = null;
+  private readonly windowOptions: WindowOptions;
+  private readonly planCache = new WeakMap<Section, { digest: string; windows: string[] }>();
+  private readonly listeners = new Set<() => void>();
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly cache: VectorCache | null,
+    private readonly log: (message: string) => void,
+  ) {
+    this.windowOptions = windowOptionsFor(embedder);
+  }
+
+  status(): MeaningStatus {
+    const backend = vectorBackendStatus();
+    return {
+      model: this.embedder.id,
+      backend: this.index?.kind ?? null,
+      backendReason: backend.reason,
+      sectionsWithVectors: this.bySection.size,
+      sectionsPending: this.pending,
+      embedding: this.progress,
+      lastError: this.lastError,
+    };
+  }
+
+  /** Called when embedding progresses or finishes (status displays). */
+  onDidChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Brings the vectors in line with `state`: drops vectors of sections gone or changed, attaches
+   * cached vectors, and starts embedding the rest in the background (cancelling an older job).
+   * Resolves when the background job ends (callers that must wait, like `wsctx index`, await it).
+   */
+  sync(state: IndexState): Promise<void> {
+    this.job?.abort();
+    const live = new Set<string>();
+    const todo: { id: string; digest: string; windows: string[] }[] = [];
+    for (const entry of state.sections) {
+      if (!entry) continue;
+      const id = entry.section.id;
+      live.add(id);
+      const plan = this.planOf(entry);
+      const have = this.bySection.get(id);
+      if (have?.digest === plan.digest) continue;
+      if (have) this.removeSection(id);
+      const cached = this.cachedVectors(plan.windows);
+      if (cached) this.attach(id, plan.digest, cached);
+      else todo.push({ id, digest: plan.digest, windows: plan.windows });
+    }
+    for (const id of [...this.bySection.keys()]) if (!live.has(id)) this.removeSection(id);
+    this.pending = todo.length;
+    if (todo.length === 0) {
+      this.progress = null;
+      this.emit();
+      return Promise.resolve();
+    }
+    const controller = new AbortController();
+    this.job = controller;
+    return this.run(todo, controller.signal).finally(() => {
+      if (this.job === controller) this.job = undefined;
+    });
+  }
+
+  /** Cosine of the query with a section's best window, or null when the section has no vector for its current text. */
+  cosine(entry: SectionEntry, query: Float32Array): number | null {
+    const have = this.bySection.get(entry.section.id);
+    if (!have || have.digest !== this.planOf(entry).digest) return null;
+    let best = -Infinity;
+    for (const v of have.vectors) best = Math.max(best, dot(query, v));
+    return best;
+  }
+
+  /** Section ids nearest the query in meaning, best first. */
+  nearest(query: Float32Array, k = MEANING_CANDIDATES): string[] {
+    if (!this.index || this.index.size === 0) return [];
+    const ids: string[] = [];
+    // Windows of one section can crowd the top; ask for more and keep each section once.
+    for (const hit of this.index.search(query, k * 3)) {
+      const id = this.labelToSection[hit.label];
+      if (id && !ids.includes(id)) ids.push(id);
+      if (ids.length >= k) break;
+    }
+    return ids;
+  }
+
+  /** Stops the background job (pending sections keep ranking on words). */
+  cancel(): void {
+    this.job?.abort();
+  }
+
+  private async run(todo: { id: string; digest: string; windows: string[] }[], signal: AbortSignal): Promise<void> {
+    const total = todo.length;
+    this.progress = { done: 0, total };
+    this.emit();
+    try {
+      for (let start = 0; start < todo.length; start += EMBED_CHUNK_SECTIONS) {
+        const chunk = todo.slice(start, start + EMBED_CHUNK_SECTIONS);
+        const texts = chunk.flatMap((s) => s.windows);
+        const { vectors } = await embedTextsCached(this.embedder, texts, { cache: this.cache, signal });
+        if (signal.aborted) return;
+        let offset = 0;
+        for (const s of chunk) {
+          this.attach(s.id, s.digest, vectors.slice(offset, offset + s.windows.length));
+          offset += s.windows.length;
+        }
+        this.pending = total - (start + chunk.length);
+        this.progress = { done: start + chunk.length, total };
+        this.emit();
+      }
+      this.progress = null;
+      this.lastError = null;
+    } catch (error) {
+      if (isAbortError(error) || signal.aborted) return;
+      this.lastError = (error as Error).message;
+      this.progress = null;
+      this.log(`[meaning] embedding stopped: ${this.lastError}; passages without vectors rank on words`);
+    } finally {
+      this.emit();
+    }
+  }
+
+  /** The text embedded for a section and its windows, computed once per section object. */
+  private planOf(entry: SectionEntry): { digest: string; windows: string[] } {
+    let plan = this.planCache.get(entry.section);
+    if (!plan) {
+      const text = embeddingText(entry);
+      plan = { digest: textDigest(text), windows: splitWindows(text, this.windowOptions).map((w) => w.text) };
+      this.planCache.set(entry.section, plan);
+    }
+    return plan;
+  }
+
+  private cachedVectors(windows: readonly string[]): Float32Array[] | null {
+    if (!this.cache) return null;
+    const vectors: Float32Array[] = [];
+    for (const text of windows) {
+      const hit = this.cache.get(textDigest(text));
+      if (!hit || hit.length !== 1) return null;
+      vectors.push(hit[0]);
+    }
+    return vectors;
+  }
+
+  private attach(id: string, digest: string, vectors: Float32Array[]): void {
+    if (vectors.length === 0) return;
+    this.index ??= createVectorIndex(vectors[0].length, { log: this.log });
+    const labels = vectors.map((vector) => {
+      const label = this.freeLabels.pop() ?? this.labelToSection.length;
+      this.labelToSection[label] = id;
+      this.index!.add(label, vector);
+      return label;
+    });
+    this.bySection.set(id, { digest, vectors, labels });
+  }
+
+  private removeSection(id: string): void {
+    const have = this.bySection.get(id);
+    if (!have) return;
+    for (const label of have.labels) {
+      this.index?.remove(label);
+      this.labelToSection[label] = undefined;
+      // HNSW keeps deleted slots; an exact index reuses labels freely.
+      if (this.index?.kind === 'exact') this.freeLabels.push(label);
+    }
+    this.bySection.delete(id);
+  }
+
+  private emit(): void {
+    for (const listener of this.listeners) listener();
+  }
+}
+
+/**
+ * What is embedded for a section: its document's title and heading path give the passage its
+ * subject ("Deploy and rollback > Rolling back"), then the text itself.
+ */
+export function embeddingText(entry: SectionEntry): string {
+  const { section, doc } = entry;
+  const path = section.headingPath.filter((h, i) => !(i === 0 && h === doc.title));
+  const head = [doc.title, ...path].join(' > ');
+  const lead = documentLead(entry);
+  return lead ? `${head}\n${lead}\n\n${section.text}` : `${head}\n\n${section.text}`;
+}
+
+/** The document's opening sentences (its first section's body), when the section is not that section. */
+function documentLead(entry: SectionEntry): string {
+  const first = entry.doc.sections[0];
+  if (!first || first === entry.section || entry.doc.sections.length < 2) return '';
+  const body = first.text.split('\n').filter((l) => l.trim() && !/^#{1,6}\s/.test(l) && !/^[=-]{3,}\s*$/.test(l)).join(' ');
+  const sentences = body.match(/[^.!?]+[.!?]+/g) ?? [body];
+  let lead = '';
+  for (const s of sentences) {
+    if ((lead + s).length > 300) break;
+    lead += s;
+  }
+  return lead.trim();
+}

@@ -1,0 +1,149 @@
+/**
+ * Meaning in the engine, with the real packaged model: vectors follow the index (cached on disk
+ * by digest, never embedded twice, re-embedded only for changed sections), the question's
+ * embedding joins the ranking at 0.40 with why[] showing both halves, and an OpenAI-compatible
+ * endpoint served by a local HTTP server works the same way.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { Engine } from '../../../../server/src/engine/engine';
+import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
+import { callTool } from '../../../../server/src/tools/callTool';
+import { findTool } from '../../../../server/src/tools/registry';
+import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
+import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
+
+const DOCS: Record<string, string> = {
+  'epics/dunning.md': '# Dunning\n\n## Collection schedule\n\nA declined charge is attempted again on days 1, 3, 7 and 14; then the subscription is suspended.\n',
+  'epics/tls.md': '# Certificates\n\n## Renewal\n\nCertificates are renewed by cert-manager thirty days before they expire.\n',
+  'epics/deploy.md': '# Deploys\n\n## Canary\n\nEvery release goes to a canary first and is promoted after ten minutes.\n',
+};
+
+function workspace(): string {
+  const dir = tempDir('meaning');
+  for (const [p, text] of Object.entries(DOCS)) write(dir, p, text);
+  return dir;
+}
+
+async function ask(engine: Engine, question: string): Promise<ContextOutput> {
+  return (await callTool(engine, findTool('workspace_context')!, { workspace: 'ws', question, limit: 5 }, { sessionId: 't' })) as ContextOutput;
+}
+
+describe('meaning in the engine (local model)', function () {
+  this.timeout(180_000);
+  after(removeTempDirs);
+
+  it('embeds every section once, reuses the on-disk cache across restarts, and re-embeds only what changed', async () => {
+    const dir = workspace();
+    const cache = tempDir('cache');
+    const logs: string[] = [];
+    const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
+    await first.waitForIndex();
+    await first.waitForMeaning();
+    const status = first.status().meaning!;
+    assert.equal(status.model.startsWith('local:all-minilm-l6-v2@'), true);
+    assert.equal(status.sectionsWithVectors, first.current()!.counts.sections);
+    assert.equal(status.sectionsPending, 0);
+    assert.ok(status.backend === 'hnsw' || status.backend === 'exact');
+    first.dispose();
+
+    // A second engine on the same cache: every vector comes from disk, nothing is embedded.
+    const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' } });
+    const progress: number[] = [];
+    second.onDidChangeMeaning(() => {
+      const p = second.status().meaning?.embedding;
+      if (p) progress.push(p.total);
+    });
+    await second.waitForIndex();
+    await second.waitForMeaning();
+    assert.deepEqual(progress, [], 'no embedding job ran');
+    assert.equal(second.status().meaning!.sectionsWithVectors, second.current()!.counts.sections);
+
+    // An edit re-embeds that file's changed sections only.
+    fs.appendFileSync(path.join(dir, 'epics/tls.md'), '\n## Revocation\n\nA leaked key is revoked at once.\n');
+    await second.update(['epics/tls.md']);
+    await second.waitForMeaning();
+    assert.ok(progress.length > 0 && progress.every((total) => total <= 2), `only the edited file's sections were embedded: ${progress.join(',')}`);
+    second.dispose();
+  });
+
+  it('finds a passage by meaning that shares no word with the question, with why[] showing both halves', async () => {
+    const dir = workspace();
+    const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: tempDir('cache'), embeddings: { provider: 'local' } });
+    await engine.waitForIndex();
+    await engine.waitForMeaning();
+    const words = new Engine({ folders: [{ name: 'ws', absPath: dir }] });
+    await words.waitForIndex();
+    try {
+      const question = 'what happens when a card payment keeps failing?';
+      assert.deepEqual((await ask(words, question)).passages.map((p) => p.sourceRef.path), [], 'words alone find nothing');
+      const out = await ask(engine, question);
+      assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
+      const [wordsTerm, meaningTerm] = out.passages[0].why;
+      assert.equal(wordsTerm.signal, 'words');
+      assert.equal(wordsTerm.weight, 0.6);
+      assert.equal(wordsTerm.raw, 0);
+      assert.equal(meaningTerm.signal, 'meaning');
+      assert.equal(meaningTerm.weight, 0.4);
+      assert.ok(meaningTerm.raw > 0);
+      assert.match(meaningTerm.detail, /^cosine 0\.\d{3} \(0 at 0\.1, 1 at 0\.6 for this model\)$/);
+      assert.equal(out.meaning?.sectionsWithoutVectors, 0);
+    } finally {
+      engine.dispose();
+      words.dispose();
+    }
+  });
+
+  it('ranks exactly as the words-only formula when embeddings are off', async () => {
+    const dir = workspace();
+    const off = new Engine({ folders: [{ name: 'ws', absPath: dir }], embeddings: { provider: 'off' } });
+    await off.waitForIndex();
+    const out = await ask(off, 'canary release promoted');
+    assert.equal(out.meaning, null);
+    for (const p of out.passages) {
+      assert.equal(p.why[0].weight, 1);
+      assert.equal(p.why[1].contribution, 0);
+    }
+    off.dispose();
+  });
+
+  it('uses an OpenAI-compatible endpoint (a local HTTP server answering with the local model) the same way', async () => {
+    const model = new LocalEmbedder({ workers: 1 });
+    const requests: { model: string; input: string[] }[] = [];
+    const server: Server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', async () => {
+        const payload = JSON.parse(body) as { model: string; input: string[] };
+        requests.push(payload);
+        const vectors = await model.embed(payload.input);
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v] })), model: payload.model }));
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    const port = (server.address() as AddressInfo).port;
+    const dir = workspace();
+    const engine = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: tempDir('cache'),
+      embeddings: { provider: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'fake-minilm', similarity: { unrelated: 0.1, related: 0.6 } },
+    });
+    try {
+      await engine.waitForIndex();
+      await engine.waitForMeaning();
+      assert.equal(engine.status().meaning!.model, `openai:http://127.0.0.1:${port}/v1#fake-minilm`);
+      assert.ok(requests.length >= 1 && requests.every((r) => r.model === 'fake-minilm'));
+      const out = await ask(engine, 'what happens when a card payment keeps failing?');
+      assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
+      assert.ok(out.passages[0].why[1].raw > 0);
+    } finally {
+      engine.dispose();
+      await model.dispose();
+      await new Promise<void>((r) => server.close(() => r()));
+    }
+  });
+});
