@@ -107,7 +107,8 @@ export class LspClient {
   /** Spawns the built server on `workspace` (one folder named after its directory) and initializes it. */
   static async start(workspace: string, options: LspOptions = {}): Promise<LspClient> {
     buildServer();
-    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    // Words only unless a test asks otherwise: the model has suites of its own.
+    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off' } });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(connection, child, workspace, options);
     const exited = client.waitFor('the server to exit', () => client.exitCode !== undefined).then(() => {

@@ -19,6 +19,11 @@ export interface EngineSettings {
   updateDebounceMs: number;
   /** Quiet time after a pass before the snapshot is written. Default 2 s. */
   snapshotDelayMs: number;
+  /**
+   * Run git for commits, dirty state, recency and `asOf`. Default true; hosts turn it off in an
+   * untrusted workspace, where a repository's own git config must not run anything.
+   */
+  useGit: boolean;
 }
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
@@ -27,6 +32,7 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   refreshAfterMs: 5 * 60_000,
   updateDebounceMs: 150,
   snapshotDelayMs: 2_000,
+  useGit: true,
 });
 
 export function resolveEngineSettings(overrides: Partial<EngineSettings> = {}): EngineSettings {

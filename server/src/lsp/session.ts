@@ -20,7 +20,7 @@ import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
 import { describeState, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
-import { engineSettingsFrom, needsNewEngine } from './settingsReader';
+import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
 
 export interface SessionHost {
   log(message: string): void;
@@ -197,7 +197,15 @@ export class LanguageSession implements FeatureContext {
     this.mentionIndex = undefined;
     if (this.folders.length === 0) return;
     const settings = engineSettingsFrom(this.current);
-    const engine = new Engine({ folders: this.folders, settings, log: (m) => this.log(m) });
+    // Restricted mode: nothing from the workspace runs, git included (a repository's own config
+    // can make git execute programs), so git facts are left out.
+    const engine = new Engine({
+      folders: this.folders,
+      settings: { ...settings, useGit: this.trusted },
+      cacheDir: this.storagePath,
+      embeddings: embeddingSettingsFrom(this.current),
+      log: (m) => this.log(m),
+    });
     this.engineRef = engine;
     this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });
     this.unsubscribe = engine.onDidChangeState((state) => {

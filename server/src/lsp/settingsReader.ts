@@ -2,11 +2,11 @@
  * The extension's settings (shared/settings.ts) mapped onto what the server runs: engine settings
  * and the decisions that need a new engine or a restarted endpoint when a setting changes.
  *
- * Read today: `sources.*` (engine globs) and `mcp.http.enabled`; `budgets.contextPassages` is read
- * by the search request. `embeddings.*`, `judge.mode`, `budgets.getContextMaxTokens` and
- * `budgets.expandEdges` are carried for the engine options that will read them.
+ * `sources.*` become the engine's globs and `embeddings.*` its embedder; `mcp.http.enabled` starts
+ * or stops the endpoint; `budgets.contextPassages` is read by the search request.
  */
 import type { SourceGlobSettings, WorkspaceContextSettings } from '../../../shared/settings';
+import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import type { EngineSettings } from '../engine/settings';
 
 export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<EngineSettings> {
@@ -15,7 +15,18 @@ export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<
   return { globs };
 }
 
-/** True when switching from `before` to `after` changes what the engine reads (a new engine is needed). */
+/**
+ * The embedder the settings ask for (engine/embeddings/embedder.ts). `$WSCTX_EMBEDDINGS`
+ * (off, local, openai) overrides the provider, as it does for `wsctx`.
+ */
+export function embeddingSettingsFrom(settings: WorkspaceContextSettings, env: NodeJS.ProcessEnv = process.env): Partial<EmbeddingSettings> {
+  const e = settings.embeddings;
+  const override = env.WSCTX_EMBEDDINGS;
+  const provider = override === 'off' || override === 'local' || override === 'openai' ? override : e.provider;
+  return { provider, localModel: e.localModel, baseUrl: e.baseUrl, model: e.model };
+}
+
+/** True when switching from `before` to `after` changes what the engine reads or embeds (a new engine is needed). */
 export function needsNewEngine(before: WorkspaceContextSettings, after: WorkspaceContextSettings): boolean {
-  return JSON.stringify(before.sources) !== JSON.stringify(after.sources);
+  return JSON.stringify([before.sources, before.embeddings]) !== JSON.stringify([after.sources, after.embeddings]);
 }

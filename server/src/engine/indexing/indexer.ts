@@ -16,6 +16,7 @@ import { compileSourceGlobs, type SourceMatcher } from '../workspace/globs';
 import { fromWorkspacePath, joinPosix, toWorkspacePath } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
+import { InputError } from '../errors';
 import type { IndexerMemory } from '../persistence/indexSnapshot';
 import { countState } from './counts';
 import { fillFileTable, type FileTable } from './fileTable';
@@ -54,7 +55,7 @@ export class Indexer {
     const started = performance.now();
     this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize });
     const filled = await fillFileTable(this.discovery.files, this.table);
-    this.git = await loadGitFacts(this.discovery.roots);
+    this.git = this.settings.useGit ? await loadGitFacts(this.discovery.roots) : undefined;
     this.dirtyOverrides.clear();
     return this.finish('full', started, filled);
   }
@@ -201,6 +202,7 @@ export class Indexer {
 
   /** The workspace as it was at `asOf` (asOfIndex.ts); needs one completed pass first. */
   async asOf(asOf: string): Promise<AsOfState> {
+    if (!this.settings.useGit) throw new InputError('asOf: git is off in this workspace (untrusted), so its history cannot be read.');
     if (!this.discovery || !this.table) await this.full();
     return buildAsOfState(asOf, this.folders, this.settings, this.discovery!, this.table!);
   }

@@ -155,3 +155,17 @@ describe('Engine updates from file events', () => {
     engine.dispose();
   });
 });
+
+describe('Engine without git (untrusted workspaces)', () => {
+  after(removeTempDirs);
+
+  it('runs no git: no commits, no dirty marks, and asOf refused with a reason', async () => {
+    const dir = copyExampleWorkspace({ git: true });
+    const engine = new Engine({ folders: [{ name: 'fernhill', absPath: dir }], settings: { useGit: false } });
+    const state = await engine.waitForIndex();
+    assert.ok(state.counts.sections > 300);
+    assert.ok([...state.commits.values()].every((c) => c.commit === null && c.lastCommitTime === null));
+    await assert.rejects(engine.stateAsOf('2026-01-01'), /^InputError: asOf: git is off in this workspace \(untrusted\)|asOf: git is off/);
+    engine.dispose();
+  });
+});
