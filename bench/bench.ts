@@ -1,0 +1,207 @@
+/**
+ * `npm run bench`: speed and memory of the engine and its tools, next to Lunr, MiniSearch and a
+ * typed-array BM25 index built over the same sections and asked the same queries in the same run.
+ *
+ *   npm run bench [-- --size 1k|10k|100k|all|1k,10k] [--quick] [--runs N] [--seed N] [--no-git]
+ *                    [--budget SECONDS] [--out FILE] [--keep]
+ *
+ * - Workspaces: a copy of examples/fernhill, then one generated workspace per size (generate.ts;
+ *   default sizes 1k and 10k; `all` adds 100k). Generated repositories are git repositories unless
+ *   `--no-git`.
+ * - Each workspace is measured in a child process (`node --expose-gc --import tsx`), so its memory
+ *   figures hold its own engine only (measure.ts says what is measured, in which order).
+ * - `--runs N` (default 5, 2 with --quick): runs after the warm-up for cold index and baseline
+ *   builds. A repeated figure stops repeating once it has spent `--budget` seconds (default 120,
+ *   20 with --quick) and says so in the notes: a slow figure is reported with fewer runs rather
+ *   than not at all.
+ * - `--quick`: fernhill and 1k only, 2 runs, 50 queries, 5 edits per update probe; under a minute.
+ * - Output: Markdown on stdout, JSON in bench-results/ (or `--out`); both name the machine's cores,
+ *   the Node version and the git commit. Progress goes to stderr.
+ */
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TOOLS } from '../server/src/tools/registry';
+import { generateWorkspace, parseSize } from './generate';
+import { measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
+import { renderBench, runEnvironment, type BenchResult, type BenchWorkspace, type GeneratedFigures } from './report';
+import { EXPECTED_TOOLS } from './toolInputs';
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const EXAMPLE = path.join(REPO_ROOT, 'examples', 'fernhill');
+/** Update probes in the example workspace (found again by shape if the example changes). */
+const EXAMPLE_PROBES = { docsPage: 'payments-platform/services/billing-worker/docs/architecture.md', catalogFile: 'payments-platform/catalog-info.yaml' };
+
+interface BenchOptions {
+  sizes: string[];
+  quick: boolean;
+  runs: number;
+  seed: number;
+  git: boolean;
+  budgetMs: number;
+  out: string;
+  keep: boolean;
+}
+
+export function parseBenchArgs(argv: readonly string[]): BenchOptions {
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    if (i < 0) return undefined;
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`bench: ${name} needs a value`);
+    return v;
+  };
+  const number = (name: string, fallback: number): number => {
+    const v = value(name);
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1) throw new Error(`bench: ${name} must be a positive integer, got "${v}"`);
+    return n;
+  };
+  const quick = argv.includes('--quick');
+  const sizeArg = value('--size') ?? (quick ? '1k' : '1k,10k');
+  const sizes = sizeArg === 'all' ? ['1k', '10k', '100k'] : sizeArg.split(',').filter((s) => s.length > 0);
+  for (const size of sizes) parseSize(size); // throws on a bad size
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return {
+    sizes,
+    quick,
+    runs: number('--runs', quick ? 2 : 5),
+    seed: number('--seed', 1),
+    git: !argv.includes('--no-git'),
+    budgetMs: number('--budget', quick ? 20 : 120) * 1000,
+    out: value('--out') ?? path.join(REPO_ROOT, 'bench-results', `bench-${stamp}.json`),
+    keep: argv.includes('--keep'),
+  };
+}
+
+/** Queries per latency figure: fewer at 100k, where Lunr takes most of a second per query. */
+function queryCount(size: string, quick: boolean): number {
+  if (quick) return 50;
+  return size !== 'fernhill' && parseSize(size) >= 50_000 ? 100 : 200;
+}
+
+async function runBench(options: BenchOptions): Promise<void> {
+  const environment = runEnvironment(REPO_ROOT);
+  const scratch = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-'));
+  const workspaces: BenchWorkspace[] = [];
+  const notes: string[] = [];
+  const missing = EXPECTED_TOOLS.filter((name) => !TOOLS.some((t) => t.name === name));
+  if (missing.length) notes.push(`tools not in TOOLS yet, so not timed: ${missing.join(', ')}`);
+  try {
+    const example = path.join(scratch, 'fernhill');
+    cpSync(EXAMPLE, example, { recursive: true });
+    const exampleFigures = measureInChild(options, scratch, {
+      name: 'fernhill',
+      dir: example,
+      folderName: 'fernhill',
+      probes: findProbes(example, EXAMPLE_PROBES),
+      queries: queryCount('fernhill', options.quick),
+    });
+    workspaces.push({ figures: exampleFigures });
+
+    for (const size of options.sizes) {
+      const dir = path.join(scratch, `ws-${size}`);
+      mkdirSync(dir);
+      progress(`generating ${size} workspace${options.git ? ' with git history' : ''}`);
+      const made = generateWorkspace({ dir, sections: parseSize(size), seed: options.seed, git: options.git });
+      const generated: GeneratedFigures = {
+        files: made.files,
+        bytes: made.bytes,
+        repositories: made.repositories,
+        predictedSections: made.predictedSections,
+        writeMs: made.writeMs,
+        gitMs: made.gitMs,
+        git: options.git,
+      };
+      progress(`${size}: ${made.files} files, ${made.predictedSections} sections written in ${(made.writeMs / 1000).toFixed(1)} s (+ git ${(made.gitMs / 1000).toFixed(1)} s)`);
+      const figures = measureInChild(options, scratch, { name: size, dir, folderName: `ws-${size}`, probes: made.probes, queries: queryCount(size, options.quick) });
+      if (figures.counts.sections !== made.predictedSections) {
+        notes.push(`${size}: the engine indexed ${figures.counts.sections} sections, the generator wrote ${made.predictedSections}`);
+      }
+      workspaces.push({ figures, generated });
+      if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    }
+  } finally {
+    if (!options.keep) rmSync(scratch, { recursive: true, force: true });
+    else progress(`workspaces kept in ${scratch}`);
+  }
+
+  const result: BenchResult = {
+    environment,
+    options: {
+      sizes: options.sizes,
+      runs: options.runs,
+      quick: options.quick,
+      seed: options.seed,
+      git: options.git,
+      queries: Object.fromEntries(['fernhill', ...options.sizes].map((s) => [s, queryCount(s, options.quick)])),
+      budgetMs: options.budgetMs,
+    },
+    tools: TOOLS.map((t) => t.name),
+    workspaces,
+    notes,
+  };
+  mkdirSync(path.dirname(options.out), { recursive: true });
+  writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');
+  process.stdout.write(renderBench(result));
+  process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
+}
+
+/** Runs measure.ts for one workspace in a fresh `node --expose-gc` process and reads its figures. */
+function measureInChild(options: BenchOptions, scratch: string, ws: Pick<MeasureSpec, 'name' | 'dir' | 'folderName' | 'probes' | 'queries'>): WorkspaceFigures {
+  const spec: MeasureSpec = { ...ws, runs: options.runs, updates: options.quick ? 5 : 20, seed: options.seed, budgetMs: options.budgetMs };
+  const specFile = path.join(scratch, `${ws.name}.spec.json`);
+  const outFile = path.join(scratch, `${ws.name}.figures.json`);
+  writeFileSync(specFile, JSON.stringify({ spec, out: outFile }));
+  progress(`measuring ${ws.name}`);
+  const child = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, '--measure', specFile], {
+    cwd: REPO_ROOT,
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  if (child.status !== 0) throw new Error(`bench: measuring ${ws.name} failed (exit ${child.status ?? child.signal})`);
+  return JSON.parse(readFileSync(outFile, 'utf8')) as WorkspaceFigures;
+}
+
+/** The example's probe files, or the first docs page and catalog file found when they moved. */
+function findProbes(dir: string, wanted: MeasureSpec['probes']): MeasureSpec['probes'] {
+  const all = listFiles(dir);
+  return {
+    docsPage: existsSync(path.join(dir, wanted.docsPage)) ? wanted.docsPage : all.find((f) => /\/docs\/[^/]+\.md$/.test(f))!,
+    catalogFile: existsSync(path.join(dir, wanted.catalogFile)) ? wanted.catalogFile : all.find((f) => f.endsWith('catalog-info.yaml'))!,
+  };
+}
+
+function listFiles(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    if (entry.name === 'node_modules' || entry.name === '.git') continue;
+    const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) out.push(...listFiles(path.join(dir, entry.name), rel));
+    else out.push(rel);
+  }
+  return out;
+}
+
+function progress(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const at = argv.indexOf('--measure');
+  if (at >= 0) {
+    const { spec, out } = JSON.parse(readFileSync(argv[at + 1], 'utf8')) as { spec: MeasureSpec; out: string };
+    if (!(globalThis as { gc?: unknown }).gc) throw new Error('bench: the measuring process needs --expose-gc');
+    writeFileSync(out, JSON.stringify(await measureWorkspace(spec)));
+    return;
+  }
+  await runBench(parseBenchArgs(argv));
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? error}\n`);
+    process.exitCode = 1;
+  });
+}

@@ -1,0 +1,116 @@
+/**
+ * `npm run eval`: retrieval quality.
+ *
+ *   npm run eval [-- --dataset fernhill|scifact|all] [--embeddings off|local] [--scifact-dir DIR] [--out FILE]
+ *
+ * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
+ *   `workspace_context` and the baselines; metrics overall, by kind and by source kind, and the
+ *   failing cases with the rank each expected passage got.
+ * - `scifact` (evalScifact.ts): BEIR SciFact's test claims over its abstracts (default folder
+ *   ../shared/data/beir-scifact), nDCG@10 next to the published figures and the baselines.
+ * `--embeddings local` scores `workspace_context` hybrid (words and meaning, every section embedded
+ * first with the packaged model); the default, `off`, scores it on words alone.
+ * Metrics are bench/metrics.ts's. Prints Markdown and writes JSON to eval-results/ (or `--out`),
+ * both naming the machine, the Node version and the git commit.
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { evalFernhill, type FernhillEval, type SystemResult } from './evalFernhill';
+import type { EvalEmbeddings, MeaningFigures } from './evalEngine';
+import { evalScifact, type ScifactEval } from './evalScifact';
+import type { MeanMetrics } from './metrics';
+import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const DATASETS = ['fernhill', 'scifact'] as const;
+
+export interface EvalResult {
+  environment: RunEnvironment;
+  embeddings: EvalEmbeddings;
+  fernhill?: FernhillEval;
+  scifact?: ScifactEval;
+}
+
+function parseArgs(argv: readonly string[]): { datasets: string[]; embeddings: EvalEmbeddings; scifactDir: string; out: string } {
+  const value = (name: string): string | undefined => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const dataset = value('--dataset') ?? 'all';
+  const datasets = dataset === 'all' ? [...DATASETS] : dataset.split(',');
+  for (const d of datasets) {
+    if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`eval: --dataset must be fernhill, scifact or all, got "${d}"`);
+  }
+  const embeddings = value('--embeddings') ?? 'off';
+  if (embeddings !== 'off' && embeddings !== 'local') throw new Error(`eval: --embeddings must be off or local, got "${embeddings}"`);
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  return {
+    datasets,
+    embeddings,
+    scifactDir: value('--scifact-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'beir-scifact'),
+    out: value('--out') ?? path.join(REPO_ROOT, 'eval-results', `eval-${stamp}.json`),
+  };
+}
+
+const f3 = (x: number) => x.toFixed(3);
+
+function meaningLine(m: MeaningFigures): string {
+  const error = m.error ? `; last error: ${m.error}` : '';
+  return `Embeddings: ${m.model ?? 'none'}, ${m.sectionsWithVectors} of ${m.sections} sections with vectors, embedded in ${(m.embedMs / 1000).toFixed(1)} s this run (cached vectors are reused)${error}.`;
+}
+const metricCells = (m: MeanMetrics) => [f3(m.ndcg10), f3(m.recall5), f3(m.recall10), f3(m.mrr10)];
+
+export function renderEval(result: EvalResult): string {
+  const out: string[] = ['# Workspace Context eval', '', environmentLine(result.environment), ''];
+  const fh = result.fernhill;
+  if (fh) {
+    out.push(`## Example workspace: ${fh.cases} labelled questions over ${fh.sections} sections`, '');
+    for (const s of fh.skipped) out.push(`Skipped: ${s}.`, '');
+    if (fh.meaning) out.push(meaningLine(fh.meaning), '');
+    out.push(...table(['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'within rank'], fh.systems.map((s) => [s.system, ...metricCells(s.overall), `${s.overall.passed}/${fh.cases}`])), '');
+    const splits = (pick: (s: SystemResult) => Record<string, MeanMetrics & { passed: number }>, label: string) => {
+      const keys = [...new Set(fh.systems.flatMap((s) => Object.keys(pick(s))))].sort();
+      const rows = keys.map((k) => [`${label} ${k} (${pick(fh.systems[0])[k]?.queries ?? 0})`, ...fh.systems.map((s) => (pick(s)[k] ? `${f3(pick(s)[k].ndcg10)} · ${pick(s)[k].passed}` : '-'))]);
+      out.push(...table([`nDCG@10 · passed`, ...fh.systems.map((s) => s.system)], rows), '');
+    };
+    out.push('By kind and by source kind (nDCG@10 · cases within their rank):', '');
+    splits((s) => s.byKind, 'kind');
+    splits((s) => s.bySourceKind, 'source');
+    for (const system of fh.systems.slice(0, 1)) {
+      const failing = system.cases.filter((c) => !c.passed);
+      out.push(`Failing cases for ${system.system} (${failing.length}): expected within rank, got rank (first ${fh.depth} read)`, '');
+      if (failing.length) {
+        out.push(...table(['case', 'kind', 'source', 'within', 'got', 'ranked first instead'], failing.map((c) => [c.id, c.kind, c.sourceKind, String(c.within), c.rank === null ? `> ${fh.depth}` : String(c.rank), c.top ?? '(nothing)'])), '');
+      }
+    }
+  }
+  const sf = result.scifact;
+  if (sf) {
+    out.push(`## BEIR SciFact: ${sf.queries} test queries, ${sf.judgments} judgments, ${sf.documents} abstracts (${sf.sectionsIndexed} sections indexed by our engine)`, '');
+    for (const s of sf.skipped) out.push(`Skipped: ${s}.`, '');
+    if (sf.meaning) out.push(meaningLine(sf.meaning), '');
+    const rows = sf.systems.map((s) => [`${s.system} (this run)`, ...metricCells(s.metrics), ms(s.latency.median), ms(s.latency.p95), ms(s.buildMs)]);
+    for (const p of sf.published) rows.push([`${p.system} (published: ${p.source})`, f3(p.ndcg10), '', '', '', '', '', '']);
+    out.push(...table(['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'query p50 ms', 'query p95 ms', 'build ms'], rows), '');
+  }
+  return out.join('\n') + '\n';
+}
+
+async function main(argv: readonly string[]): Promise<void> {
+  const options = parseArgs(argv);
+  const log = (m: string) => process.stderr.write(`[eval] ${m}\n`);
+  const result: EvalResult = { environment: runEnvironment(REPO_ROOT), embeddings: options.embeddings };
+  if (options.datasets.includes('fernhill')) result.fernhill = await evalFernhill(REPO_ROOT, options.embeddings, log);
+  if (options.datasets.includes('scifact')) result.scifact = await evalScifact(options.scifactDir, options.embeddings, log);
+  mkdirSync(path.dirname(options.out), { recursive: true });
+  writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');
+  process.stdout.write(renderEval(result));
+  process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
+}
+
+if (require.main === module) {
+  main(process.argv.slice(2)).catch((error: unknown) => {
+    process.stderr.write(`${(error as Error).stack ?? error}\n`);
+    process.exitCode = 1;
+  });
+}

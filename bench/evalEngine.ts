@@ -1,0 +1,74 @@
+/**
+ * The engine an eval dataset is answered by: words only (embeddings off, the default), or hybrid
+ * with the packaged local model (`--embeddings local`), in which case every section is embedded
+ * before the first question, so each answer ranks with all of its vectors. Vectors are cached by
+ * digest in a fixed folder under the system temp directory, so a second run only embeds what
+ * changed; the embedding time reported is this run's.
+ */
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine } from '../server/src/engine/engine';
+import type { IndexState } from '../server/src/engine/indexState';
+
+export type EvalEmbeddings = 'off' | 'local';
+
+export interface MeaningFigures {
+  model: string | null;
+  sectionsWithVectors: number;
+  sections: number;
+  /** Wall time spent embedding in this run (cached vectors cost nothing), ms. */
+  embedMs: number;
+  error: string | null;
+}
+
+export interface EvalEngine {
+  engine: Engine;
+  state: IndexState;
+  indexMs: number;
+  /** Present when embeddings were on. */
+  meaning?: MeaningFigures;
+}
+
+/** Label of our system in the eval tables. */
+export function ourSystemLabel(embeddings: EvalEmbeddings): string {
+  return embeddings === 'off' ? 'workspace_context (words only)' : 'workspace_context (hybrid, local model)';
+}
+
+export async function startEvalEngine(dataset: string, folder: { name: string; absPath: string }, embeddings: EvalEmbeddings, log: (m: string) => void): Promise<EvalEngine> {
+  const engine = new Engine({
+    folders: [folder],
+    settings: { refreshAfterMs: 0 },
+    ...(embeddings === 'local' ? { embeddings: { provider: 'local' as const }, cacheDir: path.join(os.tmpdir(), 'wsctx-eval-cache', dataset) } : { embeddings: { provider: 'off' as const } }),
+    log: (m) => {
+      if (m.includes('[meaning]')) log(`${dataset}: ${m}`);
+    },
+  });
+  const t = performance.now();
+  const state = await engine.waitForIndex();
+  const indexMs = performance.now() - t;
+  if (embeddings === 'off') return { engine, state, indexMs };
+
+  const started = performance.now();
+  let last = started;
+  const unsubscribe = engine.onDidChangeMeaning(() => {
+    const progress = engine.status().meaning?.embedding;
+    if (!progress || performance.now() - last < 10_000) return;
+    last = performance.now();
+    log(`${dataset}: embedding ${progress.done}/${progress.total} sections`);
+  });
+  await engine.waitForMeaning();
+  unsubscribe();
+  const status = engine.status().meaning;
+  return {
+    engine,
+    state,
+    indexMs,
+    meaning: {
+      model: status?.model ?? null,
+      sectionsWithVectors: status?.sectionsWithVectors ?? 0,
+      sections: state.counts.sections,
+      embedMs: performance.now() - started,
+      error: status?.lastError ?? null,
+    },
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The bench and the eval run end to end in their quickest modes and report every figure. Nothing
+ * here looks at how fast anything was: only that each row is printed and each number is there.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BASELINES } from '../../../bench/baselines/engines';
+import { abstractMarkdown, loadScifact } from '../../../bench/evalScifact';
+import { NOT_MEASURED_REASON, type BenchResult } from '../../../bench/report';
+import { ourSystemLabel } from '../../../bench/evalEngine';
+import { loadCases } from '../../../bench/evalFernhill';
+import type { EvalResult } from '../../../bench/eval';
+import { TOOLS } from '../../../server/src/tools/registry';
+
+const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** Row names of the bench's engine table, written out here so a dropped row fails the test. */
+const ENGINE_ROWS = [
+  'sections indexed (documents, files)',
+  'entities / relations',
+  'workspace files / MB',
+  'cold index, lexical: median ms (runs)',
+  'cold index, first run in process ms',
+  'sections per second',
+  'update one docs page: p50 / p95 ms (edits)',
+  'update one catalog file: p50 / p95 ms (edits)',
+  'snapshot (lexical): MB, save ms',
+  'snapshot load: median ms (runs)',
+  'warm start (snapshot + check pass): median ms',
+  'postings match only: p50 / p95 ms',
+  'RSS after GC, MB',
+  'engine heap after GC, MB',
+  'engine typed arrays, MB',
+  'bytes per section (heap + typed arrays)',
+  'postings byteSize(): MB (bytes/section)',
+];
+
+const NOT_MEASURED = ['cold index with embeddings', 'snapshot load with vectors', 'query latency with embeddings on (query embedding time apart)', 'HNSW build time', 'HNSW recall@10 against the exact scan'];
+
+function run(script: string, args: string[]): string {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  assert.equal(child.status, 0, `${script} failed:\n${child.stderr}`);
+  return child.stdout;
+}
+
+const finite = (x: unknown, what: string) => assert.ok(typeof x === 'number' && Number.isFinite(x), `${what} is ${x}`);
+
+describe('bench and eval, smoke', function () {
+  this.timeout(300_000);
+  let scratch: string;
+  before(() => {
+    scratch = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-smoke-'));
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('npm run bench -- --quick --runs 1 prints every row and writes every figure', () => {
+    const out = path.join(scratch, 'bench.json');
+    const stdout = run('bench/bench.ts', ['--quick', '--runs', '1', '--out', out]);
+    const rowNames = stdout.split('\n').filter((l) => l.startsWith('| ')).map((l) => l.split(' | ')[0].slice(2));
+
+    assert.match(stdout, /^\| figure \| fernhill \| 1k \|$/m);
+    for (const row of ENGINE_ROWS) assert.ok(rowNames.includes(row), `row "${row}" missing`);
+    for (const tool of TOOLS) {
+      const name = tool.name === 'workspace_expand' ? 'query workspace_expand (depth 3): p50 / p95 ms' : `query ${tool.name}: p50 / p95 ms`;
+      const line = stdout.split('\n').find((l) => l.startsWith(`| ${name} |`));
+      assert.ok(line, `row for tool ${tool.name} missing`);
+      assert.doesNotMatch(line, /skipped/, `tool ${tool.name} was not timed: ${line}`);
+    }
+    for (const ws of ['fernhill', '1k']) assert.match(stdout, new RegExp(`^### ${ws}: [\\d,]+ sections, 50 queries`, 'm'));
+    for (const b of BASELINES) assert.equal(rowNames.filter((r) => r === b.label).length, 2, `baseline ${b.label} once per workspace`);
+    assert.equal(rowNames.filter((r) => r.startsWith('ours (')).length, 2);
+    for (const name of NOT_MEASURED) assert.ok(stdout.includes(`- ${name}: ${NOT_MEASURED_REASON}`), name);
+
+    const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
+    assert.equal(result.environment.cores, os.cpus().length);
+    assert.equal(result.environment.node, process.version);
+    assert.equal(result.environment.commit, execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim());
+    assert.ok(stdout.includes(`commit ${result.environment.commit.slice(0, 12)}`) && stdout.includes(`${result.environment.cores} cores`) && stdout.includes(`Node ${process.version}`));
+    assert.deepEqual(result.tools, TOOLS.map((t) => t.name));
+    assert.deepEqual(result.workspaces.map((w) => w.figures.name), ['fernhill', '1k']);
+    for (const { figures: f, generated } of result.workspaces) {
+      const at = (what: string) => `${f.name}: ${what}`;
+      assert.ok(f.counts.sections > 0 && f.counts.entities > 0, at('counts'));
+      if (generated) assert.equal(f.counts.sections, generated.predictedSections, at('sections indexed = sections generated'));
+      for (const [what, x] of Object.entries({
+        'cold median': f.coldIndex.runs.median,
+        'cold first': f.coldIndex.firstRunMs,
+        'sections/s': f.coldIndex.sectionsPerSecond,
+        'update docs p50': f.update.docsPage.median,
+        'update docs p95': f.update.docsPage.p95,
+        'update catalog p50': f.update.catalogFile.median,
+        'update catalog p95': f.update.catalogFile.p95,
+        'snapshot bytes': f.snapshot.bytes,
+        'snapshot save': f.snapshot.saveMs,
+        'snapshot load': f.snapshot.load.median,
+        'warm start': f.snapshot.warmStart.median,
+        'match p50': f.postingsMatch.median,
+        'match p95': f.postingsMatch.p95,
+        rss: f.memory.after.rss,
+        heap: f.memory.heapBytes,
+        'array buffers': f.memory.arrayBufferBytes,
+        'bytes/section': f.memory.bytesPerSection,
+        'postings byteSize': f.memory.postingsByteSize,
+      })) {
+        finite(x, at(what));
+      }
+      assert.ok(f.memory.after.gcExposed, at('the measuring process runs with --expose-gc'));
+      assert.ok(f.snapshot.bytes > 0 && f.memory.postingsByteSize > 0 && f.coldIndex.runs.n >= 1, at('sizes and runs'));
+      for (const tool of TOOLS) {
+        const t = f.tools[tool.name];
+        finite(t?.latency?.median, at(`${tool.name} p50`));
+        finite(t?.latency?.p95, at(`${tool.name} p95`));
+      }
+      assert.deepEqual(Object.keys(f.baselines).sort(), BASELINES.map((b) => b.key).sort());
+      for (const [key, b] of Object.entries(f.baselines)) {
+        finite(b.buildMs.median, at(`${key} build`));
+        finite(b.query.median, at(`${key} p50`));
+        finite(b.query.p95, at(`${key} p95`));
+        finite(b.heapBytes, at(`${key} heap`));
+        assert.equal(b.query.n, 50, at(`${key} answered every query`));
+      }
+    }
+  });
+
+  it('npm run eval -- --dataset fernhill prints the metrics, the splits and the failing cases', () => {
+    const out = path.join(scratch, 'eval.json');
+    const stdout = run('bench/eval.ts', ['--dataset', 'fernhill', '--out', out]);
+    const cases = loadCases(path.join(REPO_ROOT, 'examples', 'fernhill-cases.yaml'));
+    const count = (pick: (c: (typeof cases)[number]) => string, value: string) => cases.filter((c) => pick(c) === value).length;
+    const result = JSON.parse(readFileSync(out, 'utf8')) as EvalResult;
+    assert.equal(result.scifact, undefined);
+    assert.equal(result.embeddings, 'off');
+    const fh = result.fernhill!;
+    assert.equal(fh.cases, cases.length);
+    assert.equal(fh.meaning, undefined, 'words only: nothing embedded');
+    const systems = fh.systems.map((s) => s.system);
+    assert.deepEqual(systems, [...(TOOLS.some((t) => t.name === 'workspace_context') ? [ourSystemLabel('off')] : []), ...BASELINES.map((b) => b.label)]);
+    for (const s of fh.systems) {
+      assert.equal(s.cases.length, cases.length);
+      assert.equal(s.overall.queries, cases.length);
+      for (const m of [s.overall.ndcg10, s.overall.recall5, s.overall.recall10, s.overall.mrr10]) assert.ok(m >= 0 && m <= 1);
+      assert.deepEqual(Object.keys(s.byKind).sort(), ['meaning', 'words']);
+      assert.deepEqual(Object.keys(s.bySourceKind).sort(), ['catalog_doc', 'catalog_entity', 'epic_doc', 'library', 'repo_overview']);
+      assert.equal(s.overall.passed, s.cases.filter((c) => c.passed).length);
+      assert.ok(stdout.includes(`| ${s.system} | ${s.overall.ndcg10.toFixed(3)} |`), `overall row of ${s.system}`);
+    }
+    for (const kind of ['meaning', 'words']) assert.ok(stdout.includes(`| kind ${kind} (${count((c) => c.kind, kind)}) |`), kind);
+    for (const source of ['catalog_doc', 'library']) assert.ok(stdout.includes(`| source ${source} (${count((c) => c.sourceKind, source)}) |`), source);
+    const failing = fh.systems[0].cases.filter((c) => !c.passed);
+    assert.ok(stdout.includes(`Failing cases for ${fh.systems[0].system} (${failing.length})`));
+    for (const c of failing) assert.match(stdout, new RegExp(`^\\| ${c.id} \\| ${c.kind} \\| ${c.sourceKind} \\| ${c.within} \\| ${c.rank === null ? '> 20' : c.rank} \\|`, 'm'));
+  });
+
+  it('reads SciFact in its BEIR layout and writes each abstract as one section', () => {
+    const dir = path.join(scratch, 'scifact');
+    mkdirSync(path.join(dir, 'qrels'), { recursive: true });
+    writeFileSync(path.join(dir, 'corpus.jsonl'), ['{"_id": "10", "title": "Alpha", "text": "first\\nline"}', '{"_id": "11", "title": "Beta", "text": "# not a heading"}', ''].join('\n'));
+    writeFileSync(path.join(dir, 'queries.jsonl'), ['{"_id": "1", "text": "alpha?"}', '{"_id": "2", "text": "unjudged"}'].join('\n'));
+    writeFileSync(path.join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\r\n1\t10\t1\r\n');
+    const corpus = loadScifact(dir);
+    assert.deepEqual(corpus.docs, [{ id: '10', title: 'Alpha', text: 'first\nline' }, { id: '11', title: 'Beta', text: '# not a heading' }]);
+    assert.deepEqual(corpus.queries, [{ id: '1', text: 'alpha?' }]);
+    assert.deepEqual([...corpus.qrels.get('1')!], [['10', 1]]);
+    assert.equal(abstractMarkdown('Alpha', 'first\nline'), '# Alpha\n\nfirst line\n');
+    assert.equal(abstractMarkdown('Beta', '# not a heading'), '# Beta\n\n\\# not a heading\n');
+  });
+});
