@@ -229,6 +229,10 @@ export class Engine {
         const entry = state.sections[ordinal];
         return entry ? vectors.cosine(entry, queryVector) : null;
       },
+      hasVector: (ordinal) => {
+        const entry = state.sections[ordinal];
+        return entry !== undefined && vectors.has(entry.section.id);
+      },
       anchors: this.embedder!.similarity,
       nearest,
     };

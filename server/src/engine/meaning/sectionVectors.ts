@@ -131,6 +131,11 @@ export class SectionVectors {
     return best;
   }
 
+  /** True when the section has vectors (possibly for older text: `cosine` checks the digest). */
+  has(sectionId: string): boolean {
+    return this.bySection.has(sectionId);
+  }
+
   /** Section ids nearest the query in meaning, best first. */
   nearest(query: Float32Array, k = MEANING_CANDIDATES): string[] {
     if (!this.index || this.index.size === 0) return [];

@@ -1,0 +1,78 @@
+/**
+ * Per-state tables that let the workspace_context ranker score a candidate with a few typed-array
+ * reads instead of map lookups and string work: each section's document index, each document's
+ * source kind, folder, last commit time and run verdict, and small inverted indexes from a term to
+ * the documents whose title (or context fields) hold it, and from an entity to its documents.
+ *
+ * Built lazily, once per index state, on the first question asked of it.
+ */
+import type { IndexState } from '../indexState';
+import { SOURCE_KINDS, type Doc, type EntityKey } from '../model';
+
+export interface RankingTables {
+  docs: Doc[];
+  /** Section ordinal -> document index, -1 for removed sections. */
+  docOfSection: Int32Array;
+  /** Document index -> position of its source kind in SOURCE_KINDS. */
+  kindOfDoc: Uint8Array;
+  folderOfDoc: string[];
+  /** Epoch ms of the document file's last commit; NaN when unknown. */
+  lastCommitOfDoc: Float64Array;
+  /** 1 when the document's repository's last run succeeded. */
+  healthyDoc: Uint8Array;
+  /** Innermost repository root of each document (for why[] details). */
+  rootOfDoc: (string | undefined)[];
+  /** Term -> documents whose title holds it. */
+  titleIndex: Map<string, number[]>;
+  /** Term -> documents whose context fields (title, folder, type, tags) hold it. */
+  contextIndex: Map<string, number[]>;
+  /** Entity key -> documents attached to it. */
+  entityDocs: Map<EntityKey, number[]>;
+}
+
+const tables = new WeakMap<IndexState, RankingTables>();
+
+export function rankingTables(state: IndexState): RankingTables {
+  let built = tables.get(state);
+  if (!built) {
+    built = buildTables(state);
+    tables.set(state, built);
+  }
+  return built;
+}
+
+function buildTables(state: IndexState): RankingTables {
+  const docs = [...state.docs.values()];
+  const docIndex = new Map<string, number>();
+  docs.forEach((doc, i) => docIndex.set(doc.id, i));
+  const docOfSection = new Int32Array(state.sections.length).fill(-1);
+  for (const entry of state.sections) if (entry) docOfSection[entry.ordinal] = docIndex.get(entry.doc.id) ?? -1;
+
+  const roots = [...state.repos.map((r) => r.root)].sort((a, b) => b.length - a.length);
+  const kindOfDoc = new Uint8Array(docs.length);
+  const folderOfDoc: string[] = new Array(docs.length);
+  const lastCommitOfDoc = new Float64Array(docs.length);
+  const healthyDoc = new Uint8Array(docs.length);
+  const rootOfDoc: (string | undefined)[] = new Array(docs.length);
+  const titleIndex = new Map<string, number[]>();
+  const contextIndex = new Map<string, number[]>();
+  const entityDocs = new Map<EntityKey, number[]>();
+  docs.forEach((doc, d) => {
+    kindOfDoc[d] = SOURCE_KINDS.indexOf(doc.sourceKind);
+    folderOfDoc[d] = doc.folder;
+    lastCommitOfDoc[d] = state.commits.get(doc.path)?.lastCommitTime ?? NaN;
+    const root = roots.find((r) => r === '' || doc.path.startsWith(`${r}/`));
+    rootOfDoc[d] = root;
+    healthyDoc[d] = root !== undefined && state.runHealth.get(root)?.verdict === 'succeeded' ? 1 : 0;
+    for (const term of state.titleTerms.get(doc.id) ?? []) push(titleIndex, term, d);
+    for (const term of state.contextTerms.get(doc.id) ?? []) push(contextIndex, term, d);
+    for (const key of doc.entityRefs) push(entityDocs, key, d);
+  });
+  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs };
+}
+
+function push<K>(map: Map<K, number[]>, key: K, value: number): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
