@@ -18,23 +18,16 @@ import type { IndexState, SectionEntry } from '../indexState';
 import { MAX_MATCH_UNITS } from '../lexical/postings';
 import { SOURCE_KINDS, type SourceKind } from '../model';
 import { analyzeQuery, type QueryTerm } from '../text/analyzer';
-import {
-  FLOOR,
-  idf,
-  MEANING_WEIGHT,
-  meaningRaw,
-  MIN_MATCH,
-  NAMED_ENTITY_WEIGHT,
-  RECENCY_WEIGHT,
-  recencyRaw,
-  RUN_HEALTH_WEIGHT,
-  TITLE_WEIGHT,
-  WORDS_WEIGHT,
-  type Signal,
-  type SimilarityAnchors,
-} from './contract';
+import * as contract from './contract';
+import type { Signal, SimilarityAnchors } from './contract';
 import { entityDictionary, type NamedEntity } from './namedEntities';
 import { rankingTables, type RankingTables } from './rankingTables';
+
+// Local bindings of the contract's numbers and helpers: read once here rather than through a
+// module namespace on every candidate of the hot loop (a measurable cost under CommonJS
+// transforms, where each imported name is a getter).
+const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT } = contract;
+const { idf, meaningRaw, recencyRaw } = contract;
 
 /** What the meaning half of the score can ask about a section. */
 export interface MeaningSource {
@@ -138,7 +131,8 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
     if (meaning && meaning.hasVector(ordinal)) {
       const bound = scorer.upperBound(doc, mask);
       if (bound >= FLOOR && !top.rejects(bound)) deferred.push({ ordinal, doc, mask, bound });
-    } else {
+    } else if (!top.rejects(scorer.wordsOnlyScore(doc, mask))) {
+      // Most candidates stop at the line above; only those that can enter the top are built.
       top.offer(scorer.score(ordinal, doc, mask, null));
     }
   }
@@ -163,9 +157,16 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   return { passages: top.sorted().map((s) => scorer.explain(s)), terms, droppedTerms: dropped, named, candidates };
 }
 
+/** Questions of up to this many terms get a words table indexed by mask (2^12 entries). */
+const WORDS_TABLE_UNITS = 12;
+
 class Scorer {
   private readonly totalWeight: number;
   private readonly wordsByMask = new Map<number, number>();
+  /** words(mask) for every mask, when the question is short enough (the usual case). */
+  private readonly wordsTable: Float64Array | null;
+  /** Per document: named-entity + recency + run-health bonus, which do not depend on the mask. */
+  private readonly staticBonus: Float64Array;
   /** Per document: bit mask of the question terms its title holds, and its context fields. */
   private readonly titleMask: Int32Array;
   private readonly contextMask: Int32Array;
@@ -190,6 +191,15 @@ class Scorer {
     this.namedDoc = new Uint8Array(docs);
     for (const entity of named) for (const d of tables.entityDocs.get(entity.key) ?? []) this.namedDoc[d] = 1;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
+    this.wordsTable = units.length <= WORDS_TABLE_UNITS ? wordsTable(units, this.totalWeight) : null;
+    this.staticBonus = new Float64Array(docs);
+    for (let d = 0; d < docs; d++) {
+      const commit = tables.lastCommitOfDoc[d];
+      this.staticBonus[d] =
+        NAMED_ENTITY_WEIGHT * this.namedDoc[d] +
+        RECENCY_WEIGHT * (Number.isNaN(commit) ? 0 : recencyRaw(options.now - commit)) +
+        RUN_HEALTH_WEIGHT * tables.healthyDoc[d];
+    }
   }
 
   /** The candidate's document index, or -1 when the section is gone or filtered out. */
@@ -202,6 +212,7 @@ class Scorer {
   }
 
   words(mask: number): number {
+    if (this.wordsTable) return this.wordsTable[mask >>> 0];
     let w = this.wordsByMask.get(mask);
     if (w === undefined) {
       let sum = 0;
@@ -210,6 +221,12 @@ class Scorer {
       this.wordsByMask.set(mask, w);
     }
     return w;
+  }
+
+  /** The score of a passage without a vector, as a number only (the hot path). */
+  wordsOnlyScore(doc: number, mask: number): number {
+    const words = this.words(mask);
+    return words >= MIN_MATCH ? words + this.bonuses(doc, mask) : words;
   }
 
   /** The best score a passage with a vector could reach: full meaning, every bonus it qualifies for. */
@@ -226,14 +243,8 @@ class Scorer {
   }
 
   private bonuses(doc: number, mask: number): number {
-    const t = this.tables;
-    const commit = t.lastCommitOfDoc[doc];
-    return (
-      TITLE_WEIGHT * this.words(mask & this.titleMask[doc]) +
-      NAMED_ENTITY_WEIGHT * this.namedDoc[doc] +
-      RECENCY_WEIGHT * (Number.isNaN(commit) ? 0 : recencyRaw(this.options.now - commit)) +
-      RUN_HEALTH_WEIGHT * t.healthyDoc[doc]
-    );
+    const title = this.titleMask[doc];
+    return this.staticBonus[doc] + (title === 0 ? 0 : TITLE_WEIGHT * this.words(mask & title));
   }
 
   /** The kept passage with its why[]: every term, weight, raw value, contribution and detail. */
@@ -330,6 +341,18 @@ class TopK {
     if (ea.doc.id === eb.doc.id && ea.section.startLine !== eb.section.startLine) return ea.section.startLine < eb.section.startLine;
     return ea.section.id < eb.section.id;
   }
+}
+
+/** words(mask) for every mask of `units.length` bits: each mask adds its lowest bit's weight to the rest. */
+function wordsTable(units: readonly Unit[], total: number): Float64Array {
+  const size = 1 << units.length;
+  const sums = new Float64Array(size);
+  for (let m = 1; m < size; m++) {
+    const low = m & -m;
+    sums[m] = sums[m ^ low] + units[31 - Math.clz32(low)].weight;
+  }
+  if (total > 0) for (let m = 0; m < size; m++) sums[m] /= total;
+  return sums;
 }
 
 function term(signal: Signal, weight: number, raw: number, detail: string): WhyTerm {
