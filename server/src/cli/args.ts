@@ -27,6 +27,13 @@ const OPTIONS = {
   'source-kinds': { type: 'string' },
   format: { type: 'string' },
   document: { type: 'string' },
+  'max-tokens': { type: 'string' },
+  pack: { type: 'string' },
+  tags: { type: 'string' },
+  folder: { type: 'string' },
+  judge: { type: 'string' },
+  'model-url': { type: 'string' },
+  model: { type: 'string' },
   namespace: { type: 'string' },
   profile: { type: 'string' },
   port: { type: 'string' },
@@ -51,6 +58,13 @@ export type CliOptions = {
   sourceKinds?: string[];
   format?: string;
   document?: string;
+  maxTokens?: number;
+  pack?: string;
+  tags?: string[];
+  folder?: string;
+  judge?: string;
+  modelUrl?: string;
+  model?: string;
   namespace?: string;
   profile?: string;
   port?: number;
@@ -93,6 +107,13 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       sourceKinds: list(v['source-kinds']),
       format: v.format,
       document: v.document,
+      maxTokens: integer('--max-tokens', v['max-tokens']),
+      pack: v.pack,
+      tags: list(v.tags),
+      folder: v.folder,
+      judge: v.judge,
+      modelUrl: v['model-url'],
+      model: v.model,
       namespace: v.namespace,
       profile: v.profile,
       port: integer('--port', v.port),
@@ -133,6 +154,10 @@ Commands:
   search "<plan>"             the library sections that apply to a plan (--profile focused|catalog)
   try "<plan>"                a library search with each section's signals, score and size
                               (--profile, --namespace NS, --limit N)
+  context "<task>"            the budgeted bundle get_context hands an agent (--max-tokens 1000-30000,
+                              --pack P, --tags a,b, --folder F; --json for every page's reason)
+  page <id>                   a whole library page (read_page)
+  file <id>                   a library page's attached file (get_file)
   diagnostics                 library tool calls: latency, empty searches, sections never
                               returned, near-duplicate sections
   mcp                         serve the MCP tools over stdio
@@ -149,6 +174,9 @@ Options:
   --embeddings-model NAME     local: minilm (default) or use-lite; openai: the model to ask for
   --embeddings-url URL        openai: the endpoint's base URL (default http://127.0.0.1:11434/v1);
                               the key comes from $WSCTX_EMBEDDINGS_API_KEY
+  --judge off|shadow|gate     get_context's yes/no judge (default gate; heuristics without a model)
+  --model-url URL             an OpenAI-compatible chat endpoint for get_context's model steps
+  --model NAME                the model to ask there (key in $WSCTX_MODEL_API_KEY)
   -h, --help                  this text
 
 Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

@@ -23,7 +23,14 @@ import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex, type IndexSummary } from './commands/indexCommand';
 import { watchWorkspace } from './watchWorkspace';
 import { settleForInstructions } from '../engine/library/pinned';
-import { diagnosticsCommand, useActivityLog } from './commands/diagnosticsCommand';
+import { activityDir, diagnosticsCommand, useActivityLog } from './commands/diagnosticsCommand';
+import { contextCommand } from './commands/contextCommand';
+import { fileCommand } from './commands/fileCommand';
+import { pageCommand } from './commands/pageCommand';
+import { startBackgroundModels } from '../engine/context/background';
+import { contextHooks, setContextHooks } from '../engine/context/hooks';
+import { OpenAiModelProvider } from '../engine/models/openAiProvider';
+import { VerdictCache } from '../engine/models/verdictCache';
 import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
@@ -96,6 +103,13 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'try':
       if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a refund email to an enterprise customer"');
       return print(await tryCommand(createEngine(options), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
+    case 'context':
+      if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "cold email to a CFO switching from Avalara"');
+      return print(await contextCommand(libraryEngine(options), { task: positionals.join(' '), maxTokens: options.maxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+    case 'page':
+      return print(await pageCommand(libraryEngine(options), single(positionals, 'page', '<id>'), options));
+    case 'file':
+      return print(await fileCommand(libraryEngine(options), single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
       return print(await diagnosticsCommand(libraryEngine(options), undefined, options));
     case 'mcp': {
@@ -149,8 +163,28 @@ function libraryEngine(options: CliOptions): Engine {
   return engine;
 }
 
+/**
+ * get_context's model steps: an OpenAI-compatible chat endpoint when `--model-url` (or
+ * $WSCTX_MODEL_URL) is given, else none (every step uses its heuristic); the judge mode; and the
+ * verdict cache beside the call log, so remembered verdicts survive restarts.
+ */
+function useContextModels(engine: Engine, options: CliOptions): void {
+  const judge = options.judge ?? process.env.WSCTX_JUDGE ?? 'gate';
+  if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate') throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
+  const baseUrl = options.modelUrl ?? process.env.WSCTX_MODEL_URL;
+  const dir = cacheDir(options);
+  setContextHooks(engine, {
+    judgeMode: judge,
+    ...(dir ? { verdicts: new VerdictCache({ file: path.join(activityDir(dir, engine.folders), 'verdicts.json') }) } : {}),
+    ...(baseUrl ? { models: new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY }) } : {}),
+  });
+  if (baseUrl) startBackgroundModels(engine, { provider: () => contextHooks(engine).models, enrichmentFile: dir ? path.join(activityDir(dir, engine.folders), 'enrichment.json') : undefined, log: logToStderr });
+}
+
 function createEngine(options: CliOptions, log?: (message: string) => void): Engine {
-  return new Engine({ folders: workspaceFolders(options.workspaces), log, cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+  const engine = new Engine({ folders: workspaceFolders(options.workspaces), log, cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+  useContextModels(engine, options);
+  return engine;
 }
 
 /** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS; the local model by default. */

@@ -21,6 +21,8 @@ import { setLibraryHooks } from './library/hooks';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
 import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
+import { TextSimilarity } from './meaning/textSimilarity';
+import { setContextHooks } from './context/hooks';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -104,6 +106,8 @@ export class Engine {
     if (this.embedder) {
       const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
       this.vectors = new SectionVectors(this.embedder, cache, this.log);
+      // get_context compares tasks with Good-for phrasings and section questions by meaning too.
+      setContextHooks(this, { textMeaning: new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log) });
       const vectors = this.vectors;
       // search_instructions' meaning signal, from the same vectors.
       setLibraryHooks(this, {
@@ -272,6 +276,7 @@ export class Engine {
       `Workspace Context serves the knowledge of the workspace folder(s) ${names}: the Backstage catalog and its component graph, docs attached to catalog entities, repository overviews, epic specs, and the team's rules and instructions library.`,
       'Ask workspace_context a plain question when you do not know which entity or document you need; every passage comes with its source, commit and a why[] that explains its score.',
       'Use workspace_expand once you know the entity, to walk what it depends on (direction "out") or what depends on it ("in").',
+      "Before writing or changing something, call get_context with the task in plain words: it returns the team's rules (always follow them) and the reference pages and excerpts that apply, within a token budget. Use get_toc, get_section and search_instructions to browse or search the instructions library yourself, read_page for a whole page and get_file for a page's attachment.",
       `Pass the workspace folder name as \`workspace\` (${names}).`,
       libraryInstructions(this.state),
     ].filter(Boolean).join('\n');

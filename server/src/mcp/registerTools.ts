@@ -8,6 +8,7 @@ import type { Engine } from '../engine/engine';
 import { callTool } from '../tools/callTool';
 import { InputError } from '../tools/toolError';
 import type { AnyToolDefinition } from '../tools/toolDefinition';
+import { samplingModelProvider } from './samplingModelProvider';
 
 export interface RegisterOptions {
   sessionId: () => string;
@@ -16,6 +17,8 @@ export interface RegisterOptions {
 
 export function registerTools(server: McpServer, engine: Engine, tools: readonly AnyToolDefinition[], options: RegisterOptions): () => void {
   const registered = new Map<string, RegisteredTool>();
+  // The connected client's model, when it offers sampling (get_context's model steps use it).
+  const sampling = samplingModelProvider(server.server);
   for (const tool of tools) {
     const handle = server.registerTool(
       tool.name,
@@ -28,7 +31,7 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
       },
       async (args: unknown, extra: { signal: AbortSignal }) => {
         try {
-          const output = await callTool(engine, tool, args, { sessionId: options.sessionId(), signal: extra.signal });
+          const output = await callTool(engine, tool, args, { sessionId: options.sessionId(), signal: extra.signal, models: sampling });
           return {
             content: [{ type: 'text' as const, text: tool.renderText(output) }],
             structuredContent: output,

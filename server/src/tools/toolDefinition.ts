@@ -4,12 +4,18 @@
  */
 import type { z, ZodRawShape } from 'zod';
 import type { Engine } from '../engine/engine';
+import type { ModelProvider } from '../engine/models/modelProvider';
 
 export interface ToolCallContext {
   /** Identifies the connection (MCP session, LSP client, CLI run) for per-session behaviour. */
   sessionId: string;
   /** Aborted when the caller gives up. */
   signal?: AbortSignal;
+  /**
+   * The connection's own model (MCP sampling, when its client offers it), which get_context's
+   * model-backed steps prefer for this call over the engine's configured provider.
+   */
+  models?: ModelProvider;
 }
 
 export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShape extends ZodRawShape = ZodRawShape> {

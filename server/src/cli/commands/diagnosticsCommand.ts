@@ -18,6 +18,7 @@ import type { WorkspaceFolder } from '../../engine/indexState';
 import { libraryHooks, nowFor, setLibraryHooks } from '../../engine/library/hooks';
 import { libraryView } from '../../engine/library/libraryView';
 import { dayOf } from '../../engine/library/readiness';
+import { contextDiagnosticsFor, renderContextDiagnostics, type ContextDiagnostics } from '../../engine/context/contextDiagnostics';
 import { table } from '../format';
 
 /** The call log's directory for these folders inside `cacheDir`. */
@@ -45,10 +46,13 @@ export function useActivityLog(engine: Engine, cacheDir: string | undefined, log
   return activity;
 }
 
-export async function diagnosticsReport(engine: Engine, activity: ActivityLog): Promise<DiagnosticsReport & { log: string }> {
+export type FullDiagnostics = DiagnosticsReport & { log: string; context: ContextDiagnostics };
+
+export async function diagnosticsReport(engine: Engine, activity: ActivityLog): Promise<FullDiagnostics> {
   const state = await engine.waitForIndex();
   const view = libraryView(state, dayOf(nowFor(engine)));
-  return { ...diagnose(view, activity.read()), log: activity.dir };
+  const entries = activity.read();
+  return { ...diagnose(view, entries), log: activity.dir, context: contextDiagnosticsFor(engine, view, entries) };
 }
 
 /** `activity` defaults to the log installed on the engine ({@link useActivityLog}). */
@@ -59,7 +63,7 @@ export async function diagnosticsCommand(engine: Engine, activity: ActivityLog |
   return options.json ? JSON.stringify(report, null, 2) : renderDiagnostics(report);
 }
 
-export function renderDiagnostics(r: DiagnosticsReport & { log: string }): string {
+export function renderDiagnostics(r: FullDiagnostics): string {
   const out: string[] = [];
   const span = r.from ? ` from ${r.from} to ${r.to}` : '';
   out.push(`Library tool calls: ${r.calls}${span}${r.errors ? ` (${r.errors} refused or failed)` : ''}.`, `Log: ${r.log}`);
@@ -73,11 +77,8 @@ export function renderDiagnostics(r: DiagnosticsReport & { log: string }): strin
   out.push('', `Sections never returned: ${never.count} of ${never.of}`);
   for (const s of never.sections) out.push(`  [${s.id}] ${s.heading} (${s.document} [doc ${s.documentId}])`);
   if (never.count > never.sections.length) out.push(`  … and ${never.count - never.sections.length} more`);
-  out.push('', `Near-duplicate sections across documents (${r.nearDuplicates.length}):`);
-  if (r.nearDuplicates.length === 0) out.push('  none');
-  for (const p of r.nearDuplicates) {
-    out.push(`  ${p.similarity.toFixed(2)}  [${p.a.id}] ${p.a.heading} (${p.a.document})  ~  [${p.b.id}] ${p.b.heading} (${p.b.document})`);
-  }
+  // Near-duplicate sections are listed once, with both pages' wording, under "Duplicated ground".
+  out.push('', renderContextDiagnostics(r.context));
   return out.join('\n');
 }
 

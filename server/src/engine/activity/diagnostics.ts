@@ -3,8 +3,9 @@
  * and the library (seed 002, "Seeing it"): latency percentiles per tool, searches that returned
  * nothing, ready sections no call ever returned, and near-duplicate sections across documents.
  *
- * "Returned" means handed to an agent whole: a section in a `search_instructions` answer or
- * fetched by `get_section`. A `get_toc` listing only names sections, so it does not count.
+ * "Returned" means handed to an agent whole: a section in a `search_instructions` answer, fetched
+ * by `get_section`, sent in a `get_context` bundle, or part of a page `read_page` returned. A
+ * `get_toc` listing only names sections, so it does not count.
  */
 import type { LibraryView } from '../library/libraryView';
 import { shownId } from '../library/libraryView';
@@ -12,8 +13,8 @@ import { findNearDuplicates } from '../library/nearDuplicates';
 import { sectionHeading } from '../library/summaries';
 import type { ActivityEntry } from './activityLog';
 
-/** Tools whose results hand sections to the agent. */
-const RETURNING_TOOLS = new Set(['search_instructions', 'get_section']);
+/** Tools whose results hand sections to the agent (get_context's bundle and read_page's whole page included). */
+const RETURNING_TOOLS = new Set(['search_instructions', 'get_section', 'get_context', 'read_page']);
 /** Tools whose empty answers count as empty searches. */
 const SEARCH_TOOLS = new Set(['search_instructions', 'get_toc']);
 /** Most sections listed by name in "never returned" (all are counted). Default 50. */

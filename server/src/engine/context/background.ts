@@ -1,0 +1,82 @@
+/**
+ * The model-backed work `get_context` does in the background, in one place a host starts once:
+ * after every re-index (and once at start), one run at a time,
+ *
+ * 1. enrichment: Good-for phrasings, read-whole and section questions for what lacks them
+ *    (models/enrichment.ts);
+ * 2. inferred links between each page and its nearest neighbours (inferredLinks.ts);
+ * 3. the conflict check of the pages that changed (library/conflictCheck.ts).
+ *
+ * It installs the three stores as the engine's context hooks, so requests and diagnostics read
+ * them. The provider is read at each run: without one (or an unavailable one) nothing is asked and
+ * every step keeps its heuristic.
+ *
+ *   const stop = startBackgroundModels(engine, { provider: () => contextHooks(engine).models, log });
+ */
+import type { Engine } from '../engine';
+import { ModelConflictCheck, watchLibrarySoundness } from '../library/conflictCheck';
+import { libraryView } from '../library/libraryView';
+import { dayOf } from '../library/readiness';
+import { ModelEnrichment } from '../models/enrichment';
+import type { ModelProvider } from '../models/modelProvider';
+import { setContextHooks } from './hooks';
+import { InferredLinks } from './inferredLinks';
+
+export interface BackgroundOptions {
+  /** The provider to ask (read at each run). */
+  provider: () => ModelProvider;
+  /** Where the enrichment is kept across restarts (a JSON file outside the workspace). */
+  enrichmentFile?: string;
+  /** Model calls per run and step. Default 200 (enrichment), 100 (links), 50 (conflicts). */
+  maxCalls?: { enrichment?: number; links?: number; conflicts?: number };
+  now?: () => Date;
+  log?: (message: string) => void;
+}
+
+export interface BackgroundModels {
+  enrichment: ModelEnrichment;
+  links: InferredLinks;
+  conflicts: ModelConflictCheck;
+  /** Resolves when the runs queued so far are done (tests, orderly shutdown). */
+  idle(): Promise<void>;
+  stop(): void;
+}
+
+export function startBackgroundModels(engine: Engine, options: BackgroundOptions): BackgroundModels {
+  const enrichment = new ModelEnrichment({ file: options.enrichmentFile });
+  const links = new InferredLinks();
+  const conflicts = new ModelConflictCheck();
+  setContextHooks(engine, { notes: enrichment, inferredLinks: links, conflictCheck: conflicts });
+  let queue = Promise.resolve();
+  let stopped = false;
+  const runFor = () => {
+    const state = engine.current();
+    if (!state || stopped) return;
+    queue = queue.then(async () => {
+      const provider = options.provider();
+      if (stopped || !provider.available()) return;
+      const view = libraryView(state, dayOf(options.now?.() ?? new Date()));
+      try {
+        const enriched = await enrichment.enrich(view, provider, { maxCalls: options.maxCalls?.enrichment });
+        const linkCalls = await links.infer(view, provider, { maxCalls: options.maxCalls?.links });
+        options.log?.(`[library] ${provider.name}: ${enriched.calls} enrichment call(s) (${enriched.failures} failed, ${enriched.remaining} left), ${linkCalls} link call(s)`);
+      } catch (error) {
+        options.log?.(`[library] background model work failed: ${(error as Error).message}`);
+      }
+    });
+  };
+  const unsubscribe = engine.onDidChangeState(runFor);
+  const unwatch = watchLibrarySoundness(engine, conflicts, options.provider, { now: options.now, log: options.log, maxCalls: options.maxCalls?.conflicts });
+  runFor();
+  return {
+    enrichment,
+    links,
+    conflicts,
+    idle: () => queue,
+    stop() {
+      stopped = true;
+      unsubscribe();
+      unwatch();
+    },
+  };
+}

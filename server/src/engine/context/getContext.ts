@@ -1,0 +1,271 @@
+/**
+ * `get_context` in the engine (seed 000, "How get_context chooses"): one task in, one bundle of
+ * rules and reference material out, sized to the budget. Each step is its own module:
+ *
+ *   scope -> plan -> rules -> pinned -> packs -> Good-for -> section search -> widening
+ *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
+ *
+ * Every model-backed step is optional: with no provider (or a slow or failing one) the
+ * heuristics answer and the bundle is still complete.
+ */
+import type { Doc, Section } from '../model';
+import { InputError } from '../errors';
+import type { LibrarySection, LibraryView } from '../library/libraryView';
+import type { MeaningScorer } from '../library/ranking';
+import { sectionBody } from '../library/summaries';
+import { isReadWhole } from '../models/derivedText';
+import { runJudge, type JudgeQuestion } from '../models/judge';
+import { termSet } from '../text/analyzer';
+import { estimateTokens } from '../text/tokenEstimate';
+import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
+import { DEFAULT_MAX_TOKENS, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
+import { contextIndex } from './contextIndex';
+import { decideFocus, focusQuestions, heuristicUse, type FocusContext } from './focus';
+import { matchFolders, scorePages, selectGoodFor } from './goodFor';
+import type { ContextHooks } from './hooks';
+import { nearestPages } from './nothingFound';
+import { decidePacks, packCandidates, packQuestions } from './packs';
+import { pinnedPages } from './pinned';
+import { makePlan } from './plan';
+import { isPrivateNote } from './privateNotes';
+import { commentBlock, instructionsBlock, pageBlock, renderMarkdown, RULES_HEADING, type IdOf } from './render';
+import { rulePages, teamInstructions } from './rules';
+import { isRule, isTeamInstructions, resolveScope } from './scope';
+import { searchSections } from './sectionSearch';
+import type { BundlePage, BundleSection, Candidate, ContextBundle, ContextRequest, PageReason, ReachedBy } from './types';
+import { widen } from './widening';
+
+export interface BuildContextInput {
+  view: LibraryView;
+  request: ContextRequest;
+  hooks: ContextHooks;
+  /** The library hooks' section-meaning scorer (embeddings), when on. */
+  meaning?: MeaningScorer;
+  /** The name in "Instructions from the <organization> team". */
+  organization: string;
+  /** The user's own ready notes, when the connection is theirs. */
+  privateDocs?: readonly Doc[];
+  privateSections?: readonly LibrarySection[];
+}
+
+export interface BuiltContext {
+  bundle: ContextBundle;
+  markdown: string;
+  idOf: IdOf;
+}
+
+/** Validates `max_tokens` (1,000..30,000, default 12,000). Throws {@link InputError} naming the field. */
+export function budgetOf(maxTokens: number | undefined): number {
+  if (maxTokens === undefined) return DEFAULT_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || maxTokens < MIN_MAX_TOKENS || maxTokens > MAX_MAX_TOKENS) {
+    throw new InputError(`max_tokens: must be a whole number from ${MIN_MAX_TOKENS.toLocaleString('en-US')} to ${MAX_MAX_TOKENS.toLocaleString('en-US')} (got ${maxTokens}); the default is ${DEFAULT_MAX_TOKENS.toLocaleString('en-US')}`);
+  }
+  return maxTokens;
+}
+
+export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
+  const { view, request, hooks } = input;
+  const task = request.task.trim();
+  if (task === '') throw new InputError('task: describe what you are about to do, in plain words');
+  const maxTokens = budgetOf(request.maxTokens);
+  const scope = resolveScope(view, { folder: request.folder, tags: request.tags });
+  const index = contextIndex(view);
+  const idOf: IdOf = (id) => view.shownIds.get(id) ?? id.slice(0, 8);
+  const notes = hooks.notes;
+
+  // Step 1: the plan.
+  const plan = await makePlan(task, index, hooks.models, { timeoutMs: hooks.planTimeoutMs, signal: request.signal });
+  const query = { task, facets: plan.searches };
+
+  // Steps 2-3: instructions, rules, pinned pages.
+  const instructions = teamInstructions(view);
+  const rules = rulePages(view, scope);
+  const pinned = pinnedPages(view, scope);
+
+  // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
+  const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
+  const searchDocs = [...view.docs.filter((doc) => !isRule(doc) && !isTeamInstructions(doc) && scope.includes(doc)), ...privateDocs];
+  const searchIds = new Set(searchDocs.map((d) => d.id));
+  const searchable = (doc: Doc) => searchIds.has(doc.id);
+  // A section with nothing under its heading (a title followed straight by a subheading) is never an excerpt.
+  const sections = [...view.sections, ...(input.privateSections ?? [])].filter((s) => searchIds.has(s.doc.id) && hasBody(s.section));
+  const taskTerms = termSet(task);
+  const tagsFound = [...index.tags].filter(([, terms]) => terms.size > 0 && [...terms].every((t) => taskTerms.has(t))).map(([tag]) => tag).sort();
+
+  // Steps 4-5: packs, pages and folders by what they are for.
+  const packs = await packCandidates(index, query, { forced: request.pack, notes, meaning: hooks.textMeaning });
+  const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
+  const goodFor = selectGoodFor(pageScores);
+  const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
+  const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
+
+  // Step 6: section search, then widening.
+  const search = await searchSections({ index, sections, queries: [task, ...plan.searches], names: plan.names, tags: tagsFound, liftedPages, meaning: input.meaning, notes });
+  const candidates = new Map<string, Candidate>();
+  for (const hit of search.hits) {
+    candidates.set(hit.entry.section.id, {
+      entry: hit.entry,
+      hit,
+      similarity: hit.similarity,
+      weight: hit.similarity,
+      fused: hit.fused,
+      reachedBy: 'search',
+      named: hit.signals.names.length > 0,
+    });
+  }
+  const best = search.hits.reduce((max, h) => Math.max(max, h.similarity), 0);
+  const sectionEntry = (doc: Doc, sectionId: string) => view.sectionById.get(sectionId) ?? input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
+  for (const { doc } of goodFor) {
+    if (isReadWhole(doc, notes)) continue;
+    const ranked = doc.sections
+      .filter(hasBody)
+      .map((s) => ({ s, c: candidates.get(s.id) }))
+      .sort((a, b) => (b.c?.fused ?? 0) - (a.c?.fused ?? 0) || doc.sections.indexOf(a.s) - doc.sections.indexOf(b.s))
+      .slice(0, GOOD_FOR_SECTIONS);
+    for (const { s, c } of ranked) {
+      if (c) c.keepPastWindow = 'use';
+      else {
+        const entry = sectionEntry(doc, s.id);
+        if (entry) candidates.set(s.id, { entry, similarity: 0, weight: 0, fused: 0, reachedBy: 'use', keepPastWindow: 'use', named: false });
+      }
+    }
+  }
+  // Sections kept past the closeness window when related at all: an applied pack's When-relevant
+  // pages (recipe), then pages of a folder the task matches (lift).
+  const markRecipes = (applied: ReadonlySet<string>) => {
+    for (const c of candidates.values()) {
+      if (c.keepPastWindow === 'use') continue;
+      if (applied.has(c.entry.doc.id) && c.similarity > 0) c.keepPastWindow = 'recipe';
+      else if (liftedPages.has(c.entry.doc.id) && c.similarity > 0) c.keepPastWindow = 'lift';
+      else delete c.keepPastWindow;
+    }
+  };
+  markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
+  const focus: FocusContext = { index, task, names: plan.names, best };
+  const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
+  widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });
+
+  // Step 7: the judge (one call for packs, sections and rows), then focus.
+  const ordered = [...candidates.values()].sort((a, b) => {
+    const ua = heuristicUse(a, best);
+    const ub = heuristicUse(b, best);
+    return Number(ub.yes) - Number(ua.yes) || ub.probability - ua.probability || b.fused - a.fused || a.entry.order - b.entry.order;
+  });
+  const asked = focusQuestions(ordered, focus);
+  const questions: JudgeQuestion[] = [...packQuestions(packs), ...asked.questions];
+  const run = await runJudge(questions, { task, mode: hooks.judgeMode, provider: hooks.models, cache: hooks.verdicts, timeoutMs: hooks.judgeTimeoutMs, signal: request.signal });
+  const packDecisions = decidePacks(packs, run);
+  const applied = packs.filter((_, i) => packDecisions[i].applied);
+  const recipePages = new Set(applied.flatMap((p) => [...p.always, ...p.whenRelevant].map((d) => d.id)));
+  markRecipes(new Set(applied.flatMap((p) => p.whenRelevant.map((d) => d.id))));
+  const decisions = decideFocus(ordered, asked, run, focus).filter((d) => d.keep);
+  decisions.sort((a, b) => Number(b.candidate.named) - Number(a.candidate.named) || b.confidence - a.confidence || b.candidate.fused - a.candidate.fused || a.candidate.entry.order - b.candidate.entry.order);
+
+  // Step 8: whole pages, then excerpts, within the budget.
+  const useIds = new Set(goodFor.map((g) => g.doc.id));
+  const privateOf = (doc: Doc) => isPrivateNote(doc);
+  const whole: WholeCandidate[] = [];
+  const ruleIds = new Set(rules.map((d) => d.id));
+  const pushWhole = (doc: Doc, reason: PageReason) => {
+    if (ruleIds.has(doc.id) || isTeamInstructions(doc) || !scope.includes(doc) || whole.some((w) => w.doc.id === doc.id)) return;
+    whole.push({ doc, reason, private: privateOf(doc), sections: [] });
+  };
+  for (const doc of pinned) pushWhole(doc, 'pinned');
+  for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
+  for (const { doc } of goodFor) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
+  const excerpts: ExcerptCandidate[] = decisions.map((d) => {
+    const c = d.candidate;
+    const doc = c.entry.doc;
+    const section: BundleSection = { entry: c.entry, reachedBy: c.reachedBy, confidence: round(d.confidence) };
+    if (c.hit) section.similarity = round(c.similarity);
+    if (c.via) section.via = c.via;
+    if (d.rows) section.rows = d.rows;
+    const reason: PageReason = recipePages.has(doc.id) ? 'recipe' : useIds.has(doc.id) ? 'use' : reasonOf(c.reachedBy);
+    return { section, reason, private: privateOf(doc), readWhole: isReadWhole(doc, notes) };
+  });
+  // Searched sections of whole pages are reported with them (JSON similarities).
+  for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
+
+  const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0;
+  const pageNearness = new Map<Doc, number>();
+  if (nothing) {
+    for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
+    for (const h of search.hits) pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
+  }
+  const nearest = nothing ? nearestPages(pageNearness) : undefined;
+
+  const organization = input.organization;
+  const ruleBlocks: BundlePage[] = rules.map((doc) => {
+    const page: BundlePage = { doc, reason: 'rule', whole: true, private: false, sections: [], chars: 0 };
+    page.chars = pageBlock(page, idOf).length;
+    return page;
+  });
+  const fixed = [
+    ...(instructions.length > 0 ? [instructionsBlock(organization, instructions)] : []),
+    commentBlock(applied.map((p) => p.pack.name), tagsFound),
+    ...(rules.length > 0 ? [RULES_HEADING, ...ruleBlocks.map((p) => pageBlock(p, idOf))] : []),
+  ];
+  const filled = fillBudget({ budgetChars: maxTokens * 4, fixed, whole, excerpts, nothingFound: nearest, idOf });
+
+  const bundle: ContextBundle = {
+    task,
+    maxTokens,
+    tokens: 0,
+    rulesOverBudget: filled.rulesOverBudget,
+    organization,
+    instructions,
+    plan,
+    packs: packDecisions,
+    tagsFound,
+    rules: ruleBlocks,
+    reference: filled.reference,
+    skipped: filled.skipped,
+    ...(nearest && filled.nothingFoundShown ? { nothingFound: { nearest } } : {}),
+    judge: {
+      mode: run.mode,
+      provider: run.provider,
+      called: run.called,
+      ...(run.fallbackReason !== undefined ? { fallbackReason: run.fallbackReason } : {}),
+      verdicts: run.verdicts,
+    },
+    steps: { plan: plan.madeBy, judge: run.called && run.fallbackReason === undefined ? run.provider : 'heuristic', meaning: search.meaning },
+    scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
+  };
+  const markdown = renderMarkdown(bundle, idOf);
+  bundle.tokens = estimateTokens(markdown);
+  if (markdown.length !== filled.chars) throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
+  return { bundle, markdown, idOf };
+}
+
+const bodies = new WeakMap<Section, boolean>();
+
+/** True when a section has text under its heading (cached per section). */
+function hasBody(section: Section): boolean {
+  let has = bodies.get(section);
+  if (has === undefined) {
+    has = sectionBody(section).trim() !== '';
+    bodies.set(section, has);
+  }
+  return has;
+}
+
+function reasonOf(reached: ReachedBy): PageReason {
+  switch (reached) {
+    case 'link':
+    case 'inferred-link':
+      return 'link';
+    case 'folder':
+      return 'folder';
+    case 'use':
+      return 'use';
+    case 'recipe':
+      return 'recipe';
+    case 'search':
+      return 'search';
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+

@@ -1,0 +1,75 @@
+/**
+ * Similarity of a question to short texts (Good-for phrasings, section questions) for get_context,
+ * from the same embedder and on-disk cache as the section vectors.
+ *
+ * Never blocks an answer on embedding: texts whose vectors are cached answer at once; the others
+ * are null for this request and are embedded in the background, so the next request has them.
+ */
+import type { TextMeaning } from '../context/hooks';
+import type { Embedder } from '../embeddings/embedder';
+import { embedTextsCached } from '../embeddings/cachedEmbedding';
+import { textDigest, type VectorCache } from '../embeddings/vectorCache';
+import { dot } from '../embeddings/vectorMath';
+import { meaningRaw } from '../ranking/contract';
+
+export class TextSimilarity implements TextMeaning {
+  private readonly memory = new Map<string, Float32Array>();
+  private readonly queued = new Set<string>();
+  private running: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly embedder: Embedder,
+    private readonly cache: VectorCache | null,
+    private readonly embedQuery: (text: string) => Promise<Float32Array | null>,
+    private readonly log: (message: string) => void,
+  ) {}
+
+  async similarities(query: string, texts: readonly string[]): Promise<(number | null)[] | null> {
+    const q = await this.embedQuery(query);
+    if (!q) return null;
+    const missing: string[] = [];
+    const out = texts.map((text) => {
+      const vector = this.vectorOf(text);
+      if (!vector) {
+        missing.push(text);
+        return null;
+      }
+      return meaningRaw(dot(q, vector), this.embedder.similarity);
+    });
+    if (missing.length) this.embedLater(missing);
+    return out;
+  }
+
+  /** Resolves when texts queued so far are embedded (tests). */
+  idle(): Promise<void> {
+    return this.running;
+  }
+
+  private vectorOf(text: string): Float32Array | undefined {
+    const digest = textDigest(text);
+    const known = this.memory.get(digest);
+    if (known) return known;
+    const cached = this.cache?.get(digest);
+    if (cached?.length === 1) {
+      this.memory.set(digest, cached[0]);
+      return cached[0];
+    }
+    return undefined;
+  }
+
+  private embedLater(texts: readonly string[]): void {
+    const fresh = texts.filter((t) => !this.queued.has(t));
+    if (fresh.length === 0) return;
+    for (const t of fresh) this.queued.add(t);
+    this.running = this.running.then(async () => {
+      try {
+        const { vectors } = await embedTextsCached(this.embedder, fresh, { cache: this.cache });
+        fresh.forEach((t, i) => this.memory.set(textDigest(t), vectors[i]));
+      } catch (error) {
+        this.log(`[meaning] phrasings could not be embedded: ${(error as Error).message}`);
+      } finally {
+        for (const t of fresh) this.queued.delete(t);
+      }
+    });
+  }
+}

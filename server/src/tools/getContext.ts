@@ -1,0 +1,331 @@
+/**
+ * `get_context(task, max_tokens?, pack?, tags?, folder?, format?)` (seed 000, Herald): one call,
+ * one budgeted bundle of the team's instructions, every rule in full, the right pages whole and
+ * the best excerpts, nothing about the wrong product. The pipeline lives in engine/context; this
+ * file validates, picks the library view, adds the user's own private notes on their own
+ * connections, logs the request (plan, packs, verdicts, the providers used, nothing-found) and
+ * renders Markdown or JSON.
+ */
+import { z } from 'zod';
+import type { ActivityEntry } from '../engine/activity/activityLog';
+import type { Engine } from '../engine/engine';
+import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
+import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
+import { buildContext, type BuiltContext } from '../engine/context/getContext';
+import { contextHooks } from '../engine/context/hooks';
+import { nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import type { BundlePage } from '../engine/context/types';
+import { libraryHooks } from '../engine/library/hooks';
+import { sectionHeading } from '../engine/library/summaries';
+import { COLD_NOTICE, libraryState } from './libraryTool';
+import type { ToolCallContext, ToolDefinition } from './toolDefinition';
+
+const RANGE = `must be a whole number from ${MIN_MAX_TOKENS.toLocaleString('en-US')} to ${MAX_MAX_TOKENS.toLocaleString('en-US')} (the default is ${DEFAULT_MAX_TOKENS.toLocaleString('en-US')})`;
+
+const input = {
+  task: z
+    .string()
+    .min(1)
+    .describe('What you are about to do, in plain words. Specific beats short: "cold email to a CFO at a 200-person logistics company evaluating Slotly" beats "email".'),
+  max_tokens: z
+    .number()
+    .int({ message: RANGE })
+    .min(MIN_MAX_TOKENS, { message: RANGE })
+    .max(MAX_MAX_TOKENS, { message: RANGE })
+    .optional()
+    .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
+  pack: z.string().min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
+  tags: z.array(z.string().min(1)).optional().describe('Only take pages with one of these tags.'),
+  folder: z.string().min(1).optional().describe('Only take pages from this library folder and its subfolders, e.g. ".context/guides" or "guides".'),
+  format: z.enum(['markdown', 'json']).optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
+};
+
+const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search']);
+const answer = z.object({ yes: z.boolean(), probability: z.number(), from: z.string() });
+
+const outputSection = z.object({
+  id: z.string(),
+  heading: z.string(),
+  /** How it was reached: search, link, inferred-link, folder, use, recipe. */
+  reachedBy: z.string(),
+  /** Search similarity (0..1), when search found it. */
+  similarity: z.number().optional(),
+  /** How sure the judge (or the heuristics) is that it belongs, 0..1. */
+  confidence: z.number().optional(),
+  /** The page it was reached from (links, folders). */
+  via: z.string().optional(),
+  /** Table rows dropped as being about something else than the task names. */
+  rowsDropped: z.number().optional(),
+});
+
+const outputPage = z.object({
+  id: z.string(),
+  title: z.string(),
+  type: z.string(),
+  path: z.string(),
+  reason,
+  whole: z.boolean(),
+  /** The user's own private note. */
+  private: z.boolean(),
+  tokens: z.number(),
+  usage: z.string().optional(),
+  /** Name of the attached file (get_file returns it). */
+  file: z.string().optional(),
+  via: z.string().optional(),
+  /** The page as sent: whole, or its excerpts. */
+  text: z.string(),
+  sections: z.array(outputSection),
+});
+
+const output = {
+  task: z.string(),
+  format: z.enum(['markdown', 'json']),
+  maxTokens: z.number(),
+  /** Estimated tokens of the Markdown bundle. */
+  tokens: z.number(),
+  /** The rules alone pass the budget (they are sent anyway). */
+  rulesOverBudget: z.boolean(),
+  /** The bundle (format markdown). */
+  markdown: z.string().optional(),
+  organization: z.string(),
+  instructions: z.array(z.string()),
+  plan: z.object({
+    names: z.array(z.object({ text: z.string(), kind: z.string(), source: z.string() })),
+    deliverable: z.string().optional(),
+    searches: z.array(z.string()),
+    constraints: z.array(z.string()),
+    madeBy: z.string(),
+    fallbackReason: z.string().optional(),
+  }),
+  packs: z.array(z.object({ name: z.string(), applied: z.boolean(), forced: z.boolean(), score: z.number(), phrasing: z.string(), decidedBy: z.string() })),
+  tagsFound: z.array(z.string()),
+  pages: z.array(outputPage),
+  skipped: z.array(z.object({ id: z.string(), title: z.string(), reason, why: z.enum(['allowance', 'budget']) })),
+  nothingFound: z
+    .object({ message: z.string(), nearest: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })) })
+    .optional(),
+  judge: z.object({
+    mode: z.enum(['off', 'shadow', 'gate']),
+    provider: z.string(),
+    called: z.boolean(),
+    fallbackReason: z.string().optional(),
+    verdicts: z.array(z.object({ id: z.string(), kind: z.string(), subject: z.string(), applied: answer, heuristic: answer.omit({ from: true }), model: answer.optional() })),
+  }),
+  steps: z.object({ plan: z.string(), judge: z.string(), meaning: z.boolean() }),
+  notice: z.string().optional(),
+  degraded: z.array(z.string()),
+  indexedAt: z.string().nullable(),
+};
+
+export type GetContextOutput = z.infer<z.ZodObject<typeof output>>;
+
+/**
+ * A call context that may carry the connection's own model provider (an MCP client's sampling):
+ * it wins over the engine's configured provider for that call.
+ */
+/** Kept for callers that name it; the connection's model is part of every tool call's context. */
+export type ContextCallContext = ToolCallContext;
+type Args = z.infer<z.ZodObject<typeof input>>;
+
+export const getContextTool: ToolDefinition<typeof input, typeof output> = {
+  name: 'get_context',
+  title: 'Get the context for a task',
+  description: [
+    'Describe the task you are about to do in plain words; get back one Markdown bundle sized to max_tokens (default 12,000): the team\'s agent instructions,',
+    'every rule in full under "Rules (always follow)", then "Reference": pinned and pack pages whole and the best excerpts, grouped by page.',
+    'Each page carries its page_id: read_page(page_id) returns the whole page, get_file(page_id) its attached file.',
+    'When nothing matches, the answer says so and names the nearest pages: check with the user rather than guess.',
+    'Name the audience, channel, product and competitor in the task; pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
+  ].join(' '),
+  input,
+  output,
+  async run(engine: Engine, args, context) {
+    const started = performance.now();
+    let built: BuiltContext | undefined;
+    const logInput = { task: args.task, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, format: args.format };
+    try {
+      const out = await runContext(engine, args, context, (b) => (built = b));
+      logCall(engine, context, logInput, started, built);
+      return out;
+    } catch (error) {
+      logCall(engine, context, logInput, started, undefined, (error as Error).message);
+      throw error;
+    }
+  },
+  renderText(out) {
+    if (out.degraded.includes('index-cold')) return out.notice ?? COLD_NOTICE;
+    if (out.format === 'markdown' && out.markdown !== undefined) return out.markdown;
+    const { markdown: _markdown, ...json } = out;
+    return JSON.stringify(json, null, 2);
+  },
+};
+
+async function runContext(engine: Engine, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
+  const format = args.format ?? 'markdown';
+  const found = libraryState(engine);
+  if (found.kind === 'cold') return coldOutput(args, format);
+  const { view } = found;
+  const configured = contextHooks(engine);
+  const connectionModels = (context as ContextCallContext).models;
+  const hooks = connectionModels?.available() ? { ...configured, models: connectionModels } : configured;
+  const notes = hooks.privateNotes;
+  const own = notes?.ownedBy(context.sessionId) ?? false;
+  const privateDocs = own && notes ? notes.docs(view.today) : [];
+  const built = await buildContext({
+    view,
+    request: { task: args.task, maxTokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, sessionId: context.sessionId, signal: context.signal },
+    hooks,
+    meaning: libraryHooks(engine).meaning,
+    organization: hooks.organization ?? engine.folders[0].name,
+    privateDocs,
+    privateSections: own && notes ? notes.sections(privateDocs) : [],
+  });
+  keep(built);
+  return toOutput(built, format, found.indexedAt);
+}
+
+function coldOutput(args: Args, format: 'markdown' | 'json'): GetContextOutput {
+  return {
+    task: args.task,
+    format,
+    maxTokens: args.max_tokens ?? DEFAULT_MAX_TOKENS,
+    tokens: 0,
+    rulesOverBudget: false,
+    organization: '',
+    instructions: [],
+    plan: { names: [], searches: [], constraints: [], madeBy: 'none' },
+    packs: [],
+    tagsFound: [],
+    pages: [],
+    skipped: [],
+    judge: { mode: 'off', provider: 'none', called: false, verdicts: [] },
+    steps: { plan: 'none', judge: 'none', meaning: false },
+    notice: COLD_NOTICE,
+    degraded: ['index-cold'],
+    indexedAt: null,
+  };
+}
+
+/** The structured answer of a built bundle. */
+export function toOutput(built: BuiltContext, format: 'markdown' | 'json', indexedAt: string | null): GetContextOutput {
+  const { bundle, markdown, idOf } = built;
+  const page = (p: BundlePage): z.infer<typeof outputPage> => {
+    const doc = p.doc;
+    const text = p.whole ? wholePageBody(doc) : [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map(excerptBlock).join('\n\n');
+    return {
+      id: idOf(doc.id),
+      title: doc.title,
+      type: doc.library?.type ?? 'page',
+      path: doc.path,
+      reason: p.reason,
+      whole: p.whole,
+      private: p.private,
+      tokens: Math.ceil(p.chars / 4),
+      ...(doc.library?.usage ? { usage: doc.library.usage } : {}),
+      ...(doc.library?.file ? { file: doc.library.file } : {}),
+      ...(p.via ? { via: idOf(p.via.id) } : {}),
+      text,
+      sections: [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map((s) => ({
+        id: idOf(s.entry.section.id),
+        heading: sectionHeading(s.entry.section, doc),
+        reachedBy: s.reachedBy,
+        ...(s.similarity !== undefined ? { similarity: s.similarity } : {}),
+        ...(s.confidence !== undefined ? { confidence: s.confidence } : {}),
+        ...(s.via ? { via: idOf(s.via.id) } : {}),
+        ...(s.rows && s.rows.dropped > 0 ? { rowsDropped: s.rows.dropped } : {}),
+      })),
+    };
+  };
+  const plan = bundle.plan;
+  return {
+    task: bundle.task,
+    format,
+    maxTokens: bundle.maxTokens,
+    tokens: bundle.tokens,
+    rulesOverBudget: bundle.rulesOverBudget,
+    ...(format === 'markdown' ? { markdown } : {}),
+    organization: bundle.organization,
+    instructions: bundle.instructions.map((d) => idOf(d.id)),
+    plan: {
+      names: plan.names.map((n) => ({ text: n.text, kind: n.kind, source: n.source })),
+      ...(plan.deliverable ? { deliverable: plan.deliverable } : {}),
+      searches: plan.searches,
+      constraints: plan.constraints,
+      madeBy: plan.madeBy,
+      ...(plan.fallbackReason ? { fallbackReason: plan.fallbackReason } : {}),
+    },
+    packs: bundle.packs.map((p) => ({ name: p.name, applied: p.applied, forced: p.forced, score: p.score, phrasing: p.phrasing, decidedBy: p.decidedBy })),
+    tagsFound: bundle.tagsFound,
+    pages: [...bundle.rules, ...bundle.reference].map(page),
+    skipped: bundle.skipped.map((s) => ({ id: idOf(s.doc.id), title: s.doc.title, reason: s.reason, why: s.why })),
+    ...(bundle.nothingFound
+      ? {
+          nothingFound: {
+            message: nothingFoundBlock(bundle.nothingFound.nearest, idOf).split('\n')[0],
+            nearest: bundle.nothingFound.nearest.map((n) => ({ id: idOf(n.doc.id), title: n.doc.title, score: n.score })),
+          },
+        }
+      : {}),
+    judge: {
+      mode: bundle.judge.mode,
+      provider: bundle.judge.provider,
+      called: bundle.judge.called,
+      ...(bundle.judge.fallbackReason !== undefined ? { fallbackReason: bundle.judge.fallbackReason } : {}),
+      verdicts: bundle.judge.verdicts.map((v) => ({
+        id: v.id,
+        kind: v.kind,
+        subject: /^[0-9a-f]{64}/.test(v.subject) ? `${idOf(v.subject.slice(0, 64))}${v.subject.slice(64)}` : v.subject,
+        applied: { yes: v.applied.yes, probability: round(v.applied.probability), from: v.applied.from },
+        heuristic: { yes: v.heuristic.yes, probability: round(v.heuristic.probability) },
+        ...(v.model ? { model: { yes: v.model.yes, probability: round(v.model.probability), from: v.model.from } } : {}),
+      })),
+    },
+    steps: bundle.steps,
+    degraded: [],
+    indexedAt,
+  };
+}
+
+/**
+ * One line in the call log per request: the usual fields (the returned page and section ids,
+ * empty when nothing was found) plus `context`: the plan, the packs applied, which provider did
+ * each step, the judge's verdicts and, when nothing was found, the nearest pages.
+ */
+function logCall(engine: Engine, context: ToolCallContext, input: Record<string, unknown>, started: number, built: BuiltContext | undefined, error?: string): void {
+  const log = libraryHooks(engine).activity;
+  if (!log) return;
+  const latencyMs = Math.round((performance.now() - started) * 100) / 100;
+  if (!built) {
+    log.append({ tool: 'get_context', session: context.sessionId, input, latencyMs, resultIds: [], empty: true, ...(error !== undefined ? { error } : {}) });
+    return;
+  }
+  const { bundle } = built;
+  const pages = [...bundle.rules, ...bundle.reference];
+  const resultIds = [...pages.map((p) => p.doc.id), ...pages.flatMap((p) => (p.whole ? p.doc.sections.map((s) => s.id) : p.sections.map((s) => s.entry.section.id)))];
+  const entry: Omit<ActivityEntry, 'at'> & { context: ContextLogDetails } = {
+    tool: 'get_context',
+    session: context.sessionId,
+    input,
+    latencyMs,
+    resultIds,
+    empty: bundle.nothingFound !== undefined,
+    context: {
+      tokens: bundle.tokens,
+      plan: { names: bundle.plan.names.map((n) => `${n.text} (${n.kind})`), searches: bundle.plan.searches, madeBy: bundle.plan.madeBy, ...(bundle.plan.fallbackReason ? { fallbackReason: bundle.plan.fallbackReason } : {}) },
+      packs: bundle.packs.filter((p) => p.applied).map((p) => p.name),
+      steps: bundle.steps,
+      judge: {
+        mode: bundle.judge.mode,
+        provider: bundle.judge.provider,
+        ...(bundle.judge.fallbackReason !== undefined ? { fallbackReason: bundle.judge.fallbackReason } : {}),
+        verdicts: bundle.judge.verdicts.map((v) => ({ kind: v.kind, subject: v.subject, yes: v.applied.yes, p: round(v.applied.probability), from: v.applied.from, ...(v.model ? { model: round(v.model.probability) } : {}) })),
+      },
+      ...(bundle.nothingFound ? { nothingFound: { nearest: bundle.nothingFound.nearest.map((n) => ({ id: n.doc.id, title: n.doc.title })) } } : {}),
+    },
+  };
+  log.append(entry);
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,163 @@
+/**
+ * `get_file(page_id)` (seed 000): the file attached to a library page (front matter `file:`), as
+ * text when it is UTF-8 text, else base64, with its name, size and media type. Only the attached
+ * file of a ready page, only inside the workspace folder, at most {@link MAX_FILE_BYTES}; nothing
+ * is ever written.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { z } from 'zod';
+import type { Engine } from '../engine/engine';
+import type { Doc } from '../engine/model';
+import { shownId } from '../engine/library/libraryView';
+import { baseName, extName } from '../engine/sources/paths';
+import { estimateTokens } from '../engine/text/tokenEstimate';
+import { isWithin } from '../engine/workspace/paths';
+import { COLD_NOTICE, libraryState, logged } from './libraryTool';
+import { findPage } from './readPage';
+import type { ToolDefinition } from './toolDefinition';
+import { ToolInputError } from './toolError';
+
+/** Largest attached file served. Default 5 MiB. */
+export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+
+/** Media types by extension; anything else is `application/octet-stream` (or `text/plain` when it reads as text). */
+const MEDIA_TYPES: Record<string, string> = {
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  md: 'text/markdown',
+  txt: 'text/plain',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  xml: 'application/xml',
+  html: 'text/html',
+  sql: 'application/sql',
+  pdf: 'application/pdf',
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  pptx: 'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+};
+
+const input = {
+  page_id: z.string().min(1).describe('The page_id of a page with an attached file (get_context and read_page say which pages have one).'),
+};
+
+const output = {
+  file: z
+    .object({
+      pageId: z.string(),
+      pageTitle: z.string(),
+      /** Workspace-relative path. */
+      path: z.string(),
+      name: z.string(),
+      bytes: z.number(),
+      mediaType: z.string(),
+      encoding: z.enum(['utf8', 'base64']),
+      content: z.string(),
+      /** Estimated tokens of a text file's content. */
+      tokens: z.number().optional(),
+    })
+    .optional(),
+  notice: z.string().optional(),
+  degraded: z.array(z.string()),
+  indexedAt: z.string().nullable(),
+};
+
+export type GetFileOutput = z.infer<z.ZodObject<typeof output>>;
+
+export const getFileTool: ToolDefinition<typeof input, typeof output> = {
+  name: 'get_file',
+  title: 'Get a page\'s attached file',
+  description: [
+    'Returns the file attached to a library page (a CSV, a spreadsheet, a PDF): text files as text, others base64-encoded, with name, size and media type.',
+    'Pass the page_id get_context or read_page printed for a page that says it has an attached file.',
+  ].join(' '),
+  input,
+  output,
+  async run(engine: Engine, args, context) {
+    let returned: string | undefined;
+    return logged(
+      engine,
+      context,
+      'get_file',
+      { page_id: args.page_id },
+      async (): Promise<GetFileOutput> => {
+        const found = libraryState(engine);
+        if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
+        const doc = findPage(engine, found.view, 'page_id', args.page_id, context);
+        const id = found.view.docById.has(doc.id) ? shownId(found.view, doc.id) : doc.id.slice(0, 8);
+        const file = doc.library?.file;
+        // A valid page without a file is an answer, not a mistake: say so and point at the page.
+        if (!file) return { notice: `"${doc.title}" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`, degraded: [], indexedAt: found.indexedAt };
+        const abs = absolutePath(engine, doc, file);
+        let bytes: Buffer;
+        try {
+          const stat = fs.statSync(abs);
+          if (stat.size > MAX_FILE_BYTES) throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is ${stat.size.toLocaleString('en-US')} bytes, over the ${MAX_FILE_BYTES.toLocaleString('en-US')}-byte limit; open it in the workspace instead.`);
+          bytes = fs.readFileSync(abs);
+        } catch (error) {
+          if (error instanceof ToolInputError) throw error;
+          throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+        }
+        returned = doc.id;
+        const text = asText(bytes);
+        const ext = extName(file).toLowerCase();
+        const mediaType = MEDIA_TYPES[ext] ?? (text !== null ? 'text/plain' : 'application/octet-stream');
+        return {
+          file: {
+            pageId: id,
+            pageTitle: doc.title,
+            path: file,
+            name: baseName(file),
+            bytes: bytes.length,
+            mediaType,
+            encoding: text !== null ? 'utf8' : 'base64',
+            content: text ?? bytes.toString('base64'),
+            ...(text !== null ? { tokens: estimateTokens(text) } : {}),
+          },
+          degraded: [],
+          indexedAt: found.indexedAt,
+        };
+      },
+      () => ({ resultIds: returned ? [returned] : [], empty: returned === undefined }),
+    );
+  },
+  renderText(out) {
+    const file = out.file;
+    if (!file) return out.notice ?? 'No file.';
+    const head = `${file.name} (${file.mediaType}, ${file.bytes.toLocaleString('en-US')} bytes), attached to "${file.pageTitle}" [page_id: ${file.pageId}]`;
+    if (file.encoding === 'utf8') return `${head}\n\n${file.content}`;
+    return `${head}\n\nA binary file: its base64 content is in the structured result (file.content).`;
+  },
+};
+
+/** The attached file on disk, refusing anything outside the page's workspace folder. */
+function absolutePath(engine: Engine, doc: Doc, file: string): string {
+  const folder = engine.folders.find((f) => f.name === doc.folder) ?? engine.folders[0];
+  const rel = engine.folders.length > 1 && file.startsWith(`${folder.name}/`) ? file.slice(folder.name.length + 1) : file;
+  const abs = path.resolve(folder.absPath, ...rel.split('/'));
+  let real = abs;
+  try {
+    real = fs.realpathSync(abs);
+  } catch {
+    // missing: reported when read
+  }
+  if (!isWithin(fs.realpathSync(folder.absPath), real)) throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is outside the workspace folder and is not served.`);
+  return abs;
+}
+
+/** The bytes as text when they are valid UTF-8 without NUL characters; null otherwise. */
+function asText(bytes: Buffer): string | null {
+  if (bytes.includes(0)) return null;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+}

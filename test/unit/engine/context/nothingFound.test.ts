@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { ActivityLog } from '../../../../server/src/engine/activity/activityLog';
+import { contextDiagnostics, renderContextDiagnostics } from '../../../../server/src/engine/context/contextDiagnostics';
+import { setContextHooks } from '../../../../server/src/engine/context/hooks';
+import { setLibraryHooks } from '../../../../server/src/engine/library/hooks';
+import { callTool } from '../../../../server/src/tools/callTool';
+import { getContextTool, type GetContextOutput } from '../../../../server/src/tools/getContext';
+import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
+import { indexDir, run, TAXWELL, type Indexed } from './herald';
+
+const TASK = 'configure kubernetes autoscaling for the filing service';
+
+describe('get_context when nothing matches', function () {
+  this.timeout(60_000);
+  let lib: Indexed;
+  before(async () => {
+    lib = await indexDir(TAXWELL);
+  });
+  after(() => {
+    lib.engine.dispose();
+    removeTempDirs();
+  });
+
+  it('says so, tells the agent to check with the user, and names the nearest pages with their ids', async () => {
+    const built = await run(lib.view, TASK);
+    const nearest = built.bundle.nothingFound!.nearest.map((n) => [n.doc.title, n.score]);
+    assert.deepEqual(nearest, [
+      ['Avalara battlecard', 0.219],
+      ['Discovery call', 0.219],
+      ['Renewal playbook', 0.219],
+    ]);
+    const id = (title: string) => built.idOf(lib.view.docs.find((d) => d.title === title)!.id);
+    assert.ok(
+      built.markdown.endsWith(
+        [
+          '# Reference',
+          '',
+          '## Taxwell glossary',
+          `reference · full page · page_id: ${id('Taxwell glossary')}`,
+          '',
+          '**Nexus**: a state where a customer must collect tax.',
+          '',
+          'Nothing in the library comes close enough to this task to send: the workspace may not cover it. Check with the user rather than guess.',
+          'Nearest pages (pass a page_id to read_page if one plainly covers the task):',
+          `- Avalara battlecard (page_id: ${id('Avalara battlecard')})`,
+          `- Discovery call (page_id: ${id('Discovery call')})`,
+          `- Renewal playbook (page_id: ${id('Renewal playbook')})`,
+        ].join('\n'),
+      ),
+      built.markdown,
+    );
+    // The rules still go: they apply to every task.
+    assert.equal(built.bundle.rules.length, 2);
+  });
+
+  it('lists such requests, with the nearest pages, for wsctx diagnostics', async () => {
+    const log = new ActivityLog(tempDir('activity'), { clock: () => new Date('2026-06-01T10:00:00Z') });
+    setLibraryHooks(lib.engine, { activity: log, now: () => new Date('2026-06-01T10:00:00Z') });
+    setContextHooks(lib.engine, {});
+    const call = (task: string) => callTool(lib.engine, getContextTool, { task }, { sessionId: 's1' }) as Promise<GetContextOutput>;
+    const out = await call(TASK);
+    assert.deepEqual(out.nothingFound?.nearest.map((n) => n.title), ['Avalara battlecard', 'Discovery call', 'Renewal playbook']);
+    await call(TASK);
+    await call('what does the Growth plan cost per year');
+    const report = contextDiagnostics(lib.view, log.read());
+    assert.equal(report.requests, 3);
+    assert.deepEqual(report.nothingFound.map((n) => [n.task, n.count, n.nearest.map((p) => p.title)]), [[TASK, 2, ['Avalara battlecard', 'Discovery call', 'Renewal playbook']]]);
+    assert.deepEqual(report.providers, { plan: { heuristic: 3 }, judge: { heuristic: 3 } });
+    const text = renderContextDiagnostics(report);
+    assert.match(text, /^get_context requests: 3\.\n  plan made by: heuristic x3; judged by: heuristic x3\n\nNothing found \(2\):\n  "configure kubernetes autoscaling for the filing service"  x2  last 2026-06-01T10:00:00\.000Z\n    nearest: Avalara battlecard \[[0-9a-f]{8}\]; Discovery call \[[0-9a-f]{8}\]; Renewal playbook \[[0-9a-f]{8}\]\n/);
+    assert.match(text, /\n\nConflicting pages \(0\):\n  none\n\nDuplicated ground \(0\):\n  none$/);
+  });
+});

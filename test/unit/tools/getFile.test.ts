@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { documentId } from '../../../server/src/engine/chunking/ids';
+import { Engine } from '../../../server/src/engine/engine';
+import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
+import { fileCommand } from '../../../server/src/cli/commands/fileCommand';
+import { callTool } from '../../../server/src/tools/callTool';
+import type { GetFileOutput } from '../../../server/src/tools/getFile';
+import { findTool } from '../../../server/src/tools/registry';
+import { ToolInputError } from '../../../server/src/tools/toolError';
+import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
+import { TAXWELL } from '../engine/context/herald';
+
+const id8 = (p: string) => documentId(p).slice(0, 8);
+
+describe('get_file (tool)', function () {
+  this.timeout(60_000);
+  const tool = findTool('get_file')!;
+  const opened: Engine[] = [];
+  const engineOn = async (dir: string) => {
+    const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], settings: { refreshAfterMs: 0 } });
+    opened.push(engine);
+    await engine.waitForIndex();
+    setLibraryHooks(engine, { now: () => new Date('2026-06-01T12:00:00Z') });
+    return engine;
+  };
+  after(() => {
+    for (const e of opened) e.dispose();
+    removeTempDirs();
+  });
+
+  it('returns a text file as text, with name, size and media type', async () => {
+    const engine = await engineOn(TAXWELL);
+    const id = id8('.context/reference/price-list.md');
+    const out = (await callTool(engine, tool, { page_id: id }, { sessionId: 'cli' })) as GetFileOutput;
+    const csv = fs.readFileSync(path.join(TAXWELL, '.context/reference/price-list.csv'), 'utf8');
+    assert.deepEqual(out.file, { pageId: id, pageTitle: 'Price list', path: '.context/reference/price-list.csv', name: 'price-list.csv', bytes: Buffer.byteLength(csv), mediaType: 'text/csv', encoding: 'utf8', content: csv, tokens: Math.ceil(csv.length / 4) });
+    assert.equal(tool.renderText(out), `price-list.csv (text/csv, ${Buffer.byteLength(csv)} bytes), attached to "Price list" [page_id: ${id}]\n\n${csv}`);
+    assert.equal(await fileCommand(engine, id, { json: false }), tool.renderText(out));
+  });
+
+  it('says a page has no attached file (and points at read_page) without failing', async () => {
+    const engine = await engineOn(TAXWELL);
+    const id = id8('.context/voice/voice-and-tone.md');
+    const out = (await callTool(engine, tool, { page_id: id }, { sessionId: 'cli' })) as GetFileOutput;
+    assert.equal(out.file, undefined);
+    assert.equal(out.notice, `"Voice and tone" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`);
+  });
+
+  it('returns a binary file base64-encoded, and refuses a file that resolves outside the workspace', async () => {
+    const outside = tempDir('outside');
+    fs.writeFileSync(path.join(outside, 'secret.txt'), 'not yours');
+    const dir = tempDir('files');
+    write(dir, '.context/a.md', '---\ntitle: Logo\nfile: logo.png\n---\n\n# Logo\n');
+    // Not UTF-8 (and no NUL byte: discovery skips files it sniffs as binary, see the report).
+    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]);
+    write(dir, '.context/logo.png', png);
+    write(dir, '.context/b.md', '---\ntitle: Escape\nfile: link.txt\n---\n\n# Escape\n');
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, '.context/link.txt'));
+    const engine = await engineOn(dir);
+    const logo = (await callTool(engine, tool, { page_id: id8('.context/a.md') }, { sessionId: 'cli' })) as GetFileOutput;
+    assert.deepEqual([logo.file!.encoding, logo.file!.content, logo.file!.mediaType, logo.file!.bytes, logo.file!.tokens], ['base64', png.toString('base64'), 'image/png', 6, undefined]);
+    assert.match(tool.renderText(logo), /^logo\.png \(image\/png, 6 bytes\), attached to "Logo" \[page_id: [0-9a-f]{8}\]\n\nA binary file: its base64 content is in the structured result \(file\.content\)\.$/);
+    await assert.rejects(
+      callTool(engine, tool, { page_id: id8('.context/b.md') }, { sessionId: 'cli' }),
+      (e: Error) => e instanceof ToolInputError && e.message === 'page_id: the file attached to "Escape" (.context/link.txt) is outside the workspace folder and is not served.',
+    );
+  });
+});
