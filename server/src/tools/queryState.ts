@@ -5,6 +5,9 @@
 import type { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 
+/** Problems that mean part of the workspace could not be read, so an answer may be partial. */
+const UNREADABLE = new Set(['workspace.unreadable-folder', 'workspace.unreadable-dir', 'workspace.unreadable-file', 'workspace.read-failed']);
+
 export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate';
 
 export type StateForQuery =
@@ -26,6 +29,6 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
   }
   const state = engine.stateForQuery();
   if (!state) return { kind: 'cold', workspace, degraded: ['index-cold'] };
-  const degraded: DegradedFlag[] = state.problems.some((p) => p.code === 'workspace.unreadable') ? ['scope-unreadable'] : [];
+  const degraded: DegradedFlag[] = state.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [];
   return { kind: 'ready', state, workspace, degraded };
 }

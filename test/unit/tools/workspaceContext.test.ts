@@ -83,3 +83,48 @@ describe('workspace_context tool', () => {
     engine.dispose();
   });
 });
+
+describe('workspace_context honesty flags', () => {
+  after(removeTempDirs);
+
+  it('flags scope-unreadable when part of the workspace cannot be read', async function () {
+    if (process.getuid?.() === 0) {
+      // Root reads everything; run the engine as nobody in a child process instead.
+      const dir = tempDir('unreadable');
+      write(dir, 'epics/open.md', '# Open\n\nThe ledger closes nightly.\n');
+      write(dir, 'secret/epics/closed.md', '# Closed\n\nThe ledger closes nightly.\n');
+      fs.chmodSync(path.join(dir, 'secret'), 0o000);
+      fs.chmodSync(dir, 0o755);
+      const script = `
+        const { Engine } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/engine/engine.ts'))});
+        const { callTool } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/tools/callTool.ts'))});
+        const { findTool } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/tools/registry.ts'))});
+        (async () => {
+          const engine = new Engine({ folders: [{ name: 'ws', absPath: ${JSON.stringify(dir)} }] });
+          await engine.waitForIndex();
+          const out = await callTool(engine, findTool('workspace_context'), { workspace: 'ws', question: 'ledger nightly' }, { sessionId: 't' });
+          process.stdout.write(JSON.stringify({ degraded: out.degraded, paths: out.passages.map((p) => p.sourceRef.path) }));
+          engine.dispose();
+        })();`;
+      const { execFileSync } = await import('node:child_process');
+      for (const p of [path.dirname(dir), dir]) fs.chmodSync(p, 0o755);
+      const stdout = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } });
+      fs.chmodSync(path.join(dir, 'secret'), 0o755);
+      const result = JSON.parse(stdout) as { degraded: string[]; paths: string[] };
+      assert.deepEqual(result.degraded, ['scope-unreadable']);
+      assert.deepEqual(result.paths, ['epics/open.md']);
+    } else {
+      const dir = tempDir('unreadable');
+      write(dir, 'epics/open.md', '# Open\n\nThe ledger closes nightly.\n');
+      write(dir, 'secret/epics/closed.md', '# Closed\n\nThe ledger closes nightly.\n');
+      fs.chmodSync(path.join(dir, 'secret'), 0o000);
+      const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }] });
+      await engine.waitForIndex();
+      const out = await ask(engine, { workspace: 'ws', question: 'ledger nightly' });
+      fs.chmodSync(path.join(dir, 'secret'), 0o755);
+      assert.deepEqual(out.degraded, ['scope-unreadable']);
+      assert.deepEqual(out.passages.map((p) => p.sourceRef.path), ['epics/open.md']);
+      engine.dispose();
+    }
+  });
+});
