@@ -309,6 +309,7 @@ export class Engine {
     try {
       const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory(memory));
       await writeFileAtomic(this.snapshotPath, bytes);
+      this.vectors?.save(this.vectorIndexPath());
       this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
       return true;
     } catch (error) {
@@ -326,6 +327,12 @@ export class Engine {
     void this.embedder?.dispose();
   }
 
+  /** The saved vector index beside the snapshot (same folder key), in the vectors folder. */
+  private vectorIndexPath(): string {
+    const snapshot = this.snapshotPath!;
+    return path.join(path.dirname(snapshot), 'vectors', path.basename(snapshot).replace(/\.snapshot$/, '.vectors'));
+  }
+
   /** Serves the snapshot's state, if a valid one exists; a bad one is discarded with a log line. */
   private async restoreSnapshot(): Promise<void> {
     this.restoreTried = true;
@@ -339,6 +346,7 @@ export class Engine {
     }
     try {
       const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders));
+      this.vectors?.load(this.vectorIndexPath());
       this.state = state;
       this.fromSnapshot = true;
       this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);

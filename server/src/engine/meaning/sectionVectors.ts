@@ -18,8 +18,12 @@ import { embedTextsCached } from '../embeddings/cachedEmbedding';
 import { textDigest, type VectorCache } from '../embeddings/vectorCache';
 import { dot } from '../embeddings/vectorMath';
 import { splitWindows, windowOptionsFor, type WindowOptions } from '../embeddings/windows';
-import { createVectorIndex, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createVectorIndex, loadVectorIndex, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
 import type { Section } from '../model';
+
+/** Version of the saved section-to-label map. */
+const SAVED_FORMAT = 1;
 
 /** Sections embedded per chunk of the background job: the grain of progress and cancellation. */
 export const EMBED_CHUNK_SECTIONS = 32;
@@ -126,6 +130,12 @@ export class SectionVectors {
   cosine(entry: SectionEntry, query: Float32Array): number | null {
     const have = this.bySection.get(entry.section.id);
     if (!have || have.digest !== this.planOf(entry).digest) return null;
+    if (have.vectors.length === 0) {
+      // Loaded from a saved index: the vectors come from the cache on first use.
+      const cached = this.cachedVectors(this.planOf(entry).windows);
+      if (!cached) return null;
+      have.vectors = cached;
+    }
     let best = -Infinity;
     for (const v of have.vectors) best = Math.max(best, dot(query, v));
     return best;
@@ -147,6 +157,47 @@ export class SectionVectors {
       if (ids.length >= k) break;
     }
     return ids;
+  }
+
+  /**
+   * Writes the vector index and which labels belong to which section, so a restart serves meaning
+   * at once instead of rebuilding the index vector by vector (the vectors themselves live in the
+   * on-disk cache, by digest). Atomic per file; a failure only costs a rebuild.
+   */
+  save(file: string): void {
+    if (!this.index || this.job) return; // mid-embedding: the next save after the job has everything
+    this.index.save(file);
+    const sections = [...this.bySection].map(([id, e]) => [id, e.digest, e.labels] as const);
+    const temp = `${file}.sections.json.${process.pid}.tmp`;
+    writeFileSync(temp, JSON.stringify({ format: SAVED_FORMAT, model: this.embedder.id, sections }));
+    renameSync(temp, `${file}.sections.json`);
+  }
+
+  /**
+   * Loads what `save` wrote, taking each section's vectors from the cache. Anything missing or
+   * inconsistent is ignored with a log line and the index is rebuilt from the cache by `sync`.
+   */
+  load(file: string): boolean {
+    if (!existsSync(file) || !existsSync(`${file}.sections.json`) || !this.cache) return false;
+    try {
+      const saved = JSON.parse(readFileSync(`${file}.sections.json`, 'utf8')) as { format: number; model: string; sections: [string, string, number[]][] };
+      if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id) throw new Error('saved for another model or format');
+      const index = loadVectorIndex(file);
+      for (const [id, digest, labels] of saved.sections) {
+        const vectors: Float32Array[] = [];
+        for (const label of labels) if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
+        this.bySection.set(id, { digest, vectors, labels });
+        for (const label of labels) this.labelToSection[label] = id;
+      }
+      this.index = index;
+      return true;
+    } catch (error) {
+      this.bySection.clear();
+      this.labelToSection.length = 0;
+      this.index = undefined;
+      this.log(`[meaning] saved vector index not used (${(error as Error).message}); rebuilding it from the vector cache`);
+      return false;
+    }
   }
 
   /** Stops the background job (pending sections keep ranking on words). */

@@ -147,3 +147,32 @@ describe('meaning in the engine (local model)', function () {
     }
   });
 });
+
+describe('meaning after a restart (saved vector index)', function () {
+  this.timeout(180_000);
+  after(removeTempDirs);
+
+  it('loads the saved vector index with the snapshot and answers by meaning at once, embedding nothing', async () => {
+    const dir = workspace();
+    const cache = tempDir('cache');
+    const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' } });
+    await first.waitForIndex();
+    await first.waitForMeaning();
+    assert.equal(await first.saveSnapshot(), true);
+    first.dispose();
+    assert.ok(fs.readdirSync(path.join(cache, 'vectors')).some((f) => f.endsWith('.vectors.sections.json')));
+
+    const logs: string[] = [];
+    const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
+    const restored = new Promise<void>((resolve) => second.onDidChangeState(() => resolve()));
+    assert.equal(second.stateForQuery(), undefined);
+    await restored;
+    assert.equal(second.status().fromSnapshot, true);
+    assert.equal(second.status().meaning!.sectionsWithVectors, second.current()!.counts.sections);
+    const out = await ask(second, 'what happens when a card payment keeps failing?');
+    assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
+    assert.ok(out.passages[0].why[1].raw > 0);
+    assert.ok(!logs.some((l) => l.includes('saved vector index not used')), logs.join('\n'));
+    second.dispose();
+  });
+});
