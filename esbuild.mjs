@@ -42,6 +42,8 @@ const bundles = [
   { entryPoints: ['server/src/mcp/main.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/wsctx.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/src/engine/embeddings/embedWorker.ts'], outfile: 'dist/embedWorker.js' },
+  // The extension's stdio fallback: forwards MCP messages to the language server's HTTP endpoint.
+  { entryPoints: ['server/src/mcp/proxy.ts'], outfile: 'dist/mcpProxy.js' },
 ];
 
 const contexts = await Promise.all(

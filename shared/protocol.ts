@@ -37,6 +37,11 @@ export interface InitializationOptions {
    * index status says why. Default true.
    */
   workspaceTrusted?: boolean;
+  /**
+   * True when the client can answer {@link LanguageModelRequest} (VS Code's language model API
+   * exists). get_context's planner and judge then use the user's chat model. Default false.
+   */
+  languageModels?: boolean;
 }
 
 /** Scheme of the read-only results documents the server renders (`workspace/textDocumentContent`). */
@@ -219,6 +224,35 @@ export interface CallToolResult {
 export namespace CallToolRequest {
   export const method = 'workspaceContext/callTool';
   export const type = new RequestType<CallToolParams, CallToolResult, void>(method);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Language models
+
+export interface LanguageModelParams {
+  /** System text first, then the conversation (the client folds `system` into the first user turn). */
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+  /** Most tokens the answer may take. */
+  maxTokens: number;
+  /** True when the prompt asks for a JSON object. */
+  json?: boolean;
+}
+
+export interface LanguageModelResult {
+  /** The answer's text. */
+  text: string;
+  /** The model that answered (`vendor/family`), for the activity log. */
+  model: string;
+}
+
+/**
+ * Server -> client: complete a chat with the user's language model (VS Code's `vscode.lm`), for
+ * get_context's model-backed steps. Fails when no model is available or the user declined; the
+ * step then uses its heuristic.
+ */
+export namespace LanguageModelRequest {
+  export const method = 'workspaceContext/languageModel';
+  export const type = new RequestType<LanguageModelParams, LanguageModelResult, void>(method);
 }
 
 // ---------------------------------------------------------------------------------------------

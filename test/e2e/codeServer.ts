@@ -35,11 +35,13 @@ export interface CodeServerOptions {
   settings?: Record<string, unknown>;
   /** Files written into the user folder before start, by name: `{ 'mcp.json': '...' }`. */
   userFiles?: Record<string, string>;
+  /** Extra environment for the server and what it spawns. */
+  env?: Record<string, string>;
 }
 
 /** Env for code-server's CLI and server: Node 24 first on PATH (the CLI checks the major). */
-function codeServerEnv(): NodeJS.ProcessEnv {
-  return { ...process.env, PATH: `${node24BinDir}${path.delimiter}${process.env.PATH ?? ''}` };
+function codeServerEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return { ...process.env, ...extra, PATH: `${node24BinDir}${path.delimiter}${process.env.PATH ?? ''}` };
 }
 
 export function freePort(): Promise<number> {
@@ -60,6 +62,7 @@ export class CodeServer {
   readonly configFile: string;
   readonly logFile: string;
   private child: ChildProcess | undefined;
+  private readonly env: Record<string, string>;
   private exited: Promise<void> = Promise.resolve();
   port = 0;
 
@@ -68,6 +71,7 @@ export class CodeServer {
     this.extensionsDir = path.join(options.runDir, 'extensions');
     this.configFile = path.join(options.runDir, 'config.yaml');
     this.logFile = path.join(options.runDir, 'code-server.log');
+    this.env = options.env ?? {};
     for (const dir of [this.userDataDir, this.extensionsDir, path.join(this.userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
     // Without --config code-server writes ~/.config/code-server/config.yaml on first run.
     writeFileSync(this.configFile, 'auth: none\ncert: false\n');
@@ -127,7 +131,7 @@ export class CodeServer {
         '--disable-workspace-trust',
         '--disable-getting-started-override',
       ],
-      { env: codeServerEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+      { env: codeServerEnv(this.env), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child = child;
     child.stdout?.pipe(log);

@@ -38,6 +38,8 @@ export interface StartOptions {
   settings?: Record<string, unknown>;
   /** Files for the user folder (`mcp.json`, `keybindings.json`), by name. */
   userFiles?: Record<string, string>;
+  /** Extra environment for code-server and everything it spawns (extension hosts, servers). */
+  env?: Record<string, string>;
 }
 
 /** Retries `attempt` until it returns a value other than undefined, or throws after `timeoutMs`. */
@@ -98,7 +100,7 @@ export class VsCodeSession {
     artifactsCleared = true;
     mkdirSync(artifactsDir, { recursive: true });
     const runDir = path.join(runsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
-    const server = new CodeServer({ runDir, settings: options.settings, userFiles: options.userFiles });
+    const server = new CodeServer({ runDir, settings: options.settings, userFiles: options.userFiles, env: options.env });
     let context: BrowserContext | undefined;
     let session: VsCodeSession | undefined;
     try {
@@ -160,6 +162,26 @@ export class VsCodeSession {
     );
   }
 
+  /**
+   * Waits for the quick input (a QuickPick or an input box an extension opened) whose title
+   * matches `title`, so typing goes into it and not into the editor behind it.
+   */
+  async waitForQuickInput(title: string | RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<Locator> {
+    const widget = this.quickInput();
+    await until(`a quick input titled ${String(title)}`, async () => {
+      if (!(await widget.isVisible())) return undefined;
+      const shown = ((await widget.locator('.quick-input-title').first().textContent({ timeout: 1_000 })) ?? '').trim();
+      return (typeof title === 'string' ? shown === title : title.test(shown)) ? true : undefined;
+    }, timeoutMs);
+    await widget.locator('input').first().waitFor({ state: 'visible', timeout: timeoutMs });
+    return widget;
+  }
+
+  /** The quick input's title as shown now. */
+  async quickInputTitle(): Promise<string> {
+    return ((await this.quickInput().locator('.quick-input-title').first().textContent({ timeout: 1_000 })) ?? '').trim();
+  }
+
   /** Closes quick inputs and modal editors (Running Extensions opens as one) with Escape. */
   async dismiss(): Promise<void> {
     const modal = this.page.locator('.monaco-modal-editor-block');
@@ -213,17 +235,43 @@ export class VsCodeSession {
   /** Opens a workspace-relative file with Quick Open (Ctrl+P) and waits for its editor. */
   async openFile(relativePath: string): Promise<Locator> {
     const base = path.posix.basename(relativePath);
-    await this.dismiss();
-    await this.page.keyboard.press('Control+P');
-    await this.quickInput().locator('input').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await this.page.keyboard.insertText(relativePath);
-    // Quick Open's rows carry the description (folder) after the name; match on the path.
-    const row = this.quickInput().locator('.monaco-list-row', { hasText: base }).first();
-    await row.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await this.page.keyboard.press('Enter');
+    const dir = path.posix.dirname(relativePath);
     const editor = this.page.locator(`.editor-instance .monaco-editor[data-uri$="${relativePath}"]`).first();
-    await editor.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    // Retried as a whole: Enter can land on a row of the previous list while results refresh.
+    await until(`an editor on ${relativePath}`, async () => {
+      await this.dismiss();
+      await this.page.keyboard.press('Control+P');
+      await this.quickInput().locator('input').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await this.page.keyboard.insertText(relativePath);
+      // Quick Open's rows carry the description (folder) after the name; match on both.
+      let row = this.quickInput().locator('.monaco-list-row', { hasText: base });
+      if (dir !== '.') row = row.filter({ hasText: dir });
+      await row.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await row.first().click();
+      try {
+        await editor.waitFor({ state: 'visible', timeout: 10_000 });
+        return true;
+      } catch {
+        return undefined;
+      }
+    }, 2 * UI_TIMEOUT_MS);
     return editor;
+  }
+
+
+  /** Hides the panel (Output, Problems...) when it shows, to leave the editor room. */
+  async hidePanel(): Promise<void> {
+    // The command is only offered while the panel shows.
+    if (await this.page.locator('.part.panel').first().isVisible()) await this.runCommand('View: Hide Panel');
+  }
+
+  /** Moves the cursor to a 1-based line of the active editor (Go to Line), which scrolls it into view. */
+  async goToLine(line: number): Promise<void> {
+    await this.dismiss();
+    await this.page.keyboard.press('Control+G');
+    await this.quickInput().locator('input').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+    await this.page.keyboard.insertText(String(line));
+    await this.page.keyboard.press('Enter');
   }
 
   /**
@@ -236,23 +284,7 @@ export class VsCodeSession {
     return until(`a hover on "${text}"`, async () => {
       // Move away first so the next move is a fresh hover gesture.
       await this.page.mouse.move(2, 2);
-      const point = await this.page.evaluate<{ x: number; y: number } | null>(`(() => {
-        const needle = ${JSON.stringify(text)};
-        const lines = document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line');
-        for (const line of lines) {
-          const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
-          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-            const at = node.textContent.indexOf(needle);
-            if (at < 0) continue;
-            const range = document.createRange();
-            range.setStart(node, at);
-            range.setEnd(node, at + needle.length);
-            const box = range.getBoundingClientRect();
-            return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
-          }
-        }
-        return null;
-      })()`);
+      const point = await this.textPoint(text);
       if (!point) return undefined;
       await this.page.mouse.move(point.x, point.y, { steps: 3 });
       try {
@@ -263,6 +295,37 @@ export class VsCodeSession {
       const content = await hover.innerText();
       return accept(content) ? content : undefined;
     }, timeoutMs);
+  }
+
+  /** Clicks the middle of the first occurrence of `text` in the active editor's visible lines (puts the cursor there). */
+  async clickText(text: string): Promise<void> {
+    const point = await until(`"${text}" in the editor`, () => this.textPoint(text));
+    await this.page.mouse.click(point.x, point.y);
+  }
+
+  /** The screen point in the middle of the first occurrence of `text` in the visible editor lines. */
+  private async textPoint(text: string): Promise<{ x: number; y: number } | undefined> {
+    const point = await this.page.evaluate<{ x: number; y: number } | null>(`(() => {
+        const needle = ${JSON.stringify(text)};
+        const lines = document.querySelectorAll('.editor-instance .monaco-editor .view-lines .view-line');
+        for (const line of lines) {
+          const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+          for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            // Monaco renders spaces as no-break spaces.
+            const at = node.textContent.replace(/\u00a0/g, ' ').indexOf(needle);
+            if (at < 0) continue;
+            const range = document.createRange();
+            range.setStart(node, at);
+            range.setEnd(node, at + needle.length);
+            const box = range.getBoundingClientRect();
+            // Editors of background tabs stay in the DOM with an empty box.
+            if (box.width === 0 || box.height === 0) continue;
+            return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+          }
+        }
+        return null;
+      })()`);
+    return point ?? undefined;
   }
 
   /** Every status bar item: its element id (`publisher.extension.itemId` for extensions), text and accessible label. */

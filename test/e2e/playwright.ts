@@ -21,6 +21,7 @@ export interface Locator {
   count(): Promise<number>;
   isVisible(): Promise<boolean>;
   innerText(options?: { timeout?: number }): Promise<string>;
+  textContent(options?: { timeout?: number }): Promise<string | null>;
   allInnerTexts(): Promise<string[]>;
   getAttribute(name: string, options?: { timeout?: number }): Promise<string | null>;
   evaluateAll<R>(pageFunction: string | ((elements: unknown[]) => R)): Promise<R>;
@@ -36,7 +37,10 @@ export interface Page {
     type(text: string, options?: { delay?: number }): Promise<void>;
     insertText(text: string): Promise<void>;
   };
-  mouse: { move(x: number, y: number, options?: { steps?: number }): Promise<void> };
+  mouse: {
+    move(x: number, y: number, options?: { steps?: number }): Promise<void>;
+    click(x: number, y: number, options?: { clickCount?: number }): Promise<void>;
+  };
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
 }

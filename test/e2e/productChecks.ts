@@ -1,6 +1,5 @@
 /**
- * UI checks the product's later features need, ready for their tests. Each drives the real
- * workbench; none is used by a test yet because the features do not exist yet:
+ * UI checks of the product's features, each driving the real workbench:
  *
  * - listMcpServers / startMcpServer / mcpDiscoveredToolCount: the MCP server definition the
  *   extension registers (`MCP: List Servers`, its status, the `MCP: <label>` output channel).
@@ -94,10 +93,12 @@ export async function mcpDiscoveredToolCount(vs: VsCodeSession, label: string): 
 }
 
 /**
- * Opens `relativePath`, hovers `token` and returns the hover's text once it contains every
- * string in `expected` (the provider answers only after indexing).
+ * Opens `relativePath` (at `line` when given, so the token is in view), hovers `token` and
+ * returns the hover's text once it contains every string in `expected` (the provider answers only
+ * after indexing).
  */
-export async function hoverAt(vs: VsCodeSession, relativePath: string, token: string, expected: string[] = []): Promise<string> {
+export async function hoverAt(vs: VsCodeSession, relativePath: string, token: string, expected: string[] = [], line?: number): Promise<string> {
   await vs.openFile(relativePath);
+  if (line !== undefined) await vs.goToLine(line);
   return vs.hoverText(token, (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)));
 }

@@ -74,6 +74,10 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.equal(result.name, 'workspace_expand');
     assert.deepEqual((result.output.edges as { target: string }[]).map((e) => e.target), ['group:default/payments-team']);
     assert.equal(result.text.split('\n')[0], '# component:default/billing-worker (Billing worker)');
+    // Library tools take no workspace argument: none is added for them.
+    const toc = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'get_toc', arguments: {} });
+    assert.equal(toc.name, 'get_toc');
+    assert.match(toc.text, /\[doc [0-9a-f]{8}\]/);
   });
 
   it("answers a caller's mistake with InvalidParams and the tool's own message", async () => {

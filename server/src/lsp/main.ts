@@ -10,6 +10,7 @@
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
+  CancellationTokenSource,
   createConnection,
   DidChangeConfigurationNotification,
   DidChangeWatchedFilesNotification,
@@ -30,6 +31,7 @@ import {
   DiagnosticsReportRequest,
   IndexStatusNotification,
   IndexStatusRequest,
+  LanguageModelRequest,
   McpEndpointNotification,
   McpEndpointRequest,
   OpenResultsRequest,
@@ -81,6 +83,20 @@ connection.onInitialize((params: InitializeParams): InitializeResult => {
       sendIndexStatus: (status) => void connection.sendNotification(IndexStatusNotification.type, status),
       publishDiagnostics: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }),
       sendMcpEndpoint: (info) => void connection.sendNotification(McpEndpointNotification.type, info),
+      ...(options.languageModels
+        ? {
+            languageModel: async (request) => {
+              const source = new CancellationTokenSource();
+              request.signal?.addEventListener('abort', () => source.cancel());
+              const result = await connection.sendRequest(
+                LanguageModelRequest.type,
+                { messages: request.messages, maxTokens: request.maxTokens, ...(request.json ? { json: true } : {}) },
+                source.token,
+              );
+              return result.text;
+            },
+          }
+        : {}),
     },
     {
       folders: foldersOf(params),

@@ -20,6 +20,10 @@ import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
 import { describeState, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
+import { startBackgroundModels } from '../engine/context/background';
+import { contextHooks, setContextHooks } from '../engine/context/hooks';
+import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
+import type { CompletionRequest } from '../engine/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
 
 export interface SessionHost {
@@ -29,6 +33,11 @@ export interface SessionHost {
   sendIndexStatus(status: IndexStatus): void;
   publishDiagnostics(uri: string, diagnostics: Diagnostic[]): void;
   sendMcpEndpoint(info: McpEndpointInfo): void;
+  /**
+   * Completes a chat with the user's language model through the client; undefined when the
+   * client has none to offer (get_context's model steps then use their heuristics).
+   */
+  languageModel?: (request: CompletionRequest) => Promise<string>;
 }
 
 export interface SessionOptions {
@@ -207,12 +216,26 @@ export class LanguageSession implements FeatureContext {
       log: (m) => this.log(m),
     });
     this.engineRef = engine;
+    this.installModels(engine);
     this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });
     this.unsubscribe = engine.onDidChangeState((state) => {
       if (engine !== this.engineRef) return;
       this.mentionIndex?.invalidate();
       this.afterState = this.afterState.then(() => this.publishDiagnostics(state)).then(() => this.sendStatus());
     });
+  }
+
+  /**
+   * get_context's model steps use the user's chat model through the client when it offers one,
+   * with the judge mode from the settings; otherwise their heuristics.
+   */
+  private installModels(engine: Engine): void {
+    const send = this.host.languageModel;
+    setContextHooks(engine, {
+      judgeMode: this.current.judge.mode,
+      ...(send && this.trusted ? { models: new DelegatingModelProvider('vscode-lm', send) } : {}),
+    });
+    if (send && this.trusted) startBackgroundModels(engine, { provider: () => contextHooks(engine).models, log: (m) => this.log(m) });
   }
 
   private async replaceEngine(): Promise<void> {

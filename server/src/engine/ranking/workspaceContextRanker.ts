@@ -351,7 +351,10 @@ function wordsTable(units: readonly Unit[], total: number): Float64Array {
     const low = m & -m;
     sums[m] = sums[m ^ low] + units[31 - Math.clz32(low)].weight;
   }
-  if (total > 0) for (let m = 0; m < size; m++) sums[m] /= total;
+  // Normalise by the table's own full sum (same additions, same rounding), so a passage holding
+  // every term scores exactly 1.
+  const full = sums[size - 1];
+  if (total > 0 && full > 0) for (let m = 0; m < size; m++) sums[m] /= full;
   return sums;
 }
 

@@ -25,7 +25,8 @@ export async function callToolRequest(ctx: FeatureContext, params: CallToolParam
   if (!engine) throw new ResponseError(ErrorCodes.InvalidRequest, 'No workspace folder is open; open a folder to use Workspace Context.');
   const tool = findTool(params?.name ?? '');
   if (!tool) throw new ResponseError(ErrorCodes.InvalidParams, `name: no tool "${params?.name}"; use one of ${TOOLS.map((t) => t.name).join(', ')}.`);
-  const input = { workspace: engine.folders[0].name, ...(params.arguments ?? {}) };
+  // Tools that answer per workspace folder default to the first one; the library tools take none.
+  const input = { ...('workspace' in tool.input ? { workspace: engine.folders[0].name } : {}), ...(params.arguments ?? {}) };
   try {
     const output = await callTool(engine, tool, input, { sessionId: 'lsp' });
     return { name: tool.name, output, text: tool.renderText(output) };

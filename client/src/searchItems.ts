@@ -1,0 +1,69 @@
+/**
+ * The live search QuickPick's rows: one per ranked passage, labelled `Title › Heading`, with the
+ * source place as description and the score and leading `why[]` terms (then the passage's first
+ * words) as detail. Pure; searchPick.ts shows them.
+ *
+ * Imports no `vscode`.
+ */
+import type { SearchPassage, SearchResult, WhyTerm } from '../../shared/protocol';
+
+/** Wait after the last keystroke before asking the server. Default 200 ms. */
+export const SEARCH_DEBOUNCE_MS = 200;
+/** Questions shorter than this (trimmed) are not sent. Default 2 characters. */
+export const MIN_QUESTION_CHARS = 2;
+
+export interface SearchRow {
+  label: string;
+  description: string;
+  detail: string;
+  /** The passage behind the row; undefined for the "nothing found" row. */
+  passage?: SearchPassage;
+}
+
+/** `score 1.15 · words +1.00 · namedEntity +0.15`: the score and the terms that made most of it. */
+export function scoreLine(passage: Pick<SearchPassage, 'score' | 'leadingWhy'>): string {
+  return [`score ${passage.score.toFixed(2)}`, ...passage.leadingWhy.map(whyTerm)].join(' · ');
+}
+
+export function whyTerm(term: Pick<WhyTerm, 'signal' | 'contribution'>): string {
+  return `${term.signal} +${term.contribution.toFixed(2)}`;
+}
+
+export function searchRows(result: SearchResult): SearchRow[] {
+  if (result.passages.length === 0) {
+    const why = result.notice ?? (result.degraded.length ? `degraded: ${result.degraded.join(', ')}` : 'Try other words, or an entity name.');
+    return [{ label: `No passages match "${result.question}"`, description: '', detail: why }];
+  }
+  return result.passages.map((passage) => ({
+    label: passage.label,
+    description: `${passage.path}:${passage.startLine}-${passage.endLine}`,
+    detail: passage.preview ? `${scoreLine(passage)} — ${passage.preview}` : scoreLine(passage),
+    passage,
+  }));
+}
+
+/** The QuickPick's title once an answer is in: how many passages, and anything degraded. */
+export function searchTitle(result: SearchResult): string {
+  const n = result.passages.length;
+  const parts = [`Workspace context: ${n} ${n === 1 ? 'passage' : 'passages'}`];
+  if (result.degraded.length) parts.push(`degraded: ${result.degraded.join(', ')}`);
+  return parts.join(' · ');
+}
+
+/** Whether a typed value is worth a request. */
+export function isSearchable(value: string): boolean {
+  return value.trim().length >= MIN_QUESTION_CHARS;
+}
+
+/**
+ * A `file:` URI with `#Lstart-Lend` (a passage's `uri`) split into the file URI and 1-based lines;
+ * a URI without the fragment opens at line 1.
+ */
+export function splitSourceUri(uri: string): { file: string; startLine: number; endLine: number } {
+  const hash = uri.indexOf('#');
+  if (hash < 0) return { file: uri, startLine: 1, endLine: 1 };
+  const match = /^L(\d+)(?:-L?(\d+))?$/.exec(uri.slice(hash + 1));
+  const startLine = match ? Number(match[1]) : 1;
+  const endLine = match?.[2] ? Number(match[2]) : startLine;
+  return { file: uri.slice(0, hash), startLine, endLine };
+}
