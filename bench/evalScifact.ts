@@ -107,7 +107,7 @@ export async function evalScifact(dir: string, embeddings: EvalEmbeddings, log: 
   let sectionsIndexed = 0;
   let meaning: MeaningFigures | undefined;
   try {
-    mkdirSync(path.join(workspace, 'epics'));
+    mkdirSync(path.join(workspace, 'epics'), { recursive: true });
     for (const d of corpus.docs) writeFileSync(path.join(workspace, 'epics', `${d.id}.md`), abstractMarkdown(d.title, d.text));
     const started = await startEvalEngine('scifact', { name: 'scifact', absPath: workspace }, embeddings, log);
     const { engine, state } = started;
