@@ -20,8 +20,7 @@ import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
 import { describeState, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
-import { startBackgroundModels } from '../engine/context/background';
-import { contextHooks, setContextHooks } from '../engine/context/hooks';
+import { setContextHooks } from '../engine/context/hooks';
 import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
 import type { CompletionRequest } from '../engine/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
@@ -226,8 +225,11 @@ export class LanguageSession implements FeatureContext {
   }
 
   /**
-   * get_context's model steps use the user's chat model through the client when it offers one,
-   * with the judge mode from the settings; otherwise their heuristics.
+   * get_context's model steps (the planner and the judge, one call each per request) use the
+   * user's chat model through the client when it offers one, with the judge mode from the
+   * settings; otherwise their heuristics. The background enrichment is not run on the user's chat
+   * model: it would spend their quota on hundreds of calls nobody asked for (the CLI runs it
+   * against an endpoint configured for it).
    */
   private installModels(engine: Engine): void {
     const send = this.host.languageModel;
@@ -235,7 +237,6 @@ export class LanguageSession implements FeatureContext {
       judgeMode: this.current.judge.mode,
       ...(send && this.trusted ? { models: new DelegatingModelProvider('vscode-lm', send) } : {}),
     });
-    if (send && this.trusted) startBackgroundModels(engine, { provider: () => contextHooks(engine).models, log: (m) => this.log(m) });
   }
 
   private async replaceEngine(): Promise<void> {
