@@ -6,14 +6,12 @@
 //
 // --project packs another checkout (a temporary copy with a changed package.json, say).
 // Dependencies are NOT skipped (no --no-dependencies): the native and WASM modules esbuild leaves
-// external must ship in node_modules. The project's .vscodeignore decides what else ships; while
-// the project has none, scripts/e2e/vscodeignore.proposed stands in, with a warning.
+// external must ship in node_modules. The project's .vscodeignore decides what else ships.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { envWithNode24, node24, repoRoot, run, timed, vsceScript, vsixPath } from './layout.mjs';
 
-const proposedIgnore = path.join(repoRoot, 'scripts', 'e2e', 'vscodeignore.proposed');
 
 /** vsce flags for fields package.json may lack today; each one is reported when used. */
 function leniencyFlags(projectDir) {
@@ -38,10 +36,7 @@ export async function packageVsix({ projectDir = repoRoot, out = vsixPath } = {}
   await timed('vsce package', async () => {
     const flags = leniencyFlags(projectDir);
     if (flags.length > 0) console.warn(`[e2e] package.json/LICENSE incomplete, passing ${flags.join(' ')}`);
-    if (!existsSync(path.join(projectDir, '.vscodeignore'))) {
-      console.warn(`[e2e] no .vscodeignore in ${projectDir}; using ${path.relative(repoRoot, proposedIgnore)}`);
-      flags.push('--ignoreFile', proposedIgnore);
-    }
+    if (!existsSync(path.join(projectDir, '.vscodeignore'))) throw new Error(`no .vscodeignore in ${projectDir}: it decides what the VSIX ships`);
     // A README's relative links need a repository URL to rewrite; the VSIX is only installed locally.
     flags.push('--no-rewrite-relative-links');
     await run(node24, [vsceScript, 'package', '--out', out, ...flags], { cwd: projectDir, env: envWithNode24() });

@@ -72,7 +72,24 @@ function sourceFiles(dirRel: string): string[] {
     .map((f) => path.join(dirRel, f).split(path.sep).join('/'));
 }
 
+/** Native and WASM modules are touched by one file each, behind an interface with a fallback. */
+const SINGLE_OWNER: Record<string, string> = {
+  'hnswlib-node': 'server/src/engine/vector/hnswIndex.ts',
+  'web-tree-sitter': 'server/src/engine/parsing/syntaxTree.ts',
+};
+
 describe('import rules (DESIGN.md section 9)', () => {
+  it('lets exactly one file touch each native or WASM module', () => {
+    const files = ['server/src', 'client/src', 'shared'].flatMap(sourceFiles);
+    for (const [pkg, owner] of Object.entries(SINGLE_OWNER)) {
+      const users = files.filter((file) => {
+        const source = fs.readFileSync(path.join(ROOT, file), 'utf8');
+        return importsOf(source).some((s) => s === pkg || s.startsWith(`${pkg}/`)) || source.includes(`'${pkg}'`);
+      });
+      assert.deepEqual(users, [owner], `${pkg} is used by ${users.join(', ')}`);
+    }
+  });
+
   it('detects a violation in a crafted source (the check can fail)', () => {
     const engineRule = RULES[0];
     const bad = [

@@ -43,6 +43,7 @@ import {
 } from '../../../shared/protocol';
 import { SETTINGS_PREFIX } from '../../../shared/ids';
 import type { WorkspaceFolder } from '../engine/indexState';
+import { setSyntaxLog } from '../engine/parsing/syntaxTree';
 import { codeLenses } from './features/codeLens';
 import { completion } from './features/completion';
 import { callToolRequest, openResults, search } from './features/customRequests';
@@ -62,6 +63,8 @@ let canPullConfiguration = false;
 let canFollowFolders = false;
 
 const log = (message: string) => connection.console.log(message);
+// web-tree-sitter's load failures (a grammar that does not load) reach the output channel.
+setSyntaxLog((message) => connection.console.warn(message));
 
 connection.onInitialize((params: InitializeParams): InitializeResult => {
   const options = (params.initializationOptions ?? {}) as InitializationOptions;

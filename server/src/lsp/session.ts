@@ -21,6 +21,7 @@ import { McpEndpoint } from './features/mcpEndpoint';
 import { describeState, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
 import { setContextHooks } from '../engine/context/hooks';
+import { syntaxStatus } from '../engine/parsing/syntaxTree';
 import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
 import type { CompletionRequest } from '../engine/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
@@ -130,6 +131,8 @@ export class LanguageSession implements FeatureContext {
     const mcp = this.mcp.current();
     if (mcp.state === 'failed') degraded.push({ flag: 'mcp-failed', reason: mcp.reason ?? 'The MCP endpoint failed.' });
     else if (mcp.state === 'disabled' && this.trusted) degraded.push({ flag: 'mcp-disabled', reason: mcp.reason ?? 'The MCP endpoint is off.' });
+    const syntax = syntaxStatus();
+    if (syntax.backend === 'plain' && syntax.reason) degraded.push({ flag: 'syntax-plain', reason: `Comments and strings in source files are found by a plain scanner: ${syntax.reason}` });
     return indexStatus(this.engineRef, { updating: this.busy > 0, degraded });
   }
 

@@ -7,17 +7,20 @@
  *   `- resource:default/invoices-db`), read as Backstage reads it: the field's default kind and the
  *   declaring entity's namespace fill what the value leaves out (relationFields.ts);
  * - `name`: an entity's own `metadata.name` (the declaration);
- * - `text`: a `kind:name` or `kind:namespace/name` ref written anywhere else (Markdown, comments,
- *   descriptions), as `extractEntityRefs` finds them.
+ * - `text`: a `kind:name` or `kind:namespace/name` ref written anywhere else, as `extractEntityRefs`
+ *   finds them: anywhere in Markdown, YAML and other prose, but in source code only inside comments
+ *   and strings (parsing/commentsAndStrings.ts), so `{component:x}` in an object literal is not one.
  *
  * Never throws: a catalog file that does not parse yields its text refs only, and a field value
  * that is not a valid ref is returned with `key: null` and Backstage's reason.
  */
 import type { EntityKey } from '../model';
+import { sourceCommentAndStringRanges, sourceCommentAndStringRangesNow } from '../parsing/commentsAndStrings';
+import { insideRanges, type TextRange } from '../parsing/languages';
 import { entityKey } from '../sources/catalog/entityRef';
 import { parseCatalogFile } from '../sources/catalog/parseCatalogFile';
 import { parseFieldRef, relationFieldsOf } from '../sources/catalog/relationFields';
-import { extractEntityRefs } from '../sources/epics';
+import { extractEntityRefs, type RawEntityRef } from '../sources/epics';
 
 export type MentionVia = 'field' | 'name' | 'text';
 
@@ -46,16 +49,46 @@ export function isYamlPath(path: string): boolean {
   return /\.ya?ml$/i.test(path);
 }
 
+export interface FindMentionsOptions {
+  /**
+   * Where text refs count in a source file: its comments and strings. Default: found now
+   * (tree-sitter when its grammar is already loaded, else the plain scanner). Null: the whole text
+   * counts. Ignored for YAML, whose text refs count anywhere.
+   */
+  commentsAndStrings?: readonly TextRange[] | null;
+}
+
 /**
  * Every entity mention in `text`, in text order. `path` decides whether the text is read as
- * catalog YAML (`.yaml`/`.yml`); it is not read from disk.
+ * catalog YAML (`.yaml`/`.yml`) or as source code whose refs count only in comments and strings
+ * (by extension; see parsing/languages.ts); it is not read from disk.
  */
-export function findEntityMentions(path: string, text: string): EntityMention[] {
+export function findEntityMentions(path: string, text: string, options: FindMentionsOptions = {}): EntityMention[] {
+  const refs = extractEntityRefs(text);
+  let ranges: readonly TextRange[] | null = null;
+  if (refs.length > 0 && !isYamlPath(path)) {
+    ranges = options.commentsAndStrings !== undefined ? options.commentsAndStrings : sourceCommentAndStringRangesNow(path, text);
+  }
+  return mentionsOf(path, text, refs, ranges);
+}
+
+/**
+ * {@link findEntityMentions}, waiting for tree-sitter to load on the first source file of a
+ * language rather than answering from the plain scanner meanwhile.
+ */
+export async function findEntityMentionsAsync(path: string, text: string): Promise<EntityMention[]> {
+  const refs = extractEntityRefs(text);
+  const ranges = refs.length > 0 && !isYamlPath(path) ? await sourceCommentAndStringRanges(path, text) : null;
+  return mentionsOf(path, text, refs, ranges);
+}
+
+function mentionsOf(path: string, text: string, refs: readonly RawEntityRef[], ranges: readonly TextRange[] | null): EntityMention[] {
   const lines = text.split('\n');
   const structured = isYamlPath(path) ? catalogMentions(path, text, lines) : [];
   const taken = new Set(structured.map((m) => `${m.line}:${m.column}`));
   const mentions = [...structured];
-  for (const ref of extractEntityRefs(text)) {
+  for (const ref of refs) {
+    if (ranges && !insideRanges(ranges, ref.offset, ref.offset + ref.text.length)) continue;
     if (overlapsAny(structured, ref.line, ref.column, ref.endColumn) || taken.has(`${ref.line}:${ref.column}`)) continue;
     mentions.push({
       line: ref.line,

@@ -1,7 +1,8 @@
 /**
  * Every place in the workspace that names an entity (find references, link counts): the files the
  * engine indexes plus source code and plain text, whose comments name entities too
- * (`// Consumed by component:checkout-web`).
+ * (`// Consumed by component:checkout-web`). In source code only comments and strings count
+ * (entityMentions.ts).
  *
  * Built lazily on the first question and kept until `invalidate()`: the walk honours `.gitignore`
  * and the size and binary caps exactly as the indexing walk does (it is the same walk, with wider
@@ -14,7 +15,7 @@ import type { EntityKey } from '../model';
 import { discoverWorkspace, type DiscoveredFile } from '../workspace/discovery';
 import { stripBom } from '../workspace/diskFileSource';
 import { DEFAULT_SOURCE_GLOBS, type SourceGlobs } from '../workspace/globs';
-import { findEntityMentions, type EntityMention } from './entityMentions';
+import { findEntityMentionsAsync, type EntityMention } from './entityMentions';
 
 /**
  * Files read for mentions besides the indexed sources: source code, configuration and text in
@@ -129,7 +130,7 @@ export class MentionIndex {
       this.cache.delete(file.path);
       return;
     }
-    this.cache.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, mentions: findEntityMentions(file.path, text) });
+    this.cache.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, mentions: await findEntityMentionsAsync(file.path, text) });
   }
 }
 

@@ -16,7 +16,7 @@ import type { DiagnosticsReport, DiagnosticsReportItem, ReportSeverity } from '.
 import type { IndexState } from '../../engine/indexState';
 import { dayOf } from '../../engine/library/readiness';
 import type { RelatedPlace, Severity } from '../../engine/model';
-import { findEntityMentions, type EntityMention } from '../../engine/references/entityMentions';
+import { findEntityMentionsAsync, type EntityMention } from '../../engine/references/entityMentions';
 import { isExpired } from '../../engine/sources/library';
 import { contentRange, lineRange, type DocumentStore } from './documents';
 import { declarationLine, suggestionsFor } from './entityFacts';
@@ -170,7 +170,8 @@ export function diagnosticInput(state: IndexState, documents: DocumentStore, now
     const cached = mentionCache.get(path);
     if (digest !== undefined && cached?.digest === digest) return cached.mentions;
     const text = await readText(path);
-    const mentions = text === null ? [] : findEntityMentions(path, text);
+    // The async form waits for the source grammar, so diagnostics never depend on load timing.
+    const mentions = text === null ? [] : await findEntityMentionsAsync(path, text);
     if (digest !== undefined) mentionCache.set(path, { digest, mentions });
     return mentions;
   };

@@ -1,10 +1,11 @@
 /**
  * Entity mentions: where a text names catalog entities, with line and columns, reading relation
- * fields as Backstage does (field default kind, the entity's namespace) and `kind:name` refs in any
- * text.
+ * fields as Backstage does (field default kind, the entity's namespace), `kind:name` refs anywhere
+ * in prose and YAML, and only in comments and strings in source code.
  */
 import assert from 'node:assert/strict';
-import { findEntityMentions, mentionAt, valueTokens, type EntityMention } from '../../../../server/src/engine/references/entityMentions';
+import { plainCommentAndStringRanges } from '../../../../server/src/engine/parsing/plainComments';
+import { findEntityMentions, findEntityMentionsAsync, mentionAt, valueTokens, type EntityMention } from '../../../../server/src/engine/references/entityMentions';
 
 const brief = (m: EntityMention) => `${m.line}:${m.column}-${m.endColumn} ${m.via} ${m.written} -> ${m.key ?? `null (${m.error})`}${m.field ? ` [${m.field}]` : ''}`;
 
@@ -47,6 +48,46 @@ describe('entity mentions', () => {
       '2:1-23 text api:default/ledger-api -> api:default/ledger-api',
     ]);
     assert.deepEqual(findEntityMentions('docker-compose.yml', 'services:\n  api:\n    image: component:x\n').map(brief), ['3:12-23 text component:x -> component:default/x']);
+  });
+
+  // Each file names one entity in a comment, one in a string and one in code.
+  const CODE: Array<[string, string]> = [
+    ['src/worker.ts', '// Entry point of component:billing-worker.\nconst route = { component:checkout };\nlog(`via api:ledger-api`);\n'],
+    ['web/App.tsx', '// component:billing-worker\nconst o = { component:checkout };\nconst a = <a title="api:ledger-api" />;\n'],
+    ['internal/validate.go', '// Callers: component:billing-worker\nvar p = T{component:checkout}\nvar s = "api:ledger-api"\n'],
+    ['src/Charge.kt', '// component:billing-worker\nval component:checkout = 1\nval s = "api:ledger-api"\n'],
+    ['app/ranking.py', '# component:billing-worker\ncomponent:checkout = 1\n"""api:ledger-api"""\n'],
+    ['src/lib.rs', '/// component:billing-worker\nConfig { component:checkout };\nlet s = "api:ledger-api";\n'],
+    ['src/A.java', '/** component:billing-worker */\nvoid m() { component:checkout for (;;) {} }\nString s = "api:ledger-api";\n'],
+    ['proto/ledger.proto', '// component:billing-worker\nmessage M { component:checkout }\noption x = "api:ledger-api";\n'],
+    ['scripts/run.sh', '# component:billing-worker\necho component:checkout\necho "api:ledger-api"\n'],
+  ];
+  const inCommentAndString = ['1 text component:billing-worker', '3 text api:ledger-api'];
+  const lineBrief = (m: EntityMention) => `${m.line} ${m.via} ${m.written}`;
+
+  it('counts refs in source code only inside comments and strings, with tree-sitter and with the plain scanner', async () => {
+    for (const [path, text] of CODE) {
+      assert.deepEqual((await findEntityMentionsAsync(path, text)).map(lineBrief), inCommentAndString, `${path} (waiting for tree-sitter)`);
+      assert.deepEqual(findEntityMentions(path, text).map(lineBrief), inCommentAndString, `${path} (at once)`);
+      const plain = plainCommentAndStringRanges(path, text);
+      assert.deepEqual(findEntityMentions(path, text, { commentsAndStrings: plain }).map(lineBrief), inCommentAndString, `${path} (plain)`);
+    }
+  });
+
+  it('reads prose, unknown files and YAML whole, and any text whole when told to', async () => {
+    const text = '# component:billing-worker\nsee { component:checkout }\n';
+    const all = ['1 text component:billing-worker', '2 text component:checkout'];
+    for (const path of ['notes.md', 'notes.txt', 'docs/guide.rst', 'Makefile', 'docker-compose.yml']) {
+      assert.deepEqual((await findEntityMentionsAsync(path, text)).map(lineBrief), all, path);
+      assert.deepEqual(findEntityMentions(path, text).map(lineBrief), all, path);
+    }
+    assert.deepEqual(findEntityMentions('run.sh', text, { commentsAndStrings: null }).map(lineBrief), all);
+    assert.deepEqual(findEntityMentions('run.sh', text).map(lineBrief), ['1 text component:billing-worker']);
+  });
+
+  it('keeps the columns of refs in code files as editors count them', async () => {
+    const mentions = await findEntityMentionsAsync('a.ts', 'const x = 1; // é😀 component:a\n');
+    assert.deepEqual(mentions.map(brief), ['1:21-32 text component:a -> component:default/a']);
   });
 
   it('keeps the text refs of a catalog file that does not parse', () => {
