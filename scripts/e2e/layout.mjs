@@ -25,10 +25,19 @@ export const toolsDir = path.join(cacheDir, 'tools');
 export const vsceScript = path.join(toolsDir, 'node_modules', '@vscode', 'vsce', 'vsce');
 export const vsixPath = path.join(cacheDir, 'workspace-context.vsix');
 
-/** PATH with Node 24 first: code-server's install scripts and its CLI check `process.version`. */
+const PARENT_NPM_VARIABLES = new Set(['npm_config_user_agent', 'npm_node_execpath', 'npm_execpath', 'NODE']);
+
+/**
+ * PATH with Node 24 first: code-server's install scripts and its CLI check the Node version.
+ * Under `npm run e2e` the parent npm (on Node 20) leaves its own identity in the environment, and
+ * a child npm would take `npm_config_user_agent` as its config and report "node/v20" to
+ * code-server's postinstall check, which refuses it; so those variables are dropped here.
+ */
 export function envWithNode24(extra = {}) {
-  return { ...process.env, PATH: `${node24BinDir}${path.delimiter}${process.env.PATH ?? ''}`, ...extra };
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !PARENT_NPM_VARIABLES.has(name)));
+  return { ...inherited, PATH: `${node24BinDir}${path.delimiter}${process.env.PATH ?? ''}`, ...extra };
 }
+
 
 /**
  * Runs a command with inherited output; rejects with the command line and exit code so a failed
