@@ -10,7 +10,7 @@ import { sha256Hex } from '../chunking/ids';
 import type { Problem } from '../model';
 import type { DiscoveredFile } from '../workspace/discovery';
 import { stripBom } from '../workspace/diskFileSource';
-import type { FileSource } from '../workspace/fileSource';
+import { sortedUnder, type FileSource } from '../workspace/fileSource';
 
 export interface FileEntry extends DiscoveredFile {
   /** SHA-256 hex of the UTF-8 text. */
@@ -22,11 +22,45 @@ export interface FileEntry extends DiscoveredFile {
 /** Files read concurrently when filling a table. */
 const READ_CONCURRENCY = 32;
 
-export class FileTable implements FileSource {
-  private readonly paths: readonly string[];
+/**
+ * How a table differs from the one it was made from: what lets memo.ts revalidate only what
+ * depends on the files that changed. Holds the earlier table's id, never the table itself, so
+ * tables do not chain in memory.
+ */
+export interface TableDelta {
+  /** `id` of the table this one was made from. */
+  from: number;
+  /** Paths whose digest differs between the two: edited, added or removed. */
+  paths: ReadonlySet<string>;
+  /** True when files were added or removed (the path list differs). */
+  listingChanged: boolean;
+}
 
-  constructor(readonly entries: ReadonlyMap<string, FileEntry>) {
-    this.paths = [...entries.keys()].sort(compareCodeUnits);
+let nextTableId = 1;
+
+export class FileTable implements FileSource {
+  /** Unique per table in this process (TableDelta.from names it). */
+  readonly id = nextTableId++;
+  /** Set on tables made from an earlier one by `fillFileTable` or `refreshFileTable`. */
+  delta: TableDelta | undefined;
+  private readonly paths: readonly string[];
+  private listingSignature: string | undefined;
+
+  /**
+   * @param sortedPaths the keys of `entries` already sorted (a table made from another with the
+   *   same files); sorted here when left out
+   */
+  constructor(
+    readonly entries: ReadonlyMap<string, FileEntry>,
+    sortedPaths?: readonly string[],
+  ) {
+    this.paths = sortedPaths ?? [...entries.keys()].sort(compareCodeUnits);
+  }
+
+  /** A digest of the list of paths: equal signatures, same files (memo.ts compares them). */
+  get signature(): string {
+    this.listingSignature ??= sha256Hex(this.paths.join('\n'));
+    return this.listingSignature;
   }
 
   list(): readonly string[] {
@@ -35,6 +69,11 @@ export class FileTable implements FileSource {
 
   has(path: string): boolean {
     return this.entries.has(path);
+  }
+
+  /** Files inside directory `dir` by binary search over the sorted paths (fileSource.ts). */
+  listUnder(dir: string): readonly string[] {
+    return sortedUnder(this.paths, dir);
   }
 
   get(path: string): FileEntry | undefined {
@@ -47,6 +86,7 @@ export class FileTable implements FileSource {
     if (entry.text === undefined) {
       try {
         entry.text = stripBom(await fs.readFile(entry.absPath, 'utf8'));
+        this.loaded.push(path);
       } catch {
         return null;
       }
@@ -56,6 +96,39 @@ export class FileTable implements FileSource {
 
   digest(path: string): string | undefined {
     return this.entries.get(path)?.digest;
+  }
+
+  /**
+   * Forgets the texts of files `keep` does not take; a later `readText` reads them from disk
+   * again, as after a snapshot restore. With `only`, looks at those paths and at the files
+   * `readText` loaded since the last release, instead of at every file. Parsed documents keep their own copy of what they need
+   * (the sections' text), so a text held here as well only doubles the memory.
+   */
+  releaseTexts(keep: (entry: FileEntry) => boolean, only?: Iterable<string>): void {
+    const release = (entry: FileEntry | undefined) => {
+      if (entry && entry.text !== undefined && !keep(entry)) delete entry.text;
+    };
+    if (only) {
+      for (const path of only) release(this.entries.get(path));
+      for (const path of this.loaded.splice(0)) release(this.entries.get(path));
+    } else {
+      for (const entry of this.entries.values()) release(entry);
+      this.loaded = [];
+    }
+  }
+  /** Paths whose text was read from disk since the last `releaseTexts` (refreshFileTable, readText). */
+  private loaded: string[] = [];
+
+  /** Records files read into this table's entries (see `releaseTexts`). */
+  noteLoaded(paths: Iterable<string>): void {
+    for (const path of paths) this.loaded.push(path);
+  }
+
+  /** A table of the same files (same paths) with other entries: the path list is shared. */
+  withEntries(entries: ReadonlyMap<string, FileEntry>): FileTable {
+    const table = new FileTable(entries, this.paths);
+    table.listingSignature = this.listingSignature;
+    return table;
   }
 
   get size(): number {
@@ -68,6 +141,8 @@ export interface FillResult {
   /** Paths whose digest is new or changed, and paths gone since the previous table. */
   changed: string[];
   removed: string[];
+  /** Listed files that could not be read (each has a problem in `problems`). */
+  unread: string[];
   /** How many files were read from disk. */
   read: number;
   problems: Problem[];
@@ -85,6 +160,7 @@ export async function fillFileTable(
   const entries = new Map<string, FileEntry>();
   const changed: string[] = [];
   const problems: Problem[] = [];
+  const unread: string[] = [];
   let read = 0;
   let next = 0;
 
@@ -97,18 +173,14 @@ export async function fillFileTable(
         entries.set(file.path, { ...file, digest: before.digest, ...(before.text !== undefined ? { text: before.text } : {}) });
         continue;
       }
-      let text: string;
-      try {
-        text = stripBom(await fs.readFile(file.absPath, 'utf8'));
-        read++;
-      } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        problems.push({ path: file.path, line: 1, severity: 'warning', code: 'workspace.read-failed', message: `File cannot be read (${code}); it is left out of the index.` });
+      const entry = await readEntry(file, problems);
+      if (!entry) {
+        unread.push(file.path);
         continue;
       }
-      const digest = sha256Hex(text);
-      entries.set(file.path, { ...file, digest, text });
-      if (!before || before.digest !== digest) changed.push(file.path);
+      read++;
+      entries.set(file.path, entry);
+      if (!before || before.digest !== entry.digest) changed.push(file.path);
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, files.length)) }, worker));
@@ -117,7 +189,70 @@ export async function fillFileTable(
   // Workers finish in any order; keep the table's iteration order stable (path order).
   const ordered = new Map([...entries.entries()].sort((a, b) => compareCodeUnits(a[0], b[0])));
   changed.sort(compareCodeUnits);
-  return { table: new FileTable(ordered), changed, removed, read, problems };
+  unread.sort(compareCodeUnits);
+  const table = new FileTable(ordered);
+  if (previous) table.delta = deltaOf(previous, changed, removed, removed.length > 0 || changed.some((p) => !previous.has(p)));
+  return { table, changed, removed, unread, read, problems };
+}
+
+/**
+ * The table after an update pass, in O(touched files): `reread` files are read again (edited, or
+ * unreadable last time), `removed` ones dropped, every other entry kept as it is. Takes over
+ * `previous`'s entry map: `previous` must not be read afterwards. Gives what `fillFileTable` gives for the same files when only `reread`
+ * can have changed (its `forceRead` = `reread`).
+ */
+export async function refreshFileTable(previous: FileTable, reread: readonly DiscoveredFile[], removedPaths: Iterable<string>): Promise<FillResult> {
+  // The previous table is the indexer's and is replaced by this one: its map is taken over
+  // rather than copied (an update pass then costs nothing per unchanged file).
+  const before = new Map<string, FileEntry | undefined>(reread.map((file) => [file.path, previous.get(file.path)]));
+  const entries = previous.entries as Map<string, FileEntry>;
+  const removed: string[] = [];
+  for (const path of removedPaths) if (entries.delete(path)) removed.push(path);
+  const changed: string[] = [];
+  const problems: Problem[] = [];
+  const unread: string[] = [];
+  let read = 0;
+  let added = false;
+  const readPaths: string[] = [];
+  for (const file of [...reread].sort((a, b) => compareCodeUnits(a.path, b.path))) {
+    const old = before.get(file.path);
+    const entry = await readEntry(file, problems);
+    if (!entry) {
+      unread.push(file.path);
+      if (entries.delete(file.path)) removed.push(file.path);
+      continue;
+    }
+    read++;
+    readPaths.push(file.path);
+    entries.set(file.path, entry);
+    if (!old) added = true;
+    if (!old || old.digest !== entry.digest) changed.push(file.path);
+  }
+  removed.sort(compareCodeUnits);
+  // The same files in the same order: the sorted list (and its signature) carry over.
+  const sameFiles = removed.length === 0 && !added;
+  const table = sameFiles
+    ? previous.withEntries(entries)
+    : new FileTable(added ? new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))) : entries);
+  table.delta = deltaOf(previous, changed, removed, !sameFiles);
+  table.noteLoaded(readPaths);
+  return { table, changed, removed, unread, read, problems };
+}
+
+function deltaOf(previous: FileTable, changed: readonly string[], removed: readonly string[], listingChanged: boolean): TableDelta {
+  return { from: previous.id, paths: new Set([...changed, ...removed]), listingChanged };
+}
+
+/** Reads one file into an entry, or records why it cannot be read. */
+async function readEntry(file: DiscoveredFile, problems: Problem[]): Promise<FileEntry | null> {
+  try {
+    const text = stripBom(await fs.readFile(file.absPath, 'utf8'));
+    return { ...file, digest: sha256Hex(text), text };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    problems.push({ path: file.path, line: 1, severity: 'warning', code: 'workspace.read-failed', message: `File cannot be read (${code}); it is left out of the index.` });
+    return null;
+  }
 }
 
 export function compareCodeUnits(a: string, b: string): number {

@@ -1,7 +1,10 @@
 /**
  * One index pass: discover, read what changed, parse what changed, and assemble a complete new
  * `IndexState`. The same code runs for the first pass and for every update; what makes updates
- * cheap is the file table's stat cache, the producers' memo and the section store's diff.
+ * cheap is the file table's stat cache, the producers' memo (which checks only what the table's
+ * delta can have touched) and the section store's diff. Per-file tables (digests, commit facts)
+ * and the section store's maps are shared by consecutive states and changed in place; the rule
+ * that makes that safe is in sectionStore.ts.
  */
 import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -10,8 +13,9 @@ import type { IndexState, WorkspaceFolder } from '../indexState';
 import type { FileCommitInfo, Problem } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { EngineSettings } from '../settings';
-import { discoverWorkspace, type WorkspaceDiscovery } from '../workspace/discovery';
-import { fileCommitInfo, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
+import { discoverWorkspace, type DiscoveredFile, type DiscoveredRoot, type WorkspaceDiscovery } from '../workspace/discovery';
+import { RootMap } from '../workspace/rootMap';
+import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
 import { compileSourceGlobs, type SourceMatcher } from '../workspace/globs';
 import { fromWorkspacePath, joinPosix, toWorkspacePath } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
@@ -19,7 +23,7 @@ import { buildAsOfState, type AsOfState } from './asOfIndex';
 import { InputError } from '../errors';
 import type { IndexerMemory } from '../persistence/indexSnapshot';
 import { countState } from './counts';
-import { fillFileTable, type FileTable } from './fileTable';
+import { fillFileTable, refreshFileTable, type FileEntry, type FileTable, type FillResult } from './fileTable';
 import { DocProducers } from './produceDocs';
 import { SectionStore, type SectionDiff } from './sectionStore';
 
@@ -42,6 +46,11 @@ export class Indexer {
   private lastState: IndexState | undefined;
 
   private readonly matcher: SourceMatcher;
+  /** Listed files the last pass could not read (tried again by the next one). */
+  private unread: readonly string[] = [];
+  /** Commit facts by path, from the git facts of the last full pass (see commitInfos). */
+  private commitLookup: CommitInfoLookup | undefined;
+  private commits: Map<string, FileCommitInfo> | undefined;
 
   constructor(
     private readonly folders: readonly WorkspaceFolder[],
@@ -53,11 +62,17 @@ export class Indexer {
   /** A full pass: walk every folder and reload git facts; unchanged files are still not re-read. */
   async full(): Promise<{ state: IndexState; report: PassReport }> {
     const started = performance.now();
-    this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize });
+    // Git runs in its own processes while this one walks, reads and parses; loadGitFacts never
+    // rejects. The repositories are those of the last walk until this walk says otherwise.
+    const before = this.discovery?.roots;
+    const early = this.settings.useGit && before ? loadGitFacts(before) : undefined;
+    const table = this.table;
+    this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize, known: table && ((path) => table.get(path)) });
+    const roots = this.discovery.roots;
+    const git = !this.settings.useGit ? Promise.resolve(undefined) : early && sameGitRoots(before!, roots) ? early : loadGitFacts(roots);
     const filled = await fillFileTable(this.discovery.files, this.table);
-    this.git = this.settings.useGit ? await loadGitFacts(this.discovery.roots) : undefined;
     this.dirtyOverrides.clear();
-    return this.finish('full', started, filled);
+    return this.finish('full', started, filled, git);
   }
 
   /**
@@ -65,12 +80,14 @@ export class Indexer {
    * holds take the fast path: only they are read again. A new file that a source glob could match,
    * a new directory or a changed `.gitignore` needs a walk to learn roles and ignore status, so it
    * runs a full pass; any other new file (source code, build output) is not ours and is ignored.
+   * Reads, parses and diffs only what changed; per-file tables are updated in place, not copied.
    */
   async update(changedPaths: readonly string[]): Promise<{ state: IndexState; report: PassReport }> {
     if (!this.discovery || !this.table) return this.full();
     const started = performance.now();
-    const byPath = new Map(this.discovery.files.map((f) => [f.path, f]));
-    const forceRead = new Set<string>();
+    const known = this.knownFiles();
+    const reread = new Map<string, DiscoveredFile>();
+    const removed = new Set<string>();
     let needsWalk = false;
     for (const input of changedPaths) {
       const path = this.toWorkspacePath(input);
@@ -79,7 +96,7 @@ export class Indexer {
         needsWalk = true;
         continue;
       }
-      const file = byPath.get(path);
+      const file = removed.has(path) ? undefined : (reread.get(path) ?? known.get(path));
       const abs = file?.absPath ?? fromWorkspacePath(this.folders, path)?.absPath;
       if (!abs) continue;
       let info: Stats | undefined;
@@ -87,51 +104,99 @@ export class Indexer {
         info = await stat(abs);
       } catch {
         // Gone: the file, or a directory taking every indexed file under it along.
-        byPath.delete(path);
-        for (const known of [...byPath.keys()]) if (known.startsWith(`${path}/`)) byPath.delete(known);
+        for (const gone of [path, ...this.knownUnder(path)]) {
+          if (!known.has(gone)) continue;
+          removed.add(gone);
+          reread.delete(gone);
+        }
         continue;
       }
       if (file) {
-        byPath.set(path, { ...file, size: info.size, mtimeMs: info.mtimeMs });
-        forceRead.add(path);
+        reread.set(path, { ...file, size: info.size, mtimeMs: info.mtimeMs });
+        removed.delete(path);
       } else if (info.isDirectory() || this.couldBeSource(path)) {
         needsWalk = true;
       }
     }
     if (needsWalk) return this.full();
-    const files = [...byPath.values()];
-    this.discovery = { ...this.discovery, files };
-    const filled = await fillFileTable(files, this.table, { forceRead });
+    // Files that could not be read last time are tried again, as a full read of the table would.
+    for (const path of this.unread) if (!reread.has(path) && !removed.has(path) && known.has(path)) reread.set(path, known.get(path)!);
+    if (reread.size > 0 || removed.size > 0) {
+      for (const [path, file] of reread) known.set(path, file);
+      for (const path of removed) known.delete(path);
+      // The discovery keeps its (path-sorted) file list in step: the snapshot writes it.
+      let files = this.discovery.files;
+      if (removed.size > 0) files = files.filter((f) => !removed.has(f.path));
+      for (const file of reread.values()) {
+        const at = indexOfPath(files, file.path);
+        if (at >= 0) files[at] = file;
+      }
+      this.discovery = { ...this.discovery, files };
+      this.known = { discovery: this.discovery, byPath: known };
+    }
+    const filled = await refreshFileTable(this.table, [...reread.values()], removed);
     this.markDirty(filled.changed);
     return this.finish('update', started, filled);
   }
 
-  /** Whether a file the index has never seen would match a source glob from its repository root. */
-  private couldBeSource(path: string): boolean {
-    let root = '';
-    for (const r of this.discovery?.roots ?? []) {
-      const prefix = r.root === '' ? '' : `${r.root}/`;
-      if ((r.root === '' || path.startsWith(prefix)) && r.root.length >= root.length) root = r.root;
+  /** The discovered files by path, kept in step with `discovery.files` across update passes. */
+  private knownFiles(): Map<string, DiscoveredFile> {
+    if (!this.known || this.known.discovery !== this.discovery) {
+      this.known = { discovery: this.discovery!, byPath: new Map(this.discovery!.files.map((f) => [f.path, f])) };
     }
-    return this.matcher.isCandidate(root === '' ? path : path.slice(root.length + 1));
+    return this.known.byPath;
+  }
+  private known: { discovery: WorkspaceDiscovery; byPath: Map<string, DiscoveredFile> } | undefined;
+
+  /** Known files below directory `dir`: those in the table, and those it could not read. */
+  private knownUnder(dir: string): string[] {
+    const prefix = `${dir}/`;
+    return [...this.table!.listUnder(dir), ...this.unread.filter((path) => path.startsWith(prefix))];
   }
 
-  private async finish(kind: PassReport['kind'], started: number, filled: Awaited<ReturnType<typeof fillFileTable>>): Promise<{ state: IndexState; report: PassReport }> {
+  /** Whether a file the index has never seen would match a source glob from its repository root. */
+  private couldBeSource(path: string): boolean {
+    const roots = this.discovery?.roots ?? [];
+    if (this.rootMap?.roots !== roots) this.rootMap = { roots, map: new RootMap(roots) };
+    const root = this.rootMap.map.innermost(path)?.root ?? '';
+    return this.matcher.isCandidate(root === '' ? path : path.slice(root.length + 1));
+  }
+  private rootMap: { roots: readonly DiscoveredRoot[]; map: RootMap<DiscoveredRoot> } | undefined;
+
+  /**
+   * Produces documents and assembles the new state. Everything that awaits (parsing, run health)
+   * happens before `store.apply`: from `apply` to the return, the pass runs synchronously, which
+   * is what lets consecutive states share the section store's maps (sectionStore.ts).
+   */
+  private async finish(
+    kind: PassReport['kind'],
+    started: number,
+    filled: FillResult,
+    git?: Promise<WorkspaceGitFacts | undefined>,
+  ): Promise<{ state: IndexState; report: PassReport }> {
     const discovery = this.discovery!;
     this.table = filled.table;
+    this.unread = filled.unread;
     const produced = await this.producers.produce(filled.table, discovery.roots);
+    // A full pass may have read every file; an update only those the table remembers reading.
+    filled.table.releaseTexts(keepsText, kind === 'full' ? undefined : []);
+    if (git) {
+      this.git = await git;
+      this.commitLookup = undefined;
+    }
+    const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
+    const runHealth = await readRunHealth(discovery, filled.table, problems);
+    // No await below this line (see above).
     if (!this.graph || this.graph.catalog !== produced.catalog) {
       this.graph = { catalog: produced.catalog, graph: new ComponentGraph(produced.catalog.entities, produced.catalog.relations) };
     }
+    const commits = this.commitInfos(kind, filled);
     const sections = this.store.apply(produced.docs);
     const snapshot = this.store.snapshot();
-    const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
-    const commits = this.commitInfos(filled.table);
-    const runHealth = await readRunHealth(discovery, filled.table, problems);
     const state: IndexState = {
       folders: this.folders,
       repos: repoInfos(discovery.roots, this.git?.repos ?? []),
-      fileDigests: new Map([...filled.table.entries.values()].map((f) => [f.path, f.digest])),
+      fileDigests: this.fileDigests(kind, filled),
       commits,
       docs: snapshot.docs,
       sections: snapshot.sections,
@@ -183,10 +248,14 @@ export class Indexer {
   restore(memory: IndexerMemory): IndexState {
     this.discovery = memory.discovery;
     this.table = memory.table;
+    this.unread = memory.discovery.files.filter((f) => !memory.table.has(f.path)).map((f) => f.path);
     this.git = memory.git;
     this.producers.import(memory.producers);
     this.graph = { catalog: memory.catalog, graph: memory.state.graph };
-    this.store.restore(memory.docs, memory.ordinals, memory.postings);
+    this.commitLookup = undefined;
+    this.commits = new Map(memory.state.commits);
+    this.digests = new Map(memory.state.fileDigests);
+    this.store.restore(memory.docs, memory.ordinals, memory.postings, memory.docTerms);
     const snapshot = this.store.snapshot();
     const state: IndexState = {
       ...memory.state,
@@ -207,16 +276,40 @@ export class Indexer {
     return buildAsOfState(asOf, this.folders, this.settings, this.discovery!, this.table!);
   }
 
-  private commitInfos(table: FileTable): Map<string, FileCommitInfo> {
-    const commits = new Map<string, FileCommitInfo>();
-    const repos = this.git?.repos ?? [];
-    for (const path of table.list()) commits.set(path, fileCommitInfo(path, this.folders, repos));
-    for (const path of this.dirtyOverrides) {
-      const info = commits.get(path);
-      if (info && info.commit !== null) commits.set(path, { ...info, dirty: true });
+  /**
+   * Git facts of every file. A full pass (git facts just read) computes every file; an update
+   * pass changes only the files it changed or removed, in place: like the section store's maps,
+   * the map is shared by consecutive states (sectionStore.ts states the rule that makes it safe).
+   */
+  private commitInfos(kind: PassReport['kind'], filled: FillResult): Map<string, FileCommitInfo> {
+    this.commitLookup ??= new CommitInfoLookup(this.discovery!.roots, this.git?.repos ?? []);
+    const lookup = this.commitLookup;
+    const infoOf = (path: string): FileCommitInfo => {
+      const info = lookup.get(path);
+      return this.dirtyOverrides.has(path) && info.commit !== null ? { ...info, dirty: true } : info;
+    };
+    if (kind === 'full' || !this.commits) {
+      this.commits = new Map();
+      for (const path of filled.table.list()) this.commits.set(path, infoOf(path));
+    } else {
+      for (const path of filled.removed) this.commits.delete(path);
+      for (const path of filled.changed) this.commits.set(path, infoOf(path));
     }
-    return commits;
+    return this.commits;
   }
+
+  /** Every file's digest: built on a full pass, changed in place on an update (as commitInfos). */
+  private fileDigests(kind: PassReport['kind'], filled: FillResult): Map<string, string> {
+    if (kind === 'full' || !this.digests) {
+      this.digests = new Map();
+      for (const entry of filled.table.entries.values()) this.digests.set(entry.path, entry.digest);
+    } else {
+      for (const path of filled.removed) this.digests.delete(path);
+      for (const path of filled.changed) this.digests.set(path, filled.table.digest(path)!);
+    }
+    return this.digests;
+  }
+  private digests: Map<string, string> | undefined;
 
   /**
    * Files edited since git facts were loaded differ from HEAD unless an edit was reverted; they
@@ -231,6 +324,38 @@ export class Indexer {
   private toWorkspacePath(input: string): string | null {
     return input.startsWith('/') ? toWorkspacePath(this.folders, input) : input;
   }
+}
+
+/**
+ * Files whose text the table keeps after a pass: those parsers read again on other files' changes
+ * (the catalog reloads every catalog file when one changes; mkdocs.yml and run health are small
+ * and read often). Markdown, the bulk of a workspace, is read again from disk on the rare pass
+ * that needs it.
+ */
+const TEXT_ROLES: ReadonlySet<string> = new Set(['catalog', 'catalogTargets', 'techdocs', 'runHealth']);
+function keepsText(entry: FileEntry): boolean {
+  return entry.roles.some((role) => TEXT_ROLES.has(role));
+}
+
+/** True when two walks found the same directories to run git in, for the same roots. */
+function sameGitRoots(a: readonly DiscoveredRoot[], b: readonly DiscoveredRoot[]): boolean {
+  const gitRoots = (roots: readonly DiscoveredRoot[]) =>
+    roots.filter((r) => r.gitAbsRoot !== null && r.gitAbsRoot === r.absRoot).map((r) => `${r.folder}\u0000${r.root}\u0000${r.absRoot}`);
+  const x = gitRoots(a);
+  const y = gitRoots(b);
+  return x.length === y.length && x.every((key, i) => key === y[i]);
+}
+
+/** Index of `path` in discovered files sorted by path (code unit order), or -1. */
+function indexOfPath(files: readonly DiscoveredFile[], path: string): number {
+  let lo = 0;
+  let hi = files.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (files[mid].path < path) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < files.length && files[lo].path === path ? lo : -1;
 }
 
 /** Each repository root's `.wsctx/run-health.json`, when present (sources/runHealth.ts). */

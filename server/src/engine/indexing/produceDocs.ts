@@ -6,16 +6,19 @@
  * entity's docs folder, two entities sharing one docs folder), the more specific source wins
  * (library, then epic, then entity docs, then overview) and the entity attachments are merged.
  */
-import { documentId, sha256Hex } from '../chunking/ids';
-import type { CatalogEntity, Doc, EntityKey, Problem, Relation } from '../model';
-import { loadCatalog, renderEntityText, type CatalogLoad } from '../sources/catalog/loadCatalog';
-import { refKey } from '../sources/catalog/entityRef';
-import { readEpic } from '../sources/epics';
+import { sha256Hex } from '../chunking/ids';
+import type { CatalogEntity, Doc, EntityKey, Problem } from '../model';
+import { formatFieldPath } from '../sources/catalog/fieldPath';
+import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
+import { parseEpic, resolveEpic } from '../sources/epics';
 import { isFolderDescriptionPath, isPackPath, classifyLibraryPath } from '../sources/instructionFormats';
 import { parseFolderDescription, parsePack, readLibraryPage, type FolderDescription, type LibraryPack } from '../sources/library';
 import { buildRepoOverview, isOverviewPath } from '../sources/overview';
+import { dirName } from '../sources/paths';
 import { readTechDocs, TECHDOCS_ANNOTATION } from '../sources/techdocs';
 import type { DiscoveredRoot } from '../workspace/discovery';
+import { RootMap } from '../workspace/rootMap';
+import { EntityDocs } from './entityDocs';
 import type { FileTable } from './fileTable';
 import { ProducerMemo, type MemoRecord } from './memo';
 
@@ -27,6 +30,12 @@ export interface ProducedDocs {
   problems: Problem[];
 }
 
+/** The annotation's key in `fieldLines` (printed as parseCatalogFile.ts prints field paths). */
+const ANNOTATION_FIELD = formatFieldPath(['metadata', 'annotations', TECHDOCS_ANNOTATION]);
+
+/** The annotation line TechDocs are read with (no problem has line 0); the real one is filled in. */
+const ANNOTATION_LINE = 0;
+
 const SOURCE_PRIORITY: Record<Doc['sourceKind'], number> = {
   library: 0,
   epic_doc: 1,
@@ -35,101 +44,281 @@ const SOURCE_PRIORITY: Record<Doc['sourceKind'], number> = {
   catalog_entity: 4,
 };
 
-/** Memo tables that live as long as the engine, one per producer. */
+/**
+ * Memo tables that live as long as the engine, one per producer.
+ *
+ * Nothing made from one file depends on the catalog: epics are parsed keeping every well-formed
+ * ref and resolved against the entities of the day when documents are assembled, so a catalog
+ * edit re-parses the changed catalog files only (the parse cache) and re-renders only the
+ * entities whose declaration or relations changed.
+ */
 export class DocProducers {
   private readonly catalogMemo = new ProducerMemo<CatalogLoad>();
-  private readonly entityDocsMemo = new ProducerMemo<Doc[]>();
   private readonly techdocsMemo = new ProducerMemo<{ docs: Doc[]; problems: Problem[] }>();
   private readonly fileMemo = new ProducerMemo<FileProduct>();
+  private readonly overviewMemo = new ProducerMemo<{ doc: Doc; problems: Problem[] }>();
+  private readonly parseCache = new CatalogParseCache();
+  private readonly entityDocs = new EntityDocs();
+  /** Epic product -> its resolution against the last entity set it was resolved with. */
+  private readonly resolvedEpics = new WeakMap<FileProduct, { keys: ReadonlySet<EntityKey>; doc: Doc; problems: Problem[] }>();
+  private owners: EntityOwners | undefined;
+
+  /**
+   * Work done since the producers were made: per memo, values reused (`hits`), produced again
+   * (`misses`) and checked against their inputs (`checks`); catalog files parsed and reused.
+   */
+  stats(): ProducerStats {
+    const memo = (m: ProducerMemo<unknown>) => ({ hits: m.hits, misses: m.misses, checks: m.checks });
+    return {
+      catalog: memo(this.catalogMemo),
+      techdocs: memo(this.techdocsMemo),
+      files: memo(this.fileMemo),
+      overviews: memo(this.overviewMemo),
+      catalogParses: { parses: this.parseCache.parses, reuses: this.parseCache.reuses },
+    };
+  }
 
   /** Every producer's memo as plain data, for the snapshot. */
   export(): ProducerMemos {
     return {
       catalog: this.catalogMemo.export(),
-      entityDocs: this.entityDocsMemo.export(),
+      entityDocs: this.entityDocs.export(),
       techdocs: this.techdocsMemo.export(),
       files: this.fileMemo.export(),
+      overviews: this.overviewMemo.export(),
     };
   }
 
   import(memos: ProducerMemos): void {
     this.catalogMemo.import(memos.catalog);
-    this.entityDocsMemo.import(memos.entityDocs);
+    this.entityDocs.import(memos.entityDocs);
     this.techdocsMemo.import(memos.techdocs);
     this.fileMemo.import(memos.files);
+    this.overviewMemo.import(memos.overviews);
   }
 
   async produce(table: FileTable, roots: readonly DiscoveredRoot[]): Promise<ProducedDocs> {
-    const listing = listingSignature(table);
+    const listing = table.signature;
     const problems: Problem[] = [];
     const folders: FolderDescription[] = [];
     const packs: LibraryPack[] = [];
 
-    const catalogRoots = table.list().filter((path) => table.get(path)!.roles.includes('catalog'));
-    const catalog = await this.catalogMemo.get(`catalog:${catalogRoots.join('\n')}`, table, listing, (source) =>
-      loadCatalog(source, catalogRoots),
+    const byRole = this.filesByRole(table);
+    const catalogRoots = byRole.catalog;
+    const catalog = await this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
+      loadCatalog(source, catalogRoots, { parseCache: this.parseCache }),
     );
-    problems.push(...catalog.problems);
-    const catalogVersion = catalogSignature(catalog);
-    const entityKeys = new Set(catalog.entities.map((e) => e.key));
+    // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
+    for (const problem of catalog.problems) problems.push(problem);
+    const entityKeys = keySet(catalog);
 
-    const docs: Doc[] = [];
-    docs.push(...(await this.entityDocsMemo.get(`entities:${catalogVersion}`, table, listing, () => entityDocs(catalog))));
+    const docs: Doc[] = [...this.entityDocs.of(catalog)];
 
     for (const entity of catalog.entities) {
-      const annotation = entity.annotations[TECHDOCS_ANNOTATION];
-      if (!annotation) continue;
-      const line = catalog.fieldLines[entity.key]?.[`metadata.annotations.${TECHDOCS_ANNOTATION}`] ?? entity.location.startLine;
-      const key = `techdocs:${entity.key}:${entity.location.path}:${annotation}`;
-      const result = await this.techdocsMemo.get(key, table, listing, (source) =>
-        readTechDocs({ files: source, entityKey: entity.key, catalogPath: entity.location.path, annotation, annotationLine: line, folder: folderOf(table, entity.location.path) }),
-      );
-      docs.push(...result.docs);
-      problems.push(...result.problems);
+      const site = this.techdocsSite(catalog, entity);
+      if (!site) continue;
+      // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
+      // the line without touching the docs, and must not read the whole site again.
+      const result =
+        this.techdocsMemo.lookup(site.key, table, listing)?.value ??
+        (await this.techdocsMemo.get(site.key, table, listing, (source) =>
+          readTechDocs({ files: source, entityKey: entity.key, catalogPath: entity.location.path, annotation: site.annotation, annotationLine: ANNOTATION_LINE, folder: folderOf(table, entity.location.path) }),
+        ));
+      for (const doc of result.docs) docs.push(doc);
+      for (const problem of result.problems) problems.push(problem.line === ANNOTATION_LINE ? { ...problem, line: site.line } : problem);
     }
 
-    const resolveRef = (ref: string): EntityKey | null => {
-      const key = refKey(ref, { defaultKind: 'component' });
-      return key && entityKeys.has(key) ? key : null;
-    };
-    for (const path of table.list()) {
-      const entry = table.get(path)!;
-      // Only epics depend on the catalog (their refs resolve against it); library files do not.
-      const key = isLibraryPath(path) ? `file:${path}` : `file:${path}:${catalogVersion}`;
-      const product = await this.fileMemo.get(key, table, listing, async (source) => {
-        const text = (await source.readText(path)) ?? '';
-        return produceFromFile(path, text, entry.folder, entry.roles, (p) => source.has(p), resolveRef);
-      });
+    for (const path of byRole.fileProducts) {
+      // Keyed by the path itself: the table's own strings, hashed once.
+      const product =
+        this.fileMemo.lookup(path, table, listing)?.value ??
+        (await this.fileMemo.get(path, table, listing, async (source) => {
+          const entry = table.get(path)!;
+          const text = (await source.readText(path)) ?? '';
+          return produceFromFile(path, text, entry.folder, entry.roles, (p) => source.has(p));
+        }));
+      if (product.epicChecks && product.doc) {
+        const resolved = this.resolveEpic(product, entityKeys);
+        docs.push(resolved.doc);
+        for (const problem of resolved.problems) problems.push(problem);
+        continue;
+      }
       if (product.doc) docs.push(product.doc);
       if (product.folderDescription) folders.push(product.folderDescription);
       if (product.pack) packs.push(product.pack);
-      problems.push(...product.problems);
+      for (const problem of product.problems) problems.push(problem);
     }
 
-    const overviewPaths = table.list().filter((p) => table.get(p)!.roles.includes('overview'));
+    const overviewByDir = byRole.overviewByDir;
+    const owners = this.entityOwners(catalog, roots);
     for (const root of roots) {
-      const overviewPath = overviewPaths.find((p) => isOverviewPath(p, root.root));
+      const overviewPath = overviewByDir.get(root.root);
       if (!overviewPath) continue;
-      const keys = catalog.entities.filter((e) => belongsToRoot(e, root, roots)).map((e) => e.key);
-      const text = (await table.readText(overviewPath)) ?? '';
-      const built = buildRepoOverview(overviewPath, text, keys, root.folder);
+      const keys = owners.keys.get(root) ?? [];
+      let key = owners.overviewKeys.get(overviewPath);
+      if (key === undefined) owners.overviewKeys.set(overviewPath, (key = `overview:${root.folder}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}`));
+      const built =
+        this.overviewMemo.lookup(key, table, listing)?.value ??
+        (await this.overviewMemo.get(key, table, listing, async (source) =>
+          buildRepoOverview(overviewPath, (await source.readText(overviewPath)) ?? '', keys, root.folder),
+        ));
       docs.push(built.doc);
       problems.push(...built.problems);
     }
 
     this.catalogMemo.endPass();
-    this.entityDocsMemo.endPass();
     this.techdocsMemo.endPass();
     this.fileMemo.endPass();
-    return { catalog, docs: mergeByPath(docs), folders, packs, problems };
+    this.overviewMemo.endPass();
+    return { catalog, docs: this.merge(docs), folders, packs, problems };
   }
+
+  /**
+   * `mergeByPath(docs)`. When the last input had no two documents with one id and `docs` holds
+   * the same ids at the same positions (an update pass), nothing can merge: `docs` is the answer,
+   * found by comparing positions instead of building a map of every document.
+   */
+  private merge(docs: Doc[]): Doc[] {
+    const last = this.lastMerge;
+    if (last && !last.merged && last.input.length === docs.length && docs.every((doc, i) => doc === last.input[i] || doc.id === last.input[i].id)) {
+      this.lastMerge = { input: docs, merged: false };
+      return docs;
+    }
+    const output = mergeByPath(docs);
+    this.lastMerge = { input: docs, merged: output.length !== docs.length };
+    return output;
+  }
+  private lastMerge: { input: readonly Doc[]; merged: boolean } | undefined;
+
+  /**
+   * Catalog files and overviews by directory, from the files' roles. Tables of the same files
+   * share one path list (fileTable.ts `withEntries`), and roles come with the paths from the same
+   * discovery, so this is computed once per list of files.
+   */
+  private filesByRole(table: FileTable): FilesByRole {
+    const paths = table.list();
+    if (this.roles?.paths === paths) return this.roles.value;
+    const catalog: string[] = [];
+    const fileProducts: string[] = [];
+    const overviewByDir = new Map<string, string>();
+    for (const path of paths) {
+      const roles = table.get(path)!.roles;
+      if (roles.includes('catalog')) catalog.push(path);
+      if (mayProduceFromFile(path, roles)) fileProducts.push(path);
+      if (!roles.includes('overview')) continue;
+      // The first overview in path order of a directory is its repository's (sources/overview.ts).
+      const dir = dirName(path);
+      if (isOverviewPath(path, dir) && !overviewByDir.has(dir)) overviewByDir.set(dir, path);
+    }
+    const value = { catalog, catalogKey: `catalog:${catalog.join('\n')}`, fileProducts, overviewByDir };
+    this.roles = { paths, value };
+    return value;
+  }
+  private roles: { paths: readonly string[]; value: FilesByRole } | undefined;
+  private readonly techdocsSites = new WeakMap<CatalogEntity, { annotation: string; line: number; key: string } | null>();
+
+  /**
+   * An entity's TechDocs annotation, its line and its memo key, or null without one. Computed once
+   * per entity object (the same object while its catalog file is unchanged): a Map hashes a key
+   * string once, and these keys are looked up on every pass.
+   */
+  private techdocsSite(catalog: CatalogLoad, entity: CatalogEntity): { annotation: string; line: number; key: string } | null {
+    let site = this.techdocsSites.get(entity);
+    if (site !== undefined) return site;
+    const annotation = entity.annotations[TECHDOCS_ANNOTATION];
+    if (!annotation) {
+      site = null;
+    } else {
+      const line = catalog.fieldLines[entity.key]?.[ANNOTATION_FIELD] ?? entity.location.startLine;
+      site = { annotation, line, key: `techdocs:${entity.key}:${entity.location.path}:${annotation}` };
+    }
+    this.techdocsSites.set(entity, site);
+    return site;
+  }
+
+  /**
+   * An epic's product against the entities known now (sources/epics.ts `resolveEpic`), computed
+   * once per product and catalog; the document is the same object as before while its
+   * attachments are equal, so the section store sees no change when the catalog's change does
+   * not touch the epic.
+   */
+  private resolveEpic(product: FileProduct, entityKeys: ReadonlySet<EntityKey>): { doc: Doc; problems: Problem[] } {
+    const last = this.resolvedEpics.get(product);
+    if (last?.keys === entityKeys) return last;
+    const parsed = product.doc!;
+    const resolved = resolveEpic({ doc: parsed, refs: [], problems: product.problems, unlessKnown: product.epicChecks! }, (key) => entityKeys.has(key));
+    const doc = resolved.doc !== parsed && last && last.doc !== parsed && sameList(last.doc.entityRefs, resolved.doc.entityRefs) ? last.doc : resolved.doc;
+    const result = { keys: entityKeys, doc, problems: resolved.problems };
+    this.resolvedEpics.set(product, result);
+    return result;
+  }
+
+  /**
+   * Keys of the entities declared in each repository, in catalog order. An entity belongs, in
+   * each workspace folder, to the innermost root of that folder holding its catalog file; found
+   * by walking up the file's directories (rootMap.ts), once per entity.
+   */
+  private entityOwners(catalog: CatalogLoad, roots: readonly DiscoveredRoot[]): EntityOwners {
+    if (this.owners?.catalog === catalog && this.owners.roots === roots) return this.owners;
+    const map = new RootMap(roots);
+    const keys = new Map<DiscoveredRoot, EntityKey[]>();
+    for (const entity of catalog.entities) {
+      const folders: string[] = [];
+      map.visitHolding(entity.location.path, (root) => {
+        if (folders.includes(root.folder)) return;
+        folders.push(root.folder);
+        const list = keys.get(root);
+        if (list) list.push(entity.key);
+        else keys.set(root, [entity.key]);
+      });
+    }
+    this.owners = { catalog, roots, keys, overviewKeys: new Map() };
+    return this.owners;
+  }
+}
+
+export interface MemoStats {
+  hits: number;
+  misses: number;
+  checks: number;
+}
+
+export interface ProducerStats {
+  catalog: MemoStats;
+  techdocs: MemoStats;
+  files: MemoStats;
+  overviews: MemoStats;
+  catalogParses: { parses: number; reuses: number };
+}
+
+/** The files each producer reads, from their roles (DocProducers.filesByRole). */
+interface FilesByRole {
+  /** Catalog files, the catalog's roots. */
+  catalog: string[];
+  /** The catalog memo's key: the roots, in order. */
+  catalogKey: string;
+  /** Files that may make a document, folder description or pack on their own (produceFromFile). */
+  fileProducts: string[];
+  /** First overview file in path order of each directory. */
+  overviewByDir: Map<string, string>;
+}
+
+/** Which entities each repository declares, for one catalog and one set of roots. */
+interface EntityOwners {
+  catalog: CatalogLoad;
+  roots: readonly DiscoveredRoot[];
+  keys: Map<DiscoveredRoot, EntityKey[]>;
+  /** Overview path -> its memo key (folder, path and the entity keys it is attached to). */
+  overviewKeys: Map<string, string>;
 }
 
 export interface ProducerMemos {
   catalog: MemoRecord<CatalogLoad>[];
-  entityDocs: MemoRecord<Doc[]>[];
+  /** The last catalog's entity documents, one per entity in catalog order. */
+  entityDocs: { catalog: CatalogLoad; docs: Doc[] } | null;
   techdocs: MemoRecord<{ docs: Doc[]; problems: Problem[] }>[];
   files: MemoRecord<FileProduct>[];
+  overviews: MemoRecord<{ doc: Doc; problems: Problem[] }>[];
 }
 
 export interface FileProduct {
@@ -137,21 +326,21 @@ export interface FileProduct {
   folderDescription?: FolderDescription;
   pack?: LibraryPack;
   problems: Problem[];
+  /**
+   * Epics only: the document is attached to every well-formed ref, and these problems
+   * (`[index in problems, entity key]`) apply only while the entity is not in the catalog
+   * (sources/epics.ts `resolveEpic`).
+   */
+  epicChecks?: [number, EntityKey][];
 }
 
-function isLibraryPath(path: string): boolean {
-  return isFolderDescriptionPath(path) || isPackPath(path) || classifyLibraryPath(path) !== null;
+/** False for files `produceFromFile` answers with nothing whatever they hold (catalog YAML...). */
+function mayProduceFromFile(path: string, roles: readonly string[]): boolean {
+  return isFolderDescriptionPath(path) || isPackPath(path) || classifyLibraryPath(path) !== null || roles.includes('epics') || roles.includes('markdown');
 }
 
 /** Library pages, folder descriptions, packs and epics: documents made from one file alone. */
-function produceFromFile(
-  path: string,
-  text: string,
-  folder: string,
-  roles: readonly string[],
-  exists: (path: string) => boolean,
-  resolveRef: (ref: string) => EntityKey | null,
-): FileProduct {
+function produceFromFile(path: string, text: string, folder: string, roles: readonly string[], exists: (path: string) => boolean): FileProduct {
   if (isFolderDescriptionPath(path)) {
     const parsed = parseFolderDescription(path, text);
     return { doc: null, folderDescription: parsed.folder, problems: parsed.problems };
@@ -165,62 +354,10 @@ function produceFromFile(
     return { doc: page.doc, problems: page.problems };
   }
   if (roles.includes('epics') || (roles.includes('markdown') && text.startsWith('---'))) {
-    const epic = readEpic({ path, text, folder, resolve: resolveRef });
-    return { doc: epic.doc, problems: epic.doc ? epic.problems : [] };
+    const epic = parseEpic({ path, text, folder });
+    return epic ? { doc: epic.doc, problems: epic.problems, epicChecks: epic.unlessKnown } : { doc: null, problems: [] };
   }
   return { doc: null, problems: [] };
-}
-
-/** One `catalog_entity` document per entity: its own title, one section rendering its facts. */
-function entityDocs(catalog: CatalogLoad): Doc[] {
-  const byKey = new Map<EntityKey, Relation[]>();
-  for (const relation of catalog.relations) {
-    const list = byKey.get(relation.source);
-    if (list) list.push(relation);
-    else byKey.set(relation.source, [relation]);
-  }
-  return catalog.entities.map((entity) => entityDoc(entity, byKey.get(entity.key) ?? []));
-}
-
-function entityDoc(entity: CatalogEntity, relations: readonly Relation[]): Doc {
-  const text = renderEntityText(entity, relations);
-  // An entity is its own document inside a catalog file that may hold many: its id hashes the
-  // file and the entity key, so it is stable across edits of the file's other entities.
-  const id = documentId(`${entity.location.path}#${entity.key}`);
-  return {
-    id,
-    path: entity.location.path,
-    folder: '',
-    sourceKind: 'catalog_entity',
-    format: 'catalog',
-    title: entity.title ?? entity.name,
-    digest: sha256Hex(text),
-    frontMatter: {},
-    entityRefs: [entity.key],
-    sections: [
-      {
-        id: sha256Hex(`${entity.location.path}#${entity.key}#entity`),
-        docId: id,
-        headingPath: [entity.ref],
-        level: 1,
-        startLine: entity.location.startLine,
-        endLine: entity.location.endLine,
-        text,
-        entityRefs: [entity.key],
-      },
-    ],
-  };
-}
-
-function belongsToRoot(entity: CatalogEntity, root: DiscoveredRoot, roots: readonly DiscoveredRoot[]): boolean {
-  // The innermost root holding the entity's catalog file is its repository.
-  let best: DiscoveredRoot | undefined;
-  for (const candidate of roots) {
-    if (candidate.folder !== root.folder) continue;
-    const prefix = candidate.root === '' ? '' : `${candidate.root}/`;
-    if (entity.location.path.startsWith(prefix) && (!best || candidate.root.length > best.root.length)) best = candidate;
-  }
-  return best === root;
 }
 
 function mergeByPath(docs: Doc[]): Doc[] {
@@ -242,28 +379,16 @@ function folderOf(table: FileTable, path: string): string {
   return table.get(path)?.folder ?? '';
 }
 
-const listingCache = new WeakMap<FileTable, string>();
-function listingSignature(table: FileTable): string {
-  let signature = listingCache.get(table);
-  if (!signature) {
-    signature = sha256Hex(table.list().join('\n'));
-    listingCache.set(table, signature);
+const keySets = new WeakMap<CatalogLoad, ReadonlySet<EntityKey>>();
+function keySet(catalog: CatalogLoad): ReadonlySet<EntityKey> {
+  let keys = keySets.get(catalog);
+  if (!keys) {
+    keys = new Set(catalog.entities.map((e) => e.key));
+    keySets.set(catalog, keys);
   }
-  return signature;
+  return keys;
 }
 
-/**
- * Changes whenever an entity, its annotations or its relations change. The catalog memo hands
- * back the same object while its files are unchanged, so this is computed once per new catalog.
- */
-const catalogSignatures = new WeakMap<CatalogLoad, string>();
-function catalogSignature(catalog: CatalogLoad): string {
-  const known = catalogSignatures.get(catalog);
-  if (known) return known;
-  const parts: string[] = [];
-  for (const entity of catalog.entities) parts.push(`${entity.key}@${entity.location.path}:${entity.location.startLine}-${entity.location.endLine}:${JSON.stringify(entity.raw)}`);
-  for (const relation of catalog.relations) parts.push(`${relation.source}|${relation.type}|${relation.target}|${relation.resolved}`);
-  const signature = sha256Hex(parts.join('\n'));
-  catalogSignatures.set(catalog, signature);
-  return signature;
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

@@ -6,9 +6,18 @@
  * and properties are unchanged keeps its ordinals and postings; only its entry is repointed when
  * its entity attachments changed.
  *
- * Concurrency: the postings index is shared by consecutive index states and mutated in place.
- * That is safe because `apply` runs synchronously and every query reads the latest state
- * synchronously after its own awaits, so no query ever sees a half-applied update.
+ * Sharing between states: consecutive index states share the postings index and the maps
+ * (ordinal by section id, documents, title and context terms), which `apply` mutates in place;
+ * only the `sections` array is copied per state (a flat array, cheap to copy, that ranking walks
+ * by ordinal). Copying the maps would cost O(sections) per pass, more than a one-file edit itself
+ * at 100k sections. The rule that makes sharing safe:
+ * - a pass applies its changes synchronously, just before the new state is returned (the indexer
+ *   awaits nothing between `apply` and the return of its pass; indexer.ts `finish`);
+ * - every query takes the engine's latest state synchronously after its own awaits and reads it
+ *   without awaiting in between (engine.ts).
+ * So no query ever sees a half-applied update. A state kept across an await (a background job)
+ * may see a later pass's maps; such code must read `sections` and the entries in it, which are
+ * never changed once built.
  */
 import type { Doc } from '../model';
 import type { SectionEntry } from '../indexState';
@@ -35,20 +44,23 @@ export class SectionStore {
   private live = 0;
   postings = new PostingsIndex();
 
-  /** A snapshot of the section table (the postings index is shared, see the module comment). */
+  /**
+   * The section table for a new state: a copy of the sections array; the maps and the postings
+   * index are shared with the store and mutated by later passes (see the module comment).
+   */
   snapshot(): {
     sections: (SectionEntry | undefined)[];
-    ordinalById: Map<string, number>;
-    docs: Map<string, Doc>;
-    titleTerms: Map<string, ReadonlySet<string>>;
-    contextTerms: Map<string, ReadonlySet<string>>;
+    ordinalById: ReadonlyMap<string, number>;
+    docs: ReadonlyMap<string, Doc>;
+    titleTerms: ReadonlyMap<string, ReadonlySet<string>>;
+    contextTerms: ReadonlyMap<string, ReadonlySet<string>>;
   } {
     return {
       sections: this.entries.slice(),
-      ordinalById: new Map(this.ordinals),
-      docs: new Map(this.docs),
-      titleTerms: new Map(this.titles),
-      contextTerms: new Map(this.contexts),
+      ordinalById: this.ordinals,
+      docs: this.docs,
+      titleTerms: this.titles,
+      contextTerms: this.contexts,
     };
   }
 
@@ -56,18 +68,25 @@ export class SectionStore {
     return this.live;
   }
 
-  /** Makes the store hold exactly `docs`, touching only what changed. */
+  /**
+   * Makes the store hold exactly `docs` (unique ids), touching only what changed. When `docs`
+   * holds the same ids at the same positions as the previous call's (every update pass that
+   * adds and removes no document), only the positions holding another object are looked at.
+   */
   apply(docs: readonly Doc[]): SectionDiff {
     const diff: SectionDiff = { addedSections: 0, removedSections: 0, changedDocs: [], removedDocs: [] };
-    const incoming = new Map(docs.map((d) => [d.id, d]));
-    for (const [id, old] of this.docs) {
-      if (!incoming.has(id)) {
-        this.removeDoc(old, diff);
-        diff.removedDocs.push(id);
+    const replaced = this.replacedPositions(docs);
+    if (replaced === null) {
+      const incoming = new Map(docs.map((d) => [d.id, d]));
+      for (const [id, old] of this.docs) {
+        if (!incoming.has(id)) {
+          this.removeDoc(old, diff);
+          diff.removedDocs.push(id);
+        }
       }
     }
     const fresh: Doc[] = [];
-    for (const doc of docs) {
+    for (const doc of replaced ?? docs) {
       const old = this.docs.get(doc.id);
       if (old === doc) continue;
       if (old && sameIndexedContent(old, doc)) {
@@ -79,15 +98,36 @@ export class SectionStore {
       fresh.push(doc);
       diff.changedDocs.push(doc.id);
     }
-    if (this.entries.length + countSections(fresh) > RENUMBER_FACTOR * Math.max(1024, this.live + countSections(fresh))) {
+    // Nothing left to keep (a first pass), or too many holes: number everything afresh, in bulk.
+    if (this.live === 0 || this.entries.length + countSections(fresh) > RENUMBER_FACTOR * Math.max(1024, this.live + countSections(fresh))) {
       this.rebuild([...this.docs.values(), ...fresh]);
       diff.addedSections += countSections(fresh);
+      this.lastInput = docs;
       return diff;
     }
     for (const doc of fresh) this.addDoc(doc, diff);
     if (this.postings.needsCompaction()) this.postings.compact();
+    this.lastInput = docs;
     return diff;
   }
+
+  /**
+   * The documents of `docs` that differ from the previous input at their position, when every
+   * position keeps its document id (so no document was added or removed); else null.
+   */
+  private replacedPositions(docs: readonly Doc[]): Doc[] | null {
+    const last = this.lastInput;
+    if (!last || last.length !== docs.length || this.docs.size !== docs.length) return null;
+    const replaced: Doc[] = [];
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
+      if (doc === last[i]) continue;
+      if (doc.id !== last[i].id) return null;
+      replaced.push(doc);
+    }
+    return replaced;
+  }
+  private lastInput: readonly Doc[] | undefined;
 
   /** The ordinal of every section of every document, in document and section order (snapshots). */
   exportOrdinals(docs: readonly Doc[]): number[] {
@@ -96,33 +136,39 @@ export class SectionStore {
 
   /**
    * Restores a store written to a snapshot: the same documents at the same ordinals over the saved
-   * postings, without analysing any text again.
+   * postings, without analysing any text again when `terms` (each document's title and context
+   * terms, in `docs` order) are given.
    */
-  restore(docs: readonly Doc[], ordinals: readonly number[], postings: PostingsIndex): void {
-    this.entries = [];
+  restore(docs: readonly Doc[], ordinals: readonly number[], postings: PostingsIndex, terms?: readonly { title: readonly string[]; context: readonly string[] }[]): void {
+    this.lastInput = undefined;
+    // Sized up front: assigning far past an array's end can turn it into a slow dictionary.
+    let size = 0;
+    for (const ordinal of ordinals) if (ordinal >= size) size = ordinal + 1;
+    this.entries = new Array<SectionEntry | undefined>(size).fill(undefined);
     this.ordinals = new Map();
     this.docs = new Map();
     this.titles = new Map();
     this.contexts = new Map();
     this.live = 0;
     let i = 0;
-    for (const doc of docs) {
+    docs.forEach((doc, d) => {
       this.docs.set(doc.id, doc);
-      this.titles.set(doc.id, titleTerms(doc));
-      this.contexts.set(doc.id, documentContextTerms(doc));
+      this.titles.set(doc.id, terms ? new Set(terms[d].title) : titleTerms(doc));
+      this.contexts.set(doc.id, terms ? new Set(terms[d].context) : documentContextTerms(doc));
       for (const section of doc.sections) {
         const ordinal = ordinals[i++];
         this.entries[ordinal] = { ordinal, section, doc };
         this.ordinals.set(section.id, ordinal);
         this.live++;
       }
-    }
+    });
     if (i !== ordinals.length) throw new Error(`SectionStore: snapshot holds ${ordinals.length} ordinals for ${i} sections`);
     this.postings = postings;
   }
 
   /** Replaces everything with `docs`, numbering sections from 0 and building postings in bulk. */
   rebuild(docs: readonly Doc[]): void {
+    this.lastInput = undefined;
     this.entries = [];
     this.ordinals = new Map();
     this.docs = new Map();

@@ -7,12 +7,19 @@
  * Documents are written once: the memos refer to them by position (`{"$doc": n}`), so restored
  * memo entries hand back the very objects the section store holds, and unchanged documents keep
  * their identity across a restart.
+ *
+ * Format 2 writes less and derives less on load, for a 100k-section workspace whose JSON is
+ * mostly section text: sections are tuples without their document's id (`SectionTuple`), the
+ * catalog's relations are derived again from its entities (relations.ts is deterministic and
+ * cheaper than reading them), and each document's title and context terms are written so the
+ * section store does not analyse every title again.
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
-import type { Doc, FileCommitInfo, RepoInfo } from '../model';
+import type { Doc, EntityKey, FileCommitInfo, RepoInfo, Section } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
+import { deriveRelations } from '../sources/catalog/relations';
 import type { RunHealth } from '../sources/runHealth';
 import type { WorkspaceDiscovery } from '../workspace/discovery';
 import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
@@ -21,7 +28,7 @@ import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 
 /** Everything the indexer needs to continue where a previous process stopped. */
 export interface IndexerMemory {
@@ -34,7 +41,21 @@ export interface IndexerMemory {
   ordinals: number[];
   postings: PostingsIndex;
   state: IndexState;
+  /** Analysed title and context terms of each document of `docs`, when known (sectionStore.ts). */
+  docTerms?: DocTerms[];
 }
+
+/** A document's analysed title terms and context terms (sectionTerms.ts). */
+export interface DocTerms {
+  title: readonly string[];
+  context: readonly string[];
+}
+
+/** A section as written: `[id, headingPath, level, startLine, endLine, text, entityRefs?]`. */
+type SectionTuple = [string, string[], number, number, number, string, EntityKey[]?];
+
+/** A document as written: its sections as tuples. */
+type DocJson = Omit<Doc, 'sections'> & { sections: SectionTuple[] };
 
 interface SnapshotJson {
   folders: WorkspaceFolder[];
@@ -42,9 +63,11 @@ interface SnapshotJson {
   discovery: WorkspaceDiscovery;
   digests: [string, string][];
   git: { repos: (Omit<RepoGitFacts, 'lastCommitTimes' | 'dirty'> & { lastCommitTimes: [string, number][]; dirty: string[] })[]; problems: WorkspaceGitFacts['problems'] } | null;
-  docs: Doc[];
+  docs: DocJson[];
+  /** `[title terms, context terms]` per document. */
+  terms: [string[], string[]][];
   ordinals: number[];
-  catalog: CatalogLoad;
+  catalog: Omit<CatalogLoad, 'relations'>;
   memos: unknown;
   state: {
     indexedAt: string;
@@ -82,9 +105,10 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
           problems: memory.git.problems,
         }
       : null,
-    docs: memory.docs,
+    docs: memory.docs.map(docJson),
+    terms: memory.docs.map((doc) => [[...(state.titleTerms.get(doc.id) ?? [])], [...(state.contextTerms.get(doc.id) ?? [])]]),
     ordinals: memory.ordinals,
-    catalog: memory.catalog,
+    catalog: { entities: memory.catalog.entities, problems: memory.catalog.problems, files: memory.catalog.files, fieldLines: memory.catalog.fieldLines },
     memos,
     state: {
       indexedAt: state.indexedAt,
@@ -108,8 +132,10 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
   const json = parts.json as SnapshotJson;
   const same = json.folders.length === folders.length && json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
   if (!same) throw new Error('snapshot is for other workspace folders');
-  const docs = json.docs;
-  const memos = revive(json.memos, docs, json.catalog) as ProducerMemos;
+  const docs = json.docs.map(docFromJson);
+  const kept = json.catalog.entities.map((entity) => ({ entity, lines: json.catalog.fieldLines[entity.key] }));
+  const catalog: CatalogLoad = { ...json.catalog, relations: deriveRelations(kept).relations };
+  const memos = reviveMemos(json.memos as SnapshotMemos, docs, catalog);
   const digests = new Map(json.digests);
   const entries = new Map<string, FileEntry>();
   for (const file of json.discovery.files) {
@@ -120,7 +146,7 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
     ? { repos: json.git.repos.map((r) => ({ ...r, lastCommitTimes: new Map(r.lastCommitTimes), dirty: new Set(r.dirty) })), problems: json.git.problems }
     : undefined;
   const postings = PostingsIndex.deserialize(parts.binary);
-  const graph = new ComponentGraph(json.catalog.entities, json.catalog.relations);
+  const graph = new ComponentGraph(catalog.entities, catalog.relations);
   const state: IndexState = {
     folders,
     repos: json.state.repos,
@@ -135,9 +161,9 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
     contextTerms: new Map(),
     libraryFolders: json.state.libraryFolders,
     packs: json.state.packs,
-    fieldLines: json.catalog.fieldLines,
-    entities: json.catalog.entities,
-    relations: json.catalog.relations,
+    fieldLines: catalog.fieldLines,
+    entities: catalog.entities,
+    relations: catalog.relations,
     graph,
     runHealth: new Map(json.state.runHealth),
     problems: json.state.problems,
@@ -149,18 +175,60 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
     table: new FileTable(entries),
     git,
     producers: memos,
-    catalog: json.catalog,
+    catalog,
     docs,
     ordinals: json.ordinals,
     postings,
     state,
+    docTerms: json.terms.length === docs.length ? json.terms.map(([title, context]) => ({ title, context })) : undefined,
   };
 }
 
-/** Replaces `{$doc: n}` and `{$catalog: true}` markers with the objects they stand for. */
+function docJson(doc: Doc): DocJson {
+  return {
+    ...doc,
+    sections: doc.sections.map((s): SectionTuple => {
+      const tuple: SectionTuple = [s.id, s.headingPath, s.level, s.startLine, s.endLine, s.text];
+      if (s.entityRefs) tuple.push(s.entityRefs);
+      return tuple;
+    }),
+  };
+}
+
+function docFromJson(json: DocJson): Doc {
+  const doc = json as unknown as Doc;
+  doc.sections = json.sections.map(([id, headingPath, level, startLine, endLine, text, entityRefs]) => {
+    const section: Section = { id, docId: json.id, headingPath, level, startLine, endLine, text };
+    if (entityRefs) section.entityRefs = entityRefs;
+    return section;
+  });
+  return doc;
+}
+
+/** The memos as written: memo records whose values may hold `{$doc}` and `{$catalog}` markers. */
+interface SnapshotMemos {
+  [producer: string]: { key: string; value: unknown }[] | { catalog: unknown; docs: unknown[] } | null;
+}
+
+/**
+ * Puts the documents and the catalog back where the memos name them, in place: only record
+ * values are walked (never their dependency lists, the bulk of the memos).
+ */
+function reviveMemos(memos: SnapshotMemos, docs: readonly Doc[], catalog: CatalogLoad): ProducerMemos {
+  for (const held of Object.values(memos)) {
+    if (Array.isArray(held)) for (const record of held) record.value = revive(record.value, docs, catalog);
+    else if (held) revive(held, docs, catalog);
+  }
+  return memos as unknown as ProducerMemos;
+}
+
+/** Replaces `{$doc: n}` and `{$catalog: true}` markers with the objects they stand for, in place. */
 function revive(value: unknown, docs: readonly Doc[], catalog: CatalogLoad): unknown {
-  if (Array.isArray(value)) return value.map((v) => revive(v, docs, catalog));
   if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = revive(value[i], docs, catalog);
+    return value;
+  }
   const record = value as Record<string, unknown>;
   if (typeof record.$doc === 'number') {
     const doc = docs[record.$doc];
@@ -168,7 +236,6 @@ function revive(value: unknown, docs: readonly Doc[], catalog: CatalogLoad): unk
     return doc;
   }
   if (record.$catalog === true) return catalog;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) out[k] = revive(v, docs, catalog);
-  return out;
+  for (const key of Object.keys(record)) record[key] = revive(record[key], docs, catalog);
+  return record;
 }

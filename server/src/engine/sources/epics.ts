@@ -125,12 +125,61 @@ export interface EpicResult {
 }
 
 export function readEpic(input: EpicInput): EpicResult {
+  const read = readEpicWith(input, input.resolve ?? keepAllRefs);
+  return read ? { doc: read.doc, refs: read.refs, problems: read.problems } : { doc: null, refs: [], problems: [] };
+}
+
+/**
+ * An epic read without a catalog (`parseEpic`): its document attached to every well-formed ref,
+ * front matter and text alike, and the checks still to make against the catalog of the day.
+ */
+export interface ParsedEpic {
+  /** Attached to every well-formed ref, in the order `readEpic` would attach the known ones. */
+  doc: Doc;
+  /** Refs written in the body (front matter excluded), with positions. */
+  refs: RawEntityRef[];
+  /** Every problem `readEpic` could report, in its order. */
+  problems: Problem[];
+  /**
+   * `[index in problems, entity key]`: the front-matter problem at that index ("names ..., which
+   * is not a known entity") applies only while that entity is not in the catalog.
+   */
+  unlessKnown: [number, EntityKey][];
+}
+
+/**
+ * Reads an epic without resolving its refs (null when the file is not an epic), so the result
+ * stays valid whatever the catalog does; `resolveEpic` then gives what `readEpic` gives with a
+ * resolver that keeps the refs of known entities.
+ */
+export function parseEpic(input: Omit<EpicInput, 'resolve'>): ParsedEpic | null {
+  return readEpicWith(input, keepAllRefs, true);
+}
+
+/**
+ * The parsed epic against the entities known now: the document attached only to known entities
+ * (the parsed document itself when every ref is known) and the problems that apply.
+ */
+export function resolveEpic(parsed: ParsedEpic, isKnown: (key: EntityKey) => boolean): { doc: Doc; problems: Problem[] } {
+  const refs = parsed.doc.entityRefs.filter(isKnown);
+  const doc = refs.length === parsed.doc.entityRefs.length ? parsed.doc : { ...parsed.doc, entityRefs: refs };
+  if (parsed.unlessKnown.length === 0) return { doc, problems: parsed.problems };
+  const dropped = new Set<number>();
+  for (const [index, key] of parsed.unlessKnown) if (isKnown(key)) dropped.add(index);
+  return { doc, problems: dropped.size === 0 ? parsed.problems : parsed.problems.filter((_, i) => !dropped.has(i)) };
+}
+
+/**
+ * The one reading of an epic. With `deferUnknown`, a front-matter ref the resolver keeps is also
+ * reported as unknown, and the report is listed in `unlessKnown` for `resolveEpic` to drop.
+ */
+function readEpicWith(input: Omit<EpicInput, 'resolve'>, resolve: EntityResolver, deferUnknown = false): ParsedEpic | null {
   const markdown = parseMarkdown(input.path, input.text);
   const data = markdown.frontMatter.data;
-  if (!isEpicPath(input.path) && !declaresEpic(data)) return { doc: null, refs: [], problems: [] };
+  if (!isEpicPath(input.path) && !declaresEpic(data)) return null;
 
-  const resolve = input.resolve ?? keepAllRefs;
   const problems = [...markdown.problems];
+  const unlessKnown: [number, EntityKey][] = [];
   const keys: EntityKey[] = [];
   const fields = new FieldReader(data, {
     path: input.path,
@@ -144,7 +193,8 @@ export function readEpic(input: EpicInput): EpicResult {
     const canonical = refKey(written, { defaultKind: 'component' });
     const key = canonical === null ? null : resolve(canonical);
     if (key) keys.push(key);
-    else fields.report('entities', `names '${written}', which is not a known entity`);
+    if (key && deferUnknown) unlessKnown.push([problems.length, key]);
+    if (!key || deferUnknown) fields.report('entities', `names '${written}', which is not a known entity`);
   }
 
   const refs = extractEntityRefs(markdown.frontMatter.body, markdown.frontMatter.bodyLineOffset);
@@ -161,5 +211,5 @@ export function readEpic(input: EpicInput): EpicResult {
     entityRefs: keys,
     markdown,
   });
-  return { doc: built.doc, refs, problems };
+  return { doc: built.doc, refs, problems, unlessKnown };
 }

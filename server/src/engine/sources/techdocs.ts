@@ -11,11 +11,11 @@
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { parseYamlMap } from '../chunking/yamlMap';
 import type { Doc, EntityKey, Problem } from '../model';
-import type { FileSource } from '../workspace/fileSource';
+import { filesUnder, type FileSource } from '../workspace/fileSource';
 import { parseMarkdown } from '../chunking/markdownSections';
 import { buildDoc } from './docBuilder';
 import { FieldReader } from './fields';
-import { dirName, extName, isInside, joinPath } from './paths';
+import { dirName, extName, joinPath } from './paths';
 
 export interface TechDocsInput {
   files: FileSource;
@@ -193,7 +193,8 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     return report('warning', 'techdocs.invalid-ref', message);
   }
   const shown = dir === '' ? 'the workspace root' : `'${dir}'`;
-  if (dir !== '' && !files.list().some((path) => isInside(path, dir))) {
+  // Listed by directory (fileSource.ts): one site's files, not the whole workspace per site.
+  if (dir !== '' && filesUnder(files, dir).length === 0) {
     return report('warning', 'techdocs.missing-dir', `TechDocs folder ${shown} of ${entityKey} does not exist or is empty.`);
   }
 
@@ -214,9 +215,8 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     result.problems.push(configProblem(configPath ?? input.catalogPath, docsDirLine, 'techdocs.invalid-field', message));
     return null;
   }
-  const markdownFiles = files
-    .list()
-    .filter((path) => isInside(path, docsDir) && MARKDOWN_EXTENSIONS.has(extName(path)))
+  const markdownFiles = filesUnder(files, docsDir)
+    .filter((path) => MARKDOWN_EXTENSIONS.has(extName(path)))
     .sort();
   if (!configPath) {
     if (markdownFiles.length === 0) {

@@ -1,7 +1,8 @@
 /**
  * `asOf`: which commit a repository was at, at a time or at a named commit (DESIGN.md section 3).
  */
-import { defaultGitRunner, GitUnavailableError, type GitRunner } from './gitRunner';
+import { defaultGitRunner } from './gitHelper';
+import { GitUnavailableError, type GitRunner } from './gitRunner';
 
 export type AsOfFailure =
   /** Neither an ISO date-time nor a plausible commit-ish. */

@@ -10,12 +10,15 @@
  */
 import type { FileCommitInfo, Problem, RepoInfo } from '../model';
 import type { DiscoveredRoot } from './discovery';
-import { defaultGitRunner, GitUnavailableError, type GitRunner } from './gitRunner';
+import { defaultGitRunner } from './gitHelper';
+import { GitUnavailableError, type GitRunner } from './gitRunner';
 import { fromWorkspacePath, isWithin, relativePosix, type WorkspaceFolderRef } from './paths';
+import { RootMap } from './rootMap';
 
 export { resolveAsOf, type AsOfFailure, type AsOfResolution } from './asOf';
 export { GitTreeFileSource, type GitTreeOptions, type TreeAtCommit } from './gitTreeFileSource';
 export { execFileGitRunner, GitUnavailableError, type GitRunner, type GitRunResult } from './gitRunner';
+export { defaultGitRunner, HelperGitRunner, type GitHelperOptions } from './gitHelper';
 
 export interface GitOptions {
   /** How git is run; default: `git` from PATH through `execFile`. */
@@ -66,6 +69,21 @@ export async function repoHead(absRoot: string, options: GitOptions = {}): Promi
   const runner = options.runner ?? defaultGitRunner();
   const result = await runner.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], absRoot);
   return result.code === 0 ? result.stdout.trim() : null;
+}
+
+/**
+ * `workTreeInfo` and `repoHead` from ONE git process: where `absRoot` sits in its work tree and
+ * HEAD's commit (null before the first commit). Null when `absRoot` is not in a work tree.
+ */
+export async function workTreeState(absRoot: string, options: GitOptions = {}): Promise<(WorkTreeInfo & { head: string | null }) | null> {
+  const runner = options.runner ?? defaultGitRunner();
+  const args = ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix', '--verify', '--quiet', 'HEAD^{commit}'];
+  const result = await runner.run(args, absRoot);
+  // Exit 1 with the first three answers printed: a work tree whose HEAD has no commit yet.
+  if (result.code !== 0 && result.code !== 1) return null;
+  const [inside, shallow, prefix = '', head = ''] = result.stdout.split('\n');
+  if (inside !== 'true') return null;
+  return { prefix, shallow: shallow === 'true', head: result.code === 0 && head.trim() !== '' ? head.trim() : null };
 }
 
 /** Separates commits in `lastCommitTimes`' log output. */
@@ -187,12 +205,12 @@ export interface WorkspaceGitFacts {
   problems: Problem[];
 }
 
-/** Repositories read at once; each runs four short git processes. */
+/** Repositories read at once; each runs three short git processes. */
 const REPO_CONCURRENCY = 4;
 
 /**
- * Loads facts for every root that runs its own git (`gitAbsRoot === absRoot`): four git processes
- * per repository (rev-parse twice, one log, one status). Never throws: git missing from PATH
+ * Loads facts for every root that runs its own git (`gitAbsRoot === absRoot`): three git processes
+ * per repository (rev-parse, log, status; two before the first commit). Never throws: git missing from PATH
  * gives one `git.unavailable` Problem and facts without git; a failing repository gives a
  * `git.failed` Problem and facts without git for that repository.
  */
@@ -222,16 +240,18 @@ export async function loadGitFacts(roots: readonly DiscoveredRoot[], options: Hi
   return { repos, problems };
 }
 
-/** Facts of one directory git runs in. @throws GitUnavailableError, GitCommandError */
+/**
+ * Facts of one directory git runs in: three git processes (rev-parse, then log and status side
+ * by side). @throws GitUnavailableError, GitCommandError
+ */
 export async function loadRepoGitFacts(absRoot: string, options: HistoryOptions = {}): Promise<RepoGitFacts> {
-  const info = await workTreeInfo(absRoot, options);
-  if (!info) return noGit(absRoot);
-  const [head, times, dirty] = await Promise.all([
-    repoHead(absRoot, options),
-    lastCommitTimes(absRoot, options),
-    dirtyPaths(absRoot, { ...options, prefix: info.prefix }),
+  const state = await workTreeState(absRoot, options);
+  if (!state) return noGit(absRoot);
+  const [times, dirty] = await Promise.all([
+    state.head === null ? new Map<string, number>() : lastCommitTimes(absRoot, options),
+    dirtyPaths(absRoot, { ...options, prefix: state.prefix }),
   ]);
-  return { absRoot, git: true, head, lastCommitTimes: times, dirty };
+  return { absRoot, git: true, head: state.head, lastCommitTimes: times, dirty };
 }
 
 function noGit(absRoot: string): RepoGitFacts {
@@ -260,6 +280,36 @@ export function fileCommitInfo(
   if (!resolved || !repo || !repo.git) return { ...NO_GIT_INFO };
   const rel = relativePosix(repo.absRoot, resolved.absPath);
   return { commit: repo.head, dirty: repo.dirty.has(rel), lastCommitTime: repo.lastCommitTimes.get(rel) ?? null };
+}
+
+/**
+ * `fileCommitInfo` for many paths: each repository's facts are found from the path's own
+ * directories (rootMap.ts) and its repository-relative path by slicing, with no absolute path
+ * resolved per file. Gives what `fileCommitInfo` gives for every file a discovery listed: the
+ * innermost root whose directory runs its own git (`gitAbsRoot === absRoot`, the roots
+ * `loadGitFacts` reads) is the innermost repository holding the file on disk.
+ */
+export class CommitInfoLookup {
+  private readonly roots: RootMap<{ root: string; facts: RepoGitFacts }>;
+
+  constructor(roots: readonly DiscoveredRoot[], repos: readonly RepoGitFacts[]) {
+    const byAbs = new Map(repos.map((repo) => [repo.absRoot, repo]));
+    const withFacts: { root: string; facts: RepoGitFacts }[] = [];
+    for (const root of roots) {
+      const facts = byAbs.get(root.absRoot);
+      if (facts) withFacts.push({ root: root.root, facts });
+    }
+    this.roots = new RootMap(withFacts);
+  }
+
+  /** Commit facts of a workspace-relative file path. */
+  get(path: string): FileCommitInfo {
+    const holder = this.roots.innermost(path);
+    if (!holder || !holder.facts.git) return { ...NO_GIT_INFO };
+    const { facts } = holder;
+    const rel = holder.root === '' ? path : path.slice(holder.root.length + 1);
+    return { commit: facts.head, dirty: facts.dirty.has(rel), lastCommitTime: facts.lastCommitTimes.get(rel) ?? null };
+  }
 }
 
 /** model.ts `RepoInfo` for each discovered root, with HEAD from the facts of its git directory. */

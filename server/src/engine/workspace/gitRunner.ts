@@ -3,7 +3,8 @@
  * and config that keeps output machine-readable whatever the user's settings say.
  *
  * Every git call in the engine goes through a `GitRunner`, so a host can point at another git
- * binary and a test can count the processes a function spawns.
+ * binary and a test can count the processes a function spawns. The engine's default runner
+ * (gitHelper.ts `defaultGitRunner`) starts git from a helper process on Linux.
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -55,8 +56,39 @@ export function gitEnv(): NodeJS.ProcessEnv {
   return { ...process.env, GIT_TERMINAL_PROMPT: '0', GIT_OPTIONAL_LOCKS: '0', LC_ALL: 'C', LANGUAGE: 'C' };
 }
 
+/** How one git call ended, as `execFile` reports it. */
+export interface GitCallOutcome {
+  /** Exit code, or null when git did not run to an exit (not started, killed, output too large). */
+  code: number | null;
+  /** The error's code when git did not start (`ENOENT`, `EACCES`...) or its output was cut. */
+  errCode: string | null;
+  message: string;
+  stdout: string;
+  stderr: string;
+}
+
 /**
- * The default runner.
+ * The one mapping from a git call's outcome to the runner's answer: any exit code resolves;
+ * a missing executable rejects with `GitUnavailableError`; anything else rejects with an Error.
+ */
+export function settleGitRun(
+  gitPath: string,
+  args: readonly string[],
+  cwd: string,
+  outcome: GitCallOutcome,
+  resolve: (result: GitRunResult) => void,
+  reject: (error: Error) => void,
+): void {
+  const { code, errCode, stdout, stderr } = outcome;
+  if (code !== null) return resolve({ code, stdout, stderr });
+  // A missing cwd also surfaces as ENOENT from spawn; only a missing executable means no git.
+  if (errCode === 'ENOENT' && !existsSync(cwd)) return reject(new Error(`git cannot run in ${cwd}: no such directory`));
+  if (errCode === 'ENOENT' || errCode === 'EACCES') return reject(new GitUnavailableError(gitPath, errCode));
+  reject(new Error(`git ${args[0] ?? ''} failed: ${outcome.message}`));
+}
+
+/**
+ * The runner that starts each git process from the engine's own process.
  * @param gitPath executable to run; default `git` from PATH
  * @param maxBuffer output limit per call in bytes; default {@link DEFAULT_GIT_MAX_BUFFER}
  */
@@ -70,23 +102,12 @@ export function execFileGitRunner(gitPath = 'git', maxBuffer = DEFAULT_GIT_MAX_B
           [...GIT_CONFIG_ARGS, ...args],
           { cwd, env: gitEnv(), maxBuffer, encoding: 'utf8', windowsHide: true },
           (error, stdout, stderr) => {
-            if (!error) return resolve({ code: 0, stdout, stderr });
-            const err = error as NodeJS.ErrnoException & { code?: number | string };
-            if (typeof err.code === 'number') return resolve({ code: err.code, stdout, stderr });
-            // A missing cwd also surfaces as ENOENT from spawn; only a missing executable means no git.
-            if (err.code === 'ENOENT' && !existsSync(cwd)) return reject(new Error(`git cannot run in ${cwd}: no such directory`));
-            if (err.code === 'ENOENT' || err.code === 'EACCES') return reject(new GitUnavailableError(gitPath, err.code));
-            reject(new Error(`git ${args[0] ?? ''} failed: ${err.message}`));
+            const err = error as (NodeJS.ErrnoException & { code?: number | string }) | null;
+            const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
+            const errCode = err && typeof err.code === 'string' ? err.code : null;
+            settleGitRun(gitPath, args, cwd, { code, errCode, message: err?.message ?? '', stdout, stderr }, resolve, reject);
           },
         );
       }),
   };
-}
-
-let defaultRunner: GitRunner | undefined;
-
-/** The shared default runner (`git` from PATH). */
-export function defaultGitRunner(): GitRunner {
-  defaultRunner ??= execFileGitRunner();
-  return defaultRunner;
 }

@@ -15,7 +15,8 @@ import { DEFAULT_MAX_FILE_SIZE, BINARY_SNIFF_BYTES } from './discovery';
 import { stripBom } from './diskFileSource';
 import type { FileSource } from './fileSource';
 import { compileSourceGlobs, inSkippedDir, type SourceGlobs, type SourceRole } from './globs';
-import { defaultGitRunner, type GitRunner } from './gitRunner';
+import { defaultGitRunner } from './gitHelper';
+import type { GitRunner } from './gitRunner';
 import { folderOf, joinPosix, relativePosix, relativeTo, workspacePath, type WorkspaceFolderRef } from './paths';
 import { isExportedRepoRoot } from './repoRoots';
 

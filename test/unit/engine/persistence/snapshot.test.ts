@@ -53,6 +53,31 @@ describe('index snapshot', () => {
     second.dispose();
   });
 
+  it('restores documents, sections, relations and analysed terms equal to the ones it saved', async () => {
+    const dir = copyExampleWorkspace();
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    const first = new Engine({ folders, cacheDir: cache });
+    const saved = await first.waitForIndex();
+    await first.saveSnapshot();
+    first.dispose();
+    const second = new Engine({ folders, cacheDir: cache });
+    const loaded = new Promise<void>((resolve) => second.onDidChangeState(() => resolve()));
+    assert.equal(second.stateForQuery(), undefined);
+    await loaded;
+    const restored = second.current()!;
+    assert.equal(second.status().fromSnapshot, true);
+    assert.deepEqual([...restored.docs.values()], [...saved.docs.values()]);
+    assert.deepEqual(restored.sections.map((e) => e && [e.ordinal, e.section, e.doc.id]), saved.sections.map((e) => e && [e.ordinal, e.section, e.doc.id]));
+    assert.deepEqual(restored.relations, saved.relations);
+    assert.deepEqual(restored.entities, saved.entities);
+    assert.deepEqual([...restored.titleTerms], [...saved.titleTerms]);
+    assert.deepEqual([...restored.contextTerms], [...saved.contextTerms]);
+    assert.deepEqual([...restored.commits], [...saved.commits]);
+    assert.deepEqual(restored.counts, saved.counts);
+    second.dispose();
+  });
+
   it('after a restart, re-reads only the files that changed while it was down', async () => {
     const dir = copyExampleWorkspace();
     const cache = tempDir('cache');

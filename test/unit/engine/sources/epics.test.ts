@@ -4,7 +4,9 @@ import {
   extractEntityRefs,
   isEpicPath,
   keepAllRefs,
+  parseEpic,
   readEpic,
+  resolveEpic,
 } from '../../../../server/src/engine/sources/epics';
 
 describe('sources/epics', () => {
@@ -119,5 +121,58 @@ describe('sources/epics', () => {
     assert.deepEqual(result.doc?.entityRefs, ['component:default/web', 'user:default/jane', 'group:default/ops']);
     assert.deepEqual(result.problems, []);
     assert.equal(result.doc?.title, 'Launch');
+  });
+
+  describe('parsed once, resolved against the catalog of the day', () => {
+    const text = [
+      '---', // 1
+      'kind: epic', // 2
+      'entities:', // 3
+      '  - ghost', // 4
+      '  - billing-worker', // 5
+      '  - "component:"', // 6: not a ref at all
+      '  - api:payments-api', // 7
+      '---', // 8
+      '# Plan', // 9
+      'Change system:payments, component:billing-worker and resource:default/unknown-db.', // 10
+    ].join('\n');
+    const catalogs: string[][] = [
+      [],
+      ['component:default/billing-worker', 'api:default/payments-api', 'system:default/payments'],
+      ['component:default/ghost', 'resource:default/unknown-db'],
+      ['component:default/billing-worker', 'component:default/ghost', 'api:default/payments-api', 'system:default/payments', 'resource:default/unknown-db'],
+    ];
+
+    it('gives, for any set of known entities, exactly what readEpic gives with that catalog', () => {
+      const parsed = parseEpic({ path: 'docs/refunds.md', text, folder: 'ws' })!;
+      assert.ok(parsed);
+      for (const known of catalogs.map((keys) => new Set(keys))) {
+        const expected = readEpic({ path: 'docs/refunds.md', text, folder: 'ws', resolve: (ref) => { const key = keepAllRefs(ref); return key && known.has(key) ? key : null; } });
+        const resolved = resolveEpic(parsed, (key) => known.has(key));
+        assert.deepEqual(resolved.doc, expected.doc, [...known].join(', '));
+        assert.deepEqual(resolved.problems, expected.problems, [...known].join(', '));
+      }
+    });
+
+    it('keeps every well-formed ref when parsed, and hands back the parsed document when all are known', () => {
+      const parsed = parseEpic({ path: 'docs/refunds.md', text })!;
+      assert.deepEqual(parsed.doc.entityRefs, [
+        'component:default/ghost',
+        'component:default/billing-worker',
+        'api:default/payments-api',
+        'system:default/payments',
+        'resource:default/unknown-db',
+      ]);
+      // The unknown-entity reports of well-formed refs are conditional; the malformed one is not.
+      assert.deepEqual(parsed.unlessKnown.map(([i, key]) => [parsed.problems[i].message, key]), [
+        ["Front matter field 'entities' names 'ghost', which is not a known entity.", 'component:default/ghost'],
+        ["Front matter field 'entities' names 'billing-worker', which is not a known entity.", 'component:default/billing-worker'],
+        ["Front matter field 'entities' names 'api:payments-api', which is not a known entity.", 'api:default/payments-api'],
+      ]);
+      const all = resolveEpic(parsed, () => true);
+      assert.equal(all.doc, parsed.doc);
+      assert.deepEqual(all.problems.map((p) => [p.line, p.code, p.message]), [[3, 'epic.invalid-field', "Front matter field 'entities' names 'component:', which is not a known entity."]]);
+      assert.equal(parseEpic({ path: 'docs/notes.md', text: '# Notes\ncomponent:a\n' }), null);
+    });
   });
 });

@@ -235,6 +235,37 @@ describe('engine/workspace/discovery', () => {
     }
   });
 
+  it('keeps known files unchanged since an earlier walk on a stat alone, and checks the others in full', async () => {
+    const root = tempDir('known');
+    write(root, 'a.md', '# A\n');
+    write(root, 'b.md', '# B\n');
+    write(root, 'c.md', '# C\n');
+    const stamp = 1_700_000_000;
+    fs.utimesSync(path.join(root, 'a.md'), stamp, stamp);
+    const folders = [{ name: 'ws', absPath: root }];
+    const first = await discoverWorkspace(folders);
+    const byPath = new Map(first.files.map((f) => [f.path, f]));
+    // b.md turns binary with a new mtime; c.md is listed with a stale size (as if edited since).
+    fs.writeFileSync(path.join(root, 'b.md'), Buffer.from([0x23, 0x00, 0x42]));
+    const future = new Date(Date.now() + 60_000);
+    fs.utimesSync(path.join(root, 'b.md'), future, future);
+    const known = (p: string) => (p === 'c.md' ? { ...byPath.get(p)!, size: 999 } : byPath.get(p));
+    const again = await discoverWorkspace(folders, { known });
+    const plain = await discoverWorkspace(folders);
+    assert.deepEqual(again, plain);
+    assert.deepEqual(paths(again), ['a.md', 'c.md']);
+    assert.deepEqual(problems(again), ['info workspace.binary b.md']);
+    // The stat is all a known file costs: same size and mtime, it is not opened (git's rule).
+    const a = path.join(root, 'a.md');
+    fs.writeFileSync(a, Buffer.from([0x23, 0x00, 0x41, 0x0a]));
+    fs.utimesSync(a, stamp, stamp);
+    assert.deepEqual(paths(await discoverWorkspace(folders, { known })), ['a.md', 'c.md']);
+    assert.deepEqual(paths(await discoverWorkspace(folders)), ['c.md']);
+    // A known file at another absolute path (another folder layout) is checked in full too.
+    const moved = await discoverWorkspace(folders, { known: (p) => (byPath.has(p) ? { ...byPath.get(p)!, absPath: '/elsewhere' } : undefined) });
+    assert.deepEqual(moved, await discoverWorkspace(folders));
+  });
+
   it('DiskFileSource reads listed files as UTF-8 and records read failures', async () => {
     const root = tempDir('disk');
     write(root, 'AGENTS.md', '\ufeff# Rules\nüber\n');

@@ -3,14 +3,17 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { discoverWorkspace } from '../../../../server/src/engine/workspace/discovery';
 import {
+  CommitInfoLookup,
   dirtyPaths,
   execFileGitRunner,
   fileCommitInfo,
   GitUnavailableError,
   lastCommitTimes,
   loadGitFacts,
+  loadRepoGitFacts,
   repoHead,
   repoInfos,
+  workTreeState,
   type GitRunner,
 } from '../../../../server/src/engine/workspace/git';
 import { commitAll, dated, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
@@ -188,6 +191,65 @@ describe('engine/workspace/git', () => {
       { root: 'ws/beta', folder: 'ws', absRoot: beta, head: betaHead, git: true },
       { root: 'plain', folder: 'plain', absRoot: plain, head: null, git: false },
     ]);
+  });
+
+  it('workTreeState reads the prefix and HEAD from one process, before and after the first commit', async () => {
+    const repo = initRepo(tempDir('state'));
+    write(repo, 'sub/dir/a.md', 'a');
+    const runner = countingRunner();
+    assert.deepEqual(await workTreeState(repo, { runner }), { prefix: '', shallow: false, head: null });
+    const head = commitAll(repo, 'first', T1);
+    assert.deepEqual(await workTreeState(path.join(repo, 'sub', 'dir'), { runner }), { prefix: 'sub/dir/', shallow: false, head });
+    assert.equal(await workTreeState(tempDir('not-a-repo'), { runner }), null);
+    assert.equal(runner.calls.length, 3);
+  });
+
+  it('loadRepoGitFacts runs three git processes (two before the first commit)', async () => {
+    const repo = initRepo(tempDir('three'));
+    write(repo, 'a.md', 'a');
+    let runner = countingRunner();
+    assert.deepEqual(await loadRepoGitFacts(repo, { runner }), { absRoot: repo, git: true, head: null, lastCommitTimes: new Map(), dirty: new Set(['a.md']) });
+    assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['rev-parse', 'status']);
+    const head = commitAll(repo, 'first', T1);
+    write(repo, 'b.md', 'b');
+    runner = countingRunner();
+    const facts = await loadRepoGitFacts(repo, { runner });
+    assert.deepEqual(facts, { absRoot: repo, git: true, head, lastCommitTimes: new Map([['a.md', T1 * 1000]]), dirty: new Set(['b.md']) });
+    assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['log', 'rev-parse', 'status']);
+  });
+
+  it('CommitInfoLookup gives what fileCommitInfo gives for every file: nested, exported, multi-root and git-less roots', async () => {
+    const ws = tempDir('lookup');
+    const outer = initRepo(ws);
+    const inner = initRepo(path.join(ws, 'clones', 'inner'));
+    write(outer, 'AGENTS.md', 'outer rules');
+    write(outer, 'apps/web/overview.md', 'web');
+    // An exported repository (catalog + overview, no .git) inside the outer work tree.
+    write(outer, 'exported/catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: exported\n');
+    write(outer, 'exported/overview.md', 'exported');
+    write(outer, '.gitignore', 'clones/\n');
+    commitAll(outer, 'outer', T1);
+    write(inner, 'overview.md', 'inner');
+    write(inner, 'epics/one.md', '# One');
+    commitAll(inner, 'inner', T2);
+    write(inner, 'epics/two.md', '# Two (untracked)');
+    write(outer, 'apps/web/overview.md', 'web, edited');
+    const plain = tempDir('lookup-plain');
+    write(plain, 'AGENTS.md', 'no git');
+    // A second folder opened inside the first repository's work tree.
+    const nested = path.join(ws, 'apps', 'web');
+    const folders = [{ name: 'ws', absPath: ws }, { name: 'plain', absPath: plain }, { name: 'web', absPath: nested }];
+
+    const found = await discoverWorkspace(folders);
+    const facts = await loadGitFacts(found.roots);
+    assert.deepEqual(facts.problems, []);
+    const lookup = new CommitInfoLookup(found.roots, facts.repos);
+    assert.ok(found.files.length >= 8, `files: ${found.files.map((f) => f.path).join(', ')}`);
+    for (const file of found.files) assert.deepEqual(lookup.get(file.path), fileCommitInfo(file.path, folders, facts.repos), file.path);
+    assert.deepEqual(lookup.get('ws/clones/inner/epics/two.md'), { commit: git(inner, ['rev-parse', 'HEAD']).trim(), dirty: true, lastCommitTime: null });
+    assert.deepEqual(lookup.get('ws/exported/overview.md').lastCommitTime, T1 * 1000);
+    assert.deepEqual(lookup.get('plain/AGENTS.md'), { commit: null, dirty: false, lastCommitTime: null });
+    assert.deepEqual(lookup.get('elsewhere/x.md'), fileCommitInfo('elsewhere/x.md', folders, facts.repos));
   });
 
   it('handles git missing from PATH: one Problem, files index without git facts', async () => {

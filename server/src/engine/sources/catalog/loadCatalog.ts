@@ -13,12 +13,14 @@
  * - Entities are identified by key (the lower-cased ref). When two declarations share a key, the
  *   first in path order is kept and each later one is a `catalog.duplicate-entity` problem at its
  *   own line, naming the kept one in `related`.
+ * - With a `CatalogParseCache` kept between loads, a file whose text is unchanged is not parsed
+ *   again; duplicates, relations and Location targets are still worked out over every file.
  */
 import type { CatalogEntity, EntityKey, Problem, Relation } from '../../model';
 import type { FileSource } from '../../workspace/fileSource';
 import { formatFieldPath } from './fieldPath';
 import { resolveLocationTarget } from './locationTargets';
-import { parseCatalogFile, type ParsedEntity } from './parseCatalogFile';
+import { parseCatalogFile, type CatalogFileParse, type ParsedEntity } from './parseCatalogFile';
 import { deriveRelations } from './relations';
 
 export { renderEntityText } from './renderEntityText';
@@ -85,10 +87,50 @@ function locationTargets(spec: Record<string, unknown>): { target: string; field
 }
 
 /**
+ * Parses of catalog files kept between loads, so a load after an edit parses only the files whose
+ * text changed. A parse is reused only for the same path with the same text (`parseCatalogFile`
+ * is a function of both); callers must not change the parses they get back.
+ */
+export class CatalogParseCache {
+  private entries = new Map<string, { text: string; parse: CatalogFileParse }>();
+  private next = new Map<string, { text: string; parse: CatalogFileParse }>();
+  /** Parses run and reused since the cache was made (tests count them). */
+  parses = 0;
+  reuses = 0;
+
+  /** The parse of `path` holding `text`, from the cache or parsed now. */
+  parse(path: string, text: string): CatalogFileParse {
+    const known = this.next.get(path) ?? this.entries.get(path);
+    // Unchanged files hand back the very string they were read as: equal at pointer cost.
+    if (known && known.text === text) {
+      this.reuses++;
+      this.next.set(path, known);
+      return known.parse;
+    }
+    this.parses++;
+    const parse = parseCatalogFile(path, text);
+    this.next.set(path, { text, parse });
+    return parse;
+  }
+
+  /** Ends a load: files it did not read are forgotten. */
+  endLoad(): void {
+    this.entries = this.next;
+    this.next = new Map();
+  }
+}
+
+export interface LoadCatalogOptions {
+  /** Reuses the parses of files unchanged since an earlier load with the same cache. */
+  parseCache?: CatalogParseCache;
+}
+
+/**
  * Reads the catalog starting from `roots` (workspace-relative paths of catalog files, typically
  * the discovered `catalog-info.yaml` files). A root the source does not have is a problem.
  */
-export async function loadCatalog(source: FileSource, roots: readonly string[]): Promise<CatalogLoad> {
+export async function loadCatalog(source: FileSource, roots: readonly string[], options: LoadCatalogOptions = {}): Promise<CatalogLoad> {
+  const cache = options.parseCache;
   const problems: Problem[] = [];
   const files: CatalogFileRead[] = [];
   const parsed: ParsedEntity[] = [];
@@ -122,7 +164,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[]):
       continue;
     }
     files.push(next);
-    const file = parseCatalogFile(path, text);
+    const file = cache ? cache.parse(path, text) : parseCatalogFile(path, text);
     problems.push(...file.problems);
     parsed.push(...file.entities);
 
@@ -174,6 +216,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[]):
     });
   }
 
+  cache?.endLoad();
   const derived = deriveRelations(kept);
   problems.push(...derived.problems);
   const fieldLines: Record<EntityKey, Record<string, number>> = {};

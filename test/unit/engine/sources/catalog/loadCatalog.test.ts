@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { Relation } from '../../../../../server/src/engine/model';
-import { loadCatalog } from '../../../../../server/src/engine/sources/catalog/loadCatalog';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CatalogParseCache, loadCatalog } from '../../../../../server/src/engine/sources/catalog/loadCatalog';
 import { DirectoryFileSource, removeWorkspace, writeWorkspace } from './diskFileSource';
 
 const component = (name: string, extra = '') => `apiVersion: backstage.io/v1alpha1
@@ -243,6 +245,45 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
           'component:default/beta dependsOn component:default/shared',
         ],
       );
+    });
+  });
+
+  describe('with a parse cache kept between loads', () => {
+    let root: string;
+    before(() => {
+      root = writeWorkspace({
+        'catalog-info.yaml': 'apiVersion: backstage.io/v1alpha1\nkind: Location\nmetadata:\n  name: all\nspec:\n  targets: [./services/*.yaml]\n',
+        'services/a.yaml': component('alpha', '  dependsOn: [component:beta]'),
+        'services/b.yaml': component('beta'),
+        'services/c.yaml': component('gamma', '  dependsOn: [component:alpha, component:delta]'),
+      });
+    });
+    after(() => removeWorkspace(root));
+
+    it('parses only the files whose text changed, and loads exactly what a load without cache loads', async () => {
+      const cache = new CatalogParseCache();
+      const first = await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml'], { parseCache: cache });
+      assert.deepEqual([cache.parses, cache.reuses], [4, 0]);
+      assert.deepEqual(first, await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml']));
+
+      fs.writeFileSync(path.join(root, 'services/b.yaml'), component('beta').replace('kind: Component', 'kind: Component\n# renamed below').replace('name: beta', 'name: delta'));
+      const second = await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml'], { parseCache: cache });
+      assert.deepEqual([cache.parses, cache.reuses], [5, 3], 'one file parsed again, three reused');
+      assert.deepEqual(second, await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml']));
+      // Relations and resolution still run over everything: alpha's ref to beta is now unresolved,
+      // gamma's ref to delta resolved, though neither alpha's nor gamma's file was parsed again.
+      assert.deepEqual(second.relations.filter((r) => r.type === 'dependsOn').map(edge), [
+        'component:default/alpha dependsOn component:default/beta (unresolved)',
+        'component:default/gamma dependsOn component:default/alpha',
+        'component:default/gamma dependsOn component:default/delta',
+      ]);
+      // Unchanged files hand back the very entities parsed the first time.
+      assert.equal(second.entities.find((e) => e.name === 'alpha'), first.entities.find((e) => e.name === 'alpha'));
+
+      // A file no longer read is forgotten: it is parsed again when it comes back.
+      await loadCatalog(new DirectoryFileSource(root), ['services/a.yaml'], { parseCache: cache });
+      await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml'], { parseCache: cache });
+      assert.deepEqual([cache.parses, cache.reuses], [8, 5], "a.yaml reused twice, the three others parsed again");
     });
   });
 });

@@ -1,0 +1,92 @@
+/**
+ * One quick pass over the indexing figures of a workspace already generated (generate.ts), for
+ * profiling with `node --cpu-prof`:
+ *
+ *   npx tsx bench/generate.ts --size 10k --git --out DIR
+ *   node --expose-gc --cpu-prof --cpu-prof-dir PROFILES --import tsx bench/profileIndex.ts DIR [--only cold|docs|catalog|snapshot]
+ *
+ * Prints, one line each: cold index, updates of one docs page and one catalog file (the probes
+ * generate.ts picks), snapshot size, save, load and warm start, and heap and RSS after GC. One
+ * run of each, no warm-up: `bench.ts` gives the medians; this gives a profile you can read.
+ */
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Engine, snapshotFileFor } from '../server/src/engine/engine';
+
+const PROBE_DOCS = /\/services\/[^/]+\/docs\/architecture\.md$/;
+const PROBE_CATALOG = /^[^/]+-\d+\/catalog-info\.yaml$/;
+
+async function main(argv: readonly string[]): Promise<void> {
+  const dir = path.resolve(argv[0] ?? '');
+  const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+  const runs = (name: string) => only === undefined || only === name;
+  const folders = [{ name: path.basename(dir), absPath: dir }];
+  const settings = { updateDebounceMs: 0, refreshAfterMs: 0, snapshotDelayMs: 2 ** 31 - 1 };
+  const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'wsctx-profile-cache-'));
+  const gc = (globalThis as { gc?: () => void }).gc;
+  const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+  const say = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const engine = new Engine({ folders, settings, cacheDir });
+    let t = performance.now();
+    const state = await engine.waitForIndex();
+    say(`cold index: ${(performance.now() - t).toFixed(0)} ms (${state.counts.sections} sections, ${state.counts.files} files, ${state.entities.length} entities)`);
+    gc?.();
+    const memory = process.memoryUsage();
+    say(`memory after GC: heap +${mb(memory.heapUsed - heapBefore)}, array buffers ${mb(memory.arrayBuffers)}, rss ${mb(memory.rss)}`);
+
+    const paths = [...state.fileDigests.keys()];
+    const probes: [string, RegExp, (text: string, run: number) => string][] = [
+      ['docs', PROBE_DOCS, (text, run) => `${text.trimEnd()}\n\nEdited for profiling, run ${run}.\n`],
+      ['catalog', PROBE_CATALOG, (text, run) => text.replace(/^( +)description: >-\n/m, (m, indent: string) => `${m}${indent}  Edited for profiling, run ${run}.\n`)],
+    ];
+    for (const [name, pattern, edit] of probes) {
+      if (!runs(name)) continue;
+      const file = paths.find((p) => pattern.test(p));
+      if (!file) continue;
+      const abs = path.join(dir, file);
+      const original = readFileSync(abs, 'utf8');
+      try {
+        for (let run = 0; run < 3; run++) {
+          writeFileSync(abs, edit(original, run));
+          t = performance.now();
+          const report = await engine.update([abs]);
+          say(`update ${name} (${file}) run ${run}: ${(performance.now() - t).toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`);
+        }
+      } finally {
+        writeFileSync(abs, original);
+        await engine.update([abs]);
+      }
+    }
+
+    if (runs('snapshot')) {
+      t = performance.now();
+      await engine.saveSnapshot();
+      const bytes = statSync(snapshotFileFor(cacheDir, folders)).size;
+      say(`snapshot: ${mb(bytes)}, saved in ${(performance.now() - t).toFixed(0)} ms`);
+      engine.dispose();
+      gc?.();
+      const warm = new Engine({ folders, settings, cacheDir });
+      let loaded = NaN;
+      t = performance.now();
+      warm.onDidChangeState(() => {
+        if (Number.isNaN(loaded) && warm.status().fromSnapshot) loaded = performance.now() - t;
+      });
+      await warm.waitForIndex();
+      say(`snapshot load: ${loaded.toFixed(0)} ms, warm start: ${(performance.now() - t).toFixed(0)} ms`);
+      warm.dispose();
+    } else {
+      engine.dispose();
+    }
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+void main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`${(error as Error).stack ?? String(error)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,85 @@
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { fillFileTable, refreshFileTable, type FileTable } from '../../../../server/src/engine/indexing/fileTable';
+import { discoverWorkspace, type DiscoveredFile } from '../../../../server/src/engine/workspace/discovery';
+import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
+
+async function workspace(files: Record<string, string>) {
+  const dir = tempDir('table');
+  for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
+  const folders = [{ name: 'ws', absPath: dir }];
+  return { dir, folders, discovery: await discoverWorkspace(folders) };
+}
+
+/** What a table holds, in a comparable form. */
+function contents(table: FileTable) {
+  return { paths: [...table.list()], entries: [...table.entries.values()].map((e) => [e.path, e.digest, e.size]) };
+}
+
+async function restat(dir: string, file: DiscoveredFile): Promise<DiscoveredFile> {
+  const info = await fs.promises.stat(path.join(dir, file.path));
+  return { ...file, size: info.size, mtimeMs: info.mtimeMs };
+}
+
+describe('indexing/fileTable', () => {
+  after(removeTempDirs);
+
+  it('lists the files under a directory by binary search', async () => {
+    const { discovery } = await workspace({ 'docs/a.md': 'a', 'docs/sub/b.md': 'b', 'docs-old/c.md': 'c', 'docs.md': 'd', 'z/e.md': 'e' });
+    const { table } = await fillFileTable(discovery.files, undefined);
+    assert.deepEqual(table.listUnder('docs'), ['docs/a.md', 'docs/sub/b.md']);
+    assert.deepEqual(table.listUnder('docs/sub'), ['docs/sub/b.md']);
+    assert.deepEqual(table.listUnder(''), table.list());
+    assert.deepEqual(table.listUnder('nothing'), []);
+  });
+
+  it('refreshFileTable gives what fillFileTable gives when only the touched files changed', async () => {
+    const { dir, discovery } = await workspace({ 'a.md': 'alpha', 'b.md': 'beta', 'c.md': 'gamma', 'docs/d.md': 'delta' });
+    const base = await fillFileTable(discovery.files, undefined);
+    const previous = (await fillFileTable(discovery.files, undefined)).table;
+    write(dir, 'b.md', 'beta, edited');
+    fs.rmSync(path.join(dir, 'docs/d.md'));
+    const touched = [await restat(dir, discovery.files.find((f) => f.path === 'b.md')!), discovery.files.find((f) => f.path === 'c.md')!];
+    const remaining = discovery.files.filter((f) => f.path !== 'docs/d.md').map((f) => touched.find((t) => t.path === f.path) ?? f);
+    const full = await fillFileTable(remaining, base.table, { forceRead: new Set(['b.md', 'c.md']) });
+
+    const again = await fillFileTable(remaining, undefined);
+    const quick = await refreshFileTable(previous, touched, ['docs/d.md']);
+    assert.deepEqual(contents(quick.table), contents(full.table));
+    assert.deepEqual(contents(quick.table), contents(again.table));
+    assert.deepEqual([quick.changed, quick.removed, quick.unread, quick.read], [full.changed, full.removed, full.unread, full.read]);
+    assert.deepEqual([quick.changed, quick.removed, quick.read], [['b.md'], ['docs/d.md'], 2]);
+    // The delta names the digests that changed and that files were removed.
+    assert.deepEqual(quick.table.delta && { from: quick.table.delta.from, paths: [...quick.table.delta.paths], listingChanged: quick.table.delta.listingChanged }, { from: previous.id, paths: ['b.md', 'docs/d.md'], listingChanged: true });
+    assert.equal(quick.table.signature, again.table.signature);
+  });
+
+  it('keeps the path list and its signature when no file came or went, and reports unreadable files', async () => {
+    const { dir, discovery } = await workspace({ 'a.md': 'alpha', 'b.md': 'beta' });
+    const previous = (await fillFileTable(discovery.files, undefined)).table;
+    const signature = previous.signature;
+    write(dir, 'a.md', 'alpha, edited');
+    const edited = await refreshFileTable(previous, [await restat(dir, discovery.files[0])], []);
+    assert.equal(edited.table.list(), previous.list(), 'the same list object');
+    assert.equal(edited.table.signature, signature);
+    assert.deepEqual(edited.table.delta?.listingChanged, false);
+    assert.deepEqual([...edited.table.delta!.paths], ['a.md']);
+
+    fs.rmSync(path.join(dir, 'b.md'));
+    const gone = await refreshFileTable(edited.table, [discovery.files[1]], []);
+    assert.deepEqual([gone.unread, gone.removed, [...gone.table.list()]], [['b.md'], ['b.md'], ['a.md']]);
+    assert.deepEqual(gone.problems.map((p) => [p.path, p.code]), [['b.md', 'workspace.read-failed']]);
+  });
+
+  it('releases texts it is told to and reads them from disk again when asked', async () => {
+    const { dir, discovery } = await workspace({ 'catalog-info.yaml': 'kind: Component\n', 'docs/a.md': '# A\n' });
+    const { table } = await fillFileTable(discovery.files, undefined);
+    table.releaseTexts((entry) => entry.path.endsWith('.yaml'));
+    assert.equal(table.get('docs/a.md')!.text, undefined);
+    assert.equal(table.get('catalog-info.yaml')!.text, 'kind: Component\n');
+    assert.equal(await table.readText('docs/a.md'), '# A\n');
+    write(dir, 'docs/a.md', '# A, changed on disk\n');
+    assert.equal(await table.readText('docs/a.md'), '# A\n', 'a text read again stays until released');
+  });
+});
