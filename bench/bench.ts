@@ -3,7 +3,8 @@
  * typed-array BM25 index built over the same sections and asked the same queries in the same run.
  *
  *   npm run bench [-- --size 1k|10k|100k|all|1k,10k] [--quick] [--runs N] [--seed N] [--no-git]
- *                    [--budget SECONDS] [--out FILE] [--keep]
+ *                    [--budget SECONDS] [--out FILE] [--keep] [--vectors auto|standin|skip]
+ *                    [--standin auto|scifact|generated|synthetic]
  *
  * - Workspaces: a copy of examples/fernhill, then one generated workspace per size (generate.ts;
  *   default sizes 1k and 10k; `all` adds 100k). Generated repositories are git repositories unless
@@ -14,7 +15,15 @@
  *   builds. A repeated figure stops repeating once it has spent `--budget` seconds (default 120,
  *   20 with --quick) and says so in the notes: a slow figure is reported with fewer runs rather
  *   than not at all.
- * - `--quick`: fernhill and 1k only, 2 runs, 50 queries, 5 edits per update probe; under a minute.
+ * - Embeddings on (measureMeaning.ts), per workspace, two more child processes: one puts every
+ *   section's vectors in a fresh cache folder, the next measures a fresh engine over it. `--vectors
+ *   auto` (default): the packaged model embeds the example and sizes under 10k for real (minutes);
+ *   from 10k, stand-in vectors (standinVectors.ts, pool chosen by `--standin`) are written into the
+ *   engine's vector cache. `standin`: stand-ins everywhere; `skip`: no embeddings-on figures.
+ * - The vector index alone (measureVectors.ts), per generated size, one child process each: HNSW
+ *   against the exact scan over as many stand-in vectors as the size names.
+ * - `--quick`: fernhill and 1k only, 2 runs, 50 queries, 5 edits per update probe; no model run
+ *   (synthetic stand-in vectors; figures that need the model say so); under a minute.
  * - Output: Markdown on stdout, JSON in bench-results/ (or `--out`); both name the machine's cores,
  *   the Node version and the git commit. Progress goes to stderr.
  */
@@ -25,7 +34,10 @@ import * as path from 'node:path';
 import { TOOLS } from '../server/src/tools/registry';
 import { generateWorkspace, parseSize } from './generate';
 import { measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
+import { measureMeaning, prepareVectors, type Maybe, type MeaningFigures, type MeaningSpec, type PrepareFigures, type VectorMode } from './measureMeaning';
+import { measureVectors, type VectorFigures, type VectorSpec } from './measureVectors';
 import { renderBench, runEnvironment, type BenchResult, type BenchWorkspace, type GeneratedFigures } from './report';
+import type { StandinSource } from './standinVectors';
 import { EXPECTED_TOOLS } from './toolInputs';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -42,7 +54,14 @@ interface BenchOptions {
   budgetMs: number;
   out: string;
   keep: boolean;
+  vectors: 'auto' | 'standin' | 'skip';
+  standin: StandinSource | 'auto';
 }
+
+const VECTOR_CHOICES = ['auto', 'standin', 'skip'] as const;
+const STANDIN_CHOICES = ['auto', 'scifact', 'generated', 'synthetic'] as const;
+/** From this many sections the model is too slow for a bench run: stand-in vectors instead. */
+const MODEL_LIMIT = 10_000;
 
 export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const value = (name: string): string | undefined => {
@@ -63,6 +82,11 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
   const sizeArg = value('--size') ?? (quick ? '1k' : '1k,10k');
   const sizes = sizeArg === 'all' ? ['1k', '10k', '100k'] : sizeArg.split(',').filter((s) => s.length > 0);
   for (const size of sizes) parseSize(size); // throws on a bad size
+  const choice = <T extends string>(name: string, choices: readonly T[], fallback: T): T => {
+    const v = value(name) ?? fallback;
+    if (!choices.includes(v as T)) throw new Error(`bench: ${name} must be one of ${choices.join(', ')}, got "${v}"`);
+    return v as T;
+  };
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     sizes,
@@ -73,6 +97,9 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     budgetMs: number('--budget', quick ? 20 : 120) * 1000,
     out: value('--out') ?? path.join(REPO_ROOT, 'bench-results', `bench-${stamp}.json`),
     keep: argv.includes('--keep'),
+    vectors: choice('--vectors', VECTOR_CHOICES, 'auto'),
+    // --quick runs no model: its stand-ins are synthetic, whatever --standin says.
+    standin: quick ? 'synthetic' : choice('--standin', STANDIN_CHOICES, 'auto'),
   };
 }
 
@@ -87,6 +114,7 @@ async function runBench(options: BenchOptions): Promise<void> {
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-'));
   const workspaces: BenchWorkspace[] = [];
   const notes: string[] = [];
+  const vectorIndex: VectorFigures[] = [];
   const missing = EXPECTED_TOOLS.filter((name) => !TOOLS.some((t) => t.name === name));
   if (missing.length) notes.push(`tools not in TOOLS yet, so not timed: ${missing.join(', ')}`);
   try {
@@ -99,7 +127,7 @@ async function runBench(options: BenchOptions): Promise<void> {
       probes: findProbes(example, EXAMPLE_PROBES),
       queries: queryCount('fernhill', options.quick),
     });
-    workspaces.push({ figures: exampleFigures });
+    workspaces.push({ figures: exampleFigures, meaning: meaningInChildren(options, scratch, 'fernhill', example, 'fernhill') });
 
     for (const size of options.sizes) {
       const dir = path.join(scratch, `ws-${size}`);
@@ -120,8 +148,16 @@ async function runBench(options: BenchOptions): Promise<void> {
       if (figures.counts.sections !== made.predictedSections) {
         notes.push(`${size}: the engine indexed ${figures.counts.sections} sections, the generator wrote ${made.predictedSections}`);
       }
-      workspaces.push({ figures, generated });
+      const meaning = meaningInChildren(options, scratch, size, dir, `ws-${size}`);
+      workspaces.push({ figures, generated, meaning });
       if (!options.keep) rmSync(dir, { recursive: true, force: true });
+    }
+    if (options.vectors !== 'skip') {
+      for (const size of options.sizes) {
+        const spec: VectorSpec = { size, count: parseSize(size), queries: options.quick ? 50 : 200, seed: options.seed, standin: options.standin };
+        progress(`measuring the vector index at ${size}`);
+        vectorIndex.push(runChild<VectorFigures>(scratch, 'vectors', `${size}.vectors`, spec));
+      }
     }
   } finally {
     if (!options.keep) rmSync(scratch, { recursive: true, force: true });
@@ -138,9 +174,12 @@ async function runBench(options: BenchOptions): Promise<void> {
       git: options.git,
       queries: Object.fromEntries(['fernhill', ...options.sizes].map((s) => [s, queryCount(s, options.quick)])),
       budgetMs: options.budgetMs,
+      vectors: options.vectors,
+      standin: options.standin,
     },
     tools: TOOLS.map((t) => t.name),
     workspaces,
+    vectorIndex,
     notes,
   };
   mkdirSync(path.dirname(options.out), { recursive: true });
@@ -152,16 +191,44 @@ async function runBench(options: BenchOptions): Promise<void> {
 /** Runs measure.ts for one workspace in a fresh `node --expose-gc` process and reads its figures. */
 function measureInChild(options: BenchOptions, scratch: string, ws: Pick<MeasureSpec, 'name' | 'dir' | 'folderName' | 'probes' | 'queries'>): WorkspaceFigures {
   const spec: MeasureSpec = { ...ws, runs: options.runs, updates: options.quick ? 5 : 20, seed: options.seed, budgetMs: options.budgetMs };
-  const specFile = path.join(scratch, `${ws.name}.spec.json`);
-  const outFile = path.join(scratch, `${ws.name}.figures.json`);
-  writeFileSync(specFile, JSON.stringify({ spec, out: outFile }));
   progress(`measuring ${ws.name}`);
-  const child = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, '--measure', specFile], {
+  return runChild<WorkspaceFigures>(scratch, 'lexical', ws.name, spec);
+}
+
+/**
+ * Embeddings-on figures for one workspace: a child process prepares every section's vectors in a
+ * fresh cache folder (the model, or stand-ins), a second measures a fresh engine over it.
+ */
+function meaningInChildren(options: BenchOptions, scratch: string, name: string, dir: string, folderName: string): Maybe<MeaningFigures> {
+  if (options.vectors === 'skip') return { skipped: '--vectors skip' };
+  const small = name === 'fernhill' || parseSize(name) < MODEL_LIMIT;
+  const mode: VectorMode = options.quick || options.vectors === 'standin' || !small ? 'standin' : 'model';
+  const cacheDir = path.join(scratch, `${name}.meaning-cache`);
+  mkdirSync(cacheDir);
+  const spec: MeaningSpec = { name, dir, folderName, cacheDir, mode, standin: options.standin, quick: options.quick, queries: queryCount(name, options.quick), runs: options.runs, seed: options.seed, budgetMs: options.budgetMs };
+  try {
+    progress(`${name}: section vectors (${mode === 'model' ? 'the packaged model, cold cache' : `stand-in, ${options.standin}`})`);
+    const prepare = runChild<PrepareFigures>(scratch, 'prepare', `${name}.prepare`, spec);
+    progress(`measuring ${name} with embeddings on`);
+    return runChild<MeaningFigures>(scratch, 'meaning', `${name}.meaning`, { spec, prepare });
+  } finally {
+    rmSync(cacheDir, { recursive: true, force: true });
+  }
+}
+
+type ChildKind = 'lexical' | 'prepare' | 'meaning' | 'vectors';
+
+/** Runs one measurement in a fresh `node --expose-gc` process (this file, `--child KIND FILE`) and reads its result. */
+function runChild<T>(scratch: string, kind: ChildKind, label: string, input: unknown): T {
+  const inFile = path.join(scratch, `${label}.${kind}.in.json`);
+  const outFile = path.join(scratch, `${label}.${kind}.out.json`);
+  writeFileSync(inFile, JSON.stringify({ input, out: outFile }));
+  const child = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, '--child', kind, inFile], {
     cwd: REPO_ROOT,
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  if (child.status !== 0) throw new Error(`bench: measuring ${ws.name} failed (exit ${child.status ?? child.signal})`);
-  return JSON.parse(readFileSync(outFile, 'utf8')) as WorkspaceFigures;
+  if (child.status !== 0) throw new Error(`bench: ${kind} measurement of ${label} failed (exit ${child.status ?? child.signal})`);
+  return JSON.parse(readFileSync(outFile, 'utf8')) as T;
 }
 
 /** The example's probe files, or the first docs page and catalog file found when they moved. */
@@ -189,14 +256,35 @@ function progress(message: string): void {
 }
 
 async function main(argv: readonly string[]): Promise<void> {
-  const at = argv.indexOf('--measure');
+  const at = argv.indexOf('--child');
   if (at >= 0) {
-    const { spec, out } = JSON.parse(readFileSync(argv[at + 1], 'utf8')) as { spec: MeasureSpec; out: string };
+    const kind = argv[at + 1] as ChildKind;
+    const { input, out } = JSON.parse(readFileSync(argv[at + 2], 'utf8')) as { input: unknown; out: string };
     if (!(globalThis as { gc?: unknown }).gc) throw new Error('bench: the measuring process needs --expose-gc');
-    writeFileSync(out, JSON.stringify(await measureWorkspace(spec)));
-    return;
+    const result = await runChildKind(kind, input);
+    writeFileSync(out, JSON.stringify(result));
+    // Engines and embedder workers are disposed; nothing left should keep the process, but a
+    // stray handle must not hang the bench either.
+    process.exit(0);
   }
   await runBench(parseBenchArgs(argv));
+}
+
+function runChildKind(kind: ChildKind, input: unknown): Promise<unknown> {
+  switch (kind) {
+    case 'lexical':
+      return measureWorkspace(input as MeasureSpec);
+    case 'prepare':
+      return prepareVectors(input as MeaningSpec);
+    case 'meaning': {
+      const { spec, prepare } = input as { spec: MeaningSpec; prepare: PrepareFigures };
+      return measureMeaning(spec, prepare);
+    }
+    case 'vectors':
+      return measureVectors(input as VectorSpec);
+    default:
+      throw new Error(`bench: unknown child kind "${String(kind)}"`);
+  }
 }
 
 if (require.main === module) {

@@ -4,7 +4,11 @@
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import type { WorkspaceFigures } from './measure';
-import type { Summary } from './stats';
+import type { Maybe, MeaningFigures } from './measureMeaning';
+import type { VectorFigures } from './measureVectors';
+import { meaningNotes, renderMeaning } from './reportMeaning';
+import type { StandinSource } from './standinVectors';
+import { int, latency, mb, ms, table } from './format';
 
 export interface RunEnvironment {
   date: string;
@@ -16,6 +20,8 @@ export interface RunEnvironment {
   /** `git rev-parse HEAD` of the project, and whether tracked files differ from it. */
   commit: string;
   dirty: boolean;
+  /** 1-minute load average when the run started: other work on a shared machine shows here. */
+  loadAverage: number;
 }
 
 export function runEnvironment(cwd: string): RunEnvironment {
@@ -35,11 +41,14 @@ export function runEnvironment(cwd: string): RunEnvironment {
     platform: `${process.platform}-${process.arch}`,
     commit: git(['rev-parse', 'HEAD']) || 'unknown',
     dirty: git(['status', '--porcelain', '--untracked-files=no']) !== '',
+    loadAverage: os.loadavg()[0],
   };
 }
 
+export { ms, table } from './format';
+
 export function environmentLine(env: RunEnvironment): string {
-  return `${env.cores} cores (${env.cpu}), ${env.totalMemoryMB} MB RAM, Node ${env.node} ${env.platform}, commit ${env.commit.slice(0, 12)}${env.dirty ? ' (with uncommitted changes)' : ''}, ${env.date}`;
+  return `${env.cores} cores (${env.cpu}), ${env.totalMemoryMB} MB RAM, Node ${env.node} ${env.platform}, commit ${env.commit.slice(0, 12)}${env.dirty ? ' (with uncommitted changes)' : ''}, ${env.date}${env.loadAverage === undefined ? '' : `, load average ${env.loadAverage.toFixed(2)} at start`}`;
 }
 
 /** What the generator made for one size (absent for the example workspace). */
@@ -56,28 +65,31 @@ export interface GeneratedFigures {
 export interface BenchWorkspace {
   figures: WorkspaceFigures;
   generated?: GeneratedFigures;
+  /** Embeddings-on figures (measureMeaning.ts), or why there are none. */
+  meaning: Maybe<MeaningFigures>;
 }
 
 export interface BenchResult {
   environment: RunEnvironment;
-  options: { sizes: string[]; runs: number; quick: boolean; seed: number; git: boolean; queries: Record<string, number>; budgetMs: number };
+  options: {
+    sizes: string[];
+    runs: number;
+    quick: boolean;
+    seed: number;
+    git: boolean;
+    queries: Record<string, number>;
+    budgetMs: number;
+    /** `auto`: the model at the example and 1k, stand-in vectors from 10k; `standin` everywhere; `skip`. */
+    vectors: 'auto' | 'standin' | 'skip';
+    standin: StandinSource | 'auto';
+  };
   /** Tool names in TOOLS when the bench ran. */
   tools: string[];
   workspaces: BenchWorkspace[];
+  /** The vector index alone, per generated size (measureVectors.ts). */
+  vectorIndex: VectorFigures[];
   notes: string[];
 }
-
-/** Why the figures below have no number (the bench runs the engine with embeddings off). */
-export const NOT_MEASURED_REASON = 'not measured yet (the bench runs with embeddings off; embedding figures are the next step)';
-
-/** Figures not measured yet, named so that nobody mistakes their absence for a zero. */
-export const NOT_MEASURED_YET: readonly string[] = [
-  'cold index with embeddings',
-  'snapshot load with vectors',
-  'query latency with embeddings on (query embedding time apart)',
-  'HNSW build time',
-  'HNSW recall@10 against the exact scan',
-];
 
 /** Row names of the engine table, in order; tool rows are added per tool in TOOLS. */
 export const ENGINE_ROWS = {
@@ -161,8 +173,10 @@ export function renderBench(result: BenchResult): string {
     out.push(...table(['engine', 'build ms', 'query p50 ms', 'query p95 ms', 'heap + arrays MB', 'ratio p50', 'ratio p95', 'ratio memory'], bRows), '');
   }
 
+  const columns = ws.map((w) => ({ name: w.figures.name, meaning: w.meaning }));
+  out.push(...renderMeaning(columns, result.vectorIndex));
+
   out.push('## Notes', '');
-  for (const name of NOT_MEASURED_YET) out.push(`- ${name}: ${NOT_MEASURED_REASON}`);
   for (const note of result.notes) out.push(`- ${note}`);
   for (const w of ws) for (const note of w.figures.notes) out.push(`- ${note}`);
   for (const tool of result.tools) {
@@ -171,28 +185,8 @@ export function renderBench(result: BenchResult): string {
   }
   out.push(`- postings match: ${ws[0]?.figures.postingsMatch.describe ?? ''}; it finds candidates and does not rank them`);
   out.push('- memory: heap and array buffers after a full GC, minus the same before the first engine was built; RSS is the whole process');
+  for (const note of meaningNotes(columns, result.vectorIndex, result.options.seed)) out.push(`- ${note}`);
   return out.join('\n') + '\n';
-}
-
-export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
-}
-
-export function ms(x: number): string {
-  if (!Number.isFinite(x)) return 'n/a';
-  return x >= 1000 ? int(x) : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3);
-}
-
-function latency(s: Summary, withN = false): string {
-  return `${ms(s.median)} / ${ms(s.p95)}${withN ? ` (${s.n})` : ''}`;
-}
-
-function int(x: number): string {
-  return Number.isFinite(x) ? Math.round(x).toLocaleString('en') : 'n/a';
-}
-
-function mb(bytes: number): string {
-  return (bytes / 2 ** 20).toFixed(1);
 }
 
 /** Below this, a heap difference after GC is noise (it can even come out negative). */

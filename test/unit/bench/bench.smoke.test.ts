@@ -9,7 +9,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BASELINES } from '../../../bench/baselines/engines';
 import { abstractMarkdown, loadScifact } from '../../../bench/evalScifact';
-import { NOT_MEASURED_REASON, type BenchResult } from '../../../bench/report';
+import { measured } from '../../../bench/measureMeaning';
+import { ENGINE_K } from '../../../bench/measureVectors';
+import type { BenchResult } from '../../../bench/report';
 import { ourSystemLabel } from '../../../bench/evalEngine';
 import { loadCases } from '../../../bench/evalFernhill';
 import type { EvalResult } from '../../../bench/eval';
@@ -38,7 +40,51 @@ const ENGINE_ROWS = [
   'postings byteSize(): MB (bytes/section)',
 ];
 
-const NOT_MEASURED = ['cold index with embeddings', 'snapshot load with vectors', 'query latency with embeddings on (query embedding time apart)', 'HNSW build time', 'HNSW recall@10 against the exact scan'];
+/** Rows of the embeddings-on table; the first three need the model, which --quick never runs. */
+const MEANING_ROWS = [
+  'section vectors: windows (sections), from',
+  'cold index with embeddings, nothing cached: lexical + embedding ms',
+  'embedding rate: windows/s (sections/s, workers)',
+  'cold index with embeddings, every vector cached: pass + attach ms (embedded)',
+  'query embedding (embedQuery): p50 / p95 ms',
+  `nearest by meaning (meaningSource, k = ${ENGINE_K}): p50 / p95 ms`,
+  'rankWorkspaceContext with meaning: p50 / p95 ms',
+  'ranking with embeddings on, query embedding excluded: p50 / p95 ms',
+  'same ranking with embeddings off: p50 / p95 ms',
+  'same ranking, every cosine a constant (no vector reads): p50 / p95 ms',
+  'cosines per question: median (p95); their ms p50 / p95',
+  'candidates per question: median (p95)',
+  'ranking excl. query embedding, held-out pool vectors as questions: p50 / p95 ms (cosines)',
+  'query workspace_context with embeddings on (whole call): p50 / p95 ms',
+  'snapshot with vectors: snapshot + vector index MB (vector cache MB), save ms',
+  'snapshot load with vectors, to meaning usable: median ms (runs)',
+  'RSS after GC with vectors, model not loaded: MB',
+  'RSS after GC with vectors and the model loaded: MB',
+  'engine heap / typed arrays with vectors: MB',
+];
+/** Rows that need the model: in --quick each cell says why it was skipped. */
+const MODEL_ROWS = [
+  'cold index with embeddings, nothing cached: lexical + embedding ms',
+  'embedding rate: windows/s (sections/s, workers)',
+  'query embedding (embedQuery): p50 / p95 ms',
+  'query workspace_context with embeddings on (whole call): p50 / p95 ms',
+  'RSS after GC with vectors and the model loaded: MB',
+];
+const VECTOR_ROWS = [
+  'vectors x dimension (queries)',
+  'HNSW build, vector by vector (M, efConstruction): ms',
+  'HNSW index: file MB, RSS growth MB',
+  'HNSW save / load: ms',
+  'HNSW recall@10, efSearch 64 (default): recall, p50 / p95 ms',
+  'HNSW recall@10, efSearch 10: recall, p50 / p95 ms',
+  `HNSW as the engine asks (k = ${ENGINE_K}): recall@${ENGINE_K}, p50 / p95 ms`,
+  'exact scan: build ms, MB',
+  `exact scan: k = 10 p50 / p95 ms; k = ${ENGINE_K} p50 / p95 ms`,
+];
+
+function meaningOf(result: BenchResult, name: string) {
+  return result.workspaces.find((w) => w.figures.name === name)?.meaning;
+}
 
 function run(script: string, args: string[]): string {
   const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
@@ -72,7 +118,16 @@ describe('bench and eval, smoke', function () {
     for (const ws of ['fernhill', '1k']) assert.match(stdout, new RegExp(`^### ${ws}: [\\d,]+ sections, 50 queries`, 'm'));
     for (const b of BASELINES) assert.equal(rowNames.filter((r) => r === b.label).length, 2, `baseline ${b.label} once per workspace`);
     assert.equal(rowNames.filter((r) => r.startsWith('ours (')).length, 2);
-    for (const name of NOT_MEASURED) assert.ok(stdout.includes(`- ${name}: ${NOT_MEASURED_REASON}`), name);
+    const cells = (row: string) => stdout.split('\n').find((l) => l.startsWith(`| ${row} |`))?.split(' | ').slice(1);
+    for (const row of MEANING_ROWS) {
+      const line = cells(row);
+      assert.equal(line?.length, 2, `embeddings-on row "${row}" missing or not one cell per workspace`);
+      if (MODEL_ROWS.includes(row)) for (const cell of line!) assert.match(cell, /^skipped in --quick: /, row);
+      else for (const cell of line!) assert.match(cell, /\d/, `${row}: ${cell}`);
+    }
+    assert.match(stdout, /^\| figure \| 1k \|$/m, 'the vector index table has one column, 1k');
+    for (const row of VECTOR_ROWS) assert.match(cells(row)?.[0] ?? '', /\d/, `vector index row "${row}"`);
+    assert.doesNotMatch(stdout, /not measured yet/);
 
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
     assert.equal(result.environment.cores, os.cpus().length);
@@ -122,7 +177,55 @@ describe('bench and eval, smoke', function () {
         finite(b.heapBytes, at(`${key} heap`));
         assert.equal(b.query.n, 50, at(`${key} answered every query`));
       }
+
+      const m = measured(meaningOf(result, f.name));
+      assert.ok(m, at('embeddings-on figures measured'));
+      assert.equal(m.prepare.mode, 'standin', at('--quick runs no model'));
+      assert.equal(m.prepare.standin?.source, 'synthetic');
+      assert.equal(m.prepare.sections, f.counts.sections, at('a vector for every section'));
+      assert.ok(m.prepare.distinctWindows >= m.prepare.sections, at('at least one window per section'));
+      assert.equal(m.withCache.embedded, 0, at('the engine embedded nothing: every vector came from the cache'));
+      assert.equal(m.backend, 'hnsw');
+      assert.equal(m.query.count, 50);
+      for (const [what, x] of Object.entries({
+        'with cache total': m.withCache.totalMs,
+        'with cache pass': m.withCache.passMs,
+        'nearest p50': m.query.nearest.median,
+        'rank p95': m.query.rank.p95,
+        'total p50': m.query.total.median,
+        'total p95': m.query.total.p95,
+        'words only p95': m.query.wordsOnly.p95,
+        'no cosine p95': m.query.noCosine.p95,
+        'held-out questions p95': measured(m.query.heldOutQuestions)?.total.p95,
+        'held-out questions cosines': measured(m.query.heldOutQuestions)?.cosines.median,
+        'cosines p50': m.query.cosines.median,
+        'cosine ms p95': m.query.cosineMs.p95,
+        'candidates p50': m.query.candidates.median,
+        'snapshot save': m.snapshot.saveMs,
+        'snapshot load': m.snapshot.load.median,
+        'rss no model': m.memory.noModel.rss,
+        'heap with vectors': m.memory.heapBytes,
+      })) {
+        finite(x, at(what));
+      }
+      assert.ok(m.snapshot.bytes > 0 && m.snapshot.vectorIndexBytes > 0 && m.snapshot.vectorCacheBytes > 0, at('snapshot files'));
+      assert.ok(m.snapshot.savedIndexUsed, at('the restored engine used the saved vector index'));
+      assert.equal(m.prepare.coldEmbed, undefined, at('no cold embed in --quick'));
+      for (const figure of [m.query.embedQuery, m.query.tool, m.memory.withModel]) {
+        assert.match('skipped' in figure ? figure.skipped : '', /^skipped in --quick: /, at('figures that need the model say why they are missing'));
+      }
     }
+
+    assert.deepEqual(result.vectorIndex.map((v) => [v.size, v.vectors, v.queries]), [['1k', 1000, 50]]);
+    const v = result.vectorIndex[0];
+    assert.deepEqual(v.hnsw.searches.map((s) => [s.efSearch, s.k]), [[64, 10], [10, 10], [ENGINE_K, ENGINE_K]]);
+    for (const s of v.hnsw.searches) {
+      assert.ok(s.recall >= 0 && s.recall <= 1, `recall ${s.recall}`);
+      finite(s.latency.p95, `HNSW ef ${s.efSearch} p95`);
+      assert.equal(s.latency.n, 50);
+    }
+    for (const x of [v.hnsw.buildMs, v.hnsw.fileBytes, v.hnsw.saveMs, v.hnsw.loadMs, v.hnsw.rssBytes, v.exact.buildMs, v.exact.bytes, v.exact.latency.p95, v.exact.engineK.p95]) finite(x, 'vector index figure');
+    assert.ok(v.hnsw.fileBytes > 1000 * 384 * 4, 'the HNSW file holds every vector');
   });
 
   it('npm run eval -- --dataset fernhill prints the metrics, the splits and the failing cases', () => {

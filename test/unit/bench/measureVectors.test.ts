@@ -1,0 +1,29 @@
+/** The vector index figures: recall arithmetic, and one small real run over synthetic vectors. */
+import assert from 'node:assert/strict';
+import { ENGINE_K, LOW_EF_SEARCH, meanRecall, measureVectors } from '../../../bench/measureVectors';
+
+describe('bench vector index figures', function () {
+  this.timeout(60_000);
+
+  it('recall is the mean share of each exact top k found', () => {
+    assert.equal(meanRecall([[1, 2, 3]], [[3, 2, 1]]), 1);
+    assert.equal(meanRecall([[1, 9, 8], [4, 5, 6]], [[1, 2, 3], [4, 5, 6]]), (1 / 3 + 1) / 2);
+    assert.equal(meanRecall([[7]], [[1, 2]]), 0);
+    assert.ok(Number.isNaN(meanRecall([], [])));
+  });
+
+  it('builds HNSW and the exact scan over the grown set and asks every held-out query', async () => {
+    const f = await measureVectors({ size: 'tiny', count: 300, queries: 30, seed: 1, standin: 'synthetic' });
+    assert.equal(f.vectors, 300);
+    assert.equal(f.dimension, 384);
+    assert.equal(f.source, 'synthetic');
+    assert.equal(f.queries, 30);
+    assert.equal(f.hnsw.m, 16);
+    assert.equal(f.hnsw.efConstruction, 200);
+    assert.deepEqual(f.hnsw.searches.map((s) => [s.efSearch, s.k, s.latency.n]), [[64, 10, 30], [LOW_EF_SEARCH, 10, 30], [ENGINE_K, ENGINE_K, 30]]);
+    for (const s of f.hnsw.searches) assert.ok(s.recall >= 0 && s.recall <= 1);
+    assert.ok(f.hnsw.fileBytes > 300 * 384 * 4, 'the saved graph holds every vector');
+    assert.ok(Number.isFinite(f.exact.bytes) && Number.isFinite(f.hnsw.rssBytes), 'memory figures (exact only under --expose-gc)');
+    assert.equal(f.exact.latency.n, 30);
+  });
+});
