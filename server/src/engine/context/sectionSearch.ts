@@ -23,7 +23,7 @@
  */
 import type { Section } from '../model';
 import type { LibrarySection } from '../library/libraryView';
-import type { MeaningScorer } from '../library/ranking';
+import { competitionRanks, type MeaningScorer } from '../library/ranking';
 import { sectionQuestions, type ModelNotes } from '../models/derivedText';
 import type { PlanName } from '../models/heuristicPlan';
 import { normalizeName } from '../ranking/namedEntities';
@@ -149,7 +149,7 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
     }
     for (const [list, name] of [[words, 'words'], [questions, 'question'], [meaning, 'meaning']] as const) {
       if (!list) continue;
-      for (const [entry, rank] of competitionRanks(list)) {
+      for (const [entry, rank] of ranksOf(list)) {
         const h = hit(entry);
         h.fused += 1 / (RRF_K + rank);
         const score = list.get(entry)!;
@@ -174,7 +174,7 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
       hit(entry).signals.names = held;
       named.set(entry, held.length);
     }
-    for (const [entry, rank] of competitionRanks(named)) hit(entry).fused += 1 / (RRF_K + rank);
+    for (const [entry, rank] of ranksOf(named)) hit(entry).fused += 1 / (RRF_K + rank);
   }
   if (input.tags.length > 0) {
     const tagged = new Map<LibrarySection, number>();
@@ -184,7 +184,7 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
       byEntry.get(entry)!.signals.tags = held;
       tagged.set(entry, held.length / input.tags.length);
     }
-    for (const [entry, rank] of competitionRanks(tagged)) byEntry.get(entry)!.fused += 1 / (RRF_K + rank);
+    for (const [entry, rank] of ranksOf(tagged)) byEntry.get(entry)!.fused += 1 / (RRF_K + rank);
   }
   if (input.liftedPages.size > 0) {
     const lifted = new Map<LibrarySection, number>();
@@ -193,7 +193,7 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
       h.signals.folder = true;
       lifted.set(entry, h.similarity);
     }
-    for (const [entry, rank] of competitionRanks(lifted)) byEntry.get(entry)!.fused += 1 / (RRF_K + rank);
+    for (const [entry, rank] of ranksOf(lifted)) byEntry.get(entry)!.fused += 1 / (RRF_K + rank);
   }
 
   const hits = [...byEntry.values()].filter((h) => h.similarity > 0 || h.signals.names.length > 0);
@@ -264,18 +264,7 @@ function questionTermsOf(entry: LibrarySection, notes: ModelNotes | undefined): 
   return terms;
 }
 
-/** Competition ranks ("1224"), best score first, ties by library order. */
-function competitionRanks(scores: ReadonlyMap<LibrarySection, number>): Map<LibrarySection, number> {
-  const sorted = [...scores].sort((a, b) => b[1] - a[1] || a[0].order - b[0].order);
-  const ranks = new Map<LibrarySection, number>();
-  let rank = 0;
-  let previous = Number.NaN;
-  sorted.forEach(([entry, score], i) => {
-    if (score !== previous) {
-      rank = i + 1;
-      previous = score;
-    }
-    ranks.set(entry, rank);
-  });
-  return ranks;
+/** Each entry's competition rank ("1224"), best score first, ties by library order. */
+function* ranksOf(scores: ReadonlyMap<LibrarySection, number>): Iterable<[LibrarySection, number]> {
+  for (const [entry, { rank }] of competitionRanks(scores, (a, b) => a.order - b.order)) yield [entry, rank];
 }

@@ -239,8 +239,11 @@ export function exactWordUnits(plan: string): QueryTerm[] {
     .slice(0, MAX_MATCH_UNITS);
 }
 
-/** Competition ranking ("1224"): best score first, equal scores share a rank. */
-function competitionRanks(
+/**
+ * Competition ranking ("1224"): best score first, equal scores share a rank; `order` breaks
+ * ties for a stable output. get_context's section search ranks its signals the same way.
+ */
+export function competitionRanks(
   scores: ReadonlyMap<LibrarySection, number>,
   order: (a: LibrarySection, b: LibrarySection) => number,
 ): Map<LibrarySection, SignalScore> {
