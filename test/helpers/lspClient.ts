@@ -61,6 +61,8 @@ export interface LspOptions {
   initializationOptions?: InitializationOptions;
   /** What the client answers to `workspace/configuration` for `workspaceContext`. */
   settings?: Record<string, unknown>;
+  /** Extra environment for the server process (`WSCTX_EMBEDDINGS` is `off` unless set here or outside). */
+  env?: Record<string, string>;
 }
 
 export class LspClient {
@@ -108,7 +110,7 @@ export class LspClient {
   static async start(workspace: string, options: LspOptions = {}): Promise<LspClient> {
     buildServer();
     // Words only unless a test asks otherwise: the model has suites of its own.
-    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off' } });
+    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off', ...options.env } });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(connection, child, workspace, options);
     const exited = client.waitFor('the server to exit', () => client.exitCode !== undefined).then(() => {

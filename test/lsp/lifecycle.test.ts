@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { LspClient } from '../helpers/lspClient';
-import { copyExampleWorkspace, removeTempDirs, tempDir } from '../helpers/tempWorkspace';
+import { copyExampleWorkspace, removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 
 describe('LSP lifecycle (built server, JSON-RPC)', () => {
   let lsp: LspClient;
@@ -51,6 +51,9 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
       lsp.progress.map((p) => p.value),
       [
         { kind: 'begin', title: 'Workspace Context', message: `Indexing ${name}`, cancellable: false },
+        { kind: 'report', message: 'Listing files' },
+        { kind: 'report', message: 'Checked 97 of 97 files' },
+        { kind: 'report', message: 'Parsing and indexing 97 files' },
         { kind: 'end', message: 'Indexed 97 files, 133 documents, 350 sections, 66 entities' },
       ],
     );
@@ -69,5 +72,35 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
     const exited = new Promise<number | null>((resolve) => lsp.child.once('exit', (code) => resolve(code)));
     await lsp.stop();
     assert.equal(await exited, 0);
+  });
+});
+
+describe('LSP embedding progress (built server, JSON-RPC, the packaged model)', () => {
+  let lsp: LspClient;
+  before(async function () {
+    this.timeout(180_000);
+    const workspace = tempDir('embedding-progress');
+    write(workspace, 'overview.md', '# Ledger\n\nThe ledger records every payout and refund.\n\n## Reconciliation\n\nEach night the ledger is reconciled against the bank statement.\n');
+    write(workspace, '.context/guides/refunds.md', '---\ntitle: Refunds\n---\n\n# Refunds\n\nA refund goes back to the card that paid.\n\n## Partial refunds\n\nA partial refund names its amount.\n');
+    lsp = await LspClient.start(workspace, { initializationOptions: { storagePath: tempDir('embedding-storage') }, env: { WSCTX_EMBEDDINGS: 'local' } });
+    await lsp.waitForReady();
+    await lsp.waitFor('the embedding progress to end', () => lsp.progress.find((p) => p.value.kind === 'end' && /sections have vectors/.test(p.value.message ?? '')));
+  });
+  after(async () => {
+    await lsp.stop();
+    removeTempDirs();
+  });
+
+  it('reports embedding under a progress of its own, from begin to every section embedded', () => {
+    const sections = lsp.statuses[lsp.statuses.length - 1].counts!.sections;
+    assert.ok(sections >= 4, `sections: ${sections}`);
+    const begin = lsp.progress.find((p) => p.value.kind === 'begin' && p.value.message?.startsWith('Embedding'));
+    assert.ok(begin, JSON.stringify(lsp.progress));
+    const values = lsp.progress.filter((p) => p.token === begin.token).map((p) => p.value);
+    assert.match(values[0].message ?? '', new RegExp(`^Embedding ${sections} sections \\(.+\\)$`));
+    const reports = values.filter((v) => v.kind === 'report').map((v) => v.message);
+    assert.equal(reports[reports.length - 1], `Embedded ${sections} of ${sections} sections`);
+    for (const report of reports) assert.match(report ?? '', new RegExp(`^Embedded \\d+ of ${sections} sections$`));
+    assert.deepEqual(values[values.length - 1], { kind: 'end', message: `${sections} sections have vectors` });
   });
 });

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { sha256Hex } from './chunking/ids';
 import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
-import { Indexer, type PassReport } from './indexing/indexer';
+import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { encodeSnapshot, readSnapshotFile, writeFileAtomic } from './persistence/snapshotFile';
 import { meaningRaw } from './ranking/contract';
@@ -100,6 +100,9 @@ export class Engine {
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
+    this.indexer.onProgress = (progress) => {
+      for (const listener of this.progressListeners) listener(progress);
+    };
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
     const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
     this.embedder = createEmbedder(embeddings, { log: this.log });
@@ -286,6 +289,13 @@ export class Engine {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
+
+  /** Hears where a full pass is (walking, files checked n of N, parsing): progress displays. */
+  onDidProgress(listener: (progress: PassProgress) => void): () => void {
+    this.progressListeners.add(listener);
+    return () => this.progressListeners.delete(listener);
+  }
+  private readonly progressListeners = new Set<(progress: PassProgress) => void>();
 
   /** The folder a tool's `workspace` argument names: by name, absolute path, or path from the cwd. */
   findFolder(arg: string): WorkspaceFolder | undefined {

@@ -18,7 +18,7 @@ import { DocumentStore, type OpenDocuments } from './features/documents';
 import { routeFileEvents } from './features/fileEvents';
 import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
-import { describeState, IndexProgress, type ProgressChannel } from './features/progress';
+import { describePassProgress, describeState, EmbeddingProgress, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
 import { setContextHooks } from '../engine/context/hooks';
 import { syntaxStatus } from '../engine/parsing/syntaxTree';
@@ -70,6 +70,7 @@ export class LanguageSession implements FeatureContext {
   private afterState: Promise<void> = Promise.resolve();
   private published = new Set<string>();
   private readonly progress: IndexProgress;
+  private readonly embeddingProgress: EmbeddingProgress;
 
   constructor(
     private readonly host: SessionHost,
@@ -83,6 +84,7 @@ export class LanguageSession implements FeatureContext {
     this.current = normalized.settings;
     this.documents = new DocumentStore(options.open, () => this.folders);
     this.progress = new IndexProgress(host.progress);
+    this.embeddingProgress = new EmbeddingProgress(this.progress);
     this.mcp = new McpEndpoint({
       log: (m) => host.log(m),
       onChange: (info) => {
@@ -220,11 +222,19 @@ export class LanguageSession implements FeatureContext {
     this.engineRef = engine;
     this.installModels(engine);
     this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });
-    this.unsubscribe = engine.onDidChangeState((state) => {
+    const unsubscribeState = engine.onDidChangeState((state) => {
       if (engine !== this.engineRef) return;
       this.mentionIndex?.invalidate();
       this.afterState = this.afterState.then(() => this.publishDiagnostics(state)).then(() => this.sendStatus());
     });
+    const unsubscribeMeaning = engine.onDidChangeMeaning(() => {
+      if (engine === this.engineRef) this.embeddingProgress.update(engine.status().meaning);
+    });
+    this.unsubscribe = () => {
+      unsubscribeState();
+      unsubscribeMeaning();
+      this.embeddingProgress.update(null);
+    };
   }
 
   /**
@@ -267,11 +277,13 @@ export class LanguageSession implements FeatureContext {
     this.busy++;
     this.sendStatus();
     const handle = await this.progress.begin(message);
+    const unsubscribe = this.engineRef?.onDidProgress((progress) => handle.report(describePassProgress(progress)));
     try {
       await pass();
     } catch (error) {
       this.log(`[index] ${message} failed: ${(error as Error).message}`);
     } finally {
+      unsubscribe?.();
       await this.afterState;
       this.busy--;
       const state = this.state();

@@ -148,14 +148,19 @@ export interface FillResult {
   problems: Problem[];
 }
 
+/** `onProgress` hears of every this many files checked, or of every 1% when that is more. */
+const PROGRESS_EVERY_FILES = 200;
+
 /**
  * Builds the table for `files`, reusing the previous entry of every file whose size and mtime are
- * unchanged (or, in `forceRead`, whose digest is unchanged after reading it again).
+ * unchanged (or, in `forceRead`, whose digest is unchanged after reading it again). `onProgress`
+ * hears how many files have been checked so far, and once more when all have.
  */
+
 export async function fillFileTable(
   files: readonly DiscoveredFile[],
   previous: FileTable | undefined,
-  options: { forceRead?: ReadonlySet<string> } = {},
+  options: { forceRead?: ReadonlySet<string>; onProgress?: (checked: number, total: number) => void } = {},
 ): Promise<FillResult> {
   const entries = new Map<string, FileEntry>();
   const changed: string[] = [];
@@ -163,10 +168,13 @@ export async function fillFileTable(
   const unread: string[] = [];
   let read = 0;
   let next = 0;
+  const report = options.onProgress;
+  const reportEvery = Math.max(PROGRESS_EVERY_FILES, Math.ceil(files.length / 100));
 
   const worker = async (): Promise<void> => {
     while (next < files.length) {
       const file = files[next++];
+      if (report && next % reportEvery === 0) report(next, files.length);
       const before = previous?.get(file.path);
       const unchanged = before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
       if (unchanged && !options.forceRead?.has(file.path)) {
@@ -184,6 +192,7 @@ export async function fillFileTable(
     }
   };
   await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, files.length)) }, worker));
+  report?.(files.length, files.length);
 
   const removed = previous ? previous.list().filter((p) => !entries.has(p)) : [];
   // Workers finish in any order; keep the table's iteration order stable (path order).

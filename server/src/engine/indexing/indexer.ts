@@ -36,7 +36,19 @@ export interface PassReport {
   durationMs: number;
 }
 
+/**
+ * Where a full pass is: walking the folders, checking files (`done` of `total`, where unchanged
+ * files cost a stat and the rest a read), then parsing and assembling. Update passes touch a few
+ * files and report nothing.
+ */
+export type PassProgress =
+  | { step: 'walking' }
+  | { step: 'reading'; done: number; total: number }
+  | { step: 'parsing'; files: number };
+
 export class Indexer {
+  /** Hears a full pass's progress (the engine forwards it to hosts' progress displays). */
+  onProgress: ((progress: PassProgress) => void) | undefined;
   private readonly producers = new DocProducers();
   private readonly store = new SectionStore();
   private table: FileTable | undefined;
@@ -67,10 +79,13 @@ export class Indexer {
     const before = this.discovery?.roots;
     const early = this.settings.useGit && before ? loadGitFacts(before) : undefined;
     const table = this.table;
+    this.onProgress?.({ step: 'walking' });
     this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize, known: table && ((path) => table.get(path)) });
     const roots = this.discovery.roots;
     const git = !this.settings.useGit ? Promise.resolve(undefined) : early && sameGitRoots(before!, roots) ? early : loadGitFacts(roots);
-    const filled = await fillFileTable(this.discovery.files, this.table);
+    const report = this.onProgress;
+    const filled = await fillFileTable(this.discovery.files, this.table, report && { onProgress: (done, total) => report({ step: 'reading', done, total }) });
+    report?.({ step: 'parsing', files: this.discovery.files.length });
     this.dirtyOverrides.clear();
     return this.finish('full', started, filled, git);
   }

@@ -1,12 +1,16 @@
 /**
  * Work-done progress for index passes (LSP `window/workDoneProgress/create` + `$/progress`): the
- * editor shows "Workspace Context: Indexing fernhill" while a pass runs and the counts when it ends.
+ * editor shows "Workspace Context: Indexing fernhill", then "Checked 1200 of 23840 files" while a
+ * pass runs and the counts when it ends; and, while sections are embedded in the background,
+ * "Embedded 40 of 350 sections" under a progress of its own.
  *
  * The channel is injected by main.ts; a client that did not announce `window.workDoneProgress`
  * gets none (and still gets the index status notifications).
  */
 import type { WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
 import type { IndexState } from '../../engine/indexState';
+import type { PassProgress } from '../../engine/indexing/indexer';
+import type { MeaningStatus } from '../../engine/meaning/sectionVectors';
 
 export interface ProgressChannel {
   /** Asks the client to create `token`; false when it refused or cannot show progress. */
@@ -59,4 +63,40 @@ export class IndexProgress {
 export function describeState(state: IndexState): string {
   const c = state.counts;
   return `${c.files} files, ${c.documents} documents, ${c.sections} sections, ${state.entities.length} entities`;
+}
+
+/** A full pass's progress in words; "n of N" is what the client's status item shows. */
+export function describePassProgress(progress: PassProgress): string {
+  switch (progress.step) {
+    case 'walking':
+      return 'Listing files';
+    case 'reading':
+      return `Checked ${progress.done} of ${progress.total} files`;
+    case 'parsing':
+      return `Parsing and indexing ${progress.files} files`;
+  }
+}
+
+/**
+ * The embedding job's progress: begins when the engine starts embedding sections, reports each
+ * chunk, ends when every section has its vector (or embedding stopped, with the reason).
+ */
+export class EmbeddingProgress {
+  private handle: Promise<ProgressHandle> | undefined;
+
+  constructor(private readonly progress: IndexProgress) {}
+
+  update(meaning: MeaningStatus | null): void {
+    const embedding = meaning?.embedding;
+    if (embedding) {
+      this.handle ??= this.progress.begin(`Embedding ${embedding.total} sections (${meaning.model})`);
+      const text = `Embedded ${embedding.done} of ${embedding.total} sections`;
+      void this.handle.then((handle) => handle.report(text));
+    } else if (this.handle) {
+      const handle = this.handle;
+      this.handle = undefined;
+      const text = meaning?.lastError ? `Embedding stopped: ${meaning.lastError}` : `${meaning?.sectionsWithVectors ?? 0} sections have vectors`;
+      void handle.then((h) => h.end(text));
+    }
+  }
 }

@@ -25,6 +25,16 @@ async function restat(dir: string, file: DiscoveredFile): Promise<DiscoveredFile
 describe('indexing/fileTable', () => {
   after(removeTempDirs);
 
+  it('reports files checked every 200 files and once at the end', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 450; i++) files[`docs/page-${String(i).padStart(3, '0')}.md`] = `page ${i}`;
+    const { discovery } = await workspace(files);
+    const heard: string[] = [];
+    const { read } = await fillFileTable(discovery.files, undefined, { onProgress: (done, total) => heard.push(`${done}/${total}`) });
+    assert.equal(read, 450);
+    assert.deepEqual(heard, ['200/450', '400/450', '450/450']);
+  });
+
   it('lists the files under a directory by binary search', async () => {
     const { discovery } = await workspace({ 'docs/a.md': 'a', 'docs/sub/b.md': 'b', 'docs-old/c.md': 'c', 'docs.md': 'd', 'z/e.md': 'e' });
     const { table } = await fillFileTable(discovery.files, undefined);
