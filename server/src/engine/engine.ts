@@ -227,11 +227,13 @@ export class Engine {
     const vectors = this.vectors;
     if (!vectors || !queryVector) return null;
     const nearest: number[] = [];
-    for (const id of vectors.nearest(queryVector)) {
+    const found = vectors.nearest(queryVector);
+    for (const id of found.ids) {
       const ordinal = state.sectionOrdinalById.get(id);
       if (ordinal !== undefined) nearest.push(ordinal);
     }
     return {
+      outsideCosine: found.outside,
       cosine: (ordinal) => {
         const entry = state.sections[ordinal];
         return entry ? vectors.cosine(entry, queryVector) : null;

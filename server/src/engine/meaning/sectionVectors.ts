@@ -146,17 +146,24 @@ export class SectionVectors {
     return this.bySection.has(sectionId);
   }
 
-  /** Section ids nearest the query in meaning, best first. */
-  nearest(query: Float32Array, k = MEANING_CANDIDATES): string[] {
-    if (!this.index || this.index.size === 0) return [];
+  /**
+   * Section ids nearest the query in meaning, best first, and `outside`: the cosine no section
+   * left out can beat. Every window of a section left out comes after the last hit looked at, so
+   * its cosine is at most that hit's (exactly so for the exact scan; for HNSW, up to the windows
+   * the graph search missed). Null when nothing was looked at.
+   */
+  nearest(query: Float32Array, k = MEANING_CANDIDATES): { ids: string[]; outside: number | null } {
+    if (!this.index || this.index.size === 0) return { ids: [], outside: null };
     const ids: string[] = [];
+    let outside: number | null = null;
     // Windows of one section can crowd the top; ask for more and keep each section once.
     for (const hit of this.index.search(query, k * 3)) {
+      outside = hit.score;
       const id = this.labelToSection[hit.label];
       if (id && !ids.includes(id)) ids.push(id);
       if (ids.length >= k) break;
     }
-    return ids;
+    return { ids, outside };
   }
 
   /**

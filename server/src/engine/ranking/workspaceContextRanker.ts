@@ -12,7 +12,10 @@
  * (rankingTables.ts), so a candidate costs a few array reads; only the final few get a `why[]`
  * with its words. Candidates with a vector need a cosine: they are first bounded by the best
  * meaning they could have, and their cosine is only computed while that bound can still reach
- * the top.
+ * the top. A section outside the nearest ones by meaning cannot beat the last nearest hit's
+ * cosine, which is the bound used for it; at 100k sections that spares most of the cosines
+ * (with HNSW the bound is as good as its recall: a section the graph search missed may be bounded
+ * below its cosine, the rare case where an approximate index changes an order).
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { MAX_MATCH_UNITS } from '../lexical/postings';
@@ -39,6 +42,11 @@ export interface MeaningSource {
   anchors: SimilarityAnchors;
   /** Sections nearest the question in meaning: a second candidate generator. */
   nearest: readonly number[];
+  /**
+   * The highest cosine a section outside `nearest` can have (the last nearest hit's), or null
+   * when unknown. It bounds those sections' meaning, so most of them need no cosine at all.
+   */
+  outsideCosine: number | null;
 }
 
 export interface RankOptions {
@@ -119,34 +127,42 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   const scorer = new Scorer(state, rankingTables(state), options, units, named);
   const top = new TopK(options.limit, state.sections);
 
-  // Lexical candidates, scored with numbers; those with a vector wait for their cosine.
   const lexical = units.length ? state.lexical.match(units.map((u) => [u.term.key])) : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), count: 0 };
-  const deferred: { ordinal: number; doc: number; mask: number; bound: number }[] = [];
   const meaning = options.meaning ?? null;
+  let candidates = lexical.count;
+
+  // The nearest sections by meaning first, with their cosines: their scores fill the top, so
+  // that most lexical candidates below are rejected on their bound without a cosine.
+  const nearestMask = new Map<number, number>();
+  if (meaning) {
+    for (const ordinal of meaning.nearest) nearestMask.set(ordinal, NOT_LEXICAL);
+    for (let i = 0; i < lexical.count; i++) if (nearestMask.has(lexical.ordinals[i])) nearestMask.set(lexical.ordinals[i], lexical.masks[i]);
+    for (const [ordinal, found] of nearestMask) {
+      if (found === NOT_LEXICAL) candidates++;
+      const doc = scorer.eligibleDoc(ordinal);
+      if (doc >= 0) top.offer(scorer.score(ordinal, doc, found === NOT_LEXICAL ? 0 : found, meaning.cosine(ordinal)));
+    }
+  }
+
+  // Lexical candidates, scored with numbers; those with a vector wait for their cosine, bounded
+  // by the best meaning a section outside the nearest can have.
+  const outsideMeaning = meaning && meaning.outsideCosine !== null ? meaningRaw(meaning.outsideCosine, meaning.anchors) : 1;
+  const deferred: { ordinal: number; doc: number; mask: number; bound: number }[] = [];
   for (let i = 0; i < lexical.count; i++) {
     const ordinal = lexical.ordinals[i];
+    if (nearestMask.has(ordinal)) continue;
     const doc = scorer.eligibleDoc(ordinal);
     if (doc < 0) continue;
     const mask = lexical.masks[i];
     if (meaning && meaning.hasVector(ordinal)) {
-      const bound = scorer.upperBound(doc, mask);
-      if (bound >= FLOOR && !top.rejects(bound)) deferred.push({ ordinal, doc, mask, bound });
+      const bound = scorer.upperBound(doc, mask, outsideMeaning);
+      if (!top.rejects(bound)) deferred.push({ ordinal, doc, mask, bound });
     } else if (!top.rejects(scorer.wordsOnlyScore(doc, mask))) {
       // Most candidates stop at the line above; only those that can enter the top are built.
       top.offer(scorer.score(ordinal, doc, mask, null));
     }
   }
-  // Meaning candidates that hold no question term at all.
-  let candidates = lexical.count;
   if (meaning) {
-    const seen = new Set<number>();
-    for (let i = 0; i < lexical.count; i++) seen.add(lexical.ordinals[i]);
-    for (const ordinal of meaning.nearest) {
-      if (seen.has(ordinal)) continue;
-      candidates++;
-      const doc = scorer.eligibleDoc(ordinal);
-      if (doc >= 0) deferred.push({ ordinal, doc, mask: 0, bound: scorer.upperBound(doc, 0) });
-    }
     // Best bounds first; stop once no remaining bound can enter the top.
     deferred.sort((a, b) => b.bound - a.bound || a.ordinal - b.ordinal);
     for (const c of deferred) {
@@ -156,6 +172,9 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   }
   return { passages: top.sorted().map((s) => scorer.explain(s)), terms, droppedTerms: dropped, named, candidates };
 }
+
+/** Marks a nearest section that holds no question term (masks are never negative). */
+const NOT_LEXICAL = -1;
 
 /** Questions of up to this many terms get a words table indexed by mask (2^12 entries). */
 const WORDS_TABLE_UNITS = 12;
@@ -230,8 +249,11 @@ class Scorer {
   }
 
   /** The best score a passage with a vector could reach: full meaning, every bonus it qualifies for. */
-  upperBound(doc: number, mask: number): number {
-    return WORDS_WEIGHT * this.words(mask) + MEANING_WEIGHT + this.bonuses(doc, mask);
+  /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
+  upperBound(doc: number, mask: number, meaningMax: number): number {
+    // Without its vector (text changed since) a candidate scores its words at full weight.
+    const words = this.words(mask);
+    return Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc, mask);
   }
 
   score(ordinal: number, doc: number, mask: number, cosine: number | null): Scored {

@@ -48,6 +48,17 @@ describe('meaning-only cases on the example workspace (local model)', function (
     }
   });
 
+  it('bounding sections outside the nearest by the last nearest cosine changes no ranking', async () => {
+    const questions = loadRankingCases().map((c) => c.question);
+    for (const question of questions) {
+      const meaning = engine.meaningSource(state, await engine.embedQuery(question))!;
+      assert.ok(meaning.outsideCosine !== null && meaning.outsideCosine < 1, `${question}: a bound below 1`);
+      const rank = (m: typeof meaning) =>
+        rankWorkspaceContext(state, { question, limit: 10, now: Date.UTC(2026, 10, 30), meaning: m }).passages.map((p) => `${p.entry.section.id} ${p.score.toFixed(6)}`);
+      assert.deepEqual(rank(meaning), rank({ ...meaning, outsideCosine: null }), question);
+    }
+  });
+
   for (const id of FOUND_IN_TOP_3) {
     it(`hybrid ranking finds ${id} in the top 3`, async () => {
       const c = cases.find((x) => x.id === id)!;
