@@ -126,6 +126,9 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     const progress = lsp.progress.slice(progressBefore).map((p) => p.value);
     assert.deepEqual(progress, [
       { kind: 'begin', title: 'Workspace Context', message: `Re-indexing ${path.basename(lsp.workspace)}`, cancellable: false },
+      { kind: 'report', message: 'Listing files' },
+      { kind: 'report', message: 'Checked 97 of 97 files' },
+      { kind: 'report', message: 'Parsing and indexing 97 files' },
       { kind: 'end', message: 'Indexed 97 files, 133 documents, 350 sections, 66 entities' },
     ]);
   });
