@@ -1,7 +1,7 @@
 /**
  * `npm run eval`: retrieval quality.
  *
- *   npm run eval [-- --dataset fernhill|scifact|all] [--embeddings off|local] [--scifact-dir DIR] [--out FILE]
+ *   npm run eval [-- --dataset fernhill|scifact|argocd|all] [--embeddings off|local] [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE]
  *
  * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
  *   `workspace_context` and the baselines; metrics overall, by kind and by source kind, and the
@@ -18,20 +18,22 @@ import * as path from 'node:path';
 import { evalFernhill, type FernhillEval, type SystemResult } from './evalFernhill';
 import type { EvalEmbeddings, MeaningFigures } from './evalEngine';
 import { evalScifact, type ScifactEval } from './evalScifact';
+import { ARGOCD_STYLES, evalArgocd, type ArgocdEval } from './evalArgocd';
 import type { MeanMetrics } from './metrics';
 import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
-const DATASETS = ['fernhill', 'scifact'] as const;
+const DATASETS = ['fernhill', 'scifact', 'argocd'] as const;
 
 export interface EvalResult {
   environment: RunEnvironment;
   embeddings: EvalEmbeddings;
   fernhill?: FernhillEval;
   scifact?: ScifactEval;
+  argocd?: ArgocdEval;
 }
 
-function parseArgs(argv: readonly string[]): { datasets: string[]; embeddings: EvalEmbeddings; scifactDir: string; out: string } {
+function parseArgs(argv: readonly string[]): { datasets: string[]; embeddings: EvalEmbeddings; scifactDir: string; argocdDir: string; out: string } {
   const value = (name: string): string | undefined => {
     const i = argv.indexOf(name);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -39,7 +41,7 @@ function parseArgs(argv: readonly string[]): { datasets: string[]; embeddings: E
   const dataset = value('--dataset') ?? 'all';
   const datasets = dataset === 'all' ? [...DATASETS] : dataset.split(',');
   for (const d of datasets) {
-    if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`eval: --dataset must be fernhill, scifact or all, got "${d}"`);
+    if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`eval: --dataset must be fernhill, scifact, argocd or all, got "${d}"`);
   }
   const embeddings = value('--embeddings') ?? 'off';
   if (embeddings !== 'off' && embeddings !== 'local') throw new Error(`eval: --embeddings must be off or local, got "${embeddings}"`);
@@ -48,6 +50,7 @@ function parseArgs(argv: readonly string[]): { datasets: string[]; embeddings: E
     datasets,
     embeddings,
     scifactDir: value('--scifact-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'beir-scifact'),
+    argocdDir: value('--argocd-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'argocd-docs'),
     out: value('--out') ?? path.join(REPO_ROOT, 'eval-results', `eval-${stamp}.json`),
   };
 }
@@ -93,6 +96,28 @@ export function renderEval(result: EvalResult): string {
     for (const p of sf.published) rows.push([`${p.system} (published: ${p.source})`, f3(p.ndcg10), '', '', '', '', '', '']);
     out.push(...table(['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'query p50 ms', 'query p95 ms', 'build ms'], rows), '');
   }
+  const ac = result.argocd;
+  if (ac) {
+    out.push(`## Argo CD docs: ${ac.questions} labelled questions, ${ac.files} files (${ac.sectionsIndexed} sections indexed by our engine, ${ac.baselineSections} by the baselines)`, '');
+    for (const s of ac.skipped) out.push(`Skipped: ${s}.`, '');
+    if (ac.meaningNote) out.push(`Meaning when asked: ${ac.meaningNote}.`, '');
+    const styles = [...ARGOCD_STYLES, 'all'];
+    out.push('nDCG@10 over the distinct files of the first 10 passages (recall@5 in brackets):', '');
+    out.push(
+      ...table(
+        ['style', 'n', ...ac.systems.map((s) => s.system)],
+        styles.map((st) => [st, String(ac.systems[0]?.byStyle[st]?.questions ?? 0), ...ac.systems.map((s) => `${f3(s.byStyle[st].ndcg10)} (${f3(s.byStyle[st].recall5)})`)]),
+      ),
+      '',
+    );
+    const ours = ac.systems[0];
+    if (ours) {
+      const misses = ours.questions.filter((q) => q.ndcg10 === 0);
+      out.push(`Questions where ${ours.system} finds no gold file in its first 10 (${misses.length}):`, '');
+      if (misses.length) out.push(...table(['id', 'style', 'gold', 'first files instead'], misses.map((q) => [q.id, q.style, q.gold.join(' '), q.files.slice(0, 3).join(' ')])), '');
+      out.push(`Latency over MCP stdio (${ours.system}): p50 ${ms(ours.latency.median)} ms, p95 ${ms(ours.latency.p95)} ms.`, '');
+    }
+  }
   return out.join('\n') + '\n';
 }
 
@@ -102,6 +127,7 @@ async function main(argv: readonly string[]): Promise<void> {
   const result: EvalResult = { environment: runEnvironment(REPO_ROOT), embeddings: options.embeddings };
   if (options.datasets.includes('fernhill')) result.fernhill = await evalFernhill(REPO_ROOT, options.embeddings, log);
   if (options.datasets.includes('scifact')) result.scifact = await evalScifact(options.scifactDir, options.embeddings, log);
+  if (options.datasets.includes('argocd')) result.argocd = await evalArgocd(options.argocdDir, options.embeddings, log);
   mkdirSync(path.dirname(options.out), { recursive: true });
   writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');
   process.stdout.write(renderEval(result));
