@@ -54,6 +54,8 @@ export interface WhyTerm {
   raw: number;
   contribution: number;
   detail: string;
+  /** For words and title: each question term's weight, share, saturation and fields; raw = sum of share x saturation. */
+  terms?: { term: string; weight: number; share: number; saturation: number; fields: string[] }[];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -80,7 +80,7 @@ describe('wsctx CLI on the example workspace', () => {
     const lines = run.stdout.split('\n');
     assert.match(lines[0], /^#\s+score\s+passage\s+source\s+kind$/);
     assert.match(lines[1], /^1\s+1\.\d{3}\s+Deploy and rollback › Rolling back\s+payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md:\d+-\d+\s+catalog_doc$/);
-    assert.match(run.stdout, /\n     words\s+1\.00\s+1\.000\s+1\.000\s+3 of 3 terms; matched roll, back, billing-worker\n/);
+    assert.match(run.stdout, /\n     words\s+1\.00\s+0\.790\s+0\.790\s+3 of 3 terms; matched roll 0\.81 \(heading\+body\), back 0\.81 \(heading\+body\), billing-worker 0\.72 \(body\+context\)\n/);
     assert.match(run.stdout, /\n     namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker, named as "billing worker"\n/);
     assert.match(run.stdout, /contract \d{4}-\d{2}-\d{2}\.\d+ · \d+ candidates · embeddings off · indexedAt /);
     const json = JSON.parse(wsctx(['ask', 'dunning schedule', ...WS, '--json', '--limit', '2', '--source-kinds', 'catalog_doc']).stdout);

@@ -50,17 +50,17 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       result.passages.map((p) => [p.label, `${p.path}:${p.startLine}-${p.endLine}`]),
       [
         ['Deploy and rollback › Rolling back', 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45'],
-        ['Deploy and rollback › Rolling back › After a rollback', 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:47-52'],
+        ['Rolling back anything › When rolling back is not enough', 'platform-infra/docs/runbooks/rollback.md:19-27'],
         ['Rolling back anything', 'platform-infra/docs/runbooks/rollback.md:1-4'],
       ],
     );
     const first = result.passages[0];
-    assert.ok(Math.abs(first.score - 1.15) < 1e-9, `score ${first.score}`);
+    assert.ok(Math.abs(first.score - 0.94) < 0.001, `score ${first.score}`);
     assert.equal(first.uri, `${lsp.uri('payments-platform/services/billing-worker/docs/runbooks/deploy.md')}#L35-L45`);
     assert.deepEqual(
-      first.leadingWhy.map((w) => [w.signal, w.contribution, w.detail]),
+      first.leadingWhy.map((w) => [w.signal, Math.round(w.contribution * 1000) / 1000, w.detail]),
       [
-        ['words', 1, '3 of 3 terms; matched roll, back, billing-worker'],
+        ['words', 0.79, '3 of 3 terms; matched roll 0.81 (heading+body), back 0.81 (heading+body), billing-worker 0.72 (body+context)'],
         ['namedEntity', 0.15, 'belongs to component:default/billing-worker, named as "billing worker"'],
       ],
     );

@@ -38,6 +38,10 @@ const whyTerm = z.object({
   raw: z.number(),
   contribution: z.number(),
   detail: z.string(),
+  terms: z
+    .array(z.object({ term: z.string(), weight: z.number(), share: z.number(), saturation: z.number(), fields: z.array(z.string()) }))
+    .optional()
+    .describe('words and title: each question term; raw = the sum of share x saturation'),
 });
 
 const passage = z.object({

@@ -64,13 +64,14 @@ describe('search_instructions', function () {
     // Documents that matched but did not make it are named at the end, best first.
     assert.deepEqual(out.cut.map((c) => [c.title, c.reason]), [
       ['Local development setup', 'weak'],
+      ['Never log card numbers', 'weak'],
+      ['Feature flag naming', 'weak'],
       ['Money is always an integer in minor units', 'weak'],
       ['Decline codes', 'document-cap'],
       ['Finding a merchant account id', 'weak'],
       ['Instructions for coding agents at Fernhill', 'weak'],
       ['Glossary', 'document-cap'],
       ['Refund policy', 'document-cap'],
-      ['Never log card numbers', 'weak'],
     ]);
     const text = tool.renderText(out);
     assert.ok(text.startsWith(`# Calling the payments gateway  [id: ${gateway.sections[0].id}]\nFrom: Calling the payments gateway  [doc ${gateway.id}]\n\n`));
@@ -86,7 +87,7 @@ describe('search_instructions', function () {
     assert.equal(out.profile, 'catalog');
     assert.deepEqual(out.documents.map((d) => d.title).slice(5), ['Local development setup']);
     assert.ok(out.cut.every((c) => c.reason === 'document-cap'));
-    assert.equal(out.cut.length, 8);
+    assert.equal(out.cut.length, 9);
   });
 
   it('says so when nothing matches, and the pinned documents head the first answer of a session', async () => {
@@ -128,7 +129,7 @@ describe('search_instructions', function () {
     const report = await tryReport(engine, { plan: GATEWAY_PLAN, limit: 5 });
     assert.deepEqual(report.signals, { summary: true, meaning: false, exact: true });
     assert.equal(report.rrfK, 60);
-    assert.equal(report.matchedDocuments, 14);
+    assert.equal(report.matchedDocuments, 15);
     assert.deepEqual(report.rows.map((r) => [r.rank, r.heading, r.document, r.exact?.rank ?? null, r.result]), [
       [1, 'Idempotency keys', 'Calling the payments gateway', 1, 'included'],
       [2, 'Idempotency keys', 'Issuing refunds', 1, 'included'],

@@ -23,7 +23,7 @@ import type { Doc } from '../model';
 import type { SectionEntry } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
 import { PostingsBuilder } from '../lexical/postingsBuilder';
-import { documentContextTerms, sectionTerms, titleTerms } from './sectionTerms';
+import { documentContextTerms, documentFields, sectionFields, titleTerms } from './sectionTerms';
 
 export interface SectionDiff {
   addedSections: number;
@@ -179,13 +179,13 @@ export class SectionStore {
     for (const doc of docs) {
       this.docs.set(doc.id, doc);
       this.titles.set(doc.id, titleTerms(doc));
-      const context = documentContextTerms(doc);
-      this.contexts.set(doc.id, context);
+      this.contexts.set(doc.id, documentContextTerms(doc));
+      const fields = documentFields(doc);
       for (const section of doc.sections) {
         const ordinal = this.entries.length;
         this.entries.push({ ordinal, section, doc });
         this.ordinals.set(section.id, ordinal);
-        builder.add(ordinal, sectionTerms(section, doc, context));
+        builder.add(ordinal, sectionFields(section, doc, fields));
         this.live++;
       }
     }
@@ -195,13 +195,13 @@ export class SectionStore {
   private addDoc(doc: Doc, diff: SectionDiff): void {
     this.docs.set(doc.id, doc);
     this.titles.set(doc.id, titleTerms(doc));
-    const context = documentContextTerms(doc);
-    this.contexts.set(doc.id, context);
+    this.contexts.set(doc.id, documentContextTerms(doc));
+    const fields = documentFields(doc);
     for (const section of doc.sections) {
       const ordinal = this.entries.length;
       this.entries.push({ ordinal, section, doc });
       this.ordinals.set(section.id, ordinal);
-      this.postings.add(ordinal, sectionTerms(section, doc, context));
+      this.postings.add(ordinal, sectionFields(section, doc, fields));
       this.live++;
       diff.addedSections++;
     }

@@ -6,6 +6,7 @@
  * `services/billing-worker/docs/` answers a question that names `billing-worker` even when the
  * section itself never repeats the name.
  */
+import { addOccurrence, isQuestionHeading, type Field, type SectionFields } from '../lexical/fields';
 import type { Doc, Section } from '../model';
 import { forEachTerm, termSet } from '../text/analyzer';
 
@@ -30,12 +31,53 @@ export function documentContextTerms(doc: Doc): Set<string> {
   return termSet(documentContextText(doc));
 }
 
-/** Every index term of a section: its document's context, its heading path and its body. */
-export function sectionTerms(section: Section, doc: Doc, context: ReadonlySet<string> = documentContextTerms(doc)): Set<string> {
-  const terms = new Set(context);
-  forEachTerm(section.headingPath.join('\n'), (term) => terms.add(term));
-  forEachTerm(section.text, (term) => terms.add(term));
-  return terms;
+/** A document's title and context fields as counted terms, shared by all its sections. */
+export interface DocumentFields {
+  /** Term -> packed counts of the title and context fields only. */
+  counts: ReadonlyMap<string, number>;
+  titleLength: number;
+  contextLength: number;
+}
+
+/** Counts the terms of a document's title and of its other context fields (folder, type, tags). */
+export function documentFields(doc: Doc): DocumentFields {
+  const counts = new Map<string, number>();
+  const count = (text: string, field: Field): number => {
+    let n = 0;
+    forEachTerm(text, (term) => {
+      counts.set(term, addOccurrence(counts.get(term) ?? 0, field));
+      n++;
+    });
+    return n;
+  };
+  const titleLength = count(doc.title, 'title');
+  const rest: string[] = [folderWords(doc.path)];
+  const type = documentType(doc);
+  if (type) rest.push(type);
+  const tags = doc.library?.tags ?? [];
+  if (tags.length) rest.push(tags.join(' '));
+  const contextLength = count(rest.join('\n'), 'context');
+  return { counts, titleLength, contextLength };
+}
+
+/**
+ * Every index term of a section with its frequency per field: its document's title and context
+ * fields, its heading path and its body (DESIGN.md section 2), and each field's length.
+ */
+export function sectionFields(section: Section, doc: Doc, docFields: DocumentFields = documentFields(doc)): SectionFields {
+  const counts = new Map(docFields.counts);
+  let heading = 0;
+  forEachTerm(section.headingPath.join('\n'), (term) => {
+    counts.set(term, addOccurrence(counts.get(term) ?? 0, 'heading'));
+    heading++;
+  });
+  let body = 0;
+  forEachTerm(section.text, (term) => {
+    counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body'));
+    body++;
+  });
+  const own = section.headingPath[section.headingPath.length - 1] ?? '';
+  return { counts, lengths: { body, heading, title: docFields.titleLength, context: docFields.contextLength, questionHeading: isQuestionHeading(own) } };
 }
 
 /** The terms of a document's title, for the contract's title bonus. */

@@ -1,10 +1,11 @@
 /**
  * The compact postings index: the hot path of candidate narrowing (DESIGN.md section 4).
  *
- * `workspace_context` scores a passage's words as the fraction of the query's units it contains,
- * a set test over the section's terms, so the index answers one question fast: which sections
- * hold which of these units. It stores, per term, the sorted section ordinals (uint32) that
- * contain it; nothing about frequencies or positions.
+ * Two questions are answered fast: which sections hold which of these units (`match`, a set test
+ * with one bit per unit), and how strongly each section holds each of a question's terms
+ * (`gradedMatch`, BM25F: `workspace_context`'s words). It stores, per term, the sorted section
+ * ordinals (uint32) that contain it, beside each the term's packed frequency in each field of
+ * that section, and per ordinal the section's field lengths (fields.ts); no positions.
  *
  * Layout:
  * - a base segment (see `segment.ts`): one dictionary, one concatenated `Uint32Array` of
@@ -21,6 +22,7 @@
  * sorting the touched list).
  */
 import { detach } from '../text/detach';
+import { FIELDS, PACKED, SHORT, packShortLengths, unpackLengths, type FieldCounts, type FieldLengths, type SectionFields } from './fields';
 import { encodeSegment, decodeSegment } from './postingsCodec';
 import {
   type BaseSegment,
@@ -47,6 +49,49 @@ export const COMPACT_DELTA_SHARE = 0.1;
 /** Floor of the compaction threshold, in postings (100,000 ~ 1,000 sections of 100 terms). */
 export const COMPACT_MIN_POSTINGS = 100_000;
 
+/**
+ * BM25F's parameters (Robertson, Zaragoza and Taylor 2004, "Simple BM25 extension to multiple
+ * weighted fields"): a term's frequency in each field is normalised by that field's length
+ * against its average (`b` per field, 0 = no normalisation, 1 = full), weighted, summed into one
+ * pseudo-frequency tf~, and saturated once: tf~ / (k1 + tf~), in 0..1.
+ */
+export interface FieldModel {
+  k1: number;
+  weight: Readonly<FieldCounts>;
+  b: Readonly<FieldCounts>;
+  /** Multiplies the heading weight of sections whose own heading is a question (1: no change). */
+  questionHeadingBoost: number;
+}
+
+/** One unit of a graded match: a term, or an identifier with its parts as a weaker fallback. */
+export interface GradedUnit {
+  /** The term itself (an identifier's whole form). */
+  term: string;
+  /** Weight of the unit (its idf). */
+  weight: number;
+  /** Parts of an identifier, each with its own weight; empty for a plain word. */
+  parts: readonly { term: string; weight: number }[];
+  /**
+   * What the parts can give at most, as a share of the whole form's saturation: a section holding
+   * every part of `ignoreMissingValueFiles` strongly scores `partCredit`, one holding the whole
+   * form scores its saturation. The parts' value is their weighted mean saturation times the
+   * weighted share of the parts present, so two parts of three count for much less than all
+   * three (`BillingWorkerLedgerRejects` is not `LedgerUnbalancedRejects`). 0..1.
+   */
+  partCredit: number;
+}
+
+/** The sections that hold at least one unit, with each unit's bit and their summed weighted saturation. */
+export interface GradedMatch {
+  /** Matching section ordinals, ascending. */
+  ordinals: Uint32Array;
+  /** Bit j set when unit j (or one of its parts) is present. */
+  masks: Uint32Array;
+  /** Sum over units of weight x saturation (not yet divided by the question's total weight). */
+  words: Float64Array;
+  count: number;
+}
+
 /** The sections that contain at least one of the query's units. */
 export interface MatchResult {
   /** Matching section ordinals, ascending. */
@@ -71,10 +116,22 @@ export class PostingsIndex {
   private deltaPostings = new Map<number, number[]>();
   /** ordinal -> term ids of a delta section. */
   private deltaSections = new Map<number, Uint32Array>();
+  /** term id -> packed field counts of the delta sections, beside `deltaPostings`. */
+  private deltaFreqs = new Map<number, number[]>();
   private deltaPostingCount = 0;
   private ordinalBound = 0;
+  /** Field lengths by ordinal, base and delta sections alike. */
+  private bodyLengths: Uint32Array = new Uint32Array(0);
+  private shortLengths: Uint32Array = new Uint32Array(0);
+  /** Sums of each field's length over live sections, for the averages BM25F normalises by. */
+  private lengthSums = { body: 0, heading: 0, title: 0, context: 0 };
   private acc: Uint32Array = new Uint32Array(0);
   private touched: Uint32Array = new Uint32Array(0);
+  private wordsAcc: Float64Array = new Float64Array(0);
+  private unitWhole: Float64Array = new Float64Array(0);
+  private unitParts: Float64Array = new Float64Array(0);
+  private unitCover: Float64Array = new Float64Array(0);
+  private unitTouched: Uint32Array = new Uint32Array(0);
 
   /** An index over `base` (empty by default). Use `PostingsBuilder` to build one in bulk. */
   constructor(base: BaseSegment = emptySegment()) {
@@ -107,16 +164,18 @@ export class PostingsIndex {
   }
 
   /**
-   * Indexes section `ordinal` with `terms` (duplicates allowed), replacing what it held before.
-   * Goes to the delta; cost is proportional to the number of terms.
+   * Indexes section `ordinal` with its fields (or a plain list of terms, each occurrence counted
+   * in the body), replacing what it held before. Goes to the delta; cost is proportional to the
+   * number of terms.
    */
-  add(ordinal: number, terms: Iterable<string>): void {
+  add(ordinal: number, input: SectionFields | Iterable<string>): void {
     checkOrdinal(ordinal, 'PostingsIndex');
     // Read the terms before changing anything, so a throwing iterable leaves the index as it was.
-    const list = Array.isArray(terms) ? (terms as readonly string[]) : [...terms];
+    const fields = toSectionFields(input);
     this.remove(ordinal);
+    this.setLengths(ordinal, fields.lengths);
     const ids: number[] = [];
-    for (const term of list) {
+    for (const [term, packed] of fields.counts) {
       let id = this.dict.get(term);
       if (id === undefined) {
         id = this.terms.length;
@@ -126,13 +185,15 @@ export class PostingsIndex {
         this.termChars += term.length;
       }
       let ordinals = this.deltaPostings.get(id);
-      if (ordinals === undefined) {
+      let freqs = this.deltaFreqs.get(id);
+      if (ordinals === undefined || freqs === undefined) {
         ordinals = [];
+        freqs = [];
         this.deltaPostings.set(id, ordinals);
-      } else if (ordinals[ordinals.length - 1] === ordinal) {
-        continue; // this term already came earlier in the same section
+        this.deltaFreqs.set(id, freqs);
       }
       ordinals.push(ordinal);
+      freqs.push(packed);
       ids.push(id);
     }
     this.deltaSections.set(ordinal, Uint32Array.from(ids));
@@ -147,20 +208,194 @@ export class PostingsIndex {
     if (ids !== undefined) {
       for (let k = 0; k < ids.length; k++) {
         const list = this.deltaPostings.get(ids[k])!;
-        list.splice(list.lastIndexOf(ordinal), 1);
-        if (list.length === 0) this.deltaPostings.delete(ids[k]);
+        const freqs = this.deltaFreqs.get(ids[k])!;
+        const at = list.lastIndexOf(ordinal);
+        list.splice(at, 1);
+        freqs.splice(at, 1);
+        if (list.length === 0) {
+          this.deltaPostings.delete(ids[k]);
+          this.deltaFreqs.delete(ids[k]);
+        }
       }
       this.deltaPostingCount -= ids.length;
       this.deltaSections.delete(ordinal);
       removed = true;
     }
+    if (removed) this.countLengths(ordinal, -1);
     if (this.inLiveBase(ordinal)) {
+      this.countLengths(ordinal, -1);
       this.dead = growBitset(this.dead, ordinal);
       setBit(this.dead, ordinal);
       this.deadCount++;
       removed = true;
     }
     return removed;
+  }
+
+  /** The packed field counts of `term` in live section `ordinal` (fields.ts); 0 when absent. */
+  fieldCounts(ordinal: number, term: string): number {
+    const id = this.dict.get(term);
+    if (id === undefined) return 0;
+    const ids = this.deltaSections.get(ordinal);
+    if (ids !== undefined) {
+      const list = this.deltaPostings.get(id);
+      if (!list) return 0;
+      const at = list.lastIndexOf(ordinal);
+      return at < 0 ? 0 : this.deltaFreqs.get(id)![at];
+    }
+    if (id >= this.baseTermCount || !this.inLiveBase(ordinal)) return 0;
+    const { offsets, postings, freqs } = this.base;
+    let lo = offsets[id];
+    let hi = offsets[id + 1];
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const v = postings[mid];
+      if (v === ordinal) return freqs[mid];
+      if (v < ordinal) lo = mid + 1;
+      else hi = mid;
+    }
+    return 0;
+  }
+
+  /** The field lengths of section `ordinal` (zeros for an unknown ordinal). */
+  fieldLengths(ordinal: number): FieldLengths {
+    return unpackLengths(this.bodyLengths[ordinal] ?? 0, this.shortLengths[ordinal] ?? 0);
+  }
+
+  /** Average length of each field over live sections (1 where no section has the field, so nothing divides by 0). */
+  averageLengths(): FieldLengths {
+    const n = Math.max(1, this.sectionCount);
+    const avg = (sum: number) => (sum > 0 ? sum / n : 1);
+    return { body: avg(this.lengthSums.body), heading: avg(this.lengthSums.heading), title: avg(this.lengthSums.title), context: avg(this.lengthSums.context) };
+  }
+
+  /**
+   * BM25F saturation (0..1) of a term with packed field counts `packed` in section `ordinal`
+   * under `model`: the hot loop's arithmetic, exposed for why[] and tests.
+   */
+  saturation(ordinal: number, packed: number, model: FieldModel): number {
+    const n = this.normalizers(model);
+    return saturate(packed, this.bodyLengths[ordinal] ?? 0, this.shortLengths[ordinal] ?? 0, n);
+  }
+
+  /**
+   * The sections holding at least one unit, each with the sum over units of weight x BM25F
+   * saturation. An identifier unit takes, per section, the larger of its whole form's saturation
+   * and `partCredit` x the weighted mean saturation of its parts x the share of them present. At most
+   * {@link MAX_MATCH_UNITS} units. Cost: one pass over the postings of every term named.
+   */
+  gradedMatch(units: readonly GradedUnit[], model: FieldModel): GradedMatch {
+    if (units.length > MAX_MATCH_UNITS) {
+      throw new RangeError(`PostingsIndex: gradedMatch takes at most ${MAX_MATCH_UNITS} units, got ${units.length}`);
+    }
+    this.ensureScratch();
+    const norm = this.normalizers(model);
+    const acc = this.acc;
+    const words = this.wordsAcc;
+    const touched = this.touched;
+    let count = 0;
+    for (let j = 0; j < units.length; j++) {
+      const unit = units[j];
+      const bit = 1 << j;
+      if (unit.parts.length === 0) {
+        this.visit(unit.term, norm, (o, sat) => {
+          if (acc[o] === 0) touched[count++] = o;
+          acc[o] |= bit;
+          words[o] += unit.weight * sat;
+        });
+        continue;
+      }
+      // An identifier: whole-form and part saturations per section first, then the better of the two.
+      const whole = this.unitWhole;
+      const parts = this.unitParts;
+      const cover = this.unitCover;
+      const unitTouched = this.unitTouched;
+      let unitCount = 0;
+      const mark = (o: number) => {
+        if (whole[o] === 0 && parts[o] === 0) unitTouched[unitCount++] = o;
+      };
+      this.visit(unit.term, norm, (o, sat) => {
+        mark(o);
+        whole[o] = Math.max(whole[o], sat, Number.MIN_VALUE);
+      });
+      let partWeight = 0;
+      for (const part of unit.parts) partWeight += part.weight;
+      for (const part of unit.parts) {
+        const share = partWeight > 0 ? part.weight / partWeight : 0;
+        this.visit(part.term, norm, (o, sat) => {
+          mark(o);
+          parts[o] += share * sat + Number.MIN_VALUE;
+          cover[o] += share;
+        });
+      }
+      for (let k = 0; k < unitCount; k++) {
+        const o = unitTouched[k];
+        const sat = Math.max(whole[o], unit.partCredit * parts[o] * Math.min(1, cover[o]));
+        whole[o] = 0;
+        parts[o] = 0;
+        cover[o] = 0;
+        if (acc[o] === 0) touched[count++] = o;
+        acc[o] |= bit;
+        words[o] += unit.weight * sat;
+      }
+    }
+    const { ordinals, masks } = this.collect(count);
+    const out = new Float64Array(count);
+    for (let i = 0; i < count; i++) {
+      out[i] = words[ordinals[i]];
+      words[ordinals[i]] = 0;
+    }
+    return { ordinals, masks, words: out, count };
+  }
+
+  /** Calls `each(ordinal, saturation)` for every live posting of `term`. */
+  private visit(term: string, norm: Normalizers, each: (ordinal: number, sat: number) => void): void {
+    const id = this.dict.get(term);
+    if (id === undefined) return;
+    const bodyLengths = this.bodyLengths;
+    const shortLengths = this.shortLengths;
+    if (id < this.baseTermCount) {
+      const { offsets, postings, freqs } = this.base;
+      const dead = this.dead;
+      const checkDead = this.deadCount > 0;
+      const end = offsets[id + 1];
+      for (let k = offsets[id]; k < end; k++) {
+        const o = postings[k];
+        if (checkDead && isSet(dead, o)) continue;
+        each(o, saturate(freqs[k], bodyLengths[o], shortLengths[o], norm));
+      }
+    }
+    const list = this.deltaPostings.get(id);
+    if (list !== undefined) {
+      const freqs = this.deltaFreqs.get(id)!;
+      for (let k = 0; k < list.length; k++) {
+        const o = list[k];
+        each(o, saturate(freqs[k], bodyLengths[o], shortLengths[o], norm));
+      }
+    }
+  }
+
+  private normalizers(model: FieldModel): Normalizers {
+    const avg = this.averageLengths();
+    const field = (f: keyof FieldCounts) => ({ w: model.weight[f], keep: 1 - model.b[f], per: model.b[f] / avg[f] });
+    return { k1: model.k1, questionHeadingBoost: model.questionHeadingBoost, body: field('body'), heading: field('heading'), title: field('title'), context: field('context') };
+  }
+
+  private setLengths(ordinal: number, lengths: FieldLengths): void {
+    if (ordinal >= this.bodyLengths.length) {
+      const size = Math.max(ordinal + 1, Math.ceil(this.bodyLengths.length * 1.5));
+      this.bodyLengths = growU32(this.bodyLengths, size);
+      this.shortLengths = growU32(this.shortLengths, size);
+    }
+    this.bodyLengths[ordinal] = lengths.body;
+    this.shortLengths[ordinal] = packShortLengths(lengths);
+    this.countLengths(ordinal, 1);
+  }
+
+  /** Adds (`sign` 1) or takes away (-1) section `ordinal`'s lengths from the sums. */
+  private countLengths(ordinal: number, sign: 1 | -1): void {
+    const l = this.fieldLengths(ordinal);
+    for (const f of FIELDS) this.lengthSums[f] += sign * l[f];
   }
 
   /** True when live section `ordinal` contains `term`. */
@@ -260,14 +495,15 @@ export class PostingsIndex {
 
   /**
    * Estimated bytes held: typed arrays exactly, plus an estimate of the dictionary's and the
-   * delta's heap (UTF-16 term text and ~48 bytes per term; ~12 bytes per delta posting).
+   * delta's heap (UTF-16 term text and ~48 bytes per term; ~24 bytes per delta posting with its counts).
    */
   byteSize(): number {
-    const { offsets, postings, present } = this.base;
-    let bytes = offsets.byteLength + postings.byteLength + present.byteLength + this.dead.byteLength;
-    bytes += this.acc.byteLength + this.touched.byteLength;
+    const { offsets, postings, freqs, present } = this.base;
+    let bytes = offsets.byteLength + postings.byteLength + freqs.byteLength + present.byteLength + this.dead.byteLength;
+    bytes += this.bodyLengths.byteLength + this.shortLengths.byteLength;
+    bytes += this.acc.byteLength + this.touched.byteLength + this.wordsAcc.byteLength + this.unitWhole.byteLength + this.unitParts.byteLength + this.unitCover.byteLength + this.unitTouched.byteLength;
     bytes += dictionaryBytes(this.termChars, this.terms.length);
-    bytes += this.deltaPostingCount * 12 + this.deltaSections.size * 80 + this.deltaPostings.size * 48;
+    bytes += this.deltaPostingCount * 24 + this.deltaSections.size * 80 + this.deltaPostings.size * 48;
     return bytes;
   }
 
@@ -292,9 +528,14 @@ export class PostingsIndex {
     this.dead = new Uint32Array(0);
     this.deadCount = 0;
     this.deltaPostings = new Map();
+    this.deltaFreqs = new Map();
     this.deltaSections = new Map();
     this.deltaPostingCount = 0;
     this.ordinalBound = base.ordinalBound;
+    this.bodyLengths = base.bodyLengths;
+    this.shortLengths = base.shortLengths;
+    this.lengthSums = { body: 0, heading: 0, title: 0, context: 0 };
+    for (let o = 0; o < base.ordinalBound; o++) if (testBit(base.present, o)) this.countLengths(o, 1);
   }
 
   private ensureScratch(): void {
@@ -303,6 +544,11 @@ export class PostingsIndex {
       const size = Math.max(this.ordinalBound, Math.ceil(this.acc.length * 1.5));
       this.acc = new Uint32Array(size);
       this.touched = new Uint32Array(size);
+      this.wordsAcc = new Float64Array(size);
+      this.unitWhole = new Float64Array(size);
+      this.unitParts = new Float64Array(size);
+      this.unitCover = new Float64Array(size);
+      this.unitTouched = new Uint32Array(size);
     }
   }
 
@@ -337,7 +583,7 @@ export class PostingsIndex {
 
   /** A fresh base segment holding exactly the live sections. */
   private merged(): BaseSegment {
-    const { offsets, postings, present } = this.base;
+    const { offsets, postings, freqs, present } = this.base;
     const dead = this.dead;
     const checkDead = this.deadCount > 0;
     const termCount = this.terms.length;
@@ -361,22 +607,32 @@ export class PostingsIndex {
     }
     const newOffsets = new Uint32Array(terms.length + 1);
     const newPostings = new Uint32Array(total);
+    const newFreqs = new Uint32Array(total);
     let w = 0;
     for (let t = 0; t < kept.length; t++) {
       const id = kept[t];
       newOffsets[t] = w;
-      const list = this.deltaPostings.get(id);
-      const delta = list === undefined ? EMPTY_U32 : Uint32Array.from(list).sort();
+      const list = this.deltaPostings.get(id) ?? [];
+      const listFreqs = this.deltaFreqs.get(id) ?? [];
+      // Delta postings in ordinal order, their counts alongside.
+      const order = list.map((_, i) => i).sort((a, b) => list[a] - list[b]);
       let d = 0;
       if (id < this.baseTermCount) {
         for (let k = offsets[id]; k < offsets[id + 1]; k++) {
           const o = postings[k];
           if (checkDead && isSet(dead, o)) continue;
-          while (d < delta.length && delta[d] < o) newPostings[w++] = delta[d++];
+          while (d < order.length && list[order[d]] < o) {
+            newFreqs[w] = listFreqs[order[d]];
+            newPostings[w++] = list[order[d++]];
+          }
+          newFreqs[w] = freqs[k];
           newPostings[w++] = o;
         }
       }
-      while (d < delta.length) newPostings[w++] = delta[d++];
+      while (d < order.length) {
+        newFreqs[w] = listFreqs[order[d]];
+        newPostings[w++] = list[order[d++]];
+      }
     }
     newOffsets[terms.length] = w;
 
@@ -388,10 +644,20 @@ export class PostingsIndex {
     while (top > 0 && newPresent[top - 1] === 0) top--;
     const trimmed = newPresent.slice(0, top);
     const ordinalBound = top === 0 ? 0 : (top - 1) * 32 + (32 - Math.clz32(trimmed[top - 1]));
+    const bodyLengths = new Uint32Array(ordinalBound);
+    const shortLengths = new Uint32Array(ordinalBound);
+    for (let o = 0; o < ordinalBound; o++) {
+      if (!testBit(trimmed, o)) continue;
+      bodyLengths[o] = this.bodyLengths[o];
+      shortLengths[o] = this.shortLengths[o];
+    }
     return {
       terms,
       offsets: newOffsets,
       postings: newPostings,
+      freqs: newFreqs,
+      bodyLengths,
+      shortLengths,
       present: trimmed,
       sectionCount: popCount(trimmed),
       ordinalBound,
@@ -399,7 +665,60 @@ export class PostingsIndex {
   }
 }
 
-const EMPTY_U32 = new Uint32Array(0);
+interface FieldNorm {
+  w: number;
+  keep: number;
+  per: number;
+}
+
+/** The model with each field's length normaliser pre-divided by its average: B = keep + per x length. */
+interface Normalizers {
+  k1: number;
+  questionHeadingBoost: number;
+  body: FieldNorm;
+  heading: FieldNorm;
+  title: FieldNorm;
+  context: FieldNorm;
+}
+
+/** BM25F: tf~ = sum over fields of w x tf / (1 - b + b x len / avg); saturation tf~ / (k1 + tf~). */
+function saturate(packed: number, bodyLength: number, shortLength: number, n: Normalizers): number {
+  let tf = 0;
+  const body = packed & PACKED.BODY_MAX;
+  if (body !== 0) tf += (n.body.w * body) / (n.body.keep + n.body.per * bodyLength);
+  const heading = (packed >>> PACKED.HEADING_SHIFT) & PACKED.HEADING_MAX;
+  if (heading !== 0) {
+    const w = shortLength >>> SHORT.SHORT_QUESTION_BIT === 1 ? n.heading.w * n.questionHeadingBoost : n.heading.w;
+    tf += (w * heading) / (n.heading.keep + n.heading.per * (shortLength & SHORT.SHORT_HEADING_MAX));
+  }
+  const title = (packed >>> PACKED.TITLE_SHIFT) & PACKED.TITLE_MAX;
+  if (title !== 0) tf += (n.title.w * title) / (n.title.keep + n.title.per * ((shortLength >>> SHORT.SHORT_TITLE_SHIFT) & SHORT.SHORT_TITLE_MAX));
+  const context = (packed >>> PACKED.CONTEXT_SHIFT) & PACKED.CONTEXT_MAX;
+  if (context !== 0) tf += (n.context.w * context) / (n.context.keep + n.context.per * ((shortLength >>> SHORT.SHORT_CONTEXT_SHIFT) & SHORT.SHORT_CONTEXT_MAX));
+  return tf / (n.k1 + tf);
+}
+
+function growU32(array: Uint32Array, size: number): Uint32Array {
+  const grown = new Uint32Array(size);
+  grown.set(array);
+  return grown;
+}
+
+/** A plain list of terms as fields: each occurrence counts once in the body. */
+export function toSectionFields(input: SectionFields | Iterable<string>): SectionFields {
+  if (isSectionFields(input)) return input;
+  const counts = new Map<string, number>();
+  let body = 0;
+  for (const term of input) {
+    counts.set(term, Math.min(PACKED.BODY_MAX, (counts.get(term) ?? 0) + 1));
+    body++;
+  }
+  return { counts, lengths: { body, heading: 0, title: 0, context: 0 } };
+}
+
+function isSectionFields(input: SectionFields | Iterable<string>): input is SectionFields {
+  return typeof (input as SectionFields).counts === 'object' && (input as SectionFields).counts instanceof Map && typeof (input as SectionFields).lengths === 'object';
+}
 
 /**
  * Bit `i` of a tombstone set as 0 or 1. Local rather than `segment.testBit` for the loops over

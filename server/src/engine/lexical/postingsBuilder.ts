@@ -1,18 +1,19 @@
 /**
  * Builds a {@link PostingsIndex} base segment in bulk (a cold index of a whole workspace).
  *
- * Sections are appended as (ordinal, terms); the builder keeps a forward list of term ids per
- * section in one growing `Uint32Array` and each term's document frequency, then lays all postings
- * out with one counting sort: no per-term arrays, no sort of the postings themselves. Duplicate
- * terms within a section are dropped with a per-term stamp, so callers may stream raw term
- * occurrences (`forEachTerm`).
+ * Sections are appended as (ordinal, fields): each term with its packed field counts, and the
+ * field lengths (fields.ts). The builder keeps a forward list of (term id, counts) per section in
+ * growing `Uint32Array`s and each term's document frequency, then lays all postings out with one
+ * counting sort: no per-term arrays, no sort of the postings themselves. A plain list of terms is
+ * taken too, each occurrence counted as a body occurrence (tests, small indexes).
  *
  *   const builder = new PostingsBuilder();
- *   sections.forEach((s, ordinal) => builder.add(ordinal, analyzeText(s.text)));
+ *   sections.forEach((s, ordinal) => builder.add(ordinal, sectionFields(s, doc)));
  *   const index = builder.build();
  */
 import { detach } from '../text/detach';
-import { PostingsIndex } from './postings';
+import { packShortLengths, type SectionFields } from './fields';
+import { PostingsIndex, toSectionFields } from './postings';
 import { bitsetWords, checkOrdinal, growBitset, setBit, testBit } from './segment';
 
 export class PostingsBuilder {
@@ -24,7 +25,11 @@ export class PostingsBuilder {
   private stamp: Uint32Array = new Uint32Array(1024);
   /** Term ids of every section, concatenated in the order sections were added. */
   private forward: Uint32Array = new Uint32Array(1 << 16);
+  /** Packed field counts beside `forward`. */
+  private forwardFreqs: Uint32Array = new Uint32Array(1 << 16);
   private forwardLength = 0;
+  private bodyLengths: Uint32Array = new Uint32Array(1024);
+  private shortLengths: Uint32Array = new Uint32Array(1024);
   private readonly sectionOrdinals: number[] = [];
   private readonly sectionEnds: number[] = [];
   private present: Uint32Array = new Uint32Array(0);
@@ -41,16 +46,23 @@ export class PostingsBuilder {
    * Adds section `ordinal` with its terms (duplicates allowed). Each ordinal may be added once;
    * ordinals may come in any order (ascending order skips a sort at build time).
    */
-  add(ordinal: number, terms: Iterable<string>): this {
+  add(ordinal: number, input: SectionFields | Iterable<string>): this {
     if (this.built) throw new Error('PostingsBuilder: add after build');
     checkOrdinal(ordinal, 'PostingsBuilder');
     if (testBit(this.present, ordinal)) throw new Error(`PostingsBuilder: ordinal ${ordinal} was already added`);
     // Read the terms first, so a throwing iterable cannot leave half a section behind.
-    const list = Array.isArray(terms) ? (terms as readonly string[]) : [...terms];
+    const fields = toSectionFields(input);
     this.present = growBitset(this.present, ordinal);
     setBit(this.present, ordinal);
+    if (ordinal >= this.bodyLengths.length) {
+      const size = Math.max(ordinal + 1, this.bodyLengths.length * 2);
+      this.bodyLengths = grow(this.bodyLengths, size);
+      this.shortLengths = grow(this.shortLengths, size);
+    }
+    this.bodyLengths[ordinal] = fields.lengths.body;
+    this.shortLengths[ordinal] = packShortLengths(fields.lengths);
     const section = this.sectionOrdinals.length + 1;
-    for (const term of list) {
+    for (const [term, packed] of fields.counts) {
       let id = this.dict.get(term);
       if (id === undefined) {
         id = this.terms.length;
@@ -62,7 +74,11 @@ export class PostingsBuilder {
       if (this.stamp[id] === section) continue;
       this.stamp[id] = section;
       this.docFreq[id]++;
-      if (this.forwardLength === this.forward.length) this.forward = grow(this.forward, this.forwardLength * 2);
+      if (this.forwardLength === this.forward.length) {
+        this.forward = grow(this.forward, this.forwardLength * 2);
+        this.forwardFreqs = grow(this.forwardFreqs, this.forwardLength * 2);
+      }
+      this.forwardFreqs[this.forwardLength] = packed;
       this.forward[this.forwardLength++] = id;
     }
     const last = this.sectionOrdinals.length > 0 ? this.sectionOrdinals[this.sectionOrdinals.length - 1] : -1;
@@ -82,6 +98,7 @@ export class PostingsBuilder {
     for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id] + this.docFreq[id];
     const cursor = offsets.slice(0, termCount);
     const postings = new Uint32Array(this.forwardLength);
+    const freqs = new Uint32Array(this.forwardLength);
 
     const sections = this.sectionOrdinals.length;
     let order: ArrayLike<number> | null = null;
@@ -96,11 +113,14 @@ export class PostingsBuilder {
       const ordinal = this.sectionOrdinals[s];
       const end = this.sectionEnds[s];
       for (let k = s === 0 ? 0 : this.sectionEnds[s - 1]; k < end; k++) {
-        postings[cursor[this.forward[k]]++] = ordinal;
+        const at = cursor[this.forward[k]]++;
+        postings[at] = ordinal;
+        freqs[at] = this.forwardFreqs[k];
       }
     }
     // Release the transient arrays before the caller keeps the index.
     this.forward = new Uint32Array(0);
+    this.forwardFreqs = new Uint32Array(0);
     this.docFreq = new Uint32Array(0);
     this.stamp = new Uint32Array(0);
 
@@ -109,6 +129,9 @@ export class PostingsBuilder {
       terms: this.terms,
       offsets,
       postings,
+      freqs,
+      bodyLengths: this.bodyLengths.slice(0, this.ordinalBound),
+      shortLengths: this.shortLengths.slice(0, this.ordinalBound),
       present,
       sectionCount: sections,
       ordinalBound: this.ordinalBound,
@@ -122,7 +145,7 @@ export class PostingsBuilder {
 }
 
 /** Builds an index from `(ordinal, terms)` pairs in one go. */
-export function buildPostings(entries: Iterable<readonly [number, Iterable<string>]>): PostingsIndex {
+export function buildPostings(entries: Iterable<readonly [number, SectionFields | Iterable<string>]>): PostingsIndex {
   const builder = new PostingsBuilder();
   for (const [ordinal, terms] of entries) builder.add(ordinal, terms);
   return builder.build();

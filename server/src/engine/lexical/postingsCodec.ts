@@ -2,14 +2,18 @@
  * Binary snapshot of a postings base segment: loads in milliseconds where a JSON index takes
  * seconds (notes/performance.md), because the arrays are read back as views, not parsed.
  *
- * Layout, all little-endian uint32 words (format version 1):
+ * Layout, all little-endian uint32 words (format version 2):
  *
  *   0  magic 0x49505357 ("WSPI")     4  ordinalBound
- *   1  version (1)                   5  present bit-set words
+ *   1  version (2)                   5  present bit-set words
  *   2  term count T                  6  total UTF-16 length of all terms
  *   3  postings length P             7  UTF-8 byte length B of the term text
- *   offsets[T + 1] | postings[P] | present[...] | term lengths in UTF-16 units [T] |
+ *   offsets[T + 1] | postings[P] | freqs[P] | bodyLengths[ordinalBound] |
+ *   shortLengths[ordinalBound] | present[...] | term lengths in UTF-16 units [T] |
  *   term text, UTF-8, concatenated [B bytes] | zero padding to a multiple of 4
+ *
+ * Version 2 added the per-posting field counts and the per-section field lengths (BM25F);
+ * a version 1 snapshot is refused, and the caller rebuilds.
  *
  * Decoding checks the header, every length against the buffer, that offsets never decrease,
  * that each term's postings ascend and stay below `ordinalBound`, and that the text decodes to
@@ -20,7 +24,7 @@
 import { type BaseSegment, popCount } from './segment';
 
 const MAGIC = 0x49505357;
-export const POSTINGS_FORMAT_VERSION = 1;
+export const POSTINGS_FORMAT_VERSION = 2;
 const HEADER_WORDS = 8;
 
 const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -32,7 +36,7 @@ export function encodeSegment(segment: BaseSegment): Uint8Array {
   const text = terms.join('');
   const textBytes = new TextEncoder().encode(text);
   const wordsBefore =
-    HEADER_WORDS + (termCount + 1) + segment.postings.length + segment.present.length + termCount;
+    HEADER_WORDS + (termCount + 1) + 2 * segment.postings.length + 2 * segment.ordinalBound + segment.present.length + termCount;
   const totalBytes = wordsBefore * 4 + Math.ceil(textBytes.length / 4) * 4;
   const out = new Uint8Array(totalBytes);
   const words = new Uint32Array(out.buffer, 0, wordsBefore);
@@ -51,6 +55,12 @@ export function encodeSegment(segment: BaseSegment): Uint8Array {
   w += termCount + 1;
   words.set(segment.postings, w);
   w += segment.postings.length;
+  words.set(segment.freqs, w);
+  w += segment.postings.length;
+  words.set(segment.bodyLengths.subarray(0, segment.ordinalBound), w);
+  w += segment.ordinalBound;
+  words.set(segment.shortLengths.subarray(0, segment.ordinalBound), w);
+  w += segment.ordinalBound;
   words.set(segment.present, w);
   w += segment.present.length;
   for (let t = 0; t < termCount; t++) words[w++] = terms[t].length;
@@ -70,12 +80,15 @@ export function decodeSegment(bytes: Uint8Array): BaseSegment {
     fail(`snapshot format version ${all[1]} is not supported (expected ${POSTINGS_FORMAT_VERSION})`);
   }
   const [termCount, postingsLength, ordinalBound, presentWords, textChars, textBytes] = all.subarray(2, 8);
-  const wordsBefore = HEADER_WORDS + termCount + 1 + postingsLength + presentWords + termCount;
+  const wordsBefore = HEADER_WORDS + termCount + 1 + 2 * postingsLength + 2 * ordinalBound + presentWords + termCount;
   if (wordsBefore * 4 + textBytes > data.byteLength) fail('snapshot is truncated');
 
   let w = HEADER_WORDS;
   const offsets = all.subarray(w, (w += termCount + 1));
   const postings = all.subarray(w, (w += postingsLength));
+  const freqs = all.subarray(w, (w += postingsLength));
+  const bodyLengths = all.subarray(w, (w += ordinalBound));
+  const shortLengths = all.subarray(w, (w += ordinalBound));
   const present = all.subarray(w, (w += presentWords));
   const lengths = all.subarray(w, (w += termCount));
 
@@ -101,7 +114,7 @@ export function decodeSegment(bytes: Uint8Array): BaseSegment {
   }
   if (at !== textChars) fail('term lengths do not add up');
 
-  return { terms, offsets, postings, present, sectionCount: popCount(present), ordinalBound };
+  return { terms, offsets, postings, freqs, bodyLengths, shortLengths, present, sectionCount: popCount(present), ordinalBound };
 }
 
 function assertLittleEndian(): void {

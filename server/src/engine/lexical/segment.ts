@@ -4,7 +4,9 @@
  * A segment is one term dictionary (`terms[id]`) plus one concatenated `Uint32Array` of postings:
  * term `id`'s section ordinals are `postings[offsets[id] .. offsets[id + 1])`, sorted ascending,
  * without duplicates. `present` marks every ordinal the segment holds, including sections that
- * produced no terms, so section counts and removals stay exact.
+ * produced no terms, so section counts and removals stay exact. Beside each posting, `freqs`
+ * holds the term's packed frequency in each field of that section (fields.ts), and beside each
+ * ordinal, `bodyLengths` and `shortLengths` hold the section's field lengths: what BM25F needs.
  */
 
 export interface BaseSegment {
@@ -14,6 +16,12 @@ export interface BaseSegment {
   offsets: Uint32Array;
   /** Every term's sorted ordinals, concatenated. */
   postings: Uint32Array;
+  /** `freqs[k]`: packed field counts (fields.ts `packCounts`) of posting `k`. */
+  freqs: Uint32Array;
+  /** Body length in terms, by ordinal (`ordinalBound` entries). */
+  bodyLengths: Uint32Array;
+  /** Heading, title and context lengths packed (fields.ts `packShortLengths`), by ordinal. */
+  shortLengths: Uint32Array;
   /** Bit set of the ordinals held (bit `o` of word `o >>> 5`). */
   present: Uint32Array;
   /** Ordinals held (population count of `present`). */
@@ -27,6 +35,9 @@ export function emptySegment(): BaseSegment {
     terms: [],
     offsets: new Uint32Array(1),
     postings: new Uint32Array(0),
+    freqs: new Uint32Array(0),
+    bodyLengths: new Uint32Array(0),
+    shortLengths: new Uint32Array(0),
     present: new Uint32Array(0),
     sectionCount: 0,
     ordinalBound: 0,

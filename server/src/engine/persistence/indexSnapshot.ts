@@ -28,7 +28,7 @@ import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 2;
+export const SNAPSHOT_FORMAT = 3;
 
 /** Everything the indexer needs to continue where a previous process stopped. */
 export interface IndexerMemory {

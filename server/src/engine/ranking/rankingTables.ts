@@ -28,6 +28,8 @@ export interface RankingTables {
   contextIndex: Map<string, number[]>;
   /** Entity key -> documents attached to it. */
   entityDocs: Map<EntityKey, number[]>;
+  /** Mean number of distinct terms in a document title (the title bonus normalises by it). */
+  averageTitleTerms: number;
 }
 
 const tables = new WeakMap<IndexState, RankingTables>();
@@ -68,7 +70,10 @@ function buildTables(state: IndexState): RankingTables {
     for (const term of state.contextTerms.get(doc.id) ?? []) push(contextIndex, term, d);
     for (const key of doc.entityRefs) push(entityDocs, key, d);
   });
-  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs };
+  let titleTermCount = 0;
+  for (const doc of docs) titleTermCount += state.titleTerms.get(doc.id)?.size ?? 0;
+  const averageTitleTerms = docs.length ? titleTermCount / docs.length : 1;
+  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms };
 }
 
 function push<K>(map: Map<K, number[]>, key: K, value: number): void {

@@ -6,11 +6,12 @@
  * on, from the vector index (the passages nearest in meaning). Candidate generators only find;
  * the order is always the formula.
  *
- * Speed: a common term can make most of a large workspace a candidate, so the hot loop scores a
- * candidate with numbers only. A passage's words score depends only on which question terms it
- * holds (its bit mask), and every bonus is a per-document value read from typed arrays
- * (rankingTables.ts), so a candidate costs a few array reads; only the final few get a `why[]`
- * with its words. Candidates with a vector need a cosine: they are first bounded by the best
+ * Words are graded (BM25F, contract.ts): the postings index sums, in one pass over the postings
+ * of each question term, every candidate's idf-weighted saturation (`gradedMatch`); the ranker
+ * divides by the question's total weight. Every bonus is a per-document value read from typed
+ * arrays (rankingTables.ts), so a candidate costs a few array reads; only the final few get a
+ * `why[]`, with each term's weight, saturation and fields. Candidates with a vector need a
+ * cosine: they are first bounded by the best
  * meaning they could have, and their cosine is only computed while that bound can still reach
  * the top. A section outside the nearest ones by meaning cannot beat the last nearest hit's
  * cosine, which is the bound used for it; at 100k sections that spares most of the cosines
@@ -18,9 +19,11 @@
  * below its cosine, the rare case where an approximate index changes an order).
  */
 import type { IndexState, SectionEntry } from '../indexState';
-import { MAX_MATCH_UNITS } from '../lexical/postings';
+import { unpackCounts, type FieldCounts } from '../lexical/fields';
+import { MAX_MATCH_UNITS, type FieldModel, type GradedUnit } from '../lexical/postings';
 import { SOURCE_KINDS, type SourceKind } from '../model';
 import { analyzeQuery, type QueryTerm } from '../text/analyzer';
+import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 import type { Signal, SimilarityAnchors } from './contract';
 import { entityDictionary, type NamedEntity } from './namedEntities';
@@ -29,8 +32,12 @@ import { rankingTables, type RankingTables } from './rankingTables';
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
 // transforms, where each imported name is a getter).
-const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT } = contract;
-const { idf, meaningRaw, recencyRaw } = contract;
+const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT, DOCUMENT_CAP } = contract;
+const { idf, meaningRaw, recencyRaw, namedEntityRaw, titleSaturation } = contract;
+
+/** The contract's BM25F parameters as the postings index takes them: for statements, and for questions. */
+const FIELD_MODEL: FieldModel = { k1: contract.BM25F_K1, weight: contract.FIELD_WEIGHTS, b: contract.FIELD_LENGTH_NORMALISATION, questionHeadingBoost: 1 };
+const QUESTION_FIELD_MODEL: FieldModel = { ...FIELD_MODEL, questionHeadingBoost: contract.QUESTION_HEADING_BOOST };
 
 /** What the meaning half of the score can ask about a section. */
 export interface MeaningSource {
@@ -68,6 +75,24 @@ export interface WhyTerm {
   raw: number;
   contribution: number;
   detail: string;
+  /**
+   * For `words` (and `title`): each question term's part. `raw` is the sum over terms of
+   * `share` x `saturation`, where `share` is the term's weight over the question's total weight.
+   */
+  terms?: WhyWordTerm[];
+}
+
+/** One question term's part of the words (or title) value. */
+export interface WhyWordTerm {
+  term: string;
+  /** The term's idf weight. */
+  weight: number;
+  /** weight / the question's total weight. */
+  share: number;
+  /** 0..1: BM25F saturation of the term in this passage (0 when absent). */
+  saturation: number;
+  /** Where the term was found: body, heading, title, context, or `parts` (an identifier's parts only). */
+  fields: string[];
 }
 
 export interface RankedPassage {
@@ -81,6 +106,8 @@ export interface RankedPassage {
    * passages whose scores are equal, most specific first.
    */
   ownWords: number;
+  /** True when the passage was placed after other documents' passages by the per-document cap. */
+  capped?: boolean;
 }
 
 export interface QueryUnitInfo {
@@ -104,6 +131,10 @@ interface Unit {
   term: QueryTerm;
   bit: number;
   weight: number;
+  /** An identifier's parts with their weights (empty for plain words). */
+  parts: { term: string; weight: number }[];
+  /** What the parts can give at most (contract.ts): less when the workspace spells the identifier. */
+  partCredit: number;
 }
 
 /** One scored candidate: enough to order it and, if it is kept, to explain it. */
@@ -119,47 +150,55 @@ interface Scored {
 }
 
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
-  const { units, dropped } = planUnits(analyzeQuery(options.question));
+  // The question's frame ("how do I", "is it possible to") is not what it is about.
+  const { units, dropped } = planUnits(analyzeQuery(stripQuestionFrame(options.question)));
+  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
   const named = entityDictionary(state.entities).find(options.question);
   const n = Math.max(1, state.lexical.sectionCount);
-  for (const unit of units) unit.weight = idf(state.lexical.df(unit.term.key), n);
+  for (const unit of units) weighUnit(state, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
-  const scorer = new Scorer(state, rankingTables(state), options, units, named);
-  const top = new TopK(options.limit, state.sections);
+  const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
+  // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
+  const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
 
-  const lexical = units.length ? state.lexical.match(units.map((u) => [u.term.key])) : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), count: 0 };
+  const graded: GradedUnit[] = units.map((u) => ({ term: u.term.key, weight: u.weight, parts: u.parts, partCredit: u.partCredit }));
+  const lexical = units.length ? state.lexical.gradedMatch(graded, model) : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), words: new Float64Array(0), count: 0 };
   const meaning = options.meaning ?? null;
   let candidates = lexical.count;
 
   // The nearest sections by meaning first, with their cosines: their scores fill the top, so
   // that most lexical candidates below are rejected on their bound without a cosine.
-  const nearestMask = new Map<number, number>();
+  const nearestIndex = new Map<number, number>();
   if (meaning) {
-    for (const ordinal of meaning.nearest) nearestMask.set(ordinal, NOT_LEXICAL);
-    for (let i = 0; i < lexical.count; i++) if (nearestMask.has(lexical.ordinals[i])) nearestMask.set(lexical.ordinals[i], lexical.masks[i]);
-    for (const [ordinal, found] of nearestMask) {
-      if (found === NOT_LEXICAL) candidates++;
+    for (const ordinal of meaning.nearest) nearestIndex.set(ordinal, NOT_LEXICAL);
+    for (let i = 0; i < lexical.count; i++) if (nearestIndex.has(lexical.ordinals[i])) nearestIndex.set(lexical.ordinals[i], i);
+    for (const [ordinal, i] of nearestIndex) {
+      if (i === NOT_LEXICAL) candidates++;
       const doc = scorer.eligibleDoc(ordinal);
-      if (doc >= 0) top.offer(scorer.score(ordinal, doc, found === NOT_LEXICAL ? 0 : found, meaning.cosine(ordinal)));
+      if (doc < 0) continue;
+      const mask = i === NOT_LEXICAL ? 0 : lexical.masks[i];
+      const words = i === NOT_LEXICAL ? 0 : scorer.words(lexical.words[i]);
+      top.offer(scorer.score(ordinal, doc, mask, words, meaning.cosine(ordinal)));
     }
   }
 
   // Lexical candidates, scored with numbers; those with a vector wait for their cosine, bounded
   // by the best meaning a section outside the nearest can have.
   const outsideMeaning = meaning && meaning.outsideCosine !== null ? meaningRaw(meaning.outsideCosine, meaning.anchors) : 1;
-  const deferred: { ordinal: number; doc: number; mask: number; bound: number }[] = [];
+  const deferred: { ordinal: number; doc: number; mask: number; words: number; bound: number }[] = [];
   for (let i = 0; i < lexical.count; i++) {
     const ordinal = lexical.ordinals[i];
-    if (nearestMask.has(ordinal)) continue;
+    if (nearestIndex.has(ordinal)) continue;
     const doc = scorer.eligibleDoc(ordinal);
     if (doc < 0) continue;
     const mask = lexical.masks[i];
+    const words = scorer.words(lexical.words[i]);
     if (meaning && meaning.hasVector(ordinal)) {
-      const bound = scorer.upperBound(doc, mask, outsideMeaning);
-      if (!top.rejects(bound)) deferred.push({ ordinal, doc, mask, bound });
-    } else if (!top.rejects(scorer.wordsOnlyScore(doc, mask))) {
+      const bound = scorer.upperBound(doc, words, outsideMeaning);
+      if (!top.rejects(bound)) deferred.push({ ordinal, doc, mask, words, bound });
+    } else if (!top.rejects(scorer.wordsOnlyScore(doc, words))) {
       // Most candidates stop at the line above; only those that can enter the top are built.
-      top.offer(scorer.score(ordinal, doc, mask, null));
+      top.offer(scorer.score(ordinal, doc, mask, words, null));
     }
   }
   if (meaning) {
@@ -167,29 +206,64 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
     deferred.sort((a, b) => b.bound - a.bound || a.ordinal - b.ordinal);
     for (const c of deferred) {
       if (top.rejects(c.bound)) break;
-      top.offer(scorer.score(c.ordinal, c.doc, c.mask, meaning.cosine(c.ordinal)));
+      top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  return { passages: top.sorted().map((s) => scorer.explain(s)), terms, droppedTerms: dropped, named, candidates };
+  const kept = capPerDocument(top.sorted(), options.limit);
+  return { passages: kept.map(({ s, capped }) => scorer.explain(s, capped)), terms, droppedTerms: dropped, named, candidates };
 }
 
-/** Marks a nearest section that holds no question term (masks are never negative). */
-const NOT_LEXICAL = -1;
+/**
+ * The first `limit` of `sorted` (best first) with at most DOCUMENT_CAP passages of one document
+ * ahead of other documents' passages; a document's later passages follow, in score order, only
+ * when fewer than `limit` passages of other documents are left.
+ */
+function capPerDocument(sorted: readonly Scored[], limit: number): { s: Scored; capped: boolean }[] {
+  const perDoc = new Map<number, number>();
+  const kept: { s: Scored; capped: boolean }[] = [];
+  const overflow: Scored[] = [];
+  for (const s of sorted) {
+    const seen = perDoc.get(s.doc) ?? 0;
+    if (seen >= DOCUMENT_CAP) overflow.push(s);
+    else {
+      perDoc.set(s.doc, seen + 1);
+      kept.push({ s, capped: false });
+    }
+    if (kept.length >= limit) return kept;
+  }
+  for (const s of overflow) {
+    if (kept.length >= limit) break;
+    kept.push({ s, capped: true });
+  }
+  return kept;
+}
 
-/** Questions of up to this many terms get a words table indexed by mask (2^12 entries). */
-const WORDS_TABLE_UNITS = 12;
+/**
+ * A unit's weight is its idf. An identifier also brings its parts (each weighed by its own idf);
+ * when the identifier itself occurs nowhere, its weight is its parts' mean weight, so a name the
+ * workspace never spells does not outweigh the rest of the question by being rare.
+ */
+function weighUnit(state: IndexState, unit: Unit, n: number): void {
+  const df = state.lexical.df(unit.term.key);
+  unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(state.lexical.df(term), n) }));
+  unit.partCredit = df > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
+  if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
+  else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
+}
+
+/** Marks a nearest section that holds no question term. */
+const NOT_LEXICAL = -1;
 
 class Scorer {
   private readonly totalWeight: number;
-  private readonly wordsByMask = new Map<number, number>();
-  /** words(mask) for every mask, when the question is short enough (the usual case). */
-  private readonly wordsTable: Float64Array | null;
-  /** Per document: named-entity + recency + run-health bonus, which do not depend on the mask. */
+  /** Per document: named-entity + recency + run-health bonus, which do not depend on the words. */
   private readonly staticBonus: Float64Array;
-  /** Per document: bit mask of the question terms its title holds, and its context fields. */
-  private readonly titleMask: Int32Array;
-  private readonly contextMask: Int32Array;
+  /** Per document: graded title words, computed on first use (NaN until then). */
+  private readonly titleWords: Float64Array;
   private readonly namedDoc: Uint8Array;
+  private readonly namedRaw: number;
+  private readonly namedShare: number;
+  private readonly contextMask: Int32Array;
   private readonly kindAllowed: Uint8Array | null;
 
   constructor(
@@ -198,24 +272,30 @@ class Scorer {
     private readonly options: RankOptions,
     private readonly units: readonly Unit[],
     private readonly named: readonly NamedEntity[],
+    private readonly model: FieldModel,
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
     const docs = tables.docs.length;
-    this.titleMask = new Int32Array(docs);
     this.contextMask = new Int32Array(docs);
-    for (const unit of units) {
-      for (const d of tables.titleIndex.get(unit.term.key) ?? []) this.titleMask[d] |= unit.bit;
-      for (const d of tables.contextIndex.get(unit.term.key) ?? []) this.contextMask[d] |= unit.bit;
-    }
+    for (const unit of units) for (const d of tables.contextIndex.get(unit.term.key) ?? []) this.contextMask[d] |= unit.bit;
     this.namedDoc = new Uint8Array(docs);
-    for (const entity of named) for (const d of tables.entityDocs.get(entity.key) ?? []) this.namedDoc[d] = 1;
+    let namedSections = 0;
+    for (const entity of named) {
+      for (const d of tables.entityDocs.get(entity.key) ?? []) {
+        if (this.namedDoc[d]) continue;
+        this.namedDoc[d] = 1;
+        namedSections += tables.docs[d].sections.length;
+      }
+    }
+    this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
+    this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
-    this.wordsTable = units.length <= WORDS_TABLE_UNITS ? wordsTable(units, this.totalWeight) : null;
+    this.titleWords = new Float64Array(docs).fill(NaN);
     this.staticBonus = new Float64Array(docs);
     for (let d = 0; d < docs; d++) {
       const commit = tables.lastCommitOfDoc[d];
       this.staticBonus[d] =
-        NAMED_ENTITY_WEIGHT * this.namedDoc[d] +
+        NAMED_ENTITY_WEIGHT * this.namedRaw * this.namedDoc[d] +
         RECENCY_WEIGHT * (Number.isNaN(commit) ? 0 : recencyRaw(options.now - commit)) +
         RUN_HEALTH_WEIGHT * tables.healthyDoc[d];
     }
@@ -230,52 +310,80 @@ class Scorer {
     return d;
   }
 
-  words(mask: number): number {
-    if (this.wordsTable) return this.wordsTable[mask >>> 0];
-    let w = this.wordsByMask.get(mask);
-    if (w === undefined) {
-      let sum = 0;
-      for (const unit of this.units) if (mask & unit.bit) sum += unit.weight;
-      w = this.totalWeight > 0 ? sum / this.totalWeight : 0;
-      this.wordsByMask.set(mask, w);
-    }
-    return w;
+  /** Words in 0..1 from the index's weighted sum of saturations. */
+  words(weightedSum: number): number {
+    return this.totalWeight > 0 ? Math.min(1, weightedSum / this.totalWeight) : 0;
   }
 
   /** The score of a passage without a vector, as a number only (the hot path). */
-  wordsOnlyScore(doc: number, mask: number): number {
-    const words = this.words(mask);
-    return words >= MIN_MATCH ? words + this.bonuses(doc, mask) : words;
+  wordsOnlyScore(doc: number, words: number): number {
+    return words >= MIN_MATCH ? words + this.bonuses(doc) : words;
   }
 
-  /** The best score a passage with a vector could reach: full meaning, every bonus it qualifies for. */
   /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
-  upperBound(doc: number, mask: number, meaningMax: number): number {
+  upperBound(doc: number, words: number, meaningMax: number): number {
     // Without its vector (text changed since) a candidate scores its words at full weight.
-    const words = this.words(mask);
-    return Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc, mask);
+    return Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc);
   }
 
-  score(ordinal: number, doc: number, mask: number, cosine: number | null): Scored {
-    const words = this.words(mask);
+  score(ordinal: number, doc: number, mask: number, words: number, cosine: number | null): Scored {
     const match = cosine === null ? words : WORDS_WEIGHT * words + MEANING_WEIGHT * meaningRaw(cosine, this.options.meaning!.anchors);
-    const score = match + (match >= MIN_MATCH ? this.bonuses(doc, mask) : 0);
-    const own = this.words(mask & ~this.contextMask[doc]);
+    const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
+    const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
   }
 
-  private bonuses(doc: number, mask: number): number {
-    const title = this.titleMask[doc];
-    return this.staticBonus[doc] + (title === 0 ? 0 : TITLE_WEIGHT * this.words(mask & title));
+  private bonuses(doc: number): number {
+    return this.staticBonus[doc] + TITLE_WEIGHT * this.title(doc);
+  }
+
+  /** Graded words of the document's title: each question term it holds, saturated by the title's length. */
+  private title(doc: number): number {
+    let value = this.titleWords[doc];
+    if (Number.isNaN(value)) {
+      value = this.titleTerms(doc).reduce((sum, t) => sum + t.share * t.saturation, 0);
+      this.titleWords[doc] = value;
+    }
+    return value;
+  }
+
+  private titleTerms(doc: number): WhyWordTerm[] {
+    const terms = this.state.titleTerms.get(this.tables.docs[doc].id);
+    if (!terms || this.totalWeight <= 0) return [];
+    const saturation = titleSaturation(terms.size, this.tables.averageTitleTerms);
+    const out: WhyWordTerm[] = [];
+    for (const unit of this.units) {
+      let s = terms.has(unit.term.key) ? saturation : 0;
+      let fields = s > 0 ? ['title'] : [];
+      if (s === 0 && unit.parts.length) {
+        const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
+        const held = unit.parts.filter((p) => terms.has(p.term)).reduce((sum, p) => sum + p.weight, 0);
+        if (held > 0 && partWeight > 0) {
+          s = unit.partCredit * saturation * (held / partWeight) ** 2;
+          fields = ['parts'];
+        }
+      }
+      if (s > 0) out.push({ term: unit.term.surface, weight: unit.weight, share: unit.weight / this.totalWeight, saturation: s, fields });
+    }
+    return out;
+  }
+
+  /** Weighted share of the units in `mask` (no saturation): the tie-break on what a section says itself. */
+  private maskShare(mask: number): number {
+    if (this.totalWeight <= 0 || mask === 0) return 0;
+    let sum = 0;
+    for (const unit of this.units) if (mask & unit.bit) sum += unit.weight;
+    return sum / this.totalWeight;
   }
 
   /** The kept passage with its why[]: every term, weight, raw value, contribution and detail. */
-  explain(s: Scored): RankedPassage {
+  explain(s: Scored, capped: boolean): RankedPassage {
     const entry = this.state.sections[s.ordinal]!;
     const doc = entry.doc;
     const why: WhyTerm[] = [];
     const hasVector = s.cosine !== null;
-    why.push(term('words', hasVector ? WORDS_WEIGHT : 1, s.words, this.wordsDetail(s.mask)));
+    const wordTerms = this.wordTerms(s.ordinal);
+    why.push({ ...term('words', hasVector ? WORDS_WEIGHT : 1, s.words, this.wordsDetail(wordTerms, s.mask)), terms: wordTerms });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
       why.push(term('meaning', MEANING_WEIGHT, meaningRaw(s.cosine!, anchors), `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model)`));
@@ -284,16 +392,26 @@ class Scorer {
     }
     const bonuses = s.match >= MIN_MATCH;
     const gate = `no bonus: match ${s.match.toFixed(3)} is below the minimum ${MIN_MATCH}`;
-    const bonus = (signal: Signal, weight: number, raw: number, detail: string) => why.push(bonuses ? term(signal, weight, raw, detail) : zero(signal, weight, gate));
+    const bonus = (signal: Signal, weight: number, raw: number, detail: string, terms?: WhyWordTerm[]) =>
+      why.push(bonuses ? { ...term(signal, weight, raw, detail), ...(terms ? { terms } : {}) } : zero(signal, weight, gate));
 
-    const titleMask = s.mask & this.titleMask[s.doc];
-    const titleHits = this.units.filter((u) => titleMask & u.bit).map((u) => u.term.surface);
-    bonus('title', TITLE_WEIGHT, this.words(titleMask), titleHits.length ? `title "${doc.title}" holds ${titleHits.join(', ')}` : `no question term in the title "${doc.title}"`);
+    const titleTerms = this.titleTerms(s.doc);
+    bonus(
+      'title',
+      TITLE_WEIGHT,
+      this.title(s.doc),
+      titleTerms.length ? `title "${doc.title}" holds ${titleTerms.map((t) => `${t.term} ${t.saturation.toFixed(2)}`).join(', ')}` : `no question term in the title "${doc.title}"`,
+      titleTerms,
+    );
 
     const refs = entry.section.entityRefs ?? doc.entityRefs;
     const hit = this.named.find((e) => refs.includes(e.key));
-    const namedDetail = this.named.length === 0 ? 'the question names no catalog entity' : hit ? `belongs to ${hit.ref}, named as "${hit.phrase}"` : `belongs to none of the named entities (${this.named.map((e) => e.ref).join(', ')})`;
-    bonus('namedEntity', NAMED_ENTITY_WEIGHT, this.namedDoc[s.doc], namedDetail);
+    let namedDetail: string;
+    if (this.named.length === 0) namedDetail = 'the question names no catalog entity';
+    else if (!hit) namedDetail = `belongs to none of the named entities (${this.named.map((e) => e.ref).join(', ')})`;
+    else if (this.namedRaw < 1) namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"; the named entities hold ${Math.round(this.namedShare * 100)}% of all passages, so the bonus is scaled to ${this.namedRaw.toFixed(2)} (it cannot tell their passages apart)`;
+    else namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"`;
+    bonus('namedEntity', NAMED_ENTITY_WEIGHT, this.namedDoc[s.doc] * this.namedRaw, namedDetail);
 
     const commit = this.tables.lastCommitOfDoc[s.doc];
     if (Number.isNaN(commit)) bonus('recency', RECENCY_WEIGHT, 0, 'no commit history for this file');
@@ -310,16 +428,53 @@ class Scorer {
     // The score is the sum of the listed contributions, in order: why[] always adds up.
     let score = 0;
     for (const t of why) score += t.contribution;
-    return { entry, score, match: s.match, why, ownWords: s.own };
+    return { entry, score, match: s.match, why, ownWords: s.own, ...(capped ? { capped } : {}) };
   }
 
-  private wordsDetail(mask: number): string {
-    if (this.units.length === 0) return 'the question has no searchable words';
-    const present = this.units.filter((u) => mask & u.bit).map((u) => u.term.surface);
-    const missing = this.units.filter((u) => !(mask & u.bit)).map((u) => u.term.surface);
-    const head = `${present.length} of ${this.units.length} terms`;
-    return [head, present.length ? `matched ${present.join(', ')}` : '', missing.length ? `missing ${missing.join(', ')}` : ''].filter(Boolean).join('; ');
+  /** Each question term's weight, saturation and fields in section `ordinal`, as the index scored them. */
+  private wordTerms(ordinal: number): WhyWordTerm[] {
+    const lexical = this.state.lexical;
+    const out: WhyWordTerm[] = [];
+    for (const unit of this.units) {
+      const share = this.totalWeight > 0 ? unit.weight / this.totalWeight : 0;
+      const packed = lexical.fieldCounts(ordinal, unit.term.key);
+      let saturation = packed ? lexical.saturation(ordinal, packed, this.model) : 0;
+      let fields = packed ? fieldsOf(unpackCounts(packed)) : [];
+      if (unit.parts.length) {
+        const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
+        let parts = 0;
+        let cover = 0;
+        for (const part of unit.parts) {
+          const p = lexical.fieldCounts(ordinal, part.term);
+          if (!p || partWeight <= 0) continue;
+          parts += (part.weight / partWeight) * lexical.saturation(ordinal, p, this.model);
+          cover += part.weight / partWeight;
+        }
+        parts *= unit.partCredit * Math.min(1, cover);
+        if (parts > saturation) {
+          saturation = parts;
+          fields = ['parts'];
+        }
+      }
+      out.push({ term: unit.term.surface, weight: unit.weight, share, saturation, fields });
+    }
+    return out;
   }
+
+  private wordsDetail(terms: readonly WhyWordTerm[], mask: number): string {
+    if (this.units.length === 0) return 'the question has no searchable words';
+    const present = terms.filter((t) => t.saturation > 0);
+    const missing = terms.filter((t) => t.saturation === 0).map((t) => t.term);
+    void mask;
+    const head = `${present.length} of ${this.units.length} terms`;
+    const found = present.map((t) => `${t.term} ${t.saturation.toFixed(2)} (${t.fields.join('+')})`).join(', ');
+    return [head, found ? `matched ${found}` : '', missing.length ? `missing ${missing.join(', ')}` : ''].filter(Boolean).join('; ');
+  }
+}
+
+/** The fields a term occurs in, from its packed counts. */
+function fieldsOf(c: FieldCounts): string[] {
+  return (['heading', 'title', 'body', 'context'] as const).filter((f) => c[f] > 0);
 }
 
 /**
@@ -365,21 +520,6 @@ class TopK {
   }
 }
 
-/** words(mask) for every mask of `units.length` bits: each mask adds its lowest bit's weight to the rest. */
-function wordsTable(units: readonly Unit[], total: number): Float64Array {
-  const size = 1 << units.length;
-  const sums = new Float64Array(size);
-  for (let m = 1; m < size; m++) {
-    const low = m & -m;
-    sums[m] = sums[m ^ low] + units[31 - Math.clz32(low)].weight;
-  }
-  // Normalise by the table's own full sum (same additions, same rounding), so a passage holding
-  // every term scores exactly 1.
-  const full = sums[size - 1];
-  if (total > 0 && full > 0) for (let m = 0; m < size; m++) sums[m] /= full;
-  return sums;
-}
-
 function term(signal: Signal, weight: number, raw: number, detail: string): WhyTerm {
   return { signal, weight, raw, contribution: weight * raw, detail };
 }
@@ -394,7 +534,7 @@ function planUnits(queryTerms: QueryTerm[]): { units: Unit[]; dropped: string[] 
   const dropped: string[] = [];
   for (const queryTerm of queryTerms) {
     if (units.length >= MAX_MATCH_UNITS) dropped.push(queryTerm.surface);
-    else units.push({ term: queryTerm, bit: 1 << units.length, weight: 0 });
+    else units.push({ term: queryTerm, bit: 1 << units.length, weight: 0, parts: [], partCredit: 0 });
   }
   return { units, dropped };
 }

@@ -149,6 +149,12 @@ function wholeForm(surface: string): string {
   return lower.includes('’') ? lower.replace(/’/g, "'") : lower;
 }
 
+/**
+ * An identifier's analysed parts, then the whole forms of its camelCase segments: the segments
+ * of `source.helm.ignoreMissingValueFiles` are `source`, `helm` and `ignoreMissingValueFiles`,
+ * and the last is kept whole too (`ignoremissingvaluefiles`), so a page that spells that key
+ * alone meets a question naming its full path more closely than one that only shares its words.
+ */
 function partTerms(identifier: string): string[] {
   const terms: string[] = [];
   for (const part of identifierParts(identifier)) {
@@ -156,8 +162,17 @@ function partTerms(identifier: string): string[] {
     const term = analyzeWord(part);
     if (term !== null) terms.push(term);
   }
+  for (const segment of identifier.split(SEGMENT_SEPARATORS)) {
+    if (segment.length < 4 || segment.length === identifier.length || segment.length > MAX_TERM_LENGTH) continue;
+    if (identifierParts(segment).length < 2) continue;
+    const whole = wholeForm(segment);
+    if (!terms.includes(whole)) terms.push(whole);
+  }
   return terms;
 }
+
+/** Connectors between an identifier's segments (camelCase boundaries are not among them). */
+const SEGMENT_SEPARATORS = /[.:/\-_]+/;
 
 function isAsciiLetters(word: string): boolean {
   for (let i = 0; i < word.length; i++) {

@@ -225,11 +225,13 @@ describe('lexical/postings', () => {
         [0, ['a']],
         [1, ['a', 'bb']],
       ]);
-      // offsets 3*4 + postings 3*4 + present 1*4 + dictionary (3 chars * 2 + 2 terms * 48)
-      assert.equal(index.byteSize(), 12 + 12 + 4 + 6 + 96);
+      // offsets 3*4 + postings 3*4 + field counts 3*4 + present 1*4 + field lengths 2 ordinals * 2 * 4
+      // + dictionary (3 chars * 2 + 2 terms * 48)
+      assert.equal(index.byteSize(), 12 + 12 + 12 + 4 + 16 + 6 + 96);
       index.match([['a']]);
-      // plus the accumulator and touched list, 2 ordinals * 4 bytes each
-      assert.equal(index.byteSize(), 130 + 16);
+      // plus the scratch arrays for 2 ordinals: accumulator, touched, unit touched (4 bytes each)
+      // and the graded sums, whole, parts and cover (8 bytes each)
+      assert.equal(index.byteSize(), 158 + 2 * (3 * 4 + 4 * 8));
     });
   });
 

@@ -50,7 +50,7 @@ describe('workspace_context contract', () => {
   afterEach(() => engines.splice(0).forEach((e) => e.dispose()));
   after(removeTempDirs);
 
-  it('words: the rarity-weighted share of the question terms a passage holds', async () => {
+  it('words: the rarity-weighted share of the question terms a passage holds, each graded by its saturation', async () => {
     const dir = tempDir('words');
     write(dir, 'epics/a.md', epic('Alpha', 'The dunning schedule has an escalation step.'));
     write(dir, 'epics/b.md', epic('Bravo', 'The dunning schedule is weekly.'));
@@ -62,15 +62,22 @@ describe('workspace_context contract', () => {
     const n = state.lexical.sectionCount;
     const w = (term: string) => idf(state.lexical.df(term), n);
     const total = w('dun') + w('schedul') + w('escal');
-    assert.equal(why(passages[0], 'words').raw, 1);
-    assert.ok(Math.abs(why(passages[1], 'words').raw - (w('dun') + w('schedul')) / total) < 1e-12);
-    assert.equal(why(passages[1], 'words').detail, '2 of 3 terms; matched dunning, schedule; missing escalation');
+    const [a, b] = passages.map((p) => why(p, 'words'));
+    // Each term's share is its idf over the question's total; words = sum of share x saturation.
+    assert.deepEqual(a.terms!.map((t) => [t.term, t.weight]), [['dunning', w('dun')], ['schedule', w('schedul')], ['escalation', w('escal')]]);
+    for (const t of a.terms!) assert.ok(Math.abs(t.share - t.weight / total) < 1e-12);
+    assert.ok(Math.abs(a.raw - a.terms!.reduce((sum, t) => sum + t.share * t.saturation, 0)) < 1e-12);
+    // A term once in a short body saturates well below 1: graded, not present-or-absent.
+    for (const t of a.terms!) assert.ok(t.saturation > 0.3 && t.saturation < 1, `${t.term} ${t.saturation}`);
+    assert.equal(b.terms!.find((t) => t.term === 'escalation')!.saturation, 0);
+    assert.ok(a.raw > b.raw);
+    assert.match(b.detail, /^2 of 3 terms; matched dunning 0\.\d\d \(body\), schedule 0\.\d\d \(body\); missing escalation$/);
     // No embedding: words count at full weight and meaning contributes nothing.
-    assert.equal(why(passages[0], 'words').weight, 1);
+    assert.equal(a.weight, 1);
     assert.deepEqual(why(passages[0], 'meaning'), { signal: 'meaning', weight: 0, raw: 0, contribution: 0, detail: 'embeddings are off: words count at full weight' });
   });
 
-  it('title: a question term in the document title adds 0.20 times its share', async () => {
+  it('title: a question term in the document title adds 0.20 times its graded share', async () => {
     const dir = tempDir('title');
     write(dir, 'epics/titled.md', epic('Refund window', 'How long a refund window stays open.'));
     write(dir, 'epics/plain.md', epic('Customer money', 'How long a refund window stays open.'));
@@ -80,10 +87,27 @@ describe('workspace_context contract', () => {
     const titled = byPath(passages, 'epics/titled.md');
     const plain = byPath(passages, 'epics/plain.md');
     assert.equal(passages[0], titled);
+    // A title of average length (both titles hold two terms) that holds every term scores 1.
     assert.equal(why(titled, 'title').raw, 1);
     assert.equal(why(titled, 'title').contribution, TITLE_WEIGHT);
     assert.equal(why(plain, 'title').contribution, 0);
-    assert.ok(Math.abs(titled.score - plain.score - TITLE_WEIGHT) < 1e-12);
+    // The title is also a words field (BM25F): the titled passage matches more, and then earns the bonus.
+    const wordsGap = why(titled, 'words').raw - why(plain, 'words').raw;
+    assert.ok(wordsGap > 0);
+    assert.ok(Math.abs(titled.score - plain.score - wordsGap - TITLE_WEIGHT) < 1e-12);
+  });
+
+  it('title: graded by the title\'s length, a long title holding the term earns less than a short one', async () => {
+    const dir = tempDir('title-length');
+    write(dir, 'epics/short.md', epic('Helm', 'Values files for a chart.'));
+    write(dir, 'epics/long.md', epic('Helm chart upgrade notes for the three four release train', 'Values files for a chart.'));
+    const { engine, state } = await index(dir);
+    engines.push(engine);
+    const passages = rank(state, 'helm values files');
+    const short = why(byPath(passages, 'epics/short.md'), 'title');
+    const long = why(byPath(passages, 'epics/long.md'), 'title');
+    assert.ok(short.raw > long.raw && long.raw > 0, `short ${short.raw} > long ${long.raw} > 0`);
+    assert.deepEqual(short.terms!.map((t) => [t.term, t.fields]), [['helm', ['title']]]);
   });
 
   it('named entity: passages of an entity the question names get 0.15', async () => {
@@ -91,6 +115,8 @@ describe('workspace_context contract', () => {
     write(dir, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: ledger-service, title: Ledger }\nspec: { type: service, lifecycle: production, owner: team-a }\n');
     write(dir, 'epics/attached.md', epic('Posting rules', 'Postings must balance before commit.', ['component:ledger-service']));
     write(dir, 'epics/loose.md', epic('Posting checks', 'Postings must balance before commit.'));
+    // Other documents, so that the named entity holds under half of the index (the bonus in full).
+    for (const name of ['rotas', 'budgets', 'hiring']) write(dir, `epics/${name}.md`, epic(name, `Notes on ${name}.`));
     const { engine, state } = await index(dir);
     engines.push(engine);
     const ranked = rankWorkspaceContext(state, { question: 'must postings balance in the ledger service?', limit: 10, now: NOW });
@@ -102,6 +128,20 @@ describe('workspace_context contract', () => {
     assert.equal(why(loose, 'namedEntity').contribution, 0);
     assert.ok(ranked.passages.indexOf(attached) < ranked.passages.indexOf(loose));
     assert.ok(Math.abs(attached.score - loose.score - NAMED_ENTITY_WEIGHT) < 1e-12);
+  });
+
+  it('named entity: fades when the named entity holds most of the index, and says so', async () => {
+    const dir = tempDir('named-everywhere');
+    write(dir, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: ledger-service, title: Ledger }\nspec: { type: service, lifecycle: production, owner: team-a }\n');
+    for (const name of ['posting', 'balance', 'commit']) write(dir, `epics/${name}.md`, epic(`Ledger ${name}`, `The ${name} rules of the ledger service.`, ['component:ledger-service']));
+    const { engine, state } = await index(dir);
+    engines.push(engine);
+    const ranked = rankWorkspaceContext(state, { question: 'ledger service balance rules', limit: 10, now: NOW });
+    const top = ranked.passages[0];
+    assert.equal(top.entry.doc.path, 'epics/balance.md');
+    // Every passage belongs to ledger-service: the bonus cannot tell them apart, so it is 0.
+    assert.equal(why(top, 'namedEntity').raw, 0);
+    assert.match(why(top, 'namedEntity').detail, /^belongs to component:default\/ledger-service, named as "ledger service"; the named entities hold 100% of all passages, so the bonus is scaled to 0\.00/);
   });
 
   it('named entity detection: refs, names, titles, with -, _ and spaces alike, whole words only', async () => {
@@ -190,9 +230,9 @@ describe('workspace_context contract', () => {
     const n = state.lexical.sectionCount;
     const w = (term: string) => idf(state.lexical.df(term), n);
     const keys = analyzeQuery(question).map((t) => t.key);
-    assert.deepEqual(keys, ['gatewai', 'timeout', 'jitter', 'backoff', 'ceil', 'spread', 'budget']);
+    assert.deepEqual(keys, ['gateway', 'timeout', 'jitter', 'backoff', 'ceil', 'spread', 'budget']);
     const total = keys.reduce((sum, t) => sum + w(t), 0);
-    assert.ok(w('gatewai') / total < FLOOR);
+    assert.ok(w('gateway') / total < FLOOR);
     assert.equal(passages.filter((p) => p.entry.doc.path.startsWith('epics/filler-')).length, 0);
     for (const p of passages) assert.ok(p.score >= FLOOR);
   });
