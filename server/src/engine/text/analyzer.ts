@@ -86,7 +86,8 @@ function termsAt(text: string, start: number, end: number, identifier: boolean):
   let terms: readonly string[];
   if (identifier) {
     const whole = wholeForm(surface);
-    const list = whole.length <= MAX_TERM_LENGTH ? [whole] : [];
+    // `e.g` and `i.e` scan as identifiers; they are stop words all the same.
+    const list = whole.length <= MAX_TERM_LENGTH && !STOP_WORDS.has(whole) ? [whole] : [];
     for (const part of partTerms(surface)) if (!list.includes(part)) list.push(part);
     terms = list;
   } else {
@@ -129,7 +130,7 @@ export function analyzeQuery(text: string): QueryTerm[] {
     const surface = text.slice(start, end);
     if (identifier) {
       const key = wholeForm(surface);
-      if (seen.has(key)) return;
+      if (seen.has(key) || STOP_WORDS.has(key)) return;
       seen.add(key);
       const parts: string[] = [];
       for (const part of partTerms(surface)) if (part !== key && !parts.includes(part)) parts.push(part);

@@ -3,7 +3,7 @@
  *
  * The `workspace_context` words score is the fraction of the query's terms a passage contains, so
  * every query word that carries no topic lowers every passage's score alike and blurs the ranking.
- * The list is deliberately modest (212 entries, 46 of them contractions): articles, pronouns,
+ * The list is deliberately modest (215 entries, 46 of them contractions): articles, pronouns,
  * determiners, auxiliaries and modals, prepositions, conjunctions, the question words a question
  * starts with, and the usual contractions. Content words that merely sound generic (`use`, `get`,
  * `work`, `new`) are kept: they name topics in technical text.
@@ -15,6 +15,8 @@
  *   passages that answer without using the word.
  * - Directional particles that name a state in operations text (`up`, `down`, `out`, `off`:
  *   "service down", "scale up", "opt out") are NOT stop words.
+ * - Latin abbreviations that only introduce an example (`e.g.`, `i.e.`, `etc.`) are stop words:
+ *   the tokenizer reads `e.g` as an identifier, which otherwise weighed as a rare term.
  * - Matching is on the lower-cased surface before stemming; `’` is read as `'`.
  */
 
@@ -33,6 +35,7 @@ and or but if so because as while though although unless nor then else
 there here also just very too only own same such some any each every few more most other
 others another all both either neither again further once rather quite
 no not never
+e.g i.e etc
 i'm i've i'll i'd you're you've you'll you'd he's she's it's we're we've we'll we'd
 they're they've they'll they'd that's there's here's what's who's where's how's let's
 don't doesn't didn't isn't aren't wasn't weren't haven't hasn't hadn't won't wouldn't
