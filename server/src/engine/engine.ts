@@ -194,7 +194,7 @@ export class Engine {
    * passages could only be read as they are now. The last few answers are kept, keyed by the
    * commits they resolved to, so repeated questions about one date are cheap.
    */
-  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: 'as-of-chunks-approximate'[]; commits: Record<string, string> }> {
+  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: ('as-of-chunks-approximate' | 'as-of-before-history')[]; commits: Record<string, string> }> {
     await this.waitForIndex();
     const key = asOf.trim();
     let built = this.asOfCache.get(key);
@@ -205,7 +205,11 @@ export class Engine {
       while (this.asOfCache.size > AS_OF_CACHE_SIZE) this.asOfCache.delete(this.asOfCache.keys().next().value!);
     }
     const result = await built;
-    return { state: result.state, degraded: result.approximate ? ['as-of-chunks-approximate'] : [], commits: result.commits };
+    const degraded: ('as-of-chunks-approximate' | 'as-of-before-history')[] = [];
+    if (result.approximate) degraded.push('as-of-chunks-approximate');
+    // A time before a repository's first commit reads it as empty: said, not left to guess.
+    if (result.beforeHistory) degraded.push('as-of-before-history');
+    return { state: result.state, degraded, commits: result.commits };
   }
 
   /**

@@ -8,7 +8,12 @@ import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
 const UNREADABLE = new Set(['workspace.unreadable-folder', 'workspace.unreadable-dir', 'workspace.unreadable-file', 'workspace.read-failed']);
 
-export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate';
+/**
+ * `as-of-before-history`: the asOf time is before a repository's first commit, which is read as
+ * holding no files. `workspace-missing`: a served folder is gone (deleted, unmounted); the answer
+ * comes from the last index of it, and the folder is watched for its return.
+ */
+export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate' | 'as-of-before-history' | 'workspace-missing';
 
 export type StateForQuery =
   | { kind: 'ready'; state: IndexState; workspace: WorkspaceFolder; degraded: DegradedFlag[] }
