@@ -361,7 +361,7 @@ export class Engine {
       return;
     }
     try {
-      const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders));
+      const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders, this.indexer.reader));
       this.vectors?.load(this.vectorIndexPath());
       this.state = state;
       this.fromSnapshot = true;

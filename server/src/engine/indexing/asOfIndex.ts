@@ -113,7 +113,7 @@ export async function buildAsOfState(
     }
   }
 
-  const table = new FileTable(new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))));
+  const table = new FileTable(new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))), present.reader);
   const produced = await new DocProducers().produce(table, discovery.roots);
   const store = new SectionStore();
   store.rebuild(produced.docs);
