@@ -12,7 +12,7 @@ import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
 import type { WorkspaceFolder } from '../engine/indexState';
-import { startHttpMcpServer } from '../mcp/http';
+import { checkToken, startHttpMcpServer } from '../mcp/http';
 import { serveStdio } from '../mcp/stdio';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
@@ -124,11 +124,19 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return 0;
     }
     case 'serve': {
+      if (options.token !== undefined) checkToken(options.token);
       const engine = createEngine(options, logToStderr);
       useActivityLog(engine, cacheDir(options), logToStderr);
       engine.stateForQuery();
       const unwatch = watchWorkspace(engine, logToStderr);
-      const server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
+      let server;
+      try {
+        server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
+      } catch (error) {
+        unwatch();
+        engine.dispose();
+        throw error;
+      }
       process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  token: ${server.token}\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);
