@@ -62,7 +62,13 @@ async function run(command: string, positionals: string[], options: CliOptions):
       const summary = await runIndex(engine);
       await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
-      return print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+      print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+      // `index` exists to leave a warm index behind: a snapshot that could not be written fails it.
+      if (engine.snapshotError) {
+        process.stderr.write(`wsctx: ${engine.snapshotError}\n`);
+        return 2;
+      }
+      return 0;
     }
     case 'ask': {
       if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');

@@ -13,7 +13,7 @@ import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
-import { encodeSnapshot, readSnapshotFile, writeFileAtomic } from './persistence/snapshotFile';
+import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { libraryInstructions } from './library/pinned';
@@ -103,6 +103,7 @@ export class Engine {
     this.indexer.onProgress = (progress) => {
       for (const listener of this.progressListeners) listener(progress);
     };
+    if (options.cacheDir) assertCacheOutside(options.cacheDir, this.folders);
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
     const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
     this.embedder = createEmbedder(embeddings, { log: this.log });
@@ -327,12 +328,17 @@ export class Engine {
       await writeFileAtomic(this.snapshotPath, bytes);
       this.vectors?.save(this.vectorIndexPath());
       this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
+      this.snapshotError = undefined;
       return true;
     } catch (error) {
-      this.log(`[snapshot] could not write ${this.snapshotPath}: ${(error as Error).message}`);
+      this.snapshotError = `could not write the index snapshot ${this.snapshotPath}: ${(error as Error).message}`;
+      this.log(`[snapshot] ${this.snapshotError}`);
       return false;
     }
   }
+
+  /** Why the last snapshot write failed (disk full, a folder that cannot be made); undefined after a success. */
+  snapshotError: string | undefined;
 
   dispose(): void {
     this.disposed = true;
@@ -354,6 +360,8 @@ export class Engine {
     this.restoreTried = true;
     if (!this.snapshotPath) return;
     const started = performance.now();
+    // Temporary files of a write that was killed midway are never read: removed.
+    for (const orphan of await removeOrphanTemps(this.snapshotPath)) this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
     const read = await readSnapshotFile(this.snapshotPath, SNAPSHOT_FORMAT);
     if (read === null) return;
     if (!read.ok) {
