@@ -13,6 +13,7 @@ import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
+import { FolderPresence } from './workspace/folderPresence';
 import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
@@ -38,6 +39,11 @@ export interface EngineStatus {
   fromSnapshot: boolean;
   /** Embeddings: the model, the vector backend and how many sections still lack vectors; null when off. */
   meaning: MeaningStatus | null;
+  /**
+   * Served folders that are gone (deleted, unmounted): answers come from the last index of them,
+   * flagged `workspace-missing`, until they are back and indexed again. Empty when all are there.
+   */
+  missingFolders: readonly string[];
 }
 
 export interface EngineOptions {
@@ -85,6 +91,7 @@ export class Engine {
   private lastError: string | null = null;
   private lastFullAt = 0;
   private readonly snapshotPath: string | undefined;
+  private readonly presence: FolderPresence;
   private restoreTried = false;
   private fromSnapshot = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
@@ -100,6 +107,10 @@ export class Engine {
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
+    this.presence = new FolderPresence(this.folders, this.settings.folderPollMs, () => {
+      this.log('[index] every served folder is back; indexing again');
+      this.requestFull(0);
+    });
     this.indexer.onProgress = (progress) => {
       for (const listener of this.progressListeners) listener(progress);
     };
@@ -145,6 +156,7 @@ export class Engine {
       lastError: this.lastError,
       fromSnapshot: this.fromSnapshot,
       meaning: this.vectors?.status() ?? null,
+      missingFolders: this.presence.missing,
     };
   }
 
@@ -345,6 +357,7 @@ export class Engine {
     if (this.debounce) clearTimeout(this.debounce);
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.listeners.clear();
+    this.presence.dispose();
     this.vectors?.cancel();
     void this.embedder?.dispose();
   }
@@ -424,8 +437,23 @@ export class Engine {
         const paths = [...this.pendingPaths];
         this.pendingFull = false;
         this.pendingPaths.clear();
+        // A folder that is gone is not indexed as empty: the last state stays in service, flagged,
+        // and the pass runs again when the folder is back (FolderPresence).
+        const missingBefore = this.presence.missing.length;
+        if ((await this.presence.check()).length > 0 && this.state) {
+          if (missingBefore === 0) {
+            this.log(`[index] served folder(s) missing: ${this.presence.missing.join(', ')}; answering from the last index until they are back`);
+            for (const listener of this.listeners) listener(this.state);
+          }
+          break;
+        }
         try {
           const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
+          if (this.state && (await this.presence.check()).length > 0) {
+            this.log(`[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`);
+            for (const listener of this.listeners) listener(this.state);
+            break;
+          }
           if (report.kind === 'full') this.lastFullAt = Date.now();
           this.state = state;
           this.fromSnapshot = false;
