@@ -10,7 +10,7 @@
  * within a length window of the input, only up to a cutoff (at most {@link MAX_SUGGEST_DISTANCE}
  * edits: a banded computation, O(cutoff x length) per pair); and past
  * {@link PREFIX_FILTER_ABOVE} entities only names sharing the input's first character are scored.
- * Measured: 3,000 entities with a 512-character ref in well under a millisecond per call.
+ * Measured (3,000 entities): about 15 ms for a short typo, under 1 ms for inputs past the window.
  */
 import type { CatalogEntity } from '../model';
 
