@@ -59,6 +59,8 @@ describe('a served folder that disappears and comes back (built MCP server)', fu
     assert.equal(gone.passages[0].sourceRef.path, 'epics/rollout.md', 'the last index still answers');
     const status = (await session.client.listTools()).tools.map((t) => t.name);
     assert.ok(status.includes('workspace_context') && status.includes('workspace_expand'), 'the tools stay listed');
+    const expand = await session.client.callTool({ name: 'workspace_expand', arguments: { workspace: 'workspace', entityRef: 'billing-worker' } });
+    assert.deepEqual((expand.structuredContent as { degraded: string[] }).degraded, ['workspace-missing']);
 
     fs.mkdirSync(ws);
     fill(ws, 'blue-green');
