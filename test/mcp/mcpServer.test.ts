@@ -137,10 +137,10 @@ describe('MCP over Streamable HTTP (built server, SDK client)', () => {
   });
 
   it('accepts a token given on the command line', async () => {
-    const fixed = await startHttpServer(EXAMPLE_WORKSPACE, 'test-token-123');
+    const fixed = await startHttpServer(EXAMPLE_WORKSPACE, 'test-token-0123456789abcdef0123456789');
     try {
-      assert.equal(fixed.token, 'test-token-123');
-      const client = await connectHttp(fixed.url, 'test-token-123');
+      assert.equal(fixed.token, 'test-token-0123456789abcdef0123456789');
+      const client = await connectHttp(fixed.url, 'test-token-0123456789abcdef0123456789');
       assert.ok((await client.listTools()).tools.length >= 2);
       await client.close();
     } finally {

@@ -12,7 +12,7 @@ import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
 import type { WorkspaceFolder } from '../engine/indexState';
-import { startHttpMcpServer } from '../mcp/http';
+import { checkToken, startHttpMcpServer } from '../mcp/http';
 import { serveStdio } from '../mcp/stdio';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
@@ -62,7 +62,13 @@ async function run(command: string, positionals: string[], options: CliOptions):
       const summary = await runIndex(engine);
       await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
-      return print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+      print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+      // `index` exists to leave a warm index behind: a snapshot that could not be written fails it.
+      if (engine.snapshotError) {
+        process.stderr.write(`wsctx: ${engine.snapshotError}\n`);
+        return 2;
+      }
+      return 0;
     }
     case 'ask': {
       if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');
@@ -124,11 +130,19 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return 0;
     }
     case 'serve': {
+      if (options.token !== undefined) checkToken(options.token);
       const engine = createEngine(options, logToStderr);
       useActivityLog(engine, cacheDir(options), logToStderr);
       engine.stateForQuery();
       const unwatch = watchWorkspace(engine, logToStderr);
-      const server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
+      let server;
+      try {
+        server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
+      } catch (error) {
+        unwatch();
+        engine.dispose();
+        throw error;
+      }
       process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  token: ${server.token}\n`);
       await new Promise<void>((resolve) => {
         process.once('SIGINT', resolve);

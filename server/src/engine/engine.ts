@@ -13,7 +13,8 @@ import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
-import { encodeSnapshot, readSnapshotFile, writeFileAtomic } from './persistence/snapshotFile';
+import { FolderPresence } from './workspace/folderPresence';
+import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { libraryInstructions } from './library/pinned';
@@ -38,6 +39,11 @@ export interface EngineStatus {
   fromSnapshot: boolean;
   /** Embeddings: the model, the vector backend and how many sections still lack vectors; null when off. */
   meaning: MeaningStatus | null;
+  /**
+   * Served folders that are gone (deleted, unmounted): answers come from the last index of them,
+   * flagged `workspace-missing`, until they are back and indexed again. Empty when all are there.
+   */
+  missingFolders: readonly string[];
 }
 
 export interface EngineOptions {
@@ -85,6 +91,7 @@ export class Engine {
   private lastError: string | null = null;
   private lastFullAt = 0;
   private readonly snapshotPath: string | undefined;
+  private readonly presence: FolderPresence;
   private restoreTried = false;
   private fromSnapshot = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
@@ -100,9 +107,14 @@ export class Engine {
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
+    this.presence = new FolderPresence(this.folders, this.settings.folderPollMs, () => {
+      this.log('[index] every served folder is back; indexing again');
+      this.requestFull(0);
+    });
     this.indexer.onProgress = (progress) => {
       for (const listener of this.progressListeners) listener(progress);
     };
+    if (options.cacheDir) assertCacheOutside(options.cacheDir, this.folders);
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
     const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
     this.embedder = createEmbedder(embeddings, { log: this.log });
@@ -144,6 +156,7 @@ export class Engine {
       lastError: this.lastError,
       fromSnapshot: this.fromSnapshot,
       meaning: this.vectors?.status() ?? null,
+      missingFolders: this.presence.missing,
     };
   }
 
@@ -194,7 +207,7 @@ export class Engine {
    * passages could only be read as they are now. The last few answers are kept, keyed by the
    * commits they resolved to, so repeated questions about one date are cheap.
    */
-  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: 'as-of-chunks-approximate'[]; commits: Record<string, string> }> {
+  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: ('as-of-chunks-approximate' | 'as-of-before-history')[]; commits: Record<string, string> }> {
     await this.waitForIndex();
     const key = asOf.trim();
     let built = this.asOfCache.get(key);
@@ -205,7 +218,11 @@ export class Engine {
       while (this.asOfCache.size > AS_OF_CACHE_SIZE) this.asOfCache.delete(this.asOfCache.keys().next().value!);
     }
     const result = await built;
-    return { state: result.state, degraded: result.approximate ? ['as-of-chunks-approximate'] : [], commits: result.commits };
+    const degraded: ('as-of-chunks-approximate' | 'as-of-before-history')[] = [];
+    if (result.approximate) degraded.push('as-of-chunks-approximate');
+    // A time before a repository's first commit reads it as empty: said, not left to guess.
+    if (result.beforeHistory) degraded.push('as-of-before-history');
+    return { state: result.state, degraded, commits: result.commits };
   }
 
   /**
@@ -323,18 +340,24 @@ export class Engine {
       await writeFileAtomic(this.snapshotPath, bytes);
       this.vectors?.save(this.vectorIndexPath());
       this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
+      this.snapshotError = undefined;
       return true;
     } catch (error) {
-      this.log(`[snapshot] could not write ${this.snapshotPath}: ${(error as Error).message}`);
+      this.snapshotError = `could not write the index snapshot ${this.snapshotPath}: ${(error as Error).message}`;
+      this.log(`[snapshot] ${this.snapshotError}`);
       return false;
     }
   }
+
+  /** Why the last snapshot write failed (disk full, a folder that cannot be made); undefined after a success. */
+  snapshotError: string | undefined;
 
   dispose(): void {
     this.disposed = true;
     if (this.debounce) clearTimeout(this.debounce);
     if (this.snapshotTimer) clearTimeout(this.snapshotTimer);
     this.listeners.clear();
+    this.presence.dispose();
     this.vectors?.cancel();
     void this.embedder?.dispose();
   }
@@ -350,6 +373,8 @@ export class Engine {
     this.restoreTried = true;
     if (!this.snapshotPath) return;
     const started = performance.now();
+    // Temporary files of a write that was killed midway are never read: removed.
+    for (const orphan of await removeOrphanTemps(this.snapshotPath)) this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
     const read = await readSnapshotFile(this.snapshotPath, SNAPSHOT_FORMAT);
     if (read === null) return;
     if (!read.ok) {
@@ -357,7 +382,7 @@ export class Engine {
       return;
     }
     try {
-      const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders));
+      const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders, this.indexer.reader));
       this.vectors?.load(this.vectorIndexPath());
       this.state = state;
       this.fromSnapshot = true;
@@ -412,8 +437,23 @@ export class Engine {
         const paths = [...this.pendingPaths];
         this.pendingFull = false;
         this.pendingPaths.clear();
+        // A folder that is gone is not indexed as empty: the last state stays in service, flagged,
+        // and the pass runs again when the folder is back (FolderPresence).
+        const missingBefore = this.presence.missing.length;
+        if ((await this.presence.check()).length > 0 && this.state) {
+          if (missingBefore === 0) {
+            this.log(`[index] served folder(s) missing: ${this.presence.missing.join(', ')}; answering from the last index until they are back`);
+            for (const listener of this.listeners) listener(this.state);
+          }
+          break;
+        }
         try {
           const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
+          if (this.state && (await this.presence.check()).length > 0) {
+            this.log(`[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`);
+            for (const listener of this.listeners) listener(this.state);
+            break;
+          }
           if (report.kind === 'full') this.lastFullAt = Date.now();
           this.state = state;
           this.fromSnapshot = false;

@@ -20,6 +20,11 @@ export interface EngineSettings {
   /** Quiet time after a pass before the snapshot is written. Default 2 s. */
   snapshotDelayMs: number;
   /**
+   * How often a served folder that disappeared (deleted, unmounted, renamed) is looked for; when
+   * it is back it is indexed again. Default 1 s, at least 50 ms.
+   */
+  folderPollMs: number;
+  /**
    * Run git for commits, dirty state, recency and `asOf`. Default true; hosts turn it off in an
    * untrusted workspace, where a repository's own git config must not run anything.
    */
@@ -32,6 +37,7 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   refreshAfterMs: 5 * 60_000,
   updateDebounceMs: 150,
   snapshotDelayMs: 2_000,
+  folderPollMs: 1_000,
   useGit: true,
 });
 

@@ -135,6 +135,8 @@ export class LanguageSession implements FeatureContext {
     else if (mcp.state === 'disabled' && this.trusted) degraded.push({ flag: 'mcp-disabled', reason: mcp.reason ?? 'The MCP endpoint is off.' });
     const syntax = syntaxStatus();
     if (syntax.backend === 'plain' && syntax.reason) degraded.push({ flag: 'syntax-plain', reason: `Comments and strings in source files are found by a plain scanner: ${syntax.reason}` });
+    const missing = this.engineRef?.status().missingFolders ?? [];
+    if (missing.length > 0) degraded.push({ flag: 'workspace-missing', reason: `Folder(s) ${missing.join(', ')} are gone; answers come from the last index until they are back.` });
     return indexStatus(this.engineRef, { updating: this.busy > 0, degraded });
   }
 

@@ -5,15 +5,34 @@
  * bound (DNS rebinding), a browser's `Origin` header must be one we allow (by default none: MCP
  * clients are not web pages), and the bearer token must match. Each MCP session gets its own
  * transport and `McpServer` over the shared engine.
+ *
+ * Hygiene: a given token shorter than {@link MIN_TOKEN_LENGTH} characters is refused (a guessable
+ * token is no gate); a session with no request for {@link DEFAULT_SESSION_IDLE_MS} and none in
+ * flight is closed (clients re-initialize), so abandoned sessions do not pile up; a port in use is
+ * an `InputError` with one line to say so.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { Engine } from '../engine/engine';
+import { InputError } from '../engine/errors';
 import { createMcpServer, type CreatedServer } from './createServer';
 
 export const MCP_HTTP_PATH = '/mcp';
+
+/** Shortest bearer token accepted: 32 characters (the generated one is 64 hex characters). */
+export const MIN_TOKEN_LENGTH = 32;
+
+/** A session idle this long (no request, none in flight) is closed: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** Refuses a token that is too short to guard anything; throws InputError naming `--token`. */
+export function checkToken(token: string): void {
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new InputError(`--token must be at least ${MIN_TOKEN_LENGTH} characters (got ${token.length}); leave it out to have a random one generated`);
+  }
+}
 
 export interface HttpMcpOptions {
   engine: Engine;
@@ -23,6 +42,8 @@ export interface HttpMcpOptions {
   token?: string;
   /** Origins a browser-based client may call from; none by default. */
   allowedOrigins?: string[];
+  /** Milliseconds a session may stay idle before it is closed; default {@link DEFAULT_SESSION_IDLE_MS}, at least 50. */
+  sessionIdleMs?: number;
   log: (message: string) => void;
 }
 
@@ -30,17 +51,25 @@ export interface HttpMcpServer {
   url: string;
   port: number;
   token: string;
+  /** Open MCP sessions. */
+  sessionCount(): number;
   close(): Promise<void>;
 }
 
 interface Session {
   transport: StreamableHTTPServerTransport;
   created: CreatedServer;
+  /** When the last request arrived (Date.now()). */
+  lastSeen: number;
+  /** Requests being answered (an open event stream counts until it closes). */
+  inFlight: number;
 }
 
 export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpMcpServer> {
+  if (options.token !== undefined) checkToken(options.token);
   const token = options.token ?? randomBytes(32).toString('hex');
   const sessions = new Map<string, Session>();
+  const idleMs = Math.max(50, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   let port = 0;
 
   const server: Server = createServer((req, res) => {
@@ -65,7 +94,13 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session) return reply(res, 404, 'Unknown MCP session; initialize a new one');
+      if (!session) return reply(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
+      session.lastSeen = Date.now();
+      session.inFlight++;
+      res.once('close', () => {
+        session.inFlight--;
+        session.lastSeen = Date.now();
+      });
       await session.transport.handleRequest(req, res);
       return;
     }
@@ -82,7 +117,7 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       current?.created.dispose();
     };
     const created = createMcpServer(options.engine, { sessionId: () => transport.sessionId ?? 'http', log: options.log });
-    current = { transport, created };
+    current = { transport, created, lastSeen: Date.now(), inFlight: 0 };
     await created.server.connect(transport);
     await transport.handleRequest(req, res);
     if (!transport.sessionId) {
@@ -92,16 +127,34 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
   }
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new InputError(`port ${options.port} is already in use on 127.0.0.1; choose another with --port, or --port 0 for a free one`));
+      else if (error.code === 'EACCES') reject(new InputError(`port ${options.port} cannot be opened on 127.0.0.1 (EACCES); choose a port above 1023, or --port 0 for a free one`));
+      else reject(error);
+    });
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+
+  // Closes sessions idle past the timeout; checks a few times per timeout, never keeping the process up.
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    for (const [id, session] of sessions) {
+      if (session.inFlight > 0 || now - session.lastSeen < idleMs) continue;
+      sessions.delete(id);
+      options.log(`[mcp-http] closed session ${id.slice(0, 8)} after ${Math.round((now - session.lastSeen) / 1000)} s idle`);
+      void session.transport.close().catch(() => undefined);
+    }
+  }, Math.max(25, Math.min(60_000, Math.floor(idleMs / 4))));
+  sweep.unref();
 
   return {
     url: `http://127.0.0.1:${port}${MCP_HTTP_PATH}`,
     port,
     token,
+    sessionCount: () => sessions.size,
     async close() {
+      clearInterval(sweep);
       for (const session of sessions.values()) await session.transport.close().catch(() => undefined);
       sessions.clear();
       server.closeAllConnections();

@@ -4,6 +4,7 @@
  * list changed.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
 import type { Engine } from '../engine/engine';
 import { callTool } from '../tools/callTool';
 import { InputError } from '../tools/toolError';
@@ -25,7 +26,9 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: tool.input,
+        // Strict: an argument the tool does not take is refused by name (JSON Schema
+        // additionalProperties: false), never silently dropped.
+        inputSchema: z.object(tool.input).strict(),
         outputSchema: tool.output,
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },

@@ -10,5 +10,9 @@ import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
 export async function callTool(engine: Engine, tool: AnyToolDefinition, rawInput: unknown, context: ToolCallContext): Promise<Record<string, unknown>> {
   const parsed = z.object(tool.input).strict().safeParse(rawInput ?? {});
   if (!parsed.success) throw new ToolInputError(`Invalid input for ${tool.name}: ${describeZodError(parsed.error)}`);
-  return (await tool.run(engine, parsed.data, context)) as Record<string, unknown>;
+  const output = (await tool.run(engine, parsed.data, context)) as Record<string, unknown>;
+  // Every answer says when a served folder is gone and it comes from that folder's last index.
+  const degraded = output.degraded;
+  if (Array.isArray(degraded) && !degraded.includes('workspace-missing') && engine.status().missingFolders.length > 0) degraded.push('workspace-missing');
+  return output;
 }

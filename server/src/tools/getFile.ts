@@ -7,12 +7,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
+import { boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import type { Doc } from '../engine/model';
 import { shownId } from '../engine/library/libraryView';
 import { baseName, extName } from '../engine/sources/paths';
 import { estimateTokens } from '../engine/text/tokenEstimate';
-import { isWithin } from '../engine/workspace/paths';
+import { readGuardedBytes } from '../engine/workspace/readGuard';
 import { COLD_NOTICE, libraryState, logged } from './libraryTool';
 import { findPage } from './readPage';
 import type { ToolDefinition } from './toolDefinition';
@@ -45,7 +46,7 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 const input = {
-  page_id: z.string().min(1).describe('The page_id of a page with an attached file (get_context and read_page say which pages have one).'),
+  page_id: boundedString(INPUT_LIMITS.id).min(1).describe('The page_id of a page with an attached file (get_context and read_page say which pages have one).'),
 };
 
 const output = {
@@ -95,16 +96,16 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
         const file = doc.library?.file;
         // A valid page without a file is an answer, not a mistake: say so and point at the page.
         if (!file) return { notice: `"${doc.title}" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`, degraded: [], indexedAt: found.indexedAt };
-        const abs = absolutePath(engine, doc, file);
-        let bytes: Buffer;
-        try {
-          const stat = fs.statSync(abs);
-          if (stat.size > MAX_FILE_BYTES) throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is ${stat.size.toLocaleString('en-US')} bytes, over the ${MAX_FILE_BYTES.toLocaleString('en-US')}-byte limit; open it in the workspace instead.`);
-          bytes = fs.readFileSync(abs);
-        } catch (error) {
-          if (error instanceof ToolInputError) throw error;
-          throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}.`);
+        const { abs, root } = absolutePath(engine, doc, file);
+        // Through the read guard: inside the page's folder, a regular file (a FIFO is refused
+        // before it is opened, and opened non-blocking), at most MAX_FILE_BYTES actually read.
+        const read = await readGuardedBytes(abs, [root], MAX_FILE_BYTES);
+        if (!read.ok) {
+          if (read.refusal === 'too-large') throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is over the ${MAX_FILE_BYTES.toLocaleString('en-US')}-byte limit; open it in the workspace instead.`);
+          if (read.refusal === 'outside') throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is outside the workspace folder and is not served.`);
+          throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) cannot be served: ${read.message}.`);
         }
+        const bytes = read.bytes;
         returned = doc.id;
         const text = asText(bytes);
         const ext = extName(file).toLowerCase();
@@ -137,19 +138,18 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
   },
 };
 
-/** The attached file on disk, refusing anything outside the page's workspace folder. */
-function absolutePath(engine: Engine, doc: Doc, file: string): string {
+/** The attached file's path on disk, and the real path of the folder it must lie in. */
+function absolutePath(engine: Engine, doc: Doc, file: string): { abs: string; root: string } {
   const folder = engine.folders.find((f) => f.name === doc.folder) ?? engine.folders[0];
   const rel = engine.folders.length > 1 && file.startsWith(`${folder.name}/`) ? file.slice(folder.name.length + 1) : file;
   const abs = path.resolve(folder.absPath, ...rel.split('/'));
-  let real = abs;
+  let root = folder.absPath;
   try {
-    real = fs.realpathSync(abs);
+    root = fs.realpathSync(folder.absPath);
   } catch {
-    // missing: reported when read
+    // The folder is gone: the guard then finds the file missing.
   }
-  if (!isWithin(fs.realpathSync(folder.absPath), real)) throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is outside the workspace folder and is not served.`);
-  return abs;
+  return { abs, root };
 }
 
 /** The bytes as text when they are valid UTF-8 without NUL characters; null otherwise. */

@@ -4,6 +4,7 @@
  * of 4 or more, or the full id; an ambiguous prefix is refused with the candidates listed.
  */
 import { z } from 'zod';
+import { boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import { lookupSection, shownId } from '../engine/library/libraryView';
 import { namespaceLabel } from '../engine/library/namespaces';
@@ -13,7 +14,7 @@ import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pi
 import type { ToolDefinition } from './toolDefinition';
 
 const input = {
-  id: z.string().min(1).describe('A section id as get_toc or search_instructions printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
+  id: boundedString(INPUT_LIMITS.id).min(1).describe('A section id as get_toc or search_instructions printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
 };
 
 const output = {

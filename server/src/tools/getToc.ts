@@ -4,6 +4,7 @@
  * best first; with `document_id`, one document's sections. No model runs.
  */
 import { z } from 'zod';
+import { boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import { TOC_INLINE_SECTIONS, TOC_TOKEN_BUDGET } from '../engine/library/constants';
 import { libraryHooks } from '../engine/library/hooks';
@@ -17,9 +18,9 @@ import type { ToolDefinition } from './toolDefinition';
 import { ToolInputError } from './toolError';
 
 const input = {
-  query: z.string().optional().describe('What you are working on: returns the documents that best match, best first, instead of the whole map.'),
-  document_id: z.string().optional().describe('A document id from the map (8 characters, or any unique prefix of 4+): lists that document\'s sections.'),
-  namespace: z.string().optional().describe('A namespace (a folder of the library, "." for the top): the map, or the query, of that namespace only.'),
+  query: boundedString(INPUT_LIMITS.query).optional().describe('What you are working on: returns the documents that best match, best first, instead of the whole map.'),
+  document_id: boundedString(INPUT_LIMITS.id).optional().describe('A document id from the map (8 characters, or any unique prefix of 4+): lists that document\'s sections.'),
+  namespace: boundedString(INPUT_LIMITS.name).optional().describe('A namespace (a folder of the library, "." for the top): the map, or the query, of that namespace only.'),
 };
 
 const sectionLine = z.object({ id: z.string(), heading: z.string(), depth: z.number(), summary: z.string().optional() });
@@ -47,8 +48,8 @@ const namespaceBlock = z.object({
 
 const output = {
   mode: z.enum(['map', 'query', 'document']),
-  namespace: z.string().optional(),
-  query: z.string().optional(),
+  namespace: boundedString(INPUT_LIMITS.name).optional(),
+  query: boundedString(INPUT_LIMITS.query).optional(),
   /** What heads the map: the namespace's description. */
   description: z.string().optional(),
   documentCount: z.number().optional(),

@@ -8,7 +8,12 @@ import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
 const UNREADABLE = new Set(['workspace.unreadable-folder', 'workspace.unreadable-dir', 'workspace.unreadable-file', 'workspace.read-failed']);
 
-export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate';
+/**
+ * `as-of-before-history`: the asOf time is before a repository's first commit, which is read as
+ * holding no files. `workspace-missing`: a served folder is gone (deleted, unmounted); the answer
+ * comes from the last index of it, and the folder is watched for its return.
+ */
+export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate' | 'as-of-before-history' | 'workspace-missing';
 
 export type StateForQuery =
   | { kind: 'ready'; state: IndexState; workspace: WorkspaceFolder; degraded: DegradedFlag[] }
@@ -23,12 +28,14 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
     return { kind: 'not-served', message: `This server does not serve a workspace named '${workspaceArg}'. Served: ${served}.`, degraded: [] };
   }
+  // A served folder that is gone: the answer comes from its last index (FolderPresence).
+  const missing: DegradedFlag[] = engine.status().missingFolders.length > 0 ? ['workspace-missing'] : [];
   if (asOf !== undefined) {
     const past = await engine.stateAsOf(asOf);
-    return { kind: 'ready', state: past.state, workspace, degraded: past.degraded };
+    return { kind: 'ready', state: past.state, workspace, degraded: [...past.degraded, ...missing] };
   }
   const state = engine.stateForQuery();
-  if (!state) return { kind: 'cold', workspace, degraded: ['index-cold'] };
+  if (!state) return { kind: 'cold', workspace, degraded: ['index-cold', ...missing] };
   const degraded: DegradedFlag[] = state.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [];
-  return { kind: 'ready', state, workspace, degraded };
+  return { kind: 'ready', state, workspace, degraded: [...degraded, ...missing] };
 }

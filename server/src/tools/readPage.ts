@@ -5,6 +5,7 @@
  * readable from the user's own connections only.
  */
 import { z } from 'zod';
+import { boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import { resolveIdPrefix } from '../engine/chunking/ids';
 import { contextHooks } from '../engine/context/hooks';
@@ -20,7 +21,7 @@ import { COLD_NOTICE, idError, libraryState, logged } from './libraryTool';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
 const input = {
-  page_id: z.string().min(1).describe('A page_id as get_context printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
+  page_id: boundedString(INPUT_LIMITS.id).min(1).describe('A page_id as get_context printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
 };
 
 const output = {

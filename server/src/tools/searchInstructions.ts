@@ -6,6 +6,7 @@
  * runs at call time.
  */
 import { z } from 'zod';
+import { boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import {
   FOCUSED_MIN_RELATIVE_STRENGTH,
@@ -26,10 +27,9 @@ import { COLD_NOTICE, commonOutput, libraryState, logged, pinnedFor, pinnedPrefi
 import type { ToolDefinition } from './toolDefinition';
 
 const input = {
-  plan: z
-    .string()
+  plan: boundedString(INPUT_LIMITS.text)
     .min(1)
-    .describe('What you are about to do, in a sentence: "writing a refund email to an enterprise customer". Name the product, system or identifier when you know it.'),
+    .describe(`What you are about to do, in a sentence: "writing a refund email to an enterprise customer". Name the product, system or identifier when you know it. At most ${INPUT_LIMITS.text} characters.`),
   profile: z
     .enum(['focused', 'catalog'])
     .optional()

@@ -4,6 +4,7 @@
  * passages cite.
  */
 import { z } from 'zod';
+import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
 import { shortId } from '../engine/chunking/ids';
 import type { Engine } from '../engine/engine';
 import type { IndexState } from '../engine/indexState';
@@ -25,11 +26,11 @@ export const NEIGHBOURHOOD_MAX_ENTITIES = 12;
 export const NEIGHBOURHOOD_MAX_EDGES = 10;
 
 const input = {
-  workspace: z.string().min(1).describe('Workspace folder to answer from: its name or path.'),
-  question: z.string().describe('A plain-language question, e.g. "how do we roll back billing-worker?".'),
+  workspace: boundedString(INPUT_LIMITS.workspace).min(1).describe(`Workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters).`),
+  question: boundedString(INPUT_LIMITS.text).describe(`A plain-language question, e.g. "how do we roll back billing-worker?" (at most ${INPUT_LIMITS.text} characters).`),
   limit: z.number().int().optional().describe(`How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
-  asOf: z.string().optional().describe('ISO date-time or commit: answer from the workspace as it was then.'),
-  sourceKinds: z.array(z.string()).optional().describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
+  asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: answer from the workspace as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
+  sourceKinds: boundedList().optional().describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
 };
 
 const whyTerm = z.object({

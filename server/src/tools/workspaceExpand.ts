@@ -6,6 +6,7 @@
  * `candidates-capped` with counts.
  */
 import { z } from 'zod';
+import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import type { GraphEdge } from '../engine/graph/componentGraph';
 import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
@@ -22,22 +23,20 @@ export const EXPAND_MAX_LIMIT = 100;
 export const EXPAND_BYTE_BUDGET = 48 * 1024;
 
 const input = {
-  workspace: z.string().min(1).describe('Workspace folder to answer from: its name or path.'),
-  entityRef: z
-    .string()
+  workspace: boundedString(INPUT_LIMITS.workspace).min(1).describe(`Workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters).`),
+  entityRef: boundedString(INPUT_LIMITS.entityRef)
     .min(1)
-    .describe('Entity to start from: `kind:namespace/name`, `kind:name`, or a name when only one entity has it.'),
+    .describe(`Entity to start from: \`kind:namespace/name\`, \`kind:name\`, or a name when only one entity has it (at most ${INPUT_LIMITS.entityRef} characters).`),
   depth: z.number().int().min(1).optional().describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
   direction: z
     .enum(['out', 'in', 'both'])
     .optional()
     .describe('`out`: what the entity depends on, belongs to, is owned by; `in`: what depends on or points at it; `both` (default).'),
-  edgeTypes: z
-    .array(z.string())
+  edgeTypes: boundedList()
     .optional()
     .describe(`Relation types to follow (either half of a pair works): ${RELATION_TYPES.join(', ')}.`),
   limit: z.number().int().min(1).optional().describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
-  asOf: z.string().optional().describe('ISO date-time or commit: walk the catalog as it was then.'),
+  asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
 };
 
 const entitySummary = z.object({

@@ -57,8 +57,12 @@ describe('get_file (tool)', function () {
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0xff, 0xfe]);
     write(dir, '.context/logo.png', png);
     write(dir, '.context/b.md', '---\ntitle: Escape\nfile: link.txt\n---\n\n# Escape\n');
-    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, '.context/link.txt'));
+    // Inside when indexed (a link out is never listed, see discovery), pointed outside afterwards.
+    write(dir, '.context/inside.txt', 'in the workspace');
+    fs.symlinkSync(path.join(dir, '.context/inside.txt'), path.join(dir, '.context/link.txt'));
     const engine = await engineOn(dir);
+    fs.rmSync(path.join(dir, '.context/link.txt'));
+    fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, '.context/link.txt'));
     const logo = (await callTool(engine, tool, { page_id: id8('.context/a.md') }, { sessionId: 'cli' })) as GetFileOutput;
     assert.deepEqual([logo.file!.encoding, logo.file!.content, logo.file!.mediaType, logo.file!.bytes, logo.file!.tokens], ['base64', png.toString('base64'), 'image/png', 6, undefined]);
     assert.match(tool.renderText(logo), /^logo\.png \(image\/png, 6 bytes\), attached to "Logo" \[page_id: [0-9a-f]{8}\]\n\nA binary file: its base64 content is in the structured result \(file\.content\)\.$/);

@@ -14,6 +14,7 @@ import type { Doc } from '../model';
 import type { LibrarySection } from '../library/libraryView';
 import { hiddenReason } from '../library/readiness';
 import { readLibraryPage } from '../sources/library';
+import { decodeText, readGuardedBytesSync } from '../workspace/readGuard';
 
 /** Prefix of the paths notes are shown under. */
 export const NOTES_PREFIX = '~notes/';
@@ -41,6 +42,15 @@ export class PrivateNotes {
     this.isOwn = options.isOwnConnection;
   }
 
+  /** The folder's real path: notes are read through the read guard with it as their only root. */
+  private realDir(): string {
+    try {
+      return fs.realpathSync(this.dir);
+    } catch {
+      return this.dir;
+    }
+  }
+
   /** True when `sessionId` is one of the owner's connections. */
   ownedBy(sessionId: string | undefined): boolean {
     return sessionId !== undefined && this.isOwn(sessionId);
@@ -64,7 +74,7 @@ export class PrivateNotes {
       const stamp = `${stat.size}:${stat.mtimeMs}`;
       let cached = this.cache.get(rel);
       if (!cached || cached.stamp !== stamp) {
-        cached = { stamp, doc: readNote(abs, rel) };
+        cached = { stamp, doc: readNote(this.realDir(), abs, rel) };
         this.cache.set(rel, cached);
       }
       if (cached.doc && hiddenReason(cached.doc, today) === null) docs.push(cached.doc);
@@ -86,13 +96,14 @@ export function isPrivateNote(doc: Doc): boolean {
   return doc.path.startsWith(NOTES_PREFIX);
 }
 
-function readNote(abs: string, rel: string): Doc | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(abs, 'utf8');
-  } catch {
-    return null;
-  }
+/**
+ * One note, read through the read guard (readGuard.ts) with the notes folder as its only root: a
+ * link in the folder to anywhere else, a FIFO or an oversized file is not read.
+ */
+function readNote(root: string, abs: string, rel: string): Doc | null {
+  const read = readGuardedBytesSync(abs, [root], MAX_NOTE_BYTES);
+  if (!read.ok) return null;
+  const { text } = decodeText(read.bytes);
   // The library parser reads pages under a `.context` folder; the virtual path keeps ids apart from the workspace's.
   const { doc } = readLibraryPage({ path: `~private-notes/.context/notes/${rel}`, text });
   if (!doc) return null;

@@ -28,6 +28,8 @@ export interface AsOfState {
   commits: Record<string, string>;
   /** True when some files could only be read as they are now. */
   approximate: boolean;
+  /** True when the time is before some repository's first commit: it had no files then. */
+  beforeHistory: boolean;
   notes: string[];
 }
 
@@ -46,8 +48,11 @@ export async function buildAsOfState(
   const notes: string[] = [];
   const historyless = new Set<string>();
   const trees: TreeAtCommit[] = [];
+  const unknown: string[] = [];
+  let beforeHistory = false;
   for (const dir of gitDirs) {
     const resolved = await resolveAsOf(dir, asOf);
+    if (!resolved.ok && resolved.reason === 'unknown-commit') unknown.push(dir);
     if (resolved.ok) {
       commits[dir] = resolved.commit;
       trees.push({ absRoot: dir, commit: resolved.commit });
@@ -56,11 +61,19 @@ export async function buildAsOfState(
     } else if (resolved.reason === 'before-history' || resolved.reason === 'no-commits') {
       // The repository had no commit yet at that time: none of its files existed.
       commits[dir] = '';
+      beforeHistory = true;
       notes.push(`${dir}: ${resolved.message}`);
     } else {
       historyless.add(dir);
       notes.push(`${dir}: ${resolved.message}`);
     }
+  }
+
+  // A commit no repository holds names nothing: answering from today's files would pass them
+  // off as the past. (A commit of one repository in a workspace of several is that repository's
+  // past; the others answer as they are now, flagged approximate.)
+  if (gitDirs.length > 0 && unknown.length === gitDirs.length) {
+    throw new InputError(`asOf: "${asOf.trim()}" is neither an ISO 8601 date-time (2026-03-01 or 2026-03-01T12:00:00Z) nor a commit of any repository in the workspace.`);
   }
 
   const entries = new Map<string, FileEntry>();
@@ -100,7 +113,7 @@ export async function buildAsOfState(
     }
   }
 
-  const table = new FileTable(new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))));
+  const table = new FileTable(new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))), present.reader);
   const produced = await new DocProducers().produce(table, discovery.roots);
   const store = new SectionStore();
   store.rebuild(produced.docs);
@@ -132,5 +145,5 @@ export async function buildAsOfState(
     indexedAt: new Date().toISOString(),
     counts: countState({ docs: snapshot.docs, graph, entities: produced.catalog.entities, problems, files: table.size, sections: store.sectionCount }),
   };
-  return { state, commits, approximate, notes };
+  return { state, commits, approximate, beforeHistory, notes };
 }

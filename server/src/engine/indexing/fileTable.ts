@@ -3,14 +3,15 @@
  * tree. Parsers read through it (it is a `FileSource`), so a file is read from disk once per
  * change, and a file whose size and modification time match the previous table is not read at
  * all (git's own stat-cache rule). A table restored from a snapshot knows digests but no texts;
- * a text is then read on first use, which only happens when a parser must run again.
+ * a text is then read on first use, which only happens when a parser must run again. Every read
+ * goes through the table's `WorkspaceReader` (readGuard.ts): inside the served folders, regular
+ * files only, size capped on the bytes read.
  */
-import { promises as fs } from 'node:fs';
 import { sha256Hex } from '../chunking/ids';
 import type { Problem } from '../model';
 import type { DiscoveredFile } from '../workspace/discovery';
-import { stripBom } from '../workspace/diskFileSource';
 import { sortedUnder, type FileSource } from '../workspace/fileSource';
+import type { WorkspaceReader } from '../workspace/readGuard';
 
 export interface FileEntry extends DiscoveredFile {
   /** SHA-256 hex of the UTF-8 text. */
@@ -52,6 +53,8 @@ export class FileTable implements FileSource {
    */
   constructor(
     readonly entries: ReadonlyMap<string, FileEntry>,
+    /** How this table reads files from disk. */
+    readonly reader: WorkspaceReader,
     sortedPaths?: readonly string[],
   ) {
     this.paths = sortedPaths ?? [...entries.keys()].sort(compareCodeUnits);
@@ -84,12 +87,10 @@ export class FileTable implements FileSource {
     const entry = this.entries.get(path);
     if (!entry) return null;
     if (entry.text === undefined) {
-      try {
-        entry.text = stripBom(await fs.readFile(entry.absPath, 'utf8'));
-        this.loaded.push(path);
-      } catch {
-        return null;
-      }
+      const read = await this.reader.readText(entry.absPath);
+      if (!read.ok) return null;
+      entry.text = read.text;
+      this.loaded.push(path);
     }
     return entry.text;
   }
@@ -126,10 +127,16 @@ export class FileTable implements FileSource {
 
   /** A table of the same files (same paths) with other entries: the path list is shared. */
   withEntries(entries: ReadonlyMap<string, FileEntry>): FileTable {
-    const table = new FileTable(entries, this.paths);
+    const table = new FileTable(entries, this.reader, this.paths);
     table.listingSignature = this.listingSignature;
     return table;
   }
+
+  /**
+   * Files whose bytes were not valid UTF-8 when last read, by path: their problems stay reported
+   * while the file is unchanged (and so not read again). Tables made from this one take it over.
+   */
+  encodingProblems = new Map<string, Problem>();
 
   get size(): number {
     return this.entries.size;
@@ -160,12 +167,14 @@ const PROGRESS_EVERY_FILES = 200;
 export async function fillFileTable(
   files: readonly DiscoveredFile[],
   previous: FileTable | undefined,
+  reader: WorkspaceReader,
   options: { forceRead?: ReadonlySet<string>; onProgress?: (checked: number, total: number) => void } = {},
 ): Promise<FillResult> {
   const entries = new Map<string, FileEntry>();
   const changed: string[] = [];
   const problems: Problem[] = [];
   const unread: string[] = [];
+  const encoding = new Map<string, Problem>();
   let read = 0;
   let next = 0;
   const report = options.onProgress;
@@ -179,9 +188,11 @@ export async function fillFileTable(
       const unchanged = before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
       if (unchanged && !options.forceRead?.has(file.path)) {
         entries.set(file.path, { ...file, digest: before.digest, ...(before.text !== undefined ? { text: before.text } : {}) });
+        const kept = previous!.encodingProblems.get(file.path);
+        if (kept) encoding.set(file.path, kept);
         continue;
       }
-      const entry = await readEntry(file, problems);
+      const entry = await readEntry(file, reader, problems, encoding);
       if (!entry) {
         unread.push(file.path);
         continue;
@@ -199,7 +210,9 @@ export async function fillFileTable(
   const ordered = new Map([...entries.entries()].sort((a, b) => compareCodeUnits(a[0], b[0])));
   changed.sort(compareCodeUnits);
   unread.sort(compareCodeUnits);
-  const table = new FileTable(ordered);
+  const table = new FileTable(ordered, reader);
+  table.encodingProblems = encoding;
+  problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
   if (previous) table.delta = deltaOf(previous, changed, removed, removed.length > 0 || changed.some((p) => !previous.has(p)));
   return { table, changed, removed, unread, read, problems };
 }
@@ -216,7 +229,11 @@ export async function refreshFileTable(previous: FileTable, reread: readonly Dis
   const before = new Map<string, FileEntry | undefined>(reread.map((file) => [file.path, previous.get(file.path)]));
   const entries = previous.entries as Map<string, FileEntry>;
   const removed: string[] = [];
-  for (const path of removedPaths) if (entries.delete(path)) removed.push(path);
+  const encoding = previous.encodingProblems;
+  for (const path of removedPaths) {
+    encoding.delete(path);
+    if (entries.delete(path)) removed.push(path);
+  }
   const changed: string[] = [];
   const problems: Problem[] = [];
   const unread: string[] = [];
@@ -225,7 +242,7 @@ export async function refreshFileTable(previous: FileTable, reread: readonly Dis
   const readPaths: string[] = [];
   for (const file of [...reread].sort((a, b) => compareCodeUnits(a.path, b.path))) {
     const old = before.get(file.path);
-    const entry = await readEntry(file, problems);
+    const entry = await readEntry(file, previous.reader, problems, encoding);
     if (!entry) {
       unread.push(file.path);
       if (entries.delete(file.path)) removed.push(file.path);
@@ -242,9 +259,11 @@ export async function refreshFileTable(previous: FileTable, reread: readonly Dis
   const sameFiles = removed.length === 0 && !added;
   const table = sameFiles
     ? previous.withEntries(entries)
-    : new FileTable(added ? new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))) : entries);
+    : new FileTable(added ? new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))) : entries, previous.reader);
   table.delta = deltaOf(previous, changed, removed, !sameFiles);
   table.noteLoaded(readPaths);
+  table.encodingProblems = encoding;
+  problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
   return { table, changed, removed, unread, read, problems };
 }
 
@@ -252,16 +271,30 @@ function deltaOf(previous: FileTable, changed: readonly string[], removed: reado
   return { from: previous.id, paths: new Set([...changed, ...removed]), listingChanged };
 }
 
-/** Reads one file into an entry, or records why it cannot be read. */
-async function readEntry(file: DiscoveredFile, problems: Problem[]): Promise<FileEntry | null> {
-  try {
-    const text = stripBom(await fs.readFile(file.absPath, 'utf8'));
-    return { ...file, digest: sha256Hex(text), text };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? String(error);
-    problems.push({ path: file.path, line: 1, severity: 'warning', code: 'workspace.read-failed', message: `File cannot be read (${code}); it is left out of the index.` });
+/** Problem codes of a refused read (readGuard.ts `ReadRefusal`). */
+const REFUSAL_CODES = { outside: 'workspace.outside', 'not-regular': 'workspace.not-regular', 'too-large': 'workspace.too-large', unreadable: 'workspace.read-failed' } as const;
+
+/**
+ * Reads one file into an entry through the guard, or records why it cannot be read. Text that is
+ * not valid UTF-8 is kept (invalid bytes become U+FFFD) and reported where the first bad byte is.
+ */
+async function readEntry(file: DiscoveredFile, reader: WorkspaceReader, problems: Problem[], encoding: Map<string, Problem>): Promise<FileEntry | null> {
+  const read = await reader.readText(file.absPath);
+  encoding.delete(file.path);
+  if (!read.ok) {
+    problems.push({ path: file.path, line: 1, severity: 'warning', code: REFUSAL_CODES[read.refusal], message: `File ${read.message}; it is left out of the index.` });
     return null;
   }
+  if (read.invalidUtf8) {
+    encoding.set(file.path, {
+      path: file.path,
+      line: read.invalidUtf8.line,
+      severity: 'warning',
+      code: 'workspace.invalid-utf8',
+      message: `File is not valid UTF-8 (first invalid byte at offset ${read.invalidUtf8.offset}); invalid bytes are read as U+FFFD. Save it as UTF-8.`,
+    });
+  }
+  return { ...file, digest: sha256Hex(read.text), text: read.text };
 }
 
 export function compareCodeUnits(a: string, b: string): number {

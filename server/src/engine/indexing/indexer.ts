@@ -13,6 +13,7 @@ import type { IndexState, WorkspaceFolder } from '../indexState';
 import type { FileCommitInfo, Problem } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { EngineSettings } from '../settings';
+import { WorkspaceReader } from '../workspace/readGuard';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveredRoot, type WorkspaceDiscovery } from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
 import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
@@ -64,11 +65,15 @@ export class Indexer {
   private commitLookup: CommitInfoLookup | undefined;
   private commits: Map<string, FileCommitInfo> | undefined;
 
+  /** Every read of a workspace file goes through it (readGuard.ts). */
+  readonly reader: WorkspaceReader;
+
   constructor(
     private readonly folders: readonly WorkspaceFolder[],
     private readonly settings: EngineSettings,
   ) {
     this.matcher = compileSourceGlobs(settings.globs);
+    this.reader = new WorkspaceReader(folders, settings.maxFileSize);
   }
 
   /** A full pass: walk every folder and reload git facts; unchanged files are still not re-read. */
@@ -84,7 +89,7 @@ export class Indexer {
     const roots = this.discovery.roots;
     const git = !this.settings.useGit ? Promise.resolve(undefined) : early && sameGitRoots(before!, roots) ? early : loadGitFacts(roots);
     const report = this.onProgress;
-    const filled = await fillFileTable(this.discovery.files, this.table, report && { onProgress: (done, total) => report({ step: 'reading', done, total }) });
+    const filled = await fillFileTable(this.discovery.files, this.table, this.reader, report && { onProgress: (done, total) => report({ step: 'reading', done, total }) });
     report?.({ step: 'parsing', files: this.discovery.files.length });
     this.dirtyOverrides.clear();
     return this.finish('full', started, filled, git);

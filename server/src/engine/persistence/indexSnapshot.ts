@@ -23,6 +23,7 @@ import { deriveRelations } from '../sources/catalog/relations';
 import type { RunHealth } from '../sources/runHealth';
 import type { WorkspaceDiscovery } from '../workspace/discovery';
 import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
+import type { WorkspaceReader } from '../workspace/readGuard';
 import { FileTable, type FileEntry } from '../indexing/fileTable';
 import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
@@ -128,7 +129,7 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
  * Rebuilds the indexer's memory from a snapshot. Throws when the snapshot is for other folders
  * or does not hang together; the caller discards it and indexes from scratch.
  */
-export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly WorkspaceFolder[]): IndexerMemory {
+export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly WorkspaceFolder[], reader: WorkspaceReader): IndexerMemory {
   const json = parts.json as SnapshotJson;
   const same = json.folders.length === folders.length && json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
   if (!same) throw new Error('snapshot is for other workspace folders');
@@ -172,7 +173,7 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
   };
   return {
     discovery: json.discovery,
-    table: new FileTable(entries),
+    table: new FileTable(entries, reader),
     git,
     producers: memos,
     catalog,

@@ -8,9 +8,18 @@
  * a process killed mid-write leaves the previous snapshot intact. A file that is truncated, of
  * another format or fails its checksum is refused with the reason, never half-trusted.
  */
-import { promises as fs } from 'node:fs';
+import { promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
+import { InputError } from '../errors';
+import { isWithin } from '../workspace/paths';
+import { readGuardedBytes } from '../workspace/readGuard';
+
+/** Largest snapshot read: 4 GiB (a Buffer's limit); larger is refused, never half-read. */
+const MAX_SNAPSHOT_BYTES = 2 ** 32 - 1;
+
+/** A temporary file older than this is an orphan even when its process id is alive again: 1 hour. */
+const ORPHAN_AGE_MS = 60 * 60 * 1000;
 
 const MAGIC = Buffer.from('WSCTX-SNAPSHOT\n', 'utf8');
 
@@ -64,17 +73,94 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
   }
 }
 
+/**
+ * The snapshot at `file`, null when there is none. Anything but a regular file there (a FIFO
+ * would block the read forever) is refused before it is opened, and the file is opened
+ * non-blocking (readGuard.ts).
+ */
 export async function readSnapshotFile(file: string, format: number): Promise<SnapshotRead | null> {
-  let bytes: Buffer;
   try {
-    bytes = await fs.readFile(file);
+    await fs.stat(file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { ok: false, reason: `cannot be read: ${(error as Error).message}` };
   }
+  const read = await readGuardedBytes(file, [path.parse(path.resolve(file)).root], MAX_SNAPSHOT_BYTES);
+  if (!read.ok) return { ok: false, reason: read.message };
+  const bytes = read.bytes;
   try {
     return decodeSnapshot(format, bytes);
   } catch (error) {
     return { ok: false, reason: `cannot be decoded: ${(error as Error).message}` };
+  }
+}
+
+/**
+ * Removes the temporary files an interrupted `writeFileAtomic` of `file` left behind
+ * (`<file>.<pid>.<time>.tmp`): those of a process that is gone, and any older than an hour.
+ * Returns the paths removed. Never throws.
+ */
+export async function removeOrphanTemps(file: string, now = Date.now()): Promise<string[]> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = /^(\d+)\.(\d+)\.tmp$/.exec(name.startsWith(prefix) ? name.slice(prefix.length) : '');
+    if (!match) continue;
+    const [pid, written] = [Number(match[1]), Number(match[2])];
+    if (pid === process.pid || (processAlive(pid) && now - written < ORPHAN_AGE_MS)) continue;
+    try {
+      await fs.rm(path.join(dir, name), { force: true });
+      removed.push(path.join(dir, name));
+    } catch {
+      // Not ours to remove after all (permissions): left alone.
+    }
+  }
+  return removed;
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Refuses a cache folder inside a served folder: the tool would write into what it reads (and
+ * index its own snapshots). Compared by real path; a folder that does not exist yet is placed by
+ * its nearest existing parent. @throws InputError naming the cache folder and the served folder
+ */
+export function assertCacheOutside(cacheDir: string, folders: readonly { name: string; absPath: string }[]): void {
+  const cache = realPathOf(cacheDir);
+  for (const folder of folders) {
+    const root = realPathOf(folder.absPath);
+    if (isWithin(root, cache)) {
+      throw new InputError(`the cache folder ${cacheDir} lies inside the served folder ${folder.absPath}; the tool never writes into what it reads. Choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
+    }
+  }
+}
+
+/** The real path of `target`, or of its nearest existing parent joined with the rest. */
+function realPathOf(target: string): string {
+  let current = path.resolve(target);
+  const rest: string[] = [];
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...rest);
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return path.join(current, ...rest);
+      rest.unshift(path.basename(current));
+      current = parent;
+    }
   }
 }

@@ -9,11 +9,10 @@
  * globs), and a file whose size and modification time are unchanged since the last walk is not
  * read again.
  */
-import { promises as fs } from 'node:fs';
 import type { WorkspaceFolder } from '../indexState';
 import type { EntityKey } from '../model';
-import { discoverWorkspace, type DiscoveredFile } from '../workspace/discovery';
-import { stripBom } from '../workspace/diskFileSource';
+import { DEFAULT_MAX_FILE_SIZE, discoverWorkspace, type DiscoveredFile } from '../workspace/discovery';
+import { WorkspaceReader } from '../workspace/readGuard';
 import { DEFAULT_SOURCE_GLOBS, type SourceGlobs } from '../workspace/globs';
 import { findEntityMentionsAsync, type EntityMention } from './entityMentions';
 
@@ -57,10 +56,14 @@ export class MentionIndex {
   private building: Promise<Map<EntityKey, FileMention[]>> | undefined;
   private generation = 0;
 
+  private readonly reader: WorkspaceReader;
+
   constructor(
     private readonly folders: readonly WorkspaceFolder[],
     private readonly options: MentionIndexOptions = {},
-  ) {}
+  ) {
+    this.reader = new WorkspaceReader(folders, options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE);
+  }
 
   /** Forget what the last walk found; the next question walks again (unchanged files are not re-read). */
   invalidate(): void {
@@ -122,14 +125,13 @@ export class MentionIndex {
   private async refreshFile(file: DiscoveredFile): Promise<void> {
     const cached = this.cache.get(file.path);
     if (cached && cached.size === file.size && cached.mtimeMs === file.mtimeMs) return;
-    let text: string;
-    try {
-      text = stripBom(await fs.readFile(file.absPath, 'utf8'));
-    } catch {
+    const read = await this.reader.readText(file.absPath);
+    if (!read.ok) {
       // A file that vanished or cannot be read names nothing; the walk after the next change retries.
       this.cache.delete(file.path);
       return;
     }
+    const text = read.text;
     this.cache.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, mentions: await findEntityMentionsAsync(file.path, text) });
   }
 }

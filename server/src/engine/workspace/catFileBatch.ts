@@ -7,7 +7,7 @@
  * so requests are pipelined and answered from a FIFO.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { GIT_CONFIG_ARGS, gitEnv, GitUnavailableError } from './gitRunner';
+import { gitEnv, gitPrefixArgs, GitUnavailableError } from './gitRunner';
 
 interface Pending {
   resolve(content: Buffer | null): void;
@@ -58,7 +58,7 @@ export class CatFileBatch {
 
   private start(): ChildProcessWithoutNullStreams {
     if (this.process) return this.process;
-    const child = spawn(this.gitPath, [...GIT_CONFIG_ARGS, 'cat-file', '--batch'], {
+    const child = spawn(this.gitPath, [...gitPrefixArgs(this.gitPath), 'cat-file', '--batch'], {
       cwd: this.cwd,
       env: gitEnv(),
       stdio: ['pipe', 'pipe', 'pipe'],

@@ -12,8 +12,12 @@
  *   clones in `repos/*`), and a nested work tree starts its own rules;
  * - a file is kept when its repository-relative path matches a role glob (globs.ts), it is at most
  *   `maxFileSize` bytes and its first 8 KiB hold no NUL byte;
- * - symlinks to files and directories are followed; each real directory is walked once (real
- *   directories win over links to them, then links in path order), so link loops terminate;
+ * - symlinks to files and directories are followed while their real path stays inside a served
+ *   folder; a link out of every served folder (to `/etc`, to `/proc/self/environ`, to a folder of
+ *   someone's notes) is never followed, and is a `workspace.symlink-outside` problem naming the
+ *   link. Each real directory is walked once (real directories win over links to them, then
+ *   links in path order), so link loops terminate;
+ * - only regular files are kept (FIFOs, sockets and devices are skipped), opened non-blocking;
  * - a directory that is another workspace folder's root is left to that folder.
  *
  * Only kept candidates are opened (one open, fstat and read of at most 8 KiB each); every other
@@ -26,7 +30,8 @@ import * as path from 'node:path';
 import type { Problem } from '../model';
 import { compileSourceGlobs, type SourceGlobs, type SourceMatcher, type SourceRole, ALWAYS_SKIPPED_DIRS } from './globs';
 import { IgnoreChain } from './ignoreRules';
-import { joinPosix, relativePosix, relativeTo, workspacePath, type WorkspaceFolderRef } from './paths';
+import { GUARDED_OPEN_FLAGS, readSmallFile } from './readGuard';
+import { isWithin, joinPosix, relativePosix, relativeTo, workspacePath, type WorkspaceFolderRef } from './paths';
 import {
   findEnclosingWorkTree,
   hasGitEntry,
@@ -239,10 +244,22 @@ class Walker {
     links.forEach((link, i) => {
       const real = reals[i];
       if (real === null || this.visited.has(real) || this.isOtherFolderRoot(real, link.folder)) return;
+      // Checked again here: the link may have been pointed elsewhere since it was first seen.
+      if (!this.isInside(real)) return this.refuseOutside(link.folder, link.rel, real);
       this.visited.add(real);
       tasks.push({ ...link, real });
     });
     return tasks;
+  }
+
+  /** True when a real path lies inside one of the served folders. */
+  private isInside(real: string): boolean {
+    for (const root of this.folderReals.keys()) if (isWithin(root, real)) return true;
+    return false;
+  }
+
+  private refuseOutside(folder: number, rel: string, real: string): void {
+    this.problem(this.folders[folder].name, rel, 'warning', 'workspace.symlink-outside', `Symbolic link points outside the served folders (to ${real}); not followed.`);
   }
 
   private isOtherFolderRoot(real: string, folder: number): boolean {
@@ -370,7 +387,15 @@ class Walker {
   private async followLink(abs: string, folder: number, rel: string, root: RootCtx): Promise<Kind> {
     try {
       const stat = await fs.stat(abs);
-      return stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other';
+      const kind: Kind = stat.isDirectory() ? 'dir' : stat.isFile() ? 'file' : 'other';
+      if (kind === 'other') return kind;
+      const real = await fs.realpath(abs);
+      if (!this.isInside(real)) {
+        // A link to a file is reported when it would have been read; one to a folder always.
+        if (kind === 'dir' || this.matcher.isCandidate(relativeTo(root.dirRel, rel)!)) this.refuseOutside(folder, rel, real);
+        return 'other';
+      }
+      return kind;
     } catch (error) {
       if (this.matcher.isCandidate(relativeTo(root.dirRel, rel)!)) {
         this.problem(this.folders[folder].name, rel, 'info', 'workspace.broken-symlink', `Symbolic link cannot be followed: ${reason(error)}; not read.`);
@@ -384,7 +409,8 @@ class Walker {
     if (await this.stillKnown(task, folderName)) return;
     let handle: FileHandle | undefined;
     try {
-      handle = await fs.open(task.abs, 'r');
+      // Non-blocking: a FIFO swapped in for the file since the directory was listed cannot hang the open.
+      handle = await fs.open(task.abs, GUARDED_OPEN_FLAGS);
       const stat = await handle.stat();
       if (!stat.isFile()) return;
       if (stat.size > this.maxFileSize) {
@@ -438,7 +464,7 @@ class Walker {
   private async readRules(file: string | null, folderName: string): Promise<string | null> {
     if (file === null) return null;
     try {
-      return await fs.readFile(file, 'utf8');
+      return await readSmallFile(file);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {

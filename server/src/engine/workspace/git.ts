@@ -11,7 +11,7 @@
 import type { FileCommitInfo, Problem, RepoInfo } from '../model';
 import type { DiscoveredRoot } from './discovery';
 import { defaultGitRunner } from './gitHelper';
-import { GitUnavailableError, type GitRunner } from './gitRunner';
+import { GIT_LOG_SAFE_OPTIONS, GitUnavailableError, type GitRunner } from './gitRunner';
 import { fromWorkspacePath, isWithin, relativePosix, type WorkspaceFolderRef } from './paths';
 import { RootMap } from './rootMap';
 
@@ -106,7 +106,7 @@ const RECORD = '\x1e';
 export async function lastCommitTimes(absRoot: string, options: HistoryOptions = {}): Promise<Map<string, number>> {
   const runner = options.runner ?? defaultGitRunner();
   const limit = options.maxCommits !== undefined ? [`--max-count=${Math.max(1, Math.floor(options.maxCommits))}`] : [];
-  let args = ['log', ...limit, '-z', `--format=${RECORD}%ct`, '--name-only', '--no-renames', '--diff-merges=first-parent', '--root', '--relative', 'HEAD', '--'];
+  let args = ['log', ...GIT_LOG_SAFE_OPTIONS, ...limit, '-z', `--format=${RECORD}%ct`, '--name-only', '--no-renames', '--diff-merges=first-parent', '--root', '--relative', 'HEAD', '--'];
   let result = await runner.run(args, absRoot);
   if (result.code !== 0 && /diff-merges/.test(result.stderr)) {
     // git before 2.31: merges then contribute nothing of their own (git log's default).
@@ -154,13 +154,35 @@ export async function dirtyPaths(absRoot: string, options: GitOptions & { prefix
     if (!info) return new Set();
     prefix = info.prefix;
   }
-  const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', '.'];
-  const result = await runner.run(args, absRoot);
+  const args = ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignore-submodules=all', '--', '.'];
+  const result = await runner.run([...(await driverOverrides(runner, absRoot)), ...args], absRoot);
   if (result.code !== 0) {
     if (isNoRepoOrNoCommits(result.stderr)) return new Set();
     throw new GitCommandError(args, result.code, result.stderr);
   }
   return parseStatus(result.stdout, prefix);
+}
+
+/** The program-naming keys of a filter driver (git-config(1) `filter.<driver>.*`). */
+const FILTER_PROGRAM_KEYS = ['clean', 'smudge', 'process'] as const;
+
+/**
+ * `-c filter.<driver>.<key>=` for every filter driver the repository's config names (its
+ * `.git/config` and the files it includes), plus `required=false`: `git status` runs a file's clean
+ * filter when the file's stat data changed (an extracted archive: every file), and the driver is
+ * a program the repository chose. Emptied, git reads the file as it is. Driver names are
+ * wildcards, so they are listed first with `git config`, which runs no program itself.
+ */
+export async function driverOverrides(runner: GitRunner, absRoot: string): Promise<string[]> {
+  const listed = await runner.run(['config', '--null', '--name-only', '--get-regexp', '^filter\\.'], absRoot);
+  // Exit 1: no such keys.
+  if (listed.code !== 0) return [];
+  const drivers = new Set<string>();
+  for (const key of listed.stdout.split('\0')) {
+    const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
+    if (match) drivers.add(match[1]);
+  }
+  return [...drivers].flatMap((driver) => [...FILTER_PROGRAM_KEYS.flatMap((key) => ['-c', `filter.${driver}.${key}=`]), '-c', `filter.${driver}.required=false`]);
 }
 
 /** Parses porcelain v1 `-z` output; paths there are relative to the work tree's top. */
@@ -205,12 +227,12 @@ export interface WorkspaceGitFacts {
   problems: Problem[];
 }
 
-/** Repositories read at once; each runs three short git processes. */
+/** Repositories read at once; each runs four short git processes. */
 const REPO_CONCURRENCY = 4;
 
 /**
- * Loads facts for every root that runs its own git (`gitAbsRoot === absRoot`): three git processes
- * per repository (rev-parse, log, status; two before the first commit). Never throws: git missing from PATH
+ * Loads facts for every root that runs its own git (`gitAbsRoot === absRoot`): four git processes
+ * per repository (rev-parse, log, config, status; three before the first commit). Never throws: git missing from PATH
  * gives one `git.unavailable` Problem and facts without git; a failing repository gives a
  * `git.failed` Problem and facts without git for that repository.
  */
@@ -241,8 +263,8 @@ export async function loadGitFacts(roots: readonly DiscoveredRoot[], options: Hi
 }
 
 /**
- * Facts of one directory git runs in: three git processes (rev-parse, then log and status side
- * by side). @throws GitUnavailableError, GitCommandError
+ * Facts of one directory git runs in: four git processes (rev-parse, then log and config + status
+ * side by side). @throws GitUnavailableError, GitCommandError
  */
 export async function loadRepoGitFacts(absRoot: string, options: HistoryOptions = {}): Promise<RepoGitFacts> {
   const state = await workTreeState(absRoot, options);

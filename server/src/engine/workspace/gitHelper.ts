@@ -4,7 +4,7 @@
  * Why: on Linux, Node starts a child with fork(), whose cost grows with the parent's memory (its
  * page tables are copied) and which blocks the event loop while it runs. Measured on Node 20:
  * about 5 ms per git process from a 50 MB process and 14 ms from a 600 MB one. An index of 100k
- * sections over 700 repositories runs three git processes per repository on every full pass:
+ * sections over 700 repositories runs four git processes per repository on every full pass:
  * half a minute of blocked event loop from the engine, a few seconds from a helper that stays
  * small and runs on another core. macOS (posix_spawn) and Windows (CreateProcess) have no such
  * cost, so the default runner uses the helper on Linux only (`defaultGitRunner` below).
@@ -17,7 +17,7 @@
  * calls in flight and every later call run through `execFileGitRunner` instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { DEFAULT_GIT_MAX_BUFFER, execFileGitRunner, gitEnv, GIT_CONFIG_ARGS, settleGitRun, type GitRunner, type GitRunResult } from './gitRunner';
+import { DEFAULT_GIT_MAX_BUFFER, DEFAULT_GIT_TIMEOUT_MS, execFileGitRunner, gitEnv, gitPrefixArgs, settleGitRun, type GitRunner, type GitRunResult } from './gitRunner';
 
 /** Default idle time before the helper exits: 30 s. */
 export const DEFAULT_GIT_HELPER_IDLE_MS = 30_000;
@@ -25,12 +25,13 @@ export const DEFAULT_GIT_HELPER_IDLE_MS = 30_000;
 export const DEFAULT_GIT_HELPER_START_MS = 10_000;
 
 /**
- * The helper's program: argv[1] is the git executable, argv[2] the output limit. A request is
+ * The helper's program: argv[1] is the git executable, argv[2] the output limit, argv[3] the
+ * time limit per call. A request is
  * `{"id":n,"args":[...],"cwd":"..."}`; an answer `{"id":n,"code":0|n|null,"errCode":..,"message":..,"stdout":..,"stderr":..}`.
  */
 const HELPER_SOURCE = `
 const { execFile } = require('node:child_process');
-const [gitPath, maxBuffer] = [process.argv[1], Number(process.argv[2])];
+const [gitPath, maxBuffer, timeout] = [process.argv[1], Number(process.argv[2]), Number(process.argv[3])];
 process.stdout.write('{"ready":true}\\n');
 let buffered = '';
 process.stdin.setEncoding('utf8');
@@ -43,7 +44,7 @@ process.stdin.on('data', (chunk) => {
   }
 });
 function run(request) {
-  execFile(gitPath, request.args, { cwd: request.cwd, env: process.env, maxBuffer, encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
+  execFile(gitPath, request.args, { cwd: request.cwd, env: process.env, maxBuffer, timeout, killSignal: 'SIGKILL', encoding: 'utf8', windowsHide: true }, (error, stdout, stderr) => {
     const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
     const errCode = error && typeof error.code === 'string' ? error.code : null;
     process.stdout.write(JSON.stringify({ id: request.id, code, errCode, message: error ? error.message : '', stdout, stderr }) + '\\n');
@@ -118,7 +119,7 @@ export class HelperGitRunner implements GitRunner {
       const id = this.nextId++;
       this.pending.set(id, { args, cwd, resolve, reject });
       this.hold(true);
-      child.stdin!.write(`${JSON.stringify({ id, args: [...GIT_CONFIG_ARGS, ...args], cwd })}\n`);
+      child.stdin!.write(`${JSON.stringify({ id, args: [...gitPrefixArgs(this.gitPath), ...args], cwd })}\n`);
     });
   }
 
@@ -139,7 +140,7 @@ export class HelperGitRunner implements GitRunner {
       const env = gitEnv();
       // The engine's own Node options (an inspector port, a loader) are not the helper's.
       delete env.NODE_OPTIONS;
-      child = spawn(this.nodePath, ['-e', HELPER_SOURCE, this.gitPath, String(this.maxBuffer)], { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true });
+      child = spawn(this.nodePath, ['-e', HELPER_SOURCE, this.gitPath, String(this.maxBuffer), String(DEFAULT_GIT_TIMEOUT_MS)], { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true });
     } catch {
       this.broken = true;
       return undefined;

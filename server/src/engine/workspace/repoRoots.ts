@@ -11,6 +11,7 @@
  */
 import { promises as fs } from 'node:fs';
 import * as path from 'node:path';
+import { readSmallFile } from './readGuard';
 
 /** How a directory qualified as a repository root; a root may qualify several ways. */
 export type RootReason = 'folder' | 'git' | 'exported';
@@ -67,13 +68,13 @@ export async function infoExcludePath(workTreeAbs: string): Promise<string | nul
   try {
     const stat = await fs.stat(dotGit);
     if (stat.isDirectory()) return path.join(dotGit, 'info', 'exclude');
-    const text = await fs.readFile(dotGit, 'utf8');
+    const text = await readSmallFile(dotGit);
     const match = /^gitdir:\s*(.+?)\s*$/m.exec(text);
     if (!match) return null;
     const gitDir = path.resolve(workTreeAbs, match[1]);
     let commonDir = gitDir;
     try {
-      commonDir = path.resolve(gitDir, (await fs.readFile(path.join(gitDir, 'commondir'), 'utf8')).trim());
+      commonDir = path.resolve(gitDir, (await readSmallFile(path.join(gitDir, 'commondir'))).trim());
     } catch {
       // No commondir file: a submodule's git dir is its own common dir.
     }

@@ -3,12 +3,13 @@
  * folder, and its text (the editor's buffer when the document is open, else the file on disk).
  * Also the conversions between the engine's 1-based lines and LSP's 0-based positions.
  */
-import { promises as fs } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Location, Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { WorkspaceFolder } from '../../engine/indexState';
+import { DEFAULT_MAX_FILE_SIZE } from '../../engine/workspace/discovery';
 import { fromWorkspacePath, toWorkspacePath } from '../../engine/workspace/paths';
+import { WorkspaceReader } from '../../engine/workspace/readGuard';
 
 /** The open documents (vscode-languageserver's `TextDocuments`). */
 export interface OpenDocuments {
@@ -50,23 +51,24 @@ export class DocumentStore {
     if (open) return open.getText();
     const abs = this.absPathOf(uri);
     if (abs === null) return null;
-    try {
-      return stripBom(await fs.readFile(abs, 'utf8'));
-    } catch {
-      return null;
-    }
+    return this.readDisk(abs);
   }
 
   /** Text of a workspace-relative path as saved on disk (what the index read), or null. */
   async fileText(path: string): Promise<string | null> {
     const resolved = fromWorkspacePath(this.folders(), path);
     if (!resolved) return null;
-    try {
-      return stripBom(await fs.readFile(resolved.absPath, 'utf8'));
-    } catch {
-      return null;
-    }
+    return this.readDisk(resolved.absPath);
   }
+
+  /** A file's text through the read guard: inside a served folder, a regular file, capped. */
+  private async readDisk(abs: string): Promise<string | null> {
+    const folders = this.folders();
+    if (this.reader?.folders !== folders) this.reader = new WorkspaceReader(folders, DEFAULT_MAX_FILE_SIZE);
+    const read = await this.reader.readText(abs);
+    return read.ok ? read.text : null;
+  }
+  private reader: WorkspaceReader | undefined;
 
   /** Text of a workspace-relative path (open buffer first). */
   async textOfPath(path: string): Promise<string | null> {
@@ -83,10 +85,6 @@ export class DocumentStore {
     }
     return out;
   }
-}
-
-function stripBom(text: string): string {
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** LSP range of a 1-based line and 1-based columns (end exclusive). */

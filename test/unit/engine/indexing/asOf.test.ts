@@ -77,6 +77,20 @@ describe('asOf from git history', () => {
     await assert.rejects(ask({ question: 'failover', asOf: 'last tuesday' }), /^InputError|asOf: /);
     const before = await ask({ question: 'failover', asOf: '2025-01-01' });
     assert.deepEqual(before.passages, [], 'nothing existed before the first commit');
+    // Said, not left to guess: the repository had no files then.
+    assert.deepEqual(before.degraded, ['as-of-before-history']);
+    const expanded = await expand({ entityRef: 'billing-worker', asOf: '1960-05-01' }).catch((error: Error) => error);
+    assert.match((expanded as Error).message, /No entity 'billing-worker' in the catalog/);
+  });
+
+  it('refuses an asOf that names no commit, naming the field, instead of answering from today', async () => {
+    await assert.rejects(ask({ question: 'failover', asOf: 'no-such-commit' }), (error: Error) => {
+      assert.equal(error.name, 'InputError');
+      assert.match(error.message, /^asOf: "no-such-commit" is neither an ISO 8601 date-time .* nor a commit of any repository/);
+      return true;
+    });
+    await assert.rejects(ask({ question: 'failover', asOf: 'deadbeefdeadbeef' }), /asOf: "deadbeefdeadbeef" is neither/);
+    await assert.rejects(expand({ entityRef: 'billing-worker', asOf: '2026-02-30' }), /asOf: .*not a valid ISO 8601 date-time/);
   });
 
   it('flags as-of-chunks-approximate when a folder has no history to read', async () => {

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
 import { fillFileTable, refreshFileTable, type FileTable } from '../../../../server/src/engine/indexing/fileTable';
 import { discoverWorkspace, type DiscoveredFile } from '../../../../server/src/engine/workspace/discovery';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
@@ -30,14 +31,14 @@ describe('indexing/fileTable', () => {
     for (let i = 0; i < 450; i++) files[`docs/page-${String(i).padStart(3, '0')}.md`] = `page ${i}`;
     const { discovery } = await workspace(files);
     const heard: string[] = [];
-    const { read } = await fillFileTable(discovery.files, undefined, { onProgress: (done, total) => heard.push(`${done}/${total}`) });
+    const { read } = await fillFileTable(discovery.files, undefined, readerOf(discovery), { onProgress: (done, total) => heard.push(`${done}/${total}`) });
     assert.equal(read, 450);
     assert.deepEqual(heard, ['200/450', '400/450', '450/450']);
   });
 
   it('lists the files under a directory by binary search', async () => {
     const { discovery } = await workspace({ 'docs/a.md': 'a', 'docs/sub/b.md': 'b', 'docs-old/c.md': 'c', 'docs.md': 'd', 'z/e.md': 'e' });
-    const { table } = await fillFileTable(discovery.files, undefined);
+    const { table } = await fillFileTable(discovery.files, undefined, readerOf(discovery));
     assert.deepEqual(table.listUnder('docs'), ['docs/a.md', 'docs/sub/b.md']);
     assert.deepEqual(table.listUnder('docs/sub'), ['docs/sub/b.md']);
     assert.deepEqual(table.listUnder(''), table.list());
@@ -46,15 +47,15 @@ describe('indexing/fileTable', () => {
 
   it('refreshFileTable gives what fillFileTable gives when only the touched files changed', async () => {
     const { dir, discovery } = await workspace({ 'a.md': 'alpha', 'b.md': 'beta', 'c.md': 'gamma', 'docs/d.md': 'delta' });
-    const base = await fillFileTable(discovery.files, undefined);
-    const previous = (await fillFileTable(discovery.files, undefined)).table;
+    const base = await fillFileTable(discovery.files, undefined, readerOf(discovery));
+    const previous = (await fillFileTable(discovery.files, undefined, readerOf(discovery))).table;
     write(dir, 'b.md', 'beta, edited');
     fs.rmSync(path.join(dir, 'docs/d.md'));
     const touched = [await restat(dir, discovery.files.find((f) => f.path === 'b.md')!), discovery.files.find((f) => f.path === 'c.md')!];
     const remaining = discovery.files.filter((f) => f.path !== 'docs/d.md').map((f) => touched.find((t) => t.path === f.path) ?? f);
-    const full = await fillFileTable(remaining, base.table, { forceRead: new Set(['b.md', 'c.md']) });
+    const full = await fillFileTable(remaining, base.table, readerOf(discovery), { forceRead: new Set(['b.md', 'c.md']) });
 
-    const again = await fillFileTable(remaining, undefined);
+    const again = await fillFileTable(remaining, undefined, readerOf(discovery));
     const quick = await refreshFileTable(previous, touched, ['docs/d.md']);
     assert.deepEqual(contents(quick.table), contents(full.table));
     assert.deepEqual(contents(quick.table), contents(again.table));
@@ -67,7 +68,7 @@ describe('indexing/fileTable', () => {
 
   it('keeps the path list and its signature when no file came or went, and reports unreadable files', async () => {
     const { dir, discovery } = await workspace({ 'a.md': 'alpha', 'b.md': 'beta' });
-    const previous = (await fillFileTable(discovery.files, undefined)).table;
+    const previous = (await fillFileTable(discovery.files, undefined, readerOf(discovery))).table;
     const signature = previous.signature;
     write(dir, 'a.md', 'alpha, edited');
     const edited = await refreshFileTable(previous, [await restat(dir, discovery.files[0])], []);
@@ -84,7 +85,7 @@ describe('indexing/fileTable', () => {
 
   it('releases texts it is told to and reads them from disk again when asked', async () => {
     const { dir, discovery } = await workspace({ 'catalog-info.yaml': 'kind: Component\n', 'docs/a.md': '# A\n' });
-    const { table } = await fillFileTable(discovery.files, undefined);
+    const { table } = await fillFileTable(discovery.files, undefined, readerOf(discovery));
     table.releaseTexts((entry) => entry.path.endsWith('.yaml'));
     assert.equal(table.get('docs/a.md')!.text, undefined);
     assert.equal(table.get('catalog-info.yaml')!.text, 'kind: Component\n');
@@ -93,3 +94,8 @@ describe('indexing/fileTable', () => {
     assert.equal(await table.readText('docs/a.md'), '# A\n', 'a text read again stays until released');
   });
 });
+
+/** The guard over a discovery's folders, at the default size cap. */
+function readerOf(discovery: { folders: readonly { absPath: string }[] }): WorkspaceReader {
+  return new WorkspaceReader(discovery.folders, 2 * 1024 * 1024);
+}

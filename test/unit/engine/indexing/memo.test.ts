@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
 import { fillFileTable, refreshFileTable, type FileTable } from '../../../../server/src/engine/indexing/fileTable';
 import { ProducerMemo, type TrackingSource } from '../../../../server/src/engine/indexing/memo';
 import { discoverWorkspace, type DiscoveredFile } from '../../../../server/src/engine/workspace/discovery';
@@ -23,7 +24,7 @@ async function setUp(files: Record<string, string>) {
   for (const [rel, text] of Object.entries(files)) write(dir, rel, text);
   const folders = [{ name: 'ws', absPath: dir }];
   const discovery = await discoverWorkspace(folders);
-  const { table } = await fillFileTable(discovery.files, undefined);
+  const { table } = await fillFileTable(discovery.files, undefined, readerOf(discovery));
   return { dir, folders, discovery, table };
 }
 
@@ -60,7 +61,7 @@ describe('indexing/memo', () => {
     assert.equal(memo.checks - checksBefore, 1, 'only the entry that read b.md was checked');
 
     // A table made some other way (a restart, a fresh fill) proves nothing: every entry is checked.
-    const fresh = (await fillFileTable(discovery.files.map((f) => ({ ...f, mtimeMs: 0 })), undefined)).table;
+    const fresh = (await fillFileTable(discovery.files.map((f) => ({ ...f, mtimeMs: 0 })), undefined, readerOf(discovery))).table;
     const checks = memo.checks;
     assert.deepEqual(await pass(memo, fresh, keys, reader(runs)), ['a.md: alpha', 'b.md: beta, edited', 'c.md: gamma']);
     assert.deepEqual(runs.splice(0), []);
@@ -97,7 +98,7 @@ describe('indexing/memo', () => {
     const grow = async (previous: FileTable, rel: string) => {
       write(dir, rel, 'new');
       const discovery = await discoverWorkspace(folders);
-      return (await fillFileTable(discovery.files, previous)).table;
+      return (await fillFileTable(discovery.files, previous, readerOf(discovery))).table;
     };
     const elsewhere = await grow(table, 'other/y.md');
     assert.equal(elsewhere.delta?.listingChanged, true);
@@ -125,3 +126,8 @@ describe('indexing/memo', () => {
     assert.equal(restored.checks, 2);
   });
 });
+
+/** The guard over a discovery's folders, at the default size cap. */
+function readerOf(discovery: { folders: readonly { absPath: string }[] }): WorkspaceReader {
+  return new WorkspaceReader(discovery.folders, 2 * 1024 * 1024);
+}

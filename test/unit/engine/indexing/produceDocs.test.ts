@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
 import { fillFileTable, type FileTable } from '../../../../server/src/engine/indexing/fileTable';
 import { DocProducers, type ProducedDocs } from '../../../../server/src/engine/indexing/produceDocs';
 import type { Doc } from '../../../../server/src/engine/model';
@@ -33,7 +34,7 @@ async function workspace() {
 
 async function tableOf(folders: { name: string; absPath: string }[], previous?: FileTable) {
   const discovery = await discoverWorkspace(folders);
-  return { roots: discovery.roots, table: (await fillFileTable(discovery.files, previous)).table };
+  return { roots: discovery.roots, table: (await fillFileTable(discovery.files, previous, readerOf(discovery))).table };
 }
 
 /** What producers starting from nothing make of the workspace now. */
@@ -156,3 +157,8 @@ describe('indexing/produceDocs', () => {
     assert.deepEqual(comparable(moved), comparable(await fromScratch(folders)));
   });
 });
+
+/** The guard over a discovery's folders, at the default size cap. */
+function readerOf(discovery: { folders: readonly { absPath: string }[] }): WorkspaceReader {
+  return new WorkspaceReader(discovery.folders, 2 * 1024 * 1024);
+}

@@ -86,6 +86,26 @@ describe('engine/workspace/asOf', () => {
     }
   });
 
+  it('reads a date before 1973 as that date, not as HEAD (git misreads a short --before=@<seconds>)', async () => {
+    const old = initRepo(tempDir('asof-1971'));
+    write(old, 'a.md', 'a');
+    const early = commitAll(old, 'early', 40_000_000); // 1971-04-08
+    write(old, 'a.md', 'b');
+    commitAll(old, 'late', T1);
+    assert.deepEqual(await resolveAsOf(old, '1971-06-01'), { ok: true, commit: early, commitTime: 40_000_000 * 1000 });
+    for (const date of ['1970-06-01', '1960-01-01T00:00:00Z']) {
+      const result = await resolveAsOf(old, date);
+      assert.deepEqual(result.ok ? result.commit : result.reason, 'before-history', date);
+    }
+  });
+
+  it('refuses a date-shaped asOf that is no date', async () => {
+    for (const asOf of ['2024-13-45', '2024-02-30T25:00']) {
+      const result = await resolveAsOf(repo, asOf);
+      assert.deepEqual(result.ok ? result.commit : [result.reason, /not a valid ISO 8601 date-time/.test(result.message)], ['invalid', true], asOf);
+    }
+  });
+
   it('says when a shallow clone lacks the history asked for', async () => {
     const clone = path.join(tempDir('asof-shallow'), 'clone');
     git(path.dirname(clone), ['clone', '-q', '--depth', '1', `file://${repo}`, clone]);

@@ -96,10 +96,10 @@ describe('engine/workspace/discovery', () => {
     fs.symlinkSync('missing.md', path.join(root, 'docs', 'broken.md'), 'file');
 
     const found = await discoverWorkspace([{ name: 'r', absPath: root }]);
-    assert.deepEqual(paths(found), ['AGENTS.md', 'CLAUDE.md', 'docs/guide.md', 'shared/notes.md']);
+    // `shared` leads out of the workspace: not followed, and said.
+    assert.deepEqual(paths(found), ['AGENTS.md', 'CLAUDE.md', 'docs/guide.md']);
     assert.deepEqual(found.files.find((f) => f.path === 'CLAUDE.md')!.roles, ['claudeMd', 'markdown']);
-    assert.deepEqual(problems(found), ['info workspace.broken-symlink docs/broken.md']);
-    assert.equal(found.files.find((f) => f.path === 'shared/notes.md')!.absPath, path.join(root, 'shared', 'notes.md'));
+    assert.deepEqual(problems(found), ['info workspace.broken-symlink docs/broken.md', 'warning workspace.symlink-outside shared']);
   });
 
   it('prefixes paths with the folder name only in a multi-root workspace', async () => {

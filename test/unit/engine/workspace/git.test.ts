@@ -140,7 +140,8 @@ describe('engine/workspace/git', () => {
     assert.deepEqual([...dirty].sort(), [
       'added.md', 'deleted.md', 'modified.md', 'moved.md', 'new-dir/deep/untracked.md', 'renamed.md', 'staged-edit.md',
     ]);
-    assert.deepEqual(runner.calls.map((c) => c[0]), ['status']);
+    // `config` lists the filter drivers that status must not run (driverOverrides).
+    assert.deepEqual(runner.calls.map((c) => c[0]), ['config', 'status']);
   });
 
   it('limits history and status to a subdirectory and makes paths relative to it', async () => {
@@ -204,18 +205,18 @@ describe('engine/workspace/git', () => {
     assert.equal(runner.calls.length, 3);
   });
 
-  it('loadRepoGitFacts runs three git processes (two before the first commit)', async () => {
+  it('loadRepoGitFacts runs four git processes (three before the first commit)', async () => {
     const repo = initRepo(tempDir('three'));
     write(repo, 'a.md', 'a');
     let runner = countingRunner();
     assert.deepEqual(await loadRepoGitFacts(repo, { runner }), { absRoot: repo, git: true, head: null, lastCommitTimes: new Map(), dirty: new Set(['a.md']) });
-    assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['rev-parse', 'status']);
+    assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['config', 'rev-parse', 'status']);
     const head = commitAll(repo, 'first', T1);
     write(repo, 'b.md', 'b');
     runner = countingRunner();
     const facts = await loadRepoGitFacts(repo, { runner });
     assert.deepEqual(facts, { absRoot: repo, git: true, head, lastCommitTimes: new Map([['a.md', T1 * 1000]]), dirty: new Set(['b.md']) });
-    assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['log', 'rev-parse', 'status']);
+    assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['config', 'log', 'rev-parse', 'status']);
   });
 
   it('CommitInfoLookup gives what fileCommitInfo gives for every file: nested, exported, multi-root and git-less roots', async () => {

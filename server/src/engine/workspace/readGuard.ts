@@ -1,0 +1,235 @@
+/**
+ * The one way the engine reads a workspace file. The workspace is untrusted input: a link can
+ * point anywhere (`/proc/self/environ`, `/etc`), a "file" can be a FIFO that blocks the reader
+ * forever or a device that never ends, and a `/proc` file reports size 0 whatever it holds. So a
+ * read here:
+ *
+ * 1. refuses anything that is not a regular file before opening it (FIFO, socket, device, folder);
+ * 2. opens it with O_NONBLOCK, so a FIFO swapped in after that check cannot block the open;
+ * 3. checks the descriptor it opened: a regular file (fstat), whose real path lies inside one of
+ *    the allowed roots, and whose real path names that very file (same device and inode), so a
+ *    link swapped between the check and the open is refused rather than followed;
+ * 4. reads from that descriptor at most `maxBytes + 1` bytes, and refuses the file when the extra
+ *    byte arrives: the cap holds on the bytes read, not on what `stat` claims.
+ *
+ * Not covered (README "Security"): hard links (a second name of an outside file, which only someone
+ * who could already write both places can make) and bind mounts look like inside files.
+ */
+import * as fs from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import * as path from 'node:path';
+import { isWithin } from './paths';
+
+/** Why a read was refused. */
+export type ReadRefusal =
+  /** The real path lies outside every allowed root (a link out of the workspace). */
+  | 'outside'
+  /** Not a regular file: a FIFO, socket, device or directory. */
+  | 'not-regular'
+  /** More bytes than the cap. */
+  | 'too-large'
+  /** Missing, unreadable, or replaced while it was being opened. */
+  | 'unreadable';
+
+export type GuardedBytes = { ok: true; bytes: Buffer; realPath: string } | { ok: false; refusal: ReadRefusal; message: string };
+
+export type GuardedText =
+  | {
+      ok: true;
+      /** UTF-8 text, a leading byte-order mark dropped; invalid sequences replaced by U+FFFD. */
+      text: string;
+      /** Set when the bytes were not valid UTF-8: where the first bad byte is (1-based line). */
+      invalidUtf8?: { offset: number; line: number };
+    }
+  | { ok: false; refusal: ReadRefusal; message: string };
+
+/** Flags of every guarded open. O_NONBLOCK is POSIX; Windows has no FIFOs to fear and no such flag. */
+export const GUARDED_OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0) | (fs.constants.O_NOCTTY ?? 0);
+
+/** Bytes read per `read` call. */
+const CHUNK = 64 * 1024;
+
+/**
+ * Reads `absPath` through the guard (module comment).
+ * @param roots real paths (fs.realpath) of the folders the file must lie in
+ * @param maxBytes largest file accepted, in bytes
+ */
+export async function readGuardedBytes(absPath: string, roots: readonly string[], maxBytes: number): Promise<GuardedBytes> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    const before = await fs.promises.stat(absPath);
+    if (!before.isFile()) return refuse('not-regular', `${kindOf(before)}, not a regular file`);
+    handle = await fs.promises.open(absPath, GUARDED_OPEN_FLAGS);
+    const opened = await handle.stat();
+    if (!opened.isFile()) return refuse('not-regular', `${kindOf(opened)}, not a regular file`);
+    const realPath = await fs.promises.realpath(absPath);
+    const placed = placement(realPath, roots);
+    if (placed) return placed;
+    const atReal = await fs.promises.stat(realPath);
+    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev) return refuse('unreadable', 'the file was replaced while it was opened');
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const want = Math.min(CHUNK, maxBytes + 1 - total);
+      const buffer = Buffer.allocUnsafe(want);
+      const { bytesRead } = await handle.read(buffer, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return refuse('too-large', `more than ${maxBytes} bytes (the size cap); not read`);
+    }
+    return { ok: true, bytes: chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total), realPath };
+  } catch (error) {
+    return refuse('unreadable', `cannot be read: ${errorCode(error)}`);
+  } finally {
+    await handle?.close().catch(() => undefined);
+  }
+}
+
+/** `readGuardedBytes` without awaiting (for callers that are synchronous, like private notes). */
+export function readGuardedBytesSync(absPath: string, roots: readonly string[], maxBytes: number): GuardedBytes {
+  let fd: number | undefined;
+  try {
+    const before = fs.statSync(absPath);
+    if (!before.isFile()) return refuse('not-regular', `${kindOf(before)}, not a regular file`);
+    fd = fs.openSync(absPath, GUARDED_OPEN_FLAGS);
+    const opened = fs.fstatSync(fd);
+    if (!opened.isFile()) return refuse('not-regular', `${kindOf(opened)}, not a regular file`);
+    const realPath = fs.realpathSync(absPath);
+    const placed = placement(realPath, roots);
+    if (placed) return placed;
+    const atReal = fs.statSync(realPath);
+    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev) return refuse('unreadable', 'the file was replaced while it was opened');
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const want = Math.min(CHUNK, maxBytes + 1 - total);
+      const buffer = Buffer.allocUnsafe(want);
+      const bytesRead = fs.readSync(fd, buffer, 0, want, null);
+      if (bytesRead === 0) break;
+      chunks.push(buffer.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) return refuse('too-large', `more than ${maxBytes} bytes (the size cap); not read`);
+    }
+    return { ok: true, bytes: Buffer.concat(chunks, total), realPath };
+  } catch (error) {
+    return refuse('unreadable', `cannot be read: ${errorCode(error)}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+/** Largest config-like file read (a `.gitignore`, `info/exclude`, a `.git` file): 1 MiB. */
+export const MAX_RULES_BYTES = 1024 * 1024;
+
+/**
+ * Text of a small file whose content is never served (ignore rules, a `.git` file's `gitdir:`
+ * line) and that may lie outside the workspace (a linked worktree's git dir): regular files only,
+ * non-blocking, at most {@link MAX_RULES_BYTES}. Throws an Error with `code` ENOENT when missing,
+ * EINVAL when refused.
+ */
+export async function readSmallFile(absPath: string): Promise<string> {
+  const read = await readGuardedBytes(absPath, [path.parse(path.resolve(absPath)).root], MAX_RULES_BYTES);
+  if (read.ok) return stripBom(read.bytes.toString('utf8'));
+  const missing = read.refusal === 'unreadable' && /ENOENT|ENOTDIR/.test(read.message);
+  throw Object.assign(new Error(`${absPath}: ${read.message}`), { code: missing ? 'ENOENT' : 'EINVAL' });
+}
+
+/** Decodes guarded bytes as text, noting where the first invalid UTF-8 byte is. */
+export function decodeText(bytes: Buffer): { text: string; invalidUtf8?: { offset: number; line: number } } {
+  const text = stripBom(bytes.toString('utf8'));
+  if (isUtf8(bytes)) return { text };
+  const offset = firstInvalidUtf8(bytes);
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
+  return { text, invalidUtf8: { offset, line } };
+}
+
+export function stripBom(text: string): string {
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** Offset of the first byte that does not start or continue a valid UTF-8 sequence. */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i];
+    let need: number;
+    let min: number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return bytes.length;
+}
+
+/**
+ * Reads the files of a set of folders through the guard: the folders' real paths are the roots,
+ * resolved once and again whenever a file seems to lie outside them (a folder re-created or
+ * re-mounted since).
+ */
+export class WorkspaceReader {
+  private roots: Promise<string[]> | undefined;
+
+  /**
+   * @param folders the folders files must lie in (absolute paths)
+   * @param maxBytes largest file read, in bytes (discovery's `maxFileSize`, default 2 MiB)
+   */
+  constructor(
+    readonly folders: readonly { absPath: string }[],
+    readonly maxBytes: number,
+  ) {}
+
+  async readBytes(absPath: string, maxBytes = this.maxBytes): Promise<GuardedBytes> {
+    let read = await readGuardedBytes(absPath, await this.realRoots(), maxBytes);
+    if (!read.ok && read.refusal === 'outside') {
+      this.roots = undefined;
+      read = await readGuardedBytes(absPath, await this.realRoots(), maxBytes);
+    }
+    return read;
+  }
+
+  async readText(absPath: string): Promise<GuardedText> {
+    const read = await this.readBytes(absPath);
+    return read.ok ? { ok: true, ...decodeText(read.bytes) } : read;
+  }
+
+  private realRoots(): Promise<string[]> {
+    this.roots ??= Promise.all(this.folders.map((folder) => fs.promises.realpath(folder.absPath).catch(() => path.resolve(folder.absPath))));
+    return this.roots;
+  }
+}
+
+function placement(realPath: string, roots: readonly string[]): GuardedBytes | null {
+  if (roots.some((root) => isWithin(root, realPath))) return null;
+  return refuse('outside', `its real path (${realPath}) is outside the served folders; not read`);
+}
+
+function refuse(refusal: ReadRefusal, message: string): { ok: false; refusal: ReadRefusal; message: string } {
+  return { ok: false, refusal, message };
+}
+
+function kindOf(stat: fs.Stats): string {
+  if (stat.isFIFO()) return 'a FIFO (named pipe)';
+  if (stat.isSocket()) return 'a socket';
+  if (stat.isCharacterDevice() || stat.isBlockDevice()) return 'a device';
+  if (stat.isDirectory()) return 'a directory';
+  return 'not a file';
+}
+
+function errorCode(error: unknown): string {
+  const err = error as NodeJS.ErrnoException;
+  return err?.code ?? (err instanceof Error ? err.message : String(error));
+}

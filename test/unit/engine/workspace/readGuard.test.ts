@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { decodeText, firstInvalidUtf8, readGuardedBytes, readGuardedBytesSync, WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
+import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
+
+describe('engine/workspace/readGuard', () => {
+  after(removeTempDirs);
+
+  it('reads a regular file inside the roots, through an inside link too', async () => {
+    const root = tempDir('guard');
+    write(root, 'a.md', 'alpha');
+    fs.symlinkSync(path.join(root, 'a.md'), path.join(root, 'link.md'));
+    const reader = new WorkspaceReader([{ absPath: root }], 1024);
+    assert.deepEqual(await reader.readText(path.join(root, 'link.md')), { ok: true, text: 'alpha' });
+  });
+
+  it('refuses links out, /proc files that report size 0, FIFOs and devices, each with its reason', async () => {
+    const root = tempDir('guard-out');
+    fs.symlinkSync('/proc/self/environ', path.join(root, 'environ.md'));
+    fs.symlinkSync('/proc/self/pagemap', path.join(root, 'pagemap.md'));
+    fs.symlinkSync('/dev/zero', path.join(root, 'zero.md'));
+    execFileSync('mkfifo', [path.join(root, 'pipe.md')]);
+    const reader = new WorkspaceReader([{ absPath: root }], 1024);
+    const refusal = async (name: string) => {
+      const read = await reader.readBytes(path.join(root, name));
+      return read.ok ? 'read' : read.refusal;
+    };
+    assert.deepEqual(
+      [await refusal('environ.md'), await refusal('pagemap.md'), await refusal('zero.md'), await refusal('pipe.md'), await refusal('missing.md')],
+      ['outside', 'outside', 'not-regular', 'not-regular', 'unreadable'],
+    );
+    const sync = readGuardedBytesSync(path.join(root, 'pipe.md'), [root], 1024);
+    assert.deepEqual(sync.ok ? 'read' : sync.message, 'a FIFO (named pipe), not a regular file');
+  });
+
+  it('caps the bytes actually read, whatever stat says: /proc/self/status reports size 0', async () => {
+    const status = fs.statSync('/proc/self/status');
+    assert.equal(status.size, 0);
+    const small = await readGuardedBytes('/proc/self/status', ['/proc'], 16);
+    assert.deepEqual(small.ok ? 'read' : [small.refusal, small.message], ['too-large', 'more than 16 bytes (the size cap); not read']);
+    const whole = await readGuardedBytes('/proc/self/status', ['/proc'], 1 << 20);
+    assert.ok(whole.ok && whole.bytes.length > 16 && /^Name:/.test(whole.bytes.toString('utf8')));
+  });
+
+  it('finds the first invalid UTF-8 byte and its line', () => {
+    assert.equal(firstInvalidUtf8(Buffer.from('plain ascii, é and 😀')), Buffer.byteLength('plain ascii, é and 😀'));
+    assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0xc0, 0x80])), 1); // overlong
+    assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0xed, 0xa0, 0x80])), 1); // surrogate
+    assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0x62, 0xe2, 0x82])), 2); // truncated
+    assert.deepEqual(decodeText(Buffer.concat([Buffer.from('one\ntwo\nthr'), Buffer.from([0xe9, 0x65])])), { text: 'one\ntwo\nthr\ufffde', invalidUtf8: { offset: 11, line: 3 } });
+    assert.deepEqual(decodeText(Buffer.from('\ufeffbom')), { text: 'bom' });
+  });
+});
