@@ -1,48 +1,65 @@
 /**
- * The component graph: catalog entities and one canonical edge per Backstage relation pair.
+ * The component graph: catalog entities and every relation between them, both halves of each
+ * Backstage pair, exactly as Backstage stores them.
  *
- * Built once per index state from the catalog loader's entities and relations (which hold both
- * halves of every pair); immutable afterwards, so queries never see a half-built graph.
+ * Backstage's BuiltinKindsEntityProcessor emits two relations per ref (`A dependsOn B` and
+ * `B dependencyOf A`) and its catalog serves both: an entity's `relations` are the ones whose
+ * source it is. The graph does the same: `outgoing(key)` holds the relations whose source is the
+ * entity (its whole neighbourhood, as seen from it), `incoming(key)` those whose target is.
+ *
+ * Built once per index state from the catalog loader's relations; immutable afterwards, so
+ * queries never see a half-built graph.
  */
 import type { CatalogEntity, EntityKey, Relation, RelationType } from '../model';
-import { forwardType, isForward } from './relationTypes';
 
 export interface GraphEdge {
-  /** The declaring end (forward direction): `billing-worker dependsOn invoices-db`. */
+  /** The entity the relation belongs to (Backstage's `source`). */
   source: EntityKey;
   sourceRef: string;
-  /** Always the forward half of the pair (see relationTypes.ts). */
+  /** The relation as Backstage names it, either half of a pair. */
   type: RelationType;
   target: EntityKey;
   targetRef: string;
   /** False when either end is not in the catalog. */
   resolved: boolean;
-  /** Where the edge was declared (the first declaration seen). */
+  /**
+   * Where the relation was declared: the field and line that produced it. Both halves of a pair
+   * point at the same declaration (`A dependsOn B` and `B dependencyOf A` both at A's
+   * `spec.dependsOn`), since Backstage derives both from that one field.
+   */
   origin: Relation['origin'];
 }
 
+const compareEdges = (a: GraphEdge, b: GraphEdge): number =>
+  cmp(a.type, b.type) || cmp(a.targetRef, b.targetRef) || cmp(a.sourceRef, b.sourceRef);
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 export class ComponentGraph {
-  private readonly byKey = new Map<EntityKey, CatalogEntity>();
-  private readonly outEdges = new Map<EntityKey, GraphEdge[]>();
-  private readonly inEdges = new Map<EntityKey, GraphEdge[]>();
-  private readonly allEdges: GraphEdge[] = [];
+  private readonly byKey: ReadonlyMap<EntityKey, CatalogEntity>;
+  private readonly outEdges: Map<EntityKey, GraphEdge[]>;
+  private readonly inEdges: Map<EntityKey, GraphEdge[]>;
+  private allEdges: GraphEdge[] | undefined;
 
   constructor(entities: readonly CatalogEntity[], relations: readonly Relation[]) {
-    for (const entity of entities) this.byKey.set(entity.key, entity);
+    const byKey = new Map<EntityKey, CatalogEntity>();
+    for (const entity of entities) byKey.set(entity.key, entity);
+    this.byKey = byKey;
+    this.outEdges = new Map();
+    this.inEdges = new Map();
     const seen = new Set<string>();
     for (const relation of relations) {
-      const edge = this.toForwardEdge(relation);
-      const id = `${edge.source}\u0000${edge.type}\u0000${edge.target}`;
+      const id = `${relation.source}\u0000${relation.type}\u0000${relation.target}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      this.allEdges.push(edge);
+      const edge = toEdge(relation, byKey);
       push(this.outEdges, edge.source, edge);
       push(this.inEdges, edge.target, edge);
     }
-    const order = (a: GraphEdge, b: GraphEdge) =>
-      a.type.localeCompare(b.type) || a.targetRef.localeCompare(b.targetRef) || a.sourceRef.localeCompare(b.sourceRef);
-    for (const list of this.outEdges.values()) list.sort(order);
-    for (const list of this.inEdges.values()) list.sort(order);
+    for (const list of this.outEdges.values()) list.sort(compareEdges);
+    for (const list of this.inEdges.values()) list.sort(compareEdges);
   }
 
   get entityCount(): number {
@@ -53,7 +70,13 @@ export class ComponentGraph {
     return this.byKey.values();
   }
 
+  /** Every relation, grouped by source entity, each group in type, target, source order. */
   edges(): readonly GraphEdge[] {
+    if (!this.allEdges) {
+      const all: GraphEdge[] = [];
+      for (const list of this.outEdges.values()) for (const edge of list) all.push(edge);
+      this.allEdges = all;
+    }
     return this.allEdges;
   }
 
@@ -65,35 +88,32 @@ export class ComponentGraph {
     return this.byKey.has(key.toLowerCase());
   }
 
-  /** Forward edges declared by `key` (what it depends on, belongs to, is owned by...). */
+  /** Relations whose source is `key`: everything Backstage lists under the entity's `relations`. */
   outgoing(key: EntityKey): readonly GraphEdge[] {
     return this.outEdges.get(key) ?? [];
   }
 
-  /** Forward edges pointing at `key` (what depends on it, what it owns, its members...). */
+  /** Relations whose target is `key` (the other halves of its own, plus any declared elsewhere). */
   incoming(key: EntityKey): readonly GraphEdge[] {
     return this.inEdges.get(key) ?? [];
   }
 
-  /** The entity's owner ref as the graph resolved it (first ownedBy edge), if any. */
+  /** The entity's owner ref as the graph resolved it (first ownedBy relation), if any. */
   ownerOf(key: EntityKey): string | undefined {
     return this.outgoing(key).find((e) => e.type === 'ownedBy')?.targetRef;
   }
+}
 
-  private toForwardEdge(relation: Relation): GraphEdge {
-    const forward = isForward(relation.type);
-    const source = forward ? relation.source : relation.target;
-    const target = forward ? relation.target : relation.source;
-    return {
-      source,
-      sourceRef: forward ? relation.sourceRef : relation.targetRef,
-      type: forward ? relation.type : forwardType(relation.type),
-      target,
-      targetRef: forward ? relation.targetRef : relation.sourceRef,
-      resolved: this.byKey.has(source) && this.byKey.has(target),
-      origin: relation.origin,
-    };
-  }
+function toEdge(relation: Relation, byKey: ReadonlyMap<EntityKey, CatalogEntity>): GraphEdge {
+  return {
+    source: relation.source,
+    sourceRef: relation.sourceRef,
+    type: relation.type,
+    target: relation.target,
+    targetRef: relation.targetRef,
+    resolved: byKey.has(relation.source) && byKey.has(relation.target),
+    origin: relation.origin,
+  };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

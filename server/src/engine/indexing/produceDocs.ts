@@ -105,8 +105,9 @@ export class DocProducers {
 
     const byRole = this.filesByRole(table);
     const catalogRoots = byRole.catalog;
+    const candidates = byRole.catalogCandidates;
     const catalog = await this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
-      loadCatalog(source, catalogRoots, { parseCache: this.parseCache }),
+      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates }),
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
@@ -199,18 +200,20 @@ export class DocProducers {
     const paths = table.list();
     if (this.roles?.paths === paths) return this.roles.value;
     const catalog: string[] = [];
+    const catalogCandidates: string[] = [];
     const fileProducts: string[] = [];
     const overviewByDir = new Map<string, string>();
     for (const path of paths) {
       const roles = table.get(path)!.roles;
       if (roles.includes('catalog')) catalog.push(path);
+      else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
       if (mayProduceFromFile(path, roles)) fileProducts.push(path);
       if (!roles.includes('overview')) continue;
       // The first overview in path order of a directory is its repository's (sources/overview.ts).
       const dir = dirName(path);
       if (isOverviewPath(path, dir) && !overviewByDir.has(dir)) overviewByDir.set(dir, path);
     }
-    const value = { catalog, catalogKey: `catalog:${catalog.join('\n')}`, fileProducts, overviewByDir };
+    const value = { catalog, catalogCandidates, catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`, fileProducts, overviewByDir };
     this.roles = { paths, value };
     return value;
   }
@@ -295,7 +298,9 @@ export interface ProducerStats {
 interface FilesByRole {
   /** Catalog files, the catalog's roots. */
   catalog: string[];
-  /** The catalog memo's key: the roots, in order. */
+  /** Other YAML files, checked for entities no Location names (loadCatalog.ts `candidates`). */
+  catalogCandidates: string[];
+  /** The catalog memo's key: the roots and the candidates, in order. */
   catalogKey: string;
   /** Files that may make a document, folder description or pack on their own (produceFromFile). */
   fileProducts: string[];
