@@ -10,25 +10,16 @@
  * Built once per index state from the catalog loader's relations; immutable afterwards, so
  * queries never see a half-built graph.
  */
-import type { CatalogEntity, EntityKey, Relation, RelationType } from '../model';
+import type { CatalogEntity, EntityKey, Relation } from '../model';
 
-export interface GraphEdge {
-  /** The entity the relation belongs to (Backstage's `source`). */
-  source: EntityKey;
-  sourceRef: string;
-  /** The relation as Backstage names it, either half of a pair. */
-  type: RelationType;
-  target: EntityKey;
-  targetRef: string;
-  /** False when either end is not in the catalog. */
-  resolved: boolean;
-  /**
-   * Where the relation was declared: the field and line that produced it. Both halves of a pair
-   * point at the same declaration (`A dependsOn B` and `B dependencyOf A` both at A's
-   * `spec.dependsOn`), since Backstage derives both from that one field.
-   */
-  origin: Relation['origin'];
-}
+/**
+ * One relation of the graph: the catalog's own `Relation` object (model.ts), shared, not copied.
+ * `resolved` is false when either end is not in the catalog (one end is always the declaring
+ * entity), and `origin` is where the pair was declared: both halves point at the same field
+ * (`A dependsOn B` and `B dependencyOf A` both at A's `spec.dependsOn`), since Backstage derives
+ * both from that one field.
+ */
+export type GraphEdge = Relation;
 
 const compareEdges = (a: GraphEdge, b: GraphEdge): number =>
   cmp(a.type, b.type) || cmp(a.targetRef, b.targetRef) || cmp(a.sourceRef, b.sourceRef);
@@ -39,27 +30,26 @@ function cmp(a: string, b: string): number {
 
 export class ComponentGraph {
   private readonly byKey: ReadonlyMap<EntityKey, CatalogEntity>;
-  private readonly outEdges: Map<EntityKey, GraphEdge[]>;
-  private readonly inEdges: Map<EntityKey, GraphEdge[]>;
-  private allEdges: GraphEdge[] | undefined;
+  private readonly outEdges = new Map<EntityKey, GraphEdge[]>();
+  private readonly inEdges = new Map<EntityKey, GraphEdge[]>();
+  /** Lists already put in order: sorting waits for the first read of a list. */
+  private readonly sorted = new WeakSet<GraphEdge[]>();
+  private readonly allEdges: readonly GraphEdge[];
 
+  /**
+   * `relations` must hold each relation once (the catalog loader's do). Building is a pass over
+   * them, without copying or sorting: each entity's lists are sorted when first read, so a
+   * catalog edit does not pay for ordering the relations of entities nobody asks about.
+   */
   constructor(entities: readonly CatalogEntity[], relations: readonly Relation[]) {
     const byKey = new Map<EntityKey, CatalogEntity>();
     for (const entity of entities) byKey.set(entity.key, entity);
     this.byKey = byKey;
-    this.outEdges = new Map();
-    this.inEdges = new Map();
-    const seen = new Set<string>();
     for (const relation of relations) {
-      const id = `${relation.source}\u0000${relation.type}\u0000${relation.target}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const edge = toEdge(relation, byKey);
-      push(this.outEdges, edge.source, edge);
-      push(this.inEdges, edge.target, edge);
+      push(this.outEdges, relation.source, relation);
+      push(this.inEdges, relation.target, relation);
     }
-    for (const list of this.outEdges.values()) list.sort(compareEdges);
-    for (const list of this.inEdges.values()) list.sort(compareEdges);
+    this.allEdges = relations;
   }
 
   get entityCount(): number {
@@ -70,13 +60,8 @@ export class ComponentGraph {
     return this.byKey.values();
   }
 
-  /** Every relation, grouped by source entity, each group in type, target, source order. */
+  /** Every relation, in the catalog's order (declaring entity, field, value; each pair together). */
   edges(): readonly GraphEdge[] {
-    if (!this.allEdges) {
-      const all: GraphEdge[] = [];
-      for (const list of this.outEdges.values()) for (const edge of list) all.push(edge);
-      this.allEdges = all;
-    }
     return this.allEdges;
   }
 
@@ -90,30 +75,28 @@ export class ComponentGraph {
 
   /** Relations whose source is `key`: everything Backstage lists under the entity's `relations`. */
   outgoing(key: EntityKey): readonly GraphEdge[] {
-    return this.outEdges.get(key) ?? [];
+    return this.inOrder(this.outEdges.get(key));
   }
 
   /** Relations whose target is `key` (the other halves of its own, plus any declared elsewhere). */
   incoming(key: EntityKey): readonly GraphEdge[] {
-    return this.inEdges.get(key) ?? [];
+    return this.inOrder(this.inEdges.get(key));
+  }
+
+  /** A list sorted by type, far end and near end, sorted in place the first time it is read. */
+  private inOrder(list: GraphEdge[] | undefined): readonly GraphEdge[] {
+    if (!list) return [];
+    if (!this.sorted.has(list)) {
+      list.sort(compareEdges);
+      this.sorted.add(list);
+    }
+    return list;
   }
 
   /** The entity's owner ref as the graph resolved it (first ownedBy relation), if any. */
   ownerOf(key: EntityKey): string | undefined {
     return this.outgoing(key).find((e) => e.type === 'ownedBy')?.targetRef;
   }
-}
-
-function toEdge(relation: Relation, byKey: ReadonlyMap<EntityKey, CatalogEntity>): GraphEdge {
-  return {
-    source: relation.source,
-    sourceRef: relation.sourceRef,
-    type: relation.type,
-    target: relation.target,
-    targetRef: relation.targetRef,
-    resolved: byKey.has(relation.source) && byKey.has(relation.target),
-    origin: relation.origin,
-  };
 }
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {

@@ -22,7 +22,7 @@ import { formatFieldPath } from './fieldPath';
 import { resolveLocationTarget } from './locationTargets';
 import { lineOfField, parseCatalogFile, toCatalogEntity, type CatalogFileParse, type ParsedEntity } from './parseCatalogFile';
 import { resolveEntityPlaceholders, standInForPlaceholders } from './placeholders';
-import { deriveRelations } from './relations';
+import { deriveRelations, RelationCache } from './relations';
 import { validateEntity } from './validateEntity';
 
 export { renderEntityText } from './renderEntityText';
@@ -98,6 +98,12 @@ function locationTargets(spec: Record<string, unknown>): { target: string; field
 export class CatalogParseCache {
   private entries = new Map<string, { text: string; parse: CatalogFileParse }>();
   private next = new Map<string, { text: string; parse: CatalogFileParse }>();
+  /** Relations per entity object (relations.ts), so unchanged entities' refs are parsed once. */
+  readonly relations = new RelationCache();
+  /** Resolved placeholders per parsed entity, valid while the files they read are unchanged. */
+  readonly placeholders = new WeakMap<ParsedEntity, PlaceholderEntry>();
+  /** The content check of each candidate file, for the text it was made on. */
+  private checks = new Map<string, { text: string; catalog: boolean }>();
   /** Parses run and reused since the cache was made (tests count them). */
   parses = 0;
   reuses = 0;
@@ -115,6 +121,15 @@ export class CatalogParseCache {
     const parse = parseCatalogFile(path, text);
     this.next.set(path, { text, parse });
     return parse;
+  }
+
+  /** {@link looksLikeCatalogFile} of `text`, remembered per path while the text is the same. */
+  looksLikeCatalog(path: string, text: string): boolean {
+    const known = this.checks.get(path);
+    if (known && known.text === text) return known.catalog;
+    const catalog = looksLikeCatalogFile(text);
+    this.checks.set(path, { text, catalog });
+    return catalog;
   }
 
   /** Ends a load: files it did not read are forgotten. */
@@ -157,14 +172,16 @@ interface PlaceholderEntry {
   problems: Problem[];
 }
 
-const placeholderCache = new WeakMap<ParsedEntity, PlaceholderEntry>();
-
 /**
  * The entity with its placeholders resolved through `source` (placeholders.ts), re-validated as
  * Backstage validates after resolving; null when the resolved entity is invalid (its problems say
  * why). Cached per parse: an unchanged file whose targets are unchanged is not resolved again.
  */
-async function withPlaceholders(parsed: ParsedEntity, source: FileSource): Promise<{ entity: ParsedEntity | null; problems: Problem[] }> {
+async function withPlaceholders(
+  parsed: ParsedEntity,
+  source: FileSource,
+  placeholderCache: WeakMap<ParsedEntity, PlaceholderEntry>,
+): Promise<{ entity: ParsedEntity | null; problems: Problem[] }> {
   const known = placeholderCache.get(parsed);
   if (known) {
     let same = true;
@@ -207,6 +224,7 @@ async function withPlaceholders(parsed: ParsedEntity, source: FileSource): Promi
  */
 export async function loadCatalog(source: FileSource, roots: readonly string[], options: LoadCatalogOptions = {}): Promise<CatalogLoad> {
   const cache = options.parseCache;
+  const placeholderCache = cache?.placeholders ?? new WeakMap<ParsedEntity, PlaceholderEntry>();
   const problems: Problem[] = [];
   const files: CatalogFileRead[] = [];
   const parsed: ParsedEntity[] = [];
@@ -238,7 +256,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
       const path = candidates[nextCandidate++];
       if (queued.has(path)) continue;
       const text = await source.readText(path);
-      if (text === null || !looksLikeCatalogFile(text)) continue;
+      if (text === null || !(cache ? cache.looksLikeCatalog(path, text) : looksLikeCatalogFile(text))) continue;
       queued.add(path);
       const read: CatalogFileRead = { path, reachedBy: { kind: 'discovered' } };
       discovered.set(path, read);
@@ -275,7 +293,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
         entities.push(candidate);
         continue;
       }
-      const resolved = await withPlaceholders(candidate, source);
+      const resolved = await withPlaceholders(candidate, source, placeholderCache);
       for (const problem of resolved.problems) problems.push(problem);
       if (resolved.entity) entities.push(resolved.entity);
     }
@@ -344,7 +362,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
   }
 
   cache?.endLoad();
-  const derived = deriveRelations(kept);
+  const derived = deriveRelations(kept, cache?.relations);
   problems.push(...derived.problems);
   const fieldLines: Record<EntityKey, Record<string, number>> = {};
   for (const { entity, lines } of kept) fieldLines[entity.key] = lines;
