@@ -3,11 +3,12 @@
  * profiling with `node --cpu-prof`:
  *
  *   npx tsx bench/generate.ts --size 10k --git --out DIR
- *   node --expose-gc --cpu-prof --cpu-prof-dir PROFILES --import tsx bench/profileIndex.ts DIR [--only cold|docs|catalog|snapshot]
+ *   node --expose-gc --cpu-prof --cpu-prof-dir PROFILES --import tsx bench/profileIndex.ts DIR [--only cold|docs|catalog|snapshot] [--runs N]
  *
  * Prints, one line each: cold index, updates of one docs page and one catalog file (the probes
  * generate.ts picks), snapshot size, save, load and warm start, and heap and RSS after GC. One
- * run of each, no warm-up: `bench.ts` gives the medians; this gives a profile you can read.
+ * run of each, no warm-up (`--runs N` edits each probe N times and prints the median of all but
+ * the first): `bench.ts` gives the medians; this gives a profile you can read.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -20,6 +21,7 @@ const PROBE_CATALOG = /^[^/]+-\d+\/catalog-info\.yaml$/;
 async function main(argv: readonly string[]): Promise<void> {
   const dir = path.resolve(argv[0] ?? '');
   const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1] : undefined;
+  const editRuns = argv.includes('--runs') ? Math.max(1, Number(argv[argv.indexOf('--runs') + 1]) || 3) : 3;
   const runs = (name: string) => only === undefined || only === name;
   const folders = [{ name: path.basename(dir), absPath: dir }];
   const settings = { updateDebounceMs: 0, refreshAfterMs: 0, snapshotDelayMs: 2 ** 31 - 1 };
@@ -49,13 +51,17 @@ async function main(argv: readonly string[]): Promise<void> {
       if (!file) continue;
       const abs = path.join(dir, file);
       const original = readFileSync(abs, 'utf8');
+      const times: number[] = [];
       try {
-        for (let run = 0; run < 3; run++) {
+        for (let run = 0; run < editRuns; run++) {
           writeFileSync(abs, edit(original, run));
           t = performance.now();
           const report = await engine.update([abs]);
-          say(`update ${name} (${file}) run ${run}: ${(performance.now() - t).toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`);
+          times.push(performance.now() - t);
+          say(`update ${name} (${file}) run ${run}: ${times[run].toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`);
         }
+        const sorted = times.slice(1).sort((a, b) => a - b);
+        if (sorted.length > 0) say(`update ${name}: p50 ${sorted[Math.floor((sorted.length - 1) / 2)].toFixed(1)} ms over ${sorted.length} edits after the first`);
       } finally {
         writeFileSync(abs, original);
         await engine.update([abs]);

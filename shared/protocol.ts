@@ -299,6 +299,8 @@ export interface ExpandEntityArgs {
   entityRef: string;
   direction: 'out' | 'in' | 'both';
   depth: number;
+  /** Relation types to follow (Backstage's names); all when absent. */
+  edgeTypes?: string[];
 }
 
 export interface ShowEntityDocsArgs {

@@ -29,6 +29,7 @@ export interface SourceGlobSettings {
   techdocs: string[];
   markdown: string[];
   catalogTargets: string[];
+  placeholderTargets: string[];
   runHealth: string[];
   ignore: string[];
 }
@@ -73,6 +74,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze(
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
+  placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
   runHealth: ['.wsctx/run-health.json'],
   ignore: [],
 });
@@ -105,7 +107,8 @@ const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   cursorRules: 'Cursor rules.',
   techdocs: 'TechDocs site configuration (mkdocs.yml).',
   markdown: 'Markdown read so TechDocs pages and front-matter epics can be followed.',
-  catalogTargets: 'YAML a catalog Location entity may name as a target. Empty reads only catalog files.',
+  catalogTargets: 'YAML a catalog Location entity may name as a target, and YAML checked for Backstage entities no Location names. Empty reads only catalog files.',
+  placeholderTargets: 'Files a catalog placeholder ($text, $json, $openapi, $asyncapi) may name besides YAML and Markdown. Read only when a placeholder names them.',
   runHealth: "The last CI run's verdict at a repository root.",
   ignore: 'Extra paths never read, on top of .gitignore, node_modules and .git.',
 };
@@ -204,7 +207,12 @@ function assign(target: WorkspaceContextSettings, key: string, value: unknown): 
   node[parts[parts.length - 1]] = value;
 }
 
-type Checked = { ok: true; value: unknown } | { ok: false; error: string };
+export type Checked = { ok: true; value: unknown } | { ok: false; error: string };
+
+/** Checks one value against its setting's spec: the value to use (trimmed, cleaned) or why not. */
+export function checkSetting(spec: SettingSpec, value: unknown): Checked {
+  return check(spec, value);
+}
 
 function check(spec: SettingSpec, value: unknown): Checked {
   switch (spec.type) {

@@ -137,7 +137,7 @@ async function askExpandArgs(connection: ServerConnection): Promise<ExpandEntity
 
 async function showExpand(args: ExpandEntityArgs, callTool: CallTool): Promise<void> {
   const limit = normalizeSettings(Object.fromEntries(SETTING_KEYS.map((k) => [k, workspace.getConfiguration(SETTINGS_PREFIX).get(k)]))).settings.budgets.expandEdges;
-  const { output } = await callTool<ExpandView>('workspace_expand', { entityRef: args.entityRef, direction: args.direction, depth: args.depth, limit });
+  const { output } = await callTool<ExpandView>('workspace_expand', { entityRef: args.entityRef, direction: args.direction, depth: args.depth, limit, ...(args.edgeTypes?.length ? { edgeTypes: args.edgeTypes } : {}) });
   if (!output.entity || output.edges.length === 0) {
     void window.showInformationMessage(`Workspace Context: ${expandTitle(output)}`);
     return;

@@ -61,16 +61,22 @@ describe('wsctx CLI on the example workspace', () => {
   it('graph exports every entity and edge as JSON and as Graphviz DOT', () => {
     const json = JSON.parse(wsctx(['graph', ...WS]).stdout);
     assert.equal(json.entities.length, 66);
-    assert.equal(json.edges.length, 150);
+    // Both halves of every relation, as Backstage stores them.
+    assert.equal(json.edges.length, 300);
     assert.deepEqual(
-      json.edges.filter((e: { resolved: boolean }) => !e.resolved).map((e: { source: string; target: string }) => `${e.source}->${e.target}`),
-      ['component:default/order-export->resource:default/legacy-fax-gateway'],
+      json.edges.filter((e: { resolved: boolean }) => !e.resolved).map((e: { source: string; type: string; target: string; declaredAt: string }) => `${e.source} ${e.type} ${e.target} ${e.declaredAt}`),
+      [
+        'component:default/order-export dependsOn resource:default/legacy-fax-gateway storefront/catalog/legacy-entities.yaml:18',
+        'resource:default/legacy-fax-gateway dependencyOf component:default/order-export storefront/catalog/legacy-entities.yaml:18',
+      ],
     );
     const dot = wsctx(['graph', ...WS, '--format', 'dot']);
     assert.equal(dot.code, 0);
     assert.match(dot.stdout, /^digraph catalog \{/);
     assert.match(dot.stdout, /"component:default\/billing-worker" -> "resource:default\/invoices-db" \[label="dependsOn"\];/);
     assert.match(dot.stdout, /"resource:default\/legacy-fax-gateway" \[style=dashed, color=grey, fontcolor=grey\];/);
+    // One arrow per pair in the drawing: the declared half.
+    assert.doesNotMatch(dot.stdout, /label="dependencyOf"/);
     assert.match(dot.stdout, /\}\n$/);
   });
 

@@ -157,16 +157,14 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const vs = session();
       await hoverAt(vs, 'payments-platform/catalog-info.yaml', 'payments-team', ['Neighbours'], 29);
       await vs.page.locator('.monaco-hover:not(.hidden) a', { hasText: /^dependencies$/ }).first().click();
-      await vs.waitForQuickInput('group:default/payments-team (Payments team) · dependencies · depth 2 · 2 of 2 edges');
+      // Out of a group are all its own relations, both halves as Backstage stores them (ownerOf,
+      // hasMember, childOf), so two hops pass the editor's limit of 50.
+      await vs.waitForQuickInput('group:default/payments-team (Payments team) · dependencies · depth 2 · 50 of 109 edges, capped');
       const items = await readQuickPickItems(vs);
       await vs.screenshot('hover-expand-walk');
-      assert.deepEqual(
-        items.map((i) => [i.label, i.detail]),
-        [
-          ['group:default/payments-team ─childOf→ group:default/engineering', 'declared at platform-infra/catalog/groups.yaml:28 (spec.children)'],
-          ['group:default/engineering ─childOf→ group:default/fernhill', 'declared at platform-infra/catalog/groups.yaml:14 (spec.children)'],
-        ],
-      );
+      const rows = items.map((i) => [i.label, i.detail]);
+      assert.deepEqual(rows[0], ['group:default/payments-team ─childOf→ group:default/engineering', 'declared at platform-infra/catalog/groups.yaml:28 (spec.children)']);
+      assert.ok(rows.some(([label]) => label === 'group:default/payments-team ─hasMember→ user:default/maria.chen'), JSON.stringify(rows));
     });
 
     it('highlights entity refs with the injected grammar', async function () {
@@ -330,7 +328,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'Workspace Context: re-indexed' }).first();
       await toast.waitFor({ state: 'visible', timeout: 2 * UI_TIMEOUT_MS });
       await vs.screenshot('reindexed');
-      assert.match(await toast.innerText(), /Workspace Context: re-indexed fernhill: 97 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./);
+      assert.match(await toast.innerText(), /Workspace Context: re-indexed fernhill: 98 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./);
       const ready = await readStatusItem(vs, ourItem('Context: ready'));
       assert.match(ready.label, /^Workspace Context: ready, 66 entities, 350 sections/);
     });

@@ -1,6 +1,6 @@
 /**
- * Code lenses through the built language server: on each entity's name in a catalog file, counts
- * of dependents, dependencies and attached documents, each running a client command.
+ * Code lenses through the built language server: on each entity's name in a catalog file, the
+ * relations that matter for its kind and its attached documents, each running a client command.
  */
 import assert from 'node:assert/strict';
 import { CodeLensRequest } from 'vscode-languageserver-protocol/node';
@@ -19,19 +19,46 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
 
   const lenses = async (rel: string) => (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
 
-  it('puts dependents, dependencies and docs on every valid entity, with the commands the client runs', async () => {
+  it('puts dependents, dependencies and docs on every valid component and resource, with the commands the client runs', async () => {
     const found = await lenses('storefront/catalog/legacy-entities.yaml');
     const overview = { title: 'storefront', uri: lsp.uri('storefront/overview.md'), sourceKind: 'repo_overview' };
     const orderExport = { start: { line: 5, character: 8 }, end: { line: 5, character: 20 } };
     const ordersDb = { start: { line: 35, character: 8 }, end: { line: 35, character: 24 } };
+    const walk = (entityRef: string, edgeTypes: string[]) => [{ entityRef, direction: 'out', depth: 1, edgeTypes }];
     assert.deepEqual(found, [
-      { range: orderExport, command: { title: '0 dependents', command: 'workspaceContext.expandEntity', arguments: [{ entityRef: 'component:default/order-export', direction: 'in', depth: 1 }] } },
-      { range: orderExport, command: { title: '2 dependencies', command: 'workspaceContext.expandEntity', arguments: [{ entityRef: 'component:default/order-export', direction: 'out', depth: 1 }] } },
+      { range: orderExport, command: { title: '0 dependents', command: 'workspaceContext.expandEntity', arguments: walk('component:default/order-export', ['dependencyOf']) } },
+      { range: orderExport, command: { title: '2 dependencies', command: 'workspaceContext.expandEntity', arguments: walk('component:default/order-export', ['dependsOn', 'consumesApi']) } },
       { range: orderExport, command: { title: '1 doc', command: 'workspaceContext.showEntityDocs', arguments: [{ entityRef: 'component:default/order-export', docs: [overview] }] } },
-      { range: ordersDb, command: { title: '1 dependent', command: 'workspaceContext.expandEntity', arguments: [{ entityRef: 'resource:default/legacy-orders-db', direction: 'in', depth: 1 }] } },
-      { range: ordersDb, command: { title: '0 dependencies', command: 'workspaceContext.expandEntity', arguments: [{ entityRef: 'resource:default/legacy-orders-db', direction: 'out', depth: 1 }] } },
+      { range: ordersDb, command: { title: '1 dependent', command: 'workspaceContext.expandEntity', arguments: walk('resource:default/legacy-orders-db', ['dependencyOf']) } },
+      { range: ordersDb, command: { title: '0 dependencies', command: 'workspaceContext.expandEntity', arguments: walk('resource:default/legacy-orders-db', ['dependsOn', 'consumesApi']) } },
       { range: ordersDb, command: { title: '1 doc', command: 'workspaceContext.showEntityDocs', arguments: [{ entityRef: 'resource:default/legacy-orders-db', docs: [overview] }] } },
     ]);
+  });
+
+  it('counts per kind: a system\'s parts, a domain\'s systems, a group\'s ownership and members, an API\'s providers and consumers', async () => {
+    const titles = async (rel: string) => {
+      const byLine = new Map<number, string[]>();
+      for (const lens of await lenses(rel)) byLine.set(lens.range.start.line, [...(byLine.get(lens.range.start.line) ?? []), lens.command!.title]);
+      return [...byLine.values()].map((t) => t.join(' | '));
+    };
+    // The domain, its three systems, then the components (dependents | dependencies | docs).
+    assert.deepEqual((await titles('payments-platform/catalog-info.yaml')).slice(0, 5), [
+      '3 systems | 1 doc',
+      '4 components | 1 API | 2 resources | 1 doc',
+      '2 components | 2 APIs | 2 resources | 1 doc',
+      '2 components | 1 API | 1 resource | 1 doc',
+      '0 dependents | 5 dependencies | 9 docs',
+    ]);
+    assert.deepEqual((await titles('platform-infra/catalog/groups.yaml')).slice(0, 3), [
+      'owns 0 | 0 members | 1 child group | 1 doc',
+      'owns 2 | 1 member | 4 child groups | 1 doc',
+      'owns 15 | 3 members | 1 doc',
+    ]);
+    assert.deepEqual((await titles('payments-platform/catalog/apis.yaml')).slice(0, 2), ['1 provider | 2 consumers | 2 docs', '1 provider | 1 consumer | 1 doc']);
+    // A system's lens walks its hasPart relations.
+    const system = (await lenses('payments-platform/catalog-info.yaml')).find((l) => l.command!.title === '4 components')!;
+    assert.deepEqual(system.command!.arguments, [{ entityRef: system.command!.arguments![0].entityRef, direction: 'out', depth: 1, edgeTypes: ['hasPart'] }]);
+    assert.match(system.command!.arguments![0].entityRef, /^system:default\//);
   });
 
   it('counts docs, overviews and epics attached to a service', async () => {

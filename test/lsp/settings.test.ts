@@ -66,7 +66,7 @@ describe('shared settings', () => {
       items: { type: 'string' },
       scope: 'window',
     });
-    assert.equal(SETTING_KEYS.length, 23);
+    assert.equal(SETTING_KEYS.length, 24);
   });
 
   it('maps sources onto engine globs and asks for a new engine only when they change', () => {

@@ -16,6 +16,8 @@ const OPTIONS = {
   json: { type: 'boolean' },
   'cache-dir': { type: 'string' },
   'no-cache': { type: 'boolean' },
+  'catalog-glob': { type: 'string', multiple: true },
+  ignore: { type: 'string', multiple: true },
   embeddings: { type: 'string' },
   'embeddings-model': { type: 'string' },
   'embeddings-url': { type: 'string' },
@@ -47,6 +49,10 @@ export type CliOptions = {
   json: boolean;
   cacheDir?: string;
   noCache: boolean;
+  /** `--catalog-glob` (repeatable): replaces `sources.catalog`. */
+  catalogGlobs?: string[];
+  /** `--ignore` (repeatable): replaces `sources.ignore`. */
+  ignoreGlobs?: string[];
   embeddings?: string;
   embeddingsModel?: string;
   embeddingsUrl?: string;
@@ -96,6 +102,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       json: v.json ?? false,
       cacheDir: v['cache-dir'],
       noCache: v['no-cache'] ?? false,
+      catalogGlobs: v['catalog-glob'],
+      ignoreGlobs: v.ignore,
       embeddings: v.embeddings,
       embeddingsModel: v['embeddings-model'],
       embeddingsUrl: v['embeddings-url'],
@@ -168,6 +176,9 @@ Options:
   --json                      print JSON instead of text
   --cache-dir DIR             where the index snapshot and vectors are kept
   --no-cache                  neither read nor write a snapshot
+  --catalog-glob GLOB         catalog files to start from (repeatable; replaces sources.catalog,
+                              default **/catalog-info.{yaml,yml})
+  --ignore GLOB               paths never read (repeatable; replaces sources.ignore)
   --embeddings off|local|openai
                               meaning search (default local, or $WSCTX_EMBEDDINGS): the packaged
                               all-MiniLM-L6-v2, an OpenAI-compatible endpoint, or words only
@@ -178,5 +189,8 @@ Options:
   --model-url URL             an OpenAI-compatible chat endpoint for get_context's model steps
   --model NAME                the model to ask there (key in $WSCTX_MODEL_API_KEY)
   -h, --help                  this text
+
+Settings (source globs, ignores, embeddings, judge, budgets) also come from .wsctx.yaml at the
+first workspace folder's root, with the editor's setting names; flags and $WSCTX_* win over it.
 
 Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

@@ -5,6 +5,8 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
+import { engineGlobsFrom } from '../config/workspaceConfig';
+import { cliSettings } from './hostConfig';
 import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -75,7 +77,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return runTool(
         options,
         'workspace_context',
-        { question: positionals.join(' '), limit: options.limit, asOf: options.asOf, sourceKinds: options.sourceKinds },
+        { question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
         (output) => renderAskTable(output as ContextOutput),
       );
     }
@@ -86,7 +88,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
         depth: options.depth,
         direction: options.direction,
         edgeTypes: options.edgeTypes,
-        limit: options.limit,
+        limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         asOf: options.asOf,
       });
     }
@@ -111,7 +113,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return print(await tryCommand(createEngine(options), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
     case 'context':
       if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "cold email to a CFO switching from Avalara"');
-      return print(await contextCommand(libraryEngine(options), { task: positionals.join(' '), maxTokens: options.maxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+      return print(await contextCommand(libraryEngine(options), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
       return print(await pageCommand(libraryEngine(options), single(positionals, 'page', '<id>'), options));
     case 'file':
@@ -183,7 +185,7 @@ function libraryEngine(options: CliOptions): Engine {
  * verdict cache beside the call log, so remembered verdicts survive restarts.
  */
 function useContextModels(engine: Engine, options: CliOptions): void {
-  const judge = options.judge ?? process.env.WSCTX_JUDGE ?? 'gate';
+  const judge = options.judge ?? process.env.WSCTX_JUDGE ?? cliSettings(options).judge.mode;
   if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate') throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
   const baseUrl = options.modelUrl ?? process.env.WSCTX_MODEL_URL;
   const dir = cacheDir(options);
@@ -196,24 +198,31 @@ function useContextModels(engine: Engine, options: CliOptions): void {
 }
 
 function createEngine(options: CliOptions, log?: (message: string) => void): Engine {
-  const engine = new Engine({ folders: workspaceFolders(options.workspaces), log, cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+  const engine = new Engine({
+    folders: workspaceFolders(options.workspaces),
+    log,
+    cacheDir: cacheDir(options),
+    settings: engineGlobsFrom(cliSettings(options)),
+    embeddings: embeddingSettings(options),
+  });
   useContextModels(engine, options);
   return engine;
 }
 
-/** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS; the local model by default. */
+/** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS, else `.wsctx.yaml`; the local model by default. */
 function embeddingSettings(options: CliOptions): Partial<EmbeddingSettings> {
-  const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? 'local';
+  const configured = cliSettings(options).embeddings;
+  const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? configured.provider;
   if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
     throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);
   }
   if (provider === 'local') {
-    const model = options.embeddingsModel ?? 'minilm';
+    const model = options.embeddingsModel ?? configured.localModel;
     if (model !== 'minilm' && model !== 'use-lite') throw new UsageError(`--embeddings-model for local must be minilm or use-lite (got "${model}")`);
     return { provider, localModel: model };
   }
   if (provider === 'openai') {
-    return { provider, baseUrl: options.embeddingsUrl, model: options.embeddingsModel, apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY };
+    return { provider, baseUrl: options.embeddingsUrl ?? configured.baseUrl, model: options.embeddingsModel ?? configured.model, apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY };
   }
   return { provider };
 }

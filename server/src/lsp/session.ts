@@ -9,6 +9,7 @@ import { mkdir } from 'node:fs/promises';
 import type { Diagnostic, FileEvent } from 'vscode-languageserver';
 import type { DiagnosticsReport, IndexStatus, McpEndpointInfo } from '../../../shared/protocol';
 import { normalizeSettings, type WorkspaceContextSettings } from '../../../shared/settings';
+import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
 import { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 import { MentionIndex } from '../engine/references/mentionIndex';
@@ -79,9 +80,7 @@ export class LanguageSession implements FeatureContext {
     this.folders = options.folders;
     this.trusted = options.trusted;
     this.storagePath = options.storagePath;
-    const normalized = normalizeSettings(options.settings);
-    for (const problem of normalized.problems) host.log(`[settings] ${problem}`);
-    this.current = normalized.settings;
+    this.current = this.layered(options.settings, (m) => host.log(m));
     this.documents = new DocumentStore(options.open, () => this.folders);
     this.progress = new IndexProgress(host.progress);
     this.embeddingProgress = new EmbeddingProgress(this.progress);
@@ -93,6 +92,19 @@ export class LanguageSession implements FeatureContext {
       },
     });
     this.createEngine();
+  }
+
+  /**
+   * The editor's settings over the workspace's `.wsctx.yaml` (server/src/config/workspaceConfig.ts):
+   * a VS Code setting left at its default lets the file decide. Problems of either are logged.
+   */
+  private layered(raw: unknown, log: (message: string) => void): WorkspaceContextSettings {
+    const normalized = normalizeSettings(raw);
+    for (const problem of normalized.problems) log(`[settings] ${problem}`);
+    const root = this.folders[0]?.absPath;
+    const config = root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] };
+    for (const problem of config.problems) log(`[settings] ${formatConfigProblem(problem)}`);
+    return layerSettings(config, normalized.settings);
   }
 
   // FeatureContext --------------------------------------------------------------------------
@@ -161,10 +173,8 @@ export class LanguageSession implements FeatureContext {
 
   /** New settings (`workspace/configuration`): a new engine when sources changed; the endpoint follows its switch. */
   async applySettings(raw: unknown): Promise<void> {
-    const normalized = normalizeSettings(raw);
-    for (const problem of normalized.problems) this.log(`[settings] ${problem}`);
     const before = this.current;
-    this.current = normalized.settings;
+    this.current = this.layered(raw, (m) => this.log(m));
     // Before start() the new settings only shape what start() will run.
     if (!this.started) {
       if (needsNewEngine(before, this.current)) this.createEngine();

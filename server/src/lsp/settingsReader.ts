@@ -5,14 +5,13 @@
  * `sources.*` become the engine's globs and `embeddings.*` its embedder; `mcp.http.enabled` starts
  * or stops the endpoint; `budgets.contextPassages` is read by the search request.
  */
-import type { SourceGlobSettings, WorkspaceContextSettings } from '../../../shared/settings';
+import type { WorkspaceContextSettings } from '../../../shared/settings';
+import { engineGlobsFrom } from '../config/workspaceConfig';
 import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import type { EngineSettings } from '../engine/settings';
 
 export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<EngineSettings> {
-  const globs: Record<string, string[]> = {};
-  for (const [key, value] of Object.entries(settings.sources) as [keyof SourceGlobSettings, string[]][]) globs[key] = [...value];
-  return { globs };
+  return engineGlobsFrom(settings);
 }
 
 /**

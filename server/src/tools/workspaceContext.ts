@@ -200,7 +200,8 @@ function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): 
   for (const p of passages) for (const ref of p.entityRefs) if (!cited.includes(ref.toLowerCase())) cited.push(ref.toLowerCase());
   return cited.slice(0, NEIGHBOURHOOD_MAX_ENTITIES).map((key) => {
     const entity = state.graph.get(key);
-    const edges = [...state.graph.outgoing(key), ...state.graph.incoming(key)];
+    // The entity's own relations: both halves of every pair are stored, so these are all of them.
+    const edges = state.graph.outgoing(key);
     return {
       entity: entity?.ref ?? key,
       kind: entity?.kind ?? key.split(':')[0],

@@ -10,7 +10,7 @@ import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import type { GraphEdge } from '../engine/graph/componentGraph';
 import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
-import { forwardType, isRelationType, RELATION_TYPES } from '../engine/graph/relationTypes';
+import { isRelationType, RELATION_TYPES } from '../engine/graph/relationTypes';
 import { MAX_WALK_DEPTH, walkGraph } from '../engine/graph/walk';
 import type { RelationType } from '../engine/model';
 import { ToolInputError } from './toolError';
@@ -31,10 +31,10 @@ const input = {
   direction: z
     .enum(['out', 'in', 'both'])
     .optional()
-    .describe('`out`: what the entity depends on, belongs to, is owned by; `in`: what depends on or points at it; `both` (default).'),
+    .describe('`out`: the relations whose source is the entity (all of its own relations, as Backstage lists them: dependsOn, dependencyOf, ownedBy, ownerOf...); `in`: the relations whose target is the entity; `both` (default).'),
   edgeTypes: boundedList()
     .optional()
-    .describe(`Relation types to follow (either half of a pair works): ${RELATION_TYPES.join(', ')}.`),
+    .describe(`Relation types to follow, as Backstage names them (each half of a pair is its own type): ${RELATION_TYPES.join(', ')}.`),
   limit: z.number().int().min(1).optional().describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
   asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
 };
@@ -100,7 +100,7 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   title: 'Walk the component graph',
   description: [
     'Walk the Backstage component graph from one entity once you know which entity matters.',
-    'Use `direction: "out"` for what it depends on, consumes, belongs to and who owns it; `"in"` for what depends on it, consumes its APIs, or what a group owns; `"both"` for either.',
+    'Relations are Backstage\'s, both halves of every pair (`A dependsOn B` and `B dependencyOf A`). `direction: "out"` follows the relations whose source is the entity: everything it depends on, is a dependency of, owns or is owned by, has or is part of; `"in"` follows those whose target is the entity; `"both"` either. Narrow with edgeTypes, e.g. `["dependencyOf"]` out for what depends on it.',
     `Returns the edges (source, relation type, target, hop, where it is declared) and the entities reached. Depth 1-${MAX_WALK_DEPTH}; deeper asks are refused, not clamped. Default limit ${EXPAND_DEFAULT_LIMIT} edges (max ${EXPAND_MAX_LIMIT}); anything dropped is reported as candidates-capped.`,
     'Follow up with workspace_context to read the docs of an entity you found, or expand again from an entity at the edge of the walk.',
   ].join(' '),
@@ -187,7 +187,7 @@ function parseEdgeTypes(values: string[]): Set<RelationType> {
     if (!match || !isRelationType(match)) {
       throw new ToolInputError(`edgeTypes: "${value}" is not a relation type; use any of ${RELATION_TYPES.join(', ')}.`);
     }
-    types.add(forwardType(match));
+    types.add(match);
   }
   return types;
 }

@@ -78,9 +78,10 @@ describe('workspace_expand', () => {
     removeTempDirs();
   });
 
-  it('walks one hop out by default, in a stable order, with declaration places', async () => {
+  it('walks out along the entity\'s own relations, both halves as Backstage stores them, with declaration places', async () => {
     const out = await expand({ entityRef: 'component:default/orders-api', direction: 'out' });
     assert.deepEqual(edgeList(out), [
+      '1 component:default/orders-api dependencyOf component:default/checkout-web',
       '1 component:default/orders-api dependsOn resource:default/ghost-db',
       '1 component:default/orders-api dependsOn resource:default/orders-db',
       '1 component:default/orders-api ownedBy group:default/team-a',
@@ -94,29 +95,48 @@ describe('workspace_expand', () => {
     assert.equal(ghost.resolved, false);
     assert.equal(ghost.field, 'spec.dependsOn');
     assert.match(ghost.declaredAt, /^catalog-info\.yaml:15$/);
+    // The reverse half keeps the place its pair was declared: checkout-web's spec.dependsOn.
+    const dependent = out.edges.find((e) => e.type === 'dependencyOf')!;
+    assert.deepEqual([dependent.declaredAt, dependent.field], ['catalog-info.yaml:4', 'spec.dependsOn']);
     assert.equal(out.nodes.find((n) => n.ref === 'resource:default/ghost-db')?.resolved, false);
     assert.deepEqual(out.degraded, []);
   });
 
-  it('walks in for what depends on an entity, and both ways', async () => {
+  it('walks in along the relations whose target is the entity, and both ways', async () => {
     const incoming = await expand({ entityRef: 'orders-api', direction: 'in' });
-    assert.deepEqual(edgeList(incoming), ['1 component:default/checkout-web dependsOn component:default/orders-api']);
+    assert.deepEqual(edgeList(incoming), [
+      '1 api:default/orders-http apiProvidedBy component:default/orders-api',
+      '1 resource:default/ghost-db dependencyOf component:default/orders-api',
+      '1 resource:default/orders-db dependencyOf component:default/orders-api',
+      '1 component:default/checkout-web dependsOn component:default/orders-api',
+      '1 system:default/shop hasPart component:default/orders-api',
+      '1 group:default/team-a ownerOf component:default/orders-api',
+    ]);
     const both = await expand({ entityRef: 'api:orders-http', direction: 'both' });
     assert.deepEqual(edgeList(both), [
+      '1 api:default/orders-http apiConsumedBy component:default/billing-worker',
+      '1 api:default/orders-http apiProvidedBy component:default/orders-api',
       '1 api:default/orders-http ownedBy group:default/team-a',
       '1 component:default/billing-worker consumesApi api:default/orders-http',
+      '1 group:default/team-a ownerOf api:default/orders-http',
       '1 component:default/orders-api providesApi api:default/orders-http',
     ]);
   });
 
-  it('walks deeper hop by hop and filters edge types (either half of a pair)', async () => {
-    const out = await expand({ entityRef: 'checkout-web', direction: 'out', depth: 2, edgeTypes: ['dependencyOf'] });
+  it('walks deeper hop by hop and follows exactly the edge types asked for', async () => {
+    const out = await expand({ entityRef: 'checkout-web', direction: 'out', depth: 2, edgeTypes: ['dependsOn'] });
     assert.deepEqual(edgeList(out), [
       '1 component:default/checkout-web dependsOn component:default/orders-api',
       '2 component:default/orders-api dependsOn resource:default/ghost-db',
       '2 component:default/orders-api dependsOn resource:default/orders-db',
     ]);
     assert.deepEqual(out.edgeTypes, ['dependsOn']);
+    // What depends on orders-db, two hops up: its own dependencyOf relations, followed out.
+    const up = await expand({ entityRef: 'resource:orders-db', direction: 'out', depth: 2, edgeTypes: ['dependencyOf'] });
+    assert.deepEqual(edgeList(up), [
+      '1 resource:default/orders-db dependencyOf component:default/orders-api',
+      '2 component:default/orders-api dependencyOf component:default/checkout-web',
+    ]);
     const org = await expand({ entityRef: 'group:team-a', direction: 'out', depth: 3, edgeTypes: ['childOf'] });
     assert.deepEqual(edgeList(org), ['1 group:default/team-a childOf group:default/engineering']);
   });
@@ -144,9 +164,10 @@ describe('workspace_expand', () => {
 
   it('reports what the limit drops as candidates-capped', async () => {
     const out = await expand({ entityRef: 'group:team-a', direction: 'in', limit: 2 });
-    assert.equal(out.totalEdges, 6);
+    // Six entities it owns, and engineering's parentOf.
+    assert.equal(out.totalEdges, 7);
     assert.equal(out.edges.length, 2);
-    assert.deepEqual(out.candidatesCapped, { droppedByLimit: 4, droppedByBudget: 0, limit: 2, byteBudget: EXPAND_BYTE_BUDGET });
+    assert.deepEqual(out.candidatesCapped, { droppedByLimit: 5, droppedByBudget: 0, limit: 2, byteBudget: EXPAND_BYTE_BUDGET });
     assert.deepEqual(out.degraded, ['candidates-capped']);
   });
 });

@@ -1,7 +1,12 @@
 /**
- * `wsctx graph`: the whole component graph, every entity and every edge with its type and whether
- * it resolved, as JSON (for scripts) or Graphviz DOT (for drawing).
+ * `wsctx graph`: the whole component graph, every entity and every relation with its type and
+ * whether it resolved, as JSON (for scripts) or Graphviz DOT (for drawing).
+ *
+ * JSON holds every relation as Backstage stores it, both halves of each pair (`A dependsOn B` and
+ * `B dependencyOf A`). DOT draws one arrow per pair, the half the dependent declares, since two
+ * arrows for one fact only clutter a drawing.
  */
+import { isForward, isRelationType } from '../../engine/graph/relationTypes';
 import type { IndexState } from '../../engine/indexState';
 
 export interface GraphExport {
@@ -56,6 +61,7 @@ export function renderDot(graph: GraphExport): string {
   }
   for (const ref of [...missing].sort()) lines.push(`  ${quote(ref)} [style=dashed, color=grey, fontcolor=grey];`);
   for (const e of graph.edges) {
+    if (isRelationType(e.type) && !isForward(e.type)) continue;
     const style = e.resolved ? '' : ', style=dashed, color=grey';
     lines.push(`  ${quote(e.source)} -> ${quote(e.target)} [label=${quote(e.type)}${style}];`);
   }

@@ -1,6 +1,7 @@
 /**
  * `wsctx index`: index the workspace and say what was found, what is broken and how long it took.
  */
+import { isForward, isRelationType } from '../../engine/graph/relationTypes';
 import type { Engine } from '../../engine/engine';
 import type { IndexState } from '../../engine/indexState';
 import type { Problem } from '../../engine/model';
@@ -47,8 +48,9 @@ function summarize(engine: Engine, state: IndexState, durationMs: number): Index
     entitiesByKind: state.counts.entitiesByKind,
     edges: edges.length,
     edgesByType: state.counts.edgesByType,
+    // One line per ref: of the two halves Backstage stores, the one the dependent usually declares.
     unresolved: edges
-      .filter((e) => !e.resolved)
+      .filter((e) => !e.resolved && (!isRelationType(e.type) || isForward(e.type)))
       .map((e) => ({ source: e.sourceRef, type: e.type, target: e.targetRef, declaredAt: `${e.origin.path}:${e.origin.line}` })),
     repositories: state.repos.map((r) => ({ root: r.root || '.', folder: r.folder, git: r.git, head: r.head })),
     problems: [...state.problems],

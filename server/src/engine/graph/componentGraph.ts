@@ -1,48 +1,55 @@
 /**
- * The component graph: catalog entities and one canonical edge per Backstage relation pair.
+ * The component graph: catalog entities and every relation between them, both halves of each
+ * Backstage pair, exactly as Backstage stores them.
  *
- * Built once per index state from the catalog loader's entities and relations (which hold both
- * halves of every pair); immutable afterwards, so queries never see a half-built graph.
+ * Backstage's BuiltinKindsEntityProcessor emits two relations per ref (`A dependsOn B` and
+ * `B dependencyOf A`) and its catalog serves both: an entity's `relations` are the ones whose
+ * source it is. The graph does the same: `outgoing(key)` holds the relations whose source is the
+ * entity (its whole neighbourhood, as seen from it), `incoming(key)` those whose target is.
+ *
+ * Built once per index state from the catalog loader's relations; immutable afterwards, so
+ * queries never see a half-built graph.
  */
-import type { CatalogEntity, EntityKey, Relation, RelationType } from '../model';
-import { forwardType, isForward } from './relationTypes';
+import type { CatalogEntity, EntityKey, Relation } from '../model';
 
-export interface GraphEdge {
-  /** The declaring end (forward direction): `billing-worker dependsOn invoices-db`. */
-  source: EntityKey;
-  sourceRef: string;
-  /** Always the forward half of the pair (see relationTypes.ts). */
-  type: RelationType;
-  target: EntityKey;
-  targetRef: string;
-  /** False when either end is not in the catalog. */
-  resolved: boolean;
-  /** Where the edge was declared (the first declaration seen). */
-  origin: Relation['origin'];
+/**
+ * One relation of the graph: the catalog's own `Relation` object (model.ts), shared, not copied.
+ * `resolved` is false when either end is not in the catalog (one end is always the declaring
+ * entity), and `origin` is where the pair was declared: both halves point at the same field
+ * (`A dependsOn B` and `B dependencyOf A` both at A's `spec.dependsOn`), since Backstage derives
+ * both from that one field.
+ */
+export type GraphEdge = Relation;
+
+const compareEdges = (a: GraphEdge, b: GraphEdge): number =>
+  cmp(a.type, b.type) || cmp(a.targetRef, b.targetRef) || cmp(a.sourceRef, b.sourceRef);
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export class ComponentGraph {
-  private readonly byKey = new Map<EntityKey, CatalogEntity>();
+  private readonly byKey: ReadonlyMap<EntityKey, CatalogEntity>;
   private readonly outEdges = new Map<EntityKey, GraphEdge[]>();
   private readonly inEdges = new Map<EntityKey, GraphEdge[]>();
-  private readonly allEdges: GraphEdge[] = [];
+  /** Lists already put in order: sorting waits for the first read of a list. */
+  private readonly sorted = new WeakSet<GraphEdge[]>();
+  private readonly allEdges: readonly GraphEdge[];
 
+  /**
+   * `relations` must hold each relation once (the catalog loader's do). Building is a pass over
+   * them, without copying or sorting: each entity's lists are sorted when first read, so a
+   * catalog edit does not pay for ordering the relations of entities nobody asks about.
+   */
   constructor(entities: readonly CatalogEntity[], relations: readonly Relation[]) {
-    for (const entity of entities) this.byKey.set(entity.key, entity);
-    const seen = new Set<string>();
+    const byKey = new Map<EntityKey, CatalogEntity>();
+    for (const entity of entities) byKey.set(entity.key, entity);
+    this.byKey = byKey;
     for (const relation of relations) {
-      const edge = this.toForwardEdge(relation);
-      const id = `${edge.source}\u0000${edge.type}\u0000${edge.target}`;
-      if (seen.has(id)) continue;
-      seen.add(id);
-      this.allEdges.push(edge);
-      push(this.outEdges, edge.source, edge);
-      push(this.inEdges, edge.target, edge);
+      push(this.outEdges, relation.source, relation);
+      push(this.inEdges, relation.target, relation);
     }
-    const order = (a: GraphEdge, b: GraphEdge) =>
-      a.type.localeCompare(b.type) || a.targetRef.localeCompare(b.targetRef) || a.sourceRef.localeCompare(b.sourceRef);
-    for (const list of this.outEdges.values()) list.sort(order);
-    for (const list of this.inEdges.values()) list.sort(order);
+    this.allEdges = relations;
   }
 
   get entityCount(): number {
@@ -53,6 +60,7 @@ export class ComponentGraph {
     return this.byKey.values();
   }
 
+  /** Every relation, in the catalog's order (declaring entity, field, value; each pair together). */
   edges(): readonly GraphEdge[] {
     return this.allEdges;
   }
@@ -65,34 +73,29 @@ export class ComponentGraph {
     return this.byKey.has(key.toLowerCase());
   }
 
-  /** Forward edges declared by `key` (what it depends on, belongs to, is owned by...). */
+  /** Relations whose source is `key`: everything Backstage lists under the entity's `relations`. */
   outgoing(key: EntityKey): readonly GraphEdge[] {
-    return this.outEdges.get(key) ?? [];
+    return this.inOrder(this.outEdges.get(key));
   }
 
-  /** Forward edges pointing at `key` (what depends on it, what it owns, its members...). */
+  /** Relations whose target is `key` (the other halves of its own, plus any declared elsewhere). */
   incoming(key: EntityKey): readonly GraphEdge[] {
-    return this.inEdges.get(key) ?? [];
+    return this.inOrder(this.inEdges.get(key));
   }
 
-  /** The entity's owner ref as the graph resolved it (first ownedBy edge), if any. */
+  /** A list sorted by type, far end and near end, sorted in place the first time it is read. */
+  private inOrder(list: GraphEdge[] | undefined): readonly GraphEdge[] {
+    if (!list) return [];
+    if (!this.sorted.has(list)) {
+      list.sort(compareEdges);
+      this.sorted.add(list);
+    }
+    return list;
+  }
+
+  /** The entity's owner ref as the graph resolved it (first ownedBy relation), if any. */
   ownerOf(key: EntityKey): string | undefined {
     return this.outgoing(key).find((e) => e.type === 'ownedBy')?.targetRef;
-  }
-
-  private toForwardEdge(relation: Relation): GraphEdge {
-    const forward = isForward(relation.type);
-    const source = forward ? relation.source : relation.target;
-    const target = forward ? relation.target : relation.source;
-    return {
-      source,
-      sourceRef: forward ? relation.sourceRef : relation.targetRef,
-      type: forward ? relation.type : forwardType(relation.type),
-      target,
-      targetRef: forward ? relation.targetRef : relation.sourceRef,
-      resolved: this.byKey.has(source) && this.byKey.has(target),
-      origin: relation.origin,
-    };
   }
 }
 

@@ -1,12 +1,10 @@
 /**
- * Backstage's relation pairs, and which half of each pair the graph stores.
+ * Backstage's relation pairs.
  *
  * Backstage records every relation twice, once from each end (`A dependsOn B` and
- * `B dependencyOf A`). The graph keeps one canonical edge per pair, in the direction the
- * dependent entity declares it ("forward": dependsOn, consumesApi, providesApi, ownedBy, partOf,
- * childOf, memberOf). Walking `out` from an entity follows forward edges it is the source of
- * (what it depends on, belongs to, is owned by); walking `in` follows forward edges that point at
- * it (what depends on it, what it owns, its members).
+ * `B dependencyOf A`), and so does the graph (componentGraph.ts). "Forward" names the half the
+ * dependent entity usually declares (dependsOn, consumesApi, providesApi, ownedBy, partOf,
+ * childOf, memberOf); the pair order here is the order features list relation groups in.
  */
 import type { RelationType } from '../model';
 

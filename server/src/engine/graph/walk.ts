@@ -1,6 +1,10 @@
 /**
  * Breadth-first walk of the component graph (`workspace_expand`).
  *
+ * `out` follows the relations whose source is the entity at hand, `in` those whose target it is,
+ * both as Backstage stores them (both halves of every pair), so from `A` with `A dependsOn B`,
+ * `out` yields `A dependsOn B` and `in` yields `B dependencyOf A`.
+ *
  * The walk itself never caps: it returns every edge within the depth, in a stable order (by hop,
  * then by the order of the frontier, then edge type and far end). Limits and byte budgets belong
  * to the tool that renders the answer, which can then say exactly what it dropped.
@@ -17,7 +21,7 @@ export interface WalkOptions {
   /** 1..MAX_WALK_DEPTH. */
   depth: number;
   direction: WalkDirection;
-  /** Forward relation types to follow; undefined follows every type. */
+  /** Relation types to follow, exactly as Backstage names them; undefined follows every type. */
   edgeTypes?: ReadonlySet<RelationType>;
 }
 
@@ -25,7 +29,7 @@ export interface WalkStep {
   edge: GraphEdge;
   /** Hop at which the edge was reached (1 = touches the start entity). */
   depth: number;
-  /** Whether the edge was followed from its source (`out`) or its target (`in`). */
+  /** Whether the relation was followed from its source (`out`) or from its target (`in`). */
   via: 'out' | 'in';
 }
 

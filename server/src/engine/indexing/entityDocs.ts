@@ -74,7 +74,7 @@ function relationsBySource(catalog: CatalogLoad, only?: ReadonlySet<EntityKey>):
 /** True when two catalogs' relation lists match one for one in everything an entity's text shows. */
 function sameRelations(a: readonly Relation[], b: readonly Relation[]): boolean {
   if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i].source !== b[i].source) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i].source !== b[i].source) return false;
   return sameRendering(a, b);
 }
 
@@ -84,6 +84,8 @@ function sameRendering(a: readonly Relation[], b: readonly Relation[]): boolean 
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
+    // Relations of unchanged entities are the very objects of the last catalog (relations.ts).
+    if (x === y) continue;
     if (x.type !== y.type || x.target !== y.target || x.targetRef !== y.targetRef || x.resolved !== y.resolved) return false;
   }
   return true;

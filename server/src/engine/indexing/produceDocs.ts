@@ -62,6 +62,7 @@ export class DocProducers {
   /** Epic product -> its resolution against the last entity set it was resolved with. */
   private readonly resolvedEpics = new WeakMap<FileProduct, { keys: ReadonlySet<EntityKey>; doc: Doc; problems: Problem[] }>();
   private owners: EntityOwners | undefined;
+  private keys: { catalog: CatalogLoad; keys: ReadonlySet<EntityKey> } | undefined;
 
   /**
    * Work done since the producers were made: per memo, values reused (`hits`), produced again
@@ -105,12 +106,13 @@ export class DocProducers {
 
     const byRole = this.filesByRole(table);
     const catalogRoots = byRole.catalog;
+    const candidates = byRole.catalogCandidates;
     const catalog = await this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
-      loadCatalog(source, catalogRoots, { parseCache: this.parseCache }),
+      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates }),
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
-    const entityKeys = keySet(catalog);
+    const entityKeys = this.keySet(catalog);
 
     const docs: Doc[] = [...this.entityDocs.of(catalog)];
 
@@ -199,18 +201,20 @@ export class DocProducers {
     const paths = table.list();
     if (this.roles?.paths === paths) return this.roles.value;
     const catalog: string[] = [];
+    const catalogCandidates: string[] = [];
     const fileProducts: string[] = [];
     const overviewByDir = new Map<string, string>();
     for (const path of paths) {
       const roles = table.get(path)!.roles;
       if (roles.includes('catalog')) catalog.push(path);
+      else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
       if (mayProduceFromFile(path, roles)) fileProducts.push(path);
       if (!roles.includes('overview')) continue;
       // The first overview in path order of a directory is its repository's (sources/overview.ts).
       const dir = dirName(path);
       if (isOverviewPath(path, dir) && !overviewByDir.has(dir)) overviewByDir.set(dir, path);
     }
-    const value = { catalog, catalogKey: `catalog:${catalog.join('\n')}`, fileProducts, overviewByDir };
+    const value = { catalog, catalogCandidates, catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`, fileProducts, overviewByDir };
     this.roles = { paths, value };
     return value;
   }
@@ -254,12 +258,30 @@ export class DocProducers {
   }
 
   /**
+   * The catalog's entity keys, the same Set object as for the last catalog while the keys are the
+   * same: epics are resolved again only when that object changes (resolveEpic).
+   */
+  private keySet(catalog: CatalogLoad): ReadonlySet<EntityKey> {
+    const last = this.keys;
+    if (last?.catalog === catalog) return last.keys;
+    const same = last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
+    const keys = same ? last.keys : new Set(catalog.entities.map((e) => e.key));
+    this.keys = { catalog, keys };
+    return keys;
+  }
+
+  /**
    * Keys of the entities declared in each repository, in catalog order. An entity belongs, in
    * each workspace folder, to the innermost root of that folder holding its catalog file; found
    * by walking up the file's directories (rootMap.ts), once per entity.
    */
   private entityOwners(catalog: CatalogLoad, roots: readonly DiscoveredRoot[]): EntityOwners {
     if (this.owners?.catalog === catalog && this.owners.roots === roots) return this.owners;
+    // An edit that keeps every entity where it was (a description, a relation) keeps the owners.
+    if (this.owners?.roots === roots && sameEntityPlaces(this.owners.catalog, catalog)) {
+      this.owners = { ...this.owners, catalog };
+      return this.owners;
+    }
     const map = new RootMap(roots);
     const keys = new Map<DiscoveredRoot, EntityKey[]>();
     for (const entity of catalog.entities) {
@@ -295,7 +317,9 @@ export interface ProducerStats {
 interface FilesByRole {
   /** Catalog files, the catalog's roots. */
   catalog: string[];
-  /** The catalog memo's key: the roots, in order. */
+  /** Other YAML files, checked for entities no Location names (loadCatalog.ts `candidates`). */
+  catalogCandidates: string[];
+  /** The catalog memo's key: the roots and the candidates, in order. */
   catalogKey: string;
   /** Files that may make a document, folder description or pack on their own (produceFromFile). */
   fileProducts: string[];
@@ -379,14 +403,15 @@ function folderOf(table: FileTable, path: string): string {
   return table.get(path)?.folder ?? '';
 }
 
-const keySets = new WeakMap<CatalogLoad, ReadonlySet<EntityKey>>();
-function keySet(catalog: CatalogLoad): ReadonlySet<EntityKey> {
-  let keys = keySets.get(catalog);
-  if (!keys) {
-    keys = new Set(catalog.entities.map((e) => e.key));
-    keySets.set(catalog, keys);
+/** True when two catalogs hold the same entity keys in the same files, in the same order. */
+function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
+  if (a.entities.length !== b.entities.length) return false;
+  for (let i = 0; i < a.entities.length; i++) {
+    const x = a.entities[i];
+    const y = b.entities[i];
+    if (x !== y && (x.key !== y.key || x.location.path !== y.location.path)) return false;
   }
-  return keys;
+  return true;
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

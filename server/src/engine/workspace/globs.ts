@@ -43,6 +43,12 @@ export interface SourceGlobs {
    */
   catalogTargets: readonly string[];
   /**
+   * Files a catalog placeholder (`$text`, `$json`, `$openapi`...) may name besides YAML and
+   * Markdown, which the globs above already keep: API definitions and schemas. Default
+   * `**\/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}`; read only when named.
+   */
+  placeholderTargets: readonly string[];
+  /**
    * The last CI run's verdict for a repository (the contract's run-health bonus), at the
    * repository root. Default `.wsctx/run-health.json`; the format is in sources/runHealth.ts.
    */
@@ -72,6 +78,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
+  placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
   runHealth: ['.wsctx/run-health.json'],
   ignore: [],
 });
@@ -90,6 +97,7 @@ export const SOURCE_ROLES: readonly SourceRole[] = [
   'techdocs',
   'markdown',
   'catalogTargets',
+  'placeholderTargets',
   'runHealth',
 ];
 

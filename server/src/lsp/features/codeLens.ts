@@ -1,14 +1,16 @@
 /**
- * Code lenses on each entity declared in a catalog file, on its `metadata.name`: how many entities
- * depend on it, how many it depends on (dependsOn and consumesApi edges; entityFacts.ts), and how
- * many documents are attached to it. Each lens runs a client command: expand inwards, expand
- * outwards, pick a document.
+ * Code lenses on each entity declared in a catalog file, on its `metadata.name`: the relations
+ * that matter for its kind (entityLenses.ts: a system's components, APIs and resources, a
+ * group's ownership and members, a component's dependents and dependencies...) and how many
+ * documents are attached to it. A relation lens walks those relations (`workspace_expand`, out,
+ * one hop, those edge types); the docs lens picks a document.
  */
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import { ClientCommands, type ExpandEntityArgs, type ShowEntityDocsArgs } from '../../../../shared/protocol';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
-import { dependencyCounts, docsOf, plural } from './entityFacts';
+import { docsOf, plural } from './entityFacts';
+import { lensCounts } from './entityLenses';
 import { documentMentions } from './refsAtPosition';
 
 export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): Promise<CodeLens[]> {
@@ -22,9 +24,7 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
     if (mention.via !== 'name' || !mention.key) continue;
     const entity = state.graph.get(mention.key);
     if (!entity) continue;
-    const counts = dependencyCounts(state, entity.key);
     const range = lineRange(mention.line, mention.column, mention.endColumn);
-    const expand = (direction: ExpandEntityArgs['direction']): ExpandEntityArgs => ({ entityRef: entity.ref, direction, depth: 1 });
     const docs: ShowEntityDocsArgs = {
       entityRef: entity.ref,
       docs: docsOf(state, entity.key).flatMap((doc) => {
@@ -32,11 +32,11 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
         return docUri ? [{ title: doc.title, uri: docUri, sourceKind: doc.sourceKind }] : [];
       }),
     };
-    lenses.push(
-      { range, command: { title: plural(counts.dependents, 'dependent'), command: ClientCommands.expandEntity, arguments: [expand('in')] } },
-      { range, command: { title: plural(counts.dependencies, 'dependency', 'dependencies'), command: ClientCommands.expandEntity, arguments: [expand('out')] } },
-      { range, command: { title: plural(counts.docs, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] } },
-    );
+    for (const count of lensCounts(state, entity.key, entity.kind)) {
+      const walk: ExpandEntityArgs = { entityRef: entity.ref, direction: 'out', depth: 1, edgeTypes: count.edgeTypes };
+      lenses.push({ range, command: { title: count.title, command: ClientCommands.expandEntity, arguments: [walk] } });
+    }
+    lenses.push({ range, command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] } });
   }
   return lenses;
 }

@@ -1,59 +1,38 @@
 /**
  * Facts about an entity that several features show: its neighbours grouped by edge type and
- * direction, its dependents, dependencies and attached documents, and where its name is written.
+ * direction, its attached documents, and where its name is written.
  */
 import type { IndexState } from '../../engine/indexState';
-import type { GraphEdge } from '../../engine/graph/componentGraph';
 import { nearestRefs } from '../../engine/graph/nearestRefs';
-import { inverseType, RELATION_PAIRS } from '../../engine/graph/relationTypes';
+import { RELATION_PAIRS } from '../../engine/graph/relationTypes';
 import type { CatalogEntity, Doc, EntityKey, RelationType } from '../../engine/model';
 
-/** Edge types that make one entity need another at run time: what "depends" counts. */
-export const DEPENDENCY_EDGE_TYPES: ReadonlySet<RelationType> = new Set<RelationType>(['dependsOn', 'consumesApi']);
-
 export interface NeighbourGroup {
-  /** The relation as seen from the entity: forward types outgoing, their inverses incoming. */
+  /** The relation as the entity holds it (Backstage's `relations` of the entity). */
   type: RelationType;
+  /** `out` for the half the entity usually declares (dependsOn, ownedBy...), `in` for its inverse. */
   direction: 'out' | 'in';
   /** Far ends, as printed refs, with whether each is in the catalog. */
   refs: { ref: string; resolved: boolean }[];
 }
 
 /**
- * Neighbours grouped by edge type and direction: outgoing groups first, then incoming, each in
+ * The entity's relations grouped by type: forward types first, then their inverses, each in
  * Backstage's pair order (dependsOn, consumesApi, providesApi, ownedBy, partOf, childOf, memberOf).
+ * Every relation is stored from both ends, so the entity's own relations are its whole
+ * neighbourhood.
  */
 export function neighbourGroups(state: IndexState, key: EntityKey): NeighbourGroup[] {
   const groups: NeighbourGroup[] = [];
-  const add = (direction: 'out' | 'in', edges: readonly GraphEdge[]) => {
-    for (const pair of RELATION_PAIRS) {
-      const matching = edges.filter((e) => e.type === pair.forward);
-      if (matching.length === 0) continue;
-      groups.push({
-        type: direction === 'out' ? pair.forward : inverseType(pair.forward),
-        direction,
-        refs: matching.map((e) => (direction === 'out' ? { ref: e.targetRef, resolved: state.graph.has(e.target) } : { ref: e.sourceRef, resolved: state.graph.has(e.source) })),
-      });
-    }
+  const own = state.graph.outgoing(key);
+  const add = (direction: 'out' | 'in', type: RelationType) => {
+    const matching = own.filter((e) => e.type === type);
+    if (matching.length === 0) return;
+    groups.push({ type, direction, refs: matching.map((e) => ({ ref: e.targetRef, resolved: state.graph.has(e.target) })) });
   };
-  add('out', state.graph.outgoing(key));
-  add('in', state.graph.incoming(key));
+  for (const pair of RELATION_PAIRS) add('out', pair.forward);
+  for (const pair of RELATION_PAIRS) add('in', pair.inverse);
   return groups;
-}
-
-export interface DependencyCounts {
-  /** Distinct entities that depend on it or consume its API. */
-  dependents: number;
-  /** Distinct entities it depends on or whose API it consumes. */
-  dependencies: number;
-  /** Documents attached to it (docs, overviews, epics, library pages; not its own catalog entry). */
-  docs: number;
-}
-
-export function dependencyCounts(state: IndexState, key: EntityKey): DependencyCounts {
-  const dependents = new Set(state.graph.incoming(key).filter((e) => DEPENDENCY_EDGE_TYPES.has(e.type)).map((e) => e.source));
-  const dependencies = new Set(state.graph.outgoing(key).filter((e) => DEPENDENCY_EDGE_TYPES.has(e.type)).map((e) => e.target));
-  return { dependents: dependents.size, dependencies: dependencies.size, docs: docsOf(state, key).length };
 }
 
 const docsByState = new WeakMap<IndexState, Map<EntityKey, Doc[]>>();

@@ -37,6 +37,8 @@ describe('engine/workspace/globs', () => {
       ['mkdocs.yml', 'techdocs,catalogTargets'],
       ['services/pay/mkdocs.yaml', 'techdocs,catalogTargets'],
       ['.github/workflows/ci.yml', 'catalogTargets'],
+      ['services/ledger/proto/ledger.proto', 'placeholderTargets'],
+      ['apis/schema.json', 'placeholderTargets'],
       ['src/index.ts', ''],
       ['README.txt', ''],
     ];

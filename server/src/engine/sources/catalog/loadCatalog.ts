@@ -20,14 +20,18 @@ import type { CatalogEntity, EntityKey, Problem, Relation } from '../../model';
 import type { FileSource } from '../../workspace/fileSource';
 import { formatFieldPath } from './fieldPath';
 import { resolveLocationTarget } from './locationTargets';
-import { parseCatalogFile, type CatalogFileParse, type ParsedEntity } from './parseCatalogFile';
-import { deriveRelations } from './relations';
+import { lineOfField, parseCatalogFile, toCatalogEntity, type CatalogFileParse, type ParsedEntity } from './parseCatalogFile';
+import { resolveEntityPlaceholders, standInForPlaceholders } from './placeholders';
+import { deriveRelations, RelationCache } from './relations';
+import { validateEntity } from './validateEntity';
 
 export { renderEntityText } from './renderEntityText';
 
 /** How a catalog file came to be read. */
 export type CatalogFileReason =
   | { kind: 'root' }
+  /** Found by its content (Backstage apiVersion and a kind) among the candidates; see {@link looksLikeCatalogFile}. */
+  | { kind: 'discovered' }
   | {
       kind: 'location';
       /** Ref of the Location entity whose target matched the file. */
@@ -94,6 +98,12 @@ function locationTargets(spec: Record<string, unknown>): { target: string; field
 export class CatalogParseCache {
   private entries = new Map<string, { text: string; parse: CatalogFileParse }>();
   private next = new Map<string, { text: string; parse: CatalogFileParse }>();
+  /** Relations per entity object (relations.ts), so unchanged entities' refs are parsed once. */
+  readonly relations = new RelationCache();
+  /** Resolved placeholders per parsed entity, valid while the files they read are unchanged. */
+  readonly placeholders = new WeakMap<ParsedEntity, PlaceholderEntry>();
+  /** The content check of each candidate file, for the text it was made on. */
+  private checks = new Map<string, { text: string; catalog: boolean }>();
   /** Parses run and reused since the cache was made (tests count them). */
   parses = 0;
   reuses = 0;
@@ -113,6 +123,15 @@ export class CatalogParseCache {
     return parse;
   }
 
+  /** {@link looksLikeCatalogFile} of `text`, remembered per path while the text is the same. */
+  looksLikeCatalog(path: string, text: string): boolean {
+    const known = this.checks.get(path);
+    if (known && known.text === text) return known.catalog;
+    const catalog = looksLikeCatalogFile(text);
+    this.checks.set(path, { text, catalog });
+    return catalog;
+  }
+
   /** Ends a load: files it did not read are forgotten. */
   endLoad(): void {
     this.entries = this.next;
@@ -123,6 +142,80 @@ export class CatalogParseCache {
 export interface LoadCatalogOptions {
   /** Reuses the parses of files unchanged since an earlier load with the same cache. */
   parseCache?: CatalogParseCache;
+  /**
+   * Other YAML files that may hold entities although no root or Location names them (every YAML
+   * file of the workspace, by default). Each is read and checked cheaply
+   * ({@link looksLikeCatalogFile}); those that pass are loaded, and those no Location names get a
+   * `catalog.unregistered-file` info problem saying how to register them.
+   */
+  candidates?: readonly string[];
+}
+
+// A top-level `apiVersion` in Backstage's API group (`backstage.io/v1alpha1`,
+// `scaffolder.backstage.io/v1beta3`...) and a top-level `kind`, each at the start of a line.
+const BACKSTAGE_API_VERSION = /^apiVersion:[ \t]*["']?(?:[a-z0-9-]+\.)*backstage\.io\//m;
+const TOP_LEVEL_KIND = /^kind:[ \t]*["']?[A-Za-z]/m;
+
+/**
+ * True when YAML text may hold a Backstage entity: a block-style top-level `apiVersion` in
+ * Backstage's group and a `kind`. Two regular expressions over the text, no YAML parse, so every
+ * YAML file of a workspace can be checked for the price of reading it.
+ */
+export function looksLikeCatalogFile(text: string): boolean {
+  return BACKSTAGE_API_VERSION.test(text) && TOP_LEVEL_KIND.test(text);
+}
+
+/** Resolved placeholders of one parsed entity, valid while the files read hold the same text. */
+interface PlaceholderEntry {
+  texts: Map<string, string | null>;
+  entity: ParsedEntity | null;
+  problems: Problem[];
+}
+
+/**
+ * The entity with its placeholders resolved through `source` (placeholders.ts), re-validated as
+ * Backstage validates after resolving; null when the resolved entity is invalid (its problems say
+ * why). Cached per parse: an unchanged file whose targets are unchanged is not resolved again.
+ */
+async function withPlaceholders(
+  parsed: ParsedEntity,
+  source: FileSource,
+  placeholderCache: WeakMap<ParsedEntity, PlaceholderEntry>,
+): Promise<{ entity: ParsedEntity | null; problems: Problem[] }> {
+  const known = placeholderCache.get(parsed);
+  if (known) {
+    let same = true;
+    for (const [path, text] of known.texts) if ((await source.readText(path)) !== text) same = false;
+    if (same) return known;
+  }
+  const { entity, lines, placeholders } = parsed;
+  const path = entity.location.path;
+  const lineOf = (field: readonly (string | number)[]) => lineOfField(field, lines, entity.location.startLine);
+  const resolved = await resolveEntityPlaceholders(path, entity.raw, placeholders, source, lineOf, entity.ref);
+  const texts = new Map<string, string | null>();
+  for (const read of resolved.read) texts.set(read, await source.readText(read));
+  const problems = [...resolved.problems];
+  let result: ParsedEntity | null = parsed;
+  if (resolved.raw !== entity.raw) {
+    const validation = validateEntity(standInForPlaceholders(resolved.raw));
+    if (validation.ok) {
+      result = { ...parsed, entity: toCatalogEntity(validation.entity, resolved.raw, entity.location) };
+    } else {
+      result = null;
+      for (const error of validation.errors) {
+        problems.push({
+          path,
+          line: lineOf(error.path),
+          severity: 'error',
+          code: 'catalog.invalid-entity',
+          message: `${error.message} once its placeholders are resolved (${entity.ref} is not indexed)`,
+        });
+      }
+    }
+  }
+  const entry = { texts, entity: result, problems };
+  placeholderCache.set(parsed, entry);
+  return entry;
 }
 
 /**
@@ -131,20 +224,48 @@ export interface LoadCatalogOptions {
  */
 export async function loadCatalog(source: FileSource, roots: readonly string[], options: LoadCatalogOptions = {}): Promise<CatalogLoad> {
   const cache = options.parseCache;
+  const placeholderCache = cache?.placeholders ?? new WeakMap<ParsedEntity, PlaceholderEntry>();
   const problems: Problem[] = [];
   const files: CatalogFileRead[] = [];
   const parsed: ParsedEntity[] = [];
   const queued = new Set<string>();
   const queue: CatalogFileRead[] = [];
 
+  /** Files found by content, until a Location names them (then they are reached by that Location). */
+  const discovered = new Map<string, CatalogFileRead>();
   const enqueue = (path: string, reachedBy: CatalogFileReason): void => {
+    const found = discovered.get(path);
+    if (found && reachedBy.kind === 'location') {
+      found.reachedBy = reachedBy;
+      discovered.delete(path);
+    }
     if (queued.has(path)) return;
     queued.add(path);
     queue.push({ path, reachedBy });
   };
   for (const root of roots) enqueue(root, { kind: 'root' });
 
-  for (let next = queue.shift(); next; next = queue.shift()) {
+  const candidates = options.candidates ?? [];
+  let nextCandidate = 0;
+  const dequeue = async (): Promise<CatalogFileRead | undefined> => {
+    const next = queue.shift();
+    if (next) return next;
+    // Roots and what their Locations lead to come first; then each candidate that passes the
+    // content check, and what its Locations lead to, in path order.
+    while (nextCandidate < candidates.length) {
+      const path = candidates[nextCandidate++];
+      if (queued.has(path)) continue;
+      const text = await source.readText(path);
+      if (text === null || !(cache ? cache.looksLikeCatalog(path, text) : looksLikeCatalogFile(text))) continue;
+      queued.add(path);
+      const read: CatalogFileRead = { path, reachedBy: { kind: 'discovered' } };
+      discovered.set(path, read);
+      return read;
+    }
+    return undefined;
+  };
+
+  for (let next = await dequeue(); next; next = await dequeue()) {
     const { path } = next;
     if (!source.has(path)) {
       const message = `Catalog file ${path} does not exist in the workspace`;
@@ -165,10 +286,20 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
     }
     files.push(next);
     const file = cache ? cache.parse(path, text) : parseCatalogFile(path, text);
-    problems.push(...file.problems);
-    parsed.push(...file.entities);
+    for (const problem of file.problems) problems.push(problem);
+    const entities: ParsedEntity[] = [];
+    for (const candidate of file.entities) {
+      if (candidate.placeholders.length === 0) {
+        entities.push(candidate);
+        continue;
+      }
+      const resolved = await withPlaceholders(candidate, source, placeholderCache);
+      for (const problem of resolved.problems) problems.push(problem);
+      if (resolved.entity) entities.push(resolved.entity);
+    }
+    for (const entity of entities) parsed.push(entity);
 
-    for (const { entity, lines } of file.entities) {
+    for (const { entity, lines } of entities) {
       if (entity.kind !== 'Location') continue;
       const spec = (entity.raw.spec ?? {}) as Record<string, unknown>;
       const optional = spec.presence === 'optional';
@@ -216,8 +347,22 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
     });
   }
 
+  for (const file of files) {
+    if (file.reachedBy.kind !== 'discovered') continue;
+    problems.push({
+      path: file.path,
+      line: 1,
+      severity: 'info',
+      code: 'catalog.unregistered-file',
+      message:
+        `${file.path} holds Backstage entities but is not named catalog-info.yaml and no Location names it; ` +
+        'it is indexed anyway. Backstage reads it only once registered: add it to a Location\'s spec.targets ' +
+        '(or to catalog.locations in app-config.yaml), or rename it catalog-info.yaml',
+    });
+  }
+
   cache?.endLoad();
-  const derived = deriveRelations(kept);
+  const derived = deriveRelations(kept, cache?.relations);
   problems.push(...derived.problems);
   const fieldLines: Record<EntityKey, Record<string, number>> = {};
   for (const { entity, lines } of kept) fieldLines[entity.key] = lines;

@@ -21,7 +21,7 @@ import {
 import type { CatalogEntity, Problem } from '../../model';
 import { entityKey, printEntityRef } from './entityRef';
 import { describeValue, formatFieldPath, type FieldPath } from './fieldPath';
-import { standInForPlaceholders } from './placeholders';
+import { findPlaceholders, standInForPlaceholders, type Placeholder } from './placeholders';
 import { validateEntity, type ValidEntity } from './validateEntity';
 
 /** An entity as read from its file. */
@@ -33,6 +33,11 @@ export interface ParsedEntity {
    * value's line is where the value starts; a block mapping's or list's is its key's line.
    */
   lines: Record<string, number>;
+  /**
+   * Placeholders (`$text`, `$openapi`...) still in `entity.raw`, in document order; loadCatalog.ts
+   * resolves them against the workspace. Validation here used stand-ins for them.
+   */
+  placeholders: Placeholder[];
 }
 
 export interface CatalogFileParse {
@@ -99,7 +104,7 @@ function yamlMessage(error: { message: string }): string {
 }
 
 /** Line of a field, or of its nearest ancestor that is written, or of the document. */
-function lineOfField(path: FieldPath, lines: Record<string, number>, fallback: number): number {
+export function lineOfField(path: FieldPath, lines: Record<string, number>, fallback: number): number {
   for (let n = path.length; n > 0; n--) {
     const line = lines[formatFieldPath(path.slice(0, n))];
     if (line !== undefined) return line;
@@ -111,7 +116,8 @@ function stringRecord(value: unknown): Record<string, string> {
   return typeof value === 'object' && value !== null ? { ...(value as Record<string, string>) } : {};
 }
 
-function toCatalogEntity(
+/** The engine's entity for a validated one; `raw` is the document as read (placeholders resolved). */
+export function toCatalogEntity(
   valid: ValidEntity,
   raw: Record<string, unknown>,
   location: CatalogEntity['location'],
@@ -242,7 +248,7 @@ export function parseCatalogFile(path: string, text: string): CatalogFileParse {
       }
       return;
     }
-    entities.push({ entity: toCatalogEntity(result.entity, raw, { path, startLine, endLine }), lines });
+    entities.push({ entity: toCatalogEntity(result.entity, raw, { path, startLine, endLine }), lines, placeholders: findPlaceholders(raw) });
   });
   return { entities, problems };
 }

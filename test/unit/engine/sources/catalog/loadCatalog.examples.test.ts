@@ -61,7 +61,12 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
     // any Location, so Backstage does not load it from these roots either (see the next test).
     assert.deepEqual(countKinds(load), { Component: 13, API: 9, System: 3, Domain: 3, Resource: 1, Group: 9, User: 17, Location: 7 });
     assert.equal(load.entities.length, 62);
-    assert.deepEqual(load.problems, [
+    // Three APIs name their definition by URL: never fetched, the entities stay.
+    assert.deepEqual(
+      load.problems.filter((p) => p.severity === 'warning').map((p) => `${p.path}:${p.line} ${p.code}`),
+      ['apis/spotify-api.yaml:16 catalog.placeholder-unresolved', 'apis/wayback-archive-api.yaml:10 catalog.placeholder-unresolved', 'apis/wayback-search-api.yaml:10 catalog.placeholder-unresolved'],
+    );
+    assert.deepEqual(load.problems.filter((p) => p.severity === 'error'), [
       {
         path: 'all.yaml',
         line: 8,
@@ -86,7 +91,34 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
     const load = await loadCatalog(new DirectoryFileSource(EXAMPLES), ['all.yaml', 'acme/org.yaml', 'apis/petstore-webhook-api.yaml']);
     assert.deepEqual(countKinds(load), { Component: 13, API: 10, System: 3, Domain: 3, Resource: 1, Group: 9, User: 17, Location: 7 });
     assert.equal(load.entities.length, 63);
-    assert.equal(load.problems.length, 1);
+    assert.equal(load.problems.filter((p) => p.severity === 'error').length, 1);
+    // Its definition is `$text: ./petstore-webhook.oas.yaml`, read from beside it.
+    const webhook = load.entities.find((e) => e.key === 'api:default/petstore-webhook')!;
+    const definition = (webhook.raw.spec as Record<string, unknown>).definition as string;
+    assert.equal(typeof definition, 'string');
+    assert.match(definition, /^openapi: /);
+  });
+
+  it('with no roots at all, finds every catalog file by its content: 63 entities, and says which no Location names', async () => {
+    const source = new DirectoryFileSource(EXAMPLES);
+    const yaml = source.list().filter((p) => /\.ya?ml$/.test(p));
+    const load = await loadCatalog(source, [], { candidates: yaml });
+    assert.equal(load.entities.length, 63);
+    assert.equal(load.files.length, 45);
+    // petstore-webhook.oas.yaml is an OpenAPI document, not a catalog file.
+    assert.ok(!load.files.some((f) => f.path === 'apis/petstore-webhook.oas.yaml'));
+    // A file found by content that a Location names later counts as reached by that Location.
+    assert.deepEqual(load.files.filter((f) => f.reachedBy.kind === 'discovered').map((f) => f.path), ['acme/org.yaml', 'all.yaml', 'apis/petstore-webhook-api.yaml']);
+    assert.deepEqual(load.files.find((f) => f.path === 'acme/backstage-group.yaml')?.reachedBy, {
+      kind: 'location', location: 'location:default/example-groups', path: 'acme/org.yaml', line: 28, target: './backstage-group.yaml',
+    });
+    const unregistered = load.problems.filter((p) => p.code === 'catalog.unregistered-file');
+    assert.deepEqual(unregistered.map((p) => [p.path, p.line, p.severity]), [
+      ['acme/org.yaml', 1, 'info'],
+      ['all.yaml', 1, 'info'],
+      ['apis/petstore-webhook-api.yaml', 1, 'info'],
+    ]);
+    assert.match(unregistered[1].message, /^all\.yaml holds Backstage entities but is not named catalog-info\.yaml and no Location names it; it is indexed anyway\. .*add it to a Location's spec\.targets/);
   });
 
   describe('entities and relations', () => {

@@ -161,7 +161,7 @@ spec:
 
     it('starting from the other end of the loop reads the same files in another order', async () => {
       const load = await loadCatalog(new DirectoryFileSource(root), ['teams/org.yaml']);
-      assert.deepEqual(load.files.map((f) => [f.path, f.reachedBy.kind === 'root' ? 'root' : f.reachedBy.location]), [
+      assert.deepEqual(load.files.map((f) => [f.path, f.reachedBy.kind === 'location' ? f.reachedBy.location : f.reachedBy.kind]), [
         ['teams/org.yaml', 'root'],
         ['catalog-info.yaml', 'location:default/back-to-the-top'],
         ['services/billing/catalog-info.yaml', 'location:default/everything'],
