@@ -32,6 +32,8 @@ export interface Embedder {
   readonly similarity: SimilarityRange;
   /** What runs the model, for status displays (e.g. `onnxruntime-node 1.30.0, int8, 1 x 2 threads`). */
   readonly runtime?: string;
+  /** Sections of documentation per second this embedder is expected to reach here (for estimates), when known. */
+  readonly expectedSectionsPerSecond?: number;
   /**
    * Embeds texts in order: one normalized vector per text. Work is split into batches; after each
    * one `onProgress` fires. Aborting `signal` drops the batches not yet started and rejects with

@@ -36,6 +36,18 @@ export function onnxRuntimeAvailable(): { ok: true; version: string } | { ok: fa
   return onnxProbe;
 }
 
+/**
+ * Documentation sections (median ~100 words) per second per thread, measured on this project's
+ * 2-core machine under load (`npm run bench`, "meaning throughput"): only for time-left estimates.
+ */
+const SECTIONS_PER_SECOND_PER_THREAD = { onnxInt8: 40, onnxFp32: 15, wasm: 5, useLite: 12 };
+
+function expectedRate(model: LocalModelName, onnx: boolean, precision: MiniLmPrecision, threads: number): number {
+  const perThread = model === 'use-lite' ? SECTIONS_PER_SECOND_PER_THREAD.useLite : !onnx ? SECTIONS_PER_SECOND_PER_THREAD.wasm : precision === 'int8' ? SECTIONS_PER_SECOND_PER_THREAD.onnxInt8 : SECTIONS_PER_SECOND_PER_THREAD.onnxFp32;
+  // Threads of one process share memory bandwidth: a second thread adds about two thirds.
+  return perThread * (1 + (Math.min(threads, availableParallelism()) - 1) * 0.66);
+}
+
 /** Intra-op threads per bulk worker: the cores shared out, so workers x threads <= cores. */
 export function defaultOnnxThreads(workers: number, cores = availableParallelism()): number {
   return Math.max(1, Math.floor(cores / Math.max(1, workers)));
@@ -76,6 +88,7 @@ export class LocalEmbedder implements Embedder {
    * `wasm` with the reason ONNX Runtime is not used.
    */
   readonly runtime: string;
+  readonly expectedSectionsPerSecond: number;
   private readonly pool: EmbedWorkerPool;
 
   /** Throws on an unknown `model`; starts nothing until the first call. */
@@ -101,6 +114,7 @@ export class LocalEmbedder implements Embedder {
     const threads = Math.max(1, Math.round(options.threads ?? defaultOnnxThreads(workers)));
     this.id = onnx ? localModelId(spec.name).replace(/^local:([^@]+)@/, `local:$1+onnx-${precision}@`) : localModelId(spec.name);
     this.runtime = onnx ? `onnxruntime-node ${(onnxRuntimeAvailable() as { version: string }).version}, ${precision}, ${workers} x ${threads} threads` : why;
+    this.expectedSectionsPerSecond = expectedRate(spec.name, onnx, precision, workers * (onnx ? threads : 1));
     this.pool = new EmbedWorkerPool({
       workers,
       batchSize: options.batchSize,
