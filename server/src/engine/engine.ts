@@ -277,6 +277,11 @@ export class Engine {
     await this.waitForMeaning();
   }
 
+  /** Stops background embedding until the next pass; sections without vectors keep ranking on words. */
+  pauseMeaning(): void {
+    this.vectors?.cancel();
+  }
+
   /** Called when embedding progresses (status displays, progress bars). */
   onDidChangeMeaning(listener: () => void): () => void {
     return this.vectors?.onDidChange(listener) ?? (() => undefined);
