@@ -42,6 +42,12 @@ export interface ThroughputRow {
   windows: number;
   seconds: number;
   sectionsPerSecond: number;
+  /**
+   * CPU seconds the whole process used (every thread), and sections per CPU-second: what one
+   * unshared core would reach, a figure the machine's other load does not move much.
+   */
+  cpuSeconds: number;
+  sectionsPerCpuSecond: number;
 }
 
 export interface EmbeddingFigures {
@@ -106,15 +112,18 @@ async function sectionsPerSecond(label: string, options: LocalEmbedderOptions, s
   // Warm-up: every worker loaded and one batch run.
   await embedder.embed(texts.slice(0, 16 * (options.workers ?? 1)));
   const t = performance.now();
+  const cpu = process.cpuUsage();
   // As SectionVectors does: calls of 32 sections' windows, one queued ahead.
   const calls: Promise<unknown>[] = [];
   for (let s = 0; s < sections.length; s += 32) calls.push(embedder.embed(sections.slice(s, s + 32).flat()));
   await Promise.all(calls);
   const seconds = (performance.now() - t) / 1000;
+  const used = process.cpuUsage(cpu);
+  const cpuSeconds = (used.user + used.system) / 1e6;
   const runtime = embedder.runtime;
   await embedder.dispose();
   process.stderr.write(`[bench] ${label}: ${(sections.length / seconds).toFixed(1)} sections/s\n`);
-  return { label, runtime, sections: sections.length, windows: texts.length, seconds, sectionsPerSecond: sections.length / seconds };
+  return { label, runtime, sections: sections.length, windows: texts.length, seconds, sectionsPerSecond: sections.length / seconds, cpuSeconds, sectionsPerCpuSecond: sections.length / cpuSeconds };
 }
 
 async function whileEmbedding(spec: EmbeddingSpec, questions: string[]): Promise<EmbeddingFigures['background']> {

@@ -40,7 +40,7 @@ export function onnxRuntimeAvailable(): { ok: true; version: string } | { ok: fa
  * Documentation sections (median ~100 words) per second per thread, measured on this project's
  * 2-core machine under load (`npm run bench`, "meaning throughput"): only for time-left estimates.
  */
-const SECTIONS_PER_SECOND_PER_THREAD = { onnxInt8: 40, onnxFp32: 15, wasm: 5, useLite: 12 };
+const SECTIONS_PER_SECOND_PER_THREAD = { onnxInt8: 30, onnxFp32: 12, wasm: 4, useLite: 10 };
 
 function expectedRate(model: LocalModelName, onnx: boolean, precision: MiniLmPrecision, threads: number): number {
   const perThread = model === 'use-lite' ? SECTIONS_PER_SECOND_PER_THREAD.useLite : !onnx ? SECTIONS_PER_SECOND_PER_THREAD.wasm : precision === 'int8' ? SECTIONS_PER_SECOND_PER_THREAD.onnxInt8 : SECTIONS_PER_SECOND_PER_THREAD.onnxFp32;

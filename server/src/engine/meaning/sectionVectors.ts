@@ -27,6 +27,8 @@ const SAVED_FORMAT = 1;
 
 /** Sections embedded per chunk of the background job: the grain of progress and cancellation. */
 export const EMBED_CHUNK_SECTIONS = 32;
+/** Windows per chunk at most (a chunk holds at least one section, however long). */
+export const EMBED_CHUNK_WINDOWS = 128;
 /** Nearest sections the vector index proposes as candidates for one question. */
 export const MEANING_CANDIDATES = 50;
 
@@ -248,8 +250,21 @@ export class SectionVectors {
     const started = performance.now();
     this.progress = { done: 0, total, sectionsPerSecond: null, secondsLeft: null };
     this.emit();
+    // Chunks of at most EMBED_CHUNK_SECTIONS sections or EMBED_CHUNK_WINDOWS windows, so progress
+    // keeps moving when the longest sections (64 windows each, at most) come first.
     const chunks: (typeof todo)[] = [];
-    for (let start = 0; start < todo.length; start += EMBED_CHUNK_SECTIONS) chunks.push(todo.slice(start, start + EMBED_CHUNK_SECTIONS));
+    let chunk: typeof todo = [];
+    let windows = 0;
+    for (const section of todo) {
+      if (chunk.length && (chunk.length >= EMBED_CHUNK_SECTIONS || windows + section.windows.length > EMBED_CHUNK_WINDOWS)) {
+        chunks.push(chunk);
+        chunk = [];
+        windows = 0;
+      }
+      chunk.push(section);
+      windows += section.windows.length;
+    }
+    if (chunk.length) chunks.push(chunk);
     const embedChunk = (chunk: typeof todo) => embedTextsCached(this.embedder, chunk.flatMap((s) => s.windows), { cache: this.cache, signal });
     try {
       let done = 0;
