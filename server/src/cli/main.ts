@@ -195,7 +195,7 @@ function finishOneShot(engine: Engine): number {
   return 0;
 }
 
-/** "about 2 min" at the rate the engine expects, or "" when it cannot say. */
+/** "about 2 min at ~50 sections/s here" at the rate the embedder expects, or says it cannot tell. */
 function embeddingEstimate(sections: number, perSecond: number | null): string {
   if (!perSecond) return 'time unknown for this embedder';
   return `about ${formatDuration(sections / perSecond)} at ~${Math.round(perSecond)} sections/s here`;

@@ -2,7 +2,8 @@
  * The assembled ONNX model, cached as a file in the cache folder so later starts read 59-90 MB
  * instead of converting 22 M weights again (about a second of JavaScript). The key names the
  * model, precision, weights package version and graph version; any other change gets a new file.
- * Written to a temporary file and renamed, so two workers starting together never read half a file.
+ * Written to a temporary file and renamed, so a reader never sees half a file; the query and bulk
+ * workers of a first start may both build it, and the last rename wins (the files are equal).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
