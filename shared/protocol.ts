@@ -87,6 +87,8 @@ export interface IndexStatus {
   lastError: string | null;
   /** What works less well than it could, and why (`scope-unreadable`, `index-failed`, `mcp-disabled`...). */
   degraded: { flag: string; reason: string }[];
+  /** Background embedding while it runs: sections done of total and the estimated seconds left (null until known). */
+  embedding?: { done: number; total: number; secondsLeft: number | null } | null;
 }
 
 /** Client -> server: the current index status (the status bar asks once; changes are pushed). */

@@ -92,6 +92,15 @@ export function describeStatus(input: StatusInput): StatusView {
     shortText = counted ? `Indexing ${counted}` : 'Indexing';
     detail = input.progress?.message ?? (status.phase === 'indexing' ? 'first pass' : 'updating; answers come from the last pass');
     tooltip.push(`**Workspace Context**: ${shortText.toLowerCase()}${status.phase === 'ready' ? ' (answers come from the last pass meanwhile)' : ''}.`);
+  } else if (status.embedding && status.embedding.done < status.embedding.total) {
+    // Answers already work on words; meaning fills in as sections get their vectors.
+    const e = status.embedding;
+    icon = 'sync~spin';
+    busy = true;
+    const left = e.secondsLeft === null ? '' : `, about ${Math.max(1, Math.round(e.secondsLeft / 60))} min left`;
+    shortText = `Embedding ${e.done} of ${e.total}${left}`;
+    detail = [countsSummary(status), 'sections without vectors yet rank on words'].filter(Boolean).join(', ');
+    tooltip.push(`**Workspace Context**: ready; embedding ${e.done} of ${e.total} sections${left}. Sections without vectors yet rank on words.`);
   } else {
     icon = failed ? 'error' : degraded.length ? 'warning' : 'check';
     shortText = 'Ready';

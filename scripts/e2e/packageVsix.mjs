@@ -7,11 +7,31 @@
 // --project packs another checkout (a temporary copy with a changed package.json, say).
 // Dependencies are NOT skipped (no --no-dependencies): the native and WASM modules esbuild leaves
 // external must ship in node_modules. The project's .vscodeignore decides what else ships.
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { envWithNode24, node24, repoRoot, run, timed, vsceScript, vsixPath } from './layout.mjs';
+import { cacheDir, envWithNode24, node24, repoRoot, run, timed, vsceScript, vsixPath } from './layout.mjs';
 
+
+/**
+ * The VS Code Marketplace target of this machine (`linux-x64`, `darwin-arm64`, `win32-x64`...):
+ * onnxruntime-node carries every platform's binaries (~290 MB), and a VSIX needs only its own.
+ */
+export function vsceTarget(platform = process.platform, arch = process.arch) {
+  return `${platform}-${arch}`;
+}
+
+/**
+ * The project's .vscodeignore plus the line that ships this platform's ONNX Runtime binary,
+ * written beside the downloads; vsce reads it with --ignoreFile.
+ */
+function platformIgnoreFile(projectDir, platform = process.platform, arch = process.arch) {
+  const base = readFileSync(path.join(projectDir, '.vscodeignore'), 'utf8');
+  const file = path.join(cacheDir, `vscodeignore-${platform}-${arch}`);
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(file, `${base}\n# Added by packageVsix.mjs for ${platform}-${arch}:\n!node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/*\n`);
+  return file;
+}
 
 /** vsce flags for fields package.json may lack today; each one is reported when used. */
 function leniencyFlags(projectDir) {
@@ -39,6 +59,7 @@ export async function packageVsix({ projectDir = repoRoot, out = vsixPath } = {}
     if (!existsSync(path.join(projectDir, '.vscodeignore'))) throw new Error(`no .vscodeignore in ${projectDir}: it decides what the VSIX ships`);
     // A README's relative links need a repository URL to rewrite; the VSIX is only installed locally.
     flags.push('--no-rewrite-relative-links');
+    flags.push('--target', vsceTarget(), '--ignoreFile', platformIgnoreFile(projectDir));
     await run(node24, [vsceScript, 'package', '--out', out, ...flags], { cwd: projectDir, env: envWithNode24() });
     return `${out} (${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB)`;
   });

@@ -60,7 +60,7 @@ export async function main(argv: string[]): Promise<number> {
 async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
   switch (command) {
     case 'index': {
-      const engine = createEngine(options);
+      const engine = createEngine(options, undefined, 'one-shot');
       const summary = await runIndex(engine);
       await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
@@ -79,6 +79,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
         'workspace_context',
         { question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
         (output) => renderAskTable(output as ContextOutput),
+        'one-shot',
       );
     }
     case 'expand': {
@@ -90,36 +91,36 @@ async function run(command: string, positionals: string[], options: CliOptions):
         edgeTypes: options.edgeTypes,
         limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         asOf: options.asOf,
-      });
+      }, undefined, 'none');
     }
     case 'graph': {
       const format = options.format ?? 'json';
       if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
-      const engine = createEngine(options);
+      const engine = createEngine(options, undefined, 'none');
       const state = await engine.waitForIndex();
       await engine.saveSnapshot();
       const graph = exportGraph(state);
       return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
     }
     case 'toc':
-      return print(await tocCommand(libraryEngine(options), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+      return print(await tocCommand(libraryEngine(options, 'none'), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
     case 'section':
-      return print(await sectionCommand(libraryEngine(options), single(positionals, 'section', '<id>'), options));
+      return print(await sectionCommand(libraryEngine(options, 'none'), single(positionals, 'section', '<id>'), options));
     case 'search':
       if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a refund email to an enterprise customer"');
-      return print(await searchCommand(libraryEngine(options), { plan: positionals.join(' '), profile: options.profile }, options));
+      return oneShotDone(await searchCommand(libraryEngine(options, 'one-shot'), { plan: positionals.join(' '), profile: options.profile }, options));
     case 'try':
       if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a refund email to an enterprise customer"');
-      return print(await tryCommand(createEngine(options), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
+      return oneShotDone(await tryCommand(createEngine(options, undefined, 'one-shot'), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
     case 'context':
       if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "cold email to a CFO switching from Avalara"');
-      return print(await contextCommand(libraryEngine(options), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+      return oneShotDone(await contextCommand(libraryEngine(options, 'one-shot'), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
-      return print(await pageCommand(libraryEngine(options), single(positionals, 'page', '<id>'), options));
+      return print(await pageCommand(libraryEngine(options, 'none'), single(positionals, 'page', '<id>'), options));
     case 'file':
-      return print(await fileCommand(libraryEngine(options), single(positionals, 'file', '<id>'), options));
+      return print(await fileCommand(libraryEngine(options, 'none'), single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
-      return print(await diagnosticsCommand(libraryEngine(options), undefined, options));
+      return print(await diagnosticsCommand(libraryEngine(options, 'none'), undefined, options));
     case 'mcp': {
       const engine = createEngine(options, logToStderr);
       useActivityLog(engine, cacheDir(options), logToStderr);
@@ -162,19 +163,69 @@ async function run(command: string, positionals: string[], options: CliOptions):
 }
 
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */
-async function runTool(options: CliOptions, name: string, args: Record<string, unknown>, render?: (output: Record<string, unknown>) => string): Promise<number> {
-  const engine = createEngine(options);
+async function runTool(
+  options: CliOptions,
+  name: string,
+  args: Record<string, unknown>,
+  render?: (output: Record<string, unknown>) => string,
+  meaning: MeaningUse = 'one-shot',
+): Promise<number> {
+  const engine = createEngine(options, undefined, meaning);
   await engine.waitForIndex();
   const tool = findTool(name)!;
   const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
   const output = await callTool(engine, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
-  return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
+  print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
+  return finishOneShot(engine);
+}
+
+/**
+ * How a command uses meaning: `none` never creates an embedder (graph, expand, toc, section,
+ * page, file, diagnostics: nothing there ranks by meaning); `one-shot` uses the vectors the cache
+ * holds and embeds nothing in the background (ask, context, search, try, index); `serve` embeds
+ * in the background as files change (mcp, serve).
+ */
+type MeaningUse = 'none' | 'one-shot' | 'serve';
+
+const oneShotEngines: Engine[] = [];
+
+/** Prints a one-shot command's output, then says what meaning it lacked (see `finishOneShot`). */
+function oneShotDone(text: string): number {
+  print(text);
+  const engine = oneShotEngines[oneShotEngines.length - 1];
+  return engine ? finishOneShot(engine) : 0;
+}
+
+/**
+ * After a one-shot answer: when sections had no vectors, says so on stderr with how long
+ * `wsctx index` would take to embed them, and stops the engine so the process exits now.
+ */
+function finishOneShot(engine: Engine): number {
+  const meaning = engine.status().meaning;
+  if (meaning && meaning.sectionsPending > 0) {
+    const total = meaning.sectionsPending + meaning.sectionsWithVectors;
+    process.stderr.write(`wsctx: ${meaning.sectionsPending} of ${total} sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them (${embeddingEstimate(meaning.sectionsPending, meaning.expectedSectionsPerSecond)}).\n`);
+  }
+  engine.dispose();
+  return 0;
+}
+
+/** "about 2 min at ~50 sections/s here" at the rate the embedder expects, or says it cannot tell. */
+function embeddingEstimate(sections: number, perSecond: number | null): string {
+  if (!perSecond) return 'time unknown for this embedder';
+  return `about ${formatDuration(sections / perSecond)} at ~${Math.round(perSecond)} sections/s here`;
+}
+
+function formatDuration(seconds: number): string {
+  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
+  if (seconds < 5400) return `${Math.round(seconds / 60)} min`;
+  return `${(seconds / 3600).toFixed(1)} h`;
 }
 
 /** An engine whose library tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
-function libraryEngine(options: CliOptions): Engine {
-  const engine = createEngine(options);
+function libraryEngine(options: CliOptions, meaning: MeaningUse): Engine {
+  const engine = createEngine(options, undefined, meaning);
   useActivityLog(engine, cacheDir(options), logToStderr);
   return engine;
 }
@@ -197,15 +248,18 @@ function useContextModels(engine: Engine, options: CliOptions): void {
   if (baseUrl) startBackgroundModels(engine, { provider: () => contextHooks(engine).models, enrichmentFile: dir ? path.join(activityDir(dir, engine.folders), 'enrichment.json') : undefined, log: logToStderr });
 }
 
-function createEngine(options: CliOptions, log?: (message: string) => void): Engine {
+function createEngine(options: CliOptions, log?: (message: string) => void, meaning: MeaningUse = 'serve'): Engine {
+  const embeddings: Partial<EmbeddingSettings> = meaning === 'none' ? { provider: 'off' } : embeddingSettings(options);
   const engine = new Engine({
     folders: workspaceFolders(options.workspaces),
     log,
     cacheDir: cacheDir(options),
     settings: engineGlobsFrom(cliSettings(options)),
-    embeddings: embeddingSettings(options),
+    embeddings,
+    embedInBackground: meaning === 'serve',
   });
   useContextModels(engine, options);
+  if (meaning === 'one-shot') oneShotEngines.push(engine);
   return engine;
 }
 
@@ -258,21 +312,26 @@ export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
  * exist, and say how many sections still lack one), with progress on stderr.
  */
 async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise<void> {
-  if (!engine.status().meaning) return;
+  const first = engine.status().meaning;
+  if (!first) return;
+  process.stderr.write(`embedding with ${first.model} (${first.runtime ?? 'runtime unknown'})\n`);
   const started = performance.now();
   let last = 0;
+  const tty = process.stderr.isTTY;
   const unsubscribe = engine.onDidChangeMeaning(() => {
     const progress = engine.status().meaning?.embedding;
-    if (!progress || performance.now() - last < 1000) return;
+    if (!progress || performance.now() - last < (tty ? 250 : 2000)) return;
     last = performance.now();
     const bar = progressBar(progress.done / Math.max(1, progress.total));
-    process.stderr.write(`${process.stderr.isTTY ? '\r' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${process.stderr.isTTY ? '' : '\n'}`);
+    const rate = progress.sectionsPerSecond === null ? '' : `, ${progress.sectionsPerSecond.toFixed(0)} sections/s`;
+    const left = progress.secondsLeft === null ? '' : `, about ${formatDuration(progress.secondsLeft)} left`;
+    process.stderr.write(`${tty ? '\r\x1b[K' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${rate}${left}${tty ? '' : '\n'}`);
   });
-  await engine.waitForMeaning();
+  await engine.embedPendingMeaning();
   unsubscribe();
   const status = engine.status().meaning!;
-  if (process.stderr.isTTY) process.stderr.write('\n');
-  summary.meaning = { model: status.model, backend: status.backend, sectionsWithVectors: status.sectionsWithVectors, seconds: (performance.now() - started) / 1000, error: status.lastError };
+  if (tty) process.stderr.write('\n');
+  summary.meaning = { model: status.model, runtime: status.runtime, backend: status.backend, sectionsWithVectors: status.sectionsWithVectors, seconds: (performance.now() - started) / 1000, error: status.lastError };
 }
 
 function progressBar(fraction: number, width = 24): string {

@@ -60,6 +60,12 @@ export interface EngineOptions {
    * `cacheDir/vectors` when a cache folder is given.
    */
   embeddings?: Partial<EmbeddingSettings>;
+  /**
+   * Embed sections without vectors in the background after each pass. Default true. One-shot
+   * commands pass false: they answer with the vectors the cache holds (on words where there are
+   * none) and never wait for, or start, a long embedding job; `embedPendingMeaning` embeds.
+   */
+  embedInBackground?: boolean;
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
 }
@@ -97,6 +103,7 @@ export class Engine {
   private snapshotTimer: NodeJS.Timeout | undefined;
   private readonly embedder: Embedder | null;
   private readonly vectors: SectionVectors | undefined;
+  private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
@@ -117,10 +124,11 @@ export class Engine {
     if (options.cacheDir) assertCacheOutside(options.cacheDir, this.folders);
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
     const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
-    this.embedder = createEmbedder(embeddings, { log: this.log });
+    this.embedder = createEmbedder(embeddings, { log: this.log, modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined });
     if (this.embedder) {
       const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
-      this.vectors = new SectionVectors(this.embedder, cache, this.log);
+      this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true);
+      this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
       setContextHooks(this, { textMeaning: new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log) });
       const vectors = this.vectors;
@@ -231,6 +239,8 @@ export class Engine {
    */
   async embedQuery(question: string): Promise<Float32Array | null> {
     if (!this.embedder || !question.trim()) return null;
+    // A one-shot command on a workspace with no vectors yet answers on words without loading a model.
+    if (this.oneShot && this.vectors?.status().sectionsWithVectors === 0) return null;
     try {
       return await this.embedder.embedQuery(question);
     } catch (error) {
@@ -271,6 +281,22 @@ export class Engine {
       job = this.meaningJob;
       await job;
     } while (job !== this.meaningJob);
+  }
+
+  /**
+   * Embeds every section of the state in service that has no vectors yet, also when background
+   * embedding is off (`wsctx index`). Resolves when done; progress through `onDidChangeMeaning`.
+   */
+  async embedPendingMeaning(): Promise<void> {
+    const state = await this.waitForIndex();
+    if (!this.vectors) return;
+    this.meaningJob = this.vectors.embedPending(state).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    await this.waitForMeaning();
+  }
+
+  /** Stops background embedding until the next pass; sections without vectors keep ranking on words. */
+  pauseMeaning(): void {
+    this.vectors?.cancel();
   }
 
   /** Called when embedding progresses (status displays, progress bars). */

@@ -239,8 +239,16 @@ export class LanguageSession implements FeatureContext {
       this.mentionIndex?.invalidate();
       this.afterState = this.afterState.then(() => this.publishDiagnostics(state)).then(() => this.sendStatus());
     });
+    let lastMeaningStatus = 0;
     const unsubscribeMeaning = engine.onDidChangeMeaning(() => {
-      if (engine === this.engineRef) this.embeddingProgress.update(engine.status().meaning);
+      if (engine !== this.engineRef) return;
+      const meaning = engine.status().meaning;
+      this.embeddingProgress.update(meaning);
+      // The status item's "Embedding n of N": at most every 2 s, and always when embedding ends.
+      if (!meaning?.embedding || Date.now() - lastMeaningStatus > 2000) {
+        lastMeaningStatus = Date.now();
+        this.sendStatus();
+      }
     });
     this.unsubscribe = () => {
       unsubscribeState();

@@ -76,6 +76,17 @@ describe('client status text', () => {
     assert.equal(view.severity, 'info');
   });
 
+  it('says embedding n of N with the minutes left while sections get their vectors, then ready', () => {
+    const embedding = describeStatus({ status: status({ embedding: { done: 120, total: 54571, secondsLeft: 545 } }), client: 'running', trusted: true });
+    assert.equal(embedding.text, '$(sync~spin) Context: embedding 120 of 54571, about 9 min left');
+    assert.equal(embedding.busy, true);
+    assert.match(embedding.detail, /sections without vectors yet rank on words$/);
+    const early = describeStatus({ status: status({ embedding: { done: 0, total: 350, secondsLeft: null } }), client: 'running', trusted: true });
+    assert.equal(early.text, '$(sync~spin) Context: embedding 0 of 350');
+    const done = describeStatus({ status: status({ embedding: null }), client: 'running', trusted: true });
+    assert.equal(done.text, '$(check) Context: ready');
+  });
+
   it('flags degraded states with their reasons; a failed pass is an error', () => {
     const degraded = describeStatus({ status: status({ degraded: [{ flag: 'mcp-disabled', reason: 'Turned off by the setting.' }] }), client: 'running', trusted: true });
     assert.equal(degraded.text, '$(warning) Context: ready');

@@ -24,7 +24,7 @@ export interface IndexSummary {
   problems: Problem[];
   indexedAt: string;
   /** Embeddings: filled by the CLI once vectors are complete; absent when embeddings are off. */
-  meaning?: { model: string; backend: string | null; sectionsWithVectors: number; seconds: number; error: string | null };
+  meaning?: { model: string; runtime: string | null; backend: string | null; sectionsWithVectors: number; seconds: number; error: string | null };
 }
 
 export async function runIndex(engine: Engine): Promise<IndexSummary> {
@@ -75,7 +75,7 @@ export function renderIndexSummary(s: IndexSummary): string {
   for (const p of errors) out.push(`  ${p.path}:${p.line}: ${p.severity} ${p.code}: ${p.message}`);
   if (s.meaning) {
     const failed = s.meaning.error ? `; stopped: ${s.meaning.error}` : '';
-    out.push('', `Meaning: ${s.meaning.sectionsWithVectors} of ${s.sections} sections embedded with ${s.meaning.model} (${s.meaning.backend ?? 'no'} vector index) in ${seconds(s.meaning.seconds * 1000)}${failed}.`);
+    out.push('', `Meaning: ${s.meaning.sectionsWithVectors} of ${s.sections} sections embedded with ${s.meaning.model}${s.meaning.runtime ? ` on ${s.meaning.runtime}` : ''} (${s.meaning.backend ?? 'no'} vector index) in ${seconds(s.meaning.seconds * 1000)}${failed}.`);
   } else {
     out.push('', 'Meaning: embeddings off (words only).');
   }

@@ -2,13 +2,16 @@
  * Worker-thread entry for the local models (bundled to `dist/embedWorker.js`). One worker loads
  * one model, named by `workerData.model` (see `localModels.ts`), and never the other's packages.
  *
- * Texts are embedded one at a time, and the worker yields to its message queue between texts, so
- * a query that arrives while a bulk batch runs is served next (it waits for one text, not for the
- * batch) and a cancelled batch stops at once.
+ * On the WASM engines texts are embedded one at a time, and the worker yields to its message
+ * queue between texts, so a query that arrives while a bulk batch runs is served next (it waits
+ * for one text, not for the batch) and a cancelled batch stops at once. On ONNX Runtime a message's
+ * texts run as one padded batch (the pool sends them sorted by length); the pool gives queries a
+ * worker of their own, since a run blocks its thread.
  *
  * Protocol (see `workerPool.ts`):
  *   in:  { type: 'embed', id, texts, priority }   priority: a query, served before bulk batches
  *        { type: 'cancel', id }
+ *        { type: 'close' }   end the thread as soon as no model call runs (see `closeWhenIdle`)
  *   out: { type: 'ready', dimension } | { type: 'failed', message }      once, at start-up
  *        { type: 'result', id, count, data }  data: Float32Array of count x dimension, normalized
  *        { type: 'error', id, message } | { type: 'cancelled', id }
@@ -17,15 +20,25 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { DEFAULT_LOCAL_MODEL, localModelSpec, type LocalModelName, type SentenceModel } from './localModels';
 import { loadMiniLm } from './miniLmModel';
+import type { MiniLmPrecision } from './miniLmOnnxGraph';
+import { loadOrtMiniLm } from './ortMiniLmModel';
 import { loadUseLite } from './useLiteModel';
 import { normalizeInPlace } from './vectorMath';
 import { routeConsoleToParent, type WorkerLog } from './workerConsole';
 
 export interface EmbedWorkerData {
   model: LocalModelName;
+  /** `onnx`: MiniLM on onnxruntime-node; `wasm` (default): the model's WASM engine. */
+  runtime?: 'onnx' | 'wasm';
+  /** ONNX only: matmul precision. Default int8. */
+  precision?: MiniLmPrecision;
+  /** ONNX only: intra-op threads of this worker's session. Default 1. */
+  threads?: number;
+  /** ONNX only: folder for the assembled model file. */
+  modelCacheDir?: string;
 }
 
-export type WorkerRequest = { type: 'embed'; id: number; texts: string[]; priority: boolean } | { type: 'cancel'; id: number };
+export type WorkerRequest = { type: 'embed'; id: number; texts: string[]; priority: boolean } | { type: 'cancel'; id: number } | { type: 'close' };
 
 export type WorkerReply =
   | { type: 'ready'; dimension: number }
@@ -43,10 +56,14 @@ interface Task {
   cancelled: boolean;
 }
 
-const LOADERS: Record<LocalModelName, () => Promise<SentenceModel>> = {
-  minilm: () => loadMiniLm(),
-  'use-lite': () => loadUseLite(),
-};
+function loadModel(data: EmbedWorkerData): Promise<SentenceModel> {
+  const name = localModelSpec(data.model ?? DEFAULT_LOCAL_MODEL).name;
+  if (name === 'use-lite') return loadUseLite();
+  if (data.runtime === 'onnx') {
+    return loadOrtMiniLm({ precision: data.precision ?? 'int8', threads: data.threads ?? 1, cacheDir: data.modelCacheDir, log: (m) => console.error(m) });
+  }
+  return loadMiniLm();
+}
 
 function pack(vectors: ArrayLike<number>[]): { data: Float32Array; dimension: number } {
   const dimension = vectors[0]?.length ?? 0;
@@ -64,17 +81,44 @@ function message(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * Model calls in progress. onnxruntime-node aborts the whole process ("terminate called after
+ * throwing an instance of 'Napi::Error'", seen here with 1.30) when `Worker.terminate()` lands
+ * while a session is being created or run, so the pool asks the worker to close instead, and the
+ * worker ends its own thread between calls.
+ */
+let modelCalls = 0;
+let closing = false;
+
+async function inModelCall<T>(call: () => Promise<T>): Promise<T> {
+  modelCalls++;
+  try {
+    return await call();
+  } finally {
+    modelCalls--;
+    if (closing && modelCalls === 0) process.exit(0);
+  }
+}
+
+function closeWhenIdle(): void {
+  closing = true;
+  if (modelCalls === 0) process.exit(0); // in a worker: ends this thread, not the process
+}
+
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) return; // loaded outside a worker (type imports, bundler probes): nothing to do
   routeConsoleToParent();
   const post = (reply: WorkerReply, transfer?: ArrayBuffer[]) => port.postMessage(reply, transfer);
+  // Heard while the model loads, too.
+  port.on('message', (req: WorkerRequest) => {
+    if (req.type === 'close') closeWhenIdle();
+  });
   let model: SentenceModel;
   let dimension: number;
   try {
-    const name = localModelSpec((workerData as Partial<EmbedWorkerData> | null)?.model ?? DEFAULT_LOCAL_MODEL).name;
-    model = await LOADERS[name]();
-    dimension = pack([await model.embedOne('warm up')]).dimension;
+    model = await inModelCall(() => loadModel((workerData as EmbedWorkerData | null) ?? { model: DEFAULT_LOCAL_MODEL }));
+    dimension = pack([await inModelCall(() => model.embedOne('warm up'))]).dimension;
   } catch (err) {
     post({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` });
     return;
@@ -96,9 +140,16 @@ async function main(): Promise<void> {
         const task = tasks.find((t) => t.priority) ?? tasks[0];
         if (task.vectors.length < task.texts.length) {
           try {
-            const vector = await model.embedOne(task.texts[task.vectors.length]);
-            if (task.cancelled) continue; // already answered and removed
-            task.vectors.push(vector);
+            if (model.embedBatch) {
+              // One padded run for the whole message (ONNX Runtime).
+              const vectors = await inModelCall(() => model.embedBatch!(task.texts));
+              if (task.cancelled) continue;
+              task.vectors.push(...vectors);
+            } else {
+              const vector = await inModelCall(() => model.embedOne(task.texts[task.vectors.length]));
+              if (task.cancelled) continue; // already answered and removed
+              task.vectors.push(vector);
+            }
           } catch (err) {
             if (!task.cancelled) post({ type: 'error', id: task.id, message: message(err) });
             finish(task);
@@ -123,6 +174,7 @@ async function main(): Promise<void> {
   };
 
   port.on('message', (req: WorkerRequest) => {
+    if (req.type === 'close') return; // handled above
     if (req.type === 'cancel') {
       const task = tasks.find((t) => t.id === req.id);
       if (!task) return; // finished already; its reply is on the way

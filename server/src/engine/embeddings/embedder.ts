@@ -7,7 +7,8 @@
  * Vectors are always L2-normalized `Float32Array`s, so a dot product is the cosine.
  */
 import { availableParallelism } from 'node:os';
-import { LocalEmbedder } from './localEmbedder';
+import { LocalEmbedder, type LocalRuntimeChoice } from './localEmbedder';
+import type { MiniLmPrecision } from './miniLmOnnxGraph';
 import { DEFAULT_LOCAL_MODEL, type LocalModelName, type SimilarityRange } from './localModels';
 import { OpenAiEmbedder } from './openAiEmbedder';
 
@@ -29,6 +30,10 @@ export interface Embedder {
   readonly maxInputTokens: number;
   /** Where this model's cosines fall for unrelated and related texts (localModels.ts). */
   readonly similarity: SimilarityRange;
+  /** What runs the model, for status displays (e.g. `onnxruntime-node 1.30.0, int8, 1 x 2 threads`). */
+  readonly runtime?: string;
+  /** Sections of documentation per second this embedder is expected to reach here (for estimates), when known. */
+  readonly expectedSectionsPerSecond?: number;
   /**
    * Embeds texts in order: one normalized vector per text. Work is split into batches; after each
    * one `onProgress` fires. Aborting `signal` drops the batches not yet started and rejects with
@@ -64,6 +69,12 @@ export interface EmbeddingSettings {
   batchSize: number;
   /** Local worker threads. Default `min(2, cores - 1)`, at least 1; range 1..8. */
   workers: number;
+  /** MiniLM's engine: `auto` (default: ONNX Runtime where its binary loads, else WASM), `onnx`, `wasm`. */
+  runtime?: LocalRuntimeChoice;
+  /** ONNX Runtime matmul precision: `int8` (default) or `fp32`. */
+  precision?: MiniLmPrecision;
+  /** ONNX Runtime intra-op threads per bulk worker. Default cores / workers, at least 1; range 1..16. */
+  threads?: number;
   /** HTTP request timeout in milliseconds. Default 60,000. */
   timeoutMs?: number;
   /** Input limit of the HTTP model in estimated tokens. Default 512 (safe for common small models). */
@@ -92,6 +103,8 @@ export const DEFAULT_EMBEDDING_SETTINGS: Readonly<EmbeddingSettings> = Object.fr
 export interface CreateEmbedderOptions {
   /** Where diagnostics go (worker start-up, model load). Default: nowhere. */
   log?: (message: string) => void;
+  /** Folder for the assembled ONNX model (the cache folder's `models`); none: assembled at each start. */
+  modelCacheDir?: string;
 }
 
 /**
@@ -110,6 +123,10 @@ export function createEmbedder(settings: EmbeddingSettings, options: CreateEmbed
         workers: clampInt(settings.workers, 1, 8, defaultWorkerCount()),
         batchSize,
         log: options.log,
+        runtime: settings.runtime,
+        precision: settings.precision,
+        threads: settings.threads === undefined ? undefined : clampInt(settings.threads, 1, 16, 1),
+        modelCacheDir: options.modelCacheDir,
       });
     case 'openai':
       return new OpenAiEmbedder({

@@ -93,6 +93,8 @@ export const LOCAL_MODELS: Readonly<Record<LocalModelName, Readonly<LocalModelSp
 /** A loaded model, inside a worker thread: one text in, one vector out (any length scale). */
 export interface SentenceModel {
   embedOne(text: string): Promise<ArrayLike<number>>;
+  /** Many texts in one run, when the engine batches well (ONNX Runtime); vectors in order. */
+  embedBatch?(texts: readonly string[]): Promise<ArrayLike<number>[]>;
 }
 
 /** The spec for a model name; throws, naming the choices, on an unknown one. */

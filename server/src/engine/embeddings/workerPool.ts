@@ -1,13 +1,17 @@
 /**
  * The worker-thread pool behind the local embedders (`localEmbedder.ts`), whatever the model.
  *
- * Models run in worker threads (`embedWorker.ts`), never on the main thread: their WASM engines
- * are single-threaded and slow (6-15 passages/s per thread, notes/performance.md), and answers
- * must keep flowing while a workspace embeds. Bulk work is cut into batches; each worker holds at
- * most one bulk batch and takes the next when it finishes one. A query goes out at once, to an
- * idle worker or else to a busy one, which serves it before the next text of its batch; so a
- * query waits for one text, not for a batch. Workers start lazily, on the first call, and a
- * crashed one is replaced, up to `MAX_RESPAWNS` crashes in a row.
+ * Models run in worker threads (`embedWorker.ts`), never on the main thread: answers must keep
+ * flowing while a workspace embeds. Bulk work is sorted by length (so a batch pads little) and
+ * cut into batches; each bulk worker holds at most one bulk batch and takes the next when it
+ * finishes one. Queries never wait behind a batch:
+ * - with `queryWorker` (ONNX Runtime, whose runs block their thread for a whole batch), queries go
+ *   to a worker of their own with its own session, started together with the first work of any
+ *   kind so it is warm when the first question comes;
+ * - without (the WASM engines, which embed one text at a time and yield between texts), a query
+ *   goes to an idle worker or else to a busy one, which serves it before its batch's next text.
+ * Workers start lazily, on the first call, and a crashed one is replaced, up to `MAX_RESPAWNS`
+ * crashes in a row.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -18,14 +22,18 @@ import type { EmbedWorkerData, WorkerReply, WorkerRequest } from './embedWorker'
 
 /** Crashes in a row (no worker became ready in between) before the pool gives up. */
 const MAX_RESPAWNS = 3;
+/** How long a closing worker may finish its model call before it is terminated. */
+const CLOSE_TIMEOUT_MS = 30_000;
 
 export interface WorkerPoolOptions {
   /** Worker threads. Default 1; range 1..8 (each holds its model: ~160-270 MB). */
   workers?: number;
   /** Texts per bulk message: the unit of progress. Default 16; minimum 1. */
   batchSize?: number;
-  /** Which model the workers load. */
+  /** Which model the workers load (a query worker gets the same with `threads` 1). */
   workerData: EmbedWorkerData;
+  /** Serve queries on a worker of their own (see above). Default false. */
+  queryWorker?: boolean;
   /** Vector length the model should report when ready; a mismatch is logged. */
   dimension: number;
   log?: (message: string) => void;
@@ -48,13 +56,16 @@ interface Job {
 
 interface Batch {
   job: Job;
-  start: number;
+  /** Where each text of the batch sits in the job's input. */
+  positions: number[];
   texts: string[];
   priority: boolean;
 }
 
 interface Slot {
   worker: Worker;
+  /** The dedicated query worker (`queryWorker`), which never takes bulk batches. */
+  forQueries: boolean;
   ready: boolean;
   /** Batches sent and not yet answered, by request id. */
   inFlight: Map<number, Batch>;
@@ -70,6 +81,7 @@ export class EmbedWorkerPool {
   private readonly bulk: Batch[] = [];
   private nextRequestId = 1;
   private respawns = 0;
+  private started = 0;
   private fatal: Error | null = null;
   private disposed = false;
 
@@ -93,8 +105,12 @@ export class EmbedWorkerPool {
       const job: Job = { texts, results: new Array(texts.length), done: 0, pending: 0, settled: false, resolve, reject, onProgress, signal };
       const queue = priority ? this.queries : this.bulk;
       const size = priority ? 1 : this.batchSize;
-      for (let start = 0; start < texts.length; start += size) {
-        queue.push({ job, start, texts: texts.slice(start, start + size), priority });
+      // Longest first: each batch holds texts of about one length, and the slow ones start early.
+      const order = texts.map((_, i) => i);
+      if (!priority) order.sort((a, b) => texts[b].length - texts[a].length || a - b);
+      for (let start = 0; start < order.length; start += size) {
+        const positions = order.slice(start, start + size);
+        queue.push({ job, positions, texts: positions.map((i) => texts[i]), priority });
         job.pending++;
       }
       if (signal) {
@@ -105,9 +121,14 @@ export class EmbedWorkerPool {
     });
   }
 
-  /** Workers currently running. */
+  /** Workers currently running (the query worker included). */
   get runningWorkers(): number {
     return this.slots.length;
+  }
+
+  /** Workers started since the pool was made (restarts included): 0 proves no model was loaded. */
+  get startedWorkers(): number {
+    return this.started;
   }
 
   /** Stops the workers; pending calls reject. Idempotent. */
@@ -119,7 +140,7 @@ export class EmbedWorkerPool {
     this.queries.length = 0;
     this.bulk.length = 0;
     const workers = this.slots.splice(0).map((s) => s.worker);
-    await Promise.all(workers.map((w) => w.terminate()));
+    await Promise.all(workers.map((w) => closeWorker(w)));
   }
 
   /** Fails a job now: drops its queued batches and tells workers to stop the ones in flight. */
@@ -145,21 +166,29 @@ export class EmbedWorkerPool {
   /** Hands queued batches to workers (queries first) and starts workers as needed. */
   private pump(): void {
     if (this.disposed || this.fatal) return;
+    const dedicated = this.options.queryWorker === true;
     const waiting = this.queries.length + this.bulk.length;
-    const busy = this.slots.filter((s) => s.inFlight.size > 0).length;
-    while (this.slots.length < this.workerCount && this.slots.length < waiting + busy) {
-      if (!this.spawn()) return;
+    if (dedicated && waiting > 0 && !this.slots.some((s) => s.forQueries)) {
+      if (!this.spawn(true)) return;
+    }
+    const bulkSlots = () => this.slots.filter((s) => !s.forQueries);
+    const bulkWaiting = dedicated ? this.bulk.length : waiting;
+    const busy = bulkSlots().filter((s) => s.inFlight.size > 0).length;
+    while (bulkSlots().length < this.workerCount && bulkSlots().length < bulkWaiting + busy) {
+      if (!this.spawn(false)) return;
     }
     const ready = this.slots.filter((s) => s.ready);
     const holds = (s: Slot, priority: boolean) => [...s.inFlight.values()].some((b) => b.priority === priority);
     while (this.queries.length) {
-      // An idle worker, else one busy with bulk work; one query per worker at a time.
-      const slot = ready.find((s) => s.inFlight.size === 0) ?? ready.find((s) => !holds(s, true));
+      // The query worker; else an idle worker, else one busy with bulk work; one query per worker at a time.
+      const slot = dedicated
+        ? ready.find((s) => s.forQueries && !holds(s, true))
+        : (ready.find((s) => s.inFlight.size === 0) ?? ready.find((s) => !holds(s, true)));
       if (!slot) break;
       this.send(slot, this.queries.shift()!);
     }
     while (this.bulk.length) {
-      const slot = ready.find((s) => !holds(s, false));
+      const slot = ready.find((s) => !s.forQueries && !holds(s, false));
       if (!slot) break;
       this.send(slot, this.bulk.shift()!);
     }
@@ -172,22 +201,25 @@ export class EmbedWorkerPool {
     slot.worker.postMessage({ type: 'embed', id, texts: batch.texts, priority: batch.priority } satisfies WorkerRequest);
   }
 
-  private spawn(): boolean {
+  private spawn(forQueries: boolean): boolean {
     let worker: Worker;
     try {
       const { file, execArgv } = this.resolveWorker();
+      const workerData: EmbedWorkerData = forQueries ? { ...this.options.workerData, threads: 1 } : this.options.workerData;
       // The worker reroutes its own console to 'log' messages (workerConsole.ts).
-      worker = new Worker(file, { execArgv, workerData: this.options.workerData });
+      worker = new Worker(file, { execArgv, workerData });
+      this.started++;
     } catch (err) {
       this.abandon(new Error(`embeddings: could not start the embedding worker: ${errorText(err)}`));
       return false;
     }
-    const slot: Slot = { worker, ready: false, inFlight: new Map() };
+    const slot: Slot = { worker, forQueries, ready: false, inFlight: new Map() };
     this.slots.push(slot);
     worker.on('message', (msg: WorkerReply) => this.onMessage(slot, msg));
     worker.on('error', (err) => this.onExit(slot, `crashed: ${err.message}`));
     worker.on('exit', (code) => this.onExit(slot, `exited with code ${code}`));
-    this.log(`embeddings: started a local model worker for ${this.options.workerData.model} (${this.slots.length}/${this.workerCount})`);
+    const role = forQueries ? 'the query worker' : `a bulk worker (${this.slots.filter((s) => !s.forQueries).length}/${this.workerCount})`;
+    this.log(`embeddings: started ${role} for ${this.options.workerData.model} on ${this.options.workerData.runtime ?? 'wasm'}`);
     return true;
   }
 
@@ -228,7 +260,7 @@ export class EmbedWorkerPool {
       return;
     }
     const dim = msg.count > 0 ? msg.data.length / msg.count : 0;
-    for (let i = 0; i < msg.count; i++) job.results[batch.start + i] = msg.data.subarray(i * dim, (i + 1) * dim);
+    for (let i = 0; i < msg.count; i++) job.results[batch.positions[i]] = msg.data.subarray(i * dim, (i + 1) * dim);
     job.done += msg.count;
     job.pending--;
     job.onProgress?.(job.done, job.texts.length);
@@ -266,7 +298,7 @@ export class EmbedWorkerPool {
     this.bulk.length = 0;
     for (const slot of this.slots.splice(0)) {
       for (const batch of slot.inFlight.values()) this.fail(batch.job, err);
-      void slot.worker.terminate();
+      void closeWorker(slot.worker);
     }
   }
 
@@ -292,6 +324,30 @@ function workerLaunch(file: string): { file: string; execArgv?: string[] } {
   // A variable, so the bundler neither resolves nor warns about a dev-only module.
   const tsxHook = 'tsx/cjs';
   return { file, execArgv: ['--require', require.resolve(tsxHook)] };
+}
+
+/**
+ * Asks a worker to end itself between model calls (embedWorker.ts: terminating it in the middle
+ * of an ONNX Runtime call aborts the process) and resolves when it has; a worker that has not
+ * ended after `CLOSE_TIMEOUT_MS` is terminated.
+ */
+function closeWorker(worker: Worker): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => void worker.terminate().then(() => resolve()), CLOSE_TIMEOUT_MS);
+    timer.unref();
+    worker.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    // Kept referenced: the caller awaits the exit, which comes within one model call.
+    worker.ref();
+    try {
+      worker.postMessage({ type: 'close' } satisfies WorkerRequest);
+    } catch {
+      clearTimeout(timer);
+      resolve(); // already gone
+    }
+  });
 }
 
 function errorText(err: unknown): string {

@@ -27,16 +27,27 @@ const SAVED_FORMAT = 1;
 
 /** Sections embedded per chunk of the background job: the grain of progress and cancellation. */
 export const EMBED_CHUNK_SECTIONS = 32;
+/** Windows per chunk at most (a chunk holds at least one section, however long). */
+export const EMBED_CHUNK_WINDOWS = 128;
 /** Nearest sections the vector index proposes as candidates for one question. */
 export const MEANING_CANDIDATES = 50;
 
 export interface MeaningProgress {
   done: number;
   total: number;
+  /** Sections per second so far in this job; null before the first chunk is in. */
+  sectionsPerSecond: number | null;
+  /** Estimated seconds until every section has vectors, from the rate so far; null before it is known. */
+  secondsLeft: number | null;
 }
 
 export interface MeaningStatus {
+  /** The embedder id (the vector cache key), e.g. `local:all-minilm-l6-v2+onnx-int8@0.1.0`. */
   model: string;
+  /** What runs the model (ONNX Runtime or the WASM fallback, and why), when the embedder says. */
+  runtime: string | null;
+  /** The embedder's expected sections per second (for "how long will meaning take"), when known. */
+  expectedSectionsPerSecond: number | null;
   backend: 'hnsw' | 'exact' | null;
   backendReason: string;
   sectionsWithVectors: number;
@@ -64,10 +75,15 @@ export class SectionVectors {
   private readonly planCache = new WeakMap<Section, { digest: string; windows: string[] }>();
   private readonly listeners = new Set<() => void>();
 
+  /**
+   * `embedInBackground` false (one-shot commands): `sync` attaches what the cache holds and
+   * counts the rest as pending, but embeds nothing (`wsctx index` embeds).
+   */
   constructor(
     private readonly embedder: Embedder,
     private readonly cache: VectorCache | null,
     private readonly log: (message: string) => void,
+    private readonly embedInBackground = true,
   ) {
     this.windowOptions = windowOptionsFor(embedder);
   }
@@ -76,6 +92,8 @@ export class SectionVectors {
     const backend = vectorBackendStatus();
     return {
       model: this.embedder.id,
+      runtime: this.embedder.runtime ?? null,
+      expectedSectionsPerSecond: this.embedder.expectedSectionsPerSecond ?? null,
       backend: this.index?.kind ?? null,
       backendReason: backend.reason,
       sectionsWithVectors: this.bySection.size,
@@ -97,6 +115,10 @@ export class SectionVectors {
    * Resolves when the background job ends (callers that must wait, like `wsctx index`, await it).
    */
   sync(state: IndexState): Promise<void> {
+    return this.bringInLine(state, this.embedInBackground);
+  }
+
+  private bringInLine(state: IndexState, embed: boolean): Promise<void> {
     this.job?.abort();
     const live = new Set<string>();
     const todo: { id: string; digest: string; windows: string[] }[] = [];
@@ -114,7 +136,7 @@ export class SectionVectors {
     }
     for (const id of [...this.bySection.keys()]) if (!live.has(id)) this.removeSection(id);
     this.pending = todo.length;
-    if (todo.length === 0) {
+    if (todo.length === 0 || !embed) {
       this.progress = null;
       this.emit();
       return Promise.resolve();
@@ -212,23 +234,58 @@ export class SectionVectors {
     this.job?.abort();
   }
 
+  /**
+   * Embeds what the last `sync` left pending, even when background embedding is off
+   * (`wsctx index`); resolves when done. Same as `sync` otherwise.
+   */
+  embedPending(state: IndexState): Promise<void> {
+    return this.bringInLine(state, true);
+  }
+
   private async run(todo: { id: string; digest: string; windows: string[] }[], signal: AbortSignal): Promise<void> {
     const total = todo.length;
-    this.progress = { done: 0, total };
+    // Sections of about one length together: batches pad little (the worker pool sorts within a call).
+    const length = (s: { windows: string[] }) => s.windows.reduce((n, w) => n + w.length, 0);
+    todo.sort((a, b) => length(b) - length(a));
+    const started = performance.now();
+    this.progress = { done: 0, total, sectionsPerSecond: null, secondsLeft: null };
     this.emit();
+    // Chunks of at most EMBED_CHUNK_SECTIONS sections or EMBED_CHUNK_WINDOWS windows, so progress
+    // keeps moving when the longest sections (64 windows each, at most) come first.
+    const chunks: (typeof todo)[] = [];
+    let chunk: typeof todo = [];
+    let windows = 0;
+    for (const section of todo) {
+      if (chunk.length && (chunk.length >= EMBED_CHUNK_SECTIONS || windows + section.windows.length > EMBED_CHUNK_WINDOWS)) {
+        chunks.push(chunk);
+        chunk = [];
+        windows = 0;
+      }
+      chunk.push(section);
+      windows += section.windows.length;
+    }
+    if (chunk.length) chunks.push(chunk);
+    const embedChunk = (chunk: typeof todo) => embedTextsCached(this.embedder, chunk.flatMap((s) => s.windows), { cache: this.cache, signal });
     try {
-      for (let start = 0; start < todo.length; start += EMBED_CHUNK_SECTIONS) {
-        const chunk = todo.slice(start, start + EMBED_CHUNK_SECTIONS);
-        const texts = chunk.flatMap((s) => s.windows);
-        const { vectors } = await embedTextsCached(this.embedder, texts, { cache: this.cache, signal });
+      let done = 0;
+      // One chunk queued ahead, so the workers never wait while a finished chunk is attached.
+      let next = chunks.length ? embedChunk(chunks[0]) : null;
+      for (let c = 0; c < chunks.length; c++) {
+        const current = next!;
+        next = c + 1 < chunks.length ? embedChunk(chunks[c + 1]) : null;
+        next?.catch(() => {}); // observed below, or dropped when this chunk fails
+        const { vectors } = await current;
         if (signal.aborted) return;
         let offset = 0;
-        for (const s of chunk) {
+        for (const s of chunks[c]) {
           this.attach(s.id, s.digest, vectors.slice(offset, offset + s.windows.length));
           offset += s.windows.length;
         }
-        this.pending = total - (start + chunk.length);
-        this.progress = { done: start + chunk.length, total };
+        done += chunks[c].length;
+        this.pending = total - done;
+        const rate = done / Math.max(0.001, (performance.now() - started) / 1000);
+        // Longest sections go first, so the rate so far under-promises: the estimate errs long.
+        this.progress = { done, total, sectionsPerSecond: rate, secondsLeft: (total - done) / rate };
         this.emit();
       }
       this.progress = null;

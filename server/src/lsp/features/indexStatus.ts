@@ -58,6 +58,7 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
         }
       : null,
     lastError: status.lastError,
+    embedding: status.meaning?.embedding ? { done: status.meaning.embedding.done, total: status.meaning.embedding.total, secondsLeft: status.meaning.embedding.secondsLeft } : null,
     degraded,
   };
 }

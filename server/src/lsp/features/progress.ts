@@ -90,7 +90,8 @@ export class EmbeddingProgress {
     const embedding = meaning?.embedding;
     if (embedding) {
       this.handle ??= this.progress.begin(`Embedding ${embedding.total} sections (${meaning.model})`);
-      const text = `Embedded ${embedding.done} of ${embedding.total} sections`;
+      const left = embedding.secondsLeft === null || embedding.done >= embedding.total ? '' : `, about ${minutesLeft(embedding.secondsLeft)} left`;
+      const text = `Embedded ${embedding.done} of ${embedding.total} sections${left}`;
       void this.handle.then((handle) => handle.report(text));
     } else if (this.handle) {
       const handle = this.handle;
@@ -99,4 +100,9 @@ export class EmbeddingProgress {
       void handle.then((h) => h.end(text));
     }
   }
+}
+
+/** "1 min", "12 min": whole minutes, at least one (the estimate is rough; seconds would flicker). */
+function minutesLeft(seconds: number): string {
+  return `${Math.max(1, Math.round(seconds / 60))} min`;
 }

@@ -56,7 +56,8 @@ describe('engine/embeddings/cachedEmbedding', function () {
     );
     assert.equal(first.embedded, 1 + longWindows.length);
     const [direct] = await embedder.embed([longWindows[1].text]);
-    assert.ok(dot(direct, first.windows[2].vector) > 0.99999);
+    // Alone vs in a batch: equal up to int8 activation quantization, which ONNX Runtime does per batch.
+    assert.ok(dot(direct, first.windows[2].vector) > 0.98, `${dot(direct, first.windows[2].vector)}`);
 
     const second = await embedSectionWindows(embedder, sections, options, { cache });
     assert.equal(second.embedded, 0);

@@ -83,7 +83,8 @@ describe('engine/embeddings/openAiEmbedder', function () {
       const local = await sharedLocalEmbedder().embed(texts);
       vectors.forEach((v, i) => {
         assert.ok(Math.abs(dot(v, v) - 1) < 1e-5);
-        assert.ok(dot(v, local[i]) > 0.99999, `text ${i} came back out of order or changed`);
+        // The server embedded them in batches of 2, this call in one of 5: int8 activations are quantized per batch.
+        assert.ok(dot(v, local[i]) > 0.98, `text ${i} came back out of order or changed`);
       });
       const query = await embedder.embedQuery('deploy the frontend with helm');
       assert.ok(dot(vectors[3], vectors[4]) > dot(vectors[3], query));

@@ -6,14 +6,25 @@
 import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
 import type { LocalModelName } from '../../../../server/src/engine/embeddings/localModels';
 
-const shared = new Map<LocalModelName, LocalEmbedder>();
+/** A model and, for MiniLM, its engine: ONNX Runtime (the default where it loads) or the WASM fallback. */
+export type SharedEmbedderKey = LocalModelName | 'minilm-wasm';
 
-/** The shared embedder for a model (default: the default model, MiniLM): one worker, batches of 8. */
-export function sharedLocalEmbedder(model: LocalModelName = 'minilm'): LocalEmbedder {
-  let embedder = shared.get(model);
+export const SHARED_EMBEDDER_KEYS: readonly SharedEmbedderKey[] = ['minilm', 'minilm-wasm', 'use-lite'];
+
+const shared = new Map<SharedEmbedderKey, LocalEmbedder>();
+
+/**
+ * The shared embedder for a model (default: the default model, MiniLM on ONNX Runtime): one bulk
+ * worker (plus, on ONNX Runtime, the query worker), batches of 8.
+ */
+export function sharedLocalEmbedder(key: SharedEmbedderKey = 'minilm'): LocalEmbedder {
+  let embedder = shared.get(key);
   if (!embedder) {
-    embedder = new LocalEmbedder({ model, workers: 1, batchSize: 8 });
-    shared.set(model, embedder);
+    embedder =
+      key === 'minilm-wasm'
+        ? new LocalEmbedder({ model: 'minilm', runtime: 'wasm', workers: 1, batchSize: 8 })
+        : new LocalEmbedder({ model: key, workers: 1, batchSize: 8, threads: 1 });
+    shared.set(key, embedder);
   }
   return embedder;
 }
