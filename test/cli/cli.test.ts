@@ -43,7 +43,7 @@ describe('wsctx CLI on the example workspace', () => {
     const deep = wsctx(['expand', 'billing-worker', ...WS, '--depth', '4']);
     assert.equal(deep.code, 1);
     assert.equal(deep.stdout, '');
-    assert.match(deep.stderr, /^wsctx: depth: 4 is refused/);
+    assert.match(deep.stderr, /^wsctx: Invalid input for workspace_expand: depth: must be a whole number from 1 to 3 \(the default is 1\); deeper walks are refused/);
     const unknown = wsctx(['expand', 'component:billing-wroker', ...WS]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /Did you mean 'component:default\/billing-worker'/);

@@ -4,11 +4,11 @@
  */
 import { z } from 'zod';
 import type { Engine } from '../engine/engine';
-import { describeZodError, ToolInputError } from './toolError';
+import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
 
 export async function callTool(engine: Engine, tool: AnyToolDefinition, rawInput: unknown, context: ToolCallContext): Promise<Record<string, unknown>> {
-  const parsed = z.object(tool.input).strict().safeParse(rawInput ?? {});
+  const parsed = z.object(tool.input).strict().safeParse(rawInput ?? {}, { error: toolErrorMap(tool.name, tool.input) });
   if (!parsed.success) throw new ToolInputError(`Invalid input for ${tool.name}: ${describeZodError(parsed.error)}`);
   const output = (await tool.run(engine, parsed.data, context)) as Record<string, unknown>;
   // Every answer says when a served folder is gone and it comes from that folder's last index.

@@ -6,7 +6,7 @@
  * runs at call time.
  */
 import { z } from 'zod';
-import { boundedString, INPUT_LIMITS } from './inputLimits';
+import { boundedString, INPUT_LIMITS, oneOf } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import {
   FOCUSED_MIN_RELATIVE_STRENGTH,
@@ -30,8 +30,7 @@ const input = {
   plan: boundedString(INPUT_LIMITS.text)
     .min(1)
     .describe(`What you are about to do, in a sentence: "writing a refund email to an enterprise customer". Name the product, system or identifier when you know it. At most ${INPUT_LIMITS.text} characters.`),
-  profile: z
-    .enum(['focused', 'catalog'])
+  profile: oneOf(['focused', 'catalog'] as const, 'a profile')
     .optional()
     .describe('`focused` leaves out documents whose match is weak next to the best one; `catalog` keeps every match (for many similar documents). Default: each namespace\'s own setting, else focused.'),
 };

@@ -6,11 +6,11 @@
  * `candidates-capped` with counts.
  */
 import { z } from 'zod';
-import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
+import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import type { GraphEdge } from '../engine/graph/componentGraph';
 import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
-import { forwardType, isRelationType, RELATION_TYPES } from '../engine/graph/relationTypes';
+import { forwardType, RELATION_TYPES } from '../engine/graph/relationTypes';
 import { MAX_WALK_DEPTH, walkGraph } from '../engine/graph/walk';
 import type { RelationType } from '../engine/model';
 import { ToolInputError } from './toolError';
@@ -27,15 +27,14 @@ const input = {
   entityRef: boundedString(INPUT_LIMITS.entityRef)
     .min(1)
     .describe(`Entity to start from: \`kind:namespace/name\`, \`kind:name\`, or a name when only one entity has it (at most ${INPUT_LIMITS.entityRef} characters).`),
-  depth: z.number().int().min(1).optional().describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
-  direction: z
-    .enum(['out', 'in', 'both'])
+  depth: wholeNumber(1, MAX_WALK_DEPTH, 1, 'deeper walks are refused, never clamped (a smaller graph would look complete): expand again from an entity at the edge').describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
+  direction: oneOf(['out', 'in', 'both'] as const, 'a direction')
     .optional()
     .describe('`out`: what the entity depends on, belongs to, is owned by; `in`: what depends on or points at it; `both` (default).'),
-  edgeTypes: boundedList()
+  edgeTypes: boundedList(oneOf(RELATION_TYPES, 'a relation type', true))
     .optional()
     .describe(`Relation types to follow (either half of a pair works): ${RELATION_TYPES.join(', ')}.`),
-  limit: z.number().int().min(1).optional().describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
+  limit: wholeNumber(1, EXPAND_MAX_LIMIT, EXPAND_DEFAULT_LIMIT, 'narrow the walk with edgeTypes or direction instead').describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
   asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
 };
 
@@ -108,24 +107,13 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   output,
   async run(engine: Engine, args) {
     const depth = args.depth ?? 1;
-    if (depth > MAX_WALK_DEPTH) {
-      throw new ToolInputError(
-        `depth: ${depth} is refused; the walk goes at most ${MAX_WALK_DEPTH} hops and is never clamped, because a smaller graph would look complete. ` +
-          `Ask for depth ${MAX_WALK_DEPTH} or less, then expand again from an entity at the edge.`,
-      );
-    }
     const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
-    if (limit > EXPAND_MAX_LIMIT) {
-      throw new ToolInputError(`limit: ${limit} is over the maximum of ${EXPAND_MAX_LIMIT}; narrow the walk with edgeTypes or direction instead.`);
-    }
-    const edgeTypes = args.edgeTypes ? parseEdgeTypes(args.edgeTypes) : undefined;
+    const edgeTypes = args.edgeTypes ? new Set<RelationType>(args.edgeTypes.map(forwardType)) : undefined;
     const direction = args.direction ?? 'both';
     const found = await stateForQuery(engine, args.workspace, args.asOf);
     if (found.kind !== 'ready') {
-      const notice =
-        found.kind === 'cold' ? 'The index is still empty; indexing has started. Ask again in a moment.' : found.message;
-      const workspace = found.kind === 'cold' ? found.workspace.name : args.workspace;
-      return { workspace, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
+      const notice = 'The index is still empty; indexing has started. Ask again in a moment.';
+      return { workspace: found.workspace.name, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
     }
     const { state, degraded, workspace } = found;
 
@@ -179,18 +167,6 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   },
   renderText: renderExpand,
 };
-
-function parseEdgeTypes(values: string[]): Set<RelationType> {
-  const types = new Set<RelationType>();
-  for (const value of values) {
-    const match = RELATION_TYPES.find((t) => t.toLowerCase() === value.trim().toLowerCase());
-    if (!match || !isRelationType(match)) {
-      throw new ToolInputError(`edgeTypes: "${value}" is not a relation type; use any of ${RELATION_TYPES.join(', ')}.`);
-    }
-    types.add(forwardType(match));
-  }
-  return types;
-}
 
 function toExpandEdge(edge: GraphEdge, depth: number): ExpandEdge {
   return {
