@@ -17,11 +17,13 @@ function firstText(result: Awaited<ReturnType<Client['callTool']>>): string {
 describe('MCP tool input schemas and refusals (built server, SDK client)', () => {
   let session: StdioSession;
   let schemas: Map<string, JsonSchema>;
+  let descriptions: Map<string, string>;
   before(async () => {
     session = await connectStdio(EXAMPLE_WORKSPACE);
     await callWhenWarm(session.client, 'workspace_context', { workspace: 'fernhill', question: 'billing' });
     const { tools } = await session.client.listTools();
     schemas = new Map(tools.map((t) => [t.name, t.inputSchema as JsonSchema]));
+    descriptions = new Map(tools.map((t) => [t.name, t.description ?? '']));
   });
   after(async () => {
     await session.close();
@@ -73,6 +75,22 @@ describe('MCP tool input schemas and refusals (built server, SDK client)', () =>
     assert.equal(await refused('workspace_context', { workspace: 'fernhill', question: 'x', sourceKinds: 'docs' }), 'Invalid input for workspace_context: sourceKinds: must be a list');
     assert.equal(await refused('get_section', { id: 'abcd', extra: true }), 'Invalid input for get_section: input: "extra" is not an argument of get_section; it takes id');
     for (const text of [await refused('workspace_context', { workspace: 'fernhill', question: 42 })]) assert.doesNotMatch(text, /MCP error|-32602|expected string/);
+  });
+
+  it('every description and argument description speaks of services, APIs, runbooks and rules, none of sales', () => {
+    assert.deepEqual([...descriptions.keys()], ['workspace_context', 'workspace_expand', 'get_context', 'read_page', 'get_file', 'get_toc', 'get_section', 'search_instructions']);
+    const SALES = /\b(e-?mails?|CFO|Slotly|Avalara|customers?|refunds?|competitors?|audience|channel|prospects?|sales|pricing|discounts?|promo)\b/i;
+    const SOFTWARE = /\b(services?|API|APIs|runbooks?|rules?|deploy|entity|catalog|migration|postmortem|billing-worker|OpenAPI)\b/;
+    for (const [tool, description] of descriptions) {
+      const texts = [description, ...Object.values(schemas.get(tool)!.properties ?? {}).map((p) => (p as { description?: string }).description ?? '')];
+      for (const text of texts) assert.doesNotMatch(text, SALES, `${tool}: ${text}`);
+      assert.match(texts.join(' '), SOFTWARE, tool);
+      // Every quoted example (a task, a plan, a question) names software work.
+      for (const [example] of texts.join(' ').matchAll(/(?:e\.g\.|short:|sentence:) "[^"]+"/g)) assert.match(example, /billing-worker|API|deploy|migration|postmortem|invoice|webhook|"\.context\/guides"/, `${tool}: ${example}`);
+    }
+    const examples = [...descriptions].flatMap(([tool]) => [descriptions.get(tool)!, ...Object.values(schemas.get(tool)!.properties ?? {}).map((p) => (p as { description?: string }).description ?? '')]).join(' ').match(/(?:e\.g\.|short:|sentence:) "/g);
+    assert.ok(examples && examples.length >= 6, `examples found: ${examples?.length}`);
+    assert.match(descriptions.get('get_context')!, /"roll back billing-worker after a failed deploy"/);
   });
 
   it('an unknown workspace is an error that lists the served names', async () => {

@@ -104,13 +104,13 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'section':
       return print(await sectionCommand(libraryEngine(options), single(positionals, 'section', '<id>'), options));
     case 'search':
-      if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a refund email to an enterprise customer"');
+      if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
       return print(await searchCommand(libraryEngine(options), { plan: positionals.join(' '), profile: options.profile }, options));
     case 'try':
-      if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a refund email to an enterprise customer"');
+      if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a migration for billing-worker"');
       return print(await tryCommand(createEngine(options), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
     case 'context':
-      if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "cold email to a CFO switching from Avalara"');
+      if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
       return print(await contextCommand(libraryEngine(options), { task: positionals.join(' '), maxTokens: options.maxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
       return print(await pageCommand(libraryEngine(options), single(positionals, 'page', '<id>'), options));

@@ -24,7 +24,7 @@ import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 const input = {
   task: boundedString(INPUT_LIMITS.text)
     .min(1)
-    .describe(`What you are about to do, in plain words. Specific beats short: "cold email to a CFO at a 200-person logistics company evaluating Slotly" beats "email". At most ${INPUT_LIMITS.text} characters.`),
+    .describe(`What you are about to do, in plain words. Specific beats short: "add a database migration to billing-worker that stores invoice amounts in minor units" beats "migration". At most ${INPUT_LIMITS.text} characters.`),
   max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS)
     .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
   pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
@@ -128,7 +128,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
     'every rule in full under "Rules (always follow)", then "Reference": pinned and pack pages whole and the best excerpts, grouped by page.',
     'Each page carries its page_id: read_page(page_id) returns the whole page, get_file(page_id) its attached file.',
     'When nothing matches, the answer says so and names the nearest pages: check with the user rather than guess.',
-    'Name the audience, channel, product and competitor in the task; pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
+    'Name the service, API, runbook or rule the task touches (e.g. "roll back billing-worker after a failed deploy", "change the error codes of the orders API"); pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
   ].join(' '),
   input,
   output,
