@@ -160,6 +160,8 @@ Commands:
   file <id>                   a library page's attached file (get_file)
   diagnostics                 library tool calls: latency, empty searches, sections never
                               returned, near-duplicate sections
+  doctor                      check Node, git, native modules, the embedding model, the cache folder
+                              and each served folder; one line each, exit 1 when one fails
   mcp                         serve the MCP tools over stdio
   serve                       serve the MCP tools over HTTP on 127.0.0.1 (--port N, --token T)
 

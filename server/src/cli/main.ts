@@ -35,6 +35,7 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
+import { renderDoctor, runDoctor } from './commands/doctorCommand';
 
 const VERSION = '0.1.0';
 
@@ -118,6 +119,11 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return print(await fileCommand(libraryEngine(options), single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
       return print(await diagnosticsCommand(libraryEngine(options), undefined, options));
+    case 'doctor': {
+      const checks = await runDoctor({ folders: workspaceFolders(options.workspaces), cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+      print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
+      return checks.some((c) => c.status === 'fail') ? 1 : 0;
+    }
     case 'mcp': {
       const engine = createEngine(options, logToStderr);
       useActivityLog(engine, cacheDir(options), logToStderr);
