@@ -158,7 +158,7 @@ Commands:
                               --pack P, --tags a,b, --folder F; --json for every page's reason)
   page <id>                   a whole library page (read_page)
   file <id>                   a library page's attached file (get_file)
-  diagnostics                 library tool calls: latency, empty searches, sections never
+  diagnostics                 every tool call: latency, empty answers, library sections never
                               returned, near-duplicate sections
   doctor                      check Node, git, native modules, the embedding model, the cache folder
                               and each served folder; one line each, exit 1 when one fails

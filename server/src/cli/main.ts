@@ -167,7 +167,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
 
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */
 async function runTool(options: CliOptions, name: string, args: Record<string, unknown>, render?: (output: Record<string, unknown>) => string): Promise<number> {
-  const engine = createEngine(options);
+  const engine = libraryEngine(options);
   await engine.waitForIndex();
   const tool = findTool(name)!;
   const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
@@ -176,7 +176,7 @@ async function runTool(options: CliOptions, name: string, args: Record<string, u
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
 }
 
-/** An engine whose library tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
+/** An engine whose tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
 function libraryEngine(options: CliOptions): Engine {
   const engine = createEngine(options);
   useActivityLog(engine, cacheDir(options), logToStderr);

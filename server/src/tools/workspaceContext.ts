@@ -14,6 +14,7 @@ import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/work
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
 import { stateForQuery } from './queryState';
+import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { ToolDefinition } from './toolDefinition';
 
@@ -99,60 +100,66 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args) {
-    const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
-    if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
-    const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
-    const queryVector = await engine.embedQuery(args.question);
-    const found = await stateForQuery(engine, args.workspace, args.asOf);
-    const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
-    const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
-    if (found.kind === 'cold') {
-      return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
-    }
-    const { state, workspace } = found;
-    const degraded = [...found.degraded];
-    const ranked = rankWorkspaceContext(state, {
-      question: args.question,
-      limit,
-      now: Date.now(),
-      sourceKinds,
-      folder: engine.folders.length > 1 ? workspace.name : undefined,
-      meaning: engine.meaningSource(state, queryVector),
-    });
-    const passages: ContextPassage[] = [];
-    let bytes = 0;
-    let droppedByBudget = 0;
-    for (const p of ranked.passages) {
-      const rendered = toPassage(engine, state, p);
-      const size = JSON.stringify(rendered).length;
-      if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
-        droppedByBudget++;
-        continue;
-      }
-      bytes += size;
-      passages.push(rendered);
-    }
-    const capped = ranked.droppedTerms.length > 0 || droppedByBudget > 0;
-    if (capped) degraded.push('candidates-capped');
-    return {
-      workspace: workspace.name,
-      question: args.question,
-      contractVersion: CONTRACT_VERSION,
-      passages,
-      neighbourhood: neighbourhood(state, passages),
-      queryTerms: ranked.terms,
-      namedEntities: ranked.named.map((n) => n.ref),
-      candidates: ranked.candidates,
-      ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
-      ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
-      meaning,
-      degraded,
-      indexedAt: state.indexedAt,
-    };
+  run(engine: Engine, args, context) {
+    return logged(engine, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(engine, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
   },
   renderText: renderContext,
 };
+
+type Args = z.infer<z.ZodObject<typeof input>>;
+
+async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput> {
+  const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
+  if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
+  const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
+  const queryVector = await engine.embedQuery(args.question);
+  const found = await stateForQuery(engine, args.workspace, args.asOf);
+  const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
+  const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
+  if (found.kind === 'cold') {
+    return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
+  }
+  const { state, workspace } = found;
+  const degraded = [...found.degraded];
+  const ranked = rankWorkspaceContext(state, {
+    question: args.question,
+    limit,
+    now: Date.now(),
+    sourceKinds,
+    folder: engine.folders.length > 1 ? workspace.name : undefined,
+    meaning: engine.meaningSource(state, queryVector),
+  });
+  const passages: ContextPassage[] = [];
+  let bytes = 0;
+  let droppedByBudget = 0;
+  for (const p of ranked.passages) {
+    const rendered = toPassage(engine, state, p);
+    const size = JSON.stringify(rendered).length;
+    if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
+      droppedByBudget++;
+      continue;
+    }
+    bytes += size;
+    passages.push(rendered);
+  }
+  const capped = ranked.droppedTerms.length > 0 || droppedByBudget > 0;
+  if (capped) degraded.push('candidates-capped');
+  return {
+    workspace: workspace.name,
+    question: args.question,
+    contractVersion: CONTRACT_VERSION,
+    passages,
+    neighbourhood: neighbourhood(state, passages),
+    queryTerms: ranked.terms,
+    namedEntities: ranked.named.map((n) => n.ref),
+    candidates: ranked.candidates,
+    ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
+    ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
+    meaning,
+    degraded,
+    indexedAt: state.indexedAt,
+  };
+}
 
 function meaningSummary(engine: Engine, state: IndexState | undefined): ContextOutput['meaning'] {
   const status = engine.status().meaning;

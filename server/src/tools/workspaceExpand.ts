@@ -16,6 +16,7 @@ import type { RelationType } from '../engine/model';
 import { ToolInputError } from './toolError';
 import type { ToolDefinition } from './toolDefinition';
 import { stateForQuery } from './queryState';
+import { logged } from './callLog';
 
 export const EXPAND_DEFAULT_LIMIT = 50;
 export const EXPAND_MAX_LIMIT = 100;
@@ -105,68 +106,74 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args) {
-    const depth = args.depth ?? 1;
-    const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
-    const edgeTypes = args.edgeTypes ? new Set<RelationType>(args.edgeTypes.map(forwardType)) : undefined;
-    const direction = args.direction ?? 'both';
-    const found = await stateForQuery(engine, args.workspace, args.asOf);
-    if (found.kind !== 'ready') {
-      const notice = 'The index is still empty; indexing has started. Ask again in a moment.';
-      return { workspace: found.workspace.name, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
-    }
-    const { state, degraded, workspace } = found;
-
-    const lookup = resolveEntityInput(state.graph, args.entityRef);
-    if (!lookup.ok) throw new ToolInputError(`entityRef: ${lookup.message}`);
-    const walk = walkGraph(state.graph, lookup.key, { depth, direction, edgeTypes });
-
-    const edges: ExpandEdge[] = [];
-    let bytes = 0;
-    let droppedByLimit = 0;
-    let droppedByBudget = 0;
-    for (const step of walk.steps) {
-      if (edges.length >= limit) {
-        droppedByLimit++;
-        continue;
-      }
-      const edge = toExpandEdge(step.edge, step.depth);
-      const size = JSON.stringify(edge).length + 1;
-      if (bytes + size > EXPAND_BYTE_BUDGET) {
-        droppedByBudget++;
-        continue;
-      }
-      bytes += size;
-      edges.push(edge);
-    }
-    const touched = new Set<string>([lookup.key]);
-    for (const e of edges) {
-      touched.add(e.source.toLowerCase());
-      touched.add(e.target.toLowerCase());
-    }
-    const nodes = walk.nodes
-      .filter((n) => touched.has(n.key))
-      .map((n): ExpandNode => {
-        const entity = state.graph.get(n.key);
-        return { ref: n.ref, kind: entity?.kind ?? n.ref.split(':')[0], title: entity?.title, depth: n.depth, resolved: n.resolved };
-      });
-    const capped = droppedByLimit + droppedByBudget > 0;
-    return {
-      workspace: workspace.name,
-      entity: summarizeEntity(state.graph, lookup.key),
-      depth,
-      direction,
-      edgeTypes: edgeTypes ? [...edgeTypes] : null,
-      edges,
-      nodes,
-      totalEdges: walk.steps.length,
-      ...(capped ? { candidatesCapped: { droppedByLimit, droppedByBudget, limit, byteBudget: EXPAND_BYTE_BUDGET } } : {}),
-      degraded: capped ? [...degraded, 'candidates-capped'] : degraded,
-      indexedAt: state.indexedAt,
-    };
+  run(engine: Engine, args, context) {
+    return logged(engine, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
   },
   renderText: renderExpand,
 };
+
+type Args = z.infer<z.ZodObject<typeof input>>;
+
+async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
+  const depth = args.depth ?? 1;
+  const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
+  const edgeTypes = args.edgeTypes ? new Set<RelationType>(args.edgeTypes.map(forwardType)) : undefined;
+  const direction = args.direction ?? 'both';
+  const found = await stateForQuery(engine, args.workspace, args.asOf);
+  if (found.kind !== 'ready') {
+    const notice = 'The index is still empty; indexing has started. Ask again in a moment.';
+    return { workspace: found.workspace.name, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
+  }
+  const { state, degraded, workspace } = found;
+
+  const lookup = resolveEntityInput(state.graph, args.entityRef);
+  if (!lookup.ok) throw new ToolInputError(`entityRef: ${lookup.message}`);
+  const walk = walkGraph(state.graph, lookup.key, { depth, direction, edgeTypes });
+
+  const edges: ExpandEdge[] = [];
+  let bytes = 0;
+  let droppedByLimit = 0;
+  let droppedByBudget = 0;
+  for (const step of walk.steps) {
+    if (edges.length >= limit) {
+      droppedByLimit++;
+      continue;
+    }
+    const edge = toExpandEdge(step.edge, step.depth);
+    const size = JSON.stringify(edge).length + 1;
+    if (bytes + size > EXPAND_BYTE_BUDGET) {
+      droppedByBudget++;
+      continue;
+    }
+    bytes += size;
+    edges.push(edge);
+  }
+  const touched = new Set<string>([lookup.key]);
+  for (const e of edges) {
+    touched.add(e.source.toLowerCase());
+    touched.add(e.target.toLowerCase());
+  }
+  const nodes = walk.nodes
+    .filter((n) => touched.has(n.key))
+    .map((n): ExpandNode => {
+      const entity = state.graph.get(n.key);
+      return { ref: n.ref, kind: entity?.kind ?? n.ref.split(':')[0], title: entity?.title, depth: n.depth, resolved: n.resolved };
+    });
+  const capped = droppedByLimit + droppedByBudget > 0;
+  return {
+    workspace: workspace.name,
+    entity: summarizeEntity(state.graph, lookup.key),
+    depth,
+    direction,
+    edgeTypes: edgeTypes ? [...edgeTypes] : null,
+    edges,
+    nodes,
+    totalEdges: walk.steps.length,
+    ...(capped ? { candidatesCapped: { droppedByLimit, droppedByBudget, limit, byteBudget: EXPAND_BYTE_BUDGET } } : {}),
+    degraded: capped ? [...degraded, 'candidates-capped'] : degraded,
+    indexedAt: state.indexedAt,
+  };
+}
 
 function toExpandEdge(edge: GraphEdge, depth: number): ExpandEdge {
   return {
