@@ -14,6 +14,7 @@ export class UsageError extends Error {
 const OPTIONS = {
   workspace: { type: 'string', multiple: true, short: 'w' },
   json: { type: 'boolean' },
+  why: { type: 'boolean' },
   'cache-dir': { type: 'string' },
   'no-cache': { type: 'boolean' },
   embeddings: { type: 'string' },
@@ -45,6 +46,8 @@ const OPTIONS = {
 export type CliOptions = {
   workspaces: string[];
   json: boolean;
+  /** `ask`: every passage's why[] term by term instead of one line. */
+  why: boolean;
   cacheDir?: string;
   noCache: boolean;
   embeddings?: string;
@@ -94,6 +97,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
     options: {
       workspaces: v.workspace?.length ? v.workspace : [process.cwd()],
       json: v.json ?? false,
+      why: v.why ?? false,
       cacheDir: v['cache-dir'],
       noCache: v['no-cache'] ?? false,
       embeddings: v.embeddings,
@@ -144,7 +148,8 @@ Usage: wsctx <command> [arguments] [--workspace DIR]... [--json]
 
 Commands:
   index                       index the workspace; print counts, problems and timing
-  ask "<question>"            ranked passages with their why[] (--limit N, --as-of T, --source-kinds a,b)
+  ask "<question>"            ranked passages, why[] on one line (--why for every term; --limit N,
+                              --as-of T, --source-kinds a,b); fits $COLUMNS (default 100)
   expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
                               --edge-types a,b, --limit N, --as-of T)
   graph                       export the whole component graph (--format json|dot)

@@ -77,7 +77,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
         options,
         'workspace_context',
         { question: positionals.join(' '), limit: options.limit, asOf: options.asOf, sourceKinds: options.sourceKinds },
-        (output) => renderAskTable(output as ContextOutput),
+        (output) => renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
       );
     }
     case 'expand': {
@@ -275,6 +275,12 @@ async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise
 function progressBar(fraction: number, width = 24): string {
   const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+}
+
+/** The width text output fits: $COLUMNS when it is a positive number, else 100. */
+function terminalColumns(): number {
+  const columns = Number(process.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : 100;
 }
 
 function single(positionals: string[], command: string, what: string): string {
