@@ -43,7 +43,7 @@ describe('wsctx CLI on the example workspace', () => {
     const deep = wsctx(['expand', 'billing-worker', ...WS, '--depth', '4']);
     assert.equal(deep.code, 1);
     assert.equal(deep.stdout, '');
-    assert.match(deep.stderr, /^wsctx: depth: 4 is refused/);
+    assert.match(deep.stderr, /^wsctx: Invalid input for workspace_expand: depth: must be a whole number from 1 to 3 \(the default is 1\); deeper walks are refused/);
     const unknown = wsctx(['expand', 'component:billing-wroker', ...WS]);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /Did you mean 'component:default\/billing-worker'/);
@@ -81,14 +81,24 @@ describe('wsctx CLI on the example workspace', () => {
   });
 
   it('ask prints ranked passages with their why[] as a table, and --json the tool output', () => {
-    const run = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3']);
+    const run = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3', '--why']);
     assert.equal(run.code, 0, run.stderr);
     const lines = run.stdout.split('\n');
     assert.match(lines[0], /^#\s+score\s+passage\s+source\s+kind$/);
-    assert.match(lines[1], /^1\s+1\.\d{3}\s+Deploy and rollback › Rolling back\s+payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md:\d+-\d+\s+catalog_doc$/);
+    assert.match(lines[1], /^1\s+1\.\d{3}\s+Deploy and rollback › Rolling back\s+\S*-worker\/docs\/runbooks\/deploy\.md:\d+-\d+\s+catalog_doc$/);
     assert.match(run.stdout, /\n     words\s+1\.00\s+0\.790\s+0\.790\s+3 of 3 terms; matched roll 0\.81 \(heading\+body\), back 0\.81 \(heading\+body\), billing-worker 0\.72 \(body\+context\)\n/);
     assert.match(run.stdout, /\n     namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker, named as "billing worker"\n/);
     assert.match(run.stdout, /contract \d{4}-\d{2}-\d{2}\.\d+ · \d+ candidates · embeddings off · indexedAt /);
+    // Without --why: why[] on one line, an excerpt around the matched words, 100 columns at most.
+    const plain = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3']);
+    assert.match(plain.stdout, /\n {5}why: words 0\.790 \+ namedEntity 0\.150 \+ [^\n]*= 1\.\d{3} \(--why for every term\)\n/);
+    assert.doesNotMatch(plain.stdout, /3 of 3 terms; matched/);
+    const firstExcerpt = /\n {5}"([^\n]*)"\n/.exec(plain.stdout)![1];
+    assert.match(firstExcerpt, /roll/i);
+    assert.ok(plain.stdout.split('\n').every((l) => l.length <= 100), 'a line is wider than 100 columns');
+    const narrow = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3'], { env: { COLUMNS: '64' } });
+    assert.deepEqual(narrow.stdout.split('\n').filter((l) => l.length > 64), []);
+    assert.match(narrow.stdout, /^#  score  passage {14}source {16}kind\n1  1\.\d{3}  Deploy and rollbac…  …oks\/deploy\.md:\d+-\d+  catalog_doc\n/);
     const json = JSON.parse(wsctx(['ask', 'dunning schedule', ...WS, '--json', '--limit', '2', '--source-kinds', 'catalog_doc']).stdout);
     assert.equal(json.passages.length, 2);
     assert.ok(json.passages.every((p: { sourceKind: string }) => p.sourceKind === 'catalog_doc'));

@@ -86,7 +86,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       (error: ResponseError<unknown>) => error,
     );
     assert.equal(refused.code, ErrorCodes.InvalidParams);
-    assert.match(refused.message, /^depth: 4 is refused/);
+    assert.match(refused.message, /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3/);
     const unknown = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'nope' }).then(
       () => assert.fail('an unknown tool was called'),
       (error: ResponseError<unknown>) => error,
@@ -97,7 +97,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       () => assert.fail('limit 51 was accepted'),
       (error: ResponseError<unknown>) => error,
     );
-    assert.equal(badLimit.message, 'limit: 51 is out of range; use 1 to 50.');
+    assert.equal(badLimit.message, 'Invalid input for workspace_context: limit: must be a whole number from 1 to 50 (the default is 10)');
   });
 
   it('reports every diagnostic of the workspace at once, counted by severity and code', async () => {

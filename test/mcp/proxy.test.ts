@@ -70,7 +70,7 @@ describe('stdio MCP proxy -> loopback HTTP endpoint', () => {
     assert.deepEqual((expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target), ['group:default/payments-team']);
     const refused = await session!.client.callTool({ name: 'workspace_expand', arguments: { workspace: 'fernhill', entityRef: 'billing-worker', depth: 4 } });
     assert.equal(refused.isError, true);
-    assert.match(textOf(refused), /^depth: 4 is refused/);
+    assert.match(textOf(refused), /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3/);
   });
 
   it('follows the endpoint file to a new port and token, replaying the handshake', async () => {

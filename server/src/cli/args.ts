@@ -14,6 +14,7 @@ export class UsageError extends Error {
 const OPTIONS = {
   workspace: { type: 'string', multiple: true, short: 'w' },
   json: { type: 'boolean' },
+  why: { type: 'boolean' },
   'cache-dir': { type: 'string' },
   'no-cache': { type: 'boolean' },
   'catalog-glob': { type: 'string', multiple: true },
@@ -47,6 +48,8 @@ const OPTIONS = {
 export type CliOptions = {
   workspaces: string[];
   json: boolean;
+  /** `ask`: every passage's why[] term by term instead of one line. */
+  why: boolean;
   cacheDir?: string;
   noCache: boolean;
   /** `--catalog-glob` (repeatable): replaces `sources.catalog`. */
@@ -100,6 +103,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
     options: {
       workspaces: v.workspace?.length ? v.workspace : [process.cwd()],
       json: v.json ?? false,
+      why: v.why ?? false,
       cacheDir: v['cache-dir'],
       noCache: v['no-cache'] ?? false,
       catalogGlobs: v['catalog-glob'],
@@ -152,7 +156,8 @@ Usage: wsctx <command> [arguments] [--workspace DIR]... [--json]
 
 Commands:
   index                       index the workspace; print counts, problems and timing
-  ask "<question>"            ranked passages with their why[] (--limit N, --as-of T, --source-kinds a,b)
+  ask "<question>"            ranked passages, why[] on one line (--why for every term; --limit N,
+                              --as-of T, --source-kinds a,b); fits $COLUMNS (default 100)
   expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
                               --edge-types a,b, --limit N, --as-of T)
   graph                       export the whole component graph (--format json|dot)
@@ -166,8 +171,10 @@ Commands:
                               --pack P, --tags a,b, --folder F; --json for every page's reason)
   page <id>                   a whole library page (read_page)
   file <id>                   a library page's attached file (get_file)
-  diagnostics                 library tool calls: latency, empty searches, sections never
+  diagnostics                 every tool call: latency, empty answers, library sections never
                               returned, near-duplicate sections
+  doctor                      check Node, git, native modules, the embedding model, the cache folder
+                              and each served folder; one line each, exit 1 when one fails
   mcp                         serve the MCP tools over stdio
   serve                       serve the MCP tools over HTTP on 127.0.0.1 (--port N, --token T)
 

@@ -37,6 +37,7 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
+import { renderDoctor, runDoctor } from './commands/doctorCommand';
 
 const VERSION = '0.1.0';
 
@@ -78,7 +79,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
         options,
         'workspace_context',
         { question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
-        (output) => renderAskTable(output as ContextOutput),
+        (output) => renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         'one-shot',
       );
     }
@@ -107,13 +108,13 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'section':
       return print(await sectionCommand(libraryEngine(options, 'none'), single(positionals, 'section', '<id>'), options));
     case 'search':
-      if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a refund email to an enterprise customer"');
+      if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
       return oneShotDone(await searchCommand(libraryEngine(options, 'one-shot'), { plan: positionals.join(' '), profile: options.profile }, options));
     case 'try':
-      if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a refund email to an enterprise customer"');
+      if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a migration for billing-worker"');
       return oneShotDone(await tryCommand(createEngine(options, undefined, 'one-shot'), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
     case 'context':
-      if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "cold email to a CFO switching from Avalara"');
+      if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
       return oneShotDone(await contextCommand(libraryEngine(options, 'one-shot'), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
       return print(await pageCommand(libraryEngine(options, 'none'), single(positionals, 'page', '<id>'), options));
@@ -121,6 +122,11 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return print(await fileCommand(libraryEngine(options, 'none'), single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
       return print(await diagnosticsCommand(libraryEngine(options, 'none'), undefined, options));
+    case 'doctor': {
+      const checks = await runDoctor({ folders: workspaceFolders(options.workspaces), cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+      print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
+      return checks.some((c) => c.status === 'fail') ? 1 : 0;
+    }
     case 'mcp': {
       const engine = createEngine(options, logToStderr);
       useActivityLog(engine, cacheDir(options), logToStderr);
@@ -170,7 +176,7 @@ async function runTool(
   render?: (output: Record<string, unknown>) => string,
   meaning: MeaningUse = 'one-shot',
 ): Promise<number> {
-  const engine = createEngine(options, undefined, meaning);
+  const engine = libraryEngine(options, meaning);
   await engine.waitForIndex();
   const tool = findTool(name)!;
   const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
@@ -223,7 +229,7 @@ function formatDuration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** An engine whose library tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
+/** An engine whose tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
 function libraryEngine(options: CliOptions, meaning: MeaningUse): Engine {
   const engine = createEngine(options, undefined, meaning);
   useActivityLog(engine, cacheDir(options), logToStderr);
@@ -337,6 +343,12 @@ async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise
 function progressBar(fraction: number, width = 24): string {
   const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
   return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
+}
+
+/** The width text output fits: $COLUMNS when it is a positive number, else 100. */
+function terminalColumns(): number {
+  const columns = Number(process.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? columns : 100;
 }
 
 function single(positionals: string[], command: string, what: string): string {

@@ -4,11 +4,11 @@
  * list changed.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import type { Engine } from '../engine/engine';
 import { callTool } from '../tools/callTool';
 import { InputError } from '../tools/toolError';
 import type { AnyToolDefinition } from '../tools/toolDefinition';
+import { publishedInputSchema } from './publishedSchema';
 import { samplingModelProvider } from './samplingModelProvider';
 
 export interface RegisterOptions {
@@ -27,8 +27,8 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
         title: tool.title,
         description: tool.description,
         // Strict: an argument the tool does not take is refused by name (JSON Schema
-        // additionalProperties: false), never silently dropped.
-        inputSchema: z.object(tool.input).strict(),
+        // additionalProperties: false), never silently dropped; callTool does the refusing.
+        inputSchema: publishedInputSchema(tool.input),
         outputSchema: tool.output,
         annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },

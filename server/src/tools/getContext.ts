@@ -7,7 +7,7 @@
  * renders Markdown or JSON.
  */
 import { z } from 'zod';
-import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
+import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import type { ActivityEntry } from '../engine/activity/activityLog';
 import type { Engine } from '../engine/engine';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
@@ -21,23 +21,16 @@ import { sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
-const RANGE = `must be a whole number from ${MIN_MAX_TOKENS.toLocaleString('en-US')} to ${MAX_MAX_TOKENS.toLocaleString('en-US')} (the default is ${DEFAULT_MAX_TOKENS.toLocaleString('en-US')})`;
-
 const input = {
   task: boundedString(INPUT_LIMITS.text)
     .min(1)
-    .describe(`What you are about to do, in plain words. Specific beats short: "cold email to a CFO at a 200-person logistics company evaluating Slotly" beats "email". At most ${INPUT_LIMITS.text} characters.`),
-  max_tokens: z
-    .number()
-    .int({ message: RANGE })
-    .min(MIN_MAX_TOKENS, { message: RANGE })
-    .max(MAX_MAX_TOKENS, { message: RANGE })
-    .optional()
+    .describe(`What you are about to do, in plain words. Specific beats short: "add a database migration to billing-worker that stores invoice amounts in minor units" beats "migration". At most ${INPUT_LIMITS.text} characters.`),
+  max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS)
     .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
   pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
   tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Only take pages with one of these tags.'),
   folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Only take pages from this library folder and its subfolders, e.g. ".context/guides" or "guides".'),
-  format: z.enum(['markdown', 'json']).optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
+  format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
 };
 
 const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search']);
@@ -135,7 +128,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
     'every rule in full under "Rules (always follow)", then "Reference": pinned and pack pages whole and the best excerpts, grouped by page.',
     'Each page carries its page_id: read_page(page_id) returns the whole page, get_file(page_id) its attached file.',
     'When nothing matches, the answer says so and names the nearest pages: check with the user rather than guess.',
-    'Name the audience, channel, product and competitor in the task; pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
+    'Name the service, API, runbook or rule the task touches (e.g. "roll back billing-worker after a failed deploy", "change the error codes of the orders API"); pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
   ].join(' '),
   input,
   output,

@@ -76,7 +76,7 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
   name: 'get_file',
   title: 'Get a page\'s attached file',
   description: [
-    'Returns the file attached to a library page (a CSV, a spreadsheet, a PDF): text files as text, others base64-encoded, with name, size and media type.',
+    'Returns the file attached to a library page (an OpenAPI file, a CSV of alert thresholds, a PDF): text files as text, others base64-encoded, with name, size and media type.',
     'Pass the page_id get_context or read_page printed for a page that says it has an attached file.',
   ].join(' '),
   input,

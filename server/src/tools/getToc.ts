@@ -18,7 +18,7 @@ import type { ToolDefinition } from './toolDefinition';
 import { ToolInputError } from './toolError';
 
 const input = {
-  query: boundedString(INPUT_LIMITS.query).optional().describe('What you are working on: returns the documents that best match, best first, instead of the whole map.'),
+  query: boundedString(INPUT_LIMITS.query).optional().describe('What you are working on, e.g. "postmortem for a billing-worker incident": returns the documents that best match, best first, instead of the whole map.'),
   document_id: boundedString(INPUT_LIMITS.id).optional().describe('A document id from the map (8 characters, or any unique prefix of 4+): lists that document\'s sections.'),
   namespace: boundedString(INPUT_LIMITS.name).optional().describe('A namespace (a folder of the library, "." for the top): the map, or the query, of that namespace only.'),
 };
@@ -74,7 +74,7 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
   name: 'get_toc',
   title: 'Map the rules and instructions library',
   description: [
-    'The table of contents of the team\'s rules and instructions library: one entry per document with its id, a one-line summary and, for documents of up to',
+    'The table of contents of the team\'s rules and instructions library (coding rules, runbooks, templates for postmortems and architecture decisions): one entry per document with its id, a one-line summary and, for documents of up to',
     `${TOC_INLINE_SECTIONS} sections, the sections with their ids. The map stays within about ${TOC_TOKEN_BUDGET.toLocaleString('en-US')} tokens and says when a large namespace is condensed.`,
     'Pass `query` (what you are about to do) for the documents that best match, best first; `document_id` to list one document\'s sections; `namespace` to map one folder.',
     'Then read a section with get_section(id), or call search_instructions(plan) to get the matching sections whole.',

@@ -33,7 +33,32 @@ export function boundedString(max: number): z.ZodString {
   return z.string().max(max, { message: `must be at most ${max} characters` });
 }
 
-/** A list argument of at most INPUT_LIMITS.listLength strings of at most INPUT_LIMITS.listItem characters each. */
-export function boundedList(item: z.ZodString = boundedString(INPUT_LIMITS.listItem)): z.ZodArray<z.ZodString> {
-  return z.array(item).max(INPUT_LIMITS.listLength, { message: `must hold at most ${INPUT_LIMITS.listLength} items` });
+/** A list argument of at most INPUT_LIMITS.listLength items (strings of at most INPUT_LIMITS.listItem characters by default). */
+export function boundedList<Item extends z.ZodType = z.ZodString>(item?: Item): z.ZodArray<Item> {
+  const of = (item ?? boundedString(INPUT_LIMITS.listItem)) as Item;
+  return z.array(of, { error: (issue) => (issue.input === undefined ? undefined : 'must be a list') }).max(INPUT_LIMITS.listLength, { message: `must hold at most ${INPUT_LIMITS.listLength} items` });
+}
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * A whole-number argument from `min` to `max`: the range is published in the JSON Schema
+ * (`minimum`/`maximum`), and every way of missing it (a string, a fraction, out of range) gets the
+ * same message, which states the range and the default. `why` adds the tool's reason, e.g. that
+ * deeper walks are refused rather than clamped.
+ */
+export function wholeNumber(min: number, max: number, defaultValue: number, why?: string): z.ZodOptional<z.ZodNumber> {
+  const message = `must be a whole number from ${count(min)} to ${count(max)} (the default is ${count(defaultValue)})${why ? `; ${why}` : ''}`;
+  const error = (issue: { input?: unknown }) => (issue.input === undefined ? undefined : message);
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error }).optional();
+}
+
+/**
+ * One of a closed set of words (a JSON Schema `enum`); the message lists them. `what` names one
+ * value in the tool's words ("a source kind"), so a wrong one reads `"wiki" is not a source kind; use any of ...`.
+ */
+export function oneOf<Value extends string>(values: readonly Value[], what: string, many = false) {
+  return z.enum(values as [Value, ...Value[]], {
+    error: (issue) => (issue.input === undefined ? undefined : `${JSON.stringify(issue.input)} is not ${what}; use ${many ? 'any' : 'one'} of ${values.join(', ')}`),
+  });
 }

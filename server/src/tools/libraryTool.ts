@@ -1,12 +1,12 @@
 /**
  * What the three library tools (`get_toc`, `get_section`, `search_instructions`) share: the
  * library view a call answers from, the pinned documents that head a session's first answer,
- * the call log, and the schemas of those parts.
+ * and the schemas of those parts.
  */
 import { z } from 'zod';
 import type { Engine } from '../engine/engine';
 import type { IdLookup } from '../engine/chunking/ids';
-import { libraryHooks, markPinnedServed, needsPinned, nowFor } from '../engine/library/hooks';
+import { markPinnedServed, needsPinned, nowFor } from '../engine/library/hooks';
 import { hiddenMatch, libraryView, shownId, type LibraryView } from '../engine/library/libraryView';
 import { pinnedDocuments, renderPinned, type PinnedDocument } from '../engine/library/pinned';
 import { dayOf } from '../engine/library/readiness';
@@ -59,33 +59,8 @@ export function pinnedPrefix(pinned: readonly PinnedDocument[] | undefined): str
   return block ? `${block}\n\n---\n\n` : '';
 }
 
-/**
- * Runs a tool call and logs it (tool, input, latency, returned ids, empty or not) when the host
- * installed an activity log. Refused and failed calls are logged with their message.
- */
-export async function logged<T>(
-  engine: Engine,
-  context: ToolCallContext,
-  tool: string,
-  input: Record<string, unknown>,
-  run: () => Promise<T>,
-  outcome: (output: T) => { resultIds: string[]; empty: boolean },
-): Promise<T> {
-  const log = libraryHooks(engine).activity;
-  const started = performance.now();
-  try {
-    const output = await run();
-    if (log) log.append({ tool, session: context.sessionId, input, latencyMs: elapsed(started), ...outcome(output) });
-    return output;
-  } catch (error) {
-    if (log) log.append({ tool, session: context.sessionId, input, latencyMs: elapsed(started), resultIds: [], empty: true, error: (error as Error).message });
-    throw error;
-  }
-}
-
-function elapsed(started: number): number {
-  return Math.round((performance.now() - started) * 100) / 100;
-}
+/** The call log wrapper, used by every tool (callLog.ts); re-exported for the library tools. */
+export { logged } from './callLog';
 
 /**
  * The error for an id that resolved to nothing served: too short, not hex, ambiguous (listing

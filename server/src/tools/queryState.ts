@@ -4,6 +4,7 @@
  */
 import type { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
+import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
 const UNREADABLE = new Set(['workspace.unreadable-folder', 'workspace.unreadable-dir', 'workspace.unreadable-file', 'workspace.read-failed']);
@@ -18,15 +19,18 @@ export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadabl
 export type StateForQuery =
   | { kind: 'ready'; state: IndexState; workspace: WorkspaceFolder; degraded: DegradedFlag[] }
   /** The index is empty; indexing has been started. Answer empty, flagged `index-cold`. */
-  | { kind: 'cold'; workspace: WorkspaceFolder; degraded: DegradedFlag[] }
-  /** The `workspace` argument names no folder this server serves. Answer empty and say which are served. */
-  | { kind: 'not-served'; message: string; degraded: DegradedFlag[] };
+  | { kind: 'cold'; workspace: WorkspaceFolder; degraded: DegradedFlag[] };
 
+/**
+ * The state to answer from. A `workspace` argument naming no served folder is the caller's
+ * mistake, refused (an MCP `isError` result) with the names it could have used: an empty answer
+ * would read as "nothing is written about it".
+ */
 export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string): Promise<StateForQuery> {
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
-    return { kind: 'not-served', message: `This server does not serve a workspace named '${workspaceArg}'. Served: ${served}.`, degraded: [] };
+    throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspaceArg}'; it serves ${served} (give one of these names or its path).`);
   }
   // A served folder that is gone: the answer comes from its last index (FolderPresence).
   const missing: DegradedFlag[] = engine.status().missingFolders.length > 0 ? ['workspace-missing'] : [];

@@ -55,7 +55,7 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
   name: 'read_page',
   title: 'Read a whole page',
   description: [
-    'Returns one whole page of the library (without front matter), with its type, usage notes and attached file.',
+    'Returns one whole page of the library (a rule, a runbook, a template for a postmortem; without front matter), with its type, usage notes and attached file.',
     'Pass a page_id from get_context: the 8 printed characters, any unique prefix of 4 or more, or the full id.',
   ].join(' '),
   input,

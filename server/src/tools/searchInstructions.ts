@@ -6,7 +6,7 @@
  * runs at call time.
  */
 import { z } from 'zod';
-import { boundedString, INPUT_LIMITS } from './inputLimits';
+import { boundedString, INPUT_LIMITS, oneOf } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import {
   FOCUSED_MIN_RELATIVE_STRENGTH,
@@ -29,9 +29,8 @@ import type { ToolDefinition } from './toolDefinition';
 const input = {
   plan: boundedString(INPUT_LIMITS.text)
     .min(1)
-    .describe(`What you are about to do, in a sentence: "writing a refund email to an enterprise customer". Name the product, system or identifier when you know it. At most ${INPUT_LIMITS.text} characters.`),
-  profile: z
-    .enum(['focused', 'catalog'])
+    .describe(`What you are about to do, in a sentence: "writing a migration that adds a column to the invoices table of billing-worker". Name the service, API or identifier when you know it. At most ${INPUT_LIMITS.text} characters.`),
+  profile: oneOf(['focused', 'catalog'] as const, 'a profile')
     .optional()
     .describe('`focused` leaves out documents whose match is weak next to the best one; `catalog` keeps every match (for many similar documents). Default: each namespace\'s own setting, else focused.'),
 };
@@ -100,7 +99,7 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
     `within about ${SEARCH_TOKEN_BUDGET.toLocaleString('en-US')} tokens from at most ${SEARCH_MAX_DOCUMENTS} documents.`,
     `A document of up to about ${SMALL_DOCUMENT_TOKENS} tokens comes whole; a larger one gives its best matching sections.`,
     'Each section says which document it comes from; documents that matched but did not fit are named at the end with their ids (open them with get_toc(document_id) or get_section).',
-    'Ranks by the section summaries, passage meaning (when embeddings are on) and exact identifiers, codes and flags; a document title counts extra only when the plan names it specifically, so name the product, system or identifier when you know it.',
+    'Ranks by the section summaries, passage meaning (when embeddings are on) and exact identifiers, codes and flags; a document title counts extra only when the plan names it specifically, so name the service, API or identifier when you know it (e.g. \"retry policy for the payments API webhooks\").',
   ].join(' '),
   input,
   output,

@@ -4,7 +4,7 @@
  * passages cite.
  */
 import { z } from 'zod';
-import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
+import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import { shortId } from '../engine/chunking/ids';
 import type { Engine } from '../engine/engine';
 import type { IndexState } from '../engine/indexState';
@@ -14,6 +14,7 @@ import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/work
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
 import { stateForQuery } from './queryState';
+import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { ToolDefinition } from './toolDefinition';
 
@@ -28,9 +29,9 @@ export const NEIGHBOURHOOD_MAX_EDGES = 10;
 const input = {
   workspace: boundedString(INPUT_LIMITS.workspace).min(1).describe(`Workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters).`),
   question: boundedString(INPUT_LIMITS.text).describe(`A plain-language question, e.g. "how do we roll back billing-worker?" (at most ${INPUT_LIMITS.text} characters).`),
-  limit: z.number().int().optional().describe(`How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
+  limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(`How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
   asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: answer from the workspace as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
-  sourceKinds: boundedList().optional().describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
+  sourceKinds: boundedList(oneOf(SOURCE_KINDS, 'a source kind', true)).optional().describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
 };
 
 const whyTerm = z.object({
@@ -99,78 +100,72 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args) {
-    const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
-    if (limit < 1 || limit > CONTEXT_MAX_LIMIT) throw new ToolInputError(`limit: ${limit} is out of range; use 1 to ${CONTEXT_MAX_LIMIT}.`);
-    if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
-    const sourceKinds = args.sourceKinds ? parseSourceKinds(args.sourceKinds) : undefined;
-    const queryVector = await engine.embedQuery(args.question);
-    const found = await stateForQuery(engine, args.workspace, args.asOf);
-    const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
-    const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
-    if (found.kind === 'not-served') return { workspace: args.workspace, ...empty, notice: found.message, degraded: found.degraded, indexedAt: null };
-    if (found.kind === 'cold') {
-      return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
-    }
-    const { state, workspace } = found;
-    const degraded = [...found.degraded];
-    const ranked = rankWorkspaceContext(state, {
-      question: args.question,
-      limit,
-      now: Date.now(),
-      sourceKinds,
-      folder: engine.folders.length > 1 ? workspace.name : undefined,
-      meaning: engine.meaningSource(state, queryVector),
-    });
-    const passages: ContextPassage[] = [];
-    let bytes = 0;
-    let droppedByBudget = 0;
-    for (const p of ranked.passages) {
-      const rendered = toPassage(engine, state, p);
-      const size = JSON.stringify(rendered).length;
-      if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
-        droppedByBudget++;
-        continue;
-      }
-      bytes += size;
-      passages.push(rendered);
-    }
-    const capped = ranked.droppedTerms.length > 0 || droppedByBudget > 0;
-    if (capped) degraded.push('candidates-capped');
-    return {
-      workspace: workspace.name,
-      question: args.question,
-      contractVersion: CONTRACT_VERSION,
-      passages,
-      neighbourhood: neighbourhood(state, passages),
-      queryTerms: ranked.terms,
-      namedEntities: ranked.named.map((n) => n.ref),
-      candidates: ranked.candidates,
-      ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
-      ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
-      meaning,
-      degraded,
-      indexedAt: state.indexedAt,
-    };
+  run(engine: Engine, args, context) {
+    return logged(engine, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(engine, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
   },
   renderText: renderContext,
 };
+
+type Args = z.infer<z.ZodObject<typeof input>>;
+
+async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput> {
+  const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
+  if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
+  const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
+  const queryVector = await engine.embedQuery(args.question);
+  const found = await stateForQuery(engine, args.workspace, args.asOf);
+  const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
+  const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
+  if (found.kind === 'cold') {
+    return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
+  }
+  const { state, workspace } = found;
+  const degraded = [...found.degraded];
+  const ranked = rankWorkspaceContext(state, {
+    question: args.question,
+    limit,
+    now: Date.now(),
+    sourceKinds,
+    folder: engine.folders.length > 1 ? workspace.name : undefined,
+    meaning: engine.meaningSource(state, queryVector),
+  });
+  const passages: ContextPassage[] = [];
+  let bytes = 0;
+  let droppedByBudget = 0;
+  for (const p of ranked.passages) {
+    const rendered = toPassage(engine, state, p);
+    const size = JSON.stringify(rendered).length;
+    if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
+      droppedByBudget++;
+      continue;
+    }
+    bytes += size;
+    passages.push(rendered);
+  }
+  const capped = ranked.droppedTerms.length > 0 || droppedByBudget > 0;
+  if (capped) degraded.push('candidates-capped');
+  return {
+    workspace: workspace.name,
+    question: args.question,
+    contractVersion: CONTRACT_VERSION,
+    passages,
+    neighbourhood: neighbourhood(state, passages),
+    queryTerms: ranked.terms,
+    namedEntities: ranked.named.map((n) => n.ref),
+    candidates: ranked.candidates,
+    ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
+    ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
+    meaning,
+    degraded,
+    indexedAt: state.indexedAt,
+  };
+}
 
 function meaningSummary(engine: Engine, state: IndexState | undefined): ContextOutput['meaning'] {
   const status = engine.status().meaning;
   if (!status) return null;
   const sections = state?.counts.sections ?? 0;
   return { model: status.model, sectionsWithVectors: status.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - status.sectionsWithVectors) };
-}
-
-function parseSourceKinds(values: string[]): Set<SourceKind> {
-  const kinds = new Set<SourceKind>();
-  for (const value of values) {
-    const kind = SOURCE_KINDS.find((k) => k === value.trim());
-    if (!kind) throw new ToolInputError(`sourceKinds: "${value}" is not a source kind; use any of ${SOURCE_KINDS.join(', ')}.`);
-    kinds.add(kind);
-  }
-  return kinds;
 }
 
 function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): ContextPassage {

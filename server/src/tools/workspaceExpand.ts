@@ -6,16 +6,17 @@
  * `candidates-capped` with counts.
  */
 import { z } from 'zod';
-import { boundedList, boundedString, INPUT_LIMITS } from './inputLimits';
+import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import type { GraphEdge } from '../engine/graph/componentGraph';
 import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
-import { isRelationType, RELATION_TYPES } from '../engine/graph/relationTypes';
+import { RELATION_TYPES } from '../engine/graph/relationTypes';
 import { MAX_WALK_DEPTH, walkGraph } from '../engine/graph/walk';
 import type { RelationType } from '../engine/model';
 import { ToolInputError } from './toolError';
 import type { ToolDefinition } from './toolDefinition';
 import { stateForQuery } from './queryState';
+import { logged } from './callLog';
 
 export const EXPAND_DEFAULT_LIMIT = 50;
 export const EXPAND_MAX_LIMIT = 100;
@@ -27,15 +28,14 @@ const input = {
   entityRef: boundedString(INPUT_LIMITS.entityRef)
     .min(1)
     .describe(`Entity to start from: \`kind:namespace/name\`, \`kind:name\`, or a name when only one entity has it (at most ${INPUT_LIMITS.entityRef} characters).`),
-  depth: z.number().int().min(1).optional().describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
-  direction: z
-    .enum(['out', 'in', 'both'])
+  depth: wholeNumber(1, MAX_WALK_DEPTH, 1, 'deeper walks are refused, never clamped (a smaller graph would look complete): expand again from an entity at the edge').describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
+  direction: oneOf(['out', 'in', 'both'] as const, 'a direction')
     .optional()
     .describe('`out`: the relations whose source is the entity (all of its own relations, as Backstage lists them: dependsOn, dependencyOf, ownedBy, ownerOf...); `in`: the relations whose target is the entity; `both` (default).'),
-  edgeTypes: boundedList()
+  edgeTypes: boundedList(oneOf(RELATION_TYPES, 'a relation type', true))
     .optional()
     .describe(`Relation types to follow, as Backstage names them (each half of a pair is its own type): ${RELATION_TYPES.join(', ')}.`),
-  limit: z.number().int().min(1).optional().describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
+  limit: wholeNumber(1, EXPAND_MAX_LIMIT, EXPAND_DEFAULT_LIMIT, 'narrow the walk with edgeTypes or direction instead').describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
   asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
 };
 
@@ -106,90 +106,73 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args) {
-    const depth = args.depth ?? 1;
-    if (depth > MAX_WALK_DEPTH) {
-      throw new ToolInputError(
-        `depth: ${depth} is refused; the walk goes at most ${MAX_WALK_DEPTH} hops and is never clamped, because a smaller graph would look complete. ` +
-          `Ask for depth ${MAX_WALK_DEPTH} or less, then expand again from an entity at the edge.`,
-      );
-    }
-    const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
-    if (limit > EXPAND_MAX_LIMIT) {
-      throw new ToolInputError(`limit: ${limit} is over the maximum of ${EXPAND_MAX_LIMIT}; narrow the walk with edgeTypes or direction instead.`);
-    }
-    const edgeTypes = args.edgeTypes ? parseEdgeTypes(args.edgeTypes) : undefined;
-    const direction = args.direction ?? 'both';
-    const found = await stateForQuery(engine, args.workspace, args.asOf);
-    if (found.kind !== 'ready') {
-      const notice =
-        found.kind === 'cold' ? 'The index is still empty; indexing has started. Ask again in a moment.' : found.message;
-      const workspace = found.kind === 'cold' ? found.workspace.name : args.workspace;
-      return { workspace, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
-    }
-    const { state, degraded, workspace } = found;
-
-    const lookup = resolveEntityInput(state.graph, args.entityRef);
-    if (!lookup.ok) throw new ToolInputError(`entityRef: ${lookup.message}`);
-    const walk = walkGraph(state.graph, lookup.key, { depth, direction, edgeTypes });
-
-    const edges: ExpandEdge[] = [];
-    let bytes = 0;
-    let droppedByLimit = 0;
-    let droppedByBudget = 0;
-    for (const step of walk.steps) {
-      if (edges.length >= limit) {
-        droppedByLimit++;
-        continue;
-      }
-      const edge = toExpandEdge(step.edge, step.depth);
-      const size = JSON.stringify(edge).length + 1;
-      if (bytes + size > EXPAND_BYTE_BUDGET) {
-        droppedByBudget++;
-        continue;
-      }
-      bytes += size;
-      edges.push(edge);
-    }
-    const touched = new Set<string>([lookup.key]);
-    for (const e of edges) {
-      touched.add(e.source.toLowerCase());
-      touched.add(e.target.toLowerCase());
-    }
-    const nodes = walk.nodes
-      .filter((n) => touched.has(n.key))
-      .map((n): ExpandNode => {
-        const entity = state.graph.get(n.key);
-        return { ref: n.ref, kind: entity?.kind ?? n.ref.split(':')[0], title: entity?.title, depth: n.depth, resolved: n.resolved };
-      });
-    const capped = droppedByLimit + droppedByBudget > 0;
-    return {
-      workspace: workspace.name,
-      entity: summarizeEntity(state.graph, lookup.key),
-      depth,
-      direction,
-      edgeTypes: edgeTypes ? [...edgeTypes] : null,
-      edges,
-      nodes,
-      totalEdges: walk.steps.length,
-      ...(capped ? { candidatesCapped: { droppedByLimit, droppedByBudget, limit, byteBudget: EXPAND_BYTE_BUDGET } } : {}),
-      degraded: capped ? [...degraded, 'candidates-capped'] : degraded,
-      indexedAt: state.indexedAt,
-    };
+  run(engine: Engine, args, context) {
+    return logged(engine, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
   },
   renderText: renderExpand,
 };
 
-function parseEdgeTypes(values: string[]): Set<RelationType> {
-  const types = new Set<RelationType>();
-  for (const value of values) {
-    const match = RELATION_TYPES.find((t) => t.toLowerCase() === value.trim().toLowerCase());
-    if (!match || !isRelationType(match)) {
-      throw new ToolInputError(`edgeTypes: "${value}" is not a relation type; use any of ${RELATION_TYPES.join(', ')}.`);
-    }
-    types.add(match);
+type Args = z.infer<z.ZodObject<typeof input>>;
+
+async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
+  const depth = args.depth ?? 1;
+  const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
+  const edgeTypes = args.edgeTypes ? new Set<RelationType>(args.edgeTypes) : undefined;
+  const direction = args.direction ?? 'both';
+  const found = await stateForQuery(engine, args.workspace, args.asOf);
+  if (found.kind !== 'ready') {
+    const notice = 'The index is still empty; indexing has started. Ask again in a moment.';
+    return { workspace: found.workspace.name, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
   }
-  return types;
+  const { state, degraded, workspace } = found;
+
+  const lookup = resolveEntityInput(state.graph, args.entityRef);
+  if (!lookup.ok) throw new ToolInputError(`entityRef: ${lookup.message}`);
+  const walk = walkGraph(state.graph, lookup.key, { depth, direction, edgeTypes });
+
+  const edges: ExpandEdge[] = [];
+  let bytes = 0;
+  let droppedByLimit = 0;
+  let droppedByBudget = 0;
+  for (const step of walk.steps) {
+    if (edges.length >= limit) {
+      droppedByLimit++;
+      continue;
+    }
+    const edge = toExpandEdge(step.edge, step.depth);
+    const size = JSON.stringify(edge).length + 1;
+    if (bytes + size > EXPAND_BYTE_BUDGET) {
+      droppedByBudget++;
+      continue;
+    }
+    bytes += size;
+    edges.push(edge);
+  }
+  const touched = new Set<string>([lookup.key]);
+  for (const e of edges) {
+    touched.add(e.source.toLowerCase());
+    touched.add(e.target.toLowerCase());
+  }
+  const nodes = walk.nodes
+    .filter((n) => touched.has(n.key))
+    .map((n): ExpandNode => {
+      const entity = state.graph.get(n.key);
+      return { ref: n.ref, kind: entity?.kind ?? n.ref.split(':')[0], title: entity?.title, depth: n.depth, resolved: n.resolved };
+    });
+  const capped = droppedByLimit + droppedByBudget > 0;
+  return {
+    workspace: workspace.name,
+    entity: summarizeEntity(state.graph, lookup.key),
+    depth,
+    direction,
+    edgeTypes: edgeTypes ? [...edgeTypes] : null,
+    edges,
+    nodes,
+    totalEdges: walk.steps.length,
+    ...(capped ? { candidatesCapped: { droppedByLimit, droppedByBudget, limit, byteBudget: EXPAND_BYTE_BUDGET } } : {}),
+    degraded: capped ? [...degraded, 'candidates-capped'] : degraded,
+    indexedAt: state.indexedAt,
+  };
 }
 
 function toExpandEdge(edge: GraphEdge, depth: number): ExpandEdge {

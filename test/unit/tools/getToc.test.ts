@@ -113,7 +113,7 @@ describe('get_toc', function () {
     await refused({ document_id: id8('.context/guides/onboarding-first-week.md') }, /belongs to "Your first week in engineering", which is a draft; drafts and expired pages are not served\.$/);
     await refused({ document_id: id8('.context/guides/pci-dss-4-transition.md') }, /which is expired \(expires: 2025-06-30\)/);
     await refused({ document_id: id8(PINNED), namespace: 'rules' }, /^namespace: document "[0-9a-f]{8}" \("Finding a merchant account id"\) is in namespace "guides", not "rules"/);
-    await refused({ query: 'x', bogus: 1 }, /Invalid input for get_toc: input: Unrecognized key/);
+    await refused({ query: 'x', bogus: 1 }, /Invalid input for get_toc: input: "bogus" is not an argument of get_toc; it takes query, document_id, namespace/);
   });
 
   it('maps only one namespace when asked; "." is the top', async () => {

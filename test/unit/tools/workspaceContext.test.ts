@@ -66,10 +66,10 @@ describe('workspace_context tool', () => {
     const epics = await ask(engine, { workspace: 'fernhill', question: 'dunning', sourceKinds: ['epic_doc'], limit: 50 });
     assert.ok(epics.passages.length > 0);
     assert.ok(epics.passages.every((p) => p.sourceKind === 'epic_doc'));
-    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'dunning', limit: 0 }), /^Error|limit: 0 is out of range; use 1 to 50\./);
+    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'dunning', limit: 0 }), /^ToolInputError|Invalid input for workspace_context: limit: must be a whole number from 1 to 50 \(the default is 10\)$/);
     await assert.rejects(ask(engine, { workspace: 'fernhill', question: '   ' }), /question: ask something/);
-    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'x', sourceKinds: ['wiki'] }), /sourceKinds: "wiki" is not a source kind; use any of catalog_entity, catalog_doc, repo_overview, epic_doc, library\./);
-    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'x', extra: 1 }), /Invalid input for workspace_context: input: Unrecognized key: "extra"/);
+    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'x', sourceKinds: ['wiki'] }), /sourceKinds\[0\]: "wiki" is not a source kind; use any of catalog_entity, catalog_doc, repo_overview, epic_doc, library$/);
+    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'x', extra: 1 }), /Invalid input for workspace_context: input: "extra" is not an argument of workspace_context; it takes workspace, question, limit, asOf, sourceKinds$/);
     engine.dispose();
   });
 

@@ -142,11 +142,11 @@ describe('workspace_expand', () => {
   });
 
   it('refuses depth over 3 and limit over 100 instead of clamping, and names the field', async () => {
-    await assert.rejects(expand({ entityRef: 'orders-api', depth: 4 }), (e: Error) => e instanceof ToolInputError && /^depth: 4 is refused/.test(e.message));
-    await assert.rejects(expand({ entityRef: 'orders-api', limit: 101 }), (e: Error) => e instanceof ToolInputError && /^limit: 101 is over the maximum of 100/.test(e.message));
+    await assert.rejects(expand({ entityRef: 'orders-api', depth: 4 }), (e: Error) => e instanceof ToolInputError && /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3 \(the default is 1\); deeper walks are refused/.test(e.message));
+    await assert.rejects(expand({ entityRef: 'orders-api', limit: 101 }), (e: Error) => e instanceof ToolInputError && e.message === 'Invalid input for workspace_expand: limit: must be a whole number from 1 to 100 (the default is 50); narrow the walk with edgeTypes or direction instead');
     await assert.rejects(expand({ entityRef: 'orders-api', depth: 0 }), /depth/);
     await assert.rejects(expand({ entityRef: 'orders-api', direction: 'up' }), /direction/);
-    await assert.rejects(expand({ entityRef: 'orders-api', edgeTypes: ['likes'] }), /edgeTypes: "likes" is not a relation type/);
+    await assert.rejects(expand({ entityRef: 'orders-api', edgeTypes: ['likes'] }), /edgeTypes\[0\]: "likes" is not a relation type; use any of dependsOn, dependencyOf, consumesApi/);
   });
 
   it('suggests the closest refs for an unknown entity', async () => {
@@ -156,10 +156,11 @@ describe('workspace_expand', () => {
     });
   });
 
-  it('answers empty for a workspace it does not serve, naming the served ones', async () => {
-    const out = (await callTool(engine, tool, { workspace: 'elsewhere', entityRef: 'orders-api' }, { sessionId: 't' })) as ExpandOutput;
-    assert.equal(out.edges.length, 0);
-    assert.equal(out.notice, "This server does not serve a workspace named 'elsewhere'. Served: 'shop'.");
+  it('refuses a workspace it does not serve, naming the served ones', async () => {
+    await assert.rejects(
+      callTool(engine, tool, { workspace: 'elsewhere', entityRef: 'orders-api' }, { sessionId: 't' }),
+      (e: Error) => e instanceof ToolInputError && e.message === "workspace: this server does not serve a workspace named 'elsewhere'; it serves 'shop' (give one of these names or its path).",
+    );
   });
 
   it('reports what the limit drops as candidates-capped', async () => {

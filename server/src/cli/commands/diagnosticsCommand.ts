@@ -1,6 +1,6 @@
 /**
- * `wsctx diagnostics`: what agents' calls to the library tools looked like, from the local call
- * log (engine/activity): latency percentiles, empty searches, sections never returned and
+ * `wsctx diagnostics`: what agents' calls to every tool looked like, from the local call
+ * log (engine/activity): latency percentiles, empty answers, library sections never returned and
  * near-duplicate sections across documents.
  *
  * Also where the CLI keeps that log: `<cache dir>/activity-<key>/`, beside the index snapshot,
@@ -66,11 +66,11 @@ export async function diagnosticsCommand(engine: Engine, activity: ActivityLog |
 export function renderDiagnostics(r: FullDiagnostics): string {
   const out: string[] = [];
   const span = r.from ? ` from ${r.from} to ${r.to}` : '';
-  out.push(`Library tool calls: ${r.calls}${span}${r.errors ? ` (${r.errors} refused or failed)` : ''}.`, `Log: ${r.log}`);
+  out.push(`Tool calls: ${r.calls}${span}${r.errors ? ` (${r.errors} refused or failed)` : ''}.`, `Log: ${r.log}`);
   out.push('', 'Latency (ms):');
   if (r.latency.length === 0) out.push('  no calls logged yet');
   else out.push(table([['tool', 'calls', 'p50', 'p90', 'p99', 'max'], ...r.latency.map((l) => [l.tool, l.calls, ms(l.p50), ms(l.p90), ms(l.p99), ms(l.max)])]));
-  out.push('', `Empty searches (${r.emptySearchCalls}):`);
+  out.push('', `Empty answers (${r.emptySearchCalls}):`);
   if (r.emptySearches.length === 0) out.push('  none');
   else out.push(table(r.emptySearches.map((e) => [e.tool, JSON.stringify(e.text), `x${e.count}`, `last ${e.lastAt}`])));
   const never = r.neverReturned;

@@ -5,6 +5,7 @@
 import type { Engine } from '../../engine/engine';
 import { callTool } from '../../tools/callTool';
 import { searchInstructionsTool } from '../../tools/searchInstructions';
+import { renderWithoutPinned } from './pinnedOnce';
 
 export interface SearchCommandArgs {
   plan: string;
@@ -15,5 +16,5 @@ export async function searchCommand(engine: Engine, args: SearchCommandArgs, opt
   await engine.waitForIndex();
   const input = args.profile === undefined ? { plan: args.plan } : { plan: args.plan, profile: args.profile };
   const output = await callTool(engine, searchInstructionsTool, input, { sessionId: 'cli' });
-  return options.json ? JSON.stringify(output, null, 2) : searchInstructionsTool.renderText(output as never);
+  return options.json ? JSON.stringify(output, null, 2) : renderWithoutPinned(output as Parameters<typeof searchInstructionsTool.renderText>[0], (o) => searchInstructionsTool.renderText(o));
 }

@@ -1,7 +1,7 @@
 /**
  * The figures `wsctx diagnostics` (and the editor's diagnostics view) report from the call log
- * and the library (seed 002, "Seeing it"): latency percentiles per tool, searches that returned
- * nothing, ready sections no call ever returned, and near-duplicate sections across documents.
+ * and the library (seed 002, "Seeing it"): latency percentiles per tool (every tool logs its calls),
+ * searches, questions and graph walks that returned nothing, ready sections no call ever returned, and near-duplicate sections across documents.
  *
  * "Returned" means handed to an agent whole: a section in a `search_instructions` answer, fetched
  * by `get_section`, sent in a `get_context` bundle, or part of a page `read_page` returned. A
@@ -15,8 +15,16 @@ import type { ActivityEntry } from './activityLog';
 
 /** Tools whose results hand sections to the agent (get_context's bundle and read_page's whole page included). */
 const RETURNING_TOOLS = new Set(['search_instructions', 'get_section', 'get_context', 'read_page']);
-/** Tools whose empty answers count as empty searches. */
-const SEARCH_TOOLS = new Set(['search_instructions', 'get_toc']);
+/**
+ * Tools whose empty answers count as empty searches, with the argument that holds what was
+ * asked: a plan, a query, a question, or the entity a graph walk started from.
+ */
+const SEARCH_TOOLS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['search_instructions', ['plan']],
+  ['get_toc', ['query']],
+  ['workspace_context', ['question']],
+  ['workspace_expand', ['entityRef']],
+]);
 /** Most sections listed by name in "never returned" (all are counted). Default 50. */
 export const MAX_LISTED_SECTIONS = 50;
 
@@ -80,8 +88,9 @@ export function diagnose(view: LibraryView, entries: readonly ActivityEntry[]): 
   const empty = new Map<string, EmptySearch>();
   let emptySearchCalls = 0;
   for (const e of entries) {
-    if (!SEARCH_TOOLS.has(e.tool) || !e.empty || e.error) continue;
-    const text = typeof e.input.plan === 'string' ? e.input.plan : typeof e.input.query === 'string' ? e.input.query : undefined;
+    const fields = SEARCH_TOOLS.get(e.tool);
+    if (!fields || !e.empty || e.error) continue;
+    const text = fields.map((f) => e.input[f]).find((v): v is string => typeof v === 'string');
     if (text === undefined) continue; // a map without a query is never a search
     emptySearchCalls++;
     const key = `${e.tool}\u0000${text.trim().toLowerCase()}`;

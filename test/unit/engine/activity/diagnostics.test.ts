@@ -124,8 +124,8 @@ describe('diagnostics: latency percentiles, empty searches, sections never retur
     assert.equal(report.nearDuplicates[0].similarity, 0.711);
 
     const text = await diagnosticsCommand(lib.engine, log, { json: false });
-    assert.match(text, /^Library tool calls: 7 from 2026-06-01T09:00:00\.000Z to 2026-06-01T09:00:00\.000Z \(1 refused or failed\)\.\nLog: /);
-    assert.match(text, /\nEmpty searches \(3\):\n  search_instructions  "kubernetes autoscaling"  x2  last 2026-06-01T09:00:00\.000Z\n  get_toc              "zebra crossing"          x1  last 2026-06-01T09:00:00\.000Z\n/);
+    assert.match(text, /^Tool calls: 7 from 2026-06-01T09:00:00\.000Z to 2026-06-01T09:00:00\.000Z \(1 refused or failed\)\.\nLog: /);
+    assert.match(text, /\nEmpty answers \(3\):\n  search_instructions  "kubernetes autoscaling"  x2  last 2026-06-01T09:00:00\.000Z\n  get_toc              "zebra crossing"          x1  last 2026-06-01T09:00:00\.000Z\n/);
     assert.match(text, /\nSections never returned: 2 of 8\n  \[[0-9a-f]{8}\] Deploy checklist \(Deploy checklist \[doc [0-9a-f]{8}\]\)\n  \[[0-9a-f]{8}\] After the deploy /);
     // Near-duplicates are listed once, with each page's wording, under "Duplicated ground".
     assert.match(text, /\nDuplicated ground \(1\):\n  "Refund window" is nearly the same text in both pages \(shingles, 0\.\d\d\)\n    Issuing refunds \[[0-9a-f]{8}\] › Refund window, \.context\/guides\/issuing\.md:9: /);

@@ -1,0 +1,165 @@
+/**
+ * `wsctx doctor`: one line per thing a first run depends on, each saying what was found and, when
+ * it is wrong, what to do: Node, git, the native modules (and which fallback runs without them),
+ * the embedding model (loaded and timed on one question), the cache folder (written to), and each
+ * served folder with what indexing found in it. Exit 0 when nothing failed; a `warn` (a fallback
+ * runs) does not fail it.
+ */
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { EmbeddingSettings } from '../../engine/embeddings/embedder';
+import { Engine } from '../../engine/engine';
+import type { WorkspaceFolder } from '../../engine/indexState';
+import { loadWebTreeSitter } from '../../engine/parsing/syntaxTree';
+import { vectorBackendStatus } from '../../engine/vector/hnswIndex';
+import { fromWorkspacePath } from '../../engine/workspace/paths';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail';
+
+export interface DoctorCheck {
+  name: string;
+  status: CheckStatus;
+  /** What was found, and for warn/fail what to do about it. */
+  detail: string;
+}
+
+export interface DoctorInput {
+  folders: readonly WorkspaceFolder[];
+  /** Undefined: `--no-cache`. */
+  cacheDir: string | undefined;
+  embeddings: Partial<EmbeddingSettings>;
+}
+
+/** The oldest Node the package supports (package.json `engines.node`). */
+const MIN_NODE: readonly [number, number] = [20, 19];
+
+export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {
+  return [
+    nodeCheck(process.versions.node),
+    gitCheck(),
+    hnswCheck(),
+    await treeSitterCheck(),
+    ...(await modelChecks(input)),
+    cacheCheck(input.cacheDir, input.folders),
+    ...(await folderChecks(input.folders)),
+  ];
+}
+
+export function nodeCheck(version: string): DoctorCheck {
+  const [major, minor] = version.split('.').map(Number);
+  const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
+  return { name: 'node', status: ok ? 'ok' : 'fail', detail: ok ? `v${version}` : `v${version} is too old; install Node ${MIN_NODE.join('.')} or newer` };
+}
+
+function gitCheck(): DoctorCheck {
+  const run = spawnSync('git', ['--version'], { encoding: 'utf8' });
+  if (run.status === 0) return { name: 'git', status: 'ok', detail: run.stdout.trim() };
+  const why = run.error ? run.error.message : run.stderr.trim();
+  return { name: 'git', status: 'fail', detail: `git could not be run (${why}); commits, dirty flags and asOf need it: install git and put it on PATH` };
+}
+
+function hnswCheck(): DoctorCheck {
+  const status = vectorBackendStatus();
+  if (status.backend === 'hnsw') return { name: 'vector index', status: 'ok', detail: 'hnswlib-node loaded: nearest sections by meaning come from the HNSW index' };
+  return { name: 'vector index', status: 'warn', detail: `${status.reason} (the same answers, slower on large workspaces)` };
+}
+
+async function treeSitterCheck(): Promise<DoctorCheck> {
+  try {
+    await loadWebTreeSitter();
+    return { name: 'syntax trees', status: 'ok', detail: 'web-tree-sitter loaded: comments and strings in code are found by syntax tree' };
+  } catch (error) {
+    return { name: 'syntax trees', status: 'warn', detail: `web-tree-sitter could not be loaded (${firstLine(error)}); the plain-text scanner runs instead` };
+  }
+}
+
+/** The ONNX runtime, when the package is installed (the local model runs on it). */
+function onnxRuntime(): { version: string } | { error: string } {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const ort = require('onnxruntime-node') as { env?: { versions?: { node?: string; common?: string } } };
+    return { version: ort.env?.versions?.node ?? ort.env?.versions?.common ?? 'loaded' };
+  } catch (error) {
+    return { error: firstLine(error) };
+  }
+}
+
+async function modelChecks(input: DoctorInput): Promise<DoctorCheck[]> {
+  const provider = input.embeddings.provider ?? 'local';
+  if (provider === 'off') return [{ name: 'embeddings', status: 'ok', detail: 'off: passages rank on words alone (--embeddings local to rank on meaning too)' }];
+  const model = provider === 'local' ? `local ${input.embeddings.localModel ?? 'minilm'}` : `openai ${input.embeddings.model ?? '(default model)'} at ${input.embeddings.baseUrl ?? 'the default URL'}`;
+  // The real thing: the configured model embeds one question, through the engine, timed.
+  const logs: string[] = [];
+  const engine = new Engine({ folders: input.folders, embeddings: input.embeddings, log: (m) => logs.push(m) });
+  let embedded: DoctorCheck;
+  try {
+    const started = performance.now();
+    const vector = await engine.embedQuery('how do we roll back billing-worker?');
+    const ms = performance.now() - started;
+    embedded = vector
+      ? { name: 'embeddings', status: 'ok', detail: `${model}: loaded and embedded a question in ${Math.round(ms)} ms (${vector.length} dimensions)` }
+      : { name: 'embeddings', status: 'fail', detail: `${model} did not load${logs.length ? ` (${logs.join('; ')})` : ''}; run with --embeddings off to rank on words alone` };
+  } finally {
+    engine.dispose();
+  }
+  if (provider !== 'local') return [embedded];
+  // Said either way, so a failed model shows whether the runtime it may need is there; a model
+  // that ran without the package needs nothing from it.
+  const ort = onnxRuntime();
+  const runtime: DoctorCheck =
+    'version' in ort
+      ? { name: 'onnxruntime-node', status: 'ok', detail: `loaded (${ort.version})` }
+      : { name: 'onnxruntime-node', status: embedded.status === 'ok' ? 'ok' : 'warn', detail: `not installed (${ort.error})${embedded.status === 'ok' ? '; the local model ran without it' : ''}` };
+  return [runtime, embedded];
+}
+
+export function cacheCheck(cacheDir: string | undefined, folders: readonly WorkspaceFolder[]): DoctorCheck {
+  if (cacheDir === undefined) return { name: 'cache', status: 'ok', detail: 'off (--no-cache): every run indexes from scratch' };
+  const inside = folders.find((f) => cacheDir === f.absPath || cacheDir.startsWith(f.absPath + path.sep));
+  if (inside) return { name: 'cache', status: 'fail', detail: `${cacheDir} is inside the served folder ${inside.absPath}, and nothing is written into a workspace; pass --cache-dir elsewhere` };
+  try {
+    fs.mkdirSync(cacheDir, { recursive: true });
+    const probe = path.join(cacheDir, `.doctor-${process.pid}`);
+    fs.writeFileSync(probe, 'ok');
+    fs.rmSync(probe);
+    return { name: 'cache', status: 'ok', detail: `${cacheDir} is writable` };
+  } catch (error) {
+    return { name: 'cache', status: 'fail', detail: `${cacheDir} is not writable (${firstLine(error)}); pass --cache-dir DIR or set $WSCTX_CACHE_DIR` };
+  }
+}
+
+/** Indexes the folders (words only, no snapshot) and says what each holds. */
+async function folderChecks(folders: readonly WorkspaceFolder[]): Promise<DoctorCheck[]> {
+  const engine = new Engine({ folders, embeddings: { provider: 'off' } });
+  try {
+    const state = await engine.waitForIndex();
+    return folders.map((folder) => {
+      const mine = (p: string) => fromWorkspacePath(folders, p)?.folder?.name === folder.name;
+      const docs = [...state.docs.values()].filter((d) => mine(d.path));
+      const kinds = new Map<string, number>();
+      for (const d of docs) kinds.set(d.sourceKind, (kinds.get(d.sourceKind) ?? 0) + 1);
+      const entities = state.entities.filter((e) => mine(e.location.path)).length;
+      const problems = state.problems.filter((p) => mine(p.path)).length;
+      const files = [...state.fileDigests.keys()].filter(mine).length;
+      const found = `${files} files, ${entities} catalog entities, ${docs.length} documents (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${problems} problem${problems === 1 ? '' : 's'}`;
+      const name = `folder ${folder.name}`;
+      if (files === 0) return { name, status: 'fail' as const, detail: `${folder.absPath}: nothing indexable found (catalog-info.yaml, docs, README, .context/); is this the workspace root?` };
+      return { name, status: problems > 0 ? ('warn' as const) : ('ok' as const), detail: `${folder.absPath}: ${found}${problems ? ' (wsctx index lists them)' : ''}` };
+    });
+  } finally {
+    engine.dispose();
+  }
+}
+
+export function renderDoctor(checks: readonly DoctorCheck[]): string {
+  const width = Math.max(...checks.map((c) => c.name.length));
+  const lines = checks.map((c) => `${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`);
+  const failed = checks.filter((c) => c.status === 'fail').length;
+  lines.push(failed ? `${failed} check${failed === 1 ? '' : 's'} failed.` : 'All checks passed.');
+  return lines.join('\n');
+}
+
+function firstLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n')[0];
+}
