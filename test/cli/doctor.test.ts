@@ -28,7 +28,7 @@ describe('wsctx doctor (built CLI)', () => {
     assert.match(lines[5], new RegExp(`cache\\s+${TEST_CACHE_DIR.replace(/[/\\.]/g, '\\$&')} is writable$`));
     assert.match(
       lines[6],
-      /folder fernhill\s+\S+examples\/fernhill: 97 files, 66 catalog entities, 133 documents \(66 catalog_entity, 29 catalog_doc, 28 library, 7 epic_doc, 3 repo_overview\), 1 problem \(wsctx index lists them\)$/,
+      /folder fernhill\s+\S+examples\/fernhill: 98 files, 66 catalog entities, 133 documents \(66 catalog_entity, 29 catalog_doc, 28 library, 7 epic_doc, 3 repo_overview\), 1 problem \(wsctx index lists them\)$/,
     );
   });
 
