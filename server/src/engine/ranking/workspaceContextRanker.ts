@@ -383,7 +383,7 @@ class Scorer {
     const why: WhyTerm[] = [];
     const hasVector = s.cosine !== null;
     const wordTerms = this.wordTerms(s.ordinal);
-    why.push({ ...term('words', hasVector ? WORDS_WEIGHT : 1, s.words, this.wordsDetail(wordTerms, s.mask)), terms: wordTerms });
+    why.push({ ...term('words', hasVector ? WORDS_WEIGHT : 1, s.words, this.wordsDetail(wordTerms)), terms: wordTerms });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
       why.push(term('meaning', MEANING_WEIGHT, meaningRaw(s.cosine!, anchors), `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model)`));
@@ -461,11 +461,10 @@ class Scorer {
     return out;
   }
 
-  private wordsDetail(terms: readonly WhyWordTerm[], mask: number): string {
+  private wordsDetail(terms: readonly WhyWordTerm[]): string {
     if (this.units.length === 0) return 'the question has no searchable words';
     const present = terms.filter((t) => t.saturation > 0);
     const missing = terms.filter((t) => t.saturation === 0).map((t) => t.term);
-    void mask;
     const head = `${present.length} of ${this.units.length} terms`;
     const found = present.map((t) => `${t.term} ${t.saturation.toFixed(2)} (${t.fields.join('+')})`).join(', ');
     return [head, found ? `matched ${found}` : '', missing.length ? `missing ${missing.join(', ')}` : ''].filter(Boolean).join('; ');
