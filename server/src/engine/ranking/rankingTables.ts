@@ -30,6 +30,8 @@ export interface RankingTables {
   entityDocs: Map<EntityKey, number[]>;
   /** Mean number of distinct terms in a document title (the title bonus normalises by it). */
   averageTitleTerms: number;
+  /** Distinct terms in each document's title. */
+  titleTermsOfDoc: Uint16Array;
 }
 
 const tables = new WeakMap<IndexState, RankingTables>();
@@ -71,9 +73,14 @@ function buildTables(state: IndexState): RankingTables {
     for (const key of doc.entityRefs) push(entityDocs, key, d);
   });
   let titleTermCount = 0;
-  for (const doc of docs) titleTermCount += state.titleTerms.get(doc.id)?.size ?? 0;
+  const titleTermsOfDoc = new Uint16Array(docs.length);
+  docs.forEach((doc, d) => {
+    const n = state.titleTerms.get(doc.id)?.size ?? 0;
+    titleTermsOfDoc[d] = Math.min(n, 0xffff);
+    titleTermCount += n;
+  });
   const averageTitleTerms = docs.length ? titleTermCount / docs.length : 1;
-  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms };
+  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc };
 }
 
 function push<K>(map: Map<K, number[]>, key: K, value: number): void {

@@ -290,7 +290,7 @@ class Scorer {
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
-    this.titleWords = new Float64Array(docs).fill(NaN);
+    this.titleWords = this.titleWordsOfDocs();
     this.staticBonus = new Float64Array(docs);
     for (let d = 0; d < docs; d++) {
       const commit = tables.lastCommitOfDoc[d];
@@ -339,12 +339,32 @@ class Scorer {
 
   /** Graded words of the document's title: each question term it holds, saturated by the title's length. */
   private title(doc: number): number {
-    let value = this.titleWords[doc];
-    if (Number.isNaN(value)) {
-      value = this.titleTerms(doc).reduce((sum, t) => sum + t.share * t.saturation, 0);
-      this.titleWords[doc] = value;
+    return this.titleWords[doc];
+  }
+
+  /**
+   * The title value of every document, from the title index: only documents whose title holds a
+   * question term (or an identifier's part) are touched. The same numbers as `titleTerms`.
+   */
+  private titleWordsOfDocs(): Float64Array {
+    const tables = this.tables;
+    const out = new Float64Array(tables.docs.length);
+    if (this.totalWeight <= 0) return out;
+    const saturation = (d: number) => titleSaturation(tables.titleTermsOfDoc[d], tables.averageTitleTerms);
+    for (const unit of this.units) {
+      const share = unit.weight / this.totalWeight;
+      const whole = new Set(tables.titleIndex.get(unit.term.key) ?? []);
+      for (const d of whole) out[d] += share * saturation(d);
+      if (!unit.parts.length) continue;
+      const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
+      if (partWeight <= 0) continue;
+      const held = new Map<number, number>();
+      for (const part of unit.parts) {
+        for (const d of new Set(tables.titleIndex.get(part.term) ?? [])) if (!whole.has(d)) held.set(d, (held.get(d) ?? 0) + part.weight);
+      }
+      for (const [d, weight] of held) out[d] += share * unit.partCredit * saturation(d) * (weight / partWeight) ** 2;
     }
-    return value;
+    return out;
   }
 
   private titleTerms(doc: number): WhyWordTerm[] {
