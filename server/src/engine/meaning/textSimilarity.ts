@@ -5,12 +5,19 @@
  * Never blocks an answer on embedding: texts whose vectors are cached answer at once; the others
  * are null for this request and are embedded in the background, so the next request has them.
  */
-import type { TextMeaning } from '../context/hooks';
 import type { Embedder } from '../embeddings/embedder';
 import { embedTextsCached } from '../embeddings/cachedEmbedding';
 import { textDigest, type VectorCache } from '../embeddings/vectorCache';
 import { dot } from '../embeddings/vectorMath';
 import { meaningRaw } from '../ranking/contract';
+
+/**
+ * Similarity of a query to short texts from embeddings, mapped to 0..1 (0.5 and above: close).
+ * Null when embeddings are off or not ready; an entry is null when that text has no vector yet.
+ */
+export interface TextMeaning {
+  similarities(query: string, texts: readonly string[]): Promise<(number | null)[] | null>;
+}
 
 export class TextSimilarity implements TextMeaning {
   private readonly memory = new Map<string, Float32Array>();
