@@ -23,10 +23,12 @@ const PROTOCOL_SDKS = ['vscode', 'vscode-languageserver*', 'vscode-languageclien
 const RULES: Rule[] = [
   {
     layer: 'server/src/engine',
-    forbiddenPackages: PROTOCOL_SDKS,
-    forbiddenFolders: ['server/src/tools', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'shared', 'client'],
+    // A store's database client lives in server/src/store/ (engine/store/indexStore.ts is the interface).
+    forbiddenPackages: [...PROTOCOL_SDKS, 'pg', '@electric-sql/'],
+    forbiddenFolders: ['server/src/tools', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'server/src/store', 'shared', 'client'],
   },
-  { layer: 'server/src/tools', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/lsp', 'server/src/mcp', 'server/src/cli', 'client'] },
+  { layer: 'server/src/tools', forbiddenPackages: [...PROTOCOL_SDKS, 'pg'], forbiddenFolders: ['server/src/lsp', 'server/src/mcp', 'server/src/cli', 'server/src/store', 'client'] },
+  { layer: 'server/src/store', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/tools', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'shared', 'client'] },
   { layer: 'server/src/mcp', forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*'], forbiddenFolders: ['server/src/lsp', 'client'] },
   { layer: 'server/src/cli', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/lsp', 'client'] },
   { layer: 'server/src/lsp', forbiddenPackages: ['vscode', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'client'] },
@@ -76,6 +78,7 @@ function sourceFiles(dirRel: string): string[] {
 const SINGLE_OWNER: Record<string, string> = {
   'hnswlib-node': 'server/src/engine/vector/hnswIndex.ts',
   'web-tree-sitter': 'server/src/engine/parsing/syntaxTree.ts',
+  pg: 'server/src/store/postgres/pgStore.ts',
 };
 
 describe('import rules (DESIGN.md section 9)', () => {
