@@ -126,7 +126,8 @@ async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput
     limit,
     now: Date.now(),
     sourceKinds,
-    folder: engine.folders.length > 1 ? workspace.name : undefined,
+    // The state's own folders: a store's question state holds one namespace, whatever the engine serves.
+    folder: state.folders.length > 1 ? workspace.name : undefined,
     meaning: engine.meaningSource(state, queryVector),
   });
   await completePassages(engine, workspace, ranked.passages.map((p) => p.entry));
@@ -172,7 +173,7 @@ function meaningSummary(engine: Engine, state: IndexState | undefined): ContextO
 function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): ContextPassage {
   const { section, doc } = ranked.entry;
   const info = state.commits.get(doc.path);
-  const abs = fromWorkspacePath(engine.folders, doc.path)?.absPath;
+  const abs = fromWorkspacePath(state.folders, doc.path)?.absPath;
   const uri = abs ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}` : `${doc.path}#L${section.startLine}-L${section.endLine}`;
   return {
     id: shortId(section.id),

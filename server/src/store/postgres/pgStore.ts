@@ -24,7 +24,7 @@ export function isPostgresUrl(url: string): boolean {
 }
 
 export interface PostgresStoreOptions {
-  /** Connections kept open for concurrent readers (default 10). */
+  /** Connections kept open for concurrent readers (default $WSCTX_STORE_CONNECTIONS, else 10). */
   maxConnections?: number;
 }
 
@@ -35,7 +35,7 @@ export interface PostgresStoreOptions {
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   if (!isPostgresUrl(url)) throw new InputError(`--store: expected a postgresql:// connection string, got "${url}"`);
-  const pool = new Pool({ connectionString: url, max: options.maxConnections ?? 10 });
+  const pool = new Pool({ connectionString: url, max: options.maxConnections ?? connectionsFromEnv() ?? 10 });
   // An idle connection the server drops must not bring the process down.
   pool.on('error', () => undefined);
   try {
@@ -46,6 +46,18 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     throw new InputError(`--store: cannot use the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`);
   }
   return new PostgresStore(pool);
+}
+
+/**
+ * $WSCTX_STORE_CONNECTIONS: the pool size, for a server that takes fewer connections than the
+ * default 10 (PGlite's socket server answers one transaction at a time: 1).
+ */
+function connectionsFromEnv(): number | undefined {
+  const raw = process.env.WSCTX_STORE_CONNECTIONS;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InputError(`WSCTX_STORE_CONNECTIONS must be a whole number 1..1000 (got "${raw}")`);
+  return n;
 }
 
 async function migrate(pool: Pool): Promise<void> {
