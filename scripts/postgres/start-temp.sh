@@ -5,7 +5,7 @@
 # initdb refuses to run as root: as root the server runs as the `postgres` user the package makes.
 # fsync is off: the data is a test's and is thrown away.
 set -euo pipefail
-dir="${1:?usage: start-temp.sh DIR}"
+dir="${1:?usage: start-temp.sh DIR}"  # as root: a folder the postgres user can reach (e.g. directly under /tmp)
 bindir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
 [ -x "$bindir/initdb" ] || { echo "start-temp.sh: no PostgreSQL server binaries under /usr/lib/postgresql (apt-get install postgresql)" >&2; exit 3; }
 as=()
