@@ -11,6 +11,8 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectHttp } from './mcpClients';
 import { TEST_CACHE_DIR, WSCTX } from './cli';
 import { copyExampleWorkspace, removeTempDirs, tempDir, write } from './tempWorkspace';
@@ -94,6 +96,27 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const stored = json(await run(['expand', ...args, '--store', url(), '--workspace', ns]), 'expand --store');
     assert.ok((memory.edges as unknown[]).length > 3);
     assert.deepEqual(answerOf(stored), answerOf(memory));
+  });
+
+  it('mcp --store serves the two store tools over stdio, answering as the CLI does', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [WSCTX, 'mcp', '--store', url(), '--workspace', ns],
+      env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...(env as Record<string, string>) },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'wsctx-store-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), ['workspace_context', 'workspace_expand']);
+      const question = QUESTIONS[0];
+      const result = await client.callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } });
+      assert.ok(!result.isError, JSON.stringify(result.content));
+      const cli = json(await run(['ask', question, '--store', url(), '--workspace', ns, '--json', '--limit', '10']), 'ask --store');
+      assert.deepEqual(answerOf(result.structuredContent as Record<string, unknown>), answerOf(cli));
+    } finally {
+      await client.close();
+    }
   });
 
   it('a second index writes only the document that changed, and the answer follows it', async () => {
