@@ -4,7 +4,7 @@
  *
  *   npm run bench [-- --size 1k|10k|100k|all|1k,10k] [--quick] [--runs N] [--seed N] [--no-git]
  *                    [--budget SECONDS] [--out FILE] [--keep] [--vectors auto|standin|skip]
- *                    [--standin auto|scifact|generated|synthetic]
+ *                    [--standin auto|scifact|generated|synthetic] [--store 10k,100k]
  *
  * - Workspaces: a copy of examples/fernhill, then one generated workspace per size (generate.ts;
  *   default sizes 1k and 10k; `all` adds 100k). Generated repositories are git repositories unless
@@ -24,6 +24,8 @@
  *   against the exact scan over as many stand-in vectors as the size names.
  * - `--quick`: fernhill and 1k only, 2 runs, 50 queries, 5 edits per update probe; no model run
  *   (synthetic stand-in vectors; figures that need the model say so); under a minute.
+ * - `--store SIZES`: the PostgreSQL store (benchStore.ts) at those generated sizes, words only:
+ *   write throughput, candidate query and whole-answer p50/p95, answers equal to in-memory.
  * - Output: Markdown on stdout, JSON in bench-results/ (or `--out`); both name the machine's cores,
  *   the Node version and the git commit. Progress goes to stderr.
  */
@@ -57,6 +59,8 @@ interface BenchOptions {
   keep: boolean;
   vectors: 'auto' | 'standin' | 'skip';
   standin: StandinSource | 'auto';
+  /** `--store SIZES`: the PostgreSQL store's rows (benchStore.ts) at these sizes, after the rest. */
+  storeSizes: string[];
 }
 
 const VECTOR_CHOICES = ['auto', 'standin', 'skip'] as const;
@@ -101,6 +105,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
     vectors: choice('--vectors', VECTOR_CHOICES, 'auto'),
     // --quick runs no model: its stand-ins are synthetic, whatever --standin says.
     standin: quick ? 'synthetic' : choice('--standin', STANDIN_CHOICES, 'auto'),
+    storeSizes: (value('--store') ?? '').split(',').filter((s) => s.length > 0),
   };
 }
 
@@ -194,6 +199,12 @@ async function runBench(options: BenchOptions): Promise<void> {
   writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');
   process.stdout.write(renderBench(result));
   process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
+  if (options.storeSizes.length) {
+    // Its own process: the store bench holds a whole generated workspace in memory beside the server.
+    const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50)], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    if (store.status !== 0) throw new Error(`bench: the store bench failed (exit ${store.status})`);
+    process.stdout.write(`\n${store.stdout}`);
+  }
 }
 
 /** Runs measure.ts for one workspace in a fresh `node --expose-gc` process and reads its figures. */

@@ -31,12 +31,15 @@ const ABOVE_ENGINE = ['server/src/services', 'server/src/tools', 'server/src/sta
 const RULES: Rule[] = [
   {
     layer: 'server/src/engine',
-    forbiddenPackages: PROTOCOL_SDKS,
-    forbiddenFolders: [...ABOVE_ENGINE, 'shared', 'client'],
+    // A store's database client lives in server/src/store/ (engine/store/indexStore.ts is the interface).
+    forbiddenPackages: [...PROTOCOL_SDKS, 'pg', '@electric-sql/'],
+    forbiddenFolders: [...ABOVE_ENGINE, 'server/src/store', 'shared', 'client'],
   },
+  // The PostgreSQL store: the engine's store interface over `pg`; no tool, no host.
+  { layer: 'server/src/store', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: [...ABOVE_ENGINE, 'shared', 'client'] },
   // The composition root's value: the engine and the collaborators tools take; no tool, no host.
-  { layer: 'server/src/services', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp', 'shared', 'client'] },
-  { layer: 'server/src/tools', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/startup', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'client'] },
+  { layer: 'server/src/services', forbiddenPackages: [...PROTOCOL_SDKS, 'pg'], forbiddenFolders: ['server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp', 'server/src/store', 'shared', 'client'] },
+  { layer: 'server/src/tools', forbiddenPackages: [...PROTOCOL_SDKS, 'pg'], forbiddenFolders: ['server/src/startup', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'server/src/store', 'client'] },
   // The startup wsctx and the stdio MCP server share: it may serve MCP, but is no host itself.
   { layer: 'server/src/startup', forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'] },
   // The MCP adapter (server, tool registration, transports) is used by the hosts and knows none of them.
@@ -93,6 +96,7 @@ function sourceFiles(dirRel: string): string[] {
 const SINGLE_OWNER: Record<string, string> = {
   'hnswlib-node': 'server/src/engine/vector/hnswIndex.ts',
   'web-tree-sitter': 'server/src/engine/parsing/syntaxTree.ts',
+  pg: 'server/src/store/postgres/pgStore.ts',
 };
 
 /** The project files a source imports (relative specifiers resolved to `.ts` files), type-only imports included. */

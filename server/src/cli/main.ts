@@ -5,8 +5,13 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
+import * as path from 'node:path';
+import { readServerConfig } from '../config/serverConfig';
 import type { Engine } from '../engine/engine';
-import { checkToken, startHttpMcpServer } from '../mcp/http';
+import { InputError } from '../engine/errors';
+import { checkToken, startHttpMcpServer, type HttpAccess } from '../mcp/http';
+import { serveStdio } from '../mcp/stdio';
+import { createServices } from '../services/services';
 import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
@@ -27,12 +32,14 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
+import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, storeEngine, type StoreEngine } from './commands/storeCommand';
 
 export function main(argv: string[]): Promise<number> {
   return hostMain(argv, run);
 }
 
 async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
+  if (options.store !== undefined) return runWithStore(command, positionals, options);
   switch (command) {
     case 'index': {
       const { engine } = startServices(options, { meaning: 'one-shot' });
@@ -131,6 +138,89 @@ async function run(command: string, positionals: string[], options: CliOptions):
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
+}
+
+/**
+ * The commands a PostgreSQL store serves (`--store URL`): `index` writes there, the others answer
+ * from there with the same tools, output and exit codes as without a store.
+ */
+async function runWithStore(command: string, positionals: string[], options: CliOptions): Promise<number> {
+  if (!(STORE_COMMANDS as readonly string[]).includes(command)) {
+    throw new UsageError(`--store is not supported by ${command}: a store answers ${STORE_COMMANDS.join(', ')}; the library commands read the library from the workspace (leave --store out)`);
+  }
+  if (command === 'index') {
+    const summary = await indexIntoStore(options, workspaceFolders(options.workspaces), cacheDir(options));
+    return print(options.json ? JSON.stringify(summary, null, 2) : renderStoreIndexSummary(summary));
+  }
+  if (options.asOf !== undefined) throw new UsageError('--as-of cannot be used with --store: a store holds each workspace as it was last indexed');
+  const opened = await openStoreEngine(options, command === 'mcp' || command === 'serve' ? logToStderr : undefined);
+  try {
+    switch (command) {
+      case 'ask':
+        if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');
+        return await callStoreTool(opened, options, 'workspace_context', { question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, sourceKinds: options.sourceKinds }, (output) =>
+          renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
+        );
+      case 'expand':
+        return await callStoreTool(opened, options, 'workspace_expand', {
+          entityRef: single(positionals, 'expand', '<entity-ref>'),
+          depth: options.depth,
+          direction: options.direction,
+          edgeTypes: options.edgeTypes,
+          limit: options.limit ?? cliSettings(options).budgets.expandEdges,
+        });
+      case 'mcp':
+        await serveStdio(createServices({ engine: opened.engine }), logToStderr);
+        return 0;
+      default:
+        return await serveStore(opened, options);
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+/** One tool call on the store's only (or the named) namespace. */
+async function callStoreTool(opened: StoreEngine, options: CliOptions, name: string, args: Record<string, unknown>, render?: (output: Record<string, unknown>) => string): Promise<number> {
+  if (opened.namespaces.length > 1) {
+    throw new UsageError(`the store holds ${opened.namespaces.map((n) => n.name).join(', ')}: name the one to ask with --workspace`);
+  }
+  const tool = findTool(name)!;
+  const input = Object.fromEntries(Object.entries({ workspace: opened.namespaces[0].name, ...args }).filter(([, v]) => v !== undefined));
+  const output = await callTool(createServices({ engine: opened.engine }), tool, input, { sessionId: 'cli' });
+  return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
+}
+
+/**
+ * `serve --store`: MCP over HTTP for many concurrent readers of the store. With `--config FILE`
+ * each token of the file gets its own engine over the folders it may read (config/serverConfig.ts);
+ * without, one token (`--token`, or a generated one) reads every namespace served.
+ */
+async function serveStore(opened: StoreEngine, options: CliOptions): Promise<number> {
+  if (options.token !== undefined && options.config !== undefined) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
+  if (options.token !== undefined) checkToken(options.token);
+  const config = options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
+  const engines: Engine[] = [];
+  const access: HttpAccess[] = [];
+  for (const t of config?.tokens ?? []) {
+    const allowed = t.folders === null ? opened.namespaces : opened.namespaces.filter((n) => t.folders!.includes(n.name));
+    const absent = (t.folders ?? []).filter((f) => !opened.namespaces.some((n) => n.name === f));
+    if (allowed.length === 0) throw new InputError(`${config!.path}:${t.line}: tokens: ${t.name} may read ${t.folders!.join(', ')}, none of which this server serves (it serves ${opened.namespaces.map((n) => n.name).join(', ')})`);
+    if (absent.length) logToStderr(`[serve] ${t.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.map((n) => n.name).join(', ')}`);
+    const engine = storeEngine(allowed, opened.reader, logToStderr);
+    engines.push(engine);
+    access.push({ name: t.name, token: t.token, services: createServices({ engine }) });
+  }
+  const server = await startHttpMcpServer({ services: createServices({ engine: opened.engine }), ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
+  const who = config ? `tokens from ${config.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
+  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${opened.namespaces.map((n) => n.name).join(', ')})\n  url:   ${server.url}\n  ${who}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+  await server.close();
+  for (const engine of engines) engine.dispose();
+  return 0;
 }
 
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */

@@ -10,6 +10,7 @@ import type { ComponentGraph } from './graph/componentGraph';
 import type { PostingsIndex } from './lexical/postings';
 import type { FolderDescription, LibraryPack } from './sources/library';
 import type { RunHealth } from './sources/runHealth';
+import type { CorpusStatistics } from './store/corpus';
 
 /** A workspace folder the engine serves. */
 export interface WorkspaceFolder {
@@ -69,4 +70,10 @@ export interface IndexState {
   /** ISO time at which this state was complete. */
   indexedAt: string;
   counts: IndexCounts;
+  /**
+   * Set only on a state that holds a question's candidates out of a larger corpus (a store's,
+   * store/scopedState.ts): the whole corpus's numbers the ranker scores with. Absent on a
+   * complete in-memory index, whose own numbers are the corpus's.
+   */
+  corpus?: CorpusStatistics;
 }

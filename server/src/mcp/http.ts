@@ -34,9 +34,23 @@ export function checkToken(token: string): void {
   }
 }
 
+/** A bearer token and the services its sessions are served by (a store's engine over some folders). */
+export interface HttpAccess {
+  /** For logs: who the token is for. */
+  name: string;
+  token: string;
+  services: Services;
+}
+
 export interface HttpMcpOptions {
   /** The engine and the collaborators its tools use; every session shares them. */
   services: Services;
+  /**
+   * Several tokens, each with its own services (`wsctx serve --store --config`: a token limited
+   * to some folders is served by an engine of those folders only). When given, `token` is not
+   * used and every session stays with the token that opened it.
+   */
+  access?: readonly HttpAccess[];
   /** 0 (default) picks a free port. */
   port?: number;
   /** Generated (32 random bytes, hex) when not given. */
@@ -58,6 +72,7 @@ export interface HttpMcpServer {
 }
 
 interface Session {
+  access: HttpAccess;
   transport: StreamableHTTPServerTransport;
   created: CreatedServer;
   /** When the last request arrived (Date.now()). */
@@ -68,7 +83,9 @@ interface Session {
 
 export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpMcpServer> {
   if (options.token !== undefined) checkToken(options.token);
+  for (const a of options.access ?? []) checkToken(a.token);
   const token = options.token ?? randomBytes(32).toString('hex');
+  const access: readonly HttpAccess[] = options.access?.length ? options.access : [{ name: 'default', token, services: options.services }];
   const sessions = new Map<string, Session>();
   const idleMs = Math.max(50, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   let port = 0;
@@ -87,7 +104,8 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return reply(res, 403, 'Forbidden: unexpected Host header');
     const origin = req.headers.origin;
     if (origin && !(options.allowedOrigins ?? []).includes(origin)) return reply(res, 403, `Forbidden: origin ${origin} is not allowed`);
-    if (!bearerMatches(req.headers.authorization, token)) {
+    const caller = access.find((a) => bearerMatches(req.headers.authorization, a.token));
+    if (!caller) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="workspace-context"');
       return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
     }
@@ -95,7 +113,8 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
-      if (!session) return reply(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
+      // Another token's session is as unknown as a closed one: nothing says it exists.
+      if (!session || session.access !== caller) return reply(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
       session.lastSeen = Date.now();
       session.inFlight++;
       res.once('close', () => {
@@ -117,8 +136,8 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       if (transport.sessionId) sessions.delete(transport.sessionId);
       current?.created.dispose();
     };
-    const created = createMcpServer(options.services, { sessionId: () => transport.sessionId ?? 'http', log: options.log });
-    current = { transport, created, lastSeen: Date.now(), inFlight: 0 };
+    const created = createMcpServer(caller.services, { sessionId: () => transport.sessionId ?? 'http', log: options.log });
+    current = { access: caller, transport, created, lastSeen: Date.now(), inFlight: 0 };
     await created.server.connect(transport);
     await transport.handleRequest(req, res);
     if (!transport.sessionId) {

@@ -41,12 +41,16 @@ const OPTIONS = {
   profile: { type: 'string' },
   port: { type: 'string' },
   token: { type: 'string' },
+  store: { type: 'string' },
+  config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
 
 export type CliOptions = {
   workspaces: string[];
+  /** True when `--workspace` was given (a store then answers for those folders only). */
+  workspacesGiven: boolean;
   json: boolean;
   /** `ask`: every passage's why[] term by term instead of one line. */
   why: boolean;
@@ -78,6 +82,10 @@ export type CliOptions = {
   profile?: string;
   port?: number;
   token?: string;
+  /** `--store`: a postgresql:// URL; index writes there, the other commands answer from there. */
+  store?: string;
+  /** `serve --store --config FILE`: the server's config file (access tokens and their folders). */
+  config?: string;
   help: boolean;
   version: boolean;
 };
@@ -102,6 +110,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
     positionals,
     options: {
       workspaces: v.workspace?.length ? v.workspace : [process.cwd()],
+      workspacesGiven: (v.workspace?.length ?? 0) > 0,
       json: v.json ?? false,
       why: v.why ?? false,
       cacheDir: v['cache-dir'],
@@ -130,6 +139,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       profile: v.profile,
       port: integer('--port', v.port),
       token: v.token,
+      store: v.store,
+      config: v.config,
       help: v.help ?? false,
       version: v.version ?? false,
     },
@@ -195,6 +206,10 @@ Options:
   --judge off|shadow|gate     get_context's yes/no judge (default gate; heuristics without a model)
   --model-url URL             an OpenAI-compatible chat endpoint for get_context's model steps
   --model NAME                the model to ask there (key in $WSCTX_MODEL_API_KEY)
+  --store URL                 a PostgreSQL store (postgresql://user@host/db): index writes each
+                              --workspace folder there as its own namespace; ask, expand, mcp and
+                              serve answer from it (--workspace picks namespaces by folder name)
+  --config FILE               serve --store: the server's config file (tokens limited to folders)
   -h, --help                  this text
 
 Settings (source globs, ignores, embeddings, judge, budgets) also come from .wsctx.yaml at the

@@ -3,7 +3,8 @@
  * `asOf`; and the honesty flags that go with it (seed 001, "Freshness and honesty").
  */
 import type { Engine } from '../engine/engine';
-import type { IndexState, WorkspaceFolder } from '../engine/indexState';
+import type { IndexState, SectionEntry, WorkspaceFolder } from '../engine/indexState';
+import { storeReaderOf } from '../engine/store/storeReader';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -26,11 +27,20 @@ export type StateForQuery =
  * mistake, refused (an MCP `isError` result) with the names it could have used: an empty answer
  * would read as "nothing is written about it".
  */
-export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string): Promise<StateForQuery> {
+export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string): Promise<StateForQuery> {
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
     throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspaceArg}'; it serves ${served} (give one of these names or its path).`);
+  }
+  const reader = storeReaderOf(engine);
+  if (reader) {
+    // A store (`--store`) holds the workspace as it was last indexed, not its history.
+    if (asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');
+    // A question's state holds its candidates only (engine/store/scopedState.ts).
+    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question);
+    if (!stored) return { kind: 'cold', workspace, degraded: ['index-cold'] };
+    return { kind: 'ready', state: stored, workspace, degraded: stored.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [] };
   }
   // A served folder that is gone: the answer comes from its last index (FolderPresence).
   const missing: DegradedFlag[] = engine.status().missingFolders.length > 0 ? ['workspace-missing'] : [];
@@ -42,4 +52,12 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
   if (!state) return { kind: 'cold', workspace, degraded: ['index-cold', ...missing] };
   const degraded: DegradedFlag[] = state.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [];
   return { kind: 'ready', state, workspace, degraded: [...degraded, ...missing] };
+}
+
+/**
+ * Makes the passages a tool returns whole: a store ranks candidates without their texts and
+ * reads the kept ones' here. Nothing to do for the in-memory engine.
+ */
+export async function completePassages(engine: Engine, workspace: WorkspaceFolder, entries: readonly SectionEntry[]): Promise<void> {
+  await storeReaderOf(engine)?.completeTexts(workspace.name, entries);
 }

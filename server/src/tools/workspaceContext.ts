@@ -13,7 +13,7 @@ import { CONTRACT_VERSION } from '../engine/ranking/contract';
 import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/workspaceContextRanker';
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
-import { stateForQuery } from './queryState';
+import { completePassages, stateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
@@ -114,7 +114,7 @@ async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput
   if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const queryVector = await engine.embedQuery(args.question);
-  const found = await stateForQuery(engine, args.workspace, args.asOf);
+  const found = await stateForQuery(engine, args.workspace, args.asOf, args.question);
   const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
   const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
   if (found.kind === 'cold') {
@@ -127,9 +127,11 @@ async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput
     limit,
     now: Date.now(),
     sourceKinds,
-    folder: engine.folders.length > 1 ? workspace.name : undefined,
+    // The state's own folders: a store's question state holds one namespace, whatever the engine serves.
+    folder: state.folders.length > 1 ? workspace.name : undefined,
     meaning: engine.meaningSource(state, queryVector),
   });
+  await completePassages(engine, workspace, ranked.passages.map((p) => p.entry));
   const passages: ContextPassage[] = [];
   let bytes = 0;
   let droppedByBudget = 0;
@@ -172,7 +174,7 @@ function meaningSummary(engine: Engine, state: IndexState | undefined): ContextO
 function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): ContextPassage {
   const { section, doc } = ranked.entry;
   const info = state.commits.get(doc.path);
-  const abs = fromWorkspacePath(engine.folders, doc.path)?.absPath;
+  const abs = fromWorkspacePath(state.folders, doc.path)?.absPath;
   const uri = abs ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}` : `${doc.path}#L${section.startLine}-L${section.endLine}`;
   return {
     id: shortId(section.id),

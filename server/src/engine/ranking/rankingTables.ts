@@ -79,7 +79,8 @@ function buildTables(state: IndexState): RankingTables {
     titleTermsOfDoc[d] = Math.min(n, 0xffff);
     titleTermCount += n;
   });
-  const averageTitleTerms = docs.length ? titleTermCount / docs.length : 1;
+  // A state of candidates only (a store's) normalises by the whole corpus's mean.
+  const averageTitleTerms = state.corpus ? state.corpus.averageTitleTerms : docs.length ? titleTermCount / docs.length : 1;
   return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc };
 }
 

@@ -297,6 +297,8 @@ class Scorer {
         namedSections += tables.docs[d].sections.length;
       }
     }
+    // A state of candidates only (a store's) holds few of the named documents: the corpus counts them.
+    if (state.corpus) namedSections = state.corpus.namedEntitySections;
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;

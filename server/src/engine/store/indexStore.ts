@@ -1,0 +1,49 @@
+/**
+ * The interface a store backend implements (server/src/store/postgres/ is one): it keeps any
+ * number of namespaces, one per indexed workspace folder, writes them incrementally, and finds a
+ * question's candidates. It never ranks: the order is decided in TypeScript by the same ranker
+ * the in-memory engine uses, over the state scopedState.ts builds from these rows.
+ */
+import type { CatalogEntity, Relation } from '../model';
+import type { CandidateRows, NamespaceStats, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
+
+/** A namespace as listed by a store. */
+export interface StoredNamespace {
+  name: string;
+  absPath: string;
+  generation: number;
+  indexedAt: string;
+}
+
+/** A namespace's base rows: everything but its sections (scopedState.ts `NamespaceBase`). */
+export interface NamespaceBaseRows {
+  info: StoredWorkspaceInfo;
+  generation: number;
+  entities: CatalogEntity[];
+  relations: Relation[];
+  stats: NamespaceStats;
+}
+
+export interface IndexStore {
+  /** Every namespace the store holds, by name. */
+  namespaces(): Promise<StoredNamespace[]>;
+  /**
+   * Writes one namespace (named by its folder) in one transaction: documents whose content
+   * digest is unchanged are kept as they are, changed ones replaced, vanished ones removed; the
+   * catalog is written again only when it changed. Readers see the old or the new namespace,
+   * never a mix.
+   */
+  write(rows: StoredWorkspace): Promise<WriteReport>;
+  /** The namespace's generation (bumped by each write), or undefined when it is not stored. */
+  generation(namespace: string): Promise<number | undefined>;
+  readBase(namespace: string): Promise<NamespaceBaseRows | undefined>;
+  /**
+   * Every section of `namespace` holding one of `terms` (a set test over the stored terms), with
+   * every posting of those terms, the sections' documents and git facts, and the number of
+   * sections of the documents attached to any of `namedEntities` (entity keys).
+   */
+  candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows>;
+  /** The texts of sections by id (the few a question keeps). */
+  sectionTexts(namespace: string, sectionIds: readonly string[]): Promise<Map<string, string>>;
+  close(): Promise<void>;
+}

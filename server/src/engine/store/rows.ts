@@ -1,0 +1,122 @@
+/**
+ * What a store keeps of one indexed workspace folder (a namespace), as plain rows: the shapes a
+ * backend writes (storeRows.ts derives them from an in-memory `IndexState`) and hands back for a
+ * question (scopedState.ts turns them into a state the ranker reads).
+ *
+ * Terms are our analyzer's stems (text/analyzer.ts through indexing/sectionTerms.ts), never a
+ * database's own text search configuration, so a store finds exactly the candidates the
+ * in-memory postings index finds.
+ */
+import type { IndexCounts, WorkspaceFolder } from '../indexState';
+import type { CatalogEntity, Doc, FileCommitInfo, Problem, Relation, RepoInfo } from '../model';
+import type { FolderDescription, LibraryPack } from '../sources/library';
+import type { RunHealth } from '../sources/runHealth';
+
+/** A document without its sections, plus what ranking needs of it. */
+export interface StoredDoc extends Omit<Doc, 'sections'> {
+  /** Live sections of the document (the named-entity share counts them). */
+  sectionCount: number;
+  /** Distinct analysed terms of the title (the title bonus) and of the context fields (ties). */
+  titleTerms: string[];
+  contextTerms: string[];
+  /**
+   * SHA-256 of everything stored for the document (its fields, sections and terms): an equal
+   * digest means nothing of it needs writing again. Not the file digest, which misses changes
+   * made elsewhere (an overview's entities come from the catalog).
+   */
+  contentDigest: string;
+}
+
+/** A section's place and text, and its field lengths as the postings index stores them. */
+export interface StoredSection {
+  id: string;
+  docId: string;
+  /** Position of the section in its document (0-based). */
+  position: number;
+  headingPath: string[];
+  level: number;
+  startLine: number;
+  endLine: number;
+  /** Empty until asked for: candidates are ranked without their text (storeReader.ts). */
+  text: string;
+  entityRefs?: string[];
+  /** Body length in terms (uncapped) and the packed heading/title/context lengths (fields.ts). */
+  bodyLength: number;
+  shortLengths: number;
+}
+
+/** A section with every term it is matched on and that term's packed field counts (fields.ts). */
+export interface StoredSectionTerms extends StoredSection {
+  terms: string[];
+  packed: number[];
+  /** The capped heading, title and context lengths (sums of these give the corpus averages). */
+  headingLength: number;
+  titleLength: number;
+  contextLength: number;
+}
+
+/** What describes a namespace as a whole: read once per generation and kept by readers. */
+export interface StoredWorkspaceInfo {
+  folder: WorkspaceFolder;
+  indexedAt: string;
+  repos: RepoInfo[];
+  runHealth: [string, RunHealth][];
+  problems: Problem[];
+  counts: IndexCounts;
+  libraryFolders: FolderDescription[];
+  packs: LibraryPack[];
+}
+
+/** Everything written for one namespace. */
+export interface StoredWorkspace {
+  info: StoredWorkspaceInfo;
+  entities: CatalogEntity[];
+  relations: Relation[];
+  commits: [string, FileCommitInfo][];
+  docs: { doc: StoredDoc; sections: StoredSectionTerms[] }[];
+}
+
+/** The corpus-wide sums a namespace's questions are scored with (corpus.ts). */
+export interface NamespaceStats {
+  sectionCount: number;
+  lengthSums: { body: number; heading: number; title: number; context: number };
+  docCount: number;
+  /** Sum over documents of their distinct title terms. */
+  titleTermSum: number;
+}
+
+/** A candidate section with its store ordinal. */
+export interface CandidateSection extends StoredSection {
+  ordinal: number;
+}
+
+/** What a store returns for one question: the sections holding its terms and what scores them. */
+export interface CandidateRows {
+  /** Every posting of the asked terms: section ordinal, term and packed field counts, in any order. */
+  postings: { ordinal: number; term: string; packed: number }[];
+  sections: CandidateSection[];
+  /** The candidates' documents. */
+  docs: StoredDoc[];
+  /** Git facts of the candidates' documents, by path. */
+  commits: Map<string, FileCommitInfo>;
+  /** Sections of the documents attached to any named entity (0 when none is named). */
+  namedEntitySections: number;
+  /** The generation these rows were read at, and the corpus sums of that generation. */
+  generation: number;
+  stats: NamespaceStats;
+}
+
+/** How one write of a namespace went. */
+export interface WriteReport {
+  namespace: string;
+  documentsWritten: number;
+  documentsKept: number;
+  documentsRemoved: number;
+  sectionsWritten: number;
+  postingsWritten: number;
+  /** True when the catalog (entities and edges) changed and was written again. */
+  catalogWritten: boolean;
+  commitsWritten: number;
+  generation: number;
+  durationMs: number;
+}

@@ -1,0 +1,106 @@
+/**
+ * The PostgreSQL schema of a store: everything lives in the `wsctx` schema, every row belongs to
+ * one namespace (an indexed workspace folder).
+ *
+ * - `postings` is the term table the candidates come from: one row per (term, section) with the
+ *   term's packed field counts (engine/lexical/fields.ts). Terms are our analyzer's stems, so
+ *   `term = ANY(...)` is the same set test as the in-memory postings index; no Postgres text
+ *   search configuration is involved. Its primary key (ns, term, ordinal) serves that lookup.
+ * - `sections` and `docs` hold what ranking and rendering read; `docs.content_digest` decides
+ *   what a write replaces.
+ * - `namespaces` holds the corpus sums (section count, field length sums, title terms) a
+ *   question's candidates are scored with, and a generation that every write bumps.
+ *
+ * uint32 values (packed counts and lengths) are stored as int4 bit patterns (`x | 0`), read back
+ * with `>>> 0`.
+ */
+
+/** Bump when a table changes shape; a store of another version is refused with a message. */
+export const STORE_SCHEMA_VERSION = 1;
+
+export const SCHEMA_SQL = `
+CREATE SCHEMA IF NOT EXISTS wsctx;
+CREATE TABLE IF NOT EXISTS wsctx.meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS wsctx.namespaces (
+  id serial PRIMARY KEY,
+  name text NOT NULL UNIQUE,
+  abs_path text NOT NULL,
+  generation integer NOT NULL DEFAULT 0,
+  indexed_at text NOT NULL DEFAULT '',
+  info jsonb NOT NULL DEFAULT '{}',
+  catalog_digest text NOT NULL DEFAULT '',
+  next_ordinal integer NOT NULL DEFAULT 0,
+  section_count integer NOT NULL DEFAULT 0,
+  body_length_sum bigint NOT NULL DEFAULT 0,
+  heading_length_sum bigint NOT NULL DEFAULT 0,
+  title_length_sum bigint NOT NULL DEFAULT 0,
+  context_length_sum bigint NOT NULL DEFAULT 0,
+  doc_count integer NOT NULL DEFAULT 0,
+  title_term_sum bigint NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS wsctx.entities (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  key text NOT NULL,
+  entity jsonb NOT NULL,
+  PRIMARY KEY (ns, position)
+);
+CREATE TABLE IF NOT EXISTS wsctx.edges (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  position integer NOT NULL,
+  source text NOT NULL,
+  type text NOT NULL,
+  target text NOT NULL,
+  relation jsonb NOT NULL,
+  PRIMARY KEY (ns, position)
+);
+CREATE TABLE IF NOT EXISTS wsctx.commits (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  path text NOT NULL,
+  commit text,
+  dirty boolean NOT NULL,
+  last_commit_time double precision,
+  PRIMARY KEY (ns, path)
+);
+CREATE TABLE IF NOT EXISTS wsctx.docs (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  id text NOT NULL,
+  path text NOT NULL,
+  entity_refs text[] NOT NULL,
+  section_count integer NOT NULL,
+  title_term_count integer NOT NULL,
+  content_digest text NOT NULL,
+  doc jsonb NOT NULL,
+  PRIMARY KEY (ns, id)
+);
+CREATE INDEX IF NOT EXISTS docs_entity_refs ON wsctx.docs USING gin (entity_refs);
+CREATE TABLE IF NOT EXISTS wsctx.sections (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  ordinal integer NOT NULL,
+  id text NOT NULL,
+  doc_id text NOT NULL,
+  position integer NOT NULL,
+  heading_path jsonb NOT NULL,
+  level smallint NOT NULL,
+  start_line integer NOT NULL,
+  end_line integer NOT NULL,
+  entity_refs jsonb,
+  body_length integer NOT NULL,
+  short_lengths integer NOT NULL,
+  heading_length integer NOT NULL,
+  title_length integer NOT NULL,
+  context_length integer NOT NULL,
+  text text NOT NULL,
+  PRIMARY KEY (ns, ordinal)
+);
+CREATE UNIQUE INDEX IF NOT EXISTS sections_id ON wsctx.sections (ns, id);
+CREATE INDEX IF NOT EXISTS sections_doc ON wsctx.sections (ns, doc_id);
+CREATE TABLE IF NOT EXISTS wsctx.postings (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  term text NOT NULL,
+  ordinal integer NOT NULL,
+  packed integer NOT NULL,
+  PRIMARY KEY (ns, term, ordinal)
+);
+CREATE INDEX IF NOT EXISTS postings_section ON wsctx.postings (ns, ordinal);
+`;

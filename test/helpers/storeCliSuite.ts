@@ -1,0 +1,246 @@
+/**
+ * The `--store` suite, run against any PostgreSQL server (PGlite over the wire protocol in the
+ * integration suite, Debian's PostgreSQL in the end-to-end one): the built CLI indexes into the
+ * store and answers from it as real processes, and `wsctx serve --store` serves concurrent MCP
+ * clients over HTTP with tokens limited to folders.
+ *
+ * The CLI runs as an asynchronous child process: PGlite answers from this test process, which
+ * must keep its event loop free while the child talks to it.
+ */
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { connectHttp } from './mcpClients';
+import { TEST_CACHE_DIR, WSCTX } from './cli';
+import { copyExampleWorkspace, removeTempDirs, tempDir, write } from './tempWorkspace';
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** The built CLI as a child process, awaited without blocking this process. */
+export function wsctxAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WSCTX, ...args], { env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...env } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.once('error', reject);
+    child.once('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+function json(run: Run, what: string): Record<string, unknown> {
+  assert.equal(run.code, 0, `${what} failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+/** What two answers to one question must share (indexedAt differs: two indexing runs). */
+function answerOf(output: Record<string, unknown>) {
+  const { indexedAt: _at, ...rest } = output;
+  return rest;
+}
+
+const QUESTIONS = ['how do we roll back billing-worker?', 'who owns the ledger API', 'what does the deploy pipeline do when a migration fails'];
+
+/**
+ * Registers the suite. `url()` gives the server's connection string once `before` has run; `env`
+ * goes to every CLI process (PGlite takes one connection at a time: WSCTX_STORE_CONNECTIONS=1).
+ */
+export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): void {
+  const run = (args: string[]) => wsctxAsync(args, env);
+  let fernhill: string;
+  let tiny: string;
+  let ns: string;
+  let tinyNs: string;
+
+  before(async function () {
+    if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
+    fernhill = copyExampleWorkspace();
+    tiny = tempDir('tiny');
+    write(tiny, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: secret-vault\n  description: Holds the rotation keys for billing-worker\nspec:\n  type: service\n  lifecycle: production\n  owner: team-vault\n');
+    write(tiny, 'overview.md', '# Secret vault\n\nRoll back billing-worker keys with the vault runbook. Only team-vault may read it.\n');
+  });
+  after(() => removeTempDirs());
+
+  it('index --store writes each folder as its own namespace and reports what it wrote', async () => {
+    const out = json(await run(['index', '--store', url(), '--workspace', fernhill, '--workspace', tiny, '--json']), 'index --store');
+    const namespaces = out.namespaces as { namespace: string; documents: number; documentsWritten: number; sectionsWritten: number; postingsWritten: number; catalogWritten: boolean }[];
+    assert.equal(namespaces.length, 2);
+    [ns, tinyNs] = namespaces.map((n) => n.namespace);
+    assert.equal(ns, path.basename(fernhill));
+    assert.equal(namespaces[0].documentsWritten, namespaces[0].documents);
+    assert.ok(namespaces[0].sectionsWritten > 300 && namespaces[0].postingsWritten > 10_000, JSON.stringify(namespaces[0]));
+    assert.equal(namespaces[0].catalogWritten, true);
+    assert.doesNotMatch(String(out.store), /:[^@/]*@.*:/);
+  });
+
+  it('ask --store answers exactly as the in-memory engine: passages, scores, why[], neighbourhood', async () => {
+    for (const question of QUESTIONS) {
+      const memory = json(await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
+      const stored = json(await run(['ask', question, '--store', url(), '--workspace', ns, '--json']), 'ask --store');
+      assert.ok((memory.passages as unknown[]).length > 0, question);
+      assert.deepEqual(answerOf(stored), answerOf(memory), question);
+    }
+  });
+
+  it('expand --store walks the stored graph exactly as in memory', async () => {
+    const args = ['component:billing-worker', '--depth', '2', '--direction', 'out', '--json'];
+    const memory = json(await run(['expand', ...args, '--workspace', fernhill, '--no-cache']), 'expand in memory');
+    const stored = json(await run(['expand', ...args, '--store', url(), '--workspace', ns]), 'expand --store');
+    assert.ok((memory.edges as unknown[]).length > 3);
+    assert.deepEqual(answerOf(stored), answerOf(memory));
+  });
+
+  it('mcp --store serves the two store tools over stdio, answering as the CLI does', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [WSCTX, 'mcp', '--store', url(), '--workspace', ns],
+      env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...(env as Record<string, string>) },
+      stderr: 'pipe',
+    });
+    const client = new Client({ name: 'wsctx-store-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), ['workspace_context', 'workspace_expand']);
+      const question = QUESTIONS[0];
+      const result = await client.callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } });
+      assert.ok(!result.isError, JSON.stringify(result.content));
+      const cli = json(await run(['ask', question, '--store', url(), '--workspace', ns, '--json', '--limit', '10']), 'ask --store');
+      assert.deepEqual(answerOf(result.structuredContent as Record<string, unknown>), answerOf(cli));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('a second index writes only the document that changed, and the answer follows it', async () => {
+    fs.appendFileSync(path.join(fernhill, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md'), '\n## Quarantine\n\nA zebracorn release is quarantined before any rollback.\n');
+    const out = json(await run(['index', '--store', url(), '--workspace', fernhill, '--json']), 'index again');
+    const report = (out.namespaces as { documentsWritten: number; documentsKept: number; documentsRemoved: number; catalogWritten: boolean }[])[0];
+    assert.equal(report.documentsWritten, 1);
+    assert.equal(report.documentsRemoved, 0);
+    assert.ok(report.documentsKept > 100);
+    assert.equal(report.catalogWritten, false);
+    const stored = json(await run(['ask', 'zebracorn quarantine', '--store', url(), '--workspace', ns, '--json']), 'ask after the change');
+    const first = (stored.passages as { headingPath: string[]; sourceRef: { path: string } }[])[0];
+    assert.equal(first.sourceRef.path, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md');
+    assert.equal(first.headingPath.at(-1), 'Quarantine');
+    const memory = json(await run(['ask', 'zebracorn quarantine', '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
+    assert.deepEqual(answerOf(stored), answerOf(memory));
+  });
+
+  it('refuses what a store does not answer, naming the flag', async () => {
+    const toc = await run(['toc', '--store', url()]);
+    assert.equal(toc.code, 1);
+    assert.match(toc.stderr, /--store is not supported by toc/);
+    const both = await run(['ask', 'rollback', '--store', url()]);
+    assert.equal(both.code, 1);
+    assert.match(both.stderr, new RegExp(`holds ${ns}, ${tinyNs}|holds ${tinyNs}, ${ns}`));
+    const unknown = await run(['ask', 'rollback', '--store', url(), '--workspace', 'no-such-folder']);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /--workspace no-such-folder: the store holds no such workspace/);
+    const bad = await run(['ask', 'rollback', '--store', 'mysql://localhost/x']);
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /--store: expected a postgresql:\/\/ connection string/);
+  });
+
+  describe('serve --store with tokens limited to folders (config file)', () => {
+    let server: ReturnType<typeof spawn>;
+    let endpoint: string;
+    const everything = 'e'.repeat(40);
+    const fernhillOnly = 'f'.repeat(40);
+
+    before(async function () {
+      const config = path.join(tempDir('serve'), 'server.yaml');
+      fs.writeFileSync(config, `tokens:\n  - name: everyone\n    token: ${everything}\n  - name: fernhill-readers\n    tokenEnv: WSCTX_TEST_FERNHILL_TOKEN\n    folders: [${ns}]\n`);
+      server = spawn(process.execPath, [WSCTX, 'serve', '--store', url(), '--config', config, '--port', '0'], {
+        env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', WSCTX_TEST_FERNHILL_TOKEN: fernhillOnly, ...env },
+      });
+      endpoint = await new Promise<string>((resolve, reject) => {
+        let err = '';
+        server.stderr!.on('data', (d) => {
+          err += d;
+          const m = /url:\s+(\S+)/.exec(err);
+          if (m) resolve(m[1]);
+        });
+        server.once('exit', (code) => reject(new Error(`serve exited ${code}: ${err}`)));
+      });
+    });
+    after(async () => {
+      if (server.exitCode === null) {
+        const exited = new Promise((r) => server.once('exit', r));
+        server.kill('SIGTERM');
+        // A server that does not stop on SIGTERM fails the assertion below rather than hanging the suite.
+        const timer = setTimeout(() => server.kill('SIGKILL'), 15_000);
+        await exited;
+        clearTimeout(timer);
+        assert.equal(server.signalCode, null, 'serve stops on SIGTERM');
+      }
+    });
+
+    it('offers the two store tools and answers many concurrent readers as the in-memory engine does', async () => {
+      const clients = await Promise.all([everything, everything, fernhillOnly, fernhillOnly].map((t) => connectHttp(endpoint, t)));
+      try {
+        const tools = (await clients[0].listTools()).tools.map((t) => t.name).sort();
+        assert.deepEqual(tools, ['workspace_context', 'workspace_expand']);
+        const expected = new Map<string, unknown>();
+        for (const question of QUESTIONS) expected.set(question, answerOf(json(await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache', '--limit', '10']), 'ask in memory')));
+        const calls = [];
+        for (let round = 0; round < 5; round++) {
+          for (const [i, client] of clients.entries()) {
+            const question = QUESTIONS[(round + i) % QUESTIONS.length];
+            calls.push(client.callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } }).then((r) => ({ question, r })));
+          }
+        }
+        const answers = await Promise.all(calls);
+        assert.equal(answers.length, 20);
+        for (const { question, r } of answers) {
+          assert.ok(!r.isError, JSON.stringify(r.content));
+          assert.deepEqual(answerOf(r.structuredContent as Record<string, unknown>), expected.get(question), question);
+        }
+      } finally {
+        await Promise.all(clients.map((c) => c.close()));
+      }
+    });
+
+    it('a token limited to some folders gets nothing from outside them', async () => {
+      const limited = await connectHttp(endpoint, fernhillOnly);
+      const open = await connectHttp(endpoint, everything);
+      try {
+        const question = 'who may read the rotation keys of the secret vault?';
+        const allowed = await open.callTool({ name: 'workspace_context', arguments: { workspace: tinyNs, question } });
+        assert.ok(!allowed.isError);
+        assert.ok(((allowed.structuredContent as { passages: unknown[] }).passages.length) > 0, 'the open token reads the other folder');
+        for (const call of [
+          { name: 'workspace_context', arguments: { workspace: tinyNs, question } },
+          { name: 'workspace_expand', arguments: { workspace: tinyNs, entityRef: 'component:secret-vault' } },
+        ]) {
+          const refused = await limited.callTool(call);
+          assert.equal(refused.isError, true, call.name);
+          const text = JSON.stringify(refused.content);
+          assert.match(text, new RegExp(`does not serve a workspace named '${tinyNs}'`));
+          // Not even the other folder's name comes back: the refusal lists only the token's own.
+          assert.match(text, new RegExp(`it serves '${ns}'`));
+          assert.doesNotMatch(text, /secret|vault|team-vault/i);
+        }
+        const own = await limited.callTool({ name: 'workspace_context', arguments: { workspace: ns, question: 'roll back billing-worker' } });
+        const passages = (own.structuredContent as { passages: { sourceRef: { path: string } }[] }).passages;
+        assert.ok(passages.length > 0);
+        assert.ok(passages.every((p) => !/secret|vault/i.test(JSON.stringify(p))));
+      } finally {
+        await limited.close();
+        await open.close();
+      }
+    });
+
+    it('refuses a token the config file does not list', async () => {
+      await assert.rejects(connectHttp(endpoint, 'x'.repeat(40)), /401|Unauthorized/);
+    });
+  });
+}
