@@ -107,6 +107,22 @@ describe('wsctx CLI on the example workspace', () => {
     assert.match(none.stderr, /ask takes a question/);
   });
 
+  it('ask places each passage in the catalog: its entity, owner and nearest neighbours on one line', () => {
+    const run = wsctx(['ask', 'who owns billing-worker?', ...WS, '--limit', '5']);
+    assert.equal(run.code, 0, run.stderr);
+    // The passages about billing-worker do not say who owns it; the line under each one does.
+    const places = run.stdout.split('\n').filter((l) => l.startsWith('     component:billing-worker'));
+    assert.ok(places.length >= 3, run.stdout);
+    assert.ok(places.every((l) => l === '     component:billing-worker · owner payments-team · partOf billing · dependsOn fernhill-money, in…'), places.join('\n'));
+    assert.ok(run.stdout.split('\n').every((l) => l.length <= 100), 'a line is wider than 100 columns');
+    // Wide enough, the whole neighbourhood shows; a passage of several entities names each owner.
+    const wide = wsctx(['ask', 'who owns billing-worker?', ...WS, '--limit', '10'], { env: { COLUMNS: '400' } });
+    assert.match(wide.stdout, /\n {5}component:billing-worker · owner payments-team · partOf billing · dependsOn fernhill-money, invoices-db, payments-queue · consumesApi ledger-api, payments-gateway-api\n/);
+    assert.match(wide.stdout, /\n {5}domain:money \(owner engineering\), system:billing \(owner payments-team\), system:payments \(owner payments-team\)/);
+    const group = wsctx(['ask', 'what does the payments team own?', ...WS, '--limit', '3'], { env: { COLUMNS: '400' } });
+    assert.match(group.stdout, /\n {5}group:payments-team · childOf engineering · ownerOf [\w-]+, [\w-]+, [\w-]+ \+\d+ · hasMember jonas\.weber, maria\.chen, rafael\.costa · \+\d+ more edges \(wsctx expand group:payments-team\)\n/);
+  });
+
   it('prints usage with --help and exits 0', () => {
     const run = wsctx(['--help']);
     assert.equal(run.code, 0);
