@@ -6,7 +6,7 @@
  * Results go to stdout, errors and logs to stderr.
  */
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { cliSettings } from './hostConfig';
+import { cliSettings, layeredCliSettings } from './hostConfig';
 import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -123,7 +123,16 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'diagnostics':
       return print(await diagnosticsCommand(libraryEngine(options, 'none'), undefined, options));
     case 'doctor': {
-      const checks = await runDoctor({ folders: workspaceFolders(options.workspaces), cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+      // A broken .wsctx.yaml is one of doctor's checks, not a reason to skip the others: they
+      // run with the values the file got right.
+      const { config, settings } = layeredCliSettings(options);
+      const checks = await runDoctor({
+        folders: workspaceFolders(options.workspaces),
+        cacheDir: cacheDir(options),
+        embeddings: embeddingSettings(options, settings.embeddings),
+        config,
+        globs: engineGlobsFrom(settings),
+      });
       print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
       return checks.some((c) => c.status === 'fail') ? 1 : 0;
     }
@@ -270,8 +279,7 @@ function createEngine(options: CliOptions, log?: (message: string) => void, mean
 }
 
 /** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS, else `.wsctx.yaml`; the local model by default. */
-function embeddingSettings(options: CliOptions): Partial<EmbeddingSettings> {
-  const configured = cliSettings(options).embeddings;
+function embeddingSettings(options: CliOptions, configured = cliSettings(options).embeddings): Partial<EmbeddingSettings> {
   const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? configured.provider;
   if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
     throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);
