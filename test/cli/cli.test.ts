@@ -32,7 +32,15 @@ describe('wsctx CLI on the example workspace', () => {
     const text = wsctx(['expand', 'component:default/billing-worker', ...WS, '--direction', 'out', '--edge-types', 'dependsOn']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^# component:default\/billing-worker \(Billing worker\)/);
-    assert.match(text.stdout, /component:default\/billing-worker --dependsOn--> resource:default\/invoices-db/);
+    // One row per edge: hop, from, relation, to, declared at; within $COLUMNS (default 100).
+    assert.match(text.stdout, /\n {2}hop {2}from {22}relation {3}to {24}declared at\n/);
+    assert.match(text.stdout, /\n {2}1 {4}component:billing-worker {2}dependsOn {2}resource:invoices-db {6}…platform\/catalog-info\.yaml:79\n/);
+    const wide = wsctx(['expand', 'billing-worker', ...WS, '--depth', '2']);
+    assert.match(wide.stdout, /^Walk: depth 2, direction both; 50 of 90 edges\.$/m);
+    assert.deepEqual(wide.stdout.split('\n').filter((l) => l.length > 100), []);
+    const narrow = wsctx(['expand', 'billing-worker', ...WS], { env: { COLUMNS: '70' } });
+    assert.deepEqual(narrow.stdout.split('\n').filter((l) => l.length > 70), []);
+    assert.match(narrow.stdout, /\n {2}1 {4}component:bil… {2}dependsOn {6}resource:invoi… {2}…g-info\.yaml:79\n/);
     const json = JSON.parse(wsctx(['expand', 'billing-worker', ...WS, '--depth', '2', '--direction', 'in', '--json']).stdout);
     assert.equal(json.entity.ref, 'component:default/billing-worker');
     assert.ok(json.edges.every((e: { target: string; depth: number }) => e.depth <= 2));

@@ -20,7 +20,9 @@ import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
 import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
 import type { ContextOutput } from '../tools/workspaceContext';
+import type { ExpandOutput } from '../tools/workspaceExpand';
 import { renderAskTable } from './commands/askCommand';
+import { renderExpandTable } from './commands/expandCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex, type IndexSummary } from './commands/indexCommand';
 import { watchWorkspace } from './watchWorkspace';
@@ -92,7 +94,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
         edgeTypes: options.edgeTypes,
         limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         asOf: options.asOf,
-      }, undefined, 'none');
+      }, (output) => renderExpandTable(output as ExpandOutput, terminalColumns()), 'none');
     }
     case 'graph': {
       const format = options.format ?? 'json';
