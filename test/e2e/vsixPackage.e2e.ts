@@ -17,14 +17,16 @@ const vsixPath = process.env.E2E_VSIX ?? defaultVsixPath;
 const projectDir = process.env.E2E_PROJECT ?? repoRoot;
 
 describe('the packed VSIX: README and CHANGELOG', () => {
-  const files = readZip(vsixPath);
+  let files = new Map<string, Buffer>();
+  before(() => {
+    files = readZip(vsixPath);
+  });
   const text = (name: string) => {
     const file = files.get(name);
     assert.ok(file, `${name} is not in ${vsixPath}; it holds ${[...files.keys()].filter((f) => !f.includes('node_modules')).join(', ')}`);
     return file.toString('utf8');
   };
-  const manifest = text('extension.vsixmanifest');
-  const assetPath = (type: string) => new RegExp(`<Asset Type="${type.replace(/\./g, '\\.')}" Path="([^"]+)"`).exec(manifest)?.[1];
+  const assetPath = (type: string) => new RegExp(`<Asset Type="${type.replace(/\./g, '\\.')}" Path="([^"]+)"`).exec(text('extension.vsixmanifest'))?.[1];
 
   it("shows the extension's own README for users, not the repository's developer README", () => {
     assert.equal(assetPath('Microsoft.VisualStudio.Services.Content.Details'), 'extension/readme.md');
