@@ -57,6 +57,7 @@ export class StatusTimeline {
   private readonly frames: Frame[] = [];
   private cdp: CDPSession | undefined;
   private recording = true;
+  private changesAtLastFrame = 0;
 
   /** Starts recording on a session that has not opened the workbench yet (StartOptions.beforeOpen). */
   async attach(vs: VsCodeSession): Promise<void> {
@@ -70,8 +71,13 @@ export class StatusTimeline {
       void this.cdp?.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
       if (!this.recording) return;
       const at = frame.metadata.timestamp !== undefined ? frame.metadata.timestamp * 1000 : Date.now();
+      // The first frame after each change is kept whatever the spacing: a phase can show for
+      // less than SAMPLE_MS. The change reaches Node before the frame that paints it (both come
+      // over the same DevTools connection, the binding call first).
       const previous = this.frames[this.frames.length - 1];
-      if (previous && at - previous.at < SAMPLE_MS) return;
+      const changedSince = this.changes.length > this.changesAtLastFrame;
+      if (previous && at - previous.at < SAMPLE_MS && !changedSince) return;
+      this.changesAtLastFrame = this.changes.length;
       this.frames.push({ at, png: Buffer.from(frame.data, 'base64') });
     });
     await this.cdp.send('Page.startScreencast', { format: 'png', everyNthFrame: 1 });
@@ -90,10 +96,10 @@ export class StatusTimeline {
 
   /**
    * The frames painted while the item's text matched `text` (from the first such change until
-   * the next change that does not match), skipping `settleMs` after the change so the paint has
-   * caught up with the DOM.
+   * the next change that does not match), skipping `settleMs` after the change (a frame's time is
+   * when it was painted, which follows the change that it paints).
    */
-  framesIn(text: RegExp, settleMs = 50): Frame[] {
+  framesIn(text: RegExp, settleMs = 0): Frame[] {
     const first = this.changes.findIndex((c) => text.test(c.text));
     if (first < 0) return [];
     const start = this.changes[first].at + settleMs;
