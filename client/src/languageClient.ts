@@ -34,7 +34,11 @@ import { SETTING_KEYS } from '../../shared/settings';
 import { answerLanguageModelRequest } from './languageModel';
 import { parseProgressCount, type ClientState, type PassProgress } from './statusText';
 
-/** Tokens of the server's index progress (server/src/lsp/features/progress.ts). */
+/**
+ * Tokens of the server's pass progress (server/src/lsp/features/progress.ts). The embedding job's
+ * progress (`workspace-context/embedding/N`) is left to VS Code: the status item words embedding
+ * from the index status, and an embedding count must not read as "indexing n of N".
+ */
 const INDEX_PROGRESS_TOKEN = /^workspace-context\/index\//;
 
 export class ServerConnection implements Disposable {

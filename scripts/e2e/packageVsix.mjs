@@ -5,6 +5,8 @@
 //   node scripts/e2e/packageVsix.mjs [--project DIR] [--out FILE]
 //
 // --project packs another checkout (a temporary copy with a changed package.json, say).
+// The VSIX's README is client/README.md (for users of the extension) and its changelog
+// CHANGELOG.md; the repository's README.md is not shipped.
 // Dependencies are NOT skipped (no --no-dependencies): the native and WASM modules esbuild leaves
 // external must ship in node_modules. The project's .vscodeignore decides what else ships.
 import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -12,6 +14,9 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cacheDir, envWithNode24, node24, repoRoot, run, timed, vsceScript, vsixPath } from './layout.mjs';
 
+
+/** The README the VSIX ships (the extension's page in the editor), relative to the project. */
+export const EXTENSION_README = 'client/README.md';
 
 /**
  * The VS Code Marketplace target of this machine (`linux-x64`, `darwin-arm64`, `win32-x64`...):
@@ -59,6 +64,12 @@ export async function packageVsix({ projectDir = repoRoot, out = vsixPath } = {}
     if (!existsSync(path.join(projectDir, '.vscodeignore'))) throw new Error(`no .vscodeignore in ${projectDir}: it decides what the VSIX ships`);
     // A README's relative links need a repository URL to rewrite; the VSIX is only installed locally.
     flags.push('--no-rewrite-relative-links');
+    // The extension's page shows the users' README of the extension, not the repository's (which
+    // opens with how to build it), and the changelog beside it.
+    for (const [flag, file] of [['--readme-path', EXTENSION_README], ['--changelog-path', 'CHANGELOG.md']]) {
+      if (!existsSync(path.join(projectDir, file))) throw new Error(`no ${file} in ${projectDir}: the VSIX ships it as its ${flag === '--readme-path' ? 'README' : 'CHANGELOG'}`);
+      flags.push(flag, file);
+    }
     flags.push('--target', vsceTarget(), '--ignoreFile', platformIgnoreFile(projectDir));
     await run(node24, [vsceScript, 'package', '--out', out, ...flags], { cwd: projectDir, env: envWithNode24() });
     return `${out} (${(statSync(out).size / 1024 / 1024).toFixed(1)} MiB)`;

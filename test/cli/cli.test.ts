@@ -32,7 +32,15 @@ describe('wsctx CLI on the example workspace', () => {
     const text = wsctx(['expand', 'component:default/billing-worker', ...WS, '--direction', 'out', '--edge-types', 'dependsOn']);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^# component:default\/billing-worker \(Billing worker\)/);
-    assert.match(text.stdout, /component:default\/billing-worker --dependsOn--> resource:default\/invoices-db/);
+    // One row per edge: hop, from, relation, to, declared at; within $COLUMNS (default 100).
+    assert.match(text.stdout, /\n {2}hop {2}from {22}relation {3}to {24}declared at\n/);
+    assert.match(text.stdout, /\n {2}1 {4}component:billing-worker {2}dependsOn {2}resource:invoices-db {6}…platform\/catalog-info\.yaml:79\n/);
+    const wide = wsctx(['expand', 'billing-worker', ...WS, '--depth', '2']);
+    assert.match(wide.stdout, /^Walk: depth 2, direction both; 50 of 90 edges\.$/m);
+    assert.deepEqual(wide.stdout.split('\n').filter((l) => l.length > 100), []);
+    const narrow = wsctx(['expand', 'billing-worker', ...WS], { env: { COLUMNS: '70' } });
+    assert.deepEqual(narrow.stdout.split('\n').filter((l) => l.length > 70), []);
+    assert.match(narrow.stdout, /\n {2}1 {4}component:bil… {2}dependsOn {6}resource:invoi… {2}…g-info\.yaml:79\n/);
     const json = JSON.parse(wsctx(['expand', 'billing-worker', ...WS, '--depth', '2', '--direction', 'in', '--json']).stdout);
     assert.equal(json.entity.ref, 'component:default/billing-worker');
     assert.ok(json.edges.every((e: { target: string; depth: number }) => e.depth <= 2));
@@ -105,6 +113,22 @@ describe('wsctx CLI on the example workspace', () => {
     const none = wsctx(['ask', ...WS]);
     assert.equal(none.code, 1);
     assert.match(none.stderr, /ask takes a question/);
+  });
+
+  it('ask places each passage in the catalog: its entity, owner and nearest neighbours on one line', () => {
+    const run = wsctx(['ask', 'who owns billing-worker?', ...WS, '--limit', '5']);
+    assert.equal(run.code, 0, run.stderr);
+    // The passages about billing-worker do not say who owns it; the line under each one does.
+    const places = run.stdout.split('\n').filter((l) => l.startsWith('     component:billing-worker'));
+    assert.ok(places.length >= 3, run.stdout);
+    assert.ok(places.every((l) => l === '     component:billing-worker · owner payments-team · partOf billing · dependsOn fernhill-money, in…'), places.join('\n'));
+    assert.ok(run.stdout.split('\n').every((l) => l.length <= 100), 'a line is wider than 100 columns');
+    // Wide enough, the whole neighbourhood shows; a passage of several entities names each owner.
+    const wide = wsctx(['ask', 'who owns billing-worker?', ...WS, '--limit', '10'], { env: { COLUMNS: '400' } });
+    assert.match(wide.stdout, /\n {5}component:billing-worker · owner payments-team · partOf billing · dependsOn fernhill-money, invoices-db, payments-queue · consumesApi ledger-api, payments-gateway-api\n/);
+    assert.match(wide.stdout, /\n {5}domain:money \(owner engineering\), system:billing \(owner payments-team\), system:payments \(owner payments-team\)/);
+    const group = wsctx(['ask', 'what does the payments team own?', ...WS, '--limit', '3'], { env: { COLUMNS: '400' } });
+    assert.match(group.stdout, /\n {5}group:payments-team · childOf engineering · ownerOf [\w-]+, [\w-]+, [\w-]+ \+\d+ · hasMember jonas\.weber, maria\.chen, rafael\.costa · \+\d+ more edges \(wsctx expand group:payments-team\)\n/);
   });
 
   it('prints usage with --help and exits 0', () => {

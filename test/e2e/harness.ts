@@ -7,7 +7,7 @@
  * selector to wait on (a command not registered yet, a hover provider not answering yet) the
  * helper retries the whole gesture until a deadline.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, cpSync, appendFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, cpSync, appendFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { CodeServer } from './codeServer';
 import { loadChromium, type BrowserContext, type Locator, type Page } from './playwright';
@@ -40,6 +40,11 @@ export interface StartOptions {
   userFiles?: Record<string, string>;
   /** Extra environment for code-server and everything it spawns (extension hosts, servers). */
   env?: Record<string, string>;
+  /**
+   * Runs once the browser page exists, before it navigates to the workbench: init scripts,
+   * exposed functions and recorders that must see the workbench from its first frame.
+   */
+  beforeOpen?: (session: VsCodeSession) => Promise<void>;
 }
 
 /** Retries `attempt` until it returns a value other than undefined, or throws after `timeoutMs`. */
@@ -73,6 +78,12 @@ function inPage<A extends unknown[], R>(params: string[], body: string): (...arg
 let artifactsCleared = false;
 let screenshotCount = 0;
 
+/** test-artifacts/e2e/NN-<step>.<ext>, numbered across every image of the test process. */
+function artifactPath(step: string, ext: string): string {
+  screenshotCount += 1;
+  return path.join(artifactsDir, `${String(screenshotCount).padStart(2, '0')}-${step.replace(/[^\w.-]+/g, '-')}.${ext}`);
+}
+
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
@@ -81,7 +92,7 @@ function escapeRegExp(text: string): string {
 export class VsCodeSession {
   private constructor(
     readonly server: CodeServer,
-    private readonly context: BrowserContext,
+    readonly context: BrowserContext,
     readonly page: Page,
     readonly runDir: string,
   ) {}
@@ -118,6 +129,7 @@ export class VsCodeSession {
       page.on('console', (m) => appendFileSync(consoleLog, `[${m.type()}] ${m.text()}\n`));
       page.on('pageerror', (e) => appendFileSync(consoleLog, `[pageerror] ${e.message}\n`));
       session = new VsCodeSession(server, context, page, runDir);
+      await options.beforeOpen?.(session);
       await page.goto(`${server.url}/?folder=${encodeURIComponent(options.workspace)}`, { timeout: UI_TIMEOUT_MS, waitUntil: 'domcontentloaded' });
       await session.waitForExplorerRow(options.knownFile);
       return session;
@@ -143,10 +155,18 @@ export class VsCodeSession {
 
   /** Saves a full-window PNG as test-artifacts/e2e/NN-<step>.png and returns its path. */
   async screenshot(step: string): Promise<string> {
-    screenshotCount += 1;
-    const name = `${String(screenshotCount).padStart(2, '0')}-${step.replace(/[^\w.-]+/g, '-')}.png`;
-    const file = path.join(artifactsDir, name);
+    const file = artifactPath(step, 'png');
     await this.page.screenshot({ path: file });
+    return file;
+  }
+
+  /**
+   * Saves an image taken earlier (a screencast frame) under the screenshots' numbering, as
+   * test-artifacts/e2e/NN-<step>.<ext>, and returns its path.
+   */
+  saveImage(step: string, image: Buffer, ext: 'png' | 'jpg'): string {
+    const file = artifactPath(step, ext);
+    writeFileSync(file, image);
     return file;
   }
 

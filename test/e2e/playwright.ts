@@ -43,12 +43,24 @@ export interface Page {
   };
   on(event: 'console', listener: (message: { type(): string; text(): string }) => void): void;
   on(event: 'pageerror', listener: (error: Error) => void): void;
+  /** Runs `script` in every document the page loads, before the document's own scripts. */
+  addInitScript(script: string): Promise<void>;
+  /** Makes `window[name](...args)` in the page call `callback` in Node. */
+  exposeFunction(name: string, callback: (...args: never[]) => unknown): Promise<void>;
+}
+
+/** A raw Chrome DevTools Protocol session on a page (Chromium only). */
+export interface CDPSession {
+  send(method: string, params?: Record<string, unknown>): Promise<unknown>;
+  on(event: string, listener: (params: never) => void): void;
+  detach(): Promise<void>;
 }
 
 export interface BrowserContext {
   pages(): Page[];
   newPage(): Promise<Page>;
   close(): Promise<void>;
+  newCDPSession(page: Page): Promise<CDPSession>;
 }
 
 interface Chromium {

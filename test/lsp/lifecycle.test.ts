@@ -96,6 +96,9 @@ describe('LSP embedding progress (built server, JSON-RPC, the packaged model)', 
     assert.ok(sections >= 4, `sections: ${sections}`);
     const begin = lsp.progress.find((p) => p.value.kind === 'begin' && p.value.message?.startsWith('Embedding'));
     assert.ok(begin, JSON.stringify(lsp.progress));
+    // Its own kind of token: the client reads only pass tokens as "indexing n of N".
+    assert.match(String(begin.token), /^workspace-context\/embedding\/\d+$/);
+    assert.ok(lsp.progress.filter((p) => p.value.kind === 'begin' && p.value.message?.startsWith('Indexing')).every((p) => /^workspace-context\/index\/\d+$/.test(String(p.token))));
     const values = lsp.progress.filter((p) => p.token === begin.token).map((p) => p.value);
     assert.match(values[0].message ?? '', new RegExp(`^Embedding ${sections} sections \\(.+\\)$`));
     const reports = values.filter((v) => v.kind === 'report').map((v) => v.message);

@@ -16,8 +16,10 @@ import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
 import type { ContextOutput } from '../tools/workspaceContext';
+import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
-import { cliSettings } from '../startup/hostConfig';
+import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
+import { engineGlobsFrom } from '../config/workspaceConfig';
 import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
 import { watchWorkspace } from '../startup/watchWorkspace';
 import { renderAskTable } from './commands/askCommand';
@@ -25,6 +27,7 @@ import { contextCommand } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
 import { renderDoctor, runDoctor } from './commands/doctorCommand';
 import { fileCommand } from './commands/fileCommand';
+import { renderExpandTable } from './commands/expandCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex, type IndexSummary } from './commands/indexCommand';
 import { pageCommand } from './commands/pageCommand';
@@ -73,7 +76,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
         edgeTypes: options.edgeTypes,
         limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         asOf: options.asOf,
-      }, undefined, 'none');
+      }, (output) => renderExpandTable(output as ExpandOutput, terminalColumns()), 'none');
     }
     case 'graph': {
       const format = options.format ?? 'json';
@@ -104,7 +107,16 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'diagnostics':
       return print(await diagnosticsCommand(libraryServices(options, 'none'), undefined, options));
     case 'doctor': {
-      const checks = await runDoctor({ folders: workspaceFolders(options.workspaces), cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
+      // A broken .wsctx.yaml is one of doctor's checks, not a reason to skip the others: they
+      // run with the values the file got right.
+      const { config, settings } = layeredCliSettings(options);
+      const checks = await runDoctor({
+        folders: workspaceFolders(options.workspaces),
+        cacheDir: cacheDir(options),
+        embeddings: embeddingSettings(options, settings.embeddings),
+        config,
+        globs: engineGlobsFrom(settings),
+      });
       print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
       return checks.some((c) => c.status === 'fail') ? 1 : 0;
     }

@@ -7,7 +7,7 @@
  * silently indexes the wrong files.
  */
 import type { WorkspaceContextSettings } from '../../../shared/settings';
-import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
+import { formatConfigProblem, layerSettings, readWorkspaceConfig, type WorkspaceConfig } from '../config/workspaceConfig';
 import { UsageError, type CliOptions } from './args';
 
 const resolved = new WeakMap<CliOptions, WorkspaceContextSettings>();
@@ -16,13 +16,22 @@ const resolved = new WeakMap<CliOptions, WorkspaceContextSettings>();
 export function cliSettings(options: CliOptions): WorkspaceContextSettings {
   const known = resolved.get(options);
   if (known) return known;
-  const config = readWorkspaceConfig(options.workspaces[0]);
+  const { config, settings } = layeredCliSettings(options);
   if (config.problems.length > 0) {
     throw new UsageError(`${config.problems.length === 1 ? 'a problem' : `${config.problems.length} problems`} in the workspace configuration:\n${config.problems.map(formatConfigProblem).join('\n')}`);
   }
+  resolved.set(options, settings);
+  return settings;
+}
+
+/**
+ * The config file as read, and the settings with only its valid values applied (a problem's key
+ * keeps its default). `wsctx doctor` reports the problems as checks and runs the rest with these.
+ */
+export function layeredCliSettings(options: CliOptions): { config: WorkspaceConfig; settings: WorkspaceContextSettings } {
+  const config = readWorkspaceConfig(options.workspaces[0]);
   const settings = layerSettings(config);
   if (options.catalogGlobs?.length) settings.sources.catalog = [...options.catalogGlobs];
   if (options.ignoreGlobs?.length) settings.sources.ignore = [...options.ignoreGlobs];
-  resolved.set(options, settings);
-  return settings;
+  return { config, settings };
 }

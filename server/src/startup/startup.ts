@@ -110,8 +110,7 @@ export function openActivityLog(engine: Engine, cacheDir: string | undefined, lo
 }
 
 /** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS, else `.wsctx.yaml`; the local model by default. */
-export function embeddingSettings(options: CliOptions): Partial<EmbeddingSettings> {
-  const configured = cliSettings(options).embeddings;
+export function embeddingSettings(options: CliOptions, configured = cliSettings(options).embeddings): Partial<EmbeddingSettings> {
   const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? configured.provider;
   if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
     throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);

@@ -9,6 +9,7 @@ import { shortId } from '../engine/chunking/ids';
 import type { Engine } from '../engine/engine';
 import type { IndexState } from '../engine/indexState';
 import { SOURCE_KINDS, type SourceKind } from '../engine/model';
+import { RELATION_PAIRS } from '../engine/graph/relationTypes';
 import { CONTRACT_VERSION } from '../engine/ranking/contract';
 import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/workspaceContextRanker';
 import { fromWorkspacePath } from '../engine/workspace/paths';
@@ -194,8 +195,16 @@ function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): Co
 }
 
 function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): ContextOutput['neighbourhood'] {
+  // Each passage's first entity before any passage's second, so a passage citing many entities
+  // cannot use up the cap before the passages after it get theirs.
   const cited: string[] = [];
-  for (const p of passages) for (const ref of p.entityRefs) if (!cited.includes(ref.toLowerCase())) cited.push(ref.toLowerCase());
+  const widest = Math.max(0, ...passages.map((p) => p.entityRefs.length));
+  for (let i = 0; i < widest; i++) {
+    for (const p of passages) {
+      const ref = p.entityRefs[i]?.toLowerCase();
+      if (ref && !cited.includes(ref)) cited.push(ref);
+    }
+  }
   return cited.slice(0, NEIGHBOURHOOD_MAX_ENTITIES).map((key) => {
     const entity = state.graph.get(key);
     // The entity's own relations: both halves of every pair are stored, so these are all of them.
@@ -204,10 +213,48 @@ function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): 
       entity: entity?.ref ?? key,
       kind: entity?.kind ?? key.split(':')[0],
       ...(entity?.title ? { title: entity.title } : {}),
-      edges: edges.slice(0, NEIGHBOURHOOD_MAX_EDGES).map((e) => ({ source: e.sourceRef, type: e.type, target: e.targetRef, resolved: e.resolved })),
+      edges: capEdges(edges, NEIGHBOURHOOD_MAX_EDGES).map((e) => ({ source: e.sourceRef, type: e.type, target: e.targetRef, resolved: e.resolved })),
       moreEdges: Math.max(0, edges.length - NEIGHBOURHOOD_MAX_EDGES),
     };
   });
+}
+
+/** ownedBy, then the other forward halves (dependsOn, partOf...), then the inverses, in Backstage's pair order. */
+const EDGE_ORDER: readonly string[] = ['ownedBy', ...RELATION_PAIRS.map((p) => p.forward).filter((t) => t !== 'ownedBy'), ...RELATION_PAIRS.map((p) => p.inverse)];
+
+function edgeRank(type: string): number {
+  const at = EDGE_ORDER.indexOf(type);
+  return at < 0 ? EDGE_ORDER.length : at;
+}
+
+/**
+ * At most `cap` of an entity's edges, taken one of each relation type in turn (EDGE_ORDER), so
+ * nine `ownerOf` edges cannot crowd out the owner, the system or the members; returned grouped by
+ * type in that order, each type's edges in the graph's order.
+ */
+function capEdges<E extends { type: string }>(edges: readonly E[], cap: number): E[] {
+  if (edges.length <= cap) return [...edges].sort((a, b) => edgeRank(a.type) - edgeRank(b.type));
+  const byType = new Map<string, E[]>();
+  for (const e of [...edges].sort((a, b) => edgeRank(a.type) - edgeRank(b.type))) {
+    const list = byType.get(e.type);
+    if (list) list.push(e);
+    else byType.set(e.type, [e]);
+  }
+  const taken = new Map<string, number>();
+  let left = cap;
+  for (let round = 0; left > 0; round++) {
+    let any = false;
+    for (const [type, list] of byType) {
+      if (left === 0) break;
+      if (round < list.length) {
+        taken.set(type, round + 1);
+        left--;
+        any = true;
+      }
+    }
+    if (!any) break;
+  }
+  return [...byType].flatMap(([type, list]) => list.slice(0, taken.get(type) ?? 0));
 }
 
 export function renderContext(out: ContextOutput): string {

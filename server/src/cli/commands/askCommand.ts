@@ -1,11 +1,13 @@
 /**
  * `wsctx ask "<question>"`: the ranked passages as a person reads them, within `columns`
- * characters a line: a table of the passages, then each passage with its why[] on one line
- * (every term with `--why`) and an excerpt centred on the words of the question it matched.
+ * characters a line: a table of the passages, then each passage with its entity, owner and nearest
+ * neighbours on one line (entityLine.ts), its why[] on one line (every term with `--why`) and an
+ * excerpt centred on the words of the question it matched.
  * `--json` prints the tool's own structured answer instead.
  */
 import type { ContextOutput, ContextPassage } from '../../tools/workspaceContext';
 import { table } from '../format';
+import { entityLine } from './entityLine';
 
 /** Longest excerpt, before the line width cuts it further. */
 const EXCERPT_CHARS = 240;
@@ -37,7 +39,8 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
   const surfaces = [...new Set(out.queryTerms.flatMap((t) => [t.surface, t.term]).filter((w) => w.length > 1).map((w) => w.toLowerCase()))];
   out.passages.forEach((p, i) => {
     lines.push('', clip(`${i + 1}. ${p.title} [${p.id}]${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? '+dirty' : ''}` : ''}`, columns));
-    if (p.entityRefs.length) lines.push(clip(`${INDENT}entities: ${p.entityRefs.join(', ')}`, columns));
+    const place = entityLine(p.entityRefs, out.neighbourhood);
+    if (place) lines.push(clip(`${INDENT}${place}`, columns));
     if (options.why) {
       lines.push(table(p.why.map((w) => [w.signal, w.weight.toFixed(2), w.raw.toFixed(3), w.contribution.toFixed(3), w.detail]), INDENT));
       lines.push(`${INDENT}${''.padEnd(11)}score ${p.score.toFixed(3)}`);

@@ -1,8 +1,9 @@
 /**
  * `wsctx doctor`: one line per thing a first run depends on, each saying what was found and, when
  * it is wrong, what to do: Node, git, the native modules (and which fallback runs without them),
- * the embedding model (loaded and timed on one question), the cache folder (written to), and each
- * served folder with what indexing found in it. Exit 0 when nothing failed; a `warn` (a fallback
+ * the embedding model (loaded and timed on one question), the cache folder (written to), the
+ * `.wsctx.yaml` config file (parsed and checked, each problem on its own line with its file, line
+ * and key), and each served folder with what indexing found in it. Exit 0 when nothing failed; a `warn` (a fallback
  * runs) does not fail it.
  */
 import { spawnSync } from 'node:child_process';
@@ -13,7 +14,9 @@ import { Engine } from '../../engine/engine';
 import type { WorkspaceFolder } from '../../engine/indexState';
 import { loadWebTreeSitter } from '../../engine/parsing/syntaxTree';
 import { vectorBackendStatus } from '../../engine/vector/hnswIndex';
+import type { EngineSettings } from '../../engine/settings';
 import { fromWorkspacePath } from '../../engine/workspace/paths';
+import { CONFIG_FILE_NAME, formatConfigProblem, type WorkspaceConfig } from '../../config/workspaceConfig';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -29,6 +32,10 @@ export interface DoctorInput {
   /** Undefined: `--no-cache`. */
   cacheDir: string | undefined;
   embeddings: Partial<EmbeddingSettings>;
+  /** The first folder's `.wsctx.yaml` as read (config/workspaceConfig.ts). */
+  config: WorkspaceConfig;
+  /** Source globs the folders are indexed with (the config file's, where valid). */
+  globs?: Partial<EngineSettings>;
 }
 
 /** The oldest Node the package supports (package.json `engines.node`). */
@@ -42,7 +49,8 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {
     await treeSitterCheck(),
     ...(await modelChecks(input)),
     cacheCheck(input.cacheDir, input.folders),
-    ...(await folderChecks(input.folders)),
+    ...configChecks(input.config, input.folders[0]?.absPath ?? '.'),
+    ...(await folderChecks(input.folders, input.globs)),
   ];
 }
 
@@ -129,9 +137,24 @@ export function cacheCheck(cacheDir: string | undefined, folders: readonly Works
   }
 }
 
-/** Indexes the folders (words only, no snapshot) and says what each holds. */
-async function folderChecks(folders: readonly WorkspaceFolder[]): Promise<DoctorCheck[]> {
-  const engine = new Engine({ folders, embeddings: { provider: 'off' } });
+/**
+ * The config file: absent (the defaults), read with the settings it sets, or one `fail` line per
+ * problem as `file:line: key: message`; a key with a problem is not applied, so the other
+ * checks ran without it.
+ */
+export function configChecks(config: WorkspaceConfig, folder: string): DoctorCheck[] {
+  const name = 'config';
+  if (config.path === null) return [{ name, status: 'ok', detail: `no ${CONFIG_FILE_NAME} in ${folder}: the built-in defaults apply` }];
+  const keys = Object.keys(config.values);
+  if (config.problems.length === 0) {
+    return [{ name, status: 'ok', detail: `${config.path} read: ${keys.length ? `sets ${keys.join(', ')}` : 'sets nothing'}` }];
+  }
+  return config.problems.map((problem) => ({ name, status: 'fail' as const, detail: `${formatConfigProblem(problem)} (other commands stop on this: ${problem.key ? 'fix or remove the key' : 'fix the file'})` }));
+}
+
+/** Indexes the folders (words only, no snapshot) with the configured globs and says what each holds. */
+async function folderChecks(folders: readonly WorkspaceFolder[], globs: Partial<EngineSettings> = {}): Promise<DoctorCheck[]> {
+  const engine = new Engine({ folders, embeddings: { provider: 'off' }, settings: globs });
   try {
     const state = await engine.waitForIndex();
     return folders.map((folder) => {

@@ -33,9 +33,14 @@ export class IndexProgress {
 
   constructor(private readonly channel: ProgressChannel | undefined) {}
 
-  async begin(message: string): Promise<ProgressHandle> {
+  /**
+   * Begins a progress under a token that says what it counts: `workspace-context/index/N` for a
+   * pass (files), `workspace-context/embedding/N` for the embedding job (sections), so the
+   * client's status item never reads an embedding count as a pass's.
+   */
+  async begin(message: string, kind: 'index' | 'embedding' = 'index'): Promise<ProgressHandle> {
     if (!this.channel) return NONE;
-    const token = `workspace-context/index/${++this.counter}`;
+    const token = `workspace-context/${kind}/${++this.counter}`;
     let created = false;
     try {
       created = await this.channel.create(token);
@@ -89,7 +94,7 @@ export class EmbeddingProgress {
   update(meaning: MeaningStatus | null): void {
     const embedding = meaning?.embedding;
     if (embedding) {
-      this.handle ??= this.progress.begin(`Embedding ${embedding.total} sections (${meaning.model})`);
+      this.handle ??= this.progress.begin(`Embedding ${embedding.total} sections (${meaning.model})`, 'embedding');
       const left = embedding.secondsLeft === null || embedding.done >= embedding.total ? '' : `, about ${minutesLeft(embedding.secondsLeft)} left`;
       const text = `Embedded ${embedding.done} of ${embedding.total} sections${left}`;
       void this.handle.then((handle) => handle.report(text));
