@@ -10,7 +10,6 @@ import { readServerConfig } from '../config/serverConfig';
 import type { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
 import { checkToken, startHttpMcpServer, type HttpAccess } from '../mcp/http';
-import { serveStdio } from '../mcp/stdio';
 import { createServices } from '../services/services';
 import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
@@ -20,7 +19,7 @@ import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
+import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
 import { watchWorkspace } from '../startup/watchWorkspace';
 import { renderAskTable } from './commands/askCommand';
 import { contextCommand } from './commands/contextCommand';
@@ -182,7 +181,7 @@ async function runWithStore(command: string, positionals: string[], options: Cli
           limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         });
       case 'mcp':
-        await serveStdio(createServices({ engine: opened.engine }), logToStderr);
+        await serveStdioMcp(createServices({ engine: opened.engine }));
         return 0;
       default:
         return await serveStore(opened, options);

@@ -157,6 +157,11 @@ export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
  * at once; the server waits briefly so its instructions can carry the pinned documents; files are
  * watched; the snapshot is saved on the way out.
  */
+/** Serves services already built (a store's engine, `wsctx mcp --store`) over stdio MCP until the client leaves. */
+export function serveStdioMcp(services: Services): Promise<void> {
+  return serveStdio(services, logToStderr);
+}
+
 export async function runStdioMcp(options: CliOptions): Promise<number> {
   const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true });
   const { engine } = services;

@@ -13,7 +13,7 @@ import { InputError } from '../../engine/errors';
 import type { WorkspaceFolder } from '../../engine/indexState';
 import type { StoredNamespace } from '../../engine/store/indexStore';
 import type { WriteReport } from '../../engine/store/rows';
-import { setStoreReader, StoreReader } from '../../engine/store/storeReader';
+import { StoreReader, type StoreBacked } from '../../engine/store/storeReader';
 import { workspaceRows } from '../../engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgStore';
 import { engineGlobsFrom } from '../../config/workspaceConfig';
@@ -103,13 +103,21 @@ export async function openStoreEngine(options: CliOptions, log?: (message: strin
  * path they were indexed from, so passages keep their file URIs); it never indexes.
  */
 export function storeEngine(namespaces: readonly StoredNamespace[], reader: StoreReader, log?: (message: string) => void): Engine {
-  const engine = new StoreBackedEngine({ folders: namespaces.map((n) => ({ name: n.name, absPath: n.absPath })), embeddings: { provider: 'off' }, log });
-  setStoreReader(engine, reader);
-  return engine;
+  return new StoreBackedEngine(reader, { folders: namespaces.map((n) => ({ name: n.name, absPath: n.absPath })), embeddings: { provider: 'off' }, log });
 }
 
-/** Offers the tools a store answers (an MCP roster without the library tools, which it cannot answer). */
-class StoreBackedEngine extends Engine {
+/**
+ * Answers from `storeReader` (tools/queryState.ts reads it off the engine) and offers the tools a
+ * store answers (an MCP roster without the library tools, which it cannot answer).
+ */
+class StoreBackedEngine extends Engine implements StoreBacked {
+  constructor(
+    readonly storeReader: StoreReader,
+    options: ConstructorParameters<typeof Engine>[0],
+  ) {
+    super(options);
+  }
+
   override canAnswer(tool: string): boolean {
     return (STORE_TOOLS as readonly string[]).includes(tool);
   }

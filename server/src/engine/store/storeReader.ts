@@ -86,14 +86,13 @@ export class StoreReader {
   }
 }
 
-const readers = new WeakMap<object, StoreReader>();
-
-/** Makes `engine`'s tools answer from `reader` (the `--store` hosts); see tools/queryState.ts. */
-export function setStoreReader(engine: object, reader: StoreReader): void {
-  readers.set(engine, reader);
+/** An engine whose tools answer from a store (the `--store` hosts' engines) carries its reader. */
+export interface StoreBacked {
+  readonly storeReader: StoreReader;
 }
 
 /** The store `engine`'s tools answer from, or undefined for the in-memory engine. */
 export function storeReaderOf(engine: object): StoreReader | undefined {
-  return readers.get(engine);
+  const reader = (engine as Partial<StoreBacked>).storeReader;
+  return reader instanceof StoreReader ? reader : undefined;
 }
