@@ -79,8 +79,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
 
   // Steps 2-3: instructions, rules, pinned pages.
   const instructions = teamInstructions(view);
-  const rules = rulePages(view, scope);
-  const pinned = pinnedPages(view, scope);
+  const rules = rulePages(view);
+  const pinned = pinnedPages(view);
 
   // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
   const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
@@ -167,7 +167,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const whole: WholeCandidate[] = [];
   const ruleIds = new Set(rules.map((d) => d.id));
   const pushWhole = (doc: Doc, reason: PageReason) => {
-    if (ruleIds.has(doc.id) || isTeamInstructions(doc) || !scope.includes(doc) || whole.some((w) => w.doc.id === doc.id)) return;
+    // Pinned pages come whatever the scope; pack and Good-for pages only from inside it.
+    if (ruleIds.has(doc.id) || isTeamInstructions(doc) || (reason !== 'pinned' && !scope.includes(doc)) || whole.some((w) => w.doc.id === doc.id)) return;
     whole.push({ doc, reason, private: privateOf(doc), sections: [] });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
