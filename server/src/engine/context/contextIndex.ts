@@ -1,6 +1,6 @@
 /**
  * What `get_context` precomputes once per library view (one index state on one day) and reuses
- * for every request: the name dictionary, each section's heading-side and body terms, the tag
+ * for every request: the name dictionary, the library's stacks, each section's heading-side and body terms, the tag
  * vocabulary, page titles for `[[links]]` and pack entries, and the library's word statistics.
  * Per-section analysis is cached on the section objects themselves (immutable), so a re-index
  * re-analyses only what changed.
@@ -11,6 +11,9 @@ import type { LibraryView } from '../library/libraryView';
 import { sectionBody } from '../library/summaries';
 import { folderPhrasings, pagePhrasings, packPhrasings } from '../models/derivedText';
 import { buildNameDictionary, type NameDictionary } from '../models/nameDictionary';
+import { buildStackNames, type StackNames } from './stackNames';
+import { folderCoherence, folderOfPath } from './coherence';
+import { FOLDER_COHERENCE_MIN } from './constants';
 import { termSet } from '../text/analyzer';
 
 export interface SectionTerms {
@@ -23,6 +26,8 @@ export interface SectionTerms {
 export interface ContextIndex {
   view: LibraryView;
   names: NameDictionary;
+  /** The stacks and products the library's pages are about (titles, file names, tags, globs). */
+  stacks: StackNames;
   /** idf of an index term over every indexed section: `ln(1 + (N - df + 0.5) / (df + 0.5))`. */
   idf(term: string): number;
   /**
@@ -133,7 +138,13 @@ function buildIndex(view: LibraryView): ContextIndex {
     }
     return share;
   };
-  return { view, names, idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
+  const index: ContextIndex = { view, names, stacks: undefined as unknown as StackNames, idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
+  // Rules come whole anyway and are nobody's rival; siblings of a coherent folder go together.
+  index.stacks = buildStackNames(
+    view.docs.filter((d) => d.library?.type !== 'rule'),
+    (a, b) => folderOfPath(a.path) === folderOfPath(b.path) && folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN,
+  );
+  return index;
 }
 
 /**

@@ -67,10 +67,25 @@ export interface PhraseQuery {
 }
 
 export interface PhraseMatch {
-  /** Best similarity over the phrasings, 0..1. */
+  /** Best similarity over the phrasings, 0..1: the higher of `words` and `meaning`. */
   score: number;
   /** The phrasing that scored it ('' when none). */
   phrasing: string;
+  /** Best words similarity (idf-weighted term cosine) over the phrasings. */
+  words: number;
+  /** Best meaning similarity over the phrasings; 0 without embeddings. */
+  meaning: number;
+}
+
+/** Per-signal bars: a match clears them when its words or its meaning reach theirs. */
+export interface SignalBars {
+  words: number;
+  meaning: number;
+}
+
+/** True when `match` clears `bars` on words or on meaning (the two signals differ in scale). */
+export function clears(match: PhraseMatch, bars: SignalBars): boolean {
+  return match.words >= bars.words || match.meaning >= bars.meaning;
 }
 
 /**
@@ -92,14 +107,17 @@ export async function matchPhrasings(index: ContextIndex, query: PhraseQuery, li
   const out: PhraseMatch[] = [];
   let offset = 0;
   for (const list of lists) {
-    let best: PhraseMatch = { score: 0, phrasing: '' };
+    let best: PhraseMatch = { score: 0, phrasing: '', words: 0, meaning: 0 };
     list.forEach((phrasing, i) => {
       const terms = phraseTerms(phrasing);
-      let score = termCosine(index, taskTerms, terms);
-      for (const facet of facetTerms) score = Math.max(score, FACET_WEIGHT * termCosine(index, facet, terms));
+      let words = termCosine(index, taskTerms, terms);
+      for (const facet of facetTerms) words = Math.max(words, FACET_WEIGHT * termCosine(index, facet, terms));
       const m = meaningScores?.[offset + i];
-      if (typeof m === 'number' && m > score) score = Math.min(1, m);
-      if (score > best.score) best = { score, phrasing };
+      const meaningScore = typeof m === 'number' ? Math.min(1, Math.max(0, m)) : 0;
+      const score = Math.max(words, meaningScore);
+      if (score > best.score) best = { ...best, score, phrasing };
+      best.words = Math.max(best.words, words);
+      best.meaning = Math.max(best.meaning, meaningScore);
     });
     offset += list.length;
     out.push(best);
