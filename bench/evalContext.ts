@@ -20,7 +20,7 @@
  *   wrongly answered nothing-found; the nearest pages each nothing-found answer names;
  * - tokens per bundle (the Markdown's estimate), on-topic and off-topic;
  * - response size: characters of the MCP response (text content plus structuredContent) per token
- *   of max_tokens, the largest over the tasks;
+ *   of max_tokens, the larger of the Markdown and JSON formats, the largest over the tasks;
  * - determinism: tasks whose second call sent other pages or sections than the first.
  */
 import { readFileSync } from 'node:fs';
@@ -186,7 +186,9 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
       const second = await ask(engine, task, 'json');
       const markdown = await ask(engine, task, 'markdown');
       const maxTokens = task.args.max_tokens ?? first.maxTokens;
-      const responseChars = getContextTool.renderText(markdown as never).length + JSON.stringify(markdown).length;
+      // The MCP response as registerTools builds it: text content plus structured content, both formats.
+      const responseOf = (out: GetContextOutput) => getContextTool.renderText(out as never).length + JSON.stringify(getContextTool.structuredContent ? getContextTool.structuredContent(out as never) : out).length;
+      const responseChars = Math.max(responseOf(markdown), responseOf(first));
       const sentPages = first.pages.filter((p) => p.reason !== 'rule' && p.reason !== 'pinned');
       const sent = sentPages.map((p) => p.path);
       const arrived = new Set(first.pages.map((p) => p.path));

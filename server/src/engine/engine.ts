@@ -24,6 +24,7 @@ import { VectorCache } from './embeddings/vectorCache';
 import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
 import { setContextHooks } from './context/hooks';
+import { libraryPhrasingTexts } from './context/phrasingTexts';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -105,6 +106,8 @@ export class Engine {
   private readonly vectors: SectionVectors | undefined;
   private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
+  /** get_context's phrase meaning; its phrasings are embedded with the sections (meaningJob). */
+  private phrasings: TextSimilarity | undefined;
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
 
@@ -130,7 +133,8 @@ export class Engine {
       this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true);
       this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
-      setContextHooks(this, { textMeaning: new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log) });
+      this.phrasings = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
+      setContextHooks(this, { textMeaning: this.phrasings });
       const vectors = this.vectors;
       // search_instructions' meaning signal, from the same vectors.
       setLibraryHooks(this, {
@@ -290,7 +294,10 @@ export class Engine {
   async embedPendingMeaning(): Promise<void> {
     const state = await this.waitForIndex();
     if (!this.vectors) return;
-    this.meaningJob = this.vectors.embedPending(state).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    this.meaningJob = this.vectors
+      .embedPending(state)
+      .then(() => this.phrasings?.prepare(libraryPhrasingTexts(state)))
+      .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
     await this.waitForMeaning();
   }
 
@@ -423,7 +430,13 @@ export class Engine {
   /** Brings the vectors in line with a new state; embedding continues in the background. */
   private syncMeaning(state: IndexState): void {
     if (!this.vectors) return;
-    this.meaningJob = this.vectors.sync(state).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    // The library's phrasings are embedded with the sections (never lazily by a first request);
+    // a one-shot command embeds nothing and reads the vectors `wsctx index` cached.
+    const phrasings = this.oneShot ? undefined : this.phrasings;
+    this.meaningJob = this.vectors
+      .sync(state)
+      .then(() => phrasings?.prepare(libraryPhrasingTexts(state)))
+      .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
 
   private scheduleSnapshot(): void {

@@ -26,13 +26,14 @@ export const WHOLE_PAGE_SHARE = 0.75;
 
 /**
  * A pack applies without the judge when its closest Good-for phrasing reaches these (words or
- * meaning). Meaning: the best pack of an off-topic task reached at most 0.20, of on-topic tasks
- * 0.48 at the median, and a loose 0.56 brought the Payments pack to "what is the refund
- * window?"; 0.75 keeps the packs to tasks that plainly are that kind of work. Words: 0.45 (the
- * best off-topic words match is 0.10). Packs reaching {@link PACK_CANDIDATE_MIN} are the judge's
- * candidates.
+ * meaning). Meaning saturates: the best pack of on-topic tasks reached 0.48 at the median and
+ * 0.86 at the 90th percentile, "prepare for my first on-call shift" and the refund questions
+ * reached the Payments pack's 0.75 and more, and a loose 0.56 brought it to "what is the refund
+ * window?". At 0.95 only a near paraphrase applies a pack on meaning (off-topic tasks: 0.20 at
+ * most). Words: 0.45 (the best off-topic words match is 0.10). Packs reaching
+ * {@link PACK_CANDIDATE_MIN} are the judge's candidates.
  */
-export const PACK_APPLY: SignalBars = { words: 0.45, meaning: 0.75 };
+export const PACK_APPLY: SignalBars = { words: 0.45, meaning: 0.95 };
 export const PACK_CANDIDATE_MIN = 0.2;
 /** The judge applies a pack when it is at least this sure. Default 0.7. */
 export const JUDGE_SURE = 0.7;
