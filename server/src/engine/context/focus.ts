@@ -53,6 +53,20 @@ export interface FocusContext {
   best: BestScores;
   /** The task's identity terms (stackNames.ts `identityTerms`). */
   taskTerms: ReadonlySet<string>;
+  /** Proper names in the task that the library never mentions (stackNames.ts `unknownNames`). */
+  unknown: readonly string[];
+}
+
+/**
+ * The name that makes a page about another stack or product than the task names: a read-alike
+ * rival's (stackNames.ts), or, when the task names something the library never mentions, the
+ * page's own names when none of them is in the task.
+ */
+export function otherStackName(doc: Parameters<ContextIndex['stacks']['otherThanTask']>[0], index: ContextIndex, taskTerms: ReadonlySet<string>, unknown: readonly string[]): string | undefined {
+  const rival = index.stacks.otherThanTask(doc, taskTerms);
+  if (rival !== undefined || unknown.length === 0) return rival;
+  const names = [...index.stacks.namesOf(doc)];
+  return names.length > 0 && !names.some((n) => taskTerms.has(n)) ? names[0] : undefined;
 }
 
 /** The best score of each signal over search hits. */
@@ -109,7 +123,7 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
 
 /** The heuristic's answer to question 2, with the name that makes it different. */
 export function heuristicDifferent(c: Candidate, ctx: FocusContext): Answer & { name?: string } {
-  const stack = ctx.index.stacks.otherThanTask(c.entry.doc, ctx.taskTerms);
+  const stack = otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown);
   if (stack !== undefined) return { yes: true, probability: 0.9, name: stack };
   const wanted = new Map<string, Set<string>>();
   for (const n of ctx.names) {

@@ -21,8 +21,8 @@ import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget
 import { DEFAULT_MAX_TOKENS, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { normalizeName } from '../ranking/namedEntities';
-import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, type FocusContext } from './focus';
-import { identityTerms } from './stackNames';
+import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
+import { identityTerms, unknownNames } from './stackNames';
 import { matchFolders, scorePages, selectGoodFor } from './goodFor';
 import type { ContextHooks } from './hooks';
 import { nearestPages } from './nothingFound';
@@ -99,7 +99,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
   // A page about another stack or product than the task names never comes in by what it is for.
   const taskIdentity = identityTerms(task);
-  const goodFor = selectGoodFor(pageScores, (doc) => index.stacks.otherThanTask(doc, taskIdentity) !== undefined);
+  const unknown = unknownNames(task, (t) => view.state.lexical.df(t));
+  const goodFor = selectGoodFor(pageScores, (doc) => otherStackName(doc, index, taskIdentity, unknown) !== undefined);
   const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
   const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
   // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
@@ -152,7 +153,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     }
   };
   markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity };
+  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown };
   // Widening starts from pages that belong: close enough, and not about another stack than the task's.
   const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes && !heuristicDifferent(c, focus).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
   widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });

@@ -57,6 +57,23 @@ const SPELLINGS: readonly [RegExp, string][] = [
   [/(^|[^\w])\.net\b/gi, '$1 dotnet '],
 ];
 
+/**
+ * Proper names in a task the library never mentions: capitalised words past the first ("write a
+ * Django view", "a Laravel Eloquent model") whose term no indexed section holds. A task naming
+ * one is about something the library does not cover; a page about a stack of its own is then
+ * about another one.
+ */
+export function unknownNames(task: string, df: (term: string) => number): string[] {
+  const out: string[] = [];
+  const words = task.match(/[\p{L}\p{N}][\p{L}\p{N}.+#-]*/gu) ?? [];
+  words.forEach((word, i) => {
+    if (i === 0 || !/^\p{Lu}/u.test(word)) return;
+    const terms = [...identityTerms(word)];
+    if (terms.length > 0 && terms.every((t) => df(t) === 0) && !out.includes(word)) out.push(word);
+  });
+  return out;
+}
+
 /** The terms of a text with {@link SPELLINGS} applied. */
 export function identityTerms(text: string): Set<string> {
   let t = text;

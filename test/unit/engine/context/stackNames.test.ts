@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { contextIndex } from '../../../../server/src/engine/context/contextIndex';
 import { searchSections } from '../../../../server/src/engine/context/sectionSearch';
-import { identityTerms } from '../../../../server/src/engine/context/stackNames';
+import { identityTerms, unknownNames } from '../../../../server/src/engine/context/stackNames';
 import { indexDir, run, type Indexed } from './herald';
 
 /** 54 instruction files of github/awesome-copilot, verbatim (test/fixtures/awesome-copilot/SOURCE.txt). */
@@ -53,6 +53,17 @@ describe('get_context without a model: another stack than the task names (librar
     const pages = built.bundle.reference.map((p) => file(p.doc.path));
     assert.ok(pages.includes('java-17-to-java-21-upgrade'), pages.join(' '));
     assert.ok(!pages.includes('java-11-to-java-17-upgrade') && !pages.includes('java-21-to-java-25-upgrade'), pages.join(' '));
+  });
+
+  it('answers nothing-found for a stack the library never mentions, instead of the nearest other stack', async () => {
+    const df = (t: string) => lib.view.state.lexical.df(t);
+    assert.deepEqual(unknownNames('write a Django view with the ORM and a migration', df), ['Django']);
+    assert.deepEqual(unknownNames('Write a Go MCP server with the official SDK', df), [], 'Go, MCP and SDK are in the library; the first word never counts');
+    const django = await run(lib.view, 'write a Django view with the ORM and a migration');
+    assert.deepEqual(django.bundle.reference.map((p) => file(p.doc.path)), []);
+    assert.ok(django.bundle.nothingFound && django.bundle.nothingFound.nearest.length >= 2, 'the nearest pages are named');
+    const laravel = await run(lib.view, 'write a Laravel Eloquent model with relationships');
+    assert.ok(laravel.bundle.nothingFound, laravel.bundle.reference.map((p) => p.doc.path).join(' '));
   });
 
   it('lets a one-word facet rank but never set a similarity', async () => {
