@@ -205,6 +205,14 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   if (nothing) {
     for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
     for (const h of search.hits) pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
+    // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
+    // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
+    // in their fused order, at a nearness too small to show.
+    if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+      search.touched.forEach((h, i) => {
+        if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
+      });
+    }
   }
   const nearest = nothing ? nearestPages(pageNearness) : undefined;
 

@@ -92,6 +92,8 @@ export interface SearchInput {
 export interface SearchResult {
   /** Every section with a similarity above 0 or a name, best fused score first. */
   hits: SearchHit[];
+  /** Every section any query touched (one-word facets and task verbs too), best fused score first. */
+  touched: SearchHit[];
   /** Signals that ran. */
   meaning: boolean;
   /** Names that make sections surface. */
@@ -202,9 +204,10 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
     for (const [entry, rank] of ranksOf(lifted)) byEntry.get(entry)!.fused += 1 / (RRF_K + rank);
   }
 
-  const hits = [...byEntry.values()].filter((h) => h.similarity > 0 || h.signals.names.length > 0);
-  hits.sort((a, b) => b.fused - a.fused || b.similarity - a.similarity || a.entry.order - b.entry.order);
-  return { hits, meaning: meaningRan, surfacingNames: surfacing.map((n) => n.text) };
+  const touched = [...byEntry.values()].filter((h) => h.fused > 0 || h.similarity > 0);
+  touched.sort((a, b) => b.fused - a.fused || b.similarity - a.similarity || a.entry.order - b.entry.order);
+  const hits = touched.filter((h) => h.similarity > 0 || h.signals.names.length > 0);
+  return { hits, touched, meaning: meaningRan, surfacingNames: surfacing.map((n) => n.text) };
 }
 
 /**
