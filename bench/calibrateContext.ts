@@ -14,10 +14,9 @@
  */
 import * as path from 'node:path';
 import { contextIndex } from '../server/src/engine/context/contextIndex';
-import { contextHooks } from '../server/src/engine/context/hooks';
 import { matchPhrasings } from '../server/src/engine/context/phraseMatch';
 import { searchSections } from '../server/src/engine/context/sectionSearch';
-import { libraryHooks } from '../server/src/engine/library/hooks';
+import { createServices } from '../server/src/services/services';
 import { libraryView } from '../server/src/engine/library/libraryView';
 import { pagePhrasings, packPhrasings } from '../server/src/engine/models/derivedText';
 import { heuristicPlan } from '../server/src/engine/models/heuristicPlan';
@@ -40,8 +39,9 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
   const { engine, state } = await startEvalEngine(`context-${set}`, { name: set, absPath: files.workspace }, embeddings, (m) => process.stderr.write(`${m}\n`));
   const view = libraryView(state, new Date().toISOString().slice(0, 10));
   const index = contextIndex(view);
-  const meaning = libraryHooks(engine).meaning;
-  const textMeaning = contextHooks(engine).textMeaning;
+  const services = createServices({ engine });
+  const meaning = services.sectionMeaning;
+  const textMeaning = services.textMeaning;
   const ratios = { must: new Map<Signal, number[]>(), wrong: new Map<Signal, number[]>() };
   const bests = { on: new Map<Signal, number[]>(), off: new Map<Signal, number[]>() };
   const phr = { onPage: [] as number[], offPage: [] as number[], mustPage: [] as number[], wrongPage: [] as number[], onPack: [] as number[], offPack: [] as number[] };

@@ -26,10 +26,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import type { Engine } from '../server/src/engine/engine';
 import type { Doc } from '../server/src/engine/model';
-import { setContextHooks } from '../server/src/engine/context/hooks';
 import { OpenAiModelProvider } from '../server/src/engine/models/openAiProvider';
+import { createServices, type Services } from '../server/src/services/services';
 import { callTool } from '../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../server/src/tools/getContext';
 import { startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
@@ -152,8 +151,8 @@ function resolveLabel(label: string, docs: readonly Doc[], where: string): strin
   return hits[0].path;
 }
 
-async function ask(engine: Engine, task: ContextTask, format: 'json' | 'markdown'): Promise<GetContextOutput> {
-  return (await callTool(engine, getContextTool, { task: task.task, format, ...task.args }, { sessionId: 'eval' })) as unknown as GetContextOutput;
+async function ask(services: Services, task: ContextTask, format: 'json' | 'markdown'): Promise<GetContextOutput> {
+  return (await callTool(services, getContextTool, { task: task.task, format, ...task.args }, { sessionId: 'eval' })) as unknown as GetContextOutput;
 }
 
 /** Pages and their sections, as a comparable string (determinism). */
@@ -166,11 +165,9 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
   const tasks = loadContextTasks(files.tasks);
   const { engine, state, meaning } = await startEvalEngine(`context-${set}`, { name: set, absPath: files.workspace }, embeddings, log);
   let judge = 'heuristic';
-  if (options.modelUrl) {
-    const models = new OpenAiModelProvider({ baseUrl: options.modelUrl, model: options.model ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY });
-    setContextHooks(engine, { models });
-    judge = models.name;
-  }
+  const models = options.modelUrl ? new OpenAiModelProvider({ baseUrl: options.modelUrl, model: options.model ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY }) : undefined;
+  if (models) judge = models.name;
+  const services = createServices({ engine, ...(models ? { models } : {}) });
   try {
     const allDocs = [...state.docs.values()];
     const docs = allDocs.filter((d) => d.sourceKind === 'library');
@@ -182,9 +179,9 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
       const ok = new Set(task.ok.map((l) => resolveLabel(l, docs, where)));
       const mustNot = new Set(task.mustNot.map((l) => resolveLabel(l, docs, where)));
       const entityDocs = task.entityDocs.map((l) => resolveLabel(l, allDocs, where));
-      const first = await ask(engine, task, 'json');
-      const second = await ask(engine, task, 'json');
-      const markdown = await ask(engine, task, 'markdown');
+      const first = await ask(services, task, 'json');
+      const second = await ask(services, task, 'json');
+      const markdown = await ask(services, task, 'markdown');
       const maxTokens = task.args.max_tokens ?? first.maxTokens;
       // The MCP response as registerTools builds it: text content plus structured content, both formats.
       const responseOf = (out: GetContextOutput) => getContextTool.renderText(out as never).length + JSON.stringify(getContextTool.structuredContent ? getContextTool.structuredContent(out as never) : out).length;

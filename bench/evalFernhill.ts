@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import type { IndexState } from '../server/src/engine/indexState';
 import { callTool } from '../server/src/tools/callTool';
+import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
 import { BASELINES } from './baselines/engines';
 import { ourSystemLabel, startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
@@ -131,8 +132,9 @@ export async function evalFernhill(repoRoot: string, embeddings: EvalEmbeddings,
   const tool = findTool('workspace_context');
   if (tool) {
     const rankings = new Map<string, string[]>();
+    const services = createServices({ engine });
     for (const c of cases) {
-      const out = (await callTool(engine, tool, { workspace: 'fernhill', question: c.question, limit: DEPTH }, { sessionId: 'eval' })) as { passages?: Record<string, unknown>[] };
+      const out = (await callTool(services, tool, { workspace: 'fernhill', question: c.question, limit: DEPTH }, { sessionId: 'eval' })) as { passages?: Record<string, unknown>[] };
       rankings.set(c.id, (out.passages ?? []).map((p) => String(passageOrdinal(state, p) ?? `unmapped:${JSON.stringify(p.sourceRef)}`)));
     }
     systems.push(score(ourSystemLabel(embeddings), cases, judgments, rankings, state));

@@ -15,6 +15,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { callTool } from '../server/src/tools/callTool';
+import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
 import { BASELINES, type Passage } from './baselines/engines';
 import { ourSystemLabel, startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
@@ -115,8 +116,9 @@ export async function evalScifact(dir: string, embeddings: EvalEmbeddings, log: 
     sectionsIndexed = state.counts.sections;
     const tool = findTool('workspace_context');
     if (tool) {
+      const services = createServices({ engine });
       await run(ourSystemLabel(embeddings), started.indexMs + (meaning?.embedMs ?? 0), async (question) => {
-        const out = (await callTool(engine, tool, { workspace: 'scifact', question, limit: 10 }, { sessionId: 'eval' })) as { passages?: { sourceRef?: { path?: string } }[] };
+        const out = (await callTool(services, tool, { workspace: 'scifact', question, limit: 10 }, { sessionId: 'eval' })) as { passages?: { sourceRef?: { path?: string } }[] };
         return (out.passages ?? []).map((p) => path.posix.basename(p.sourceRef?.path ?? '', '.md'));
       });
     } else {

@@ -20,6 +20,7 @@ import { MAX_MATCH_UNITS } from '../server/src/engine/lexical/postings';
 import { documentContextText } from '../server/src/engine/indexing/sectionTerms';
 import { analyzeQuery } from '../server/src/engine/text/analyzer';
 import { callTool } from '../server/src/tools/callTool';
+import { createServices } from '../server/src/services/services';
 import { TOOLS } from '../server/src/tools/registry';
 import { BASELINES, type Passage, type SearchEngine } from './baselines/engines';
 import { makeQueries } from './queries';
@@ -132,6 +133,7 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
   const pools = toolPools(state, spec, queries);
 
   const tools: WorkspaceFigures['tools'] = {};
+  const services = createServices({ engine: engine! });
   for (const tool of TOOLS) {
     const plan = planToolInput(tool, pools);
     if (plan.kind === 'skip') {
@@ -139,7 +141,7 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
       continue;
     }
     try {
-      await callTool(engine!, tool, plan.input(0), { sessionId: 'bench' });
+      await callTool(services, tool, plan.input(0), { sessionId: 'bench' });
     } catch (error) {
       tools[tool.name] = { skipped: `first call failed: ${(error as Error).message}` };
       continue;
@@ -148,7 +150,7 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
       const input = plan.input(i);
       const t = performance.now();
       try {
-        await callTool(engine!, tool, input, { sessionId: 'bench' });
+        await callTool(services, tool, input, { sessionId: 'bench' });
       } catch (error) {
         return error as Error;
       }

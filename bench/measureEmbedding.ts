@@ -21,6 +21,7 @@ import { LocalEmbedder, type LocalEmbedderOptions } from '../server/src/engine/e
 import { splitWindows, windowOptionsFor } from '../server/src/engine/embeddings/windows';
 import { embeddingText } from '../server/src/engine/meaning/sectionVectors';
 import { callTool } from '../server/src/tools/callTool';
+import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
 import { generateWorkspace } from './generate';
 import { makeQueries } from './queries';
@@ -136,9 +137,10 @@ async function whileEmbedding(spec: EmbeddingSpec, questions: string[]): Promise
     const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: path.join(scratch, 'cache'), embeddings: { provider: 'local' } });
     const state = await engine.waitForIndex();
     const tool = findTool('workspace_context')!;
+    const services = createServices({ engine });
     const ask = async (question: string) => {
       const t = performance.now();
-      await callTool(engine, tool, { workspace: 'ws', question, limit: 10 }, { sessionId: 'bench' });
+      await callTool(services, tool, { workspace: 'ws', question, limit: 10 }, { sessionId: 'bench' });
       return performance.now() - t;
     };
     // The background job has started; wait until its first chunk is in, so both workers are loaded.

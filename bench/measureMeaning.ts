@@ -25,6 +25,7 @@ import { VectorCache } from '../server/src/engine/embeddings/vectorCache';
 import type { WorkspaceFolder } from '../server/src/engine/indexState';
 import { rankWorkspaceContext, type MeaningSource } from '../server/src/engine/ranking/workspaceContextRanker';
 import { callTool } from '../server/src/tools/callTool';
+import { createServices } from '../server/src/services/services';
 import { TOOLS } from '../server/src/tools/registry';
 import { fillVectorCache, planWindows } from './fillVectors';
 import { sectionPassages } from './measure';
@@ -369,7 +370,8 @@ async function queryVectors(spec: MeaningSpec, engine: Engine, questions: readon
 async function timeTool(engine: Engine, spec: MeaningSpec, questions: readonly string[], warmups: readonly string[]): Promise<Summary> {
   const tool = TOOLS.find((t) => t.name === 'workspace_context');
   if (!tool) throw new Error('bench: workspace_context is not in TOOLS');
-  const call = (question: string) => callTool(engine, tool, { workspace: spec.folderName, question }, { sessionId: 'bench' });
+  const services = createServices({ engine });
+  const call = (question: string) => callTool(services, tool, { workspace: spec.folderName, question }, { sessionId: 'bench' });
   for (const q of warmups) await call(q);
   const times: number[] = [];
   for (const q of questions) {

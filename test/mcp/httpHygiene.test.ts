@@ -10,6 +10,7 @@ import { startHttpMcpServer } from '../../server/src/mcp/http';
 import { wsctx } from '../helpers/cli';
 import { connectHttp } from '../helpers/mcpClients';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
+import { createServices } from '../../server/src/services/services';
 
 describe('HTTP MCP hygiene', function () {
   this.timeout(60_000);
@@ -43,7 +44,7 @@ describe('HTTP MCP hygiene', function () {
     write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
     const engine = new Engine({ folders: [{ name: 'idle', absPath: ws }] });
     const logs: string[] = [];
-    const server = await startHttpMcpServer({ engine, sessionIdleMs: 100, log: (m) => logs.push(m) });
+    const server = await startHttpMcpServer({ services: createServices({ engine }), sessionIdleMs: 100, log: (m) => logs.push(m) });
     const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     try {
       // A client that initializes and goes away without closing its session (and opens no stream).

@@ -1,7 +1,8 @@
 /**
- * The layering rules of DESIGN.md section 9, read from the sources themselves: a test that fails
- * the moment the engine imports an editor or protocol package, or a layer reaches past its
- * neighbour.
+ * The layering rules of DESIGN.md section 9 and the README's code map, read from the sources
+ * themselves: a test that fails the moment the engine imports an editor or protocol package, a
+ * layer reaches past its neighbour, a host imports another host's entry, `engine.ts` reaches up
+ * into get_context or the library tools, or the imports close a cycle.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -10,8 +11,10 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 
 interface Rule {
-  /** Folder (relative to the project root) whose files the rule applies to. */
+  /** Folder or file (relative to the project root) whose files the rule applies to. */
   layer: string;
+  /** Files of the layer the rule does not apply to (they have a rule of their own). */
+  except?: string[];
   /** Package names (exact or prefix ending in '/' or '*') the layer must not import. */
   forbiddenPackages: string[];
   /** Project folders the layer must not import from. */
@@ -20,16 +23,29 @@ interface Rule {
 
 const PROTOCOL_SDKS = ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'];
 
+/** The executables' entry files: nothing imports them (esbuild.mjs bundles each on its own). */
+const ENTRIES = ['server/src/cli/main.ts', 'server/src/mcp/main.ts', 'server/src/mcp/proxy.ts', 'server/src/lsp/main.ts'];
+/** The layers above the engine, in the order they may import each other (each only those before it). */
+const ABOVE_ENGINE = ['server/src/services', 'server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp'];
+
 const RULES: Rule[] = [
   {
     layer: 'server/src/engine',
     forbiddenPackages: PROTOCOL_SDKS,
-    forbiddenFolders: ['server/src/tools', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'shared', 'client'],
+    forbiddenFolders: [...ABOVE_ENGINE, 'shared', 'client'],
   },
-  { layer: 'server/src/tools', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/lsp', 'server/src/mcp', 'server/src/cli', 'client'] },
-  { layer: 'server/src/mcp', forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*'], forbiddenFolders: ['server/src/lsp', 'client'] },
-  { layer: 'server/src/cli', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/lsp', 'client'] },
-  { layer: 'server/src/lsp', forbiddenPackages: ['vscode', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'client'] },
+  // The composition root's value: the engine and the collaborators tools take; no tool, no host.
+  { layer: 'server/src/services', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp', 'shared', 'client'] },
+  { layer: 'server/src/tools', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/startup', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'client'] },
+  // The startup wsctx and the stdio MCP server share: it may serve MCP, but is no host itself.
+  { layer: 'server/src/startup', forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'] },
+  // The MCP adapter (server, tool registration, transports) is used by the hosts and knows none of them.
+  { layer: 'server/src/mcp', except: ['server/src/mcp/main.ts'], forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*'], forbiddenFolders: ['server/src/startup', 'server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'] },
+  // The stdio MCP executable is its startup and nothing else: it does not reach into the CLI.
+  { layer: 'server/src/mcp/main.ts', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/cli', 'server/src/lsp', 'server/src/engine', 'server/src/services', 'server/src/tools', 'server/src/mcp', 'client'] },
+  // wsctx serves stdio MCP through the shared startup, never through the stdio transport or the MCP entry.
+  { layer: 'server/src/cli', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/lsp', 'server/src/mcp/stdio.ts', ...ENTRIES.filter((e) => e !== 'server/src/cli/main.ts'), 'client'] },
+  { layer: 'server/src/lsp', forbiddenPackages: ['vscode', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'server/src/startup', ...ENTRIES.filter((e) => e !== 'server/src/lsp/main.ts'), 'client'] },
   { layer: 'client/src', forbiddenPackages: ['vscode-languageserver', 'vscode-languageserver/', '@modelcontextprotocol/'], forbiddenFolders: ['server'] },
   { layer: 'shared', forbiddenPackages: ['vscode', ...PROTOCOL_SDKS.slice(1)], forbiddenFolders: ['server', 'client'] },
 ];
@@ -54,7 +70,7 @@ export function violations(rule: Rule, fileRel: string, source: string): string[
   for (const specifier of importsOf(source)) {
     if (specifier.startsWith('.')) {
       const target = path.relative(ROOT, path.resolve(ROOT, path.dirname(fileRel), specifier)).split(path.sep).join('/');
-      const folder = rule.forbiddenFolders.find((f) => target === f || target.startsWith(`${f}/`));
+      const folder = rule.forbiddenFolders.find((f) => target === f || `${target}.ts` === f || target.startsWith(`${f}/`));
       if (folder) found.push(`${fileRel} imports '${specifier}' (in ${folder})`);
     } else if (!specifier.startsWith('node:')) {
       const pkg = rule.forbiddenPackages.find((p) => matchesPackage(specifier, p));
@@ -67,6 +83,7 @@ export function violations(rule: Rule, fileRel: string, source: string): string[
 function sourceFiles(dirRel: string): string[] {
   const abs = path.join(ROOT, dirRel);
   if (!fs.existsSync(abs)) return [];
+  if (fs.statSync(abs).isFile()) return [dirRel];
   return (fs.readdirSync(abs, { recursive: true }) as string[])
     .filter((f) => f.endsWith('.ts'))
     .map((f) => path.join(dirRel, f).split(path.sep).join('/'));
@@ -77,6 +94,80 @@ const SINGLE_OWNER: Record<string, string> = {
   'hnswlib-node': 'server/src/engine/vector/hnswIndex.ts',
   'web-tree-sitter': 'server/src/engine/parsing/syntaxTree.ts',
 };
+
+/** The project files a source imports (relative specifiers resolved to `.ts` files), type-only imports included. */
+function localImports(fileRel: string, source: string, known: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const specifier of importsOf(source)) {
+    if (!specifier.startsWith('.')) continue;
+    const target = path.relative(ROOT, path.resolve(ROOT, path.dirname(fileRel), specifier)).split(path.sep).join('/');
+    const file = [`${target}.ts`, `${target}/index.ts`, target].find((f) => known.has(f));
+    if (file) out.push(file);
+  }
+  return out;
+}
+
+/** The import graph of the server's sources: file -> the files it imports. */
+function serverImportGraph(): Map<string, string[]> {
+  const files = sourceFiles('server/src');
+  const known = new Set(files);
+  return new Map(files.map((f) => [f, localImports(f, fs.readFileSync(path.join(ROOT, f), 'utf8'), known)]));
+}
+
+/** The import cycles of `graph`: its strongly connected components of two or more files (Tarjan). */
+export function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const component: string[] = [];
+    let w: string;
+    do {
+      w = stack.pop()!;
+      onStack.delete(w);
+      component.push(w);
+    } while (w !== v);
+    if (component.length > 1) cycles.push(component.sort());
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+/** Every file `start` imports, directly or not. */
+function reachable(graph: ReadonlyMap<string, readonly string[]>, start: string): Set<string> {
+  const seen = new Set<string>();
+  const todo = [start];
+  while (todo.length > 0) {
+    for (const next of graph.get(todo.pop()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      todo.push(next);
+    }
+  }
+  return seen;
+}
+
+/**
+ * Folders whose own files may still import each other in a circle (older code of other areas:
+ * file sources, embedders, vector indexes, model prompts). A cycle is tolerated only when all of
+ * its files lie in one of these folders; any other cycle fails, and so does one through
+ * engine.ts, get_context, the library tools, the meaning modules, the services, tools or hosts.
+ */
+const TOLERATED_CYCLE_FOLDERS = ['server/src/engine/workspace', 'server/src/engine/embeddings', 'server/src/engine/vector', 'server/src/engine/models'];
 
 describe('import rules (DESIGN.md section 9)', () => {
   it('lets exactly one file touch each native or WASM module', () => {
@@ -112,10 +203,34 @@ describe('import rules (DESIGN.md section 9)', () => {
 
   for (const rule of RULES) {
     it(`${rule.layer} respects its imports`, () => {
-      const files = sourceFiles(rule.layer);
+      const files = sourceFiles(rule.layer).filter((f) => !rule.except?.includes(f));
       if (rule.layer === 'server/src/engine') assert.ok(files.length > 20, 'the engine sources are found');
       const problems = files.flatMap((file) => violations(rule, file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
       assert.deepEqual(problems, []);
     });
   }
+
+  it('keeps engine.ts below get_context and the library tools: nothing it imports, directly or not, is in engine/context or engine/library', () => {
+    const graph = serverImportGraph();
+    assert.ok(graph.has('server/src/engine/engine.ts'), 'engine.ts is found');
+    const below = [...reachable(graph, 'server/src/engine/engine.ts')];
+    assert.ok(below.includes('server/src/engine/meaning/textSimilarity.ts'), 'the walk follows imports');
+    assert.deepEqual(below.filter((f) => /^server\/src\/engine\/(context|library)\//.test(f)), []);
+  });
+
+  it('finds a crafted import cycle (the check can fail)', () => {
+    const crafted = new Map([
+      ['engine.ts', ['context/hooks.ts']],
+      ['context/hooks.ts', ['library/pinned.ts']],
+      ['library/pinned.ts', ['engine.ts', 'text.ts']],
+      ['text.ts', []],
+    ]);
+    assert.deepEqual(importCycles(crafted), [['context/hooks.ts', 'engine.ts', 'library/pinned.ts']]);
+  });
+
+  it('has no import cycle, except inside one of the tolerated folders', () => {
+    const cycles = importCycles(serverImportGraph());
+    const tolerated = (cycle: readonly string[]) => TOLERATED_CYCLE_FOLDERS.some((folder) => cycle.every((f) => path.posix.dirname(f) === folder));
+    assert.deepEqual(cycles.filter((c) => !tolerated(c)), []);
+  });
 });

@@ -5,63 +5,37 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
-import { engineGlobsFrom } from '../config/workspaceConfig';
-import { cliSettings } from './hostConfig';
-import { existsSync, statSync } from 'node:fs';
-import * as os from 'node:os';
-import * as path from 'node:path';
-import type { EmbeddingSettings } from '../engine/embeddings/embedder';
-import { Engine } from '../engine/engine';
-import { InputError } from '../engine/errors';
-import type { WorkspaceFolder } from '../engine/indexState';
+import type { Engine } from '../engine/engine';
 import { checkToken, startHttpMcpServer } from '../mcp/http';
-import { serveStdio } from '../mcp/stdio';
+import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
-import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
 import type { ContextOutput } from '../tools/workspaceContext';
+import { UsageError, type CliOptions } from '../startup/args';
+import { cliSettings } from '../startup/hostConfig';
+import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
+import { watchWorkspace } from '../startup/watchWorkspace';
 import { renderAskTable } from './commands/askCommand';
+import { contextCommand } from './commands/contextCommand';
+import { diagnosticsCommand } from './commands/diagnosticsCommand';
+import { renderDoctor, runDoctor } from './commands/doctorCommand';
+import { fileCommand } from './commands/fileCommand';
 import { exportGraph, renderDot } from './commands/graphCommand';
 import { renderIndexSummary, runIndex, type IndexSummary } from './commands/indexCommand';
-import { watchWorkspace } from './watchWorkspace';
-import { settleForInstructions } from '../engine/library/pinned';
-import { activityDir, diagnosticsCommand, useActivityLog } from './commands/diagnosticsCommand';
-import { contextCommand } from './commands/contextCommand';
-import { fileCommand } from './commands/fileCommand';
 import { pageCommand } from './commands/pageCommand';
-import { startBackgroundModels } from '../engine/context/background';
-import { contextHooks, setContextHooks } from '../engine/context/hooks';
-import { OpenAiModelProvider } from '../engine/models/openAiProvider';
-import { VerdictCache } from '../engine/models/verdictCache';
 import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
-import { renderDoctor, runDoctor } from './commands/doctorCommand';
 
-const VERSION = '0.1.0';
-
-export async function main(argv: string[]): Promise<number> {
-  try {
-    const { command, positionals, options } = parseCommandLine(argv);
-    if (options.version) return print(VERSION);
-    if (options.help || !command || command === 'help') return print(USAGE);
-    return await run(command, positionals, options);
-  } catch (error) {
-    if (error instanceof UsageError || error instanceof InputError) {
-      process.stderr.write(`wsctx: ${error.message}\n`);
-      if (error instanceof UsageError) process.stderr.write(`Run 'wsctx --help' for usage.\n`);
-      return 1;
-    }
-    process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
-    return 2;
-  }
+export function main(argv: string[]): Promise<number> {
+  return hostMain(argv, run);
 }
 
 async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
   switch (command) {
     case 'index': {
-      const engine = createEngine(options, undefined, 'one-shot');
+      const { engine } = startServices(options, { meaning: 'one-shot' });
       const summary = await runIndex(engine);
       await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
@@ -97,56 +71,47 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'graph': {
       const format = options.format ?? 'json';
       if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
-      const engine = createEngine(options, undefined, 'none');
+      const { engine } = startServices(options, { meaning: 'none' });
       const state = await engine.waitForIndex();
       await engine.saveSnapshot();
       const graph = exportGraph(state);
       return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
     }
     case 'toc':
-      return print(await tocCommand(libraryEngine(options, 'none'), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+      return print(await tocCommand(libraryServices(options, 'none'), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
     case 'section':
-      return print(await sectionCommand(libraryEngine(options, 'none'), single(positionals, 'section', '<id>'), options));
+      return print(await sectionCommand(libraryServices(options, 'none'), single(positionals, 'section', '<id>'), options));
     case 'search':
       if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
-      return oneShotDone(await searchCommand(libraryEngine(options, 'one-shot'), { plan: positionals.join(' '), profile: options.profile }, options));
+      return oneShot(libraryServices(options, 'one-shot'), (services) => searchCommand(services, { plan: positionals.join(' '), profile: options.profile }, options));
     case 'try':
       if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a migration for billing-worker"');
-      return oneShotDone(await tryCommand(createEngine(options, undefined, 'one-shot'), { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
+      return oneShot(startServices(options, { meaning: 'one-shot' }), (services) => tryCommand(services, { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
     case 'context':
       if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
-      return oneShotDone(await contextCommand(libraryEngine(options, 'one-shot'), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+      return oneShot(libraryServices(options, 'one-shot'), (services) => contextCommand(services, { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
-      return print(await pageCommand(libraryEngine(options, 'none'), single(positionals, 'page', '<id>'), options));
+      return print(await pageCommand(libraryServices(options, 'none'), single(positionals, 'page', '<id>'), options));
     case 'file':
-      return print(await fileCommand(libraryEngine(options, 'none'), single(positionals, 'file', '<id>'), options));
+      return print(await fileCommand(libraryServices(options, 'none'), single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
-      return print(await diagnosticsCommand(libraryEngine(options, 'none'), undefined, options));
+      return print(await diagnosticsCommand(libraryServices(options, 'none'), undefined, options));
     case 'doctor': {
       const checks = await runDoctor({ folders: workspaceFolders(options.workspaces), cacheDir: cacheDir(options), embeddings: embeddingSettings(options) });
       print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
       return checks.some((c) => c.status === 'fail') ? 1 : 0;
     }
-    case 'mcp': {
-      const engine = createEngine(options, logToStderr);
-      useActivityLog(engine, cacheDir(options), logToStderr);
-      await settleForInstructions(engine); // start indexing; wait briefly so the instructions can carry the pinned documents
-      const unwatch = watchWorkspace(engine, logToStderr);
-      await serveStdio(engine, logToStderr);
-      unwatch();
-      await engine.saveSnapshot();
-      engine.dispose();
-      return 0;
-    }
+    case 'mcp':
+      return runStdioMcp(options);
     case 'serve': {
       if (options.token !== undefined) checkToken(options.token);
-      const engine = createEngine(options, logToStderr);
-      useActivityLog(engine, cacheDir(options), logToStderr);
+      const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true });
+      const { engine } = services;
       engine.stateForQuery();
       const unwatch = watchWorkspace(engine, logToStderr);
       let server;
       try {
-        server = await startHttpMcpServer({ engine, port: options.port, token: options.token, log: logToStderr });
+        server = await startHttpMcpServer({ services, port: options.port, token: options.token, log: logToStderr });
       } catch (error) {
         unwatch();
         engine.dispose();
@@ -176,31 +141,21 @@ async function runTool(
   render?: (output: Record<string, unknown>) => string,
   meaning: MeaningUse = 'one-shot',
 ): Promise<number> {
-  const engine = libraryEngine(options, meaning);
+  const services = libraryServices(options, meaning);
+  const { engine } = services;
   await engine.waitForIndex();
   const tool = findTool(name)!;
   const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
-  const output = await callTool(engine, tool, input, { sessionId: 'cli' });
+  const output = await callTool(services, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
   print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
   return finishOneShot(engine);
 }
 
-/**
- * How a command uses meaning: `none` never creates an embedder (graph, expand, toc, section,
- * page, file, diagnostics: nothing there ranks by meaning); `one-shot` uses the vectors the cache
- * holds and embeds nothing in the background (ask, context, search, try, index); `serve` embeds
- * in the background as files change (mcp, serve).
- */
-type MeaningUse = 'none' | 'one-shot' | 'serve';
-
-const oneShotEngines: Engine[] = [];
-
-/** Prints a one-shot command's output, then says what meaning it lacked (see `finishOneShot`). */
-function oneShotDone(text: string): number {
-  print(text);
-  const engine = oneShotEngines[oneShotEngines.length - 1];
-  return engine ? finishOneShot(engine) : 0;
+/** Runs a one-shot command, prints its output, then says what meaning it lacked (see `finishOneShot`). */
+async function oneShot(services: Services, command: (services: Services) => Promise<string>): Promise<number> {
+  print(await command(services));
+  return finishOneShot(services.engine);
 }
 
 /**
@@ -229,88 +184,9 @@ function formatDuration(seconds: number): string {
   return `${(seconds / 3600).toFixed(1)} h`;
 }
 
-/** An engine whose tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
-function libraryEngine(options: CliOptions, meaning: MeaningUse): Engine {
-  const engine = createEngine(options, undefined, meaning);
-  useActivityLog(engine, cacheDir(options), logToStderr);
-  return engine;
-}
-
-/**
- * get_context's model steps: an OpenAI-compatible chat endpoint when `--model-url` (or
- * $WSCTX_MODEL_URL) is given, else none (every step uses its heuristic); the judge mode; and the
- * verdict cache beside the call log, so remembered verdicts survive restarts.
- */
-function useContextModels(engine: Engine, options: CliOptions): void {
-  const judge = options.judge ?? process.env.WSCTX_JUDGE ?? cliSettings(options).judge.mode;
-  if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate') throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
-  const baseUrl = options.modelUrl ?? process.env.WSCTX_MODEL_URL;
-  const dir = cacheDir(options);
-  setContextHooks(engine, {
-    judgeMode: judge,
-    ...(dir ? { verdicts: new VerdictCache({ file: path.join(activityDir(dir, engine.folders), 'verdicts.json') }) } : {}),
-    ...(baseUrl ? { models: new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY }) } : {}),
-  });
-  if (baseUrl) startBackgroundModels(engine, { provider: () => contextHooks(engine).models, enrichmentFile: dir ? path.join(activityDir(dir, engine.folders), 'enrichment.json') : undefined, log: logToStderr });
-}
-
-function createEngine(options: CliOptions, log?: (message: string) => void, meaning: MeaningUse = 'serve'): Engine {
-  const embeddings: Partial<EmbeddingSettings> = meaning === 'none' ? { provider: 'off' } : embeddingSettings(options);
-  const engine = new Engine({
-    folders: workspaceFolders(options.workspaces),
-    log,
-    cacheDir: cacheDir(options),
-    settings: engineGlobsFrom(cliSettings(options)),
-    embeddings,
-    embedInBackground: meaning === 'serve',
-  });
-  useContextModels(engine, options);
-  if (meaning === 'one-shot') oneShotEngines.push(engine);
-  return engine;
-}
-
-/** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS, else `.wsctx.yaml`; the local model by default. */
-function embeddingSettings(options: CliOptions): Partial<EmbeddingSettings> {
-  const configured = cliSettings(options).embeddings;
-  const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? configured.provider;
-  if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
-    throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);
-  }
-  if (provider === 'local') {
-    const model = options.embeddingsModel ?? configured.localModel;
-    if (model !== 'minilm' && model !== 'use-lite') throw new UsageError(`--embeddings-model for local must be minilm or use-lite (got "${model}")`);
-    return { provider, localModel: model };
-  }
-  if (provider === 'openai') {
-    return { provider, baseUrl: options.embeddingsUrl ?? configured.baseUrl, model: options.embeddingsModel ?? configured.model, apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY };
-  }
-  return { provider };
-}
-
-/**
- * Where the index snapshot lives: `--cache-dir`, else $WSCTX_CACHE_DIR, else the user's cache
- * folder ($XDG_CACHE_HOME/wsctx or ~/.cache/wsctx). `--no-cache` turns snapshots off. Never
- * inside the workspace: the tool does not write to what it reads.
- */
-function cacheDir(options: CliOptions): string | undefined {
-  if (options.noCache) return undefined;
-  if (options.cacheDir) return path.resolve(options.cacheDir);
-  if (process.env.WSCTX_CACHE_DIR) return path.resolve(process.env.WSCTX_CACHE_DIR);
-  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
-  return path.join(base, 'wsctx');
-}
-
-/** Folders from `--workspace` arguments; names are the directory names, made unique. */
-export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
-  const folders: WorkspaceFolder[] = [];
-  for (const dir of dirs) {
-    const absPath = path.resolve(dir);
-    if (!existsSync(absPath) || !statSync(absPath).isDirectory()) throw new UsageError(`--workspace ${dir}: not a directory`);
-    let name = path.basename(absPath) || absPath;
-    for (let n = 2; folders.some((f) => f.name === name); n++) name = `${path.basename(absPath)}-${n}`;
-    folders.push({ name, absPath });
-  }
-  return folders;
+/** Services whose tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
+function libraryServices(options: CliOptions, meaning: MeaningUse): Services {
+  return startServices(options, { meaning, callLog: true });
 }
 
 /**
@@ -354,15 +230,6 @@ function terminalColumns(): number {
 function single(positionals: string[], command: string, what: string): string {
   if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one ${what}${positionals.length ? ` (got ${positionals.length})` : ''}`);
   return positionals[0];
-}
-
-function print(text: string): number {
-  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-  return 0;
-}
-
-function logToStderr(message: string): void {
-  process.stderr.write(`${message}\n`);
 }
 
 if (require.main === module) {

@@ -17,13 +17,10 @@ import { FolderPresence } from './workspace/folderPresence';
 import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
-import { libraryInstructions } from './library/pinned';
-import { setLibraryHooks } from './library/hooks';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
 import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
-import { setContextHooks } from './context/hooks';
 import { libraryPhrasingTexts } from './context/phrasingTexts';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
@@ -106,8 +103,6 @@ export class Engine {
   private readonly vectors: SectionVectors | undefined;
   private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
-  /** get_context's phrase meaning; its phrasings are embedded with the sections (meaningJob). */
-  private phrasings: TextSimilarity | undefined;
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
 
@@ -133,26 +128,42 @@ export class Engine {
       this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true);
       this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
-      this.phrasings = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
-      setContextHooks(this, { textMeaning: this.phrasings });
-      const vectors = this.vectors;
-      // search_instructions' meaning signal, from the same vectors.
-      setLibraryHooks(this, {
-        meaning: async (plan, candidates) => {
-          const query = await this.embedQuery(plan);
-          const state = this.state;
-          if (!query || !state) return null;
-          const scores = new Map<string, number>();
-          for (const candidate of candidates) {
-            const ordinal = state.sectionOrdinalById.get(candidate.section.id);
-            const entry = ordinal === undefined ? undefined : state.sections[ordinal];
-            const cosine = entry ? vectors.cosine(entry, query) : null;
-            if (cosine !== null) scores.set(candidate.section.id, meaningRaw(cosine, this.embedder!.similarity));
-          }
-          return scores;
-        },
-      });
+      this.textMeaning = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
     }
+  }
+
+  /**
+   * Phrase similarity from the engine's embedder and vector cache (get_context's Good-for
+   * phrasings and section questions); undefined when embeddings are off. The host hands it to
+   * get_context through its services (services/services.ts).
+   */
+  readonly textMeaning: TextSimilarity | undefined;
+
+  /** True when the engine embeds (sections and questions have vectors, or will). */
+  get hasMeaning(): boolean {
+    return this.vectors !== undefined;
+  }
+
+  /**
+   * The meaning signal of the library tools: for each of `sectionIds` that has a vector, the
+   * question's similarity to it on the ranking contract's 0..1 scale. Null when embeddings are
+   * off, the question cannot be embedded, or there is no state yet; sections without a vector
+   * are left out of the map.
+   */
+  async sectionMeaning(question: string, sectionIds: readonly string[]): Promise<Map<string, number> | null> {
+    const vectors = this.vectors;
+    if (!vectors) return null;
+    const query = await this.embedQuery(question);
+    const state = this.state;
+    if (!query || !state) return null;
+    const scores = new Map<string, number>();
+    for (const id of sectionIds) {
+      const ordinal = state.sectionOrdinalById.get(id);
+      const entry = ordinal === undefined ? undefined : state.sections[ordinal];
+      const cosine = entry ? vectors.cosine(entry, query) : null;
+      if (cosine !== null) scores.set(id, meaningRaw(cosine, this.embedder!.similarity));
+    }
+    return scores;
   }
 
   /** The last complete state, or undefined before the first pass finished. */
@@ -296,7 +307,7 @@ export class Engine {
     if (!this.vectors) return;
     this.meaningJob = this.vectors
       .embedPending(state)
-      .then(() => this.phrasings?.prepare(libraryPhrasingTexts(state)))
+      .then(() => this.textMeaning?.prepare(libraryPhrasingTexts(state)))
       .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
     await this.waitForMeaning();
   }
@@ -322,19 +333,6 @@ export class Engine {
     if (tool === 'workspace_expand') return state.entities.length > 0;
     if (tool === 'workspace_context') return state.counts.sections > 0;
     return state.counts.bySourceKind.library > 0;
-  }
-
-  /** Text for an MCP server's `instructions`: what the server holds and how to use its tools. */
-  serverInstructions(): string {
-    const names = this.folders.map((f) => f.name).join(', ');
-    return [
-      `Workspace Context serves the knowledge of the workspace folder(s) ${names}: the Backstage catalog and its component graph, docs attached to catalog entities, repository overviews, epic specs, and the team's rules and instructions library.`,
-      'Ask workspace_context a plain question when you do not know which entity or document you need; every passage comes with its source, commit and a why[] that explains its score.',
-      'Use workspace_expand once you know the entity, to walk what it depends on (direction "out") or what depends on it ("in").',
-      "Before writing or changing something, call get_context with the task in plain words: it returns the team's rules (always follow them) and the reference pages and excerpts that apply, within a token budget. Use get_toc, get_section and search_instructions to browse or search the instructions library yourself, read_page for a whole page and get_file for a page's attachment.",
-      `Pass the workspace folder name as \`workspace\` (${names}).`,
-      libraryInstructions(this.state),
-    ].filter(Boolean).join('\n');
   }
 
   onDidChangeState(listener: StateListener): () => void {
@@ -432,7 +430,7 @@ export class Engine {
     if (!this.vectors) return;
     // The library's phrasings are embedded with the sections (never lazily by a first request);
     // a one-shot command embeds nothing and reads the vectors `wsctx index` cached.
-    const phrasings = this.oneShot ? undefined : this.phrasings;
+    const phrasings = this.oneShot ? undefined : this.textMeaning;
     this.meaningJob = this.vectors
       .sync(state)
       .then(() => phrasings?.prepare(libraryPhrasingTexts(state)))

@@ -21,11 +21,11 @@ import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
 import { describePassProgress, describeState, EmbeddingProgress, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
-import { setContextHooks } from '../engine/context/hooks';
 import { syntaxStatus } from '../engine/parsing/syntaxTree';
 import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
 import type { CompletionRequest } from '../engine/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
+import { createServices, type Services } from '../services/services';
 
 export interface SessionHost {
   log(message: string): void;
@@ -64,6 +64,8 @@ export class LanguageSession implements FeatureContext {
   private current: WorkspaceContextSettings;
   private readonly trusted: boolean;
   private engineRef: Engine | undefined;
+  /** The engine's services, built with it (createEngine). */
+  private servicesRef: Services | undefined;
   private mentionIndex: MentionIndex | undefined;
   private unsubscribe: (() => void) | undefined;
   private busy = 0;
@@ -111,6 +113,10 @@ export class LanguageSession implements FeatureContext {
 
   engine(): Engine | undefined {
     return this.engineRef;
+  }
+
+  services(): Services | undefined {
+    return this.servicesRef;
   }
 
   state(): IndexState | undefined {
@@ -219,6 +225,7 @@ export class LanguageSession implements FeatureContext {
     this.unsubscribe?.();
     this.engineRef?.dispose();
     this.engineRef = undefined;
+    this.servicesRef = undefined;
     this.mentionIndex = undefined;
     if (this.folders.length === 0) return;
     const settings = engineSettingsFrom(this.current);
@@ -232,7 +239,7 @@ export class LanguageSession implements FeatureContext {
       log: (m) => this.log(m),
     });
     this.engineRef = engine;
-    this.installModels(engine);
+    this.servicesRef = this.servicesFor(engine);
     this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });
     const unsubscribeState = engine.onDidChangeState((state) => {
       if (engine !== this.engineRef) return;
@@ -264,9 +271,10 @@ export class LanguageSession implements FeatureContext {
    * model: it would spend their quota on hundreds of calls nobody asked for (the CLI runs it
    * against an endpoint configured for it).
    */
-  private installModels(engine: Engine): void {
+  private servicesFor(engine: Engine): Services {
     const send = this.host.languageModel;
-    setContextHooks(engine, {
+    return createServices({
+      engine,
       judgeMode: this.current.judge.mode,
       ...(send && this.trusted ? { models: new DelegatingModelProvider('vscode-lm', send) } : {}),
     });
@@ -280,7 +288,7 @@ export class LanguageSession implements FeatureContext {
 
   private startMcp(): Promise<McpEndpointInfo> {
     const reason = !this.trusted ? RESTRICTED_REASON : !this.current.mcp.http.enabled ? MCP_SETTING_OFF_REASON : null;
-    return this.mcp.start(this.engineRef, reason);
+    return this.mcp.start(this.servicesRef, reason);
   }
 
   private async indexAll(message: string): Promise<void> {

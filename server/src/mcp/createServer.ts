@@ -4,8 +4,9 @@
  * stays per session, while every connection reads the same index.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Engine } from '../engine/engine';
+import type { Services } from '../services/services';
 import { TOOLS } from '../tools/registry';
+import { serverInstructions } from '../tools/serverInstructions';
 import { registerTools } from './registerTools';
 
 export const SERVER_NAME = 'workspace-context';
@@ -16,14 +17,14 @@ export interface CreatedServer {
   dispose(): void;
 }
 
-export function createMcpServer(engine: Engine, options: { sessionId: () => string; log: (message: string) => void }): CreatedServer {
+export function createMcpServer(services: Services, options: { sessionId: () => string; log: (message: string) => void }): CreatedServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Workspace Context' },
     {
       capabilities: { tools: { listChanged: true }, logging: {} },
-      instructions: engine.serverInstructions(),
+      instructions: serverInstructions(services.engine),
     },
   );
-  const unsubscribe = registerTools(server, engine, TOOLS, options);
+  const unsubscribe = registerTools(server, services, TOOLS, options);
   return { server, dispose: unsubscribe };
 }

@@ -15,8 +15,8 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
+import type { Services } from '../services/services';
 import { createMcpServer, type CreatedServer } from './createServer';
 
 export const MCP_HTTP_PATH = '/mcp';
@@ -35,7 +35,8 @@ export function checkToken(token: string): void {
 }
 
 export interface HttpMcpOptions {
-  engine: Engine;
+  /** The engine and the collaborators its tools use; every session shares them. */
+  services: Services;
   /** 0 (default) picks a free port. */
   port?: number;
   /** Generated (32 random bytes, hex) when not given. */
@@ -116,7 +117,7 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       if (transport.sessionId) sessions.delete(transport.sessionId);
       current?.created.dispose();
     };
-    const created = createMcpServer(options.engine, { sessionId: () => transport.sessionId ?? 'http', log: options.log });
+    const created = createMcpServer(options.services, { sessionId: () => transport.sessionId ?? 'http', log: options.log });
     current = { transport, created, lastSeen: Date.now(), inFlight: 0 };
     await created.server.connect(transport);
     await transport.handleRequest(req, res);

@@ -1,10 +1,11 @@
 /**
  * The stdio MCP server as its own executable (dist/mcp.js): `node dist/mcp.js --workspace DIR`.
- * The same as `wsctx mcp`; kept separate so an MCP client config can name one file.
+ * The same as `wsctx mcp` (both run startup/startup.ts `runStdioMcp`); kept separate so an MCP
+ * client config can name one file.
  */
-import { main } from '../cli/main';
+import { hostMain, runStdioMcp } from '../startup/startup';
 
-main(['mcp', ...process.argv.slice(2)]).then(
+hostMain(['mcp', ...process.argv.slice(2)], (_command, _positionals, options) => runStdioMcp(options)).then(
   (code) => {
     process.exitCode = code;
   },

@@ -4,7 +4,7 @@
  * list changed.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Engine } from '../engine/engine';
+import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
 import { InputError } from '../tools/toolError';
 import type { AnyToolDefinition } from '../tools/toolDefinition';
@@ -16,7 +16,7 @@ export interface RegisterOptions {
   log: (message: string) => void;
 }
 
-export function registerTools(server: McpServer, engine: Engine, tools: readonly AnyToolDefinition[], options: RegisterOptions): () => void {
+export function registerTools(server: McpServer, services: Services, tools: readonly AnyToolDefinition[], options: RegisterOptions): () => void {
   const registered = new Map<string, RegisteredTool>();
   // The connected client's model, when it offers sampling (get_context's model steps use it).
   const sampling = samplingModelProvider(server.server);
@@ -34,7 +34,7 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
       },
       async (args: unknown, extra: { signal: AbortSignal }) => {
         try {
-          const output = await callTool(engine, tool, args, { sessionId: options.sessionId(), signal: extra.signal, models: sampling });
+          const output = await callTool(services, tool, args, { sessionId: options.sessionId(), signal: extra.signal, models: sampling });
           return {
             content: [{ type: 'text' as const, text: tool.renderText(output) }],
             structuredContent: tool.structuredContent ? tool.structuredContent(output) : output,
@@ -52,13 +52,13 @@ export function registerTools(server: McpServer, engine: Engine, tools: readonly
   const refresh = () => {
     for (const tool of tools) {
       const handle = registered.get(tool.name)!;
-      const available = engine.canAnswer(tool.name);
+      const available = services.engine.canAnswer(tool.name);
       if (available && !handle.enabled) handle.enable();
       if (!available && handle.enabled) handle.disable();
     }
   };
   refresh();
-  return engine.onDidChangeState(refresh);
+  return services.engine.onDidChangeState(refresh);
 }
 
 function errorResult(message: string) {

@@ -4,7 +4,7 @@
  * own model and the user's consent decide. Without the `sampling` capability the provider says it
  * is unavailable and every step uses its heuristic.
  *
- *   setContextHooks(engine, { models: samplingModelProvider(created.server.server) });
+ *   const models = samplingModelProvider(created.server.server); // passed per call as ToolCallContext.models
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { DelegatingModelProvider } from '../engine/models/delegatingProvider';

@@ -1,25 +1,24 @@
 /**
  * The call log's entry for one tool call, whatever the tool: its input, latency, the ids it
  * returned and whether it came back empty (`wsctx diagnostics` reads them). Logged only when the
- * host installed an activity log (engine/library/hooks).
+ * host's services hold an activity log (services/services.ts).
  */
-import type { Engine } from '../engine/engine';
-import { libraryHooks } from '../engine/library/hooks';
+import type { Services } from '../services/services';
 import type { ToolCallContext } from './toolDefinition';
 
 /**
  * Runs a tool call and logs it (tool, input, latency, returned ids, empty or not) when the host
- * installed an activity log. Refused and failed calls are logged with their message.
+ * has an activity log. Refused and failed calls are logged with their message.
  */
 export async function logged<T>(
-  engine: Engine,
+  services: Pick<Services, 'activity'>,
   context: ToolCallContext,
   tool: string,
   input: Record<string, unknown>,
   run: () => Promise<T>,
   outcome: (output: T) => { resultIds: string[]; empty: boolean },
 ): Promise<T> {
-  const log = libraryHooks(engine).activity;
+  const log = services.activity;
   const started = performance.now();
   try {
     const output = await run();

@@ -9,16 +9,14 @@
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import type { ActivityEntry } from '../engine/activity/activityLog';
-import type { Engine } from '../engine/engine';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
 import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
 import { buildContext, type BuiltContext } from '../engine/context/getContext';
-import { contextHooks } from '../engine/context/hooks';
 import { nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
 import type { BundlePage } from '../engine/context/types';
-import { libraryHooks } from '../engine/library/hooks';
 import { sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
+import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
 const input = {
@@ -135,16 +133,16 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args, context) {
+  async run(services: Services, args, context) {
     const started = performance.now();
     let built: BuiltContext | undefined;
     const logInput = { task: args.task, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, format: args.format };
     try {
-      const out = await runContext(engine, args, context, (b) => (built = b));
-      logCall(engine, context, logInput, started, built);
+      const out = await runContext(services, args, context, (b) => (built = b));
+      logCall(services, context, logInput, started, built);
       return out;
     } catch (error) {
-      logCall(engine, context, logInput, started, undefined, (error as Error).message);
+      logCall(services, context, logInput, started, undefined, (error as Error).message);
       throw error;
     }
   },
@@ -169,14 +167,13 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   },
 };
 
-async function runContext(engine: Engine, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
+async function runContext(services: Services, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
   const format = args.format ?? 'markdown';
-  const found = libraryState(engine);
+  const found = libraryState(services);
   if (found.kind === 'cold') return coldOutput(args, format);
   const { view } = found;
-  const configured = contextHooks(engine);
   const connectionModels = (context as ContextCallContext).models;
-  const hooks = connectionModels?.available() ? { ...configured, models: connectionModels } : configured;
+  const hooks = connectionModels?.available() ? { ...services, models: connectionModels } : services;
   const notes = hooks.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ?? false;
   const privateDocs = own && notes ? notes.docs(view.today) : [];
@@ -184,8 +181,8 @@ async function runContext(engine: Engine, args: Args, context: ToolCallContext, 
     view,
     request: { task: args.task, maxTokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, sessionId: context.sessionId, signal: context.signal },
     hooks,
-    meaning: libraryHooks(engine).meaning,
-    organization: hooks.organization ?? engine.folders[0].name,
+    meaning: services.sectionMeaning,
+    organization: hooks.organization ?? services.engine.folders[0].name,
     privateDocs,
     privateSections: own && notes ? notes.sections(privateDocs) : [],
   });
@@ -301,8 +298,8 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
  * empty when nothing was found) plus `context`: the plan, the packs applied, which provider did
  * each step, the judge's verdicts and, when nothing was found, the nearest pages.
  */
-function logCall(engine: Engine, context: ToolCallContext, input: Record<string, unknown>, started: number, built: BuiltContext | undefined, error?: string): void {
-  const log = libraryHooks(engine).activity;
+function logCall(services: Pick<Services, 'activity'>, context: ToolCallContext, input: Record<string, unknown>, started: number, built: BuiltContext | undefined, error?: string): void {
+  const log = services.activity;
   if (!log) return;
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
   if (!built) {

@@ -16,6 +16,7 @@ import { estimateTokens } from '../engine/text/tokenEstimate';
 import { readGuardedBytes } from '../engine/workspace/readGuard';
 import { COLD_NOTICE, libraryState, logged } from './libraryTool';
 import { findPage } from './readPage';
+import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 import { ToolInputError } from './toolError';
 
@@ -81,22 +82,22 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args, context) {
+  async run(services: Services, args, context) {
     let returned: string | undefined;
     return logged(
-      engine,
+      services,
       context,
       'get_file',
       { page_id: args.page_id },
       async (): Promise<GetFileOutput> => {
-        const found = libraryState(engine);
+        const found = libraryState(services);
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
-        const doc = findPage(engine, found.view, 'page_id', args.page_id, context);
+        const doc = findPage(services, found.view, 'page_id', args.page_id, context);
         const id = found.view.docById.has(doc.id) ? shownId(found.view, doc.id) : doc.id.slice(0, 8);
         const file = doc.library?.file;
         // A valid page without a file is an answer, not a mistake: say so and point at the page.
         if (!file) return { notice: `"${doc.title}" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`, degraded: [], indexedAt: found.indexedAt };
-        const { abs, root } = absolutePath(engine, doc, file);
+        const { abs, root } = absolutePath(services.engine, doc, file);
         // Through the read guard: inside the page's folder, a regular file (a FIFO is refused
         // before it is opened, and opened non-blocking), at most MAX_FILE_BYTES actually read.
         const read = await readGuardedBytes(abs, [root], MAX_FILE_BYTES);

@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import type { Engine } from '../engine/engine';
 import { lookupSection, shownId } from '../engine/library/libraryView';
 import { namespaceLabel } from '../engine/library/namespaces';
 import { formatSectionBlock, sectionBlockTokens } from '../engine/library/sectionRender';
 import { sectionBody, sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
+import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 
 const input = {
@@ -50,23 +50,23 @@ export const getSectionTool: ToolDefinition<typeof input, typeof output> = {
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args, context) {
+  async run(services: Services, args, context) {
     let returned: string | undefined; // the full id, for the call log
     return logged(
-      engine,
+      services,
       context,
       'get_section',
       { id: args.id },
       async () => {
-        const found = libraryState(engine);
+        const found = libraryState(services);
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const { view } = found;
         const lookup = lookupSection(view, args.id);
         if (!lookup.ok) throw idError('id', args.id, lookup, view, 'section');
         const { section, doc } = view.sectionById.get(lookup.id)!;
         returned = section.id;
-        const pinned = pinnedFor(engine, view, context);
-        servedPinned(engine, context);
+        const pinned = pinnedFor(services, view, context);
+        servedPinned(services, context);
         return {
           section: {
             id: shownId(view, section.id),

@@ -5,15 +5,14 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import type { Engine } from '../engine/engine';
 import { TOC_INLINE_SECTIONS, TOC_TOKEN_BUDGET } from '../engine/library/constants';
-import { libraryHooks } from '../engine/library/hooks';
 import { lookupDocument } from '../engine/library/libraryView';
 import { namespaceFromArg, namespaceLabel } from '../engine/library/namespaces';
 import { rankLibrary } from '../engine/library/ranking';
 import { buildTocDocument, buildTocMap, buildTocQuery } from '../engine/library/tocMap';
 import { renderToc, type TocResult } from '../engine/library/tocRender';
 import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
+import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 import { ToolInputError } from './toolError';
 
@@ -81,16 +80,16 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args, context) {
+  async run(services: Services, args, context) {
     const query = args.query?.trim() || undefined;
     const logInput = { query, document_id: args.document_id, namespace: args.namespace };
     return logged(
-      engine,
+      services,
       context,
       'get_toc',
       logInput,
       async () => {
-        const found = libraryState(engine);
+        const found = libraryState(services);
         if (found.kind === 'cold') {
           return { mode: 'map' as const, condensed: false, tokens: 0, budget: TOC_TOKEN_BUDGET, notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         }
@@ -103,7 +102,7 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
             throw new ToolInputError(`namespace: ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${known || '(none: the library is empty)'}.`);
           }
         }
-        const meaning = libraryHooks(engine).meaning;
+        const meaning = services.sectionMeaning;
         let result: TocResult;
         if (args.document_id !== undefined) {
           const lookup = lookupDocument(view, args.document_id);
@@ -120,8 +119,8 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
         } else {
           result = buildTocMap(view, { namespace });
         }
-        const pinned = pinnedFor(engine, view, context);
-        servedPinned(engine, context);
+        const pinned = pinnedFor(services, view, context);
+        servedPinned(services, context);
         const notice = view.docs.length === 0 ? 'The library holds no published, unexpired document.' : undefined;
         return {
           ...result,

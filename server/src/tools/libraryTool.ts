@@ -4,13 +4,12 @@
  * and the schemas of those parts.
  */
 import { z } from 'zod';
-import type { Engine } from '../engine/engine';
 import type { IdLookup } from '../engine/chunking/ids';
-import { markPinnedServed, needsPinned, nowFor } from '../engine/library/hooks';
 import { hiddenMatch, libraryView, shownId, type LibraryView } from '../engine/library/libraryView';
 import { pinnedDocuments, renderPinned, type PinnedDocument } from '../engine/library/pinned';
 import { dayOf } from '../engine/library/readiness';
 import { sectionHeading } from '../engine/library/summaries';
+import type { Services } from '../services/services';
 import type { ToolCallContext } from './toolDefinition';
 import { ToolInputError } from './toolError';
 
@@ -35,22 +34,22 @@ export type LibraryState =
 export const COLD_NOTICE = 'The index is still empty; indexing has started. Ask again in a moment.';
 
 /** The library view a call answers from (the engine's current state, on today's date). */
-export function libraryState(engine: Engine): LibraryState {
-  const state = engine.stateForQuery();
+export function libraryState(services: Pick<Services, 'engine' | 'now'>): LibraryState {
+  const state = services.engine.stateForQuery();
   if (!state) return { kind: 'cold' };
-  return { kind: 'ready', view: libraryView(state, dayOf(nowFor(engine))), indexedAt: state.indexedAt };
+  return { kind: 'ready', view: libraryView(state, dayOf(services.now())), indexedAt: state.indexedAt };
 }
 
 /**
  * The pinned documents for this answer: all of them on the session's first answer, none after.
  * Call {@link servedPinned} once the answer is complete.
  */
-export function pinnedFor(engine: Engine, view: LibraryView, context: ToolCallContext): PinnedDocument[] {
-  return needsPinned(engine, context.sessionId) ? pinnedDocuments(view) : [];
+export function pinnedFor(services: Pick<Services, 'pinnedSessions'>, view: LibraryView, context: ToolCallContext): PinnedDocument[] {
+  return services.pinnedSessions.needs(context.sessionId) ? pinnedDocuments(view) : [];
 }
 
-export function servedPinned(engine: Engine, context: ToolCallContext): void {
-  markPinnedServed(engine, context.sessionId);
+export function servedPinned(services: Pick<Services, 'pinnedSessions'>, context: ToolCallContext): void {
+  services.pinnedSessions.markServed(context.sessionId);
 }
 
 /** The pinned block and a blank line, or '' (for `renderText`). */

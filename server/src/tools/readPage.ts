@@ -6,9 +6,7 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import type { Engine } from '../engine/engine';
 import { resolveIdPrefix } from '../engine/chunking/ids';
-import { contextHooks } from '../engine/context/hooks';
 import { isPrivateNote } from '../engine/context/privateNotes';
 import type { Doc } from '../engine/model';
 import { lookupDocument, shownId, type LibraryView } from '../engine/library/libraryView';
@@ -18,6 +16,7 @@ import { documentSummary } from '../engine/library/summaries';
 import { baseName } from '../engine/sources/paths';
 import { estimateTokens } from '../engine/text/tokenEstimate';
 import { COLD_NOTICE, idError, libraryState, logged } from './libraryTool';
+import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
 const input = {
@@ -60,17 +59,17 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args, context) {
+  async run(services: Services, args, context) {
     let returned: string[] | undefined; // the page's id and its sections', for the call log
     return logged(
-      engine,
+      services,
       context,
       'read_page',
       { page_id: args.page_id },
       async (): Promise<ReadPageOutput> => {
-        const found = libraryState(engine);
+        const found = libraryState(services);
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
-        const doc = findPage(engine, found.view, 'page_id', args.page_id, context);
+        const doc = findPage(services, found.view, 'page_id', args.page_id, context);
         returned = [doc.id, ...doc.sections.map((s) => s.id)];
         const text = documentText(doc);
         const library = doc.library!;
@@ -111,8 +110,8 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
  * The ready page (or, on the user's own connections, private note) an id names; an error naming
  * `field` otherwise (too short, ambiguous with the candidates, a draft, unknown).
  */
-export function findPage(engine: Engine, view: LibraryView, field: string, id: string, context: ToolCallContext): Doc {
-  const notes = contextHooks(engine).privateNotes;
+export function findPage(services: Pick<Services, 'privateNotes'>, view: LibraryView, field: string, id: string, context: ToolCallContext): Doc {
+  const notes = services.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ? notes.docs(view.today) : [];
   if (own.length > 0) {
     const lookup = resolveIdPrefix(id, [...view.docById.keys(), ...own.map((d) => d.id)]);

@@ -7,7 +7,6 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS, oneOf } from './inputLimits';
-import type { Engine } from '../engine/engine';
 import {
   FOCUSED_MIN_RELATIVE_STRENGTH,
   MAX_NAMED_CUT_DOCUMENTS,
@@ -15,7 +14,6 @@ import {
   SEARCH_TOKEN_BUDGET,
   SMALL_DOCUMENT_TOKENS,
 } from '../engine/library/constants';
-import { libraryHooks } from '../engine/library/hooks';
 import { shownId, type LibraryView } from '../engine/library/libraryView';
 import { namespaceLabel } from '../engine/library/namespaces';
 import type { RankedSection } from '../engine/library/ranking';
@@ -24,6 +22,7 @@ import type { CutReason } from '../engine/library/searchPack';
 import { formatSectionBlock } from '../engine/library/sectionRender';
 import { sectionBody, sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, commonOutput, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
+import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 
 const input = {
@@ -103,15 +102,15 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
   ].join(' '),
   input,
   output,
-  async run(engine: Engine, args, context) {
+  async run(services: Services, args, context) {
     let returned: string[] = []; // full section ids, for the call log
     return logged(
-      engine,
+      services,
       context,
       'search_instructions',
       { plan: args.plan, profile: args.profile },
       async (): Promise<SearchInstructionsOutput> => {
-        const found = libraryState(engine);
+        const found = libraryState(services);
         const empty = {
           plan: args.plan,
           ...(args.profile ? { profile: args.profile } : {}),
@@ -125,9 +124,9 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
         };
         if (found.kind === 'cold') return { ...empty, notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const { view } = found;
-        const search = await searchLibrary(view, args.plan, { profile: args.profile, meaning: libraryHooks(engine).meaning });
-        const pinned = pinnedFor(engine, view, context);
-        servedPinned(engine, context);
+        const search = await searchLibrary(view, args.plan, { profile: args.profile, meaning: services.sectionMeaning });
+        const pinned = pinnedFor(services, view, context);
+        servedPinned(services, context);
         const out = toOutput(view, args.plan, args.profile, search);
         returned = search.pack.documents.flatMap((d) => d.sections.map((s) => s.ranked.entry.section.id));
         if (out.documents.length === 0) {

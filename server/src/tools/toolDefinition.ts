@@ -3,8 +3,8 @@
  * call tools from one table (registry.ts) instead of each wiring them by hand.
  */
 import type { z, ZodRawShape } from 'zod';
-import type { Engine } from '../engine/engine';
 import type { ModelProvider } from '../engine/models/modelProvider';
+import type { Services } from '../services/services';
 
 export interface ToolCallContext {
   /** Identifies the connection (MCP session, LSP client, CLI run) for per-session behaviour. */
@@ -27,7 +27,8 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   input: Shape;
   /** The structured result's schema (MCP `outputSchema`; the SDK checks every answer against it). */
   output: OutShape;
-  run(engine: Engine, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
+  /** Runs the tool with the host's services (the engine and the collaborators it needs). */
+  run(services: Services, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
   /** A readable rendering of the result (MCP text content, CLI output). */
   renderText(output: z.infer<z.ZodObject<OutShape>>): string;
   /**

@@ -16,6 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { stateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
+import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 
 export const CONTEXT_DEFAULT_LIMIT = 10;
@@ -100,8 +101,8 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   ].join(' '),
   input,
   output,
-  run(engine: Engine, args, context) {
-    return logged(engine, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(engine, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
+  run(services: Services, args, context) {
+    return logged(services, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(services.engine, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
   },
   renderText: renderContext,
 };

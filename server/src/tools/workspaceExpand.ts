@@ -14,6 +14,7 @@ import { RELATION_TYPES } from '../engine/graph/relationTypes';
 import { MAX_WALK_DEPTH, walkGraph } from '../engine/graph/walk';
 import type { RelationType } from '../engine/model';
 import { ToolInputError } from './toolError';
+import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 import { stateForQuery } from './queryState';
 import { logged } from './callLog';
@@ -106,8 +107,8 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   ].join(' '),
   input,
   output,
-  run(engine: Engine, args, context) {
-    return logged(engine, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
+  run(services: Services, args, context) {
+    return logged(services, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(services.engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
   },
   renderText: renderExpand,
 };

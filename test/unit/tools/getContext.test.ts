@@ -3,12 +3,11 @@ import { ActivityLog } from '../../../server/src/engine/activity/activityLog';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
 import type { ContextLogDetails } from '../../../server/src/engine/context/contextDiagnostics';
-import { setContextHooks } from '../../../server/src/engine/context/hooks';
 import { PrivateNotes } from '../../../server/src/engine/context/privateNotes';
 import { InputError } from '../../../server/src/engine/errors';
-import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
 import { DelegatingModelProvider } from '../../../server/src/engine/models/delegatingProvider';
 import { contextCommand } from '../../../server/src/cli/commands/contextCommand';
+import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { ContextCallContext, GetContextOutput } from '../../../server/src/tools/getContext';
 import { findTool, TOOLS } from '../../../server/src/tools/registry';
@@ -21,15 +20,16 @@ const NOW = new Date('2026-06-01T12:00:00Z');
 describe('get_context (tool)', function () {
   this.timeout(60_000);
   let engine: Engine;
+  let services: Services;
   let log: ActivityLog;
   const tool = findTool('get_context')!;
-  const call = async (args: Record<string, unknown>, sessionId = 'cli') => (await callTool(engine, tool, args, { sessionId })) as GetContextOutput;
+  const call = async (args: Record<string, unknown>, sessionId = 'cli', on = services) => (await callTool(on, tool, args, { sessionId })) as GetContextOutput;
 
   before(async () => {
     engine = new Engine({ folders: [{ name: 'taxwell', absPath: TAXWELL }], settings: { refreshAfterMs: 0 } });
     await engine.waitForIndex();
     log = new ActivityLog(tempDir('activity'), { clock: () => NOW });
-    setLibraryHooks(engine, { now: () => NOW, activity: log });
+    services = createServices({ engine, now: () => NOW, activity: log });
   });
   after(() => {
     engine.dispose();
@@ -75,23 +75,18 @@ describe('get_context (tool)', function () {
       if (request.messages[0].content.startsWith('You take apart a task')) return '{"names": [], "searches": ["pricing"], "constraints": []}';
       throw new Error('judge offline');
     });
-    setContextHooks(engine, { models: provider });
-    try {
-      const before = log.read().length;
-      await call({ task: 'what does the Growth plan cost per year', max_tokens: 3_000 }, 'agent-7');
-      const entries = log.read().slice(before);
-      assert.equal(entries.length, 1);
-      const entry = entries[0] as (typeof entries)[number] & { context: ContextLogDetails };
-      assert.deepEqual([entry.tool, entry.session, entry.input, entry.empty, entry.at], ['get_context', 'agent-7', { task: 'what does the Growth plan cost per year', max_tokens: 3_000 }, false, NOW.toISOString()]);
-      assert.deepEqual(entry.context.steps, { plan: 'scripted', judge: 'heuristic', meaning: false });
-      assert.deepEqual(entry.context.plan, { names: [], searches: ['pricing'], madeBy: 'scripted' });
-      assert.deepEqual([entry.context.judge.mode, entry.context.judge.provider, entry.context.judge.fallbackReason], ['gate', 'scripted', 'judge offline']);
-      assert.ok(entry.context.judge.verdicts.some((v) => v.kind === 'row' && v.from === 'heuristic'));
-      const priceList = documentId('.context/reference/price-list.md');
-      assert.ok(entry.resultIds.includes(priceList));
-    } finally {
-      setContextHooks(engine, { models: undefined });
-    }
+    const before = log.read().length;
+    await call({ task: 'what does the Growth plan cost per year', max_tokens: 3_000 }, 'agent-7', { ...services, models: provider });
+    const entries = log.read().slice(before);
+    assert.equal(entries.length, 1);
+    const entry = entries[0] as (typeof entries)[number] & { context: ContextLogDetails };
+    assert.deepEqual([entry.tool, entry.session, entry.input, entry.empty, entry.at], ['get_context', 'agent-7', { task: 'what does the Growth plan cost per year', max_tokens: 3_000 }, false, NOW.toISOString()]);
+    assert.deepEqual(entry.context.steps, { plan: 'scripted', judge: 'heuristic', meaning: false });
+    assert.deepEqual(entry.context.plan, { names: [], searches: ['pricing'], madeBy: 'scripted' });
+    assert.deepEqual([entry.context.judge.mode, entry.context.judge.provider, entry.context.judge.fallbackReason], ['gate', 'scripted', 'judge offline']);
+    assert.ok(entry.context.judge.verdicts.some((v) => v.kind === 'row' && v.from === 'heuristic'));
+    const priceList = documentId('.context/reference/price-list.md');
+    assert.ok(entry.resultIds.includes(priceList));
   });
 
   it('prefers the connection\'s own model provider (MCP sampling) for that call', async () => {
@@ -99,41 +94,32 @@ describe('get_context (tool)', function () {
       if (request.messages[0].content.startsWith('You take apart a task')) return '{"names": [], "searches": ["filing calendar"], "constraints": []}';
       return '{}';
     });
-    const out = (await callTool(engine, tool, { task: COLD_EMAIL, format: 'json' }, { sessionId: 'mcp-1', models: sampling } as ContextCallContext)) as GetContextOutput;
+    const out = (await callTool(services, tool, { task: COLD_EMAIL, format: 'json' }, { sessionId: 'mcp-1', models: sampling } as ContextCallContext)) as GetContextOutput;
     assert.deepEqual([out.plan.madeBy, out.plan.searches], ['mcp-sampling', ['filing calendar']]);
     const plain = await call({ task: COLD_EMAIL, format: 'json' });
     assert.equal(plain.plan.madeBy, 'heuristic');
   });
 
   it('names the organization after the workspace folder unless the host configures it', async () => {
-    setContextHooks(engine, { organization: 'Taxwell Inc.' });
-    try {
-      assert.match((await call({ task: COLD_EMAIL })).markdown!, /^# Instructions from the Taxwell Inc\. team\n/);
-    } finally {
-      setContextHooks(engine, { organization: undefined });
-    }
+    assert.match((await call({ task: COLD_EMAIL }, 'cli', { ...services, organization: 'Taxwell Inc.' })).markdown!, /^# Instructions from the Taxwell Inc\. team\n/);
     assert.match((await call({ task: COLD_EMAIL })).markdown!, /^# Instructions from the taxwell team\n/);
   });
 
   it('adds the user\'s own private notes on their own connections only, labelled as theirs', async () => {
     const dir = tempDir('notes');
     write(dir, 'northwind.md', '---\ntitle: Northwind call notes\n---\n\n# Northwind call notes\n\n## Cold email follow-up\n\nThe CFO at Northwind wants a cold email about the Avalara filing delays.\n');
-    setContextHooks(engine, { privateNotes: new PrivateNotes({ dir, isOwnConnection: (session) => session === 'vscode-chat' }) });
-    try {
-      const own = await call({ task: COLD_EMAIL, format: 'json' }, 'vscode-chat');
-      const note = own.pages.find((p) => p.private)!;
-      assert.deepEqual([note.title, note.path, note.reason], ['Northwind call notes', '~notes/northwind.md', 'use']);
-      const other = await call({ task: COLD_EMAIL, format: 'json' }, 'remote-agent');
-      assert.equal(other.pages.some((p) => p.private || p.title === 'Northwind call notes'), false);
-    } finally {
-      setContextHooks(engine, { privateNotes: undefined });
-    }
+    const withNotes: Services = { ...services, privateNotes: new PrivateNotes({ dir, isOwnConnection: (session) => session === 'vscode-chat' }) };
+    const own = await call({ task: COLD_EMAIL, format: 'json' }, 'vscode-chat', withNotes);
+    const note = own.pages.find((p) => p.private)!;
+    assert.deepEqual([note.title, note.path, note.reason], ['Northwind call notes', '~notes/northwind.md', 'use']);
+    const other = await call({ task: COLD_EMAIL, format: 'json' }, 'remote-agent', withNotes);
+    assert.equal(other.pages.some((p) => p.private || p.title === 'Northwind call notes'), false);
   });
 
   it('answers at once on a cold index, flagged index-cold', async () => {
     const cold = new Engine({ folders: [{ name: 'taxwell', absPath: TAXWELL }], settings: { refreshAfterMs: 0 } });
     try {
-      const out = (await callTool(cold, tool, { task: COLD_EMAIL }, { sessionId: 'x' })) as GetContextOutput;
+      const out = (await callTool(createServices({ engine: cold }), tool, { task: COLD_EMAIL }, { sessionId: 'x' })) as GetContextOutput;
       assert.deepEqual(out.degraded, ['index-cold']);
       assert.equal(tool.renderText(out), 'The index is still empty; indexing has started. Ask again in a moment.');
       await cold.waitForIndex();
@@ -143,10 +129,10 @@ describe('get_context (tool)', function () {
   });
 
   it('wsctx context prints the Markdown bundle, or the JSON with --json', async () => {
-    const text = await contextCommand(engine, { task: COLD_EMAIL, maxTokens: 2_000, tags: ['avalara', 'persona'] }, { json: false });
+    const text = await contextCommand(services, { task: COLD_EMAIL, maxTokens: 2_000, tags: ['avalara', 'persona'] }, { json: false });
     assert.match(text, /^# Instructions from the taxwell team\n[\s\S]*\n## Avalara battlecard\n/);
     assert.ok(text.includes('## Cite the price list'), 'tags narrow the search, not the rules: untagged rules still come');
-    const json = JSON.parse(await contextCommand(engine, { task: COLD_EMAIL, pack: 'Renewals', folder: 'guides' }, { json: true })) as GetContextOutput;
+    const json = JSON.parse(await contextCommand(services, { task: COLD_EMAIL, pack: 'Renewals', folder: 'guides' }, { json: true })) as GetContextOutput;
     assert.deepEqual(json.pages.map((p) => [p.title, p.reason]), [['Cite the price list', 'rule'], ['No discount promises', 'rule'], ['Taxwell glossary', 'pinned'], ['Renewal playbook', 'recipe'], ['Discovery call', 'search']]);
     assert.equal(json.maxTokens, 12_000);
   });

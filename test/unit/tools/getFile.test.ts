@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
 import { fileCommand } from '../../../server/src/cli/commands/fileCommand';
+import { createServices } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { GetFileOutput } from '../../../server/src/tools/getFile';
 import { findTool } from '../../../server/src/tools/registry';
@@ -18,12 +18,11 @@ describe('get_file (tool)', function () {
   this.timeout(60_000);
   const tool = findTool('get_file')!;
   const opened: Engine[] = [];
-  const engineOn = async (dir: string) => {
+  const servicesOn = async (dir: string) => {
     const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], settings: { refreshAfterMs: 0 } });
     opened.push(engine);
     await engine.waitForIndex();
-    setLibraryHooks(engine, { now: () => new Date('2026-06-01T12:00:00Z') });
-    return engine;
+    return createServices({ engine, now: () => new Date('2026-06-01T12:00:00Z') });
   };
   after(() => {
     for (const e of opened) e.dispose();
@@ -31,19 +30,19 @@ describe('get_file (tool)', function () {
   });
 
   it('returns a text file as text, with name, size and media type', async () => {
-    const engine = await engineOn(TAXWELL);
+    const services = await servicesOn(TAXWELL);
     const id = id8('.context/reference/price-list.md');
-    const out = (await callTool(engine, tool, { page_id: id }, { sessionId: 'cli' })) as GetFileOutput;
+    const out = (await callTool(services, tool, { page_id: id }, { sessionId: 'cli' })) as GetFileOutput;
     const csv = fs.readFileSync(path.join(TAXWELL, '.context/reference/price-list.csv'), 'utf8');
     assert.deepEqual(out.file, { pageId: id, pageTitle: 'Price list', path: '.context/reference/price-list.csv', name: 'price-list.csv', bytes: Buffer.byteLength(csv), mediaType: 'text/csv', encoding: 'utf8', content: csv, tokens: Math.ceil(csv.length / 4) });
     assert.equal(tool.renderText(out), `price-list.csv (text/csv, ${Buffer.byteLength(csv)} bytes), attached to "Price list" [page_id: ${id}]\n\n${csv}`);
-    assert.equal(await fileCommand(engine, id, { json: false }), tool.renderText(out));
+    assert.equal(await fileCommand(services, id, { json: false }), tool.renderText(out));
   });
 
   it('says a page has no attached file (and points at read_page) without failing', async () => {
-    const engine = await engineOn(TAXWELL);
+    const services = await servicesOn(TAXWELL);
     const id = id8('.context/voice/voice-and-tone.md');
-    const out = (await callTool(engine, tool, { page_id: id }, { sessionId: 'cli' })) as GetFileOutput;
+    const out = (await callTool(services, tool, { page_id: id }, { sessionId: 'cli' })) as GetFileOutput;
     assert.equal(out.file, undefined);
     assert.equal(out.notice, `"Voice and tone" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`);
   });
@@ -60,14 +59,14 @@ describe('get_file (tool)', function () {
     // Inside when indexed (a link out is never listed, see discovery), pointed outside afterwards.
     write(dir, '.context/inside.txt', 'in the workspace');
     fs.symlinkSync(path.join(dir, '.context/inside.txt'), path.join(dir, '.context/link.txt'));
-    const engine = await engineOn(dir);
+    const services = await servicesOn(dir);
     fs.rmSync(path.join(dir, '.context/link.txt'));
     fs.symlinkSync(path.join(outside, 'secret.txt'), path.join(dir, '.context/link.txt'));
-    const logo = (await callTool(engine, tool, { page_id: id8('.context/a.md') }, { sessionId: 'cli' })) as GetFileOutput;
+    const logo = (await callTool(services, tool, { page_id: id8('.context/a.md') }, { sessionId: 'cli' })) as GetFileOutput;
     assert.deepEqual([logo.file!.encoding, logo.file!.content, logo.file!.mediaType, logo.file!.bytes, logo.file!.tokens], ['base64', png.toString('base64'), 'image/png', 6, undefined]);
     assert.match(tool.renderText(logo), /^logo\.png \(image\/png, 6 bytes\), attached to "Logo" \[page_id: [0-9a-f]{8}\]\n\nA binary file: its base64 content is in the structured result \(file\.content\)\.$/);
     await assert.rejects(
-      callTool(engine, tool, { page_id: id8('.context/b.md') }, { sessionId: 'cli' }),
+      callTool(services, tool, { page_id: id8('.context/b.md') }, { sessionId: 'cli' }),
       (e: Error) => e instanceof ToolInputError && e.message === 'page_id: the file attached to "Escape" (.context/link.txt) is outside the workspace folder and is not served.',
     );
   });

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { documentId, sectionId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
 import { sectionCommand } from '../../../server/src/cli/commands/sectionCommand';
+import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { GetSectionOutput } from '../../../server/src/tools/getSection';
 import { findTool } from '../../../server/src/tools/registry';
@@ -28,9 +28,10 @@ function collidingSteps(): { i: number; j: number; prefix: string } {
 describe('get_section', function () {
   this.timeout(60_000);
   let engine: Engine;
+  let services: Services;
   const tool = findTool('get_section')!;
-  const get = async (id: string, sessionId = 'later') => (await callTool(engine, tool, { id }, { sessionId })) as GetSectionOutput;
-  const refused = async (id: string, pattern: RegExp, on = engine) => {
+  const get = async (id: string, sessionId = 'later') => (await callTool(services, tool, { id }, { sessionId })) as GetSectionOutput;
+  const refused = async (id: string, pattern: RegExp, on = services) => {
     await assert.rejects(callTool(on, tool, { id }, { sessionId: 'later' }), (error: Error) => {
       assert.ok(error instanceof ToolInputError, error.message);
       assert.match(error.message, pattern);
@@ -41,7 +42,7 @@ describe('get_section', function () {
   before(async () => {
     engine = new Engine({ folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }], settings: { refreshAfterMs: 0 } });
     await engine.waitForIndex();
-    setLibraryHooks(engine, { now: () => new Date('2026-06-01T12:00:00Z') });
+    services = createServices({ engine, now: () => new Date('2026-06-01T12:00:00Z') });
     await get(WINDOW, 'later');
   });
   after(() => {
@@ -89,7 +90,7 @@ describe('get_section', function () {
     await refused('ffffffffff', /^id: no ready library section has the id "ffffffffff"\. get_toc\(\) lists the section ids\.$/);
     const doc = documentId(POLICY).slice(0, 8);
     await refused(doc, new RegExp(`^id: no ready library section has the id "${doc}"\\. It is a document id: get_toc\\(document_id="${doc}"\\) lists its sections\\.$`));
-    await assert.rejects(callTool(engine, tool, {}, { sessionId: 'x' }), /Invalid input for get_section: id: /);
+    await assert.rejects(callTool(services, tool, {}, { sessionId: 'x' }), /Invalid input for get_section: id: /);
   });
 
   it('lists the candidates of an ambiguous prefix', async () => {
@@ -99,17 +100,18 @@ describe('get_section', function () {
     write(dir, '.context/steps/steps.md', `---\ntitle: Steps\n---\n\n# Steps\n\n${steps}\n`);
     const other = new Engine({ folders: [{ name: 'steps', absPath: dir }], settings: { refreshAfterMs: 0 } });
     await other.waitForIndex();
+    const otherServices = createServices({ engine: other });
     const a = sectionId('.context/steps/steps.md', ['Steps', `Step ${i}`]).slice(0, 8);
     const b = sectionId('.context/steps/steps.md', ['Steps', `Step ${j}`]).slice(0, 8);
     const [first, second] = [[a, i], [b, j]].sort((x, y) => (x[0] < y[0] ? -1 : 1));
-    await refused(prefix, new RegExp(`^id: "${prefix}" matches 2 sections: \\[${first[0]}\\] Step ${first[1]} \\(in "Steps"\\); \\[${second[0]}\\] Step ${second[1]} \\(in "Steps"\\)\\. Give more characters of the id\\.$`), other);
-    const out = (await callTool(other, tool, { id: a }, { sessionId: 's' })) as GetSectionOutput;
+    await refused(prefix, new RegExp(`^id: "${prefix}" matches 2 sections: \\[${first[0]}\\] Step ${first[1]} \\(in "Steps"\\); \\[${second[0]}\\] Step ${second[1]} \\(in "Steps"\\)\\. Give more characters of the id\\.$`), otherServices);
+    const out = (await callTool(otherServices, tool, { id: a }, { sessionId: 's' })) as GetSectionOutput;
     assert.equal(out.section!.heading, `Step ${i}`);
     other.dispose();
   });
 
   it('wsctx section prints the section (the CLI command)', async () => {
-    const text = await sectionCommand(engine, WINDOW.slice(0, 8), { json: false });
+    const text = await sectionCommand(services, WINDOW.slice(0, 8), { json: false });
     assert.match(text, /# Refund window  \[id: [0-9a-f]{8}\]\nFrom: Refund policy/);
   });
 });

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
 import { renderToc, type TocResult } from '../../../server/src/engine/library/tocRender';
 import { estimateTokens } from '../../../server/src/engine/text/tokenEstimate';
 import { tocCommand } from '../../../server/src/cli/commands/tocCommand';
+import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { GetTocOutput } from '../../../server/src/tools/getToc';
 import { findTool } from '../../../server/src/tools/registry';
@@ -17,13 +17,14 @@ const PINNED = '.context/guides/finding-a-merchant-account-id.md';
 describe('get_toc', function () {
   this.timeout(60_000);
   let engine: Engine;
+  let services: Services;
   const tool = findTool('get_toc')!;
-  const toc = async (args: Record<string, unknown>, sessionId = 'later') => (await callTool(engine, tool, args, { sessionId })) as GetTocOutput;
+  const toc = async (args: Record<string, unknown>, sessionId = 'later') => (await callTool(services, tool, args, { sessionId })) as GetTocOutput;
 
   before(async () => {
     engine = new Engine({ folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }], settings: { refreshAfterMs: 0 } });
     await engine.waitForIndex();
-    setLibraryHooks(engine, { now: () => new Date('2026-06-01T12:00:00Z') });
+    services = createServices({ engine, now: () => new Date('2026-06-01T12:00:00Z') });
     await toc({}, 'later'); // the "later" session has had its first answer
   });
   after(() => {
@@ -129,7 +130,7 @@ describe('get_toc', function () {
     const dir = tempDir('cold');
     write(dir, '.context/a.md', '# A\n\nText.\n');
     const cold = new Engine({ folders: [{ name: 'cold', absPath: dir }] });
-    const out = (await callTool(cold, tool, {}, { sessionId: 's' })) as GetTocOutput;
+    const out = (await callTool(createServices({ engine: cold }), tool, {}, { sessionId: 's' })) as GetTocOutput;
     assert.deepEqual(out.degraded, ['index-cold']);
     assert.equal(tool.renderText(out), 'The index is still empty; indexing has started. Ask again in a moment.');
     await cold.waitForIndex();
@@ -137,9 +138,9 @@ describe('get_toc', function () {
   });
 
   it('wsctx toc prints the same map (the CLI command)', async () => {
-    const text = await tocCommand(engine, { namespace: 'voice' }, { json: false });
+    const text = await tocCommand(services, { namespace: 'voice' }, { json: false });
     assert.match(text, /# Library map of namespace "voice": 1 document\nHow Fernhill sounds in anything a merchant or a subscriber reads/);
-    const json = JSON.parse(await tocCommand(engine, { query: 'naming a feature flag' }, { json: true }));
+    const json = JSON.parse(await tocCommand(services, { query: 'naming a feature flag' }, { json: true }));
     assert.equal(json.documents[0].title, 'Feature flag naming');
   });
 });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { setContextHooks } from '../../../server/src/engine/context/hooks';
 import { PrivateNotes } from '../../../server/src/engine/context/privateNotes';
-import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
 import { pageCommand } from '../../../server/src/cli/commands/pageCommand';
+import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { ReadPageOutput } from '../../../server/src/tools/readPage';
 import { findTool } from '../../../server/src/tools/registry';
@@ -17,13 +16,14 @@ const id8 = (path: string) => documentId(path).slice(0, 8);
 describe('read_page (tool)', function () {
   this.timeout(60_000);
   let engine: Engine;
+  let services: Services;
   const tool = findTool('read_page')!;
-  const call = async (page_id: string, sessionId = 'cli') => (await callTool(engine, tool, { page_id }, { sessionId })) as ReadPageOutput;
+  const call = async (page_id: string, sessionId = 'cli', on = services) => (await callTool(on, tool, { page_id }, { sessionId })) as ReadPageOutput;
 
   before(async () => {
     engine = new Engine({ folders: [{ name: 'taxwell', absPath: TAXWELL }], settings: { refreshAfterMs: 0 } });
     await engine.waitForIndex();
-    setLibraryHooks(engine, { now: () => new Date('2026-06-01T12:00:00Z') });
+    services = createServices({ engine, now: () => new Date('2026-06-01T12:00:00Z') });
   });
   after(() => {
     engine.dispose();
@@ -65,21 +65,17 @@ describe('read_page (tool)', function () {
     const dir = tempDir('notes');
     write(dir, 'mine.md', '# My note\n\nOnly for me.\n');
     const notes = new PrivateNotes({ dir, isOwnConnection: (s) => s === 'me' });
-    setContextHooks(engine, { privateNotes: notes });
-    try {
-      const note = notes.docs('2026-06-01')[0];
-      const mine = await call(note.id.slice(0, 8), 'me');
-      assert.deepEqual([mine.page!.title, mine.page!.private, mine.page!.path], ['My note', true, '~notes/mine.md']);
-      assert.match(tool.renderText(mine), /^page_id: [0-9a-f]{8} · page \(your own private note\) · ~notes\/mine\.md\n\n# My note/);
-      await assert.rejects(call(note.id.slice(0, 8), 'someone-else'), (e: Error) => e instanceof ToolInputError && /no ready library document has the id/.test(e.message));
-    } finally {
-      setContextHooks(engine, { privateNotes: undefined });
-    }
+    const withNotes: Services = { ...services, privateNotes: notes };
+    const note = notes.docs('2026-06-01')[0];
+    const mine = await call(note.id.slice(0, 8), 'me', withNotes);
+    assert.deepEqual([mine.page!.title, mine.page!.private, mine.page!.path], ['My note', true, '~notes/mine.md']);
+    assert.match(tool.renderText(mine), /^page_id: [0-9a-f]{8} · page \(your own private note\) · ~notes\/mine\.md\n\n# My note/);
+    await assert.rejects(call(note.id.slice(0, 8), 'someone-else', withNotes), (e: Error) => e instanceof ToolInputError && /no ready library document has the id/.test(e.message));
   });
 
   it('wsctx page prints the page', async () => {
-    const text = await pageCommand(engine, id8('.context/voice/voice-and-tone.md'), { json: false });
+    const text = await pageCommand(services, id8('.context/voice/voice-and-tone.md'), { json: false });
     assert.equal(text, `page_id: ${id8('.context/voice/voice-and-tone.md')} · voice · .context/voice/voice-and-tone.md\n\n# Voice and tone\n\nPlain words. Numbers over adjectives. No exclamation marks.\n\n## Greetings\n\n"Hi Dana," never "Dear Sir or Madam".`);
-    assert.equal(JSON.parse(await pageCommand(engine, id8('.context/voice/voice-and-tone.md'), { json: true })).page.title, 'Voice and tone');
+    assert.equal(JSON.parse(await pageCommand(services, id8('.context/voice/voice-and-tone.md'), { json: true })).page.title, 'Voice and tone');
   });
 });

@@ -3,9 +3,9 @@ import { documentId, sectionId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
 import { ActivityLog } from '../../../server/src/engine/activity/activityLog';
 import { SEARCH_TOKEN_BUDGET, TITLE_BONUS_MAX } from '../../../server/src/engine/library/constants';
-import { setLibraryHooks } from '../../../server/src/engine/library/hooks';
 import { searchCommand } from '../../../server/src/cli/commands/searchCommand';
 import { renderTry, tryReport } from '../../../server/src/cli/commands/tryCommand';
+import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import { findTool } from '../../../server/src/tools/registry';
 import type { SearchInstructionsOutput } from '../../../server/src/tools/searchInstructions';
@@ -18,15 +18,16 @@ const GATEWAY_PLAN = 'add a caller of the payments gateway with an Idempotency-K
 describe('search_instructions', function () {
   this.timeout(60_000);
   let engine: Engine;
+  let services: Services;
   let log: ActivityLog;
   const tool = findTool('search_instructions')!;
-  const search = async (args: Record<string, unknown>, sessionId = 'later') => (await callTool(engine, tool, args, { sessionId })) as SearchInstructionsOutput;
+  const search = async (args: Record<string, unknown>, sessionId = 'later') => (await callTool(services, tool, args, { sessionId })) as SearchInstructionsOutput;
 
   before(async () => {
     engine = new Engine({ folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }], settings: { refreshAfterMs: 0 } });
     await engine.waitForIndex();
     log = new ActivityLog(tempDir('activity'));
-    setLibraryHooks(engine, { now: () => new Date('2026-06-01T12:00:00Z'), activity: log });
+    services = createServices({ engine, now: () => new Date('2026-06-01T12:00:00Z'), activity: log });
     await search({ plan: 'warm up' }, 'later');
   });
   after(() => {
@@ -124,9 +125,9 @@ describe('search_instructions', function () {
   });
 
   it('wsctx search prints what the agent gets; wsctx try shows each section\'s signals, fused score and size', async () => {
-    const text = await searchCommand(engine, { plan: GATEWAY_PLAN }, { json: false });
+    const text = await searchCommand(services, { plan: GATEWAY_PLAN }, { json: false });
     assert.match(text, /^(Pinned documents[\s\S]*---\n\n)?# Calling the payments gateway  \[id: /);
-    const report = await tryReport(engine, { plan: GATEWAY_PLAN, limit: 5 });
+    const report = await tryReport(services, { plan: GATEWAY_PLAN, limit: 5 });
     assert.deepEqual(report.signals, { summary: true, meaning: false, exact: true });
     assert.equal(report.rrfK, 60);
     assert.equal(report.matchedDocuments, 15);
@@ -142,11 +143,11 @@ describe('search_instructions', function () {
     const rendered = renderTry(report);
     assert.match(rendered, /^Try "add a caller of the payments gateway with an Idempotency-Key": profile per namespace; signals summary on, meaning off, exact on \[idempotency-key\]; RRF k=60\n/);
     assert.match(rendered, /\n  #  section   heading +document +summary +meaning +exact +title +fused +tokens +result\n  1  [0-9a-f]{8}  Idempotency keys +Calling the payments gateway \[[0-9a-f]{8}\] +#1 [01]\.\d{3} +- +#1 1\.000 +\+0\.\d{4} +0\.\d{5} +140 +included\n/);
-    await assert.rejects(tryReport(engine, { plan: 'x', profile: 'wide' }), /--profile must be focused or catalog \(got "wide"\)/);
+    await assert.rejects(tryReport(services, { plan: 'x', profile: 'wide' }), /--profile must be focused or catalog \(got "wide"\)/);
     // Try a search on one namespace.
-    const rules = await tryReport(engine, { plan: 'renaming a column', namespace: 'rules' });
+    const rules = await tryReport(services, { plan: 'renaming a column', namespace: 'rules' });
     assert.deepEqual([...new Set(rules.rows.map((r) => r.document))], ['Migrations are backwards-compatible', 'Money is always an integer in minor units']);
     assert.match(renderTry(rules), /^Try "renaming a column" in namespace "rules": profile per namespace;/);
-    await assert.rejects(tryReport(engine, { plan: 'x', namespace: 'nope' }), /--namespace "nope" is not a library namespace; use one of "\.", "guides"/);
+    await assert.rejects(tryReport(services, { plan: 'x', namespace: 'nope' }), /--namespace "nope" is not a library namespace; use one of "\.", "guides"/);
   });
 });

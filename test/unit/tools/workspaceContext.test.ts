@@ -4,12 +4,13 @@ import * as path from 'node:path';
 import { Engine } from '../../../server/src/engine/engine';
 import { CONTRACT_VERSION } from '../../../server/src/engine/ranking/contract';
 import { callTool } from '../../../server/src/tools/callTool';
+import { createServices } from '../../../server/src/services/services';
 import { findTool } from '../../../server/src/tools/registry';
 import type { ContextOutput } from '../../../server/src/tools/workspaceContext';
 import { commitAll, copyExampleWorkspace, initRepo, removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
 
 const tool = findTool('workspace_context')!;
-const ask = (engine: Engine, args: Record<string, unknown>) => callTool(engine, tool, args, { sessionId: 't' }) as Promise<ContextOutput>;
+const ask = (engine: Engine, args: Record<string, unknown>) => callTool(createServices({ engine }), tool, args, { sessionId: 't' }) as Promise<ContextOutput>;
 
 describe('workspace_context tool', () => {
   after(removeTempDirs);
@@ -99,10 +100,11 @@ describe('workspace_context honesty flags', () => {
         const { Engine } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/engine/engine.ts'))});
         const { callTool } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/tools/callTool.ts'))});
         const { findTool } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/tools/registry.ts'))});
+        const { createServices } = require(${JSON.stringify(path.resolve(__dirname, '../../../server/src/services/services.ts'))});
         (async () => {
           const engine = new Engine({ folders: [{ name: 'ws', absPath: ${JSON.stringify(dir)} }] });
           await engine.waitForIndex();
-          const out = await callTool(engine, findTool('workspace_context'), { workspace: 'ws', question: 'ledger nightly' }, { sessionId: 't' });
+          const out = await callTool(createServices({ engine }), findTool('workspace_context'), { workspace: 'ws', question: 'ledger nightly' }, { sessionId: 't' });
           process.stdout.write(JSON.stringify({ degraded: out.degraded, paths: out.passages.map((p) => p.sourceRef.path) }));
           engine.dispose();
         })();`;

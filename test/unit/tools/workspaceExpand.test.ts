@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { Engine } from '../../../server/src/engine/engine';
 import { callTool } from '../../../server/src/tools/callTool';
+import { createServices } from '../../../server/src/services/services';
 import { findTool } from '../../../server/src/tools/registry';
 import { ToolInputError } from '../../../server/src/tools/toolError';
 import type { ExpandOutput } from '../../../server/src/tools/workspaceExpand';
@@ -64,7 +65,7 @@ describe('workspace_expand', () => {
   let engine: Engine;
   const tool = findTool('workspace_expand')!;
   const expand = async (args: Record<string, unknown>) =>
-    (await callTool(engine, tool, { workspace: 'shop', ...args }, { sessionId: 'test' })) as ExpandOutput;
+    (await callTool(createServices({ engine }), tool, { workspace: 'shop', ...args }, { sessionId: 'test' })) as ExpandOutput;
   const edgeList = (out: ExpandOutput) => out.edges.map((e) => `${e.depth} ${e.source} ${e.type} ${e.target}`);
 
   before(async () => {
@@ -158,7 +159,7 @@ describe('workspace_expand', () => {
 
   it('refuses a workspace it does not serve, naming the served ones', async () => {
     await assert.rejects(
-      callTool(engine, tool, { workspace: 'elsewhere', entityRef: 'orders-api' }, { sessionId: 't' }),
+      callTool(createServices({ engine }), tool, { workspace: 'elsewhere', entityRef: 'orders-api' }, { sessionId: 't' }),
       (e: Error) => e instanceof ToolInputError && e.message === "workspace: this server does not serve a workspace named 'elsewhere'; it serves 'shop' (give one of these names or its path).",
     );
   });
@@ -189,7 +190,7 @@ describe('workspace_expand byte budget', () => {
     const engine = new Engine({ folders: [{ name: 'big', absPath: dir }] });
     try {
       await engine.waitForIndex();
-      const out = (await callTool(engine, findTool('workspace_expand')!, { workspace: 'big', entityRef: `group:${ns}/owners`, direction: 'in', limit: 100 }, { sessionId: 't' })) as ExpandOutput;
+      const out = (await callTool(createServices({ engine }), findTool('workspace_expand')!, { workspace: 'big', entityRef: `group:${ns}/owners`, direction: 'in', limit: 100 }, { sessionId: 't' })) as ExpandOutput;
       assert.equal(out.totalEdges, 120);
       const c = out.candidatesCapped!;
       assert.equal(c.droppedByLimit + c.droppedByBudget + out.edges.length, 120);

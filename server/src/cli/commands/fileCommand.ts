@@ -2,12 +2,12 @@
  * `wsctx file <id>`: the file attached to a library page (`get_file`). A text file prints as is;
  * a binary one is described (`--json` carries its base64 content).
  */
-import type { Engine } from '../../engine/engine';
+import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
 import { getFileTool } from '../../tools/getFile';
 
-export async function fileCommand(engine: Engine, id: string, options: { json: boolean }): Promise<string> {
-  await engine.waitForIndex();
-  const output = await callTool(engine, getFileTool, { page_id: id }, { sessionId: 'cli' });
+export async function fileCommand(services: Services, id: string, options: { json: boolean }): Promise<string> {
+  await services.engine.waitForIndex();
+  const output = await callTool(services, getFileTool, { page_id: id }, { sessionId: 'cli' });
   return options.json ? JSON.stringify(output, null, 2) : getFileTool.renderText(output as never);
 }

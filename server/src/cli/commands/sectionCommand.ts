@@ -2,13 +2,13 @@
  * `wsctx section <id>`: one whole library section (`get_section`), by its printed id, a unique
  * prefix of 4+ characters or the full id: the section first (see pinnedOnce.ts).
  */
-import type { Engine } from '../../engine/engine';
+import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
 import { getSectionTool, type GetSectionOutput } from '../../tools/getSection';
 import { renderWithoutPinned } from './pinnedOnce';
 
-export async function sectionCommand(engine: Engine, id: string, options: { json: boolean }): Promise<string> {
-  await engine.waitForIndex();
-  const output = await callTool(engine, getSectionTool, { id }, { sessionId: 'cli' });
+export async function sectionCommand(services: Services, id: string, options: { json: boolean }): Promise<string> {
+  await services.engine.waitForIndex();
+  const output = await callTool(services, getSectionTool, { id }, { sessionId: 'cli' });
   return options.json ? JSON.stringify(output, null, 2) : renderWithoutPinned(output as GetSectionOutput, (o) => getSectionTool.renderText(o));
 }

@@ -4,10 +4,8 @@
  * the fused score, its size in tokens and whether it made the answer (and why not). Runs the
  * engine directly and is not logged: trying a search is not an agent's call.
  */
-import type { Engine } from '../../engine/engine';
 import { InputError } from '../../engine/errors';
 import { RRF_K, type LibraryProfile } from '../../engine/library/constants';
-import { libraryHooks, nowFor } from '../../engine/library/hooks';
 import { libraryView, shownId, type LibrarySection } from '../../engine/library/libraryView';
 import { namespaceFromArg, namespaceLabel } from '../../engine/library/namespaces';
 import { dayOf } from '../../engine/library/readiness';
@@ -15,6 +13,7 @@ import type { SignalScore } from '../../engine/library/ranking';
 import { searchLibrary } from '../../engine/library/search';
 import { sectionBlockTokens } from '../../engine/library/sectionRender';
 import { sectionHeading } from '../../engine/library/summaries';
+import type { Services } from '../../services/services';
 import { table } from '../format';
 
 /** Sections listed by default. */
@@ -60,13 +59,13 @@ export interface TryCommandArgs {
   limit?: number;
 }
 
-export async function tryReport(engine: Engine, args: TryCommandArgs): Promise<TryReport> {
+export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sectionMeaning'>, args: TryCommandArgs): Promise<TryReport> {
   if (args.profile !== undefined && args.profile !== 'focused' && args.profile !== 'catalog') {
     throw new InputError(`--profile must be focused or catalog (got "${args.profile}")`);
   }
   const profile = args.profile as LibraryProfile | undefined;
-  const state = await engine.waitForIndex();
-  const view = libraryView(state, dayOf(nowFor(engine)));
+  const state = await services.engine.waitForIndex();
+  const view = libraryView(state, dayOf(services.now()));
   let filter: ((e: LibrarySection) => boolean) | undefined;
   if (args.namespace !== undefined) {
     const namespace = namespaceFromArg(args.namespace);
@@ -75,7 +74,7 @@ export async function tryReport(engine: Engine, args: TryCommandArgs): Promise<T
     }
     filter = (e) => e.doc.library!.namespace === namespace;
   }
-  const { ranking, pack } = await searchLibrary(view, args.plan, { profile, meaning: libraryHooks(engine).meaning, filter });
+  const { ranking, pack } = await searchLibrary(view, args.plan, { profile, meaning: services.sectionMeaning, filter });
   const included = new Set(pack.documents.flatMap((d) => d.sections.map((s) => s.ranked.entry.section.id)));
   const cutReason = new Map(pack.cut.map((c) => [c.ranked.doc.id, c.reason as string]));
   const rows = ranking.sections.slice(0, args.limit ?? TRY_DEFAULT_ROWS).map((s, i): TryRow => {
@@ -109,8 +108,8 @@ export async function tryReport(engine: Engine, args: TryCommandArgs): Promise<T
   };
 }
 
-export async function tryCommand(engine: Engine, args: TryCommandArgs, options: { json: boolean }): Promise<string> {
-  const report = await tryReport(engine, args);
+export async function tryCommand(services: Services, args: TryCommandArgs, options: { json: boolean }): Promise<string> {
+  const report = await tryReport(services, args);
   return options.json ? JSON.stringify(report, null, 2) : renderTry(report);
 }
 

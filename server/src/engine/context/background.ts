@@ -7,11 +7,11 @@
  * 2. inferred links between each page and its nearest neighbours (inferredLinks.ts);
  * 3. the conflict check of the pages that changed (library/conflictCheck.ts).
  *
- * It installs the three stores as the engine's context hooks, so requests and diagnostics read
- * them. The provider is read at each run: without one (or an unavailable one) nothing is asked and
- * every step keeps its heuristic.
+ * It returns the three stores; the host puts them in its services (`notes`, `inferredLinks`,
+ * `conflictCheck`), so requests and diagnostics read them. The provider is read at each run:
+ * without one (or an unavailable one) nothing is asked and every step keeps its heuristic.
  *
- *   const stop = startBackgroundModels(engine, { provider: () => contextHooks(engine).models, log });
+ *   const background = startBackgroundModels(engine, { provider: () => models, log });
  */
 import type { Engine } from '../engine';
 import { ModelConflictCheck, watchLibrarySoundness } from '../library/conflictCheck';
@@ -19,7 +19,6 @@ import { libraryView } from '../library/libraryView';
 import { dayOf } from '../library/readiness';
 import { ModelEnrichment } from '../models/enrichment';
 import type { ModelProvider } from '../models/modelProvider';
-import { setContextHooks } from './hooks';
 import { InferredLinks } from './inferredLinks';
 
 export interface BackgroundOptions {
@@ -46,7 +45,6 @@ export function startBackgroundModels(engine: Engine, options: BackgroundOptions
   const enrichment = new ModelEnrichment({ file: options.enrichmentFile });
   const links = new InferredLinks();
   const conflicts = new ModelConflictCheck();
-  setContextHooks(engine, { notes: enrichment, inferredLinks: links, conflictCheck: conflicts });
   let queue = Promise.resolve();
   let stopped = false;
   const runFor = () => {

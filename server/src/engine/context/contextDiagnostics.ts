@@ -4,12 +4,11 @@
  * in a library show), the conflicting and duplicated pages with the wording from each, links the
  * judge inferred that authors might add, and which providers served the model-backed steps.
  *
- *   const report = contextDiagnosticsFor(engine, view, activity.read());
+ *   const report = contextDiagnosticsFor(services, view, activity.read());
  *   out.push('', renderContextDiagnostics(report));
  */
 import type { ActivityEntry } from '../activity/activityLog';
-import type { Engine } from '../engine';
-import { contextHooks } from './hooks';
+import type { ContextHooks } from './hooks';
 import { libraryFlags, type FlagSource, type LibraryFlag } from '../library/conflicts';
 import type { LibraryView } from '../library/libraryView';
 import type { InferredLinks } from './inferredLinks';
@@ -154,9 +153,8 @@ function counts(record: Record<string, number>): string {
   return entries.length > 0 ? entries.map(([k, n]) => `${k} x${n}`).join(', ') : 'none';
 }
 
-/** {@link contextDiagnostics} with the engine's own hooks (the model's conflict check, inferred links). */
-export function contextDiagnosticsFor(engine: Engine, view: LibraryView, entries: readonly ActivityEntry[]): ContextDiagnostics {
-  const hooks = contextHooks(engine);
+/** {@link contextDiagnostics} with the host's background stores (the model's conflict check, inferred links). */
+export function contextDiagnosticsFor(hooks: Pick<ContextHooks, 'conflictCheck' | 'inferredLinks'>, view: LibraryView, entries: readonly ActivityEntry[]): ContextDiagnostics {
   return contextDiagnostics(view, entries, {
     flagSources: hooks.conflictCheck ? [hooks.conflictCheck] : [],
     ...(hooks.inferredLinks ? { inferredLinks: hooks.inferredLinks } : {}),

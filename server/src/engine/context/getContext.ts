@@ -41,7 +41,7 @@ export interface BuildContextInput {
   view: LibraryView;
   request: ContextRequest;
   hooks: ContextHooks;
-  /** The library hooks' section-meaning scorer (embeddings), when on. */
+  /** The services' section-meaning scorer (embeddings), when on. */
   meaning?: MeaningScorer;
   /** The name in "Instructions from the <organization> team". */
   organization: string;

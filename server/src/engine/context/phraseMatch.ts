@@ -15,7 +15,7 @@
  */
 import { termSet } from '../text/analyzer';
 import type { ContextIndex } from './contextIndex';
-import type { TextMeaning } from './hooks';
+import type { TextMeaning } from '../meaning/textSimilarity';
 
 /** What a facet search's similarity to a phrasing counts. Range 0..1; default 0.85. */
 export const FACET_WEIGHT = 0.85;

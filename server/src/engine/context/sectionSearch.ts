@@ -7,7 +7,7 @@
  * - **words**: the share of the query's words the section holds, each weighted by its idf (task
  *   verbs like "write" much less: {@link TASK_VERBS}); a word in the section's heading path or
  *   its page's title, folder, type or tags counts 1, one only in the body {@link BODY_WORD_WEIGHT};
- * - **meaning**: passage similarity from embeddings (library hooks' `meaning` scorer), when on;
+ * - **meaning**: passage similarity from embeddings (the services' `sectionMeaning` scorer), when on;
  * - **questions**: the closeness of the query to the questions the section answers
  *   (derivedText.ts `sectionQuestions`).
  * And once per request:

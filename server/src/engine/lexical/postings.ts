@@ -22,7 +22,8 @@
  * sorting the touched list).
  */
 import { detach } from '../text/detach';
-import { FIELDS, PACKED, SHORT, packShortLengths, unpackLengths, type FieldCounts, type FieldLengths, type SectionFields } from './fields';
+import { FIELDS, PACKED, packShortLengths, unpackLengths, type FieldLengths, type SectionFields } from './fields';
+import { GradedScratch, MAX_MATCH_UNITS, bodyNorm, gradedMatch, normalizers, saturate, type FieldModel, type GradedMatch, type GradedUnit, type Pruning, type PostingsView, type TermPostings } from './gradedMatch';
 import { encodeSegment, decodeSegment } from './postingsCodec';
 import {
   type BaseSegment,
@@ -36,8 +37,8 @@ import {
   testBit,
 } from './segment';
 
-/** Most units one `match` call accepts: one bit each in a 32-bit mask. */
-export const MAX_MATCH_UNITS = 32;
+export { MAX_MATCH_UNITS };
+export type { FieldModel, GradedMatch, GradedUnit, Pruning };
 
 /**
  * Compaction is due when the delta plus the tombstoned postings exceed this share of the base's
@@ -48,49 +49,6 @@ export const MAX_MATCH_UNITS = 32;
 export const COMPACT_DELTA_SHARE = 0.1;
 /** Floor of the compaction threshold, in postings (100,000 ~ 1,000 sections of 100 terms). */
 export const COMPACT_MIN_POSTINGS = 100_000;
-
-/**
- * BM25F's parameters (Robertson, Zaragoza and Taylor 2004, "Simple BM25 extension to multiple
- * weighted fields"): a term's frequency in each field is normalised by that field's length
- * against its average (`b` per field, 0 = no normalisation, 1 = full), weighted, summed into one
- * pseudo-frequency tf~, and saturated once: tf~ / (k1 + tf~), in 0..1.
- */
-export interface FieldModel {
-  k1: number;
-  weight: Readonly<FieldCounts>;
-  b: Readonly<FieldCounts>;
-  /** Multiplies the heading weight of sections whose own heading is a question (1: no change). */
-  questionHeadingBoost: number;
-}
-
-/** One unit of a graded match: a term, or an identifier with its parts as a weaker fallback. */
-export interface GradedUnit {
-  /** The term itself (an identifier's whole form). */
-  term: string;
-  /** Weight of the unit (its idf). */
-  weight: number;
-  /** Parts of an identifier, each with its own weight; empty for a plain word. */
-  parts: readonly { term: string; weight: number }[];
-  /**
-   * What the parts can give at most, as a share of the whole form's saturation: a section holding
-   * every part of `ignoreMissingValueFiles` strongly scores `partCredit`, one holding the whole
-   * form scores its saturation. The parts' value is their weighted mean saturation times the
-   * weighted share of the parts present, so two parts of three count for much less than all
-   * three (`BillingWorkerLedgerRejects` is not `LedgerUnbalancedRejects`). 0..1.
-   */
-  partCredit: number;
-}
-
-/** The sections that hold at least one unit, with each unit's bit and their summed weighted saturation. */
-export interface GradedMatch {
-  /** Matching section ordinals, ascending. */
-  ordinals: Uint32Array;
-  /** Bit j set when unit j (or one of its parts) is present. */
-  masks: Uint32Array;
-  /** Sum over units of weight x saturation (not yet divided by the question's total weight). */
-  words: Float64Array;
-  count: number;
-}
 
 /** The sections that contain at least one of the query's units. */
 export interface MatchResult {
@@ -125,14 +83,10 @@ export class PostingsIndex {
   private shortLengths: Uint32Array = new Uint32Array(0);
   /** Sums of each field's length over live sections, for the averages BM25F normalises by. */
   private lengthSums = { body: 0, heading: 0, title: 0, context: 0 };
-  private acc: Uint32Array = new Uint32Array(0);
-  private touched: Uint32Array = new Uint32Array(0);
-  private wordsAcc: Float64Array = new Float64Array(0);
-  private unitWhole: Float64Array = new Float64Array(0);
-  private unitParts: Float64Array = new Float64Array(0);
-  private unitCover: Float64Array = new Float64Array(0);
-  private unitTouched: Uint32Array = new Uint32Array(0);
-  private unitCount = 0;
+  /** Bumped on every change of a section's lengths: what graded matches cache per section goes stale. */
+  private lengthsVersion = 0;
+  /** Work arrays of `gradedMatch`. */
+  private readonly graded = new GradedScratch();
 
   /** An index over `base` (empty by default). Use `PostingsBuilder` to build one in bulk. */
   constructor(base: BaseSegment = emptySegment()) {
@@ -275,130 +229,46 @@ export class PostingsIndex {
    * under `model`: the hot loop's arithmetic, exposed for why[] and tests.
    */
   saturation(ordinal: number, packed: number, model: FieldModel): number {
-    const n = this.normalizers(model);
-    return saturate(packed, this.bodyLengths[ordinal] ?? 0, this.shortLengths[ordinal] ?? 0, n);
+    const n = normalizers(model, this.averageLengths());
+    return saturate(packed, bodyNorm(n, this.bodyLengths[ordinal] ?? 0), this.shortLengths[ordinal] ?? 0, n);
   }
 
   /**
    * The sections holding at least one unit, each with the sum over units of weight x BM25F
-   * saturation. An identifier unit takes, per section, the larger of its whole form's saturation
-   * and `partCredit` x the weighted mean saturation of its parts x the share of them present. At most
-   * {@link MAX_MATCH_UNITS} units. Cost: one pass over the postings of every term named.
+   * saturation (gradedMatch.ts); with `pruning`, only those that can be among the caller's best
+   * k. At most {@link MAX_MATCH_UNITS} units. Cost: one pass over the postings of every term
+   * named, less with pruning.
    */
-  gradedMatch(units: readonly GradedUnit[], model: FieldModel): GradedMatch {
-    if (units.length > MAX_MATCH_UNITS) {
-      throw new RangeError(`PostingsIndex: gradedMatch takes at most ${MAX_MATCH_UNITS} units, got ${units.length}`);
-    }
-    this.ensureScratch();
-    const norm = this.normalizers(model);
-    const acc = this.acc;
-    const words = this.wordsAcc;
-    const touched = this.touched;
-    let count = 0;
-    for (let j = 0; j < units.length; j++) {
-      const unit = units[j];
-      const bit = 1 << j;
-      if (unit.parts.length === 0) {
-        count = this.scan(unit.term, norm, SCAN_WORDS, unit.weight, bit, count);
-        continue;
-      }
-      // An identifier: whole-form and part saturations per section first, then the better of the two.
-      this.unitCount = 0;
-      this.scan(unit.term, norm, SCAN_WHOLE, 1, 0, 0);
-      let partWeight = 0;
-      for (const part of unit.parts) partWeight += part.weight;
-      for (const part of unit.parts) this.scan(part.term, norm, SCAN_PART, partWeight > 0 ? part.weight / partWeight : 0, 0, 0);
-      const whole = this.unitWhole;
-      const parts = this.unitParts;
-      const cover = this.unitCover;
-      const unitTouched = this.unitTouched;
-      for (let k = 0; k < this.unitCount; k++) {
-        const o = unitTouched[k];
-        const sat = Math.max(whole[o], unit.partCredit * parts[o] * Math.min(1, cover[o]));
-        whole[o] = 0;
-        parts[o] = 0;
-        cover[o] = 0;
-        if (acc[o] === 0) touched[count++] = o;
-        acc[o] |= bit;
-        words[o] += unit.weight * sat;
-      }
-    }
-    const { ordinals, masks } = this.collect(count);
-    const out = new Float64Array(count);
-    for (let i = 0; i < count; i++) {
-      out[i] = words[ordinals[i]];
-      words[ordinals[i]] = 0;
-    }
-    return { ordinals, masks, words: out, count };
+  gradedMatch(units: readonly GradedUnit[], model: FieldModel, pruning?: Pruning): GradedMatch {
+    return gradedMatch(this.view(), this.graded, units, model, pruning);
   }
 
-  /**
-   * One pass over the live postings of `term`, in one of three modes (a plain loop per mode
-   * rather than a callback per posting: at 100k sections a common term has ~60k postings):
-   * SCAN_WORDS adds weight x saturation to the words sums and sets `bit` (returns the new touched
-   * count); SCAN_WHOLE and SCAN_PART fill an identifier's whole-form and part scratch arrays.
-   */
-  private scan(term: string, norm: Normalizers, mode: number, weight: number, bit: number, count: number): number {
-    const id = this.dict.get(term);
-    if (id === undefined) return count;
-    const bodyLengths = this.bodyLengths;
-    const shortLengths = this.shortLengths;
-    const acc = this.acc;
-    const touched = this.touched;
-    const words = this.wordsAcc;
-    const whole = this.unitWhole;
-    const parts = this.unitParts;
-    const cover = this.unitCover;
-    const unitTouched = this.unitTouched;
-    const visitOne = (o: number, packed: number) => {
-      const sat = saturate(packed, bodyLengths[o], shortLengths[o], norm);
-      if (mode === SCAN_WORDS) {
-        if (acc[o] === 0) touched[count++] = o;
-        acc[o] |= bit;
-        words[o] += weight * sat;
-      } else {
-        if (whole[o] === 0 && parts[o] === 0) unitTouched[this.unitCount++] = o;
-        if (mode === SCAN_WHOLE) whole[o] = Math.max(whole[o], sat, Number.MIN_VALUE);
-        else {
-          parts[o] += weight * sat + Number.MIN_VALUE;
-          cover[o] += weight;
-        }
-      }
+  /** What a graded match reads: the live postings of a term, field lengths and tombstones. */
+  private view(): PostingsView {
+    const { offsets, postings, freqs } = this.base;
+    return {
+      ordinalBound: this.ordinalBound,
+      bodyLengths: this.bodyLengths,
+      shortLengths: this.shortLengths,
+      dead: this.deadCount > 0 ? this.dead : null,
+      averages: this.averageLengths(),
+      lengthsVersion: this.lengthsVersion,
+      postingsOf: (term: string): TermPostings | null => {
+        const id = this.dict.get(term);
+        if (id === undefined) return null;
+        const inBase = id < this.baseTermCount;
+        const delta = this.deltaPostings.get(id) ?? null;
+        if (!inBase && delta === null) return null;
+        return {
+          postings,
+          freqs,
+          start: inBase ? offsets[id] : 0,
+          end: inBase ? offsets[id + 1] : 0,
+          delta,
+          deltaFreqs: delta === null ? null : this.deltaFreqs.get(id)!,
+        };
+      },
     };
-    if (id < this.baseTermCount) {
-      const { offsets, postings, freqs } = this.base;
-      const dead = this.dead;
-      const checkDead = this.deadCount > 0;
-      const end = offsets[id + 1];
-      if (mode === SCAN_WORDS && !checkDead) {
-        // The hot case, with nothing but arithmetic in the loop.
-        for (let k = offsets[id]; k < end; k++) {
-          const o = postings[k];
-          const sat = saturate(freqs[k], bodyLengths[o], shortLengths[o], norm);
-          if (acc[o] === 0) touched[count++] = o;
-          acc[o] |= bit;
-          words[o] += weight * sat;
-        }
-      } else {
-        for (let k = offsets[id]; k < end; k++) {
-          const o = postings[k];
-          if (checkDead && isSet(dead, o)) continue;
-          visitOne(o, freqs[k]);
-        }
-      }
-    }
-    const list = this.deltaPostings.get(id);
-    if (list !== undefined) {
-      const freqs = this.deltaFreqs.get(id)!;
-      for (let k = 0; k < list.length; k++) visitOne(list[k], freqs[k]);
-    }
-    return count;
-  }
-
-  private normalizers(model: FieldModel): Normalizers {
-    const avg = this.averageLengths();
-    const field = (f: keyof FieldCounts) => ({ w: model.weight[f], keep: 1 - model.b[f], per: model.b[f] / avg[f] });
-    return { k1: model.k1, questionHeadingBoost: model.questionHeadingBoost, body: field('body'), heading: field('heading'), title: field('title'), context: field('context') };
   }
 
   private setLengths(ordinal: number, lengths: FieldLengths): void {
@@ -416,6 +286,7 @@ export class PostingsIndex {
   private countLengths(ordinal: number, sign: 1 | -1): void {
     const l = this.fieldLengths(ordinal);
     for (const f of FIELDS) this.lengthSums[f] += sign * l[f];
+    this.lengthsVersion++;
   }
 
   /** True when live section `ordinal` contains `term`. */
@@ -464,9 +335,9 @@ export class PostingsIndex {
     if (units.length > MAX_MATCH_UNITS) {
       throw new RangeError(`PostingsIndex: match takes at most ${MAX_MATCH_UNITS} units, got ${units.length}`);
     }
-    this.ensureScratch();
-    const acc = this.acc;
-    const touched = this.touched;
+    this.graded.ensure(this.ordinalBound);
+    const acc = this.graded.acc;
+    const touched = this.graded.touched;
     const dead = this.dead;
     const checkDead = this.deadCount > 0;
     const { offsets, postings } = this.base;
@@ -521,7 +392,7 @@ export class PostingsIndex {
     const { offsets, postings, freqs, present } = this.base;
     let bytes = offsets.byteLength + postings.byteLength + freqs.byteLength + present.byteLength + this.dead.byteLength;
     bytes += this.bodyLengths.byteLength + this.shortLengths.byteLength;
-    bytes += this.acc.byteLength + this.touched.byteLength + this.wordsAcc.byteLength + this.unitWhole.byteLength + this.unitParts.byteLength + this.unitCover.byteLength + this.unitTouched.byteLength;
+    bytes += this.graded.byteSize();
     bytes += dictionaryBytes(this.termChars, this.terms.length);
     bytes += this.deltaPostingCount * 24 + this.deltaSections.size * 80 + this.deltaPostings.size * 48;
     return bytes;
@@ -558,23 +429,9 @@ export class PostingsIndex {
     for (let o = 0; o < base.ordinalBound; o++) if (testBit(base.present, o)) this.countLengths(o, 1);
   }
 
-  private ensureScratch(): void {
-    if (this.acc.length < this.ordinalBound) {
-      // Grow with headroom so a stream of adds does not reallocate on every match.
-      const size = Math.max(this.ordinalBound, Math.ceil(this.acc.length * 1.5));
-      this.acc = new Uint32Array(size);
-      this.touched = new Uint32Array(size);
-      this.wordsAcc = new Float64Array(size);
-      this.unitWhole = new Float64Array(size);
-      this.unitParts = new Float64Array(size);
-      this.unitCover = new Float64Array(size);
-      this.unitTouched = new Uint32Array(size);
-    }
-  }
-
   /** Copies the touched ordinals and masks out, ascending, and clears the accumulator. */
   private collect(count: number): MatchResult {
-    const acc = this.acc;
+    const acc = this.graded.acc;
     const ordinals = new Uint32Array(count);
     const masks = new Uint32Array(count);
     // Sorting `count` ordinals costs ~count*log2(count); one pass over the accumulator costs its
@@ -590,7 +447,7 @@ export class PostingsIndex {
         }
       }
     } else {
-      const touched = this.touched.subarray(0, count).sort();
+      const touched = this.graded.touched.subarray(0, count).sort();
       for (let i = 0; i < count; i++) {
         const o = touched[i];
         ordinals[i] = o;
@@ -683,44 +540,6 @@ export class PostingsIndex {
       ordinalBound,
     };
   }
-}
-
-/** Modes of `scan`. */
-const SCAN_WORDS = 0;
-const SCAN_WHOLE = 1;
-const SCAN_PART = 2;
-
-interface FieldNorm {
-  w: number;
-  keep: number;
-  per: number;
-}
-
-/** The model with each field's length normaliser pre-divided by its average: B = keep + per x length. */
-interface Normalizers {
-  k1: number;
-  questionHeadingBoost: number;
-  body: FieldNorm;
-  heading: FieldNorm;
-  title: FieldNorm;
-  context: FieldNorm;
-}
-
-/** BM25F: tf~ = sum over fields of w x tf / (1 - b + b x len / avg); saturation tf~ / (k1 + tf~). */
-function saturate(packed: number, bodyLength: number, shortLength: number, n: Normalizers): number {
-  let tf = 0;
-  const body = packed & PACKED.BODY_MAX;
-  if (body !== 0) tf += (n.body.w * body) / (n.body.keep + n.body.per * bodyLength);
-  const heading = (packed >>> PACKED.HEADING_SHIFT) & PACKED.HEADING_MAX;
-  if (heading !== 0) {
-    const w = shortLength >>> SHORT.SHORT_QUESTION_BIT === 1 ? n.heading.w * n.questionHeadingBoost : n.heading.w;
-    tf += (w * heading) / (n.heading.keep + n.heading.per * (shortLength & SHORT.SHORT_HEADING_MAX));
-  }
-  const title = (packed >>> PACKED.TITLE_SHIFT) & PACKED.TITLE_MAX;
-  if (title !== 0) tf += (n.title.w * title) / (n.title.keep + n.title.per * ((shortLength >>> SHORT.SHORT_TITLE_SHIFT) & SHORT.SHORT_TITLE_MAX));
-  const context = (packed >>> PACKED.CONTEXT_SHIFT) & PACKED.CONTEXT_MAX;
-  if (context !== 0) tf += (n.context.w * context) / (n.context.keep + n.context.per * ((shortLength >>> SHORT.SHORT_CONTEXT_SHIFT) & SHORT.SHORT_CONTEXT_MAX));
-  return tf / (n.k1 + tf);
 }
 
 function growU32(array: Uint32Array, size: number): Uint32Array {

@@ -9,12 +9,19 @@
  * never on a mix that changes from one call to the next, and the missing texts are embedded in
  * the background.
  */
-import type { TextMeaning } from '../context/hooks';
 import type { Embedder } from '../embeddings/embedder';
 import { embedTextsCached } from '../embeddings/cachedEmbedding';
 import { textDigest, type VectorCache } from '../embeddings/vectorCache';
 import { dot } from '../embeddings/vectorMath';
 import { meaningRaw } from '../ranking/contract';
+
+/**
+ * Similarity of a query to short texts from embeddings, mapped to 0..1 (0.5 and above: close).
+ * Null when embeddings are off or not ready; an entry is null when that text has no vector yet.
+ */
+export interface TextMeaning {
+  similarities(query: string, texts: readonly string[]): Promise<(number | null)[] | null>;
+}
 
 export class TextSimilarity implements TextMeaning {
   private readonly memory = new Map<string, Float32Array>();

@@ -8,7 +8,9 @@
  *
  * Words are graded (BM25F, contract.ts): the postings index sums, in one pass over the postings
  * of each question term, every candidate's idf-weighted saturation (`gradedMatch`); the ranker
- * divides by the question's total weight. Every bonus is a per-document value read from typed
+ * divides by the question's total weight. Words only (no meaning), the ranker hands the index its
+ * scoring as arrays (`pruning`: per-document bonuses, the gate, k) so that the index can skip
+ * every section that could not reach the top k, max-score style, with the same answer. Every bonus is a per-document value read from typed
  * arrays (rankingTables.ts), so a candidate costs a few array reads; only the final few get a
  * `why[]`, with each term's weight, saturation and fields. Candidates with a vector need a
  * cosine: they are first bounded by the best
@@ -20,7 +22,7 @@
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { unpackCounts, type FieldCounts } from '../lexical/fields';
-import { MAX_MATCH_UNITS, type FieldModel, type GradedUnit } from '../lexical/postings';
+import { MAX_MATCH_UNITS, type FieldModel, type GradedUnit, type Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type SourceKind } from '../model';
 import { analyzeQuery, type QueryTerm } from '../text/analyzer';
 import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
@@ -123,7 +125,10 @@ export interface RankResult {
   /** Query terms past the postings index's 32-unit limit, not used. */
   droppedTerms: string[];
   named: NamedEntity[];
-  /** Candidates considered (lexical and meaning). */
+  /**
+   * Candidates considered (lexical and meaning). Words only, the index stops taking new sections
+   * once none could reach the top (max-score pruning): then it is the sections read until then.
+   */
   candidates: number;
 }
 
@@ -162,9 +167,12 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
 
   const graded: GradedUnit[] = units.map((u) => ({ term: u.term.key, weight: u.weight, parts: u.parts, partCredit: u.partCredit }));
-  const lexical = units.length ? state.lexical.gradedMatch(graded, model) : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), words: new Float64Array(0), count: 0 };
   const meaning = options.meaning ?? null;
-  let candidates = lexical.count;
+  // Words only, a passage's score is a function of its words: the index can skip what cannot
+  // reach the top (max-score). With meaning, a passage with few words can still rise on its cosine.
+  const pruning: Pruning | undefined = meaning ? undefined : scorer.pruning(top.capacity);
+  const lexical = units.length ? state.lexical.gradedMatch(graded, model, pruning) : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), words: new Float64Array(0), count: 0, considered: 0 };
+  let candidates = lexical.considered;
 
   // The nearest sections by meaning first, with their cosines: their scores fill the top, so
   // that most lexical candidates below are rejected on their bound without a cosine.
@@ -256,8 +264,8 @@ const NOT_LEXICAL = -1;
 
 class Scorer {
   private readonly totalWeight: number;
-  /** Per document: named-entity + recency + run-health bonus, which do not depend on the words. */
-  private readonly staticBonus: Float64Array;
+  /** Per document: title + named-entity + recency + run-health bonus, paid once words reach MIN_MATCH. */
+  private readonly bonusOfDoc: Float64Array;
   /** Per document: graded title words, computed on first use (NaN until then). */
   private readonly titleWords: Float64Array;
   private readonly namedDoc: Uint8Array;
@@ -265,6 +273,8 @@ class Scorer {
   private readonly namedShare: number;
   private readonly contextMask: Int32Array;
   private readonly kindAllowed: Uint8Array | null;
+  /** The largest bonuses of any document for this question. */
+  private readonly maxBonus: number;
 
   constructor(
     private readonly state: IndexState,
@@ -291,14 +301,19 @@ class Scorer {
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
     this.titleWords = this.titleWordsOfDocs();
-    this.staticBonus = new Float64Array(docs);
+    this.bonusOfDoc = new Float64Array(docs);
+    let maxBonus = 0;
     for (let d = 0; d < docs; d++) {
       const commit = tables.lastCommitOfDoc[d];
-      this.staticBonus[d] =
+      const bonus =
         NAMED_ENTITY_WEIGHT * this.namedRaw * this.namedDoc[d] +
         RECENCY_WEIGHT * (Number.isNaN(commit) ? 0 : recencyRaw(options.now - commit)) +
-        RUN_HEALTH_WEIGHT * tables.healthyDoc[d];
+        RUN_HEALTH_WEIGHT * tables.healthyDoc[d] +
+        TITLE_WEIGHT * this.titleWords[d];
+      this.bonusOfDoc[d] = bonus;
+      if (bonus > maxBonus) maxBonus = bonus;
     }
+    this.maxBonus = maxBonus;
   }
 
   /** The candidate's document index, or -1 when the section is gone or filtered out. */
@@ -313,6 +328,19 @@ class Scorer {
   /** Words in 0..1 from the index's weighted sum of saturations. */
   words(weightedSum: number): number {
     return this.totalWeight > 0 ? Math.min(1, weightedSum / this.totalWeight) : 0;
+  }
+
+  /**
+   * The words-only score as the postings index prunes with it (lexical/gradedMatch.ts): the same
+   * arithmetic as `wordsOnlyScore`, with the filtered-out sections in no group.
+   */
+  pruning(k: number): Pruning {
+    let groupOf = this.tables.docOfSection;
+    if (this.kindAllowed || this.options.folder !== undefined) {
+      groupOf = Int32Array.from(groupOf);
+      for (let o = 0; o < groupOf.length; o++) if (groupOf[o] >= 0 && this.eligibleDoc(o) < 0) groupOf[o] = -1;
+    }
+    return { k, floor: FLOOR, total: this.totalWeight, gate: MIN_MATCH, groupOf, bonus: this.bonusOfDoc, maxBonus: this.maxBonus };
   }
 
   /** The score of a passage without a vector, as a number only (the hot path). */
@@ -334,7 +362,7 @@ class Scorer {
   }
 
   private bonuses(doc: number): number {
-    return this.staticBonus[doc] + TITLE_WEIGHT * this.title(doc);
+    return this.bonusOfDoc[doc];
   }
 
   /** Graded words of the document's title: each question term it holds, saturated by the title's length. */
@@ -505,13 +533,13 @@ class TopK {
   private readonly items: Scored[] = [];
 
   constructor(
-    private readonly limit: number,
+    readonly capacity: number,
     private readonly sections: readonly (SectionEntry | undefined)[],
   ) {}
 
   /** True when a candidate scoring at most `bound` can no longer enter. */
   rejects(bound: number): boolean {
-    return bound < FLOOR || (this.items.length >= this.limit && bound < this.items[this.items.length - 1].score);
+    return bound < FLOOR || (this.items.length >= this.capacity && bound < this.items[this.items.length - 1].score);
   }
 
   offer(s: Scored): void {
@@ -519,9 +547,9 @@ class TopK {
     const items = this.items;
     let i = items.length;
     while (i > 0 && this.better(s, items[i - 1])) i--;
-    if (i >= this.limit) return;
+    if (i >= this.capacity) return;
     items.splice(i, 0, s);
-    if (items.length > this.limit) items.pop();
+    if (items.length > this.capacity) items.pop();
   }
 
   sorted(): Scored[] {

@@ -7,12 +7,15 @@ import type { WorkspaceContextSettings } from '../../../../shared/settings';
 import type { Engine } from '../../engine/engine';
 import type { IndexState } from '../../engine/indexState';
 import type { MentionIndex } from '../../engine/references/mentionIndex';
+import type { Services } from '../../services/services';
 import type { DocumentStore } from './documents';
 import type { ResultsStore } from './resultsDocument';
 
 export interface FeatureContext {
   /** The engine, or undefined when no workspace folder is open. */
   engine(): Engine | undefined;
+  /** The engine with the collaborators its tools use (built with it); undefined with no engine. */
+  services(): Services | undefined;
   /** The last complete index state; undefined until the first pass is in service. */
   state(): IndexState | undefined;
   readonly documents: DocumentStore;

@@ -21,14 +21,14 @@ export const LEADING_WHY_TERMS = 3;
 export const PREVIEW_CHARS = 160;
 
 export async function callToolRequest(ctx: FeatureContext, params: CallToolParams): Promise<CallToolResult> {
-  const engine = ctx.engine();
-  if (!engine) throw new ResponseError(ErrorCodes.InvalidRequest, 'No workspace folder is open; open a folder to use Workspace Context.');
+  const services = ctx.services();
+  if (!services) throw new ResponseError(ErrorCodes.InvalidRequest, 'No workspace folder is open; open a folder to use Workspace Context.');
   const tool = findTool(params?.name ?? '');
   if (!tool) throw new ResponseError(ErrorCodes.InvalidParams, `name: no tool "${params?.name}"; use one of ${TOOLS.map((t) => t.name).join(', ')}.`);
   // Tools that answer per workspace folder default to the first one; the library tools take none.
-  const input = { ...('workspace' in tool.input ? { workspace: engine.folders[0].name } : {}), ...(params.arguments ?? {}) };
+  const input = { ...('workspace' in tool.input ? { workspace: services.engine.folders[0].name } : {}), ...(params.arguments ?? {}) };
   try {
-    const output = await callTool(engine, tool, input, { sessionId: 'lsp' });
+    const output = await callTool(services, tool, input, { sessionId: 'lsp' });
     return { name: tool.name, output, text: tool.renderText(output) };
   } catch (error) {
     if (error instanceof InputError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);

@@ -8,9 +8,9 @@
  * a restart during a settings change cannot leave two servers listening.
  */
 import type { McpEndpointInfo } from '../../../../shared/protocol';
-import type { Engine } from '../../engine/engine';
 import { SERVER_NAME } from '../../mcp/createServer';
 import { startHttpMcpServer, type HttpMcpServer } from '../../mcp/http';
+import type { Services } from '../../services/services';
 
 export interface McpEndpointOptions {
   log(message: string): void;
@@ -29,15 +29,15 @@ export class McpEndpoint {
     return { ...this.info };
   }
 
-  /** Starts the endpoint over `engine` (stopping a running one first); `disabledReason` keeps it off. */
-  start(engine: Engine | undefined, disabledReason: string | null): Promise<McpEndpointInfo> {
+  /** Starts the endpoint over `services` (stopping a running one first); `disabledReason` keeps it off. */
+  start(services: Services | undefined, disabledReason: string | null): Promise<McpEndpointInfo> {
     return this.serial(async () => {
       await this.close();
       if (disabledReason !== null) return this.set({ state: 'disabled', url: null, token: null, reason: disabledReason });
-      if (!engine) return this.set({ state: 'stopped', url: null, token: null, reason: 'No workspace folder is open.' });
+      if (!services) return this.set({ state: 'stopped', url: null, token: null, reason: 'No workspace folder is open.' });
       this.set({ state: 'starting', url: null, token: null, reason: null });
       try {
-        this.server = await startHttpMcpServer({ engine, log: this.options.log });
+        this.server = await startHttpMcpServer({ services, log: this.options.log });
         this.options.log(`[mcp-http] serving ${this.server.url}`);
         return this.set({ state: 'running', url: this.server.url, token: this.server.token, reason: null });
       } catch (error) {

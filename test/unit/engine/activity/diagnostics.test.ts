@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { documentId, sectionId } from '../../../../server/src/engine/chunking/ids';
 import { ActivityLog, type ActivityEntry } from '../../../../server/src/engine/activity/activityLog';
 import { diagnose, percentile } from '../../../../server/src/engine/activity/diagnostics';
-import { setLibraryHooks } from '../../../../server/src/engine/library/hooks';
+import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { findTool } from '../../../../server/src/tools/registry';
 import { diagnosticsCommand, diagnosticsReport } from '../../../../server/src/cli/commands/diagnosticsCommand';
@@ -73,8 +73,8 @@ describe('diagnostics: latency percentiles, empty searches, sections never retur
 
   it('figures from a scripted sequence of real tool calls, logged by the tools themselves', async () => {
     const log = new ActivityLog(tempDir('activity'), { clock: () => new Date(`${TODAY}T09:00:00.000Z`) });
-    setLibraryHooks(lib.engine, { activity: log, now: () => new Date(`${TODAY}T09:00:00.000Z`) });
-    const call = (tool: string, args: Record<string, unknown>) => callTool(lib.engine, findTool(tool)!, args, { sessionId: 'scripted' });
+    const services = createServices({ engine: lib.engine, activity: log, now: () => new Date(`${TODAY}T09:00:00.000Z`) });
+    const call = (tool: string, args: Record<string, unknown>) => callTool(services, findTool(tool)!, args, { sessionId: 'scripted' });
     const setup = sectionId('.context/guides/setup.md', ['Local setup']);
 
     await call('get_toc', {});
@@ -99,7 +99,7 @@ describe('diagnostics: latency percentiles, empty searches, sections never retur
     assert.deepEqual(entries[5].resultIds, [setup]);
     assert.equal(entries[1].resultIds.length, 5);
 
-    const report = await diagnosticsReport(lib.engine, log);
+    const report = await diagnosticsReport(services, log);
     assert.equal(report.calls, 7);
     assert.equal(report.errors, 1);
     assert.deepEqual(report.latency.map((l) => [l.tool, l.calls]), [['get_section', 2], ['get_toc', 2], ['search_instructions', 3], ['all', 7]]);
@@ -123,13 +123,12 @@ describe('diagnostics: latency percentiles, empty searches, sections never retur
     // 33 and 32 word 3-shingles, 27 shared ("30 days" -> "14 days", a changed ending): 27 / 38.
     assert.equal(report.nearDuplicates[0].similarity, 0.711);
 
-    const text = await diagnosticsCommand(lib.engine, log, { json: false });
+    const text = await diagnosticsCommand(services, log, { json: false });
     assert.match(text, /^Tool calls: 7 from 2026-06-01T09:00:00\.000Z to 2026-06-01T09:00:00\.000Z \(1 refused or failed\)\.\nLog: /);
     assert.match(text, /\nEmpty answers \(3\):\n  search_instructions  "kubernetes autoscaling"  x2  last 2026-06-01T09:00:00\.000Z\n  get_toc              "zebra crossing"          x1  last 2026-06-01T09:00:00\.000Z\n/);
     assert.match(text, /\nSections never returned: 2 of 8\n  \[[0-9a-f]{8}\] Deploy checklist \(Deploy checklist \[doc [0-9a-f]{8}\]\)\n  \[[0-9a-f]{8}\] After the deploy /);
     // Near-duplicates are listed once, with each page's wording, under "Duplicated ground".
     assert.match(text, /\nDuplicated ground \(1\):\n  "Refund window" is nearly the same text in both pages \(shingles, 0\.\d\d\)\n    Issuing refunds \[[0-9a-f]{8}\] › Refund window, \.context\/guides\/issuing\.md:9: /);
     assert.match(text, /\n    Refund rules \[[0-9a-f]{8}\] › Refund window, \.context\/rules\/refund-rules\.md:9: A captured charge can be refunded up to 30 days after capture/);
-    setLibraryHooks(lib.engine, { activity: undefined, now: undefined });
   });
 });

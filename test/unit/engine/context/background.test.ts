@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import { startBackgroundModels } from '../../../../server/src/engine/context/background';
-import { contextHooks } from '../../../../server/src/engine/context/hooks';
 import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
 import { pagePhrasings } from '../../../../server/src/engine/models/derivedText';
 import { NO_MODEL, type ModelProvider } from '../../../../server/src/engine/models/modelProvider';
+import { createServices } from '../../../../server/src/services/services';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { pageText, writeWorkspace } from './herald';
 
@@ -12,7 +12,7 @@ describe('background model work: enrichment, inferred links and the conflict che
   this.timeout(60_000);
   after(removeTempDirs);
 
-  it('installs its stores as the engine\'s hooks, runs once per state, and asks nothing without a model', async () => {
+  it('hands its stores to the host\'s services, runs once per state, and asks nothing without a model', async () => {
     const dir = writeWorkspace({
       '.context/guides/a.md': pageText({ title: 'Close the books' }, '# Close the books\n\n## Accruals\n\nPost accruals by day three.\n'),
       '.context/guides/b.md': pageText({ title: 'Close checklist' }, '# Close checklist\n\n## Accruals\n\nPost accruals by day five.\n'),
@@ -31,9 +31,8 @@ describe('background model work: enrichment, inferred links and the conflict che
     const logs: string[] = [];
     const bg = startBackgroundModels(engine, { provider: () => provider, log: (m) => logs.push(m), now: () => new Date('2026-06-01T00:00:00Z') });
     try {
-      assert.equal(contextHooks(engine).notes, bg.enrichment);
-      assert.equal(contextHooks(engine).inferredLinks, bg.links);
-      assert.equal(contextHooks(engine).conflictCheck, bg.conflicts);
+      const services = createServices({ engine, notes: bg.enrichment, inferredLinks: bg.links, conflictCheck: bg.conflicts });
+      assert.deepEqual([services.notes, services.inferredLinks, services.conflictCheck], [bg.enrichment, bg.links, bg.conflicts]);
       await engine.waitForIndex();
       await bg.idle();
       assert.equal(asked.length, 0, 'no model, nothing asked');

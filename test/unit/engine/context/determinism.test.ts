@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
-import { contextHooks } from '../../../../server/src/engine/context/hooks';
 import { libraryPhrasingTexts } from '../../../../server/src/engine/context/phrasingTexts';
+import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../../../../server/src/tools/getContext';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
@@ -25,9 +25,10 @@ describe('get_context with embeddings: phrasings embedded with the index (local 
       const texts = libraryPhrasingTexts(state);
       assert.ok(texts.includes('writing a cold email to a prospect'), `a pack's phrasing is among them: ${texts.join(' | ')}`);
       // Every phrasing has its vector already: the very first comparison is by meaning, for all of them.
-      const scores = await contextHooks(engine).textMeaning!.similarities('cold email to a CFO switching from Avalara', texts);
-      assert.ok(scores !== null && scores.every((s) => typeof s === 'number'), 'no phrasing waits for a first request');
-      const ask = async () => (await callTool(engine, getContextTool, { task: 'answer a prospect who asks how our price compares', format: 'json' }, { sessionId: 's' })) as GetContextOutput;
+      const services = createServices({ engine });
+      const scores = await services.textMeaning!.similarities('cold email to a CFO switching from Avalara', texts);
+      assert.ok(scores !== null && scores.every((s: number | null) => typeof s === 'number'), 'no phrasing waits for a first request');
+      const ask = async () => (await callTool(services, getContextTool, { task: 'answer a prospect who asks how our price compares', format: 'json' }, { sessionId: 's' })) as GetContextOutput;
       const shape = (out: GetContextOutput) => JSON.stringify([out.packs, out.pages.map((p) => [p.path, p.reason, p.sections.map((s) => [s.id, s.similarity])])]);
       const first = await ask();
       const second = await ask();

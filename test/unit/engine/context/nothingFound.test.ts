@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { ActivityLog } from '../../../../server/src/engine/activity/activityLog';
 import { contextDiagnostics, renderContextDiagnostics } from '../../../../server/src/engine/context/contextDiagnostics';
-import { setContextHooks } from '../../../../server/src/engine/context/hooks';
-import { setLibraryHooks } from '../../../../server/src/engine/library/hooks';
+import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../../../../server/src/tools/getContext';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
@@ -56,9 +55,8 @@ describe('get_context when nothing matches', function () {
 
   it('lists such requests, with the nearest pages, for wsctx diagnostics', async () => {
     const log = new ActivityLog(tempDir('activity'), { clock: () => new Date('2026-06-01T10:00:00Z') });
-    setLibraryHooks(lib.engine, { activity: log, now: () => new Date('2026-06-01T10:00:00Z') });
-    setContextHooks(lib.engine, {});
-    const call = (task: string) => callTool(lib.engine, getContextTool, { task }, { sessionId: 's1' }) as Promise<GetContextOutput>;
+    const services = createServices({ engine: lib.engine, activity: log, now: () => new Date('2026-06-01T10:00:00Z') });
+    const call = (task: string) => callTool(services, getContextTool, { task }, { sessionId: 's1' }) as Promise<GetContextOutput>;
     const out = await call(TASK);
     assert.deepEqual(out.nothingFound?.nearest.map((n) => n.title), ['Avalara battlecard', 'Discovery call', 'Renewal playbook']);
     await call(TASK);

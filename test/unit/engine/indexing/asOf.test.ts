@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import { callTool } from '../../../../server/src/tools/callTool';
+import { createServices } from '../../../../server/src/services/services';
 import { findTool } from '../../../../server/src/tools/registry';
 import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
 import type { ExpandOutput } from '../../../../server/src/tools/workspaceExpand';
@@ -27,8 +28,8 @@ describe('asOf from git history', () => {
   let engine: Engine;
   let first: string;
   let second: string;
-  const expand = (args: Record<string, unknown>) => callTool(engine, findTool('workspace_expand')!, { workspace: 'repo', ...args }, { sessionId: 't' }) as Promise<ExpandOutput>;
-  const ask = (args: Record<string, unknown>) => callTool(engine, findTool('workspace_context')!, { workspace: 'repo', ...args }, { sessionId: 't' }) as Promise<ContextOutput>;
+  const expand = (args: Record<string, unknown>) => callTool(createServices({ engine }), findTool('workspace_expand')!, { workspace: 'repo', ...args }, { sessionId: 't' }) as Promise<ExpandOutput>;
+  const ask = (args: Record<string, unknown>) => callTool(createServices({ engine }), findTool('workspace_context')!, { workspace: 'repo', ...args }, { sessionId: 't' }) as Promise<ContextOutput>;
 
   before(async () => {
     dir = tempDir('asof');
@@ -99,7 +100,7 @@ describe('asOf from git history', () => {
     const e = new Engine({ folders: [{ name: 'plain', absPath: plain }] });
     try {
       await e.waitForIndex();
-      const out = (await callTool(e, findTool('workspace_context')!, { workspace: 'plain', question: 'ledger migration', asOf: '2026-01-01' }, { sessionId: 't' })) as ContextOutput;
+      const out = (await callTool(createServices({ engine: e }), findTool('workspace_context')!, { workspace: 'plain', question: 'ledger migration', asOf: '2026-01-01' }, { sessionId: 't' })) as ContextOutput;
       assert.deepEqual(out.degraded, ['as-of-chunks-approximate']);
       assert.equal(out.passages[0].sourceRef.path, 'epics/plan.md');
     } finally {

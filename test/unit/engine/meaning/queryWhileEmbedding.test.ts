@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import { callTool } from '../../../../server/src/tools/callTool';
+import { createServices } from '../../../../server/src/services/services';
 import { findTool } from '../../../../server/src/tools/registry';
 import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
@@ -39,7 +40,7 @@ describe('a question while the workspace embeds (local model)', function () {
       // Wait for the job's first chunk: both the bulk and the query worker have loaded by then.
       while ((engine.status().meaning?.embedding?.done ?? 0) === 0) await new Promise((r) => setTimeout(r, 50));
       const before = engine.status().meaning!.embedding!;
-      const out = (await callTool(engine, findTool('workspace_context')!, { workspace: 'ws', question: 'declined charge attempted again', limit: 3 }, { sessionId: 't' })) as ContextOutput;
+      const out = (await callTool(createServices({ engine }), findTool('workspace_context')!, { workspace: 'ws', question: 'declined charge attempted again', limit: 3 }, { sessionId: 't' })) as ContextOutput;
       const after = engine.status().meaning!.embedding;
       assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
       // The job was still running when the answer came, with most of its sections to go.

@@ -12,6 +12,7 @@ import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
 import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
 import { callTool } from '../../../../server/src/tools/callTool';
+import { createServices } from '../../../../server/src/services/services';
 import { findTool } from '../../../../server/src/tools/registry';
 import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
@@ -29,7 +30,7 @@ function workspace(): string {
 }
 
 async function ask(engine: Engine, question: string): Promise<ContextOutput> {
-  return (await callTool(engine, findTool('workspace_context')!, { workspace: 'ws', question, limit: 5 }, { sessionId: 't' })) as ContextOutput;
+  return (await callTool(createServices({ engine }), findTool('workspace_context')!, { workspace: 'ws', question, limit: 5 }, { sessionId: 't' })) as ContextOutput;
 }
 
 describe('meaning in the engine (local model)', function () {

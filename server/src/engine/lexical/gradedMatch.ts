@@ -1,0 +1,646 @@
+/**
+ * Graded words over the postings index: for every section holding a question term, the sum over
+ * terms of idf x BM25F saturation (`workspace_context`'s words half, contract.ts), computed
+ * term at a time into accumulators indexed by section ordinal.
+ *
+ * With a {@link Pruning} (the caller keeps only its best k sections and can say what a section
+ * with a given sum would score), the match prunes as max-score does (Turtle and Flood 1995,
+ * "Query evaluation: strategies and optimizations"): terms are read rarest first; once the terms
+ * left could not lift a section that holds none of the terms read so far above the k-th best
+ * score already certain, the remaining terms only add to sections already found, and only to
+ * those whose best possible score can still reach it; those few are looked up in the remaining
+ * (long, common) posting lists by galloping search instead of reading every posting. The
+ * sections returned are exactly those that can be among the caller's best k, with their exact
+ * sums: the answer is the same as without pruning, only cheaper. A saturation is at most 1, so a
+ * term left unread can add at most its weight.
+ *
+ * The hot loops live in this module with the saturation arithmetic and the bit layout as local
+ * constants: an imported function or constant is read through a getter under a CommonJS
+ * transform (tsx), which costs more than the arithmetic at ~100k postings per question.
+ */
+import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
+
+/**
+ * BM25F's parameters (Robertson, Zaragoza and Taylor 2004, "Simple BM25 extension to multiple
+ * weighted fields"): a term's frequency in each field is normalised by that field's length
+ * against its average (`b` per field, 0 = no normalisation, 1 = full), weighted, summed into one
+ * pseudo-frequency tf~, and saturated once: tf~ / (k1 + tf~), in 0..1.
+ */
+export interface FieldModel {
+  k1: number;
+  weight: Readonly<FieldCounts>;
+  b: Readonly<FieldCounts>;
+  /** Multiplies the heading weight of sections whose own heading is a question (1: no change). */
+  questionHeadingBoost: number;
+}
+
+/** One unit of a graded match: a term, or an identifier with its parts as a weaker fallback. */
+export interface GradedUnit {
+  /** The term itself (an identifier's whole form). */
+  term: string;
+  /** Weight of the unit (its idf). */
+  weight: number;
+  /** Parts of an identifier, each with its own weight; empty for a plain word. */
+  parts: readonly { term: string; weight: number }[];
+  /**
+   * What the parts can give at most, as a share of the whole form's saturation: a section holding
+   * every part of `ignoreMissingValueFiles` strongly scores `partCredit`, one holding the whole
+   * form scores its saturation. The parts' value is their weighted mean saturation times the
+   * weighted share of the parts present, so two parts of three count for much less than all
+   * three (`BillingWorkerLedgerRejects` is not `LedgerUnbalancedRejects`). 0..1.
+   */
+  partCredit: number;
+}
+
+/** The sections that hold at least one unit, with each unit's bit and their summed weighted saturation. */
+export interface GradedMatch {
+  /** Matching section ordinals, ascending (with pruning: only those that can be among the best k). */
+  ordinals: Uint32Array;
+  /** Bit j set when unit j (or one of its parts) is present. */
+  masks: Uint32Array;
+  /** Sum over units of weight x saturation (not yet divided by the question's total weight). */
+  words: Float64Array;
+  count: number;
+  /** Sections holding at least one unit, before pruning (equals `count` without it). */
+  considered: number;
+}
+
+/**
+ * What the caller of a pruned match keeps, and how it scores a section from its sum: words =
+ * min(1, sum / total); a section whose words reach `gate` also earns its group's bonus (the
+ * ranker's groups are documents, their bonuses title, named entity, recency and run health).
+ * Plain arrays rather than a callback: the match scores tens of thousands of sections with them.
+ */
+export interface Pruning {
+  /** How many best sections the caller keeps (1 or more). */
+  k: number;
+  /** Scores below this are never kept. */
+  floor: number;
+  /** What a sum is divided by to give words in 0..1 (the question's total weight). */
+  total: number;
+  /** Words at or above this earn the group's bonus. */
+  gate: number;
+  /** Section ordinal -> its group, or -1 when the caller would not keep the section at all. */
+  groupOf: Int32Array;
+  /** Bonus of each group (0 or more). */
+  bonus: Float64Array;
+  /** The largest bonus of any group. */
+  maxBonus: number;
+}
+
+/** The caller's score of section `o` with sum `sum` (see {@link Pruning}). */
+export function prunedScore(p: Pruning, o: number, sum: number): number {
+  const g = o < p.groupOf.length ? p.groupOf[o] : -1;
+  if (g < 0) return -Infinity;
+  const words = p.total > 0 ? Math.min(1, sum / p.total) : 0;
+  return words >= p.gate ? words + p.bonus[g] : words;
+}
+
+/** The most any section can score with sum `sum`. */
+function bestScore(p: Pruning, sum: number): number {
+  const words = p.total > 0 ? Math.min(1, sum / p.total) : 0;
+  return words >= p.gate ? words + p.maxBonus : words;
+}
+
+/** One term's live postings as the index holds them: a base range beside its packed counts, and a small delta. */
+export interface TermPostings {
+  postings: Uint32Array;
+  freqs: Uint32Array;
+  start: number;
+  end: number;
+  /** Delta sections holding the term (unsorted, never tombstoned), with their packed counts. */
+  delta: readonly number[] | null;
+  deltaFreqs: readonly number[] | null;
+}
+
+/** What a graded match reads of the index. */
+export interface PostingsView {
+  /** One more than the largest ordinal in use. */
+  ordinalBound: number;
+  bodyLengths: Uint32Array;
+  shortLengths: Uint32Array;
+  /** Tombstones over base ordinals; null when there are none. */
+  dead: Uint32Array | null;
+  averages: FieldLengths;
+  /** Changes whenever any section's lengths change (cached per-section norms are then stale). */
+  lengthsVersion: number;
+  /** The term's postings, or null when no section holds it. */
+  postingsOf(term: string): TermPostings | null;
+}
+
+/** Most units one match accepts: one bit each in a 32-bit mask. */
+export const MAX_MATCH_UNITS = 32;
+
+/** The model with each field's length normaliser pre-divided by its average: B = keep + per x length. */
+export interface Normalizers {
+  k1: number;
+  boost: number;
+  bodyW: number;
+  bodyKeep: number;
+  bodyPer: number;
+  headingW: number;
+  headingKeep: number;
+  headingPer: number;
+  titleW: number;
+  titleKeep: number;
+  titlePer: number;
+  contextW: number;
+  contextKeep: number;
+  contextPer: number;
+}
+
+export function normalizers(model: FieldModel, avg: FieldLengths): Normalizers {
+  const keep = (f: keyof FieldCounts) => 1 - model.b[f];
+  const per = (f: keyof FieldCounts) => model.b[f] / avg[f];
+  return {
+    k1: model.k1,
+    boost: model.questionHeadingBoost,
+    bodyW: model.weight.body,
+    bodyKeep: keep('body'),
+    bodyPer: per('body'),
+    headingW: model.weight.heading,
+    headingKeep: keep('heading'),
+    headingPer: per('heading'),
+    titleW: model.weight.title,
+    titleKeep: keep('title'),
+    titlePer: per('title'),
+    contextW: model.weight.context,
+    contextKeep: keep('context'),
+    contextPer: per('context'),
+  };
+}
+
+// The bit layout as module constants (see the header: no getter per posting).
+const BODY_MAX = PACKED.BODY_MAX;
+const HEADING_SHIFT = PACKED.HEADING_SHIFT;
+const HEADING_MAX = PACKED.HEADING_MAX;
+const TITLE_SHIFT = PACKED.TITLE_SHIFT;
+const TITLE_MAX = PACKED.TITLE_MAX;
+const CONTEXT_SHIFT = PACKED.CONTEXT_SHIFT;
+const CONTEXT_MAX = PACKED.CONTEXT_MAX;
+const SHORT_HEADING_MAX = SHORT.SHORT_HEADING_MAX;
+const SHORT_TITLE_SHIFT = SHORT.SHORT_TITLE_SHIFT;
+const SHORT_TITLE_MAX = SHORT.SHORT_TITLE_MAX;
+const SHORT_CONTEXT_SHIFT = SHORT.SHORT_CONTEXT_SHIFT;
+const SHORT_CONTEXT_MAX = SHORT.SHORT_CONTEXT_MAX;
+const SHORT_QUESTION_BIT = SHORT.SHORT_QUESTION_BIT;
+
+/** The body field's share of tf~ per occurrence in a section whose body is `bodyLength` terms long. */
+export function bodyNorm(n: Normalizers, bodyLength: number): number {
+  return n.bodyW / (n.bodyKeep + n.bodyPer * bodyLength);
+}
+
+/**
+ * BM25F: tf~ = sum over fields of w x tf / (1 - b + b x len / avg); saturation tf~ / (k1 + tf~).
+ * `norm` is the section's {@link bodyNorm}.
+ */
+export function saturate(packed: number, norm: number, shortLength: number, n: Normalizers): number {
+  const tf = fieldTf(packed, norm, shortLength, n);
+  return tf / (n.k1 + tf);
+}
+
+/** tf~ of one posting: the body from its precomputed norm, the short fields from their packed lengths. */
+function fieldTf(packed: number, norm: number, shortLength: number, n: Normalizers): number {
+  const body = packed & BODY_MAX;
+  let tf = body !== 0 ? body * norm : 0;
+  if (packed > BODY_MAX) {
+    const heading = (packed >>> HEADING_SHIFT) & HEADING_MAX;
+    if (heading !== 0) {
+      const w = shortLength >>> SHORT_QUESTION_BIT === 1 ? n.headingW * n.boost : n.headingW;
+      tf += (w * heading) / (n.headingKeep + n.headingPer * (shortLength & SHORT_HEADING_MAX));
+    }
+    const title = (packed >>> TITLE_SHIFT) & TITLE_MAX;
+    if (title !== 0) tf += (n.titleW * title) / (n.titleKeep + n.titlePer * ((shortLength >>> SHORT_TITLE_SHIFT) & SHORT_TITLE_MAX));
+    const context = (packed >>> CONTEXT_SHIFT) & CONTEXT_MAX;
+    if (context !== 0) tf += (n.contextW * context) / (n.contextKeep + n.contextPer * ((shortLength >>> SHORT_CONTEXT_SHIFT) & SHORT_CONTEXT_MAX));
+  }
+  return tf;
+}
+
+/**
+ * Every section's {@link bodyNorm}, kept while the lengths and the body parameters stay as they
+ * were: most postings are body only, and with this their tf~ is one multiplication.
+ */
+class BodyNorms {
+  private table: Float64Array = new Float64Array(0);
+  private version = -1;
+  private key = '';
+
+  of(view: PostingsView, n: Normalizers): Float64Array {
+    const key = `${n.bodyW} ${n.bodyKeep} ${n.bodyPer}`;
+    if (this.version === view.lengthsVersion && this.key === key && this.table.length >= view.ordinalBound) return this.table;
+    const lengths = view.bodyLengths;
+    if (this.table.length < view.ordinalBound) this.table = new Float64Array(Math.max(view.ordinalBound, Math.ceil(this.table.length * 1.5)));
+    const table = this.table;
+    for (let o = 0; o < view.ordinalBound; o++) table[o] = bodyNorm(n, lengths[o] ?? 0);
+    this.version = view.lengthsVersion;
+    this.key = key;
+    return table;
+  }
+
+  byteSize(): number {
+    return this.table.byteLength;
+  }
+}
+
+/** Reusable per-index work arrays, grown to the index's ordinal bound; zero between calls. */
+export class GradedScratch {
+  acc = new Uint32Array(0);
+  words = new Float64Array(0);
+  touched = new Uint32Array(0);
+  parts = new Float64Array(0);
+  cover = new Float64Array(0);
+  unitTouched = new Uint32Array(0);
+  /** 1 for sections still in the running once pruning has started. */
+  live = new Uint8Array(0);
+  readonly bodyNorms = new BodyNorms();
+  /** The body norms of the match under way. */
+  bodyNorm: Float64Array = new Float64Array(0);
+
+  ensure(size: number): void {
+    if (this.acc.length >= size) return;
+    // Headroom, so a stream of added sections does not reallocate on every question.
+    const n = Math.max(size, Math.ceil(this.acc.length * 1.5));
+    this.acc = new Uint32Array(n);
+    this.words = new Float64Array(n);
+    this.touched = new Uint32Array(n);
+    this.parts = new Float64Array(n);
+    this.cover = new Float64Array(n);
+    this.unitTouched = new Uint32Array(n);
+    this.live = new Uint8Array(n);
+  }
+
+  byteSize(): number {
+    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.live.byteLength + this.bodyNorms.byteSize();
+  }
+}
+
+/**
+ * The sections holding at least one unit, each with the sum over units of weight x BM25F
+ * saturation. An identifier unit takes, per section, the larger of its whole form's saturation
+ * and `partCredit` x the weighted mean saturation of its parts x the share of them present: its
+ * whole form is read as one step and its parts as a later one that adds only what they give
+ * beyond the whole form. Steps are read in order of what they can add, most first, the same
+ * order for every section. With `pruning`, only the sections that can be among the caller's
+ * best `k` come back (see the header).
+ */
+export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: readonly GradedUnit[], model: FieldModel, pruning?: Pruning): GradedMatch {
+  if (units.length > MAX_MATCH_UNITS) {
+    throw new RangeError(`PostingsIndex: gradedMatch takes at most ${MAX_MATCH_UNITS} units, got ${units.length}`);
+  }
+  scratch.ensure(view.ordinalBound);
+  const norm = normalizers(model, view.averages);
+  scratch.bodyNorm = scratch.bodyNorms.of(view, norm);
+  const steps = readingOrder(units);
+  // remaining[i]: the most the steps from position i on can still add.
+  const remaining = new Float64Array(steps.length + 1);
+  for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
+  // Whole-form saturation of each identifier, by section: what its parts step adds beyond.
+  const wholeOf = new Map<number, Map<number, number>>();
+
+  let count = 0;
+  let survivors: Uint32Array | null = null;
+  let threshold = -Infinity;
+  // At most the largest sum of any section: what the steps read could give, or less once measured.
+  let heaviest = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const { unit: j, parts } = steps[i];
+    const unit = units[j];
+    const bit = 1 << j;
+    const record = unit.parts.length > 0 && !parts ? new Map<number, number>() : null;
+    if (record) wholeOf.set(j, record);
+    if (parts) count = addParts(view, scratch, unit, norm, bit, count, survivors, wholeOf.get(j)!);
+    else if (survivors !== null) addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, survivors, record);
+    else count = scanWords(view, scratch, unit.term, norm, unit.weight, bit, count, record);
+
+    heaviest += steps[i].most;
+    if (!pruning || i === steps.length - 1) continue;
+    const left = remaining[i + 1];
+    if (survivors === null) {
+      // Sections holding none of the terms read so far can still come in: stop that once they
+      // cannot. Not worth measuring while no section can outscore what an unseen one could get.
+      if (count >= pruning.k && bestScore(pruning, left) >= bestScore(pruning, heaviest)) continue;
+      const measured = kthBestScore(scratch, scratch.touched, count, pruning);
+      threshold = Math.max(threshold, measured.score);
+      heaviest = Math.min(heaviest, measured.heaviest);
+      if (bestScore(pruning, left) >= threshold) continue;
+      survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
+    } else {
+      threshold = Math.max(threshold, kthBestScore(scratch, survivors, survivors.length, pruning).score);
+      survivors = keepContenders(scratch, view.ordinalBound, survivors, survivors.length, left, threshold, pruning, remaining[0]);
+    }
+  }
+  return collect(view, scratch, count, survivors);
+}
+
+/** One step of a match: a unit's word (or an identifier's whole form), or an identifier's parts. */
+interface Step {
+  unit: number;
+  parts: boolean;
+  /** The most the step can add to a section's sum. */
+  most: number;
+}
+
+/** Steps by what they can add, most first; an identifier's whole form before its parts; ties by position. */
+function readingOrder(units: readonly GradedUnit[]): Step[] {
+  const steps: Step[] = [];
+  units.forEach((unit, j) => {
+    steps.push({ unit: j, parts: false, most: unit.weight });
+    if (unit.parts.length > 0) steps.push({ unit: j, parts: true, most: unit.weight * unit.partCredit });
+  });
+  return steps.sort((a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit);
+}
+
+/**
+ * Adds weight x saturation of `term` to every live section holding it, noting each section's
+ * saturation in `record` when given (an identifier's whole form); returns the new touched count.
+ */
+function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, record: Map<number, number> | null): number {
+  const list = view.postingsOf(term);
+  if (list === null) return count;
+  const { postings, freqs, end } = list;
+  const { shortLengths, dead } = view;
+  const bodyNorms = s.bodyNorm;
+  const acc = s.acc;
+  const words = s.words;
+  const touched = s.touched;
+  let c = count;
+  if (dead === null && record === null) {
+    // The hot case, with nothing but arithmetic in the loop.
+    const k1 = norm.k1;
+    for (let k = list.start; k < end; k++) {
+      const o = postings[k];
+      const packed = freqs[k];
+      // Most postings are body only: tf~ is then one multiplication (the same as `saturate`'s).
+      const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+      const sat = tf / (k1 + tf);
+      if (acc[o] === 0) touched[c++] = o;
+      acc[o] |= bit;
+      words[o] += weight * sat;
+    }
+  } else {
+    for (let k = list.start; k < end; k++) {
+      const o = postings[k];
+      if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+      const sat = saturate(freqs[k], bodyNorms[o], shortLengths[o], norm);
+      if (acc[o] === 0) touched[c++] = o;
+      acc[o] |= bit;
+      words[o] += weight * sat;
+      if (record !== null) record.set(o, sat);
+    }
+  }
+  const delta = list.delta;
+  if (delta !== null) {
+    const deltaFreqs = list.deltaFreqs!;
+    for (let k = 0; k < delta.length; k++) {
+      const o = delta[k];
+      const sat = saturate(deltaFreqs[k], bodyNorms[o], shortLengths[o], norm);
+      if (acc[o] === 0) touched[c++] = o;
+      acc[o] |= bit;
+      words[o] += weight * sat;
+      if (record !== null) record.set(o, sat);
+    }
+  }
+  return c;
+}
+
+/**
+ * An identifier's parts: per section, `partCredit` x their weighted mean saturation x the share
+ * of them present; what that gives beyond the whole form's saturation (`whole`) is added. Before
+ * pruning every section holding a part is reached; after it, only the survivors.
+ */
+function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: Map<number, number>): number {
+  const { shortLengths } = view;
+  const bodyNorms = s.bodyNorm;
+  let partWeight = 0;
+  for (const part of unit.parts) partWeight += part.weight;
+  let reached = 0;
+  for (const part of unit.parts) {
+    const share = partWeight > 0 ? part.weight / partWeight : 0;
+    const visit = (o: number, packed: number) => {
+      if (s.cover[o] === 0 && s.parts[o] === 0) s.unitTouched[reached++] = o;
+      s.parts[o] += share * saturate(packed, bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+      s.cover[o] += share + Number.MIN_VALUE;
+    };
+    if (survivors === null) forEachPosting(view, part.term, visit);
+    else forEachSurvivorPosting(view, part.term, survivors, s.live, visit);
+  }
+  let c = count;
+  for (let k = 0; k < reached; k++) {
+    const o = s.unitTouched[k];
+    const target = unit.partCredit * s.parts[o] * Math.min(1, s.cover[o]);
+    s.parts[o] = 0;
+    s.cover[o] = 0;
+    if (s.acc[o] === 0) s.touched[c++] = o;
+    s.acc[o] |= bit;
+    const held = whole.get(o) ?? 0;
+    if (target > held) s.words[o] += unit.weight * (target - held);
+  }
+  return c;
+}
+
+/** Calls `visit` for every live posting of `term` (identifiers' parts: a callback is fine). */
+function forEachPosting(view: PostingsView, term: string, visit: (o: number, packed: number) => void): void {
+  const list = view.postingsOf(term);
+  if (list === null) return;
+  const dead = view.dead;
+  for (let k = list.start; k < list.end; k++) {
+    const o = list.postings[k];
+    if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+    visit(o, list.freqs[k]);
+  }
+  if (list.delta !== null) for (let k = 0; k < list.delta.length; k++) visit(list.delta[k], list.deltaFreqs![k]);
+}
+
+/**
+ * Calls `visit` for the postings of `term` of the sections still in the running (`survivors`,
+ * ascending; `live` marks them). Few sections against a long list: each is found by galloping
+ * search from the last one's place; otherwise one pass over the list skipping the others.
+ */
+function forEachSurvivorPosting(view: PostingsView, term: string, survivors: Uint32Array, live: Uint8Array, visit: (o: number, packed: number) => void): void {
+  const list = view.postingsOf(term);
+  if (list === null) return;
+  const { postings, freqs, end } = list;
+  const dead = view.dead;
+  if (survivors.length * 16 < end - list.start) {
+    let k = list.start;
+    for (let i = 0; i < survivors.length && k < end; i++) {
+      const o = survivors[i];
+      if (postings[k] < o) k = gallop(postings, k, end, o);
+      if (k < end && postings[k] === o && !(dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1)) visit(o, freqs[k]);
+    }
+  } else {
+    for (let k = list.start; k < end; k++) {
+      const o = postings[k];
+      if (live[o] === 0) continue;
+      if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+      visit(o, freqs[k]);
+    }
+  }
+  const delta = list.delta;
+  if (delta !== null) for (let k = 0; k < delta.length; k++) if (live[delta[k]] === 1) visit(delta[k], list.deltaFreqs![k]);
+}
+
+/** The first position in `postings[from..end)` holding `o` or more (`postings[from] < o`): doubling steps, then bisection. */
+function gallop(postings: Uint32Array, from: number, end: number, o: number): number {
+  let step = 1;
+  let lo = from;
+  while (from + step < end && postings[from + step] < o) {
+    lo = from + step;
+    step *= 2;
+  }
+  let hi = Math.min(end, from + step + 1);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (postings[mid] < o) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Adds weight x saturation of `term` to the sections still in the running, noting saturations in `record` when given. */
+function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: Map<number, number> | null): void {
+  const { shortLengths } = view;
+  const bodyNorms = s.bodyNorm;
+  const acc = s.acc;
+  const words = s.words;
+  forEachSurvivorPosting(view, term, survivors, s.live, (o, packed) => {
+    const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
+    acc[o] |= bit;
+    words[o] += weight * sat;
+    if (record !== null) record.set(o, sat);
+  });
+}
+
+/**
+ * A score certain to be reached by at least k sections: the k-th best score among the sections
+ * with the highest sums so far (sums only grow, and so do scores). Reading only the heaviest few
+ * keeps this cheap; it is a lower bound of the true k-th best, which is all pruning needs. Also
+ * the largest sum among them (of all when every section is read).
+ */
+function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): { score: number; heaviest: number } {
+  const { k, floor } = pruning;
+  if (count < k) return { score: floor, heaviest: Infinity };
+  const pool = Math.min(count, 2 * k + 16);
+  // The `pool` heaviest sums, in a min-heap on the sum.
+  const heap = new Uint32Array(pool);
+  const words = s.words;
+  let size = 0;
+  for (let i = 0; i < count; i++) {
+    const o = ordinals[i];
+    const w = words[o];
+    if (size < pool) {
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (words[heap[parent]] <= w) break;
+        heap[at] = heap[parent];
+        at = parent;
+      }
+      heap[at] = o;
+    } else if (w > words[heap[0]]) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= size) break;
+        const child = left + 1 < size && words[heap[left + 1]] < words[heap[left]] ? left + 1 : left;
+        if (words[heap[child]] >= w) break;
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = o;
+    }
+  }
+  const scores = new Float64Array(size);
+  let heaviest = 0;
+  for (let i = 0; i < size; i++) {
+    scores[i] = prunedScore(pruning, heap[i], words[heap[i]]);
+    heaviest = Math.max(heaviest, words[heap[i]]);
+  }
+  scores.sort();
+  return { score: Math.max(floor, size >= k ? scores[size - k] : floor), heaviest };
+}
+
+/**
+ * The sections (ascending) whose best possible score, with every unread term at full
+ * saturation, still reaches `threshold`; the others leave the running. Most are ruled out by
+ * their sum alone (below the least sum whose best score reaches the threshold). `candidates`
+ * null: every section touched so far (`count` of them), read in ordinal order from the
+ * accumulator when that is cheaper than sorting them.
+ */
+function keepContenders(s: GradedScratch, bound: number, candidates: Uint32Array | null, count: number, left: number, threshold: number, pruning: Pruning, total: number): Uint32Array {
+  const { words, live, acc } = s;
+  const needed = leastSumReaching(threshold, pruning, total) - left;
+  const kept = new Uint32Array(Math.min(count, 1024));
+  let out = kept;
+  let n = 0;
+  const consider = (o: number) => {
+    const w = words[o];
+    if (w >= needed && prunedScore(pruning, o, w + left) >= threshold) {
+      if (n === out.length) {
+        const grown = new Uint32Array(Math.min(count, out.length * 4));
+        grown.set(out);
+        out = grown;
+      }
+      out[n++] = o;
+      live[o] = 1;
+    } else live[o] = 0;
+  };
+  if (candidates !== null) {
+    // Survivors already, ascending: the kept stay ascending.
+    for (let i = 0; i < count; i++) consider(candidates[i]);
+    return out.subarray(0, n);
+  }
+  if (count * Math.log2(count + 1) > bound) {
+    for (let o = 0; o < bound; o++) if (acc[o] !== 0) consider(o);
+    return out.subarray(0, n);
+  }
+  const touched = s.touched;
+  for (let i = 0; i < count; i++) consider(touched[i]);
+  return out.subarray(0, n).sort();
+}
+
+/**
+ * The least sum in 0..total whose `best` reaches `threshold` (bisection: `best` does not
+ * decrease), rounded down a little so that no section that reaches it is ruled out by rounding.
+ */
+function leastSumReaching(threshold: number, pruning: Pruning, total: number): number {
+  if (bestScore(pruning, 0) >= threshold) return -Infinity;
+  if (bestScore(pruning, total) < threshold) return total;
+  let lo = 0;
+  let hi = total;
+  for (let step = 0; step < 48 && hi - lo > 1e-12 * total; step++) {
+    const mid = (lo + hi) / 2;
+    if (bestScore(pruning, mid) >= threshold) hi = mid;
+    else lo = mid;
+  }
+  return lo;
+}
+
+/** The result, ascending, and every scratch array back to zero. */
+function collect(view: PostingsView, s: GradedScratch, count: number, survivors: Uint32Array | null): GradedMatch {
+  const { acc, words, touched, live } = s;
+  let ordinals: Uint32Array;
+  if (survivors !== null) ordinals = survivors;
+  else if (count * Math.log2(count + 1) > view.ordinalBound) {
+    // Broad questions: one pass over the accumulator beats sorting the touched list.
+    ordinals = new Uint32Array(count);
+    let i = 0;
+    for (let o = 0; o < view.ordinalBound; o++) if (acc[o] !== 0) ordinals[i++] = o;
+  } else ordinals = touched.slice(0, count).sort();
+  const n = ordinals.length;
+  const masks = new Uint32Array(n);
+  const sums = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = ordinals[i];
+    masks[i] = acc[o];
+    sums[i] = words[o];
+  }
+  for (let i = 0; i < count; i++) {
+    const o = touched[i];
+    acc[o] = 0;
+    words[o] = 0;
+    live[o] = 0;
+  }
+  return { ordinals, masks, words: sums, count: n, considered: count };
+}

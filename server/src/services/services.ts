@@ -1,0 +1,71 @@
+/**
+ * The composition root's value: everything the tools need for one engine, built once by each
+ * host (the language server per engine it runs, `wsctx` and the stdio MCP server at startup,
+ * tests per fixture) and passed to every tool call as an argument. Nothing is looked up
+ * elsewhere: what a tool depends on is what it reads from here.
+ *
+ *   const services = createServices({ engine, judgeMode: 'shadow', activity });
+ *   await callTool(services, findTool('get_context')!, { task }, { sessionId: 'cli' });
+ *
+ * It holds `get_context`'s collaborators (engine/context/hooks.ts `ContextHooks`: the model
+ * provider, judge mode, verdict cache, background notes, inferred links and conflict flags,
+ * phrase meaning, private notes, organisation) and the library tools' (the section-meaning
+ * signal, the call log, the clock, which sessions got the pinned documents).
+ */
+import type { ActivityLog } from '../engine/activity/activityLog';
+import type { ContextHooks } from '../engine/context/hooks';
+import type { Engine } from '../engine/engine';
+import { PinnedSessions } from '../engine/library/pinnedSessions';
+import type { MeaningScorer } from '../engine/library/ranking';
+import { DEFAULT_JUDGE_MODE } from '../engine/models/judge';
+import { NO_MODEL } from '../engine/models/modelProvider';
+import { VerdictCache } from '../engine/models/verdictCache';
+
+export interface Services extends Readonly<ContextHooks> {
+  /** The index: passes, snapshot, vectors. */
+  readonly engine: Engine;
+  /**
+   * The passage-meaning signal of `search_instructions`, `get_toc` and `get_context` (the
+   * engine's section vectors). Absent when embeddings are off: search then ranks on the summary
+   * and exact-word signals.
+   */
+  readonly sectionMeaning?: MeaningScorer;
+  /** The local call log `wsctx diagnostics` reads. Absent: calls are not logged. */
+  readonly activity?: ActivityLog;
+  /** The clock readiness and expiry are judged by (tests pin it). */
+  readonly now: () => Date;
+  /** Which sessions already received the pinned documents. */
+  readonly pinnedSessions: PinnedSessions;
+}
+
+/** What a host chooses; every part left out takes its default. */
+export type ServiceParts = { engine: Engine } & Partial<Omit<Services, 'engine'>>;
+
+/**
+ * The services of `parts.engine`. Defaults: no model provider (every get_context step uses its
+ * heuristic), the `gate` judge mode, a verdict cache in memory, no call log, the system clock,
+ * and, when the engine embeds, its phrase meaning and section-meaning signal.
+ */
+export function createServices(parts: ServiceParts): Services {
+  const { engine } = parts;
+  const defaults: Omit<Services, 'engine'> = {
+    models: NO_MODEL,
+    judgeMode: DEFAULT_JUDGE_MODE,
+    verdicts: new VerdictCache(),
+    now: () => new Date(),
+    pinnedSessions: new PinnedSessions(),
+    ...(engine.textMeaning ? { textMeaning: engine.textMeaning } : {}),
+    ...(engine.hasMeaning ? { sectionMeaning: sectionMeaningOf(engine) } : {}),
+  };
+  return { ...defaults, ...definedParts(parts) };
+}
+
+/** The library tools' meaning signal over the engine's section vectors. */
+export function sectionMeaningOf(engine: Engine): MeaningScorer {
+  return (plan, candidates) => engine.sectionMeaning(plan, candidates.map((c) => c.section.id));
+}
+
+/** `parts` without its undefined entries, so they leave the defaults in place. */
+function definedParts(parts: ServiceParts): ServiceParts {
+  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)) as ServiceParts;
+}

@@ -1,0 +1,202 @@
+/**
+ * The startup the command-line hosts share: `wsctx` (cli/main.ts) and the stdio MCP executable
+ * (mcp/main.ts) both turn a command line into one `Services` value here, and neither imports the
+ * other. From the options (startup/args.ts) and `.wsctx.yaml` (startup/hostConfig.ts):
+ *
+ * - the folders (`--workspace`), the cache folder and the embeddings;
+ * - the engine over them;
+ * - the call log, beside the index snapshot in the cache folder (`wsctx diagnostics` reads it);
+ * - get_context's model steps: an OpenAI-compatible endpoint (`--model-url`), the judge mode, the
+ *   verdict cache, and the background model work when there is an endpoint.
+ *
+ *   const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true });
+ */
+import { existsSync, statSync } from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { engineGlobsFrom } from '../config/workspaceConfig';
+import { ActivityLog } from '../engine/activity/activityLog';
+import { sha256Hex } from '../engine/chunking/ids';
+import { startBackgroundModels } from '../engine/context/background';
+import type { EmbeddingSettings } from '../engine/embeddings/embedder';
+import { Engine } from '../engine/engine';
+import { InputError } from '../engine/errors';
+import type { WorkspaceFolder } from '../engine/indexState';
+import { settleForInstructions } from '../engine/library/pinned';
+import type { ModelProvider } from '../engine/models/modelProvider';
+import { OpenAiModelProvider } from '../engine/models/openAiProvider';
+import { VerdictCache } from '../engine/models/verdictCache';
+import { serveStdio } from '../mcp/stdio';
+import { createServices, type ServiceParts, type Services } from '../services/services';
+import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
+import { cliSettings } from './hostConfig';
+import { watchWorkspace } from './watchWorkspace';
+
+export const VERSION = '0.1.0';
+
+/**
+ * How a command uses meaning: `none` never creates an embedder (graph, expand, toc, section,
+ * page, file, diagnostics: nothing there ranks by meaning); `one-shot` uses the vectors the cache
+ * holds and embeds nothing in the background (ask, context, search, try, index); `serve` embeds
+ * in the background as files change (mcp, serve).
+ */
+export type MeaningUse = 'none' | 'one-shot' | 'serve';
+
+export interface StartOptions {
+  meaning: MeaningUse;
+  /** The engine's diagnostics (stderr for long-running hosts); none by default. */
+  log?: (message: string) => void;
+  /** Keep the call log in the cache folder (library and tool commands, the MCP servers). */
+  callLog?: boolean;
+}
+
+/** The services for this command line: the engine and everything its tools use, built once. */
+export function startServices(options: CliOptions, start: StartOptions): Services {
+  const dir = cacheDir(options);
+  const engine = new Engine({
+    folders: workspaceFolders(options.workspaces),
+    log: start.log,
+    cacheDir: dir,
+    settings: engineGlobsFrom(cliSettings(options)),
+    embeddings: start.meaning === 'none' ? { provider: 'off' } : embeddingSettings(options),
+    embedInBackground: start.meaning === 'serve',
+  });
+  const activity = start.callLog ? openActivityLog(engine, dir, logToStderr) : undefined;
+  return createServices({ engine, activity, ...contextModels(engine, options, dir) });
+}
+
+/**
+ * get_context's model steps: an OpenAI-compatible chat endpoint when `--model-url` (or
+ * $WSCTX_MODEL_URL) is given, else none (every step uses its heuristic); the judge mode; and the
+ * verdict cache beside the call log, so remembered verdicts survive restarts. With an endpoint
+ * the background model work starts too, and its stores join the services.
+ */
+function contextModels(engine: Engine, options: CliOptions, dir: string | undefined): Partial<ServiceParts> {
+  const judge = options.judge ?? process.env.WSCTX_JUDGE ?? cliSettings(options).judge.mode;
+  if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate') throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
+  const baseUrl = options.modelUrl ?? process.env.WSCTX_MODEL_URL;
+  const parts: Partial<ServiceParts> = {
+    judgeMode: judge,
+    ...(dir ? { verdicts: new VerdictCache({ file: path.join(activityDir(dir, engine.folders), 'verdicts.json') }) } : {}),
+  };
+  if (!baseUrl) return parts;
+  const models: ModelProvider = new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY });
+  const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: dir ? path.join(activityDir(dir, engine.folders), 'enrichment.json') : undefined, log: logToStderr });
+  return { ...parts, models, notes: background.enrichment, inferredLinks: background.links, conflictCheck: background.conflicts };
+}
+
+/** The call log's directory for these folders inside `cacheDir`. */
+export function activityDir(cacheDir: string, folders: readonly WorkspaceFolder[]): string {
+  const key = sha256Hex(folders.map((f) => `${f.name}\u0000${f.absPath}`).join('\n')).slice(0, 16);
+  return path.join(path.resolve(cacheDir), `activity-${key}`);
+}
+
+/**
+ * The call log of `engine`'s folders in `cacheDir`: `<cache dir>/activity-<key>/`, beside the
+ * index snapshot, with the same key (a digest of the served folders), so each workspace has its
+ * own log. Undefined without a cache dir (`--no-cache`), or when it lies inside a served folder
+ * (said through `log`): nothing we do may write into the workspace.
+ */
+export function openActivityLog(engine: Engine, cacheDir: string | undefined, log?: (message: string) => void): ActivityLog | undefined {
+  if (cacheDir === undefined) return undefined;
+  try {
+    return ActivityLog.outsideWorkspace(activityDir(cacheDir, engine.folders), engine.folders.map((f) => f.absPath), {
+      onError: (error) => log?.(`[activity] could not write the call log: ${error.message}`),
+    });
+  } catch (error) {
+    log?.(`[activity] not logging tool calls: ${(error as Error).message}`);
+    return undefined;
+  }
+}
+
+/** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS, else `.wsctx.yaml`; the local model by default. */
+export function embeddingSettings(options: CliOptions): Partial<EmbeddingSettings> {
+  const configured = cliSettings(options).embeddings;
+  const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? configured.provider;
+  if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
+    throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);
+  }
+  if (provider === 'local') {
+    const model = options.embeddingsModel ?? configured.localModel;
+    if (model !== 'minilm' && model !== 'use-lite') throw new UsageError(`--embeddings-model for local must be minilm or use-lite (got "${model}")`);
+    return { provider, localModel: model };
+  }
+  if (provider === 'openai') {
+    return { provider, baseUrl: options.embeddingsUrl ?? configured.baseUrl, model: options.embeddingsModel ?? configured.model, apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY };
+  }
+  return { provider };
+}
+
+/**
+ * Where the index snapshot lives: `--cache-dir`, else $WSCTX_CACHE_DIR, else the user's cache
+ * folder ($XDG_CACHE_HOME/wsctx or ~/.cache/wsctx). `--no-cache` turns snapshots off. Never
+ * inside the workspace: the tool does not write to what it reads.
+ */
+export function cacheDir(options: CliOptions): string | undefined {
+  if (options.noCache) return undefined;
+  if (options.cacheDir) return path.resolve(options.cacheDir);
+  if (process.env.WSCTX_CACHE_DIR) return path.resolve(process.env.WSCTX_CACHE_DIR);
+  const base = process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache');
+  return path.join(base, 'wsctx');
+}
+
+/** Folders from `--workspace` arguments; names are the directory names, made unique. */
+export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
+  const folders: WorkspaceFolder[] = [];
+  for (const dir of dirs) {
+    const absPath = path.resolve(dir);
+    if (!existsSync(absPath) || !statSync(absPath).isDirectory()) throw new UsageError(`--workspace ${dir}: not a directory`);
+    let name = path.basename(absPath) || absPath;
+    for (let n = 2; folders.some((f) => f.name === name); n++) name = `${path.basename(absPath)}-${n}`;
+    folders.push({ name, absPath });
+  }
+  return folders;
+}
+
+/**
+ * The stdio MCP server until the client disconnects: `wsctx mcp` and dist/mcp.js. Indexing starts
+ * at once; the server waits briefly so its instructions can carry the pinned documents; files are
+ * watched; the snapshot is saved on the way out.
+ */
+export async function runStdioMcp(options: CliOptions): Promise<number> {
+  const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true });
+  const { engine } = services;
+  await settleForInstructions(engine);
+  const unwatch = watchWorkspace(engine, logToStderr);
+  await serveStdio(services, logToStderr);
+  unwatch();
+  await engine.saveSnapshot();
+  engine.dispose();
+  return 0;
+}
+
+/**
+ * A command-line host's main: parses `argv`, answers `--version` and `--help`, runs the command
+ * and maps failures to exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...),
+ * 2 internal error. Errors go to stderr as `wsctx: ...`.
+ */
+export async function hostMain(argv: string[], run: (command: string, positionals: string[], options: CliOptions) => Promise<number>): Promise<number> {
+  try {
+    const { command, positionals, options } = parseCommandLine(argv);
+    if (options.version) return print(VERSION);
+    if (options.help || !command || command === 'help') return print(USAGE);
+    return await run(command, positionals, options);
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof InputError) {
+      process.stderr.write(`wsctx: ${error.message}\n`);
+      if (error instanceof UsageError) process.stderr.write(`Run 'wsctx --help' for usage.\n`);
+      return 1;
+    }
+    process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
+    return 2;
+  }
+}
+
+export function print(text: string): number {
+  process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+  return 0;
+}
+
+export function logToStderr(message: string): void {
+  process.stderr.write(`${message}\n`);
+}

@@ -1,0 +1,131 @@
+/**
+ * Max-score pruning in the graded match (lexical/gradedMatch.ts): with a pruning the match may
+ * return fewer sections, but the best k by the caller's score -- sections, sums and order -- are
+ * exactly those of the full match, through delta sections, tombstones, identifiers with parts and
+ * filtered-out sections. The corpus is generated (a fixed seed) with Zipf-like term frequencies,
+ * so questions mix rare and common terms as real ones do.
+ */
+import assert from 'node:assert/strict';
+import { packCounts, type SectionFields } from '../../../../server/src/engine/lexical/fields';
+import { prunedScore, type Pruning } from '../../../../server/src/engine/lexical/gradedMatch';
+import { PostingsIndex, type FieldModel, type GradedMatch, type GradedUnit } from '../../../../server/src/engine/lexical/postings';
+import { PostingsBuilder } from '../../../../server/src/engine/lexical/postingsBuilder';
+
+const MODEL: FieldModel = { k1: 1.2, weight: { body: 1, heading: 2, title: 2, context: 1 }, b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 }, questionHeadingBoost: 2 };
+const VOCABULARY = 400;
+const SECTIONS = 3000;
+
+/** Deterministic pseudo-random numbers (mulberry32). */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Term `i` of the vocabulary, drawn with probability ~ 1 / (i + 1). */
+function zipf(next: () => number): string {
+  return `t${Math.floor(Math.exp(next() * Math.log(VOCABULARY + 1)) - 1)}`;
+}
+
+function section(next: () => number): SectionFields {
+  const counts = new Map<string, number>();
+  const body = 5 + Math.floor(next() * 200);
+  const tally = new Map<string, { body: number; heading: number }>();
+  for (let i = 0; i < body; i++) {
+    const term = zipf(next);
+    const t = tally.get(term) ?? { body: 0, heading: 0 };
+    t.body++;
+    tally.set(term, t);
+  }
+  const heading = 1 + Math.floor(next() * 4);
+  for (let i = 0; i < heading; i++) {
+    const term = zipf(next);
+    const t = tally.get(term) ?? { body: 0, heading: 0 };
+    t.heading++;
+    tally.set(term, t);
+  }
+  // Identifier parts: some sections spell `ledger-rejects-worker` whole, some hold its parts.
+  if (next() < 0.02) tally.set('ledger-rejects-worker', { body: 1, heading: 0 });
+  if (next() < 0.2) tally.set('ledger', { body: 1 + Math.floor(next() * 3), heading: 0 });
+  if (next() < 0.3) tally.set('rejects', { body: 1, heading: 0 });
+  for (const [term, t] of tally) counts.set(term, packCounts({ body: t.body, heading: t.heading, title: 0, context: 0 }));
+  return { counts, lengths: { body, heading, title: 0, context: 0, questionHeading: next() < 0.1 } };
+}
+
+/** What a ranker does with a match: the best k by score, ties by ordinal. */
+function bestK(match: GradedMatch, pruning: Pruning): string[] {
+  const scored: { o: number; score: number; sum: number; mask: number }[] = [];
+  for (let i = 0; i < match.count; i++) {
+    const score = prunedScore(pruning, match.ordinals[i], match.words[i]);
+    if (score >= pruning.floor) scored.push({ o: match.ordinals[i], score, sum: match.words[i], mask: match.masks[i] });
+  }
+  scored.sort((a, b) => b.score - a.score || a.o - b.o);
+  return scored.slice(0, pruning.k).map((s) => `${s.o}:${s.sum}:${s.mask}`);
+}
+
+function pruningFor(units: readonly GradedUnit[], k: number, groups: number, next: () => number, filtered: boolean): Pruning {
+  const groupOf = new Int32Array(SECTIONS + 200);
+  for (let o = 0; o < groupOf.length; o++) groupOf[o] = filtered && o % 7 === 0 ? -1 : o % groups;
+  const bonus = Float64Array.from({ length: groups }, () => (next() < 0.5 ? 0.3 * next() : 0));
+  return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf, bonus, maxBonus: Math.max(...bonus) };
+}
+
+function questions(index: PostingsIndex, next: () => number, n: number): GradedUnit[][] {
+  const out: GradedUnit[][] = [];
+  const idf = (term: string) => Math.log(1 + SECTIONS / Math.max(1, index.df(term)));
+  for (let q = 0; q < n; q++) {
+    const size = 2 + Math.floor(next() * 7);
+    const terms = new Set<string>();
+    while (terms.size < size) terms.add(next() < 0.15 ? `t${Math.floor(next() * VOCABULARY)}` : zipf(next));
+    const units: GradedUnit[] = [...terms].map((term) => ({ term, weight: idf(term), parts: [], partCredit: 0 }));
+    if (q % 5 === 0) units.push({ term: 'ledger-rejects-worker', weight: idf('ledger-rejects-worker'), parts: [{ term: 'ledger', weight: idf('ledger') }, { term: 'rejects', weight: idf('rejects') }, { term: 'worker', weight: 3 }], partCredit: q % 2 ? 0.15 : 0.7 });
+    out.push(units);
+  }
+  return out;
+}
+
+describe('graded match pruning (max-score)', () => {
+  const next = random(20261201);
+  const builder = new PostingsBuilder();
+  for (let o = 0; o < SECTIONS; o++) builder.add(o, section(next));
+  const index = builder.build();
+
+  function agree(label: string): void {
+    let pruned = 0;
+    let read = 0;
+    for (const [q, units] of questions(index, next, 120).entries()) {
+      for (const k of [1, 10, 30]) {
+        const pruning = pruningFor(units, k, 40 + q, next, q % 3 === 0);
+        const full = index.gradedMatch(units, MODEL);
+        const cut = index.gradedMatch(units, MODEL, pruning);
+        assert.deepEqual(bestK(cut, pruning), bestK(full, pruning), `${label}: question ${q} (${units.map((u) => u.term).join(' ')}), k ${k}`);
+        pruned += cut.count;
+        read += full.count;
+      }
+    }
+    // It must also prune: otherwise the test proves nothing about the pruned path.
+    assert.ok(pruned < read / 4, `${label}: pruning kept ${pruned} of ${read} sections`);
+  }
+
+  it('keeps exactly the best k of the full match', () => agree('base'));
+
+  it('agrees through delta sections and tombstones', () => {
+    for (let o = 0; o < SECTIONS; o += 13) index.remove(o);
+    for (let o = 5; o < SECTIONS; o += 29) index.add(o, section(next));
+    for (let o = SECTIONS; o < SECTIONS + 150; o++) index.add(o, section(next));
+    agree('delta');
+  });
+
+  it('reports the sections it read in `considered`, and all of them without pruning', () => {
+    const units = questions(index, next, 1)[0];
+    const full = index.gradedMatch(units, MODEL);
+    assert.equal(full.considered, full.count);
+    const cut = index.gradedMatch(units, MODEL, pruningFor(units, 10, 50, next, false));
+    assert.ok(cut.considered <= full.count && cut.considered >= cut.count, `${cut.count} <= ${cut.considered} <= ${full.count}`);
+  });
+});

@@ -1,0 +1,158 @@
+/**
+ * No per-engine state at module level in server/src/engine (README, "Where state lives"): what
+ * belongs to one engine lives in the Engine object or in the host's services
+ * (services/services.ts), never in a module-level `let`, Map, Set or WeakMap that two engines in
+ * one process would share (or that a host must remember to fill).
+ *
+ * Read from the sources: every module-level `let`/`var`, and every module-level `const` that
+ * holds a constructed object (`new Map()`, `new WeakMap()`, `new BoundedCache()`...), is either
+ *
+ * - a constant table: an UPPER_CASE name the file never mutates (`NAME.set/add/delete/clear`), or
+ * - listed below with why it is not per-engine state: a memo of a pure function of an immutable
+ *   key (the same answer whichever engine asks), a process-wide resource (a loaded native or
+ *   WASM module, the shared git helper), or the embedding worker thread's own state.
+ *
+ * Nothing keyed by an Engine or a Services value is allowed, listed or not.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.resolve(__dirname, '../..');
+const ENGINE = 'server/src/engine';
+
+type Why = 'memo' | 'process' | 'worker' | 'table' | 'counter';
+
+/** `file: name` -> why it is not per-engine state. */
+const ALLOWED: Record<string, Why> = {
+  // Memos keyed by immutable values (index states, views, sections, docs, term sets): pure functions of their key.
+  'ranking/rankingTables.ts: tables': 'memo',
+  'ranking/namedEntities.ts: dictionaries': 'memo',
+  'library/tocMap.ts: mapCache': 'memo',
+  'library/libraryView.ts: views': 'memo',
+  'library/summaries.ts: docSummaries': 'memo',
+  'library/summaries.ts: sectionLines': 'memo',
+  'library/summaries.ts: sectionTerms': 'memo',
+  'library/summaries.ts: docCardTerms': 'memo',
+  'library/conflicts.ts: cache': 'memo',
+  'library/facts.ts: cache': 'memo',
+  'models/derivedText.ts: bestSections': 'memo',
+  'indexing/counts.ts: catalogCountCache': 'memo',
+  'context/scope.ts: instructionPages': 'memo',
+  'context/contextIndex.ts: indexes': 'memo',
+  'context/contextIndex.ts: sectionTermCache': 'memo',
+  'context/contextIndex.ts: docContextCache': 'memo',
+  'context/coherence.ts: caches': 'memo',
+  'context/getContext.ts: bodies': 'memo',
+  'context/tableRows.ts: cache': 'memo',
+  'context/sectionSearch.ts: derivedQuestionTerms': 'memo',
+  'context/sectionSearch.ts: noteQuestionTerms': 'memo',
+  'context/phraseMatch.ts: termCache': 'memo',
+  'context/phraseMatch.ts: norms': 'memo',
+  // Bounded text memos: the terms or stem of a string.
+  'text/porter.ts: cache': 'memo',
+  'text/analyzer.ts: memo': 'memo',
+  // The relation table, filled once at load from RELATION_PAIRS and only read after.
+  'graph/relationTypes.ts: forwardOf': 'table',
+  'graph/relationTypes.ts: inverseOf': 'table',
+  // The platform's byte order: a constant boolean computed once.
+  'lexical/postingsCodec.ts: littleEndian': 'table',
+  // Built on first use from constants: the half-float conversion table.
+  'embeddings/safetensors.ts: halfTable': 'table',
+  // One per process: loaded native and WASM modules, their probes, the shared git helper.
+  'workspace/gitHelper.ts: defaultRunner': 'process',
+  'workspace/gitRunner.ts: safeDirectories': 'process',
+  'parsing/syntaxTree.ts: grammarLoads': 'process',
+  'parsing/syntaxTree.ts: runtimes': 'process',
+  'parsing/syntaxTree.ts: shared': 'process',
+  'vector/hnswIndex.ts: defaultLoad': 'process',
+  'embeddings/localEmbedder.ts: onnxProbe': 'process',
+  // Distinguishes file tables across the process (snapshots, tests), never read as engine state.
+  'indexing/fileTable.ts: nextTableId': 'counter',
+  // The embedding worker's entry: its module is the worker thread's own state.
+  'embeddings/embedWorker.ts: modelCalls': 'worker',
+  'embeddings/embedWorker.ts: closing': 'worker',
+};
+
+interface Declaration {
+  name: string;
+  line: number;
+  kind: 'let' | 'object';
+  /** The declared type or the constructor call, for the Engine check. */
+  text: string;
+}
+
+const LET = /^(?:export\s+)?(?:let|var)\s+(\w+)/;
+const OBJECT = /^(?:export\s+)?const\s+(\w+)\s*(?::\s*([^=]+))?=\s*new\s+(\w+)/;
+
+/** Module-level mutable declarations in one source (lines inside template strings are skipped). */
+export function moduleLevelState(source: string): Declaration[] {
+  const found: Declaration[] = [];
+  let inTemplate = false;
+  source.split('\n').forEach((line, i) => {
+    const startsInTemplate = inTemplate;
+    for (let j = 0; j < line.length; j++) if (line[j] === '`' && line[j - 1] !== '\\') inTemplate = !inTemplate;
+    if (startsInTemplate) return;
+    const asLet = LET.exec(line);
+    if (asLet) found.push({ name: asLet[1], line: i + 1, kind: 'let', text: line });
+    const asObject = OBJECT.exec(line);
+    if (asObject) found.push({ name: asObject[1], line: i + 1, kind: 'object', text: line });
+  });
+  return found;
+}
+
+/** Why a declaration breaks the rule, or null when it keeps it. */
+export function problemOf(file: string, source: string, d: Declaration): string | null {
+  const where = `${file}:${d.line} ${d.name}`;
+  if (/\b(Engine|Services)\b/.test(d.text)) return `${where} holds state keyed by an engine: keep it in the Engine or the host's services`;
+  const key = `${file}: ${d.name}`;
+  if (ALLOWED[key]) return null;
+  const constantTable = d.kind === 'object' && /^[A-Z][A-Z0-9_]*$/.test(d.name) && !new RegExp(`\\b${d.name}\\.(set|add|delete|clear)\\(`).test(source);
+  if (constantTable) return null;
+  return `${where} is module-level mutable state: move it into the Engine or the services, or list it in ALLOWED with why it is not per-engine`;
+}
+
+function engineSources(): string[] {
+  return (fs.readdirSync(path.join(ROOT, ENGINE), { recursive: true }) as string[])
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.split(path.sep).join('/'));
+}
+
+describe('engine module state (no per-engine state at module level)', () => {
+  it('finds state in a crafted source, and keeps constant tables (the check can fail)', () => {
+    const crafted = [
+      "const states = new WeakMap<Engine, Hooks>();",
+      'let served = 0;',
+      "const KINDS = new Set(['a', 'b']);",
+      "const GROWING = new Set<string>();",
+      'export function f() { GROWING.add("x"); let local = 1; return local; }',
+      'const TEXT = `',
+      'let inTemplate = 1;',
+      '`;',
+    ].join('\n');
+    const problems = moduleLevelState(crafted).map((d) => problemOf('example.ts', crafted, d));
+    assert.deepEqual(problems, [
+      "example.ts:1 states holds state keyed by an engine: keep it in the Engine or the host's services",
+      'example.ts:2 served is module-level mutable state: move it into the Engine or the services, or list it in ALLOWED with why it is not per-engine',
+      null,
+      'example.ts:4 GROWING is module-level mutable state: move it into the Engine or the services, or list it in ALLOWED with why it is not per-engine',
+    ]);
+  });
+
+  it('server/src/engine holds no per-engine state at module level', () => {
+    const files = engineSources();
+    assert.ok(files.length > 20, 'the engine sources are found');
+    const problems: string[] = [];
+    let declarations = 0;
+    for (const file of files) {
+      const source = fs.readFileSync(path.join(ROOT, ENGINE, file), 'utf8');
+      for (const d of moduleLevelState(source)) {
+        declarations++;
+        const problem = problemOf(file, source, d);
+        if (problem) problems.push(problem);
+      }
+    }
+    assert.ok(declarations > 20, 'module-level declarations are found');
+    assert.deepEqual(problems, []);
+  });
+});
