@@ -21,7 +21,6 @@ import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type Embeddi
 import { VectorCache } from './embeddings/vectorCache';
 import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
-import { libraryPhrasingTexts } from './context/phrasingTexts';
 import { resolveEngineSettings, type EngineSettings } from './settings';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -103,6 +102,8 @@ export class Engine {
   private readonly vectors: SectionVectors | undefined;
   private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
+  /** The short texts embedded beside the sections (get_context's phrasings); set by the services. */
+  private phrasingSource: ((state: IndexState) => readonly string[]) | undefined;
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
 
@@ -138,6 +139,19 @@ export class Engine {
    * get_context through its services (services/services.ts).
    */
   readonly textMeaning: TextSimilarity | undefined;
+
+  /**
+   * Names the short texts to embed with the index beside the sections (services/services.ts gives
+   * get_context's phrasings), so no request embeds them lazily; prepares them for the state in
+   * service at once.
+   */
+  setPhrasingSource(source: (state: IndexState) => readonly string[]): void {
+    this.phrasingSource = source;
+    const state = this.state;
+    const meaning = this.textMeaning;
+    if (!state || !meaning || this.oneShot) return;
+    this.meaningJob = this.meaningJob.then(() => meaning.prepare(source(state))).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+  }
 
   /** True when the engine embeds (sections and questions have vectors, or will). */
   get hasMeaning(): boolean {
@@ -307,7 +321,7 @@ export class Engine {
     if (!this.vectors) return;
     this.meaningJob = this.vectors
       .embedPending(state)
-      .then(() => this.textMeaning?.prepare(libraryPhrasingTexts(state)))
+      .then(() => this.textMeaning?.prepare(this.phrasingSource?.(state) ?? []))
       .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
     await this.waitForMeaning();
   }
@@ -433,7 +447,7 @@ export class Engine {
     const phrasings = this.oneShot ? undefined : this.textMeaning;
     this.meaningJob = this.vectors
       .sync(state)
-      .then(() => phrasings?.prepare(libraryPhrasingTexts(state)))
+      .then(() => phrasings?.prepare(this.phrasingSource?.(state) ?? []))
       .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
 

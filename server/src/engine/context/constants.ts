@@ -5,7 +5,11 @@
  * Similarities are 0..1: the share of a query's (idf-weighted) words a section holds, its
  * questions' closeness, or passage meaning when embeddings are on; whichever is highest.
  */
-import type { SignalBars } from './phraseMatch';
+/** Per-signal bars: a phrasing match clears them when its words or its meaning reach theirs (phraseMatch.ts `clears`). */
+export interface SignalBars {
+  words: number;
+  meaning: number;
+}
 
 /** The budget's range and default, in estimated tokens (characters / 4). */
 export const MIN_MAX_TOKENS = 1_000;

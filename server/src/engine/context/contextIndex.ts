@@ -12,8 +12,6 @@ import { sectionBody } from '../library/summaries';
 import { folderPhrasings, pagePhrasings, packPhrasings } from '../models/derivedText';
 import { buildNameDictionary, type NameDictionary } from '../models/nameDictionary';
 import { buildStackNames, type StackNames } from './stackNames';
-import { folderCoherence, folderOfPath } from './coherence';
-import { FOLDER_COHERENCE_MIN } from './constants';
 import { termSet } from '../text/analyzer';
 
 export interface SectionTerms {
@@ -138,13 +136,8 @@ function buildIndex(view: LibraryView): ContextIndex {
     }
     return share;
   };
-  const index: ContextIndex = { view, names, stacks: undefined as unknown as StackNames, idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
-  // Rules come whole anyway and are nobody's rival; siblings of a coherent folder go together.
-  index.stacks = buildStackNames(
-    view.docs.filter((d) => d.library?.type !== 'rule'),
-    (a, b) => folderOfPath(a.path) === folderOfPath(b.path) && folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN,
-  );
-  return index;
+  // Rules come whole anyway and are nobody's rival.
+  return { view, names, stacks: buildStackNames(view.docs.filter((d) => d.library?.type !== 'rule')), idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
 }
 
 /**

@@ -31,7 +31,8 @@ import { JUDGE_QUESTIONS } from '../models/prompts';
 import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
 import type { PlanName } from '../models/heuristicPlan';
 import { sectionBody } from '../library/summaries';
-import { CLOSE_RATIO, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
+import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
+import { folderCoherence, folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';
 import { rowsAboutOtherNames, sectionTable, tableDescription } from './tableRows';
 import type { Candidate, KeptRows } from './types';
@@ -63,7 +64,7 @@ export interface FocusContext {
  * page's own names when none of them is in the task.
  */
 export function otherStackName(doc: Parameters<ContextIndex['stacks']['otherThanTask']>[0], index: ContextIndex, taskTerms: ReadonlySet<string>, unknown: readonly string[]): string | undefined {
-  const rival = index.stacks.otherThanTask(doc, taskTerms);
+  const rival = index.stacks.otherThanTask(doc, taskTerms, (a, b) => folderOfPath(a.path) === folderOfPath(b.path) && folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN);
   if (rival !== undefined || unknown.length === 0) return rival;
   const names = [...index.stacks.namesOf(doc)];
   return names.length > 0 && !names.some((n) => taskTerms.has(n)) ? names[0] : undefined;

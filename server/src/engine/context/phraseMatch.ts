@@ -14,6 +14,7 @@
  * "writing a cold email"; one-word facets never count (one shared word is no match).
  */
 import { termSet } from '../text/analyzer';
+import type { SignalBars } from './constants';
 import type { ContextIndex } from './contextIndex';
 import type { TextMeaning } from '../meaning/textSimilarity';
 
@@ -77,11 +78,7 @@ export interface PhraseMatch {
   meaning: number;
 }
 
-/** Per-signal bars: a match clears them when its words or its meaning reach theirs. */
-export interface SignalBars {
-  words: number;
-  meaning: number;
-}
+export type { SignalBars } from './constants';
 
 /** True when `match` clears `bars` on words or on meaning (the two signals differ in scale). */
 export function clears(match: PhraseMatch, bars: SignalBars): boolean {

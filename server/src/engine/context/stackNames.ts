@@ -100,16 +100,14 @@ export interface StackNames {
   namesOf(doc: Doc): ReadonlySet<string>;
   /**
    * The name that makes `doc` about another one than the task, or undefined. `taskTerms` are
-   * {@link identityTerms} of the task.
+   * {@link identityTerms} of the task. `complementary(a, b)`: two pages that go together rather
+   * than compete (siblings in a folder about one thing, coherence.ts: "Greetings" and "Closings"
+   * of a tone folder); never each other's rival.
    */
-  otherThanTask(doc: Doc, taskTerms: ReadonlySet<string>): string | undefined;
+  otherThanTask(doc: Doc, taskTerms: ReadonlySet<string>, complementary?: (a: Doc, b: Doc) => boolean): string | undefined;
 }
 
-/**
- * `complementary(a, b)`: two pages that go together rather than compete (siblings in a folder about
- * one thing, coherence.ts: "Greetings" and "Closings" of a tone folder); never each other's rival.
- */
-export function buildStackNames(docs: readonly Doc[], complementary: (a: Doc, b: Doc) => boolean = () => false): StackNames {
+export function buildStackNames(docs: readonly Doc[]): StackNames {
   const raw = docs.map((doc) => {
     const globs = doc.library?.applyTo ?? [];
     const fileTypes = globs.filter((g) => !EVERYTHING.test(g)).map((g) => g.replace(/\*/g, ' ').replace(/[/{},]/g, ' '));
@@ -162,7 +160,7 @@ export function buildStackNames(docs: readonly Doc[], complementary: (a: Doc, b:
 
   return {
     namesOf: (doc) => pages.get(doc.id)?.names ?? new Set(),
-    otherThanTask(doc, taskTerms) {
+    otherThanTask(doc, taskTerms, complementary = () => false) {
       const p = pages.get(doc.id);
       if (!p || p.names.size === 0) return undefined;
       // The rivals: pages holding a name the task says.
