@@ -40,6 +40,7 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
   const view = libraryView(state, new Date().toISOString().slice(0, 10));
   const index = contextIndex(view);
   const services = createServices({ engine });
+  await engine.waitForMeaning();
   const meaning = services.sectionMeaning;
   const textMeaning = services.textMeaning;
   const ratios = { must: new Map<Signal, number[]>(), wrong: new Map<Signal, number[]>() };

@@ -168,6 +168,8 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
   const models = options.modelUrl ? new OpenAiModelProvider({ baseUrl: options.modelUrl, model: options.model ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY }) : undefined;
   if (models) judge = models.name;
   const services = createServices({ engine, ...(models ? { models } : {}) });
+  // The services name the phrasings to embed with the index: wait for them as for the sections.
+  await engine.waitForMeaning();
   try {
     const allDocs = [...state.docs.values()];
     const docs = allDocs.filter((d) => d.sourceKind === 'library');
