@@ -64,12 +64,22 @@ describe('get_context, read_page and get_file over MCP (built server, SDK client
     for (const name of ['get_context', 'read_page', 'get_file']) assert.equal(byName.get(name)!.annotations?.readOnlyHint, true);
   });
 
-  it('get_context answers the Markdown bundle as text and the structured answer with it', async () => {
+  it('get_context answers the Markdown bundle as text and ids, reasons and scores as structured content, the text once', async () => {
     const result = await callWhenWarm(session.client, 'get_context', { task: TASK, max_tokens: 4_000 });
     assert.equal(result.isError, undefined);
-    const out = result.structuredContent as { markdown: string; tokens: number; packs: { name: string; applied: boolean }[]; pages: { title: string; reason: string; whole: boolean }[] };
-    assert.equal(textOf(result), out.markdown);
+    const out = result.structuredContent as { markdown?: string; tokens: number; packs: { name: string; applied: boolean }[]; pages: { title: string; reason: string; whole: boolean; text?: string }[]; judge: { verdicts?: unknown[]; questions: number } };
+    assert.equal(out.markdown, undefined);
+    assert.ok(out.pages.every((p) => p.text === undefined), 'page texts are in the text content only');
+    assert.equal(out.judge.verdicts, undefined);
+    assert.ok(out.judge.questions > 0);
     assert.ok(out.tokens <= 4_000);
+    const size = textOf(result).length + JSON.stringify(result.structuredContent).length;
+    assert.ok(size <= 4.5 * 4_000, `${size} characters for a 4,000-token budget`);
+    // JSON format: the pages with their texts as the text content, the same structured content.
+    const json = await session.client.callTool({ name: 'get_context', arguments: { task: TASK, max_tokens: 4_000, format: 'json' } });
+    const parsed = JSON.parse(textOf(json)) as { pages: { title: string; text: string }[] };
+    assert.ok(parsed.pages.find((p) => p.title === 'Decline codes')?.text.includes('insufficient_funds'));
+    assert.ok(textOf(json).length + JSON.stringify(json.structuredContent).length <= 4.5 * 4_000);
     assert.deepEqual(out.packs.filter((p) => p.applied).map((p) => p.name), ['Storefront release']);
     assert.deepEqual(out.pages.slice(0, 6).map((p) => [p.title, p.reason, p.whole]), [
       ['Feature flag naming', 'rule', true],

@@ -102,6 +102,8 @@ export class Engine {
   private readonly vectors: SectionVectors | undefined;
   private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
+  /** The short texts embedded beside the sections (get_context's phrasings); set by the services. */
+  private phrasingSource: ((state: IndexState) => readonly string[]) | undefined;
   private readonly asOfCache = new Map<string, Promise<AsOfState>>();
   private disposed = false;
 
@@ -137,6 +139,19 @@ export class Engine {
    * get_context through its services (services/services.ts).
    */
   readonly textMeaning: TextSimilarity | undefined;
+
+  /**
+   * Names the short texts to embed with the index beside the sections (services/services.ts gives
+   * get_context's phrasings), so no request embeds them lazily; prepares them for the state in
+   * service at once.
+   */
+  setPhrasingSource(source: (state: IndexState) => readonly string[]): void {
+    this.phrasingSource = source;
+    const state = this.state;
+    const meaning = this.textMeaning;
+    if (!state || !meaning || this.oneShot) return;
+    this.meaningJob = this.meaningJob.then(() => meaning.prepare(source(state))).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+  }
 
   /** True when the engine embeds (sections and questions have vectors, or will). */
   get hasMeaning(): boolean {
@@ -304,7 +319,10 @@ export class Engine {
   async embedPendingMeaning(): Promise<void> {
     const state = await this.waitForIndex();
     if (!this.vectors) return;
-    this.meaningJob = this.vectors.embedPending(state).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    this.meaningJob = this.vectors
+      .embedPending(state)
+      .then(() => this.textMeaning?.prepare(this.phrasingSource?.(state) ?? []))
+      .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
     await this.waitForMeaning();
   }
 
@@ -424,7 +442,13 @@ export class Engine {
   /** Brings the vectors in line with a new state; embedding continues in the background. */
   private syncMeaning(state: IndexState): void {
     if (!this.vectors) return;
-    this.meaningJob = this.vectors.sync(state).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    // The library's phrasings are embedded with the sections (never lazily by a first request);
+    // a one-shot command embeds nothing and reads the vectors `wsctx index` cached.
+    const phrasings = this.oneShot ? undefined : this.textMeaning;
+    this.meaningJob = this.vectors
+      .sync(state)
+      .then(() => phrasings?.prepare(this.phrasingSource?.(state) ?? []))
+      .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
 
   private scheduleSnapshot(): void {

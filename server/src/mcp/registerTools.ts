@@ -37,7 +37,7 @@ export function registerTools(server: McpServer, services: Services, tools: read
           const output = await callTool(services, tool, args, { sessionId: options.sessionId(), signal: extra.signal, models: sampling });
           return {
             content: [{ type: 'text' as const, text: tool.renderText(output) }],
-            structuredContent: output,
+            structuredContent: tool.structuredContent ? tool.structuredContent(output) : output,
           };
         } catch (error) {
           if (error instanceof InputError) return errorResult(error.message);

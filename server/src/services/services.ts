@@ -14,6 +14,7 @@
  */
 import type { ActivityLog } from '../engine/activity/activityLog';
 import type { ContextHooks } from '../engine/context/hooks';
+import { libraryPhrasingTexts } from '../engine/context/phrasingTexts';
 import type { Engine } from '../engine/engine';
 import { PinnedSessions } from '../engine/library/pinnedSessions';
 import type { MeaningScorer } from '../engine/library/ranking';
@@ -48,6 +49,8 @@ export type ServiceParts = { engine: Engine } & Partial<Omit<Services, 'engine'>
  */
 export function createServices(parts: ServiceParts): Services {
   const { engine } = parts;
+  // get_context's phrasings are embedded with the index, never lazily by a first request.
+  if (engine.textMeaning) engine.setPhrasingSource(libraryPhrasingTexts);
   const defaults: Omit<Services, 'engine'> = {
     models: NO_MODEL,
     judgeMode: DEFAULT_JUDGE_MODE,

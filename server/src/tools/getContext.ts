@@ -26,8 +26,8 @@ const input = {
   max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS)
     .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
   pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
-  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Only take pages with one of these tags.'),
-  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Only take pages from this library folder and its subfolders, e.g. ".context/guides" or "guides".'),
+  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Search only pages with one of these tags; every rule and pinned page still comes.'),
+  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Search only this library folder and its subfolders, e.g. ".context/guides" or "guides"; every rule and pinned page still comes.'),
   format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
 };
 
@@ -63,8 +63,8 @@ const outputPage = z.object({
   /** Name of the attached file (get_file returns it). */
   file: z.string().optional(),
   via: z.string().optional(),
-  /** The page as sent: whole, or its excerpts. */
-  text: z.string(),
+  /** The page as sent: whole, or its excerpts. Left out of MCP structured content (the text content holds it). */
+  text: z.string().optional(),
   sections: z.array(outputSection),
 });
 
@@ -100,7 +100,10 @@ const output = {
     provider: z.string(),
     called: z.boolean(),
     fallbackReason: z.string().optional(),
-    verdicts: z.array(z.object({ id: z.string(), kind: z.string(), subject: z.string(), applied: answer, heuristic: answer.omit({ from: true }), model: answer.optional() })),
+    /** Every verdict, in the in-process result (the editor's chat); the call log keeps them too. Neither the text nor MCP structured content carries them: they can pass the budget. */
+    verdicts: z.array(z.object({ id: z.string(), kind: z.string(), subject: z.string(), applied: answer, heuristic: answer.omit({ from: true }), model: answer.optional() })).optional(),
+    /** How many questions the judge (or its heuristics) answered. */
+    questions: z.number(),
   }),
   steps: z.object({ plan: z.string(), judge: z.string(), meaning: z.boolean() }),
   notice: z.string().optional(),
@@ -146,8 +149,21 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   renderText(out) {
     if (out.degraded.includes('index-cold')) return out.notice ?? COLD_NOTICE;
     if (out.format === 'markdown' && out.markdown !== undefined) return out.markdown;
+    // The JSON bundle: every page with its text, reasons and similarities; not the verdicts.
     const { markdown: _markdown, ...json } = out;
-    return JSON.stringify(json, null, 2);
+    const { verdicts: _verdicts, ...judge } = json.judge;
+    return JSON.stringify({ ...json, judge });
+  },
+  /**
+   * Sized to the budget: the text content holds the bundle (Markdown, or JSON with each page's
+   * text), so the structured content carries ids, reasons and scores only, without the Markdown,
+   * the page texts or the judge's verdicts. The response stays under about 4.5 characters per
+   * token of max_tokens (the bundle's own ceiling is 4).
+   */
+  structuredContent(out) {
+    const { markdown: _markdown, ...rest } = out;
+    const { verdicts: _verdicts, ...judge } = rest.judge;
+    return { ...rest, pages: rest.pages.map(({ text: _text, ...page }) => page), judge };
   },
 };
 
@@ -188,7 +204,7 @@ function coldOutput(args: Args, format: 'markdown' | 'json'): GetContextOutput {
     tagsFound: [],
     pages: [],
     skipped: [],
-    judge: { mode: 'off', provider: 'none', called: false, verdicts: [] },
+    judge: { mode: 'off', provider: 'none', called: false, questions: 0, verdicts: [] },
     steps: { plan: 'none', judge: 'none', meaning: false },
     notice: COLD_NOTICE,
     degraded: ['index-cold'],
@@ -261,6 +277,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       provider: bundle.judge.provider,
       called: bundle.judge.called,
       ...(bundle.judge.fallbackReason !== undefined ? { fallbackReason: bundle.judge.fallbackReason } : {}),
+      questions: bundle.judge.verdicts.length,
       verdicts: bundle.judge.verdicts.map((v) => ({
         id: v.id,
         kind: v.kind,

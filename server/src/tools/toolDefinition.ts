@@ -31,6 +31,12 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   run(services: Services, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
   /** A readable rendering of the result (MCP text content, CLI output). */
   renderText(output: z.infer<z.ZodObject<OutShape>>): string;
+  /**
+   * What MCP clients get as structured content; default the whole result. A tool whose text
+   * already carries the material (get_context's bundle) sends ids, reasons and scores only, so a
+   * response holds the text once.
+   */
+  structuredContent?(output: z.infer<z.ZodObject<OutShape>>): z.infer<z.ZodObject<OutShape>>;
 }
 
 /** Any tool, for tables that hold several. */

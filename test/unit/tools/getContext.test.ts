@@ -131,9 +131,9 @@ describe('get_context (tool)', function () {
   it('wsctx context prints the Markdown bundle, or the JSON with --json', async () => {
     const text = await contextCommand(services, { task: COLD_EMAIL, maxTokens: 2_000, tags: ['avalara', 'persona'] }, { json: false });
     assert.match(text, /^# Instructions from the taxwell team\n[\s\S]*\n## Avalara battlecard\n/);
-    assert.ok(!text.includes('## Cite the price list'), 'the rules are not tagged avalara or persona');
+    assert.ok(text.includes('## Cite the price list'), 'tags narrow the search, not the rules: untagged rules still come');
     const json = JSON.parse(await contextCommand(services, { task: COLD_EMAIL, pack: 'Renewals', folder: 'guides' }, { json: true })) as GetContextOutput;
-    assert.deepEqual(json.pages.map((p) => [p.title, p.reason]), [['Taxwell glossary', 'pinned'], ['Renewal playbook', 'recipe'], ['Discovery call', 'search']]);
+    assert.deepEqual(json.pages.map((p) => [p.title, p.reason]), [['Cite the price list', 'rule'], ['No discount promises', 'rule'], ['Taxwell glossary', 'pinned'], ['Renewal playbook', 'recipe'], ['Discovery call', 'search']]);
     assert.equal(json.maxTokens, 12_000);
   });
 });

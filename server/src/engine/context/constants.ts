@@ -5,6 +5,11 @@
  * Similarities are 0..1: the share of a query's (idf-weighted) words a section holds, its
  * questions' closeness, or passage meaning when embeddings are on; whichever is highest.
  */
+/** Per-signal bars: a phrasing match clears them when its words or its meaning reach theirs (phraseMatch.ts `clears`). */
+export interface SignalBars {
+  words: number;
+  meaning: number;
+}
 
 /** The budget's range and default, in estimated tokens (characters / 4). */
 export const MIN_MAX_TOKENS = 1_000;
@@ -15,21 +20,40 @@ export const DEFAULT_MAX_TOKENS = 12_000;
 export const WHOLE_PAGE_SHARE = 0.75;
 
 /**
- * A pack applies without the judge when its closest Good-for phrasing is at least this similar to
- * the task; packs at {@link PACK_CANDIDATE_MIN} or more are the judge's candidates. Defaults 0.45, 0.2.
+ * Calibration. Words and meaning are different scales (words: the idf-weighted share of the
+ * task's words; meaning: cosine mapped by the model's anchors, which saturates at 1 for most
+ * on-topic text), so every bar below is per signal. Each was set with
+ * `npx tsx bench/calibrateContext.ts` on the two labelled sets of `npm run eval -- --dataset
+ * context` (awesome-copilot: 55 tasks over 54 pages; the example: 41 tasks over 28 pages); the
+ * figures quoted are that script's, measured 2026-12-01.
  */
-export const PACK_MATCH_MIN = 0.45;
+
+/**
+ * A pack applies without the judge when its closest Good-for phrasing reaches these (words or
+ * meaning). Meaning saturates: the best pack of on-topic tasks reached 0.48 at the median and
+ * 0.86 at the 90th percentile, "prepare for my first on-call shift" and the refund questions
+ * reached the Payments pack's 0.75 and more, and a loose 0.56 brought it to "what is the refund
+ * window?". At 0.95 only a near paraphrase applies a pack on meaning (off-topic tasks: 0.20 at
+ * most). Words: 0.45 (the best off-topic words match is 0.10). Packs reaching
+ * {@link PACK_CANDIDATE_MIN} are the judge's candidates.
+ */
+export const PACK_APPLY: SignalBars = { words: 0.45, meaning: 0.95 };
 export const PACK_CANDIDATE_MIN = 0.2;
 /** The judge applies a pack when it is at least this sure. Default 0.7. */
 export const JUDGE_SURE = 0.7;
 
-/** Pages matched by their Good-for phrasings: at most this many, each at least this similar. Defaults 3, 0.35. */
+/**
+ * Pages matched by their Good-for phrasings: at most {@link GOOD_FOR_PAGES}, each reaching these.
+ * Words 0.35: off-topic tasks' best page reached 0.27 (awesome-copilot) and 0.31 (example).
+ * Meaning 0.7: off-topic best 0.34 at most, wrong pages 0.27-0.42 at the 90th percentile, must
+ * pages 0.98 (awesome-copilot) and 0.63 (example) at the 25th.
+ */
 export const GOOD_FOR_PAGES = 3;
-export const GOOD_FOR_MIN = 0.35;
+export const GOOD_FOR_MATCH: SignalBars = { words: 0.35, meaning: 0.7 };
 /** Sections a matched page that is not read whole keeps past the closeness window. Default 2. */
 export const GOOD_FOR_SECTIONS = 2;
-/** A folder's phrasings this similar to the task lift its pages into the search. Default 0.35. */
-export const FOLDER_MATCH_MIN = 0.35;
+/** A folder's phrasings reaching these (words or meaning) lift its pages into the search. */
+export const FOLDER_MATCH: SignalBars = { words: 0.35, meaning: 0.7 };
 
 /**
  * Words signal: a query word found in a section's heading path or its page's title, folder, type
@@ -38,12 +62,33 @@ export const FOLDER_MATCH_MIN = 0.35;
 export const BODY_WORD_WEIGHT = 0.6;
 
 /**
- * Closeness window (step 7): without the judge, a section is kept when its similarity is within
- * this distance of the best match's. Range 0..1; default 0.25.
+ * Closeness window (step 7) without the judge, per signal: a section is close enough when one of
+ * its signals reaches this share of the request's best score on that signal (and that signal's
+ * {@link RELATED} bar). Pages a task must get had a best words ratio of 1.00 (awesome-copilot)
+ * and 0.85 (example) at the 10th percentile, 0.60 at worst; the pages it must not get 0.60 and
+ * 0.52 at the 90th. Meaning: must pages 1.00 and 0.90 at the 10th, wrong ones 0.65 and 0.61 at
+ * the 90th. Questions: must 0.75 and 0.65 at the 10th, wrong 0.35 and 0.00 at the 90th.
  */
-export const CLOSENESS_WINDOW = 0.25;
-/** Nothing closer than this counts as a match at all (below it: "nothing found"). Default 0.3. */
-export const MIN_SIMILARITY = 0.3;
+export const CLOSE_RATIO = { words: 0.7, meaning: 0.9, question: 0.7 } as const;
+
+/**
+ * "Related at all", per signal: below these a section is no match (nothing-found when nothing
+ * reaches them) and neither a pack, a Good-for page nor a folder keeps it. Words 0.3: on-topic
+ * tasks' best was at least 0.36; off-topic tasks' best, with one-word facets no longer scoring,
+ * stays below. Meaning 0.75: off-topic best 0.64 at most, on-topic 0.83 (awesome-copilot) and
+ * 0.67 (example, 10th percentile). Questions 0.5: off-topic best 0.48 at most.
+ */
+export const RELATED = { words: 0.3, meaning: 0.75, question: 0.5 } as const;
+
+/**
+ * A section reached by widening (links, coherent folders) carries its weight from the page it
+ * came from; it is close enough at this share of the request's best similarity (any signal). Above the page-link
+ * weight (0.7), so a link written elsewhere on a page never brings a page on its own, and a
+ * sibling in a coherent folder (0.8) comes only from the best page. 0.75 and 0.8 measured alike
+ * on both sets (example precision 0.829 words only); links from a hit section (0.9) still bring
+ * pages such as the decline codes to refund tasks, which the judge is there to weigh.
+ */
+export const WIDENED_CLOSE = 0.8;
 
 /** Pages named as nearest when nothing was found. Default 3. */
 export const NEAREST_PAGES = 3;

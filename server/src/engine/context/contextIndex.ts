@@ -1,6 +1,6 @@
 /**
  * What `get_context` precomputes once per library view (one index state on one day) and reuses
- * for every request: the name dictionary, each section's heading-side and body terms, the tag
+ * for every request: the name dictionary, the library's stacks, each section's heading-side and body terms, the tag
  * vocabulary, page titles for `[[links]]` and pack entries, and the library's word statistics.
  * Per-section analysis is cached on the section objects themselves (immutable), so a re-index
  * re-analyses only what changed.
@@ -11,6 +11,7 @@ import type { LibraryView } from '../library/libraryView';
 import { sectionBody } from '../library/summaries';
 import { folderPhrasings, pagePhrasings, packPhrasings } from '../models/derivedText';
 import { buildNameDictionary, type NameDictionary } from '../models/nameDictionary';
+import { buildStackNames, type StackNames } from './stackNames';
 import { termSet } from '../text/analyzer';
 
 export interface SectionTerms {
@@ -23,6 +24,8 @@ export interface SectionTerms {
 export interface ContextIndex {
   view: LibraryView;
   names: NameDictionary;
+  /** The stacks and products the library's pages are about (titles, file names, tags, globs). */
+  stacks: StackNames;
   /** idf of an index term over every indexed section: `ln(1 + (N - df + 0.5) / (df + 0.5))`. */
   idf(term: string): number;
   /**
@@ -133,7 +136,8 @@ function buildIndex(view: LibraryView): ContextIndex {
     }
     return share;
   };
-  return { view, names, idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
+  // Rules come whole anyway and are nobody's rival.
+  return { view, names, stacks: buildStackNames(view.docs.filter((d) => d.library?.type !== 'rule')), idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
 }
 
 /**

@@ -8,13 +8,20 @@
  * A section that fails either is dropped; table rows are asked the second question only
  * (tableRows.ts). Without the judge the heuristics answer:
  *
- * 1. the closeness window: yes when the section's weight is within {@link CLOSENESS_WINDOW} of
- *    the best match's similarity (and at least {@link MIN_SIMILARITY}), or when it holds a name
- *    the plan found, or when a Good-for page, an applied pack or a matching folder keeps it past
- *    the window;
+ * 1. the closeness window, per signal ({@link CLOSE_RATIO}, {@link RELATED}): yes when one of the
+ *    section's words, meaning or question scores reaches its share of the request's best on that
+ *    signal and that signal's "related" bar; a section reached by widening when its carried
+ *    weight (the similarity of the page it came from times its reach weight) reaches
+ *    {@link WIDENED_CLOSE} of the request's best similarity on any signal. A Good-for page's best
+ *    sections are kept, and so is a section holding a name the plan found (a page read only
+ *    whole comes on a name only when it is about the name: getContext.ts); a section of an
+ *    applied pack's When-relevant page or of a coherent lifted folder is kept when it is related
+ *    at all ({@link RELATED});
  * 2. the name dictionary: yes when the section's page is about a name of a kind the task names
  *    (a competitor page for TaxJar while the task names Avalara), or its heading names one, and
- *    that name is not among the task's names of that kind.
+ *    that name is not among the task's names of that kind; and the library's own stacks
+ *    (stackNames.ts): yes when the page reads like another page that holds a name the task says,
+ *    while its own names are not in the task (the Python MCP server page for a Go MCP task).
  *
  * With the judge in `gate` mode its answers decide instead, for the best
  * {@link MAX_JUDGED_SECTIONS} candidates (the rest keep the heuristics' answers), and the
@@ -24,7 +31,8 @@ import { JUDGE_QUESTIONS } from '../models/prompts';
 import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
 import type { PlanName } from '../models/heuristicPlan';
 import { sectionBody } from '../library/summaries';
-import { CLOSENESS_WINDOW, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, MIN_SIMILARITY } from './constants';
+import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
+import { folderCoherence, folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';
 import { rowsAboutOtherNames, sectionTable, tableDescription } from './tableRows';
 import type { Candidate, KeptRows } from './types';
@@ -32,25 +40,92 @@ import type { Candidate, KeptRows } from './types';
 /** Library name kinds the "different ..." question is about. */
 const LIBRARY_KINDS = new Set(['competitor', 'product', 'persona', 'market']);
 
+/** The request's best score on each signal (0 when the signal did not run or found nothing). */
+export interface BestScores {
+  words: number;
+  meaning: number;
+  question: number;
+}
+
 export interface FocusContext {
   index: ContextIndex;
   task: string;
   names: readonly PlanName[];
-  /** The best search similarity of the request. */
-  best: number;
+  best: BestScores;
+  /** The task's identity terms (stackNames.ts `identityTerms`). */
+  taskTerms: ReadonlySet<string>;
+  /** Proper names in the task that the library never mentions (stackNames.ts `unknownNames`). */
+  unknown: readonly string[];
+}
+
+/**
+ * The name that makes a page about another stack or product than the task names: a read-alike
+ * rival's (stackNames.ts), or, when the task names something the library never mentions, the
+ * page's own names when none of them is in the task.
+ */
+export function otherStackName(doc: Parameters<ContextIndex['stacks']['otherThanTask']>[0], index: ContextIndex, taskTerms: ReadonlySet<string>, unknown: readonly string[]): string | undefined {
+  const rival = index.stacks.otherThanTask(doc, taskTerms, (a, b) => folderOfPath(a.path) === folderOfPath(b.path) && folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN);
+  if (rival !== undefined || unknown.length === 0) return rival;
+  const names = [...index.stacks.namesOf(doc)];
+  return names.length > 0 && !names.some((n) => taskTerms.has(n)) ? names[0] : undefined;
+}
+
+/** The best score of each signal over search hits. */
+export function bestScores(hits: readonly { signals: { words: number; meaning?: number; question: number } }[]): BestScores {
+  const best: BestScores = { words: 0, meaning: 0, question: 0 };
+  for (const h of hits) {
+    best.words = Math.max(best.words, h.signals.words);
+    best.meaning = Math.max(best.meaning, h.signals.meaning ?? 0);
+    best.question = Math.max(best.question, h.signals.question);
+  }
+  return best;
+}
+
+/** A candidate's own scores per signal (0 for one search did not find). */
+function scoresOf(c: Candidate): BestScores {
+  const s = c.hit?.signals;
+  return { words: s?.words ?? 0, meaning: s?.meaning ?? 0, question: s?.question ?? 0 };
+}
+
+/** Related at all: one signal reaches its {@link RELATED} bar. */
+export function isRelated(c: Candidate): boolean {
+  const s = scoresOf(c);
+  return s.words >= RELATED.words || s.meaning >= RELATED.meaning || s.question >= RELATED.question;
+}
+
+/** How close a candidate is to the best match, 0..1: its best ratio over the signals that are related. */
+export function closeness(c: Candidate, best: BestScores): number {
+  const s = scoresOf(c);
+  let ratio = 0;
+  for (const signal of ['words', 'meaning', 'question'] as const) {
+    if (best[signal] > 0 && s[signal] >= RELATED[signal]) ratio = Math.max(ratio, s[signal] / best[signal]);
+  }
+  // Reached by widening: what it carries from the (close, related) page it came from.
+  const top = Math.max(best.words, best.meaning, best.question);
+  if (c.reachedBy !== 'search' && top > 0 && c.weight >= RELATED.words) ratio = Math.max(ratio, c.weight / top);
+  return Math.min(1, ratio);
 }
 
 /** The heuristic's answer to question 1. */
-export function heuristicUse(c: Candidate, best: number): Answer {
-  if (c.named || c.keepPastWindow === 'use') return { yes: true, probability: 1 };
-  if ((c.keepPastWindow === 'recipe' || c.keepPastWindow === 'lift') && c.similarity > 0) return { yes: true, probability: Math.max(0.5, best > 0 ? Math.min(1, c.weight / best) : 0) };
-  const closeness = best > 0 ? Math.min(1, c.weight / best) : 0;
-  const inWindow = c.weight >= MIN_SIMILARITY && c.weight >= best - CLOSENESS_WINDOW;
-  return inWindow ? { yes: true, probability: Math.max(0.5, closeness) } : { yes: false, probability: Math.min(0.49, closeness / 2) };
+export function heuristicUse(c: Candidate, best: BestScores): Answer {
+  if (c.keepPastWindow === 'use') return { yes: true, probability: 1 };
+  const close = closeness(c, best);
+  // A section holding a name the task says always comes (its page is about the name: surest).
+  if (c.named) return { yes: true, probability: c.aboutName ? 1 : Math.max(0.6, close) };
+  if ((c.keepPastWindow === 'recipe' || c.keepPastWindow === 'lift') && isRelated(c)) return { yes: true, probability: Math.max(0.5, close) };
+  const s = scoresOf(c);
+  let inWindow = false;
+  for (const signal of ['words', 'meaning', 'question'] as const) {
+    if (s[signal] >= RELATED[signal] && s[signal] >= best[signal] * CLOSE_RATIO[signal]) inWindow = true;
+  }
+  if (c.reachedBy !== 'search' && c.weight >= RELATED.words && c.weight >= Math.max(best.words, best.meaning, best.question) * WIDENED_CLOSE) inWindow = true;
+  return inWindow ? { yes: true, probability: Math.max(0.5, close) } : { yes: false, probability: Math.min(0.49, close / 2) };
 }
 
 /** The heuristic's answer to question 2, with the name that makes it different. */
 export function heuristicDifferent(c: Candidate, ctx: FocusContext): Answer & { name?: string } {
+  const stack = otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown);
+  if (stack !== undefined) return { yes: true, probability: 0.9, name: stack };
   const wanted = new Map<string, Set<string>>();
   for (const n of ctx.names) {
     if (!LIBRARY_KINDS.has(n.kind)) continue;

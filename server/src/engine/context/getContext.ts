@@ -19,8 +19,10 @@ import { termSet } from '../text/analyzer';
 import { estimateTokens } from '../text/tokenEstimate';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
 import { DEFAULT_MAX_TOKENS, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
-import { contextIndex } from './contextIndex';
-import { decideFocus, focusQuestions, heuristicUse, type FocusContext } from './focus';
+import { contextIndex, type ContextIndex } from './contextIndex';
+import { normalizeName } from '../ranking/namedEntities';
+import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
+import { identityTerms, unknownNames } from './stackNames';
 import { matchFolders, scorePages, selectGoodFor } from './goodFor';
 import type { ContextHooks } from './hooks';
 import { nearestPages } from './nothingFound';
@@ -79,8 +81,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
 
   // Steps 2-3: instructions, rules, pinned pages.
   const instructions = teamInstructions(view);
-  const rules = rulePages(view, scope);
-  const pinned = pinnedPages(view, scope);
+  const rules = rulePages(view);
+  const pinned = pinnedPages(view);
 
   // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
   const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
@@ -95,9 +97,16 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // Steps 4-5: packs, pages and folders by what they are for.
   const packs = await packCandidates(index, query, { forced: request.pack, notes, meaning: hooks.textMeaning });
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
-  const goodFor = selectGoodFor(pageScores);
+  // A page about another stack or product than the task names never comes in by what it is for.
+  const taskIdentity = identityTerms(task);
+  const unknown = unknownNames(task, (t) => view.state.lexical.df(t));
+  const goodFor = selectGoodFor(pageScores, (doc) => otherStackName(doc, index, taskIdentity, unknown) !== undefined);
   const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
   const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
+  // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
+  // phrasings are its pages' titles (a flat folder of every stack) matches any task through one
+  // page's title, which says nothing about its siblings.
+  const keptLifted = new Set(folders.filter((f) => f.declared).flatMap((f) => f.pages.map((p) => p.id)));
 
   // Step 6: section search, then widening.
   const search = await searchSections({ index, sections, queries: [task, ...plan.searches], names: plan.names, tags: tagsFound, liftedPages, meaning: input.meaning, notes });
@@ -110,10 +119,13 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
       weight: hit.similarity,
       fused: hit.fused,
       reachedBy: 'search',
-      named: hit.signals.names.length > 0,
+      // A name brings its section. A page read only whole comes on a name only when it is about
+      // that name: an example row naming billing-worker does not send the postmortem template.
+      named: hit.signals.names.length > 0 && (!isReadWhole(hit.entry.doc, notes) || isAboutName(index, hit.entry.doc, hit.signals.names)),
+      aboutName: hit.signals.names.length > 0 && isAboutName(index, hit.entry.doc, hit.signals.names),
     });
   }
-  const best = search.hits.reduce((max, h) => Math.max(max, h.similarity), 0);
+  const best = bestScores(search.hits);
   const sectionEntry = (doc: Doc, sectionId: string) => view.sectionById.get(sectionId) ?? input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
   for (const { doc } of goodFor) {
     if (isReadWhole(doc, notes)) continue;
@@ -135,14 +147,15 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const markRecipes = (applied: ReadonlySet<string>) => {
     for (const c of candidates.values()) {
       if (c.keepPastWindow === 'use') continue;
-      if (applied.has(c.entry.doc.id) && c.similarity > 0) c.keepPastWindow = 'recipe';
-      else if (liftedPages.has(c.entry.doc.id) && c.similarity > 0) c.keepPastWindow = 'lift';
+      if (applied.has(c.entry.doc.id) && isRelated(c)) c.keepPastWindow = 'recipe';
+      else if (keptLifted.has(c.entry.doc.id) && isRelated(c)) c.keepPastWindow = 'lift';
       else delete c.keepPastWindow;
     }
   };
   markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const focus: FocusContext = { index, task, names: plan.names, best };
-  const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
+  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown };
+  // Widening starts from pages that belong: close enough, and not about another stack than the task's.
+  const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes && !heuristicDifferent(c, focus).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
   widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });
 
   // Step 7: the judge (one call for packs, sections and rows), then focus.
@@ -167,7 +180,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const whole: WholeCandidate[] = [];
   const ruleIds = new Set(rules.map((d) => d.id));
   const pushWhole = (doc: Doc, reason: PageReason) => {
-    if (ruleIds.has(doc.id) || isTeamInstructions(doc) || !scope.includes(doc) || whole.some((w) => w.doc.id === doc.id)) return;
+    // Pinned pages come whatever the scope; pack and Good-for pages only from inside it.
+    if (ruleIds.has(doc.id) || isTeamInstructions(doc) || (reason !== 'pinned' && !scope.includes(doc)) || whole.some((w) => w.doc.id === doc.id)) return;
     whole.push({ doc, reason, private: privateOf(doc), sections: [] });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
@@ -191,6 +205,14 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   if (nothing) {
     for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
     for (const h of search.hits) pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
+    // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
+    // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
+    // in their fused order, at a nearness too small to show.
+    if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+      search.touched.forEach((h, i) => {
+        if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
+      });
+    }
   }
   const nearest = nothing ? nearestPages(pageNearness) : undefined;
 
@@ -235,6 +257,13 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   bundle.tokens = estimateTokens(markdown);
   if (markdown.length !== filled.chars) throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
   return { bundle, markdown, idOf };
+}
+
+/** The page is about one of `names`: its title holds it, or the dictionary has the page as that name's. */
+function isAboutName(index: ContextIndex, doc: Doc, names: readonly string[]): boolean {
+  const title = ` ${normalizeName(doc.title)} `;
+  const own = new Set(index.names.namesOfPage(doc.id).map((n) => n.text));
+  return names.some((n) => own.has(n) || title.includes(` ${normalizeName(n)} `));
 }
 
 const bodies = new WeakMap<Section, boolean>();

@@ -4,20 +4,20 @@
  * task is compared with them (phraseMatch.ts), which finds a page of cold-email rules for "cold
  * email to a CFO switching from Avalara" although the page never says CFO.
  *
- * The closest {@link GOOD_FOR_PAGES} pages at least {@link GOOD_FOR_MIN} similar come in: a page
+ * The closest {@link GOOD_FOR_PAGES} pages reaching {@link GOOD_FOR_MATCH} (words or meaning) come in: a page
  * to read whole comes whole (after pack pages, if it fits the allowance); any other keeps its best
  * {@link GOOD_FOR_SECTIONS} sections past the closeness window. A folder whose phrasings match
- * (at least {@link FOLDER_MATCH_MIN}) lifts its pages into the search: their sections rank higher
+ * ({@link FOLDER_MATCH}) lifts its pages into the search: their sections rank higher
  * and are kept past the closeness window when related to the task at all.
  */
 import type { Doc } from '../model';
 import { folderPhrasings, pagePhrasings, type ModelNotes } from '../models/derivedText';
 import type { FolderDescription } from '../sources/library';
-import { FOLDER_MATCH_MIN, GOOD_FOR_MIN, GOOD_FOR_PAGES } from './constants';
+import { FOLDER_MATCH, GOOD_FOR_MATCH, GOOD_FOR_PAGES } from './constants';
 import { folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';
 import type { TextMeaning } from './hooks';
-import { matchPhrasings, type PhraseMatch, type PhraseQuery } from './phraseMatch';
+import { clears, matchPhrasings, type PhraseMatch, type PhraseQuery } from './phraseMatch';
 
 export interface GoodForMatch {
   doc: Doc;
@@ -29,6 +29,11 @@ export interface FolderMatch {
   match: PhraseMatch;
   /** Pages in it and its subfolders that the request may use. */
   pages: Doc[];
+  /**
+   * Its phrasings are its own (folder.yaml `good_for`, or a model's), not its description and
+   * page titles: only then does a match say the task is about the folder's subject.
+   */
+  declared: boolean;
 }
 
 /** Every page's closest phrasing, in the order given. */
@@ -37,10 +42,13 @@ export async function scorePages(index: ContextIndex, pages: readonly Doc[], que
   return pages.map((doc, i) => ({ doc, match: matches[i] }));
 }
 
-/** The pages that come in by what they are for: the closest few above the threshold, best first. */
-export function selectGoodFor(scored: readonly GoodForMatch[]): GoodForMatch[] {
+/**
+ * The pages that come in by what they are for: the closest few clearing the bars, best first;
+ * `excluded` drops pages about another stack or product than the task names.
+ */
+export function selectGoodFor(scored: readonly GoodForMatch[], excluded: (doc: Doc) => boolean = () => false): GoodForMatch[] {
   return scored
-    .filter((m) => m.match.score >= GOOD_FOR_MIN)
+    .filter((m) => clears(m.match, GOOD_FOR_MATCH) && !excluded(m.doc))
     .sort((a, b) => b.match.score - a.match.score || (a.doc.path < b.doc.path ? -1 : 1))
     .slice(0, GOOD_FOR_PAGES);
 }
@@ -62,8 +70,9 @@ export async function matchFolders(index: ContextIndex, pages: readonly Doc[], q
   const matches = await matchPhrasings(index, query, descriptions.map((f, i) => folderPhrasings(f, byFolder.get(folders[i])!, options.notes)), options.meaning);
   const out: FolderMatch[] = [];
   folders.forEach((folder, i) => {
-    if (matches[i].score < FOLDER_MATCH_MIN) return;
-    out.push({ folder, match: matches[i], pages: pages.filter((d) => d.path.startsWith(`${folder}/`)) });
+    if (!clears(matches[i], FOLDER_MATCH)) return;
+    const declared = descriptions[i].goodFor.length > 0 || (options.notes?.folderPhrasings(descriptions[i])?.length ?? 0) > 0;
+    out.push({ folder, match: matches[i], pages: pages.filter((d) => d.path.startsWith(`${folder}/`)), declared });
   });
   return out.sort((a, b) => b.match.score - a.match.score);
 }

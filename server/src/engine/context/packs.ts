@@ -1,7 +1,8 @@
 /**
  * Step 4, packs (`.context/packs/*.yaml`): the task is compared with every pack's Good-for
  * phrasings; the packs it comes close to are candidates. Without the judge a pack applies when
- * its closest phrasing is at least {@link PACK_MATCH_MIN} similar; with it, the judge reads the
+ * its closest phrasing reaches {@link PACK_APPLY} on words or on meaning (each signal its own
+ * calibrated bar: a loose meaning match is no reason to send a pack's pages); with it, the judge reads the
  * task and each candidate and the packs it is sure about (at least {@link JUDGE_SURE}) apply.
  * Several packs can apply, or none. `pack` forces one pack and no other is matched.
  *
@@ -16,10 +17,10 @@ import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
 import { JUDGE_QUESTIONS } from '../models/prompts';
 import type { LibraryPack } from '../sources/library';
 import { baseName } from '../sources/paths';
-import { JUDGE_SURE, PACK_CANDIDATE_MIN, PACK_MATCH_MIN } from './constants';
+import { JUDGE_SURE, PACK_APPLY, PACK_CANDIDATE_MIN } from './constants';
 import { resolvePageRef, type ContextIndex } from './contextIndex';
 import type { TextMeaning } from './hooks';
-import { matchPhrasings, type PhraseMatch, type PhraseQuery } from './phraseMatch';
+import { clears, matchPhrasings, type PhraseMatch, type PhraseQuery } from './phraseMatch';
 import type { PackDecision } from './types';
 
 export interface PackCandidate {
@@ -60,7 +61,7 @@ export async function packCandidates(
   packs.forEach((pack, i) => {
     const match = matches[i];
     if (match.score < PACK_CANDIDATE_MIN) return;
-    const heuristic = match.score >= PACK_MATCH_MIN ? { yes: true, probability: match.score } : { yes: false, probability: match.score };
+    const heuristic = clears(match, PACK_APPLY) ? { yes: true, probability: match.score } : { yes: false, probability: Math.min(match.score, 0.49) };
     out.push({ pack, match, forced: false, always: pages(pack.always), whenRelevant: pages(pack.whenRelevant), heuristic });
   });
   return out.sort((a, b) => b.match.score - a.match.score || (a.pack.name < b.pack.name ? -1 : 1));

@@ -14,6 +14,7 @@
  * "writing a cold email"; one-word facets never count (one shared word is no match).
  */
 import { termSet } from '../text/analyzer';
+import type { SignalBars } from './constants';
 import type { ContextIndex } from './contextIndex';
 import type { TextMeaning } from '../meaning/textSimilarity';
 
@@ -67,10 +68,21 @@ export interface PhraseQuery {
 }
 
 export interface PhraseMatch {
-  /** Best similarity over the phrasings, 0..1. */
+  /** Best similarity over the phrasings, 0..1: the higher of `words` and `meaning`. */
   score: number;
   /** The phrasing that scored it ('' when none). */
   phrasing: string;
+  /** Best words similarity (idf-weighted term cosine) over the phrasings. */
+  words: number;
+  /** Best meaning similarity over the phrasings; 0 without embeddings. */
+  meaning: number;
+}
+
+export type { SignalBars } from './constants';
+
+/** True when `match` clears `bars` on words or on meaning (the two signals differ in scale). */
+export function clears(match: PhraseMatch, bars: SignalBars): boolean {
+  return match.words >= bars.words || match.meaning >= bars.meaning;
 }
 
 /**
@@ -92,14 +104,17 @@ export async function matchPhrasings(index: ContextIndex, query: PhraseQuery, li
   const out: PhraseMatch[] = [];
   let offset = 0;
   for (const list of lists) {
-    let best: PhraseMatch = { score: 0, phrasing: '' };
+    let best: PhraseMatch = { score: 0, phrasing: '', words: 0, meaning: 0 };
     list.forEach((phrasing, i) => {
       const terms = phraseTerms(phrasing);
-      let score = termCosine(index, taskTerms, terms);
-      for (const facet of facetTerms) score = Math.max(score, FACET_WEIGHT * termCosine(index, facet, terms));
+      let words = termCosine(index, taskTerms, terms);
+      for (const facet of facetTerms) words = Math.max(words, FACET_WEIGHT * termCosine(index, facet, terms));
       const m = meaningScores?.[offset + i];
-      if (typeof m === 'number' && m > score) score = Math.min(1, m);
-      if (score > best.score) best = { score, phrasing };
+      const meaningScore = typeof m === 'number' ? Math.min(1, Math.max(0, m)) : 0;
+      const score = Math.max(words, meaningScore);
+      if (score > best.score) best = { ...best, score, phrasing };
+      best.words = Math.max(best.words, words);
+      best.meaning = Math.max(best.meaning, meaningScore);
     });
     offset += list.length;
     out.push(best);

@@ -2,12 +2,13 @@
  * Step 3, pinned pages (`always_include: true`, or a Cursor rule's `alwaysApply`): whole, after
  * the rules, while they fit. Whole pages (pinned and pack pages together) use at most three
  * quarters of the budget (budget.ts); a pinned page that would pass it is skipped, and its
- * sections stay searchable.
+ * sections stay searchable. Like rules they come whatever the request's `tags` or `folder`: those
+ * narrow the sections searched, not the pages a team pinned.
  */
 import type { Doc } from '../model';
 import type { LibraryView } from '../library/libraryView';
-import { isRule, isTeamInstructions, type Scope } from './scope';
+import { isRule, isTeamInstructions } from './scope';
 
-export function pinnedPages(view: LibraryView, scope: Scope): Doc[] {
-  return view.pinned.filter((doc) => !isRule(doc) && !isTeamInstructions(doc) && scope.includes(doc));
+export function pinnedPages(view: LibraryView): Doc[] {
+  return view.pinned.filter((doc) => !isRule(doc) && !isTeamInstructions(doc));
 }

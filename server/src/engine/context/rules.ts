@@ -1,14 +1,15 @@
 /**
- * Step 2, rules: every ready page of `type: rule` the request may see, in full, first, in map
- * order. Never cut for space: when they come to more than the budget they all still go and there
- * is simply no room left for anything else (budget.ts), which is why rules should be short.
+ * Step 2, rules: every ready page of `type: rule`, in full, first, in map order. Never cut for
+ * space: when they come to more than the budget they all still go and there is simply no room
+ * left for anything else (budget.ts), which is why rules should be short. A request's `tags` and
+ * `folder` narrow the sections searched, never the rules (seed 000 steps 2 and 6).
  */
 import type { Doc } from '../model';
 import type { LibraryView } from '../library/libraryView';
-import { isRule, isTeamInstructions, type Scope } from './scope';
+import { isRule, isTeamInstructions } from './scope';
 
-export function rulePages(view: LibraryView, scope: Scope): Doc[] {
-  return view.docs.filter((doc) => isRule(doc) && !isTeamInstructions(doc) && scope.includes(doc));
+export function rulePages(view: LibraryView): Doc[] {
+  return view.docs.filter((doc) => isRule(doc) && !isTeamInstructions(doc));
 }
 
 /** The team's agent instructions (`.context/instructions.md`), shallowest first. Not subject to scope. */

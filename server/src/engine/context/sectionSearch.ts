@@ -19,7 +19,10 @@
  * - **folder**: sections of pages in a folder whose phrasings match the task (step 5's lift).
  *
  * A section's similarity (0..1) is its best words, meaning or question score over the queries:
- * what the closeness window (step 7) compares.
+ * what the closeness window (step 7) compares, signal by signal. A facet search of the plan counts
+ * {@link FACET_WEIGHT} of its scores there, and a one-word facet only ranks (its fused score),
+ * never sets a similarity: one shared word ("migration", "office") is no match, and a section
+ * holding it would otherwise score 1.0 and defeat the closeness window.
  */
 import type { Section } from '../model';
 import type { LibrarySection } from '../library/libraryView';
@@ -31,7 +34,7 @@ import { analyzeQuery, analyzeWord } from '../text/analyzer';
 import { MAX_MATCH_UNITS } from '../lexical/postings';
 import { BODY_WORD_WEIGHT, NAME_MAX_SHARE, RRF_K } from './constants';
 import { sectionTermsOf, type ContextIndex } from './contextIndex';
-import { phraseTerms, termCosine } from './phraseMatch';
+import { FACET_WEIGHT, phraseTerms, termCosine } from './phraseMatch';
 
 /**
  * Verbs that say what the agent will do rather than what it is about ("write", "add", "fix"):
@@ -89,6 +92,8 @@ export interface SearchInput {
 export interface SearchResult {
   /** Every section with a similarity above 0 or a name, best fused score first. */
   hits: SearchHit[];
+  /** Every section any query touched (one-word facets and task verbs too), best fused score first. */
+  touched: SearchHit[];
   /** Signals that ran. */
   meaning: boolean;
   /** Names that make sections surface. */
@@ -114,9 +119,11 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
     return terms;
   };
 
-  for (const query of input.queries) {
+  for (const [queryIndex, query] of input.queries.entries()) {
     const units = analyzeQuery(query).map((u) => u.key);
     if (units.length === 0) continue;
+    // The task as written scores in full; a facet of two or more words at FACET_WEIGHT; one word only ranks.
+    const scale = queryIndex === 0 ? 1 : units.length >= 2 ? FACET_WEIGHT : 0;
     const scanned = candidatesFor(index, sections, units, input.notes);
     const weights = units.map((u) => index.idf(u) * (TASK_VERBS.has(u) ? TASK_VERB_WEIGHT : 1));
     const total = weights.reduce((a, b) => a + b, 0);
@@ -152,7 +159,8 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
       for (const [entry, rank] of ranksOf(list)) {
         const h = hit(entry);
         h.fused += 1 / (RRF_K + rank);
-        const score = list.get(entry)!;
+        const score = list.get(entry)! * scale;
+        if (score === 0) continue;
         if (name === 'words') h.signals.words = Math.max(h.signals.words, score);
         else if (name === 'question') h.signals.question = Math.max(h.signals.question, score);
         else h.signals.meaning = Math.max(h.signals.meaning ?? 0, score);
@@ -196,9 +204,10 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
     for (const [entry, rank] of ranksOf(lifted)) byEntry.get(entry)!.fused += 1 / (RRF_K + rank);
   }
 
-  const hits = [...byEntry.values()].filter((h) => h.similarity > 0 || h.signals.names.length > 0);
-  hits.sort((a, b) => b.fused - a.fused || b.similarity - a.similarity || a.entry.order - b.entry.order);
-  return { hits, meaning: meaningRan, surfacingNames: surfacing.map((n) => n.text) };
+  const touched = [...byEntry.values()].filter((h) => h.fused > 0 || h.similarity > 0);
+  touched.sort((a, b) => b.fused - a.fused || b.similarity - a.similarity || a.entry.order - b.entry.order);
+  const hits = touched.filter((h) => h.similarity > 0 || h.signals.names.length > 0);
+  return { hits, touched, meaning: meaningRan, surfacingNames: surfacing.map((n) => n.text) };
 }
 
 /**

@@ -45,6 +45,8 @@ export interface Candidate {
   keepPastWindow?: 'use' | 'recipe' | 'lift';
   /** It holds a name the plan found. */
   named: boolean;
+  /** Its page is about one of those names (the name is in its title or the page is that name's). */
+  aboutName?: boolean;
 }
 
 export interface KeptRows {

@@ -2,8 +2,12 @@
  * Similarity of a question to short texts (Good-for phrasings, section questions) for get_context,
  * from the same embedder and on-disk cache as the section vectors.
  *
- * Never blocks an answer on embedding: texts whose vectors are cached answer at once; the others
- * are null for this request and are embedded in the background, so the next request has them.
+ * The engine embeds the library's phrasings with the index ({@link TextSimilarity.prepare}, after
+ * the sections' vectors), so the first request and every later one compare with the same vectors.
+ * Never blocks an answer on embedding: when any text of a request has no vector yet (the index is
+ * still being embedded, or a model wrote new phrasings) the whole request compares on words,
+ * never on a mix that changes from one call to the next, and the missing texts are embedded in
+ * the background.
  */
 import type { Embedder } from '../embeddings/embedder';
 import { embedTextsCached } from '../embeddings/cachedEmbedding';
@@ -34,17 +38,25 @@ export class TextSimilarity implements TextMeaning {
   async similarities(query: string, texts: readonly string[]): Promise<(number | null)[] | null> {
     const q = await this.embedQuery(query);
     if (!q) return null;
-    const missing: string[] = [];
-    const out = texts.map((text) => {
-      const vector = this.vectorOf(text);
-      if (!vector) {
-        missing.push(text);
-        return null;
-      }
-      return meaningRaw(dot(q, vector), this.embedder.similarity);
-    });
-    if (missing.length) this.embedLater(missing);
-    return out;
+    const vectors = texts.map((text) => this.vectorOf(text));
+    const missing = texts.filter((_, i) => !vectors[i]);
+    if (missing.length) {
+      this.embedLater(missing);
+      return null;
+    }
+    return vectors.map((vector) => meaningRaw(dot(q, vector!), this.embedder.similarity));
+  }
+
+  /** Embeds (or reads from the cache) every text that has no vector yet; resolves when done. */
+  async prepare(texts: readonly string[]): Promise<void> {
+    const fresh = [...new Set(texts)].filter((t) => !this.vectorOf(t));
+    if (fresh.length === 0) return;
+    try {
+      const { vectors } = await embedTextsCached(this.embedder, fresh, { cache: this.cache });
+      fresh.forEach((t, i) => this.memory.set(textDigest(t), vectors[i]));
+    } catch (error) {
+      this.log(`[meaning] phrasings could not be embedded: ${(error as Error).message}`);
+    }
   }
 
   /** Resolves when texts queued so far are embedded (tests). */

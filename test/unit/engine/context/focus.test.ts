@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { CLOSENESS_WINDOW } from '../../../../server/src/engine/context/constants';
+import { CLOSE_RATIO } from '../../../../server/src/engine/context/constants';
 import { isSpecificName } from '../../../../server/src/engine/context/sectionSearch';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { COLD_EMAIL, excerpts, indexDir, pageText, referencePages, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
@@ -79,14 +79,14 @@ describe('get_context step 7: focus (closeness window, the heuristic judge, tabl
     assert.equal(window.similarity, 1);
     const fees = narrow.bundle.judge.verdicts.find((v) => v.kind === 'use' && gen.view.sectionById.get(v.subject)?.section.headingPath[1] === 'Fees');
     assert.equal(fees?.applied.yes, false, 'Fees shares "refund" through its page title only: outside the window');
-    assert.equal(CLOSENESS_WINDOW, 0.25);
+    assert.equal(CLOSE_RATIO.words, 0.7);
   });
 
   it('always surfaces a section that holds a name the plan found, however it does otherwise', async () => {
     const built = await run(gen.view, 'write a comparison page against Slotly');
     const faq = built.bundle.reference.find((p) => p.doc.title === 'Sales FAQ')!;
     const [common] = faq.sections;
-    assert.ok(common.similarity! < 1 - CLOSENESS_WINDOW, `${common.similarity}: outside the window`);
+    assert.ok(common.similarity! < CLOSE_RATIO.words, `${common.similarity}: outside the window`);
     assert.equal(faq.reason, 'search');
     assert.deepEqual(built.bundle.plan.names.map((n) => [n.text, n.kind]), [['Slotly', 'competitor']]);
     // A catalog entity named with a plain word does not make every section that says it surface.

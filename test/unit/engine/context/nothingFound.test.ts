@@ -5,7 +5,7 @@ import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../../../../server/src/tools/getContext';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
-import { indexDir, run, TAXWELL, type Indexed } from './herald';
+import { indexDir, pageText, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
 
 const TASK = 'configure kubernetes autoscaling for the filing service';
 
@@ -24,9 +24,10 @@ describe('get_context when nothing matches', function () {
     const built = await run(lib.view, TASK);
     const nearest = built.bundle.nothingFound!.nearest.map((n) => [n.doc.title, n.score]);
     assert.deepEqual(nearest, [
-      ['Avalara battlecard', 0.219],
-      ['Discovery call', 0.219],
-      ['Renewal playbook', 0.219],
+      // The facet "kubernetes autoscaling" at FACET_WEIGHT (0.85) of its words score.
+      ['Avalara battlecard', 0.186],
+      ['Discovery call', 0.186],
+      ['Renewal playbook', 0.186],
     ]);
     const id = (title: string) => built.idOf(lib.view.docs.find((d) => d.title === title)!.id);
     assert.ok(
@@ -67,5 +68,21 @@ describe('get_context when nothing matches', function () {
     const text = renderContextDiagnostics(report);
     assert.match(text, /^get_context requests: 3\.\n  plan made by: heuristic x3; judged by: heuristic x3\n\nNothing found \(2\):\n  "configure kubernetes autoscaling for the filing service"  x2  last 2026-06-01T10:00:00\.000Z\n    nearest: Avalara battlecard \[[0-9a-f]{8}\]; Discovery call \[[0-9a-f]{8}\]; Renewal playbook \[[0-9a-f]{8}\]\n/);
     assert.match(text, /\n\nConflicting pages \(0\):\n  none\n\nDuplicated ground \(0\):\n  none$/);
+  });
+
+  it('names the nearest pages on words alone even when only a one-word facet touches them', async () => {
+    const dir = writeWorkspace({
+      '.context/guides/office-moves.md': pageText({ title: 'Office moves' }, '# Office moves\n\n## Desks\n\nFacilities moves desks between floors of the office on Fridays.\n'),
+      '.context/guides/visitors.md': pageText({ title: 'Visitors' }, '# Visitors\n\n## Badges\n\nVisitors to the office sign in at reception.\n'),
+      '.context/guides/deploys.md': pageText({ title: 'Deploys' }, '# Deploys\n\n## Pipeline\n\nEvery merge deploys to staging.\n'),
+    });
+    const gen = await indexDir(dir, 'office');
+    try {
+      const built = await run(gen.view, 'organize the holiday party for the office');
+      assert.deepEqual(built.bundle.reference, []);
+      assert.deepEqual(built.bundle.nothingFound!.nearest.map((n) => n.doc.title).sort(), ['Office moves', 'Visitors']);
+    } finally {
+      gen.engine.dispose();
+    }
   });
 });

@@ -58,9 +58,11 @@ describe('get_context step 8: rendering (golden Markdown) and JSON reasons', fun
         ['No discount promises', 'rule', true, []],
         ['Taxwell glossary', 'pinned', true, []],
         ['Voice and tone', 'recipe', true, []],
-        ['Avalara battlecard', 'search', false, [['Why customers switch', 'search', 1, null], ['Cold email angle', 'search', 1, null]]],
-        ['CFO persona', 'search', false, [['What they care about', 'search', 1, null]]],
-        ['Discovery call', 'link', false, [['Questions to ask', 'link', 0.6, out.pages[5].id]]],
+        // One-word facets ("CFO", "Avalara") rank but never set a similarity; the task scores in full, a facet at 0.85.
+        ['Avalara battlecard', 'search', false, [['Why customers switch', 'search', 0.434, null], ['Cold email angle', 'search', 0.85, null]]],
+        // Both hold a name the task says (CFO): they come on the name.
+        ['CFO persona', 'search', false, [['What they care about', 'search', 0.274, null]]],
+        ['Discovery call', 'link', false, [['Questions to ask', 'link', 0.095, out.pages[5].id]]],
         ['Outreach checklist', 'use', false, [['Subject line', 'use', null, null], ['The ask', 'use', null, null]]],
       ],
     );

@@ -24,20 +24,20 @@ describe('get_context scope: tags, folder, drafts, expired pages and private not
     assert.ok(!built.markdown.includes('two months free') && !built.markdown.includes('not reviewed yet'));
   });
 
-  it('takes material only from the folder and its subfolders, rules included', async () => {
+  it('searches only the folder and its subfolders; every rule and the pinned page still come', async () => {
     const built = await run(lib.view, { task: COLD_EMAIL, folder: 'battlecards' });
-    assert.deepEqual(built.bundle.rules, []);
-    assert.deepEqual(referencePages(built), [['Avalara battlecard', 'search', false]]);
+    assert.deepEqual(built.bundle.rules.map((p) => p.doc.title), ['Cite the price list', 'No discount promises']);
+    assert.deepEqual(referencePages(built), [['Taxwell glossary', 'pinned', true], ['Avalara battlecard', 'search', false]]);
     assert.deepEqual(built.bundle.scope, { folder: 'battlecards' });
     const same = await run(lib.view, { task: COLD_EMAIL, folder: '.context/battlecards/' });
-    assert.deepEqual(referencePages(same), [['Avalara battlecard', 'search', false]]);
+    assert.deepEqual(referencePages(same), [['Taxwell glossary', 'pinned', true], ['Avalara battlecard', 'search', false]]);
     await assert.rejects(run(lib.view, { task: COLD_EMAIL, folder: 'wiki' }), (e: Error) => e instanceof InputError && e.message.startsWith('folder: no ready library page is in "wiki". Folders: .context, .context/battlecards, .context/guides,'));
   });
 
-  it('takes only pages with one of the tags; an unknown tag is refused with the tags in use', async () => {
+  it('searches only pages with one of the tags, rules and pinned pages still come; an unknown tag is refused with the tags in use', async () => {
     const built = await run(lib.view, { task: 'what does the Growth plan cost per year', tags: ['Pricing'] });
     assert.deepEqual(built.bundle.rules.map((p) => p.doc.title), ['Cite the price list', 'No discount promises']);
-    assert.deepEqual(referencePages(built), [['Price list', 'use', false]], 'the pinned glossary is not tagged pricing; the price list is Good for a yearly price (Porter2: yearly and year are one stem)');
+    assert.deepEqual(referencePages(built), [['Taxwell glossary', 'pinned', true], ['Price list', 'use', false]], 'the pinned glossary is not tagged pricing and still comes; the price list is Good for a yearly price (Porter2: yearly and year are one stem)');
     await assert.rejects(run(lib.view, { task: 'x', tags: ['pricing', 'nope'] }), (e: Error) => e instanceof InputError && e.message === 'tags: no ready page is tagged "nope". Tags in use: avalara, competitor, outreach, persona, pricing, sales, taxjar.');
   });
 
