@@ -10,21 +10,16 @@ import { packCounts, type SectionFields } from '../../../../server/src/engine/le
 import { prunedScore, type Pruning } from '../../../../server/src/engine/lexical/gradedMatch';
 import { PostingsIndex, type FieldModel, type GradedMatch, type GradedUnit } from '../../../../server/src/engine/lexical/postings';
 import { PostingsBuilder } from '../../../../server/src/engine/lexical/postingsBuilder';
+import { Random } from '../../../../bench/random';
 
 const MODEL: FieldModel = { k1: 1.2, weight: { body: 1, heading: 2, title: 2, context: 1 }, b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 }, questionHeadingBoost: 2 };
 const VOCABULARY = 400;
 const SECTIONS = 3000;
 
-/** Deterministic pseudo-random numbers (mulberry32). */
+/** Deterministic pseudo-random numbers: the bench's seeded generator. */
 function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const generator = new Random(seed);
+  return () => generator.next();
 }
 
 /** Term `i` of the vocabulary, drawn with probability ~ 1 / (i + 1). */
