@@ -29,7 +29,7 @@ import { askChat, maximizeChat, testModelPrompts } from './chatChecks';
 import { copyWorkspace, listEndpointTools, packTestModel, readEndpointFile, TEST_MODEL_EXTENSION_ID } from './fixtures';
 import { until, VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { defaultVsixPath, repoRoot } from './paths';
-import { hoverAt, listMcpServers, mcpDiscoveredToolCount, readQuickPickItems, startMcpServer } from './productChecks';
+import { hoverAt, listMcpServers, mcpDiscoveredToolCount, readQuickPickItems, searchWorkspaceContext, startMcpServer } from './productChecks';
 import { loadFromExtension, runtimeExternals } from './runtimeModules';
 import { ourItem, readStatusItem, STATUS_ITEM_ID } from './statusChecks';
 
@@ -184,10 +184,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
 
     it('searches as you type: the expected first passage with its score and leading why[] terms; Enter opens it at its line', async function () {
       const vs = session();
-      await vs.runCommand('Workspace Context: Search workspace context');
-      await vs.waitForQuickInput('Search workspace context');
-      await vs.page.keyboard.insertText(QUESTION);
-      await vs.waitForQuickInput(/^Workspace context: 10 passages$/);
+      await searchWorkspaceContext(vs, QUESTION);
       const items = await readQuickPickItems(vs);
       await vs.screenshot('search-live-results');
       assert.equal(items[0].label, 'Deploy and rollback › Rolling back');
@@ -203,10 +200,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
 
     it("opens the answer as a results document whose hover shows a passage's why[] table", async function () {
       const vs = session();
-      await vs.runCommand('Workspace Context: Search workspace context');
-      await vs.waitForQuickInput('Search workspace context');
-      await vs.page.keyboard.insertText(QUESTION);
-      await vs.waitForQuickInput(/^Workspace context: 10 passages$/);
+      await searchWorkspaceContext(vs, QUESTION);
       await vs.page.locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Open the answer as a results document"]').click();
       await vs.page.locator('.editor-instance .monaco-editor[data-uri^="workspace-context-results:"]').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       // Line 15 of the document, inside the first passage's quoted text.

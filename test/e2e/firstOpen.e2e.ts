@@ -17,7 +17,7 @@ import { askChat, maximizeChat, testModelPrompts } from './chatChecks';
 import { copyWorkspace, packTestModel } from './fixtures';
 import { VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { defaultVsixPath, repoRoot } from './paths';
-import { hoverAt, readQuickPickItems } from './productChecks';
+import { hoverAt, readQuickPickItems, searchWorkspaceContext } from './productChecks';
 import { ourItem, readStatusItem } from './statusChecks';
 import { StatusTimeline, type Frame } from './statusTimeline';
 
@@ -122,10 +122,7 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
 
   it('searches as you type, ranking on words and meaning, with the runbook first', async function () {
     const vs = session();
-    await vs.runCommand('Workspace Context: Search workspace context');
-    await vs.waitForQuickInput('Search workspace context');
-    await vs.page.keyboard.insertText(QUESTION);
-    await vs.waitForQuickInput(/^Workspace context: 10 passages$/);
+    await searchWorkspaceContext(vs, QUESTION);
     const items = await readQuickPickItems(vs);
     await vs.screenshot('first-open-search');
     assert.equal(items[0].label, 'Deploy and rollback › Rolling back');

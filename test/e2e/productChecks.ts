@@ -5,6 +5,7 @@
  *   extension registers (`MCP: List Servers`, its status, the `MCP: <label>` output channel).
  * - hoverAt: the language server's hover on an entity ref.
  * - commandQuickPickItems: what a contributed command offers in its QuickPick.
+ * - searchWorkspaceContext: the search command with a question typed, its answer shown.
  */
 import { until, UI_TIMEOUT_MS, type VsCodeSession } from './harness';
 
@@ -25,6 +26,17 @@ export async function readQuickPickItems(vs: VsCodeSession, timeoutMs = UI_TIMEO
       detail: (r.querySelector('.quick-input-list-label-meta')?.textContent ?? '').trim(),
     }));`) as (rows: unknown[]) => QuickPickItem[],
   );
+}
+
+/**
+ * Opens `Workspace Context: Search workspace context`, types `question` as a user would and waits
+ * until the answer's 10 passages are shown; leaves the QuickPick open for the caller to read or use.
+ */
+export async function searchWorkspaceContext(vs: VsCodeSession, question: string): Promise<void> {
+  await vs.runCommand('Workspace Context: Search workspace context');
+  await vs.waitForQuickInput('Search workspace context');
+  await vs.page.keyboard.insertText(question);
+  await vs.waitForQuickInput(/^Workspace context: 10 passages$/);
 }
 
 /**
