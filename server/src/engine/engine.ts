@@ -15,6 +15,7 @@ import { Indexer, type PassProgress, type PassReport } from './indexing/indexer'
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
 import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
+import { questionAnchors } from './meaning/questionAnchors';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
@@ -288,17 +289,19 @@ export class Engine {
       const ordinal = state.sectionOrdinalById.get(id);
       if (ordinal !== undefined) nearest.push(ordinal);
     }
+    const cosine = (ordinal: number): number | null => {
+      const entry = state.sections[ordinal];
+      return entry ? vectors.cosine(entry, queryVector) : null;
+    };
+    const hasVector = (ordinal: number): boolean => {
+      const entry = state.sections[ordinal];
+      return entry !== undefined && vectors.has(entry.section.id);
+    };
     return {
       outsideCosine: found.outside,
-      cosine: (ordinal) => {
-        const entry = state.sections[ordinal];
-        return entry ? vectors.cosine(entry, queryVector) : null;
-      },
-      hasVector: (ordinal) => {
-        const entry = state.sections[ordinal];
-        return entry !== undefined && vectors.has(entry.section.id);
-      },
-      anchors: this.embedder!.similarity,
+      cosine,
+      hasVector,
+      anchors: questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
       nearest,
     };
   }

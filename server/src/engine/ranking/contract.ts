@@ -34,9 +34,20 @@
  *   at average length is 0.45, not 1). Measured, words only, nDCG@10: Argo CD docs (60
  *   labelled questions) 0.597 -> 0.693, against the dataset's BM25 0.652 and Lunr 0.547 in the
  *   same run; BEIR SciFact 0.665 -> 0.687.
+ * - 2026-12-01.2: meaning is measured from the question's own crowd. 0 at the cosine the
+ *   question reaches with the workspace's 90th-percentile section (MEANING_CROWD_PERCENTILE,
+ *   read from a strided sample of MEANING_SAMPLE sections) and 1 at MEANING_SPAN above it,
+ *   instead of at the model's fixed anchors (MiniLM 0.10 / 0.60). On one product's docs the
+ *   crowd of loosely related sections already reaches 0.46 (Argo CD: a question's
+ *   99th-percentile section, median over questions) and the answers 0.66, so the fixed anchors
+ *   gave both a full 1.00 and meaning could not rank them; fixed 0.40 / 0.80 anchors fix that
+ *   corpus but zero the answers of a workspace spanning many subjects (the example: hybrid
+ *   nDCG@10 0.643 -> 0.527). Measured hybrid nDCG@10 (MiniLM, every section embedded): Argo CD
+ *   0.717 -> 0.749, BEIR SciFact 0.720 -> 0.732, the example 0.643 -> 0.643. The model's
+ *   anchors still apply below MEANING_MIN_SAMPLE sections with vectors. Words only: unchanged.
  */
 
-export const CONTRACT_VERSION = '2026-12-01.1';
+export const CONTRACT_VERSION = '2026-12-01.2';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;
@@ -175,6 +186,23 @@ export interface SimilarityAnchors {
   unrelated: number;
   related: number;
 }
+
+/**
+ * Meaning's zero is the question's cosine with the section at this fraction of the workspace's
+ * sections (meaning/questionAnchors.ts). Grid on Argo CD (hybrid nDCG@10) / the example: 0.80
+ * 0.738 / 0.641, 0.85 0.742 / 0.641, 0.90 0.749 / 0.643, 0.95 0.749 / 0.617, 0.99 0.736 / 0.585.
+ */
+export const MEANING_CROWD_PERCENTILE = 0.9;
+/**
+ * Meaning is 1 this far above its zero. MiniLM's paraphrase pairs sit 0.3-0.5 above unrelated
+ * ones; grid at the 90th percentile on Argo CD / the example: 0.35 0.752 / 0.643, 0.40
+ * 0.749 / 0.643, 0.45 0.739 / 0.646, 0.50 0.738 / 0.628. BEIR SciFact: 0.35 0.728, 0.40 0.732.
+ */
+export const MEANING_SPAN = 0.4;
+/** Sections whose cosines estimate the percentile: the 90th of 512 is within ~1.3 percentile points. */
+export const MEANING_SAMPLE = 512;
+/** Fewer sampled sections with vectors than this: the model's own anchors. */
+export const MEANING_MIN_SAMPLE = 100;
 
 /** Cosine as is: for models with no anchors of their own. */
 export const PLAIN_COSINE: SimilarityAnchors = { unrelated: 0, related: 1 };
