@@ -154,6 +154,12 @@ export interface LibraryProps {
   usage?: string;
   /** Workspace-relative path of an attached file (`get_file`). */
   file?: string;
+  /**
+   * The attachment the front matter names when no regular file was there at indexing time (a
+   * problem says so); `get_file` looks again and says why it cannot serve it, instead of
+   * answering as if the page named no file.
+   */
+  missingFile?: string;
   /** Copilot `applyTo` or Cursor `globs`, kept as written. */
   applyTo?: string[];
   /** Cursor `alwaysApply`. */

@@ -94,7 +94,9 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const doc = findPage(services, found.view, 'page_id', args.page_id, context);
         const id = found.view.docById.has(doc.id) ? shownId(found.view, doc.id) : doc.id.slice(0, 8);
-        const file = doc.library?.file;
+        // A file the page names but indexing did not find is looked at again: it may have been
+        // added since, or it is there but not servable (a FIFO), and the answer says which.
+        const file = doc.library?.file ?? doc.library?.missingFile;
         // A valid page without a file is an answer, not a mistake: say so and point at the page.
         if (!file) return { notice: `"${doc.title}" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`, degraded: [], indexedAt: found.indexedAt };
         const { abs, root } = absolutePath(services.engine, doc, file);
@@ -103,6 +105,7 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
         const read = await readGuardedBytes(abs, [root], MAX_FILE_BYTES);
         if (!read.ok) {
           if (read.refusal === 'too-large') throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is over the ${MAX_FILE_BYTES.toLocaleString('en-US')}-byte limit; open it in the workspace instead.`);
+          if (read.refusal === 'unreadable' && /ENOENT|ENOTDIR/.test(read.message)) throw new ToolInputError(`page_id: "${doc.title}" names the attached file ${file} in its front matter, but there is no such file.`);
           if (read.refusal === 'outside') throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is outside the workspace folder and is not served.`);
           throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) cannot be served: ${read.message}.`);
         }

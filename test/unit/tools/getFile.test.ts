@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { documentId } from '../../../server/src/engine/chunking/ids';
@@ -69,5 +70,30 @@ describe('get_file (tool)', function () {
       callTool(services, tool, { page_id: id8('.context/b.md') }, { sessionId: 'cli' }),
       (e: Error) => e instanceof ToolInputError && e.message === 'page_id: the file attached to "Escape" (.context/link.txt) is outside the workspace folder and is not served.',
     );
+  });
+
+  it('refuses, naming the reason, a file the page names that was missing or a FIFO when indexed', async () => {
+    const dir = tempDir('files');
+    write(dir, '.context/gone.md', '---\ntitle: Gone\nfile: rates.csv\n---\n\n# Gone\n');
+    write(dir, '.context/pipe.md', '---\ntitle: Piped\nfile: feed.csv\n---\n\n# Piped\n');
+    execFileSync('mkfifo', [path.join(dir, '.context/feed.csv')]);
+    const services = await servicesOn(dir);
+    const problems = services.engine.current()!.problems.filter((p) => p.message.startsWith("Front matter field 'file'")).map((p) => [p.path, p.message]).sort();
+    assert.deepEqual(problems, [
+      ['.context/gone.md', "Front matter field 'file' names '.context/rates.csv', which does not exist."],
+      ['.context/pipe.md', "Front matter field 'file' names '.context/feed.csv', which does not exist."],
+    ]);
+    await assert.rejects(
+      callTool(services, tool, { page_id: id8('.context/gone.md') }, { sessionId: 'cli' }),
+      (e: Error) => e instanceof ToolInputError && e.message === 'page_id: "Gone" names the attached file .context/rates.csv in its front matter, but there is no such file.',
+    );
+    await assert.rejects(
+      callTool(services, tool, { page_id: id8('.context/pipe.md') }, { sessionId: 'cli' }),
+      (e: Error) => e instanceof ToolInputError && e.message === 'page_id: the file attached to "Piped" (.context/feed.csv) cannot be served: a FIFO (named pipe), not a regular file.',
+    );
+    // Added after indexing: served, through the same read guard.
+    write(dir, '.context/rates.csv', 'a,b\n');
+    const late = (await callTool(services, tool, { page_id: id8('.context/gone.md') }, { sessionId: 'cli' })) as GetFileOutput;
+    assert.equal(late.file?.content, 'a,b\n');
   });
 });

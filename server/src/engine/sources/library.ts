@@ -106,8 +106,10 @@ export function readLibraryPage(input: LibraryPageInput): { doc: Doc | null; pro
   if (file) {
     const resolved = joinPath(dirName(input.path), file);
     if (resolved === null) fields.report('file', `must be a path inside the workspace (got '${file}')`);
-    else if (input.exists && !input.exists(resolved)) fields.report('file', `names '${resolved}', which does not exist`);
-    else library.file = resolved;
+    else if (input.exists && !input.exists(resolved)) {
+      fields.report('file', `names '${resolved}', which does not exist`);
+      library.missingFile = resolved;
+    } else library.file = resolved;
   }
   if (fields.has('applyTo') || fields.has('globs')) {
     library.applyTo = [

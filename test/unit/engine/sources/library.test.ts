@@ -239,6 +239,8 @@ describe('sources/library', () => {
       alwaysInclude: false,
       status: 'published',
       links: [],
+      // Not served as an attachment, but kept so get_file can say why (see getFile.test.ts).
+      missingFile: '.context/policies/missing.pdf',
       namespace: 'policies',
     });
   });
