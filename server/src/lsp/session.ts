@@ -13,6 +13,7 @@ import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../conf
 import { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 import { MentionIndex } from '../engine/references/mentionIndex';
+import type { FlagSource } from '../engine/library/conflicts';
 import type { FeatureContext } from './features/context';
 import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics } from './features/diagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';
@@ -209,7 +210,7 @@ export class LanguageSession implements FeatureContext {
     if (!state) {
       return { generatedAt: new Date().toISOString(), indexedAt: null, total: 0, bySeverity: { error: 0, warning: 0, info: 0 }, byCode: {}, items: [] };
     }
-    const input = diagnosticInput(state, this.documents);
+    const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
     return diagnosticsReport(state, await collectDiagnostics(input), input, this.documents);
   }
 
@@ -327,7 +328,7 @@ export class LanguageSession implements FeatureContext {
 
   private async publishDiagnostics(state: IndexState): Promise<void> {
     try {
-      const input = diagnosticInput(state, this.documents);
+      const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
       const byUri = await toLspDiagnostics(await collectDiagnostics(input), input, this.documents);
       for (const [uri, diagnostics] of byUri) this.host.publishDiagnostics(uri, diagnostics);
       for (const uri of this.published) if (!byUri.has(uri)) this.host.publishDiagnostics(uri, []);
@@ -335,6 +336,12 @@ export class LanguageSession implements FeatureContext {
     } catch (error) {
       this.log(`[diagnostics] ${(error as Error).stack ?? error}`);
     }
+  }
+
+  /** The model's conflict flags, when the services run the check. */
+  private flagSources(): FlagSource[] {
+    const check = this.servicesRef?.conflictCheck;
+    return check ? [check] : [];
   }
 
   private folderNames(): string {

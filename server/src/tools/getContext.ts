@@ -12,7 +12,8 @@ import type { ActivityEntry } from '../engine/activity/activityLog';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
 import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
 import { buildContext, type BuiltContext } from '../engine/context/getContext';
-import { nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { BundlePage } from '../engine/context/types';
 import { sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
@@ -47,6 +48,8 @@ const outputSection = z.object({
   via: z.string().optional(),
   /** Table rows dropped as being about something else than the task names. */
   rowsDropped: z.number().optional(),
+  /** This section states something another page states differently. */
+  conflicts: z.array(conflictSchema).optional(),
 });
 
 const outputPage = z.object({
@@ -66,6 +69,8 @@ const outputPage = z.object({
   /** The page as sent: whole, or its excerpts. Left out of MCP structured content (the text content holds it). */
   text: z.string().optional(),
   sections: z.array(outputSection),
+  /** Whole pages: what its sections state that another page states differently. */
+  conflicts: z.array(conflictSchema).optional(),
 });
 
 const output = {
@@ -217,7 +222,8 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
   const { bundle, markdown, idOf } = built;
   const page = (p: BundlePage): z.infer<typeof outputPage> => {
     const doc = p.doc;
-    const text = p.whole ? wholePageBody(doc) : [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map(excerptBlock).join('\n\n');
+    const notes = conflictNotes(p.conflicts ?? [], idOf, true);
+    const text = p.whole ? `${wholePageBody(doc)}${notes ? `\n\n${notes}` : ''}` : [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map((s) => excerptBlock(s, idOf)).join('\n\n');
     return {
       id: idOf(doc.id),
       title: doc.title,
@@ -239,7 +245,9 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
         ...(s.confidence !== undefined ? { confidence: s.confidence } : {}),
         ...(s.via ? { via: idOf(s.via.id) } : {}),
         ...(s.rows && s.rows.dropped > 0 ? { rowsDropped: s.rows.dropped } : {}),
+        ...(!p.whole && s.conflicts?.length ? { conflicts: s.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
       })),
+      ...(p.whole && p.conflicts?.length ? { conflicts: p.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
     };
   };
   const plan = bundle.plan;

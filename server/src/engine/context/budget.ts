@@ -16,6 +16,7 @@ import { WHOLE_PAGE_SHARE } from './constants';
 import { BLOCK_SEPARATOR, excerptBlock, nothingFoundBlock, pageBlock, pageHeader, REFERENCE_HEADING, type IdOf } from './render';
 import type { BundlePage, BundleSection, NearestPage, PageReason, SkippedPage } from './types';
 import type { Doc } from '../model';
+import type { PassageFlag } from '../library/soundness';
 
 export interface WholeCandidate {
   doc: Doc;
@@ -23,6 +24,8 @@ export interface WholeCandidate {
   private: boolean;
   /** Searched sections that led to it (JSON similarities). */
   sections: BundleSection[];
+  /** Its sections' conflicts with other pages (shown after it). */
+  conflicts?: PassageFlag[];
 }
 
 export interface ExcerptCandidate {
@@ -31,6 +34,8 @@ export interface ExcerptCandidate {
   private: boolean;
   /** The page is read whole: the whole page comes instead of the section. */
   readWhole: boolean;
+  /** The page's conflicts, shown after it when it comes whole. */
+  pageConflicts?: PassageFlag[];
 }
 
 export interface FillInput {
@@ -75,7 +80,7 @@ export function fillBudget(input: FillInput): FillResult {
   let wholeUsed = 0;
   for (const c of input.whole) {
     if (wholeIds.has(c.doc.id)) continue;
-    const page: BundlePage = { doc: c.doc, reason: c.reason, whole: true, private: c.private, sections: c.sections, chars: 0 };
+    const page: BundlePage = { doc: c.doc, reason: c.reason, whole: true, private: c.private, sections: c.sections, chars: 0, ...(c.conflicts?.length ? { conflicts: c.conflicts } : {}) };
     page.chars = pageBlock(page, input.idOf).length;
     const cost = blockCost(page.chars);
     if (wholeUsed + page.chars > allowance) {
@@ -102,7 +107,7 @@ export function fillBudget(input: FillInput): FillResult {
       continue;
     }
     if (c.readWhole) {
-      const page: BundlePage = { doc, reason: c.reason, whole: true, private: c.private, sections: [c.section], chars: 0 };
+      const page: BundlePage = { doc, reason: c.reason, whole: true, private: c.private, sections: [c.section], chars: 0, ...(c.pageConflicts?.length ? { conflicts: c.pageConflicts } : {}) };
       page.chars = pageBlock(page, input.idOf).length;
       const cost = blockCost(page.chars);
       if (!fits(cost)) {
@@ -115,7 +120,7 @@ export function fillBudget(input: FillInput): FillResult {
       wholeIds.add(doc.id);
       continue;
     }
-    const block = excerptBlock(c.section).length;
+    const block = excerptBlock(c.section, input.idOf).length;
     const existing = excerptPages.get(doc.id);
     if (existing) {
       if (!fits(block + sep)) continue;

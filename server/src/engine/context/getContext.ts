@@ -12,6 +12,7 @@ import type { Doc, Section } from '../model';
 import { InputError } from '../errors';
 import type { LibrarySection, LibraryView } from '../library/libraryView';
 import type { MeaningScorer } from '../library/ranking';
+import { librarySoundness } from '../library/soundness';
 import { sectionBody } from '../library/summaries';
 import { isReadWhole } from '../models/derivedText';
 import { runJudge, type JudgeQuestion } from '../models/judge';
@@ -174,7 +175,9 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const decisions = decideFocus(ordered, asked, run, focus).filter((d) => d.keep);
   decisions.sort((a, b) => Number(b.candidate.named) - Number(a.candidate.named) || b.confidence - a.confidence || b.candidate.fused - a.candidate.fused || a.candidate.entry.order - b.candidate.entry.order);
 
-  // Step 8: whole pages, then excerpts, within the budget.
+  // Step 8: whole pages, then excerpts, within the budget; each carries its unsettled conflicts.
+  const soundness = librarySoundness(view, hooks.conflictCheck ? [hooks.conflictCheck] : []);
+  const conflictsOf = (doc: Doc) => soundness.pageConflicts(doc.id);
   const useIds = new Set(goodFor.map((g) => g.doc.id));
   const privateOf = (doc: Doc) => isPrivateNote(doc);
   const whole: WholeCandidate[] = [];
@@ -182,7 +185,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const pushWhole = (doc: Doc, reason: PageReason) => {
     // Pinned pages come whatever the scope; pack and Good-for pages only from inside it.
     if (ruleIds.has(doc.id) || isTeamInstructions(doc) || (reason !== 'pinned' && !scope.includes(doc)) || whole.some((w) => w.doc.id === doc.id)) return;
-    whole.push({ doc, reason, private: privateOf(doc), sections: [] });
+    whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
   for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
@@ -194,8 +197,10 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     if (c.hit) section.similarity = round(c.similarity);
     if (c.via) section.via = c.via;
     if (d.rows) section.rows = d.rows;
+    const conflicts = soundness.sectionConflicts(c.entry.section.id);
+    if (conflicts.length > 0) section.conflicts = conflicts;
     const reason: PageReason = recipePages.has(doc.id) ? 'recipe' : useIds.has(doc.id) ? 'use' : reasonOf(c.reachedBy);
-    return { section, reason, private: privateOf(doc), readWhole: isReadWhole(doc, notes) };
+    return { section, reason, private: privateOf(doc), readWhole: isReadWhole(doc, notes), pageConflicts: conflictsOf(doc) };
   });
   // Searched sections of whole pages are reported with them (JSON similarities).
   for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
@@ -218,7 +223,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
 
   const organization = input.organization;
   const ruleBlocks: BundlePage[] = rules.map((doc) => {
-    const page: BundlePage = { doc, reason: 'rule', whole: true, private: false, sections: [], chars: 0 };
+    const conflicts = conflictsOf(doc);
+    const page: BundlePage = { doc, reason: 'rule', whole: true, private: false, sections: [], chars: 0, ...(conflicts.length > 0 ? { conflicts } : {}) };
     page.chars = pageBlock(page, idOf).length;
     return page;
   });

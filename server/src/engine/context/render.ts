@@ -15,6 +15,7 @@
  * The budget (budget.ts) measures these very blocks, so the size it counts is the size sent.
  */
 import type { Doc } from '../model';
+import { describeConflict, type PassageFlag } from '../library/soundness';
 import { sectionBody, sectionHeading } from '../library/summaries';
 import { baseName } from '../sources/paths';
 import { bodyWithRows } from './tableRows';
@@ -76,20 +77,31 @@ export function wholePageBody(doc: Doc): string {
     .join(BLOCK_SEPARATOR);
 }
 
-/** One excerpt: its heading path under the page title, then its body (a table with the kept rows only). */
-export function excerptBlock(section: BundleSection): string {
+/**
+ * One excerpt: its heading path under the page title, then its body (a table with the kept rows
+ * only), then its conflicts with other pages.
+ */
+export function excerptBlock(section: BundleSection, idOf: IdOf): string {
   const { section: s } = section.entry;
   const path = s.headingPath.slice(1).join(' › ') || '(top of the page)';
   const body = (section.rows ? bodyWithRows(s, section.rows.kept) : sectionBody(s)).trimEnd();
-  return joinBlock(`### ${path}`, body);
+  return joinBlock(joinBlock(`### ${path}`, body), conflictNotes(section.conflicts ?? [], idOf, false));
 }
 
-/** A page's block: header, then the whole page or its excerpts in document order. */
+/**
+ * The conflict notes under an excerpt or after a whole page, one quoted line each: the other
+ * page with its page_id and both wordings (with `inSection`, which section of this page).
+ */
+export function conflictNotes(flags: readonly PassageFlag[], idOf: IdOf, inSection: boolean): string {
+  return flags.map((f) => `> Conflict${inSection ? ` in "${f.here.heading}"` : ''}: ${describeConflict(f, `page_id ${idOf(f.other.docId)}`)}`).join('\n');
+}
+
+/** A page's block: header, then the whole page (and its conflicts) or its excerpts in document order. */
 export function pageBlock(page: BundlePage, idOf: IdOf): string {
   const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private });
-  if (page.whole) return joinBlock(header, wholePageBody(page.doc));
+  if (page.whole) return joinBlock(joinBlock(header, wholePageBody(page.doc)), conflictNotes(page.conflicts ?? [], idOf, true));
   const sections = [...page.sections].sort((a, b) => a.entry.position - b.entry.position);
-  return [header, ...sections.map(excerptBlock)].join(BLOCK_SEPARATOR);
+  return [header, ...sections.map((s) => excerptBlock(s, idOf))].join(BLOCK_SEPARATOR);
 }
 
 export function nothingFoundBlock(nearest: readonly NearestPage[], idOf: IdOf): string {

@@ -3,6 +3,7 @@
  */
 import type { Doc } from '../model';
 import type { LibrarySection } from '../library/libraryView';
+import type { PassageFlag } from '../library/soundness';
 import type { JudgeMode, Verdict } from '../models/judge';
 import type { TaskPlan } from '../models/heuristicPlan';
 import type { SearchHit } from './sectionSearch';
@@ -64,6 +65,8 @@ export interface BundleSection {
   confidence?: number;
   via?: Doc;
   rows?: KeptRows;
+  /** Unsettled conflicts of this section with other pages (library/soundness.ts), shown under it. */
+  conflicts?: PassageFlag[];
 }
 
 export interface BundlePage {
@@ -75,6 +78,8 @@ export interface BundlePage {
   /** Excerpts: the sections sent, in document order. Whole pages: the searched sections that led to them. */
   sections: BundleSection[];
   via?: Doc;
+  /** Whole pages: unsettled conflicts of its sections with other pages, shown after it. */
+  conflicts?: PassageFlag[];
   /** Characters of the page's rendered block. */
   chars: number;
 }
