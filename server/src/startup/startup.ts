@@ -81,7 +81,10 @@ function contextModels(engine: Engine, options: CliOptions, dir: string | undefi
   };
   if (!baseUrl) return parts;
   const models: ModelProvider = new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY });
-  const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: dir ? path.join(activityDir(dir, engine.folders), 'enrichment.json') : undefined, log: logToStderr });
+  // Every answer the background asks for is kept by content digest beside the call log, so the
+  // next run asks the model nothing about pages that have not changed.
+  const kept = (name: string) => (dir ? path.join(activityDir(dir, engine.folders), name) : undefined);
+  const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: kept('enrichment.json'), linksFile: kept('inferred-links.json'), conflictsFile: kept('model-conflicts.json'), log: logToStderr });
   return { ...parts, models, notes: background.enrichment, inferredLinks: background.links, conflictCheck: background.conflicts };
 }
 
