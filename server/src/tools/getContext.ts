@@ -11,6 +11,7 @@ import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './
 import type { ActivityEntry } from '../engine/activity/activityLog';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
 import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
+import { entityExcerpts } from '../engine/context/entityDocs';
 import { buildContext, type BuiltContext } from '../engine/context/getContext';
 import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
 import { conflictOutput, conflictSchema } from './conflictOutput';
@@ -32,7 +33,7 @@ const input = {
   format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
 };
 
-const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search']);
+const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search', 'entity']);
 const answer = z.object({ yes: z.boolean(), probability: z.number(), from: z.string() });
 
 const outputSection = z.object({
@@ -71,6 +72,10 @@ const outputPage = z.object({
   sections: z.array(outputSection),
   /** Whole pages: what its sections state that another page states differently. */
   conflicts: z.array(conflictSchema).optional(),
+  /** Reason `entity`: not a library page but an entity's doc (catalog_doc), repository overview or epic. */
+  sourceKind: z.string().optional(),
+  /** Reason `entity`: the entity it documents. */
+  entity: z.string().optional(),
 });
 
 const output = {
@@ -133,6 +138,8 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
     'Describe the task you are about to do in plain words; get back one Markdown bundle sized to max_tokens (default 12,000): the team\'s agent instructions,',
     'every rule in full under "Rules (always follow)", then "Reference": pinned and pack pages whole and the best excerpts, grouped by page.',
     'Each page carries its page_id: read_page(page_id) returns the whole page, get_file(page_id) its attached file.',
+    'After the library pages come excerpts of the docs (TechDocs), repository overviews and epics of the services the task names, each labelled with its source kind.',
+    'A passage another page contradicts carries a Conflict note quoting both pages.',
     'When nothing matches, the answer says so and names the nearest pages: check with the user rather than guess.',
     'Name the service, API, runbook or rule the task touches (e.g. "roll back billing-worker after a failed deploy", "change the error codes of the orders API"); pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
   ].join(' '),
@@ -182,7 +189,12 @@ async function runContext(services: Services, args: Args, context: ToolCallConte
   const notes = hooks.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ?? false;
   const privateDocs = own && notes ? notes.docs(view.today) : [];
+  // The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula.
+  const engine = services.engine;
+  const meaning = engine.meaningSource(view.state, await engine.embedQuery(args.task));
+  const entities = entityExcerpts(view.state, args.task, { now: services.now().getTime(), meaning });
   const built = await buildContext({
+    entityExcerpts: entities,
     view,
     request: { task: args.task, maxTokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, sessionId: context.sessionId, signal: context.signal },
     hooks,
@@ -227,7 +239,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
     return {
       id: idOf(doc.id),
       title: doc.title,
-      type: doc.library?.type ?? 'page',
+      type: doc.library?.type ?? p.entity?.sourceKind ?? 'page',
       path: doc.path,
       reason: p.reason,
       whole: p.whole,
@@ -248,6 +260,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
         ...(!p.whole && s.conflicts?.length ? { conflicts: s.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
       })),
       ...(p.whole && p.conflicts?.length ? { conflicts: p.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
+      ...(p.entity ? { sourceKind: p.entity.sourceKind, entity: p.entity.ref } : {}),
     };
   };
   const plan = bundle.plan;

@@ -10,11 +10,13 @@
  * 3. Excerpts in the order given (the sections the judge is surest about first), each added when
  *    it fits; a section that does not fit is skipped and a smaller one may still fit. A section
  *    of a page to read whole brings the whole page instead, if it fits, and otherwise nothing.
+ *    Entity excerpts (entity docs, overviews, epics) come last in that order, after every library
+ *    excerpt.
  * 4. The nothing-found notice, when the request found nothing.
  */
 import { WHOLE_PAGE_SHARE } from './constants';
 import { BLOCK_SEPARATOR, excerptBlock, nothingFoundBlock, pageBlock, pageHeader, REFERENCE_HEADING, type IdOf } from './render';
-import type { BundlePage, BundleSection, NearestPage, PageReason, SkippedPage } from './types';
+import type { BundlePage, BundleSection, EntityLabel, NearestPage, PageReason, SkippedPage } from './types';
 import type { Doc } from '../model';
 import type { PassageFlag } from '../library/soundness';
 
@@ -36,6 +38,8 @@ export interface ExcerptCandidate {
   readWhole: boolean;
   /** The page's conflicts, shown after it when it comes whole. */
   pageConflicts?: PassageFlag[];
+  /** An entity's doc, overview or epic (never read whole). */
+  entity?: EntityLabel;
 }
 
 export interface FillInput {
@@ -128,11 +132,11 @@ export function fillBudget(input: FillInput): FillResult {
       existing.sections.push(c.section);
       continue;
     }
-    const header = pageHeader(doc, input.idOf, { whole: false, private: c.private }).length;
+    const header = pageHeader(doc, input.idOf, { whole: false, private: c.private, entity: c.entity }).length;
     const cost = blockCost(header + sep + block);
     if (!fits(cost)) continue;
     take(cost);
-    excerptPages.set(doc.id, { doc, reason: c.reason, whole: false, private: c.private, sections: [c.section], chars: 0 });
+    excerptPages.set(doc.id, { doc, reason: c.reason, whole: false, private: c.private, sections: [c.section], chars: 0, ...(c.entity ? { entity: c.entity } : {}) });
   }
   const reference = [...whole, ...excerptPages.values()];
   for (const page of excerptPages.values()) page.chars = pageBlock(page, input.idOf).length;

@@ -25,6 +25,7 @@ import { normalizeName } from '../ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
 import { identityTerms, unknownNames } from './stackNames';
 import { matchFolders, scorePages, selectGoodFor } from './goodFor';
+import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
 import { nearestPages } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
@@ -49,6 +50,12 @@ export interface BuildContextInput {
   /** The user's own ready notes, when the connection is theirs. */
   privateDocs?: readonly Doc[];
   privateSections?: readonly LibrarySection[];
+  /**
+   * Passages of the entity docs, overviews and epics of the entities the task names (or that
+   * rank), best first (entityDocs.ts). They come after every library excerpt, labelled with their
+   * source kind, and never when the library found nothing for the task.
+   */
+  entityExcerpts?: readonly EntityExcerpt[];
 }
 
 export interface BuiltContext {
@@ -206,6 +213,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
 
   const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0;
+  // A task the library covers may also get its named entities' own docs, after every library excerpt.
+  if (!nothing) excerpts.push(...entityCandidates(view, input.entityExcerpts ?? []));
   const pageNearness = new Map<Doc, number>();
   if (nothing) {
     for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
@@ -263,6 +272,22 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   bundle.tokens = estimateTokens(markdown);
   if (markdown.length !== filled.chars) throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
   return { bundle, markdown, idOf };
+}
+
+/** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
+function entityCandidates(view: LibraryView, found: readonly EntityExcerpt[]): ExcerptCandidate[] {
+  return found.map((e) => {
+    const { section, doc, ordinal } = e.passage.entry;
+    const entry: LibrarySection = { section, doc, ordinal, position: Math.max(0, doc.sections.indexOf(section)), order: Number.MAX_SAFE_INTEGER };
+    const sourceKind = doc.sourceKind as 'catalog_doc' | 'repo_overview' | 'epic_doc';
+    return {
+      section: { entry, reachedBy: 'search', similarity: round(e.passage.match) },
+      reason: 'entity',
+      private: false,
+      readWhole: false,
+      entity: { sourceKind, ref: view.state.graph.get(e.entity)?.ref ?? e.entity, named: e.named },
+    };
+  });
 }
 
 /** The page is about one of `names`: its title holds it, or the dictionary has the page as that name's. */

@@ -6,7 +6,8 @@
  * 2. a comment naming the packs that applied and the tags found in the task;
  * 3. "Rules (always follow)": each rule page in full;
  * 4. "Reference": pinned and pack pages in full (then read-whole pages matched by what they are
- *    for or reached by search), then excerpts grouped by page.
+ *    for or reached by search), then excerpts grouped by page, then excerpts of the entity docs,
+ *    overviews and epics of the entities the task names, each page labelled with its source kind.
  *
  * Each page is headed by its title and a label line: its type, full page or excerpts, and its
  * page_id (read_page returns the whole page); then its usage notes and, when a file is attached,
@@ -19,7 +20,7 @@ import { describeConflict, type PassageFlag } from '../library/soundness';
 import { sectionBody, sectionHeading } from '../library/summaries';
 import { baseName } from '../sources/paths';
 import { bodyWithRows } from './tableRows';
-import type { BundlePage, BundleSection, ContextBundle, NearestPage } from './types';
+import type { BundlePage, BundleSection, ContextBundle, EntityLabel, NearestPage } from './types';
 
 export const RULES_HEADING = '# Rules (always follow)';
 export const REFERENCE_HEADING = '# Reference';
@@ -49,8 +50,9 @@ export function commentBlock(packs: readonly string[], tags: readonly string[]):
   return `<!-- packs applied: ${list(packs)}; tags found in the task: ${list(tags)} -->`;
 }
 
-/** Title, label line, usage notes and attached file of a page. */
-export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; private: boolean }): string {
+/** Title, label line, usage notes and attached file of a page; an entity's page says what it is and where it lives. */
+export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; private: boolean; entity?: EntityLabel }): string {
+  if (options.entity) return `## ${doc.title}\n${entityLabel(options.entity)} · excerpts · ${doc.path}`;
   const id = idOf(doc.id);
   const kind = doc.library?.type ?? 'page';
   const parts = [kind];
@@ -61,6 +63,12 @@ export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; priv
   if (doc.library?.usage) lines.push(`Usage: ${doc.library.usage}`);
   if (doc.library?.file) lines.push(`Attached file: ${baseName(doc.library.file)} (get_file with page_id ${id} returns it)`);
   return lines.join('\n');
+}
+
+/** "TechDocs of component:default/billing-worker (named in the task)", by source kind. */
+export function entityLabel(entity: EntityLabel): string {
+  const what = entity.sourceKind === 'catalog_doc' ? 'TechDocs of' : entity.sourceKind === 'repo_overview' ? 'repository overview of' : 'epic about';
+  return `${entity.sourceKind}: ${what} ${entity.ref}${entity.named ? ' (named in the task)' : ''}`;
 }
 
 /** A whole page's text under its header: its H1 title dropped, other headings one level down. */
@@ -98,7 +106,7 @@ export function conflictNotes(flags: readonly PassageFlag[], idOf: IdOf, inSecti
 
 /** A page's block: header, then the whole page (and its conflicts) or its excerpts in document order. */
 export function pageBlock(page: BundlePage, idOf: IdOf): string {
-  const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private });
+  const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private, entity: page.entity });
   if (page.whole) return joinBlock(joinBlock(header, wholePageBody(page.doc)), conflictNotes(page.conflicts ?? [], idOf, true));
   const sections = [...page.sections].sort((a, b) => a.entry.position - b.entry.position);
   return [header, ...sections.map((s) => excerptBlock(s, idOf))].join(BLOCK_SEPARATOR);
