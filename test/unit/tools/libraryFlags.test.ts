@@ -11,6 +11,7 @@ import * as path from 'node:path';
 import { Engine } from '../../../server/src/engine/engine';
 import { libraryView } from '../../../server/src/engine/library/libraryView';
 import { librarySoundness } from '../../../server/src/engine/library/soundness';
+import { contextDiagnostics, renderContextDiagnostics } from '../../../server/src/engine/context/contextDiagnostics';
 import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { GetContextOutput } from '../../../server/src/tools/getContext';
@@ -132,6 +133,13 @@ describe('library flags in the tools: conflicts with both wordings, expiry marke
         ['.context/guides/issuing-refunds.md', 12, 'warning', 'library.conflicts-resolved-self', "Front matter field 'conflicts_resolved' names 'Issuing refunds', which is this page itself; name the page it disagrees with."],
         ['.context/guides/issuing-refunds.md', 12, 'warning', 'library.conflicts-resolved-unknown', "Front matter field 'conflicts_resolved' names 'Refund polcy', which is no page of the library (write the other page's title or its workspace-relative path)."],
       ]);
+    });
+
+    it('wsctx diagnostics lists the settled flag and the entries\' problems instead of the conflict', () => {
+      const text = renderContextDiagnostics(contextDiagnostics(libraryView(settled.engine.current()!, '2026-06-01'), []));
+      assert.match(text, /\nConflicting pages \(0\):\n {2}none\n/);
+      assert.match(text, /\nSettled by conflicts_resolved \(1\):\n {2}30 days vs 14 days \(numbers\): Issuing refunds \[[0-9a-f]+\] and Refund policy \[[0-9a-f]+\]\n/);
+      assert.match(text, /\nconflicts_resolved problems \(3\):\n {2}\.context\/guides\/calling-the-payments-gateway\.md:2: info: Front matter field 'conflicts_resolved' names/);
     });
 
     it('get_context and workspace_context no longer carry the settled conflict', async () => {
