@@ -185,6 +185,7 @@ function renderContext(ctx: ContextEval): string[] {
     );
     const entity = runs.find((r) => r.figures.entityDocTasks > 0);
     if (entity) out.push(`Entity docs a colleague would add (scored apart): ${runs.map((r) => `${r.embeddings} ${r.figures.entityDocsSent}/${r.figures.entityDocTasks}`).join(', ')}.`, '');
+    out.push(`Entity pages sent (entity docs, overviews, epics; not in page precision): ${runs.map((r) => `${r.embeddings} ${r.figures.entityPagesSent} on ${r.figures.tasksWithEntityPages} of ${r.figures.tasks} tasks`).join(', ')}.`, '');
     out.push(`Nothing-found answers naming 2-3 nearest pages: ${runs.map((r) => `${r.embeddings} ${r.figures.nothingFoundWithNearest}/${r.figures.nothingFoundAnswers}`).join(', ')}.`, '');
     for (const r of runs) {
       const misses = r.results.filter((t) => (t.precision !== null && t.precision < 1) || (t.recall !== null && t.recall < 1) || t.nothingFound !== t.nothingExpected || (t.nothingExpected && t.sent.length > 0));

@@ -12,9 +12,10 @@
  * another stack, or says nothing-found is right. Every task is sent to the real `get_context`
  * tool (the same handler every host calls) twice in JSON and once in Markdown, and scored:
  *
- * - page precision: of the reference pages sent (rules and pinned pages excluded: they come with
- *   every task by design and are checked on their own), the share that is in `must` or `ok`;
- *   macro mean over on-topic tasks that sent any page;
+ * - page precision: of the library reference pages sent (rules and pinned pages excluded: they
+ *   come with every task by design and are checked on their own; entity docs, overviews and
+ *   epics, reason `entity`, are scored apart against `entityDocs`), the share that is in `must`
+ *   or `ok`; macro mean over on-topic tasks that sent any page;
  * - recall: the share of `must` pages sent (pinned pages count), macro mean over on-topic tasks;
  * - nothing-found: off-topic tasks answered nothing-found with no reference page; on-topic tasks
  *   wrongly answered nothing-found; the nearest pages each nothing-found answer names;
@@ -66,6 +67,8 @@ export interface ContextTaskResult {
   deterministic: boolean;
   packs: string[];
   entityDocsSent: number;
+  /** Entity pages (reason `entity`) the bundle carried, workspace-relative paths. */
+  entityPages: string[];
 }
 
 export interface ContextFigures {
@@ -91,6 +94,9 @@ export interface ContextFigures {
   deterministic: number;
   entityDocTasks: number;
   entityDocsSent: number;
+  /** Tasks whose bundle carried any entity page, and those pages in all (on-topic and off-topic). */
+  tasksWithEntityPages: number;
+  entityPagesSent: number;
 }
 
 export interface ContextRun {
@@ -188,7 +194,7 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
       // The MCP response as registerTools builds it: text content plus structured content, both formats.
       const responseOf = (out: GetContextOutput) => getContextTool.renderText(out as never).length + JSON.stringify(getContextTool.structuredContent ? getContextTool.structuredContent(out as never) : out).length;
       const responseChars = Math.max(responseOf(markdown), responseOf(first));
-      const sentPages = first.pages.filter((p) => p.reason !== 'rule' && p.reason !== 'pinned');
+      const sentPages = first.pages.filter((p) => p.reason !== 'rule' && p.reason !== 'pinned' && p.reason !== 'entity');
       const sent = sentPages.map((p) => p.path);
       const arrived = new Set(first.pages.map((p) => p.path));
       const pinnedPaths = docs.filter((d) => d.library?.alwaysInclude && d.library.status === 'published').map((d) => d.path);
@@ -210,6 +216,7 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
         deterministic: fingerprint(first) === fingerprint(second),
         packs: first.packs.filter((p) => p.applied).map((p) => p.name),
         entityDocsSent: entityDocs.filter((p) => arrived.has(p)).length,
+        entityPages: first.pages.filter((p) => p.reason === 'entity').map((p) => p.path),
       };
       results.push(result);
     }
@@ -257,6 +264,8 @@ export function summarizeContext(results: readonly ContextTaskResult[], tasks: r
     deterministic: results.filter((r) => r.deterministic).length,
     entityDocTasks: tasks.filter((t) => t.entityDocs.length > 0).length,
     entityDocsSent: results.filter((r, i) => tasks[i].entityDocs.length > 0 && r.entityDocsSent > 0).length,
+    tasksWithEntityPages: results.filter((r) => r.entityPages.length > 0).length,
+    entityPagesSent: results.reduce((n, r) => n + r.entityPages.length, 0),
   };
 }
 

@@ -140,6 +140,8 @@ export interface SearchPassage {
   why: WhyTerm[];
   /** The passage's first words, whitespace collapsed (at most 160 characters). */
   preview: string;
+  /** Expired page, conflicts with other pages: one sentence each (the label starts with `[expired]` / `[conflict]`). */
+  markers?: string[];
 }
 
 export interface SearchResult {

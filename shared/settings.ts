@@ -58,6 +58,13 @@ export interface WorkspaceContextSettings {
     expandEdges: number;
   };
   mcp: { http: { enabled: boolean } };
+  /**
+   * The user's own Markdown notes, searched by get_context for the user's own connections only:
+   * an absolute folder outside the workspace (`~/` for the home folder). '' (default): none.
+   */
+  privateNotes: { folder: string };
+  /** The name in get_context's "Instructions from the <organization> team". '' (default): the first workspace folder's name. */
+  organization: string;
 }
 
 /** The engine's own defaults (server/src/engine/workspace/globs.ts), repeated for the manifest. */
@@ -85,13 +92,16 @@ export const DEFAULT_SETTINGS: Readonly<WorkspaceContextSettings> = Object.freez
   judge: { mode: 'gate' },
   budgets: { getContextMaxTokens: 12_000, contextPassages: 10, expandEdges: 50 },
   mcp: { http: { enabled: true } },
+  privateNotes: { folder: '' },
+  organization: '',
 } as WorkspaceContextSettings);
 
 /** How one setting is checked; `key` is its dotted path under the prefix. */
 export type SettingSpec =
   | { key: string; type: 'globs'; description: string }
   | { key: string; type: 'enum'; values: readonly string[]; description: string }
-  | { key: string; type: 'string'; description: string }
+  /** `allowEmpty`: '' is a value (the setting's "none"); `singleLine`: no line breaks, at most 200 characters. */
+  | { key: string; type: 'string'; description: string; allowEmpty?: boolean; singleLine?: boolean }
   | { key: string; type: 'integer'; minimum: number; maximum: number; description: string }
   | { key: string; type: 'boolean'; description: string };
 
@@ -127,6 +137,14 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   { key: 'budgets.contextPassages', type: 'integer', minimum: 1, maximum: 50, description: 'Passages the editor search asks for.' },
   { key: 'budgets.expandEdges', type: 'integer', minimum: 1, maximum: 100, description: 'Edges the editor expand asks for.' },
   { key: 'mcp.http.enabled', type: 'boolean', description: 'Serve the MCP tools over HTTP on 127.0.0.1 for Copilot and agent chat.' },
+  {
+    key: 'privateNotes.folder',
+    type: 'string',
+    allowEmpty: true,
+    singleLine: true,
+    description: "A folder of your own Markdown notes, outside the workspace (absolute, or ~/...). get_context searches them for your own connections (the editor, its MCP endpoint) and labels them as your private notes; nobody else's connection gets them. Empty: none. Ignored in an untrusted workspace.",
+  },
+  { key: 'organization', type: 'string', allowEmpty: true, singleLine: true, description: 'The name in get_context\'s "Instructions from the <organization> team". Empty: the first workspace folder\'s name.' },
 ];
 
 /** The dotted keys of every setting (without the prefix). */
@@ -224,8 +242,11 @@ function check(spec: SettingSpec, value: unknown): Checked {
       return typeof value === 'string' && spec.values.includes(value)
         ? { ok: true, value }
         : { ok: false, error: `expected one of ${spec.values.join(', ')} (got ${JSON.stringify(value)})` };
-    case 'string':
-      return typeof value === 'string' && value.trim() !== '' ? { ok: true, value: value.trim() } : { ok: false, error: 'expected a non-empty string' };
+    case 'string': {
+      if (typeof value !== 'string' || (value.trim() === '' && !spec.allowEmpty)) return { ok: false, error: spec.allowEmpty ? 'expected a string' : 'expected a non-empty string' };
+      if (spec.singleLine && (/[\r\n]/.test(value) || value.trim().length > 200)) return { ok: false, error: 'expected one line of at most 200 characters' };
+      return { ok: true, value: value.trim() };
+    }
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && value <= spec.maximum
         ? { ok: true, value }

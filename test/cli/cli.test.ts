@@ -131,6 +131,28 @@ describe('wsctx CLI on the example workspace', () => {
     assert.match(group.stdout, /\n {5}group:payments-team · childOf engineering · ownerOf [\w-]+, [\w-]+, [\w-]+ \+\d+ · hasMember jonas\.weber, maria\.chen, rafael\.costa · \+\d+ more edges \(wsctx expand group:payments-team\)\n/);
   });
 
+  it('ask marks the expired page and each side of the refund-window conflict, with the other page and both wordings', () => {
+    const refund = wsctx(['ask', 'what is the refund window?', ...WS, '--limit', '4']);
+    assert.equal(refund.code, 0, refund.stderr);
+    const rows = refund.stdout.split('\n').slice(1, 5);
+    assert.match(rows[0], /^1 +[\d.]+ +\[conflict\] Refund policy › Refund wi/);
+    assert.match(rows[1], /^2 +[\d.]+ +\[conflict\] Issuing refunds › Refund/);
+    assert.doesNotMatch(rows[2], /\[conflict\]/);
+    // Words rejoined across the wrapped lines: the marker names the other page and quotes both.
+    const text = refund.stdout.replace(/\n {5}/g, ' ');
+    assert.ok(
+      text.includes('CONFLICT: "Issuing refunds" [9cce21de] › Refund window (.context/guides/issuing-refunds.md:23) says "A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up.", where this says "Merchants can refund a captured charge within 14 days of capture, in full or in part." (14 days vs 30 days).'),
+      refund.stdout,
+    );
+    assert.ok(text.includes('CONFLICT: "Refund policy" [0135930a] › Refund window (.context/reference/refund-policy.md:21)'), refund.stdout);
+    assert.ok(refund.stdout.split('\n').every((l) => l.length <= 100), 'a line is wider than 100 columns');
+
+    const pci = wsctx(['ask', 'PCI DSS 4.0 transition checklist', ...WS, '--limit', '2', '--json']);
+    const out = JSON.parse(pci.stdout) as { passages: { title: string; expired?: string; conflicts?: unknown[] }[] };
+    assert.deepEqual(out.passages.map((p) => [p.title, p.expired]), [['PCI DSS 4.0 transition checklist', '2025-06-30'], ['PCI DSS 4.0 transition checklist', '2025-06-30']]);
+    assert.match(wsctx(['ask', 'PCI DSS 4.0 transition checklist', ...WS, '--limit', '1']).stdout, /\n {5}EXPIRED on 2025-06-30: this library page is past its expires date/);
+  });
+
   it('prints usage with --help and exits 0', () => {
     const run = wsctx(['--help']);
     assert.equal(run.code, 0);

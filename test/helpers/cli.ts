@@ -2,7 +2,7 @@
  * Runs the built `wsctx` (dist/wsctx.js) as a user would: a real process, real arguments, exit
  * code, stdout and stderr. `npm test` builds before it runs the suites.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -28,4 +28,28 @@ export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.Proc
     timeout: 120_000,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * {@link wsctx} without blocking this process: for tests that serve something the CLI calls
+ * (a local chat completions server) from the test's own event loop.
+ */
+export function wsctxAsync(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliRun> {
+  if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [WSCTX, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...options.env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill(), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, stdout, stderr });
+    });
+  });
 }

@@ -102,18 +102,22 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
 
   it('reports every diagnostic of the workspace at once, counted by severity and code', async () => {
     const report = await lsp.connection.sendRequest(DiagnosticsReportRequest.type);
-    assert.equal(report.total, 3);
-    assert.deepEqual(report.bySeverity, { error: 1, warning: 2, info: 0 });
-    assert.deepEqual(report.byCode, { 'library.expired': 1, 'ref.unresolved': 1, 'catalog.invalid-entity': 1 });
+    assert.equal(report.total, 7);
+    assert.deepEqual(report.bySeverity, { error: 1, warning: 4, info: 2 });
+    assert.deepEqual(report.byCode, { 'library.duplicate': 2, 'library.conflict': 2, 'library.expired': 1, 'ref.unresolved': 1, 'catalog.invalid-entity': 1 });
     assert.deepEqual(
       report.items.map((i) => [i.path, i.range.start.line + 1, i.severity, i.code, i.source]),
       [
+        ['.context/guides/calling-the-payments-gateway.md', 21, 'info', 'library.duplicate', 'library-flags'],
+        ['.context/guides/issuing-refunds.md', 23, 'warning', 'library.conflict', 'library-flags'],
+        ['.context/guides/issuing-refunds.md', 41, 'info', 'library.duplicate', 'library-flags'],
         ['.context/guides/pci-dss-4-transition.md', 4, 'warning', 'library.expired', 'expired-pages'],
+        ['.context/reference/refund-policy.md', 21, 'warning', 'library.conflict', 'library-flags'],
         ['storefront/catalog/legacy-entities.yaml', 18, 'warning', 'ref.unresolved', 'unresolved-refs'],
         ['storefront/catalog/legacy-entities.yaml', 25, 'error', 'catalog.invalid-entity', 'problems'],
       ],
     );
-    assert.equal(report.items[1].uri, lsp.uri('storefront/catalog/legacy-entities.yaml'));
+    assert.equal(report.items[5].uri, lsp.uri('storefront/catalog/legacy-entities.yaml'));
   });
 
   it('re-indexes on request with work-done progress, answering the status once it is in service', async () => {

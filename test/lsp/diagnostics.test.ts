@@ -52,7 +52,57 @@ describe('LSP diagnostics (built server, JSON-RPC)', () => {
         message: '"PCI DSS 4.0 transition checklist" expired on 2025-06-30; library tools no longer serve it. Update it and its expires date, or remove it.',
       },
     ]);
-    assert.equal(lsp.diagnostics.size, 2, [...lsp.diagnostics.keys()].join('\n'));
+    // The two refund pages (conflict) and the two gateway pages (duplicate) are the others.
+    assert.equal(lsp.diagnostics.size, 5, [...lsp.diagnostics.keys()].join('\n'));
+  });
+
+  it('publishes the 14-day vs 30-day refund conflict on both pages, each worded with the other page and pointing at it', async () => {
+    const policy = (await published('.context/reference/refund-policy.md')).filter((d: Diagnostic) => d.code === 'library.conflict');
+    assert.equal(policy.length, 1);
+    assert.equal(policy[0].severity, DiagnosticSeverity.Warning);
+    assert.equal(policy[0].range.start.line, 20); // "Merchants can refund a captured charge within **14 days**" (line 21)
+    assert.equal(
+      policy[0].message,
+      'This page says "Merchants can refund a captured charge within 14 days of capture, in full or in part." but "Issuing refunds" says "A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up." (30 days vs 14 days). An agent given both cannot know which to follow.',
+    );
+    assert.deepEqual(
+      policy[0].relatedInformation?.map((r) => [r.location.uri, r.location.range.start.line]),
+      [[lsp.uri('.context/guides/issuing-refunds.md'), 22]],
+    );
+    const guide = (await published('.context/guides/issuing-refunds.md')).map((d: Diagnostic) => [d.code, d.range.start.line + 1]);
+    assert.deepEqual(guide, [['library.conflict', 23], ['library.duplicate', 41]]);
+    const gateway = await published('.context/guides/calling-the-payments-gateway.md');
+    assert.deepEqual(gateway.map((d: Diagnostic) => [d.code, d.severity, d.range.start.line + 1]), [['library.duplicate', DiagnosticSeverity.Information, 21]]);
+    assert.match(String(gateway[0].message), /^"Idempotency keys" repeats "Idempotency keys" in "Issuing refunds" \(77% the same words\)/);
+  });
+
+  it('clears a conflict its page settles with conflicts_resolved, and names the field and line of an entry that names no page', async () => {
+    const rel = '.context/guides/issuing-refunds.md';
+    const file = path.join(lsp.workspace, rel);
+    const original = fs.readFileSync(file, 'utf8');
+    const settle = async (names: string[]) => {
+      const statuses = lsp.statuses.length;
+      fs.writeFileSync(file, original.replace('usage: For the mechanics', `conflicts_resolved:\n${names.map((n) => `  - ${n}\n`).join('')}usage: For the mechanics`));
+      await lsp.fileEvents([{ uri: lsp.uri(rel), type: FileChangeType.Changed }]);
+      await lsp.waitForReady(statuses + 1);
+    };
+    try {
+      await settle(['Refund policy']);
+      assert.deepEqual(lsp.diagnostics.get(lsp.uri(rel))?.map((d) => d.code), ['library.duplicate']);
+      // The other page's half of the flag is gone too.
+      assert.deepEqual(lsp.diagnostics.get(lsp.uri('.context/reference/refund-policy.md')), []);
+
+      await settle(['"[[Refund policy]]"', 'Refund polcy']);
+      const now = lsp.diagnostics.get(lsp.uri(rel))!;
+      assert.deepEqual(now.map((d) => [d.code, d.range.start.line + 1]), [['library.conflicts-resolved-unknown', 12], ['library.duplicate', 44]]);
+      assert.equal(now[0].message, "Front matter field 'conflicts_resolved' names 'Refund polcy', which is no page of the library (write the other page's title or its workspace-relative path).");
+    } finally {
+      const statuses = lsp.statuses.length;
+      fs.writeFileSync(file, original);
+      await lsp.fileEvents([{ uri: lsp.uri(rel), type: FileChangeType.Changed }]);
+      await lsp.waitForReady(statuses + 1);
+    }
+    assert.deepEqual(lsp.diagnostics.get(lsp.uri(rel))?.map((d) => d.code), ['library.conflict', 'library.duplicate']);
   });
 
   it('points a duplicate entity and a misspelt ref at the other place, and clears what was fixed', async () => {

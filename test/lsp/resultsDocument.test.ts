@@ -76,10 +76,28 @@ describe('LSP results document (built server, JSON-RPC)', () => {
     assert.equal(await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: 2, character: 0 } }), null);
     const next = await lsp.connection.sendRequest(OpenResultsRequest.type, { question: 'Who owns the ledger?' });
     assert.equal(next.uri, `${RESULTS_SCHEME}:/2/who-owns-the-ledger.md`);
+    // (The refund and PCI documents below are numbers 3 and 4.)
     const error = await lsp.connection.sendRequest(TextDocumentContentRequest.type, { uri: `${RESULTS_SCHEME}:/99/nothing.md` }).then(
       () => assert.fail('an unknown results document had content'),
       (e: ResponseError<unknown>) => e,
     );
     assert.equal(error.code, ErrorCodes.InvalidParams);
+  });
+
+  it('marks conflicting and expired passages in the document and in their hover, with the other page and both wordings', async () => {
+    const refund = await lsp.connection.sendRequest(OpenResultsRequest.type, { question: 'what is the refund window?', limit: 2 });
+    const { text } = await lsp.connection.sendRequest(TextDocumentContentRequest.type, { uri: refund.uri });
+    const lines = text.split('\n');
+    const at = lines.indexOf('## 1. Refund policy › Refund window');
+    assert.ok(at > 0, text);
+    assert.match(lines[at + 6], /^\*\*CONFLICT: "Issuing refunds" \[9cce21de\] › Refund window \(\.context\/guides\/issuing-refunds\.md:23\) says "A captured charge can be refunded up to 30 days after capture.*", where this says "Merchants can refund a captured charge within 14 days of capture, in full or in part\." \(14 days vs 30 days\)\.\*\*$/);
+    const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: refund.uri }, position: { line: at + 2, character: 0 } });
+    const value = (hover?.contents as { value: string }).value.split('\n');
+    // Markdown escaped, so the brackets and quotes render as written.
+    assert.match(value[2], /^> CONFLICT: "Issuing refunds" \\\[9cce21de\\\] › Refund window \(/);
+
+    const pci = await lsp.connection.sendRequest(OpenResultsRequest.type, { question: 'PCI DSS 4.0 transition checklist', limit: 1 });
+    const pciText = (await lsp.connection.sendRequest(TextDocumentContentRequest.type, { uri: pci.uri })).text;
+    assert.match(pciText, /\n\*\*EXPIRED on 2025-06-30: this library page is past its expires date and the library tools no longer serve it; do not rely on it\.\*\*\n/);
   });
 });

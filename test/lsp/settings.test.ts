@@ -66,7 +66,9 @@ describe('shared settings', () => {
       items: { type: 'string' },
       scope: 'window',
     });
-    assert.equal(SETTING_KEYS.length, 24);
+    assert.deepEqual(properties['workspaceContext.organization'].default, '');
+    assert.deepEqual(properties['workspaceContext.privateNotes.folder'].type, 'string');
+    assert.equal(SETTING_KEYS.length, 26);
   });
 
   it('maps sources onto engine globs and asks for a new engine only when they change', () => {

@@ -93,7 +93,7 @@ describe('package.json contributes (manifest)', () => {
     const untrusted = manifest.capabilities.untrustedWorkspaces;
     assert.equal(untrusted.supported, 'limited');
     for (const key of untrusted.restrictedConfigurations) assert.ok(contributes.configuration.properties[key], `${key} is a contributed setting`);
-    assert.deepEqual(untrusted.restrictedConfigurations, ['workspaceContext.embeddings.provider', 'workspaceContext.embeddings.baseUrl', 'workspaceContext.embeddings.model']);
+    assert.deepEqual(untrusted.restrictedConfigurations, ['workspaceContext.embeddings.provider', 'workspaceContext.embeddings.baseUrl', 'workspaceContext.embeddings.model', 'workspaceContext.privateNotes.folder']);
   });
 
   it('activates on catalog files, the library, instruction files and overviews', () => {

@@ -123,7 +123,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return runStdioMcp(options);
     case 'serve': {
       if (options.token !== undefined) checkToken(options.token);
-      const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true });
+      const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true, connections: 'shared' });
       const { engine } = services;
       engine.stateForQuery();
       const unwatch = watchWorkspace(engine, logToStderr);

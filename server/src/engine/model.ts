@@ -164,6 +164,12 @@ export interface LibraryProps {
   applyTo?: string[];
   /** Cursor `alwaysApply`. */
   alwaysApply?: boolean;
+  /**
+   * `conflicts_resolved`: the pages (titles or workspace-relative paths, as written) whose
+   * conflict and duplicate flags with this page the author has settled, and the 1-based line of
+   * the key (library/soundness.ts checks the names against the library).
+   */
+  conflictsResolved?: { pages: string[]; line: number };
   /** `[[Page title]]` link targets found in the body, in order. */
   links: string[];
   /** Namespace: the library folder the page lives in (`.context/<namespace>/...`), '' at the top. */

@@ -13,6 +13,10 @@ import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../conf
 import { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 import { MentionIndex } from '../engine/references/mentionIndex';
+import { checkNotesFolder, PrivateNotes } from '../engine/context/privateNotes';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { FlagSource } from '../engine/library/conflicts';
 import type { FeatureContext } from './features/context';
 import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics } from './features/diagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';
@@ -184,14 +188,19 @@ export class LanguageSession implements FeatureContext {
     // Before start() the new settings only shape what start() will run.
     if (!this.started) {
       if (needsNewEngine(before, this.current)) this.createEngine();
+      else if (this.engineRef) this.servicesRef = this.servicesFor(this.engineRef);
       return;
     }
     if (needsNewEngine(before, this.current)) {
       this.log('[settings] source globs changed; re-indexing with a new engine');
       await this.replaceEngine();
-    } else if (before.mcp.http.enabled !== this.current.mcp.http.enabled) {
-      await this.startMcp();
+      return;
     }
+    const engine = this.engineRef;
+    const userChanged = before.privateNotes.folder !== this.current.privateNotes.folder || before.organization !== this.current.organization;
+    // The same engine with new services: the MCP endpoint is restarted so it serves them.
+    if (engine && userChanged) this.servicesRef = this.servicesFor(engine);
+    if (userChanged || before.mcp.http.enabled !== this.current.mcp.http.enabled) await this.startMcp();
   }
 
   /** Workspace folders added or removed: a new engine over the new set. */
@@ -209,7 +218,7 @@ export class LanguageSession implements FeatureContext {
     if (!state) {
       return { generatedAt: new Date().toISOString(), indexedAt: null, total: 0, bySeverity: { error: 0, warning: 0, info: 0 }, byCode: {}, items: [] };
     }
-    const input = diagnosticInput(state, this.documents);
+    const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
     return diagnosticsReport(state, await collectDiagnostics(input), input, this.documents);
   }
 
@@ -273,11 +282,37 @@ export class LanguageSession implements FeatureContext {
    */
   private servicesFor(engine: Engine): Services {
     const send = this.host.languageModel;
+    const notes = this.privateNotesFor(engine);
     return createServices({
       engine,
       judgeMode: this.current.judge.mode,
       ...(send && this.trusted ? { models: new DelegatingModelProvider('vscode-lm', send) } : {}),
+      ...(this.current.organization !== '' ? { organization: this.current.organization } : {}),
+      ...(notes ? { privateNotes: notes } : {}),
     });
+  }
+
+  /**
+   * The user's private notes (`privateNotes.folder`): `~/` is the home folder, a relative path is
+   * read from the first workspace folder; refused (and logged) inside the workspace. Every
+   * connection of this server is the user's own (the editor and its loopback MCP endpoint, whose
+   * token only this editor holds). Never in an untrusted workspace: the setting could come from it.
+   */
+  private privateNotesFor(engine: Engine): PrivateNotes | undefined {
+    const configured = this.current.privateNotes.folder;
+    if (configured === '') return undefined;
+    if (!this.trusted) {
+      this.log('[settings] workspaceContext.privateNotes.folder is ignored in an untrusted workspace');
+      return undefined;
+    }
+    const expanded = configured === '~' ? os.homedir() : configured.startsWith('~/') ? path.join(os.homedir(), configured.slice(2)) : configured;
+    try {
+      const dir = checkNotesFolder(path.resolve(engine.folders[0].absPath, expanded), engine.folders.map((f) => f.absPath), 'workspaceContext.privateNotes.folder');
+      return new PrivateNotes({ dir, isOwnConnection: () => true });
+    } catch (error) {
+      this.log(`[settings] ${(error as Error).message}; private notes are off`);
+      return undefined;
+    }
   }
 
   private async replaceEngine(): Promise<void> {
@@ -327,7 +362,7 @@ export class LanguageSession implements FeatureContext {
 
   private async publishDiagnostics(state: IndexState): Promise<void> {
     try {
-      const input = diagnosticInput(state, this.documents);
+      const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
       const byUri = await toLspDiagnostics(await collectDiagnostics(input), input, this.documents);
       for (const [uri, diagnostics] of byUri) this.host.publishDiagnostics(uri, diagnostics);
       for (const uri of this.published) if (!byUri.has(uri)) this.host.publishDiagnostics(uri, []);
@@ -335,6 +370,12 @@ export class LanguageSession implements FeatureContext {
     } catch (error) {
       this.log(`[diagnostics] ${(error as Error).stack ?? error}`);
     }
+  }
+
+  /** The model's conflict flags, when the services run the check. */
+  private flagSources(): FlagSource[] {
+    const check = this.servicesRef?.conflictCheck;
+    return check ? [check] : [];
   }
 
   private folderNames(): string {

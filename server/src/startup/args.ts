@@ -43,6 +43,8 @@ const OPTIONS = {
   token: { type: 'string' },
   store: { type: 'string' },
   config: { type: 'string' },
+  'private-notes': { type: 'string' },
+  organization: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
@@ -86,6 +88,10 @@ export type CliOptions = {
   store?: string;
   /** `serve --store --config FILE`: the server's config file (access tokens and their folders). */
   config?: string;
+  /** `--private-notes DIR`: the user's own notes folder (outside the workspace); over `privateNotes.folder`. */
+  privateNotes?: string;
+  /** `--organization NAME`: the name in "Instructions from the ... team"; over `organization`. */
+  organization?: string;
   help: boolean;
   version: boolean;
 };
@@ -141,6 +147,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       token: v.token,
       store: v.store,
       config: v.config,
+      privateNotes: v['private-notes'],
+      organization: v.organization,
       help: v.help ?? false,
       version: v.version ?? false,
     },
@@ -210,9 +218,14 @@ Options:
                               --workspace folder there as its own namespace; ask, expand, mcp and
                               serve answer from it (--workspace picks namespaces by folder name)
   --config FILE               serve --store: the server's config file (tokens limited to folders)
+  --private-notes DIR         your own Markdown notes, a folder outside the workspace: context
+                              searches them too and labels them as yours (not with serve)
+  --organization NAME         the name in "Instructions from the NAME team" (default: the first
+                              workspace folder's name)
   -h, --help                  this text
 
-Settings (source globs, ignores, embeddings, judge, budgets) also come from .wsctx.yaml at the
-first workspace folder's root, with the editor's setting names; flags and $WSCTX_* win over it.
+Settings (source globs, ignores, embeddings, judge, budgets, privateNotes.folder, organization)
+also come from .wsctx.yaml at the first workspace folder's root, with the editor's setting names;
+flags and $WSCTX_* win over it.
 
 Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

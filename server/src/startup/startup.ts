@@ -18,6 +18,8 @@ import { engineGlobsFrom } from '../config/workspaceConfig';
 import { ActivityLog } from '../engine/activity/activityLog';
 import { sha256Hex } from '../engine/chunking/ids';
 import { startBackgroundModels } from '../engine/context/background';
+import { checkNotesFolder, PrivateNotes } from '../engine/context/privateNotes';
+import { checkSetting, SETTING_SPECS } from '../../../shared/settings';
 import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
@@ -48,6 +50,12 @@ export interface StartOptions {
   log?: (message: string) => void;
   /** Keep the call log in the cache folder (library and tool commands, the MCP servers). */
   callLog?: boolean;
+  /**
+   * Whose connections the tools answer: `own` (default: the CLI's commands, `wsctx mcp` over
+   * stdio, all the user's) or `shared` (`wsctx serve`: anyone holding the token), which never
+   * gets private notes.
+   */
+  connections?: 'own' | 'shared';
 }
 
 /** The services for this command line: the engine and everything its tools use, built once. */
@@ -62,7 +70,46 @@ export function startServices(options: CliOptions, start: StartOptions): Service
     embedInBackground: start.meaning === 'serve',
   });
   const activity = start.callLog ? openActivityLog(engine, dir, logToStderr) : undefined;
-  return createServices({ engine, activity, ...contextModels(engine, options, dir) });
+  return createServices({ engine, activity, ...contextModels(engine, options, dir), ...userParts(engine, options, start) });
+}
+
+/**
+ * The user's own parts of get_context: the private notes folder (`--private-notes`, else
+ * `privateNotes.folder` of `.wsctx.yaml`, relative to the first workspace folder; `~/` is the
+ * home folder), refused inside the workspace, and the organisation name (`--organization`, else
+ * `organization`). Every connection of a CLI command or of stdio MCP is the user's own; `serve`
+ * shares its connections, so it takes no notes (the flag is refused, the file's key is skipped
+ * with a line on stderr).
+ */
+function userParts(engine: Engine, options: CliOptions, start: StartOptions): Partial<ServiceParts> {
+  const settings = cliSettings(options);
+  const parts: { organization?: string; privateNotes?: PrivateNotes } = {};
+  if (options.organization !== undefined) {
+    const checked = checkSetting(ORGANIZATION_SPEC, options.organization);
+    if (!checked.ok || checked.value === '') throw new UsageError(`--organization: ${checked.ok ? 'expected a name' : checked.error}`);
+    parts.organization = checked.value as string;
+  } else if (settings.organization !== '') {
+    parts.organization = settings.organization;
+  }
+  const given = options.privateNotes;
+  const configured = settings.privateNotes.folder;
+  if (given === undefined && configured === '') return parts;
+  if (start.connections === 'shared') {
+    if (given !== undefined) throw new UsageError('--private-notes: wsctx serve answers anyone who holds its token, and private notes go only to your own connections (wsctx mcp, context, the editor)');
+    logToStderr('wsctx: privateNotes.folder of .wsctx.yaml is not used by serve: its connections are not only yours');
+    return parts;
+  }
+  const dir = given !== undefined ? path.resolve(expandHome(given)) : path.resolve(engine.folders[0].absPath, expandHome(configured));
+  const field = given !== undefined ? '--private-notes' : 'privateNotes.folder (.wsctx.yaml)';
+  const folder = checkNotesFolder(dir, engine.folders.map((f) => f.absPath), field);
+  parts.privateNotes = new PrivateNotes({ dir: folder, isOwnConnection: () => true });
+  return parts;
+}
+
+const ORGANIZATION_SPEC = SETTING_SPECS.find((s) => s.key === 'organization')!;
+
+function expandHome(p: string): string {
+  return p === '~' ? os.homedir() : p.startsWith('~/') ? path.join(os.homedir(), p.slice(2)) : p;
 }
 
 /**
@@ -81,7 +128,10 @@ function contextModels(engine: Engine, options: CliOptions, dir: string | undefi
   };
   if (!baseUrl) return parts;
   const models: ModelProvider = new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY });
-  const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: dir ? path.join(activityDir(dir, engine.folders), 'enrichment.json') : undefined, log: logToStderr });
+  // Every answer the background asks for is kept by content digest beside the call log, so the
+  // next run asks the model nothing about pages that have not changed.
+  const kept = (name: string) => (dir ? path.join(activityDir(dir, engine.folders), name) : undefined);
+  const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: kept('enrichment.json'), linksFile: kept('inferred-links.json'), conflictsFile: kept('model-conflicts.json'), log: logToStderr });
   return { ...parts, models, notes: background.enrichment, inferredLinks: background.links, conflictCheck: background.conflicts };
 }
 

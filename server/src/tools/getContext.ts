@@ -11,8 +11,10 @@ import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './
 import type { ActivityEntry } from '../engine/activity/activityLog';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
 import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
+import { entityExcerpts } from '../engine/context/entityDocs';
 import { buildContext, type BuiltContext } from '../engine/context/getContext';
-import { nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { BundlePage } from '../engine/context/types';
 import { sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
@@ -31,7 +33,7 @@ const input = {
   format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
 };
 
-const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search']);
+const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search', 'entity']);
 const answer = z.object({ yes: z.boolean(), probability: z.number(), from: z.string() });
 
 const outputSection = z.object({
@@ -47,6 +49,8 @@ const outputSection = z.object({
   via: z.string().optional(),
   /** Table rows dropped as being about something else than the task names. */
   rowsDropped: z.number().optional(),
+  /** This section states something another page states differently. */
+  conflicts: z.array(conflictSchema).optional(),
 });
 
 const outputPage = z.object({
@@ -66,6 +70,12 @@ const outputPage = z.object({
   /** The page as sent: whole, or its excerpts. Left out of MCP structured content (the text content holds it). */
   text: z.string().optional(),
   sections: z.array(outputSection),
+  /** Whole pages: what its sections state that another page states differently. */
+  conflicts: z.array(conflictSchema).optional(),
+  /** Reason `entity`: not a library page but an entity's doc (catalog_doc), repository overview or epic. */
+  sourceKind: z.string().optional(),
+  /** Reason `entity`: the entity it documents. */
+  entity: z.string().optional(),
 });
 
 const output = {
@@ -128,6 +138,8 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
     'Describe the task you are about to do in plain words; get back one Markdown bundle sized to max_tokens (default 12,000): the team\'s agent instructions,',
     'every rule in full under "Rules (always follow)", then "Reference": pinned and pack pages whole and the best excerpts, grouped by page.',
     'Each page carries its page_id: read_page(page_id) returns the whole page, get_file(page_id) its attached file.',
+    'After the library pages come excerpts of the docs (TechDocs), repository overviews and epics of the services the task names, each labelled with its source kind.',
+    'A passage another page contradicts carries a Conflict note quoting both pages.',
     'When nothing matches, the answer says so and names the nearest pages: check with the user rather than guess.',
     'Name the service, API, runbook or rule the task touches (e.g. "roll back billing-worker after a failed deploy", "change the error codes of the orders API"); pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
   ].join(' '),
@@ -177,7 +189,12 @@ async function runContext(services: Services, args: Args, context: ToolCallConte
   const notes = hooks.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ?? false;
   const privateDocs = own && notes ? notes.docs(view.today) : [];
+  // The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula.
+  const engine = services.engine;
+  const meaning = engine.meaningSource(view.state, await engine.embedQuery(args.task));
+  const entities = entityExcerpts(view.state, args.task, { now: services.now().getTime(), meaning });
   const built = await buildContext({
+    entityExcerpts: entities,
     view,
     request: { task: args.task, maxTokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, sessionId: context.sessionId, signal: context.signal },
     hooks,
@@ -217,11 +234,12 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
   const { bundle, markdown, idOf } = built;
   const page = (p: BundlePage): z.infer<typeof outputPage> => {
     const doc = p.doc;
-    const text = p.whole ? wholePageBody(doc) : [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map(excerptBlock).join('\n\n');
+    const notes = conflictNotes(p.conflicts ?? [], idOf, true);
+    const text = p.whole ? `${wholePageBody(doc)}${notes ? `\n\n${notes}` : ''}` : [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map((s) => excerptBlock(s, idOf)).join('\n\n');
     return {
       id: idOf(doc.id),
       title: doc.title,
-      type: doc.library?.type ?? 'page',
+      type: doc.library?.type ?? p.entity?.sourceKind ?? 'page',
       path: doc.path,
       reason: p.reason,
       whole: p.whole,
@@ -239,7 +257,10 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
         ...(s.confidence !== undefined ? { confidence: s.confidence } : {}),
         ...(s.via ? { via: idOf(s.via.id) } : {}),
         ...(s.rows && s.rows.dropped > 0 ? { rowsDropped: s.rows.dropped } : {}),
+        ...(!p.whole && s.conflicts?.length ? { conflicts: s.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
       })),
+      ...(p.whole && p.conflicts?.length ? { conflicts: p.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
+      ...(p.entity ? { sourceKind: p.entity.sourceKind, entity: p.entity.ref } : {}),
     };
   };
   const plan = bundle.plan;

@@ -22,7 +22,9 @@ import type { CutReason } from '../engine/library/searchPack';
 import { formatSectionBlock } from '../engine/library/sectionRender';
 import { sectionBody, sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, commonOutput, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
+import { librarySoundness, type LibrarySoundness } from '../engine/library/soundness';
 import type { Services } from '../services/services';
+import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';
 
 const input = {
@@ -47,6 +49,8 @@ const outputSection = z.object({
   /** Fused score (0 for the unmatched sections of a whole document). */
   score: z.number(),
   signals,
+  /** What this section states that another page states differently (unsettled flags). */
+  conflicts: z.array(conflictSchema).optional(),
 });
 
 const outputDocument = z.object({
@@ -127,7 +131,8 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
         const search = await searchLibrary(view, args.plan, { profile: args.profile, meaning: services.sectionMeaning });
         const pinned = pinnedFor(services, view, context);
         servedPinned(services, context);
-        const out = toOutput(view, args.plan, args.profile, search);
+        const soundness = librarySoundness(view, services.conflictCheck ? [services.conflictCheck] : []);
+        const out = toOutput(view, args.plan, args.profile, search, soundness);
         returned = search.pack.documents.flatMap((d) => d.sections.map((s) => s.ranked.entry.section.id));
         if (out.documents.length === 0) {
           out.notice =
@@ -145,7 +150,7 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
 
 type Body = Omit<SearchInstructionsOutput, 'pinned' | 'degraded' | 'indexedAt' | 'notice'> & { notice?: string };
 
-function toOutput(view: LibraryView, plan: string, profile: 'focused' | 'catalog' | undefined, search: LibrarySearch): Body {
+function toOutput(view: LibraryView, plan: string, profile: 'focused' | 'catalog' | undefined, search: LibrarySearch, soundness: LibrarySoundness): Body {
   const { ranking, pack } = search;
   const cut = pack.cut.map((c) => ({
     id: shownId(view, c.ranked.doc.id),
@@ -171,7 +176,7 @@ function toOutput(view: LibraryView, plan: string, profile: 'focused' | 'catalog
       score: round(d.ranked.score),
       strength: round(d.ranked.strength),
       titleBonus: round(d.ranked.sections[0]?.titleBonus ?? 0),
-      sections: d.sections.map((s) => outputSectionOf(view, s.ranked, s.tokens)),
+      sections: d.sections.map((s) => outputSectionOf(view, s.ranked, s.tokens, soundness)),
     })),
     cut: cut.slice(0, MAX_NAMED_CUT_DOCUMENTS),
     moreCut: Math.max(0, cut.length - MAX_NAMED_CUT_DOCUMENTS),
@@ -179,8 +184,9 @@ function toOutput(view: LibraryView, plan: string, profile: 'focused' | 'catalog
 }
 
 /** A packed section as output: printed id, body, size, signals rounded. */
-function outputSectionOf(view: LibraryView, ranked: RankedSection, tokens: number): z.infer<typeof outputSection> {
+function outputSectionOf(view: LibraryView, ranked: RankedSection, tokens: number, soundness: LibrarySoundness): z.infer<typeof outputSection> {
   const { section, doc } = ranked.entry;
+  const conflicts = soundness.sectionConflicts(section.id);
   const sig: z.infer<typeof signals> = {};
   for (const name of ['summary', 'meaning', 'exact'] as const) {
     const s = ranked.signals[name];
@@ -193,6 +199,7 @@ function outputSectionOf(view: LibraryView, ranked: RankedSection, tokens: numbe
     tokens,
     score: round(ranked.fused),
     signals: sig,
+    ...(conflicts.length > 0 ? { conflicts: conflicts.map((f) => conflictOutput(f, (id) => shownId(view, id))) } : {}),
   };
 }
 
@@ -208,7 +215,11 @@ export function renderSearch(out: SearchInstructionsOutput): string {
   if (out.degraded.includes('index-cold')) return out.notice ?? 'The index is still empty.';
   const blocks: string[] = [];
   for (const doc of out.documents) {
-    for (const s of doc.sections) blocks.push(formatSectionBlock({ heading: s.heading, id: s.id, title: doc.title, docId: doc.id, body: s.body }));
+    for (const s of doc.sections) {
+      const block = formatSectionBlock({ heading: s.heading, id: s.id, title: doc.title, docId: doc.id, body: s.body });
+      const notes = (s.conflicts ?? []).map((c) => `> Conflict: "${c.with.title}" [doc ${c.with.id}] › ${c.with.heading} says "${c.there}", where this says "${c.here}" (${c.what}). Check which holds before relying on either.`);
+      blocks.push(notes.length > 0 ? `${block}\n\n${notes.join('\n')}` : block);
+    }
   }
   if (out.notice) blocks.push(out.notice);
   if (out.cut.length > 0) {

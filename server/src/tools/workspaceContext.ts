@@ -18,6 +18,11 @@ import { completePassages, stateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
+import { libraryView } from '../engine/library/libraryView';
+import { dayOf } from '../engine/library/readiness';
+import { librarySoundness, type LibrarySoundness } from '../engine/library/soundness';
+import { isExpired } from '../engine/sources/library';
+import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';
 
 export const CONTEXT_DEFAULT_LIMIT = 10;
@@ -62,6 +67,10 @@ const passage = z.object({
   sourceUri: z.string(),
   score: z.number(),
   why: z.array(whyTerm),
+  /** A library page past its `expires` date (YYYY-MM-DD): the library tools no longer serve it. */
+  expired: z.string().optional(),
+  /** What this passage states that another library page states differently (unsettled flags). */
+  conflicts: z.array(conflictSchema).optional(),
 });
 
 const neighbour = z.object({
@@ -103,14 +112,15 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   input,
   output,
   run(services: Services, args, context) {
-    return logged(services, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(services.engine, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
+    return logged(services, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(services, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
   },
   renderText: renderContext,
 };
 
 type Args = z.infer<z.ZodObject<typeof input>>;
 
-async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput> {
+async function answerQuestion(services: Services, args: Args): Promise<ContextOutput> {
+  const { engine } = services;
   const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
   if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
@@ -133,11 +143,15 @@ async function answerQuestion(engine: Engine, args: Args): Promise<ContextOutput
     meaning: engine.meaningSource(state, queryVector),
   });
   await completePassages(engine, workspace, ranked.passages.map((p) => p.entry));
+  const today = dayOf(services.now());
+  const soundness = ranked.passages.some((p) => p.entry.doc.sourceKind === 'library')
+    ? librarySoundness(libraryView(state, today), services.conflictCheck ? [services.conflictCheck] : [])
+    : undefined;
   const passages: ContextPassage[] = [];
   let bytes = 0;
   let droppedByBudget = 0;
   for (const p of ranked.passages) {
-    const rendered = toPassage(engine, state, p);
+    const rendered = toPassage(engine, state, p, { today, soundness });
     const size = JSON.stringify(rendered).length;
     if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
       droppedByBudget++;
@@ -172,8 +186,10 @@ function meaningSummary(engine: Engine, state: IndexState | undefined): ContextO
   return { model: status.model, sectionsWithVectors: status.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - status.sectionsWithVectors) };
 }
 
-function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): ContextPassage {
+/** A ranked passage as output, with its expiry and its conflicts when it is a library page's. */
+function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage, library: { today: string; soundness?: LibrarySoundness }): ContextPassage {
   const { section, doc } = ranked.entry;
+  const conflicts = library.soundness?.sectionConflicts(section.id) ?? [];
   const info = state.commits.get(doc.path);
   const abs = fromWorkspacePath(state.folders, doc.path)?.absPath;
   const uri = abs ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}` : `${doc.path}#L${section.startLine}-L${section.endLine}`;
@@ -191,6 +207,8 @@ function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage): Co
     sourceUri: uri,
     score: ranked.score,
     why: ranked.why,
+    ...(doc.library && isExpired(doc.library, library.today) ? { expired: doc.library.expires! } : {}),
+    ...(conflicts.length > 0 ? { conflicts: conflicts.map((f) => conflictOutput(f, (id) => shortId(id))) } : {}),
   };
 }
 
@@ -257,6 +275,18 @@ function capEdges<E extends { type: string }>(edges: readonly E[], cap: number):
   return [...byType].flatMap(([type, list]) => list.slice(0, taken.get(type) ?? 0));
 }
 
+/**
+ * The markers a passage carries, one line each: expired (the page is past its `expires` date) and
+ * every unsettled conflict with another page, with both wordings. Every host shows these lines
+ * (MCP text, `wsctx ask`, the editor's results documents and hovers).
+ */
+export function passageMarkers(p: Pick<ContextPassage, 'expired' | 'conflicts'>): string[] {
+  const lines: string[] = [];
+  if (p.expired) lines.push(`EXPIRED on ${p.expired}: this library page is past its expires date and the library tools no longer serve it; do not rely on it.`);
+  for (const c of p.conflicts ?? []) lines.push(`CONFLICT: "${c.with.title}" [${c.with.id}] › ${c.with.heading} (${c.with.path}:${c.with.line}) says "${c.there}", where this says "${c.here}" (${c.what}).`);
+  return lines;
+}
+
 export function renderContext(out: ContextOutput): string {
   const lines: string[] = [];
   if (out.notice) lines.push(out.notice);
@@ -265,6 +295,7 @@ export function renderContext(out: ContextOutput): string {
     const commit = p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : '';
     lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${commit}`);
     if (p.entityRefs.length) lines.push(`entities: ${p.entityRefs.join(', ')}`);
+    for (const note of passageMarkers(p)) lines.push(note);
     lines.push(`why: ${p.why.map((w) => `${w.signal} ${w.weight.toFixed(2)}×${w.raw.toFixed(2)}=${w.contribution.toFixed(3)} (${w.detail})`).join(' + ')}`);
     lines.push('', p.text.trim(), '');
   });

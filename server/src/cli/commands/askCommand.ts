@@ -5,7 +5,7 @@
  * excerpt centred on the words of the question it matched.
  * `--json` prints the tool's own structured answer instead.
  */
-import type { ContextOutput, ContextPassage } from '../../tools/workspaceContext';
+import { passageMarkers, type ContextOutput, type ContextPassage } from '../../tools/workspaceContext';
 import { table } from '../format';
 import { entityLine } from './entityLine';
 
@@ -30,7 +30,7 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
     const rows = out.passages.map((p, i) => [
       String(i + 1),
       p.score.toFixed(3),
-      [p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › '),
+      `${p.expired ? '[expired] ' : ''}${p.conflicts?.length ? '[conflict] ' : ''}${[p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ')}`,
       `${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`,
       p.sourceKind,
     ]);
@@ -41,6 +41,8 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
     lines.push('', clip(`${i + 1}. ${p.title} [${p.id}]${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? '+dirty' : ''}` : ''}`, columns));
     const place = entityLine(p.entityRefs, out.neighbourhood);
     if (place) lines.push(clip(`${INDENT}${place}`, columns));
+    // Expiry and conflicts are never clipped: the other page's wording is the point.
+    for (const marker of passageMarkers(p)) lines.push(...wrapWords(marker, columns - INDENT.length).map((l) => `${INDENT}${l}`));
     if (options.why) {
       lines.push(table(p.why.map((w) => [w.signal, w.weight.toFixed(2), w.raw.toFixed(3), w.contribution.toFixed(3), w.detail]), INDENT));
       lines.push(`${INDENT}${''.padEnd(11)}score ${p.score.toFixed(3)}`);
@@ -111,6 +113,17 @@ export function fitColumns(rows: string[][], width: number, shrinkable: readonly
   }
   const cut = (cell: string, i: number) => (keepEnd.includes(i) ? `…${cell.slice(cell.length - widths[i] + 1)}` : `${cell.slice(0, widths[i] - 1)}…`);
   return rows.map((row) => row.map((cell, i) => (cell.length > widths[i] ? cut(cell, i) : cell)));
+}
+
+/** `text` broken at spaces into lines of at most `width` characters (a longer word keeps its own line). */
+function wrapWords(text: string, width: number): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.length - 1;
+    if (last >= 0 && lines[last].length + 1 + word.length <= width) lines[last] += ` ${word}`;
+    else lines.push(word);
+  }
+  return lines;
 }
 
 function clip(line: string, width: number): string {

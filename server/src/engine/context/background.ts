@@ -26,6 +26,10 @@ export interface BackgroundOptions {
   provider: () => ModelProvider;
   /** Where the enrichment is kept across restarts (a JSON file outside the workspace). */
   enrichmentFile?: string;
+  /** Where inferred links are kept across restarts, by page digests (a JSON file outside the workspace). */
+  linksFile?: string;
+  /** Where the model's conflict answers are kept across restarts, by section digests (a JSON file outside the workspace). */
+  conflictsFile?: string;
   /** Model calls per run and step. Default 200 (enrichment), 100 (links), 50 (conflicts). */
   maxCalls?: { enrichment?: number; links?: number; conflicts?: number };
   now?: () => Date;
@@ -43,8 +47,8 @@ export interface BackgroundModels {
 
 export function startBackgroundModels(engine: Engine, options: BackgroundOptions): BackgroundModels {
   const enrichment = new ModelEnrichment({ file: options.enrichmentFile });
-  const links = new InferredLinks();
-  const conflicts = new ModelConflictCheck();
+  const links = new InferredLinks({ file: options.linksFile });
+  const conflicts = new ModelConflictCheck({ file: options.conflictsFile });
   let queue = Promise.resolve();
   let stopped = false;
   const runFor = () => {

@@ -10,12 +10,15 @@
  * 3. Excerpts in the order given (the sections the judge is surest about first), each added when
  *    it fits; a section that does not fit is skipped and a smaller one may still fit. A section
  *    of a page to read whole brings the whole page instead, if it fits, and otherwise nothing.
+ *    Entity excerpts (entity docs, overviews, epics) come last in that order, after every library
+ *    excerpt.
  * 4. The nothing-found notice, when the request found nothing.
  */
 import { WHOLE_PAGE_SHARE } from './constants';
 import { BLOCK_SEPARATOR, excerptBlock, nothingFoundBlock, pageBlock, pageHeader, REFERENCE_HEADING, type IdOf } from './render';
-import type { BundlePage, BundleSection, NearestPage, PageReason, SkippedPage } from './types';
+import type { BundlePage, BundleSection, EntityLabel, NearestPage, PageReason, SkippedPage } from './types';
 import type { Doc } from '../model';
+import type { PassageFlag } from '../library/soundness';
 
 export interface WholeCandidate {
   doc: Doc;
@@ -23,6 +26,8 @@ export interface WholeCandidate {
   private: boolean;
   /** Searched sections that led to it (JSON similarities). */
   sections: BundleSection[];
+  /** Its sections' conflicts with other pages (shown after it). */
+  conflicts?: PassageFlag[];
 }
 
 export interface ExcerptCandidate {
@@ -31,6 +36,10 @@ export interface ExcerptCandidate {
   private: boolean;
   /** The page is read whole: the whole page comes instead of the section. */
   readWhole: boolean;
+  /** The page's conflicts, shown after it when it comes whole. */
+  pageConflicts?: PassageFlag[];
+  /** An entity's doc, overview or epic (never read whole). */
+  entity?: EntityLabel;
 }
 
 export interface FillInput {
@@ -75,7 +84,7 @@ export function fillBudget(input: FillInput): FillResult {
   let wholeUsed = 0;
   for (const c of input.whole) {
     if (wholeIds.has(c.doc.id)) continue;
-    const page: BundlePage = { doc: c.doc, reason: c.reason, whole: true, private: c.private, sections: c.sections, chars: 0 };
+    const page: BundlePage = { doc: c.doc, reason: c.reason, whole: true, private: c.private, sections: c.sections, chars: 0, ...(c.conflicts?.length ? { conflicts: c.conflicts } : {}) };
     page.chars = pageBlock(page, input.idOf).length;
     const cost = blockCost(page.chars);
     if (wholeUsed + page.chars > allowance) {
@@ -102,7 +111,7 @@ export function fillBudget(input: FillInput): FillResult {
       continue;
     }
     if (c.readWhole) {
-      const page: BundlePage = { doc, reason: c.reason, whole: true, private: c.private, sections: [c.section], chars: 0 };
+      const page: BundlePage = { doc, reason: c.reason, whole: true, private: c.private, sections: [c.section], chars: 0, ...(c.pageConflicts?.length ? { conflicts: c.pageConflicts } : {}) };
       page.chars = pageBlock(page, input.idOf).length;
       const cost = blockCost(page.chars);
       if (!fits(cost)) {
@@ -115,7 +124,7 @@ export function fillBudget(input: FillInput): FillResult {
       wholeIds.add(doc.id);
       continue;
     }
-    const block = excerptBlock(c.section).length;
+    const block = excerptBlock(c.section, input.idOf).length;
     const existing = excerptPages.get(doc.id);
     if (existing) {
       if (!fits(block + sep)) continue;
@@ -123,11 +132,11 @@ export function fillBudget(input: FillInput): FillResult {
       existing.sections.push(c.section);
       continue;
     }
-    const header = pageHeader(doc, input.idOf, { whole: false, private: c.private }).length;
+    const header = pageHeader(doc, input.idOf, { whole: false, private: c.private, entity: c.entity }).length;
     const cost = blockCost(header + sep + block);
     if (!fits(cost)) continue;
     take(cost);
-    excerptPages.set(doc.id, { doc, reason: c.reason, whole: false, private: c.private, sections: [c.section], chars: 0 });
+    excerptPages.set(doc.id, { doc, reason: c.reason, whole: false, private: c.private, sections: [c.section], chars: 0, ...(c.entity ? { entity: c.entity } : {}) });
   }
   const reference = [...whole, ...excerptPages.values()];
   for (const page of excerptPages.values()) page.chars = pageBlock(page, input.idOf).length;

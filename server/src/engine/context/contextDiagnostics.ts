@@ -9,7 +9,9 @@
  */
 import type { ActivityEntry } from '../activity/activityLog';
 import type { ContextHooks } from './hooks';
-import { libraryFlags, type FlagSource, type LibraryFlag } from '../library/conflicts';
+import type { FlagSource, LibraryFlag } from '../library/conflicts';
+import { librarySoundness } from '../library/soundness';
+import type { Problem } from '../model';
 import type { LibraryView } from '../library/libraryView';
 import type { InferredLinks } from './inferredLinks';
 
@@ -54,6 +56,10 @@ export interface ContextDiagnostics {
   fallbacks: number;
   conflicts: FlagReport[];
   duplicates: FlagReport[];
+  /** Flags the pages settle with `conflicts_resolved` (not shown anywhere else). */
+  resolved: FlagReport[];
+  /** Problems of `conflicts_resolved` entries: unknown page, the page itself, nothing to settle. */
+  resolutionProblems: Problem[];
   suggestedLinks: { from: { id: string; title: string }; to: { id: string; title: string }; probability: number }[];
 }
 
@@ -92,7 +98,8 @@ export function contextDiagnostics(view: LibraryView, entries: readonly Activity
       nothing.set(key, { task, count: 1, lastAt: e.at, nearest });
     }
   }
-  const flags = libraryFlags(view, options.flagSources ?? []);
+  const soundness = librarySoundness(view, options.flagSources ?? []);
+  const flags = soundness.flags;
   const report = (f: LibraryFlag): FlagReport => ({
     kind: f.kind,
     by: f.by,
@@ -107,6 +114,8 @@ export function contextDiagnostics(view: LibraryView, entries: readonly Activity
     fallbacks,
     conflicts: flags.filter((f) => f.kind === 'conflict').map(report),
     duplicates: flags.filter((f) => f.kind === 'duplicate').map(report),
+    resolved: soundness.resolved.map(report),
+    resolutionProblems: [...soundness.problems],
     suggestedLinks: (options.inferredLinks?.suggestions(view) ?? []).map((s) => ({
       from: { id: shown(s.from.id), title: s.from.title },
       to: { id: shown(s.to.id), title: s.to.title },
@@ -132,6 +141,14 @@ export function renderContextDiagnostics(r: ContextDiagnostics): string {
   out.push('', `Duplicated ground (${r.duplicates.length}):`);
   if (r.duplicates.length === 0) out.push('  none');
   for (const f of r.duplicates) out.push(...flagLines(f));
+  if (r.resolved.length > 0) {
+    out.push('', `Settled by conflicts_resolved (${r.resolved.length}):`);
+    for (const f of r.resolved) out.push(`  ${f.what} (${f.by}): ${f.places[0].title} [${f.places[0].id}] and ${f.places[1].title} [${f.places[1].id}]`);
+  }
+  if (r.resolutionProblems.length > 0) {
+    out.push('', `conflicts_resolved problems (${r.resolutionProblems.length}):`);
+    for (const p of r.resolutionProblems) out.push(`  ${p.path}:${p.line}: ${p.severity}: ${p.message} [${p.code}]`);
+  }
   if (r.suggestedLinks.length > 0) {
     out.push('', `Links authors might add (${r.suggestedLinks.length}):`);
     for (const s of r.suggestedLinks) out.push(`  ${s.from.title} [${s.from.id}] -> [[${s.to.title}]]  (${s.probability.toFixed(2)})`);

@@ -12,6 +12,7 @@ import type { Doc, Section } from '../model';
 import { InputError } from '../errors';
 import type { LibrarySection, LibraryView } from '../library/libraryView';
 import type { MeaningScorer } from '../library/ranking';
+import { librarySoundness } from '../library/soundness';
 import { sectionBody } from '../library/summaries';
 import { isReadWhole } from '../models/derivedText';
 import { runJudge, type JudgeQuestion } from '../models/judge';
@@ -24,6 +25,7 @@ import { normalizeName } from '../ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
 import { identityTerms, unknownNames } from './stackNames';
 import { matchFolders, scorePages, selectGoodFor } from './goodFor';
+import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
 import { nearestPages } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
@@ -48,6 +50,12 @@ export interface BuildContextInput {
   /** The user's own ready notes, when the connection is theirs. */
   privateDocs?: readonly Doc[];
   privateSections?: readonly LibrarySection[];
+  /**
+   * Passages of the entity docs, overviews and epics of the entities the task names (or that
+   * rank), best first (entityDocs.ts). They come after every library excerpt, labelled with their
+   * source kind, and never when the library found nothing for the task.
+   */
+  entityExcerpts?: readonly EntityExcerpt[];
 }
 
 export interface BuiltContext {
@@ -174,7 +182,9 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const decisions = decideFocus(ordered, asked, run, focus).filter((d) => d.keep);
   decisions.sort((a, b) => Number(b.candidate.named) - Number(a.candidate.named) || b.confidence - a.confidence || b.candidate.fused - a.candidate.fused || a.candidate.entry.order - b.candidate.entry.order);
 
-  // Step 8: whole pages, then excerpts, within the budget.
+  // Step 8: whole pages, then excerpts, within the budget; each carries its unsettled conflicts.
+  const soundness = librarySoundness(view, hooks.conflictCheck ? [hooks.conflictCheck] : []);
+  const conflictsOf = (doc: Doc) => soundness.pageConflicts(doc.id);
   const useIds = new Set(goodFor.map((g) => g.doc.id));
   const privateOf = (doc: Doc) => isPrivateNote(doc);
   const whole: WholeCandidate[] = [];
@@ -182,7 +192,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const pushWhole = (doc: Doc, reason: PageReason) => {
     // Pinned pages come whatever the scope; pack and Good-for pages only from inside it.
     if (ruleIds.has(doc.id) || isTeamInstructions(doc) || (reason !== 'pinned' && !scope.includes(doc)) || whole.some((w) => w.doc.id === doc.id)) return;
-    whole.push({ doc, reason, private: privateOf(doc), sections: [] });
+    whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
   for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
@@ -194,13 +204,17 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     if (c.hit) section.similarity = round(c.similarity);
     if (c.via) section.via = c.via;
     if (d.rows) section.rows = d.rows;
+    const conflicts = soundness.sectionConflicts(c.entry.section.id);
+    if (conflicts.length > 0) section.conflicts = conflicts;
     const reason: PageReason = recipePages.has(doc.id) ? 'recipe' : useIds.has(doc.id) ? 'use' : reasonOf(c.reachedBy);
-    return { section, reason, private: privateOf(doc), readWhole: isReadWhole(doc, notes) };
+    return { section, reason, private: privateOf(doc), readWhole: isReadWhole(doc, notes), pageConflicts: conflictsOf(doc) };
   });
   // Searched sections of whole pages are reported with them (JSON similarities).
   for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
 
   const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0;
+  // A task the library covers may also get its named entities' own docs, after every library excerpt.
+  if (!nothing) excerpts.push(...entityCandidates(view, input.entityExcerpts ?? []));
   const pageNearness = new Map<Doc, number>();
   if (nothing) {
     for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
@@ -218,7 +232,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
 
   const organization = input.organization;
   const ruleBlocks: BundlePage[] = rules.map((doc) => {
-    const page: BundlePage = { doc, reason: 'rule', whole: true, private: false, sections: [], chars: 0 };
+    const conflicts = conflictsOf(doc);
+    const page: BundlePage = { doc, reason: 'rule', whole: true, private: false, sections: [], chars: 0, ...(conflicts.length > 0 ? { conflicts } : {}) };
     page.chars = pageBlock(page, idOf).length;
     return page;
   });
@@ -257,6 +272,22 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   bundle.tokens = estimateTokens(markdown);
   if (markdown.length !== filled.chars) throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
   return { bundle, markdown, idOf };
+}
+
+/** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
+function entityCandidates(view: LibraryView, found: readonly EntityExcerpt[]): ExcerptCandidate[] {
+  return found.map((e) => {
+    const { section, doc, ordinal } = e.passage.entry;
+    const entry: LibrarySection = { section, doc, ordinal, position: Math.max(0, doc.sections.indexOf(section)), order: Number.MAX_SAFE_INTEGER };
+    const sourceKind = doc.sourceKind as 'catalog_doc' | 'repo_overview' | 'epic_doc';
+    return {
+      section: { entry, reachedBy: 'search', similarity: round(e.passage.match) },
+      reason: 'entity',
+      private: false,
+      readWhole: false,
+      entity: { sourceKind, ref: view.state.graph.get(e.entity)?.ref ?? e.entity, named: e.named },
+    };
+  });
 }
 
 /** The page is about one of `names`: its title holds it, or the dictionary has the page as that name's. */

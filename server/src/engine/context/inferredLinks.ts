@@ -5,8 +5,9 @@
  * Confident answers are followed by `get_context` like written `[[links]]`; the strongest are
  * offered to authors in diagnostics as links they might add.
  *
- * Answers are kept per pair of page digests, so an unchanged pair is never asked again. Without
- * a model provider there are no inferred links.
+ * Answers are kept per pair of page digests, so an unchanged pair is never asked again; given a
+ * file (the host's cache folder), they are kept there too, so the next process asks nothing
+ * about unchanged pages. Without a model provider there are no inferred links.
  */
 import type { Doc } from '../model';
 import { documentSummary } from '../library/summaries';
@@ -16,6 +17,7 @@ import { termSet } from '../text/analyzer';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { termCosine } from './phraseMatch';
 import type { LibraryView } from '../library/libraryView';
+import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
 
 /** Neighbours asked about per page. Default 3. */
 export const LINK_NEIGHBOURS = 3;
@@ -35,9 +37,19 @@ export interface InferredLink {
   probability: number;
 }
 
+/** Bump when the stored answers change meaning. */
+const LINKS_FILE_FORMAT = 1;
+
 export class InferredLinks {
   /** `${fromDigest}>${toDigest}` -> probability. */
-  private readonly answers = new Map<string, number>();
+  private readonly answers: Map<string, number>;
+  private readonly file?: string;
+
+  /** `file`: where the answers are kept across processes (a JSON file outside the workspace); none: memory only. */
+  constructor(options: { file?: string } = {}) {
+    this.file = options.file;
+    this.answers = readAnswerFile<number>(options.file, LINKS_FILE_FORMAT);
+  }
 
   /** Pages someone using `doc` would also need, confident answers only, most confident first. */
   linksOf(view: LibraryView, doc: Doc): { doc: Doc; probability: number }[] {
@@ -88,6 +100,7 @@ export class InferredLinks {
       for (const v of run.verdicts) {
         if (v.model) this.answers.set(`${doc.digest}>${asks[Number(v.id.slice(1)) - 1].digest}`, v.model.probability);
       }
+      writeAnswerFile(this.file, LINKS_FILE_FORMAT, this.answers);
     }
     return calls;
   }

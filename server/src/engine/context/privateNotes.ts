@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { InputError } from '../errors';
 import type { Doc } from '../model';
 import type { LibrarySection } from '../library/libraryView';
 import { hiddenReason } from '../library/readiness';
@@ -89,6 +90,39 @@ export class PrivateNotes {
     for (const doc of docs) doc.sections.forEach((section, position) => out.push({ section, doc, ordinal: -1, position, order: ORDER_OFFSET + out.length }));
     return out;
   }
+}
+
+/**
+ * The notes folder `dir` (absolute) when it may serve as one: an existing folder that is neither
+ * inside a served folder nor holding one (notes are the user's own; the workspace's pages are
+ * indexed for everyone). Both sides are compared after following symbolic links. Throws
+ * {@link InputError} naming `field` (the flag or setting it came from) otherwise.
+ */
+export function checkNotesFolder(dir: string, servedFolders: readonly string[], field: string): string {
+  const abs = path.resolve(dir);
+  let real: string;
+  try {
+    real = fs.realpathSync(abs);
+    if (!fs.statSync(real).isDirectory()) throw new Error('not a folder');
+  } catch {
+    throw new InputError(`${field}: ${abs} is not a folder`);
+  }
+  for (const served of servedFolders) {
+    let root: string;
+    try {
+      root = fs.realpathSync(served);
+    } catch {
+      root = path.resolve(served);
+    }
+    if (isWithin(real, root)) throw new InputError(`${field}: ${abs} is inside the served folder ${served}; private notes must live outside the workspace (everything in it is indexed for everyone who reads it)`);
+    if (isWithin(root, real)) throw new InputError(`${field}: ${abs} holds the served folder ${served}; private notes must live outside the workspace`);
+  }
+  return abs;
+}
+
+function isWithin(inner: string, outer: string): boolean {
+  const rel = path.relative(outer, inner);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** True for a page read from private notes. */

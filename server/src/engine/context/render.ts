@@ -6,7 +6,8 @@
  * 2. a comment naming the packs that applied and the tags found in the task;
  * 3. "Rules (always follow)": each rule page in full;
  * 4. "Reference": pinned and pack pages in full (then read-whole pages matched by what they are
- *    for or reached by search), then excerpts grouped by page.
+ *    for or reached by search), then excerpts grouped by page, then excerpts of the entity docs,
+ *    overviews and epics of the entities the task names, each page labelled with its source kind.
  *
  * Each page is headed by its title and a label line: its type, full page or excerpts, and its
  * page_id (read_page returns the whole page); then its usage notes and, when a file is attached,
@@ -15,10 +16,11 @@
  * The budget (budget.ts) measures these very blocks, so the size it counts is the size sent.
  */
 import type { Doc } from '../model';
+import { describeConflict, type PassageFlag } from '../library/soundness';
 import { sectionBody, sectionHeading } from '../library/summaries';
 import { baseName } from '../sources/paths';
 import { bodyWithRows } from './tableRows';
-import type { BundlePage, BundleSection, ContextBundle, NearestPage } from './types';
+import type { BundlePage, BundleSection, ContextBundle, EntityLabel, NearestPage } from './types';
 
 export const RULES_HEADING = '# Rules (always follow)';
 export const REFERENCE_HEADING = '# Reference';
@@ -48,8 +50,9 @@ export function commentBlock(packs: readonly string[], tags: readonly string[]):
   return `<!-- packs applied: ${list(packs)}; tags found in the task: ${list(tags)} -->`;
 }
 
-/** Title, label line, usage notes and attached file of a page. */
-export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; private: boolean }): string {
+/** Title, label line, usage notes and attached file of a page; an entity's page says what it is and where it lives. */
+export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; private: boolean; entity?: EntityLabel }): string {
+  if (options.entity) return `## ${doc.title}\n${entityLabel(options.entity)} · excerpts · ${doc.path}`;
   const id = idOf(doc.id);
   const kind = doc.library?.type ?? 'page';
   const parts = [kind];
@@ -60,6 +63,12 @@ export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; priv
   if (doc.library?.usage) lines.push(`Usage: ${doc.library.usage}`);
   if (doc.library?.file) lines.push(`Attached file: ${baseName(doc.library.file)} (get_file with page_id ${id} returns it)`);
   return lines.join('\n');
+}
+
+/** "TechDocs of component:default/billing-worker (named in the task)", by source kind. */
+export function entityLabel(entity: EntityLabel): string {
+  const what = entity.sourceKind === 'catalog_doc' ? 'TechDocs of' : entity.sourceKind === 'repo_overview' ? 'repository overview of' : 'epic about';
+  return `${entity.sourceKind}: ${what} ${entity.ref}${entity.named ? ' (named in the task)' : ''}`;
 }
 
 /** A whole page's text under its header: its H1 title dropped, other headings one level down. */
@@ -76,20 +85,31 @@ export function wholePageBody(doc: Doc): string {
     .join(BLOCK_SEPARATOR);
 }
 
-/** One excerpt: its heading path under the page title, then its body (a table with the kept rows only). */
-export function excerptBlock(section: BundleSection): string {
+/**
+ * One excerpt: its heading path under the page title, then its body (a table with the kept rows
+ * only), then its conflicts with other pages.
+ */
+export function excerptBlock(section: BundleSection, idOf: IdOf): string {
   const { section: s } = section.entry;
   const path = s.headingPath.slice(1).join(' › ') || '(top of the page)';
   const body = (section.rows ? bodyWithRows(s, section.rows.kept) : sectionBody(s)).trimEnd();
-  return joinBlock(`### ${path}`, body);
+  return joinBlock(joinBlock(`### ${path}`, body), conflictNotes(section.conflicts ?? [], idOf, false));
 }
 
-/** A page's block: header, then the whole page or its excerpts in document order. */
+/**
+ * The conflict notes under an excerpt or after a whole page, one quoted line each: the other
+ * page with its page_id and both wordings (with `inSection`, which section of this page).
+ */
+export function conflictNotes(flags: readonly PassageFlag[], idOf: IdOf, inSection: boolean): string {
+  return flags.map((f) => `> Conflict${inSection ? ` in "${f.here.heading}"` : ''}: ${describeConflict(f, `page_id ${idOf(f.other.docId)}`)}`).join('\n');
+}
+
+/** A page's block: header, then the whole page (and its conflicts) or its excerpts in document order. */
 export function pageBlock(page: BundlePage, idOf: IdOf): string {
-  const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private });
-  if (page.whole) return joinBlock(header, wholePageBody(page.doc));
+  const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private, entity: page.entity });
+  if (page.whole) return joinBlock(joinBlock(header, wholePageBody(page.doc)), conflictNotes(page.conflicts ?? [], idOf, true));
   const sections = [...page.sections].sort((a, b) => a.entry.position - b.entry.position);
-  return [header, ...sections.map(excerptBlock)].join(BLOCK_SEPARATOR);
+  return [header, ...sections.map((s) => excerptBlock(s, idOf))].join(BLOCK_SEPARATOR);
 }
 
 export function nothingFoundBlock(nearest: readonly NearestPage[], idOf: IdOf): string {

@@ -3,12 +3,22 @@
  */
 import type { Doc } from '../model';
 import type { LibrarySection } from '../library/libraryView';
+import type { PassageFlag } from '../library/soundness';
 import type { JudgeMode, Verdict } from '../models/judge';
 import type { TaskPlan } from '../models/heuristicPlan';
 import type { SearchHit } from './sectionSearch';
 
 /** Why a page is in the bundle (seed 000, step 8's JSON). */
-export type PageReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search';
+export type PageReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search' | 'entity';
+
+/** What an entity excerpt's page is: its source kind and the entity it documents (engine/context/entityDocs.ts). */
+export interface EntityLabel {
+  sourceKind: 'catalog_doc' | 'repo_overview' | 'epic_doc';
+  /** The entity's ref as Backstage writes it (`component:default/billing-worker`). */
+  ref: string;
+  /** The task names the entity. */
+  named: boolean;
+}
 
 /** How a candidate section was reached. */
 export type ReachedBy = 'search' | 'link' | 'inferred-link' | 'folder' | 'use' | 'recipe';
@@ -64,6 +74,8 @@ export interface BundleSection {
   confidence?: number;
   via?: Doc;
   rows?: KeptRows;
+  /** Unsettled conflicts of this section with other pages (library/soundness.ts), shown under it. */
+  conflicts?: PassageFlag[];
 }
 
 export interface BundlePage {
@@ -75,6 +87,10 @@ export interface BundlePage {
   /** Excerpts: the sections sent, in document order. Whole pages: the searched sections that led to them. */
   sections: BundleSection[];
   via?: Doc;
+  /** Whole pages: unsettled conflicts of its sections with other pages, shown after it. */
+  conflicts?: PassageFlag[];
+  /** Set for entity docs, overviews and epics (reason `entity`): not a library page. */
+  entity?: EntityLabel;
   /** Characters of the page's rendered block. */
   chars: number;
 }

@@ -5,13 +5,15 @@
  * `conflictPrompt`). Quotes that are not really in the passages are dropped.
  *
  * Answers are kept per pair of section texts (digests), so an unchanged pair is never asked
- * again and an edited one is. `watchLibrarySoundness` runs the check after every re-index, for
+ * again and an edited one is; given a file (the host's cache folder) they are kept there too, so
+ * a later process asks nothing about unchanged pages. `watchLibrarySoundness` runs the check after every re-index, for
  * the pages whose content changed, one at a time in the background; without a model it does
  * nothing (the deterministic flags of conflicts.ts need none).
  */
 import { sha256Hex } from '../chunking/ids';
 import type { Engine } from '../engine';
 import type { ModelProvider } from '../models/modelProvider';
+import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
 import { conflictPrompt, parseConflicts, type ModelConflict } from '../models/prompts';
 import { termSet } from '../text/analyzer';
 import type { FlagSource, LibraryFlag } from './conflicts';
@@ -40,9 +42,19 @@ export interface CheckReport {
   provider: string;
 }
 
+/** Bump when the stored answers change meaning. */
+const CONFLICTS_FILE_FORMAT = 1;
+
 export class ModelConflictCheck implements FlagSource {
   /** `${digest(a)}|${digest(b)}` -> the model's answer. */
-  private readonly answers = new Map<string, Stored>();
+  private readonly answers: Map<string, Stored>;
+  private readonly file?: string;
+
+  /** `file`: where the answers are kept across processes (a JSON file outside the workspace); none: memory only. */
+  constructor(options: { file?: string } = {}) {
+    this.file = options.file;
+    this.answers = readAnswerFile<Stored>(options.file, CONFLICTS_FILE_FORMAT);
+  }
 
   /** Reads the sections of `docIds` (default: every page) next to their neighbours; at most `maxCalls` model calls. */
   async check(view: LibraryView, provider: ModelProvider, options: { docIds?: ReadonlySet<string>; maxCalls?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CheckReport> {
@@ -92,6 +104,7 @@ export class ModelConflictCheck implements FlagSource {
           const conflicts = parseConflicts(text, sectionBody(a.section), sectionBody(b.section));
           if (conflicts === null) throw new Error('unreadable answer');
           this.answers.set(key, { a: a.section.id, b: b.section.id, conflicts });
+          writeAnswerFile(this.file, CONFLICTS_FILE_FORMAT, this.answers);
         } catch {
           report.failures++;
         }

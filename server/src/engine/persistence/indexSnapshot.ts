@@ -12,7 +12,8 @@
  * mostly section text: sections are tuples without their document's id (`SectionTuple`), the
  * catalog's relations are derived again from its entities (relations.ts is deterministic and
  * cheaper than reading them), and each document's title and context terms are written so the
- * section store does not analyse every title again.
+ * section store does not analyse every title again. Format 4: library pages carry
+ * `conflictsResolved` (older snapshots would hand back pages read before the key existed).
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
@@ -29,7 +30,7 @@ import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 3;
+export const SNAPSHOT_FORMAT = 4;
 
 /** Everything the indexer needs to continue where a previous process stopped. */
 export interface IndexerMemory {

@@ -66,6 +66,8 @@ export interface LibraryContents {
 }
 
 const PROFILES = ['focused', 'catalog'] as const;
+/** The front matter key naming the pages whose conflict and duplicate flags with this one are settled. */
+export const CONFLICTS_RESOLVED_KEY = 'conflicts_resolved';
 const STATUSES = ['published', 'draft'] as const;
 
 /** Reads one library Markdown file. `doc` is null when the path is not part of the library. */
@@ -119,6 +121,9 @@ export function readLibraryPage(input: LibraryPageInput): { doc: Doc | null; pro
   }
   const alwaysApply = fields.boolean('alwaysApply');
   if (alwaysApply !== undefined) library.alwaysApply = alwaysApply;
+  // Settled flags live in the library itself, written by its authors: the tool never writes a file.
+  const resolved = fields.stringList(CONFLICTS_RESOLVED_KEY).map((name) => name.replace(/^\[\[(.*)\]\]$/, '$1').trim()).filter((name) => name !== '');
+  if (resolved.length > 0) library.conflictsResolved = { pages: resolved, line: markdown.frontMatter.keyLines[CONFLICTS_RESOLVED_KEY] ?? 1 };
 
   const built = buildDoc({
     path: input.path,

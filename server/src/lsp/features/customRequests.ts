@@ -11,7 +11,7 @@ import type { CallToolParams, CallToolResult, ResultsDocumentInfo, SearchParams,
 import { callTool } from '../../tools/callTool';
 import { findTool, TOOLS } from '../../tools/registry';
 import { InputError } from '../../tools/toolError';
-import type { ContextOutput } from '../../tools/workspaceContext';
+import { passageMarkers, type ContextOutput } from '../../tools/workspaceContext';
 import type { FeatureContext } from './context';
 import { passageLabel } from './resultsDocument';
 
@@ -51,7 +51,7 @@ export async function search(ctx: FeatureContext, params: SearchParams): Promise
       documentId: p.documentId,
       title: p.title,
       headingPath: p.headingPath,
-      label: passageLabel(p),
+      label: `${p.expired ? '[expired] ' : ''}${p.conflicts?.length ? '[conflict] ' : ''}${passageLabel(p)}`,
       sourceKind: p.sourceKind,
       path: p.sourceRef.path,
       startLine: p.sourceRef.startLine,
@@ -61,6 +61,7 @@ export async function search(ctx: FeatureContext, params: SearchParams): Promise
       leadingWhy: [...why].filter((w) => w.contribution > 0).sort((a, b) => b.contribution - a.contribution).slice(0, LEADING_WHY_TERMS),
       why,
       preview: preview(p.text),
+      ...(p.expired || p.conflicts?.length ? { markers: passageMarkers(p) } : {}),
     };
   });
   return {

@@ -7,14 +7,21 @@
  *   as related information, YAML errors, unreadable files...);
  * - `unresolved-refs`: relation fields and `kind:name` refs in indexed documents that name no
  *   entity, with the nearest refs as related information;
- * - `expired-pages`: library pages past their `expires` date, with the pages that link to them.
- * A new kind (the library's conflict and near-duplicate flags) is one more `DiagnosticSource` in
- * {@link DIAGNOSTIC_SOURCES}; publishing and the report pick it up unchanged.
+ * - `expired-pages`: library pages past their `expires` date, with the pages that link to them;
+ * - `library-flags`: conflicting and near-duplicate library pages (engine/library/conflicts.ts,
+ *   with the model's conflict flags when the host runs the check), one on each page with the
+ *   other as related information, less those the pages settle with `conflicts_resolved`; and
+ *   the problems of those `conflicts_resolved` entries (library/soundness.ts).
+ * A new kind is one more `DiagnosticSource` in {@link DIAGNOSTIC_SOURCES}; publishing and the
+ * report pick it up unchanged.
  */
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import type { DiagnosticsReport, DiagnosticsReportItem, ReportSeverity } from '../../../../shared/protocol';
 import type { IndexState } from '../../engine/indexState';
+import { flagsAsProblems, type FlagSource } from '../../engine/library/conflicts';
+import { libraryView } from '../../engine/library/libraryView';
 import { dayOf } from '../../engine/library/readiness';
+import { librarySoundness } from '../../engine/library/soundness';
 import type { RelatedPlace, Severity } from '../../engine/model';
 import { findEntityMentionsAsync, type EntityMention } from '../../engine/references/entityMentions';
 import { isExpired } from '../../engine/sources/library';
@@ -45,6 +52,8 @@ export interface DiagnosticInput {
   readText(path: string): Promise<string | null>;
   /** Entity mentions of a file as saved; unchanged files (same digest in the index) are not read again. */
   mentionsOf(path: string): Promise<EntityMention[]>;
+  /** More library flags than the deterministic ones (the model's conflict check), when the host runs it. */
+  flagSources?: readonly FlagSource[];
 }
 
 export interface DiagnosticSource {
@@ -139,8 +148,24 @@ const expiredPagesSource: DiagnosticSource = {
   },
 };
 
+const libraryFlagsSource: DiagnosticSource = {
+  id: 'library-flags',
+  async collect({ state, today, flagSources }) {
+    const soundness = librarySoundness(libraryView(state, today), flagSources ?? []);
+    return [...flagsAsProblems(soundness.flags), ...soundness.problems].map((p) => ({
+      path: p.path,
+      line: p.line,
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      source: 'library-flags',
+      ...(p.related?.length ? { related: p.related } : {}),
+    }));
+  },
+};
+
 /** The sources every publish and report runs, in this order. */
-export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [problemsSource, unresolvedRefsSource, expiredPagesSource];
+export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [problemsSource, unresolvedRefsSource, expiredPagesSource, libraryFlagsSource];
 
 /** Every diagnostic of the state, sorted by path, line, column and code. */
 export async function collectDiagnostics(input: DiagnosticInput, sources: readonly DiagnosticSource[] = DIAGNOSTIC_SOURCES): Promise<WorkspaceDiagnostic[]> {
@@ -158,7 +183,7 @@ export async function collectDiagnostics(input: DiagnosticInput, sources: readon
 /** Mentions by path, kept while the file's digest in the index is unchanged. */
 const mentionCache = new Map<string, { digest: string; mentions: EntityMention[] }>();
 
-export function diagnosticInput(state: IndexState, documents: DocumentStore, now = new Date()): DiagnosticInput {
+export function diagnosticInput(state: IndexState, documents: DocumentStore, now = new Date(), flagSources: readonly FlagSource[] = []): DiagnosticInput {
   const texts = new Map<string, Promise<string | null>>();
   const readText = (path: string) => {
     let text = texts.get(path);
@@ -176,7 +201,7 @@ export function diagnosticInput(state: IndexState, documents: DocumentStore, now
     return mentions;
   };
   for (const path of mentionCache.keys()) if (!state.fileDigests.has(path)) mentionCache.delete(path);
-  return { state, today: dayOf(now), readText, mentionsOf };
+  return { state, today: dayOf(now), readText, mentionsOf, flagSources };
 }
 
 const SEVERITIES: Record<Severity, DiagnosticSeverity> = {

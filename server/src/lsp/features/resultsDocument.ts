@@ -6,7 +6,7 @@
  */
 import type { Hover, Position } from 'vscode-languageserver';
 import { RESULTS_SCHEME, type ResultsDocumentInfo } from '../../../../shared/protocol';
-import type { ContextOutput, ContextPassage } from '../../tools/workspaceContext';
+import { passageMarkers, type ContextOutput, type ContextPassage } from '../../tools/workspaceContext';
 
 /** Results documents kept (the oldest is forgotten first). Default 20. */
 export const MAX_RESULTS_DOCUMENTS = 20;
@@ -80,6 +80,7 @@ export function renderResults(answer: ContextOutput): { text: string; blocks: Pa
     lines.push(`## ${i + 1}. ${passageLabel(p)}`, '');
     lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`, '');
     lines.push(`[Open the source](${p.sourceUri})`, '');
+    for (const marker of passageMarkers(p)) lines.push(`**${marker}**`, '');
     for (const textLine of p.text.trimEnd().split('\n')) lines.push(textLine.trim() === '' ? '>' : `> ${textLine}`);
     blocks.push({ startLine, endLine: lines.length - 1, rank: i + 1, passage: p });
     lines.push('');
@@ -95,6 +96,7 @@ export function passageLabel(p: Pick<ContextPassage, 'title' | 'headingPath'>): 
 /** The hover: the passage's score term by term. */
 export function renderWhy(rank: number, p: ContextPassage): string {
   const lines = [`**${rank}. ${passageLabel(p)}** · score ${p.score.toFixed(3)}`, ''];
+  for (const marker of passageMarkers(p)) lines.push(`> ${marker.replace(/([\\`*_[\]<>|])/g, '\\$1')}`, '');
   lines.push('| signal | weight | raw | contribution | detail |', '| --- | ---: | ---: | ---: | --- |');
   for (const w of p.why) lines.push(`| ${w.signal} | ${w.weight.toFixed(2)} | ${w.raw.toFixed(3)} | ${w.contribution.toFixed(3)} | ${w.detail.replace(/\|/g, '\\|')} |`);
   lines.push(`| **score** | | | **${p.score.toFixed(3)}** | |`);
