@@ -1,10 +1,14 @@
 /**
  * The local embedder's own speed, in a child process of its own (bench.ts, `--child embedding`):
  *
- * 1. Sections per second on documentation sections: the example workspace's sections as the
- *    engine embeds them (title, heading path and body, in windows of at most 640 characters), with
- *    MiniLM on ONNX Runtime int8 at 1 bulk worker x 2 threads, 2 x 1 and 1 x 1, and the WASM
- *    fallback at 1 x 1; each a fresh embedder with no cache, timed from its warm-up's end.
+ * 1. Sections per second on documentation sections, with MiniLM on ONNX Runtime int8 at 1 bulk
+ *    worker x 2 threads, 2 x 1 and 1 x 1 (and the WASM fallback at 1 x 1 on the example); each a
+ *    fresh embedder with no cache, timed from its warm-up's end, on two corpora:
+ *    - the example workspace's sections as the engine embeds them (title, heading path and body, in
+ *      windows of at most 640 characters);
+ *    - real documentation, the target's corpus (issue 12: median ~100 words, up to 256 word
+ *      pieces): every 6th section of Argo CD's docs (../shared/data/argocd-docs), each whole as one
+ *      text, of which the model reads the first 256 word pieces.
  * 2. Query embedding latency on the idle query worker (p50/p95 of the questions).
  * 3. workspace_context at a generated workspace of `backgroundSections` sections: p50/p95 while
  *    the engine embeds every section in the background, then the same questions with the
@@ -12,17 +16,19 @@
  * 4. The first `npm run example` (build, index with embedding, expand) on a fresh cache folder.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../server/src/engine/engine';
 import { LocalEmbedder, type LocalEmbedderOptions } from '../server/src/engine/embeddings/localEmbedder';
+import { loadMiniLmTokenizer, miniLmFiles } from '../server/src/engine/embeddings/ortMiniLmModel';
 import { splitWindows, windowOptionsFor } from '../server/src/engine/embeddings/windows';
 import { embeddingText } from '../server/src/engine/meaning/sectionVectors';
 import { callTool } from '../server/src/tools/callTool';
 import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
+import { writeArgocdWorkspace } from './evalArgocd';
 import { generateWorkspace } from './generate';
 import { makeQueries } from './queries';
 import { summarize, type Summary } from './stats';
@@ -49,6 +55,8 @@ export interface ThroughputRow {
    */
   cpuSeconds: number;
   sectionsPerCpuSecond: number;
+  /** The machine's 1-minute load average when the row started (2 cores: above 2, others wait for a core). */
+  load: number;
 }
 
 export interface EmbeddingFigures {
@@ -56,6 +64,8 @@ export interface EmbeddingFigures {
   /** Words per section of the corpus measured: median and 90th percentile. */
   corpus: { sections: number; windows: number; medianWords: number; p90Words: number };
   throughput: ThroughputRow[];
+  /** The Argo CD corpus: words per section and word pieces the model reads (median, p90); absent without the data folder. */
+  realDocs: { sections: number; medianWords: number; medianPieces: number; p90Pieces: number; throughput: ThroughputRow[] } | { skipped: string };
   query: Summary;
   background: { sections: number; whileEmbedding: Summary; idle: Summary; embeddedDuring: number } | { skipped: string };
   firstExample: { seconds: number; exitCode: number };
@@ -72,6 +82,7 @@ export async function measureEmbedding(spec: EmbeddingSpec): Promise<EmbeddingFi
   const corpus = await exampleSections(spec.exampleDir);
   const throughput: ThroughputRow[] = [];
   for (const config of CONFIGS) throughput.push(await sectionsPerSecond(config.label, config.options, corpus.sections));
+  const realDocs = await realDocsThroughput(spec.repoRoot);
 
   const questions = makeQueries(corpus.sections.flat(), spec.queries, spec.seed);
   const embedder = new LocalEmbedder({ workers: 1 });
@@ -91,6 +102,7 @@ export async function measureEmbedding(spec: EmbeddingSpec): Promise<EmbeddingFi
     cores: availableParallelism(),
     corpus: { sections: corpus.sections.length, windows: corpus.sections.flat().length, medianWords: words[words.length >> 1], p90Words: words[Math.floor(words.length * 0.9)] },
     throughput,
+    realDocs,
     query: summarize(samples),
     background,
     firstExample,
@@ -107,11 +119,36 @@ async function exampleSections(dir: string): Promise<{ sections: string[][] }> {
   return { sections };
 }
 
+/** Every 6th Argo CD section, whole, through the ONNX configurations (not WASM: ~1 section/s there). */
+async function realDocsThroughput(repoRoot: string): Promise<EmbeddingFigures['realDocs']> {
+  const data = path.resolve(repoRoot, '..', 'shared', 'data', 'argocd-docs');
+  if (!existsSync(path.join(data, 'docs'))) return { skipped: `no ${data}` };
+  const parent = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-argocd-'));
+  let texts: string[];
+  try {
+    const engine = new Engine({ folders: [{ name: 'argocd', absPath: writeArgocdWorkspace(data, parent) }], settings: { useGit: false }, embeddings: { provider: 'off' } });
+    const state = await engine.waitForIndex();
+    engine.dispose();
+    texts = state.sections.filter((e) => e !== undefined).map((e) => embeddingText(e!)).filter((_, i) => i % 6 === 0);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
+  }
+  const tokenizer = loadMiniLmTokenizer(miniLmFiles().tokenizer);
+  const pieces = texts.map((t) => tokenizer.encode(t).length).sort((a, b) => a - b);
+  const words = texts.map((t) => t.split(/\s+/).filter(Boolean).length).sort((a, b) => a - b);
+  const throughput: ThroughputRow[] = [];
+  for (const config of CONFIGS.filter((c) => c.options.runtime !== 'wasm')) {
+    throughput.push(await sectionsPerSecond(`Argo CD, ${config.label}`, config.options, texts.map((t) => [t])));
+  }
+  return { sections: texts.length, medianWords: words[words.length >> 1], medianPieces: pieces[pieces.length >> 1], p90Pieces: pieces[Math.floor(pieces.length * 0.9)], throughput };
+}
+
 async function sectionsPerSecond(label: string, options: LocalEmbedderOptions, sections: string[][]): Promise<ThroughputRow> {
   const embedder = new LocalEmbedder({ batchSize: 16, ...options });
   const texts = sections.flat();
   // Warm-up: every worker loaded and one batch run.
   await embedder.embed(texts.slice(0, 16 * (options.workers ?? 1)));
+  const load = loadavg()[0];
   const t = performance.now();
   const cpu = process.cpuUsage();
   // As SectionVectors does: calls of 32 sections' windows, one queued ahead.
@@ -124,7 +161,7 @@ async function sectionsPerSecond(label: string, options: LocalEmbedderOptions, s
   const runtime = embedder.runtime;
   await embedder.dispose();
   process.stderr.write(`[bench] ${label}: ${(sections.length / seconds).toFixed(1)} sections/s\n`);
-  return { label, runtime, sections: sections.length, windows: texts.length, seconds, sectionsPerSecond: sections.length / seconds, cpuSeconds, sectionsPerCpuSecond: sections.length / cpuSeconds };
+  return { label, runtime, sections: sections.length, windows: texts.length, seconds, sectionsPerSecond: sections.length / seconds, cpuSeconds, sectionsPerCpuSecond: sections.length / cpuSeconds, load };
 }
 
 async function whileEmbedding(spec: EmbeddingSpec, questions: string[]): Promise<EmbeddingFigures['background']> {

@@ -5,7 +5,7 @@
  * On the WASM engines texts are embedded one at a time, and the worker yields to its message
  * queue between texts, so a query that arrives while a bulk batch runs is served next (it waits
  * for one text, not for the batch) and a cancelled batch stops at once. On ONNX Runtime a message's
- * texts run as one padded batch (the pool sends them sorted by length); the pool gives queries a
+ * texts run in one model call, one text per run inside it (`ortMiniLmModel.ts`); the pool gives queries a
  * worker of their own, since a run blocks its thread.
  *
  * Protocol (see `workerPool.ts`):
@@ -141,7 +141,7 @@ async function main(): Promise<void> {
         if (task.vectors.length < task.texts.length) {
           try {
             if (model.embedBatch) {
-              // One padded run for the whole message (ONNX Runtime).
+              // The whole message in one model call (ONNX Runtime).
               const vectors = await inModelCall(() => model.embedBatch!(task.texts));
               if (task.cancelled) continue;
               task.vectors.push(...vectors);

@@ -14,7 +14,7 @@
 import { availableParallelism } from 'node:os';
 import type { Embedder, ProgressFn } from './embedder';
 import { DEFAULT_LOCAL_MODEL, localModelId, localModelSpec, type LocalModelName, type SimilarityRange } from './localModels';
-import type { MiniLmPrecision } from './miniLmOnnxGraph';
+import { MINILM_GRAPH_VERSION, type MiniLmPrecision } from './miniLmOnnxGraph';
 import { EmbedWorkerPool } from './workerPool';
 
 /** `auto` (default): ONNX Runtime where it loads, else WASM; `onnx` or `wasm` to choose. */
@@ -77,7 +77,10 @@ export interface LocalEmbedderOptions {
 }
 
 export class LocalEmbedder implements Embedder {
-  /** `local:all-minilm-l6-v2@<version>` or `local:universal-sentence-encoder-lite@<version>`. */
+  /**
+   * `local:all-minilm-l6-v2+onnx-int8-g2@<version>` (ONNX Runtime; precision and graph version),
+   * `local:all-minilm-l6-v2@<version>` (WASM) or `local:universal-sentence-encoder-lite@<version>`.
+   */
   readonly id: string;
   readonly model: LocalModelName;
   readonly dimension: number;
@@ -112,7 +115,8 @@ export class LocalEmbedder implements Embedder {
     }
     const precision = options.precision ?? 'int8';
     const threads = Math.max(1, Math.round(options.threads ?? defaultOnnxThreads(workers)));
-    this.id = onnx ? localModelId(spec.name).replace(/^local:([^@]+)@/, `local:$1+onnx-${precision}@`) : localModelId(spec.name);
+    // The graph version is part of the id: a graph whose vectors differ must not mix with cached ones.
+    this.id = onnx ? localModelId(spec.name).replace(/^local:([^@]+)@/, `local:$1+onnx-${precision}-g${MINILM_GRAPH_VERSION}@`) : localModelId(spec.name);
     this.runtime = onnx ? `onnxruntime-node ${(onnxRuntimeAvailable() as { version: string }).version}, ${precision}, ${workers} x ${threads} threads` : why;
     this.expectedSectionsPerSecond = expectedRate(spec.name, onnx, precision, workers * (onnx ? threads : 1));
     this.pool = new EmbedWorkerPool({

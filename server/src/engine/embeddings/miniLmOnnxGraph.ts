@@ -4,22 +4,32 @@
  * No converted model is shipped or downloaded: the graph is assembled here, in memory, from the
  * package's own files (and cached on disk by `onnxModelCache.ts`).
  *
- * The graph (opset 17), inputs `input_ids` and `attention_mask` (int64, batch x length), output
- * `embedding` (float, batch x hidden: the mask-weighted mean of the last layer, not normalized):
+ * The graph (opset 17 + ORT's `com.microsoft` contrib ops, which its CPU provider implements),
+ * input `input_ids` (int64, batch x length, every row a whole text: no padding, no mask), output
+ * `embedding` (float, batch x hidden: the mean of the last layer over the sequence, not normalized):
  * - embeddings: Gather of word rows + the first `length` position rows + the token-type-0 row
  *   (a constant: sentence inputs have one segment), then LayerNormalization;
- * - per layer: Q/K/V projections, heads by Reshape/Transpose, scaled dot products plus an additive
- *   mask (-10000 where the mask is 0, as BERT does), Softmax, the output projection, residual +
- *   LayerNormalization; the feed-forward block with exact GELU, 0.5 x (1 + erf(x / sqrt 2)),
- *   residual + LayerNormalization;
- * - masked mean pooling over the sequence.
+ * - per layer: one projection for Q, K and V side by side, split, `MultiHeadAttention` (scaled dot
+ *   products and softmax per head in one kernel), the output projection, residual +
+ *   LayerNormalization; the feed-forward block with exact GELU (`Gelu`, 0.5 x (1 + erf(x / sqrt 2))
+ *   in one pass), residual + LayerNormalization;
+ * - mean pooling over the sequence.
  *
- * `int8` quantizes the weights of the 36 projection matmuls (not the attention products, whose
- * operands are both activations): each weight column gets its own symmetric int8 scale, the
- * activation is quantized per call by DynamicQuantizeLinear (uint8 with a zero point), the product
- * runs as MatMulInteger in int32 and is rescaled by (activation scale x column scale). This is
- * ORT's own dynamic quantization scheme; measured here its vectors keep cosine 0.98-0.99 with fp32.
- * ORT's graph optimizer fuses the rest (LayerNorm, GELU, bias adds) at load.
+ * Why no padding mask: the runner (`ortMiniLmModel.ts`) gives the model one text per run, so
+ * nothing is padded. Measured here on Argo CD documentation (issue 12): with no mask ORT runs its
+ * fused attention kernel, a run's attention scores stay in the core's cache, and int8's
+ * per-run activation scale belongs to one text, so a text's vector no longer depends on the batch it
+ * came in. One text per run was 56-59 sections per CPU-second against 42-46 for padded batches of 16.
+ *
+ * `int8` quantizes the weights of the 24 projection matmuls (Q/K/V packed, output, two
+ * feed-forward; not the attention products, whose operands are both activations): each weight
+ * column gets its own symmetric int8 scale, and `DynamicQuantizeMatMul` quantizes the activation per
+ * run (uint8 with a zero point), multiplies in int32, rescales by (activation scale x column scale)
+ * and adds the bias in one kernel. This is ORT's own dynamic quantization scheme; measured here its
+ * vectors keep cosine 0.99 (0.985 at worst) with fp32 on real documentation.
+ * Also tried, and not used: `SkipLayerNormalization` (its CPU kernel was several times slower than
+ * Add + LayerNormalization here), `QAttention`, `FastGelu`, `MatMulNBits` (8- and 4-bit: a third of
+ * `DynamicQuantizeMatMul`'s speed at these shapes), batches by token budget (within 3%).
  */
 import { onnx } from 'onnx-proto';
 import { readSafetensors, tensorToFloat32, type SafeTensor } from './safetensors';
@@ -27,7 +37,7 @@ import { readSafetensors, tensorToFloat32, type SafeTensor } from './safetensors
 export type MiniLmPrecision = 'int8' | 'fp32';
 
 /** Bumped whenever the graph written here changes, so cached model files are rebuilt. */
-export const MINILM_GRAPH_VERSION = 1;
+export const MINILM_GRAPH_VERSION = 2;
 
 export interface BertConfig {
   hidden_size: number;
@@ -61,7 +71,6 @@ export function buildMiniLmOnnx(weightsFile: Uint8Array, configJson: unknown, pr
   const g = new GraphBuilder(tensors);
   const H = config.hidden_size;
   const heads = config.num_attention_heads;
-  const headSize = H / heads;
   const eps = config.layer_norm_eps;
 
   // Embeddings.
@@ -74,36 +83,21 @@ export function buildMiniLmOnnx(weightsFile: Uint8Array, configJson: unknown, pr
   const summed = g.node('Add', [g.node('Add', [g.node('Gather', [word, 'input_ids']), positions]), 'token_type_0']);
   let hidden = g.layerNorm(summed, 'embeddings.LayerNorm', H, eps);
 
-  // The additive mask, batch x 1 x 1 x length, and the float mask for pooling.
-  const maskFloat = g.node('Cast', ['attention_mask'], { to: DT.FLOAT });
-  const inverted = g.node('Sub', [g.scalar('one', 1), maskFloat]);
-  const maskAdd = g.node('Unsqueeze', [g.node('Mul', [inverted, g.scalar('mask_value', -10000)]), g.ints('axes_1_2', [1, 2])]);
-  const headShape = g.ints('head_shape', [0, 0, heads, headSize]);
-  const mergedShape = g.ints('merged_shape', [0, 0, H]);
-  const scale = g.scalar('attention_scale', 1 / Math.sqrt(headSize));
-
   for (let l = 0; l < config.num_hidden_layers; l++) {
     const p = `encoder.layer.${l}`;
-    const toHeads = (x: string, perm: number[]) => g.node('Transpose', [g.node('Reshape', [x, headShape])], { perm });
-    const q = toHeads(g.linear(hidden, `${p}.attention.self.query`, H, H, precision), [0, 2, 1, 3]);
-    const k = toHeads(g.linear(hidden, `${p}.attention.self.key`, H, H, precision), [0, 2, 3, 1]);
-    const v = toHeads(g.linear(hidden, `${p}.attention.self.value`, H, H, precision), [0, 2, 1, 3]);
-    const scores = g.node('Add', [g.node('Mul', [g.node('MatMul', [q, k]), scale]), maskAdd]);
-    const probs = g.node('Softmax', [scores], { axis: -1 });
-    const context = g.node('Reshape', [g.node('Transpose', [g.node('MatMul', [probs, v])], { perm: [0, 2, 1, 3] }), mergedShape]);
+    const qkv = g.linearQkv(hidden, `${p}.attention.self`, H, precision);
+    const split = g.node('Split', [qkv, g.ints('qkv_split', [H, H, H])], { axis: -1 }, undefined, 3);
+    // Scale 1/sqrt(head size) and no mask: MultiHeadAttention's defaults.
+    const context = g.contrib('MultiHeadAttention', [`${split}_0`, `${split}_1`, `${split}_2`], { num_heads: heads });
     const attended = g.linear(context, `${p}.attention.output.dense`, H, H, precision);
     hidden = g.layerNorm(g.node('Add', [attended, hidden]), `${p}.attention.output.LayerNorm`, H, eps);
-    const inner = g.gelu(g.linear(hidden, `${p}.intermediate.dense`, H, config.intermediate_size, precision));
+    const inner = g.contrib('Gelu', [g.linear(hidden, `${p}.intermediate.dense`, H, config.intermediate_size, precision)]);
     const out = g.linear(inner, `${p}.output.dense`, config.intermediate_size, H, precision);
     hidden = g.layerNorm(g.node('Add', [out, hidden]), `${p}.output.LayerNorm`, H, eps);
   }
 
-  // Masked mean pooling.
-  const mask3 = g.node('Unsqueeze', [maskFloat, g.ints('axis_2', [2])]);
-  const axis1 = g.ints('axis_1', [1]);
-  const total = g.node('ReduceSum', [g.node('Mul', [hidden, mask3]), axis1], { keepdims: 0 });
-  const count = g.node('Max', [g.node('ReduceSum', [mask3, axis1], { keepdims: 0 }), g.scalar('tiny', 1e-9)]);
-  g.node('Div', [total, count], {}, 'embedding');
+  // Mean pooling: every position is a word piece of the text.
+  g.node('ReduceMean', [hidden], { axes: [1], keepdims: 0 }, 'embedding');
 
   const io = (name: string, type: number, dims: (string | number)[]) =>
     onnx.ValueInfoProto.create({
@@ -114,12 +108,15 @@ export function buildMiniLmOnnx(weightsFile: Uint8Array, configJson: unknown, pr
     irVersion: 8,
     producerName: 'workspace-context',
     producerVersion: String(MINILM_GRAPH_VERSION),
-    opsetImport: [{ domain: '', version: 17 }],
+    opsetImport: [
+      { domain: '', version: 17 },
+      { domain: 'com.microsoft', version: 1 },
+    ],
     graph: onnx.GraphProto.create({
       name: `minilm-${precision}`,
       node: g.nodes,
       initializer: g.initializers,
-      input: [io('input_ids', DT.INT64, ['batch', 'length']), io('attention_mask', DT.INT64, ['batch', 'length'])],
+      input: [io('input_ids', DT.INT64, ['batch', 'length'])],
       output: [io('embedding', DT.FLOAT, ['batch', H])],
     }),
   });
@@ -133,8 +130,6 @@ class GraphBuilder {
   readonly nodes: onnx.INodeProto[] = [];
   readonly initializers: onnx.ITensorProto[] = [];
   private readonly names = new Set<string>();
-  /** Quantized copies of activations, so Q, K and V share one DynamicQuantizeLinear. */
-  private readonly quantized = new Map<string, [string, string, string]>();
   private counter = 0;
 
   constructor(private readonly tensors: Map<string, SafeTensor>) {}
@@ -196,9 +191,11 @@ class GraphBuilder {
     return this.node('LayerNormalization', [x, scale, bias], { axis: -1, epsilon: eps });
   }
 
-  gelu(x: string): string {
-    const erf = this.node('Erf', [this.node('Mul', [x, this.scalar('inv_sqrt2', Math.SQRT1_2)])]);
-    return this.node('Mul', [this.node('Mul', [x, this.node('Add', [erf, this.scalar('one', 1)])]), this.scalar('half', 0.5)]);
+  /** A node of ORT's contrib domain (`com.microsoft`). */
+  contrib(op: string, inputs: string[], attrs: Record<string, AttrValue> = {}): string {
+    const out = this.node(op, inputs, attrs);
+    this.nodes[this.nodes.length - 1].domain = 'com.microsoft';
+    return out;
   }
 
   /** x times a PyTorch Linear (weight out x in, bias out), as fp32 or int8 weights. */
@@ -206,9 +203,29 @@ class GraphBuilder {
     const w = this.float(`${prefix}.weight`);
     if (w.length !== inSize * outSize) throw new Error(`tensor ${prefix}.weight has ${w.length} values, expected ${outSize}x${inSize}`);
     const bias = this.weight(`${prefix}.bias`, [outSize]);
-    // Transposed to in x out, so the graph computes x W^T as MatMul(x, W).
-    const wt = new Float32Array(inSize * outSize);
-    for (let o = 0; o < outSize; o++) for (let i = 0; i < inSize; i++) wt[i * outSize + o] = w[o * inSize + i];
+    return this.product(x, prefix, transpose(w, outSize, inSize), inSize, outSize, bias, precision);
+  }
+
+  /**
+   * The query, key and value Linears of one attention block as one product (in x 3 in): one
+   * activation quantization and one larger matmul instead of three.
+   */
+  linearQkv(x: string, prefix: string, size: number, precision: MiniLmPrecision): string {
+    const wt = new Float32Array(size * 3 * size);
+    const bias = new Float32Array(3 * size);
+    ['query', 'key', 'value'].forEach((part, j) => {
+      const w = this.float(`${prefix}.${part}.weight`);
+      const b = this.float(`${prefix}.${part}.bias`);
+      if (w.length !== size * size || b.length !== size) throw new Error(`tensor ${prefix}.${part}.weight or .bias does not fit hidden size ${size}`);
+      for (let o = 0; o < size; o++) for (let i = 0; i < size; i++) wt[i * 3 * size + j * size + o] = w[o * size + i];
+      bias.set(b, j * size);
+    });
+    const qkvBias = this.initFloat(`${prefix}.qkv.bias`, [3 * size], bias);
+    return this.product(x, `${prefix}.qkv`, wt, size, 3 * size, qkvBias, precision);
+  }
+
+  /** x times an in x out weight matrix, plus bias. */
+  private product(x: string, prefix: string, wt: Float32Array, inSize: number, outSize: number, bias: string, precision: MiniLmPrecision): string {
     if (precision === 'fp32') {
       const weight = this.initFloat(`${prefix}.weight_t`, [inSize, outSize], wt);
       return this.node('Add', [this.node('MatMul', [x, weight]), bias]);
@@ -216,16 +233,16 @@ class GraphBuilder {
     const { values, scales } = quantizeColumns(wt, inSize, outSize);
     const weight = this.init(`${prefix}.weight_q`, [inSize, outSize], DT.INT8, new Uint8Array(values.buffer));
     const columnScale = this.initFloat(`${prefix}.weight_scale`, [outSize], scales);
-    let q = this.quantized.get(x);
-    if (!q) {
-      const base = this.node('DynamicQuantizeLinear', [x], {}, undefined, 3);
-      q = [`${base}_0`, `${base}_1`, `${base}_2`];
-      this.quantized.set(x, q);
-    }
-    const [xq, xScale, xZero] = q;
-    const product = this.node('Cast', [this.node('MatMulInteger', [xq, weight, xZero])], { to: DT.FLOAT });
-    return this.node('Add', [this.node('Mul', [product, this.node('Mul', [xScale, columnScale])]), bias]);
+    // Inputs: A, B, b_scale, b_zero_point (none: symmetric), bias.
+    return this.contrib('DynamicQuantizeMatMul', [x, weight, columnScale, '', bias]);
   }
+}
+
+/** A PyTorch Linear's weight (rows x cols, out x in) transposed to in x out, so MatMul(x, W) computes x W^T. */
+function transpose(w: Float32Array, rows: number, cols: number): Float32Array {
+  const t = new Float32Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) t[c * rows + r] = w[r * cols + c];
+  return t;
 }
 
 /**

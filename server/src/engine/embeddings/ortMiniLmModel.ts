@@ -83,25 +83,26 @@ export async function loadOrtMiniLm(options: OrtMiniLmOptions): Promise<Sentence
     extra: { session: { intra_op: { allow_spinning: '0' } } },
   });
 
-  const embedBatch = async (texts: readonly string[]): Promise<Float32Array[]> => {
-    const encoded = texts.map((t) => tokenizer.encode(t));
-    const length = Math.max(1, ...encoded.map((ids) => ids.length));
-    const ids = new BigInt64Array(texts.length * length);
-    const mask = new BigInt64Array(texts.length * length);
-    encoded.forEach((row, r) => {
-      for (let i = 0; i < row.length; i++) {
-        ids[r * length + i] = BigInt(row[i]);
-        mask[r * length + i] = 1n;
-      }
-    });
-    const dims = [texts.length, length];
-    const out = await session.run({ input_ids: new ort.Tensor('int64', ids, dims), attention_mask: new ort.Tensor('int64', mask, dims) });
+  /**
+   * One text per run: the graph has no padding mask (see `miniLmOnnxGraph.ts`), so a text's
+   * vector is the same whatever else is embedded with it, and nothing is computed for padding.
+   */
+  const embedOne = async (text: string): Promise<Float32Array> => {
+    const pieces = tokenizer.encode(text);
+    const ids = new BigInt64Array(pieces.length);
+    for (let i = 0; i < pieces.length; i++) ids[i] = BigInt(pieces[i]);
+    const out = await session.run({ input_ids: new ort.Tensor('int64', ids, [1, pieces.length]) });
     const data = out.embedding.data as Float32Array;
-    if (data.length !== texts.length * MINILM_DIMENSION) throw new Error(`the ONNX model returned ${data.length} values for ${texts.length} texts`);
-    return texts.map((_, r) => data.slice(r * MINILM_DIMENSION, (r + 1) * MINILM_DIMENSION));
+    if (data.length !== MINILM_DIMENSION) throw new Error(`the ONNX model returned ${data.length} values for one text, expected ${MINILM_DIMENSION}`);
+    return data;
+  };
+  const embedBatch = async (texts: readonly string[]): Promise<Float32Array[]> => {
+    const vectors: Float32Array[] = [];
+    for (const text of texts) vectors.push(await embedOne(text));
+    return vectors;
   };
   return {
-    embedOne: async (text) => (await embedBatch([text]))[0],
+    embedOne,
     embedBatch,
   };
 }

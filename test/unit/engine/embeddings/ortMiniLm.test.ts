@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
 import { buildMiniLmOnnx, checkBertConfig, quantizeColumns } from '../../../../server/src/engine/embeddings/miniLmOnnxGraph';
 import { loadMiniLmTokenizer, miniLmFiles, MINILM_MAX_PIECES } from '../../../../server/src/engine/embeddings/ortMiniLmModel';
+import { onnx } from 'onnx-proto';
 import { readSafetensors, tensorToFloat32 } from '../../../../server/src/engine/embeddings/safetensors';
 import { dot } from '../../../../server/src/engine/embeddings/vectorMath';
 import { sharedLocalEmbedder } from './sharedLocalEmbedder';
@@ -59,6 +60,32 @@ describe('engine/embeddings on ONNX Runtime (MiniLM)', function () {
     assert.throws(() => buildMiniLmOnnx(new Uint8Array(16), config, 'int8'), /bad safetensors header length/);
   });
 
+  it('writes the unpadded graph on ORT\'s fused kernels: ids in, 24 int8 products, one attention kernel per layer', () => {
+    const files = miniLmFiles();
+    const bytes = buildMiniLmOnnx(fs.readFileSync(files.weights), JSON.parse(fs.readFileSync(files.config, 'utf8')), 'int8');
+    const graph = onnx.ModelProto.decode(bytes).graph!;
+    // No attention mask: every run holds whole texts (ortMiniLmModel.ts runs one text at a time).
+    assert.deepEqual(graph.input!.map((i) => i.name), ['input_ids']);
+    assert.deepEqual(graph.output!.map((o) => o.name), ['embedding']);
+    const count = (op: string) => graph.node!.filter((n) => n.opType === op).length;
+    // Per layer: Q/K/V packed, attention output, two feed-forward products.
+    assert.equal(count('DynamicQuantizeMatMul'), 6 * 4);
+    assert.equal(count('MultiHeadAttention'), 6);
+    assert.equal(count('Gelu'), 6);
+    assert.ok(graph.node!.filter((n) => ['DynamicQuantizeMatMul', 'MultiHeadAttention', 'Gelu'].includes(n.opType!)).every((n) => n.domain === 'com.microsoft'));
+    const qkv = graph.initializer!.find((t) => t.name === 'encoder.layer.0.attention.self.qkv.weight_q')!;
+    assert.deepEqual([qkv.dataType, qkv.dims!.map(Number)], [onnx.TensorProto.DataType.INT8, [384, 1152]]);
+  });
+
+  it('gives a text the same vector alone and in a batch of others (int8 scales belong to one text)', async () => {
+    const embedder = sharedLocalEmbedder('minilm');
+    const batch = await embedder.embed(TEXTS);
+    for (let i = 0; i < TEXTS.length; i++) {
+      const alone = await embedder.embedQuery(TEXTS[i]);
+      assert.ok(dot(alone, batch[i]) > 0.99999, `text ${i}: alone vs in the batch, cosine ${dot(alone, batch[i])}`);
+    }
+  });
+
   it('agrees with the WASM engine on fixed texts: int8 within cosine 0.98, fp32 within 0.999', async () => {
     const wasm = await sharedLocalEmbedder('minilm-wasm').embed(TEXTS);
     const int8 = await sharedLocalEmbedder('minilm').embed(TEXTS);
@@ -71,7 +98,7 @@ describe('engine/embeddings on ONNX Runtime (MiniLM)', function () {
         assert.ok(dot(fp32[i], wasm[i]) > 0.999, `text ${i}: fp32 cosine ${dot(fp32[i], wasm[i])}`);
       }
       // The assembled model was written to the cache folder, keyed by weights version and graph version.
-      assert.deepEqual(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.tmp')), ['minilm-fp32-0.1.0-g1.onnx']);
+      assert.deepEqual(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.tmp')), ['minilm-fp32-0.1.0-g2.onnx']);
     } finally {
       await fp32Embedder.dispose();
       fs.rmSync(cacheDir, { recursive: true, force: true });
