@@ -17,8 +17,9 @@ import { isAbortError } from '../embeddings/abort';
 import { embedTextsCached } from '../embeddings/cachedEmbedding';
 import { textDigest, type VectorCache } from '../embeddings/vectorCache';
 import { splitWindows, windowOptionsFor, type WindowOptions } from '../embeddings/windows';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createVectorIndex, loadVectorIndex, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createVectorIndex, loadVectorIndexAsync, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
 import type { Section } from '../model';
 
 /** Version of the saved section-to-label map. */
@@ -205,25 +206,30 @@ export class SectionVectors {
 
   /**
    * Loads what `save` wrote. Anything missing or inconsistent is ignored with a log line and the
-   * index is rebuilt from the vector cache by `sync`.
+   * index is rebuilt from the vector cache by `sync`. The big reads do not block the thread
+   * (hnswlib reads its file on the thread pool): a restart starts this before it parses the
+   * lexical snapshot and awaits it after. The state changes only at the end, all at once, and
+   * only while nothing is attached yet.
    */
-  load(file: string): boolean {
+  async load(file: string): Promise<boolean> {
     if (!existsSync(file) || !existsSync(`${file}.sections.json`)) return false;
     try {
-      const saved = JSON.parse(readFileSync(`${file}.sections.json`, 'utf8')) as { format: number; model: string; sections: [string, string, number[]][] };
+      const [index, text] = await Promise.all([loadVectorIndexAsync(file), readFile(`${file}.sections.json`, 'utf8')]);
+      const saved = JSON.parse(text) as { format: number; model: string; sections: [string, string, number[]][] };
       if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id) throw new Error('saved for another model or format');
-      const index = loadVectorIndex(file);
+      if (this.index) return false; // vectors attached meanwhile: they are newer than the file
+      const bySection = new Map<string, SectionVectorsEntry>();
+      const labelToSection: string[] = [];
       for (const [id, digest, labels] of saved.sections) {
         for (const label of labels) if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
-        this.bySection.set(id, { digest, labels });
-        for (const label of labels) this.labelToSection[label] = id;
+        bySection.set(id, { digest, labels });
+        for (const label of labels) labelToSection[label] = id;
       }
+      for (const [id, entry] of bySection) this.bySection.set(id, entry);
+      labelToSection.forEach((id, label) => (this.labelToSection[label] = id));
       this.index = index;
       return true;
     } catch (error) {
-      this.bySection.clear();
-      this.labelToSection.length = 0;
-      this.index = undefined;
       this.log(`[meaning] saved vector index not used (${(error as Error).message}); rebuilding it from the vector cache`);
       return false;
     }

@@ -20,6 +20,7 @@
  * its index from the vector cache now and then (`deletedCount` tells how many slots are dead).
  */
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type * as Hnswlib from 'hnswlib-node';
 import { checkDimension, checkLabel } from './vectorChecks';
 import { Int8VectorStore } from './vectorStore';
@@ -223,35 +224,78 @@ export class HnswIndex implements VectorIndex {
     } catch (err) {
       throw new Error(`vector index: ${path} has no readable store file ${storeFile}: ${(err as Error).message}`);
     }
-    if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf);
-    const bad = (why: string) => new Error(`vector index: ${storeFile} ${why}`);
-    if (buf.length < STORE_HEADER_BYTES || buf.toString('latin1', 0, 4) !== HNSW_STORE_MAGIC) throw bad('is not an HNSW store file');
-    const format = buf.readUInt32LE(4);
-    if (format !== STORE_FORMAT) throw bad(`has format ${format}, expected ${STORE_FORMAT}`);
-    const dimension = buf.readUInt32LE(8);
-    const m = buf.readUInt32LE(12);
-    const efConstruction = buf.readUInt32LE(16);
-    const graphBytes = buf.readDoubleLE(20);
-    if (dimension < 1) throw bad('is truncated or damaged');
-    let size: number;
-    try {
-      size = statSync(path).size;
-    } catch (err) {
-      throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
-    }
-    if (size !== graphBytes) throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
-    const { store, end } = Int8VectorStore.deserialize(buf, STORE_HEADER_BYTES, dimension, storeFile);
-    if (end !== buf.length) throw bad('is truncated or damaged');
-    const raw = new lib.HierarchicalNSW('cosine', dimension);
+    const header = readStoreHeader(path, buf);
+    const raw = new lib.HierarchicalNSW('cosine', header.dimension);
     try {
       raw.readIndexSync(path);
     } catch (err) {
       throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
     }
+    return HnswIndex.assemble(lib, path, header, raw, options);
+  }
+
+  /**
+   * `load` without blocking: hnswlib reads its file on the libuv thread pool while the caller's
+   * thread goes on (a restart parses the lexical snapshot meanwhile), and the store is read
+   * asynchronously. Same checks and errors as `load`.
+   */
+  static async loadAsync(lib: HnswlibModule, path: string, options: HnswOptions = {}): Promise<HnswIndex> {
+    const storeFile = hnswStorePath(path);
+    let buf: Buffer;
+    try {
+      buf = await readFile(storeFile);
+    } catch (err) {
+      throw new Error(`vector index: ${path} has no readable store file ${storeFile}: ${(err as Error).message}`);
+    }
+    const header = readStoreHeader(path, buf);
+    const raw = new lib.HierarchicalNSW('cosine', header.dimension);
+    try {
+      await raw.readIndex(path);
+    } catch (err) {
+      throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
+    }
+    return HnswIndex.assemble(lib, path, header, raw, options);
+  }
+
+  /** The index from hnswlib's loaded graph and the store's bytes, once they are known to belong together. */
+  private static assemble(lib: HnswlibModule, path: string, header: StoreHeader, raw: Hnswlib.HierarchicalNSW, options: HnswOptions): HnswIndex {
+    const storeFile = hnswStorePath(path);
+    const { store, end } = Int8VectorStore.deserialize(header.buf, STORE_HEADER_BYTES, header.dimension, storeFile);
+    if (end !== header.buf.length) throw new Error(`vector index: ${storeFile} is truncated or damaged`);
     const labels = raw.getIdsList();
-    if (raw.getNumDimensions() !== dimension || labels.length !== store.count || labels.some((label) => !store.slotOf.has(label))) {
+    if (raw.getNumDimensions() !== header.dimension || labels.length !== store.count || labels.some((label) => !store.slotOf.has(label))) {
       throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
     }
-    return new HnswIndex(lib, dimension, { ...options, m, efConstruction }, { raw, store });
+    return new HnswIndex(lib, header.dimension, { ...options, m: header.m, efConstruction: header.efConstruction }, { raw, store });
   }
+}
+
+interface StoreHeader {
+  buf: Buffer;
+  dimension: number;
+  m: number;
+  efConstruction: number;
+}
+
+/**
+ * The store file's header, checked: its magic and format, and that hnswlib's file at `path` has
+ * the size the store recorded (a pair torn by a crash between the renames differs).
+ */
+function readStoreHeader(path: string, buf: Buffer): StoreHeader {
+  const storeFile = hnswStorePath(path);
+  if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf);
+  const bad = (why: string) => new Error(`vector index: ${storeFile} ${why}`);
+  if (buf.length < STORE_HEADER_BYTES || buf.toString('latin1', 0, 4) !== HNSW_STORE_MAGIC) throw bad('is not an HNSW store file');
+  const format = buf.readUInt32LE(4);
+  if (format !== STORE_FORMAT) throw bad(`has format ${format}, expected ${STORE_FORMAT}`);
+  const dimension = buf.readUInt32LE(8);
+  if (dimension < 1) throw bad('is truncated or damaged');
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (err) {
+    throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
+  }
+  if (size !== buf.readDoubleLE(20)) throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
+  return { buf, dimension, m: buf.readUInt32LE(12), efConstruction: buf.readUInt32LE(16) };
 }

@@ -12,6 +12,7 @@
  * cosine similarities in -1..1, best first. Vectors need not be normalized on the way in.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { ExactIndex, EXACT_INDEX_MAGIC } from './exactIndex';
 import { HnswIndex, loadHnswlib, type HnswLoader, type HnswOptions } from './hnswIndex';
 
@@ -93,4 +94,27 @@ export function loadVectorIndex(path: string, options: Pick<CreateVectorIndexOpt
   const loaded = loadHnswlib(options.loader);
   if (!('lib' in loaded)) throw new Error(`vector index: ${path} is an HNSW index but ${loaded.error}`);
   return HnswIndex.load(loaded.lib, path, options.hnsw);
+}
+
+/**
+ * `loadVectorIndex` without blocking the calling thread for the big reads: an HNSW index is read
+ * by hnswlib on the libuv thread pool (a restart parses the lexical snapshot meanwhile). Same
+ * errors as `loadVectorIndex`.
+ */
+export async function loadVectorIndexAsync(path: string, options: Pick<CreateVectorIndexOptions, 'loader' | 'hnsw'> = {}): Promise<VectorIndex> {
+  const head = Buffer.alloc(4);
+  try {
+    const file = await open(path, 'r');
+    try {
+      await file.read(head, 0, 4, 0);
+    } finally {
+      await file.close();
+    }
+  } catch (err) {
+    throw new Error(`vector index: cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (head.toString('latin1') === EXACT_INDEX_MAGIC) return ExactIndex.load(path);
+  const loaded = loadHnswlib(options.loader);
+  if (!('lib' in loaded)) throw new Error(`vector index: ${path} is an HNSW index but ${loaded.error}`);
+  return HnswIndex.loadAsync(loaded.lib, path, options.hnsw);
 }

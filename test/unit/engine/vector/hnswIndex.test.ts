@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ExactIndex } from '../../../../server/src/engine/vector/exactIndex';
 import { HnswIndex, loadHnswlib } from '../../../../server/src/engine/vector/hnswIndex';
-import { loadVectorIndex, type VectorIndex } from '../../../../server/src/engine/vector/vectorIndex';
+import { loadVectorIndex, loadVectorIndexAsync, type VectorIndex } from '../../../../server/src/engine/vector/vectorIndex';
 import { clusteredVectors } from './syntheticVectors';
 
 const DIM = 64;
@@ -122,6 +122,16 @@ describe('engine/vector/hnswIndex', function () {
     // The loaded index keeps working: add beyond its saved capacity.
     back.add(COUNT + 1, vectors[0]);
     assert.equal(back.search(vectors[0], 1)[0].score > 0.999, true);
+  });
+
+  it('loads without blocking (hnswlib reads on the thread pool) to the same index', async () => {
+    const file = path.join(dir, 'index.hnsw');
+    const back = await loadVectorIndexAsync(file);
+    assert.equal(back.kind, 'hnsw');
+    assert.equal(back.size, hnsw.size);
+    for (const q of queries.slice(0, 10)) assert.deepEqual(back.search(q, K), hnsw.search(q, K));
+    for (let label = 0; label < COUNT; label += 101) assert.equal(back.similarity(label, queries[3]), hnsw.similarity(label, queries[3]));
+    await assert.rejects(loadVectorIndexAsync(path.join(dir, 'none.hnsw')), /cannot read .*none\.hnsw/);
   });
 
   it('refuses an index whose store file is missing, damaged or from another save', () => {
