@@ -1,9 +1,10 @@
 /**
- * The one copy of the vectors in memory: every vector of an index, quantized to int8, in one
+ * The one copy of the vectors in JS memory: every vector of an index, quantized to int8, in one
  * contiguous array, with one float per vector that turns an int8 dot product back into a cosine.
- * The exact scan reads it directly and the HNSW graph (hnswIndex.ts) navigates over it, so a
- * workspace's vectors are held once (issue 12, item 5: 250k MiniLM windows are 96 MB here, where
- * float32 copies in the cache, the sections and hnswlib's own storage held them three times).
+ * The exact scan reads it directly and the HNSW index (hnswIndex.ts) answers cosines from it,
+ * so no float32 copy of a window lives in JS (issue 12, item 5: 250k MiniLM windows are ~96 MB
+ * here; float32 copies in the cache and the sections held 380 MB besides hnswlib's own storage,
+ * which its graph search needs and which stays).
  *
  * Quantization: a vector is normalized, then scaled so its largest component is 127 and rounded.
  * `inverseNorm` is 1 / |codes|, so for a unit query q the cosine is dot(q, codes) x inverseNorm:
@@ -148,12 +149,6 @@ export class Int8VectorStore {
   similarity(slot: number, query: ArrayLike<number>): number {
     if (query !== this.lastQuery) this.setQuery(query);
     return this.queryDot(slot);
-  }
-
-  /** Cosine of two slots. */
-  similarityOfSlots(a: number, b: number): number {
-    const stride = this.stride;
-    return this.dotCodes((a + 1) * stride, (b + 1) * stride, stride) * this.inverseNorms[a] * this.inverseNorms[b];
   }
 
   /** The slot's vector, dequantized to unit length (a copy). */
