@@ -5,14 +5,14 @@
  *
  * Order: the grown vectors are made first (not timed) -> HNSW build, vector by vector as the
  * engine adds them (RSS after GC before and after: hnswlib's memory is native) -> saved, and read
- * back with a lower efSearch -> exact index build (its typed arrays after GC) -> searches: each
+ * back with a lower efSearch -> exact index build (its int8 store's bytes) -> searches: each
  * query once untimed per index, then timed; recall@k is the share of the exact top k found.
  */
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MEANING_CANDIDATES } from '../server/src/engine/meaning/sectionVectors';
-import { readHnswMeta } from '../server/src/engine/vector/hnswIndex';
+import { HnswIndex, hnswStorePath } from '../server/src/engine/vector/hnswIndex';
 import { createVectorIndex, loadVectorIndex, type VectorIndex } from '../server/src/engine/vector/vectorIndex';
 import { grownVector, heldOutVector, loadPool, type StandinSource } from './standinVectors';
 import { memoryAfterGc, summarize, type Summary } from './stats';
@@ -53,11 +53,11 @@ export interface VectorFigures {
     m: number;
     efConstruction: number;
     buildMs: number;
-    /** Index file plus its metadata, bytes. */
+    /** hnswlib's index file plus the int8 store file beside it, bytes. */
     fileBytes: number;
     saveMs: number;
     loadMs: number;
-    /** Process RSS growth over the build, after GC (hnswlib allocates natively). */
+    /** Process RSS growth over the build, after GC: hnswlib's native graph and float copy plus the int8 store. */
     rssBytes: number;
     /** recall@10 at the default efSearch and at {@link LOW_EF_SEARCH}, then the engine's own request (k = {@link ENGINE_K}). */
     searches: SearchFigure[];
@@ -105,8 +105,9 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
     t = performance.now();
     hnsw.save(file);
     saveMs = performance.now() - t;
-    fileBytes = statSync(file).size + statSync(`${file}.meta.json`).size;
-    graph = readHnswMeta(file);
+    fileBytes = statSync(file).size + statSync(hnswStorePath(file)).size;
+    if (!(hnsw instanceof HnswIndex)) throw new Error('bench: the HNSW index is not hnswlib-node');
+    graph = { m: hnsw.m, efConstruction: hnsw.efConstruction };
     t = performance.now();
     lowEf = loadVectorIndex(file, { hnsw: { efSearch: LOW_EF_SEARCH } });
     loadMs = performance.now() - t;
@@ -114,12 +115,10 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
     rmSync(dir, { recursive: true, force: true });
   }
 
-  const beforeExact = memoryAfterGc();
   const exact = createVectorIndex(d, { backend: 'exact' });
   t = performance.now();
   for (let j = 0; j < spec.count; j++) exact.add(j, row(j));
   const exactBuildMs = performance.now() - t;
-  const afterExact = memoryAfterGc();
 
   const truth10 = queries.map((q) => exact.search(q, 10).map((h) => h.label));
   const truthK = queries.map((q) => exact.search(q, ENGINE_K).map((h) => h.label));
@@ -165,7 +164,7 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
       rssBytes: afterHnsw.rss - before.rss,
       searches,
     },
-    exact: { buildMs: exactBuildMs, bytes: afterExact.arrayBuffers - beforeExact.arrayBuffers, latency: exactLatency, engineK: exactEngineK },
+    exact: { buildMs: exactBuildMs, bytes: exact.bytes, latency: exactLatency, engineK: exactEngineK },
     notes,
   };
 }

@@ -66,6 +66,7 @@ const ALLOWED: Record<string, Why> = {
   'parsing/syntaxTree.ts: runtimes': 'process',
   'parsing/syntaxTree.ts: shared': 'process',
   'vector/hnswIndex.ts: defaultLoad': 'process',
+  'vector/int8Dot.ts: compiled': 'process',
   'embeddings/localEmbedder.ts: onnxProbe': 'process',
   // Distinguishes file tables across the process (snapshots, tests), never read as engine state.
   'indexing/fileTable.ts: nextTableId': 'counter',

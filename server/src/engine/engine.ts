@@ -421,17 +421,29 @@ export class Engine {
     this.restoreTried = true;
     if (!this.snapshotPath) return;
     const started = performance.now();
+    // The saved vector index is read beside the snapshot's parse (hnswlib reads on the thread
+    // pool); awaited on every path, so `sync` never runs before it is in.
+    const vectorsLoaded = this.vectors?.load(this.vectorIndexPath()) ?? Promise.resolve(false);
+    try {
+      await this.restoreSnapshotState(started, vectorsLoaded);
+    } finally {
+      await vectorsLoaded;
+    }
+  }
+
+  private async restoreSnapshotState(started: number, vectorsLoaded: Promise<boolean>): Promise<void> {
+    const snapshotPath = this.snapshotPath!;
     // Temporary files of a write that was killed midway are never read: removed.
-    for (const orphan of await removeOrphanTemps(this.snapshotPath)) this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
-    const read = await readSnapshotFile(this.snapshotPath, SNAPSHOT_FORMAT);
+    for (const orphan of await removeOrphanTemps(snapshotPath)) this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
+    const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT);
     if (read === null) return;
     if (!read.ok) {
-      this.log(`[snapshot] discarded ${this.snapshotPath}: ${read.reason}; indexing from scratch`);
+      this.log(`[snapshot] discarded ${snapshotPath}: ${read.reason}; indexing from scratch`);
       return;
     }
     try {
       const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders, this.indexer.reader));
-      this.vectors?.load(this.vectorIndexPath());
+      await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
       this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);

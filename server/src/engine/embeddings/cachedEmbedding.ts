@@ -65,8 +65,8 @@ export async function embedTextsCached(
     const result = await pending[c];
     cache?.putMany(chunks[c].map((digest, k) => [digest, [result[k]]] as const));
     chunks[c].forEach((digest, k) => {
-      // Hand out the cache's own copy, so caller and cache share one array per vector.
-      const vector = cache?.get(digest)?.[0] ?? result[k];
+      // The embedder's array itself: the cache keeps only the record's place in its file.
+      const vector = result[k];
       for (const i of missing.get(digest)!) {
         vectors[i] = vector;
         done++;

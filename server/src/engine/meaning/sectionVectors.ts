@@ -16,10 +16,10 @@ import type { Embedder } from '../embeddings/embedder';
 import { isAbortError } from '../embeddings/abort';
 import { embedTextsCached } from '../embeddings/cachedEmbedding';
 import { textDigest, type VectorCache } from '../embeddings/vectorCache';
-import { dot } from '../embeddings/vectorMath';
 import { splitWindows, windowOptionsFor, type WindowOptions } from '../embeddings/windows';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createVectorIndex, loadVectorIndex, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
+import { existsSync, renameSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { createVectorIndex, loadVectorIndexAsync, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
 import type { Section } from '../model';
 
 /** Version of the saved section-to-label map. */
@@ -56,9 +56,9 @@ export interface MeaningStatus {
   lastError: string | null;
 }
 
+/** A section's place in the vector index: the digest of the text embedded and its windows' labels. */
 interface SectionVectorsEntry {
   digest: string;
-  vectors: Float32Array[];
   labels: number[];
 }
 
@@ -72,7 +72,8 @@ export class SectionVectors {
   private pending = 0;
   private lastError: string | null = null;
   private readonly windowOptions: WindowOptions;
-  private readonly planCache = new WeakMap<Section, { digest: string; windows: string[] }>();
+  /** Digest of the text embedded for each section object (the windows are cut only when needed). */
+  private readonly digestCache = new WeakMap<Section, string>();
   private readonly listeners = new Set<() => void>();
 
   /**
@@ -126,13 +127,14 @@ export class SectionVectors {
       if (!entry) continue;
       const id = entry.section.id;
       live.add(id);
-      const plan = this.planOf(entry);
+      const digest = this.digestOf(entry);
       const have = this.bySection.get(id);
-      if (have?.digest === plan.digest) continue;
+      if (have?.digest === digest) continue;
       if (have) this.removeSection(id);
-      const cached = this.cachedVectors(plan.windows);
-      if (cached) this.attach(id, plan.digest, cached);
-      else todo.push({ id, digest: plan.digest, windows: plan.windows });
+      const windows = splitWindows(embeddingText(entry), this.windowOptions).map((w) => w.text);
+      const cached = this.cachedVectors(windows);
+      if (cached) this.attach(id, digest, cached);
+      else todo.push({ id, digest, windows });
     }
     for (const id of [...this.bySection.keys()]) if (!live.has(id)) this.removeSection(id);
     this.pending = todo.length;
@@ -148,19 +150,19 @@ export class SectionVectors {
     });
   }
 
-  /** Cosine of the query with a section's best window, or null when the section has no vector for its current text. */
+  /**
+   * Cosine of the query (unit length) with a section's best window, read from the vector index
+   * (the one copy of the vectors), or null when the section has no vector for its current text.
+   */
   cosine(entry: SectionEntry, query: Float32Array): number | null {
     const have = this.bySection.get(entry.section.id);
-    if (!have || have.digest !== this.planOf(entry).digest) return null;
-    if (have.vectors.length === 0) {
-      // Loaded from a saved index: the vectors come from the cache on first use.
-      const cached = this.cachedVectors(this.planOf(entry).windows);
-      if (!cached) return null;
-      have.vectors = cached;
-    }
+    if (!have || !this.index || have.digest !== this.digestOf(entry)) return null;
     let best = -Infinity;
-    for (const v of have.vectors) best = Math.max(best, dot(query, v));
-    return best;
+    for (const label of have.labels) {
+      const s = this.index.similarity(label, query);
+      if (s !== null && s > best) best = s;
+    }
+    return best === -Infinity ? null : best;
   }
 
   /** True when the section has vectors (possibly for older text: `cosine` checks the digest). */
@@ -189,9 +191,9 @@ export class SectionVectors {
   }
 
   /**
-   * Writes the vector index and which labels belong to which section, so a restart serves meaning
-   * at once instead of rebuilding the index vector by vector (the vectors themselves live in the
-   * on-disk cache, by digest). Atomic per file; a failure only costs a rebuild.
+   * Writes the vector index (the int8 vectors and the graph) and which labels belong to which
+   * section, so a restart serves meaning at once without reading the vector cache or rebuilding
+   * the graph. Atomic per file; a failure only costs a rebuild.
    */
   save(file: string): void {
     if (!this.index || this.job) return; // mid-embedding: the next save after the job has everything
@@ -203,27 +205,31 @@ export class SectionVectors {
   }
 
   /**
-   * Loads what `save` wrote, taking each section's vectors from the cache. Anything missing or
-   * inconsistent is ignored with a log line and the index is rebuilt from the cache by `sync`.
+   * Loads what `save` wrote. Anything missing or inconsistent is ignored with a log line and the
+   * index is rebuilt from the vector cache by `sync`. The big reads do not block the thread
+   * (hnswlib reads its file on the thread pool): a restart starts this before it parses the
+   * lexical snapshot and awaits it after. The state changes only at the end, all at once, and
+   * only while nothing is attached yet.
    */
-  load(file: string): boolean {
-    if (!existsSync(file) || !existsSync(`${file}.sections.json`) || !this.cache) return false;
+  async load(file: string): Promise<boolean> {
+    if (!existsSync(file) || !existsSync(`${file}.sections.json`)) return false;
     try {
-      const saved = JSON.parse(readFileSync(`${file}.sections.json`, 'utf8')) as { format: number; model: string; sections: [string, string, number[]][] };
+      const [index, text] = await Promise.all([loadVectorIndexAsync(file), readFile(`${file}.sections.json`, 'utf8')]);
+      const saved = JSON.parse(text) as { format: number; model: string; sections: [string, string, number[]][] };
       if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id) throw new Error('saved for another model or format');
-      const index = loadVectorIndex(file);
+      if (this.index) return false; // vectors attached meanwhile: they are newer than the file
+      const bySection = new Map<string, SectionVectorsEntry>();
+      const labelToSection: string[] = [];
       for (const [id, digest, labels] of saved.sections) {
-        const vectors: Float32Array[] = [];
         for (const label of labels) if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
-        this.bySection.set(id, { digest, vectors, labels });
-        for (const label of labels) this.labelToSection[label] = id;
+        bySection.set(id, { digest, labels });
+        for (const label of labels) labelToSection[label] = id;
       }
+      for (const [id, entry] of bySection) this.bySection.set(id, entry);
+      labelToSection.forEach((id, label) => (this.labelToSection[label] = id));
       this.index = index;
       return true;
     } catch (error) {
-      this.bySection.clear();
-      this.labelToSection.length = 0;
-      this.index = undefined;
       this.log(`[meaning] saved vector index not used (${(error as Error).message}); rebuilding it from the vector cache`);
       return false;
     }
@@ -300,15 +306,18 @@ export class SectionVectors {
     }
   }
 
-  /** The text embedded for a section and its windows, computed once per section object. */
-  private planOf(entry: SectionEntry): { digest: string; windows: string[] } {
-    let plan = this.planCache.get(entry.section);
-    if (!plan) {
-      const text = embeddingText(entry);
-      plan = { digest: textDigest(text), windows: splitWindows(text, this.windowOptions).map((w) => w.text) };
-      this.planCache.set(entry.section, plan);
+  /**
+   * The digest of the text embedded for a section, computed once per section object. Only the
+   * digest is kept: a restart checks every section against the saved index, and keeping every
+   * section's windows as strings besides cost ~150 MB at 100k sections.
+   */
+  private digestOf(entry: SectionEntry): string {
+    let digest = this.digestCache.get(entry.section);
+    if (digest === undefined) {
+      digest = textDigest(embeddingText(entry));
+      this.digestCache.set(entry.section, digest);
     }
-    return plan;
+    return digest;
   }
 
   private cachedVectors(windows: readonly string[]): Float32Array[] | null {
@@ -331,7 +340,7 @@ export class SectionVectors {
       this.index!.add(label, vector);
       return label;
     });
-    this.bySection.set(id, { digest, vectors, labels });
+    this.bySection.set(id, { digest, labels });
   }
 
   private removeSection(id: string): void {

@@ -1,90 +1,77 @@
 /**
- * Exact cosine search: every query is scored against every vector.
+ * Exact cosine search: every query is scored against every vector of the int8 store
+ * (vectorStore.ts). Removal moves the last vector into the freed slot, keeping the store dense.
+ * This is the index below a few thousand vectors, the choice where a graph is not wanted, and the
+ * oracle HNSW recall is measured against.
  *
- * Vectors are normalized into one growable Float32Array (capacity doubles), so a score is a dot
- * product over contiguous memory. Removal moves the last vector into the freed slot, keeping the
- * array dense. This is the fallback where `hnswlib-node` cannot load and the oracle HNSW recall is
- * measured against.
- *
- * File layout (little-endian): "WSVX" | format u32 | dimension u32 | count u32 |
- * labels u32 x count | vectors f32 x count x dimension.
+ * File layout (little-endian): "WSVX" | format u32 | dimension u32 | store (vectorStore.ts).
  */
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { checkDimension, checkLabel } from './vectorChecks';
+import { Int8VectorStore, unitQuery } from './vectorStore';
 import type { SearchHit, VectorIndex } from './vectorIndex';
 
 export const EXACT_INDEX_MAGIC = 'WSVX';
-const FORMAT = 1;
-const HEADER_BYTES = 16;
+/** 2: int8 store (format 1 held float32 vectors; such a file is rebuilt from the vector cache). */
+const FORMAT = 2;
+const HEADER_BYTES = 12;
 
 export class ExactIndex implements VectorIndex {
   readonly kind = 'exact' as const;
-  private data: Float32Array;
-  private labels: Uint32Array;
-  private readonly slotOf = new Map<number, number>();
-  private count = 0;
+  private store: Int8VectorStore;
 
   /** @param initialCapacity vectors allocated up front; default 256, grows by doubling. */
   constructor(readonly dimension: number, initialCapacity = 256) {
-    const cap = Math.max(1, initialCapacity);
-    this.data = new Float32Array(cap * dimension);
-    this.labels = new Uint32Array(cap);
+    this.store = new Int8VectorStore(dimension, initialCapacity);
   }
 
   get size(): number {
-    return this.count;
+    return this.store.count;
+  }
+
+  /** Bytes the vectors take in memory. */
+  get bytes(): number {
+    return this.store.bytes;
   }
 
   has(label: number): boolean {
-    return this.slotOf.has(label);
+    return this.store.slotOf.has(label);
   }
 
   add(label: number, vector: ArrayLike<number>): void {
     checkLabel(label);
     checkDimension(vector, this.dimension);
-    let slot = this.slotOf.get(label);
-    if (slot === undefined) {
-      if (this.count === this.labels.length) this.grow();
-      slot = this.count++;
-      this.slotOf.set(label, slot);
-      this.labels[slot] = label;
-    }
-    const row = this.data.subarray(slot * this.dimension, (slot + 1) * this.dimension);
-    let sum = 0;
-    for (let i = 0; i < this.dimension; i++) sum += vector[i] * vector[i];
-    const inv = sum > 0 ? 1 / Math.sqrt(sum) : 0;
-    for (let i = 0; i < this.dimension; i++) row[i] = vector[i] * inv;
+    const slot = this.store.slotOf.get(label);
+    if (slot === undefined) this.store.append(label, vector);
+    else this.store.write(slot, vector);
   }
 
   remove(label: number): boolean {
-    const slot = this.slotOf.get(label);
+    const slot = this.store.slotOf.get(label);
     if (slot === undefined) return false;
-    this.slotOf.delete(label);
-    const last = --this.count;
-    if (slot !== last) {
-      const movedLabel = this.labels[last];
-      this.data.copyWithin(slot * this.dimension, last * this.dimension, (last + 1) * this.dimension);
-      this.labels[slot] = movedLabel;
-      this.slotOf.set(movedLabel, slot);
-    }
+    this.store.removeByMovingLast(slot);
     return true;
+  }
+
+  similarity(label: number, query: Float32Array): number | null {
+    const slot = this.store.slotOf.get(label);
+    return slot === undefined ? null : this.store.similarity(slot, query);
   }
 
   search(query: ArrayLike<number>, k: number, filter?: (label: number) => boolean): SearchHit[] {
     checkDimension(query, this.dimension);
-    const want = Math.min(Math.floor(k), this.count);
+    const store = this.store;
+    const want = Math.min(Math.floor(k), store.count);
     if (want <= 0) return [];
-    const q = normalized(query);
-    const dim = this.dimension;
-    const data = this.data;
+    const q = unitQuery(query);
+    store.setQuery(q);
+    // Scanned int8 with int8 (SIMD): the scores are the cosines `similarity` gives.
     // Best `want` kept in ascending order; a new score enters only when it beats the weakest.
     const topScores: number[] = [];
-    const topLabels: number[] = [];
-    for (let slot = 0; slot < this.count; slot++) {
-      const label = this.labels[slot];
-      if (filter && !filter(label)) continue;
-      let s = 0;
-      const base = slot * dim;
-      for (let i = 0; i < dim; i++) s += q[i] * data[base + i];
+    const topSlots: number[] = [];
+    for (let slot = 0; slot < store.count; slot++) {
+      if (filter && !filter(store.labels[slot])) continue;
+      const s = store.queryDot(slot);
       if (topScores.length === want && s <= topScores[0]) continue;
       let lo = 0;
       let hi = topScores.length;
@@ -94,33 +81,28 @@ export class ExactIndex implements VectorIndex {
         else hi = mid;
       }
       topScores.splice(lo, 0, s);
-      topLabels.splice(lo, 0, label);
+      topSlots.splice(lo, 0, slot);
       if (topScores.length > want) {
         topScores.shift();
-        topLabels.shift();
+        topSlots.shift();
       }
     }
     const hits: SearchHit[] = [];
-    for (let i = topScores.length - 1; i >= 0; i--) hits.push({ label: topLabels[i], score: topScores[i] });
+    for (let i = topScores.length - 1; i >= 0; i--) hits.push({ label: store.labels[topSlots[i]], score: topScores[i] });
     return hits;
   }
 
-  /** Every live (label, normalized vector) pair; the vectors are views, copy before keeping. */
+  /** Every live (label, unit vector) pair, dequantized (copies). */
   *entries(): IterableIterator<[number, Float32Array]> {
-    for (let slot = 0; slot < this.count; slot++) {
-      yield [this.labels[slot], this.data.subarray(slot * this.dimension, (slot + 1) * this.dimension)];
-    }
+    for (let slot = 0; slot < this.store.count; slot++) yield [this.store.labels[slot], this.store.vector(slot)];
   }
 
   save(path: string): void {
-    const n = this.count;
-    const buf = Buffer.alloc(HEADER_BYTES + n * 4 + n * this.dimension * 4);
+    const buf = Buffer.alloc(HEADER_BYTES + this.store.serializedBytes());
     buf.write(EXACT_INDEX_MAGIC, 0, 'latin1');
     buf.writeUInt32LE(FORMAT, 4);
     buf.writeUInt32LE(this.dimension, 8);
-    buf.writeUInt32LE(n, 12);
-    new Uint32Array(buf.buffer, buf.byteOffset + HEADER_BYTES, n).set(this.labels.subarray(0, n));
-    new Float32Array(buf.buffer, buf.byteOffset + HEADER_BYTES + n * 4, n * this.dimension).set(this.data.subarray(0, n * this.dimension));
+    this.store.serialize(buf, HEADER_BYTES);
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, buf);
     renameSync(tmp, path);
@@ -134,50 +116,14 @@ export class ExactIndex implements VectorIndex {
     const format = buf.readUInt32LE(4);
     if (format !== FORMAT) throw bad(`has format ${format}, expected ${FORMAT}`);
     const dimension = buf.readUInt32LE(8);
-    const n = buf.readUInt32LE(12);
-    if (dimension < 1 || buf.length !== HEADER_BYTES + n * 4 + n * dimension * 4) throw bad('is truncated or damaged');
-    const index = new ExactIndex(dimension, Math.max(n, 1));
-    index.labels.set(new Uint32Array(buf.buffer, buf.byteOffset + HEADER_BYTES, n));
-    index.data.set(new Float32Array(buf.buffer, buf.byteOffset + HEADER_BYTES + n * 4, n * dimension));
-    for (let slot = 0; slot < n; slot++) {
-      if (index.slotOf.has(index.labels[slot])) throw bad(`repeats label ${index.labels[slot]}`);
-      index.slotOf.set(index.labels[slot], slot);
-    }
-    index.count = n;
+    if (dimension < 1) throw bad('is truncated or damaged');
+    const { store, end } = Int8VectorStore.deserialize(buf, HEADER_BYTES, dimension, path);
+    if (end !== buf.length) throw bad('is truncated or damaged');
+    if (store.liveCount !== store.count) throw bad('is truncated or damaged');
+    const index = new ExactIndex(dimension, 1);
+    index.store = store;
     return index;
   }
-
-  private grow(): void {
-    const cap = this.labels.length * 2;
-    const data = new Float32Array(cap * this.dimension);
-    data.set(this.data);
-    const labels = new Uint32Array(cap);
-    labels.set(this.labels);
-    this.data = data;
-    this.labels = labels;
-  }
 }
 
-/** Labels are stored as uint32 (hnswlib-node's label type too). */
-export function checkLabel(label: number): void {
-  if (!Number.isInteger(label) || label < 0 || label > 0xffffffff) {
-    throw new RangeError(`vector index: label must be an integer in 0..4294967295 (got ${label})`);
-  }
-}
-
-export function checkDimension(vector: ArrayLike<number>, dimension: number): void {
-  if (vector.length !== dimension) {
-    throw new RangeError(`vector index: expected a ${dimension}-dimension vector, got ${vector.length}`);
-  }
-}
-
-function normalized(v: ArrayLike<number>): Float32Array {
-  const out = Float32Array.from(v);
-  let sum = 0;
-  for (let i = 0; i < out.length; i++) sum += out[i] * out[i];
-  if (sum > 0) {
-    const inv = 1 / Math.sqrt(sum);
-    for (let i = 0; i < out.length; i++) out[i] *= inv;
-  }
-  return out;
-}
+export { checkDimension, checkLabel } from './vectorChecks';

@@ -1,6 +1,12 @@
 /**
  * HNSW search through the native `hnswlib-node` addon: the only file that touches it.
  *
+ * Two copies of the vectors exist here, and no third: hnswlib's own float32 copy inside the
+ * graph (the addon cannot search memory it does not own), and the int8 store (vectorStore.ts)
+ * that answers `similarity`, the ranker's per-candidate cosine (a float copy per window in JS
+ * besides cost ~380 MB at 250k MiniLM windows; the store is ~100 MB). The store is also what the
+ * exact scan holds where the addon does not load, so both backends give the same cosines.
+ *
  * The addon compiles at install (node-gyp, no prebuilt binaries), so it can be missing or broken
  * on a user's platform. It is required lazily inside try/catch; when it fails,
  * `createVectorIndex` falls back to the exact scan and `vectorBackendStatus()` says why.
@@ -13,9 +19,11 @@
  * mode cannot say which label it evicted), so a workspace that churns many labels should rebuild
  * its index from the vector cache now and then (`deletedCount` tells how many slots are dead).
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import type * as Hnswlib from 'hnswlib-node';
-import { checkDimension, checkLabel } from './exactIndex';
+import { checkDimension, checkLabel } from './vectorChecks';
+import { Int8VectorStore } from './vectorStore';
 import type { SearchHit, VectorIndex } from './vectorIndex';
 
 export type HnswlibModule = typeof Hnswlib;
@@ -46,7 +54,6 @@ export interface VectorBackendStatus {
 }
 
 const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 64, initialCapacity: 1024, randomSeed: 100 };
-const META_FORMAT = 1;
 
 let defaultLoad: { lib: HnswlibModule } | { error: string } | undefined;
 
@@ -77,42 +84,29 @@ export function vectorBackendStatus(loader?: HnswLoader): VectorBackendStatus {
   return { backend: 'exact', reason: `${loaded.error}; using the exact cosine scan` };
 }
 
-interface HnswMeta {
-  format: number;
-  kind: 'hnsw';
-  dimension: number;
-  m: number;
-  efConstruction: number;
-  /** Labels present in the file, live or deleted. */
-  elements: number;
-  deleted: number[];
-}
+/** First bytes of the store file beside an HNSW index (`path.int8`). */
+export const HNSW_STORE_MAGIC = 'WSHS';
+/** 1: meta, the hnswlib file's size, then the int8 store (the older `.meta.json` is rebuilt). */
+const STORE_FORMAT = 1;
+/** magic | format | dimension | m | efConstruction | hnswlib file bytes (f64) */
+const STORE_HEADER_BYTES = 28;
 
-/** Reads and checks `path.meta.json`; throws a clear error when it is missing or wrong. */
-export function readHnswMeta(path: string): HnswMeta {
-  const metaPath = `${path}.meta.json`;
-  let meta: HnswMeta;
-  try {
-    meta = JSON.parse(readFileSync(metaPath, 'utf8')) as HnswMeta;
-  } catch (err) {
-    throw new Error(`vector index: ${path} is neither an exact index nor an HNSW index with a readable ${metaPath}: ${(err as Error).message}`);
-  }
-  if (meta?.kind !== 'hnsw' || meta.format !== META_FORMAT || !(meta.dimension >= 1) || !Array.isArray(meta.deleted)) {
-    throw new Error(`vector index: ${metaPath} is not format ${META_FORMAT} HNSW metadata`);
-  }
-  return meta;
+/** The file beside an HNSW index that holds its int8 store and build parameters. */
+export function hnswStorePath(path: string): string {
+  return `${path}.int8`;
 }
 
 export class HnswIndex implements VectorIndex {
   readonly kind = 'hnsw' as const;
   private readonly index: Hnswlib.HierarchicalNSW;
-  private readonly live = new Set<number>();
-  private readonly deleted = new Set<number>();
+  /** The int8 copy: every label hnswlib holds, live or deleted, at one slot each (never moved). */
+  private store: Int8VectorStore;
   private readonly opts: Required<HnswOptions>;
 
-  constructor(lib: HnswlibModule, readonly dimension: number, options: HnswOptions = {}, existing?: Hnswlib.HierarchicalNSW) {
+  constructor(lib: HnswlibModule, readonly dimension: number, options: HnswOptions = {}, existing?: { raw: Hnswlib.HierarchicalNSW; store: Int8VectorStore }) {
     this.opts = { ...DEFAULTS, ...options };
-    this.index = existing ?? new lib.HierarchicalNSW('cosine', dimension);
+    this.index = existing?.raw ?? new lib.HierarchicalNSW('cosine', dimension);
+    this.store = existing?.store ?? new Int8VectorStore(dimension, 256);
     if (!existing) {
       this.index.initIndex({
         maxElements: Math.max(16, this.opts.initialCapacity),
@@ -124,85 +118,184 @@ export class HnswIndex implements VectorIndex {
   }
 
   get size(): number {
-    return this.live.size;
+    return this.store.liveCount;
+  }
+
+  /** Graph degree the index was built with. */
+  get m(): number {
+    return this.opts.m;
+  }
+
+  /** Candidate list the index was built with. */
+  get efConstruction(): number {
+    return this.opts.efConstruction;
   }
 
   /** Removed labels whose slots are still allocated. */
   get deletedCount(): number {
-    return this.deleted.size;
+    return this.store.count - this.store.liveCount;
+  }
+
+  /** Bytes of the int8 store (hnswlib's native memory is not counted: the bench measures RSS). */
+  get bytes(): number {
+    return this.store.bytes;
   }
 
   has(label: number): boolean {
-    return this.live.has(label);
+    const slot = this.store.slotOf.get(label);
+    return slot !== undefined && this.store.live[slot] === 1;
   }
 
   add(label: number, vector: ArrayLike<number>): void {
     checkLabel(label);
     checkDimension(vector, this.dimension);
-    const known = this.live.has(label) || this.deleted.has(label);
-    if (!known && this.index.getCurrentCount() >= this.index.getMaxElements()) {
+    const slot = this.store.slotOf.get(label);
+    if (slot === undefined && this.index.getCurrentCount() >= this.index.getMaxElements()) {
       this.index.resizeIndex(this.index.getMaxElements() * 2);
     }
     // The addon accepts plain arrays only. For a known label hnswlib updates the vector in place
     // (and unmarks it when it was deleted).
     this.index.addPoint(Array.from(vector), label);
-    this.deleted.delete(label);
-    this.live.add(label);
+    if (slot === undefined) this.store.append(label, vector);
+    else {
+      this.store.write(slot, vector);
+      this.store.setLive(slot, true);
+    }
   }
 
   remove(label: number): boolean {
-    if (!this.live.has(label)) return false;
+    const slot = this.store.slotOf.get(label);
+    if (slot === undefined || this.store.live[slot] !== 1) return false;
     this.index.markDelete(label);
-    this.live.delete(label);
-    this.deleted.add(label);
+    this.store.setLive(slot, false);
     return true;
+  }
+
+  similarity(label: number, query: Float32Array): number | null {
+    const slot = this.store.slotOf.get(label);
+    return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.similarity(slot, query);
   }
 
   search(query: ArrayLike<number>, k: number, filter?: (label: number) => boolean): SearchHit[] {
     checkDimension(query, this.dimension);
-    const want = Math.min(Math.floor(k), this.live.size);
+    const want = Math.min(Math.floor(k), this.store.liveCount);
     if (want <= 0) return [];
     this.index.setEf(Math.max(this.opts.efSearch, want));
     const { distances, neighbors } = this.index.searchKnn(Array.from(query), want, filter);
     return neighbors.map((label, i) => ({ label, score: 1 - distances[i] }));
   }
 
+  /**
+   * Writes hnswlib's own file at `path` (its binary format: graph and float vectors) and the int8
+   * store at `path.int8`, each through a temporary file and a rename. The store file names the
+   * hnswlib file's size, so a pair torn by a crash between the renames is refused on load.
+   */
   save(path: string): void {
     const tmp = `${path}.${process.pid}.tmp`;
-    const meta: HnswMeta = {
-      format: META_FORMAT,
-      kind: 'hnsw',
-      dimension: this.dimension,
-      m: this.opts.m,
-      efConstruction: this.opts.efConstruction,
-      elements: this.live.size + this.deleted.size,
-      deleted: [...this.deleted],
-    };
+    const storeTmp = `${hnswStorePath(path)}.${process.pid}.tmp`;
     try {
       this.index.writeIndexSync(tmp);
-      writeFileSync(`${tmp}.meta.json`, JSON.stringify(meta));
+      const buf = Buffer.alloc(STORE_HEADER_BYTES + this.store.serializedBytes());
+      buf.write(HNSW_STORE_MAGIC, 0, 'latin1');
+      buf.writeUInt32LE(STORE_FORMAT, 4);
+      buf.writeUInt32LE(this.dimension, 8);
+      buf.writeUInt32LE(this.opts.m, 12);
+      buf.writeUInt32LE(this.opts.efConstruction, 16);
+      buf.writeDoubleLE(statSync(tmp).size, 20);
+      this.store.serialize(buf, STORE_HEADER_BYTES);
+      writeFileSync(storeTmp, buf);
       renameSync(tmp, path);
-      renameSync(`${tmp}.meta.json`, `${path}.meta.json`);
+      renameSync(storeTmp, hnswStorePath(path));
     } finally {
       rmSync(tmp, { force: true });
-      rmSync(`${tmp}.meta.json`, { force: true });
+      rmSync(storeTmp, { force: true });
     }
   }
 
-  static load(lib: HnswlibModule, path: string, meta: HnswMeta, options: HnswOptions = {}): HnswIndex {
-    const raw = new lib.HierarchicalNSW('cosine', meta.dimension);
+  /**
+   * Reads what `save` wrote: hnswlib's file through `readIndexSync` and the int8 store. Throws a
+   * message naming the file when either is missing, damaged or the two do not belong together.
+   */
+  static load(lib: HnswlibModule, path: string, options: HnswOptions = {}): HnswIndex {
+    const storeFile = hnswStorePath(path);
+    let buf: Buffer;
+    try {
+      buf = readFileSync(storeFile);
+    } catch (err) {
+      throw new Error(`vector index: ${path} has no readable store file ${storeFile}: ${(err as Error).message}`);
+    }
+    const header = readStoreHeader(path, buf);
+    const raw = new lib.HierarchicalNSW('cosine', header.dimension);
     try {
       raw.readIndexSync(path);
     } catch (err) {
       throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
     }
-    const labels = raw.getIdsList();
-    if (raw.getNumDimensions() !== meta.dimension || labels.length !== meta.elements) {
-      throw new Error(`vector index: ${path} does not match ${path}.meta.json (saved by an interrupted write?)`);
-    }
-    const index = new HnswIndex(lib, meta.dimension, { ...options, m: meta.m, efConstruction: meta.efConstruction }, raw);
-    const deleted = new Set(meta.deleted);
-    for (const label of labels) (deleted.has(label) ? index.deleted : index.live).add(label);
-    return index;
+    return HnswIndex.assemble(lib, path, header, raw, options);
   }
+
+  /**
+   * `load` without blocking: hnswlib reads its file on the libuv thread pool while the caller's
+   * thread goes on (a restart parses the lexical snapshot meanwhile), and the store is read
+   * asynchronously. Same checks and errors as `load`.
+   */
+  static async loadAsync(lib: HnswlibModule, path: string, options: HnswOptions = {}): Promise<HnswIndex> {
+    const storeFile = hnswStorePath(path);
+    let buf: Buffer;
+    try {
+      buf = await readFile(storeFile);
+    } catch (err) {
+      throw new Error(`vector index: ${path} has no readable store file ${storeFile}: ${(err as Error).message}`);
+    }
+    const header = readStoreHeader(path, buf);
+    const raw = new lib.HierarchicalNSW('cosine', header.dimension);
+    try {
+      await raw.readIndex(path);
+    } catch (err) {
+      throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
+    }
+    return HnswIndex.assemble(lib, path, header, raw, options);
+  }
+
+  /** The index from hnswlib's loaded graph and the store's bytes, once they are known to belong together. */
+  private static assemble(lib: HnswlibModule, path: string, header: StoreHeader, raw: Hnswlib.HierarchicalNSW, options: HnswOptions): HnswIndex {
+    const storeFile = hnswStorePath(path);
+    const { store, end } = Int8VectorStore.deserialize(header.buf, STORE_HEADER_BYTES, header.dimension, storeFile);
+    if (end !== header.buf.length) throw new Error(`vector index: ${storeFile} is truncated or damaged`);
+    const labels = raw.getIdsList();
+    if (raw.getNumDimensions() !== header.dimension || labels.length !== store.count || labels.some((label) => !store.slotOf.has(label))) {
+      throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
+    }
+    return new HnswIndex(lib, header.dimension, { ...options, m: header.m, efConstruction: header.efConstruction }, { raw, store });
+  }
+}
+
+interface StoreHeader {
+  buf: Buffer;
+  dimension: number;
+  m: number;
+  efConstruction: number;
+}
+
+/**
+ * The store file's header, checked: its magic and format, and that hnswlib's file at `path` has
+ * the size the store recorded (a pair torn by a crash between the renames differs).
+ */
+function readStoreHeader(path: string, buf: Buffer): StoreHeader {
+  const storeFile = hnswStorePath(path);
+  if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf);
+  const bad = (why: string) => new Error(`vector index: ${storeFile} ${why}`);
+  if (buf.length < STORE_HEADER_BYTES || buf.toString('latin1', 0, 4) !== HNSW_STORE_MAGIC) throw bad('is not an HNSW store file');
+  const format = buf.readUInt32LE(4);
+  if (format !== STORE_FORMAT) throw bad(`has format ${format}, expected ${STORE_FORMAT}`);
+  const dimension = buf.readUInt32LE(8);
+  if (dimension < 1) throw bad('is truncated or damaged');
+  let size: number;
+  try {
+    size = statSync(path).size;
+  } catch (err) {
+    throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
+  }
+  if (size !== buf.readDoubleLE(20)) throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
+  return { buf, dimension, m: buf.readUInt32LE(12), efConstruction: buf.readUInt32LE(16) };
 }

@@ -2,16 +2,19 @@
  * Nearest-neighbour search over embeddings (DESIGN.md section 4): candidates by meaning.
  *
  * Two implementations behind one interface: HNSW through the native `hnswlib-node` addon (fast,
- * approximate) and an exact cosine scan in plain JS (the fallback where the addon does not load,
- * and the recall oracle in tests). An exact scan is fine up to a few thousand vectors
- * (notes/performance.md: 2.5 ms per query at 10k x 384, 26 ms at 100k).
+ * approximate) and an exact cosine scan (the fallback where the addon does not load, and the
+ * recall oracle in tests). Both keep the vectors for `similarity` (the ranker's cosine of a
+ * question with any held window) once, as int8 codes with a norm each in one contiguous store
+ * (vectorStore.ts); the exact scan reads only that store, HNSW has hnswlib's float32 copy besides
+ * for its graph search. An exact scan is fine up to a few thousand vectors.
  *
  * Labels are caller-chosen integers in 0..2^32-1 (a window or section number); scores are
  * cosine similarities in -1..1, best first. Vectors need not be normalized on the way in.
  */
 import { closeSync, openSync, readSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { ExactIndex, EXACT_INDEX_MAGIC } from './exactIndex';
-import { HnswIndex, loadHnswlib, readHnswMeta, type HnswLoader, type HnswOptions } from './hnswIndex';
+import { HnswIndex, loadHnswlib, type HnswLoader, type HnswOptions } from './hnswIndex';
 
 export { vectorBackendStatus, type HnswLoader, type HnswOptions, type VectorBackendStatus } from './hnswIndex';
 
@@ -33,9 +36,17 @@ export interface VectorIndex {
   /** Removes a label; false when it was not there. */
   remove(label: number): boolean;
   has(label: number): boolean;
+  /**
+   * Cosine of a label's vector with a query, from the int8 store (within ~0.005 of the float32
+   * cosine); null when the label is not held. The query array must not change between calls
+   * (the store quantizes it once per array).
+   */
+  similarity(label: number, query: Float32Array): number | null;
+  /** Bytes of the int8 store in memory (hnswlib's native graph and vectors not counted). */
+  readonly bytes: number;
   /** Up to `k` nearest labels by cosine, best first; `filter` keeps only the labels it accepts. */
   search(query: ArrayLike<number>, k: number, filter?: (label: number) => boolean): SearchHit[];
-  /** Writes the index to `path` (plus `path.meta.json` for HNSW), atomically per file. */
+  /** Writes the index to `path` (plus `path.int8` for HNSW, its int8 store), atomically per file. */
   save(path: string): void;
 }
 
@@ -80,8 +91,30 @@ export function loadVectorIndex(path: string, options: Pick<CreateVectorIndexOpt
     throw new Error(`vector index: cannot read ${path}: ${(err as Error).message}`);
   }
   if (head.toString('latin1') === EXACT_INDEX_MAGIC) return ExactIndex.load(path);
-  const meta = readHnswMeta(path);
   const loaded = loadHnswlib(options.loader);
   if (!('lib' in loaded)) throw new Error(`vector index: ${path} is an HNSW index but ${loaded.error}`);
-  return HnswIndex.load(loaded.lib, path, meta, options.hnsw);
+  return HnswIndex.load(loaded.lib, path, options.hnsw);
+}
+
+/**
+ * `loadVectorIndex` without blocking the calling thread for the big reads: an HNSW index is read
+ * by hnswlib on the libuv thread pool (a restart parses the lexical snapshot meanwhile). Same
+ * errors as `loadVectorIndex`.
+ */
+export async function loadVectorIndexAsync(path: string, options: Pick<CreateVectorIndexOptions, 'loader' | 'hnsw'> = {}): Promise<VectorIndex> {
+  const head = Buffer.alloc(4);
+  try {
+    const file = await open(path, 'r');
+    try {
+      await file.read(head, 0, 4, 0);
+    } finally {
+      await file.close();
+    }
+  } catch (err) {
+    throw new Error(`vector index: cannot read ${path}: ${(err as Error).message}`);
+  }
+  if (head.toString('latin1') === EXACT_INDEX_MAGIC) return ExactIndex.load(path);
+  const loaded = loadHnswlib(options.loader);
+  if (!('lib' in loaded)) throw new Error(`vector index: ${path} is an HNSW index but ${loaded.error}`);
+  return HnswIndex.loadAsync(loaded.lib, path, options.hnsw);
 }

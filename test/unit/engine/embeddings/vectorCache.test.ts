@@ -196,4 +196,25 @@ describe('engine/embeddings/vectorCache', function () {
     cache.close();
     assert.equal(VectorCache.open({ dir, modelId: MODEL, log }).dimension, 6);
   });
+
+  it('reads the file only at first use, and each record from the file when asked (fresh arrays)', () => {
+    const cache = VectorCache.open({ dir, modelId: MODEL, dimension: 4, log });
+    for (const [i, t] of ['a', 'b', 'c'].entries()) cache.put(textDigest(t), [vec(4, i), vec(4, i + 10)]);
+    cache.close();
+    // A damaged last record: nothing is said at open (not read yet), the tear is found at first use.
+    fs.appendFileSync(cache.file, Buffer.alloc(7));
+    const back = VectorCache.open({ dir, modelId: MODEL, log });
+    assert.deepEqual(logs, []);
+    assert.equal(back.has(textDigest('b')), true);
+    assert.match(logs.join('\n'), /ends inside a record; dropping the last 7 bytes/);
+    const one = back.get(textDigest('b'))!;
+    assert.deepEqual(one.map((v) => [...v]), [[...vec(4, 1)], [...vec(4, 11)]]);
+    one[0][0] = 99; // a caller's copy: the cache still answers with the stored vector
+    assert.deepEqual([...back.get(textDigest('b'))![0]], [...vec(4, 1)]);
+    // Appends after the compaction land at the offsets the map records.
+    back.put(textDigest('d'), [vec(4, 7)]);
+    assert.deepEqual([...back.get(textDigest('d'))![0]], [...vec(4, 7)]);
+    assert.deepEqual([...back.get(textDigest('c'))![1]], [...vec(4, 12)]);
+    back.close();
+  });
 });

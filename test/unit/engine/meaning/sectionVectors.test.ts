@@ -163,9 +163,18 @@ describe('meaning after a restart (saved vector index)', function () {
     const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' } });
     await first.waitForIndex();
     await first.waitForMeaning();
+    const question = 'what happens when a card payment keeps failing?';
+    const before = await ask(first, question);
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
-    assert.ok(fs.readdirSync(path.join(cache, 'vectors')).some((f) => f.endsWith('.vectors.sections.json')));
+    const saved = fs.readdirSync(path.join(cache, 'vectors'));
+    assert.ok(saved.some((f) => f.endsWith('.vectors.sections.json')));
+    // hnswlib's own file and the int8 store beside it.
+    assert.ok(saved.some((f) => f.endsWith('.vectors')) && saved.some((f) => f.endsWith('.vectors.int8')), saved.join(', '));
+    // The saved index holds the vectors themselves: with the vector cache moved away, the restart
+    // still has every section's vector (the cache is read only for texts the index lacks).
+    const cacheFile = fs.readdirSync(path.join(cache, 'vectors')).find((f) => /^vectors-.*\.bin$/.test(f))!;
+    fs.renameSync(path.join(cache, 'vectors', cacheFile), path.join(cache, `${cacheFile}.moved`));
 
     const logs: string[] = [];
     const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
@@ -174,10 +183,17 @@ describe('meaning after a restart (saved vector index)', function () {
     await restored;
     assert.equal(second.status().fromSnapshot, true);
     assert.equal(second.status().meaning!.sectionsWithVectors, second.current()!.counts.sections);
-    const out = await ask(second, 'what happens when a card payment keeps failing?');
+    const out = await ask(second, question);
     assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
     assert.ok(out.passages[0].why[1].raw > 0);
+    // The same answer as before the restart: the same passages, the same meaning figures.
+    assert.deepEqual(
+      out.passages.map((p) => [p.sourceRef.path, p.why[1].raw]),
+      before.passages.map((p) => [p.sourceRef.path, p.why[1].raw]),
+    );
     assert.ok(!logs.some((l) => l.includes('saved vector index not used')), logs.join('\n'));
+    // Nothing read or recreated the moved vector cache.
+    assert.ok(!fs.existsSync(path.join(cache, 'vectors', cacheFile)));
     second.dispose();
   });
 });

@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ExactIndex } from '../../../../server/src/engine/vector/exactIndex';
 import { HnswIndex, loadHnswlib } from '../../../../server/src/engine/vector/hnswIndex';
-import { loadVectorIndex, type VectorIndex } from '../../../../server/src/engine/vector/vectorIndex';
+import { loadVectorIndex, loadVectorIndexAsync, type VectorIndex } from '../../../../server/src/engine/vector/vectorIndex';
 import { clusteredVectors } from './syntheticVectors';
 
 const DIM = 64;
@@ -55,12 +55,23 @@ describe('engine/vector/hnswIndex', function () {
     assert.ok(recall < 0.9, `recall@10 with ef=10 was ${recall}`);
   });
 
-  it('scores are cosines, equal to the exact scan\'s for the same labels', () => {
+  it('scores are cosines, equal to the exact scan\'s for the same labels within int8 rounding', () => {
     const q = queries[0];
+    // The exact scan and `similarity` read the int8 store; hnswlib scores its float32 copy.
     const truth = new Map(exact.search(q, K).map((h) => [h.label, h.score]));
     const hits = hnsw.search(q, K);
     assert.equal(hits.length, K);
-    for (const h of hits) if (truth.has(h.label)) assert.ok(Math.abs(h.score - truth.get(h.label)!) < 1e-4);
+    let compared = 0;
+    for (const h of hits) {
+      if (truth.has(h.label)) {
+        compared++;
+        assert.ok(Math.abs(h.score - truth.get(h.label)!) < 0.005, `${h.score} vs ${truth.get(h.label)}`);
+      }
+      const viaStore = hnsw.similarity(h.label, q)!;
+      assert.ok(Math.abs(h.score - viaStore) < 0.005, `similarity ${viaStore} vs hnswlib ${h.score}`);
+      assert.equal(viaStore, exact.similarity(h.label, q));
+    }
+    assert.ok(compared >= K - 1);
     for (let i = 1; i < hits.length; i++) assert.ok(hits[i - 1].score >= hits[i].score);
   });
 
@@ -74,6 +85,7 @@ describe('engine/vector/hnswIndex', function () {
     assert.equal(hnsw.remove(top[0]), false);
     assert.equal(hnsw.size, COUNT - 5);
     assert.equal(hnsw.deletedCount, 5);
+    assert.equal(hnsw.similarity(top[0], q), null);
     const after = hnsw.search(q, K).map((h) => h.label);
     for (const label of top.slice(0, 5)) assert.equal(after.includes(label), false);
     assert.ok(recallAt(K, hnsw, exact, queries) >= 0.95);
@@ -93,12 +105,13 @@ describe('engine/vector/hnswIndex', function () {
     assert.ok(recallAt(K, hnsw, exact, queries.slice(0, 20), even) >= 0.9);
   });
 
-  it('saves and loads: same answers, removals kept', () => {
+  it('saves and loads: same answers and cosines, removals kept', () => {
     const file = path.join(dir, 'index.hnsw');
     hnsw.save(file);
-    assert.ok(fs.existsSync(`${file}.meta.json`));
-    assert.deepEqual(fs.readdirSync(dir).sort(), ['index.hnsw', 'index.hnsw.meta.json']);
+    // hnswlib's own file and the int8 store beside it; no temporary file left.
+    assert.deepEqual(fs.readdirSync(dir).sort(), ['index.hnsw', 'index.hnsw.int8']);
     const back = loadVectorIndex(file);
+    for (const q of queries.slice(0, 5)) for (let label = 0; label < COUNT; label += 97) assert.equal(back.similarity(label, q), hnsw.similarity(label, q));
     assert.equal(back.kind, 'hnsw');
     assert.equal(back.size, hnsw.size);
     assert.equal((back as HnswIndex).deletedCount, hnsw.deletedCount);
@@ -111,12 +124,28 @@ describe('engine/vector/hnswIndex', function () {
     assert.equal(back.search(vectors[0], 1)[0].score > 0.999, true);
   });
 
-  it('refuses an index file whose metadata does not match', () => {
+  it('loads without blocking (hnswlib reads on the thread pool) to the same index', async () => {
     const file = path.join(dir, 'index.hnsw');
-    const meta = JSON.parse(fs.readFileSync(`${file}.meta.json`, 'utf8'));
-    fs.writeFileSync(`${file}.meta.json`, JSON.stringify({ ...meta, elements: meta.elements + 1 }));
-    assert.throws(() => loadVectorIndex(file), /does not match .*meta\.json/);
-    fs.rmSync(`${file}.meta.json`);
-    assert.throws(() => loadVectorIndex(file), /neither an exact index nor an HNSW index/);
+    const back = await loadVectorIndexAsync(file);
+    assert.equal(back.kind, 'hnsw');
+    assert.equal(back.size, hnsw.size);
+    for (const q of queries.slice(0, 10)) assert.deepEqual(back.search(q, K), hnsw.search(q, K));
+    for (let label = 0; label < COUNT; label += 101) assert.equal(back.similarity(label, queries[3]), hnsw.similarity(label, queries[3]));
+    await assert.rejects(loadVectorIndexAsync(path.join(dir, 'none.hnsw')), /cannot read .*none\.hnsw/);
+  });
+
+  it('refuses an index whose store file is missing, damaged or from another save', () => {
+    const file = path.join(dir, 'index.hnsw');
+    const other = path.join(dir, 'other.hnsw');
+    const small = new HnswIndex(lib, DIM);
+    vectors.slice(0, 50).forEach((v, label) => small.add(label, v));
+    small.save(other);
+    const store = fs.readFileSync(`${file}.int8`);
+    fs.copyFileSync(`${other}.int8`, `${file}.int8`);
+    assert.throws(() => loadVectorIndex(file), /index\.hnsw does not match .*index\.hnsw\.int8/);
+    fs.writeFileSync(`${file}.int8`, store.subarray(0, store.length - 10));
+    assert.throws(() => loadVectorIndex(file), /index\.hnsw\.int8 is truncated or damaged/);
+    fs.rmSync(`${file}.int8`);
+    assert.throws(() => loadVectorIndex(file), /has no readable store file .*index\.hnsw\.int8/);
   });
 });

@@ -47,6 +47,45 @@ describe('engine/vector/vectorIndex', () => {
     assert.equal(hits.length, 3);
   });
 
+  it('both backends answer a label\'s cosine from the same int8 store, within 0.005 of the float cosine', () => {
+    const vectors = clusteredVectors(300, 384, 10, 0.3, 5);
+    const query = clusteredVectors(1, 384, 10, 0.3, 99)[0];
+    const hnsw = createVectorIndex(384);
+    // The fallback where the addon does not load is the exact scan over the same kind of store.
+    const fallback = createVectorIndex(384, { loader: missingAddon });
+    assert.deepEqual([hnsw.kind, fallback.kind], ['hnsw', 'exact']);
+    vectors.forEach((v, label) => {
+      hnsw.add(label, v);
+      fallback.add(label, v);
+    });
+    const floatCosine = (a: Float32Array, b: Float32Array) => {
+      let d = 0;
+      let na = 0;
+      let nb = 0;
+      for (let i = 0; i < a.length; i++) {
+        d += a[i] * b[i];
+        na += a[i] * a[i];
+        nb += b[i] * b[i];
+      }
+      return d / Math.sqrt(na * nb);
+    };
+    let worst = 0;
+    for (let label = 0; label < vectors.length; label++) {
+      const truth = floatCosine(query, vectors[label]);
+      const got = hnsw.similarity(label, query)!;
+      worst = Math.max(worst, Math.abs(got - truth));
+      // Same codes, same query codes: the same number, not merely close.
+      assert.equal(fallback.similarity(label, query), got);
+    }
+    assert.ok(worst < 0.005, `worst int8 vs float32 cosine error ${worst}`);
+    assert.equal(hnsw.similarity(1000, query), null);
+    assert.equal(fallback.similarity(1000, query), null);
+    // The exact scan's scores are those cosines.
+    const [top] = fallback.search(query, 1);
+    assert.ok(Math.abs(top.score - fallback.similarity(top.label, query)!) < 1e-6);
+    assert.equal(top.label, hnsw.search(query, 1)[0].label);
+  });
+
   it('treats a loader that returns something else as a failed load', () => {
     const bogus = (() => ({})) as unknown as HnswLoader;
     assert.equal(createVectorIndex(4, { loader: bogus }).kind, 'exact');
