@@ -251,6 +251,10 @@ export class GradedScratch {
   parts = new Float64Array(0);
   cover = new Float64Array(0);
   unitTouched = new Uint32Array(0);
+  /** An identifier's whole-form saturation by ordinal, while its parts step runs. */
+  held = new Float64Array(0);
+  /** The sections still in the running, ascending (filtered in place from step to step). */
+  kept = new Uint32Array(0);
   /** 1 for sections still in the running once pruning has started. */
   live = new Uint8Array(0);
   readonly bodyNorms = new BodyNorms();
@@ -267,11 +271,13 @@ export class GradedScratch {
     this.parts = new Float64Array(n);
     this.cover = new Float64Array(n);
     this.unitTouched = new Uint32Array(n);
+    this.held = new Float64Array(n);
+    this.kept = new Uint32Array(n);
     this.live = new Uint8Array(n);
   }
 
   byteSize(): number {
-    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.live.byteLength + this.bodyNorms.byteSize();
+    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.bodyNorms.byteSize();
   }
 }
 
@@ -295,8 +301,8 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   // remaining[i]: the most the steps from position i on can still add.
   const remaining = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
-  // Whole-form saturation of each identifier, by section: what its parts step adds beyond.
-  const wholeOf = new Map<number, Map<number, number>>();
+  // Whole-form saturation of each identifier, as (ordinal, saturation) pairs: what its parts step adds beyond.
+  const wholeOf = new Map<number, number[]>();
 
   let count = 0;
   let survivors: Uint32Array | null = null;
@@ -307,7 +313,7 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
     const { unit: j, parts } = steps[i];
     const unit = units[j];
     const bit = 1 << j;
-    const record = unit.parts.length > 0 && !parts ? new Map<number, number>() : null;
+    const record: number[] | null = unit.parts.length > 0 && !parts ? [] : null;
     if (record) wholeOf.set(j, record);
     if (parts) count = addParts(view, scratch, unit, norm, bit, count, survivors, wholeOf.get(j)!);
     else if (survivors !== null) addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, survivors, record);
@@ -330,7 +336,78 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       survivors = keepContenders(scratch, view.ordinalBound, survivors, survivors.length, left, threshold, pruning, remaining[0]);
     }
   }
-  return collect(view, scratch, count, survivors);
+  if (pruning) return selectBest(scratch, count, survivors, pruning);
+  return collect(view, scratch, count);
+}
+
+/**
+ * The sections whose exact score reaches the k-th best score of all (ties at the k-th included,
+ * so the caller's own tie-breaks decide among them), ascending, and every scratch array back to zero.
+ */
+function selectBest(s: GradedScratch, count: number, survivors: Uint32Array | null, p: Pruning): GradedMatch {
+  const { acc, words, touched, live } = s;
+  const { k, floor, total, gate, groupOf, bonus } = p;
+  const from = survivors ?? touched;
+  const n = survivors ? survivors.length : count;
+  const scores = s.parts; // free between steps: zero outside addParts
+  const heap = new Float64Array(k);
+  let size = 0;
+  const groups = groupOf.length;
+  for (let i = 0; i < n; i++) {
+    const o = from[i];
+    const g = o < groups ? groupOf[o] : -1;
+    let score = -Infinity;
+    if (g >= 0) {
+      const w = total > 0 ? Math.min(1, words[o] / total) : 0;
+      score = w >= gate ? w + bonus[g] : w;
+    }
+    scores[i] = score;
+    if (score < floor) continue;
+    if (size < k) {
+      let at = size++;
+      while (at > 0) {
+        const parent = (at - 1) >> 1;
+        if (heap[parent] <= score) break;
+        heap[at] = heap[parent];
+        at = parent;
+      }
+      heap[at] = score;
+    } else if (score > heap[0]) {
+      let at = 0;
+      for (;;) {
+        const left = 2 * at + 1;
+        if (left >= size) break;
+        const child = left + 1 < size && heap[left + 1] < heap[left] ? left + 1 : left;
+        if (heap[child] >= score) break;
+        heap[at] = heap[child];
+        at = child;
+      }
+      heap[at] = score;
+    }
+  }
+  const threshold = size >= k ? heap[0] : floor;
+  let kept = 0;
+  for (let i = 0; i < n; i++) if (scores[i] >= threshold) kept++;
+  const ordinals = new Uint32Array(kept);
+  let j = 0;
+  for (let i = 0; i < n; i++) {
+    if (scores[i] >= threshold) ordinals[j++] = from[i];
+    scores[i] = 0;
+  }
+  ordinals.sort();
+  const masks = new Uint32Array(kept);
+  const sums = new Float64Array(kept);
+  for (let i = 0; i < kept; i++) {
+    masks[i] = acc[ordinals[i]];
+    sums[i] = words[ordinals[i]];
+  }
+  for (let i = 0; i < count; i++) {
+    const o = touched[i];
+    acc[o] = 0;
+    words[o] = 0;
+    live[o] = 0;
+  }
+  return { ordinals, masks, words: sums, count: kept, considered: count };
 }
 
 /** One step of a match: a unit's word (or an identifier's whole form), or an identifier's parts. */
@@ -355,7 +432,7 @@ function readingOrder(units: readonly GradedUnit[]): Step[] {
  * Adds weight x saturation of `term` to every live section holding it, noting each section's
  * saturation in `record` when given (an identifier's whole form); returns the new touched count.
  */
-function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, record: Map<number, number> | null): number {
+function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, record: number[] | null): number {
   const list = view.postingsOf(term);
   if (list === null) return count;
   const { postings, freqs, end } = list;
@@ -386,7 +463,7 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
-      if (record !== null) record.set(o, sat);
+      if (record !== null) record.push(o, sat);
     }
   }
   const delta = list.delta;
@@ -398,7 +475,7 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
-      if (record !== null) record.set(o, sat);
+      if (record !== null) record.push(o, sat);
     }
   }
   return c;
@@ -409,47 +486,64 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
  * of them present; what that gives beyond the whole form's saturation (`whole`) is added. Before
  * pruning every section holding a part is reached; after it, only the survivors.
  */
-function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: Map<number, number>): number {
+function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: readonly number[]): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
+  const { parts, cover, unitTouched } = s;
   let partWeight = 0;
   for (const part of unit.parts) partWeight += part.weight;
   let reached = 0;
   for (const part of unit.parts) {
     const share = partWeight > 0 ? part.weight / partWeight : 0;
-    const visit = (o: number, packed: number) => {
-      if (s.cover[o] === 0 && s.parts[o] === 0) s.unitTouched[reached++] = o;
-      s.parts[o] += share * saturate(packed, bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
-      s.cover[o] += share + Number.MIN_VALUE;
-    };
-    if (survivors === null) forEachPosting(view, part.term, visit);
-    else forEachSurvivorPosting(view, part.term, survivors, s.live, visit);
+    if (survivors === null) {
+      // Every section holding the part: one pass over its list, no callback per posting.
+      const list = view.postingsOf(part.term);
+      if (list === null) continue;
+      const { postings, freqs, end } = list;
+      const dead = view.dead;
+      for (let k = list.start; k < end; k++) {
+        const o = postings[k];
+        if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+        if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+        parts[o] += share * saturate(freqs[k], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+        cover[o] += share + Number.MIN_VALUE;
+      }
+      const delta = list.delta;
+      if (delta !== null) {
+        for (let k = 0; k < delta.length; k++) {
+          const o = delta[k];
+          if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+          parts[o] += share * saturate(list.deltaFreqs![k], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+          cover[o] += share + Number.MIN_VALUE;
+        }
+      }
+    } else {
+      forEachSurvivorPosting(view, part.term, survivors, s.live, (o: number, packed: number) => {
+        if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+        parts[o] += share * saturate(packed, bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+        cover[o] += share + Number.MIN_VALUE;
+      });
+    }
   }
+  // The whole form's saturations by ordinal, for the sections the parts reached (zero again below).
+  const held = s.held;
+  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = whole[k + 1];
+  const { acc, touched, words } = s;
+  const weight = unit.weight;
+  const credit = unit.partCredit;
   let c = count;
   for (let k = 0; k < reached; k++) {
-    const o = s.unitTouched[k];
-    const target = unit.partCredit * s.parts[o] * Math.min(1, s.cover[o]);
-    s.parts[o] = 0;
-    s.cover[o] = 0;
-    if (s.acc[o] === 0) s.touched[c++] = o;
-    s.acc[o] |= bit;
-    const held = whole.get(o) ?? 0;
-    if (target > held) s.words[o] += unit.weight * (target - held);
+    const o = unitTouched[k];
+    const target = credit * parts[o] * Math.min(1, cover[o]);
+    parts[o] = 0;
+    cover[o] = 0;
+    if (acc[o] === 0) touched[c++] = o;
+    acc[o] |= bit;
+    const h = held[o];
+    if (target > h) words[o] += weight * (target - h);
   }
+  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = 0;
   return c;
-}
-
-/** Calls `visit` for every live posting of `term` (identifiers' parts: a callback is fine). */
-function forEachPosting(view: PostingsView, term: string, visit: (o: number, packed: number) => void): void {
-  const list = view.postingsOf(term);
-  if (list === null) return;
-  const dead = view.dead;
-  for (let k = list.start; k < list.end; k++) {
-    const o = list.postings[k];
-    if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
-    visit(o, list.freqs[k]);
-  }
-  if (list.delta !== null) for (let k = 0; k < list.delta.length; k++) visit(list.delta[k], list.deltaFreqs![k]);
 }
 
 /**
@@ -499,7 +593,7 @@ function gallop(postings: Uint32Array, from: number, end: number, o: number): nu
 }
 
 /** Adds weight x saturation of `term` to the sections still in the running, noting saturations in `record` when given. */
-function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: Map<number, number> | null): void {
+function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: number[] | null): void {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const acc = s.acc;
@@ -508,7 +602,7 @@ function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm
     const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
     acc[o] |= bit;
     words[o] += weight * sat;
-    if (record !== null) record.set(o, sat);
+    if (record !== null) record.push(o, sat);
   });
 }
 
@@ -569,35 +663,40 @@ function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pr
  * accumulator when that is cheaper than sorting them.
  */
 function keepContenders(s: GradedScratch, bound: number, candidates: Uint32Array | null, count: number, left: number, threshold: number, pruning: Pruning, total: number): Uint32Array {
-  const { words, live, acc } = s;
+  const { words, live, acc, kept } = s;
   const needed = leastSumReaching(threshold, pruning, total) - left;
-  const kept = new Uint32Array(Math.min(count, 1024));
-  let out = kept;
   let n = 0;
-  const consider = (o: number) => {
-    const w = words[o];
-    if (w >= needed && prunedScore(pruning, o, w + left) >= threshold) {
-      if (n === out.length) {
-        const grown = new Uint32Array(Math.min(count, out.length * 4));
-        grown.set(out);
-        out = grown;
-      }
-      out[n++] = o;
-      live[o] = 1;
-    } else live[o] = 0;
-  };
   if (candidates !== null) {
-    // Survivors already, ascending: the kept stay ascending.
-    for (let i = 0; i < count; i++) consider(candidates[i]);
-    return out.subarray(0, n);
+    // Survivors already (a prefix of `kept`), ascending: filtered in place, they stay ascending.
+    for (let i = 0; i < count; i++) {
+      const o = candidates[i];
+      const w = words[o];
+      if (w >= needed && prunedScore(pruning, o, w + left) >= threshold) kept[n++] = o;
+      else live[o] = 0;
+    }
+    return kept.subarray(0, n);
   }
   if (count * Math.log2(count + 1) > bound) {
-    for (let o = 0; o < bound; o++) if (acc[o] !== 0) consider(o);
-    return out.subarray(0, n);
+    for (let o = 0; o < bound; o++) {
+      if (acc[o] === 0) continue;
+      const w = words[o];
+      if (w >= needed && prunedScore(pruning, o, w + left) >= threshold) {
+        kept[n++] = o;
+        live[o] = 1;
+      }
+    }
+    return kept.subarray(0, n);
   }
   const touched = s.touched;
-  for (let i = 0; i < count; i++) consider(touched[i]);
-  return out.subarray(0, n).sort();
+  for (let i = 0; i < count; i++) {
+    const o = touched[i];
+    const w = words[o];
+    if (w >= needed && prunedScore(pruning, o, w + left) >= threshold) {
+      kept[n++] = o;
+      live[o] = 1;
+    }
+  }
+  return kept.subarray(0, n).sort();
 }
 
 /**
@@ -617,30 +716,24 @@ function leastSumReaching(threshold: number, pruning: Pruning, total: number): n
   return lo;
 }
 
-/** The result, ascending, and every scratch array back to zero. */
-function collect(view: PostingsView, s: GradedScratch, count: number, survivors: Uint32Array | null): GradedMatch {
-  const { acc, words, touched, live } = s;
+/** The result without pruning, ascending, and every scratch array back to zero. */
+function collect(view: PostingsView, s: GradedScratch, count: number): GradedMatch {
+  const { acc, words, touched } = s;
   let ordinals: Uint32Array;
-  if (survivors !== null) ordinals = survivors;
-  else if (count * Math.log2(count + 1) > view.ordinalBound) {
+  if (count * Math.log2(count + 1) > view.ordinalBound) {
     // Broad questions: one pass over the accumulator beats sorting the touched list.
     ordinals = new Uint32Array(count);
     let i = 0;
     for (let o = 0; o < view.ordinalBound; o++) if (acc[o] !== 0) ordinals[i++] = o;
   } else ordinals = touched.slice(0, count).sort();
-  const n = ordinals.length;
-  const masks = new Uint32Array(n);
-  const sums = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
+  const masks = new Uint32Array(count);
+  const sums = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
     const o = ordinals[i];
     masks[i] = acc[o];
     sums[i] = words[o];
-  }
-  for (let i = 0; i < count; i++) {
-    const o = touched[i];
     acc[o] = 0;
     words[o] = 0;
-    live[o] = 0;
   }
-  return { ordinals, masks, words: sums, count: n, considered: count };
+  return { ordinals, masks, words: sums, count, considered: count };
 }
