@@ -309,6 +309,9 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   let threshold = -Infinity;
   // At most the largest sum of any section: what the steps read could give, or less once measured.
   let heaviest = 0;
+  // The heaviest sections at the last measure, and the step it followed (see `kthBestScore`).
+  let pool: Uint32Array | null = null;
+  let pooledAt = -1;
   for (let i = 0; i < steps.length; i++) {
     const { unit: j, parts } = steps[i];
     const unit = units[j];
@@ -326,7 +329,14 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       // Sections holding none of the terms read so far can still come in: stop that once they
       // cannot. Not worth measuring while no section can outscore what an unseen one could get.
       if (count >= pruning.k && bestScore(pruning, left) >= bestScore(pruning, heaviest)) continue;
-      const measured = kthBestScore(scratch, scratch.touched, count, pruning);
+      // Right after a measure, the heaviest sections are among the last ones and those this word
+      // step reached (the others' sums did not change): reading those is enough.
+      const measured =
+        pool !== null && pooledAt === i - 1 && !parts
+          ? kthBestScore(scratch, scratch.kept, poolAndList(view, scratch, pool, unit.term), pruning)
+          : kthBestScore(scratch, scratch.touched, count, pruning);
+      pool = measured.pool;
+      pooledAt = i;
       threshold = Math.max(threshold, measured.score);
       heaviest = Math.min(heaviest, measured.heaviest);
       if (bestScore(pruning, left) >= threshold) continue;
@@ -610,11 +620,12 @@ function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm
  * A score certain to be reached by at least k sections: the k-th best score among the sections
  * with the highest sums so far (sums only grow, and so do scores). Reading only the heaviest few
  * keeps this cheap; it is a lower bound of the true k-th best, which is all pruning needs. Also
- * the largest sum among them (of all when every section is read).
+ * the largest sum among them (of all when every section is read), and those heaviest sections
+ * (`pool`): after one more step, the heaviest are among them and the sections the step reached.
  */
-function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): { score: number; heaviest: number } {
+function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): { score: number; heaviest: number; pool: Uint32Array } {
   const { k, floor } = pruning;
-  if (count < k) return { score: floor, heaviest: Infinity };
+  if (count < k) return { score: floor, heaviest: Infinity, pool: ordinals.slice(0, count) };
   const pool = Math.min(count, 2 * k + 16);
   // The `pool` heaviest sums, in a min-heap on the sum.
   const heap = new Uint32Array(pool);
@@ -652,7 +663,36 @@ function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pr
     heaviest = Math.max(heaviest, words[heap[i]]);
   }
   scores.sort();
-  return { score: Math.max(floor, size >= k ? scores[size - k] : floor), heaviest };
+  return { score: Math.max(floor, size >= k ? scores[size - k] : floor), heaviest, pool: heap.subarray(0, size) };
+}
+
+/**
+ * `pool` followed by the sections of `term`'s live postings not in it, written into `s.kept`
+ * (free until the match starts keeping contenders); returns how many. `s.live` marks the pool
+ * meanwhile (all zero before contenders are kept) and is zero again on return.
+ */
+function poolAndList(view: PostingsView, s: GradedScratch, pool: Uint32Array, term: string): number {
+  const { kept, live } = s;
+  let n = 0;
+  for (let i = 0; i < pool.length; i++) {
+    kept[n++] = pool[i];
+    live[pool[i]] = 1;
+  }
+  const list = view.postingsOf(term);
+  if (list !== null) {
+    const { postings, end } = list;
+    const dead = view.dead;
+    for (let k = list.start; k < end; k++) {
+      const o = postings[k];
+      if (live[o] !== 0) continue;
+      if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+      kept[n++] = o;
+    }
+    const delta = list.delta;
+    if (delta !== null) for (let k = 0; k < delta.length; k++) if (live[delta[k]] === 0) kept[n++] = delta[k];
+  }
+  for (let i = 0; i < pool.length; i++) live[pool[i]] = 0;
+  return n;
 }
 
 /**
