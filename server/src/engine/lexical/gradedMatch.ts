@@ -602,18 +602,49 @@ function gallop(postings: Uint32Array, from: number, end: number, o: number): nu
   return lo;
 }
 
-/** Adds weight x saturation of `term` to the sections still in the running, noting saturations in `record` when given. */
+/**
+ * Adds weight x saturation of `term` to the sections still in the running, noting saturations in
+ * `record` when given. The same two ways through the list as {@link forEachSurvivorPosting},
+ * written out for the common case (no tombstones, no record) without a callback per posting.
+ */
 function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: number[] | null): void {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
-  const acc = s.acc;
-  const words = s.words;
-  forEachSurvivorPosting(view, term, survivors, s.live, (o, packed) => {
-    const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
+  const { acc, words, live } = s;
+  const list = view.postingsOf(term);
+  if (list === null) return;
+  if (view.dead !== null || record !== null || list.delta !== null) {
+    forEachSurvivorPosting(view, term, survivors, live, (o, packed) => {
+      const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
+      acc[o] |= bit;
+      words[o] += weight * sat;
+      if (record !== null) record.push(o, sat);
+    });
+    return;
+  }
+  const { postings, freqs, end } = list;
+  const k1 = norm.k1;
+  if (survivors.length * 16 < end - list.start) {
+    let k = list.start;
+    for (let i = 0; i < survivors.length && k < end; i++) {
+      const o = survivors[i];
+      if (postings[k] < o) k = gallop(postings, k, end, o);
+      if (k >= end || postings[k] !== o) continue;
+      const packed = freqs[k];
+      const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+      acc[o] |= bit;
+      words[o] += weight * (tf / (k1 + tf));
+    }
+    return;
+  }
+  for (let k = list.start; k < end; k++) {
+    const o = postings[k];
+    if (live[o] === 0) continue;
+    const packed = freqs[k];
+    const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
     acc[o] |= bit;
-    words[o] += weight * sat;
-    if (record !== null) record.push(o, sat);
-  });
+    words[o] += weight * (tf / (k1 + tf));
+  }
 }
 
 /**
