@@ -342,11 +342,14 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       if (bestScore(pruning, left) >= threshold) continue;
       survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
     } else {
+      // Fewer survivors pay off when the next step looks each of them up (galloping); when it
+      // reads its whole list anyway, narrowing first costs more than it spares.
+      if (survivors.length * 16 >= postingsLength(view, units, steps[i + 1])) continue;
       threshold = Math.max(threshold, kthBestScore(scratch, survivors, survivors.length, pruning).score);
       survivors = keepContenders(scratch, view.ordinalBound, survivors, survivors.length, left, threshold, pruning, remaining[0]);
     }
   }
-  if (pruning) return selectBest(scratch, count, survivors, pruning);
+  if (pruning) return selectBest(scratch, view.ordinalBound, count, survivors, pruning);
   return collect(view, scratch, count);
 }
 
@@ -354,7 +357,7 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
  * The sections whose exact score reaches the k-th best score of all (ties at the k-th included,
  * so the caller's own tie-breaks decide among them), ascending, and every scratch array back to zero.
  */
-function selectBest(s: GradedScratch, count: number, survivors: Uint32Array | null, p: Pruning): GradedMatch {
+function selectBest(s: GradedScratch, bound: number, count: number, survivors: Uint32Array | null, p: Pruning): GradedMatch {
   const { acc, words, touched, live } = s;
   const { k, floor, total, gate, groupOf, bonus } = p;
   const from = survivors ?? touched;
@@ -411,13 +414,31 @@ function selectBest(s: GradedScratch, count: number, survivors: Uint32Array | nu
     masks[i] = acc[ordinals[i]];
     sums[i] = words[ordinals[i]];
   }
-  for (let i = 0; i < count; i++) {
-    const o = touched[i];
-    acc[o] = 0;
-    words[o] = 0;
-    live[o] = 0;
+  if (count * 4 > bound) {
+    // Most sections touched: clearing whole arrays beats scattered writes.
+    acc.fill(0, 0, bound);
+    words.fill(0, 0, bound);
+    if (survivors !== null) live.fill(0, 0, bound);
+  } else {
+    for (let i = 0; i < count; i++) {
+      const o = touched[i];
+      acc[o] = 0;
+      words[o] = 0;
+      live[o] = 0;
+    }
   }
   return { ordinals, masks, words: sums, count: kept, considered: count };
+}
+
+/** How many postings a step reads without pruning (an identifier's parts: all of theirs). */
+function postingsLength(view: PostingsView, units: readonly GradedUnit[], step: Step): number {
+  const unit = units[step.unit];
+  let n = 0;
+  for (const term of step.parts ? unit.parts.map((p) => p.term) : [unit.term]) {
+    const list = view.postingsOf(term);
+    if (list !== null) n += list.end - list.start + (list.delta?.length ?? 0);
+  }
+  return n;
 }
 
 /** One step of a match: a unit's word (or an identifier's whole form), or an identifier's parts. */
