@@ -331,7 +331,7 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       if (count >= pruning.k && bestScore(pruning, left) >= bestScore(pruning, heaviest)) continue;
       // Right after a measure, the heaviest sections are among the last ones and those this word
       // step reached (the others' sums did not change): reading those is enough.
-      const measured =
+      const measured: KthBest =
         pool !== null && pooledAt === i - 1 && !parts
           ? kthBestScore(scratch, scratch.kept, poolAndList(view, scratch, pool, unit.term), pruning)
           : kthBestScore(scratch, scratch.touched, count, pruning);
@@ -668,6 +668,13 @@ function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm
   }
 }
 
+/** What {@link kthBestScore} measures. */
+interface KthBest {
+  score: number;
+  heaviest: number;
+  pool: Uint32Array;
+}
+
 /**
  * A score certain to be reached by at least k sections: the k-th best score among the sections
  * with the highest sums so far (sums only grow, and so do scores). Reading only the heaviest few
@@ -675,7 +682,7 @@ function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm
  * the largest sum among them (of all when every section is read), and those heaviest sections
  * (`pool`): after one more step, the heaviest are among them and the sections the step reached.
  */
-function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): { score: number; heaviest: number; pool: Uint32Array } {
+function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): KthBest {
   const { k, floor } = pruning;
   if (count < k) return { score: floor, heaviest: Infinity, pool: ordinals.slice(0, count) };
   const pool = Math.min(count, 2 * k + 16);
