@@ -275,9 +275,10 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   let count = 0;
   let survivors: Uint32Array | null = null;
   let threshold = -Infinity;
-  // At most the largest sum of any section: what the steps read could give, or less once measured.
+  // About the largest sum of any section (what the steps read could give, or less once measured):
+  // it only decides whether measuring is worth it, never what is pruned.
   let heaviest = 0;
-  // The heaviest sections at the last measure, and the step it followed (see `kthBestScore`).
+  // The best sections at the last measure, and the step it followed (see `kthBestScore`).
   let pool: Uint32Array | null = null;
   let pooledAt = -1;
   for (let i = 0; i < steps.length; i++) {
@@ -297,8 +298,8 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       // Sections holding none of the terms read so far can still come in: stop that once they
       // cannot. Not worth measuring while no section can outscore what an unseen one could get.
       if (count >= pruning.k && bestScore(pruning, left) >= bestScore(pruning, heaviest)) continue;
-      // Right after a measure, the heaviest sections are among the last ones and those this word
-      // step reached (the others' sums did not change): reading those is enough.
+      // Right after a measure, the best sections are among the last ones and those this word
+      // step reached (the others' scores did not change): reading those is enough.
       const measured: KthBest =
         pool !== null && pooledAt === i - 1 && !parts
           ? kthBestScore(scratch, scratch.kept, poolAndList(view, scratch, pool, unit.term), pruning)

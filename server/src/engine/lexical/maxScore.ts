@@ -129,53 +129,56 @@ export interface KthBest {
 }
 
 /**
- * A score certain to be reached by at least k sections: the k-th best score among the sections
- * with the highest sums so far (sums only grow, and so do scores). Reading only the heaviest few
- * keeps this cheap; it is a lower bound of the true k-th best, which is all pruning needs. Also
- * the largest sum among them (of all when every section is read), and those heaviest sections
- * (`pool`): after one more step, the heaviest are among them and the sections the step reached.
+ * A score certain to be reached by at least k sections: the k-th best score so far among
+ * `ordinals` (sums only grow, and so do scores), a lower bound of the final k-th best, which is
+ * all pruning needs. Read by score, not by sum: bonuses differ by document (recency above all),
+ * so the heaviest sums are not the best scores. Also the largest sum read (only ever used to
+ * decide whether measuring is worth it), and the k best (`pool`): after one more step, the k best
+ * are among them and the sections the step reached, since no other section's score changed.
  */
 export function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): KthBest {
-  const { k, floor } = pruning;
+  const { k, floor, total, maxBonus } = pruning;
   if (count < k) return { score: floor, heaviest: Infinity, pool: ordinals.slice(0, count) };
-  const pool = Math.min(count, 2 * k + 16);
-  // The `pool` heaviest sums, in a min-heap on the sum.
-  const heap = new Uint32Array(pool);
+  // The k best scores, in a min-heap, with their sections beside.
+  const heap = new Uint32Array(k);
+  const best = new Float64Array(k);
   const words = s.words;
   let size = 0;
+  let heaviest = 0;
   for (let i = 0; i < count; i++) {
     const o = ordinals[i];
     const w = words[o];
-    if (size < pool) {
+    if (w > heaviest) heaviest = w;
+    // Most sections cannot beat the k-th best even with the largest bonus: no lookup for them.
+    if (size === k && (total > 0 ? Math.min(1, w / total) : 0) + maxBonus <= best[0]) continue;
+    const score = prunedScore(pruning, o, w);
+    if (size < k) {
       let at = size++;
       while (at > 0) {
         const parent = (at - 1) >> 1;
-        if (words[heap[parent]] <= w) break;
+        if (best[parent] <= score) break;
         heap[at] = heap[parent];
+        best[at] = best[parent];
         at = parent;
       }
       heap[at] = o;
-    } else if (w > words[heap[0]]) {
+      best[at] = score;
+    } else if (score > best[0]) {
       let at = 0;
       for (;;) {
         const left = 2 * at + 1;
         if (left >= size) break;
-        const child = left + 1 < size && words[heap[left + 1]] < words[heap[left]] ? left + 1 : left;
-        if (words[heap[child]] >= w) break;
+        const child = left + 1 < size && best[left + 1] < best[left] ? left + 1 : left;
+        if (best[child] >= score) break;
         heap[at] = heap[child];
+        best[at] = best[child];
         at = child;
       }
       heap[at] = o;
+      best[at] = score;
     }
   }
-  const scores = new Float64Array(size);
-  let heaviest = 0;
-  for (let i = 0; i < size; i++) {
-    scores[i] = prunedScore(pruning, heap[i], words[heap[i]]);
-    heaviest = Math.max(heaviest, words[heap[i]]);
-  }
-  scores.sort();
-  return { score: Math.max(floor, size >= k ? scores[size - k] : floor), heaviest, pool: heap.subarray(0, size) };
+  return { score: Math.max(floor, best[0]), heaviest, pool: heap };
 }
 
 /**
