@@ -5,7 +5,32 @@
  * here only ever errs low on the k-th best and high on what a section can reach, so the sections
  * kept are always a superset of the caller's best k.
  */
-import type { GradedMatch, GradedScratch, PostingsView } from './gradedMatch';
+
+/** The work arrays of a graded match this module reads and clears (gradedMatch.ts `GradedScratch`). */
+export interface PruningScratch {
+  acc: Uint32Array;
+  words: Float64Array;
+  touched: Uint32Array;
+  /** Zero outside a parts step: the final cut keeps each candidate's score in it meanwhile. */
+  parts: Float64Array;
+  kept: Uint32Array;
+  live: Uint8Array;
+}
+
+/** What the k-th best estimate reads of the index: a term's live postings (gradedMatch.ts `PostingsView`). */
+export interface PostingsSource {
+  dead: Uint32Array | null;
+  postingsOf(term: string): { postings: Uint32Array; start: number; end: number; delta: readonly number[] | null } | null;
+}
+
+/** The cut's result, as gradedMatch.ts returns it (`GradedMatch`). */
+export interface PrunedMatch {
+  ordinals: Uint32Array;
+  masks: Uint32Array;
+  words: Float64Array;
+  count: number;
+  considered: number;
+}
 
 /**
  * What the caller of a pruned match keeps, and how it scores a section from its sum: words =
@@ -48,7 +73,7 @@ export function bestScore(p: Pruning, sum: number): number {
  * The sections whose exact score reaches the k-th best score of all (ties at the k-th included,
  * so the caller's own tie-breaks decide among them), ascending, and every scratch array back to zero.
  */
-export function selectBest(s: GradedScratch, bound: number, count: number, survivors: Uint32Array | null, p: Pruning): GradedMatch {
+export function selectBest(s: PruningScratch, bound: number, count: number, survivors: Uint32Array | null, p: Pruning): PrunedMatch {
   const { acc, words, touched, live } = s;
   const { k, floor, total, gate, groupOf, bonus } = p;
   const from = survivors ?? touched;
@@ -136,7 +161,7 @@ export interface KthBest {
  * decide whether measuring is worth it), and the k best (`pool`): after one more step, the k best
  * are among them and the sections the step reached, since no other section's score changed.
  */
-export function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): KthBest {
+export function kthBestScore(s: PruningScratch, ordinals: Uint32Array, count: number, pruning: Pruning): KthBest {
   const { k, floor, total, maxBonus } = pruning;
   if (count < k) return { score: floor, heaviest: Infinity, pool: ordinals.slice(0, count) };
   // The k best scores, in a min-heap, with their sections beside.
@@ -186,7 +211,7 @@ export function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: num
  * (free until the match starts keeping contenders); returns how many. `s.live` marks the pool
  * meanwhile (all zero before contenders are kept) and is zero again on return.
  */
-export function poolAndList(view: PostingsView, s: GradedScratch, pool: Uint32Array, term: string): number {
+export function poolAndList(view: PostingsSource, s: PruningScratch, pool: Uint32Array, term: string): number {
   const { kept, live } = s;
   let n = 0;
   for (let i = 0; i < pool.length; i++) {
@@ -217,7 +242,7 @@ export function poolAndList(view: PostingsView, s: GradedScratch, pool: Uint32Ar
  * null: every section touched so far (`count` of them), read in ordinal order from the
  * accumulator when that is cheaper than sorting them.
  */
-export function keepContenders(s: GradedScratch, bound: number, candidates: Uint32Array | null, count: number, left: number, threshold: number, pruning: Pruning, total: number): Uint32Array {
+export function keepContenders(s: PruningScratch, bound: number, candidates: Uint32Array | null, count: number, left: number, threshold: number, pruning: Pruning, total: number): Uint32Array {
   const { words, live, acc, kept } = s;
   const needed = leastSumReaching(threshold, pruning, total) - left;
   let n = 0;
