@@ -14,11 +14,16 @@
  * sums: the answer is the same as without pruning, only cheaper. A saturation is at most 1, so a
  * term left unread can add at most its weight.
  *
- * The hot loops live in this module with the saturation arithmetic and the bit layout as local
- * constants: an imported function or constant is read through a getter under a CommonJS
- * transform (tsx), which costs more than the arithmetic at ~100k postings per question.
+ * The threshold bookkeeping (the k-th best estimate, the contenders, the final cut) is in
+ * maxScore.ts, called once per step. The loops over postings live here with the saturation
+ * arithmetic and the bit layout as local constants: an imported function or constant is read
+ * through a getter under a CommonJS transform (tsx), which costs more than the arithmetic at
+ * ~100k postings per question.
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
+import { bestScore, keepContenders, kthBestScore, poolAndList, selectBest, type KthBest, type Pruning } from './maxScore';
+
+export { prunedScore, type Pruning } from './maxScore';
 
 /**
  * BM25F's parameters (Robertson, Zaragoza and Taylor 2004, "Simple BM25 extension to multiple
@@ -63,43 +68,6 @@ export interface GradedMatch {
   count: number;
   /** Sections holding at least one unit, before pruning (equals `count` without it). */
   considered: number;
-}
-
-/**
- * What the caller of a pruned match keeps, and how it scores a section from its sum: words =
- * min(1, sum / total); a section whose words reach `gate` also earns its group's bonus (the
- * ranker's groups are documents, their bonuses title, named entity, recency and run health).
- * Plain arrays rather than a callback: the match scores tens of thousands of sections with them.
- */
-export interface Pruning {
-  /** How many best sections the caller keeps (1 or more). */
-  k: number;
-  /** Scores below this are never kept. */
-  floor: number;
-  /** What a sum is divided by to give words in 0..1 (the question's total weight). */
-  total: number;
-  /** Words at or above this earn the group's bonus. */
-  gate: number;
-  /** Section ordinal -> its group, or -1 when the caller would not keep the section at all. */
-  groupOf: Int32Array;
-  /** Bonus of each group (0 or more). */
-  bonus: Float64Array;
-  /** The largest bonus of any group. */
-  maxBonus: number;
-}
-
-/** The caller's score of section `o` with sum `sum` (see {@link Pruning}). */
-export function prunedScore(p: Pruning, o: number, sum: number): number {
-  const g = o < p.groupOf.length ? p.groupOf[o] : -1;
-  if (g < 0) return -Infinity;
-  const words = p.total > 0 ? Math.min(1, sum / p.total) : 0;
-  return words >= p.gate ? words + p.bonus[g] : words;
-}
-
-/** The most any section can score with sum `sum`. */
-function bestScore(p: Pruning, sum: number): number {
-  const words = p.total > 0 ? Math.min(1, sum / p.total) : 0;
-  return words >= p.gate ? words + p.maxBonus : words;
 }
 
 /** One term's live postings as the index holds them: a base range beside its packed counts, and a small delta. */
@@ -251,6 +219,10 @@ export class GradedScratch {
   parts = new Float64Array(0);
   cover = new Float64Array(0);
   unitTouched = new Uint32Array(0);
+  /** An identifier's whole-form saturation by ordinal, while its parts step runs. */
+  held = new Float64Array(0);
+  /** The sections still in the running, ascending (filtered in place from step to step). */
+  kept = new Uint32Array(0);
   /** 1 for sections still in the running once pruning has started. */
   live = new Uint8Array(0);
   readonly bodyNorms = new BodyNorms();
@@ -267,11 +239,13 @@ export class GradedScratch {
     this.parts = new Float64Array(n);
     this.cover = new Float64Array(n);
     this.unitTouched = new Uint32Array(n);
+    this.held = new Float64Array(n);
+    this.kept = new Uint32Array(n);
     this.live = new Uint8Array(n);
   }
 
   byteSize(): number {
-    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.live.byteLength + this.bodyNorms.byteSize();
+    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.bodyNorms.byteSize();
   }
 }
 
@@ -295,19 +269,23 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   // remaining[i]: the most the steps from position i on can still add.
   const remaining = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
-  // Whole-form saturation of each identifier, by section: what its parts step adds beyond.
-  const wholeOf = new Map<number, Map<number, number>>();
+  // Whole-form saturation of each identifier, as (ordinal, saturation) pairs: what its parts step adds beyond.
+  const wholeOf = new Map<number, number[]>();
 
   let count = 0;
   let survivors: Uint32Array | null = null;
   let threshold = -Infinity;
-  // At most the largest sum of any section: what the steps read could give, or less once measured.
+  // About the largest sum of any section (what the steps read could give, or less once measured):
+  // it only decides whether measuring is worth it, never what is pruned.
   let heaviest = 0;
+  // The best sections at the last measure, and the step it followed (see `kthBestScore`).
+  let pool: Uint32Array | null = null;
+  let pooledAt = -1;
   for (let i = 0; i < steps.length; i++) {
     const { unit: j, parts } = steps[i];
     const unit = units[j];
     const bit = 1 << j;
-    const record = unit.parts.length > 0 && !parts ? new Map<number, number>() : null;
+    const record: number[] | null = unit.parts.length > 0 && !parts ? [] : null;
     if (record) wholeOf.set(j, record);
     if (parts) count = addParts(view, scratch, unit, norm, bit, count, survivors, wholeOf.get(j)!);
     else if (survivors !== null) addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, survivors, record);
@@ -320,17 +298,39 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       // Sections holding none of the terms read so far can still come in: stop that once they
       // cannot. Not worth measuring while no section can outscore what an unseen one could get.
       if (count >= pruning.k && bestScore(pruning, left) >= bestScore(pruning, heaviest)) continue;
-      const measured = kthBestScore(scratch, scratch.touched, count, pruning);
+      // Right after a measure, the best sections are among the last ones and those this word
+      // step reached (the others' scores did not change): reading those is enough.
+      const measured: KthBest =
+        pool !== null && pooledAt === i - 1 && !parts
+          ? kthBestScore(scratch, scratch.kept, poolAndList(view, scratch, pool, unit.term), pruning)
+          : kthBestScore(scratch, scratch.touched, count, pruning);
+      pool = measured.pool;
+      pooledAt = i;
       threshold = Math.max(threshold, measured.score);
       heaviest = Math.min(heaviest, measured.heaviest);
       if (bestScore(pruning, left) >= threshold) continue;
       survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
     } else {
+      // Fewer survivors pay off when the next step looks each of them up (galloping); when it
+      // reads its whole list anyway, narrowing first costs more than it spares.
+      if (survivors.length * 16 >= postingsLength(view, units, steps[i + 1])) continue;
       threshold = Math.max(threshold, kthBestScore(scratch, survivors, survivors.length, pruning).score);
       survivors = keepContenders(scratch, view.ordinalBound, survivors, survivors.length, left, threshold, pruning, remaining[0]);
     }
   }
-  return collect(view, scratch, count, survivors);
+  if (pruning) return selectBest(scratch, view.ordinalBound, count, survivors, pruning);
+  return collect(view, scratch, count);
+}
+
+/** How many postings a step reads without pruning (an identifier's parts: all of theirs). */
+function postingsLength(view: PostingsView, units: readonly GradedUnit[], step: Step): number {
+  const unit = units[step.unit];
+  let n = 0;
+  for (const term of step.parts ? unit.parts.map((p) => p.term) : [unit.term]) {
+    const list = view.postingsOf(term);
+    if (list !== null) n += list.end - list.start + (list.delta?.length ?? 0);
+  }
+  return n;
 }
 
 /** One step of a match: a unit's word (or an identifier's whole form), or an identifier's parts. */
@@ -355,7 +355,7 @@ function readingOrder(units: readonly GradedUnit[]): Step[] {
  * Adds weight x saturation of `term` to every live section holding it, noting each section's
  * saturation in `record` when given (an identifier's whole form); returns the new touched count.
  */
-function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, record: Map<number, number> | null): number {
+function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, record: number[] | null): number {
   const list = view.postingsOf(term);
   if (list === null) return count;
   const { postings, freqs, end } = list;
@@ -386,7 +386,7 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
-      if (record !== null) record.set(o, sat);
+      if (record !== null) record.push(o, sat);
     }
   }
   const delta = list.delta;
@@ -398,7 +398,7 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
-      if (record !== null) record.set(o, sat);
+      if (record !== null) record.push(o, sat);
     }
   }
   return c;
@@ -409,47 +409,64 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
  * of them present; what that gives beyond the whole form's saturation (`whole`) is added. Before
  * pruning every section holding a part is reached; after it, only the survivors.
  */
-function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: Map<number, number>): number {
+function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: readonly number[]): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
+  const { parts, cover, unitTouched } = s;
   let partWeight = 0;
   for (const part of unit.parts) partWeight += part.weight;
   let reached = 0;
   for (const part of unit.parts) {
     const share = partWeight > 0 ? part.weight / partWeight : 0;
-    const visit = (o: number, packed: number) => {
-      if (s.cover[o] === 0 && s.parts[o] === 0) s.unitTouched[reached++] = o;
-      s.parts[o] += share * saturate(packed, bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
-      s.cover[o] += share + Number.MIN_VALUE;
-    };
-    if (survivors === null) forEachPosting(view, part.term, visit);
-    else forEachSurvivorPosting(view, part.term, survivors, s.live, visit);
+    if (survivors === null) {
+      // Every section holding the part: one pass over its list, no callback per posting.
+      const list = view.postingsOf(part.term);
+      if (list === null) continue;
+      const { postings, freqs, end } = list;
+      const dead = view.dead;
+      for (let k = list.start; k < end; k++) {
+        const o = postings[k];
+        if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+        if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+        parts[o] += share * saturate(freqs[k], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+        cover[o] += share + Number.MIN_VALUE;
+      }
+      const delta = list.delta;
+      if (delta !== null) {
+        for (let k = 0; k < delta.length; k++) {
+          const o = delta[k];
+          if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+          parts[o] += share * saturate(list.deltaFreqs![k], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+          cover[o] += share + Number.MIN_VALUE;
+        }
+      }
+    } else {
+      forEachSurvivorPosting(view, part.term, survivors, s.live, (o: number, packed: number) => {
+        if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+        parts[o] += share * saturate(packed, bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+        cover[o] += share + Number.MIN_VALUE;
+      });
+    }
   }
+  // The whole form's saturations by ordinal, for the sections the parts reached (zero again below).
+  const held = s.held;
+  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = whole[k + 1];
+  const { acc, touched, words } = s;
+  const weight = unit.weight;
+  const credit = unit.partCredit;
   let c = count;
   for (let k = 0; k < reached; k++) {
-    const o = s.unitTouched[k];
-    const target = unit.partCredit * s.parts[o] * Math.min(1, s.cover[o]);
-    s.parts[o] = 0;
-    s.cover[o] = 0;
-    if (s.acc[o] === 0) s.touched[c++] = o;
-    s.acc[o] |= bit;
-    const held = whole.get(o) ?? 0;
-    if (target > held) s.words[o] += unit.weight * (target - held);
+    const o = unitTouched[k];
+    const target = credit * parts[o] * Math.min(1, cover[o]);
+    parts[o] = 0;
+    cover[o] = 0;
+    if (acc[o] === 0) touched[c++] = o;
+    acc[o] |= bit;
+    const h = held[o];
+    if (target > h) words[o] += weight * (target - h);
   }
+  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = 0;
   return c;
-}
-
-/** Calls `visit` for every live posting of `term` (identifiers' parts: a callback is fine). */
-function forEachPosting(view: PostingsView, term: string, visit: (o: number, packed: number) => void): void {
-  const list = view.postingsOf(term);
-  if (list === null) return;
-  const dead = view.dead;
-  for (let k = list.start; k < list.end; k++) {
-    const o = list.postings[k];
-    if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
-    visit(o, list.freqs[k]);
-  }
-  if (list.delta !== null) for (let k = 0; k < list.delta.length; k++) visit(list.delta[k], list.deltaFreqs![k]);
 }
 
 /**
@@ -498,149 +515,69 @@ function gallop(postings: Uint32Array, from: number, end: number, o: number): nu
   return lo;
 }
 
-/** Adds weight x saturation of `term` to the sections still in the running, noting saturations in `record` when given. */
-function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: Map<number, number> | null): void {
+/**
+ * Adds weight x saturation of `term` to the sections still in the running, noting saturations in
+ * `record` when given. The same two ways through the list as {@link forEachSurvivorPosting},
+ * written out for the common case (no tombstones, no record) without a callback per posting.
+ */
+function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: number[] | null): void {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
-  const acc = s.acc;
-  const words = s.words;
-  forEachSurvivorPosting(view, term, survivors, s.live, (o, packed) => {
-    const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
-    acc[o] |= bit;
-    words[o] += weight * sat;
-    if (record !== null) record.set(o, sat);
-  });
-}
-
-/**
- * A score certain to be reached by at least k sections: the k-th best score among the sections
- * with the highest sums so far (sums only grow, and so do scores). Reading only the heaviest few
- * keeps this cheap; it is a lower bound of the true k-th best, which is all pruning needs. Also
- * the largest sum among them (of all when every section is read).
- */
-function kthBestScore(s: GradedScratch, ordinals: Uint32Array, count: number, pruning: Pruning): { score: number; heaviest: number } {
-  const { k, floor } = pruning;
-  if (count < k) return { score: floor, heaviest: Infinity };
-  const pool = Math.min(count, 2 * k + 16);
-  // The `pool` heaviest sums, in a min-heap on the sum.
-  const heap = new Uint32Array(pool);
-  const words = s.words;
-  let size = 0;
-  for (let i = 0; i < count; i++) {
-    const o = ordinals[i];
-    const w = words[o];
-    if (size < pool) {
-      let at = size++;
-      while (at > 0) {
-        const parent = (at - 1) >> 1;
-        if (words[heap[parent]] <= w) break;
-        heap[at] = heap[parent];
-        at = parent;
-      }
-      heap[at] = o;
-    } else if (w > words[heap[0]]) {
-      let at = 0;
-      for (;;) {
-        const left = 2 * at + 1;
-        if (left >= size) break;
-        const child = left + 1 < size && words[heap[left + 1]] < words[heap[left]] ? left + 1 : left;
-        if (words[heap[child]] >= w) break;
-        heap[at] = heap[child];
-        at = child;
-      }
-      heap[at] = o;
+  const { acc, words, live } = s;
+  const list = view.postingsOf(term);
+  if (list === null) return;
+  if (view.dead !== null || record !== null || list.delta !== null) {
+    forEachSurvivorPosting(view, term, survivors, live, (o, packed) => {
+      const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
+      acc[o] |= bit;
+      words[o] += weight * sat;
+      if (record !== null) record.push(o, sat);
+    });
+    return;
+  }
+  const { postings, freqs, end } = list;
+  const k1 = norm.k1;
+  if (survivors.length * 16 < end - list.start) {
+    let k = list.start;
+    for (let i = 0; i < survivors.length && k < end; i++) {
+      const o = survivors[i];
+      if (postings[k] < o) k = gallop(postings, k, end, o);
+      if (k >= end || postings[k] !== o) continue;
+      const packed = freqs[k];
+      const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+      acc[o] |= bit;
+      words[o] += weight * (tf / (k1 + tf));
     }
+    return;
   }
-  const scores = new Float64Array(size);
-  let heaviest = 0;
-  for (let i = 0; i < size; i++) {
-    scores[i] = prunedScore(pruning, heap[i], words[heap[i]]);
-    heaviest = Math.max(heaviest, words[heap[i]]);
+  for (let k = list.start; k < end; k++) {
+    const o = postings[k];
+    if (live[o] === 0) continue;
+    const packed = freqs[k];
+    const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+    acc[o] |= bit;
+    words[o] += weight * (tf / (k1 + tf));
   }
-  scores.sort();
-  return { score: Math.max(floor, size >= k ? scores[size - k] : floor), heaviest };
 }
 
-/**
- * The sections (ascending) whose best possible score, with every unread term at full
- * saturation, still reaches `threshold`; the others leave the running. Most are ruled out by
- * their sum alone (below the least sum whose best score reaches the threshold). `candidates`
- * null: every section touched so far (`count` of them), read in ordinal order from the
- * accumulator when that is cheaper than sorting them.
- */
-function keepContenders(s: GradedScratch, bound: number, candidates: Uint32Array | null, count: number, left: number, threshold: number, pruning: Pruning, total: number): Uint32Array {
-  const { words, live, acc } = s;
-  const needed = leastSumReaching(threshold, pruning, total) - left;
-  const kept = new Uint32Array(Math.min(count, 1024));
-  let out = kept;
-  let n = 0;
-  const consider = (o: number) => {
-    const w = words[o];
-    if (w >= needed && prunedScore(pruning, o, w + left) >= threshold) {
-      if (n === out.length) {
-        const grown = new Uint32Array(Math.min(count, out.length * 4));
-        grown.set(out);
-        out = grown;
-      }
-      out[n++] = o;
-      live[o] = 1;
-    } else live[o] = 0;
-  };
-  if (candidates !== null) {
-    // Survivors already, ascending: the kept stay ascending.
-    for (let i = 0; i < count; i++) consider(candidates[i]);
-    return out.subarray(0, n);
-  }
-  if (count * Math.log2(count + 1) > bound) {
-    for (let o = 0; o < bound; o++) if (acc[o] !== 0) consider(o);
-    return out.subarray(0, n);
-  }
-  const touched = s.touched;
-  for (let i = 0; i < count; i++) consider(touched[i]);
-  return out.subarray(0, n).sort();
-}
-
-/**
- * The least sum in 0..total whose `best` reaches `threshold` (bisection: `best` does not
- * decrease), rounded down a little so that no section that reaches it is ruled out by rounding.
- */
-function leastSumReaching(threshold: number, pruning: Pruning, total: number): number {
-  if (bestScore(pruning, 0) >= threshold) return -Infinity;
-  if (bestScore(pruning, total) < threshold) return total;
-  let lo = 0;
-  let hi = total;
-  for (let step = 0; step < 48 && hi - lo > 1e-12 * total; step++) {
-    const mid = (lo + hi) / 2;
-    if (bestScore(pruning, mid) >= threshold) hi = mid;
-    else lo = mid;
-  }
-  return lo;
-}
-
-/** The result, ascending, and every scratch array back to zero. */
-function collect(view: PostingsView, s: GradedScratch, count: number, survivors: Uint32Array | null): GradedMatch {
-  const { acc, words, touched, live } = s;
+/** The result without pruning, ascending, and every scratch array back to zero. */
+function collect(view: PostingsView, s: GradedScratch, count: number): GradedMatch {
+  const { acc, words, touched } = s;
   let ordinals: Uint32Array;
-  if (survivors !== null) ordinals = survivors;
-  else if (count * Math.log2(count + 1) > view.ordinalBound) {
+  if (count * Math.log2(count + 1) > view.ordinalBound) {
     // Broad questions: one pass over the accumulator beats sorting the touched list.
     ordinals = new Uint32Array(count);
     let i = 0;
     for (let o = 0; o < view.ordinalBound; o++) if (acc[o] !== 0) ordinals[i++] = o;
   } else ordinals = touched.slice(0, count).sort();
-  const n = ordinals.length;
-  const masks = new Uint32Array(n);
-  const sums = new Float64Array(n);
-  for (let i = 0; i < n; i++) {
+  const masks = new Uint32Array(count);
+  const sums = new Float64Array(count);
+  for (let i = 0; i < count; i++) {
     const o = ordinals[i];
     masks[i] = acc[o];
     sums[i] = words[o];
-  }
-  for (let i = 0; i < count; i++) {
-    const o = touched[i];
     acc[o] = 0;
     words[o] = 0;
-    live[o] = 0;
   }
-  return { ordinals, masks, words: sums, count: n, considered: count };
+  return { ordinals, masks, words: sums, count, considered: count };
 }

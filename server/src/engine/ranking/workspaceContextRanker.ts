@@ -383,9 +383,11 @@ class Scorer {
     const saturation = (d: number) => titleSaturation(tables.titleTermsOfDoc[d], tables.averageTitleTerms);
     for (const unit of this.units) {
       const share = unit.weight / this.totalWeight;
-      const whole = new Set(tables.titleIndex.get(unit.term.key) ?? []);
-      for (const d of whole) out[d] += share * saturation(d);
+      // A title's terms are distinct, so each document is listed once per term.
+      const listed = tables.titleIndex.get(unit.term.key) ?? [];
+      for (const d of listed) out[d] += share * saturation(d);
       if (!unit.parts.length) continue;
+      const whole = new Set(listed);
       const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
       if (partWeight <= 0) continue;
       const held = new Map<number, number>();

@@ -3,7 +3,9 @@
  * return fewer sections, but the best k by the caller's score -- sections, sums and order -- are
  * exactly those of the full match, through delta sections, tombstones, identifiers with parts and
  * filtered-out sections. The corpus is generated (a fixed seed) with Zipf-like term frequencies,
- * so questions mix rare and common terms as real ones do.
+ * so questions mix rare and common terms as real ones do. Two built corpora pin what the random
+ * one may miss: every section tied with the k-th best comes back (the caller breaks ties, not
+ * the match), and the k-th best estimate after a word step counts each section once.
  */
 import assert from 'node:assert/strict';
 import { packCounts, type SectionFields } from '../../../../server/src/engine/lexical/fields';
@@ -123,4 +125,49 @@ describe('graded match pruning (max-score)', () => {
     const cut = index.gradedMatch(units, MODEL, pruningFor(units, 10, 50, next, false));
     assert.ok(cut.considered <= full.count && cut.considered >= cut.count, `${cut.count} <= ${cut.considered} <= ${full.count}`);
   });
+
+  /** A pruning with one group, no bonus: the score is the words. */
+  function plain(units: readonly GradedUnit[], k: number, bound: number): Pruning {
+    return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf: new Int32Array(bound), bonus: new Float64Array(1), maxBonus: 0 };
+  }
+
+  it('returns every section tied with the k-th best, whatever order the caller breaks ties in', () => {
+    // 40 identical sections (the same counts and lengths: the same score) among 400 that hold
+    // the word once in a long body; the best 10 are some 10 of the 40, chosen by the caller.
+    const tied = new PostingsBuilder();
+    const same = (): SectionFields => ({ counts: new Map([['alpha', packCounts({ body: 2, heading: 1, title: 0, context: 0 })]]), lengths: { body: 20, heading: 2, title: 0, context: 0 } });
+    for (let o = 0; o < 400; o++) tied.add(o, o % 10 === 3 ? same() : { counts: new Map([['alpha', packCounts({ body: 1, heading: 0, title: 0, context: 0 })]]), lengths: { body: 150, heading: 2, title: 0, context: 0 } });
+    const index = tied.build();
+    const units: GradedUnit[] = [{ term: 'alpha', weight: 2, parts: [], partCredit: 0 }];
+    const cut = index.gradedMatch(units, MODEL, plain(units, 10, 400));
+    assert.deepEqual([...cut.ordinals], Array.from({ length: 40 }, (_, i) => 10 * i + 3));
+  });
+
+  it('counts each section once in the k-th best estimate after a word step', () => {
+    // Sections 0-19 hold both rare terms, with bodies of growing length (falling scores); 1,000
+    // more hold only `beta`. After `alpha` the match measures its 20 sections; after `beta` it
+    // measures them again with beta's list. Counting them twice would put the 10th best at the
+    // 5th's score and drop the true 6th to 10th before `gamma`, worth almost nothing, is read.
+    const built = new PostingsBuilder();
+    const body = (n: number) => packCounts({ body: n, heading: 0, title: 0, context: 0 });
+    for (let o = 0; o < 1020; o++) {
+      const counts = new Map<string, number>([['beta', body(1)]]);
+      if (o < 20) counts.set('alpha', body(2));
+      if (o % 50 === 7) counts.set('gamma', body(1));
+      built.add(o, { counts, lengths: { body: o < 20 ? 10 + 5 * o : 60, heading: 0, title: 0, context: 0 } });
+    }
+    const index = built.build();
+    const units: GradedUnit[] = [
+      { term: 'alpha', weight: 5, parts: [], partCredit: 0 },
+      { term: 'beta', weight: 4.9, parts: [], partCredit: 0 },
+      { term: 'gamma', weight: 0.01, parts: [], partCredit: 0 },
+    ];
+    const pruning = plain(units, 10, 1020);
+    const cut = index.gradedMatch(units, MODEL, pruning);
+    assert.deepEqual(bestK(cut, pruning), bestK(index.gradedMatch(units, MODEL), pruning));
+    assert.deepEqual([...cut.ordinals], Array.from({ length: 10 }, (_, i) => i));
+    // The pruned path ran: the sections holding only beta were read but not returned.
+    assert.equal(cut.considered, 1020);
+  });
 });
+
