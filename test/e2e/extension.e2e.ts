@@ -296,14 +296,27 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
     it('Show diagnostics: every diagnostic of the workspace, grouped by file', async function () {
       const vs = session();
       await vs.runCommand('Workspace Context: Show diagnostics');
-      await vs.waitForQuickInput('Workspace Context: 3 diagnostics (1 error, 2 warnings, 0 info)');
+      // The library's own flags too: the 14- vs 30-day refund window on both pages, the repeated
+      // idempotency-keys section on both pages.
+      await vs.waitForQuickInput('Workspace Context: 7 diagnostics (1 error, 4 warnings, 2 info)');
       const items = await readQuickPickItems(vs);
       await vs.screenshot('show-diagnostics');
       assert.deepEqual(
         items.filter((i) => i.description).map((i) => i.description),
-        ['.context/guides/pci-dss-4-transition.md:4', 'storefront/catalog/legacy-entities.yaml:18', 'storefront/catalog/legacy-entities.yaml:25'],
+        [
+          '.context/guides/calling-the-payments-gateway.md:21',
+          '.context/guides/issuing-refunds.md:23',
+          '.context/guides/issuing-refunds.md:41',
+          '.context/guides/pci-dss-4-transition.md:4',
+          '.context/reference/refund-policy.md:21',
+          'storefront/catalog/legacy-entities.yaml:18',
+          'storefront/catalog/legacy-entities.yaml:25',
+        ],
       );
-      assert.deepEqual(items.filter((i) => i.description).map((i) => i.detail.split(' · ')[0]), ['library.expired', 'ref.unresolved', 'catalog.invalid-entity']);
+      assert.deepEqual(
+        items.filter((i) => i.description).map((i) => i.detail.split(' · ')[0]),
+        ['library.duplicate', 'library.conflict', 'library.duplicate', 'library.expired', 'library.conflict', 'ref.unresolved', 'catalog.invalid-entity'],
+      );
     });
 
     it('Show table of contents: the rules library by namespace', async function () {
