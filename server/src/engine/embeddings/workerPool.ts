@@ -69,6 +69,8 @@ interface Slot {
   ready: boolean;
   /** Batches sent and not yet answered, by request id. */
   inFlight: Map<number, Batch>;
+  /** The uncaught error that is ending the worker; reported when it has exited. */
+  crash?: string;
 }
 
 export class EmbedWorkerPool {
@@ -216,8 +218,11 @@ export class EmbedWorkerPool {
     const slot: Slot = { worker, forQueries, ready: false, inFlight: new Map() };
     this.slots.push(slot);
     worker.on('message', (msg: WorkerReply) => this.onMessage(slot, msg));
-    worker.on('error', (err) => this.onExit(slot, `crashed: ${err.message}`));
-    worker.on('exit', (code) => this.onExit(slot, `exited with code ${code}`));
+    // An uncaught error is always followed by 'exit', and what the worker posted before it (its
+    // last log lines) is delivered before 'exit': reporting the crash then keeps those lines, where
+    // terminating at 'error' could drop them.
+    worker.on('error', (err) => (slot.crash = `crashed: ${err.message}`));
+    worker.on('exit', (code) => this.onExit(slot, slot.crash ?? `exited with code ${code}`));
     const role = forQueries ? 'the query worker' : `a bulk worker (${this.slots.filter((s) => !s.forQueries).length}/${this.workerCount})`;
     this.log(`embeddings: started ${role} for ${this.options.workerData.model} on ${this.options.workerData.runtime ?? 'wasm'}`);
     return true;
