@@ -26,3 +26,16 @@ export function clusteredVectors(count: number, dimension: number, clusters: num
     return Float32Array.from(c, (x) => x + spread * gaussian(rand));
   });
 }
+
+/** Cosine of two float vectors of any length scale: the reference the int8 cosines are checked against. */
+export function floatCosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let d = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    d += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return d / Math.sqrt(na * nb);
+}

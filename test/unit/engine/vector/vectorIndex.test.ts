@@ -8,7 +8,7 @@ import {
   vectorBackendStatus,
   type HnswLoader,
 } from '../../../../server/src/engine/vector/vectorIndex';
-import { clusteredVectors } from './syntheticVectors';
+import { clusteredVectors, floatCosine } from './syntheticVectors';
 
 /** A platform where the addon is missing: the loader throws what `require` throws there. */
 const missingAddon: HnswLoader = () => {
@@ -58,17 +58,6 @@ describe('engine/vector/vectorIndex', () => {
       hnsw.add(label, v);
       fallback.add(label, v);
     });
-    const floatCosine = (a: Float32Array, b: Float32Array) => {
-      let d = 0;
-      let na = 0;
-      let nb = 0;
-      for (let i = 0; i < a.length; i++) {
-        d += a[i] * b[i];
-        na += a[i] * a[i];
-        nb += b[i] * b[i];
-      }
-      return d / Math.sqrt(na * nb);
-    };
     let worst = 0;
     for (let label = 0; label < vectors.length; label++) {
       const truth = floatCosine(query, vectors[label]);

@@ -1,18 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { Int8VectorStore } from '../../../../server/src/engine/vector/vectorStore';
-import { clusteredVectors } from './syntheticVectors';
-
-function floatCosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let d = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    d += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  return d / Math.sqrt(na * nb);
-}
+import { clusteredVectors, floatCosine } from './syntheticVectors';
 
 describe('engine/vector/vectorStore (int8 codes with a norm each)', () => {
   const DIM = 384;
