@@ -6,6 +6,7 @@
  *
  * File layout (little-endian): "WSVX" | format u32 | dimension u32 | store (vectorStore.ts).
  */
+import { readVectorFileHeader, VECTOR_FILE_HEADER_BYTES, writeVectorFileHeader } from './vectorFileHeader';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { checkDimension, checkLabel } from './vectorChecks';
 import { Int8VectorStore, unitQuery } from './vectorStore';
@@ -14,7 +15,7 @@ import type { SearchHit, VectorIndex } from './vectorIndex';
 export const EXACT_INDEX_MAGIC = 'WSVX';
 /** 2: int8 store (format 1 held float32 vectors; such a file is rebuilt from the vector cache). */
 const FORMAT = 2;
-const HEADER_BYTES = 12;
+const HEADER_BYTES = VECTOR_FILE_HEADER_BYTES;
 
 export class ExactIndex implements VectorIndex {
   readonly kind = 'exact' as const;
@@ -99,9 +100,7 @@ export class ExactIndex implements VectorIndex {
 
   save(path: string): void {
     const buf = Buffer.alloc(HEADER_BYTES + this.store.serializedBytes());
-    buf.write(EXACT_INDEX_MAGIC, 0, 'latin1');
-    buf.writeUInt32LE(FORMAT, 4);
-    buf.writeUInt32LE(this.dimension, 8);
+    writeVectorFileHeader(buf, EXACT_INDEX_MAGIC, FORMAT, this.dimension);
     this.store.serialize(buf, HEADER_BYTES);
     const tmp = `${path}.${process.pid}.tmp`;
     writeFileSync(tmp, buf);
@@ -109,14 +108,8 @@ export class ExactIndex implements VectorIndex {
   }
 
   static load(path: string): ExactIndex {
-    let buf = readFileSync(path);
-    if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf);
+    const { buf, dimension } = readVectorFileHeader(readFileSync(path), path, { magic: EXACT_INDEX_MAGIC, format: FORMAT, what: 'an exact index file', minBytes: HEADER_BYTES });
     const bad = (why: string) => new Error(`vector index: ${path} ${why}`);
-    if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 4) !== EXACT_INDEX_MAGIC) throw bad('is not an exact index file');
-    const format = buf.readUInt32LE(4);
-    if (format !== FORMAT) throw bad(`has format ${format}, expected ${FORMAT}`);
-    const dimension = buf.readUInt32LE(8);
-    if (dimension < 1) throw bad('is truncated or damaged');
     const { store, end } = Int8VectorStore.deserialize(buf, HEADER_BYTES, dimension, path);
     if (end !== buf.length) throw bad('is truncated or damaged');
     if (store.liveCount !== store.count) throw bad('is truncated or damaged');

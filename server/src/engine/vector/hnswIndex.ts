@@ -19,6 +19,7 @@
  * mode cannot say which label it evicted), so a workspace that churns many labels should rebuild
  * its index from the vector cache now and then (`deletedCount` tells how many slots are dead).
  */
+import { readVectorFileHeader, writeVectorFileHeader } from './vectorFileHeader';
 import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import type * as Hnswlib from 'hnswlib-node';
@@ -196,9 +197,7 @@ export class HnswIndex implements VectorIndex {
     try {
       this.index.writeIndexSync(tmp);
       const buf = Buffer.alloc(STORE_HEADER_BYTES + this.store.serializedBytes());
-      buf.write(HNSW_STORE_MAGIC, 0, 'latin1');
-      buf.writeUInt32LE(STORE_FORMAT, 4);
-      buf.writeUInt32LE(this.dimension, 8);
+      writeVectorFileHeader(buf, HNSW_STORE_MAGIC, STORE_FORMAT, this.dimension);
       buf.writeUInt32LE(this.opts.m, 12);
       buf.writeUInt32LE(this.opts.efConstruction, 16);
       buf.writeDoubleLE(statSync(tmp).size, 20);
@@ -281,15 +280,9 @@ interface StoreHeader {
  * The store file's header, checked: its magic and format, and that hnswlib's file at `path` has
  * the size the store recorded (a pair torn by a crash between the renames differs).
  */
-function readStoreHeader(path: string, buf: Buffer): StoreHeader {
+function readStoreHeader(path: string, raw: Buffer): StoreHeader {
   const storeFile = hnswStorePath(path);
-  if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf);
-  const bad = (why: string) => new Error(`vector index: ${storeFile} ${why}`);
-  if (buf.length < STORE_HEADER_BYTES || buf.toString('latin1', 0, 4) !== HNSW_STORE_MAGIC) throw bad('is not an HNSW store file');
-  const format = buf.readUInt32LE(4);
-  if (format !== STORE_FORMAT) throw bad(`has format ${format}, expected ${STORE_FORMAT}`);
-  const dimension = buf.readUInt32LE(8);
-  if (dimension < 1) throw bad('is truncated or damaged');
+  const { buf, dimension } = readVectorFileHeader(raw, storeFile, { magic: HNSW_STORE_MAGIC, format: STORE_FORMAT, what: 'an HNSW store file', minBytes: STORE_HEADER_BYTES });
   let size: number;
   try {
     size = statSync(path).size;

@@ -14,7 +14,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { ExactIndex, EXACT_INDEX_MAGIC } from './exactIndex';
-import { HnswIndex, loadHnswlib, type HnswLoader, type HnswOptions } from './hnswIndex';
+import { HnswIndex, loadHnswlib, type HnswlibModule, type HnswLoader, type HnswOptions } from './hnswIndex';
 
 export { vectorBackendStatus, type HnswLoader, type HnswOptions, type VectorBackendStatus } from './hnswIndex';
 
@@ -91,9 +91,7 @@ export function loadVectorIndex(path: string, options: Pick<CreateVectorIndexOpt
     throw new Error(`vector index: cannot read ${path}: ${(err as Error).message}`);
   }
   if (head.toString('latin1') === EXACT_INDEX_MAGIC) return ExactIndex.load(path);
-  const loaded = loadHnswlib(options.loader);
-  if (!('lib' in loaded)) throw new Error(`vector index: ${path} is an HNSW index but ${loaded.error}`);
-  return HnswIndex.load(loaded.lib, path, options.hnsw);
+  return HnswIndex.load(hnswlibFor(path, options.loader), path, options.hnsw);
 }
 
 /**
@@ -114,7 +112,12 @@ export async function loadVectorIndexAsync(path: string, options: Pick<CreateVec
     throw new Error(`vector index: cannot read ${path}: ${(err as Error).message}`);
   }
   if (head.toString('latin1') === EXACT_INDEX_MAGIC) return ExactIndex.load(path);
-  const loaded = loadHnswlib(options.loader);
+  return HnswIndex.loadAsync(hnswlibFor(path, options.loader), path, options.hnsw);
+}
+
+/** hnswlib-node for reading the HNSW index at `path`; throws, naming the file, where the addon does not load. */
+function hnswlibFor(path: string, loader: HnswLoader | undefined): HnswlibModule {
+  const loaded = loadHnswlib(loader);
   if (!('lib' in loaded)) throw new Error(`vector index: ${path} is an HNSW index but ${loaded.error}`);
-  return HnswIndex.loadAsync(loaded.lib, path, options.hnsw);
+  return loaded.lib;
 }
