@@ -19,12 +19,12 @@ import { runJudge, type JudgeQuestion } from '../models/judge';
 import { termSet } from '../text/analyzer';
 import { estimateTokens } from '../text/tokenEstimate';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
-import { DEFAULT_MAX_TOKENS, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
+import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { normalizeName } from '../ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
 import { identityTerms, unknownNames } from './stackNames';
-import { matchFolders, scorePages, selectGoodFor } from './goodFor';
+import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
 import { nearestPages } from './nothingFound';
@@ -105,10 +105,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // Steps 4-5: packs, pages and folders by what they are for.
   const packs = await packCandidates(index, query, { forced: request.pack, notes, meaning: hooks.textMeaning });
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
-  // A page about another stack or product than the task names never comes in by what it is for.
   const taskIdentity = identityTerms(task);
   const unknown = unknownNames(task, (t) => view.state.lexical.df(t));
-  const goodFor = selectGoodFor(pageScores, (doc) => otherStackName(doc, index, taskIdentity, unknown) !== undefined);
   const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
   const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
   // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
@@ -134,6 +132,16 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     });
   }
   const best = bestScores(search.hits);
+  // A page matched by what it is for comes only when something on it is related to the task at
+  // all, unless the words of its own Good-for phrasings matched. Meaning saturates: "prepare for my
+  // first on-call shift" reads close enough to "adding a caller of the payments gateway" to clear
+  // the phrasing bar while no passage of the gateway guide is about on-call. Derived phrasings are
+  // the page's title and summary, words its sections are searched for anyway: when none of them is
+  // related, the title's words were a coincidence ("test" for a Rust MCP server task).
+  const relatedPages = new Set([...candidates.values()].filter((c) => isRelated(c)).map((c) => c.entry.doc.id));
+  const textAgrees = (g: GoodForMatch) => (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
+  // A page about another stack or product than the task names never comes in by what it is for.
+  const goodFor = selectGoodFor(pageScores, (g) => otherStackName(g.doc, index, taskIdentity, unknown) !== undefined || !textAgrees(g));
   const sectionEntry = (doc: Doc, sectionId: string) => view.sectionById.get(sectionId) ?? input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
   for (const { doc } of goodFor) {
     if (isReadWhole(doc, notes)) continue;

@@ -22,6 +22,11 @@ import { clears, matchPhrasings, type PhraseMatch, type PhraseQuery } from './ph
 export interface GoodForMatch {
   doc: Doc;
   match: PhraseMatch;
+  /**
+   * The phrasings are the page's own (front matter `good_for`, or a model's), not its title and
+   * summary: only a words match on those says what the page is for without its text agreeing.
+   */
+  declared: boolean;
 }
 
 export interface FolderMatch {
@@ -38,17 +43,19 @@ export interface FolderMatch {
 
 /** Every page's closest phrasing, in the order given. */
 export async function scorePages(index: ContextIndex, pages: readonly Doc[], query: PhraseQuery, options: { notes?: ModelNotes; meaning?: TextMeaning }): Promise<GoodForMatch[]> {
-  const matches = await matchPhrasings(index, query, pages.map((d) => pagePhrasings(d, options.notes).phrasings), options.meaning);
-  return pages.map((doc, i) => ({ doc, match: matches[i] }));
+  const phrasings = pages.map((d) => pagePhrasings(d, options.notes));
+  const matches = await matchPhrasings(index, query, phrasings.map((p) => p.phrasings), options.meaning);
+  return pages.map((doc, i) => ({ doc, match: matches[i], declared: phrasings[i].source !== 'derived' }));
 }
 
 /**
  * The pages that come in by what they are for: the closest few clearing the bars, best first;
- * `excluded` drops pages about another stack or product than the task names.
+ * `excluded` drops matches the request rules out (a page about another stack or product than the
+ * task names, one whose text is not related to the task: getContext.ts).
  */
-export function selectGoodFor(scored: readonly GoodForMatch[], excluded: (doc: Doc) => boolean = () => false): GoodForMatch[] {
+export function selectGoodFor(scored: readonly GoodForMatch[], excluded: (match: GoodForMatch) => boolean = () => false): GoodForMatch[] {
   return scored
-    .filter((m) => clears(m.match, GOOD_FOR_MATCH) && !excluded(m.doc))
+    .filter((m) => clears(m.match, GOOD_FOR_MATCH) && !excluded(m))
     .sort((a, b) => b.match.score - a.match.score || (a.doc.path < b.doc.path ? -1 : 1))
     .slice(0, GOOD_FOR_PAGES);
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { CLOSE_RATIO, RELATED } from '../../../../server/src/engine/context/constants';
+import { CLOSE_RATIO, GOOD_FOR_MATCH, RELATED } from '../../../../server/src/engine/context/constants';
 import { contextIndex } from '../../../../server/src/engine/context/contextIndex';
 import { matchFolders, scorePages, selectGoodFor } from '../../../../server/src/engine/context/goodFor';
 import { matchPhrasings } from '../../../../server/src/engine/context/phraseMatch';
 import { termSet } from '../../../../server/src/engine/text/analyzer';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
-import { COLD_EMAIL, excerpts, indexDir, pageText, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
+import { COLD_EMAIL, excerpts, indexDir, pageText, referencePages, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
 
 describe('get_context step 5: pages and folders matched by what they are for', function () {
   this.timeout(60_000);
@@ -52,6 +52,33 @@ describe('get_context step 5: pages and folders matched by what they are for', f
     const [a, b] = await matchPhrasings(index, { task: 'writing a changelog', facets: [] }, [['writing a cold email to a finance buyer'], ['writing a changelog entry']]);
     assert.ok(a.score < 0.15, `${a.score}`);
     assert.ok(b.score > 0.7, `${b.score}`);
+  });
+
+  it('takes a page by its title and summary only when its text is related to the task; by its own Good-for words, always', async () => {
+    const body = '# Browser checks\n\n## Locators\n\nPrefer role-based locators over CSS selectors.\n\n## Waiting\n\nRely on auto-waiting; never sleep.\n';
+    const dir = writeWorkspace({
+      // No good_for: its phrasings are derived from its title and summary.
+      '.context/browser/checks.md': pageText({ title: 'Browser checks', summary: 'Writing end-to-end tests for the web app.' }, body),
+      // The same text, with the same words declared as what it is for.
+      '.context/declared/checks.md': pageText({ title: 'Browser checks (declared)', good_for: ['writing end-to-end tests for the web app'] }, body.replace('# Browser checks', '# Browser checks (declared)')),
+      '.context/testing/unit-tests.md': pageText({ title: 'Unit tests' }, '# Unit tests\n\n## Rate limiter\n\nThe rate limiter tests use a fake clock.\n'),
+    });
+    const gen = await indexDir(dir, 'good-for');
+    opened.push(gen);
+    const task = 'write end-to-end tests for the rate limiter';
+    const scored = await scorePages(contextIndex(gen.view), gen.view.docs, { task, facets: ['write end-to-end tests', 'rate limiter'] }, {});
+    const browser = scored.filter((m) => m.doc.title.startsWith('Browser checks'));
+    // Both clear the words bar with the same phrasing; only one says it is its own.
+    assert.deepEqual(browser.map((m) => [m.doc.title, m.match.words >= GOOD_FOR_MATCH.words, m.declared]), [
+      ['Browser checks', true, false],
+      ['Browser checks (declared)', true, true],
+    ]);
+    const built = await run(gen.view, task);
+    // Nothing in the derived page's text is about the task: its summary's words were not enough.
+    assert.deepEqual(referencePages(built), [
+      ['Unit tests', 'use', false],
+      ['Browser checks (declared)', 'use', false],
+    ]);
   });
 
   it('lifts the pages of a folder whose phrasings match into the search, keeping those related to the task at all', async () => {
