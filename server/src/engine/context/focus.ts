@@ -12,7 +12,8 @@
  *    section's words, meaning or question scores reaches its share of the request's best on that
  *    signal and that signal's "related" bar; a section reached by widening when its carried
  *    weight (the similarity of the page it came from times its reach weight) reaches
- *    {@link WIDENED_CLOSE} of the request's best similarity on any signal. A Good-for page's best
+ *    {@link WIDENED_CLOSE} of the request's best similarity on any signal (a guide or reference
+ *    page reached by a written link only when it is related at all on its own). A Good-for page's best
  *    sections are kept, and so is a section holding a name the plan found (a page read only
  *    whole comes on a name only when it is about the name: getContext.ts); a section of an
  *    applied pack's When-relevant page or of a coherent lifted folder is kept when it is related
@@ -31,7 +32,7 @@ import { JUDGE_QUESTIONS } from '../models/prompts';
 import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
 import type { PlanName } from '../models/heuristicPlan';
 import { sectionBody } from '../library/summaries';
-import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
+import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, LINKED_AS_IS_TYPES, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
 import { folderCoherence, folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';
 import { rowsAboutOtherNames, sectionTable, tableDescription } from './tableRows';
@@ -93,6 +94,23 @@ export function isRelated(c: Candidate): boolean {
   return s.words >= RELATED.words || s.meaning >= RELATED.meaning || s.question >= RELATED.question;
 }
 
+/**
+ * A section reached by widening counts what it carries from the page it came from. A page reached
+ * by a written `[[link]]` that is about a topic (a guide, a reference page) must also be related
+ * to the task at all on its own ({@link RELATED}): a link says two pages go together, not that the
+ * second is about this task. The refund policy links the plans page for its fee amounts; a
+ * question about the refund window reaches it by that link, but nothing on it is about refunds.
+ * Pages of the kinds that apply to work without resembling it ({@link LINKED_AS_IS_TYPES}: a voice
+ * guide, a template, a persona) come by the link alone (seed 000: "link the page from the pages it
+ * belongs with, so a hit on one brings it along"), and so do links a model inferred and coherent
+ * folders' siblings, which already say the pages are needed together.
+ */
+function carries(c: Candidate): boolean {
+  if (c.reachedBy === 'search' || c.weight < RELATED.words) return false;
+  if (c.reachedBy !== 'link' || LINKED_AS_IS_TYPES.has(c.entry.doc.library?.type ?? '')) return true;
+  return isRelated(c);
+}
+
 /** How close a candidate is to the best match, 0..1: its best ratio over the signals that are related. */
 export function closeness(c: Candidate, best: BestScores): number {
   const s = scoresOf(c);
@@ -100,9 +118,9 @@ export function closeness(c: Candidate, best: BestScores): number {
   for (const signal of ['words', 'meaning', 'question'] as const) {
     if (best[signal] > 0 && s[signal] >= RELATED[signal]) ratio = Math.max(ratio, s[signal] / best[signal]);
   }
-  // Reached by widening: what it carries from the (close, related) page it came from.
+  // Reached by widening and related on its own: what it carries from the (close, related) page it came from.
   const top = Math.max(best.words, best.meaning, best.question);
-  if (c.reachedBy !== 'search' && top > 0 && c.weight >= RELATED.words) ratio = Math.max(ratio, c.weight / top);
+  if (carries(c) && top > 0) ratio = Math.max(ratio, c.weight / top);
   return Math.min(1, ratio);
 }
 
@@ -118,7 +136,7 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
   for (const signal of ['words', 'meaning', 'question'] as const) {
     if (s[signal] >= RELATED[signal] && s[signal] >= best[signal] * CLOSE_RATIO[signal]) inWindow = true;
   }
-  if (c.reachedBy !== 'search' && c.weight >= RELATED.words && c.weight >= Math.max(best.words, best.meaning, best.question) * WIDENED_CLOSE) inWindow = true;
+  if (carries(c) && c.weight >= Math.max(best.words, best.meaning, best.question) * WIDENED_CLOSE) inWindow = true;
   return inWindow ? { yes: true, probability: Math.max(0.5, close) } : { yes: false, probability: Math.min(0.49, close / 2) };
 }
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { folderCoherence } from '../../../../server/src/engine/context/coherence';
 import { contextIndex } from '../../../../server/src/engine/context/contextIndex';
-import { FOLDER_COHERENCE_MIN, REACH_WEIGHT } from '../../../../server/src/engine/context/constants';
+import { FOLDER_COHERENCE_MIN, LINKED_AS_IS_TYPES, REACH_WEIGHT, RELATED } from '../../../../server/src/engine/context/constants';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
-import { indexDir, pageText, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
+import { indexDir, pageText, referencePages, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
 
 describe('get_context step 6, widening: links both ways and coherent folders', function () {
   this.timeout(60_000);
@@ -37,6 +37,44 @@ describe('get_context step 6, widening: links both ways and coherent folders', f
 
     const avalara = await run(lib.view, 'why do customers leave Avalara');
     assert.deepEqual(avalara.bundle.reference.map((p) => p.doc.title).filter((t) => t.endsWith('battlecard')), ['Avalara battlecard']);
+  });
+
+  it('brings a linked template on the link alone, a linked reference page only when it is related to the task itself', async () => {
+    const dir = writeWorkspace({
+      '.context/reference/refund-policy.md': pageText(
+        { title: 'Refund policy', type: 'reference' },
+        '# Refund policy\n\n## Refund window\n\nMerchants refund a charge within 14 days of capture. Card fees are kept (see [[Plans and limits]]); reply with the [[Refund reply template]].\n',
+      ),
+      '.context/reference/plans.md': pageText({ title: 'Plans and limits', type: 'reference' }, '# Plans and limits\n\n## Plans\n\nStarter costs 0.25 EUR per transaction, Growth 0.20 EUR.\n'),
+      '.context/templates/refund-reply.md': pageText({ title: 'Refund reply template', type: 'template' }, '# Refund reply template\n\n## Body\n\nHi {name}, the amount is back on your card in five days.\n'),
+    });
+    const gen = await indexDir(dir, 'links');
+    try {
+      const built = await run(gen.view, 'what is the refund window for a charge?');
+      // The template applies to the work without resembling it: the link in the hit brings it whole.
+      // The plans page is about another topic: the same link brings nothing of it, nothing on it
+      // being related to refunds.
+      assert.deepEqual(referencePages(built), [
+        ['Refund reply template', 'link', true],
+        ['Refund policy', 'use', false],
+      ]);
+      assert.ok(LINKED_AS_IS_TYPES.has('template') && !LINKED_AS_IS_TYPES.has('reference'));
+      const template = built.bundle.reference[0];
+      // Not related to the task on its own (its title's "refund" is a small share of the task's words).
+      assert.deepEqual(template.sections.map((s) => [s.reachedBy, (s.similarity ?? 0) < RELATED.words]), [['link', true]]);
+
+      // A task the plans page is related to on its own ("plan"): the link counts again.
+      const plan = await run(gen.view, 'refund window and the Starter plan');
+      assert.deepEqual(referencePages(plan), [
+        ['Refund reply template', 'link', true],
+        ['Refund policy', 'search', false],
+        ['Plans and limits', 'link', false],
+      ]);
+      const plans = plan.bundle.reference[2].sections[0];
+      assert.deepEqual([plans.reachedBy, plans.via?.title, (plans.similarity ?? 0) >= RELATED.words], ['link', 'Refund policy', true]);
+    } finally {
+      gen.engine.dispose();
+    }
   });
 
   it('scores a folder without a profile by how alike its pages are', async () => {
