@@ -151,6 +151,8 @@ export function renderEval(result: EvalResult): string {
 }
 
 const shortPage = (p: string) => path.basename(p).replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
+/** "link from .context/reference/refund-policy.md" as "link from refund-policy". */
+const whyShort = (why: string | undefined) => (why ?? '?').replace(/ from (.+)$/, (_, p: string) => ` from ${shortPage(p)}`);
 
 function renderContext(ctx: ContextEval): string[] {
   const out: string[] = [];
@@ -193,13 +195,13 @@ function renderContext(ctx: ContextEval): string[] {
       if (misses.length) {
         out.push(
           ...table(
-            ['task', 'precision', 'recall', 'missing', 'sent that it should not', 'nothing-found', 'packs', 'tokens'],
+            ['task', 'precision', 'recall', 'missing', 'sent that it should not (why it came)', 'nothing-found', 'packs', 'tokens'],
             misses.map((t) => [
               t.id,
               t.precision === null ? '-' : f3(t.precision),
               t.recall === null ? '-' : f3(t.recall),
               t.missing.map(shortPage).join(' ') || '-',
-              t.wrong.map((p) => (t.confusables.includes(p) ? `**${shortPage(p)}**` : shortPage(p))).join(' ') || '-',
+              t.wrong.map((p) => `${t.confusables.includes(p) ? `**${shortPage(p)}**` : shortPage(p)} (${whyShort(t.wrongWhy[p])})`).join(' ') || '-',
               t.nothingFound ? `yes (${t.nearest} nearest)` : 'no',
               t.packs.join(', ') || '-',
               String(t.tokens),

@@ -58,6 +58,11 @@ export interface ContextTaskResult {
   missing: string[];
   confusables: string[];
   wrong: string[];
+  /**
+   * Why each wrong page came: its reason (`search`, `link`, `use`, `recipe`, `folder`) and, for a
+   * page reached by widening, the page it came from; what decides the next change.
+   */
+  wrongWhy: Record<string, string>;
   nothingFound: boolean;
   nearest: number;
   tokens: number;
@@ -161,6 +166,17 @@ async function ask(services: Services, task: ContextTask, format: 'json' | 'mark
   return (await callTool(services, getContextTool, { task: task.task, format, ...task.args }, { sessionId: 'eval' })) as unknown as GetContextOutput;
 }
 
+/**
+ * A sent page's reason, with how its sections were reached when that differs and the page a
+ * widened one came from: `search`, `use`, `recipe, link from .context/reference/refund-policy.md`.
+ */
+function whyItCame(page: GetContextOutput['pages'][number], bundle: GetContextOutput): string {
+  const reached = [...new Set(page.sections.map((s) => s.reachedBy))].filter((r) => r !== page.reason);
+  const viaId = page.via ?? page.sections.find((s) => s.via)?.via;
+  const via = viaId ? (bundle.pages.find((p) => p.id === viaId)?.path ?? viaId) : undefined;
+  return [page.reason, ...reached].join(', ') + (via ? ` from ${via}` : '');
+}
+
 /** Pages and their sections, as a comparable string (determinism). */
 function fingerprint(out: GetContextOutput): string {
   return out.pages.map((p) => `${p.path}:${p.whole ? 'whole' : p.sections.map((s) => s.id).join(',')}`).join('|');
@@ -208,6 +224,7 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
         missing: [...must].filter((p) => !arrived.has(p)),
         confusables: sent.filter((p) => mustNot.has(p)),
         wrong: sent.filter((p) => !must.has(p) && !ok.has(p)),
+        wrongWhy: Object.fromEntries(sentPages.filter((p) => !must.has(p.path) && !ok.has(p.path)).map((p) => [p.path, whyItCame(p, first)])),
         nothingFound: first.nothingFound !== undefined,
         nearest: first.nothingFound?.nearest.length ?? 0,
         tokens: first.tokens,
