@@ -77,6 +77,8 @@ class TimedStore implements IndexStore {
   generation = (ns: string) => this.inner.generation(ns);
   readBase = (ns: string) => this.inner.readBase(ns);
   sectionTexts = (ns: string, ids: readonly string[]) => this.inner.sectionTexts(ns, ids);
+  libraryRows = (ns: string) => this.inner.libraryRows(ns);
+  documentFrequencies: IndexStore['documentFrequencies'] = (ns, terms, generation) => this.inner.documentFrequencies(ns, terms, generation);
   close = () => this.inner.close();
   async candidates(ns: string, terms: readonly string[], named: readonly string[]): Promise<CandidateRows> {
     const started = performance.now();

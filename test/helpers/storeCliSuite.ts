@@ -47,6 +47,9 @@ function answerOf(output: Record<string, unknown>) {
   return rest;
 }
 
+/** Every tool: the library tools read the library of the one namespace that holds one. */
+const STORE_ROSTER = ['get_context', 'get_file', 'get_section', 'get_toc', 'read_page', 'search_instructions', 'workspace_context', 'workspace_expand'];
+
 const QUESTIONS = ['how do we roll back billing-worker?', 'who owns the ledger API', 'what does the deploy pipeline do when a migration fails'];
 
 /**
@@ -98,7 +101,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     assert.deepEqual(answerOf(stored), answerOf(memory));
   });
 
-  it('mcp --store serves the two store tools over stdio, answering as the CLI does', async () => {
+  it('mcp --store serves every tool over stdio, answering as the CLI does', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [WSCTX, 'mcp', '--store', url(), '--workspace', ns],
@@ -108,7 +111,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const client = new Client({ name: 'wsctx-store-test', version: '1.0.0' });
     await client.connect(transport);
     try {
-      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), ['workspace_context', 'workspace_expand']);
+      assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), STORE_ROSTER);
       const question = QUESTIONS[0];
       const result = await client.callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } });
       assert.ok(!result.isError, JSON.stringify(result.content));
@@ -135,10 +138,38 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     assert.deepEqual(answerOf(stored), answerOf(memory));
   });
 
+  it('context, search, toc, section and page --store print what they print without a store', async () => {
+    const task = 'add a retry to the dunning schedule in billing-worker for soft declines';
+    const pairs: [string, string[]][] = [
+      ['context', [task]],
+      ['context', [task, '--json']],
+      ['search', ['writing a migration for billing-worker', '--json']],
+      ['toc', ['--json']],
+    ];
+    for (const [command, args] of pairs) {
+      const memory = await run([command, ...args, '--workspace', fernhill, '--no-cache']);
+      const stored = await run([command, ...args, '--store', url(), '--workspace', ns]);
+      assert.equal(memory.code, 0, memory.stderr);
+      assert.equal(stored.code, 0, stored.stderr);
+      assert.ok(memory.stdout.length > 500, `${command} ${args.join(' ')}: ${memory.stdout}`);
+      const strip = (out: string) => out.replace(/"indexedAt": ?"[^"]*"/g, '');
+      assert.equal(strip(stored.stdout), strip(memory.stdout), `${command} ${args.join(' ')}`);
+    }
+    // The bundle names billing-worker's own dunning runbook, read from the store's entity docs.
+    assert.match((await run(['context', task, '--store', url(), '--workspace', ns])).stdout, /runbooks\/dunning\.md/);
+    const toc = JSON.parse((await run(['toc', '--json', '--store', url(), '--workspace', ns])).stdout) as { namespaces: { documents: { id: string; sections: { id: string }[] }[] }[] };
+    const doc = toc.namespaces[0].documents[1];
+    for (const [command, id] of [['page', doc.id], ['section', doc.sections[1].id]]) {
+      const memory = await run([command, id, '--workspace', fernhill, '--no-cache']);
+      assert.ok(memory.code === 0 && memory.stdout.length > 100, `${command} ${id}: ${memory.stderr}`);
+      assert.equal((await run([command, id, '--store', url(), '--workspace', ns])).stdout, memory.stdout, `${command} ${id}`);
+    }
+  });
+
   it('refuses what a store does not answer, naming the flag', async () => {
-    const toc = await run(['toc', '--store', url()]);
-    assert.equal(toc.code, 1);
-    assert.match(toc.stderr, /--store is not supported by toc/);
+    const graph = await run(['graph', '--store', url()]);
+    assert.equal(graph.code, 1);
+    assert.match(graph.stderr, /--store is not supported by graph/);
     const both = await run(['ask', 'rollback', '--store', url()]);
     assert.equal(both.code, 1);
     assert.match(both.stderr, new RegExp(`holds ${ns}, ${tinyNs}|holds ${tinyNs}, ${ns}`));
@@ -184,11 +215,11 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       }
     });
 
-    it('offers the two store tools and answers many concurrent readers as the in-memory engine does', async () => {
+    it('offers every tool and answers many concurrent readers as the in-memory engine does', async () => {
       const clients = await Promise.all([everything, everything, fernhillOnly, fernhillOnly].map((t) => connectHttp(endpoint, t)));
       try {
         const tools = (await clients[0].listTools()).tools.map((t) => t.name).sort();
-        assert.deepEqual(tools, ['workspace_context', 'workspace_expand']);
+        assert.deepEqual(tools, STORE_ROSTER);
         const expected = new Map<string, unknown>();
         for (const question of QUESTIONS) expected.set(question, answerOf(json(await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache', '--limit', '10']), 'ask in memory')));
         const calls = [];

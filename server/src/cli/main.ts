@@ -157,7 +157,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
  */
 async function runWithStore(command: string, positionals: string[], options: CliOptions): Promise<number> {
   if (!(STORE_COMMANDS as readonly string[]).includes(command)) {
-    throw new UsageError(`--store is not supported by ${command}: a store answers ${STORE_COMMANDS.join(', ')}; the library commands read the library from the workspace (leave --store out)`);
+    throw new UsageError(`--store is not supported by ${command}: a store answers ${STORE_COMMANDS.join(', ')}; ${command} reads the workspace itself (leave --store out)`);
   }
   if (command === 'index') {
     const summary = await indexIntoStore(options, workspaceFolders(options.workspaces), cacheDir(options));
@@ -180,6 +180,20 @@ async function runWithStore(command: string, positionals: string[], options: Cli
           edgeTypes: options.edgeTypes,
           limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         });
+      case 'toc':
+        return print(await tocCommand(storeServices(opened), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+      case 'section':
+        return print(await sectionCommand(storeServices(opened), single(positionals, 'section', '<id>'), options));
+      case 'search':
+        if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
+        return print(await searchCommand(storeServices(opened), { plan: positionals.join(' '), profile: options.profile }, options));
+      case 'context':
+        if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
+        return print(await contextCommand(storeServices(opened), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+      case 'page':
+        return print(await pageCommand(storeServices(opened), single(positionals, 'page', '<id>'), options));
+      case 'file':
+        return print(await fileCommand(storeServices(opened), single(positionals, 'file', '<id>'), options));
       case 'mcp':
         await serveStdioMcp(createServices({ engine: opened.engine }));
         return 0;
@@ -189,6 +203,11 @@ async function runWithStore(command: string, positionals: string[], options: Cli
   } finally {
     await opened.close();
   }
+}
+
+/** The services of a library command over the store (one namespace's library: tools/queryState.ts). */
+function storeServices(opened: StoreEngine): Services {
+  return createServices({ engine: opened.engine });
 }
 
 /** One tool call on the store's only (or the named) namespace. */

@@ -11,13 +11,14 @@ import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './
 import type { ActivityEntry } from '../engine/activity/activityLog';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
 import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
-import { entityExcerpts } from '../engine/context/entityDocs';
+import { rankEntityPassages, selectEntityExcerpts } from '../engine/context/entityDocs';
 import { buildContext, type BuiltContext } from '../engine/context/getContext';
 import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { BundlePage } from '../engine/context/types';
 import { sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
+import { completePassages, entityExcerptState } from './queryState';
 import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
@@ -181,7 +182,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
 
 async function runContext(services: Services, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
   const format = args.format ?? 'markdown';
-  const found = libraryState(services);
+  const found = await libraryState(services, [args.task, args.pack, ...(args.tags ?? []), args.folder]);
   if (found.kind === 'cold') return coldOutput(args, format);
   const { view } = found;
   const connectionModels = (context as ContextCallContext).models;
@@ -191,8 +192,12 @@ async function runContext(services: Services, args: Args, context: ToolCallConte
   const privateDocs = own && notes ? notes.docs(view.today) : [];
   // The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula.
   const engine = services.engine;
-  const meaning = engine.meaningSource(view.state, await engine.embedQuery(args.task));
-  const entities = entityExcerpts(view.state, args.task, { now: services.now().getTime(), meaning });
+  const entityState = await entityExcerptState(engine, view.state, args.task);
+  const meaning = engine.meaningSource(entityState, await engine.embedQuery(args.task));
+  const ranked = rankEntityPassages(entityState, args.task, { now: services.now().getTime(), meaning });
+  // A store ranks without texts; the excerpts are chosen by what is under their headings.
+  await completePassages(engine, entityState.folders[0], ranked.passages.map((p) => p.entry));
+  const entities = selectEntityExcerpts(ranked);
   const built = await buildContext({
     entityExcerpts: entities,
     view,

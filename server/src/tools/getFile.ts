@@ -90,7 +90,7 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
       'get_file',
       { page_id: args.page_id },
       async (): Promise<GetFileOutput> => {
-        const found = libraryState(services);
+        const found = await libraryState(services);
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const doc = findPage(services, found.view, 'page_id', args.page_id, context);
         const id = found.view.docById.has(doc.id) ? shownId(found.view, doc.id) : doc.id.slice(0, 8);

@@ -58,7 +58,7 @@ export const getSectionTool: ToolDefinition<typeof input, typeof output> = {
       'get_section',
       { id: args.id },
       async () => {
-        const found = libraryState(services);
+        const found = await libraryState(services);
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const { view } = found;
         const lookup = lookupSection(view, args.id);

@@ -89,7 +89,7 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
       'get_toc',
       logInput,
       async () => {
-        const found = libraryState(services);
+        const found = await libraryState(services, [args.query]);
         if (found.kind === 'cold') {
           return { mode: 'map' as const, condensed: false, tokens: 0, budget: TOC_TOKEN_BUDGET, notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         }

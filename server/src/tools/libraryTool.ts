@@ -11,6 +11,7 @@ import { dayOf } from '../engine/library/readiness';
 import { sectionHeading } from '../engine/library/summaries';
 import type { Services } from '../services/services';
 import type { ToolCallContext } from './toolDefinition';
+import { libraryIndexState } from './queryState';
 import { ToolInputError } from './toolError';
 
 export const pinnedSchema = z
@@ -33,9 +34,13 @@ export type LibraryState =
 
 export const COLD_NOTICE = 'The index is still empty; indexing has started. Ask again in a moment.';
 
-/** The library view a call answers from (the engine's current state, on today's date). */
-export function libraryState(services: Pick<Services, 'engine' | 'now'>): LibraryState {
-  const state = services.engine.stateForQuery();
+/**
+ * The library view a call answers from (the engine's current state, or a store's library, on
+ * today's date). `texts` are the call's own words (plan, task, pack, tags, folder): a store reads
+ * how often the workspace holds them before the call.
+ */
+export async function libraryState(services: Pick<Services, 'engine' | 'now'>, texts: readonly (string | undefined)[] = []): Promise<LibraryState> {
+  const state = await libraryIndexState(services.engine, texts.filter((t): t is string => t !== undefined));
   if (!state) return { kind: 'cold' };
   return { kind: 'ready', view: libraryView(state, dayOf(services.now())), indexedAt: state.indexedAt };
 }

@@ -54,6 +54,42 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
   return { kind: 'ready', state, workspace, degraded: [...degraded, ...missing] };
 }
 
+/** Waits until the engine can answer the library tools: its first index in memory; a store is always ready. */
+export async function waitForLibrary(engine: Engine): Promise<void> {
+  if (!storeReaderOf(engine)) await engine.waitForIndex();
+}
+
+/**
+ * The state the library tools answer from: the engine's current one, or a store's library.
+ * Over a store, the library is one namespace's: the served one that holds library pages (the
+ * first served when none does). Two served namespaces with a library are refused by name: their
+ * pages and the counts they are weighed by cannot come from one namespace.
+ */
+export async function libraryIndexState(engine: Engine, texts: readonly string[]): Promise<IndexState | undefined> {
+  const reader = storeReaderOf(engine);
+  if (!reader) return engine.stateForQuery();
+  const withLibrary: string[] = [];
+  for (const folder of engine.folders) if ((await reader.libraryDocuments(folder.name)) > 0) withLibrary.push(folder.name);
+  if (withLibrary.length > 1) {
+    throw new ToolInputError(
+      `the library tools read one workspace's library from a store, and ${withLibrary.join(', ')} each hold one: serve the one to read on its own (--workspace NAME)`,
+    );
+  }
+  const namespace = withLibrary[0] ?? engine.folders[0]?.name;
+  return namespace === undefined ? undefined : reader.libraryState(namespace, texts);
+}
+
+/**
+ * The state `get_context`'s entity excerpts are ranked on (engine/context/entityDocs.ts): the
+ * library's own for the in-memory engine (it holds every document), a question's candidates over
+ * a store, whose texts {@link completePassages} fills once the excerpts are chosen.
+ */
+export async function entityExcerptState(engine: Engine, libraryState: IndexState, task: string): Promise<IndexState> {
+  const reader = storeReaderOf(engine);
+  if (!reader) return libraryState;
+  return (await reader.questionState(libraryState.folders[0].name, task)) ?? libraryState;
+}
+
 /**
  * Makes the passages a tool returns whole: a store ranks candidates without their texts and
  * reads the kept ones' here. Nothing to do for the in-memory engine.

@@ -67,7 +67,7 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
       'read_page',
       { page_id: args.page_id },
       async (): Promise<ReadPageOutput> => {
-        const found = libraryState(services);
+        const found = await libraryState(services);
         if (found.kind === 'cold') return { notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const doc = findPage(services, found.view, 'page_id', args.page_id, context);
         returned = [doc.id, ...doc.sections.map((s) => s.id)];

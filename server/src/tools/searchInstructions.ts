@@ -114,7 +114,7 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
       'search_instructions',
       { plan: args.plan, profile: args.profile },
       async (): Promise<SearchInstructionsOutput> => {
-        const found = libraryState(services);
+        const found = await libraryState(services, [args.plan]);
         const empty = {
           plan: args.plan,
           ...(args.profile ? { profile: args.profile } : {}),

@@ -5,6 +5,7 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
+import { waitForLibrary } from '../../tools/queryState';
 import { getContextTool } from '../../tools/getContext';
 
 export interface ContextCommandArgs {
@@ -16,7 +17,7 @@ export interface ContextCommandArgs {
 }
 
 export async function contextCommand(services: Services, args: ContextCommandArgs, options: { json: boolean }): Promise<string> {
-  await services.engine.waitForIndex();
+  await waitForLibrary(services.engine);
   const input: Record<string, unknown> = { task: args.task, format: options.json ? 'json' : 'markdown' };
   if (args.maxTokens !== undefined) input.max_tokens = args.maxTokens;
   if (args.pack !== undefined) input.pack = args.pack;

@@ -4,6 +4,7 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
+import { waitForLibrary } from '../../tools/queryState';
 import { searchInstructionsTool } from '../../tools/searchInstructions';
 import { renderWithoutPinned } from './pinnedOnce';
 
@@ -13,7 +14,7 @@ export interface SearchCommandArgs {
 }
 
 export async function searchCommand(services: Services, args: SearchCommandArgs, options: { json: boolean }): Promise<string> {
-  await services.engine.waitForIndex();
+  await waitForLibrary(services.engine);
   const input = args.profile === undefined ? { plan: args.plan } : { plan: args.plan, profile: args.profile };
   const output = await callTool(services, searchInstructionsTool, input, { sessionId: 'cli' });
   return options.json ? JSON.stringify(output, null, 2) : renderWithoutPinned(output as Parameters<typeof searchInstructionsTool.renderText>[0], (o) => searchInstructionsTool.renderText(o));

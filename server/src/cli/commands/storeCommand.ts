@@ -20,8 +20,8 @@ import { engineGlobsFrom } from '../../config/workspaceConfig';
 import type { CliOptions } from '../../startup/args';
 import { cliSettings } from '../../startup/hostConfig';
 
-/** The commands that answer from a store; the library tools read the whole library from memory. */
-export const STORE_COMMANDS = ['index', 'ask', 'expand', 'mcp', 'serve'] as const;
+/** The commands that answer from a store. */
+export const STORE_COMMANDS = ['index', 'ask', 'expand', 'toc', 'section', 'search', 'context', 'page', 'file', 'mcp', 'serve'] as const;
 
 export interface StoreIndexSummary {
   store: string;
@@ -106,10 +106,7 @@ export function storeEngine(namespaces: readonly StoredNamespace[], reader: Stor
   return new StoreBackedEngine(reader, { folders: namespaces.map((n) => ({ name: n.name, absPath: n.absPath })), embeddings: { provider: 'off' }, log });
 }
 
-/**
- * Answers from `storeReader` (tools/queryState.ts reads it off the engine) and offers the tools a
- * store answers (an MCP roster without the library tools, which it cannot answer).
- */
+/** Answers from `storeReader` (tools/queryState.ts reads it off the engine) and offers the tools a store answers. */
 class StoreBackedEngine extends Engine implements StoreBacked {
   constructor(
     readonly storeReader: StoreReader,
@@ -118,13 +115,15 @@ class StoreBackedEngine extends Engine implements StoreBacked {
     super(options);
   }
 
-  override canAnswer(tool: string): boolean {
-    return (STORE_TOOLS as readonly string[]).includes(tool);
+  /**
+   * Every tool answers from a store (the library tools from the one namespace holding a library,
+   * tools/queryState.ts); the in-memory rule (a tool is listed once its sources are indexed) reads
+   * a state a store engine never has.
+   */
+  override canAnswer(): boolean {
+    return true;
   }
 }
-
-/** The tools answered from a store. */
-export const STORE_TOOLS = ['workspace_context', 'workspace_expand'] as const;
 
 /** The namespaces `--workspace` names (by folder name or by the path indexed), or all of them. */
 export function selectNamespaces(stored: readonly StoredNamespace[], options: CliOptions): StoredNamespace[] {

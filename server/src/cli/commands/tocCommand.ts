@@ -4,6 +4,7 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
+import { waitForLibrary } from '../../tools/queryState';
 import { getTocTool } from '../../tools/getToc';
 
 export interface TocCommandArgs {
@@ -13,7 +14,7 @@ export interface TocCommandArgs {
 }
 
 export async function tocCommand(services: Services, args: TocCommandArgs, options: { json: boolean }): Promise<string> {
-  await services.engine.waitForIndex();
+  await waitForLibrary(services.engine);
   const input = Object.fromEntries(
     Object.entries({ query: args.query, document_id: args.document, namespace: args.namespace }).filter(([, v]) => v !== undefined),
   );

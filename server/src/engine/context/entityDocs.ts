@@ -23,7 +23,7 @@
  */
 import type { IndexState } from '../indexState';
 import type { EntityKey, Section, SourceKind } from '../model';
-import { rankWorkspaceContext, type MeaningSource, type RankedPassage } from '../ranking/workspaceContextRanker';
+import { rankWorkspaceContext, type MeaningSource, type RankedPassage, type RankResult } from '../ranking/workspaceContextRanker';
 
 /** Source kinds that can come as entity excerpts. */
 export const ENTITY_SOURCE_KINDS: readonly SourceKind[] = ['catalog_doc', 'repo_overview', 'epic_doc'];
@@ -65,15 +65,23 @@ export interface EntityExcerpt {
   named: boolean;
 }
 
-/** The entity excerpts for `task` (see the module comment), best first. */
-export function entityExcerpts(state: IndexState, task: string, options: { now: number; meaning?: MeaningSource | null }): EntityExcerpt[] {
-  const ranked = rankWorkspaceContext(state, {
+/**
+ * The passages entity excerpts are chosen from: the entity docs, overviews and epics ranked for
+ * `task`. A store ranks them without their texts; the caller fills those in before
+ * {@link selectEntityExcerpts}, which skips passages with nothing under their heading.
+ */
+export function rankEntityPassages(state: IndexState, task: string, options: { now: number; meaning?: MeaningSource | null }): RankResult {
+  return rankWorkspaceContext(state, {
     question: task,
     limit: RANKED,
     now: options.now,
     sourceKinds: new Set(ENTITY_SOURCE_KINDS),
     meaning: options.meaning ?? null,
   });
+}
+
+/** The excerpts among `ranked` (from {@link rankEntityPassages}, texts present) that clear the bars, best first. */
+export function selectEntityExcerpts(ranked: RankResult): EntityExcerpt[] {
   const named = new Set(ranked.named.map((n) => n.key));
   const ownOf = (p: RankedPassage) => entityRefsOf(p.entry.section, p.entry.doc.entityRefs).find((r) => named.has(r));
   const bestNamed = Math.max(0, ...ranked.passages.filter((p) => ownOf(p) !== undefined).map(matchOf));

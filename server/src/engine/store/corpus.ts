@@ -25,6 +25,12 @@ export interface CorpusStatistics {
   averageTitleTerms: number;
   /** Sections of the documents attached to any of the named entities (ranker's named-entity share). */
   namedEntitySections: number;
+  /**
+   * When present, every term asked for that `documentFrequency` does not list is added here: a
+   * library state holds the counts of the terms its reader expected to be asked, and a term it
+   * missed would silently score as one no section holds (the store tests assert none is missed).
+   */
+  unknownTerms?: Set<string>;
 }
 
 /**
@@ -46,7 +52,9 @@ export class CorpusScopedPostings extends PostingsIndex {
   }
 
   override df(term: string): number {
-    return this.corpus.documentFrequency.get(term) ?? 0;
+    const df = this.corpus.documentFrequency.get(term);
+    if (df === undefined) this.corpus.unknownTerms?.add(term);
+    return df ?? 0;
   }
 
   override averageLengths(): FieldLengths {

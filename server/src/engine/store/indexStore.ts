@@ -5,7 +5,7 @@
  * the in-memory engine uses, over the state scopedState.ts builds from these rows.
  */
 import type { CatalogEntity, Relation } from '../model';
-import type { CandidateRows, NamespaceStats, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
+import type { CandidateRows, LibraryRows, NamespaceStats, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
 
 /** A namespace as listed by a store. */
 export interface StoredNamespace {
@@ -43,6 +43,13 @@ export interface IndexStore {
    * sections of the documents attached to any of `namedEntities` (entity keys).
    */
   candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows>;
+  /** The namespace's whole library (its `library` documents, sections and postings), or undefined when it is not stored. */
+  libraryRows(namespace: string): Promise<LibraryRows | undefined>;
+  /**
+   * How many of the namespace's sections hold each of `terms` (a term held by none maps to 0), at
+   * `generation`; undefined when a write has moved the namespace past it.
+   */
+  documentFrequencies(namespace: string, terms: readonly string[], generation: number): Promise<Map<string, number> | undefined>;
   /** The texts of sections by id (the few a question keeps). */
   sectionTexts(namespace: string, sectionIds: readonly string[]): Promise<Map<string, string>>;
   close(): Promise<void>;

@@ -106,6 +106,23 @@ export interface CandidateRows {
   stats: NamespaceStats;
 }
 
+/**
+ * A namespace's library (the rules and instructions the library tools read), whole: every
+ * library document with every section, text included, and every posting of those sections.
+ * Read once per generation (storeReader.ts); the corpus numbers come with it, as for candidates.
+ */
+export interface LibraryRows {
+  /** Every posting of the library's sections: section ordinal, term and packed field counts. */
+  postings: { ordinal: number; term: string; packed: number }[];
+  /** The library's sections, texts included. */
+  sections: CandidateSection[];
+  /** The library's documents (source kind `library`). */
+  docs: StoredDoc[];
+  commits: Map<string, FileCommitInfo>;
+  generation: number;
+  stats: NamespaceStats;
+}
+
 /** How one write of a namespace went. */
 export interface WriteReport {
   namespace: string;

@@ -1,7 +1,8 @@
 /**
  * Index states built from a store's rows: a namespace's base state (catalog, graph, repositories,
- * run verdicts; no sections) for the graph tools, and a question's state (the base plus the
- * sections holding one of its terms, scored with the corpus's statistics) for workspace_context.
+ * run verdicts; no sections) for the graph tools, a question's state (the base plus the
+ * sections holding one of its terms, scored with the corpus's statistics) for workspace_context,
+ * and a library state (the base plus the whole library) for the library tools.
  *
  * The ranker reads a question's state exactly as it reads a whole in-memory index: the postings
  * of the asked terms are the same postings, and every number that is not per-candidate comes
@@ -15,7 +16,7 @@ import { bitsetWords, emptySegment, setBit, type BaseSegment } from '../lexical/
 import type { CatalogEntity, Doc, FileCommitInfo, Relation, Section } from '../model';
 import type { RunHealth } from '../sources/runHealth';
 import { CorpusScopedPostings, type CorpusStatistics } from './corpus';
-import type { CandidateRows, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from './rows';
+import type { CandidateRows, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from './rows';
 
 /** What a reader keeps of a namespace between questions (one per generation written). */
 export interface NamespaceBase {
@@ -40,6 +41,35 @@ export function baseState(base: NamespaceBase): IndexState {
  * Section texts are empty until {@link StoreReader.completeTexts} fills the kept ones.
  */
 export function questionState(base: NamespaceBase, rows: CandidateRows, askedTerms: readonly string[]): IndexState {
+  const documentFrequency = new Map<string, number>();
+  for (const term of askedTerms) documentFrequency.set(term, 0);
+  for (const p of rows.postings) documentFrequency.set(p.term, (documentFrequency.get(p.term) ?? 0) + 1);
+  return sectionsState(base, rows, corpusOf(rows.stats, documentFrequency, rows.namedEntitySections));
+}
+
+/**
+ * The state the library tools answer from: the namespace's whole library (every library
+ * document, section and posting, texts included) over its base, scored with the corpus's
+ * numbers. `documentFrequency` holds the whole namespace's counts of the terms asked so far;
+ * the reader adds a call's terms before the call (storeReader.ts), so it grows and never
+ * changes within a generation.
+ */
+export function libraryState(base: NamespaceBase, rows: LibraryRows, documentFrequency: ReadonlyMap<string, number>, unknownTerms?: Set<string>): IndexState {
+  return sectionsState(base, rows, { ...corpusOf(rows.stats, documentFrequency, 0), ...(unknownTerms ? { unknownTerms } : {}) });
+}
+
+function corpusOf(stats: NamespaceStats, documentFrequency: ReadonlyMap<string, number>, namedEntitySections: number): CorpusStatistics {
+  return {
+    sectionCount: stats.sectionCount,
+    lengthSums: stats.lengthSums,
+    documentFrequency,
+    averageTitleTerms: stats.docCount ? stats.titleTermSum / stats.docCount : 1,
+    namedEntitySections,
+  };
+}
+
+/** Sections read from a store (a question's candidates or a library) as a state over `base`. */
+function sectionsState(base: NamespaceBase, rows: Pick<CandidateRows, 'sections' | 'docs' | 'postings' | 'commits'>, corpus: CorpusStatistics): IndexState {
   const candidates = [...rows.sections].sort((a, b) => a.ordinal - b.ordinal);
   const dense = new Map<number, number>();
   candidates.forEach((c, i) => dense.set(c.ordinal, i));
@@ -77,16 +107,6 @@ export function questionState(base: NamespaceBase, rows: CandidateRows, askedTer
     for (const s of list) sections[s.i] = { ordinal: s.i, section: s.section, doc };
   }
 
-  const documentFrequency = new Map<string, number>();
-  for (const term of askedTerms) documentFrequency.set(term, 0);
-  for (const p of rows.postings) documentFrequency.set(p.term, (documentFrequency.get(p.term) ?? 0) + 1);
-  const corpus: CorpusStatistics = {
-    sectionCount: rows.stats.sectionCount,
-    lengthSums: rows.stats.lengthSums,
-    documentFrequency,
-    averageTitleTerms: rows.stats.docCount ? rows.stats.titleTermSum / rows.stats.docCount : 1,
-    namedEntitySections: rows.namedEntitySections,
-  };
   const lexical = new CorpusScopedPostings(candidateSegment(candidates, rows.postings, dense), corpus);
   return { ...stateOf(base, { docs, sections, lexical, commits: rows.commits, titleTerms, contextTerms }), corpus };
 }

@@ -1,18 +1,31 @@
 /**
  * Answers tool calls from an {@link IndexStore}: keeps each namespace's base (catalog, graph,
- * statistics) until a write bumps its generation, and builds each question's state from the
- * candidates the store finds.
+ * statistics) and its library until a write bumps its generation, and builds each question's
+ * state from the candidates the store finds.
  */
+import { identityTerms } from '../context/stackNames';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';
-import { analyzeQuery } from '../text/analyzer';
+import { analyzeQuery, termSet } from '../text/analyzer';
 import { stripQuestionFrame } from '../text/questionFrame';
 import type { IndexStore } from './indexStore';
-import { baseState, questionState, type NamespaceBase } from './scopedState';
+import type { LibraryRows } from './rows';
+import { baseState, libraryState, questionState, type NamespaceBase } from './scopedState';
+
+/** A namespace's library as read at one generation, with the corpus counts of the terms asked so far. */
+interface StoredLibrary {
+  base: NamespaceBase;
+  rows: LibraryRows;
+  documentFrequency: Map<string, number>;
+  /** Terms the library tools asked for that `documentFrequency` did not hold (should stay empty). */
+  unknownTerms: Set<string>;
+  state: IndexState;
+}
 
 export class StoreReader {
   private readonly bases = new Map<string, Promise<NamespaceBase | undefined>>();
+  private readonly libraries = new Map<string, Promise<StoredLibrary | undefined>>();
 
   constructor(readonly store: IndexStore) {}
 
@@ -62,6 +75,40 @@ export class StoreReader {
     return questionState(base, rows, asked);
   }
 
+  /**
+   * The state the library tools answer from: the namespace's whole library over its base, read
+   * once per generation. The library tools weigh terms by the whole namespace's counts, so the
+   * counts of every term of `texts` (the call's plan or task, its pack, tags and folder) are read
+   * before the call, beside those of the library's own words, read with it.
+   */
+  async libraryState(namespace: string, texts: readonly string[]): Promise<IndexState | undefined> {
+    const library = await this.library(namespace);
+    if (!library) return undefined;
+    const wanted = [...callTerms(texts)].filter((t) => !library.documentFrequency.has(t));
+    if (wanted.length === 0) return library.state;
+    const counts = await this.store.documentFrequencies(namespace, wanted, library.base.generation);
+    // A write moved the namespace on: read the library again at its new generation.
+    if (!counts) return this.libraryState(namespace, texts);
+    let askedBefore = false;
+    for (const [term, df] of counts) {
+      library.documentFrequency.set(term, df);
+      if (library.unknownTerms.delete(term)) askedBefore = true;
+    }
+    // A state whose caches never saw these terms needs no rebuilding; one that scored them as absent does.
+    if (askedBefore) library.state = libraryState(library.base, library.rows, library.documentFrequency, library.unknownTerms);
+    return library.state;
+  }
+
+  /** How many library documents the namespace holds (0 when none, or when it is not stored). */
+  async libraryDocuments(namespace: string): Promise<number> {
+    return (await this.library(namespace))?.rows.docs.length ?? 0;
+  }
+
+  /** Terms the library tools asked about whose counts were not read (a reader bug if any; tests assert none). */
+  unknownLibraryTerms(namespace: string): Promise<string[]> {
+    return (this.libraries.get(namespace) ?? Promise.resolve(undefined)).then((l) => [...(l?.unknownTerms ?? [])]);
+  }
+
   /** Fills in the texts of the passages a question kept (candidates are ranked without them). */
   async completeTexts(namespace: string, entries: readonly SectionEntry[]): Promise<void> {
     const missing = entries.filter((e) => e.section.text === '');
@@ -69,6 +116,47 @@ export class StoreReader {
     const texts = await this.store.sectionTexts(namespace, missing.map((e) => e.section.id));
     // These sections were made for this one question (scopedState.ts): nothing else holds them.
     for (const entry of missing) entry.section.text = texts.get(entry.section.id) ?? '';
+  }
+
+  /** The namespace's library at its current generation (one read per generation however many ask). */
+  private async library(namespace: string): Promise<StoredLibrary | undefined> {
+    const base = await this.base(namespace);
+    if (!base) {
+      this.libraries.delete(namespace);
+      return undefined;
+    }
+    const cached = this.libraries.get(namespace);
+    if (cached) {
+      const library = await cached;
+      if (library && library.base.generation === base.generation) return library;
+    }
+    const reading = this.readLibrary(namespace, base);
+    this.libraries.set(namespace, reading);
+    reading.catch(() => this.libraries.delete(namespace));
+    return reading;
+  }
+
+  private async readLibrary(namespace: string, base: NamespaceBase): Promise<StoredLibrary | undefined> {
+    const rows = await this.store.libraryRows(namespace);
+    if (!rows) return undefined;
+    // Written since the base was read: read both again.
+    if (rows.generation !== base.generation) {
+      this.bases.delete(namespace);
+      const fresh = await this.base(namespace);
+      return fresh ? this.readLibrary(namespace, fresh) : undefined;
+    }
+    // The words the library tools weigh without a call naming them: the library's own (its
+    // sections' terms, front matter, packs and folders) and the catalog's names.
+    const terms = new Set(rows.postings.map((p) => p.term));
+    for (const t of callTerms([JSON.stringify(rows.docs), JSON.stringify(base.info.packs), JSON.stringify(base.info.libraryFolders), JSON.stringify(base.entities)])) terms.add(t);
+    const documentFrequency = await this.store.documentFrequencies(namespace, [...terms], base.generation);
+    if (!documentFrequency) {
+      this.bases.delete(namespace);
+      const fresh = await this.base(namespace);
+      return fresh ? this.readLibrary(namespace, fresh) : undefined;
+    }
+    const unknownTerms = new Set<string>();
+    return { base, rows, documentFrequency, unknownTerms, state: libraryState(base, rows, documentFrequency, unknownTerms) };
   }
 
   private async readBase(namespace: string): Promise<NamespaceBase | undefined> {
@@ -84,6 +172,16 @@ export class StoreReader {
       stats: rows.stats,
     };
   }
+}
+
+/** Every term the library tools can weigh of `texts`: their index terms, with and without stack spellings (C# as csharp). */
+function callTerms(texts: readonly string[]): Set<string> {
+  const terms = new Set<string>();
+  for (const text of texts) {
+    for (const t of termSet(text)) terms.add(t);
+    for (const t of identityTerms(text)) terms.add(t);
+  }
+  return terms;
 }
 
 /** An engine whose tools answer from a store (the `--store` hosts' engines) carries its reader. */

@@ -10,7 +10,7 @@ import { Pool, type PoolClient } from 'pg';
 import { sha256Hex } from '../../engine/chunking/ids';
 import { InputError } from '../../engine/errors';
 import type { IndexStore, NamespaceBaseRows, StoredNamespace } from '../../engine/store/indexStore';
-import type { CandidateRows, CandidateSection, NamespaceStats, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
+import type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
 import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';
 
@@ -230,17 +230,49 @@ export class PostgresStore implements IndexStore {
       ).rows.map(candidateSection);
       const docIds = [...new Set(sections.map((s) => s.docId))];
       const docs = (await client.query<{ doc: StoredDoc }>('SELECT doc FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, docIds])).rows.map((r) => r.doc);
-      const commitRows = await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>(
-        'SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])',
-        [ns.id, docs.map((d) => d.path)],
-      );
-      const commits = new Map<string, FileCommitInfo>(commitRows.rows.map((r) => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }]));
+      const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
       let namedEntitySections = 0;
       if (namedEntities.length) {
         const named = await client.query<{ n: number }>('SELECT coalesce(sum(section_count), 0)::int AS n FROM wsctx.docs WHERE ns = $1 AND entity_refs && $2::text[]', [ns.id, namedEntities]);
         namedEntitySections = named.rows[0].n;
       }
       return { postings, sections, docs, commits, namedEntitySections, generation: ns.generation, stats: ns.stats };
+    });
+  }
+
+  async libraryRows(namespace: string): Promise<LibraryRows | undefined> {
+    return this.transaction('REPEATABLE READ', true, async (client) => {
+      const ns = await namespaceRow(client, namespace);
+      if (!ns) return undefined;
+      const docs = (await client.query<{ doc: StoredDoc }>("SELECT doc FROM wsctx.docs WHERE ns = $1 AND doc->>'sourceKind' = 'library'", [ns.id])).rows.map((r) => r.doc);
+      const docIds = docs.map((d) => d.id);
+      const sections = (
+        await client.query<SectionRow & { text: string }>(
+          `SELECT ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths, text
+             FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])`,
+          [ns.id, docIds],
+        )
+      ).rows.map((r) => ({ ...candidateSection(r), text: r.text }));
+      const postings = (
+        await client.query<{ ordinal: number; term: string; packed: number }>(
+          'SELECT p.ordinal, p.term, p.packed FROM wsctx.postings p JOIN wsctx.sections s ON s.ns = p.ns AND s.ordinal = p.ordinal WHERE p.ns = $1 AND s.doc_id = ANY($2::text[])',
+          [ns.id, docIds],
+        )
+      ).rows.map((r) => ({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 }));
+      const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
+      return { postings, sections, docs, commits, generation: ns.generation, stats: ns.stats };
+    });
+  }
+
+  async documentFrequencies(namespace: string, terms: readonly string[], generation: number): Promise<Map<string, number> | undefined> {
+    return this.transaction('REPEATABLE READ', true, async (client) => {
+      const ns = await namespaceRow(client, namespace);
+      if (!ns || ns.generation !== generation) return undefined;
+      const found = new Map<string, number>(terms.map((t) => [t, 0]));
+      if (terms.length === 0) return found;
+      const counts = await client.query<{ term: string; n: number }>('SELECT term, count(*)::int AS n FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[]) GROUP BY term', [ns.id, terms]);
+      for (const r of counts.rows) found.set(r.term, r.n);
+      return found;
     });
   }
 
@@ -335,6 +367,15 @@ async function namespaceRow(client: PoolClient, name: string): Promise<{ id: num
     info: r.info,
     stats: { sectionCount: r.section_count, lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context }, docCount: r.doc_count, titleTermSum: r.title_terms },
   };
+}
+
+/** The git facts of the documents at `paths`. */
+async function commitsOf(client: PoolClient, ns: number, paths: readonly string[]): Promise<Map<string, FileCommitInfo>> {
+  const rows = await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>(
+    'SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])',
+    [ns, paths],
+  );
+  return new Map(rows.rows.map((r) => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }]));
 }
 
 async function insertDocs(client: PoolClient, ns: number, docs: readonly StoredDoc[]): Promise<void> {
