@@ -7,6 +7,7 @@
  * - The first question on an empty index starts indexing and is answered at once, flagged cold
  *   (seed 001); a question on a state older than `refreshAfterMs` starts a background refresh.
  */
+import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { sha256Hex } from './chunking/ids';
 import type { IndexState, WorkspaceFolder } from './indexState';
@@ -384,9 +385,12 @@ export class Engine {
     if (!this.snapshotPath || !memory) return false;
     const started = performance.now();
     try {
-      const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory(memory));
+      // A fresh id per snapshot binds the vector index's section map to this very file (a restart
+      // then trusts its digests; sectionVectors.ts `bringInLine`).
+      const id = randomUUID();
+      const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory({ ...memory, snapshotId: id }));
       await writeFileAtomic(this.snapshotPath, bytes);
-      this.vectors?.save(this.vectorIndexPath());
+      this.vectors?.save(this.vectorIndexPath(), { state: memory.state, id });
       this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
       this.snapshotError = undefined;
       return true;
@@ -442,12 +446,13 @@ export class Engine {
       return;
     }
     try {
-      const state = this.indexer.restore(decodeIndexerMemory(read.parts, this.folders, this.indexer.reader));
+      const memory = decodeIndexerMemory(read.parts, this.folders, this.indexer.reader);
+      const state = this.indexer.restore(memory);
       await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
       this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);
-      this.syncMeaning(state);
+      this.syncMeaning(state, memory.snapshotId);
       for (const listener of this.listeners) listener(state);
     } catch (error) {
       this.log(`[snapshot] discarded ${this.snapshotPath}: ${(error as Error).message}; indexing from scratch`);
@@ -455,13 +460,13 @@ export class Engine {
   }
 
   /** Brings the vectors in line with a new state; embedding continues in the background. */
-  private syncMeaning(state: IndexState): void {
+  private syncMeaning(state: IndexState, restoredFrom?: string): void {
     if (!this.vectors) return;
     // The library's phrasings are embedded with the sections (never lazily by a first request);
     // a one-shot command embeds nothing and reads the vectors `wsctx index` cached.
     const phrasings = this.oneShot ? undefined : this.textMeaning;
     this.meaningJob = this.vectors
-      .sync(state)
+      .sync(state, restoredFrom)
       .then(() => phrasings?.prepare(this.phrasingSource?.(state) ?? []))
       .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }

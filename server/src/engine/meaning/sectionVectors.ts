@@ -29,6 +29,12 @@ const SAVED_FORMAT = 1;
 export const EMBED_CHUNK_SECTIONS = 32;
 /** Windows per chunk at most (a chunk holds at least one section, however long). */
 export const EMBED_CHUNK_WINDOWS = 128;
+/**
+ * Windows attached to the vector index between two yields to the event loop. Each is an HNSW
+ * insertion (about a millisecond at 50k windows on a loaded core), so a question that arrives
+ * while a chunk is being attached waits for at most this many, not the whole chunk.
+ */
+export const ATTACH_SLICE_WINDOWS = 8;
 /** Nearest sections the vector index proposes as candidates for one question. */
 export const MEANING_CANDIDATES = 50;
 
@@ -75,6 +81,10 @@ export class SectionVectors {
   /** Digest of the text embedded for each section object (the windows are cut only when needed). */
   private readonly digestCache = new WeakMap<Section, string>();
   private readonly listeners = new Set<() => void>();
+  /** The state the vectors were last brought in line with: every entry's digest is of that state's text. */
+  private inLineWith: IndexState | undefined;
+  /** The id of the snapshot the loaded section map was saved with, until the first `sync` uses or drops it. */
+  private loadedFor: string | null = null;
 
   /**
    * `embedInBackground` false (one-shot commands): `sync` attaches what the cache holds and
@@ -115,12 +125,21 @@ export class SectionVectors {
    * cached vectors, and starts embedding the rest in the background (cancelling an older job).
    * Resolves when the background job ends (callers that must wait, like `wsctx index`, await it).
    */
-  sync(state: IndexState): Promise<void> {
-    return this.bringInLine(state, this.embedInBackground);
+  sync(state: IndexState, restoredFrom?: string): Promise<void> {
+    return this.bringInLine(state, this.embedInBackground, restoredFrom);
   }
 
-  private bringInLine(state: IndexState, embed: boolean): Promise<void> {
+  /**
+   * `restoredFrom`: the id of the snapshot `state` was restored from. When the loaded section map
+   * was saved with that very snapshot, its digests are the digests of `state`'s texts (the
+   * snapshot holds the texts they were computed from), so they are taken as they are instead of
+   * digesting every section's text again: at 100k sections that digesting was most of a restart.
+   */
+  private bringInLine(state: IndexState, embed: boolean, restoredFrom?: string): Promise<void> {
     this.job?.abort();
+    if (restoredFrom !== undefined && restoredFrom === this.loadedFor) this.adoptSavedDigests(state);
+    this.loadedFor = null;
+    this.inLineWith = state;
     const live = new Set<string>();
     const todo: { id: string; digest: string; windows: string[] }[] = [];
     for (const entry of state.sections) {
@@ -193,14 +212,18 @@ export class SectionVectors {
   /**
    * Writes the vector index (the int8 vectors and the graph) and which labels belong to which
    * section, so a restart serves meaning at once without reading the vector cache or rebuilding
-   * the graph. Atomic per file; a failure only costs a rebuild.
+   * the graph. Atomic per file; a failure only costs a rebuild. `snapshot`: the index snapshot
+   * written just before (its state and id), which the section map is then bound to.
    */
-  save(file: string): void {
+  save(file: string, snapshot?: { state: IndexState; id: string }): void {
     if (!this.index || this.job) return; // mid-embedding: the next save after the job has everything
     this.index.save(file);
     const sections = [...this.bySection].map(([id, e]) => [id, e.digest, e.labels] as const);
+    // Bound to the snapshot only when every digest here is of that snapshot's state (no later
+    // pass synced meanwhile); else a restart checks each section's digest as before.
+    const boundTo = snapshot && snapshot.state === this.inLineWith ? snapshot.id : null;
     const temp = `${file}.sections.json.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify({ format: SAVED_FORMAT, model: this.embedder.id, sections }));
+    writeFileSync(temp, JSON.stringify({ format: SAVED_FORMAT, model: this.embedder.id, snapshot: boundTo, sections }));
     renameSync(temp, `${file}.sections.json`);
   }
 
@@ -215,7 +238,7 @@ export class SectionVectors {
     if (!existsSync(file) || !existsSync(`${file}.sections.json`)) return false;
     try {
       const [index, text] = await Promise.all([loadVectorIndexAsync(file), readFile(`${file}.sections.json`, 'utf8')]);
-      const saved = JSON.parse(text) as { format: number; model: string; sections: [string, string, number[]][] };
+      const saved = JSON.parse(text) as { format: number; model: string; snapshot?: string | null; sections: [string, string, number[]][] };
       if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id) throw new Error('saved for another model or format');
       if (this.index) return false; // vectors attached meanwhile: they are newer than the file
       const bySection = new Map<string, SectionVectorsEntry>();
@@ -228,6 +251,7 @@ export class SectionVectors {
       for (const [id, entry] of bySection) this.bySection.set(id, entry);
       labelToSection.forEach((id, label) => (this.labelToSection[label] = id));
       this.index = index;
+      this.loadedFor = typeof saved.snapshot === 'string' ? saved.snapshot : null;
       return true;
     } catch (error) {
       this.log(`[meaning] saved vector index not used (${(error as Error).message}); rebuilding it from the vector cache`);
@@ -283,9 +307,17 @@ export class SectionVectors {
         const { vectors } = await current;
         if (signal.aborted) return;
         let offset = 0;
+        let sinceYield = 0;
         for (const s of chunks[c]) {
+          if (sinceYield >= ATTACH_SLICE_WINDOWS) {
+            sinceYield = 0;
+            await new Promise((resolve) => setImmediate(resolve));
+            // A newer sync planned afresh from what is attached so far; the rest is not ours to add.
+            if (signal.aborted) return;
+          }
           this.attach(s.id, s.digest, vectors.slice(offset, offset + s.windows.length));
           offset += s.windows.length;
+          sinceYield += s.windows.length;
         }
         done += chunks[c].length;
         this.pending = total - done;
@@ -318,6 +350,15 @@ export class SectionVectors {
       this.digestCache.set(entry.section, digest);
     }
     return digest;
+  }
+
+  /** Takes each loaded entry's saved digest as the digest of its section in `state` (see `bringInLine`). */
+  private adoptSavedDigests(state: IndexState): void {
+    for (const entry of state.sections) {
+      if (!entry) continue;
+      const have = this.bySection.get(entry.section.id);
+      if (have && !this.digestCache.has(entry.section)) this.digestCache.set(entry.section, have.digest);
+    }
   }
 
   private cachedVectors(windows: readonly string[]): Float32Array[] | null {

@@ -45,6 +45,12 @@ export interface IndexerMemory {
   state: IndexState;
   /** Analysed title and context terms of each document of `docs`, when known (sectionStore.ts). */
   docTerms?: DocTerms[];
+  /**
+   * A random id given to one written snapshot, also recorded by the files saved beside it (the
+   * vector index's section map), so a restart can tell those files were written with this very
+   * snapshot. Absent in memory that was never written, and in snapshots written before it existed.
+   */
+  snapshotId?: string;
 }
 
 /** A document's analysed title terms and context terms (sectionTerms.ts). */
@@ -62,6 +68,8 @@ type DocJson = Omit<Doc, 'sections'> & { sections: SectionTuple[] };
 interface SnapshotJson {
   folders: WorkspaceFolder[];
   writtenAt: string;
+  /** Optional: snapshots of format 4 written before it existed have none (nothing is bound to them). */
+  snapshotId?: string;
   discovery: WorkspaceDiscovery;
   digests: [string, string][];
   git: { repos: (Omit<RepoGitFacts, 'lastCommitTimes' | 'dirty'> & { lastCommitTimes: [string, number][]; dirty: string[] })[]; problems: WorkspaceGitFacts['problems'] } | null;
@@ -99,6 +107,7 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
   const json: SnapshotJson = {
     folders: [...memory.discovery.folders],
     writtenAt: new Date().toISOString(),
+    snapshotId: memory.snapshotId,
     discovery: memory.discovery,
     digests: [...memory.table.entries.values()].map((f) => [f.path, f.digest]),
     git: memory.git
@@ -183,6 +192,7 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
     postings,
     state,
     docTerms: json.terms.length === docs.length ? json.terms.map(([title, context]) => ({ title, context })) : undefined,
+    snapshotId: typeof json.snapshotId === 'string' ? json.snapshotId : undefined,
   };
 }
 
