@@ -77,6 +77,8 @@ class TimedStore implements IndexStore {
   generation = (ns: string) => this.inner.generation(ns);
   readBase = (ns: string) => this.inner.readBase(ns);
   sectionTexts = (ns: string, ids: readonly string[]) => this.inner.sectionTexts(ns, ids);
+  readWindows: IndexStore['readWindows'] = (ns, after, onPage) => this.inner.readWindows(ns, after, onPage);
+  nearestWindows: IndexStore['nearestWindows'] = (ns, query, k) => this.inner.nearestWindows(ns, query, k);
   close = () => this.inner.close();
   async candidates(ns: string, terms: readonly string[], named: readonly string[]): Promise<CandidateRows> {
     const started = performance.now();

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine';
 import type { IndexState, SectionEntry, WorkspaceFolder } from '../engine/indexState';
-import { storeReaderOf } from '../engine/store/storeReader';
+import { storeQueryModelOf, storeReaderOf } from '../engine/store/storeReader';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -27,7 +27,7 @@ export type StateForQuery =
  * mistake, refused (an MCP `isError` result) with the names it could have used: an empty answer
  * would read as "nothing is written about it".
  */
-export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string): Promise<StateForQuery> {
+export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null): Promise<StateForQuery> {
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
@@ -37,8 +37,11 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
   if (reader) {
     // A store (`--store`) holds the workspace as it was last indexed, not its history.
     if (asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');
-    // A question's state holds its candidates only (engine/store/scopedState.ts).
-    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question);
+    // A question's state holds its candidates only (engine/store/scopedState.ts), the nearest
+    // sections by meaning among them when the question was embedded by the stored vectors' model.
+    const model = storeQueryModelOf(engine);
+    const query = queryVector && model ? { vector: queryVector, model } : undefined;
+    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question, query);
     if (!stored) return { kind: 'cold', workspace, degraded: ['index-cold'] };
     return { kind: 'ready', state: stored, workspace, degraded: stored.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [] };
   }

@@ -16,6 +16,7 @@ import type { CatalogEntity, Doc, FileCommitInfo, Relation, Section } from '../m
 import type { RunHealth } from '../sources/runHealth';
 import { CorpusScopedPostings, type CorpusStatistics } from './corpus';
 import type { CandidateRows, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from './rows';
+import type { StoredVectors } from './storedVectors';
 
 /** What a reader keeps of a namespace between questions (one per generation written). */
 export interface NamespaceBase {
@@ -27,6 +28,8 @@ export interface NamespaceBase {
   graph: ComponentGraph;
   runHealth: ReadonlyMap<string, RunHealth>;
   stats: NamespaceStats;
+  /** The namespace's vectors at this generation; absent when none were written. */
+  vectors?: StoredVectors;
 }
 
 /** The namespace without sections: the graph tools' state. */
@@ -40,7 +43,7 @@ export function baseState(base: NamespaceBase): IndexState {
  * Section texts are empty until {@link StoreReader.completeTexts} fills the kept ones.
  */
 export function questionState(base: NamespaceBase, rows: CandidateRows, askedTerms: readonly string[]): IndexState {
-  const candidates = [...rows.sections].sort((a, b) => a.ordinal - b.ordinal);
+  const candidates = sortedCandidates(rows);
   const dense = new Map<number, number>();
   candidates.forEach((c, i) => dense.set(c.ordinal, i));
 
@@ -89,6 +92,11 @@ export function questionState(base: NamespaceBase, rows: CandidateRows, askedTer
   };
   const lexical = new CorpusScopedPostings(candidateSegment(candidates, rows.postings, dense), corpus);
   return { ...stateOf(base, { docs, sections, lexical, commits: rows.commits, titleTerms, contextTerms }), corpus };
+}
+
+/** The candidates in the order {@link questionState} numbers them: dense ordinal i is element i's store ordinal. */
+export function sortedCandidates(rows: CandidateRows): CandidateRows['sections'] {
+  return [...rows.sections].sort((a, b) => a.ordinal - b.ordinal);
 }
 
 /** The candidates' postings laid out as a postings index segment (segment.ts), ordinals dense. */
