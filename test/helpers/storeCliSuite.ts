@@ -239,6 +239,40 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       }
     });
 
+    it('serves a namespace written into the store after it started, and each new generation of it, without a restart', async () => {
+      const late = tempDir('late');
+      write(late, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: late-ledger\n  description: Reconciles the late ledger\nspec:\n  type: service\n  lifecycle: production\n  owner: team-ledger\n');
+      write(late, 'overview.md', '# Late ledger\n\nThe quokka reconciler balances the late ledger every night.\n');
+      const lateNs = (json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index a new folder').namespaces as { namespace: string }[])[0].namespace;
+      const open = await connectHttp(endpoint, everything);
+      const limited = await connectHttp(endpoint, fernhillOnly);
+      try {
+        const ask = async (question: string) => {
+          const r = await open.callTool({ name: 'workspace_context', arguments: { workspace: lateNs, question, limit: 10 } });
+          assert.ok(!r.isError, JSON.stringify(r.content));
+          const memory = json(await run(['ask', question, '--workspace', late, '--json', '--no-cache', '--limit', '10']), 'ask in memory');
+          assert.deepEqual(answerOf(r.structuredContent as Record<string, unknown>), answerOf(memory), question);
+          return (r.structuredContent as { passages: { text: string; sourceRef: { path: string } }[] }).passages;
+        };
+        const first = await ask('quokka reconciler');
+        assert.equal(first[0]?.sourceRef.path, 'overview.md');
+        assert.match(first[0].text, /quokka/);
+        // A token limited to fernhill still gets nothing of it.
+        const refused = await limited.callTool({ name: 'workspace_context', arguments: { workspace: lateNs, question: 'quokka reconciler' } });
+        assert.equal(refused.isError, true);
+        assert.doesNotMatch(JSON.stringify(refused.content), /quokka|ledger/i);
+
+        write(late, 'overview.md', '# Late ledger\n\nThe wombat reconciler balances the late ledger every hour.\n');
+        json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index the folder again');
+        const changed = await ask('wombat reconciler');
+        assert.match(changed[0]?.text ?? '', /wombat/);
+        assert.ok((await ask('quokka reconciler')).every((p) => !/quokka/.test(p.text)), 'the old text is gone');
+      } finally {
+        await open.close();
+        await limited.close();
+      }
+    });
+
     it('refuses a token the config file does not list', async () => {
       await assert.rejects(connectHttp(endpoint, 'x'.repeat(40)), /401|Unauthorized/);
     });

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine';
 import type { IndexState, SectionEntry, WorkspaceFolder } from '../engine/indexState';
-import { storeQueryModelOf, storeReaderOf } from '../engine/store/storeReader';
+import { storeQueryModelOf, storeReaderOf, type StoreBacked } from '../engine/store/storeReader';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -28,12 +28,14 @@ export type StateForQuery =
  * would read as "nothing is written about it".
  */
 export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null): Promise<StateForQuery> {
+  const reader = storeReaderOf(engine);
+  // A namespace written into the store since the server started is served without a restart.
+  if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders();
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
     throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspaceArg}'; it serves ${served} (give one of these names or its path).`);
   }
-  const reader = storeReaderOf(engine);
   if (reader) {
     // A store (`--store`) holds the workspace as it was last indexed, not its history.
     if (asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');

@@ -105,7 +105,7 @@ export async function openStoreEngine(options: CliOptions, log?: (message: strin
     // One embedder for every engine of the store (serve --config makes one per token).
     const settings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, ...stripUndefined(embeddingSettings(options)) };
     const embedder = createEmbedder(settings, { log });
-    const engine = storeEngine(namespaces, reader, log, embedder);
+    const engine = storeEngine(namespaces, reader, log, embedder, options.workspacesGiven ? 'these' : 'all');
     return {
       engine,
       store,
@@ -128,8 +128,19 @@ export async function openStoreEngine(options: CliOptions, log?: (message: strin
  * An engine serving `namespaces` from `reader`: its folders are the namespaces (by name, with the
  * path they were indexed from, so passages keep their file URIs); it never indexes.
  */
-export function storeEngine(namespaces: readonly StoredNamespace[], reader: StoreReader, log?: (message: string) => void, embedder: Embedder | null = null): Engine {
-  return new StoreBackedEngine(reader, embedder, { folders: namespaces.map((n) => ({ name: n.name, absPath: n.absPath })), embeddings: { provider: 'off' }, log });
+export function storeEngine(namespaces: readonly StoredNamespace[], reader: StoreReader, log?: (message: string) => void, embedder: Embedder | null = null, serves: ServedNamespaces = 'these'): Engine {
+  return new StoreBackedEngine(reader, embedder, serves, { folders: namespaces.map(folderOf), embeddings: { provider: 'off' }, log });
+}
+
+/**
+ * Which namespaces an engine serves as the store changes: `these` (the ones it started with:
+ * `--workspace` named them), `all` (every namespace, also those written later), or a list of
+ * names (a token limited to folders: those of them the store holds, now or later).
+ */
+export type ServedNamespaces = 'these' | 'all' | readonly string[];
+
+function folderOf(n: StoredNamespace): WorkspaceFolder {
+  return { name: n.name, absPath: n.absPath };
 }
 
 /**
@@ -142,10 +153,23 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   constructor(
     readonly storeReader: StoreReader,
     private readonly queryEmbedder: Embedder | null,
+    private readonly serves: ServedNamespaces,
     private readonly options: ConstructorParameters<typeof Engine>[0],
   ) {
     super(options);
     this.queryModel = queryEmbedder?.id ?? null;
+  }
+
+  /** Re-reads the store's namespaces (called when a question names a workspace not served yet). */
+  async refreshFolders(): Promise<void> {
+    if (this.serves === 'these') return;
+    const allowed = this.serves === 'all' ? undefined : new Set(this.serves);
+    const folders = (await this.storeReader.store.namespaces()).filter((n) => !allowed || allowed.has(n.name)).map(folderOf);
+    // Never fewer than at start: a namespace dropped meanwhile answers cold (`index-cold`), as before.
+    const known = new Set(folders.map((f) => f.name));
+    const kept = this.folders.filter((f) => !known.has(f.name));
+    // The folders are the engine's own list; a store engine never indexes them (see storeEngine).
+    (this as { folders: readonly WorkspaceFolder[] }).folders = [...kept, ...folders];
   }
 
   /**
