@@ -199,8 +199,8 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     }
   }
 
-  function queryVector(k: number): Float32Array {
-    const entries = state.sections.filter((e) => e !== undefined);
+  function queryVector(k: number, of: IndexState = state): Float32Array {
+    const entries = of.sections.filter((e) => e !== undefined);
     const entry = entries[(k * 37) % entries.length]!;
     const rand = seededRandom(1000 + k);
     return Float32Array.from(vectorOf(textDigest(splitWindows(embeddingText(entry), windowOptionsFor(new LocalEmbedder({ model: 'minilm' })))[0].text)), (x) => x + 0.3 * (rand() * 2 - 1));
@@ -264,6 +264,8 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     assert.equal(report.windowsWritten, windows);
     assert.ok(windows > state.counts.sections, 'long sections have more than one window');
     assert.deepEqual((await store.namespaces()).map((n) => [n.name, n.vectorModel]), [['fernhill-hybrid', model]]);
+    // The crowd sample: every section of a workspace under 512 sections, in ordinal order.
+    assert.deepEqual(rows.meaning!.sampleIds, state.sections.filter((e) => e !== undefined).map((e) => e!.section.id));
   });
 
   it(`ranks ${questions.length} questions exactly as in memory on the exact path (ids, order, scores, why[], texts)`, async () => {
@@ -294,6 +296,45 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     }
     assert.ok(found / wanted >= 0.95, `recall ${found}/${wanted}`);
     assert.ok(identical / questions.length >= 0.9, `${identical} of ${questions.length} answers identical`);
+  });
+
+  (existsSync(ARGOCD) ? it : it.skip)('ranks the 60 Argo CD questions exactly as in memory on a server without pgvector (a crowd sampled at strided ordinals)', async () => {
+    // A server without the extension: the store's own exact path, no reader option needed.
+    const plainServer = await startPgliteServer({ pgvector: false });
+    const plainStore = await openPostgresStore(plainServer.url);
+    assert.equal(plainStore.pgvector, false);
+    const reader = new StoreReader(plainStore);
+    const tmp = mkdtempSync(path.join(os.tmpdir(), 'wsctx-store-argocd-hybrid-'));
+    const folder = { name: 'argocd-hybrid', absPath: writeArgocdWorkspace(ARGOCD, tmp) };
+    const argoCache = tempDir('argocd-vectors');
+    // Indexed once: the engine with embeddings restores this one's snapshot.
+    const words = new Engine({ folders: [folder], cacheDir: argoCache });
+    const plain = await words.waitForIndex();
+    await words.saveSnapshot();
+    const plan = planWindows(plain);
+    fillVectorCache(plain, argoCache, (i) => vectorOf(plan.digests[i]));
+    words.dispose();
+    const argo = new Engine({ folders: [folder], cacheDir: argoCache, embeddings: { provider: 'local' }, embedInBackground: false, vectorBackend: 'exact' });
+    try {
+      const argoState = await argo.waitForIndex();
+      await argo.waitForMeaning();
+      assert.ok(argoState.sections.length > 2 * 512, 'more sections than the crowd sample');
+      await plainStore.write(workspaceRows(argoState, argo.meaningRows(argoState)));
+      const asked = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { question: string }).question);
+      for (const [k, question] of asked.entries()) {
+        const vector = queryVector(k, argoState);
+        const memory = rankWorkspaceContext(argoState, { question, limit: 10, now: NOW, meaning: argo.meaningSource(argoState, vector) });
+        const storedState = (await reader.questionState('argocd-hybrid', question, { vector, model }))!;
+        const stored = rankWorkspaceContext(storedState, { question, limit: 10, now: NOW, meaning: reader.meaningOf(storedState) });
+        await reader.completeTexts('argocd-hybrid', stored.passages.map((p) => p.entry));
+        assert.deepEqual(comparable(stored), comparable(memory), question);
+      }
+    } finally {
+      argo.dispose();
+      rmSync(tmp, { recursive: true, force: true });
+      await plainStore.close();
+      await plainServer.stop();
+    }
   });
 
   it('writes no vector again for an unchanged workspace', async () => {
