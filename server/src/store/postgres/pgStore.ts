@@ -12,7 +12,7 @@ import { InputError } from '../../engine/errors';
 import type { IndexStore, NamespaceBaseRows, NearestWindows, StoredNamespace, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
 import type { CandidateRows, CandidateSection, NamespaceStats, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
 import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
-import { enablePgvector, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
+import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';
 
 /** Rows per INSERT of sections (their texts make them large) and of postings. */
@@ -379,24 +379,6 @@ async function namespaceRow(client: PoolClient, name: string): Promise<{ id: num
     info: r.info,
     stats: { sectionCount: r.section_count, lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context }, docCount: r.doc_count, titleTermSum: r.title_terms },
   };
-}
-
-/** The sections of the documents this write keeps, at their store ordinals. */
-async function keptSections(client: PoolClient, ns: number, rows: StoredWorkspace, changed: ReadonlySet<string>): Promise<PlacedSection[]> {
-  if (!rows.meaning) return [];
-  const keptDocs = rows.docs.filter((d) => !changed.has(d.doc.id));
-  if (keptDocs.length === 0) return [];
-  const ordinals = new Map(
-    (await client.query<{ id: string; ordinal: number }>('SELECT id, ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns, keptDocs.map((d) => d.doc.id)])).rows.map((r) => [r.id, r.ordinal]),
-  );
-  const placed: PlacedSection[] = [];
-  for (const { sections } of keptDocs) {
-    for (const section of sections) {
-      const ordinal = ordinals.get(section.id);
-      if (ordinal !== undefined) placed.push({ ordinal, section });
-    }
-  }
-  return placed;
 }
 
 async function insertDocs(client: PoolClient, ns: number, docs: readonly StoredDoc[]): Promise<void> {

@@ -10,7 +10,7 @@
  */
 import type { PoolClient } from 'pg';
 import type { StoredMeaningRows, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
-import type { StoredMeaning, StoredSectionTerms } from '../../engine/store/rows';
+import type { StoredMeaning, StoredSectionTerms, StoredWorkspace } from '../../engine/store/rows';
 
 /** Windows per INSERT (with pgvector each carries a ~3 kB vector literal). */
 const WINDOW_BATCH = 2000;
@@ -50,6 +50,24 @@ export interface NamespaceVectors {
 export interface PlacedSection {
   ordinal: number;
   section: StoredSectionTerms;
+}
+
+/** The sections of the documents a write keeps (unchanged digests), at their store ordinals: their vectors may still change. */
+export async function keptSections(client: PoolClient, ns: number, rows: StoredWorkspace, changed: ReadonlySet<string>): Promise<PlacedSection[]> {
+  if (!rows.meaning) return [];
+  const keptDocs = rows.docs.filter((d) => !changed.has(d.doc.id));
+  if (keptDocs.length === 0) return [];
+  const ordinals = new Map(
+    (await client.query<{ id: string; ordinal: number }>('SELECT id, ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns, keptDocs.map((d) => d.doc.id)])).rows.map((r) => [r.id, r.ordinal]),
+  );
+  const placed: PlacedSection[] = [];
+  for (const { sections } of keptDocs) {
+    for (const section of sections) {
+      const ordinal = ordinals.get(section.id);
+      if (ordinal !== undefined) placed.push({ ordinal, section });
+    }
+  }
+  return placed;
 }
 
 /**
