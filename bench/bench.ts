@@ -202,7 +202,7 @@ async function runBench(options: BenchOptions): Promise<void> {
   process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
   if (options.storeSizes.length) {
     // Its own process: the store bench holds a whole generated workspace in memory beside the server.
-    const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50)], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50), ...(options.vectors === 'skip' ? ['--words-only'] : ['--standin', options.standin])], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
     if (store.status !== 0) throw new Error(`bench: the store bench failed (exit ${store.status})`);
     process.stdout.write(`\n${store.stdout}`);
   }
