@@ -8,9 +8,16 @@
  * in-memory engine's. With pgvector, the window's unit vector (dequantized from those codes) is
  * stored besides for the HNSW index; it only proposes candidates, it never scores them.
  */
-import type { PoolClient } from 'pg';
 import type { StoredMeaningRows, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
 import type { StoredMeaning, StoredSectionTerms, StoredWorkspace } from '../../engine/store/rows';
+
+/**
+ * What these functions need of a connection: pgStore.ts, the one module that imports the client
+ * library (test/unit/importRules.test.ts), hands its pooled client in a transaction.
+ */
+export interface PoolClient {
+  query<R = Record<string, unknown>>(text: string, values?: unknown[]): Promise<{ rows: R[] }>;
+}
 
 /** Windows per INSERT (with pgvector each carries a ~3 kB vector literal). */
 const WINDOW_BATCH = 2000;
