@@ -24,8 +24,9 @@
  *   against the exact scan over as many stand-in vectors as the size names.
  * - `--quick`: fernhill and 1k only, 2 runs, 50 queries, 5 edits per update probe; no model run
  *   (synthetic stand-in vectors; figures that need the model say so); under a minute.
- * - `--store SIZES`: the PostgreSQL store (benchStore.ts) at those generated sizes, words only:
- *   write throughput, candidate query and whole-answer p50/p95, answers equal to in-memory.
+ * - `--store SIZES`: the PostgreSQL store (benchStore.ts) at those generated sizes, words only and
+ *   hybrid (stand-in vectors): write throughput, candidate query and whole-answer p50/p95,
+ *   answers equal to in-memory.
  * - Output: Markdown on stdout, JSON in bench-results/ (or `--out`); both name the machine's cores,
  *   the Node version and the git commit. Progress goes to stderr.
  */
@@ -201,7 +202,7 @@ async function runBench(options: BenchOptions): Promise<void> {
   process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
   if (options.storeSizes.length) {
     // Its own process: the store bench holds a whole generated workspace in memory beside the server.
-    const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50)], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+    const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50), ...(options.vectors === 'skip' ? ['--words-only'] : ['--standin', options.standin])], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
     if (store.status !== 0) throw new Error(`bench: the store bench failed (exit ${store.status})`);
     process.stdout.write(`\n${store.stdout}`);
   }

@@ -16,6 +16,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { connectHttp } from './mcpClients';
 import { TEST_CACHE_DIR, WSCTX } from './cli';
 import { copyExampleWorkspace, removeTempDirs, tempDir, write } from './tempWorkspace';
+import { fillVectorCache, planWindows } from '../../bench/fillVectors';
+import { Engine } from '../../server/src/engine/engine';
+import { clusteredVectors } from '../unit/engine/vector/syntheticVectors';
 
 interface Run {
   code: number;
@@ -181,6 +184,39 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     assert.match(bad.stderr, /--store: expected a postgresql:\/\/ connection string/);
   });
 
+  it('index --store writes the vectors and ask --store answers hybrid (words + meaning) as the in-memory engine', async function () {
+    // Stand-in vectors in the vector cache (bench/fillVectors.ts): nothing embeds a section; the
+    // question is embedded by the packaged model in both processes.
+    const hybrid = copyExampleWorkspace();
+    const cache = tempDir('hybrid-cache');
+    const words = new Engine({ folders: [{ name: path.basename(hybrid), absPath: hybrid }] });
+    let sections: number;
+    try {
+      const state = await words.waitForIndex();
+      sections = state.counts.sections;
+      const plan = planWindows(state);
+      const vectors = clusteredVectors(plan.digests.length, 384, 12, 0.9, 11);
+      fillVectorCache(state, cache, (i) => vectors[i]);
+    } finally {
+      words.dispose();
+    }
+    const local = { WSCTX_EMBEDDINGS: 'local', WSCTX_CACHE_DIR: cache };
+    const out = json(await wsctxAsync(['index', '--store', url(), '--workspace', hybrid, '--json'], { ...env, ...local }), 'index --store with vectors');
+    const report = (out.namespaces as { namespace: string; vectorSectionsWritten: number; windowsWritten: number }[])[0];
+    assert.equal(report.vectorSectionsWritten, sections);
+    assert.ok(report.windowsWritten > sections);
+    for (const question of QUESTIONS.slice(0, 2)) {
+      const memory = json(await wsctxAsync(['ask', question, '--workspace', hybrid, '--json'], local), 'ask in memory with vectors');
+      const stored = json(await wsctxAsync(['ask', question, '--store', url(), '--workspace', report.namespace, '--json'], { ...env, ...local, WSCTX_STORE_VECTOR_SEARCH: 'exact' }), 'ask --store with vectors');
+      // Every passage has a vector, so every why[] holds the meaning term (its value is the
+      // question's cosine against stand-in vectors: often 0 after the crowd anchor).
+      const passages = stored.passages as { why: { signal: string }[] }[];
+      assert.ok(passages.length > 0 && passages.every((p) => p.why.some((w) => w.signal === 'meaning')), `${question}: meaning counted`);
+      assert.deepEqual(stored.meaning, { model: (memory.meaning as { model: string }).model, sectionsWithVectors: sections, sectionsWithoutVectors: 0 });
+      assert.deepEqual(answerOf(stored), answerOf(memory), question);
+    }
+  });
+
   describe('serve --store with tokens limited to folders (config file)', () => {
     let server: ReturnType<typeof spawn>;
     let endpoint: string;
@@ -267,6 +303,40 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       } finally {
         await limited.close();
         await open.close();
+      }
+    });
+
+    it('serves a namespace written into the store after it started, and each new generation of it, without a restart', async () => {
+      const late = tempDir('late');
+      write(late, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: late-ledger\n  description: Reconciles the late ledger\nspec:\n  type: service\n  lifecycle: production\n  owner: team-ledger\n');
+      write(late, 'overview.md', '# Late ledger\n\nThe quokka reconciler balances the late ledger every night.\n');
+      const lateNs = (json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index a new folder').namespaces as { namespace: string }[])[0].namespace;
+      const open = await connectHttp(endpoint, everything);
+      const limited = await connectHttp(endpoint, fernhillOnly);
+      try {
+        const ask = async (question: string) => {
+          const r = await open.callTool({ name: 'workspace_context', arguments: { workspace: lateNs, question, limit: 10 } });
+          assert.ok(!r.isError, JSON.stringify(r.content));
+          const memory = json(await run(['ask', question, '--workspace', late, '--json', '--no-cache', '--limit', '10']), 'ask in memory');
+          assert.deepEqual(answerOf(r.structuredContent as Record<string, unknown>), answerOf(memory), question);
+          return (r.structuredContent as { passages: { text: string; sourceRef: { path: string } }[] }).passages;
+        };
+        const first = await ask('quokka reconciler');
+        assert.equal(first[0]?.sourceRef.path, 'overview.md');
+        assert.match(first[0].text, /quokka/);
+        // A token limited to fernhill still gets nothing of it.
+        const refused = await limited.callTool({ name: 'workspace_context', arguments: { workspace: lateNs, question: 'quokka reconciler' } });
+        assert.equal(refused.isError, true);
+        assert.doesNotMatch(JSON.stringify(refused.content), /quokka|ledger/i);
+
+        write(late, 'overview.md', '# Late ledger\n\nThe wombat reconciler balances the late ledger every hour.\n');
+        json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index the folder again');
+        const changed = await ask('wombat reconciler');
+        assert.match(changed[0]?.text ?? '', /wombat/);
+        assert.ok((await ask('quokka reconciler')).every((p) => !/quokka/.test(p.text)), 'the old text is gone');
+      } finally {
+        await open.close();
+        await limited.close();
       }
     });
 

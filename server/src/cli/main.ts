@@ -237,7 +237,7 @@ async function serveStore(opened: StoreEngine, options: CliOptions): Promise<num
     const absent = (t.folders ?? []).filter((f) => !opened.namespaces.some((n) => n.name === f));
     if (allowed.length === 0) throw new InputError(`${config!.path}:${t.line}: tokens: ${t.name} may read ${t.folders!.join(', ')}, none of which this server serves (it serves ${opened.namespaces.map((n) => n.name).join(', ')})`);
     if (absent.length) logToStderr(`[serve] ${t.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.map((n) => n.name).join(', ')}`);
-    const engine = storeEngine(allowed, opened.reader, logToStderr);
+    const engine = storeEngine(allowed, opened.reader, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (t.folders ?? 'all'));
     engines.push(engine);
     access.push({ name: t.name, token: t.token, services: createServices({ engine }) });
   }

@@ -10,14 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { sha256Hex } from './chunking/ids';
-import type { IndexState, WorkspaceFolder } from './indexState';
+import type { IndexState, SectionEntry, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
 import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { questionAnchors } from './meaning/questionAnchors';
-import { meaningRaw } from './ranking/contract';
+import { meaningRaw, type SimilarityAnchors } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
@@ -65,8 +65,22 @@ export interface EngineOptions {
    * none) and never wait for, or start, a long embedding job; `embedPendingMeaning` embeds.
    */
   embedInBackground?: boolean;
+  /**
+   * The section vectors' index: `auto` (default) HNSW where hnswlib-node loads, else the exact
+   * scan; `exact` always scans (the reference a store's exact path is compared with).
+   */
+  vectorBackend?: 'auto' | 'hnsw' | 'exact';
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
+}
+
+/** The meaning half of an index as a store writes it (Engine.meaningRows). */
+export interface MeaningRows {
+  /** The embedder id: vectors of another model are never mixed with these. */
+  model: string;
+  /** The model's own cosine anchors (used below MEANING_MIN_SAMPLE sections with vectors). */
+  anchors: SimilarityAnchors;
+  windowsOf(entry: SectionEntry): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null;
 }
 
 export type StateListener = (state: IndexState) => void;
@@ -100,7 +114,8 @@ export class Engine {
   private restoreTried = false;
   private fromSnapshot = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
-  private readonly embedder: Embedder | null;
+  /** Protected: a store-backed engine (cli/commands/storeCommand.ts) embeds questions with it. */
+  protected readonly embedder: Embedder | null;
   private readonly vectors: SectionVectors | undefined;
   private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
@@ -128,7 +143,7 @@ export class Engine {
     this.embedder = createEmbedder(embeddings, { log: this.log, modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined });
     if (this.embedder) {
       const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
-      this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true);
+      this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true, options.vectorBackend);
       this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
       this.textMeaning = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
@@ -305,6 +320,18 @@ export class Engine {
       anchors: questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
       nearest,
     };
+  }
+
+  /**
+   * What a store writes of the meaning half of `state` (engine/store/storeRows.ts): the embedder
+   * id, its cosine anchors, and each section's int8 windows as this engine's vector index holds
+   * them (null for a section without a vector for its current text). Null when embeddings are off.
+   */
+  meaningRows(state: IndexState): MeaningRows | null {
+    const vectors = this.vectors;
+    const embedder = this.embedder;
+    if (!vectors || !embedder) return null;
+    return { model: embedder.id, anchors: embedder.similarity, windowsOf: (entry) => vectors.quantizedWindows(entry) };
   }
 
   /** Resolves when every section of the state in service has its vectors (or embedding stopped). */

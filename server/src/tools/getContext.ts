@@ -192,8 +192,9 @@ async function runContext(services: Services, args: Args, context: ToolCallConte
   const privateDocs = own && notes ? notes.docs(view.today) : [];
   // The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula.
   const engine = services.engine;
-  const entityState = await entityExcerptState(engine, view.state, args.task);
-  const meaning = engine.meaningSource(entityState, await engine.embedQuery(args.task));
+  const queryVector = await engine.embedQuery(args.task);
+  const entityState = await entityExcerptState(engine, view.state, args.task, queryVector);
+  const meaning = engine.meaningSource(entityState, queryVector);
   const ranked = rankEntityPassages(entityState, args.task, { now: services.now().getTime(), meaning });
   // A store ranks without texts; the excerpts are chosen by what is under their headings.
   await completePassages(engine, entityState.folders[0], ranked.passages.map((p) => p.entry));

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine';
 import type { IndexState, SectionEntry, WorkspaceFolder } from '../engine/indexState';
-import { storeReaderOf } from '../engine/store/storeReader';
+import { storeQueryModelOf, storeReaderOf, type StoreBacked } from '../engine/store/storeReader';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -27,18 +27,23 @@ export type StateForQuery =
  * mistake, refused (an MCP `isError` result) with the names it could have used: an empty answer
  * would read as "nothing is written about it".
  */
-export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string): Promise<StateForQuery> {
+export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null): Promise<StateForQuery> {
+  const reader = storeReaderOf(engine);
+  // A namespace written into the store since the server started is served without a restart.
+  if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders();
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
     throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspaceArg}'; it serves ${served} (give one of these names or its path).`);
   }
-  const reader = storeReaderOf(engine);
   if (reader) {
     // A store (`--store`) holds the workspace as it was last indexed, not its history.
     if (asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');
-    // A question's state holds its candidates only (engine/store/scopedState.ts).
-    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question);
+    // A question's state holds its candidates only (engine/store/scopedState.ts), the nearest
+    // sections by meaning among them when the question was embedded by the stored vectors' model.
+    const model = storeQueryModelOf(engine);
+    const query = queryVector && model ? { vector: queryVector, model } : undefined;
+    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question, query);
     if (!stored) return { kind: 'cold', workspace, degraded: ['index-cold'] };
     return { kind: 'ready', state: stored, workspace, degraded: stored.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [] };
   }
@@ -82,12 +87,15 @@ export async function libraryIndexState(engine: Engine, texts: readonly string[]
 /**
  * The state `get_context`'s entity excerpts are ranked on (engine/context/entityDocs.ts): the
  * library's own for the in-memory engine (it holds every document), a question's candidates over
- * a store, whose texts {@link completePassages} fills once the excerpts are chosen.
+ * a store (with the nearest sections by meaning when `queryVector` is the stored vectors' model's),
+ * whose texts {@link completePassages} fills once the excerpts are ranked.
  */
-export async function entityExcerptState(engine: Engine, libraryState: IndexState, task: string): Promise<IndexState> {
+export async function entityExcerptState(engine: Engine, libraryState: IndexState, task: string, queryVector: Float32Array | null): Promise<IndexState> {
   const reader = storeReaderOf(engine);
   if (!reader) return libraryState;
-  return (await reader.questionState(libraryState.folders[0].name, task)) ?? libraryState;
+  const model = storeQueryModelOf(engine);
+  const query = queryVector && model ? { vector: queryVector, model } : undefined;
+  return (await reader.questionState(libraryState.folders[0].name, task, query)) ?? libraryState;
 }
 
 /**

@@ -14,6 +14,7 @@ import { CONTRACT_VERSION } from '../engine/ranking/contract';
 import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/workspaceContextRanker';
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
+import { storeReaderOf } from '../engine/store/storeReader';
 import { completePassages, stateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
@@ -125,7 +126,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const queryVector = await engine.embedQuery(args.question);
-  const found = await stateForQuery(engine, args.workspace, args.asOf, args.question);
+  const found = await stateForQuery(engine, args.workspace, args.asOf, args.question, queryVector);
   const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
   const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
   if (found.kind === 'cold') {
@@ -180,9 +181,16 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
 }
 
 function meaningSummary(engine: Engine, state: IndexState | undefined): ContextOutput['meaning'] {
+  const sections = state?.counts.sections ?? 0;
+  const reader = storeReaderOf(engine);
+  if (reader) {
+    // A store's question state counts the namespace's stored vectors; the engine holds none itself.
+    const stored = state ? reader.meaningSummaryOf(state) : undefined;
+    if (!stored) return null;
+    return { model: stored.model, sectionsWithVectors: stored.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - stored.sectionsWithVectors) };
+  }
   const status = engine.status().meaning;
   if (!status) return null;
-  const sections = state?.counts.sections ?? 0;
   return { model: status.model, sectionsWithVectors: status.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - status.sectionsWithVectors) };
 }
 

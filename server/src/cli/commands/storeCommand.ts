@@ -8,9 +8,11 @@
  * paths and ids a one-folder engine gives, and answers as that engine does.
  */
 import * as path from 'node:path';
+import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from '../../engine/embeddings/embedder';
 import { Engine } from '../../engine/engine';
 import { InputError } from '../../engine/errors';
-import type { WorkspaceFolder } from '../../engine/indexState';
+import type { IndexState, WorkspaceFolder } from '../../engine/indexState';
+import type { MeaningSource } from '../../engine/ranking/workspaceContextRanker';
 import type { StoredNamespace } from '../../engine/store/indexStore';
 import type { WriteReport } from '../../engine/store/rows';
 import { StoreReader, type StoreBacked } from '../../engine/store/storeReader';
@@ -19,6 +21,7 @@ import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgSt
 import { engineGlobsFrom } from '../../config/workspaceConfig';
 import type { CliOptions } from '../../startup/args';
 import { cliSettings } from '../../startup/hostConfig';
+import { embeddingSettings } from '../../startup/startup';
 
 /** The commands that answer from a store. */
 export const STORE_COMMANDS = ['index', 'ask', 'expand', 'toc', 'section', 'search', 'context', 'page', 'file', 'mcp', 'serve'] as const;
@@ -28,7 +31,11 @@ export interface StoreIndexSummary {
   namespaces: (WriteReport & { documents: number; sections: number; indexMs: number })[];
 }
 
-/** Indexes every folder on its own and writes it to the store; one namespace per folder. */
+/**
+ * Indexes every folder on its own and writes it to the store; one namespace per folder. With
+ * embeddings on (the CLI's default, `--embeddings`), each folder's sections are embedded first
+ * (the vector cache spares what was embedded before) and their vectors written beside them.
+ */
 export async function indexIntoStore(options: CliOptions, folders: readonly WorkspaceFolder[], cacheDir: string | undefined): Promise<StoreIndexSummary> {
   const store = await openPostgresStore(options.store!);
   try {
@@ -37,12 +44,13 @@ export async function indexIntoStore(options: CliOptions, folders: readonly Work
       const started = performance.now();
       // The folder's own settings file, as `wsctx index --workspace <folder>` reads it.
       const own: CliOptions = { ...options, workspaces: [folder.absPath] };
-      const engine = new Engine({ folders: [folder], cacheDir, settings: engineGlobsFrom(cliSettings(own)), embeddings: { provider: 'off' }, embedInBackground: false });
+      const engine = new Engine({ folders: [folder], cacheDir, settings: engineGlobsFrom(cliSettings(own)), embeddings: embeddingSettings(own), embedInBackground: false });
       try {
         const state = await engine.waitForIndex();
+        await engine.embedPendingMeaning();
         await engine.saveSnapshot();
         const indexMs = performance.now() - started;
-        const report = await store.write(workspaceRows(state));
+        const report = await store.write(workspaceRows(state, engine.meaningRows(state)));
         summary.namespaces.push({ ...report, documents: state.counts.documents, sections: state.counts.sections, indexMs });
       } finally {
         engine.dispose();
@@ -60,10 +68,10 @@ export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
     lines.push(
       `${n.namespace}: ${n.documents} documents, ${n.sections} sections indexed in ${(n.indexMs / 1000).toFixed(1)} s; ` +
         `written: ${n.documentsWritten} documents (${n.documentsKept} unchanged, ${n.documentsRemoved} removed), ${n.sectionsWritten} sections, ${n.postingsWritten} postings, ` +
-        `${n.catalogWritten ? 'catalog' : 'catalog unchanged'}, ${n.commitsWritten} commit facts in ${(n.durationMs / 1000).toFixed(1)} s (generation ${n.generation})`,
+        `${n.catalogWritten ? 'catalog' : 'catalog unchanged'}, ${n.commitsWritten} commit facts, vectors of ${n.vectorSectionsWritten} sections (${n.windowsWritten} windows) ` +
+        `in ${(n.durationMs / 1000).toFixed(1)} s (generation ${n.generation})`,
     );
   }
-  lines.push('Vectors are not stored yet: answers from the store rank on words (embeddings off).');
   return lines.join('\n');
 }
 
@@ -73,22 +81,40 @@ export interface StoreEngine {
   store: PostgresStore;
   reader: StoreReader;
   namespaces: StoredNamespace[];
+  /** Embeds questions for every engine of the store; null when embeddings are off. */
+  embedder: Embedder | null;
   close(): Promise<void>;
+}
+
+/** $WSCTX_STORE_VECTOR_SEARCH: `exact` scans the vectors even where pgvector's HNSW index exists. */
+function vectorSearchFromEnv(): 'auto' | 'exact' {
+  const raw = process.env.WSCTX_STORE_VECTOR_SEARCH ?? 'auto';
+  if (raw !== 'auto' && raw !== 'exact') throw new InputError(`WSCTX_STORE_VECTOR_SEARCH must be auto or exact (got "${raw}")`);
+  return raw;
+}
+
+function stripUndefined<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 export async function openStoreEngine(options: CliOptions, log?: (message: string) => void): Promise<StoreEngine> {
   const store = await openPostgresStore(options.store!);
   try {
     const namespaces = selectNamespaces(await store.namespaces(), options);
-    const reader = new StoreReader(store);
-    const engine = storeEngine(namespaces, reader, log);
+    const reader = new StoreReader(store, { vectorSearch: vectorSearchFromEnv() });
+    // One embedder for every engine of the store (serve --config makes one per token).
+    const settings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, ...stripUndefined(embeddingSettings(options)) };
+    const embedder = createEmbedder(settings, { log });
+    const engine = storeEngine(namespaces, reader, log, embedder, options.workspacesGiven ? 'these' : 'all');
     return {
       engine,
       store,
       reader,
       namespaces,
+      embedder,
       async close() {
         engine.dispose();
+        await embedder?.dispose();
         await store.close();
       },
     };
@@ -102,17 +128,66 @@ export async function openStoreEngine(options: CliOptions, log?: (message: strin
  * An engine serving `namespaces` from `reader`: its folders are the namespaces (by name, with the
  * path they were indexed from, so passages keep their file URIs); it never indexes.
  */
-export function storeEngine(namespaces: readonly StoredNamespace[], reader: StoreReader, log?: (message: string) => void): Engine {
-  return new StoreBackedEngine(reader, { folders: namespaces.map((n) => ({ name: n.name, absPath: n.absPath })), embeddings: { provider: 'off' }, log });
+export function storeEngine(namespaces: readonly StoredNamespace[], reader: StoreReader, log?: (message: string) => void, embedder: Embedder | null = null, serves: ServedNamespaces = 'these'): Engine {
+  return new StoreBackedEngine(reader, embedder, serves, { folders: namespaces.map(folderOf), embeddings: { provider: 'off' }, log });
+}
+
+/**
+ * Which namespaces an engine serves as the store changes: `these` (the ones it started with:
+ * `--workspace` named them), `all` (every namespace, also those written later), or a list of
+ * names (a token limited to folders: those of them the store holds, now or later).
+ */
+export type ServedNamespaces = 'these' | 'all' | readonly string[];
+
+function folderOf(n: StoredNamespace): WorkspaceFolder {
+  return { name: n.name, absPath: n.absPath };
 }
 
 /** Answers from `storeReader` (tools/queryState.ts reads it off the engine) and offers the tools a store answers. */
 class StoreBackedEngine extends Engine implements StoreBacked {
+  readonly queryModel: string | null;
+
   constructor(
     readonly storeReader: StoreReader,
-    options: ConstructorParameters<typeof Engine>[0],
+    private readonly queryEmbedder: Embedder | null,
+    private readonly serves: ServedNamespaces,
+    private readonly options: ConstructorParameters<typeof Engine>[0],
   ) {
     super(options);
+    this.queryModel = queryEmbedder?.id ?? null;
+  }
+
+  /** Re-reads the store's namespaces (called when a question names a workspace not served yet). */
+  async refreshFolders(): Promise<void> {
+    if (this.serves === 'these') return;
+    const allowed = this.serves === 'all' ? undefined : new Set(this.serves);
+    const folders = (await this.storeReader.store.namespaces()).filter((n) => !allowed || allowed.has(n.name)).map(folderOf);
+    // Never fewer than at start: a namespace dropped meanwhile answers cold (`index-cold`), as before.
+    const known = new Set(folders.map((f) => f.name));
+    const kept = this.folders.filter((f) => !known.has(f.name));
+    // The folders are the engine's own list; a store engine never indexes them (see storeEngine).
+    (this as { folders: readonly WorkspaceFolder[] }).folders = [...kept, ...folders];
+  }
+
+  /**
+   * The question embedded by the store's shared embedder, or null (words only) when embeddings
+   * are off or no stored namespace has vectors of this model: no model is loaded for nothing.
+   */
+  override async embedQuery(question: string): Promise<Float32Array | null> {
+    const embedder = this.queryEmbedder;
+    if (!embedder || !question.trim()) return null;
+    if (!(await this.storeReader.holdsVectorsOf(embedder.id))) return null;
+    try {
+      return await embedder.embedQuery(question);
+    } catch (error) {
+      this.options.log?.(`[meaning] the question could not be embedded (${(error as Error).message}); answering on words`);
+      return null;
+    }
+  }
+
+  /** The meaning half the store's question state carries (StoreReader.questionState with the query vector). */
+  override meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
+    return queryVector ? (this.storeReader.meaningOf(state) ?? null) : null;
   }
 
   /**

@@ -28,28 +28,35 @@ export interface QuestionCosines {
 
 /** The anchors for one question: the crowd's cosine -> 0, MEANING_SPAN above it -> 1; `model` with too few vectors. */
 export function questionAnchors(cosines: QuestionCosines, model: SimilarityAnchors): SimilarityAnchors {
-  const sample = sampleCosines(cosines, MEANING_SAMPLE);
-  if (sample.length < MEANING_MIN_SAMPLE) return model;
-  sample.sort((a, b) => a - b);
-  const crowd = sample[Math.min(sample.length - 1, Math.floor(sample.length * MEANING_CROWD_PERCENTILE))];
-  const unrelated = round3(crowd);
-  return { unrelated, related: round3(unrelated + MEANING_SPAN) };
+  const sample: number[] = [];
+  // Never a scan of the index: while embedding is under way fewer sampled sections have a vector.
+  for (const o of anchorSampleOrdinals(cosines.count)) {
+    if (!cosines.hasVector(o)) continue;
+    const c = cosines.cosine(o);
+    if (c !== null) sample.push(c);
+  }
+  return anchorsFromSample(sample, model);
 }
 
 /**
- * Cosines of the sections at `size` evenly strided ordinals that have a vector. While embedding
- * is under way fewer of them have one and the sample is smaller; it is never a scan of the index.
+ * The ordinals the crowd is read from in an index of `count` ordinals: `size` evenly strided
+ * ones. A store records the sections at these ordinals when it is written, so its answers read
+ * the same crowd as the in-memory index it was written from.
  */
-function sampleCosines(cosines: QuestionCosines, size: number): number[] {
-  const stride = Math.max(1, cosines.count / size);
+export function anchorSampleOrdinals(count: number, size = MEANING_SAMPLE): number[] {
+  const stride = Math.max(1, count / size);
   const out: number[] = [];
-  for (let i = 0; i * stride < cosines.count; i++) {
-    const o = Math.floor(i * stride);
-    if (!cosines.hasVector(o)) continue;
-    const c = cosines.cosine(o);
-    if (c !== null) out.push(c);
-  }
+  for (let i = 0; i * stride < count; i++) out.push(Math.floor(i * stride));
   return out;
+}
+
+/** The anchors from the sampled sections' cosines (any order); `model` below MEANING_MIN_SAMPLE of them. */
+export function anchorsFromSample(cosines: readonly number[], model: SimilarityAnchors): SimilarityAnchors {
+  if (cosines.length < MEANING_MIN_SAMPLE) return model;
+  const sample = [...cosines].sort((a, b) => a - b);
+  const crowd = sample[Math.min(sample.length - 1, Math.floor(sample.length * MEANING_CROWD_PERCENTILE))];
+  const unrelated = round3(crowd);
+  return { unrelated, related: round3(unrelated + MEANING_SPAN) };
 }
 
 /** Anchors are shown in why[]; three decimals say all they mean. */

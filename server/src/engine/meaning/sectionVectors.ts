@@ -95,6 +95,7 @@ export class SectionVectors {
     private readonly cache: VectorCache | null,
     private readonly log: (message: string) => void,
     private readonly embedInBackground = true,
+    private readonly backend: 'auto' | 'hnsw' | 'exact' = 'auto',
   ) {
     this.windowOptions = windowOptionsFor(embedder);
   }
@@ -182,6 +183,23 @@ export class SectionVectors {
       if (s !== null && s > best) best = s;
     }
     return best === -Infinity ? null : best;
+  }
+
+  /**
+   * The section's windows as the vector index holds them (int8 codes and 1 / |codes| each, in
+   * window order) and the digest of the text embedded, or null when it has no vector for its
+   * current text: what a store writes (engine/store/storeRows.ts).
+   */
+  quantizedWindows(entry: SectionEntry): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null {
+    const have = this.bySection.get(entry.section.id);
+    if (!have || !this.index || have.digest !== this.digestOf(entry)) return null;
+    const windows: { codes: Int8Array; inverseNorm: number }[] = [];
+    for (const label of have.labels) {
+      const q = this.index.quantized(label);
+      if (!q) return null;
+      windows.push(q);
+    }
+    return { digest: have.digest, windows };
   }
 
   /** True when the section has vectors (possibly for older text: `cosine` checks the digest). */
@@ -374,7 +392,7 @@ export class SectionVectors {
 
   private attach(id: string, digest: string, vectors: Float32Array[]): void {
     if (vectors.length === 0) return;
-    this.index ??= createVectorIndex(vectors[0].length, { log: this.log });
+    this.index ??= createVectorIndex(vectors[0].length, { log: this.log, backend: this.backend });
     const labels = vectors.map((vector) => {
       const label = this.freeLabels.pop() ?? this.labelToSection.length;
       this.labelToSection[label] = id;

@@ -10,6 +10,7 @@
 import type { IndexCounts, WorkspaceFolder } from '../indexState';
 import type { CatalogEntity, Doc, FileCommitInfo, Problem, Relation, RepoInfo } from '../model';
 import type { FolderDescription, LibraryPack } from '../sources/library';
+import type { SimilarityAnchors } from '../ranking/contract';
 import type { RunHealth } from '../sources/runHealth';
 
 /** A document without its sections, plus what ranking needs of it. */
@@ -53,6 +54,33 @@ export interface StoredSectionTerms extends StoredSection {
   headingLength: number;
   titleLength: number;
   contextLength: number;
+  /** The section's vectors, when the index had them for its current text. */
+  vectors?: StoredWindows;
+}
+
+/**
+ * A section's vectors in the in-memory index's int8 layout (vector/vectorStore.ts): per window,
+ * `dimension` int8 codes and 1 / |codes|, so a store's cosines are the in-memory index's, bit for bit.
+ */
+export interface StoredWindows {
+  /** Digest of the text embedded (meaning/sectionVectors.ts): an equal digest keeps the stored windows. */
+  digest: string;
+  codes: Int8Array[];
+  inverseNorms: number[];
+}
+
+/** What a namespace's meaning half needs besides the sections' windows. */
+export interface StoredMeaning {
+  /** The embedder id; a write with another model replaces every vector, never mixes them. */
+  model: string;
+  dimension: number;
+  /** The model's own cosine anchors (below MEANING_MIN_SAMPLE sampled sections with vectors). */
+  anchors: SimilarityAnchors;
+  /**
+   * Ids of the sections at the crowd sample's ordinals of the in-memory index written
+   * (meaning/questionAnchors.ts `anchorSampleOrdinals`): the store reads the same crowd.
+   */
+  sampleIds: string[];
 }
 
 /** What describes a namespace as a whole: read once per generation and kept by readers. */
@@ -74,6 +102,8 @@ export interface StoredWorkspace {
   relations: Relation[];
   commits: [string, FileCommitInfo][];
   docs: { doc: StoredDoc; sections: StoredSectionTerms[] }[];
+  /** Absent when the index had no embedder: the stored vectors are left as they are. */
+  meaning?: StoredMeaning;
 }
 
 /** The corpus-wide sums a namespace's questions are scored with (corpus.ts). */
@@ -134,6 +164,9 @@ export interface WriteReport {
   /** True when the catalog (entities and edges) changed and was written again. */
   catalogWritten: boolean;
   commitsWritten: number;
+  /** Sections whose vectors were written (new or changed text, or another model), and their windows. */
+  vectorSectionsWritten: number;
+  windowsWritten: number;
   generation: number;
   durationMs: number;
 }

@@ -17,6 +17,7 @@ import type { CatalogEntity, Doc, FileCommitInfo, Relation, Section } from '../m
 import type { RunHealth } from '../sources/runHealth';
 import { CorpusScopedPostings, type CorpusStatistics } from './corpus';
 import type { CandidateRows, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from './rows';
+import type { StoredVectors } from './storedVectors';
 
 /** What a reader keeps of a namespace between questions (one per generation written). */
 export interface NamespaceBase {
@@ -28,6 +29,8 @@ export interface NamespaceBase {
   graph: ComponentGraph;
   runHealth: ReadonlyMap<string, RunHealth>;
   stats: NamespaceStats;
+  /** The namespace's vectors at this generation; absent when none were written. */
+  vectors?: StoredVectors;
 }
 
 /** The namespace without sections: the graph tools' state. */
@@ -70,7 +73,7 @@ function corpusOf(stats: NamespaceStats, documentFrequency: ReadonlyMap<string, 
 
 /** Sections read from a store (a question's candidates or a library) as a state over `base`. */
 function sectionsState(base: NamespaceBase, rows: Pick<CandidateRows, 'sections' | 'docs' | 'postings' | 'commits'>, corpus: CorpusStatistics): IndexState {
-  const candidates = [...rows.sections].sort((a, b) => a.ordinal - b.ordinal);
+  const candidates = sortedCandidates(rows);
   const dense = new Map<number, number>();
   candidates.forEach((c, i) => dense.set(c.ordinal, i));
 
@@ -109,6 +112,11 @@ function sectionsState(base: NamespaceBase, rows: Pick<CandidateRows, 'sections'
 
   const lexical = new CorpusScopedPostings(candidateSegment(candidates, rows.postings, dense), corpus);
   return { ...stateOf(base, { docs, sections, lexical, commits: rows.commits, titleTerms, contextTerms }), corpus };
+}
+
+/** The candidates in the order {@link questionState} numbers them: dense ordinal i is element i's store ordinal. */
+export function sortedCandidates(rows: Pick<CandidateRows, 'sections'>): CandidateRows['sections'] {
+  return [...rows.sections].sort((a, b) => a.ordinal - b.ordinal);
 }
 
 /** The candidates' postings laid out as a postings index segment (segment.ts), ordinals dense. */

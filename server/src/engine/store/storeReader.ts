@@ -9,9 +9,12 @@ import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';
 import { analyzeQuery, termSet } from '../text/analyzer';
 import { stripQuestionFrame } from '../text/questionFrame';
-import type { IndexStore } from './indexStore';
-import type { LibraryRows } from './rows';
-import { baseState, libraryState, questionState, type NamespaceBase } from './scopedState';
+import { MEANING_CANDIDATES } from '../meaning/sectionVectors';
+import type { MeaningSource } from '../ranking/workspaceContextRanker';
+import type { IndexStore, StoredMeaningRows, StoredWindowRow } from './indexStore';
+import { baseState, libraryState, questionState, sortedCandidates, type NamespaceBase } from './scopedState';
+import { StoredVectors, type NearestSections } from './storedVectors';
+import type { CandidateRows, LibraryRows } from './rows';
 
 /** A namespace's library as read at one generation, with the corpus counts of the terms asked so far. */
 interface StoredLibrary {
@@ -23,11 +26,42 @@ interface StoredLibrary {
   state: IndexState;
 }
 
+/** A question's embedding and the embedder id it came from (vectors of another model are not used). */
+export interface QueryVector {
+  vector: Float32Array;
+  model: string;
+}
+
+export interface StoreReaderOptions {
+  /**
+   * Where the nearest sections by meaning come from: `auto` (default) the store's HNSW index
+   * when it has one (pgvector), else the exact scan of the reader's copy of the vectors;
+   * `exact` always scans (answers then equal an in-memory engine's on the exact backend).
+   */
+  vectorSearch?: 'auto' | 'exact';
+}
+
+/** What a question's state from the store carries for the meaning half. */
+interface QuestionMeaning {
+  source: MeaningSource;
+  model: string;
+  sectionsWithVectors: number;
+}
+
 export class StoreReader {
   private readonly bases = new Map<string, Promise<NamespaceBase | undefined>>();
   private readonly libraries = new Map<string, Promise<StoredLibrary | undefined>>();
+  /** Each namespace's vectors, caught up one write at a time (one chain per namespace). */
+  private readonly vectors = new Map<string, { vectors: StoredVectors | undefined; chain: Promise<unknown> }>();
+  private readonly meanings = new WeakMap<IndexState, QuestionMeaning>();
+  private readonly vectorSearch: 'auto' | 'exact';
 
-  constructor(readonly store: IndexStore) {}
+  constructor(
+    readonly store: IndexStore,
+    options: StoreReaderOptions = {},
+  ) {
+    this.vectorSearch = options.vectorSearch ?? 'auto';
+  }
 
   /** The namespace's base, re-read when a write has bumped its generation; undefined when not stored. */
   async base(namespace: string): Promise<NamespaceBase | undefined> {
@@ -57,11 +91,19 @@ export class StoreReader {
   /**
    * The state `rankWorkspaceContext` ranks `question` on: the namespace's sections holding any of
    * the question's terms (as the ranker analyses it: its frame stripped, identifiers with their
-   * parts) over the base. Undefined when the namespace is not stored.
+   * parts) over the base, and with `query` the nearest sections by meaning besides (their
+   * meaning source: {@link meaningOf}). Undefined when the namespace is not stored.
    */
-  async questionState(namespace: string, question: string): Promise<IndexState | undefined> {
+  async questionState(namespace: string, question: string, query?: QueryVector): Promise<IndexState | undefined> {
     const base = await this.base(namespace);
     if (!base) return undefined;
+    const vectors = query && base.vectors && base.vectors.meaning.model === query.model && base.vectors.meaning.dimension === query.vector.length ? base.vectors : undefined;
+    let nearest: NearestSections | undefined;
+    if (vectors && query) {
+      const proposed = this.vectorSearch === 'auto' && vectors.meaning.hnsw ? await this.store.nearestWindows(namespace, query.vector, MEANING_CANDIDATES * 3) : undefined;
+      if (proposed && proposed.generation !== base.generation) return this.questionState(namespace, question, query);
+      nearest = proposed ? vectors.nearestFrom(proposed.hits) : vectors.nearestExact(query.vector);
+    }
     const terms = new Set<string>();
     for (const term of analyzeQuery(stripQuestionFrame(question))) {
       terms.add(term.key);
@@ -69,10 +111,28 @@ export class StoreReader {
     }
     const named = entityDictionary(base.entities).find(question).map((e) => e.key);
     const asked = [...terms];
-    const rows = await this.store.candidates(namespace, asked, named);
+    const rows = await this.store.candidates(namespace, asked, named, nearest?.ordinals ?? []);
     // A write landed between the base and the candidates: read both at the new generation.
-    if (rows.generation !== base.generation) return this.questionState(namespace, question);
-    return questionState(base, rows, asked);
+    if (rows.generation !== base.generation) return this.questionState(namespace, question, query);
+    const state = questionState(base, rows, asked);
+    if (vectors && query && nearest) this.meanings.set(state, { source: meaningSource(rows, vectors, query.vector, nearest), model: vectors.meaning.model, sectionsWithVectors: vectors.sections });
+    return state;
+  }
+
+  /** The meaning half of a question state {@link questionState} built with a query vector; undefined without. */
+  meaningOf(state: IndexState): MeaningSource | undefined {
+    return this.meanings.get(state)?.source;
+  }
+
+  /** The model and how many of the namespace's sections have vectors, for a question state built with a query vector. */
+  meaningSummaryOf(state: IndexState): { model: string; sectionsWithVectors: number } | undefined {
+    const m = this.meanings.get(state);
+    return m ? { model: m.model, sectionsWithVectors: m.sectionsWithVectors } : undefined;
+  }
+
+  /** True when some stored namespace has vectors of `model` (else questions need no embedding). */
+  async holdsVectorsOf(model: string): Promise<boolean> {
+    return (await this.store.namespaces()).some((n) => n.vectorModel === model);
   }
 
   /**
@@ -162,6 +222,7 @@ export class StoreReader {
   private async readBase(namespace: string): Promise<NamespaceBase | undefined> {
     const rows = await this.store.readBase(namespace);
     if (!rows) return undefined;
+    const vectors = rows.meaning ? await this.catchUpVectors(namespace, rows.meaning) : undefined;
     return {
       info: rows.info,
       generation: rows.generation,
@@ -170,8 +231,50 @@ export class StoreReader {
       graph: new ComponentGraph(rows.entities, rows.relations),
       runHealth: new Map(rows.info.runHealth),
       stats: rows.stats,
+      ...(vectors ? { vectors } : {}),
     };
   }
+
+  /**
+   * Brings the reader's copy of the namespace's vectors to the store's generation: only what the
+   * writes since changed is read. One catch-up at a time per namespace; a first read fills a
+   * fresh copy page by page, a catch-up applies its pages at once (questions in flight keep
+   * reading a whole generation).
+   */
+  private catchUpVectors(namespace: string, meaning: StoredMeaningRows): Promise<StoredVectors> {
+    let slot = this.vectors.get(namespace);
+    if (!slot) this.vectors.set(namespace, (slot = { vectors: undefined, chain: Promise.resolve() }));
+    const entry = slot;
+    const run = entry.chain.then(async () => {
+      const have = entry.vectors && entry.vectors.meaning.model === meaning.model ? entry.vectors : undefined;
+      if (!have) {
+        const fresh = new StoredVectors(meaning);
+        const catchUp = await this.store.readWindows(namespace, 0, (rows) => fresh.apply({ generation: 0, removed: [] }, [rows], meaning));
+        fresh.apply({ generation: catchUp.generation, removed: [] }, [], meaning);
+        entry.vectors = fresh;
+        return fresh;
+      }
+      const pages: StoredWindowRow[][] = [];
+      const catchUp = await this.store.readWindows(namespace, have.generation, (rows) => pages.push(rows));
+      have.apply(catchUp, pages, meaning);
+      return have;
+    });
+    entry.chain = run.catch(() => undefined);
+    return run;
+  }
+}
+
+/** The question state's meaning source: dense candidate ordinals mapped to store ordinals. */
+function meaningSource(rows: CandidateRows, vectors: StoredVectors, query: Float32Array, nearest: NearestSections): MeaningSource {
+  const ordinals = sortedCandidates(rows).map((c) => c.ordinal);
+  const dense = new Map(ordinals.map((o, i) => [o, i]));
+  return {
+    cosine: (i) => (i < ordinals.length ? vectors.cosine(ordinals[i], query) : null),
+    hasVector: (i) => i < ordinals.length && vectors.has(ordinals[i]),
+    anchors: vectors.anchors(query),
+    nearest: nearest.ordinals.map((o) => dense.get(o)).filter((i): i is number => i !== undefined),
+    outsideCosine: nearest.outside,
+  };
 }
 
 /** Every term the library tools can weigh of `texts`: their index terms, with and without stack spellings (C# as csharp). */
@@ -187,6 +290,15 @@ function callTerms(texts: readonly string[]): Set<string> {
 /** An engine whose tools answer from a store (the `--store` hosts' engines) carries its reader. */
 export interface StoreBacked {
   readonly storeReader: StoreReader;
+  /** The embedder id questions are embedded with, or null when embeddings are off. */
+  readonly queryModel: string | null;
+  /** Brings the engine's folders in line with the namespaces the store holds now (those it may serve). */
+  refreshFolders(): Promise<void>;
+}
+
+/** The embedder id a store-backed engine embeds questions with (null: off or not a store engine). */
+export function storeQueryModelOf(engine: object): string | null {
+  return storeReaderOf(engine) ? ((engine as StoreBacked).queryModel ?? null) : null;
 }
 
 /** The store `engine`'s tools answer from, or undefined for the in-memory engine. */

@@ -6,20 +6,23 @@
  * the in-memory index holds, term for term.
  */
 import { sha256Hex } from '../chunking/ids';
+import type { MeaningRows } from '../engine';
 import type { IndexState } from '../indexState';
+import { anchorSampleOrdinals } from '../meaning/questionAnchors';
 import { documentFields, sectionFields } from '../indexing/sectionTerms';
 import { packShortLengths, unpackLengths } from '../lexical/fields';
 import type { Doc } from '../model';
-import type { StoredDoc, StoredSectionTerms, StoredWorkspace } from './rows';
+import type { StoredDoc, StoredMeaning, StoredSectionTerms, StoredWorkspace } from './rows';
 
 /**
  * The rows of `state`, an index of exactly one folder (a store namespace is one folder, indexed
  * alone: paths and ids are then the folder's own, whichever other folders a store holds).
+ * With `meaning` (Engine.meaningRows) each section carries its int8 windows.
  */
-export function workspaceRows(state: IndexState): StoredWorkspace {
+export function workspaceRows(state: IndexState, meaning?: MeaningRows | null): StoredWorkspace {
   if (state.folders.length !== 1) throw new Error(`a store namespace holds one workspace folder; this index holds ${state.folders.length}`);
   const docs: StoredWorkspace['docs'] = [];
-  for (const doc of state.docs.values()) docs.push(docRows(state, doc));
+  for (const doc of state.docs.values()) docs.push(docRows(state, doc, meaning ?? null));
   const paths = new Set(docs.map((d) => d.doc.path));
   return {
     info: {
@@ -37,10 +40,23 @@ export function workspaceRows(state: IndexState): StoredWorkspace {
     // Only what passages cite: the commit facts of indexed documents.
     commits: [...state.commits].filter(([path]) => paths.has(path)),
     docs,
+    ...(meaning ? { meaning: storedMeaning(state, meaning, docs) } : {}),
   };
 }
 
-function docRows(state: IndexState, doc: Doc): { doc: StoredDoc; sections: StoredSectionTerms[] } {
+/** The namespace's meaning facts: model, dimension, anchors and the crowd sample's section ids. */
+function storedMeaning(state: IndexState, meaning: MeaningRows, docs: StoredWorkspace['docs']): StoredMeaning {
+  let dimension = 0;
+  for (const { sections } of docs) for (const s of sections) if (s.vectors?.codes.length) dimension ||= s.vectors.codes[0].length;
+  const sampleIds: string[] = [];
+  for (const o of anchorSampleOrdinals(state.sections.length)) {
+    const entry = state.sections[o];
+    if (entry) sampleIds.push(entry.section.id);
+  }
+  return { model: meaning.model, dimension, anchors: { unrelated: meaning.anchors.unrelated, related: meaning.anchors.related }, sampleIds };
+}
+
+function docRows(state: IndexState, doc: Doc, meaning: MeaningRows | null): { doc: StoredDoc; sections: StoredSectionTerms[] } {
   const fields = documentFields(doc);
   const sections: StoredSectionTerms[] = [];
   doc.sections.forEach((section, position) => {
@@ -73,5 +89,13 @@ function docRows(state: IndexState, doc: Doc): { doc: StoredDoc; sections: Store
   const contextTerms = [...(state.contextTerms.get(doc.id) ?? [])];
   const stored: Omit<StoredDoc, 'contentDigest'> = { ...rest, sectionCount: doc.sections.length, titleTerms, contextTerms };
   const contentDigest = sha256Hex(JSON.stringify([stored, sections]));
+  // After the digest: vectors are written by their own digest (the text embedded) and model.
+  if (meaning) {
+    for (const s of sections) {
+      const ordinal = state.sectionOrdinalById.get(s.id)!;
+      const windows = meaning.windowsOf(state.sections[ordinal]!);
+      if (windows) s.vectors = { digest: windows.digest, codes: windows.windows.map((w) => w.codes), inverseNorms: windows.windows.map((w) => w.inverseNorm) };
+    }
+  }
   return { doc: { ...stored, contentDigest }, sections };
 }

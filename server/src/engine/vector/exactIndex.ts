@@ -47,6 +47,23 @@ export class ExactIndex implements VectorIndex {
     else this.store.write(slot, vector);
   }
 
+  /** Adds a new label from codes quantized elsewhere (Int8VectorStore.appendQuantized); replaces nothing. */
+  addQuantized(label: number, codes: ArrayLike<number>, inverseNorm: number): void {
+    if (this.store.slotOf.has(label)) throw new Error(`exact index: label ${label} is already held`);
+    this.store.appendQuantized(label, codes, inverseNorm);
+  }
+
+  quantized(label: number): { codes: Int8Array; inverseNorm: number } | null {
+    const slot = this.store.slotOf.get(label);
+    return slot === undefined ? null : this.store.quantizedOf(slot);
+  }
+
+  /** The slot's unit vector dequantized from its codes (a copy), or null when not held. */
+  unitVector(label: number): Float32Array | null {
+    const slot = this.store.slotOf.get(label);
+    return slot === undefined ? null : this.store.vector(slot);
+  }
+
   remove(label: number): boolean {
     const slot = this.store.slotOf.get(label);
     if (slot === undefined) return false;

@@ -172,6 +172,11 @@ export class HnswIndex implements VectorIndex {
     return true;
   }
 
+  quantized(label: number): { codes: Int8Array; inverseNorm: number } | null {
+    const slot = this.store.slotOf.get(label);
+    return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.quantizedOf(slot);
+  }
+
   similarity(label: number, query: Float32Array): number | null {
     const slot = this.store.slotOf.get(label);
     return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.similarity(slot, query);

@@ -42,6 +42,11 @@ export interface VectorIndex {
    * (the store quantizes it once per array).
    */
   similarity(label: number, query: Float32Array): number | null;
+  /**
+   * A live label's int8 codes and 1 / |codes| as the store holds them (a copy), or null when the
+   * label is not held: what a PostgreSQL store writes, so its cosines equal this index's.
+   */
+  quantized(label: number): { codes: Int8Array; inverseNorm: number } | null;
   /** Bytes of the int8 store in memory (hnswlib's native graph and vectors not counted). */
   readonly bytes: number;
   /** Up to `k` nearest labels by cosine, best first; `filter` keeps only the labels it accepts. */

@@ -85,6 +85,31 @@ export class Int8VectorStore {
     return slot;
   }
 
+  /**
+   * Appends a slot for a new label from codes quantized elsewhere (a store's copy of this
+   * layout: `dimension` codes and their 1 / |codes|), so cosines are bit for bit the ones the
+   * store that quantized them gives.
+   */
+  appendQuantized(label: number, codes: ArrayLike<number>, inverseNorm: number): number {
+    checkLabel(label);
+    if (codes.length !== this.dimension) throw new RangeError(`vector store: expected ${this.dimension} codes, got ${codes.length}`);
+    if (this.count === this.capacity) this.grow(this.capacity * 2);
+    const slot = this.count++;
+    this.labels[slot] = label;
+    this.slotOf.set(label, slot);
+    this.live[slot] = 1;
+    this.liveCount++;
+    this.codes.set(codes, (slot + 1) * this.stride);
+    this.inverseNorms[slot] = inverseNorm;
+    return slot;
+  }
+
+  /** A slot's int8 codes (a copy, `dimension` long) and its 1 / |codes|. */
+  quantizedOf(slot: number): { codes: Int8Array; inverseNorm: number } {
+    const base = (slot + 1) * this.stride;
+    return { codes: this.codes.slice(base, base + this.dimension), inverseNorm: this.inverseNorms[slot] };
+  }
+
   /** Replaces a slot's vector (quantized again). */
   write(slot: number, vector: ArrayLike<number>): void {
     checkDimension(vector, this.dimension);

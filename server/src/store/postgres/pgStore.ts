@@ -9,9 +9,10 @@
 import { Pool, type PoolClient } from 'pg';
 import { sha256Hex } from '../../engine/chunking/ids';
 import { InputError } from '../../engine/errors';
-import type { IndexStore, NamespaceBaseRows, StoredNamespace } from '../../engine/store/indexStore';
+import type { IndexStore, NamespaceBaseRows, NearestWindows, StoredNamespace, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
 import type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
 import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
+import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';
 
 /** Rows per INSERT of sections (their texts make them large) and of postings. */
@@ -38,14 +39,15 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   const pool = new Pool({ connectionString: url, max: options.maxConnections ?? connectionsFromEnv() ?? 10 });
   // An idle connection the server drops must not bring the process down.
   pool.on('error', () => undefined);
+  let pgvector: boolean;
   try {
-    await migrate(pool);
+    pgvector = await migrate(pool);
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (error instanceof InputError) throw error;
     throw new InputError(`--store: cannot use the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`);
   }
-  return new PostgresStore(pool);
+  return new PostgresStore(pool, pgvector);
 }
 
 /**
@@ -60,7 +62,8 @@ function connectionsFromEnv(): number | undefined {
   return n;
 }
 
-async function migrate(pool: Pool): Promise<void> {
+/** Creates or checks the schema; true when pgvector is enabled (its HNSW proposes meaning candidates). */
+async function migrate(pool: Pool): Promise<boolean> {
   const client = await pool.connect();
   try {
     // Two processes creating the schema at once would race: one at a time.
@@ -72,7 +75,9 @@ async function migrate(pool: Pool): Promise<void> {
     else if (found.rows[0].value !== String(STORE_SCHEMA_VERSION)) {
       throw new InputError(`--store: the database holds a store of schema version ${found.rows[0].value}; this wsctx writes version ${STORE_SCHEMA_VERSION} (drop the wsctx schema to index again)`);
     }
+    const pgvector = await enablePgvector(client);
     await client.query('COMMIT');
+    return pgvector;
   } catch (error) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw error;
@@ -87,11 +92,17 @@ function redact(url: string): string {
 }
 
 export class PostgresStore implements IndexStore {
-  constructor(private readonly pool: Pool) {}
+  /** `pgvector`: the extension is enabled, so vectors get an HNSW index (else readers scan). */
+  constructor(
+    private readonly pool: Pool,
+    readonly pgvector: boolean,
+  ) {}
 
   async namespaces(): Promise<StoredNamespace[]> {
-    const result = await this.pool.query<{ name: string; abs_path: string; generation: number; indexed_at: string }>('SELECT name, abs_path, generation, indexed_at FROM wsctx.namespaces WHERE generation > 0 ORDER BY name');
-    return result.rows.map((r) => ({ name: r.name, absPath: r.abs_path, generation: r.generation, indexedAt: r.indexed_at }));
+    const result = await this.pool.query<{ name: string; abs_path: string; generation: number; indexed_at: string; vector_model: string | null }>(
+      'SELECT name, abs_path, generation, indexed_at, vector_model FROM wsctx.namespaces WHERE generation > 0 ORDER BY name',
+    );
+    return result.rows.map((r) => ({ name: r.name, absPath: r.abs_path, generation: r.generation, indexedAt: r.indexed_at, vectorModel: r.vector_model }));
   }
 
   async generation(namespace: string): Promise<number | undefined> {
@@ -105,10 +116,10 @@ export class PostgresStore implements IndexStore {
       const name = rows.info.folder.name;
       // The upsert locks the namespace's row: two writers of one namespace go one after the other.
       const ns = (
-        await client.query<{ id: number; catalog_digest: string; next_ordinal: number; generation: number }>(
+        await client.query<{ id: number; catalog_digest: string; next_ordinal: number; generation: number; vector_model: string | null; vector_dimension: number | null; vector_hnsw: boolean }>(
           `INSERT INTO wsctx.namespaces (name, abs_path) VALUES ($1, $2)
            ON CONFLICT (name) DO UPDATE SET abs_path = EXCLUDED.abs_path
-           RETURNING id, catalog_digest, next_ordinal, generation`,
+           RETURNING id, catalog_digest, next_ordinal, generation, vector_model, vector_dimension, vector_hnsw`,
           [name, rows.info.folder.absPath],
         )
       ).rows[0];
@@ -116,7 +127,12 @@ export class PostgresStore implements IndexStore {
       const incoming = new Set(rows.docs.map((d) => d.doc.id));
       const changed = rows.docs.filter((d) => existing.get(d.doc.id) !== d.doc.contentDigest);
       const stale = [...existing.keys()].filter((id) => !incoming.has(id) || changed.some((d) => d.doc.id === id));
+      let vectorsRemoved: number[] = [];
       if (stale.length) {
+        vectorsRemoved = (
+          await client.query<{ ordinal: number }>('SELECT ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[]) AND vector_digest IS NOT NULL', [ns.id, stale])
+        ).rows.map((r) => r.ordinal);
+        if (vectorsRemoved.length) await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, vectorsRemoved]);
         await client.query('DELETE FROM wsctx.postings WHERE ns = $1 AND ordinal IN (SELECT ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[]))', [ns.id, stale]);
         await client.query('DELETE FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns.id, stale]);
         await client.query('DELETE FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, stale]);
@@ -137,9 +153,11 @@ export class PostgresStore implements IndexStore {
         ordinals = [];
         packed = [];
       };
+      const fresh: PlacedSection[] = [];
       for (const { sections } of changed) {
         for (const s of sections) {
           const ordinal = nextOrdinal++;
+          fresh.push({ ordinal, section: s });
           sectionRows.push({
             ordinal,
             id: s.id,
@@ -175,6 +193,8 @@ export class PostgresStore implements IndexStore {
       const commitsWritten = await writeCommits(client, ns.id, rows.commits);
 
       const generation = ns.generation + 1;
+      const kept = await keptSections(client, ns.id, rows, new Set(changed.map((d) => d.doc.id)));
+      const vectors = await writeVectors(client, ns, generation, rows.meaning, fresh, kept, vectorsRemoved, this.pgvector);
       await client.query(
         `UPDATE wsctx.namespaces n SET
            generation = $2, indexed_at = $3, info = $4::jsonb, catalog_digest = $5, next_ordinal = $6,
@@ -197,6 +217,8 @@ export class PostgresStore implements IndexStore {
         postingsWritten,
         catalogWritten,
         commitsWritten,
+        vectorSectionsWritten: vectors.sections,
+        windowsWritten: vectors.windows,
         generation,
         durationMs: performance.now() - started,
       };
@@ -209,18 +231,19 @@ export class PostgresStore implements IndexStore {
       if (!ns) return undefined;
       const entities = (await client.query<{ entity: CatalogEntity }>('SELECT entity FROM wsctx.entities WHERE ns = $1 ORDER BY position', [ns.id])).rows.map((r) => r.entity);
       const relations = (await client.query<{ relation: Relation }>('SELECT relation FROM wsctx.edges WHERE ns = $1 ORDER BY position', [ns.id])).rows.map((r) => r.relation);
-      return { info: ns.info, generation: ns.generation, entities, relations, stats: ns.stats };
+      const meaning = await readMeaning(client, ns.id);
+      return { info: ns.info, generation: ns.generation, entities, relations, stats: ns.stats, ...(meaning ? { meaning } : {}) };
     });
   }
 
-  async candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows> {
+  async candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[], alsoOrdinals: readonly number[] = []): Promise<CandidateRows> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
       const postings = (
         await client.query<{ ordinal: number; term: string; packed: number }>('SELECT ordinal, term, packed FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[])', [ns.id, terms])
       ).rows.map((r) => ({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 }));
-      const ordinals = [...new Set(postings.map((p) => p.ordinal))];
+      const ordinals = [...new Set([...postings.map((p) => p.ordinal), ...alsoOrdinals])];
       const sections = (
         await client.query<SectionRow>(
           `SELECT ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths
@@ -273,6 +296,27 @@ export class PostgresStore implements IndexStore {
       const counts = await client.query<{ term: string; n: number }>('SELECT term, count(*)::int AS n FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[]) GROUP BY term', [ns.id, terms]);
       for (const r of counts.rows) found.set(r.term, r.n);
       return found;
+    });
+  }
+
+  async readWindows(namespace: string, afterGeneration: number, onPage: (rows: StoredWindowRow[]) => void): Promise<VectorCatchUp> {
+    return this.transaction('REPEATABLE READ', true, async (client) => {
+      const ns = await namespaceRow(client, namespace);
+      if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
+      const removed = await readWindows(client, ns.id, afterGeneration, onPage);
+      return { generation: ns.generation, removed };
+    });
+  }
+
+  async nearestWindows(namespace: string, query: Float32Array, k: number): Promise<NearestWindows | undefined> {
+    if (!this.pgvector) return undefined;
+    return this.transaction('REPEATABLE READ', true, async (client) => {
+      const ns = await namespaceRow(client, namespace);
+      if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
+      const meaning = await client.query<{ vector_hnsw: boolean; vector_dimension: number | null }>('SELECT vector_hnsw, vector_dimension FROM wsctx.namespaces WHERE id = $1', [ns.id]);
+      const row = meaning.rows[0];
+      if (!row?.vector_hnsw || !row.vector_dimension) return undefined;
+      return { generation: ns.generation, hits: await nearestWindows(client, ns.id, row.vector_dimension, query, k) };
     });
   }
 

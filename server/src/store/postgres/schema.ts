@@ -11,12 +11,20 @@
  * - `namespaces` holds the corpus sums (section count, field length sums, title terms) a
  *   question's candidates are scored with, and a generation that every write bumps.
  *
+ * - `windows` holds each section's vectors in the in-memory index's int8 layout (one row per
+ *   window: `dimension` codes and 1 / |codes|), so a reader's cosines are the in-memory engine's.
+ *   Where the pgvector extension exists it also holds each window's unit vector (`embedding`,
+ *   added by the store when the extension loads) under one HNSW index per namespace
+ *   (pgStore.ts), which proposes the nearest windows; otherwise readers scan the int8 codes.
+ *   `generation` is the write that added a row, and `vector_removals` the section ordinals
+ *   whose windows each write removed (null: all of them), so a reader catches up incrementally.
+ *
  * uint32 values (packed counts and lengths) are stored as int4 bit patterns (`x | 0`), read back
  * with `>>> 0`.
  */
 
 /** Bump when a table changes shape; a store of another version is refused with a message. */
-export const STORE_SCHEMA_VERSION = 1;
+export const STORE_SCHEMA_VERSION = 2;
 
 export const SCHEMA_SQL = `
 CREATE SCHEMA IF NOT EXISTS wsctx;
@@ -36,7 +44,12 @@ CREATE TABLE IF NOT EXISTS wsctx.namespaces (
   title_length_sum bigint NOT NULL DEFAULT 0,
   context_length_sum bigint NOT NULL DEFAULT 0,
   doc_count integer NOT NULL DEFAULT 0,
-  title_term_sum bigint NOT NULL DEFAULT 0
+  title_term_sum bigint NOT NULL DEFAULT 0,
+  vector_model text,
+  vector_dimension integer,
+  vector_anchors jsonb,
+  vector_sample text[],
+  vector_hnsw boolean NOT NULL DEFAULT false
 );
 CREATE TABLE IF NOT EXISTS wsctx.entities (
   ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
@@ -91,6 +104,7 @@ CREATE TABLE IF NOT EXISTS wsctx.sections (
   title_length integer NOT NULL,
   context_length integer NOT NULL,
   text text NOT NULL,
+  vector_digest text,
   PRIMARY KEY (ns, ordinal)
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sections_id ON wsctx.sections (ns, id);
@@ -103,4 +117,20 @@ CREATE TABLE IF NOT EXISTS wsctx.postings (
   PRIMARY KEY (ns, term, ordinal)
 );
 CREATE INDEX IF NOT EXISTS postings_section ON wsctx.postings (ns, ordinal);
+CREATE TABLE IF NOT EXISTS wsctx.windows (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  ordinal integer NOT NULL,
+  win smallint NOT NULL,
+  generation integer NOT NULL,
+  inverse_norm real NOT NULL,
+  codes bytea NOT NULL,
+  PRIMARY KEY (ns, ordinal, win)
+);
+CREATE INDEX IF NOT EXISTS windows_generation ON wsctx.windows (ns, generation);
+CREATE TABLE IF NOT EXISTS wsctx.vector_removals (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  generation integer NOT NULL,
+  ordinals integer[],
+  PRIMARY KEY (ns, generation)
+);
 `;
