@@ -339,6 +339,8 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
  * "service", where the number of `race-3763-api` is in 52.
  */
 const RARE_PART_SHARE = 1 / 16;
+/** The idf of a part held by RARE_PART_SHARE of the sections: ln(1 + N / df). */
+const RARE_PART_WEIGHT = Math.log(1 + 1 / RARE_PART_SHARE);
 
 /** An identifier's rare parts, and the most its parts step adds to a section holding none of them. */
 interface RareParts {
@@ -370,11 +372,12 @@ function rareParts(view: PostingsView, unit: GradedUnit): RareParts | null {
   let postings = 0;
   let commonShare = 0;
   for (const part of unit.parts) {
-    const list = view.postingsOf(part.term);
-    const length = list === null ? 0 : list.end - list.start + (list.delta?.length ?? 0);
-    if (length <= view.ordinalBound * RARE_PART_SHARE) {
+    // By its weight, not its list: a store's question state holds only the candidates, and the
+    // same weight (idf over the whole corpus) makes the same choice there as in memory.
+    if (part.weight >= RARE_PART_WEIGHT) {
+      const list = view.postingsOf(part.term);
       terms.push(part.term);
-      postings += length;
+      postings += list === null ? 0 : list.end - list.start + (list.delta?.length ?? 0);
     } else commonShare += part.weight / partWeight;
   }
   if (terms.length === 0) return null;

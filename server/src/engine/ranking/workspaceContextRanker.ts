@@ -29,7 +29,7 @@ import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 import type { Signal, SimilarityAnchors } from './contract';
 import { entityDictionary, type NamedEntity } from './namedEntities';
-import { rankingTables, type RankingTables } from './rankingTables';
+import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
@@ -259,30 +259,18 @@ function weighUnit(state: IndexState, unit: Unit, n: number): void {
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
 }
 
-/** A question's per-document arrays (see {@link documentArrays}). */
-interface DocumentArrays {
-  contextMask: Int32Array;
-  namedDoc: Uint8Array;
-  titleWords: Float64Array;
-  bonusOfDoc: Float64Array;
-}
-
-const documentArraysOf = new WeakMap<RankingTables, DocumentArrays>();
-
 /**
- * The per-document arrays a question fills, zeroed (the bonuses are all overwritten), reused from
- * question to question on the same tables: ~0.5 MB of typed arrays at 24k documents is memory
- * outside the JS heap, and allocating it per question made V8 collect every ~150 questions for
- * "external memory pressure", a pause inside whichever question met it. A ranking fills and
- * reads them within one synchronous call, so one set per tables is enough.
+ * The per-document arrays a question fills, zeroed (the bonuses are all overwritten), kept on the
+ * tables and reused from question to question: ~0.5 MB of typed arrays at 24k documents is
+ * memory outside the JS heap, and allocating it per question made V8 collect every ~150
+ * questions for "external memory pressure", a pause inside whichever question met it. A ranking
+ * fills and reads them within one synchronous call, so one set per tables is enough.
  */
-function documentArrays(tables: RankingTables): DocumentArrays {
+function documentArrays(tables: RankingTables): QuestionArrays {
   const docs = tables.docs.length;
-  let arrays = documentArraysOf.get(tables);
+  const arrays = tables.questionArrays;
   if (!arrays) {
-    arrays = { contextMask: new Int32Array(docs), namedDoc: new Uint8Array(docs), titleWords: new Float64Array(docs), bonusOfDoc: new Float64Array(docs) };
-    documentArraysOf.set(tables, arrays);
-    return arrays;
+    return (tables.questionArrays = { contextMask: new Int32Array(docs), namedDoc: new Uint8Array(docs), titleWords: new Float64Array(docs), bonusOfDoc: new Float64Array(docs) });
   }
   arrays.contextMask.fill(0);
   arrays.namedDoc.fill(0);
