@@ -7,8 +7,25 @@ import type { Services } from '../services/services';
 import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
 
+/**
+ * Each tool's strict input schema and error map, built on its first call: zod compiles a fast
+ * path per schema object on first parse, so a schema built per call paid that compile every time
+ * (~0.25 ms of a ~3 ms workspace_context call at 100k sections).
+ */
+const inputParsers = new WeakMap<AnyToolDefinition, { schema: z.ZodObject; error: ReturnType<typeof toolErrorMap> }>();
+
+function inputParser(tool: AnyToolDefinition): { schema: z.ZodObject; error: ReturnType<typeof toolErrorMap> } {
+  let parser = inputParsers.get(tool);
+  if (!parser) {
+    parser = { schema: z.object(tool.input).strict(), error: toolErrorMap(tool.name, tool.input) };
+    inputParsers.set(tool, parser);
+  }
+  return parser;
+}
+
 export async function callTool(services: Services, tool: AnyToolDefinition, rawInput: unknown, context: ToolCallContext): Promise<Record<string, unknown>> {
-  const parsed = z.object(tool.input).strict().safeParse(rawInput ?? {}, { error: toolErrorMap(tool.name, tool.input) });
+  const { schema, error: errorMap } = inputParser(tool);
+  const parsed = schema.safeParse(rawInput ?? {}, { error: errorMap });
   if (!parsed.success) {
     const error = new ToolInputError(`Invalid input for ${tool.name}: ${describeZodError(parsed.error)}`);
     // Refused before the tool runs, so logged here: the call log covers every call.

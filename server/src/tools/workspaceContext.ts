@@ -248,9 +248,14 @@ function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): 
 /** ownedBy, then the other forward halves (dependsOn, partOf...), then the inverses, in Backstage's pair order. */
 const EDGE_ORDER: readonly string[] = ['ownedBy', ...RELATION_PAIRS.map((p) => p.forward).filter((t) => t !== 'ownedBy'), ...RELATION_PAIRS.map((p) => p.inverse)];
 
+/** Position of each relation type in EDGE_ORDER: a sort comparator reads it per comparison (a Group owns hundreds). */
+const EDGE_RANK = new Map<string, number>();
+EDGE_ORDER.forEach((type, i) => {
+  if (!EDGE_RANK.has(type)) EDGE_RANK.set(type, i);
+});
+
 function edgeRank(type: string): number {
-  const at = EDGE_ORDER.indexOf(type);
-  return at < 0 ? EDGE_ORDER.length : at;
+  return EDGE_RANK.get(type) ?? EDGE_ORDER.length;
 }
 
 /**

@@ -21,7 +21,7 @@
  * ~100k postings per question.
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
-import { bestScore, keepContenders, kthBestScore, poolAndList, selectBest, type KthBest, type Pruning } from './maxScore';
+import { bestScore, keepContenders, kthBestScore, poolAndList, prunedScore, selectBest, type KthBest, type Pruning } from './maxScore';
 
 export { prunedScore, type Pruning } from './maxScore';
 
@@ -269,6 +269,10 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   // remaining[i]: the most the steps from position i on can still add.
   const remaining = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
+  // beyondRare[i]: the same for a section holding none of the rare parts of those steps' identifiers.
+  const rare = pruning ? steps.map((step) => (step.parts ? rareParts(view, units[step.unit]) : null)) : [];
+  const beyondRare = new Float64Array(steps.length + 1);
+  for (let i = steps.length - 1; i >= 0; i--) beyondRare[i] = beyondRare[i + 1] + (rare[i]?.most ?? steps[i].most);
   // Whole-form saturation of each identifier, as (ordinal, saturation) pairs: what its parts step adds beyond.
   const wholeOf = new Map<number, number[]>();
 
@@ -288,7 +292,7 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
     const record: number[] | null = unit.parts.length > 0 && !parts ? [] : null;
     if (record) wholeOf.set(j, record);
     if (parts) count = addParts(view, scratch, unit, norm, bit, count, survivors, wholeOf.get(j)!);
-    else if (survivors !== null) addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, survivors, record);
+    else if (survivors !== null) count = addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, count, survivors, record);
     else count = scanWords(view, scratch, unit.term, norm, unit.weight, bit, count, record);
 
     heaviest += steps[i].most;
@@ -297,7 +301,7 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
     if (survivors === null) {
       // Sections holding none of the terms read so far can still come in: stop that once they
       // cannot. Not worth measuring while no section can outscore what an unseen one could get.
-      if (count >= pruning.k && bestScore(pruning, left) >= bestScore(pruning, heaviest)) continue;
+      if (count >= pruning.k && bestScore(pruning, beyondRare[i + 1]) >= bestScore(pruning, heaviest)) continue;
       // Right after a measure, the best sections are among the last ones and those this word
       // step reached (the others' scores did not change): reading those is enough.
       const measured: KthBest =
@@ -308,8 +312,14 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       pooledAt = i;
       threshold = Math.max(threshold, measured.score);
       heaviest = Math.min(heaviest, measured.heaviest);
-      if (bestScore(pruning, left) >= threshold) continue;
-      survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
+      if (bestScore(pruning, left) < threshold) survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
+      else if (bestScore(pruning, beyondRare[i + 1]) < threshold && rarePostings(rare, i + 1) * 2 <= count) {
+        // Only a section holding a rare part of an identifier still to come can still come in:
+        // those join the sections in the running now, with nothing added yet. Not when they
+        // are many: the running would then hold more sections than reading on touches.
+        const contenders = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
+        survivors = addRareHolders(view, scratch, contenders, rare.slice(i + 1), left, threshold, pruning);
+      }
     } else {
       // Fewer survivors pay off when the next step looks each of them up (galloping); when it
       // reads its whole list anyway, narrowing first costs more than it spares.
@@ -320,6 +330,89 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   }
   if (pruning) return selectBest(scratch, view.ordinalBound, count, survivors, pruning);
   return collect(view, scratch, count);
+}
+
+/**
+ * A part is rare when at most this share of the sections hold it. Parts more common weigh little
+ * (idf ln 17 = 2.8 and below) against an identifier's rare ones (a number, a product name), and
+ * their lists are the long ones: 17k-93k postings at 100k generated sections for "cli", "api" or
+ * "service", where the number of `race-3763-api` is in 52.
+ */
+const RARE_PART_SHARE = 1 / 16;
+/** The idf of a part held by RARE_PART_SHARE of the sections: ln(1 + N / df). */
+const RARE_PART_WEIGHT = Math.log(1 + 1 / RARE_PART_SHARE);
+
+/** An identifier's rare parts, and the most its parts step adds to a section holding none of them. */
+interface RareParts {
+  terms: string[];
+  /** Their postings, summed. */
+  postings: number;
+  most: number;
+}
+
+/** The rare parts' postings of the steps from `from` on. */
+function rarePostings(rare: readonly (RareParts | null)[], from: number): number {
+  let n = 0;
+  for (let i = from; i < rare.length; i++) n += rare[i]?.postings ?? 0;
+  return n;
+}
+
+/**
+ * The parts step of `unit` gives a section credit x (weighted mean saturation of the parts it
+ * holds) x (their weighted share), each factor at most the share of the parts it holds; a section
+ * holding only common parts gets at most weight x credit x (their share)^2, a sliver when the
+ * identifier's weight is in its rare parts. Null when no part is rare (nothing gained). The bound
+ * is rounded up a little: the step's own arithmetic adds Number.MIN_VALUE per part.
+ */
+function rareParts(view: PostingsView, unit: GradedUnit): RareParts | null {
+  let partWeight = 0;
+  for (const part of unit.parts) partWeight += part.weight;
+  if (!(partWeight > 0)) return null;
+  const terms: string[] = [];
+  let postings = 0;
+  let commonShare = 0;
+  for (const part of unit.parts) {
+    // By its weight, not its list: a store's question state holds only the candidates, and the
+    // same weight (idf over the whole corpus) makes the same choice there as in memory.
+    if (part.weight >= RARE_PART_WEIGHT) {
+      const list = view.postingsOf(part.term);
+      terms.push(part.term);
+      postings += list === null ? 0 : list.end - list.start + (list.delta?.length ?? 0);
+    } else commonShare += part.weight / partWeight;
+  }
+  if (terms.length === 0) return null;
+  const share = Math.min(1, commonShare);
+  return { terms, postings, most: unit.weight * unit.partCredit * share * share * (1 + 1e-9) + 1e-300 };
+}
+
+/**
+ * `contenders` (ascending, marked live) and every section holding a rare part of the steps
+ * still to come that no step has reached yet and whose best possible score (its sum is 0, with
+ * `left` still to come) reaches `threshold`, ascending; the new ones are marked live. Their sums
+ * start at 0 as in the full computation, so the steps after add to them exactly as they would.
+ */
+function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32Array, rare: readonly (RareParts | null)[], left: number, threshold: number, pruning: Pruning): Uint32Array {
+  const { acc, live, kept } = s;
+  const dead = view.dead;
+  let n = contenders.length;
+  const take = (o: number) => {
+    if (acc[o] !== 0 || live[o] !== 0) return;
+    if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) return;
+    if (prunedScore(pruning, o, left) < threshold) return;
+    live[o] = 1;
+    kept[n++] = o;
+  };
+  for (const parts of rare) {
+    if (parts === null) continue;
+    for (const term of parts.terms) {
+      const list = view.postingsOf(term);
+      if (list === null) continue;
+      for (let k = list.start; k < list.end; k++) take(list.postings[k]);
+      if (list.delta !== null) for (const o of list.delta) take(o);
+    }
+  }
+  if (n === contenders.length) return contenders;
+  return kept.subarray(0, n).sort();
 }
 
 /** How many postings a step reads without pruning (an identifier's parts: all of theirs). */
@@ -517,23 +610,27 @@ function gallop(postings: Uint32Array, from: number, end: number, o: number): nu
 
 /**
  * Adds weight x saturation of `term` to the sections still in the running, noting saturations in
- * `record` when given. The same two ways through the list as {@link forEachSurvivorPosting},
- * written out for the common case (no tombstones, no record) without a callback per posting.
+ * `record` when given; returns the new touched count (a section that joined the running with a
+ * rare identifier part may be reached here first). The same two ways through the list as
+ * {@link forEachSurvivorPosting}, written out for the common case (no tombstones, no record)
+ * without a callback per posting.
  */
-function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, survivors: Uint32Array, record: number[] | null): void {
+function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, survivors: Uint32Array, record: number[] | null): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
-  const { acc, words, live } = s;
+  const { acc, words, live, touched } = s;
   const list = view.postingsOf(term);
-  if (list === null) return;
+  if (list === null) return count;
+  let c = count;
   if (view.dead !== null || record !== null || list.delta !== null) {
     forEachSurvivorPosting(view, term, survivors, live, (o, packed) => {
       const sat = saturate(packed, bodyNorms[o], shortLengths[o], norm);
+      if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
       if (record !== null) record.push(o, sat);
     });
-    return;
+    return c;
   }
   const { postings, freqs, end } = list;
   const k1 = norm.k1;
@@ -545,19 +642,22 @@ function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm
       if (k >= end || postings[k] !== o) continue;
       const packed = freqs[k];
       const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+      if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * (tf / (k1 + tf));
     }
-    return;
+    return c;
   }
   for (let k = list.start; k < end; k++) {
     const o = postings[k];
     if (live[o] === 0) continue;
     const packed = freqs[k];
     const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+    if (acc[o] === 0) touched[c++] = o;
     acc[o] |= bit;
     words[o] += weight * (tf / (k1 + tf));
   }
+  return c;
 }
 
 /** The result without pruning, ascending, and every scratch array back to zero. */

@@ -229,8 +229,17 @@ export class PostingsIndex {
    * under `model`: the hot loop's arithmetic, exposed for why[] and tests.
    */
   saturation(ordinal: number, packed: number, model: FieldModel): number {
+    return this.saturations(model)(ordinal, packed);
+  }
+
+  /**
+   * {@link saturation} for many postings under one model (a why[] reads one per question term
+   * per passage): the field averages and normalisers are taken once, so the returned function
+   * is only right until the index changes.
+   */
+  saturations(model: FieldModel): (ordinal: number, packed: number) => number {
     const n = normalizers(model, this.averageLengths());
-    return saturate(packed, bodyNorm(n, this.bodyLengths[ordinal] ?? 0), this.shortLengths[ordinal] ?? 0, n);
+    return (ordinal, packed) => saturate(packed, bodyNorm(n, this.bodyLengths[ordinal] ?? 0), this.shortLengths[ordinal] ?? 0, n);
   }
 
   /**

@@ -32,6 +32,16 @@ export interface RankingTables {
   averageTitleTerms: number;
   /** Distinct terms in each document's title. */
   titleTermsOfDoc: Uint16Array;
+  /** The ranker's per-question work arrays, made at the first question (workspaceContextRanker.ts). */
+  questionArrays?: QuestionArrays;
+}
+
+/** Per document, what one question's ranking fills: one slot per entry of `docs`. */
+export interface QuestionArrays {
+  contextMask: Int32Array;
+  namedDoc: Uint8Array;
+  titleWords: Float64Array;
+  bonusOfDoc: Float64Array;
 }
 
 const tables = new WeakMap<IndexState, RankingTables>();

@@ -29,7 +29,7 @@ import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 import type { Signal, SimilarityAnchors } from './contract';
 import { entityDictionary, type NamedEntity } from './namedEntities';
-import { rankingTables, type RankingTables } from './rankingTables';
+import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
@@ -259,6 +259,42 @@ function weighUnit(state: IndexState, unit: Unit, n: number): void {
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
 }
 
+/**
+ * The per-document arrays a question fills, zeroed (the bonuses are all overwritten), kept on the
+ * tables and reused from question to question: ~0.5 MB of typed arrays at 24k documents is
+ * memory outside the JS heap, and allocating it per question made V8 collect every ~150
+ * questions for "external memory pressure", a pause inside whichever question met it. A ranking
+ * fills and reads them within one synchronous call, so one set per tables is enough.
+ */
+function documentArrays(tables: RankingTables): QuestionArrays {
+  const docs = tables.docs.length;
+  const arrays = tables.questionArrays;
+  if (!arrays) {
+    return (tables.questionArrays = { contextMask: new Int32Array(docs), namedDoc: new Uint8Array(docs), titleWords: new Float64Array(docs), bonusOfDoc: new Float64Array(docs) });
+  }
+  arrays.contextMask.fill(0);
+  arrays.namedDoc.fill(0);
+  arrays.titleWords.fill(0);
+  return arrays;
+}
+
+/**
+ * Every document's bonuses (named entity + recency + run health + title, in that order) into
+ * `out`, and the largest. One pass over all documents per question (~24k at 100k sections),
+ * with every array a local rather than read through `this` and the tables on each document.
+ */
+function documentBonuses(out: Float64Array, named: number, namedDoc: Uint8Array, lastCommit: Float64Array, now: number, healthy: Uint8Array, title: Float64Array): number {
+  let max = 0;
+  for (let d = 0; d < out.length; d++) {
+    const commit = lastCommit[d];
+    const recency = Number.isNaN(commit) ? 0 : recencyRaw(now - commit);
+    const bonus = named * namedDoc[d] + RECENCY_WEIGHT * recency + RUN_HEALTH_WEIGHT * healthy[d] + TITLE_WEIGHT * title[d];
+    out[d] = bonus;
+    if (bonus > max) max = bonus;
+  }
+  return max;
+}
+
 /** Marks a nearest section that holds no question term. */
 const NOT_LEXICAL = -1;
 
@@ -275,6 +311,8 @@ class Scorer {
   private readonly kindAllowed: Uint8Array | null;
   /** The largest bonuses of any document for this question. */
   private readonly maxBonus: number;
+  /** The index's saturation under this question's model, made at the first why[]. */
+  private saturation: ((ordinal: number, packed: number) => number) | undefined;
 
   constructor(
     private readonly state: IndexState,
@@ -285,10 +323,10 @@ class Scorer {
     private readonly model: FieldModel,
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
-    const docs = tables.docs.length;
-    this.contextMask = new Int32Array(docs);
+    const arrays = documentArrays(tables);
+    this.contextMask = arrays.contextMask;
     for (const unit of units) for (const d of tables.contextIndex.get(unit.term.key) ?? []) this.contextMask[d] |= unit.bit;
-    this.namedDoc = new Uint8Array(docs);
+    this.namedDoc = arrays.namedDoc;
     let namedSections = 0;
     for (const entity of named) {
       for (const d of tables.entityDocs.get(entity.key) ?? []) {
@@ -302,20 +340,9 @@ class Scorer {
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
-    this.titleWords = this.titleWordsOfDocs();
-    this.bonusOfDoc = new Float64Array(docs);
-    let maxBonus = 0;
-    for (let d = 0; d < docs; d++) {
-      const commit = tables.lastCommitOfDoc[d];
-      const bonus =
-        NAMED_ENTITY_WEIGHT * this.namedRaw * this.namedDoc[d] +
-        RECENCY_WEIGHT * (Number.isNaN(commit) ? 0 : recencyRaw(options.now - commit)) +
-        RUN_HEALTH_WEIGHT * tables.healthyDoc[d] +
-        TITLE_WEIGHT * this.titleWords[d];
-      this.bonusOfDoc[d] = bonus;
-      if (bonus > maxBonus) maxBonus = bonus;
-    }
-    this.maxBonus = maxBonus;
+    this.titleWords = this.titleWordsOfDocs(arrays.titleWords);
+    this.bonusOfDoc = arrays.bonusOfDoc;
+    this.maxBonus = documentBonuses(this.bonusOfDoc, NAMED_ENTITY_WEIGHT * this.namedRaw, this.namedDoc, tables.lastCommitOfDoc, options.now, tables.healthyDoc, this.titleWords);
   }
 
   /** The candidate's document index, or -1 when the section is gone or filtered out. */
@@ -376,9 +403,8 @@ class Scorer {
    * The title value of every document, from the title index: only documents whose title holds a
    * question term (or an identifier's part) are touched. The same numbers as `titleTerms`.
    */
-  private titleWordsOfDocs(): Float64Array {
+  private titleWordsOfDocs(out: Float64Array): Float64Array {
     const tables = this.tables;
-    const out = new Float64Array(tables.docs.length);
     if (this.totalWeight <= 0) return out;
     const saturation = (d: number) => titleSaturation(tables.titleTermsOfDoc[d], tables.averageTitleTerms);
     for (const unit of this.units) {
@@ -486,11 +512,12 @@ class Scorer {
   /** Each question term's weight, saturation and fields in section `ordinal`, as the index scored them. */
   private wordTerms(ordinal: number): WhyWordTerm[] {
     const lexical = this.state.lexical;
+    const saturation = (this.saturation ??= lexical.saturations(this.model));
     const out: WhyWordTerm[] = [];
     for (const unit of this.units) {
       const share = this.totalWeight > 0 ? unit.weight / this.totalWeight : 0;
       const packed = lexical.fieldCounts(ordinal, unit.term.key);
-      let saturation = packed ? lexical.saturation(ordinal, packed, this.model) : 0;
+      let sat = packed ? saturation(ordinal, packed) : 0;
       let fields = packed ? fieldsOf(unpackCounts(packed)) : [];
       if (unit.parts.length) {
         const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
@@ -499,16 +526,16 @@ class Scorer {
         for (const part of unit.parts) {
           const p = lexical.fieldCounts(ordinal, part.term);
           if (!p || partWeight <= 0) continue;
-          parts += (part.weight / partWeight) * lexical.saturation(ordinal, p, this.model);
+          parts += (part.weight / partWeight) * saturation(ordinal, p);
           cover += part.weight / partWeight;
         }
         parts *= unit.partCredit * Math.min(1, cover);
-        if (parts > saturation) {
-          saturation = parts;
+        if (parts > sat) {
+          sat = parts;
           fields = ['parts'];
         }
       }
-      out.push({ term: unit.term.surface, weight: unit.weight, share, saturation, fields });
+      out.push({ term: unit.term.surface, weight: unit.weight, share, saturation: sat, fields });
     }
     return out;
   }

@@ -81,6 +81,12 @@ function questions(index: PostingsIndex, next: () => number, n: number): GradedU
     while (terms.size < size) terms.add(next() < 0.15 ? `t${Math.floor(next() * VOCABULARY)}` : zipf(next));
     const units: GradedUnit[] = [...terms].map((term) => ({ term, weight: idf(term), parts: [], partCredit: 0 }));
     if (q % 5 === 0) units.push({ term: 'ledger-rejects-worker', weight: idf('ledger-rejects-worker'), parts: [{ term: 'ledger', weight: idf('ledger') }, { term: 'rejects', weight: idf('rejects') }, { term: 'worker', weight: 3 }], partCredit: q % 2 ? 0.15 : 0.7 });
+    // An identifier no section spells, with a rare part (t350: ~5% of sections) and common ones:
+    // sections holding only the rare part can join the running after pruning has started.
+    if (q % 5 === 2) {
+      const parts = ['t350', 't1', 't3'].map((term) => ({ term, weight: idf(term) }));
+      units.push({ term: 't350-t1-t3', weight: parts.reduce((sum, p) => sum + p.weight, 0) / parts.length, parts, partCredit: 0.7 });
+    }
     out.push(units);
   }
   return out;
@@ -141,6 +147,43 @@ describe('graded match pruning (max-score)', () => {
     const units: GradedUnit[] = [{ term: 'alpha', weight: 2, parts: [], partCredit: 0 }];
     const cut = index.gradedMatch(units, MODEL, plain(units, 10, 400));
     assert.deepEqual([...cut.ordinals], Array.from({ length: 40 }, (_, i) => 10 * i + 3));
+  });
+
+  it('takes in the sections holding only a rare part of an identifier once the rest cannot reach the top', () => {
+    // 2,000 sections: `omega` (once in a heading) in 200; `zeta` and `n9000` (rare parts of the
+    // identifier zeta-n9000-service, which no section spells) in 30 and 24 others,
+    // in their headings; `service` (its common part) in 60% and `common` in 90%. Read rarest
+    // first: omega, the whole form (no list), then the parts. Before the parts, an unseen section
+    // could still pass the 10th best through them, but only through zeta or n9000: those 30 join
+    // the running, the 1,200 holding only `service` are never read, and the best 10 are the
+    // full match's -- all of them sections that hold only the rare parts and `common`.
+    const built = new PostingsBuilder();
+    const body = (n: number) => packCounts({ body: n, heading: 0, title: 0, context: 0 });
+    const heading = (n: number) => packCounts({ body: 0, heading: n, title: 0, context: 0 });
+    for (let o = 0; o < 2000; o++) {
+      const counts = new Map<string, number>();
+      if (o % 10 === 0) counts.set('omega', heading(1));
+      else if (o % 50 === 1 && o < 1500) counts.set('zeta', heading(4));
+      if (o % 50 === 1 && o < 1200) counts.set('n9000', heading(3 + (o % 2)));
+      if (o % 5 < 3) counts.set('service', body(1));
+      if (o % 10 !== 9 && !counts.has('omega')) counts.set('common', body(1 + (o % 3)));
+      built.add(o, { counts, lengths: { body: 40 + (o % 17), heading: 3, title: 0, context: 0 } });
+    }
+    const index = built.build();
+    const idf = (term: string) => Math.log(1 + 2000 / Math.max(1, index.df(term)));
+    const parts = ['zeta', 'n9000', 'service'].map((term) => ({ term, weight: idf(term) }));
+    const units: GradedUnit[] = [
+      { term: 'omega', weight: idf('omega'), parts: [], partCredit: 0 },
+      { term: 'zeta-n9000-service', weight: 2.2, parts, partCredit: 0.7 },
+      { term: 'common', weight: idf('common'), parts: [], partCredit: 0 },
+    ];
+    const pruning = plain(units, 10, 2000);
+    const cut = index.gradedMatch(units, MODEL, pruning);
+    assert.deepEqual(bestK(cut, pruning), bestK(index.gradedMatch(units, MODEL), pruning));
+    const best = bestK(cut, pruning).map((s) => Number(s.split(':')[0]));
+    assert.deepEqual(best.filter((o) => o % 50 !== 1), [], `the best 10 hold the rare parts: ${best.join(' ')}`);
+    // Read: the 200 omega sections and the 30 rare-part holders, nothing else.
+    assert.equal(cut.considered, 230);
   });
 
   it('counts each section once in the k-th best estimate after a word step', () => {
