@@ -75,12 +75,7 @@ export class Int8VectorStore {
   append(label: number, vector: ArrayLike<number>): number {
     checkLabel(label);
     checkDimension(vector, this.dimension);
-    if (this.count === this.capacity) this.grow(this.capacity * 2);
-    const slot = this.count++;
-    this.labels[slot] = label;
-    this.slotOf.set(label, slot);
-    this.live[slot] = 1;
-    this.liveCount++;
+    const slot = this.newSlot(label);
     this.write(slot, vector);
     return slot;
   }
@@ -93,14 +88,20 @@ export class Int8VectorStore {
   appendQuantized(label: number, codes: ArrayLike<number>, inverseNorm: number): number {
     checkLabel(label);
     if (codes.length !== this.dimension) throw new RangeError(`vector store: expected ${this.dimension} codes, got ${codes.length}`);
+    const slot = this.newSlot(label);
+    this.codes.set(codes, (slot + 1) * this.stride);
+    this.inverseNorms[slot] = inverseNorm;
+    return slot;
+  }
+
+  /** A live slot at the end for `label` (growing the arrays when full); its vector is written by the caller. */
+  private newSlot(label: number): number {
     if (this.count === this.capacity) this.grow(this.capacity * 2);
     const slot = this.count++;
     this.labels[slot] = label;
     this.slotOf.set(label, slot);
     this.live[slot] = 1;
     this.liveCount++;
-    this.codes.set(codes, (slot + 1) * this.stride);
-    this.inverseNorms[slot] = inverseNorm;
     return slot;
   }
 
