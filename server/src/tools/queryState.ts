@@ -73,15 +73,11 @@ export async function waitForLibrary(engine: Engine): Promise<void> {
 export async function libraryIndexState(engine: Engine, texts: readonly string[]): Promise<IndexState | undefined> {
   const reader = storeReaderOf(engine);
   if (!reader) return engine.stateForQuery();
-  const withLibrary: string[] = [];
-  for (const folder of engine.folders) if ((await reader.libraryDocuments(folder.name)) > 0) withLibrary.push(folder.name);
-  if (withLibrary.length > 1) {
-    throw new ToolInputError(
-      `the library tools read one workspace's library from a store, and ${withLibrary.join(', ')} each hold one: serve the one to read on its own (--workspace NAME)`,
-    );
+  const { state, holders } = await reader.libraryStateOf(engine.folders.map((f) => f.name), texts);
+  if (holders.length > 1) {
+    throw new ToolInputError(`the library tools read one workspace's library from a store, and ${holders.join(', ')} each hold one: serve the one to read on its own (--workspace NAME)`);
   }
-  const namespace = withLibrary[0] ?? engine.folders[0]?.name;
-  return namespace === undefined ? undefined : reader.libraryState(namespace, texts);
+  return state;
 }
 
 /**

@@ -136,19 +136,34 @@ export class StoreReader {
   }
 
   /**
-   * The state the library tools answer from: the namespace's whole library over its base, read
-   * once per generation. The library tools weigh terms by the whole namespace's counts, so the
-   * counts of every term of `texts` (the call's plan or task, its pack, tags and folder) are read
-   * before the call, beside those of the library's own words, read with it.
+   * The state the library tools answer from, over the served `namespaces`: the whole library of
+   * the one that holds library pages (the first when none does), read once per generation, and
+   * every namespace holding one (`holders`; no state when there are two or more, since their
+   * pages and the counts they are weighed by cannot come from one namespace). The library tools
+   * weigh terms by the whole namespace's counts, so the counts of every term of `texts` (the
+   * call's plan or task, its pack, tags and folder) are read before the call, beside those of
+   * the library's own words, read with it.
    */
-  async libraryState(namespace: string, texts: readonly string[]): Promise<IndexState | undefined> {
-    const library = await this.library(namespace);
-    if (!library) return undefined;
+  async libraryStateOf(namespaces: readonly string[], texts: readonly string[]): Promise<{ state: IndexState | undefined; holders: string[] }> {
+    const libraries: { namespace: string; library: StoredLibrary | undefined }[] = [];
+    for (const namespace of namespaces) libraries.push({ namespace, library: await this.library(namespace) });
+    const holders = libraries.filter((l) => (l.library?.rows.docs.length ?? 0) > 0);
+    if (holders.length > 1) return { state: undefined, holders: holders.map((h) => h.namespace) };
+    const chosen = holders[0] ?? libraries[0];
+    const state = chosen?.library ? await this.withCountsOf(chosen.namespace, chosen.library, texts) : undefined;
+    return { state, holders: holders.map((h) => h.namespace) };
+  }
+
+  /** `library`'s state once the counts of `texts`' terms are known (read from the store if not yet). */
+  private async withCountsOf(namespace: string, library: StoredLibrary, texts: readonly string[]): Promise<IndexState | undefined> {
     const wanted = [...callTerms(texts)].filter((t) => !library.documentFrequency.has(t));
     if (wanted.length === 0) return library.state;
     const counts = await this.store.documentFrequencies(namespace, wanted, library.base.generation);
-    // A write moved the namespace on: read the library again at its new generation.
-    if (!counts) return this.libraryState(namespace, texts);
+    if (!counts) {
+      // A write moved the namespace on: read the library again at its new generation.
+      const fresh = await this.library(namespace);
+      return fresh ? this.withCountsOf(namespace, fresh, texts) : undefined;
+    }
     let askedBefore = false;
     for (const [term, df] of counts) {
       library.documentFrequency.set(term, df);
@@ -157,11 +172,6 @@ export class StoreReader {
     // A state whose caches never saw these terms needs no rebuilding; one that scored them as absent does.
     if (askedBefore) library.state = libraryState(library.base, library.rows, library.documentFrequency, library.unknownTerms);
     return library.state;
-  }
-
-  /** How many library documents the namespace holds (0 when none, or when it is not stored). */
-  async libraryDocuments(namespace: string): Promise<number> {
-    return (await this.library(namespace))?.rows.docs.length ?? 0;
   }
 
   /** Terms the library tools asked about whose counts were not read (a reader bug if any; tests assert none). */
@@ -197,24 +207,21 @@ export class StoreReader {
   }
 
   private async readLibrary(namespace: string, base: NamespaceBase): Promise<StoredLibrary | undefined> {
-    const rows = await this.store.libraryRows(namespace);
-    if (!rows) return undefined;
     // Written since the base was read: read both again.
-    if (rows.generation !== base.generation) {
+    const again = async () => {
       this.bases.delete(namespace);
       const fresh = await this.base(namespace);
       return fresh ? this.readLibrary(namespace, fresh) : undefined;
-    }
+    };
+    const rows = await this.store.libraryRows(namespace);
+    if (!rows) return undefined;
+    if (rows.generation !== base.generation) return again();
     // The words the library tools weigh without a call naming them: the library's own (its
     // sections' terms, front matter, packs and folders) and the catalog's names.
     const terms = new Set(rows.postings.map((p) => p.term));
     for (const t of callTerms([JSON.stringify(rows.docs), JSON.stringify(base.info.packs), JSON.stringify(base.info.libraryFolders), JSON.stringify(base.entities)])) terms.add(t);
     const documentFrequency = await this.store.documentFrequencies(namespace, [...terms], base.generation);
-    if (!documentFrequency) {
-      this.bases.delete(namespace);
-      const fresh = await this.base(namespace);
-      return fresh ? this.readLibrary(namespace, fresh) : undefined;
-    }
+    if (!documentFrequency) return again();
     const unknownTerms = new Set<string>();
     return { base, rows, documentFrequency, unknownTerms, state: libraryState(base, rows, documentFrequency, unknownTerms) };
   }
