@@ -14,13 +14,16 @@
  * cheaper than reading them), and each document's title and context terms are written so the
  * section store does not analyse every title again. Format 4: library pages carry
  * `conflictsResolved` (older snapshots would hand back pages read before the key existed).
+ * Format 5: the section texts leave the JSON for a binary column (textColumn.ts) that loads as a
+ * few large strings the texts are slices of; they were ~85 MB of the ~150 MB of JSON at 100k
+ * sections and most of a restart's parse. The catalog's relations are
+ * read back from a table of rows (relationTable.ts) instead of derived again.
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
 import type { Doc, EntityKey, FileCommitInfo, RepoInfo, Section } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
-import { deriveRelations } from '../sources/catalog/relations';
 import type { RunHealth } from '../sources/runHealth';
 import type { WorkspaceDiscovery } from '../workspace/discovery';
 import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
@@ -28,9 +31,11 @@ import type { WorkspaceReader } from '../workspace/readGuard';
 import { FileTable, type FileEntry } from '../indexing/fileTable';
 import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
+import { decodeRelations, encodeRelations, type RelationTable } from './relationTable';
+import { decodeTexts, encodeTexts } from './textColumn';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 4;
+export const SNAPSHOT_FORMAT = 5;
 
 /** Everything the indexer needs to continue where a previous process stopped. */
 export interface IndexerMemory {
@@ -59,8 +64,8 @@ export interface DocTerms {
   context: readonly string[];
 }
 
-/** A section as written: `[id, headingPath, level, startLine, endLine, text, entityRefs?]`. */
-type SectionTuple = [string, string[], number, number, number, string, EntityKey[]?];
+/** A section as written: `[id, headingPath, level, startLine, endLine, entityRefs?]`; its text is in the text column. */
+type SectionTuple = [string, string[], number, number, number, EntityKey[]?];
 
 /** A document as written: its sections as tuples. */
 type DocJson = Omit<Doc, 'sections'> & { sections: SectionTuple[] };
@@ -74,10 +79,14 @@ interface SnapshotJson {
   digests: [string, string][];
   git: { repos: (Omit<RepoGitFacts, 'lastCommitTimes' | 'dirty'> & { lastCommitTimes: [string, number][]; dirty: string[] })[]; problems: WorkspaceGitFacts['problems'] } | null;
   docs: DocJson[];
+  /** Section texts the text column cannot carry (textColumn.ts), by position in section order. */
+  irregularTexts: [number, string][];
   /** `[title terms, context terms]` per document. */
   terms: [string[], string[]][];
   ordinals: number[];
   catalog: Omit<CatalogLoad, 'relations'>;
+  /** The catalog's relations, as rows (relationTable.ts). */
+  relations: RelationTable;
   memos: unknown;
   state: {
     indexedAt: string;
@@ -104,6 +113,7 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
     }),
   ) as unknown;
   const { state } = memory;
+  const texts = encodeTexts(memory.docs.flatMap((doc) => doc.sections.map((s) => s.text)));
   const json: SnapshotJson = {
     folders: [...memory.discovery.folders],
     writtenAt: new Date().toISOString(),
@@ -117,9 +127,11 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
         }
       : null,
     docs: memory.docs.map(docJson),
+    irregularTexts: texts.irregular,
     terms: memory.docs.map((doc) => [[...(state.titleTerms.get(doc.id) ?? [])], [...(state.contextTerms.get(doc.id) ?? [])]]),
     ordinals: memory.ordinals,
     catalog: { entities: memory.catalog.entities, problems: memory.catalog.problems, files: memory.catalog.files, fieldLines: memory.catalog.fieldLines },
+    relations: encodeRelations(memory.catalog.relations),
     memos,
     state: {
       indexedAt: state.indexedAt,
@@ -132,7 +144,7 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
       counts: state.counts,
     },
   };
-  return { json, binary: memory.postings.serialize() };
+  return { json, binaries: [memory.postings.serialize(), texts.bytes] };
 }
 
 /**
@@ -143,9 +155,12 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
   const json = parts.json as SnapshotJson;
   const same = json.folders.length === folders.length && json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
   if (!same) throw new Error('snapshot is for other workspace folders');
-  const docs = json.docs.map(docFromJson);
-  const kept = json.catalog.entities.map((entity) => ({ entity, lines: json.catalog.fieldLines[entity.key] }));
-  const catalog: CatalogLoad = { ...json.catalog, relations: deriveRelations(kept).relations };
+  if (parts.binaries.length !== 2) throw new Error(`snapshot has ${parts.binaries.length} binary parts, not 2`);
+  const texts = decodeTexts(parts.binaries[1], json.irregularTexts);
+  let next = 0;
+  const docs = json.docs.map((doc) => docFromJson(doc, texts, next, (next += doc.sections.length)));
+  if (next !== texts.length) throw new Error(`snapshot holds ${texts.length} section texts for ${next} sections`);
+  const catalog: CatalogLoad = { ...json.catalog, relations: decodeRelations(json.relations) };
   const memos = reviveMemos(json.memos as SnapshotMemos, docs, catalog);
   const digests = new Map(json.digests);
   const entries = new Map<string, FileEntry>();
@@ -156,7 +171,8 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
   const git: WorkspaceGitFacts | undefined = json.git
     ? { repos: json.git.repos.map((r) => ({ ...r, lastCommitTimes: new Map(r.lastCommitTimes), dirty: new Set(r.dirty) })), problems: json.git.problems }
     : undefined;
-  const postings = PostingsIndex.deserialize(parts.binary);
+  // Kept as views on its part (readSnapshotFile reads each part into a buffer of its own).
+  const postings = PostingsIndex.deserialize(parts.binaries[0]);
   const graph = new ComponentGraph(catalog.entities, catalog.relations);
   const state: IndexState = {
     folders,
@@ -200,17 +216,20 @@ function docJson(doc: Doc): DocJson {
   return {
     ...doc,
     sections: doc.sections.map((s): SectionTuple => {
-      const tuple: SectionTuple = [s.id, s.headingPath, s.level, s.startLine, s.endLine, s.text];
+      const tuple: SectionTuple = [s.id, s.headingPath, s.level, s.startLine, s.endLine];
       if (s.entityRefs) tuple.push(s.entityRefs);
       return tuple;
     }),
   };
 }
 
-function docFromJson(json: DocJson): Doc {
+/** The document, its sections' texts taken from `texts[from..to)` (section order). */
+function docFromJson(json: DocJson, texts: readonly string[], from: number, to: number): Doc {
   const doc = json as unknown as Doc;
-  doc.sections = json.sections.map(([id, headingPath, level, startLine, endLine, text, entityRefs]) => {
-    const section: Section = { id, docId: json.id, headingPath, level, startLine, endLine, text };
+  if (to > texts.length) throw new Error(`snapshot holds ${texts.length} section texts, fewer than its sections`);
+  let t = from;
+  doc.sections = json.sections.map(([id, headingPath, level, startLine, endLine, entityRefs]) => {
+    const section: Section = { id, docId: json.id, headingPath, level, startLine, endLine, text: texts[t++] };
     if (entityRefs) section.entityRefs = entityRefs;
     return section;
   });

@@ -1,8 +1,14 @@
 /**
- * The snapshot file: one JSON part and one binary part (the postings index), behind a header
- * with a magic string and a format version, and a CRC-32 over everything before it.
+ * The snapshot file: one JSON part and binary parts (the postings index, the section texts),
+ * behind a header with a magic string and a format version, and a CRC-32 over everything before it.
  *
- *   "WSCTX-SNAPSHOT\n" | u32 format | u32 jsonLength | json (UTF-8) | u32 binaryLength | binary | u32 crc32
+ *   "WSCTX-SNAPSHOT\n" | u32 format | u32 jsonLength | json (UTF-8) |
+ *   u32 partCount | partCount x (u32 length | bytes) | u32 crc32
+ *
+ * (Formats up to 4 had exactly one binary part and no count; the format is checked before
+ * anything after it is read, so an older file is refused by its number.) `readSnapshotFile` hands
+ * back each binary part in a buffer of its own; `decodeSnapshot` (a whole file already in memory)
+ * hands back views on that buffer.
  *
  * Writes are atomic: a temporary file in the same folder, then a rename over the old snapshot, so
  * a process killed mid-write leaves the previous snapshot intact. A file that is truncated, of
@@ -13,7 +19,7 @@ import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { InputError } from '../errors';
 import { isWithin } from '../workspace/paths';
-import { readGuardedBytes } from '../workspace/readGuard';
+import { openGuarded } from '../workspace/readGuard';
 
 /** Largest snapshot read: 4 GiB (a Buffer's limit); larger is refused, never half-read. */
 const MAX_SNAPSHOT_BYTES = 2 ** 32 - 1;
@@ -25,19 +31,25 @@ const MAGIC = Buffer.from('WSCTX-SNAPSHOT\n', 'utf8');
 
 export interface SnapshotParts {
   json: unknown;
-  binary: Uint8Array;
+  binaries: Uint8Array[];
 }
 
 export type SnapshotRead = { ok: true; parts: SnapshotParts } | { ok: false; reason: string };
 
 export function encodeSnapshot(format: number, parts: SnapshotParts): Buffer {
   const json = Buffer.from(JSON.stringify(parts.json), 'utf8');
-  const head = Buffer.alloc(8);
+  const head = Buffer.alloc(12);
   head.writeUInt32LE(format, 0);
   head.writeUInt32LE(json.length, 4);
-  const binLength = Buffer.alloc(4);
-  binLength.writeUInt32LE(parts.binary.byteLength, 0);
-  const body = Buffer.concat([MAGIC, head, json, binLength, Buffer.from(parts.binary.buffer, parts.binary.byteOffset, parts.binary.byteLength)]);
+  const pieces: Buffer[] = [MAGIC, head.subarray(0, 8), json];
+  head.writeUInt32LE(parts.binaries.length, 8);
+  pieces.push(head.subarray(8, 12));
+  for (const binary of parts.binaries) {
+    const length = Buffer.alloc(4);
+    length.writeUInt32LE(binary.byteLength, 0);
+    pieces.push(length, Buffer.from(binary.buffer, binary.byteOffset, binary.byteLength));
+  }
+  const body = Buffer.concat(pieces);
   const crc = Buffer.alloc(4);
   crc.writeUInt32LE(crc32(body) >>> 0, 0);
   return Buffer.concat([body, crc]);
@@ -52,12 +64,24 @@ export function decodeSnapshot(format: number, bytes: Buffer): SnapshotRead {
   if (found !== format) return { ok: false, reason: `format ${found}, this version reads format ${format}` };
   const jsonLength = bytes.readUInt32LE(offset + 4);
   offset += 8;
-  const json = JSON.parse(bytes.toString('utf8', offset, offset + jsonLength)) as unknown;
+  if (offset + jsonLength + 4 > body.length) return { ok: false, reason: 'section lengths do not add up' };
+  const jsonAt = offset;
   offset += jsonLength;
-  const binaryLength = bytes.readUInt32LE(offset);
+  const count = bytes.readUInt32LE(offset);
   offset += 4;
-  if (offset + binaryLength !== body.length) return { ok: false, reason: 'section lengths do not add up' };
-  return { ok: true, parts: { json, binary: new Uint8Array(bytes.buffer, bytes.byteOffset + offset, binaryLength) } };
+  const binaries: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    if (offset + 4 > body.length) return { ok: false, reason: 'section lengths do not add up' };
+    const length = bytes.readUInt32LE(offset);
+    offset += 4;
+    if (offset + length > body.length) return { ok: false, reason: 'section lengths do not add up' };
+    binaries.push(new Uint8Array(bytes.buffer, bytes.byteOffset + offset, length));
+    offset += length;
+  }
+  if (offset !== body.length) return { ok: false, reason: 'section lengths do not add up' };
+  // Parsed last: the lengths are checked before the largest single cost of a read.
+  const json = JSON.parse(bytes.toString('utf8', jsonAt, jsonAt + jsonLength)) as unknown;
+  return { ok: true, parts: { json, binaries } };
 }
 
 /** Writes `bytes` to `file` atomically (temporary file + rename). */
@@ -76,7 +100,10 @@ export async function writeFileAtomic(file: string, bytes: Uint8Array): Promise<
 /**
  * The snapshot at `file`, null when there is none. Anything but a regular file there (a FIFO
  * would block the read forever) is refused before it is opened, and the file is opened
- * non-blocking (readGuard.ts).
+ * non-blocking (readGuard.ts). Each part is read into a buffer of its own, on the thread pool:
+ * the postings part is then used where it lies (no copy out of a whole-file buffer, which its
+ * views would otherwise keep alive), and the JSON and text buffers are freed once decoded. The
+ * checksum is computed part by part over the same bytes `encodeSnapshot` wrote.
  */
 export async function readSnapshotFile(file: string, format: number): Promise<SnapshotRead | null> {
   try {
@@ -85,14 +112,64 @@ export async function readSnapshotFile(file: string, format: number): Promise<Sn
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     return { ok: false, reason: `cannot be read: ${(error as Error).message}` };
   }
-  const read = await readGuardedBytes(file, [path.parse(path.resolve(file)).root], MAX_SNAPSHOT_BYTES);
-  if (!read.ok) return { ok: false, reason: read.message };
-  const bytes = read.bytes;
+  const guarded = await openGuarded(file, [path.parse(path.resolve(file)).root]);
+  if (!guarded.ok) return { ok: false, reason: guarded.message };
   try {
-    return decodeSnapshot(format, bytes);
+    if (guarded.opened.size > MAX_SNAPSHOT_BYTES) return { ok: false, reason: `more than ${MAX_SNAPSHOT_BYTES} bytes (the size cap); not read` };
+    return await readParts(guarded.handle, guarded.opened.size, format);
   } catch (error) {
     return { ok: false, reason: `cannot be decoded: ${(error as Error).message}` };
+  } finally {
+    await guarded.handle.close().catch(() => undefined);
   }
+}
+
+/** Bytes per read call of a part: 32 MiB. */
+const PART_READ = 32 * 1024 * 1024;
+
+/** The layout `encodeSnapshot` writes, read part by part from a file of `size` bytes. */
+async function readParts(handle: fs.FileHandle, size: number, format: number): Promise<SnapshotRead> {
+  const truncated: SnapshotRead = { ok: false, reason: 'checksum mismatch (truncated or corrupt)' };
+  const bodyEnd = size - 4;
+  let position = 0;
+  let crc = 0;
+  /** The next `length` bytes of the body in a buffer of their own, or null past its end. */
+  const next = async (length: number): Promise<Buffer | null> => {
+    if (length > bodyEnd - position) return null;
+    const buffer = Buffer.allocUnsafe(length);
+    for (let got = 0; got < length; ) {
+      const { bytesRead } = await handle.read(buffer, got, Math.min(PART_READ, length - got), position + got);
+      if (bytesRead === 0) return null;
+      got += bytesRead;
+    }
+    position += length;
+    crc = crc32(buffer, crc);
+    return buffer;
+  };
+  if (size < MAGIC.length + 16) return { ok: false, reason: 'not a snapshot file' };
+  const head = await next(MAGIC.length + 8);
+  if (!head || !head.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'not a snapshot file' };
+  const found = head.readUInt32LE(MAGIC.length);
+  if (found !== format) return { ok: false, reason: `format ${found}, this version reads format ${format}` };
+  const json = await next(head.readUInt32LE(MAGIC.length + 4));
+  const countBytes = json && (await next(4));
+  if (!json || !countBytes) return truncated;
+  const count = countBytes.readUInt32LE(0);
+  // Every part takes at least its 4-byte length: a count beyond that is damage, not parts.
+  if (count > (bodyEnd - position) / 4) return truncated;
+  const binaries: Uint8Array[] = [];
+  for (let i = 0; i < count; i++) {
+    const length = await next(4);
+    const part = length && (await next(length.readUInt32LE(0)));
+    if (!part) return truncated;
+    binaries.push(part);
+  }
+  if (position !== bodyEnd) return { ok: false, reason: 'section lengths do not add up' };
+  const stored = Buffer.alloc(4);
+  const { bytesRead } = await handle.read(stored, 0, 4, bodyEnd);
+  if (bytesRead !== 4 || (crc >>> 0) !== stored.readUInt32LE(0)) return truncated;
+  // Parsed last: the checksum is known good before the largest single cost of a read.
+  return { ok: true, parts: { json: JSON.parse(json.toString('utf8')) as unknown, binaries } };
 }
 
 /**

@@ -48,6 +48,8 @@ export const GUARDED_OPEN_FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLO
 
 /** Bytes read per `read` call. */
 const CHUNK = 64 * 1024;
+/** Bytes per `read` call into a buffer sized from fstat (a large file): 32 MiB. */
+const BIG_READ = 32 * 1024 * 1024;
 
 /**
  * Reads `absPath` through the guard (module comment).
@@ -57,18 +59,28 @@ const CHUNK = 64 * 1024;
 export async function readGuardedBytes(absPath: string, roots: readonly string[], maxBytes: number): Promise<GuardedBytes> {
   let handle: fs.promises.FileHandle | undefined;
   try {
-    const before = await fs.promises.stat(absPath);
-    if (!before.isFile()) return refuse('not-regular', `${kindOf(before)}, not a regular file`);
-    handle = await fs.promises.open(absPath, GUARDED_OPEN_FLAGS);
-    const opened = await handle.stat();
-    if (!opened.isFile()) return refuse('not-regular', `${kindOf(opened)}, not a regular file`);
-    const realPath = await fs.promises.realpath(absPath);
-    const placed = placement(realPath, roots);
-    if (placed) return placed;
-    const atReal = await fs.promises.stat(realPath);
-    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev) return refuse('unreadable', 'the file was replaced while it was opened');
+    const guarded = await openGuarded(absPath, roots);
+    if (!guarded.ok) return guarded;
+    handle = guarded.handle;
+    const { opened, realPath } = guarded;
     const chunks: Buffer[] = [];
     let total = 0;
+    // A file that says it is large is read into one buffer of its size plus the byte that would
+    // show it grew, in a few big reads: 64 KiB reads of a 220 MB snapshot are 3,400 round trips
+    // through the thread pool (queued behind the vector index's reads) and a copy at the end.
+    if (opened.size > CHUNK) {
+      const want = Math.min(opened.size, maxBytes) + 1;
+      const buffer = Buffer.allocUnsafe(want);
+      while (total < want) {
+        const { bytesRead } = await handle.read(buffer, total, Math.min(BIG_READ, want - total), null);
+        if (bytesRead === 0) break;
+        total += bytesRead;
+      }
+      if (total > maxBytes) return refuse('too-large', `more than ${maxBytes} bytes (the size cap); not read`);
+      chunks.push(total === want ? buffer : buffer.subarray(0, total));
+      // Only when the file grew past its size since fstat does the chunked loop below read on.
+      if (total < want) return { ok: true, bytes: chunks[0], realPath };
+    }
     for (;;) {
       const want = Math.min(CHUNK, maxBytes + 1 - total);
       const buffer = Buffer.allocUnsafe(want);
@@ -84,6 +96,40 @@ export async function readGuardedBytes(absPath: string, roots: readonly string[]
   } finally {
     await handle?.close().catch(() => undefined);
   }
+}
+
+/** A descriptor opened through the guard (steps 1 to 3 of the module comment), for a caller that reads it itself. */
+export type GuardedHandle = { ok: true; handle: fs.promises.FileHandle; opened: fs.Stats; realPath: string } | { ok: false; refusal: ReadRefusal; message: string };
+
+/**
+ * Opens `absPath` through the guard's checks (module comment, steps 1 to 3) and hands back the
+ * descriptor, for a reader that reads a large file in parts of its own choosing (the index
+ * snapshot). The caller closes the handle, and caps what it reads itself (step 4). Never throws.
+ * @param roots real paths (fs.realpath) of the folders the file must lie in
+ */
+export async function openGuarded(absPath: string, roots: readonly string[]): Promise<GuardedHandle> {
+  let handle: fs.promises.FileHandle | undefined;
+  try {
+    const before = await fs.promises.stat(absPath);
+    if (!before.isFile()) return refuse('not-regular', `${kindOf(before)}, not a regular file`);
+    handle = await fs.promises.open(absPath, GUARDED_OPEN_FLAGS);
+    const opened = await handle.stat();
+    if (!opened.isFile()) return closing(handle, refuse('not-regular', `${kindOf(opened)}, not a regular file`));
+    const realPath = await fs.promises.realpath(absPath);
+    const placed = placement(realPath, roots);
+    if (placed && !placed.ok) return closing(handle, placed);
+    const atReal = await fs.promises.stat(realPath);
+    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev) return closing(handle, refuse('unreadable', 'the file was replaced while it was opened'));
+    return { ok: true, handle, opened, realPath };
+  } catch (error) {
+    return closing(handle, refuse('unreadable', `cannot be read: ${errorCode(error)}`));
+  }
+}
+
+/** `refusal`, after closing `handle` (when one was opened). */
+async function closing<T>(handle: fs.promises.FileHandle | undefined, refusal: T): Promise<T> {
+  await handle?.close().catch(() => undefined);
+  return refusal;
 }
 
 /** `readGuardedBytes` without awaiting (for callers that are synchronous, like private notes). */

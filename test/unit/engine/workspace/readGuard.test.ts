@@ -35,6 +35,22 @@ describe('engine/workspace/readGuard', () => {
     assert.deepEqual(sync.ok ? 'read' : sync.message, 'a FIFO (named pipe), not a regular file');
   });
 
+  it('reads a large file whole in a buffer of its size, and refuses one over the cap', async () => {
+    const root = tempDir('guard-large');
+    // 5 MiB and an odd byte of varied content: read in one buffer sized from fstat, not 64 KiB chunks.
+    const content = Buffer.alloc(5 * 1024 * 1024 + 1);
+    for (let i = 0; i < content.length; i++) content[i] = (i * 7919) % 251;
+    const file = write(root, 'big.bin', content);
+    const read = await readGuardedBytes(file, [root], 10 * 1024 * 1024);
+    assert.ok(read.ok);
+    assert.equal(read.bytes.length, content.length);
+    assert.ok(read.bytes.equals(content));
+    const capped = await readGuardedBytes(file, [root], content.length - 1);
+    assert.deepEqual(capped.ok ? 'read' : [capped.refusal, capped.message], ['too-large', `more than ${content.length - 1} bytes (the size cap); not read`]);
+    const exact = await readGuardedBytes(file, [root], content.length);
+    assert.ok(exact.ok && exact.bytes.equals(content));
+  });
+
   it('caps the bytes actually read, whatever stat says: /proc/self/status reports size 0', async () => {
     const status = fs.statSync('/proc/self/status');
     assert.equal(status.size, 0);
