@@ -65,7 +65,15 @@ export interface WorkspaceContextSettings {
   privateNotes: { folder: string };
   /** The name in get_context's "Instructions from the <organization> team". '' (default): the first workspace folder's name. */
   organization: string;
+  /**
+   * The nearest-neighbour index over the section vectors: `hnsw` (default) the built-in HNSW graph
+   * over the int8 vectors (each vector held once), `hnswlib` hnswlib-node (a float32 copy of every
+   * vector besides), `exact` a cosine scan of every vector.
+   */
+  vectorIndex: VectorIndexSetting;
 }
+
+export type VectorIndexSetting = 'hnsw' | 'hnswlib' | 'exact';
 
 /** The engine's own defaults (server/src/engine/workspace/globs.ts), repeated for the manifest. */
 export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze({
@@ -94,6 +102,7 @@ export const DEFAULT_SETTINGS: Readonly<WorkspaceContextSettings> = Object.freez
   mcp: { http: { enabled: true } },
   privateNotes: { folder: '' },
   organization: '',
+  vectorIndex: 'hnsw',
 } as WorkspaceContextSettings);
 
 /** How one setting is checked; `key` is its dotted path under the prefix. */
@@ -145,6 +154,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     description: "A folder of your own Markdown notes, outside the workspace (absolute, or ~/...). get_context searches them for your own connections (the editor, its MCP endpoint) and labels them as your private notes; nobody else's connection gets them. Empty: none. Ignored in an untrusted workspace.",
   },
   { key: 'organization', type: 'string', allowEmpty: true, singleLine: true, description: 'The name in get_context\'s "Instructions from the <organization> team". Empty: the first workspace folder\'s name.' },
+  { key: 'vectorIndex', type: 'enum', values: ['hnsw', 'hnswlib', 'exact'], description: 'The nearest-neighbour index over the section vectors: hnsw, the built-in HNSW graph over the int8 vectors (each held once); hnswlib, hnswlib-node (a float32 copy of every vector besides); exact, a scan of every vector.' },
 ];
 
 /** The dotted keys of every setting (without the prefix). */

@@ -23,7 +23,7 @@ describe('wsctx doctor (built CLI)', () => {
     );
     assert.match(lines[0], new RegExp(`node\\s+v${process.versions.node.replace(/\./g, '\\.')}$`));
     assert.match(lines[1], /git\s+git version \d+\.\d+/);
-    assert.match(lines[2], /vector index\s+hnswlib-node loaded: nearest sections by meaning come from the HNSW index$/);
+    assert.match(lines[2], /vector index\s+the built-in HNSW graph over the int8 vector store: nearest sections by meaning; hnswlib-node also loads \(backend hnswlib\)$/);
     assert.match(lines[3], /syntax trees\s+web-tree-sitter loaded: comments and strings in code are found by syntax tree$/);
     assert.match(lines[4], /embeddings\s+off: passages rank on words alone/);
     assert.match(lines[5], new RegExp(`cache\\s+${TEST_CACHE_DIR.replace(/[/\\.]/g, '\\$&')} is writable$`));

@@ -68,7 +68,9 @@ describe('shared settings', () => {
     });
     assert.deepEqual(properties['workspaceContext.organization'].default, '');
     assert.deepEqual(properties['workspaceContext.privateNotes.folder'].type, 'string');
-    assert.equal(SETTING_KEYS.length, 26);
+    assert.deepEqual(properties['workspaceContext.vectorIndex'].enum, ['hnsw', 'hnswlib', 'exact']);
+    assert.equal(properties['workspaceContext.vectorIndex'].default, 'hnsw');
+    assert.equal(SETTING_KEYS.length, 27);
   });
 
   it('maps sources onto engine globs and asks for a new engine only when they change', () => {
@@ -76,5 +78,7 @@ describe('shared settings', () => {
     assert.deepEqual(engineSettingsFrom(changed).globs?.ignore, ['**/fixtures/**']);
     assert.equal(needsNewEngine(DEFAULT_SETTINGS, changed), true);
     assert.equal(needsNewEngine(DEFAULT_SETTINGS, normalizeSettings({ mcp: { http: { enabled: false } } }).settings), false);
+    // Another vector index is another engine (its index is built anew).
+    assert.equal(needsNewEngine(DEFAULT_SETTINGS, normalizeSettings({ vectorIndex: 'hnswlib' }).settings), true);
   });
 });

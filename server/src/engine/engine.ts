@@ -21,6 +21,7 @@ import { meaningRaw, type SimilarityAnchors } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
+import type { VectorBackendChoice } from './vector/vectorIndex';
 import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
 import { resolveEngineSettings, type EngineSettings } from './settings';
@@ -66,10 +67,12 @@ export interface EngineOptions {
    */
   embedInBackground?: boolean;
   /**
-   * The section vectors' index: `auto` (default) HNSW where hnswlib-node loads, else the exact
-   * scan; `exact` always scans (the reference a store's exact path is compared with).
+   * The section vectors' index: `auto` (default) and `hnsw` the built-in HNSW graph over the int8
+   * store (the vectors held once); `hnswlib` hnswlib-node (its own float32 copy besides; fails to
+   * build where the addon does not load); `exact` always scans (the reference a store's exact
+   * path is compared with).
    */
-  vectorBackend?: 'auto' | 'hnsw' | 'exact';
+  vectorBackend?: VectorBackendChoice;
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
 }

@@ -245,6 +245,7 @@ export class LanguageSession implements FeatureContext {
       settings: { ...settings, useGit: this.trusted },
       cacheDir: this.storagePath,
       embeddings: embeddingSettingsFrom(this.current),
+      vectorBackend: this.current.vectorIndex,
       log: (m) => this.log(m),
     });
     this.engineRef = engine;

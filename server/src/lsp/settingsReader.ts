@@ -27,5 +27,5 @@ export function embeddingSettingsFrom(settings: WorkspaceContextSettings, env: N
 
 /** True when switching from `before` to `after` changes what the engine reads or embeds (a new engine is needed). */
 export function needsNewEngine(before: WorkspaceContextSettings, after: WorkspaceContextSettings): boolean {
-  return JSON.stringify([before.sources, before.embeddings]) !== JSON.stringify([after.sources, after.embeddings]);
+  return JSON.stringify([before.sources, before.embeddings, before.vectorIndex]) !== JSON.stringify([after.sources, after.embeddings, after.vectorIndex]);
 }

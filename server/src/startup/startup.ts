@@ -68,6 +68,7 @@ export function startServices(options: CliOptions, start: StartOptions): Service
     settings: engineGlobsFrom(cliSettings(options)),
     embeddings: start.meaning === 'none' ? { provider: 'off' } : embeddingSettings(options),
     embedInBackground: start.meaning === 'serve',
+    vectorBackend: cliSettings(options).vectorIndex,
   });
   const activity = start.callLog ? openActivityLog(engine, dir, logToStderr) : undefined;
   return createServices({ engine, activity, ...contextModels(engine, options, dir), ...userParts(engine, options, start) });

@@ -17,6 +17,7 @@ describe('config/workspaceConfig (.wsctx.yaml)', () => {
       'budgets.getContextMaxTokens: 8000',
       'judge:',
       '  mode: shadow',
+      'vectorIndex: hnswlib',
     ].join('\n'));
     assert.deepEqual(config.problems, []);
     assert.deepEqual(config.values, {
@@ -25,6 +26,7 @@ describe('config/workspaceConfig (.wsctx.yaml)', () => {
       'embeddings.provider': 'off',
       'budgets.getContextMaxTokens': 8000,
       'judge.mode': 'shadow',
+      vectorIndex: 'hnswlib',
     });
   });
 
@@ -38,13 +40,15 @@ describe('config/workspaceConfig (.wsctx.yaml)', () => {
       '  expandEdges: 500',
       'embedings: off',
       'mcp: true',
+      'vectorIndex: faiss',
     ].join('\n'));
     assert.deepEqual(config.problems.map(formatConfigProblem), [
       '/ws/.wsctx.yaml:2: sources.catalogs: unknown setting; sources holds catalog, overview, epics, library, agentsMd, copilotInstructions, instructionFiles, claudeMd, cursorRules, techdocs, markdown, catalogTargets, placeholderTargets, runHealth, ignore',
       '/ws/.wsctx.yaml:3: sources.catalog: expected a list of glob strings; not applied',
       '/ws/.wsctx.yaml:6: budgets.expandEdges: expected a whole number from 1 to 100 (got 500); not applied',
-      '/ws/.wsctx.yaml:7: embedings: unknown setting; the file holds sources, embeddings, judge, budgets, mcp, privateNotes, organization',
+      '/ws/.wsctx.yaml:7: embedings: unknown setting; the file holds sources, embeddings, judge, budgets, mcp, privateNotes, organization, vectorIndex',
       '/ws/.wsctx.yaml:8: mcp: expected a mapping of http',
+      '/ws/.wsctx.yaml:9: vectorIndex: expected one of hnsw, hnswlib, exact (got "faiss"); not applied',
     ]);
     assert.deepEqual(config.values, { 'sources.ignore': ['a/**'] });
     const broken = parseWorkspaceConfig('/ws/.wsctx.yaml', 'sources:\n  catalog: [unclosed\n');

@@ -13,7 +13,8 @@ import type { EmbeddingSettings } from '../../engine/embeddings/embedder';
 import { Engine } from '../../engine/engine';
 import type { WorkspaceFolder } from '../../engine/indexState';
 import { loadWebTreeSitter } from '../../engine/parsing/syntaxTree';
-import { vectorBackendStatus } from '../../engine/vector/hnswIndex';
+import { loadHnswlib } from '../../engine/vector/hnswIndex';
+import { vectorBackendStatus } from '../../engine/vector/vectorIndex';
 import type { EngineSettings } from '../../engine/settings';
 import { fromWorkspacePath } from '../../engine/workspace/paths';
 import { CONFIG_FILE_NAME, formatConfigProblem, type WorkspaceConfig } from '../../config/workspaceConfig';
@@ -68,9 +69,10 @@ function gitCheck(): DoctorCheck {
 }
 
 function hnswCheck(): DoctorCheck {
-  const status = vectorBackendStatus();
-  if (status.backend === 'hnsw') return { name: 'vector index', status: 'ok', detail: 'hnswlib-node loaded: nearest sections by meaning come from the HNSW index' };
-  return { name: 'vector index', status: 'warn', detail: `${status.reason} (the same answers, slower on large workspaces)` };
+  // The default needs nothing native; hnswlib-node is the alternative backend, told apart.
+  const addon = loadHnswlib();
+  const alternative = 'lib' in addon ? 'hnswlib-node also loads (backend hnswlib)' : `hnswlib-node does not load, so backend hnswlib is unavailable: ${addon.error}`;
+  return { name: 'vector index', status: 'ok', detail: `${vectorBackendStatus().reason}: nearest sections by meaning; ${alternative}` };
 }
 
 async function treeSitterCheck(): Promise<DoctorCheck> {

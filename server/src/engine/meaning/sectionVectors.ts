@@ -19,7 +19,7 @@ import { textDigest, type VectorCache } from '../embeddings/vectorCache';
 import { splitWindows, windowOptionsFor, type WindowOptions } from '../embeddings/windows';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createVectorIndex, loadVectorIndexAsync, vectorBackendStatus, type VectorIndex } from '../vector/vectorIndex';
+import { createVectorIndex, loadVectorIndexAsync, vectorBackendStatus, type VectorBackendChoice, type VectorIndex, type VectorIndexKind } from '../vector/vectorIndex';
 import type { Section } from '../model';
 
 /** Version of the saved section-to-label map. */
@@ -54,7 +54,8 @@ export interface MeaningStatus {
   runtime: string | null;
   /** The embedder's expected sections per second (for "how long will meaning take"), when known. */
   expectedSectionsPerSecond: number | null;
-  backend: 'hnsw' | 'exact' | null;
+  /** The vector index that runs (`hnsw`: the built-in graph; `hnswlib`: hnswlib-node; `exact`: the scan), null before the first vector. */
+  backend: VectorIndexKind | null;
   backendReason: string;
   sectionsWithVectors: number;
   sectionsPending: number;
@@ -69,8 +70,8 @@ interface SectionVectorsEntry {
 }
 
 export class SectionVectors {
-  private readonly bySection = new Map<string, SectionVectorsEntry>();
-  private readonly labelToSection: (string | undefined)[] = [];
+  private bySection = new Map<string, SectionVectorsEntry>();
+  private labelToSection: (string | undefined)[] = [];
   private freeLabels: number[] = [];
   private index: VectorIndex | undefined;
   private job: AbortController | undefined;
@@ -95,13 +96,14 @@ export class SectionVectors {
     private readonly cache: VectorCache | null,
     private readonly log: (message: string) => void,
     private readonly embedInBackground = true,
-    private readonly backend: 'auto' | 'hnsw' | 'exact' = 'auto',
+    private readonly backend: VectorBackendChoice = 'auto',
   ) {
     this.windowOptions = windowOptionsFor(embedder);
   }
 
   status(): MeaningStatus {
-    const backend = vectorBackendStatus();
+    // A loaded index is rebuilt as the chosen backend when another saved it: it is of this kind.
+    const backend = vectorBackendStatus(this.backend);
     return {
       model: this.embedder.id,
       runtime: this.embedder.runtime ?? null,
@@ -138,25 +140,35 @@ export class SectionVectors {
    */
   private bringInLine(state: IndexState, embed: boolean, restoredFrom?: string): Promise<void> {
     this.job?.abort();
-    if (restoredFrom !== undefined && restoredFrom === this.loadedFor) this.adoptSavedDigests(state);
+    const adopt = restoredFrom !== undefined && restoredFrom === this.loadedFor;
     this.loadedFor = null;
     this.inLineWith = state;
-    const live = new Set<string>();
     const todo: { id: string; digest: string; windows: string[] }[] = [];
+    // Live sections holding vectors when the loop is done: when that is every entry held, none
+    // is stale and the set of live ids is never built (section ids are unique in a state).
+    let liveHeld = 0;
     for (const entry of state.sections) {
       if (!entry) continue;
       const id = entry.section.id;
-      live.add(id);
-      const digest = this.digestOf(entry);
       const have = this.bySection.get(id);
-      if (have?.digest === digest) continue;
+      if (adopt && have && !this.digestCache.has(entry.section)) this.digestCache.set(entry.section, have.digest);
+      const digest = this.digestOf(entry);
+      if (have?.digest === digest) {
+        liveHeld++;
+        continue;
+      }
       if (have) this.removeSection(id);
       const windows = splitWindows(embeddingText(entry), this.windowOptions).map((w) => w.text);
       const cached = this.cachedVectors(windows);
       if (cached) this.attach(id, digest, cached);
       else todo.push({ id, digest, windows });
+      if (this.bySection.has(id)) liveHeld++;
     }
-    for (const id of [...this.bySection.keys()]) if (!live.has(id)) this.removeSection(id);
+    if (liveHeld !== this.bySection.size) {
+      const live = new Set<string>();
+      for (const entry of state.sections) if (entry) live.add(entry.section.id);
+      for (const id of [...this.bySection.keys()]) if (!live.has(id)) this.removeSection(id);
+    }
     this.pending = todo.length;
     if (todo.length === 0 || !embed) {
       this.progress = null;
@@ -254,20 +266,27 @@ export class SectionVectors {
    */
   async load(file: string): Promise<boolean> {
     if (!existsSync(file) || !existsSync(`${file}.sections.json`)) return false;
+    // Another backend's file is refused, not rebuilt here: the restore waits for this read, and the
+    // background sync re-attaches every vector from the cache without holding answers back.
+    const indexRead = loadVectorIndexAsync(file, { backend: this.backend, foreign: 'refuse', log: (m) => this.log(`[meaning] ${m}`) });
+    indexRead.catch(() => {}); // observed below; a failed map read must not leave it unhandled
     try {
-      const [index, text] = await Promise.all([loadVectorIndexAsync(file), readFile(`${file}.sections.json`, 'utf8')]);
-      const saved = JSON.parse(text) as { format: number; model: string; snapshot?: string | null; sections: [string, string, number[]][] };
+      // The section map is small and read first: parsed while the index's files (and the lexical
+      // snapshot) are still being read, the thread's wait for them hides its parse.
+      const saved = JSON.parse(await readFile(`${file}.sections.json`, 'utf8')) as { format: number; model: string; snapshot?: string | null; sections: [string, string, number[]][] };
       if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id) throw new Error('saved for another model or format');
-      if (this.index) return false; // vectors attached meanwhile: they are newer than the file
       const bySection = new Map<string, SectionVectorsEntry>();
       const labelToSection: string[] = [];
       for (const [id, digest, labels] of saved.sections) {
-        for (const label of labels) if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
         bySection.set(id, { digest, labels });
         for (const label of labels) labelToSection[label] = id;
       }
-      for (const [id, entry] of bySection) this.bySection.set(id, entry);
-      labelToSection.forEach((id, label) => (this.labelToSection[label] = id));
+      const index = await indexRead;
+      if (this.index) return false; // vectors attached meanwhile: they are newer than the file
+      for (const [id, { labels }] of bySection) for (const label of labels) if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
+      // Nothing is attached (no index yet), so the loaded maps replace the empty ones outright.
+      this.bySection = bySection;
+      this.labelToSection = labelToSection;
       this.index = index;
       this.loadedFor = typeof saved.snapshot === 'string' ? saved.snapshot : null;
       return true;
@@ -370,15 +389,6 @@ export class SectionVectors {
     return digest;
   }
 
-  /** Takes each loaded entry's saved digest as the digest of its section in `state` (see `bringInLine`). */
-  private adoptSavedDigests(state: IndexState): void {
-    for (const entry of state.sections) {
-      if (!entry) continue;
-      const have = this.bySection.get(entry.section.id);
-      if (have && !this.digestCache.has(entry.section)) this.digestCache.set(entry.section, have.digest);
-    }
-  }
-
   private cachedVectors(windows: readonly string[]): Float32Array[] | null {
     if (!this.cache) return null;
     const vectors: Float32Array[] = [];
@@ -392,7 +402,7 @@ export class SectionVectors {
 
   private attach(id: string, digest: string, vectors: Float32Array[]): void {
     if (vectors.length === 0) return;
-    this.index ??= createVectorIndex(vectors[0].length, { log: this.log, backend: this.backend });
+    this.index ??= createVectorIndex(vectors[0].length, { backend: this.backend, log: (m) => this.log(`[meaning] ${m}`) });
     const labels = vectors.map((vector) => {
       const label = this.freeLabels.pop() ?? this.labelToSection.length;
       this.labelToSection[label] = id;

@@ -53,6 +53,10 @@ export class ExactIndex implements VectorIndex {
     this.store.appendQuantized(label, codes, inverseNorm);
   }
 
+  labels(): number[] {
+    return this.store.liveLabels();
+  }
+
   quantized(label: number): { codes: Int8Array; inverseNorm: number } | null {
     const slot = this.store.slotOf.get(label);
     return slot === undefined ? null : this.store.quantizedOf(slot);

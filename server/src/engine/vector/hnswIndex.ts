@@ -1,5 +1,7 @@
 /**
- * HNSW search through the native `hnswlib-node` addon: the only file that touches it.
+ * HNSW search through the native `hnswlib-node` addon: the only file that touches it. Selected
+ * with the backend `hnswlib`; the default HNSW is the built-in graph over the int8 store
+ * (graphIndex.ts), which holds the vectors once.
  *
  * Two copies of the vectors exist here, and no third: hnswlib's own float32 copy inside the
  * graph (the addon cannot search memory it does not own), and the int8 store (vectorStore.ts)
@@ -8,8 +10,8 @@
  * exact scan holds where the addon does not load, so both backends give the same cosines.
  *
  * The addon compiles at install (node-gyp, no prebuilt binaries), so it can be missing or broken
- * on a user's platform. It is required lazily inside try/catch; when it fails,
- * `createVectorIndex` falls back to the exact scan and `vectorBackendStatus()` says why.
+ * on a user's platform. It is required lazily inside try/catch; when it fails, `createVectorIndex`
+ * with backend `hnswlib` throws and `vectorBackendStatus('hnswlib')` says why.
  *
  * Algorithm: Malkov & Yashunin, "Efficient and robust approximate nearest neighbor search using
  * Hierarchical Navigable Small World graphs" (2016), as implemented by hnswlib. Cosine space
@@ -25,36 +27,16 @@ import { readFile } from 'node:fs/promises';
 import type * as Hnswlib from 'hnswlib-node';
 import { checkDimension, checkLabel } from './vectorChecks';
 import { Int8VectorStore } from './vectorStore';
+import { HNSW_DEFAULTS, type HnswOptions } from './hnswOptions';
 import type { SearchHit, VectorIndex } from './vectorIndex';
+
+export type { HnswOptions } from './hnswOptions';
 
 export type HnswlibModule = typeof Hnswlib;
 /** Returns the addon module or throws; injectable so tests can simulate a failing addon. */
 export type HnswLoader = () => HnswlibModule;
 
-export interface HnswOptions {
-  /** Graph degree. Default 16; range 2..100 (higher: better recall, more memory, slower build). */
-  m?: number;
-  /** Candidate list while building. Default 200; range 10..1000. */
-  efConstruction?: number;
-  /**
-   * Candidate list while searching, raised to `k` when smaller. Default 64: recall@10 1.00 on
-   * clustered 100k x 384 vectors at 0.3 ms per query (notes/performance.md); 10 drops it to 0.91.
-   * Range 10..1000.
-   */
-  efSearch?: number;
-  /** Slots allocated up front; the index doubles when full. Default 1,024. */
-  initialCapacity?: number;
-  /** Seed for level assignment, so builds are reproducible. Default 100 (hnswlib's). */
-  randomSeed?: number;
-}
-
-export interface VectorBackendStatus {
-  backend: 'hnsw' | 'exact';
-  /** Why: the addon loaded, or the error that stopped it. */
-  reason: string;
-}
-
-const DEFAULTS = { m: 16, efConstruction: 200, efSearch: 64, initialCapacity: 1024, randomSeed: 100 };
+const DEFAULTS = HNSW_DEFAULTS;
 
 let defaultLoad: { lib: HnswlibModule } | { error: string } | undefined;
 
@@ -78,13 +60,6 @@ export function loadHnswlib(loader?: HnswLoader): { lib: HnswlibModule } | { err
   return result;
 }
 
-/** Which vector backend runs here and why. */
-export function vectorBackendStatus(loader?: HnswLoader): VectorBackendStatus {
-  const loaded = loadHnswlib(loader);
-  if ('lib' in loaded) return { backend: 'hnsw', reason: 'hnswlib-node loaded' };
-  return { backend: 'exact', reason: `${loaded.error}; using the exact cosine scan` };
-}
-
 /** First bytes of the store file beside an HNSW index (`path.int8`). */
 export const HNSW_STORE_MAGIC = 'WSHS';
 /** 1: meta, the hnswlib file's size, then the int8 store (the older `.meta.json` is rebuilt). */
@@ -98,7 +73,7 @@ export function hnswStorePath(path: string): string {
 }
 
 export class HnswIndex implements VectorIndex {
-  readonly kind = 'hnsw' as const;
+  readonly kind = 'hnswlib' as const;
   private readonly index: Hnswlib.HierarchicalNSW;
   /** The int8 copy: every label hnswlib holds, live or deleted, at one slot each (never moved). */
   private store: Int8VectorStore;
@@ -170,6 +145,10 @@ export class HnswIndex implements VectorIndex {
     this.index.markDelete(label);
     this.store.setLive(slot, false);
     return true;
+  }
+
+  labels(): number[] {
+    return this.store.liveLabels();
   }
 
   quantized(label: number): { codes: Int8Array; inverseNorm: number } | null {
@@ -296,4 +275,16 @@ function readStoreHeader(path: string, raw: Buffer): StoreHeader {
   }
   if (size !== buf.readDoubleLE(20)) throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
   return { buf, dimension, m: buf.readUInt32LE(12), efConstruction: buf.readUInt32LE(16) };
+}
+
+/**
+ * The int8 store saved beside hnswlib's file at `path` (`raw`: the bytes of `path.int8`), read
+ * without the addon: what the built-in graph is rebuilt from when the backend changed. Same checks
+ * and errors as `HnswIndex.load` for the store file.
+ */
+export function readHnswlibStore(path: string, raw: Buffer): Int8VectorStore {
+  const header = readStoreHeader(path, raw);
+  const { store, end } = Int8VectorStore.deserialize(header.buf, STORE_HEADER_BYTES, header.dimension, hnswStorePath(path));
+  if (end !== header.buf.length) throw new Error(`vector index: ${hnswStorePath(path)} is truncated or damaged`);
+  return store;
 }

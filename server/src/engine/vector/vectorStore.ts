@@ -31,11 +31,12 @@ export class Int8VectorStore {
   readonly stride: number;
   /** The WebAssembly memory: a query row, then one row per slot. */
   private readonly memory: WasmMemory;
-  private readonly dotCodes: Int8Dot;
+  /** The SIMD dot product over `codes` (byte offsets): the HNSW graph (hnswGraph.ts) calls it directly. */
+  readonly dotCodes: Int8Dot;
   /** int8 codes over the memory: row 0 the query, slot s at row s + 1. */
   codes: Int8Array;
   /** 1 / |quantized query codes|, set by `setQuery`. */
-  private queryInverseNorm = 0;
+  queryInverseNorm = 0;
   /** The query array the scratch row holds. */
   private lastQuery: ArrayLike<number> | null = null;
   /** 1 / |codes of the slot|: multiplies an int8 dot product into a cosine. */
@@ -103,6 +104,13 @@ export class Int8VectorStore {
     this.live[slot] = 1;
     this.liveCount++;
     return slot;
+  }
+
+  /** The live slots' labels, in slot order (a copy). */
+  liveLabels(): number[] {
+    const out: number[] = [];
+    for (let slot = 0; slot < this.count; slot++) if (this.live[slot] === 1) out.push(this.labels[slot]);
+    return out;
   }
 
   /** A slot's int8 codes (a copy, `dimension` long) and its 1 / |codes|. */

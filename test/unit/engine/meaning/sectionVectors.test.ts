@@ -10,6 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
+import { MEANING_CURVE } from '../../../../server/src/engine/ranking/contract';
 import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { createServices } from '../../../../server/src/services/services';
@@ -52,7 +53,8 @@ describe('meaning in the engine (local model)', function () {
     assert.deepEqual(fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')), ['minilm-int8-0.1.0-g2.onnx']);
     assert.equal(status.sectionsWithVectors, first.current()!.counts.sections);
     assert.equal(status.sectionsPending, 0);
-    assert.ok(status.backend === 'hnsw' || status.backend === 'exact');
+    assert.equal(status.backend, 'hnsw');
+    assert.equal(status.backendReason, 'the built-in HNSW graph over the int8 vector store');
     first.dispose();
 
     // A second engine on the same cache: every vector comes from disk, nothing is embedded.
@@ -94,7 +96,14 @@ describe('meaning in the engine (local model)', function () {
       assert.equal(meaningTerm.signal, 'meaning');
       assert.equal(meaningTerm.weight, 0.4);
       assert.ok(meaningTerm.raw > 0);
-      assert.match(meaningTerm.detail, /^cosine 0\.\d{3} \(0 at 0\.1, 1 at 0\.6 for this model\)$/);
+      assert.match(meaningTerm.detail, /^cosine 0\.\d{3} \(0 at 0\.1, 1 at 0\.6 for this model; to the power 0\.75\)$/);
+      // The meaning term is curved (contract 2026-12-01.4): the linear share to the power
+      // MEANING_CURVE, above the linear share between the anchors.
+      const cosine = Number(/^cosine (0\.\d{3})/.exec(meaningTerm.detail)![1]);
+      const linear = Math.min(1, Math.max(0, (cosine - 0.1) / 0.5));
+      assert.ok(linear > 0.05 && linear < 0.95, `a cosine between the anchors (${cosine})`);
+      assert.ok(Math.abs(meaningTerm.raw - linear ** MEANING_CURVE) < 0.003, `raw ${meaningTerm.raw} is ${linear.toFixed(3)} ^ ${MEANING_CURVE}`);
+      assert.ok(meaningTerm.raw > linear + 0.005, `raw ${meaningTerm.raw} is above the linear ${linear.toFixed(3)}`);
       assert.equal(out.meaning?.sectionsWithoutVectors, 0);
     } finally {
       engine.dispose();
@@ -169,8 +178,8 @@ describe('meaning after a restart (saved vector index)', function () {
     first.dispose();
     const saved = fs.readdirSync(path.join(cache, 'vectors'));
     assert.ok(saved.some((f) => f.endsWith('.vectors.sections.json')));
-    // hnswlib's own file and the int8 store beside it.
-    assert.ok(saved.some((f) => f.endsWith('.vectors')) && saved.some((f) => f.endsWith('.vectors.int8')), saved.join(', '));
+    // The built-in graph's one file: the int8 vectors and the links.
+    assert.ok(saved.some((f) => f.endsWith('.vectors')) && !saved.some((f) => f.endsWith('.vectors.int8')), saved.join(', '));
     // The saved index holds the vectors themselves: with the vector cache moved away, the restart
     // still has every section's vector (the cache is read only for texts the index lacks).
     const cacheFile = fs.readdirSync(path.join(cache, 'vectors')).find((f) => /^vectors-.*\.bin$/.test(f))!;
@@ -195,6 +204,50 @@ describe('meaning after a restart (saved vector index)', function () {
     // Nothing read or recreated the moved vector cache.
     assert.ok(!fs.existsSync(path.join(cache, 'vectors', cacheFile)));
     second.dispose();
+  });
+
+  it('restores a snapshot whose vectors hnswlib-node saved: served on words at once, the built-in graph filled from the vector cache behind, with a log line and the same answer', async () => {
+    const dir = workspace();
+    const cache = tempDir('cache');
+    const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, vectorBackend: 'hnswlib' });
+    await first.waitForIndex();
+    await first.waitForMeaning();
+    const status = first.status().meaning!;
+    assert.deepEqual([status.backend, status.backendReason], ['hnswlib', 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)']);
+    const question = 'what happens when a card payment keeps failing?';
+    const before = await ask(first, question);
+    assert.equal(await first.saveSnapshot(), true);
+    first.dispose();
+    const saved = fs.readdirSync(path.join(cache, 'vectors'));
+    assert.ok(saved.some((f) => f.endsWith('.vectors.int8')), `hnswlib's pair: ${saved.join(', ')}`);
+
+    const logs: string[] = [];
+    const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
+    const restored = new Promise<void>((resolve) => second.onDidChangeState(() => resolve()));
+    assert.equal(second.stateForQuery(), undefined); // starts the engine: the restore runs
+    await restored;
+    assert.equal(second.status().fromSnapshot, true);
+    // The restore did not build a graph from hnswlib's file: it refused the file and went on.
+    assert.ok(
+      logs.some((l) => /^\[meaning\] saved vector index not used \(vector index: .*\.vectors was saved by the hnswlib-node index, the built-in HNSW graph is chosen\); rebuilding it from the vector cache$/.test(l)),
+      logs.join('\n'),
+    );
+    assert.ok(!logs.some((l) => l.includes('building the built-in HNSW graph from its int8 vectors')), logs.join('\n'));
+    await second.waitForMeaning();
+    const meaning = second.status().meaning!;
+    assert.equal(meaning.backend, 'hnsw');
+    assert.equal(meaning.sectionsWithVectors, second.current()!.counts.sections);
+    const out = await ask(second, question);
+    // Cosines come from the same int8 codes whichever graph finds the candidates.
+    assert.deepEqual(
+      out.passages.map((p) => [p.id, p.score, p.why]),
+      before.passages.map((p) => [p.id, p.score, p.why]),
+    );
+    // The next save writes the built-in graph's one file in place of hnswlib's pair.
+    assert.equal(await second.saveSnapshot(), true);
+    second.dispose();
+    const after = fs.readdirSync(path.join(cache, 'vectors'));
+    assert.ok(!after.some((f) => f.endsWith('.vectors.int8')), after.join(', '));
   });
 
   it('binds the saved section map to its snapshot: one saved with an older snapshot is checked section by section, and a section changed since gets its new vector', async () => {

@@ -110,9 +110,9 @@ describe('engine/vector/hnswIndex', function () {
     hnsw.save(file);
     // hnswlib's own file and the int8 store beside it; no temporary file left.
     assert.deepEqual(fs.readdirSync(dir).sort(), ['index.hnsw', 'index.hnsw.int8']);
-    const back = loadVectorIndex(file);
+    const back = loadVectorIndex(file, { backend: 'hnswlib' });
     for (const q of queries.slice(0, 5)) for (let label = 0; label < COUNT; label += 97) assert.equal(back.similarity(label, q), hnsw.similarity(label, q));
-    assert.equal(back.kind, 'hnsw');
+    assert.equal(back.kind, 'hnswlib');
     assert.equal(back.size, hnsw.size);
     assert.equal((back as HnswIndex).deletedCount, hnsw.deletedCount);
     for (const q of queries.slice(0, 10)) assert.deepEqual(back.search(q, K), hnsw.search(q, K));
@@ -126,8 +126,8 @@ describe('engine/vector/hnswIndex', function () {
 
   it('loads without blocking (hnswlib reads on the thread pool) to the same index', async () => {
     const file = path.join(dir, 'index.hnsw');
-    const back = await loadVectorIndexAsync(file);
-    assert.equal(back.kind, 'hnsw');
+    const back = await loadVectorIndexAsync(file, { backend: 'hnswlib' });
+    assert.equal(back.kind, 'hnswlib');
     assert.equal(back.size, hnsw.size);
     for (const q of queries.slice(0, 10)) assert.deepEqual(back.search(q, K), hnsw.search(q, K));
     for (let label = 0; label < COUNT; label += 101) assert.equal(back.similarity(label, queries[3]), hnsw.similarity(label, queries[3]));
@@ -142,10 +142,12 @@ describe('engine/vector/hnswIndex', function () {
     small.save(other);
     const store = fs.readFileSync(`${file}.int8`);
     fs.copyFileSync(`${other}.int8`, `${file}.int8`);
-    assert.throws(() => loadVectorIndex(file), /index\.hnsw does not match .*index\.hnsw\.int8/);
+    assert.throws(() => loadVectorIndex(file, { backend: 'hnswlib' }), /index\.hnsw does not match .*index\.hnsw\.int8/);
     fs.writeFileSync(`${file}.int8`, store.subarray(0, store.length - 10));
-    assert.throws(() => loadVectorIndex(file), /index\.hnsw\.int8 is truncated or damaged/);
+    assert.throws(() => loadVectorIndex(file, { backend: 'hnswlib' }), /index\.hnsw\.int8 is truncated or damaged/);
     fs.rmSync(`${file}.int8`);
+    assert.throws(() => loadVectorIndex(file, { backend: 'hnswlib' }), /has no readable store file .*index\.hnsw\.int8/);
+    // Where the built-in graph is wanted the store file is what it is rebuilt from: the same error.
     assert.throws(() => loadVectorIndex(file), /has no readable store file .*index\.hnsw\.int8/);
   });
 });
