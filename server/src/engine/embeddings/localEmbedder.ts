@@ -57,8 +57,9 @@ export interface LocalEmbedderOptions {
   /** Which packaged model. Default `minilm`. */
   model?: LocalModelName;
   /**
-   * Worker threads. Default 1; range 1..8. Each adds to the process's memory while running
-   * (measured here): ~200 MB for MiniLM (~270 MB while loading), ~160 MB for USE lite.
+   * Bulk worker threads. Default 1; range 1..8 (`createEmbedder` passes `defaultWorkerCount()`).
+   * Each adds to the process's memory while it runs (measured here): ~130 MB for MiniLM on ONNX
+   * Runtime, ~200 MB on WASM (~270 MB while loading), ~160 MB for USE lite.
    */
   workers?: number;
   /** Texts per bulk worker message: the unit of progress. Default 16; minimum 1. */
@@ -74,6 +75,8 @@ export interface LocalEmbedderOptions {
   threads?: number;
   /** Folder where the assembled ONNX model is cached; none: assembled at each start. */
   modelCacheDir?: string;
+  /** Milliseconds without bulk work before a bulk worker is closed. Default 30,000 (`workerPool.ts`). */
+  bulkIdleMs?: number;
 }
 
 export class LocalEmbedder implements Embedder {
@@ -127,6 +130,7 @@ export class LocalEmbedder implements Embedder {
       dimension: spec.dimension,
       log: options.log,
       workerScript: options.workerScript,
+      bulkIdleMs: options.bulkIdleMs,
     });
   }
 

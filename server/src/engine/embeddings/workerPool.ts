@@ -11,7 +11,10 @@
  * - without (the WASM engines, which embed one text at a time and yield between texts), a query
  *   goes to an idle worker or else to a busy one, which serves it before its batch's next text.
  * Workers start lazily, on the first call, and a crashed one is replaced, up to `MAX_RESPAWNS`
- * crashes in a row.
+ * crashes in a row. A bulk worker with no bulk work for `bulkIdleMs` is closed (a model copy is
+ * ~130 MB of the process's memory: a server that has embedded its workspace keeps only what
+ * answers questions); the pool keeps one worker that can take queries, and starts bulk workers
+ * again when bulk work comes.
  */
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
@@ -39,7 +42,15 @@ export interface WorkerPoolOptions {
   log?: (message: string) => void;
   /** Worker entry override; by default `embedWorker.js` beside the bundle or `.ts` beside this file. */
   workerScript?: string;
+  /**
+   * Milliseconds a bulk worker may wait without bulk work before it is closed. Default 30,000;
+   * `Infinity` keeps workers until `dispose`. The worker that serves queries is never closed.
+   */
+  bulkIdleMs?: number;
 }
+
+/** Default for `bulkIdleMs`: longer than the pause between a workspace's update passes. */
+export const DEFAULT_BULK_IDLE_MS = 30_000;
 
 interface Job {
   texts: readonly string[];
@@ -71,11 +82,14 @@ interface Slot {
   inFlight: Map<number, Batch>;
   /** The uncaught error that is ending the worker; reported when it has exited. */
   crash?: string;
+  /** Closes the worker when it has stayed without bulk work (`bulkIdleMs`); cleared when work comes. */
+  idleTimer?: ReturnType<typeof setTimeout>;
 }
 
 export class EmbedWorkerPool {
   private readonly workerCount: number;
   private readonly batchSize: number;
+  private readonly bulkIdleMs: number;
   private readonly log: (message: string) => void;
   private readonly options: WorkerPoolOptions;
   private readonly slots: Slot[] = [];
@@ -91,6 +105,7 @@ export class EmbedWorkerPool {
     this.options = options;
     this.workerCount = Math.max(1, Math.min(8, Math.round(options.workers ?? 1)));
     this.batchSize = Math.max(1, Math.round(options.batchSize ?? 16));
+    this.bulkIdleMs = Math.max(0, options.bulkIdleMs ?? DEFAULT_BULK_IDLE_MS);
     this.log = options.log ?? (() => {});
   }
 
@@ -141,6 +156,7 @@ export class EmbedWorkerPool {
     for (const batch of [...this.queries, ...this.bulk, ...this.slots.flatMap((s) => [...s.inFlight.values()])]) this.fail(batch.job, err);
     this.queries.length = 0;
     this.bulk.length = 0;
+    for (const slot of this.slots) clearTimeout(slot.idleTimer);
     const workers = this.slots.splice(0).map((s) => s.worker);
     await Promise.all(workers.map((w) => closeWorker(w)));
   }
@@ -194,10 +210,32 @@ export class EmbedWorkerPool {
       if (!slot) break;
       this.send(slot, this.bulk.shift()!);
     }
+    if (this.bulk.length === 0) for (const slot of bulkSlots()) if (slot.inFlight.size === 0) this.closeWhenIdle(slot);
+  }
+
+  /** Arms the slot's idle timer (once); `send` disarms it. */
+  private closeWhenIdle(slot: Slot): void {
+    if (slot.idleTimer || !Number.isFinite(this.bulkIdleMs)) return;
+    slot.idleTimer = setTimeout(() => {
+      slot.idleTimer = undefined;
+      if (this.disposed || slot.inFlight.size > 0 || this.bulk.length > 0) return;
+      // Without a query worker, queries go to bulk workers: the last one stays to answer them.
+      const takesQueries = this.slots.filter((s) => s.forQueries || s !== slot);
+      if (this.options.queryWorker !== true && takesQueries.length === 0) return;
+      const i = this.slots.indexOf(slot);
+      if (i < 0) return;
+      // Out of the pool first, so its exit is not taken for a crash (onExit ignores it).
+      this.slots.splice(i, 1);
+      this.log(`embeddings: closed an idle bulk worker (${this.bulkIdleMs} ms without bulk work)`);
+      void closeWorker(slot.worker);
+    }, this.bulkIdleMs);
+    slot.idleTimer.unref();
   }
 
   private send(slot: Slot, batch: Batch): void {
     const id = this.nextRequestId++;
+    clearTimeout(slot.idleTimer);
+    slot.idleTimer = undefined;
     slot.inFlight.set(id, batch);
     slot.worker.ref();
     slot.worker.postMessage({ type: 'embed', id, texts: batch.texts, priority: batch.priority } satisfies WorkerRequest);
@@ -281,6 +319,7 @@ export class EmbedWorkerPool {
     const i = this.slots.indexOf(slot);
     if (i < 0) return;
     this.slots.splice(i, 1);
+    clearTimeout(slot.idleTimer);
     if (this.disposed) return;
     const err = new Error(`embeddings: the embedding worker ${why}`);
     this.log(err.message);
@@ -302,6 +341,7 @@ export class EmbedWorkerPool {
     this.queries.length = 0;
     this.bulk.length = 0;
     for (const slot of this.slots.splice(0)) {
+      clearTimeout(slot.idleTimer);
       for (const batch of slot.inFlight.values()) this.fail(batch.job, err);
       void closeWorker(slot.worker);
     }

@@ -5,17 +5,18 @@ import {
   defaultWorkerCount,
   type EmbeddingSettings,
 } from '../../../../server/src/engine/embeddings/embedder';
-import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
+import { defaultOnnxThreads, LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
 import { OpenAiEmbedder } from '../../../../server/src/engine/embeddings/openAiEmbedder';
 
 const settings = (over: Partial<EmbeddingSettings>): EmbeddingSettings => ({ ...DEFAULT_EMBEDDING_SETTINGS, ...over });
 
 describe('engine/embeddings/embedder', () => {
-  it('defaults to the local MiniLM model with min(2, cores - 1) workers, at least one', () => {
+  it('defaults to the local MiniLM model with min(2, cores) bulk workers, one thread each on two cores', () => {
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.provider, 'local');
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.localModel, 'minilm');
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.batchSize, 16);
-    assert.deepEqual([1, 2, 3, 4, 16].map((cores) => defaultWorkerCount(cores)), [1, 1, 2, 2, 2]);
+    assert.deepEqual([1, 2, 3, 4, 16].map((cores) => defaultWorkerCount(cores)), [1, 2, 2, 2, 2]);
+    assert.deepEqual([1, 2, 4].map((cores) => defaultOnnxThreads(defaultWorkerCount(cores), cores)), [1, 1, 2]);
   });
 
   it('creates the embedder the settings name, loading nothing yet', async () => {

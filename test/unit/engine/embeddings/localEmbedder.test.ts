@@ -122,6 +122,29 @@ describe('engine/embeddings/localEmbedder', function () {
     });
   }
 
+  it('closes bulk workers left without bulk work and starts them again when work comes, keeping the query worker', async () => {
+    const logs: string[] = [];
+    const embedder = new LocalEmbedder({ workers: 2, threads: 1, batchSize: 4, bulkIdleMs: 200, log: (m) => logs.push(m) });
+    try {
+      const first = await embedder.embed(bulkTexts(12));
+      assert.equal(embedder.startedWorkers, 3); // two bulk workers and the query worker
+      // Polled, not timed: the two bulk workers close once idle; the query worker stays.
+      for (let i = 0; i < 600 && embedder.runningWorkers > 1; i++) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(embedder.runningWorkers, 1);
+      assert.equal(logs.filter((m) => m === 'embeddings: closed an idle bulk worker (200 ms without bulk work)').length, 2);
+      // Closing is not a crash: no restart was logged and queries still run on the query worker.
+      assert.equal(logs.filter((m) => /exited|crashed/.test(m)).length, 0);
+      const query = await embedder.embedQuery(bulkTexts(1)[0]);
+      assert.equal(embedder.startedWorkers, 3);
+      assert.ok(dot(query, first[0]) > 0.98, `query vs bulk ${dot(query, first[0])}`);
+      const again = await embedder.embed(bulkTexts(12));
+      assert.equal(embedder.startedWorkers, 5);
+      for (let i = 0; i < 12; i++) assert.ok(dot(again[i], first[i]) > 0.98, `text ${i}: ${dot(again[i], first[i])}`);
+    } finally {
+      await embedder.dispose();
+    }
+  });
+
   it('fails clearly when the worker cannot run, and rejects after dispose', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-worker-'));
     // A worker that prints, as TF.js may, then dies while loading.
