@@ -51,6 +51,8 @@ export interface Pruning {
   groupOf: Int32Array;
   /** Bonus of each group (0 or more). */
   bonus: Float64Array;
+  /** What each group's words count for (0..1, most 1): the words are multiplied by it before the gate. */
+  scale: Float64Array;
   /** The largest bonus of any group. */
   maxBonus: number;
 }
@@ -59,11 +61,11 @@ export interface Pruning {
 export function prunedScore(p: Pruning, o: number, sum: number): number {
   const g = o < p.groupOf.length ? p.groupOf[o] : -1;
   if (g < 0) return -Infinity;
-  const words = p.total > 0 ? Math.min(1, sum / p.total) : 0;
+  const words = (p.total > 0 ? Math.min(1, sum / p.total) : 0) * p.scale[g];
   return words >= p.gate ? words + p.bonus[g] : words;
 }
 
-/** The most any section can score with sum `sum`. */
+/** The most any section can score with sum `sum` (a group's scale is at most 1, so it is left out). */
 export function bestScore(p: Pruning, sum: number): number {
   const words = p.total > 0 ? Math.min(1, sum / p.total) : 0;
   return words >= p.gate ? words + p.maxBonus : words;
@@ -75,7 +77,7 @@ export function bestScore(p: Pruning, sum: number): number {
  */
 export function selectBest(s: PruningScratch, bound: number, count: number, survivors: Uint32Array | null, p: Pruning): PrunedMatch {
   const { acc, words, touched, live } = s;
-  const { k, floor, total, gate, groupOf, bonus } = p;
+  const { k, floor, total, gate, groupOf, bonus, scale } = p;
   const from = survivors ?? touched;
   const n = survivors ? survivors.length : count;
   const scores = s.parts; // free between steps: zero outside addParts
@@ -87,7 +89,7 @@ export function selectBest(s: PruningScratch, bound: number, count: number, surv
     const g = o < groups ? groupOf[o] : -1;
     let score = -Infinity;
     if (g >= 0) {
-      const w = total > 0 ? Math.min(1, words[o] / total) : 0;
+      const w = (total > 0 ? Math.min(1, words[o] / total) : 0) * scale[g];
       score = w >= gate ? w + bonus[g] : w;
     }
     scores[i] = score;

@@ -2,7 +2,7 @@
  * The published ranking contract of `workspace_context` (seed 001), every number in one place.
  *
  *   words = sum over question terms of idf x saturation / sum of their idf      (BM25F, graded)
- *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding
+ *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: meaningTerm)
  *   match = words                              when it has none (never penalised for it)
  *   score = match                              when match < MIN_MATCH ("matches too little")
  *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50)
@@ -45,9 +45,21 @@
  *   nDCG@10 0.643 -> 0.527). Measured hybrid nDCG@10 (MiniLM, every section embedded): Argo CD
  *   0.717 -> 0.749, BEIR SciFact 0.720 -> 0.732, the example 0.643 -> 0.643. The model's
  *   anchors still apply below MEANING_MIN_SAMPLE sections with vectors. Words only: unchanged.
+ * - 2026-12-01.3: a signed record's match counts SIGNED_RECORD_WEIGHT (0.8): a document whose
+ *   front matter names its authors (a design proposal, an RFC, a blog post) is a record of a
+ *   moment, and on Argo CD its proposals outranked the operator manual's answer on the same
+ *   subject (how-to questions). why[] shows it in the words and meaning weights. Passages of
+ *   equal score are ordered by their document's path (then their place in it) instead of by
+ *   section id, a hash: the workspace's reading order, as an index-order baseline has it. Argo
+ *   CD nDCG@10, words only: 0.699 -> 0.712 (keyword 0.974 -> 0.993 on the order of a tie,
+ *   howto 0.817 -> 0.860); hybrid 0.751 -> 0.761. BEIR SciFact and the example: unchanged.
+ * - 2026-12-01.4: the meaning term is curved, meaningRaw ^ MEANING_CURVE (0.75): concave, still 0
+ *   at the question's crowd and 1 at MEANING_SPAN above it, so being well above the crowd counts
+ *   nearly as much as being at its very top. Hybrid nDCG@10: Argo CD 0.761 -> 0.772, BEIR
+ *   SciFact 0.732 -> 0.732, the example 0.653 -> 0.663. Words only: unchanged.
  */
 
-export const CONTRACT_VERSION = '2026-12-01.2';
+export const CONTRACT_VERSION = '2026-12-01.4';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;
@@ -134,6 +146,18 @@ export const SPELLED_IDENTIFIER_PART_CREDIT = 0.15;
 export const DOCUMENT_CAP = 2;
 
 /**
+ * What the match of a signed record counts for: a document whose front matter names its authors
+ * (`author` / `authors`: a design proposal, an RFC, a blog post) records a moment of discussion,
+ * and a question is better answered by the maintained page on the same subject.
+ * Argo CD (32 of its 455 files are design proposals with authors in their front matter; no
+ * other file has front matter), nDCG@10 words only / hybrid: 1 -> 0.702 / 0.751, 0.9 and 0.8 ->
+ * 0.712 / 0.761 (howto 0.817 -> 0.860), 0.7 and 0.6 -> 0.719 / 0.769 (howto 0.890). 0.8, the
+ * milder end of the plateau: a record still answers when no maintained page matches as well.
+ * SciFact and the example have no such front matter: unchanged.
+ */
+export const SIGNED_RECORD_WEIGHT = 0.8;
+
+/**
  * The named-entity bonus is for telling passages apart: it counts in full while the named
  * entities hold at most this share of the index's sections, and falls linearly to 0 when they
  * hold all of it (a docs repository with one catalog entity, where every passage belongs to it).
@@ -203,6 +227,24 @@ export const MEANING_SPAN = 0.4;
 export const MEANING_SAMPLE = 512;
 /** Fewer sampled sections with vectors than this: the model's own anchors. */
 export const MEANING_MIN_SAMPLE = 100;
+
+/**
+ * The curve of workspace_context's meaning term: meaning = meaningRaw(cosine) ^ MEANING_CURVE, so
+ * a passage halfway between the question's crowd and "fully related" earns 0.59 of the weight
+ * rather than 0.50, and the few sections far above the crowd are told apart from the many
+ * somewhat above it less sharply (the top of a linear map crowds the answer with its near
+ * neighbours). Concave, still 0 at the crowd and 1 at the top. Hybrid nDCG@10, Argo CD /
+ * BEIR SciFact / the example: 1 (linear) 0.761 / 0.732 / 0.653, 0.9 0.772 / - / -, 0.8 0.772 /
+ * 0.733 / 0.659, 0.75 0.772 / 0.732 / 0.663, 0.7 0.771 / 0.732 / 0.663, 0.6 0.764 / - / -,
+ * 0.5 0.757, 0.3 0.756. Words only: unchanged. get_context's meaning (engine sectionMeaning,
+ * textSimilarity.ts) stays linear: its bars are calibrated on it.
+ */
+export const MEANING_CURVE = 0.75;
+
+/** workspace_context's meaning term from a cosine: {@link meaningRaw} on the question's anchors, curved by MEANING_CURVE. */
+export function meaningTerm(cosine: number, anchors: SimilarityAnchors): number {
+  return meaningRaw(cosine, anchors) ** MEANING_CURVE;
+}
 
 /** Cosine as is: for models with no anchors of their own. */
 export const PLAIN_COSINE: SimilarityAnchors = { unrelated: 0, related: 1 };

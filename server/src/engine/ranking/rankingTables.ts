@@ -8,6 +8,7 @@
  */
 import type { IndexState } from '../indexState';
 import { SOURCE_KINDS, type Doc, type EntityKey } from '../model';
+import { SIGNED_RECORD_WEIGHT } from './contract';
 
 export interface RankingTables {
   docs: Doc[];
@@ -32,6 +33,8 @@ export interface RankingTables {
   averageTitleTerms: number;
   /** Distinct terms in each document's title. */
   titleTermsOfDoc: Uint16Array;
+  /** What each document's match counts for: SIGNED_RECORD_WEIGHT for a signed record, else 1 (contract.ts). */
+  matchScaleOfDoc: Float64Array;
   /** The ranker's per-question work arrays, made at the first question (workspaceContextRanker.ts). */
   questionArrays?: QuestionArrays;
 }
@@ -71,7 +74,9 @@ function buildTables(state: IndexState): RankingTables {
   const titleIndex = new Map<string, number[]>();
   const contextIndex = new Map<string, number[]>();
   const entityDocs = new Map<EntityKey, number[]>();
+  const matchScaleOfDoc = new Float64Array(docs.length);
   docs.forEach((doc, d) => {
+    matchScaleOfDoc[d] = isSignedRecord(doc) ? SIGNED_RECORD_WEIGHT : 1;
     kindOfDoc[d] = SOURCE_KINDS.indexOf(doc.sourceKind);
     folderOfDoc[d] = doc.folder;
     lastCommitOfDoc[d] = state.commits.get(doc.path)?.lastCommitTime ?? NaN;
@@ -91,7 +96,18 @@ function buildTables(state: IndexState): RankingTables {
   });
   // A state of candidates only (a store's) normalises by the whole corpus's mean.
   const averageTitleTerms = state.corpus ? state.corpus.averageTitleTerms : docs.length ? titleTermCount / docs.length : 1;
-  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc };
+  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc, matchScaleOfDoc };
+}
+
+/**
+ * True when the document's front matter names who wrote it (`author` or `authors`, a non-empty
+ * string or list): a signed record of a moment, such as a design proposal, an RFC or a blog
+ * post, rather than a maintained page of the manual. Read from the front matter's structure
+ * only: no path, file name or heading decides it.
+ */
+export function isSignedRecord(doc: Pick<Doc, 'frontMatter'>): boolean {
+  const fm = doc.frontMatter ?? {};
+  return [fm.author, fm.authors].some((v) => (typeof v === 'string' ? v.trim() !== '' : Array.isArray(v) && v.some((a) => a !== null && a !== undefined && String(a).trim() !== '')));
 }
 
 function push<K>(map: Map<K, number[]>, key: K, value: number): void {

@@ -35,7 +35,7 @@ import { rankingTables, type QuestionArrays, type RankingTables } from './rankin
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
 // transforms, where each imported name is a getter).
 const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT, DOCUMENT_CAP } = contract;
-const { idf, meaningRaw, recencyRaw, namedEntityRaw, titleSaturation } = contract;
+const { idf, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
 
 /** The contract's BM25F parameters as the postings index takes them: for statements, and for questions. */
 const FIELD_MODEL: FieldModel = { k1: contract.BM25F_K1, weight: contract.FIELD_WEIGHTS, b: contract.FIELD_LENGTH_NORMALISATION, questionHeadingBoost: 1 };
@@ -47,7 +47,7 @@ export interface MeaningSource {
   cosine(ordinal: number): number | null;
   /** True when the section may have a vector (cheap; `cosine` has the last word). */
   hasVector(ordinal: number): boolean;
-  /** The model's cosine anchors (contract.ts `meaningRaw`). */
+  /** The question's cosine anchors (contract.ts `meaningTerm`). */
   anchors: SimilarityAnchors;
   /** Sections nearest the question in meaning: a second candidate generator. */
   nearest: readonly number[];
@@ -192,7 +192,7 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
 
   // Lexical candidates, scored with numbers; those with a vector wait for their cosine, bounded
   // by the best meaning a section outside the nearest can have.
-  const outsideMeaning = meaning && meaning.outsideCosine !== null ? meaningRaw(meaning.outsideCosine, meaning.anchors) : 1;
+  const outsideMeaning = meaning && meaning.outsideCosine !== null ? meaningTerm(meaning.outsideCosine, meaning.anchors) : 1;
   const deferred: { ordinal: number; doc: number; mask: number; words: number; bound: number }[] = [];
   for (let i = 0; i < lexical.count; i++) {
     const ordinal = lexical.ordinals[i];
@@ -369,22 +369,24 @@ class Scorer {
       groupOf = Int32Array.from(groupOf);
       for (let o = 0; o < groupOf.length; o++) if (groupOf[o] >= 0 && this.eligibleDoc(o) < 0) groupOf[o] = -1;
     }
-    return { k, floor: FLOOR, total: this.totalWeight, gate: MIN_MATCH, groupOf, bonus: this.bonusOfDoc, maxBonus: this.maxBonus };
+    return { k, floor: FLOOR, total: this.totalWeight, gate: MIN_MATCH, groupOf, bonus: this.bonusOfDoc, scale: this.tables.matchScaleOfDoc, maxBonus: this.maxBonus };
   }
 
   /** The score of a passage without a vector, as a number only (the hot path). */
   wordsOnlyScore(doc: number, words: number): number {
-    return words >= MIN_MATCH ? words + this.bonuses(doc) : words;
+    const match = words * this.tables.matchScaleOfDoc[doc];
+    return match >= MIN_MATCH ? match + this.bonuses(doc) : match;
   }
 
   /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
   upperBound(doc: number, words: number, meaningMax: number): number {
     // Without its vector (text changed since) a candidate scores its words at full weight.
-    return Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc);
+    return this.tables.matchScaleOfDoc[doc] * Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc);
   }
 
   score(ordinal: number, doc: number, mask: number, words: number, cosine: number | null): Scored {
-    const match = cosine === null ? words : WORDS_WEIGHT * words + MEANING_WEIGHT * meaningRaw(cosine, this.options.meaning!.anchors);
+    const scale = this.tables.matchScaleOfDoc[doc];
+    const match = cosine === null ? scale * words : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * meaningTerm(cosine, this.options.meaning!.anchors);
     const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
@@ -461,10 +463,13 @@ class Scorer {
     const why: WhyTerm[] = [];
     const hasVector = s.cosine !== null;
     const wordTerms = this.wordTerms(s.ordinal);
-    why.push({ ...term('words', hasVector ? WORDS_WEIGHT : 1, s.words, this.wordsDetail(wordTerms)), terms: wordTerms });
+    // A signed record's match counts for SIGNED_RECORD_WEIGHT: its weights say so, its raw values stay as measured.
+    const scale = this.tables.matchScaleOfDoc[s.doc];
+    const record = scale < 1 ? `; x${scale.toFixed(2)}: a signed record (its front matter names its authors), not a maintained page` : '';
+    why.push({ ...term('words', (hasVector ? WORDS_WEIGHT : 1) * scale, s.words, this.wordsDetail(wordTerms) + record), terms: wordTerms });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
-      why.push(term('meaning', MEANING_WEIGHT, meaningRaw(s.cosine!, anchors), `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model)`));
+      why.push(term('meaning', MEANING_WEIGHT * scale, meaningTerm(s.cosine!, anchors), `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${record}`));
     } else {
       why.push({ signal: 'meaning', weight: 0, raw: 0, contribution: 0, detail: this.options.meaning ? 'no embedding for this passage yet: words count at full weight' : 'embeddings are off: words count at full weight' });
     }
@@ -557,8 +562,10 @@ function fieldsOf(c: FieldCounts): string[] {
 
 /**
  * The best `limit` candidates, kept sorted best first. Equal scores are ordered by match, then by
- * how much of the question the section says itself, then by position in its document, then by
- * section id, so the same question on the same index always gives the same order.
+ * how much of the question the section says itself, then in the workspace's reading order: by
+ * folder and path of the document, then by position in it (section id last, for repeated
+ * headings), so the same question on the same index always gives the same order, and the order
+ * of two equal pages is the one their files have rather than a hash's.
  */
 class TopK {
   private readonly items: Scored[] = [];
@@ -593,7 +600,11 @@ class TopK {
     if (a.own !== b.own) return a.own > b.own;
     const ea = this.sections[a.ordinal]!;
     const eb = this.sections[b.ordinal]!;
-    if (ea.doc.id === eb.doc.id && ea.section.startLine !== eb.section.startLine) return ea.section.startLine < eb.section.startLine;
+    if (ea.doc.id === eb.doc.id) {
+      if (ea.section.startLine !== eb.section.startLine) return ea.section.startLine < eb.section.startLine;
+    } else if (ea.doc.folder !== eb.doc.folder || ea.doc.path !== eb.doc.path) {
+      return ea.doc.folder !== eb.doc.folder ? ea.doc.folder < eb.doc.folder : ea.doc.path < eb.doc.path;
+    }
     return ea.section.id < eb.section.id;
   }
 }

@@ -69,7 +69,9 @@ function pruningFor(units: readonly GradedUnit[], k: number, groups: number, nex
   const groupOf = new Int32Array(SECTIONS + 200);
   for (let o = 0; o < groupOf.length; o++) groupOf[o] = filtered && o % 7 === 0 ? -1 : o % groups;
   const bonus = Float64Array.from({ length: groups }, () => (next() < 0.5 ? 0.3 * next() : 0));
-  return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf, bonus, maxBonus: Math.max(...bonus) };
+  // Some groups' words count for less (the ranker's signed records): pruning must stay exact.
+  const scale = Float64Array.from({ length: groups }, () => (next() < 0.2 ? 0.5 + 0.5 * next() : 1));
+  return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf, bonus, scale, maxBonus: Math.max(...bonus) };
 }
 
 function questions(index: PostingsIndex, next: () => number, n: number): GradedUnit[][] {
@@ -134,7 +136,7 @@ describe('graded match pruning (max-score)', () => {
 
   /** A pruning with one group, no bonus: the score is the words. */
   function plain(units: readonly GradedUnit[], k: number, bound: number): Pruning {
-    return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf: new Int32Array(bound), bonus: new Float64Array(1), maxBonus: 0 };
+    return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf: new Int32Array(bound), bonus: new Float64Array(1), scale: Float64Array.of(1), maxBonus: 0 };
   }
 
   it('returns every section tied with the k-th best, whatever order the caller breaks ties in', () => {

@@ -4,25 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
-import type { IndexState } from '../../../../server/src/engine/indexState';
 import { DOCUMENT_CAP } from '../../../../server/src/engine/ranking/contract';
-import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-
-const NOW = Date.UTC(2026, 11, 1);
-
-async function index(dir: string): Promise<{ engine: Engine; state: IndexState }> {
-  const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], embeddings: { provider: 'off' } });
-  return { engine, state: await engine.waitForIndex() };
-}
-
-function rank(state: IndexState, question: string, limit = 10): RankedPassage[] {
-  return rankWorkspaceContext(state, { question, limit, now: NOW }).passages;
-}
-
-const heading = (p: RankedPassage) => `${p.entry.doc.path} › ${p.entry.section.headingPath[p.entry.section.headingPath.length - 1]}`;
-
-const epic = (title: string, body: string) => `---\nkind: epic\n---\n# ${title}\n\n${body}\n`;
+import { epic, heading, index, rank } from './rankingFixture';
 
 /** A long changelog: many releases, each naming the common words of the question once. */
 function changelog(releases: number): string {
