@@ -119,6 +119,23 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
       assert.equal(report.postingsWritten, 0);
       assert.equal(report.catalogWritten, false);
     });
+
+    it('drops a namespace with its postings, and a first write after that answers as in memory again', async () => {
+      const postings = workspaceRows(state).docs.reduce((n, d) => n + d.sections.reduce((m, s) => m + s.terms.length, 0), 0);
+      assert.equal(await store.drop('fernhill'), true);
+      assert.equal(await store.drop('fernhill'), false);
+      assert.deepEqual((await store.namespaces()).map((n) => n.name).filter((n) => n === 'fernhill'), []);
+      assert.equal(await reader.questionState('fernhill', 'rollback'), undefined);
+      // A new namespace id and a new postings table, loaded before its indexes are built.
+      const report = await store.write(workspaceRows(state));
+      assert.equal(report.documentsWritten, state.docs.size);
+      assert.equal(report.postingsWritten, postings);
+      for (const question of questions.slice(0, 12)) {
+        const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
+        const stored = await rankFromStore(reader, 'fernhill', question, 10);
+        assert.deepEqual(comparable(stored), comparable(memory), question);
+      }
+    });
   });
 
   (existsSync(ARGOCD) ? describe : describe.skip)('Argo CD documentation (../shared/data/argocd-docs)', () => {

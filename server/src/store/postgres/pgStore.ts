@@ -13,11 +13,12 @@ import type { IndexStore, NamespaceBaseRows, NearestWindows, StoredNamespace, St
 import type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
 import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
 import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
+import { dropPostings, PostingsWriter } from './pgPostings';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';
 
-/** Rows per INSERT of sections (their texts make them large) and of postings. */
+/** Rows per INSERT of sections (their texts make them large), and of commit facts. */
 const SECTION_BATCH = 1000;
-const POSTING_BATCH = 20_000;
+const COMMIT_BATCH = 20_000;
 
 /** True when `url` names a PostgreSQL database (`postgres://` or `postgresql://`). */
 export function isPostgresUrl(url: string): boolean {
@@ -139,20 +140,9 @@ export class PostgresStore implements IndexStore {
       }
       let nextOrdinal = ns.next_ordinal;
       let sectionsWritten = 0;
-      let postingsWritten = 0;
       await insertDocs(client, ns.id, changed.map((d) => d.doc));
       const sectionRows: (Record<string, unknown> & { ordinal: number })[] = [];
-      let terms: string[] = [];
-      let ordinals: number[] = [];
-      let packed: number[] = [];
-      const flushPostings = async () => {
-        if (terms.length === 0) return;
-        await client.query('INSERT INTO wsctx.postings (ns, term, ordinal, packed) SELECT $1, * FROM unnest($2::text[], $3::int[], $4::int[])', [ns.id, terms, ordinals, packed]);
-        postingsWritten += terms.length;
-        terms = [];
-        ordinals = [];
-        packed = [];
-      };
+      const postings = await PostingsWriter.open(client, ns.id);
       const fresh: PlacedSection[] = [];
       for (const { sections } of changed) {
         for (const s of sections) {
@@ -175,17 +165,13 @@ export class PostgresStore implements IndexStore {
             context_length: s.contextLength,
             text: s.text,
           });
-          for (let k = 0; k < s.terms.length; k++) {
-            terms.push(s.terms[k]);
-            ordinals.push(ordinal);
-            packed.push(s.packed[k] | 0);
-          }
+          await postings.add(ordinal, s.terms, s.packed);
           if (sectionRows.length >= SECTION_BATCH) sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0));
-          if (terms.length >= POSTING_BATCH) await flushPostings();
         }
       }
       sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0));
-      await flushPostings();
+      await postings.finish();
+      const postingsWritten = postings.written;
 
       const catalogDigest = sha256Hex(JSON.stringify([rows.entities, rows.relations]));
       const catalogWritten = catalogDigest !== ns.catalog_digest;
@@ -330,8 +316,13 @@ export class PostgresStore implements IndexStore {
 
   /** Removes a namespace and everything written for it. */
   async drop(namespace: string): Promise<boolean> {
-    const result = await this.pool.query('DELETE FROM wsctx.namespaces WHERE name = $1', [namespace]);
-    return (result.rowCount ?? 0) > 0;
+    return this.transaction('READ COMMITTED', false, async (client) => {
+      const gone = await client.query<{ id: number }>('DELETE FROM wsctx.namespaces WHERE name = $1 RETURNING id', [namespace]);
+      if (gone.rows.length === 0) return false;
+      // The namespace's postings are its own partition (pgPostings.ts), not a cascade of the row.
+      await dropPostings(client, gone.rows[0].id);
+      return true;
+    });
   }
 
   async close(): Promise<void> {
@@ -474,8 +465,8 @@ async function writeCommits(client: PoolClient, ns: number, commits: readonly [s
   const gone = [...existing.keys()].filter((p) => !incoming.has(p));
   if (gone.length) await client.query('DELETE FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])', [ns, gone]);
   const changed = commits.filter(([p, c]) => existing.get(p) !== `${c.commit}\u0000${c.dirty}\u0000${c.lastCommitTime}`);
-  for (let i = 0; i < changed.length; i += POSTING_BATCH) {
-    const batch = changed.slice(i, i + POSTING_BATCH);
+  for (let i = 0; i < changed.length; i += COMMIT_BATCH) {
+    const batch = changed.slice(i, i + COMMIT_BATCH);
     await client.query(
       `INSERT INTO wsctx.commits (ns, path, commit, dirty, last_commit_time)
        SELECT $1, * FROM unnest($2::text[], $3::text[], $4::boolean[], $5::float8[])

@@ -6,6 +6,9 @@
  *   term's packed field counts (engine/lexical/fields.ts). Terms are our analyzer's stems, so
  *   `term = ANY(...)` is the same set test as the in-memory postings index; no Postgres text
  *   search configuration is involved. Its primary key (ns, term, ordinal) serves that lookup.
+ *   It is partitioned by namespace, one table each, created by the namespace's first write,
+ *   loaded before its indexes are built and then attached (pgPostings.ts); no foreign key (a
+ *   per-row check on the largest table), so dropping a namespace drops its partition.
  * - `sections` and `docs` hold what ranking and rendering read; `docs.content_digest` decides
  *   what a write replaces.
  * - `namespaces` holds the corpus sums (section count, field length sums, title terms) a
@@ -24,7 +27,7 @@
  */
 
 /** Bump when a table changes shape; a store of another version is refused with a message. */
-export const STORE_SCHEMA_VERSION = 2;
+export const STORE_SCHEMA_VERSION = 3;
 
 export const SCHEMA_SQL = `
 CREATE SCHEMA IF NOT EXISTS wsctx;
@@ -110,12 +113,12 @@ CREATE TABLE IF NOT EXISTS wsctx.sections (
 CREATE UNIQUE INDEX IF NOT EXISTS sections_id ON wsctx.sections (ns, id);
 CREATE INDEX IF NOT EXISTS sections_doc ON wsctx.sections (ns, doc_id);
 CREATE TABLE IF NOT EXISTS wsctx.postings (
-  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
+  ns integer NOT NULL,
   term text NOT NULL,
   ordinal integer NOT NULL,
   packed integer NOT NULL,
   PRIMARY KEY (ns, term, ordinal)
-);
+) PARTITION BY LIST (ns);
 CREATE INDEX IF NOT EXISTS postings_section ON wsctx.postings (ns, ordinal);
 CREATE TABLE IF NOT EXISTS wsctx.windows (
   ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
