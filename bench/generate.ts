@@ -58,6 +58,9 @@ export interface GeneratedWorkspace {
   gitMs: number;
 }
 
+/** Draws of a single-word repository subject before it is made of two words. */
+const MAX_SUBJECT_DRAWS = 1000;
+
 const ROLES = ['worker', 'api', 'service', 'web', 'scheduler', 'gateway', 'exporter', 'sync', 'indexer', 'cli'];
 const REPO_ROLES = ['platform', 'services', 'core', 'infra', 'apps', 'tools'];
 const RESOURCE_TYPES: readonly (readonly [string, string])[] = [['db', 'database'], ['queue', 'queue'], ['bucket', 's3-bucket'], ['cache', 'cache']];
@@ -144,7 +147,11 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
     const random = root.fork(`repo-${r}`);
     const prose = new Prose(random.fork('prose'));
     let subject = prose.rareWord();
-    while (usedNames.has(subject)) subject = prose.rareWord();
+    for (let draws = 1; usedNames.has(subject); draws++) {
+      // Under 3,000 words to draw from: past about 2,000 repositories (some 300k sections) a
+      // fresh single word takes ever more draws, then none is left, so the subject becomes two.
+      subject = draws < MAX_SUBJECT_DRAWS ? prose.rareWord() : `${prose.rareWord()}${prose.rareWord()}`;
+    }
     usedNames.add(subject);
     const name = `${subject}-${random.pick(REPO_ROLES)}-${r}`;
     const team = teams[r % teams.length];
@@ -294,8 +301,9 @@ function uniqueNames(n: number, make: () => string): string[] {
 export function parseSize(size: string): number {
   const named = SIZES[size];
   if (named !== undefined) return named;
-  const n = Number(size.replace(/k$/i, '000'));
-  if (!Number.isInteger(n) || n < 100) throw new Error(`bench: --size must be 1k, 10k, 100k or a number of sections >= 100, got "${size}"`);
+  // A number with an optional k (thousands) or m (millions): 250k, 1m.
+  const n = Number(size.replace(/k$/i, '000').replace(/m$/i, '000000'));
+  if (!Number.isInteger(n) || n < 100) throw new Error(`bench: --size must be 1k, 10k, 100k, 1m or a number of sections >= 100, got "${size}"`);
   return n;
 }
 

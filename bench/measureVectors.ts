@@ -1,18 +1,21 @@
 /**
- * The vector index alone, in a process of its own: HNSW (hnswlib-node, the engine's defaults)
+ * The vector index alone, in a process of its own: both HNSW backends (the built-in graph over
+ * the int8 store, the engine's default, then hnswlib-node; the engine's defaults for both)
  * against the exact cosine scan, over `count` stand-in vectors (standinVectors.ts), asked the
  * pool's held-out vectors as queries.
  *
- * Order: the grown vectors are made first (not timed) -> HNSW build, vector by vector as the
- * engine adds them (RSS after GC before and after: hnswlib's memory is native) -> saved, and read
- * back with a lower efSearch -> exact index build (its int8 store's bytes) -> searches: each
- * query once untimed per index, then timed; recall@k is the share of the exact top k found.
+ * Order: the grown vectors are made first (not timed) -> per backend: build, vector by vector as
+ * the engine adds them (RSS after GC before and after: hnswlib's memory is native, the graph's is
+ * typed arrays and WebAssembly memory), CPU time of the build, saved, and read back with a lower
+ * efSearch -> exact index build (its int8 store's bytes) -> searches: each query once untimed per
+ * index, then timed; recall@k is the share of the exact top k found.
  */
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { MEANING_CANDIDATES } from '../server/src/engine/meaning/sectionVectors';
-import { HnswIndex, hnswStorePath } from '../server/src/engine/vector/hnswIndex';
+import { GraphIndex } from '../server/src/engine/vector/graphIndex';
+import { HnswIndex, hnswStorePath, loadHnswlib } from '../server/src/engine/vector/hnswIndex';
 import { createVectorIndex, loadVectorIndex, type VectorIndex } from '../server/src/engine/vector/vectorIndex';
 import { grownVector, heldOutVector, loadPool, type StandinSource } from './standinVectors';
 import { memoryAfterGc, summarize, type Summary } from './stats';
@@ -49,21 +52,29 @@ export interface VectorFigures {
   source: StandinSource;
   describe: string;
   queries: number;
-  hnsw: {
-    m: number;
-    efConstruction: number;
-    buildMs: number;
-    /** hnswlib's index file plus the int8 store file beside it, bytes. */
-    fileBytes: number;
-    saveMs: number;
-    loadMs: number;
-    /** Process RSS growth over the build, after GC: hnswlib's native graph and float copy plus the int8 store. */
-    rssBytes: number;
-    /** recall@10 at the default efSearch and at {@link LOW_EF_SEARCH}, then the engine's own request (k = {@link ENGINE_K}). */
-    searches: SearchFigure[];
-  };
+  /** The built-in graph (the engine's default backend). */
+  hnsw: GraphFigures;
+  /** hnswlib-node, or why it was not measured (the addon does not load). */
+  hnswlib: GraphFigures | { skipped: string };
   exact: { buildMs: number; bytes: number; latency: Summary; engineK: Summary };
   notes: string[];
+}
+
+export interface GraphFigures {
+  backend: 'hnsw' | 'hnswlib';
+  m: number;
+  efConstruction: number;
+  buildMs: number;
+  /** Process CPU time (all threads) over the build: steadier than wall time on a shared machine. */
+  buildCpuMs: number;
+  /** The saved index: the graph's one file, or hnswlib's file plus the int8 store file beside it, bytes. */
+  fileBytes: number;
+  saveMs: number;
+  loadMs: number;
+  /** Process RSS growth over the build, after GC: the int8 store and the links (hnswlib: its native graph and float copy besides). */
+  rssBytes: number;
+  /** recall@10 at the default efSearch and at {@link LOW_EF_SEARCH}, then the engine's own request (k = {@link ENGINE_K}). */
+  searches: SearchFigure[];
 }
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
@@ -79,44 +90,13 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
   const notes: string[] = [];
   if (spec.count > pool.rows) notes.push(`${spec.size}: ${pool.rows} pool vectors, the other ${spec.count - pool.rows} are noisy copies`);
 
-  const before = memoryAfterGc();
-  const hnsw = createVectorIndex(d, { backend: 'hnsw' });
-  let t = performance.now();
-  let lastLog = t;
-  for (let j = 0; j < spec.count; j++) {
-    hnsw.add(j, row(j));
-    if (performance.now() - lastLog > 15_000) {
-      lastLog = performance.now();
-      log(`${spec.size}: HNSW build ${j}/${spec.count}`);
-    }
+  const built: { backend: 'hnsw' | 'hnswlib'; index: VectorIndex; lowEf: VectorIndex; figures: Omit<GraphFigures, 'searches'> }[] = [];
+  for (const backend of ['hnsw', 'hnswlib'] as const) {
+    if (backend === 'hnswlib' && !('lib' in loadHnswlib())) continue;
+    built.push(buildGraph(backend, spec, d, row));
   }
-  const buildMs = performance.now() - t;
-  const afterHnsw = memoryAfterGc();
-  log(`${spec.size}: HNSW build of ${spec.count} x ${d} in ${(buildMs / 1000).toFixed(1)} s`);
-
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-hnsw-'));
-  const file = path.join(dir, 'index.vectors');
-  let lowEf: VectorIndex;
-  let saveMs: number;
-  let loadMs: number;
-  let fileBytes: number;
-  let graph: { m: number; efConstruction: number };
-  try {
-    t = performance.now();
-    hnsw.save(file);
-    saveMs = performance.now() - t;
-    fileBytes = statSync(file).size + statSync(hnswStorePath(file)).size;
-    if (!(hnsw instanceof HnswIndex)) throw new Error('bench: the HNSW index is not hnswlib-node');
-    graph = { m: hnsw.m, efConstruction: hnsw.efConstruction };
-    t = performance.now();
-    lowEf = loadVectorIndex(file, { hnsw: { efSearch: LOW_EF_SEARCH } });
-    loadMs = performance.now() - t;
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-
   const exact = createVectorIndex(d, { backend: 'exact' });
-  t = performance.now();
+  let t = performance.now();
   for (let j = 0; j < spec.count; j++) exact.add(j, row(j));
   const exactBuildMs = performance.now() - t;
 
@@ -137,14 +117,17 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
     const { latency, found } = timed(index, k);
     return { efSearch: Math.max(efSearch, k), k, recall: meanRecall(found, truth), latency };
   };
-  const searches = [
-    search(hnsw, ENGINE_EF_SEARCH, 10, truth10),
-    search(lowEf, LOW_EF_SEARCH, 10, truth10),
-    search(hnsw, ENGINE_EF_SEARCH, ENGINE_K, truthK),
-  ];
+  const graphs = built.map(({ backend, index, lowEf, figures }): GraphFigures => {
+    const searches = [
+      search(index, ENGINE_EF_SEARCH, 10, truth10),
+      search(lowEf, LOW_EF_SEARCH, 10, truth10),
+      search(index, ENGINE_EF_SEARCH, ENGINE_K, truthK),
+    ];
+    for (const s of searches) log(`${spec.size}: ${backend} ef ${s.efSearch} k ${s.k}: recall ${s.recall.toFixed(3)}, p50 ${s.latency.median.toFixed(3)} ms`);
+    return { ...figures, searches };
+  });
   const exactLatency = timed(exact, 10).latency;
   const exactEngineK = timed(exact, ENGINE_K).latency;
-  for (const s of searches) log(`${spec.size}: HNSW ef ${s.efSearch} k ${s.k}: recall ${s.recall.toFixed(3)}, p50 ${s.latency.median.toFixed(3)} ms`);
   log(`${spec.size}: exact scan k 10: p50 ${exactLatency.median.toFixed(2)} ms`);
 
   return {
@@ -154,19 +137,47 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
     source: pool.source,
     describe: pool.describe,
     queries: queries.length,
-    hnsw: {
-      m: graph.m,
-      efConstruction: graph.efConstruction,
-      buildMs,
-      fileBytes,
-      saveMs,
-      loadMs,
-      rssBytes: afterHnsw.rss - before.rss,
-      searches,
-    },
+    hnsw: graphs[0],
+    hnswlib: graphs[1] ?? { skipped: `hnswlib-node does not load here (${(loadHnswlib() as { error: string }).error})` },
     exact: { buildMs: exactBuildMs, bytes: exact.bytes, latency: exactLatency, engineK: exactEngineK },
     notes,
   };
+}
+
+/** Builds one HNSW backend's index vector by vector, saves it and reads it back with efSearch {@link LOW_EF_SEARCH}. */
+function buildGraph(backend: 'hnsw' | 'hnswlib', spec: VectorSpec, d: number, row: (j: number) => Float32Array) {
+  const before = memoryAfterGc();
+  const index = createVectorIndex(d, { backend });
+  const cpu = process.cpuUsage();
+  let t = performance.now();
+  let lastLog = t;
+  for (let j = 0; j < spec.count; j++) {
+    index.add(j, row(j));
+    if (performance.now() - lastLog > 15_000) {
+      lastLog = performance.now();
+      log(`${spec.size}: ${backend} build ${j}/${spec.count}`);
+    }
+  }
+  const buildMs = performance.now() - t;
+  const used = process.cpuUsage(cpu);
+  const after = memoryAfterGc();
+  log(`${spec.size}: ${backend} build of ${spec.count} x ${d} in ${(buildMs / 1000).toFixed(1)} s (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)`);
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-hnsw-'));
+  const file = path.join(dir, 'index.vectors');
+  try {
+    t = performance.now();
+    index.save(file);
+    const saveMs = performance.now() - t;
+    const fileBytes = statSync(file).size + (existsSync(hnswStorePath(file)) ? statSync(hnswStorePath(file)).size : 0);
+    if (!(index instanceof HnswIndex || index instanceof GraphIndex)) throw new Error(`bench: the ${backend} index is not HNSW`);
+    t = performance.now();
+    const lowEf = loadVectorIndex(file, { backend, hnsw: { efSearch: LOW_EF_SEARCH } });
+    const loadMs = performance.now() - t;
+    const figures = { backend, m: index.m, efConstruction: index.efConstruction, buildMs, buildCpuMs: (used.user + used.system) / 1000, fileBytes, saveMs, loadMs, rssBytes: after.rss - before.rss };
+    return { backend, index, lowEf, figures };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Mean over queries of |found ∩ truth| / |truth|. */

@@ -3,7 +3,7 @@
  * the vector index alone per size (measureVectors.ts), plus where the issue's targets stand.
  */
 import type { MeaningFigures, Maybe } from './measureMeaning';
-import type { SearchFigure, VectorFigures } from './measureVectors';
+import type { GraphFigures, SearchFigure, VectorFigures } from './measureVectors';
 import { LOW_EF_SEARCH, ENGINE_EF_SEARCH, ENGINE_K } from './measureVectors';
 import { NOISE_SIGMA } from './standinVectors';
 import { int, latency, mb, ms, table } from './format';
@@ -34,7 +34,7 @@ export const MEANING_ROWS = {
 /** Row names of the vector index table, in order. */
 export const VECTOR_ROWS = {
   vectors: 'vectors x dimension (queries)',
-  build: 'HNSW build, vector by vector (M, efConstruction): ms',
+  build: 'HNSW build, vector by vector (M, efConstruction): ms (CPU ms)',
   size: 'HNSW index: file MB, RSS growth MB',
   saveLoad: 'HNSW save / load: ms',
   recallDefault: `HNSW recall@10, efSearch ${ENGINE_EF_SEARCH} (default): recall, p50 / p95 ms`,
@@ -83,17 +83,26 @@ export function renderMeaning(columns: readonly MeaningColumn[], vectorIndex: re
   out.push('## Vector index: HNSW against the exact scan', '');
   if (vectorIndex.length === 0) out.push('Not measured in this run (no generated size, or `--vectors skip`).', '');
   else {
-    out.push(`Stand-in vectors (see notes), the engine's index code (vector/*: hnswlib-node, M and efConstruction as saved by the engine's defaults), queries held out of the index; recall is the share of the exact scan's top k that HNSW returns.`, '');
+    out.push(`Stand-in vectors (see notes), the engine's index code (vector/*: the HNSW rows are the built-in graph over the int8 store, the default backend; the hnswlib-node rows the addon, in the same process after it; M and efConstruction as saved by the engine's defaults), queries held out of the index; recall is the share of the exact scan's top k that HNSW returns.`, '');
     const vRows: string[][] = [];
     const vRow = (name: string, cell: (v: VectorFigures) => string) => vRows.push([name, ...vectorIndex.map(cell)]);
     vRow(VECTOR_ROWS.vectors, (v) => `${int(v.vectors)} x ${v.dimension} (${v.queries})`);
-    vRow(VECTOR_ROWS.build, (v) => `${ms(v.hnsw.buildMs)} (${v.hnsw.m}, ${v.hnsw.efConstruction})`);
-    vRow(VECTOR_ROWS.size, (v) => `${mb(v.hnsw.fileBytes)}, ${mb(v.hnsw.rssBytes)}`);
-    vRow(VECTOR_ROWS.saveLoad, (v) => `${ms(v.hnsw.saveMs)} / ${ms(v.hnsw.loadMs)}`);
-    const search = (v: VectorFigures, i: number) => searchCell(v.hnsw.searches[i]);
-    vRow(VECTOR_ROWS.recallDefault, (v) => search(v, 0));
-    vRow(VECTOR_ROWS.recallLow, (v) => search(v, 1));
-    vRow(VECTOR_ROWS.recallEngine, (v) => search(v, 2));
+    // The built-in graph (the engine's default) under the plain row names, hnswlib-node's rows after it.
+    const graphRows = (prefix: string, pick: (v: VectorFigures) => GraphFigures | { skipped: string }) => {
+      const named = (row: string) => row.replace(/^HNSW/, prefix);
+      const cell = (v: VectorFigures, show: (g: GraphFigures) => string) => {
+        const g = pick(v);
+        return 'skipped' in g ? g.skipped : show(g);
+      };
+      vRow(named(VECTOR_ROWS.build), (v) => cell(v, (g) => `${ms(g.buildMs)} (${g.m}, ${g.efConstruction}) (${ms(g.buildCpuMs)})`));
+      vRow(named(VECTOR_ROWS.size), (v) => cell(v, (g) => `${mb(g.fileBytes)}, ${mb(g.rssBytes)}`));
+      vRow(named(VECTOR_ROWS.saveLoad), (v) => cell(v, (g) => `${ms(g.saveMs)} / ${ms(g.loadMs)}`));
+      vRow(named(VECTOR_ROWS.recallDefault), (v) => cell(v, (g) => searchCell(g.searches[0])));
+      vRow(named(VECTOR_ROWS.recallLow), (v) => cell(v, (g) => searchCell(g.searches[1])));
+      vRow(named(VECTOR_ROWS.recallEngine), (v) => cell(v, (g) => searchCell(g.searches[2])));
+    };
+    graphRows('HNSW', (v) => v.hnsw);
+    graphRows('hnswlib-node', (v) => v.hnswlib);
     vRow(VECTOR_ROWS.exactBuild, (v) => `${ms(v.exact.buildMs)}, ${mb(v.exact.bytes)}`);
     vRow(VECTOR_ROWS.exactQuery, (v) => `${latency(v.exact.latency)}; ${latency(v.exact.engineK)}`);
     out.push(...table(['figure', ...vectorIndex.map((v) => v.size)], vRows), '');

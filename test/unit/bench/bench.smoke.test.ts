@@ -70,14 +70,18 @@ const MODEL_ROWS = [
   'query workspace_context with embeddings on (whole call): p50 / p95 ms',
   'RSS after GC with vectors and the model loaded: MB',
 ];
+const GRAPH_ROWS = (name: string) => [
+  `${name} build, vector by vector (M, efConstruction): ms (CPU ms)`,
+  `${name} index: file MB, RSS growth MB`,
+  `${name} save / load: ms`,
+  `${name} recall@10, efSearch 64 (default): recall, p50 / p95 ms`,
+  `${name} recall@10, efSearch 10: recall, p50 / p95 ms`,
+  `${name} as the engine asks (k = ${ENGINE_K}): recall@${ENGINE_K}, p50 / p95 ms`,
+];
 const VECTOR_ROWS = [
   'vectors x dimension (queries)',
-  'HNSW build, vector by vector (M, efConstruction): ms',
-  'HNSW index: file MB, RSS growth MB',
-  'HNSW save / load: ms',
-  'HNSW recall@10, efSearch 64 (default): recall, p50 / p95 ms',
-  'HNSW recall@10, efSearch 10: recall, p50 / p95 ms',
-  `HNSW as the engine asks (k = ${ENGINE_K}): recall@${ENGINE_K}, p50 / p95 ms`,
+  ...GRAPH_ROWS('HNSW'),
+  ...GRAPH_ROWS('hnswlib-node'),
   'exact scan: build ms, MB',
   `exact scan: k = 10 p50 / p95 ms; k = ${ENGINE_K} p50 / p95 ms`,
 ];
@@ -224,8 +228,15 @@ describe('bench and eval, smoke', function () {
       finite(s.latency.p95, `HNSW ef ${s.efSearch} p95`);
       assert.equal(s.latency.n, 50);
     }
-    for (const x of [v.hnsw.buildMs, v.hnsw.fileBytes, v.hnsw.saveMs, v.hnsw.loadMs, v.hnsw.rssBytes, v.exact.buildMs, v.exact.bytes, v.exact.latency.p95, v.exact.engineK.p95]) finite(x, 'vector index figure');
-    assert.ok(v.hnsw.fileBytes > 1000 * 384 * 4, 'the HNSW file holds every vector');
+    assert.ok(!('skipped' in v.hnswlib), 'hnswlib-node measured beside the built-in graph');
+    const hnswlib = v.hnswlib as Exclude<typeof v.hnswlib, { skipped: string }>;
+    assert.deepEqual([v.hnsw.backend, hnswlib.backend], ['hnsw', 'hnswlib']);
+    assert.deepEqual(hnswlib.searches.map((s) => [s.efSearch, s.k]), [[64, 10], [10, 10], [ENGINE_K, ENGINE_K]]);
+    for (const g of [v.hnsw, hnswlib]) for (const x of [g.buildMs, g.buildCpuMs, g.fileBytes, g.saveMs, g.loadMs, g.rssBytes]) finite(x, `${g.backend} figure`);
+    for (const x of [v.exact.buildMs, v.exact.bytes, v.exact.latency.p95, v.exact.engineK.p95]) finite(x, 'vector index figure');
+    // The built-in graph's file holds the int8 vectors and the links; hnswlib's a float32 copy besides.
+    assert.ok(v.hnsw.fileBytes > 1000 * 384, 'the graph file holds every vector');
+    assert.ok(hnswlib.fileBytes > 1000 * 384 * 4, 'the hnswlib file holds every vector');
   });
 
   it('npm run eval -- --dataset fernhill prints the metrics, the splits and the failing cases', () => {

@@ -116,6 +116,8 @@ describe('bench/generate', function () {
   it('refuses a size it does not know', () => {
     assert.equal(parseSize('10k'), 10_000);
     assert.equal(parseSize('2500'), 2500);
+    assert.equal(parseSize('1m'), 1_000_000);
+    assert.equal(parseSize('250k'), 250_000);
     assert.throws(() => parseSize('huge'), /--size must be 1k, 10k, 100k/);
     assert.throws(() => parseSize('50'), /--size/);
   });
