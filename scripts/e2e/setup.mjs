@@ -40,8 +40,11 @@ async function aptInstall(packages, why) {
     throw new Error(`e2e: ${why} needs the Debian packages ${packages.join(' ')}; run as root or install them: sudo apt-get install -y ${packages.join(' ')}`);
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update', '-qq'], { env });
-  await run('apt-get', ['install', '-y', '-qq', ...packages], { env });
+  // apt's sandbox user (_apt) cannot write its temporary file where /tmp is not world-writable
+  // (seen on these machines), and the signature check then fails: run the sandbox as root.
+  const sandbox = ['-o', 'APT::Sandbox::User=root'];
+  await run('apt-get', [...sandbox, 'update', '-qq'], { env });
+  await run('apt-get', [...sandbox, 'install', '-y', '-qq', ...packages], { env });
 }
 
 async function ensureChromium() {
