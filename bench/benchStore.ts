@@ -12,11 +12,12 @@
  * pgvector): the HNSW path.
  *
  * Per size: the in-memory cold index, the first write (sections and postings per second), a
- * second write of the unchanged workspace, then per query the candidate query alone (the store's
- * SQL: postings of the question's terms, the candidates' sections, documents and commits in one
- * read-only transaction), the whole answer from the store (candidates, state, ranking, the kept
- * passages' texts) and the in-memory ranking, p50 and p95; and how many answers are identical
- * (ids, order, scores, why[]).
+ * second write of the unchanged workspace, then per query, read two ways (every section holding
+ * an asked term; and told the ranking, only what can be among its passages: candidateBound.ts),
+ * the time in the store's queries (counts, postings, the candidates' sections, documents and
+ * commits, in read-only transactions), the whole answer from the store (candidates, state,
+ * ranking, the kept passages' texts), the sections read, and the in-memory ranking, p50 and p95;
+ * and how many answers are identical (ids, order, scores, why[]).
  *
  * Then the meaning half (unless `--words-only`): stand-in vectors (standinVectors.ts, pool by
  * `--standin`) in the engine's vector cache give every section its windows without the model;
@@ -35,7 +36,6 @@ import * as path from 'node:path';
 import { Engine } from '../server/src/engine/engine';
 import type { IndexState } from '../server/src/engine/indexState';
 import type { IndexStore } from '../server/src/engine/store/indexStore';
-import type { CandidateRows } from '../server/src/engine/store/rows';
 import { StoreReader } from '../server/src/engine/store/storeReader';
 import { workspaceRows } from '../server/src/engine/store/storeRows';
 import { rankWorkspaceContext, type RankResult } from '../server/src/engine/ranking/workspaceContextRanker';
@@ -84,9 +84,8 @@ async function startServer(given: string | undefined, pglite: boolean): Promise<
   };
 }
 
-/** Times every `candidates` and `nearestWindows` call of the store it wraps (`spentMs`, reset per question). */
+/** Times every read a question makes of the store it wraps (counts, postings, candidates, nearest windows; `spentMs`, reset per question). */
 class TimedStore implements IndexStore {
-  readonly candidateMs: number[] = [];
   spentMs = 0;
   constructor(private readonly inner: PostgresStore) {}
   namespaces = () => this.inner.namespaces();
@@ -95,7 +94,7 @@ class TimedStore implements IndexStore {
   readBase = (ns: string) => this.inner.readBase(ns);
   sectionTexts = (ns: string, ids: readonly string[]) => this.inner.sectionTexts(ns, ids);
   libraryRows = (ns: string) => this.inner.libraryRows(ns);
-  documentFrequencies: IndexStore['documentFrequencies'] = (ns, terms, generation) => this.inner.documentFrequencies(ns, terms, generation);
+  documentFrequencies: IndexStore['documentFrequencies'] = (ns, terms, generation) => this.timed(this.inner.documentFrequencies(ns, terms, generation));
   readWindows: IndexStore['readWindows'] = (ns, after, onPage) => this.inner.readWindows(ns, after, onPage);
   nearestWindows: IndexStore['nearestWindows'] = async (ns, query, k) => {
     const started = performance.now();
@@ -104,17 +103,69 @@ class TimedStore implements IndexStore {
     return found;
   };
   close = () => this.inner.close();
-  async candidates(ns: string, terms: readonly string[], named: readonly string[], also?: readonly number[]): Promise<CandidateRows> {
+  candidates: IndexStore['candidates'] = (ns, terms, named, also) => this.timed(this.inner.candidates(ns, terms, named, also));
+  termPostings: IndexStore['termPostings'] = (ns, terms) => this.timed(this.inner.termPostings(ns, terms));
+  sectionCandidates: IndexStore['sectionCandidates'] = (ns, ordinals, terms, named) => this.timed(this.inner.sectionCandidates(ns, ordinals, terms, named));
+
+  private async timed<T>(call: Promise<T>): Promise<T> {
     const started = performance.now();
-    const rows = await this.inner.candidates(ns, terms, named, also);
-    this.candidateMs.push(performance.now() - started);
-    this.spentMs += performance.now() - started;
-    return rows;
+    try {
+      return await call;
+    } finally {
+      this.spentMs += performance.now() - started;
+    }
   }
 }
 
+/** What must be equal: the passages, their scores and why[] (not the count of candidates, which is what each path read). */
 function comparable(result: RankResult) {
   return result.passages.map((p) => ({ id: p.entry.section.id, score: p.score, why: p.why }));
+}
+
+/**
+ * One way of reading a question's candidates: `all` every section holding an asked term (what
+ * get_context's entity excerpts read), `ranked` told how the question will be ranked
+ * (workspace_context's path: engine/store/candidateBound.ts).
+ */
+interface ReadFigures {
+  /** Time in the store's queries per question (counts, candidates, nearest windows). */
+  readP50: number;
+  readP95: number;
+  /** The whole answer from the store: candidates, state, ranking, the kept passages' texts. */
+  answerP50: number;
+  answerP95: number;
+  /** Sections read per question, mean. */
+  sections: number;
+  /** Answers identical to the in-memory one (for `ranked`: all but the count of candidates read). */
+  equal: number;
+}
+
+/** Per-question timings and counts of one read, summarised into {@link ReadFigures}. */
+class ReadTally {
+  private readonly read: number[] = [];
+  private readonly answer: number[] = [];
+  private sections = 0;
+  equal = 0;
+  add(readMs: number, answerMs: number, sections: number): void {
+    this.read.push(readMs);
+    this.answer.push(answerMs);
+    this.sections += sections;
+  }
+  figures(): ReadFigures {
+    const r = [...this.read].sort((a, b) => a - b);
+    const a = [...this.answer].sort((x, y) => x - y);
+    return { readP50: percentile(r, 50), readP95: percentile(r, 95), answerP50: percentile(a, 50), answerP95: percentile(a, 95), sections: this.sections / Math.max(1, r.length), equal: this.equal };
+  }
+}
+
+/** One list of questions asked words only at one size. */
+interface MixRow {
+  label: string;
+  queries: number;
+  all: ReadFigures;
+  ranked: ReadFigures;
+  memoryP50: number;
+  memoryP95: number;
 }
 
 interface SizeRow {
@@ -124,15 +175,7 @@ interface SizeRow {
   indexMs: number;
   writeMs: number;
   rewriteMs: number;
-  candidateP50: number;
-  candidateP95: number;
-  storeP50: number;
-  storeP95: number;
-  memoryP50: number;
-  memoryP95: number;
-  meanCandidates: number;
-  equal: number;
-  queries: number;
+  mixes: MixRow[];
   hybrid?: HybridRow;
 }
 
@@ -142,13 +185,10 @@ interface HybridRow {
   vectorWriteMs: number;
   readerLoadMs: number;
   path: 'pgvector HNSW' | 'exact scan';
-  candidateP50: number;
-  candidateP95: number;
-  storeP50: number;
-  storeP95: number;
+  all: ReadFigures;
+  ranked: ReadFigures;
   memoryP50: number;
   memoryP95: number;
-  equal: number;
   queries: number;
   /** Nearest sections of the HNSW path found by the exact scan too (null on the exact path). */
   recall: number | null;
@@ -187,44 +227,22 @@ async function benchSize(size: string, queries: number, seed: number, server: Se
   const rewrite = await store.write(rows);
   assert.equal(rewrite.documentsWritten, 0);
 
-  const texts = (function* () {
-    for (const entry of state.sections) if (entry) yield entry.section.text;
-  })();
-  const asked = makeQueries(texts, queries, seed);
+  const texts = () =>
+    (function* () {
+      for (const entry of state.sections) if (entry) yield entry.section.text;
+    })();
   const reader = new StoreReader(timed);
-  const storeMs: number[] = [];
-  const memoryMs: number[] = [];
-  let equal = 0;
-  let candidates = 0;
-  // One warm-up question: the base (catalog, graph) is read once per generation.
-  await reader.questionState(`ws-${size}`, asked[0]);
-  timed.candidateMs.length = 0;
-  for (const question of asked) {
-    let started = performance.now();
-    const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
-    memoryMs.push(performance.now() - started);
-    started = performance.now();
-    const scoped = (await reader.questionState(`ws-${size}`, question))!;
-    const stored = rankWorkspaceContext(scoped, { question, limit: 10, now: NOW });
-    await reader.completeTexts(`ws-${size}`, stored.passages.map((p) => p.entry));
-    storeMs.push(performance.now() - started);
-    candidates += stored.candidates;
-    try {
-      assert.deepEqual(comparable(stored), comparable(memory));
-      equal++;
-    } catch {
-      progress(`store ${size}: answers differ for "${question}"`);
-    }
+  const mixes: MixRow[] = [];
+  for (const mix of QUERY_MIXES) {
+    const asked = makeQueries(texts(), queries, seed, mix.skipCommonest);
+    mixes.push(await askWordsOnly(`ws-${size}`, mix.label, asked, state, reader, timed));
   }
+  const asked = makeQueries(texts(), queries, seed);
   const hybrid = pool ? await benchHybrid(size, state, engine, store, asked, pool) : undefined;
   engine.dispose();
   await store.close();
   rmSync(dir, { recursive: true, force: true });
   rmSync(cacheDir, { recursive: true, force: true });
-  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  const c = sorted(timed.candidateMs);
-  const s = sorted(storeMs);
-  const m = sorted(memoryMs);
   return {
     size,
     sections: state.counts.sections,
@@ -232,17 +250,49 @@ async function benchSize(size: string, queries: number, seed: number, server: Se
     indexMs,
     writeMs: write.durationMs,
     rewriteMs: rewrite.durationMs,
-    candidateP50: percentile(c, 50),
-    candidateP95: percentile(c, 95),
-    storeP50: percentile(s, 50),
-    storeP95: percentile(s, 95),
-    memoryP50: percentile(m, 50),
-    memoryP95: percentile(m, 95),
-    meanCandidates: candidates / asked.length,
-    equal,
-    queries: asked.length,
+    mixes,
     ...(hybrid ? { hybrid } : {}),
   };
+}
+
+/**
+ * The question lists each size is asked, words only: drawn by frequency (mostly words nearly
+ * every section holds: the store's worst case), and without the 100 commonest words (closer to
+ * real questions, which usually hold a word few sections do).
+ */
+const QUERY_MIXES = [
+  { label: 'drawn by frequency', skipCommonest: 0 },
+  { label: 'without the 100 commonest words', skipCommonest: 100 },
+] as const;
+
+/** Asks `asked` words only, from memory and from the store both ways, and compares the answers. */
+async function askWordsOnly(ns: string, label: string, asked: readonly string[], state: IndexState, reader: StoreReader, timed: TimedStore): Promise<MixRow> {
+  const memoryMs: number[] = [];
+  const all = new ReadTally();
+  const ranked = new ReadTally();
+  // One warm-up question: the base (catalog, graph) is read once per generation.
+  await reader.questionState(ns, asked[0]);
+  for (const question of asked) {
+    const started = performance.now();
+    const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
+    memoryMs.push(performance.now() - started);
+    for (const [tally, scope] of [[all, undefined], [ranked, { limit: 10, now: NOW }]] as const) {
+      timed.spentMs = 0;
+      const t0 = performance.now();
+      const scoped = (await reader.questionState(ns, question, undefined, scope))!;
+      const stored = rankWorkspaceContext(scoped, { question, limit: 10, now: NOW });
+      await reader.completeTexts(ns, stored.passages.map((p) => p.entry));
+      tally.add(timed.spentMs, performance.now() - t0, scoped.sections.length);
+      try {
+        assert.deepEqual(comparable(stored), comparable(memory));
+        tally.equal++;
+      } catch {
+        progress(`store ${ns}: answers ${scope ? '(as ranked) ' : ''}differ for "${question}"`);
+      }
+    }
+  }
+  const m = [...memoryMs].sort((a, b) => a - b);
+  return { label, queries: asked.length, all: all.figures(), ranked: ranked.figures(), memoryP50: percentile(m, 50), memoryP95: percentile(m, 95) };
 }
 
 /** Writes the vectors, loads a reader's copy and asks `asked` hybrid both ways. */
@@ -261,10 +311,9 @@ async function benchHybrid(size: string, state: IndexState, engine: Engine, stor
   const readerLoadMs = performance.now() - started;
   const hnsw = (await store.readBase(ns))?.meaning?.hnsw ?? false;
   if (hnsw) await exact.base(ns);
-  const candidateMs: number[] = [];
-  const storeMs: number[] = [];
   const memoryMs: number[] = [];
-  let equal = 0;
+  const all = new ReadTally();
+  const ranked = new ReadTally();
   let found = 0;
   let wanted = 0;
   const nearestIds = (s: IndexState, r: StoreReader) => new Set(r.meaningOf(s)!.nearest.map((o) => s.sections[o]!.section.id));
@@ -273,53 +322,65 @@ async function benchHybrid(size: string, state: IndexState, engine: Engine, stor
     started = performance.now();
     const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW, meaning: engine.meaningSource(state, vector) });
     memoryMs.push(performance.now() - started);
-    timed.spentMs = 0;
-    started = performance.now();
-    const scoped = (await reader.questionState(ns, question, { vector, model }))!;
-    const stored = rankWorkspaceContext(scoped, { question, limit: 10, now: NOW, meaning: reader.meaningOf(scoped) });
-    await reader.completeTexts(ns, stored.passages.map((p) => p.entry));
-    storeMs.push(performance.now() - started);
-    candidateMs.push(timed.spentMs);
-    try {
-      assert.deepEqual(comparable(stored), comparable(memory));
-      equal++;
-    } catch {
-      progress(`store ${size}: hybrid answers differ for "${question}"`);
+    let proposed: IndexState | undefined;
+    for (const [tally, scope] of [[all, undefined], [ranked, { limit: 10, now: NOW }]] as const) {
+      timed.spentMs = 0;
+      const t0 = performance.now();
+      const scoped = (await reader.questionState(ns, question, { vector, model }, scope))!;
+      const stored = rankWorkspaceContext(scoped, { question, limit: 10, now: NOW, meaning: reader.meaningOf(scoped) });
+      await reader.completeTexts(ns, stored.passages.map((p) => p.entry));
+      tally.add(timed.spentMs, performance.now() - t0, scoped.sections.length);
+      proposed ??= scoped;
+      try {
+        assert.deepEqual(comparable(stored), comparable(memory));
+        tally.equal++;
+      } catch {
+        progress(`store ${size}: hybrid answers ${scope ? '(as ranked) ' : ''}differ for "${question}"`);
+      }
     }
     if (hnsw) {
       const want = nearestIds((await exact.questionState(ns, question, { vector, model }))!, exact);
-      const got = nearestIds(scoped, reader);
+      const got = nearestIds(proposed!, reader);
       wanted += want.size;
       for (const id of want) if (got.has(id)) found++;
     }
   }
-  const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-  const c = sorted(candidateMs);
-  const s = sorted(storeMs);
-  const m = sorted(memoryMs);
+  const m = [...memoryMs].sort((a, b) => a - b);
   return {
     windows: write.windowsWritten,
     vectorWriteMs: write.durationMs,
     readerLoadMs,
     path: hnsw ? 'pgvector HNSW' : 'exact scan',
-    candidateP50: percentile(c, 50),
-    candidateP95: percentile(c, 95),
-    storeP50: percentile(s, 50),
-    storeP95: percentile(s, 95),
+    all: all.figures(),
+    ranked: ranked.figures(),
     memoryP50: percentile(m, 50),
     memoryP95: percentile(m, 95),
-    equal,
     queries: asked.length,
     recall: hnsw ? found / Math.max(1, wanted) : null,
     pool: pool.describe,
   };
 }
 
+/** The read columns of a table: sections read, store time, whole answer and identical answers, each `all` / `as ranked`. */
+const READ_HEADERS = ['sections read per question: all / as ranked', 'store queries p50 / p95: all', 'as ranked', 'store answer p50 / p95: all', 'as ranked'];
+
+function readCells(all: ReadFigures, ranked: ReadFigures): string[] {
+  return [
+    `${int(all.sections)} / ${int(ranked.sections)}`,
+    `${ms(all.readP50)} / ${ms(all.readP95)}`,
+    `${ms(ranked.readP50)} / ${ms(ranked.readP95)}`,
+    `${ms(all.answerP50)} / ${ms(all.answerP95)}`,
+    `${ms(ranked.answerP50)} / ${ms(ranked.answerP95)}`,
+  ];
+}
+
 export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string): string {
   const lines = [`### PostgreSQL store, words only (${serverLabel})`, ''];
   lines.push(
+    '"all": every section holding an asked term is read (get_context\'s entity excerpts); "as ranked": the reader is told the ranking (limit 10) and reads only what can be among its passages (workspace_context, engine/store/candidateBound.ts).',
+    '',
     ...table(
-      ['size', 'sections', 'postings', 'in-memory index', 'first write', 'write rate', 'unchanged rewrite', 'candidates/query', 'candidate query p50 / p95', 'store answer p50 / p95', 'in-memory p50 / p95', 'identical answers'],
+      ['size', 'sections', 'postings', 'in-memory index', 'first write', 'write rate', 'unchanged rewrite'],
       rows.map((r) => [
         r.size,
         int(r.sections),
@@ -328,12 +389,14 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
         `${(r.writeMs / 1000).toFixed(1)} s`,
         `${int(r.sections / (r.writeMs / 1000))} sections/s, ${int(r.postings / (r.writeMs / 1000))} postings/s`,
         `${(r.rewriteMs / 1000).toFixed(1)} s`,
-        int(r.meanCandidates),
-        `${ms(r.candidateP50)} / ${ms(r.candidateP95)}`,
-        `${ms(r.storeP50)} / ${ms(r.storeP95)}`,
-        `${ms(r.memoryP50)} / ${ms(r.memoryP95)}`,
-        `${r.equal} / ${r.queries}`,
       ]),
+    ),
+    '',
+    ...table(
+      ['size', 'questions', ...READ_HEADERS, 'in-memory p50 / p95', 'identical answers: all / as ranked'],
+      rows.flatMap((r) =>
+        r.mixes.map((m) => [r.size, `${m.queries} ${m.label}`, ...readCells(m.all, m.ranked), `${ms(m.memoryP50)} / ${ms(m.memoryP95)}`, `${m.all.equal} / ${m.ranked.equal} of ${m.queries}`]),
+      ),
     ),
   );
   const hybrid = rows.filter((r) => r.hybrid);
@@ -341,7 +404,7 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
     lines.push('', `### PostgreSQL store, hybrid (${serverLabel}; ${hybrid[0].hybrid!.pool})`, '');
     lines.push(
       ...table(
-        ['size', 'windows', 'vector write', 'vector write rate', 'reader load', 'nearest by', 'candidate queries p50 / p95', 'store answer p50 / p95', 'in-memory (exact) p50 / p95', 'identical answers', 'HNSW recall'],
+        ['size', 'windows', 'vector write', 'vector write rate', 'reader load', 'nearest by', ...READ_HEADERS, 'in-memory (exact) p50 / p95', 'identical answers: all / as ranked', 'HNSW recall'],
         hybrid.map(({ size, hybrid: h }) => [
           size,
           int(h!.windows),
@@ -349,10 +412,9 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
           `${int(h!.windows / (h!.vectorWriteMs / 1000))} windows/s`,
           `${(h!.readerLoadMs / 1000).toFixed(1)} s`,
           h!.path,
-          `${ms(h!.candidateP50)} / ${ms(h!.candidateP95)}`,
-          `${ms(h!.storeP50)} / ${ms(h!.storeP95)}`,
+          ...readCells(h!.all, h!.ranked),
           `${ms(h!.memoryP50)} / ${ms(h!.memoryP95)}`,
-          `${h!.equal} / ${h!.queries}`,
+          `${h!.all.equal} / ${h!.ranked.equal} of ${h!.queries}`,
           h!.recall === null ? '-' : h!.recall.toFixed(3),
         ]),
       ),

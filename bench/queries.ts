@@ -32,9 +32,15 @@ export function corpusVocabulary(texts: Iterable<string>): { words: string[]; co
   return { words: [...index.keys()], counts: Uint32Array.from(counts) };
 }
 
-/** `n` queries of 3-8 words over `texts`, the same for the same texts and seed. */
-export function makeQueries(texts: Iterable<string>, n: number, seed: number): string[] {
-  const { words, counts } = corpusVocabulary(texts);
+/**
+ * `n` queries of 3-8 words over `texts`, the same for the same texts and seed. `skipCommonest`
+ * (default 0) leaves out that many of the most frequent words: drawn by frequency, queries are
+ * mostly words that nearly every section holds, where a real question (stop words already gone)
+ * usually holds a word that few do (a second mix, as scripts/bench-lexical.ts has).
+ */
+export function makeQueries(texts: Iterable<string>, n: number, seed: number, skipCommonest = 0): string[] {
+  const vocabulary = corpusVocabulary(texts);
+  const { words, counts } = skipCommonest > 0 ? withoutCommonest(vocabulary, skipCommonest) : vocabulary;
   if (words.length === 0) throw new Error('bench: the corpus has no content words to draw queries from');
   const cdf = new Float64Array(words.length);
   let sum = 0;
@@ -52,4 +58,12 @@ export function makeQueries(texts: Iterable<string>, n: number, seed: number): s
     return words[lo];
   };
   return Array.from({ length: n }, () => Array.from({ length: random.int(QUERY_WORDS.min, QUERY_WORDS.max) }, draw).join(' '));
+}
+
+/** The vocabulary without its `k` most frequent words (ties by first occurrence), order kept. */
+function withoutCommonest(vocabulary: { words: string[]; counts: Uint32Array }, k: number): { words: string[]; counts: Uint32Array } {
+  const { words, counts } = vocabulary;
+  const commonest = new Set([...words.keys()].sort((a, b) => counts[b] - counts[a] || a - b).slice(0, k));
+  const kept = [...words.keys()].filter((i) => !commonest.has(i));
+  return { words: kept.map((i) => words[i]), counts: Uint32Array.from(kept, (i) => counts[i]) };
 }

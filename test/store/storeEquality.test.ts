@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { Engine } from '../../server/src/engine/engine';
 import type { IndexState } from '../../server/src/engine/indexState';
 import { rankWorkspaceContext, type RankResult } from '../../server/src/engine/ranking/workspaceContextRanker';
-import { StoreReader } from '../../server/src/engine/store/storeReader';
+import { StoreReader, type QueryVector, type QuestionScope } from '../../server/src/engine/store/storeReader';
 import { workspaceRows } from '../../server/src/engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../server/src/store/postgres/pgStore';
 import { writeArgocdWorkspace } from '../../bench/evalArgocd';
@@ -39,6 +39,24 @@ function comparable(result: RankResult) {
   };
 }
 
+/**
+ * What must be equal when the store reads only the sections that can be among the passages
+ * (a question scope, engine/store/candidateBound.ts): everything but the count of candidates read.
+ */
+function answerOf(result: RankResult) {
+  const { candidates: _read, ...answer } = comparable(result);
+  return answer;
+}
+
+/** A question ranked from a store told how it will be ranked, and how many sections it read for it. */
+async function rankScoped(reader: StoreReader, namespace: string, question: string, scope: QuestionScope, query?: QueryVector): Promise<{ result: RankResult; read: number }> {
+  const state = await reader.questionState(namespace, question, query, scope);
+  assert.ok(state, `namespace ${namespace} is stored`);
+  const result = rankWorkspaceContext(state, { ...scope, question, meaning: query ? reader.meaningOf(state) : undefined });
+  await reader.completeTexts(namespace, result.passages.map((p) => p.entry));
+  return { result, read: state.sections.length };
+}
+
 async function rankFromStore(reader: StoreReader, namespace: string, question: string, limit: number): Promise<RankResult> {
   const state = await reader.questionState(namespace, question);
   assert.ok(state, `namespace ${namespace} is stored`);
@@ -52,11 +70,14 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
   let server: PgliteServer;
   let store: PostgresStore;
   let reader: StoreReader;
+  let narrow: StoreReader;
 
   before(async () => {
     server = await startPgliteServer();
     store = await openPostgresStore(server.url);
     reader = new StoreReader(store);
+    // A small first round, so that these small corpora take several rounds and leave sections unread.
+    narrow = new StoreReader(store, { firstRoundPostings: 32 });
   });
   after(async () => {
     await store?.close();
@@ -111,6 +132,26 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
       }
     });
 
+    it('told how a question will be ranked, answers the same (limits 1, 10, 50; kinds narrowed), and with a small first round reads a fraction of the candidates', async () => {
+      const kinds = new Set(['catalog_doc', 'library'] as const);
+      const scopes: QuestionScope[] = [{ limit: 1, now: NOW }, { limit: 10, now: NOW }, { limit: 50, now: NOW }, { limit: 10, now: NOW, sourceKinds: kinds }];
+      let readAll = 0;
+      let readNarrow = 0;
+      for (const question of questions) {
+        readAll += (await reader.questionState('fernhill', question))!.sections.length;
+        for (const scope of scopes) {
+          const memory = rankWorkspaceContext(state, { ...scope, question });
+          for (const r of [reader, narrow]) {
+            const { result, read } = await rankScoped(r, 'fernhill', question, scope);
+            assert.deepEqual(answerOf(result), answerOf(memory), `${question} (limit ${scope.limit}${scope.sourceKinds ? ', kinds' : ''}${r === narrow ? ', narrow' : ''})`);
+            if (r === narrow && scope.limit === 10 && !scope.sourceKinds) readNarrow += read;
+          }
+        }
+      }
+      // Most of the example's questions are long and its lists short: a third is left unread (3,571 of 5,277 read).
+      assert.ok(readNarrow * 4 < readAll * 3, `read ${readNarrow} sections for 10 passages against ${readAll} holding an asked term`);
+    });
+
     it('writes again only what changed: an unchanged workspace writes no document', async () => {
       const report = await store.write(workspaceRows(state));
       assert.equal(report.documentsWritten, 0);
@@ -163,6 +204,24 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
         assert.ok(memory.passages.length > 0, question);
         assert.deepEqual(comparable(stored), comparable(memory), question);
       }
+    });
+
+    it('told how each question will be ranked, answers all 60 as in memory, and with a small first round reads a fraction of the candidates', async () => {
+      const questions = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { question: string }).question);
+      let readAll = 0;
+      let readNarrow = 0;
+      for (const question of questions) {
+        readAll += (await reader.questionState('argocd', question))!.sections.length;
+        const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
+        for (const r of [reader, narrow]) {
+          const { result, read } = await rankScoped(r, 'argocd', question, { limit: 10, now: NOW });
+          assert.deepEqual(answerOf(result), answerOf(memory), `${question}${r === narrow ? ' (narrow)' : ''}`);
+          if (r === narrow) readNarrow += read;
+        }
+      }
+      // About half is left unread (59,826 of 114,715 read): a long question's common words can
+      // still lift a section that holds no rare one past the tenth passage.
+      assert.ok(readNarrow * 4 < readAll * 3, `read ${readNarrow} sections in all against ${readAll} holding an asked term`);
     });
 
     it('keeps the example namespace apart: its questions still answer from fernhill alone', async () => {
@@ -321,6 +380,9 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     const plainStore = await openPostgresStore(plainServer.url);
     assert.equal(plainStore.pgvector, false);
     const reader = new StoreReader(plainStore);
+    const narrow = new StoreReader(plainStore, { firstRoundPostings: 32 });
+    let readAll = 0;
+    let readNarrow = 0;
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'wsctx-store-argocd-hybrid-'));
     const folder = { name: 'argocd-hybrid', absPath: writeArgocdWorkspace(ARGOCD, tmp) };
     const argoCache = tempDir('argocd-vectors');
@@ -345,7 +407,14 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
         const stored = rankWorkspaceContext(storedState, { question, limit: 10, now: NOW, meaning: reader.meaningOf(storedState) });
         await reader.completeTexts('argocd-hybrid', stored.passages.map((p) => p.entry));
         assert.deepEqual(comparable(stored), comparable(memory), question);
+        // Told how it will be ranked, the store reads fewer sections and answers the same.
+        const scoped = await rankScoped(narrow, 'argocd-hybrid', question, { limit: 10, now: NOW }, { vector, model });
+        assert.deepEqual(answerOf(scoped.result), answerOf(memory), `${question} (scoped)`);
+        readAll += storedState.sections.length;
+        readNarrow += scoped.read;
       }
+      // Meaning lifts what a section outside the nearest can score: fewer sections are left unread.
+      assert.ok(readNarrow < readAll, `read ${readNarrow} sections in all against ${readAll} holding an asked term or nearest`);
     } finally {
       argo.dispose();
       rmSync(tmp, { recursive: true, force: true });

@@ -4,7 +4,7 @@
  */
 import type { Engine } from '../engine/engine';
 import type { IndexState, SectionEntry, WorkspaceFolder } from '../engine/indexState';
-import { storeQueryModelOf, storeReaderOf, type StoreBacked } from '../engine/store/storeReader';
+import { storeQueryModelOf, storeReaderOf, type QuestionScope, type StoreBacked } from '../engine/store/storeReader';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -27,7 +27,7 @@ export type StateForQuery =
  * mistake, refused (an MCP `isError` result) with the names it could have used: an empty answer
  * would read as "nothing is written about it".
  */
-export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null): Promise<StateForQuery> {
+export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null, scope?: QuestionScope): Promise<StateForQuery> {
   const reader = storeReaderOf(engine);
   // A namespace written into the store since the server started is served without a restart.
   if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders();
@@ -40,10 +40,11 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
     // A store (`--store`) holds the workspace as it was last indexed, not its history.
     if (asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');
     // A question's state holds its candidates only (engine/store/scopedState.ts), the nearest
-    // sections by meaning among them when the question was embedded by the stored vectors' model.
+    // sections by meaning among them when the question was embedded by the stored vectors' model;
+    // with `scope` (how it will be ranked), only those that can be among its passages.
     const model = storeQueryModelOf(engine);
     const query = queryVector && model ? { vector: queryVector, model } : undefined;
-    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question, query);
+    const stored = question === undefined ? await reader.baseState(workspace.name) : await reader.questionState(workspace.name, question, query, scope);
     if (!stored) return { kind: 'cold', workspace, degraded: ['index-cold'] };
     return { kind: 'ready', state: stored, workspace, degraded: stored.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [] };
   }
@@ -78,6 +79,17 @@ export async function libraryIndexState(engine: Engine, texts: readonly string[]
     throw new ToolInputError(`the library tools read one workspace's library from a store, and ${holders.join(', ')} each hold one: serve the one to read on its own (--workspace NAME)`);
   }
   return state;
+}
+
+/**
+ * The state holding the whole library of the workspace `state` answers for, which conflicts
+ * and duplicates between library pages are found in: `state` itself in memory; over a store,
+ * whose question state holds only some pages and no texts, the namespace's library.
+ */
+export async function wholeLibraryState(engine: Engine, workspace: WorkspaceFolder, state: IndexState): Promise<IndexState> {
+  const reader = storeReaderOf(engine);
+  if (!reader) return state;
+  return (await reader.libraryStateOf([workspace.name], [])).state ?? state;
 }
 
 /**

@@ -15,7 +15,7 @@ import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/work
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
 import { storeReaderOf } from '../engine/store/storeReader';
-import { completePassages, stateForQuery } from './queryState';
+import { completePassages, stateForQuery, wholeLibraryState } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
@@ -126,7 +126,10 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const queryVector = await engine.embedQuery(args.question);
-  const found = await stateForQuery(engine, args.workspace, args.asOf, args.question, queryVector);
+  const now = Date.now();
+  // A store reads only the sections that can be among the passages ranked this way (a store's
+  // question state holds one namespace, so no folder narrows it).
+  const found = await stateForQuery(engine, args.workspace, args.asOf, args.question, queryVector, { limit, now, sourceKinds });
   const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
   const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
   if (found.kind === 'cold') {
@@ -137,7 +140,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   const ranked = rankWorkspaceContext(state, {
     question: args.question,
     limit,
-    now: Date.now(),
+    now,
     sourceKinds,
     // The state's own folders: a store's question state holds one namespace, whatever the engine serves.
     folder: state.folders.length > 1 ? workspace.name : undefined,
@@ -146,7 +149,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   await completePassages(engine, workspace, ranked.passages.map((p) => p.entry));
   const today = dayOf(services.now());
   const soundness = ranked.passages.some((p) => p.entry.doc.sourceKind === 'library')
-    ? librarySoundness(libraryView(state, today), services.conflictCheck ? [services.conflictCheck] : [])
+    ? librarySoundness(libraryView(await wholeLibraryState(engine, workspace, state), today), services.conflictCheck ? [services.conflictCheck] : [])
     : undefined;
   const passages: ContextPassage[] = [];
   let bytes = 0;

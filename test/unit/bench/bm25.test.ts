@@ -60,6 +60,13 @@ describe('bench/queries', () => {
     assert.deepEqual([...counts], [1, 1, 2, 1, 1, 1, 1, 1]);
   });
 
+  it('leaves out the commonest words when asked, and only them', () => {
+    // `ledger` (2) is the commonest; then ties keep the first seen: `deploy`.
+    const words = new Set(makeQueries(texts, 50, 5, 2).flatMap((q) => q.split(' ')));
+    assert.ok(!words.has('ledger') && !words.has('deploy'), [...words].join(' '));
+    assert.ok(words.has('billing-worker') && words.has('entries'), [...words].join(' '));
+  });
+
   it('makes the same 3-8 word queries for the same seed', () => {
     const a = makeQueries(texts, 20, 5);
     assert.deepEqual(makeQueries(texts, 20, 5), a);

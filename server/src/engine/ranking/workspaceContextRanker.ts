@@ -160,7 +160,8 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
   const named = entityDictionary(state.entities).find(options.question);
   const n = Math.max(1, state.lexical.sectionCount);
-  for (const unit of units) weighUnit(state, unit, n);
+  const df = (term: string) => state.lexical.df(term);
+  for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
   // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
@@ -251,12 +252,34 @@ function capPerDocument(sorted: readonly Scored[], limit: number): { s: Scored; 
  * when the identifier itself occurs nowhere, its weight is its parts' mean weight, so a name the
  * workspace never spells does not outweigh the rest of the question by being rare.
  */
-function weighUnit(state: IndexState, unit: Unit, n: number): void {
-  const df = state.lexical.df(unit.term.key);
-  unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(state.lexical.df(term), n) }));
+function weighUnit(documentFrequency: (term: string) => number, unit: Unit, n: number): void {
+  const df = documentFrequency(unit.term.key);
+  unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
   unit.partCredit = df > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
   if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
+}
+
+/** A question unit as a store's candidate search bounds it (engine/store/candidateBound.ts). */
+export interface WeighedUnit {
+  /** The unit's term (an identifier's whole form). */
+  term: string;
+  /** An identifier's parts: a section holding only these still scores some of the unit. */
+  parts: readonly string[];
+  /** Its weight, as the ranker gives it: the most the unit adds to the words sum. */
+  weight: number;
+}
+
+/**
+ * The units `rankWorkspaceContext` scores `question` by (the 32 it keeps), weighed as it weighs
+ * them over a corpus of `n` sections whose document frequencies `df` gives. A unit adds at most
+ * its weight to a section's words sum (its saturation, or its parts' credit, is at most 1), so a
+ * store can bound what a section holding only some terms can score without reading it.
+ */
+export function weighedQuestionUnits(question: string, df: (term: string) => number, n: number): WeighedUnit[] {
+  const { units } = planUnits(analyzeQuery(stripQuestionFrame(question)));
+  for (const unit of units) weighUnit(df, unit, Math.max(1, n));
+  return units.map((u) => ({ term: u.term.key, parts: u.term.parts, weight: u.weight }));
 }
 
 /**

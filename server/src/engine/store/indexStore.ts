@@ -5,7 +5,7 @@
  * the in-memory engine uses, over the state scopedState.ts builds from these rows.
  */
 import type { CatalogEntity, Relation } from '../model';
-import type { CandidateRows, LibraryRows, NamespaceStats, StoredMeaning, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
+import type { CandidateRows, LibraryRows, PostingRow, NamespaceStats, StoredMeaning, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
 
 /** A namespace as listed by a store. */
 export interface StoredNamespace {
@@ -77,6 +77,15 @@ export interface IndexStore {
    * (the nearest sections by meaning) are returned too, with their postings of `terms`.
    */
   candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[], alsoOrdinals?: readonly number[]): Promise<CandidateRows>;
+  /** Every posting of `terms` (their whole lists), and the generation they were read at. */
+  termPostings(namespace: string, terms: readonly string[]): Promise<{ generation: number; postings: PostingRow[] }>;
+  /**
+   * The sections at `ordinals` as candidates: each with its postings of `terms` (looked up, not
+   * read from the terms' lists), their documents and git facts, and the number of sections of the
+   * documents attached to any of `namedEntities`. A question told its ranking reads its
+   * candidates with this and {@link termPostings} (engine/store/boundedCandidates.ts).
+   */
+  sectionCandidates(namespace: string, ordinals: readonly number[], terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows>;
   /** The namespace's whole library (its `library` documents, sections and postings), or undefined when it is not stored. */
   libraryRows(namespace: string): Promise<LibraryRows | undefined>;
   /**

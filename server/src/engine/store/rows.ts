@@ -113,6 +113,8 @@ export interface NamespaceStats {
   docCount: number;
   /** Sum over documents of their distinct title terms. */
   titleTermSum: number;
+  /** The latest last-commit time (epoch ms) of any file, null when none is committed: bounds the recency bonus. */
+  newestCommitTime: number | null;
 }
 
 /** A candidate section with its store ordinal. */
@@ -120,10 +122,17 @@ export interface CandidateSection extends StoredSection {
   ordinal: number;
 }
 
+/** One posting: a section (by store ordinal) holding a term, with its packed field counts (engine/lexical/fields.ts). */
+export interface PostingRow {
+  ordinal: number;
+  term: string;
+  packed: number;
+}
+
 /** What a store returns for one question: the sections holding its terms and what scores them. */
 export interface CandidateRows {
-  /** Every posting of the asked terms: section ordinal, term and packed field counts, in any order. */
-  postings: { ordinal: number; term: string; packed: number }[];
+  /** The asked terms' postings of the returned sections, in any order. */
+  postings: PostingRow[];
   sections: CandidateSection[];
   /** The candidates' documents. */
   docs: StoredDoc[];

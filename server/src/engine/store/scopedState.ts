@@ -39,14 +39,22 @@ export function baseState(base: NamespaceBase): IndexState {
 }
 
 /**
- * The state `rankWorkspaceContext` answers a question from: the candidates in `rows` (every
- * section holding an asked term, with every posting of those terms) over the namespace's base.
+ * The state `rankWorkspaceContext` answers a question from: the candidates in `rows` (the
+ * sections holding an asked term, with every posting of those terms they hold) over the
+ * namespace's base; `frequencies`, the namespace's count of each asked term, when `rows` do not
+ * hold every posting of them.
  * Section texts are empty until {@link StoreReader.completeTexts} fills the kept ones.
  */
-export function questionState(base: NamespaceBase, rows: CandidateRows, askedTerms: readonly string[]): IndexState {
-  const documentFrequency = new Map<string, number>();
-  for (const term of askedTerms) documentFrequency.set(term, 0);
-  for (const p of rows.postings) documentFrequency.set(p.term, (documentFrequency.get(p.term) ?? 0) + 1);
+export function questionState(base: NamespaceBase, rows: CandidateRows, askedTerms: readonly string[], frequencies?: ReadonlyMap<string, number>): IndexState {
+  // Rows holding every posting of the asked terms count them; rows read for some sections only
+  // (candidateBound.ts) come with the namespace's counts.
+  let documentFrequency = frequencies;
+  if (!documentFrequency) {
+    const counted = new Map<string, number>();
+    for (const term of askedTerms) counted.set(term, 0);
+    for (const p of rows.postings) counted.set(p.term, (counted.get(p.term) ?? 0) + 1);
+    documentFrequency = counted;
+  }
   return sectionsState(base, rows, corpusOf(rows.stats, documentFrequency, rows.namedEntitySections));
 }
 

@@ -11,6 +11,10 @@ import { analyzeQuery, termSet } from '../text/analyzer';
 import { stripQuestionFrame } from '../text/questionFrame';
 import { MEANING_CANDIDATES } from '../meaning/sectionVectors';
 import type { MeaningSource } from '../ranking/workspaceContextRanker';
+import { FIRST_ROUND_POSTINGS } from './candidateBound';
+import { readBoundedCandidates, type QuestionScope } from './boundedCandidates';
+
+export type { QuestionScope } from './boundedCandidates';
 import type { IndexStore, StoredMeaningRows, StoredWindowRow } from './indexStore';
 import { baseState, libraryState, questionState, sortedCandidates, type NamespaceBase } from './scopedState';
 import { StoredVectors, type NearestSections } from './storedVectors';
@@ -26,6 +30,15 @@ interface StoredLibrary {
   state: IndexState;
 }
 
+/** A question's candidate rows and the state built from them. */
+interface FoundCandidates {
+  rows: CandidateRows;
+  state: IndexState;
+}
+
+/** Terms whose counts a reader holds per namespace before it starts again (a few MB). */
+const MAX_HELD_FREQUENCIES = 50_000;
+
 /** A question's embedding and the embedder id it came from (vectors of another model are not used). */
 export interface QueryVector {
   vector: Float32Array;
@@ -39,6 +52,12 @@ export interface StoreReaderOptions {
    * `exact` always scans (answers then equal an in-memory engine's on the exact backend).
    */
   vectorSearch?: 'auto' | 'exact';
+  /**
+   * Postings a question told how it will be ranked reads whole in its first round
+   * (candidateBound.ts): default FIRST_ROUND_POSTINGS (4096); minimum 1. Smaller reads fewer
+   * sections and may take more rounds.
+   */
+  firstRoundPostings?: number;
 }
 
 /** What a question's state from the store carries for the meaning half. */
@@ -54,13 +73,17 @@ export class StoreReader {
   /** Each namespace's vectors, caught up one write at a time (one chain per namespace). */
   private readonly vectors = new Map<string, { vectors: StoredVectors | undefined; chain: Promise<unknown> }>();
   private readonly meanings = new WeakMap<IndexState, QuestionMeaning>();
+  /** Each namespace's document frequencies read so far, at one generation. */
+  private readonly frequencies = new Map<string, { generation: number; counts: Map<string, number> }>();
   private readonly vectorSearch: 'auto' | 'exact';
+  private readonly firstRoundPostings: number;
 
   constructor(
     readonly store: IndexStore,
     options: StoreReaderOptions = {},
   ) {
     this.vectorSearch = options.vectorSearch ?? 'auto';
+    this.firstRoundPostings = Math.max(1, Math.floor(options.firstRoundPostings ?? FIRST_ROUND_POSTINGS));
   }
 
   /** The namespace's base, re-read when a write has bumped its generation; undefined when not stored. */
@@ -94,14 +117,14 @@ export class StoreReader {
    * parts) over the base, and with `query` the nearest sections by meaning besides (their
    * meaning source: {@link meaningOf}). Undefined when the namespace is not stored.
    */
-  async questionState(namespace: string, question: string, query?: QueryVector): Promise<IndexState | undefined> {
+  async questionState(namespace: string, question: string, query?: QueryVector, scope?: QuestionScope): Promise<IndexState | undefined> {
     const base = await this.base(namespace);
     if (!base) return undefined;
     const vectors = query && base.vectors && base.vectors.meaning.model === query.model && base.vectors.meaning.dimension === query.vector.length ? base.vectors : undefined;
     let nearest: NearestSections | undefined;
     if (vectors && query) {
       const proposed = this.vectorSearch === 'auto' && vectors.meaning.hnsw ? await this.store.nearestWindows(namespace, query.vector, MEANING_CANDIDATES * 3) : undefined;
-      if (proposed && proposed.generation !== base.generation) return this.questionState(namespace, question, query);
+      if (proposed && proposed.generation !== base.generation) return this.questionState(namespace, question, query, scope);
       nearest = proposed ? vectors.nearestFrom(proposed.hits) : vectors.nearestExact(query.vector);
     }
     const terms = new Set<string>();
@@ -111,12 +134,61 @@ export class StoreReader {
     }
     const named = entityDictionary(base.entities).find(question).map((e) => e.key);
     const asked = [...terms];
-    const rows = await this.store.candidates(namespace, asked, named, nearest?.ordinals ?? []);
+    const meaningOf = (rows: CandidateRows) => (vectors && query && nearest ? meaningSource(rows, vectors, query.vector, nearest) : undefined);
+    const found = scope
+      ? await this.boundedCandidates(namespace, base, question, asked, named, nearest, meaningOf, scope)
+      : await this.allCandidates(namespace, base, asked, named, nearest);
     // A write landed between the base and the candidates: read both at the new generation.
-    if (rows.generation !== base.generation) return this.questionState(namespace, question, query);
-    const state = questionState(base, rows, asked);
-    if (vectors && query && nearest) this.meanings.set(state, { source: meaningSource(rows, vectors, query.vector, nearest), model: vectors.meaning.model, sectionsWithVectors: vectors.sections });
-    return state;
+    if (!found) return this.questionState(namespace, question, query, scope);
+    const meaning = meaningOf(found.rows);
+    if (vectors && meaning) this.meanings.set(found.state, { source: meaning, model: vectors.meaning.model, sectionsWithVectors: vectors.sections });
+    return found.state;
+  }
+
+  /** Every section holding an asked term (and the nearest by meaning); undefined when a write moved the namespace on. */
+  private async allCandidates(namespace: string, base: NamespaceBase, asked: string[], named: string[], nearest: NearestSections | undefined): Promise<FoundCandidates | undefined> {
+    const rows = await this.store.candidates(namespace, asked, named, nearest?.ordinals ?? []);
+    if (rows.generation !== base.generation) return undefined;
+    return { rows, state: questionState(base, rows, asked) };
+  }
+
+  /**
+   * The sections that can be among the passages of `question` ranked with `scope`, read round
+   * by round (boundedCandidates.ts). Undefined when a write moved the namespace on.
+   */
+  private async boundedCandidates(
+    namespace: string,
+    base: NamespaceBase,
+    question: string,
+    asked: string[],
+    named: string[],
+    nearest: NearestSections | undefined,
+    meaningOf: (rows: CandidateRows) => MeaningSource | undefined,
+    scope: QuestionScope,
+  ): Promise<FoundCandidates | undefined> {
+    const frequencies = await this.documentFrequencies(namespace, base.generation, asked);
+    if (!frequencies) return undefined;
+    return readBoundedCandidates({ store: this.store, namespace, base, question, asked, named, nearest: nearest?.ordinals ?? [], frequencies, meaningOf, scope, firstRoundPostings: this.firstRoundPostings });
+  }
+
+  /**
+   * The namespace's count of each of `terms` at `generation`, from the reader's copy (one per
+   * namespace and generation) or the store; undefined when a write moved the namespace on.
+   */
+  private async documentFrequencies(namespace: string, generation: number, terms: readonly string[]): Promise<ReadonlyMap<string, number> | undefined> {
+    let held = this.frequencies.get(namespace);
+    if (!held || held.generation !== generation || held.counts.size > MAX_HELD_FREQUENCIES) {
+      held = { generation, counts: new Map() };
+      this.frequencies.set(namespace, held);
+    }
+    const counts = held.counts;
+    const missing = terms.filter((t) => !counts.has(t));
+    if (missing.length > 0) {
+      const read = await this.store.documentFrequencies(namespace, missing, generation);
+      if (!read) return undefined;
+      for (const [term, n] of read) counts.set(term, n);
+    }
+    return new Map(terms.map((t) => [t, counts.get(t) ?? 0]));
   }
 
   /** The meaning half of a question state {@link questionState} built with a query vector; undefined without. */

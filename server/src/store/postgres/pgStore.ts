@@ -10,7 +10,7 @@ import { Pool, type PoolClient } from 'pg';
 import { sha256Hex } from '../../engine/chunking/ids';
 import { InputError } from '../../engine/errors';
 import type { IndexStore, NamespaceBaseRows, NearestWindows, StoredNamespace, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
-import type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
+import type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, PostingRow, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
 import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
 import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
 import { dropPostings, PostingsWriter } from './pgPostings';
@@ -186,7 +186,8 @@ export class PostgresStore implements IndexStore {
            generation = $2, indexed_at = $3, info = $4::jsonb, catalog_digest = $5, next_ordinal = $6,
            section_count = s.count, body_length_sum = s.body, heading_length_sum = s.heading,
            title_length_sum = s.title, context_length_sum = s.context,
-           doc_count = d.count, title_term_sum = d.title_terms
+           doc_count = d.count, title_term_sum = d.title_terms,
+           newest_commit_time = (SELECT max(last_commit_time) FROM wsctx.commits WHERE ns = $1)
          FROM (SELECT count(*)::int AS count, coalesce(sum(body_length), 0) AS body, coalesce(sum(heading_length), 0) AS heading,
                       coalesce(sum(title_length), 0) AS title, coalesce(sum(context_length), 0) AS context
                  FROM wsctx.sections WHERE ns = $1) s,
@@ -226,26 +227,35 @@ export class PostgresStore implements IndexStore {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
-      const postings = (
-        await client.query<{ ordinal: number; term: string; packed: number }>('SELECT ordinal, term, packed FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[])', [ns.id, terms])
-      ).rows.map((r) => ({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 }));
+      const postings = await termPostings(client, ns.id, terms);
       const ordinals = [...new Set([...postings.map((p) => p.ordinal), ...alsoOrdinals])];
-      const sections = (
-        await client.query<SectionRow>(
-          `SELECT ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths
-             FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])`,
-          [ns.id, ordinals],
-        )
-      ).rows.map(candidateSection);
-      const docIds = [...new Set(sections.map((s) => s.docId))];
-      const docs = (await client.query<{ doc: StoredDoc }>('SELECT doc FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, docIds])).rows.map((r) => r.doc);
-      const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
-      let namedEntitySections = 0;
-      if (namedEntities.length) {
-        const named = await client.query<{ n: number }>('SELECT coalesce(sum(section_count), 0)::int AS n FROM wsctx.docs WHERE ns = $1 AND entity_refs && $2::text[]', [ns.id, namedEntities]);
-        namedEntitySections = named.rows[0].n;
+      return { postings, ...(await candidateRows(client, ns, ordinals, namedEntities)) };
+    });
+  }
+
+  async termPostings(namespace: string, terms: readonly string[]): Promise<{ generation: number; postings: PostingRow[] }> {
+    return this.transaction('REPEATABLE READ', true, async (client) => {
+      const ns = await namespaceRow(client, namespace);
+      if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
+      return { generation: ns.generation, postings: await termPostings(client, ns.id, terms) };
+    });
+  }
+
+  async sectionCandidates(namespace: string, ordinals: readonly number[], terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows> {
+    return this.transaction('REPEATABLE READ', true, async (client) => {
+      const ns = await namespaceRow(client, namespace);
+      if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
+      // Looked up section by section through the primary key (ns, term, ordinal): the terms' lists can be long.
+      const postings: PostingRow[] = [];
+      if (terms.length > 0 && ordinals.length > 0) {
+        const found = await client.query<PostingRow>(
+          `SELECT p.ordinal, p.term, p.packed FROM unnest($2::int[]) AS o(ordinal)
+             JOIN wsctx.postings p ON p.ns = $1 AND p.term = ANY($3::text[]) AND p.ordinal = o.ordinal`,
+          [ns.id, ordinals, terms],
+        );
+        for (const r of found.rows) postings.push({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 });
       }
-      return { postings, sections, docs, commits, namedEntitySections, generation: ns.generation, stats: ns.stats };
+      return { postings, ...(await candidateRows(client, ns, ordinals, namedEntities)) };
     });
   }
 
@@ -388,9 +398,11 @@ async function namespaceRow(client: PoolClient, name: string): Promise<{ id: num
     context: number;
     doc_count: number;
     title_terms: number;
+    newest_commit_time: number | null;
   }>(
     `SELECT id, generation, info, section_count, body_length_sum::float8 AS body, heading_length_sum::float8 AS heading,
-            title_length_sum::float8 AS title, context_length_sum::float8 AS context, doc_count, title_term_sum::float8 AS title_terms
+            title_length_sum::float8 AS title, context_length_sum::float8 AS context, doc_count, title_term_sum::float8 AS title_terms,
+            newest_commit_time
        FROM wsctx.namespaces WHERE name = $1 AND generation > 0`,
     [name],
   );
@@ -400,8 +412,35 @@ async function namespaceRow(client: PoolClient, name: string): Promise<{ id: num
     id: r.id,
     generation: r.generation,
     info: r.info,
-    stats: { sectionCount: r.section_count, lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context }, docCount: r.doc_count, titleTermSum: r.title_terms },
+    stats: { sectionCount: r.section_count, lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context }, docCount: r.doc_count, titleTermSum: r.title_terms, newestCommitTime: r.newest_commit_time },
   };
+}
+
+/** Every posting of `terms` in namespace `ns` (their whole lists). */
+async function termPostings(client: PoolClient, ns: number, terms: readonly string[]): Promise<PostingRow[]> {
+  if (terms.length === 0) return [];
+  const rows = await client.query<PostingRow>('SELECT ordinal, term, packed FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[])', [ns, terms]);
+  return rows.rows.map((r) => ({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 }));
+}
+
+/** The candidate rows but the postings: the sections at `ordinals`, their documents and git facts, the named entities' share. */
+async function candidateRows(client: PoolClient, ns: { id: number; generation: number; stats: NamespaceStats }, ordinals: readonly number[], namedEntities: readonly string[]): Promise<Omit<CandidateRows, 'postings'>> {
+  const sections = (
+    await client.query<SectionRow>(
+      `SELECT ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths
+         FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])`,
+      [ns.id, ordinals],
+    )
+  ).rows.map(candidateSection);
+  const docIds = [...new Set(sections.map((s) => s.docId))];
+  const docs = (await client.query<{ doc: StoredDoc }>('SELECT doc FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, docIds])).rows.map((r) => r.doc);
+  const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
+  let namedEntitySections = 0;
+  if (namedEntities.length) {
+    const named = await client.query<{ n: number }>('SELECT coalesce(sum(section_count), 0)::int AS n FROM wsctx.docs WHERE ns = $1 AND entity_refs && $2::text[]', [ns.id, namedEntities]);
+    namedEntitySections = named.rows[0].n;
+  }
+  return { sections, docs, commits, namedEntitySections, generation: ns.generation, stats: ns.stats };
 }
 
 /** The git facts of the documents at `paths`. */

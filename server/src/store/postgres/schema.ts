@@ -27,7 +27,7 @@
  */
 
 /** Bump when a table changes shape; a store of another version is refused with a message. */
-export const STORE_SCHEMA_VERSION = 3;
+export const STORE_SCHEMA_VERSION = 4;
 
 export const SCHEMA_SQL = `
 CREATE SCHEMA IF NOT EXISTS wsctx;
@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS wsctx.namespaces (
   context_length_sum bigint NOT NULL DEFAULT 0,
   doc_count integer NOT NULL DEFAULT 0,
   title_term_sum bigint NOT NULL DEFAULT 0,
+  newest_commit_time double precision,
   vector_model text,
   vector_dimension integer,
   vector_anchors jsonb,
