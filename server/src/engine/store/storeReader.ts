@@ -115,7 +115,9 @@ export class StoreReader {
    * The state `rankWorkspaceContext` ranks `question` on: the namespace's sections holding any of
    * the question's terms (as the ranker analyses it: its frame stripped, identifiers with their
    * parts) over the base, and with `query` the nearest sections by meaning besides (their
-   * meaning source: {@link meaningOf}). Undefined when the namespace is not stored.
+   * meaning source: {@link meaningOf}). With `scope`, how its passages will be ranked, only the
+   * sections that can be among them (boundedCandidates.ts): the same passages, fewer read.
+   * Undefined when the namespace is not stored.
    */
   async questionState(namespace: string, question: string, query?: QueryVector, scope?: QuestionScope): Promise<IndexState | undefined> {
     const base = await this.base(namespace);
