@@ -80,8 +80,7 @@ export class GraphIndex implements VectorIndex {
   }
 
   has(label: number): boolean {
-    const slot = this.store.slotOf.get(label);
-    return slot !== undefined && this.store.live[slot] === 1;
+    return this.store.liveSlot(label) !== undefined;
   }
 
   add(label: number, vector: ArrayLike<number>): void {
@@ -107,8 +106,8 @@ export class GraphIndex implements VectorIndex {
   }
 
   remove(label: number): boolean {
-    const slot = this.store.slotOf.get(label);
-    if (slot === undefined || this.store.live[slot] !== 1) return false;
+    const slot = this.store.liveSlot(label);
+    if (slot === undefined) return false;
     this.store.setLive(slot, false);
     return true;
   }
@@ -118,13 +117,13 @@ export class GraphIndex implements VectorIndex {
   }
 
   quantized(label: number): { codes: Int8Array; inverseNorm: number } | null {
-    const slot = this.store.slotOf.get(label);
-    return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.quantizedOf(slot);
+    const slot = this.store.liveSlot(label);
+    return slot === undefined ? null : this.store.quantizedOf(slot);
   }
 
   similarity(label: number, query: Float32Array): number | null {
-    const slot = this.store.slotOf.get(label);
-    return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.similarity(slot, query);
+    const slot = this.store.liveSlot(label);
+    return slot === undefined ? null : this.store.similarity(slot, query);
   }
 
   search(query: ArrayLike<number>, k: number, filter?: (label: number) => boolean): SearchHit[] {

@@ -118,8 +118,7 @@ export class HnswIndex implements VectorIndex {
   }
 
   has(label: number): boolean {
-    const slot = this.store.slotOf.get(label);
-    return slot !== undefined && this.store.live[slot] === 1;
+    return this.store.liveSlot(label) !== undefined;
   }
 
   add(label: number, vector: ArrayLike<number>): void {
@@ -140,8 +139,8 @@ export class HnswIndex implements VectorIndex {
   }
 
   remove(label: number): boolean {
-    const slot = this.store.slotOf.get(label);
-    if (slot === undefined || this.store.live[slot] !== 1) return false;
+    const slot = this.store.liveSlot(label);
+    if (slot === undefined) return false;
     this.index.markDelete(label);
     this.store.setLive(slot, false);
     return true;
@@ -152,13 +151,13 @@ export class HnswIndex implements VectorIndex {
   }
 
   quantized(label: number): { codes: Int8Array; inverseNorm: number } | null {
-    const slot = this.store.slotOf.get(label);
-    return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.quantizedOf(slot);
+    const slot = this.store.liveSlot(label);
+    return slot === undefined ? null : this.store.quantizedOf(slot);
   }
 
   similarity(label: number, query: Float32Array): number | null {
-    const slot = this.store.slotOf.get(label);
-    return slot === undefined || this.store.live[slot] !== 1 ? null : this.store.similarity(slot, query);
+    const slot = this.store.liveSlot(label);
+    return slot === undefined ? null : this.store.similarity(slot, query);
   }
 
   search(query: ArrayLike<number>, k: number, filter?: (label: number) => boolean): SearchHit[] {

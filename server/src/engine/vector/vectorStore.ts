@@ -106,6 +106,12 @@ export class Int8VectorStore {
     return slot;
   }
 
+  /** The slot holding `label`, when it is live (held and not removed); else undefined. */
+  liveSlot(label: number): number | undefined {
+    const slot = this.slotOf.get(label);
+    return slot !== undefined && this.live[slot] === 1 ? slot : undefined;
+  }
+
   /** The live slots' labels, in slot order (a copy). */
   liveLabels(): number[] {
     const out: number[] = [];
