@@ -1,14 +1,13 @@
 /**
- * Reads a question's candidates from a store round by round, as candidateBound.ts decides: the
- * rarest posting lists whole first, then every section found (and the nearest by meaning) with
- * its postings of the other terms looked up; rank what is read, which gives the score every
- * passage of the answer reaches; stop when nothing unread can reach it, else read whole the next
- * rarest lists (as many as it takes that nothing left unread could reach that score, or as many
- * postings as were read so far, whichever is less) and only the sections they add.
+ * Reads a question's candidates from a store in at most two rounds, as candidateBound.ts
+ * decides: the rarest posting lists whole first, then every section found (and the nearest by
+ * meaning) with its postings of the other terms looked up; rank what is read, which gives the
+ * score every passage of the answer reaches; stop when nothing unread can reach it, else read
+ * whole as many more lists, rarest first, as it takes that nothing left unread can (the score
+ * only rises as more sections are read), and only the sections they add.
  *
- * Each round reads only sections no round read before, and the rounds at least double what is
- * read, so a question that cannot stop early costs about what reading every list costs, and one
- * that can stops after a few thousand rows.
+ * The second round reads only sections the first did not, so a question that cannot stop early
+ * costs about what reading every list costs, and one that can stops after a few thousand rows.
  * Every read names the generation it saw; a write in between answers undefined and the caller
  * starts again.
  */
@@ -108,18 +107,14 @@ export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: 
     const ranked = rankWorkspaceContext(state, { ...scope, question, meaning: meaning ?? null });
     threshold = Math.max(threshold, answerThreshold(ranked.passages, scope.limit));
     if (cannotReach(bound, threshold)) return { rows, state };
-    // More lists whole, rarest first: as many as it takes that nothing left unread can reach the
-    // threshold, or as many postings as were read whole so far, whichever comes first (the
-    // threshold rises as more is read, so the rounds double rather than overshoot it).
+    // Enough more lists whole, rarest first, that nothing left unread can reach it: the next
+    // round is the last.
     toRead = [];
     const trial = new Set(whole);
-    let postings = 0;
     for (let next = nextWholeTerm(units, df, trial); next !== undefined; next = nextWholeTerm(units, df, trial)) {
       trial.add(next);
       toRead.push(next);
-      postings += df(next);
       if (cannotReach(boundOutside(units, trial, context), threshold)) break;
-      if (postings >= Math.max(read.firstRoundPostings, wholePostings.length)) break;
     }
   }
 }
