@@ -76,7 +76,8 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
     server = await startPgliteServer();
     store = await openPostgresStore(server.url);
     reader = new StoreReader(store);
-    // A small first round, so that these small corpora take several rounds and leave sections unread.
+    // A small first round (the default is 4,096 postings), so that these small corpora take two
+    // rounds and leave sections unread: 32 postings for the example's 350 sections.
     narrow = new StoreReader(store, { firstRoundPostings: 32 });
   });
   after(async () => {
@@ -148,8 +149,8 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
           }
         }
       }
-      // Most of the example's questions are long and its lists short: a third is left unread (3,571 of 5,277 read).
-      assert.ok(readNarrow * 4 < readAll * 3, `read ${readNarrow} sections for 10 passages against ${readAll} holding an asked term`);
+      // Most of the example's questions are long and its lists short: a quarter is left unread (3,939 of 5,277 read).
+      assert.ok(readNarrow * 5 < readAll * 4, `read ${readNarrow} sections for 10 passages against ${readAll} holding an asked term`);
     });
 
     it('writes again only what changed: an unchanged workspace writes no document', async () => {
@@ -208,20 +209,22 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
 
     it('told how each question will be ranked, answers all 60 as in memory, and with a small first round reads a fraction of the candidates', async () => {
       const questions = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { question: string }).question);
+      // 256 postings first for Argo CD's 3,700 sections.
+      const narrowDocs = new StoreReader(store, { firstRoundPostings: 256 });
       let readAll = 0;
       let readNarrow = 0;
       for (const question of questions) {
         readAll += (await reader.questionState('argocd', question))!.sections.length;
         const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
-        for (const r of [reader, narrow]) {
+        for (const r of [reader, narrowDocs]) {
           const { result, read } = await rankScoped(r, 'argocd', question, { limit: 10, now: NOW });
-          assert.deepEqual(answerOf(result), answerOf(memory), `${question}${r === narrow ? ' (narrow)' : ''}`);
-          if (r === narrow) readNarrow += read;
+          assert.deepEqual(answerOf(result), answerOf(memory), `${question}${r === narrowDocs ? ' (narrow)' : ''}`);
+          if (r === narrowDocs) readNarrow += read;
         }
       }
-      // About half is left unread (59,826 of 114,715 read): a long question's common words can
+      // Nearly half is left unread (62,065 of 114,715 read): a long question's common words can
       // still lift a section that holds no rare one past the tenth passage.
-      assert.ok(readNarrow * 4 < readAll * 3, `read ${readNarrow} sections in all against ${readAll} holding an asked term`);
+      assert.ok(readNarrow * 3 < readAll * 2, `read ${readNarrow} sections in all against ${readAll} holding an asked term`);
     });
 
     it('keeps the example namespace apart: its questions still answer from fernhill alone', async () => {
@@ -380,7 +383,7 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     const plainStore = await openPostgresStore(plainServer.url);
     assert.equal(plainStore.pgvector, false);
     const reader = new StoreReader(plainStore);
-    const narrow = new StoreReader(plainStore, { firstRoundPostings: 32 });
+    const narrow = new StoreReader(plainStore, { firstRoundPostings: 256 });
     let readAll = 0;
     let readNarrow = 0;
     const tmp = mkdtempSync(path.join(os.tmpdir(), 'wsctx-store-argocd-hybrid-'));
@@ -413,8 +416,9 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
         readAll += storedState.sections.length;
         readNarrow += scoped.read;
       }
-      // Meaning lifts what a section outside the nearest can score: fewer sections are left unread.
-      assert.ok(readNarrow < readAll, `read ${readNarrow} sections in all against ${readAll} holding an asked term or nearest`);
+      // Meaning lifts what a section outside the nearest can score: fewer sections are left unread
+      // (76,260 of 115,792 read).
+      assert.ok(readNarrow * 4 < readAll * 3, `read ${readNarrow} sections in all against ${readAll} holding an asked term or nearest`);
     } finally {
       argo.dispose();
       rmSync(tmp, { recursive: true, force: true });
