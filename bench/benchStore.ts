@@ -4,12 +4,16 @@
  *
  *   npx tsx bench/benchStore.ts [--size 100k[,1m]] [--queries N] [--seed N] [--url postgresql://...]
  *                               [--pglite] [--standin auto|scifact|generated|synthetic] [--words-only]
+ *                               [--ranked-only] [--keep-namespace]
  *   npm run bench -- --store 100k      (the same, after the main tables)
  *
  * The server: `--url`, else $WSCTX_BENCH_POSTGRES_URL, else a throwaway server from the local
  * PostgreSQL binaries (scripts/postgres/start-temp.sh), else PGlite (slower; the table says which).
  * `--pglite` takes PGlite with pgvector even where PostgreSQL is installed (Debian's has no
- * pgvector): the HNSW path.
+ * pgvector): the HNSW path. `--ranked-only` asks only the read workspace_context uses (at 1M
+ * each question's full read takes minutes); `--keep-namespace` leaves the namespace an earlier
+ * run wrote to the same server (`--url`) in place, so its write is an unchanged one (the table
+ * says so) and the questions start without the first write's half hour at 1M.
  *
  * Per size: the in-memory cold index, the first write (sections and postings per second), a
  * second write of the unchanged workspace, then per query, read two ways (every section holding
@@ -151,7 +155,9 @@ class ReadTally {
     this.answer.push(answerMs);
     this.sections += sections;
   }
-  figures(): ReadFigures {
+  /** Null when the read was not asked for (`--ranked-only`). */
+  figures(): ReadFigures | null {
+    if (this.read.length === 0) return null;
     const r = [...this.read].sort((a, b) => a - b);
     const a = [...this.answer].sort((x, y) => x - y);
     return { readP50: percentile(r, 50), readP95: percentile(r, 95), answerP50: percentile(a, 50), answerP95: percentile(a, 95), sections: this.sections / Math.max(1, r.length), equal: this.equal };
@@ -162,7 +168,8 @@ class ReadTally {
 interface MixRow {
   label: string;
   queries: number;
-  all: ReadFigures;
+  /** Null with `--ranked-only`. */
+  all: ReadFigures | null;
   ranked: ReadFigures;
   memoryP50: number;
   memoryP95: number;
@@ -174,6 +181,8 @@ interface SizeRow {
   postings: number;
   indexMs: number;
   writeMs: number;
+  /** True when the namespace was kept from an earlier run (`--keep-namespace`): `writeMs` is then an unchanged write. */
+  writeKept: boolean;
   rewriteMs: number;
   mixes: MixRow[];
   hybrid?: HybridRow;
@@ -195,7 +204,18 @@ interface HybridRow {
   pool: string;
 }
 
-async function benchSize(size: string, queries: number, seed: number, server: Server, scratch: string, pool: VectorPool | undefined): Promise<SizeRow> {
+/** What a run asks beyond its sizes (the command line's options). */
+interface RunOptions {
+  queries: number;
+  seed: number;
+  /** Ask only the read workspace_context uses (at 1M, reading every candidate takes minutes per question). */
+  rankedOnly: boolean;
+  /** Leave a namespace an earlier run wrote (same size and seed) in place instead of dropping it. */
+  keepNamespace: boolean;
+}
+
+async function benchSize(size: string, options: RunOptions, server: Server, scratch: string, pool: VectorPool | undefined): Promise<SizeRow> {
+  const { queries, seed } = options;
   const dir = path.join(scratch, `ws-${size}`);
   mkdirSync(dir);
   progress(`store ${size}: generating`);
@@ -219,10 +239,11 @@ async function benchSize(size: string, queries: number, seed: number, server: Se
   await engine.waitForMeaning();
   progress(`store ${size}: ${state.counts.sections} sections indexed in memory in ${(indexMs / 1000).toFixed(1)} s; writing`);
   const store = await openPostgresStore(server.url);
-  await store.drop(`ws-${size}`);
+  if (!options.keepNamespace) await store.drop(`ws-${size}`);
   const timed = new TimedStore(store);
   const rows = workspaceRows(state);
   const write = await store.write(rows);
+  const writeKept = options.keepNamespace && write.documentsWritten === 0;
   progress(`store ${size}: wrote ${write.sectionsWritten} sections, ${write.postingsWritten} postings in ${(write.durationMs / 1000).toFixed(1)} s`);
   const rewrite = await store.write(rows);
   assert.equal(rewrite.documentsWritten, 0);
@@ -235,7 +256,7 @@ async function benchSize(size: string, queries: number, seed: number, server: Se
   const mixes: MixRow[] = [];
   for (const mix of QUERY_MIXES) {
     const asked = makeQueries(texts(), queries, seed, mix.skipCommonest);
-    mixes.push(await askWordsOnly(`ws-${size}`, mix.label, asked, state, reader, timed));
+    mixes.push(await askWordsOnly(`ws-${size}`, mix.label, asked, state, reader, timed, options.rankedOnly));
   }
   const asked = makeQueries(texts(), queries, seed);
   const hybrid = pool ? await benchHybrid(size, state, engine, store, asked, pool) : undefined;
@@ -249,6 +270,7 @@ async function benchSize(size: string, queries: number, seed: number, server: Se
     postings: write.postingsWritten,
     indexMs,
     writeMs: write.durationMs,
+    writeKept,
     rewriteMs: rewrite.durationMs,
     mixes,
     ...(hybrid ? { hybrid } : {}),
@@ -266,7 +288,7 @@ const QUERY_MIXES = [
 ] as const;
 
 /** Asks `asked` words only, from memory and from the store both ways, and compares the answers. */
-async function askWordsOnly(ns: string, label: string, asked: readonly string[], state: IndexState, reader: StoreReader, timed: TimedStore): Promise<MixRow> {
+async function askWordsOnly(ns: string, label: string, asked: readonly string[], state: IndexState, reader: StoreReader, timed: TimedStore, rankedOnly: boolean): Promise<MixRow> {
   const memoryMs: number[] = [];
   const all = new ReadTally();
   const ranked = new ReadTally();
@@ -276,7 +298,8 @@ async function askWordsOnly(ns: string, label: string, asked: readonly string[],
     const started = performance.now();
     const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
     memoryMs.push(performance.now() - started);
-    for (const [tally, scope] of [[all, undefined], [ranked, { limit: 10, now: NOW }]] as const) {
+    const reads = [[all, undefined], [ranked, { limit: 10, now: NOW }]] as const;
+    for (const [tally, scope] of rankedOnly ? reads.slice(1) : reads) {
       timed.spentMs = 0;
       const t0 = performance.now();
       const scoped = (await reader.questionState(ns, question, undefined, scope))!;
@@ -292,7 +315,7 @@ async function askWordsOnly(ns: string, label: string, asked: readonly string[],
     }
   }
   const m = [...memoryMs].sort((a, b) => a - b);
-  return { label, queries: asked.length, all: all.figures(), ranked: ranked.figures(), memoryP50: percentile(m, 50), memoryP95: percentile(m, 95) };
+  return { label, queries: asked.length, all: all.figures(), ranked: ranked.figures()!, memoryP50: percentile(m, 50), memoryP95: percentile(m, 95) };
 }
 
 /** Writes the vectors, loads a reader's copy and asks `asked` hybrid both ways. */
@@ -351,8 +374,8 @@ async function benchHybrid(size: string, state: IndexState, engine: Engine, stor
     vectorWriteMs: write.durationMs,
     readerLoadMs,
     path: hnsw ? 'pgvector HNSW' : 'exact scan',
-    all: all.figures(),
-    ranked: ranked.figures(),
+    all: all.figures()!,
+    ranked: ranked.figures()!,
     memoryP50: percentile(m, 50),
     memoryP95: percentile(m, 95),
     queries: asked.length,
@@ -364,12 +387,12 @@ async function benchHybrid(size: string, state: IndexState, engine: Engine, stor
 /** The read columns of a table: sections read, store time, whole answer and identical answers, each `all` / `as ranked`. */
 const READ_HEADERS = ['sections read per question: all / as ranked', 'store queries p50 / p95: all', 'as ranked', 'store answer p50 / p95: all', 'as ranked'];
 
-function readCells(all: ReadFigures, ranked: ReadFigures): string[] {
+function readCells(all: ReadFigures | null, ranked: ReadFigures): string[] {
   return [
-    `${int(all.sections)} / ${int(ranked.sections)}`,
-    `${ms(all.readP50)} / ${ms(all.readP95)}`,
+    `${all ? int(all.sections) : '-'} / ${int(ranked.sections)}`,
+    all ? `${ms(all.readP50)} / ${ms(all.readP95)}` : 'not asked',
     `${ms(ranked.readP50)} / ${ms(ranked.readP95)}`,
-    `${ms(all.answerP50)} / ${ms(all.answerP95)}`,
+    all ? `${ms(all.answerP50)} / ${ms(all.answerP95)}` : 'not asked',
     `${ms(ranked.answerP50)} / ${ms(ranked.answerP95)}`,
   ];
 }
@@ -384,10 +407,10 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
       rows.map((r) => [
         r.size,
         int(r.sections),
-        int(r.postings),
+        r.writeKept ? 'kept' : int(r.postings),
         `${(r.indexMs / 1000).toFixed(1)} s`,
-        `${(r.writeMs / 1000).toFixed(1)} s`,
-        `${int(r.sections / (r.writeMs / 1000))} sections/s, ${int(r.postings / (r.writeMs / 1000))} postings/s`,
+        r.writeKept ? `kept from an earlier run (this run's unchanged write: ${(r.writeMs / 1000).toFixed(1)} s)` : `${(r.writeMs / 1000).toFixed(1)} s`,
+        r.writeKept ? '-' : `${int(r.sections / (r.writeMs / 1000))} sections/s, ${int(r.postings / (r.writeMs / 1000))} postings/s`,
         `${(r.rewriteMs / 1000).toFixed(1)} s`,
       ]),
     ),
@@ -395,7 +418,7 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
     ...table(
       ['size', 'questions', ...READ_HEADERS, 'in-memory p50 / p95', 'identical answers: all / as ranked'],
       rows.flatMap((r) =>
-        r.mixes.map((m) => [r.size, `${m.queries} ${m.label}`, ...readCells(m.all, m.ranked), `${ms(m.memoryP50)} / ${ms(m.memoryP95)}`, `${m.all.equal} / ${m.ranked.equal} of ${m.queries}`]),
+        r.mixes.map((m) => [r.size, `${m.queries} ${m.label}`, ...readCells(m.all, m.ranked), `${ms(m.memoryP50)} / ${ms(m.memoryP95)}`, `${m.all ? m.all.equal : '-'} / ${m.ranked.equal} of ${m.queries}`]),
       ),
     ),
   );
@@ -434,14 +457,18 @@ async function main(argv: readonly string[]): Promise<void> {
   };
   const sizes = (value('--size') ?? '100k').split(',').filter(Boolean);
   for (const size of sizes) parseSize(size);
-  const queries = Number(value('--queries') ?? 100);
-  const seed = Number(value('--seed') ?? 1);
+  const options: RunOptions = {
+    queries: Number(value('--queries') ?? 100),
+    seed: Number(value('--seed') ?? 1),
+    rankedOnly: argv.includes('--ranked-only'),
+    keepNamespace: argv.includes('--keep-namespace'),
+  };
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-store-'));
   const server = await startServer(value('--url'), argv.includes('--pglite'));
-  const pool = argv.includes('--words-only') ? undefined : await loadPool((value('--standin') ?? 'auto') as StandinSource | 'auto', seed, progress);
+  const pool = argv.includes('--words-only') ? undefined : await loadPool((value('--standin') ?? 'auto') as StandinSource | 'auto', options.seed, progress);
   try {
     const rows: SizeRow[] = [];
-    for (const size of sizes) rows.push(await benchSize(size, queries, seed, server, scratch, pool));
+    for (const size of sizes) rows.push(await benchSize(size, options, server, scratch, pool));
     process.stdout.write(renderStoreBench(rows, server.label));
   } finally {
     await server.stop();
