@@ -16,7 +16,7 @@ import { FLOOR, meaningTerm } from '../ranking/contract';
 import { rankWorkspaceContext, weighedQuestionUnits, type MeaningSource, type RankOptions } from '../ranking/workspaceContextRanker';
 import { answerThreshold, boundOutside, cannotReach, firstWholeTerms, largestBonuses, nextWholeTerm, type BoundContext } from './candidateBound';
 import type { IndexStore } from './indexStore';
-import type { CandidateRows, PostingRow, StoredDoc } from './rows';
+import type { CandidateRows, StoredDoc } from './rows';
 import { questionState, type NamespaceBase } from './scopedState';
 
 /**
@@ -56,7 +56,6 @@ export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: 
   const docIds = new Set<string>();
   const seen = new Set<number>();
   const whole = new Set<string>();
-  const wholePostings: PostingRow[] = [];
   let toRead = firstWholeTerms(units, df, read.firstRoundPostings);
   let also: readonly number[] = read.nearest;
   // The meaning a section outside the nearest can have, and the largest bonuses (candidateBound.ts).
@@ -72,20 +71,22 @@ export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: 
     const lists = await store.termPostings(namespace, toRead);
     if (lists.generation !== generation) return undefined;
     for (const term of toRead) whole.add(term);
-    for (const p of lists.postings) wholePostings.push(p);
     const fresh: number[] = [];
-    for (const o of [...lists.postings.map((p) => p.ordinal), ...also]) {
-      if (seen.has(o)) continue;
+    const take = (o: number) => {
+      if (seen.has(o)) return;
       seen.add(o);
       fresh.push(o);
-    }
+    };
+    for (const p of lists.postings) take(p.ordinal);
+    for (const o of also) take(o);
     also = [];
     if (fresh.length > 0) {
       const found = await store.sectionCandidates(namespace, fresh, asked.filter((t) => !whole.has(t)), named);
       if (found.generation !== generation) return undefined;
-      // Their postings of the lists read whole are in hand; the other terms' were looked up.
+      // Their postings of this round's lists are in hand (a list read whole in an earlier round
+      // holds none of them: they would have been read then); the other terms' were looked up.
       const isFresh = new Set(fresh);
-      for (const p of wholePostings) if (isFresh.has(p.ordinal)) rows.postings.push(p);
+      for (const p of lists.postings) if (isFresh.has(p.ordinal)) rows.postings.push(p);
       for (const p of found.postings) rows.postings.push(p);
       for (const s of found.sections) rows.sections.push(s);
       addDocs(rows, docIds, found.docs);
