@@ -28,6 +28,8 @@ const QUESTION = 'how do I roll back billing-worker?';
 const INDEXING = /^Context: indexing( \d+ of \d+)?$/;
 const EMBEDDING = /^Context: embedding \d+ of \d+/;
 const READY = /^Context: ready$/;
+/** A phase shown at least this long must have been painted: a few frames even under load. */
+const PICTURE_NEEDS_MS = 1000;
 
 describe("A new user's first open (code-server + chromium, embeddings on)", function () {
   this.timeout(10 * 60_000);
@@ -60,10 +62,21 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
     return vscode;
   }
 
-  /** Saves the middle frame painted while the item showed `phase`, and returns the item's text then. */
-  function savePhase(step: string, phase: RegExp): string {
+  /**
+   * Saves the middle frame painted while the item showed `phase`, and returns the item's text
+   * then. A phase shorter than the screencast can deliver a frame (Chrome sends the next frame
+   * only once the last was acknowledged over DevTools, which takes longer than that on a loaded
+   * machine) gets no picture: that is how fast the product was, not something it did wrong, so
+   * it is said in the output and the text checks above stand for it.
+   */
+  function savePhase(step: string, phase: RegExp): string | undefined {
     const frames: Frame[] = timeline.framesIn(phase);
-    assert.ok(frames.length > 0, `no frame was painted while the status item matched ${phase}; it said:\n${timeline.describe()}`);
+    const shownForMs = timeline.durationOf(phase);
+    if (frames.length === 0 && shownForMs < PICTURE_NEEDS_MS) {
+      console.log(`      ${step}: shown for ${shownForMs} ms, no frame painted in that time; no picture`);
+      return undefined;
+    }
+    assert.ok(frames.length > 0, `no frame was painted while the status item matched ${phase} (${shownForMs} ms); it said:\n${timeline.describe()}`);
     const frame = frames[Math.floor(frames.length / 2)];
     session().saveImage(step, frame.png, 'png');
     const shown = timeline.textAt(frame.at);

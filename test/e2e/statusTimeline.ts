@@ -100,12 +100,24 @@ export class StatusTimeline {
    * when it was painted, which follows the change that it paints).
    */
   framesIn(text: RegExp, settleMs = 0): Frame[] {
+    const shown = this.spanOf(text);
+    if (!shown) return [];
+    const end = shown.end ?? Number.POSITIVE_INFINITY;
+    return this.frames.filter((f) => f.at >= shown.start + settleMs && f.at < end);
+  }
+
+  /** How long, in ms, the item's text matched `text`, from its first such change until the next that does not match (still showing: until now). */
+  durationOf(text: RegExp): number {
+    const shown = this.spanOf(text);
+    return shown ? Math.round((shown.end ?? Date.now()) - shown.start) : 0;
+  }
+
+  /** From the first change whose text matches until the next that does not (end undefined: still showing). */
+  private spanOf(text: RegExp): { start: number; end: number | undefined } | undefined {
     const first = this.changes.findIndex((c) => text.test(c.text));
-    if (first < 0) return [];
-    const start = this.changes[first].at + settleMs;
+    if (first < 0) return undefined;
     const after = this.changes.slice(first + 1).find((c) => !text.test(c.text));
-    const end = after ? after.at : Number.POSITIVE_INFINITY;
-    return this.frames.filter((f) => f.at >= start && f.at < end);
+    return { start: this.changes[first].at, end: after?.at };
   }
 
   /** The item's text at time `at` (the last change before it). */
