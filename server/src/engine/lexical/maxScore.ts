@@ -5,6 +5,7 @@
  * here only ever errs low on the k-th best and high on what a section can reach, so the sections
  * kept are always a superset of the caller's best k.
  */
+import { sortOrdinals } from './ordinalSort';
 
 /** The work arrays of a graded match this module reads and clears (gradedMatch.ts `GradedScratch`). */
 export interface PruningScratch {
@@ -125,7 +126,7 @@ export function selectBest(s: PruningScratch, bound: number, count: number, surv
     if (scores[i] >= threshold) ordinals[j++] = from[i];
     scores[i] = 0;
   }
-  ordinals.sort();
+  sortOrdinals(ordinals);
   const masks = new Uint32Array(kept);
   const sums = new Float64Array(kept);
   for (let i = 0; i < kept; i++) {
@@ -278,7 +279,7 @@ export function keepContenders(s: PruningScratch, bound: number, candidates: Uin
       live[o] = 1;
     }
   }
-  return kept.subarray(0, n).sort();
+  return sortOrdinals(kept.subarray(0, n));
 }
 
 /**

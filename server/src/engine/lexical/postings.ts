@@ -25,6 +25,7 @@ import { detach } from '../text/detach';
 import { FIELDS, PACKED, packShortLengths, unpackLengths, type FieldLengths, type SectionFields } from './fields';
 import { GradedScratch, MAX_MATCH_UNITS, bodyNorm, gradedMatch, normalizers, saturate, type FieldModel, type GradedMatch, type GradedUnit, type Pruning, type PostingsView, type TermPostings } from './gradedMatch';
 import { encodeSegment, decodeSegment } from './postingsCodec';
+import { sortOrdinals } from './ordinalSort';
 import {
   type BaseSegment,
   bitsetWords,
@@ -456,7 +457,7 @@ export class PostingsIndex {
         }
       }
     } else {
-      const touched = this.graded.touched.subarray(0, count).sort();
+      const touched = sortOrdinals(this.graded.touched.subarray(0, count));
       for (let i = 0; i < count; i++) {
         const o = touched[i];
         ordinals[i] = o;

@@ -229,13 +229,14 @@ describe('lexical/postings', () => {
       // + dictionary (3 chars * 2 + 2 terms * 48)
       assert.equal(index.byteSize(), 12 + 12 + 12 + 4 + 16 + 6 + 96);
       index.match([['a']]);
-      // plus the scratch arrays for 2 ordinals: accumulator, touched, unit touched and kept
-      // contenders (4 bytes each), the graded sums, parts, cover and an identifier's whole-form
-      // saturations (8 bytes each) and the pruning's live marks (1 byte)
-      assert.equal(index.byteSize(), 158 + 2 * (4 * 4 + 4 * 8 + 1));
+      // plus the scratch arrays for 2 ordinals: accumulator, touched, unit touched, kept
+      // contenders and the survivors' postings found (ordinal and packed counts) (4 bytes each),
+      // the graded sums, parts, cover and an identifier's whole-form saturations (8 bytes each)
+      // and the pruning's live marks (1 byte)
+      assert.equal(index.byteSize(), 158 + 2 * (6 * 4 + 4 * 8 + 1));
       index.gradedMatch([{ term: 'a', weight: 1, parts: [], partCredit: 0 }], { k1: 1.2, weight: { body: 1, heading: 2, title: 2, context: 1 }, b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 }, questionHeadingBoost: 1 });
       // and the body norms of the graded match, one float64 per ordinal
-      assert.equal(index.byteSize(), 158 + 2 * (4 * 4 + 4 * 8 + 1) + 2 * 8);
+      assert.equal(index.byteSize(), 158 + 2 * (6 * 4 + 4 * 8 + 1) + 2 * 8);
     });
   });
 

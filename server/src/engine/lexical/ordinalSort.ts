@@ -1,0 +1,66 @@
+/**
+ * Sorting section ordinals ascending, in place, for the graded match's lists (survivors,
+ * contenders, the final cut).
+ *
+ * `TypedArray.prototype.sort()` is fast on short arrays and falls off a cliff past 4,096
+ * elements on Node 20 (V8 11.3): measured here, a Uint32Array of random ordinals below 100,000
+ * took 0.022 ms at 4,000 elements, 0.16 ms at 5,000, 0.34 ms at 8,000 and 0.81 ms at 16,000
+ * (about 45 ns an element past the cliff against 5 below it). A least-significant-digit radix
+ * sort, two passes of 16 bits (one when every value fits in 16), costs 0.19 ms at 8,000 and
+ * 0.34 ms at 25,000 (1.26 ms for `sort()`). Ordinals are distinct and small, so a radix sort is
+ * exact and its cost does not depend on their order.
+ */
+
+/** At most this many elements go to the built-in sort (below V8's cliff). */
+const BUILT_IN_SORT_MAX = 4096;
+
+const RADIX_BITS = 16;
+const RADIX = 1 << RADIX_BITS;
+const LOW_DIGIT = RADIX - 1;
+
+/** One bucket count per 16-bit digit, reused by every sort (all use is synchronous). */
+const counts = new Uint32Array(RADIX);
+/** The radix sort's second buffer, grown as needed. */
+let buffer = new Uint32Array(0);
+
+/** Sorts `ordinals` ascending in place and returns it. */
+export function sortOrdinals(ordinals: Uint32Array): Uint32Array {
+  const n = ordinals.length;
+  if (n <= BUILT_IN_SORT_MAX) return ordinals.sort();
+  if (buffer.length < n) buffer = new Uint32Array(Math.max(n, Math.ceil(buffer.length * 1.5)));
+  const other = buffer;
+  let max = 0;
+  counts.fill(0);
+  for (let i = 0; i < n; i++) {
+    const v = ordinals[i];
+    counts[v & LOW_DIGIT]++;
+    if (v > max) max = v;
+  }
+  startOffsets();
+  for (let i = 0; i < n; i++) {
+    const v = ordinals[i];
+    other[counts[v & LOW_DIGIT]++] = v;
+  }
+  if (max <= LOW_DIGIT) {
+    ordinals.set(other.subarray(0, n));
+    return ordinals;
+  }
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[other[i] >>> RADIX_BITS]++;
+  startOffsets();
+  for (let i = 0; i < n; i++) {
+    const v = other[i];
+    ordinals[counts[v >>> RADIX_BITS]++] = v;
+  }
+  return ordinals;
+}
+
+/** Turns the bucket counts into each bucket's first position. */
+function startOffsets(): void {
+  let at = 0;
+  for (let d = 0; d < RADIX; d++) {
+    const c = counts[d];
+    counts[d] = at;
+    at += c;
+  }
+}
