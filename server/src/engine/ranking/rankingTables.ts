@@ -45,6 +45,10 @@ export interface QuestionArrays {
   namedDoc: Uint8Array;
   titleWords: Float64Array;
   bonusOfDoc: Float64Array;
+  /** An identifier's title work: 1 for documents whose title spells it whole (zero between uses). */
+  titleWhole: Uint8Array;
+  /** An identifier's title work: the weight of its parts each document's title holds (zero between uses). */
+  titlePartWeight: Float64Array;
 }
 
 const tables = new WeakMap<IndexState, RankingTables>();

@@ -293,7 +293,14 @@ function documentArrays(tables: RankingTables): QuestionArrays {
   const docs = tables.docs.length;
   const arrays = tables.questionArrays;
   if (!arrays) {
-    return (tables.questionArrays = { contextMask: new Int32Array(docs), namedDoc: new Uint8Array(docs), titleWords: new Float64Array(docs), bonusOfDoc: new Float64Array(docs) });
+    return (tables.questionArrays = {
+      contextMask: new Int32Array(docs),
+      namedDoc: new Uint8Array(docs),
+      titleWords: new Float64Array(docs),
+      bonusOfDoc: new Float64Array(docs),
+      titleWhole: new Uint8Array(docs),
+      titlePartWeight: new Float64Array(docs),
+    });
   }
   arrays.contextMask.fill(0);
   arrays.namedDoc.fill(0);
@@ -363,7 +370,7 @@ class Scorer {
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
     this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
-    this.titleWords = this.titleWordsOfDocs(arrays.titleWords);
+    this.titleWords = this.titleWordsOfDocs(arrays);
     this.bonusOfDoc = arrays.bonusOfDoc;
     this.maxBonus = documentBonuses(this.bonusOfDoc, NAMED_ENTITY_WEIGHT * this.namedRaw, this.namedDoc, tables.lastCommitOfDoc, options.now, tables.healthyDoc, this.titleWords);
   }
@@ -428,24 +435,36 @@ class Scorer {
    * The title value of every document, from the title index: only documents whose title holds a
    * question term (or an identifier's part) are touched. The same numbers as `titleTerms`.
    */
-  private titleWordsOfDocs(out: Float64Array): Float64Array {
+  private titleWordsOfDocs(arrays: QuestionArrays): Float64Array {
     const tables = this.tables;
+    const out = arrays.titleWords;
     if (this.totalWeight <= 0) return out;
     const saturation = (d: number) => titleSaturation(tables.titleTermsOfDoc[d], tables.averageTitleTerms);
+    // Marks and weights by document in typed arrays, zeroed again below: an identifier's common
+    // parts ("cli", "api") are in thousands of titles, too many for a Set and a Map per question.
+    const { titleWhole: whole, titlePartWeight: held } = arrays;
     for (const unit of this.units) {
       const share = unit.weight / this.totalWeight;
       // A title's terms are distinct, so each document is listed once per term.
       const listed = tables.titleIndex.get(unit.term.key) ?? [];
       for (const d of listed) out[d] += share * saturation(d);
       if (!unit.parts.length) continue;
-      const whole = new Set(listed);
       const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
       if (partWeight <= 0) continue;
-      const held = new Map<number, number>();
+      for (const d of listed) whole[d] = 1;
+      const reached: number[] = [];
       for (const part of unit.parts) {
-        for (const d of new Set(tables.titleIndex.get(part.term) ?? [])) if (!whole.has(d)) held.set(d, (held.get(d) ?? 0) + part.weight);
+        for (const d of tables.titleIndex.get(part.term) ?? []) {
+          if (whole[d] !== 0) continue;
+          if (held[d] === 0) reached.push(d);
+          held[d] += part.weight;
+        }
       }
-      for (const [d, weight] of held) out[d] += share * unit.partCredit * saturation(d) * (weight / partWeight) ** 2;
+      for (const d of reached) {
+        out[d] += share * unit.partCredit * saturation(d) * (held[d] / partWeight) ** 2;
+        held[d] = 0;
+      }
+      for (const d of listed) whole[d] = 0;
     }
     return out;
   }
