@@ -22,7 +22,7 @@
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
 import { bestScore, keepContenders, kthBestScore, poolAndList, selectBest, type KthBest, type Pruning } from './maxScore';
-import { sortOrdinals } from './ordinalSort';
+import { OrdinalSortWork, sortOrdinals } from './ordinalSort';
 
 export { prunedScore, type Pruning } from './maxScore';
 
@@ -230,6 +230,7 @@ export class GradedScratch {
   hitOrdinals = new Uint32Array(0);
   hitPacked = new Uint32Array(0);
   readonly bodyNorms = new BodyNorms();
+  readonly sortWork = new OrdinalSortWork();
   /** The body norms of the match under way. */
   bodyNorm: Float64Array = new Float64Array(0);
 
@@ -251,7 +252,7 @@ export class GradedScratch {
   }
 
   byteSize(): number {
-    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize();
+    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize() + this.sortWork.byteSize();
   }
 }
 
@@ -427,7 +428,7 @@ function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32
     }
   }
   if (n === contenders.length) return contenders;
-  return sortOrdinals(kept.subarray(0, n));
+  return sortOrdinals(kept.subarray(0, n), s.sortWork);
 }
 
 /** How many postings a step reads without pruning (an identifier's parts: all of theirs). */
@@ -705,7 +706,7 @@ function collect(view: PostingsView, s: GradedScratch, count: number): GradedMat
     ordinals = new Uint32Array(count);
     let i = 0;
     for (let o = 0; o < view.ordinalBound; o++) if (acc[o] !== 0) ordinals[i++] = o;
-  } else ordinals = sortOrdinals(touched.slice(0, count));
+  } else ordinals = sortOrdinals(touched.slice(0, count), s.sortWork);
   const masks = new Uint32Array(count);
   const sums = new Float64Array(count);
   for (let i = 0; i < count; i++) {

@@ -5,7 +5,7 @@
  * here only ever errs low on the k-th best and high on what a section can reach, so the sections
  * kept are always a superset of the caller's best k.
  */
-import { sortOrdinals } from './ordinalSort';
+import { sortOrdinals, type OrdinalSortWork } from './ordinalSort';
 
 /** The work arrays of a graded match this module reads and clears (gradedMatch.ts `GradedScratch`). */
 export interface PruningScratch {
@@ -16,6 +16,7 @@ export interface PruningScratch {
   parts: Float64Array;
   kept: Uint32Array;
   live: Uint8Array;
+  sortWork: OrdinalSortWork;
 }
 
 /** What the k-th best estimate reads of the index: a term's live postings (gradedMatch.ts `PostingsView`). */
@@ -126,7 +127,7 @@ export function selectBest(s: PruningScratch, bound: number, count: number, surv
     if (scores[i] >= threshold) ordinals[j++] = from[i];
     scores[i] = 0;
   }
-  sortOrdinals(ordinals);
+  sortOrdinals(ordinals, s.sortWork);
   const masks = new Uint32Array(kept);
   const sums = new Float64Array(kept);
   for (let i = 0; i < kept; i++) {
@@ -279,7 +280,7 @@ export function keepContenders(s: PruningScratch, bound: number, candidates: Uin
       live[o] = 1;
     }
   }
-  return sortOrdinals(kept.subarray(0, n));
+  return sortOrdinals(kept.subarray(0, n), s.sortWork);
 }
 
 /**

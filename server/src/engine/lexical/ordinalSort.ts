@@ -18,17 +18,25 @@ const RADIX_BITS = 16;
 const RADIX = 1 << RADIX_BITS;
 const LOW_DIGIT = RADIX - 1;
 
-/** One bucket count per 16-bit digit, reused by every sort (all use is synchronous). */
-const counts = new Uint32Array(RADIX);
-/** The radix sort's second buffer, grown as needed. */
-let buffer = new Uint32Array(0);
+/** The radix sort's work arrays, kept with an index's other scratch arrays and reused by every sort. */
+export class OrdinalSortWork {
+  /** One bucket count per 16-bit digit, made at the first radix sort (256 KB: most indexes never need it). */
+  counts = new Uint32Array(0);
+  /** The second buffer, grown as needed. */
+  buffer = new Uint32Array(0);
+
+  byteSize(): number {
+    return this.counts.byteLength + this.buffer.byteLength;
+  }
+}
 
 /** Sorts `ordinals` ascending in place and returns it. */
-export function sortOrdinals(ordinals: Uint32Array): Uint32Array {
+export function sortOrdinals(ordinals: Uint32Array, work: OrdinalSortWork): Uint32Array {
   const n = ordinals.length;
   if (n <= BUILT_IN_SORT_MAX) return ordinals.sort();
-  if (buffer.length < n) buffer = new Uint32Array(Math.max(n, Math.ceil(buffer.length * 1.5)));
-  const other = buffer;
+  if (work.buffer.length < n) work.buffer = new Uint32Array(Math.max(n, Math.ceil(work.buffer.length * 1.5)));
+  if (work.counts.length < RADIX) work.counts = new Uint32Array(RADIX);
+  const { counts, buffer: other } = work;
   let max = 0;
   counts.fill(0);
   for (let i = 0; i < n; i++) {
@@ -36,7 +44,7 @@ export function sortOrdinals(ordinals: Uint32Array): Uint32Array {
     counts[v & LOW_DIGIT]++;
     if (v > max) max = v;
   }
-  startOffsets();
+  startOffsets(counts);
   for (let i = 0; i < n; i++) {
     const v = ordinals[i];
     other[counts[v & LOW_DIGIT]++] = v;
@@ -47,7 +55,7 @@ export function sortOrdinals(ordinals: Uint32Array): Uint32Array {
   }
   counts.fill(0);
   for (let i = 0; i < n; i++) counts[other[i] >>> RADIX_BITS]++;
-  startOffsets();
+  startOffsets(counts);
   for (let i = 0; i < n; i++) {
     const v = other[i];
     ordinals[counts[v >>> RADIX_BITS]++] = v;
@@ -56,7 +64,7 @@ export function sortOrdinals(ordinals: Uint32Array): Uint32Array {
 }
 
 /** Turns the bucket counts into each bucket's first position. */
-function startOffsets(): void {
+function startOffsets(counts: Uint32Array): void {
   let at = 0;
   for (let d = 0; d < RADIX; d++) {
     const c = counts[d];

@@ -457,7 +457,7 @@ export class PostingsIndex {
         }
       }
     } else {
-      const touched = sortOrdinals(this.graded.touched.subarray(0, count));
+      const touched = sortOrdinals(this.graded.touched.subarray(0, count), this.graded.sortWork);
       for (let i = 0; i < count; i++) {
         const o = touched[i];
         ordinals[i] = o;

@@ -4,7 +4,7 @@
  * ordinals that fit in 16 bits (one radix pass) and larger ones (two passes).
  */
 import assert from 'node:assert/strict';
-import { sortOrdinals } from '../../../../server/src/engine/lexical/ordinalSort';
+import { OrdinalSortWork, sortOrdinals } from '../../../../server/src/engine/lexical/ordinalSort';
 import { Random } from '../../../../bench/random';
 
 /** `n` distinct ordinals below `bound`, in a seeded random order. */
@@ -28,7 +28,7 @@ describe('sortOrdinals', () => {
     it(`sorts ${n} distinct ordinals below ${bound} ascending, in place`, () => {
       const ordinals = shuffledOrdinals(n, bound, n + bound);
       const expected = Array.from(ordinals).sort((a, b) => a - b);
-      const sorted = sortOrdinals(ordinals);
+      const sorted = sortOrdinals(ordinals, new OrdinalSortWork());
       assert.equal(sorted, ordinals, 'sorts in place and returns the same array');
       assert.deepEqual(Array.from(sorted), expected);
     });
@@ -39,15 +39,24 @@ describe('sortOrdinals', () => {
     const view = buffer.subarray(0, 10_000);
     view.set(shuffledOrdinals(10_000, 1 << 20, 3));
     const expected = Array.from(view).sort((a, b) => a - b);
-    sortOrdinals(view);
+    sortOrdinals(view, new OrdinalSortWork());
     assert.deepEqual(Array.from(view), expected);
     assert.ok(buffer.subarray(10_000).every((v) => v === 7));
+  });
+
+  it('reuses one work object across sorts of different sizes', () => {
+    const work = new OrdinalSortWork();
+    for (const [n, seed] of [[20_000, 1], [6_000, 2], [30_000, 3], [5_000, 4]] as const) {
+      const ordinals = shuffledOrdinals(n, 200_000, seed);
+      const expected = Array.from(ordinals).sort((a, b) => a - b);
+      assert.deepEqual(Array.from(sortOrdinals(ordinals, work)), expected, `${n} ordinals after earlier sorts`);
+    }
   });
 
   it('keeps ordinals that repeat (the built-in sort does)', () => {
     const random = new Random(5);
     const ordinals = Uint32Array.from({ length: 6000 }, () => Math.floor(random.next() * 500) * 300);
     const expected = Array.from(ordinals).sort((a, b) => a - b);
-    assert.deepEqual(Array.from(sortOrdinals(ordinals)), expected);
+    assert.deepEqual(Array.from(sortOrdinals(ordinals, new OrdinalSortWork())), expected);
   });
 });
