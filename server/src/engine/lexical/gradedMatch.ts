@@ -21,7 +21,7 @@
  * ~100k postings per question.
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
-import { bestScore, keepContenders, kthBestScore, poolAndList, selectBest, type KthBest, type Pruning } from './maxScore';
+import { bestScore, keepContenders, kthBestScore, poolAndList, prunedScore, selectBest, type KthBest, type Pruning } from './maxScore';
 import { OrdinalSortWork, sortOrdinals } from './ordinalSort';
 
 export { prunedScore, type Pruning } from './maxScore';
@@ -401,8 +401,6 @@ function rareParts(view: PostingsView, unit: GradedUnit): RareParts | null {
 function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32Array, rare: readonly (RareParts | null)[], left: number, threshold: number, pruning: Pruning): Uint32Array {
   const { acc, live, kept } = s;
   const dead = view.dead;
-  const { groupOf, scale, bonus, total, gate } = pruning;
-  const groups = groupOf.length;
   let n = contenders.length;
   for (const parts of rare) {
     if (parts === null) continue;
@@ -412,16 +410,12 @@ function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32
       const { postings, end } = list;
       const delta = list.delta;
       const listEnd = end + (delta?.length ?? 0);
-      // The base range, then the delta, in one loop (prunedScore's arithmetic written out: this
-      // runs once per posting of every rare part).
+      // The base range, then the delta (never tombstoned), in one loop with no callback.
       for (let k = list.start; k < listEnd; k++) {
         const o = k < end ? postings[k] : delta![k - end];
         if (acc[o] !== 0 || live[o] !== 0) continue;
         if (k < end && dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
-        const g = o < groups ? groupOf[o] : -1;
-        if (g < 0) continue;
-        const words = (total > 0 ? Math.min(1, left / total) : 0) * scale[g];
-        if ((words >= gate ? words + bonus[g] : words) < threshold) continue;
+        if (prunedScore(pruning, o, left) < threshold) continue;
         live[o] = 1;
         kept[n++] = o;
       }
@@ -646,8 +640,8 @@ function gallop(postings: Uint32Array, from: number, end: number, o: number): nu
  * Adds weight x saturation of `term` to the sections still in the running, noting saturations in
  * `record` when given; returns the new touched count (a section that joined the running with a
  * rare identifier part may be reached here first). The same two ways through the list as
- * {@link survivorPostings}, written out for the common case (no tombstones, no record)
- * without a callback per posting.
+ * {@link survivorPostings}, written out for the common case (no tombstones, no record, no
+ * delta) so that the hot loop adds as it finds, without collecting first.
  */
 function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, survivors: Uint32Array, record: number[] | null): number {
   const { shortLengths } = view;
