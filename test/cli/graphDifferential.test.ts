@@ -7,14 +7,15 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { backstageCatalog, recallPrecision } from '../helpers/backstageRelations';
 import { wsctx } from '../helpers/cli';
 import { removeTempDirs, tempDir } from '../helpers/tempWorkspace';
 
 /** Each catalog and the number of relations Backstage stores for it (so an empty helper fails). */
 const CATALOGS: Record<string, [dir: string, relations: number]> = {
-  'backstage-catalog-examples': ['/work/shared/data/backstage-catalog-examples/packages/catalog-model/examples', 148],
-  'backstage-demo': ['/work/shared/data/backstage-demo', 10],
+  'backstage-catalog-examples': [path.resolve(__dirname, '../fixtures/backstage-catalog-examples/packages/catalog-model/examples'), 148],
+  'backstage-demo': [path.resolve(__dirname, '../fixtures/backstage-demo'), 10],
 };
 
 interface GraphJson {

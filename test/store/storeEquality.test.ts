@@ -5,7 +5,7 @@
  * the same why[] and the same texts.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../../server/src/engine/engine';
@@ -25,7 +25,7 @@ import { splitWindows, windowOptionsFor } from '../../server/src/engine/embeddin
 import { embeddingText } from '../../server/src/engine/meaning/sectionVectors';
 import { startPgliteServer, type PgliteServer } from '../helpers/pgliteServer';
 
-const ARGOCD = path.resolve(__dirname, '../../../shared/data/argocd-docs');
+const ARGOCD = path.resolve(__dirname, '../fixtures/argocd-docs');
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
 /** What must be equal: everything a tool renders of a ranking. */
@@ -180,7 +180,7 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
     });
   });
 
-  (existsSync(ARGOCD) ? describe : describe.skip)('Argo CD documentation (../shared/data/argocd-docs)', () => {
+  describe('Argo CD documentation (test/fixtures/argocd-docs)', () => {
     let engine: Engine;
     let state: IndexState;
     let tmp: string;
@@ -377,7 +377,7 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     assert.ok(identical / questions.length >= 0.9, `${identical} of ${questions.length} answers identical`);
   });
 
-  (existsSync(ARGOCD) ? it : it.skip)('ranks the 60 Argo CD questions exactly as in memory on a server without pgvector (a crowd sampled at strided ordinals)', async () => {
+  it('ranks the 60 Argo CD questions exactly as in memory on a server without pgvector (a crowd sampled at strided ordinals)', async () => {
     // A server without the extension: the store's own exact path, no reader option needed.
     const plainServer = await startPgliteServer({ pgvector: false });
     const plainStore = await openPostgresStore(plainServer.url);

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as backstage from '@backstage/catalog-model';
 import { compileCatalogModel, defaultCatalogEntityModel, mcpServerApiEntityValidator } from '@backstage/catalog-model/alpha';
 import type { Relation } from '../../../../../server/src/engine/model';
@@ -11,7 +12,7 @@ import { loadCatalog, type CatalogLoad } from '../../../../../server/src/engine/
 import { standInForPlaceholders } from '../../../../../server/src/engine/sources/catalog/placeholders';
 import { DirectoryFileSource } from './diskFileSource';
 
-const EXAMPLES = '/work/shared/data/backstage-catalog-examples/packages/catalog-model/examples';
+const EXAMPLES = path.resolve(__dirname, '../../../../fixtures/backstage-catalog-examples/packages/catalog-model/examples');
 
 function countKinds(load: CatalogLoad): Record<string, number> {
   const counts: Record<string, number> = {};
