@@ -27,6 +27,7 @@ export interface SourceGlobSettings {
   claudeMd: string[];
   cursorRules: string[];
   techdocs: string[];
+  docs: string[];
   markdown: string[];
   catalogTargets: string[];
   placeholderTargets: string[];
@@ -78,15 +79,16 @@ export type VectorIndexSetting = 'hnsw' | 'hnswlib' | 'exact';
 /** The engine's own defaults (server/src/engine/workspace/globs.ts), repeated for the manifest. */
 export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze({
   catalog: ['**/catalog-info.{yaml,yml}'],
-  overview: ['overview.md'],
+  overview: ['overview.md', '**/README.md'],
   epics: ['**/epics/**/*.md', '**/*.epic.md'],
-  library: ['.context/**'],
+  library: ['**/.context/**'],
   agentsMd: ['**/AGENTS.md'],
-  copilotInstructions: ['.github/copilot-instructions.md'],
-  instructionFiles: ['.github/instructions/*.instructions.md'],
+  copilotInstructions: ['**/.github/copilot-instructions.md'],
+  instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
-  cursorRules: ['.cursor/rules/*.mdc'],
+  cursorRules: ['**/.cursor/rules/**/*.mdc'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
+  docs: ['**/docs/**/*.md'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
@@ -116,15 +118,16 @@ export type SettingSpec =
 
 const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   catalog: 'Backstage catalog files, matched against the path relative to each repository root.',
-  overview: 'Repository overview at a repository root (matched without regard to case).',
+  overview: "Overviews, matched without regard to case: at a repository root the repository's (overview.md, else README.md); elsewhere the overview of the package whose catalog file is in that folder or the nearest one above.",
   epics: 'Epic specs.',
-  library: 'The rules-and-instructions library.',
-  agentsMd: 'AGENTS.md files.',
-  copilotInstructions: "Copilot's repository instructions.",
-  instructionFiles: "Copilot's path-specific instruction files.",
-  claudeMd: 'CLAUDE.md files.',
-  cursorRules: 'Cursor rules.',
-  techdocs: 'TechDocs site configuration (mkdocs.yml).',
+  library: 'The rules-and-instructions library: each matching Markdown file is a library page.',
+  agentsMd: 'AGENTS.md files (library pages of type instructions).',
+  copilotInstructions: "Copilot's repository instructions (a library page of type instructions).",
+  instructionFiles: "Copilot's path-specific instruction files (library pages of type instructions).",
+  claudeMd: 'CLAUDE.md files (library pages of type instructions).',
+  cursorRules: 'Cursor rules (library pages of type instructions).',
+  techdocs: 'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
+  docs: 'Documentation read without mkdocs.yml or a catalog: Markdown no site claims, as the docs of the folder named docs holding it.',
   markdown: 'Markdown read so TechDocs pages and front-matter epics can be followed.',
   catalogTargets: 'YAML a catalog Location entity may name as a target, and YAML checked for Backstage entities no Location names. Empty reads only catalog files.',
   placeholderTargets: 'Files a catalog placeholder ($text, $json, $openapi, $asyncapi) may name besides YAML and Markdown. Read only when a placeholder names them.',
@@ -242,12 +245,30 @@ export function checkSetting(spec: SettingSpec, value: unknown): Checked {
   return check(spec, value);
 }
 
+/**
+ * Why a source glob could never match anything, or null. Globs are matched against paths relative
+ * to a repository root, written with `/`, that never leave it: an absolute glob, one reaching
+ * above the root with `..`, or one written with `\\` between folders would be accepted and match
+ * nothing, so it is refused instead. (A leading `./` is dropped, since it means the root.)
+ */
+export function unmatchableGlob(glob: string): string | null {
+  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) return `'${glob}' is an absolute path; source globs match paths relative to each repository root (write it without the leading '/')`;
+  if (glob.split('/').includes('..')) return `'${glob}' reaches above the repository root with '..'; source globs match files inside each repository`;
+  if (/\\[^*?[\]{}()!+@,\\]/.test(glob) || glob.endsWith('\\')) return `'${glob}' separates folders with '\\'; write '/' between folders`;
+  return null;
+}
+
 function check(spec: SettingSpec, value: unknown): Checked {
   switch (spec.type) {
-    case 'globs':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string')
-        ? { ok: true, value: value.map((v: string) => v.trim()).filter((v) => v !== '') }
-        : { ok: false, error: 'expected a list of glob strings' };
+    case 'globs': {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { ok: false, error: 'expected a list of glob strings' };
+      const globs = value.map((v: string) => v.trim().replace(/^(\.\/)+/, '')).filter((v) => v !== '');
+      for (const glob of globs) {
+        const error = unmatchableGlob(glob);
+        if (error) return { ok: false, error };
+      }
+      return { ok: true, value: globs };
+    }
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value)
         ? { ok: true, value }

@@ -53,7 +53,13 @@ describe('wsctx doctor (built CLI)', () => {
     const byName = new Map(checks.map((c) => [c.name, c]));
     assert.equal(byName.get('cache')!.status, 'fail');
     assert.match(byName.get('cache')!.detail, /a-file\/cache is not writable \(ENOTDIR: not a directory, mkdir .*\); pass --cache-dir DIR or set \$WSCTX_CACHE_DIR$/);
-    assert.deepEqual(byName.get('folder empty'), { name: 'folder empty', status: 'fail', detail: `${empty}: nothing indexable found (catalog-info.yaml, docs, README, .context/); is this the workspace root?` });
+    assert.deepEqual(byName.get('folder empty'), {
+      name: 'folder empty',
+      status: 'fail',
+      detail:
+        `Nothing in ${empty} is indexed: no file there matches a source glob (what is read: catalog-info.yaml files, mkdocs.yml sites, Markdown under docs/ folders, README.md and overview.md, epics, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)). ` +
+        "Is this the workspace's root folder? A folder of code alone has nothing to index until it has a README.md or docs.",
+    });
     assert.deepEqual(checks.filter((c) => c.status === 'fail').map((c) => c.name), ['cache', 'folder empty']);
     const text = wsctx(['doctor', '--workspace', empty, '--cache-dir', path.join(file, 'cache')]);
     assert.equal(text.code, 1);

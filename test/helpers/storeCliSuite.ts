@@ -187,9 +187,13 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const graph = await run(['graph', '--store', url()]);
     assert.equal(graph.code, 1);
     assert.match(graph.stderr, /--store is not supported by graph/);
-    const both = await run(['ask', 'rollback', '--store', url()]);
-    assert.equal(both.code, 1);
-    assert.match(both.stderr, new RegExp(`holds ${ns}, ${tinyNs}|holds ${tinyNs}, ${ns}`));
+    // Without --workspace, ask answers from every namespace, as it does from every served folder.
+    const both = await run(['ask', 'rollback', '--store', url(), '--json']);
+    assert.equal(both.code, 0, both.stderr);
+    assert.deepEqual((JSON.parse(both.stdout) as { folders: string[] }).folders.sort(), [ns, tinyNs].sort());
+    const expand = await run(['expand', 'component:billing-worker', '--store', url()]);
+    assert.equal(expand.code, 1);
+    assert.match(expand.stderr, new RegExp(`holds ${ns}, ${tinyNs}|holds ${tinyNs}, ${ns}`));
     const unknown = await run(['ask', 'rollback', '--store', url(), '--workspace', 'no-such-folder']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /--workspace no-such-folder: the store holds no such workspace/);

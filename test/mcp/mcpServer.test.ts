@@ -37,7 +37,7 @@ async function exerciseBadInput(client: Client): Promise<void> {
   assert.match(firstText(kinds), /^Invalid input for workspace_context: sourceKinds\[0\]: "wiki" is not a source kind/);
   const unserved = await client.callTool({ name: 'workspace_context', arguments: { workspace: 'other', question: 'billing' } });
   assert.equal(unserved.isError, true);
-  assert.equal(firstText(unserved), "workspace: this server does not serve a workspace named 'other'; it serves 'fernhill' (give one of these names or its path).");
+  assert.equal(firstText(unserved), "workspace: this server does not serve a workspace named 'other'; it serves 'fernhill' (give one of these names or its path, or leave workspace out to ask them all).");
 }
 
 describe('MCP over stdio (built server, SDK client)', () => {

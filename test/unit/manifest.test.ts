@@ -96,7 +96,7 @@ describe('package.json contributes (manifest)', () => {
     assert.deepEqual(untrusted.restrictedConfigurations, ['workspaceContext.embeddings.provider', 'workspaceContext.embeddings.baseUrl', 'workspaceContext.embeddings.model', 'workspaceContext.privateNotes.folder']);
   });
 
-  it('activates on catalog files, the library, instruction files and overviews', () => {
+  it('activates on catalog files, the library, instruction files, overviews and documentation', () => {
     assert.deepEqual(manifest.activationEvents, [
       'workspaceContains:**/catalog-info.yaml',
       'workspaceContains:**/catalog-info.yml',
@@ -105,6 +105,10 @@ describe('package.json contributes (manifest)', () => {
       'workspaceContains:.github/copilot-instructions.md',
       'workspaceContains:.github/instructions/*.instructions.md',
       'workspaceContains:**/overview.md',
+      'workspaceContains:**/mkdocs.yml',
+      'workspaceContains:**/mkdocs.yaml',
+      'workspaceContains:docs/**/*.md',
+      'workspaceContains:README.md',
     ]);
   });
 

@@ -61,7 +61,8 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return runTool(
         options,
         'workspace_context',
-        { question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
+        // Every served folder unless --in names one (the tool's `workspace`).
+        { workspace: options.in ?? ALL_FOLDERS, question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
         (output) => renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         'one-shot',
       );
@@ -169,7 +170,8 @@ async function runWithStore(command: string, positionals: string[], options: Cli
     switch (command) {
       case 'ask':
         if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');
-        return await callStoreTool(opened, options, 'workspace_context', { question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, sourceKinds: options.sourceKinds }, (output) =>
+        // Every namespace served unless --in names one, as without a store.
+        return await callStoreTool(opened, options, 'workspace_context', { workspace: options.in ?? ALL_FOLDERS, question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, sourceKinds: options.sourceKinds }, (output) =>
           renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         );
       case 'expand':
@@ -212,11 +214,12 @@ function storeServices(opened: StoreEngine): Services {
 
 /** One tool call on the store's only (or the named) namespace. */
 async function callStoreTool(opened: StoreEngine, options: CliOptions, name: string, args: Record<string, unknown>, render?: (output: Record<string, unknown>) => string): Promise<number> {
-  if (opened.namespaces.length > 1) {
+  if (opened.namespaces.length > 1 && args.workspace !== ALL_FOLDERS && args.workspace === undefined) {
     throw new UsageError(`the store holds ${opened.namespaces.map((n) => n.name).join(', ')}: name the one to ask with --workspace`);
   }
   const tool = findTool(name)!;
-  const input = Object.fromEntries(Object.entries({ workspace: opened.namespaces[0].name, ...args }).filter(([, v]) => v !== undefined));
+  const withWorkspace: Record<string, unknown> = { workspace: opened.namespaces[0].name, ...args };
+  const input = Object.fromEntries(Object.entries(withWorkspace).filter(([, v]) => v !== undefined && v !== ALL_FOLDERS));
   const output = await callTool(createServices({ engine: opened.engine }), tool, input, { sessionId: 'cli' });
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
 }
@@ -254,6 +257,9 @@ async function serveStore(opened: StoreEngine, options: CliOptions): Promise<num
 }
 
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */
+/** A `workspace` argument meaning "leave it out": the tool answers from every served folder. */
+const ALL_FOLDERS = Symbol('every served folder');
+
 async function runTool(
   options: CliOptions,
   name: string,
@@ -265,7 +271,9 @@ async function runTool(
   const { engine } = services;
   await engine.waitForIndex();
   const tool = findTool(name)!;
-  const input = Object.fromEntries(Object.entries({ workspace: engine.folders[0].name, ...args }).filter(([, v]) => v !== undefined));
+  // A tool's workspace defaults to the first served folder; ALL_FOLDERS leaves it out.
+  const withWorkspace: Record<string, unknown> = { workspace: engine.folders[0].name, ...args };
+  const input = Object.fromEntries(Object.entries(withWorkspace).filter(([, v]) => v !== undefined && v !== ALL_FOLDERS));
   const output = await callTool(services, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
   print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));

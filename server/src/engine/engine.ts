@@ -320,7 +320,10 @@ export class Engine {
       outsideCosine: found.outside,
       cosine,
       hasVector,
-      anchors: questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
+      // One folder of several (ranking/folderScope.ts): the crowd is that folder's sections.
+      anchors: state.scope
+        ? questionAnchors({ count: state.scope.ordinals.length, cosine: (i) => cosine(state.scope!.ordinals[i]), hasVector: (i) => hasVector(state.scope!.ordinals[i]) }, this.embedder!.similarity)
+        : questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
       nearest,
     };
   }

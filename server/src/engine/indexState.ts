@@ -76,4 +76,10 @@ export interface IndexState {
    * complete in-memory index, whose own numbers are the corpus's.
    */
   corpus?: CorpusStatistics;
+  /**
+   * Set only on one folder of a several-folder index seen on its own (ranking/folderScope.ts):
+   * the folder, and its live sections' ordinals in ascending order (the question's crowd is
+   * sampled from them, as from `0..n-1` in an index of that folder alone).
+   */
+  scope?: { folder: string; ordinals: Uint32Array };
 }

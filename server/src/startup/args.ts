@@ -34,6 +34,7 @@ const OPTIONS = {
   pack: { type: 'string' },
   tags: { type: 'string' },
   folder: { type: 'string' },
+  in: { type: 'string' },
   judge: { type: 'string' },
   'model-url': { type: 'string' },
   model: { type: 'string' },
@@ -77,6 +78,8 @@ export type CliOptions = {
   pack?: string;
   tags?: string[];
   folder?: string;
+  /** `ask --in NAME`: answer from that served folder only (default: every served folder). */
+  in?: string;
   judge?: string;
   modelUrl?: string;
   model?: string;
@@ -138,6 +141,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       pack: v.pack,
       tags: list(v.tags),
       folder: v.folder,
+      in: v.in,
       judge: v.judge,
       modelUrl: v['model-url'],
       model: v.model,
@@ -175,8 +179,9 @@ Usage: wsctx <command> [arguments] [--workspace DIR]... [--json]
 
 Commands:
   index                       index the workspace; print counts, problems and timing
-  ask "<question>"            ranked passages, why[] on one line (--why for every term; --limit N,
-                              --as-of T, --source-kinds a,b); fits $COLUMNS (default 100)
+  ask "<question>"            ranked passages from every served folder, why[] on one line (--why
+                              for every term; --limit N, --as-of T, --source-kinds a,b; --in NAME
+                              for one served folder); fits $COLUMNS (default 100)
   expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
                               --edge-types a,b, --limit N, --as-of T)
   graph                       export the whole component graph (--format json|dot)

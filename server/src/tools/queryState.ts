@@ -13,9 +13,11 @@ const UNREADABLE = new Set(['workspace.unreadable-folder', 'workspace.unreadable
 /**
  * `as-of-before-history`: the asOf time is before a repository's first commit, which is read as
  * holding no files. `workspace-missing`: a served folder is gone (deleted, unmounted); the answer
- * comes from the last index of it, and the folder is watched for its return.
+ * comes from the last index of it, and the folder is watched for its return. `index-empty`: the
+ * index is built and holds no document at all (no file the source globs read), so no question
+ * can be answered until the workspace or the globs change.
  */
-export type DegradedFlag = 'index-cold' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate' | 'as-of-before-history' | 'workspace-missing';
+export type DegradedFlag = 'index-cold' | 'index-empty' | 'candidates-capped' | 'scope-unreadable' | 'as-of-chunks-approximate' | 'as-of-before-history' | 'workspace-missing';
 
 export type StateForQuery =
   | { kind: 'ready'; state: IndexState; workspace: WorkspaceFolder; degraded: DegradedFlag[] }

@@ -7,15 +7,16 @@ import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import { shortId } from '../engine/chunking/ids';
 import type { Engine } from '../engine/engine';
-import type { IndexState } from '../engine/indexState';
+import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 import { SOURCE_KINDS, type SourceKind } from '../engine/model';
 import { RELATION_PAIRS } from '../engine/graph/relationTypes';
 import { CONTRACT_VERSION } from '../engine/ranking/contract';
-import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/workspaceContextRanker';
+import { comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult } from '../engine/ranking/workspaceContextRanker';
+import { folderScopedState } from '../engine/ranking/folderScope';
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
-import { storeReaderOf } from '../engine/store/storeReader';
-import { completePassages, stateForQuery, wholeLibraryState } from './queryState';
+import { storeReaderOf, type StoreBacked } from '../engine/store/storeReader';
+import { completePassages, stateForQuery, wholeLibraryState, type DegradedFlag, type StateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
@@ -35,7 +36,9 @@ export const NEIGHBOURHOOD_MAX_ENTITIES = 12;
 export const NEIGHBOURHOOD_MAX_EDGES = 10;
 
 const input = {
-  workspace: boundedString(INPUT_LIMITS.workspace).min(1).describe(`Workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters).`),
+  workspace: boundedString(INPUT_LIMITS.workspace)
+    .optional()
+    .describe(`The served workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters). Leave it out to ask every served folder at once.`),
   question: boundedString(INPUT_LIMITS.text).describe(`A plain-language question, e.g. "how do we roll back billing-worker?" (at most ${INPUT_LIMITS.text} characters).`),
   limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(`How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
   asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: answer from the workspace as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
@@ -56,6 +59,8 @@ const whyTerm = z.object({
 
 const passage = z.object({
   id: z.string(),
+  /** The served workspace folder the passage comes from. */
+  folder: z.string(),
   documentId: z.string(),
   title: z.string(),
   headingPath: z.array(z.string()),
@@ -83,7 +88,10 @@ const neighbour = z.object({
 });
 
 const output = {
+  /** The folder asked, or every folder answered from, joined by ', '. */
   workspace: z.string(),
+  /** The served folders the passages were ranked in (each on its own numbers, then merged by score). */
+  folders: z.array(z.string()),
   question: z.string(),
   contractVersion: z.string(),
   passages: z.array(passage),
@@ -120,6 +128,13 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
 
 type Args = z.infer<z.ZodObject<typeof input>>;
 
+/** One served folder's ranking of the question. */
+interface FolderAnswer {
+  workspace: WorkspaceFolder;
+  state: IndexState;
+  ranked: RankResult;
+}
+
 async function answerQuestion(services: Services, args: Args): Promise<ContextOutput> {
   const { engine } = services;
   const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
@@ -127,35 +142,40 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const queryVector = await engine.embedQuery(args.question);
   const now = Date.now();
-  // A store reads only the sections that can be among the passages ranked this way (a store's
-  // question state holds one namespace, so no folder narrows it).
-  const found = await stateForQuery(engine, args.workspace, args.asOf, args.question, queryVector, { limit, now, sourceKinds });
-  const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
-  const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
-  if (found.kind === 'cold') {
-    return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
+  const targets = await foldersToAsk(engine, args.workspace);
+  const named = targets.map((f) => f.name).join(', ');
+  const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0 };
+
+  // Each folder is ranked on its own numbers (ranking/folderScope.ts; a store's namespace is one
+  // already), so its passages score as they do when it is served alone; the rankings merge by score.
+  const answers: FolderAnswer[] = [];
+  const degraded = new Set<DegradedFlag>();
+  let cold: StateForQuery | undefined;
+  for (const target of targets) {
+    // A store reads only the sections that can be among the passages ranked this way.
+    const found = await stateForQuery(engine, target.name, args.asOf, args.question, queryVector, { limit, now, sourceKinds });
+    for (const flag of found.degraded) degraded.add(flag);
+    if (found.kind === 'cold') {
+      cold = found;
+      continue;
+    }
+    const state = found.state.folders.length > 1 ? folderScopedState(found.state, found.workspace.name) : found.state;
+    const ranked = rankWorkspaceContext(state, { question: args.question, limit, now, sourceKinds, meaning: engine.meaningSource(state, queryVector) });
+    await completePassages(engine, found.workspace, ranked.passages.map((p) => p.entry));
+    answers.push({ workspace: found.workspace, state, ranked });
   }
-  const { state, workspace } = found;
-  const degraded = [...found.degraded];
-  const ranked = rankWorkspaceContext(state, {
-    question: args.question,
-    limit,
-    now,
-    sourceKinds,
-    // The state's own folders: a store's question state holds one namespace, whatever the engine serves.
-    folder: state.folders.length > 1 ? workspace.name : undefined,
-    meaning: engine.meaningSource(state, queryVector),
-  });
-  await completePassages(engine, workspace, ranked.passages.map((p) => p.entry));
+  const meaning = meaningSummary(engine, answers.map((a) => a.state));
+  if (answers.length === 0) {
+    return { workspace: named, folders: targets.map((f) => f.name), ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', meaning, degraded: [...(cold?.degraded ?? ['index-cold'])], indexedAt: null };
+  }
+
   const today = dayOf(services.now());
-  const soundness = ranked.passages.some((p) => p.entry.doc.sourceKind === 'library')
-    ? librarySoundness(libraryView(await wholeLibraryState(engine, workspace, state), today), services.conflictCheck ? [services.conflictCheck] : [])
-    : undefined;
   const passages: ContextPassage[] = [];
   let bytes = 0;
   let droppedByBudget = 0;
-  for (const p of ranked.passages) {
-    const rendered = toPassage(engine, state, p, { today, soundness });
+  for (const { answer, passage } of mergeByScore(answers, limit)) {
+    const soundness = passage.entry.doc.sourceKind === 'library' ? await soundnessOf(services, answer) : undefined;
+    const rendered = toPassage(answer.state, passage, { today, soundness });
     const size = JSON.stringify(rendered).length;
     if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
       droppedByBudget++;
@@ -164,41 +184,112 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
     bytes += size;
     passages.push(rendered);
   }
-  const capped = ranked.droppedTerms.length > 0 || droppedByBudget > 0;
-  if (capped) degraded.push('candidates-capped');
+  const first = answers.find((a) => a.workspace.name === passages[0]?.folder) ?? answers[0];
+  const droppedTerms = first.ranked.droppedTerms;
+  const capped = droppedTerms.length > 0 || droppedByBudget > 0;
+  if (capped) degraded.add('candidates-capped');
+  const state = first.state;
+  // A past state without documents (asOf before the history) is the workspace as it was, not an empty index.
+  const empties = passages.length === 0 ? emptyNotice(answers.map((a) => a.state), args.asOf === undefined) : undefined;
+  if (empties?.flag) degraded.add(empties.flag);
   return {
-    workspace: workspace.name,
+    workspace: named,
+    folders: answers.map((a) => a.workspace.name),
     question: args.question,
     contractVersion: CONTRACT_VERSION,
     passages,
-    neighbourhood: neighbourhood(state, passages),
-    queryTerms: ranked.terms,
-    namedEntities: ranked.named.map((n) => n.ref),
-    candidates: ranked.candidates,
-    ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
-    ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
+    neighbourhood: neighbourhood(answers.map((a) => a.state), passages),
+    // Term weights are each folder's own (a passage's why[] has its folder's); these are the first passage's folder's.
+    queryTerms: first.ranked.terms,
+    namedEntities: [...new Set(answers.flatMap((a) => a.ranked.named.map((n) => n.ref)))],
+    candidates: answers.reduce((sum, a) => sum + a.ranked.candidates, 0),
+    ...(capped ? { candidatesCapped: { droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
+    ...(empties ? { notice: empties.notice } : {}),
     meaning,
-    degraded,
+    degraded: [...degraded],
     indexedAt: state.indexedAt,
   };
 }
 
-function meaningSummary(engine: Engine, state: IndexState | undefined): ContextOutput['meaning'] {
-  const sections = state?.counts.sections ?? 0;
+/**
+ * The served folders a question asks: the one `workspace` names, or every served folder when it
+ * is left out. A name that is no served folder is the caller's mistake, refused with the names it
+ * could have used (an empty answer would read as "nothing is written about it").
+ */
+async function foldersToAsk(engine: Engine, workspace: string | undefined): Promise<WorkspaceFolder[]> {
+  const reader = storeReaderOf(engine);
+  // A namespace written into the store since the server started is served without a restart.
+  if (reader && (workspace === undefined || !engine.findFolder(workspace))) await (engine as unknown as StoreBacked).refreshFolders();
+  if (workspace === undefined || workspace.trim() === '') return [...engine.folders];
+  const folder = engine.findFolder(workspace);
+  if (!folder) {
+    const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
+    throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspace}'; it serves ${served} (give one of these names or its path, or leave workspace out to ask them all).`);
+  }
+  return [folder];
+}
+
+/**
+ * The folders' passages in one order: the best head of any folder's list first, by the ranker's
+ * own order (score, then its tie rules), each folder's list kept in the order its ranker gave.
+ */
+function mergeByScore(answers: readonly FolderAnswer[], limit: number): { answer: FolderAnswer; passage: RankedPassage }[] {
+  const heads = answers.map(() => 0);
+  const merged: { answer: FolderAnswer; passage: RankedPassage }[] = [];
+  while (merged.length < limit) {
+    let best = -1;
+    for (let i = 0; i < answers.length; i++) {
+      const candidate = answers[i].ranked.passages[heads[i]];
+      if (!candidate) continue;
+      if (best < 0 || comparePassages(candidate, answers[best].ranked.passages[heads[best]]) < 0) best = i;
+    }
+    if (best < 0) break;
+    merged.push({ answer: answers[best], passage: answers[best].ranked.passages[heads[best]++] });
+  }
+  return merged;
+}
+
+/** The library's conflict flags in the folder a library passage came from (computed once per answer). */
+async function soundnessOf(services: Services, answer: FolderAnswer & { soundness?: Promise<LibrarySoundness> }): Promise<LibrarySoundness> {
+  answer.soundness ??= (async () =>
+    librarySoundness(libraryView(await wholeLibraryState(services.engine, answer.workspace, answer.state), dayOf(services.now())), services.conflictCheck ? [services.conflictCheck] : []))();
+  return answer.soundness;
+}
+
+/**
+ * Why nothing came back: an index that holds no document at all says so (`index-empty`, with
+ * what to do), anything else is a question no passage answers well enough.
+ */
+function emptyNotice(states: readonly IndexState[], current: boolean): { notice: string; flag?: DegradedFlag } {
+  if (current && states.every((s) => s.docs.size === 0)) {
+    return {
+      notice: 'Nothing is indexed: the served folders hold no catalog file, documentation, README or library page that the source globs read (wsctx doctor says what each folder holds and how to have it read).',
+      flag: 'index-empty',
+    };
+  }
+  return { notice: 'No passage scored above the floor; try other words or name the service.' };
+}
+
+function meaningSummary(engine: Engine, states: readonly IndexState[]): ContextOutput['meaning'] {
+  const sections = states.reduce((sum, s) => sum + (s.scope ? s.scope.ordinals.length : s.counts.sections), 0);
   const reader = storeReaderOf(engine);
   if (reader) {
     // A store's question state counts the namespace's stored vectors; the engine holds none itself.
-    const stored = state ? reader.meaningSummaryOf(state) : undefined;
-    if (!stored) return null;
-    return { model: stored.model, sectionsWithVectors: stored.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - stored.sectionsWithVectors) };
+    const stored = states.map((s) => reader.meaningSummaryOf(s)).filter((m) => m !== undefined && m !== null);
+    if (stored.length === 0) return null;
+    const withVectors = stored.reduce((sum, m) => sum + m!.sectionsWithVectors, 0);
+    return { model: stored[0]!.model, sectionsWithVectors: withVectors, sectionsWithoutVectors: Math.max(0, sections - withVectors) };
   }
   const status = engine.status().meaning;
   if (!status) return null;
-  return { model: status.model, sectionsWithVectors: status.sectionsWithVectors, sectionsWithoutVectors: Math.max(0, sections - status.sectionsWithVectors) };
+  const total = states.length > 0 ? sections : 0;
+  // In memory the vector count is the whole index's; a folder's share is not kept apart.
+  const withVectors = Math.min(status.sectionsWithVectors, total);
+  return { model: status.model, sectionsWithVectors: withVectors, sectionsWithoutVectors: Math.max(0, total - withVectors) };
 }
 
 /** A ranked passage as output, with its expiry and its conflicts when it is a library page's. */
-function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage, library: { today: string; soundness?: LibrarySoundness }): ContextPassage {
+function toPassage(state: IndexState, ranked: RankedPassage, library: { today: string; soundness?: LibrarySoundness }): ContextPassage {
   const { section, doc } = ranked.entry;
   const conflicts = library.soundness?.sectionConflicts(section.id) ?? [];
   const info = state.commits.get(doc.path);
@@ -206,6 +297,7 @@ function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage, lib
   const uri = abs ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}` : `${doc.path}#L${section.startLine}-L${section.endLine}`;
   return {
     id: shortId(section.id),
+    folder: doc.folder,
     documentId: shortId(doc.id),
     title: doc.title,
     headingPath: section.headingPath,
@@ -223,7 +315,7 @@ function toPassage(engine: Engine, state: IndexState, ranked: RankedPassage, lib
   };
 }
 
-function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): ContextOutput['neighbourhood'] {
+function neighbourhood(states: readonly IndexState[], passages: readonly ContextPassage[]): ContextOutput['neighbourhood'] {
   // Each passage's first entity before any passage's second, so a passage citing many entities
   // cannot use up the cap before the passages after it get theirs.
   const cited: string[] = [];
@@ -235,9 +327,11 @@ function neighbourhood(state: IndexState, passages: readonly ContextPassage[]): 
     }
   }
   return cited.slice(0, NEIGHBOURHOOD_MAX_ENTITIES).map((key) => {
-    const entity = state.graph.get(key);
+    // In memory every folder shares one graph; a store's namespaces each have their own.
+    const graph = (states.find((s) => s.graph.get(key)) ?? states[0]).graph;
+    const entity = graph.get(key);
     // The entity's own relations: both halves of every pair are stored, so these are all of them.
-    const edges = state.graph.outgoing(key);
+    const edges = graph.outgoing(key);
     return {
       entity: entity?.ref ?? key,
       kind: entity?.kind ?? key.split(':')[0],

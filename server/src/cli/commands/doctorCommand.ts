@@ -10,6 +10,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { EmbeddingSettings } from '../../engine/embeddings/embedder';
+import { NOTHING_INDEXED } from '../../engine/indexing/emptyFolders';
 import { Engine } from '../../engine/engine';
 import type { WorkspaceFolder } from '../../engine/indexState';
 import { loadWebTreeSitter } from '../../engine/parsing/syntaxTree';
@@ -167,9 +168,13 @@ async function folderChecks(folders: readonly WorkspaceFolder[], globs: Partial<
       const entities = state.entities.filter((e) => mine(e.location.path)).length;
       const problems = state.problems.filter((p) => mine(p.path)).length;
       const files = [...state.fileDigests.keys()].filter(mine).length;
-      const found = `${files} files, ${entities} catalog entities, ${docs.length} documents (${[...kinds].map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${problems} problem${problems === 1 ? '' : 's'}`;
+      // Most documents first, as wsctx index lists them.
+      const byCount = [...kinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      const found = `${files} files, ${entities} catalog entities, ${docs.length} documents (${byCount.map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${problems} problem${problems === 1 ? '' : 's'}`;
       const name = `folder ${folder.name}`;
-      if (files === 0) return { name, status: 'fail' as const, detail: `${folder.absPath}: nothing indexable found (catalog-info.yaml, docs, README, .context/); is this the workspace root?` };
+      // A folder that yields no document fails, with the indexer's reason and what to do.
+      const empty = state.problems.find((p) => p.code === NOTHING_INDEXED && (folders.length === 1 || p.path === folder.name));
+      if (empty || docs.length === 0) return { name, status: 'fail' as const, detail: empty?.message ?? `${folder.absPath}: ${found}; nothing is indexed` };
       return { name, status: problems > 0 ? ('warn' as const) : ('ok' as const), detail: `${folder.absPath}: ${found}${problems ? ' (wsctx index lists them)' : ''}` };
     });
   } finally {

@@ -1,6 +1,7 @@
 /**
  * `wsctx index`: index the workspace and say what was found, what is broken and how long it took.
  */
+import { NOTHING_INDEXED } from '../../engine/indexing/emptyFolders';
 import { isForward, isRelationType } from '../../engine/graph/relationTypes';
 import type { Engine } from '../../engine/engine';
 import type { IndexState } from '../../engine/indexState';
@@ -61,6 +62,8 @@ function summarize(engine: Engine, state: IndexState, durationMs: number): Index
 export function renderIndexSummary(s: IndexSummary): string {
   const out: string[] = [];
   out.push(`Indexed ${s.folders.map((f) => f.name).join(', ')} in ${seconds(s.durationMs)}: ${s.files} files (${s.filesRead} read), ${s.documents} documents, ${s.sections} sections.`);
+  // A folder that yields nothing is said first, not left to a count of zero.
+  for (const p of s.problems.filter((p) => p.code === NOTHING_INDEXED)) out.push('', `warning: ${p.message}`);
   out.push('', 'Documents by source kind:', table(countRows(s.bySourceKind)));
   out.push('', `Entities by kind (${s.entities}):`, table(countRows(s.entitiesByKind)));
   out.push('', `Edges by type (${s.edges}):`, table(countRows(s.edgesByType)));

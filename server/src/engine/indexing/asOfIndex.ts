@@ -16,7 +16,7 @@ import type { EngineSettings } from '../settings';
 import type { WorkspaceDiscovery } from '../workspace/discovery';
 import { parseIsoDateTime } from '../workspace/asOf';
 import { GitTreeFileSource, resolveAsOf, type TreeAtCommit } from '../workspace/git';
-import { fromWorkspacePath } from '../workspace/paths';
+import { fromWorkspacePath, usesFolderPrefix } from '../workspace/paths';
 import { countState } from './counts';
 import { compareCodeUnits, FileTable, type FileEntry } from './fileTable';
 import { DocProducers } from './produceDocs';
@@ -115,7 +115,7 @@ export async function buildAsOfState(
 
   const table = new FileTable(new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))), present.reader);
   const produced = await new DocProducers().produce(table, discovery.roots);
-  const store = new SectionStore();
+  const store = new SectionStore({ prefixedPaths: usesFolderPrefix(folders) });
   store.rebuild(produced.docs);
   const snapshot = store.snapshot();
   const commitInfos = new Map<string, FileCommitInfo>();

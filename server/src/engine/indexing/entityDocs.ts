@@ -15,7 +15,12 @@ export class EntityDocs {
   private readonly byEntity = new WeakMap<CatalogEntity, { relations: readonly Relation[]; doc: Doc; catalog: CatalogLoad }>();
   private last: { catalog: CatalogLoad; docs: Doc[] } | null = null;
 
-  of(catalog: CatalogLoad): Doc[] {
+  /**
+   * The catalog's entity documents, one per entity in catalog order; `folderOf` names the
+   * workspace folder holding a catalog file (an entity's document belongs to it, as every other
+   * document belongs to its file's folder).
+   */
+  of(catalog: CatalogLoad, folderOf: (path: string) => string = () => ''): Doc[] {
     const last = this.last;
     if (last?.catalog === catalog) return last.docs;
     // Most edits leave every relation as it was (a description, a tag...): then an entity object
@@ -35,7 +40,7 @@ export class EntityDocs {
         known.catalog = catalog;
         return known.doc;
       }
-      const doc = entityDoc(entity, relations);
+      const doc = entityDoc(entity, relations, folderOf(entity.location.path));
       this.byEntity.set(entity, { relations, doc, catalog });
       return doc;
     });
@@ -91,7 +96,7 @@ function sameRendering(a: readonly Relation[], b: readonly Relation[]): boolean 
   return true;
 }
 
-function entityDoc(entity: CatalogEntity, relations: readonly Relation[]): Doc {
+function entityDoc(entity: CatalogEntity, relations: readonly Relation[], folder: string): Doc {
   const text = renderEntityText(entity, relations);
   // An entity is its own document inside a catalog file that may hold many: its id hashes the
   // file and the entity key, so it is stable across edits of the file's other entities.
@@ -99,7 +104,7 @@ function entityDoc(entity: CatalogEntity, relations: readonly Relation[]): Doc {
   return {
     id,
     path: entity.location.path,
-    folder: '',
+    folder,
     sourceKind: 'catalog_entity',
     format: 'catalog',
     title: entity.title ?? entity.name,

@@ -17,8 +17,9 @@ import { WorkspaceReader } from '../workspace/readGuard';
 import { discoverWorkspace, type DiscoveredFile, type DiscoveredRoot, type WorkspaceDiscovery } from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
 import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
+import { readRemotes, type RepositoryRemotes } from '../workspace/remotes';
 import { compileSourceGlobs, type SourceMatcher } from '../workspace/globs';
-import { fromWorkspacePath, joinPosix, toWorkspacePath } from '../workspace/paths';
+import { fromWorkspacePath, toWorkspacePath, usesFolderPrefix } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
 import { InputError } from '../errors';
@@ -26,6 +27,7 @@ import type { IndexerMemory } from '../persistence/indexSnapshot';
 import { countState } from './counts';
 import { fillFileTable, refreshFileTable, type FileEntry, type FileTable, type FillResult } from './fileTable';
 import { DocProducers } from './produceDocs';
+import { emptyFolderProblems } from './emptyFolders';
 import { SectionStore, type SectionDiff } from './sectionStore';
 
 export interface PassReport {
@@ -51,10 +53,12 @@ export class Indexer {
   /** Hears a full pass's progress (the engine forwards it to hosts' progress displays). */
   onProgress: ((progress: PassProgress) => void) | undefined;
   private readonly producers = new DocProducers();
-  private readonly store = new SectionStore();
+  private readonly store: SectionStore;
   private table: FileTable | undefined;
   private discovery: WorkspaceDiscovery | undefined;
   private git: WorkspaceGitFacts | undefined;
+  /** The served repositories' remotes, read on every full pass (TechDocs `url:` refs). */
+  private remotes: Promise<readonly RepositoryRemotes[]> | undefined;
   private graph: { catalog: CatalogLoad; graph: ComponentGraph } | undefined;
   private lastState: IndexState | undefined;
 
@@ -73,6 +77,7 @@ export class Indexer {
     private readonly settings: EngineSettings,
   ) {
     this.matcher = compileSourceGlobs(settings.globs);
+    this.store = new SectionStore({ prefixedPaths: usesFolderPrefix(folders) });
     this.reader = new WorkspaceReader(folders, settings.maxFileSize);
   }
 
@@ -88,6 +93,8 @@ export class Indexer {
     this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize, known: table && ((path) => table.get(path)) });
     const roots = this.discovery.roots;
     const git = !this.settings.useGit ? Promise.resolve(undefined) : early && sameGitRoots(before!, roots) ? early : loadGitFacts(roots);
+    // One `git config` per repository, read while the files are: documents need it, not git facts.
+    this.remotes = this.settings.useGit ? readRemotes(roots) : Promise.resolve([]);
     const report = this.onProgress;
     const filled = await fillFileTable(this.discovery.files, this.table, this.reader, report && { onProgress: (done, total) => report({ step: 'reading', done, total }) });
     report?.({ step: 'parsing', files: this.discovery.files.length });
@@ -197,7 +204,8 @@ export class Indexer {
     const discovery = this.discovery!;
     this.table = filled.table;
     this.unread = filled.unread;
-    const produced = await this.producers.produce(filled.table, discovery.roots);
+    this.remotes ??= this.settings.useGit ? readRemotes(discovery.roots) : Promise.resolve([]);
+    const produced = await this.producers.produce(filled.table, discovery.roots, await this.remotes);
     // A full pass may have read every file; an update only those the table remembers reading.
     filled.table.releaseTexts(keepsText, kind === 'full' ? undefined : []);
     if (git) {
@@ -205,6 +213,7 @@ export class Indexer {
       this.commitLookup = undefined;
     }
     const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
+    for (const problem of emptyFolderProblems(this.folders, produced.docs, filled.table)) problems.push(problem);
     const runHealth = await readRunHealth(discovery, filled.table, problems);
     // No await below this line (see above).
     if (!this.graph || this.graph.catalog !== produced.catalog) {
@@ -378,11 +387,22 @@ function indexOfPath(files: readonly DiscoveredFile[], path: string): number {
   return lo < files.length && files[lo].path === path ? lo : -1;
 }
 
-/** Each repository root's `.wsctx/run-health.json`, when present (sources/runHealth.ts). */
+/**
+ * Each repository root's last run verdict (sources/runHealth.ts): the first file in path order
+ * that the `runHealth` globs matched in the repository (default `.wsctx/run-health.json`).
+ */
 async function readRunHealth(discovery: WorkspaceDiscovery, table: FileTable, problems: Problem[]): Promise<Map<string, RunHealth>> {
   const health = new Map<string, RunHealth>();
+  const rootOf = new RootMap(discovery.roots);
+  const firstByRoot = new Map<string, string>();
+  for (const path of table.list()) {
+    if (!table.get(path)!.roles.includes('runHealth')) continue;
+    const root = rootOf.innermost(path)?.root ?? '';
+    if (!firstByRoot.has(root)) firstByRoot.set(root, path);
+  }
   for (const root of discovery.roots) {
-    const path = joinPosix(root.root, '.wsctx/run-health.json');
+    const path = firstByRoot.get(root.root);
+    if (path === undefined) continue;
     const text = await table.readText(path);
     if (text === null) continue;
     const parsed = parseRunHealth(path, text);

@@ -1,6 +1,9 @@
 /**
- * Turns the file table into documents: the catalog and its entities, TechDocs, repository
- * overviews, epics and the library, each parser memoised on the files it read (memo.ts).
+ * Turns the file table into documents: the catalog and its entities, documentation sites (those
+ * entities name, every other mkdocs.yml, and docs folders without one), overviews (a repository's
+ * overview.md or README.md, a package's README), epics and the library, each parser memoised on
+ * the files it read (memo.ts). Which files play which part is decided by the source globs'
+ * roles (workspace/globs.ts), never by a file name written here.
  *
  * One path is one document. When two sources claim the same file (an epic kept inside an
  * entity's docs folder, two entities sharing one docs folder), the more specific source wins
@@ -11,15 +14,21 @@ import type { CatalogEntity, Doc, EntityKey, Problem } from '../model';
 import { formatFieldPath } from '../sources/catalog/fieldPath';
 import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
 import { parseEpic, resolveEpic } from '../sources/epics';
-import { isFolderDescriptionPath, isPackPath, classifyLibraryPath } from '../sources/instructionFormats';
+import { isFolderDescriptionPath, isPackPath, libraryFileByRoles } from '../sources/instructionFormats';
 import { parseFolderDescription, parsePack, readLibraryPage, type FolderDescription, type LibraryPack } from '../sources/library';
-import { buildRepoOverview, isOverviewPath } from '../sources/overview';
+import { buildRepoOverview, overviewPreference } from '../sources/overview';
 import { dirName } from '../sources/paths';
-import { readTechDocs, TECHDOCS_ANNOTATION } from '../sources/techdocs';
+import { parseTechDocsRef, readDocsSite, readTechDocs, TECHDOCS_ANNOTATION, type TechDocsResult } from '../sources/techdocs';
+import { resolveTechDocsUrl } from '../sources/techdocsUrl';
 import type { DiscoveredRoot } from '../workspace/discovery';
+import type { RepositoryRemotes } from '../workspace/remotes';
+import type { SourceRole } from '../workspace/globs';
 import { RootMap } from '../workspace/rootMap';
+import { elsewhereProblems, looseDocsSites, mkdocsSites, rootLookup, type ClaimedSites, type ElsewhereRef, type StandaloneSite } from './docSites';
 import { EntityDocs } from './entityDocs';
+import { PlaceOwners } from './placeOwners';
 import type { FileTable } from './fileTable';
+import type { FileSource } from '../workspace/fileSource';
 import { ProducerMemo, type MemoRecord } from './memo';
 
 export interface ProducedDocs {
@@ -54,7 +63,7 @@ const SOURCE_PRIORITY: Record<Doc['sourceKind'], number> = {
  */
 export class DocProducers {
   private readonly catalogMemo = new ProducerMemo<CatalogLoad>();
-  private readonly techdocsMemo = new ProducerMemo<{ docs: Doc[]; problems: Problem[] }>();
+  private readonly techdocsMemo = new ProducerMemo<TechDocsResult>();
   private readonly fileMemo = new ProducerMemo<FileProduct>();
   private readonly overviewMemo = new ProducerMemo<{ doc: Doc; problems: Problem[] }>();
   private readonly parseCache = new CatalogParseCache();
@@ -98,7 +107,11 @@ export class DocProducers {
     this.overviewMemo.import(memos.overviews);
   }
 
-  async produce(table: FileTable, roots: readonly DiscoveredRoot[]): Promise<ProducedDocs> {
+  /**
+   * Every document of the table's files. `remotes` are the served repositories' hosted
+   * identities (workspace/remotes.ts): a TechDocs `url:` naming one of them is read from disk.
+   */
+  async produce(table: FileTable, roots: readonly DiscoveredRoot[], remotes: readonly RepositoryRemotes[] = []): Promise<ProducedDocs> {
     const listing = table.signature;
     const problems: Problem[] = [];
     const folders: FolderDescription[] = [];
@@ -114,20 +127,51 @@ export class DocProducers {
     for (const problem of catalog.problems) problems.push(problem);
     const entityKeys = this.keySet(catalog);
 
-    const docs: Doc[] = [...this.entityDocs.of(catalog)];
+    const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path))];
 
+    const rootOf = rootLookup(roots);
+    const claimed: ClaimedSites = { configs: new Set(), docsDirs: [] };
+    const elsewhere: ElsewhereRef[] = [];
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
+      const target = site.url === undefined ? undefined : resolveTechDocsUrl(site.url, remotes, (dir) => table.listUnder(dir).length > 0, rootOf(entity.location.path));
+      const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
       const result =
-        this.techdocsMemo.lookup(site.key, table, listing)?.value ??
-        (await this.techdocsMemo.get(site.key, table, listing, (source) =>
-          readTechDocs({ files: source, entityKey: entity.key, catalogPath: entity.location.path, annotation: site.annotation, annotationLine: ANNOTATION_LINE, folder: folderOf(table, entity.location.path) }),
+        this.techdocsMemo.lookup(key, table, listing)?.value ??
+        (await this.techdocsMemo.get(key, table, listing, (source) =>
+          readTechDocs({
+            files: source,
+            entityKey: entity.key,
+            catalogPath: entity.location.path,
+            annotation: site.annotation,
+            annotationLine: ANNOTATION_LINE,
+            folder: folderOf(table, entity.location.path),
+            resolveUrl: () => target ?? { kind: 'elsewhere', repository: site.url ?? '' },
+            reportElsewhere: false,
+          }),
         ));
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem.line === ANNOTATION_LINE ? { ...problem, line: site.line } : problem);
+      if (result.elsewhere) elsewhere.push({ entityRef: entity.ref, catalogPath: entity.location.path, line: site.line, url: result.url ?? '', target: result.elsewhere });
+      claim(claimed, result);
+    }
+    for (const problem of elsewhereProblems(elsewhere)) problems.push(problem);
+
+    // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
+    const owners = this.placeOwners(catalog);
+    for (const site of mkdocsSites(table, claimed, owners, rootOf)) {
+      const result = await this.readStandaloneSite(site, table, listing);
+      for (const doc of result.docs) docs.push(doc);
+      for (const problem of result.problems) problems.push(problem);
+      claim(claimed, result);
+    }
+    for (const site of looseDocsSites(table, claimed, owners, rootOf)) {
+      const result = await this.readStandaloneSite(site, table, listing);
+      for (const doc of result.docs) docs.push(doc);
+      for (const problem of result.problems) problems.push(problem);
     }
 
     for (const path of byRole.fileProducts) {
@@ -151,21 +195,26 @@ export class DocProducers {
       for (const problem of product.problems) problems.push(problem);
     }
 
-    const overviewByDir = byRole.overviewByDir;
-    const owners = this.entityOwners(catalog, roots);
-    for (const root of roots) {
-      const overviewPath = overviewByDir.get(root.root);
-      if (!overviewPath) continue;
-      const keys = owners.keys.get(root) ?? [];
-      let key = owners.overviewKeys.get(overviewPath);
-      if (key === undefined) owners.overviewKeys.set(overviewPath, (key = `overview:${root.folder}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}`));
+    // Overviews: a repository root's describes the repository (every entity declared in it), any
+    // other folder's the package of the nearest catalog file at or above it.
+    const repositoryOwners = this.entityOwners(catalog, roots);
+    const rootAt = new RootMap(roots);
+    for (const [dir, overviewPath] of byRole.overviewByDir) {
+      const repoRoots = rootAt.at(dir).filter((root) => root.folder === folderOf(table, overviewPath));
+      const keys = repoRoots.length > 0 ? (repositoryOwners.keys.get(repoRoots[0]) ?? []) : owners.ofFolder(dir, rootOf(overviewPath));
+      let key = repositoryOwners.overviewKeys.get(overviewPath);
+      if (key === undefined || !key.endsWith(sha256Hex(keys.join('\n')))) {
+        key = `overview:${folderOf(table, overviewPath)}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}`;
+        repositoryOwners.overviewKeys.set(overviewPath, key);
+      }
+      const folder = folderOf(table, overviewPath);
       const built =
         this.overviewMemo.lookup(key, table, listing)?.value ??
         (await this.overviewMemo.get(key, table, listing, async (source) =>
-          buildRepoOverview(overviewPath, (await source.readText(overviewPath)) ?? '', keys, root.folder),
+          buildRepoOverview(overviewPath, (await source.readText(overviewPath)) ?? '', keys, folder),
         ));
       docs.push(built.doc);
-      problems.push(...built.problems);
+      for (const problem of built.problems) problems.push(problem);
     }
 
     this.catalogMemo.endPass();
@@ -174,6 +223,22 @@ export class DocProducers {
     this.overviewMemo.endPass();
     return { catalog, docs: this.merge(docs), folders, packs, problems };
   }
+
+  /** A site no entity names, memoised on the files it read like an entity's. */
+  private async readStandaloneSite(site: StandaloneSite, table: FileTable, listing: string): Promise<TechDocsResult> {
+    const read = (files: FileSource) =>
+      site.kind === 'mkdocs'
+        ? readDocsSite({ files, configPath: site.configPath, entityKeys: site.owners, folder: folderOf(table, site.configPath) })
+        : readDocsSite({ files, docsDir: site.docsDir, markdownFiles: site.files, entityKeys: site.owners, folder: folderOf(table, site.files[0]) });
+    return this.techdocsMemo.lookup(site.key, table, listing)?.value ?? (await this.techdocsMemo.get(site.key, table, listing, read));
+  }
+
+  /** Where each catalog folder's entities are, for documents owned by place; one per catalog. */
+  private placeOwners(catalog: CatalogLoad): PlaceOwners {
+    if (this.owned?.catalog !== catalog) this.owned = { catalog, owners: new PlaceOwners(catalog.entities) };
+    return this.owned.owners;
+  }
+  private owned: { catalog: CatalogLoad; owners: PlaceOwners } | undefined;
 
   /**
    * `mergeByPath(docs)`. When the last input had no two documents with one id and `docs` holds
@@ -209,24 +274,26 @@ export class DocProducers {
       if (roles.includes('catalog')) catalog.push(path);
       else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
       if (mayProduceFromFile(path, roles)) fileProducts.push(path);
-      if (!roles.includes('overview')) continue;
-      // The first overview in path order of a directory is its repository's (sources/overview.ts).
+      // A file another source reads (a library page, an epic, a docs page) is that, not an overview.
+      if (!roles.includes('overview') || claimedByOtherRole(path, roles)) continue;
+      // One overview per folder: overview.md before README.md, then the first in path order.
       const dir = dirName(path);
-      if (isOverviewPath(path, dir) && !overviewByDir.has(dir)) overviewByDir.set(dir, path);
+      const held = overviewByDir.get(dir);
+      if (held === undefined || overviewPreference(path) < overviewPreference(held)) overviewByDir.set(dir, path);
     }
     const value = { catalog, catalogCandidates, catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`, fileProducts, overviewByDir };
     this.roles = { paths, value };
     return value;
   }
   private roles: { paths: readonly string[]; value: FilesByRole } | undefined;
-  private readonly techdocsSites = new WeakMap<CatalogEntity, { annotation: string; line: number; key: string } | null>();
+  private readonly techdocsSites = new WeakMap<CatalogEntity, EntitySite | null>();
 
   /**
    * An entity's TechDocs annotation, its line and its memo key, or null without one. Computed once
    * per entity object (the same object while its catalog file is unchanged): a Map hashes a key
    * string once, and these keys are looked up on every pass.
    */
-  private techdocsSite(catalog: CatalogLoad, entity: CatalogEntity): { annotation: string; line: number; key: string } | null {
+  private techdocsSite(catalog: CatalogLoad, entity: CatalogEntity): EntitySite | null {
     let site = this.techdocsSites.get(entity);
     if (site !== undefined) return site;
     const annotation = entity.annotations[TECHDOCS_ANNOTATION];
@@ -234,7 +301,8 @@ export class DocProducers {
       site = null;
     } else {
       const line = catalog.fieldLines[entity.key]?.[ANNOTATION_FIELD] ?? entity.location.startLine;
-      site = { annotation, line, key: `techdocs:${entity.key}:${entity.location.path}:${annotation}` };
+      const ref = parseTechDocsRef(annotation);
+      site = { annotation, line, key: `techdocs:${entity.key}:${entity.location.path}:${annotation}`, ...(ref.type === 'url' ? { url: ref.target } : {}) };
     }
     this.techdocsSites.set(entity, site);
     return site;
@@ -323,8 +391,22 @@ interface FilesByRole {
   catalogKey: string;
   /** Files that may make a document, folder description or pack on their own (produceFromFile). */
   fileProducts: string[];
-  /** First overview file in path order of each directory. */
+  /** The overview of each directory that has one (overview.md before README.md). */
   overviewByDir: Map<string, string>;
+}
+
+/** An entity's TechDocs annotation, its line, its memo key and, for `url:` refs, the address. */
+interface EntitySite {
+  annotation: string;
+  line: number;
+  key: string;
+  url?: string;
+}
+
+/** Records the mkdocs.yml and docs_dir a site read, so no other site reads them again. */
+function claim(claimed: ClaimedSites, result: TechDocsResult): void {
+  if (result.configPath) claimed.configs.add(result.configPath);
+  if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.push(result.docsDir);
 }
 
 /** Which entities each repository declares, for one catalog and one set of roots. */
@@ -340,7 +422,7 @@ export interface ProducerMemos {
   catalog: MemoRecord<CatalogLoad>[];
   /** The last catalog's entity documents, one per entity in catalog order. */
   entityDocs: { catalog: CatalogLoad; docs: Doc[] } | null;
-  techdocs: MemoRecord<{ docs: Doc[]; problems: Problem[] }>[];
+  techdocs: MemoRecord<TechDocsResult>[];
   files: MemoRecord<FileProduct>[];
   overviews: MemoRecord<{ doc: Doc; problems: Problem[] }>[];
 }
@@ -359,26 +441,37 @@ export interface FileProduct {
 }
 
 /** False for files `produceFromFile` answers with nothing whatever they hold (catalog YAML...). */
-function mayProduceFromFile(path: string, roles: readonly string[]): boolean {
-  return isFolderDescriptionPath(path) || isPackPath(path) || classifyLibraryPath(path) !== null || roles.includes('epics') || roles.includes('markdown');
+function mayProduceFromFile(path: string, roles: readonly SourceRole[]): boolean {
+  return isLibraryStructure(path, roles) || libraryFileByRoles(path, roles) !== null || roles.includes('epics') || roles.includes('markdown');
+}
+
+/** A library folder's description or a pack: `.context` files the `library` globs take in. */
+function isLibraryStructure(path: string, roles: readonly SourceRole[]): boolean {
+  return roles.includes('library') && (isFolderDescriptionPath(path) || isPackPath(path));
+}
+
+/** True when a file with the overview role is read by a more specific source (library, epic). */
+function claimedByOtherRole(path: string, roles: readonly SourceRole[]): boolean {
+  return libraryFileByRoles(path, roles) !== null || roles.includes('epics');
 }
 
 /** Library pages, folder descriptions, packs and epics: documents made from one file alone. */
-function produceFromFile(path: string, text: string, folder: string, roles: readonly string[], exists: (path: string) => boolean): FileProduct {
-  if (isFolderDescriptionPath(path)) {
+function produceFromFile(path: string, text: string, folder: string, roles: readonly SourceRole[], exists: (path: string) => boolean): FileProduct {
+  if (isLibraryStructure(path, roles) && isFolderDescriptionPath(path)) {
     const parsed = parseFolderDescription(path, text);
     return { doc: null, folderDescription: parsed.folder, problems: parsed.problems };
   }
-  if (isPackPath(path)) {
+  if (isLibraryStructure(path, roles)) {
     const parsed = parsePack(path, text);
     return { doc: null, pack: parsed.pack ?? undefined, problems: parsed.problems };
   }
-  if (classifyLibraryPath(path)) {
-    const page = readLibraryPage({ path, text, folder, exists });
+  const library = libraryFileByRoles(path, roles);
+  if (library) {
+    const page = readLibraryPage({ path, text, folder, exists, kind: library });
     return { doc: page.doc, problems: page.problems };
   }
   if (roles.includes('epics') || (roles.includes('markdown') && text.startsWith('---'))) {
-    const epic = parseEpic({ path, text, folder });
+    const epic = parseEpic({ path, text, folder, matchesEpicGlobs: roles.includes('epics') });
     return epic ? { doc: epic.doc, problems: epic.problems, epicChecks: epic.unlessKnown } : { doc: null, problems: [] };
   }
   return { doc: null, problems: [] };

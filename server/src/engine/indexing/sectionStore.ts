@@ -23,7 +23,7 @@ import type { Doc } from '../model';
 import type { SectionEntry } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
 import { PostingsBuilder } from '../lexical/postingsBuilder';
-import { documentContextTerms, documentFields, sectionFields, titleTerms } from './sectionTerms';
+import { documentContextTerms, documentFields, pathInFolder, sectionFields, titleTerms } from './sectionTerms';
 
 export interface SectionDiff {
   addedSections: number;
@@ -43,6 +43,16 @@ export class SectionStore {
   private contexts = new Map<string, ReadonlySet<string>>();
   private live = 0;
   postings = new PostingsIndex();
+
+  /**
+   * `prefixedPaths`: the engine serves several folders, so every path starts with its folder's
+   * name; sections are matched on the directories below the folder all the same (sectionTerms.ts).
+   */
+  constructor(private readonly options: { prefixedPaths?: boolean } = {}) {}
+
+  private inFolder(doc: Doc): string {
+    return pathInFolder(doc, this.options.prefixedPaths === true);
+  }
 
   /**
    * The section table for a new state: a copy of the sections array; the maps and the postings
@@ -154,7 +164,7 @@ export class SectionStore {
     docs.forEach((doc, d) => {
       this.docs.set(doc.id, doc);
       this.titles.set(doc.id, terms ? new Set(terms[d].title) : titleTerms(doc));
-      this.contexts.set(doc.id, terms ? new Set(terms[d].context) : documentContextTerms(doc));
+      this.contexts.set(doc.id, terms ? new Set(terms[d].context) : documentContextTerms(doc, this.inFolder(doc)));
       for (const section of doc.sections) {
         const ordinal = ordinals[i++];
         this.entries[ordinal] = { ordinal, section, doc };
@@ -179,8 +189,8 @@ export class SectionStore {
     for (const doc of docs) {
       this.docs.set(doc.id, doc);
       this.titles.set(doc.id, titleTerms(doc));
-      this.contexts.set(doc.id, documentContextTerms(doc));
-      const fields = documentFields(doc);
+      this.contexts.set(doc.id, documentContextTerms(doc, this.inFolder(doc)));
+      const fields = documentFields(doc, this.inFolder(doc));
       for (const section of doc.sections) {
         const ordinal = this.entries.length;
         this.entries.push({ ordinal, section, doc });
@@ -195,8 +205,8 @@ export class SectionStore {
   private addDoc(doc: Doc, diff: SectionDiff): void {
     this.docs.set(doc.id, doc);
     this.titles.set(doc.id, titleTerms(doc));
-    this.contexts.set(doc.id, documentContextTerms(doc));
-    const fields = documentFields(doc);
+    this.contexts.set(doc.id, documentContextTerms(doc, this.inFolder(doc)));
+    const fields = documentFields(doc, this.inFolder(doc));
     for (const section of doc.sections) {
       const ordinal = this.entries.length;
       this.entries.push({ ordinal, section, doc });

@@ -4,7 +4,9 @@
  *
  * Folder words come from the file's directories, so a runbook under
  * `services/billing-worker/docs/` answers a question that names `billing-worker` even when the
- * section itself never repeats the name.
+ * section itself never repeats the name. They are the directories below the workspace folder:
+ * serving a folder beside others (its paths then start with its name) changes no term of its
+ * sections, so it ranks as it does served alone.
  */
 import { addOccurrence, isQuestionHeading, type Field, type SectionFields } from '../lexical/fields';
 import type { Doc, Section } from '../model';
@@ -15,10 +17,10 @@ import { forEachTerm, termSet } from '../text/analyzer';
  * tags. Kept apart from the section's own headings and body so a ranker can tell a term the
  * section itself says from one it inherits (workspaceContextRanker.ts breaks ties with it).
  */
-export function documentContextText(doc: Doc): string {
+export function documentContextText(doc: Doc, pathInFolder: string = doc.path): string {
   const parts: string[] = [];
   parts.push(doc.title);
-  parts.push(folderWords(doc.path));
+  parts.push(folderWords(pathInFolder));
   const type = documentType(doc);
   if (type) parts.push(type);
   const tags = doc.library?.tags ?? [];
@@ -27,8 +29,8 @@ export function documentContextText(doc: Doc): string {
 }
 
 /** The terms of a document's context fields (documentContextText). */
-export function documentContextTerms(doc: Doc): Set<string> {
-  return termSet(documentContextText(doc));
+export function documentContextTerms(doc: Doc, pathInFolder: string = doc.path): Set<string> {
+  return termSet(documentContextText(doc, pathInFolder));
 }
 
 /** A document's title and context fields as counted terms, shared by all its sections. */
@@ -40,7 +42,7 @@ export interface DocumentFields {
 }
 
 /** Counts the terms of a document's title and of its other context fields (folder, type, tags). */
-export function documentFields(doc: Doc): DocumentFields {
+export function documentFields(doc: Doc, pathInFolder: string = doc.path): DocumentFields {
   const counts = new Map<string, number>();
   const count = (text: string, field: Field): number => {
     let n = 0;
@@ -51,7 +53,7 @@ export function documentFields(doc: Doc): DocumentFields {
     return n;
   };
   const titleLength = count(doc.title, 'title');
-  const rest: string[] = [folderWords(doc.path)];
+  const rest: string[] = [folderWords(pathInFolder)];
   const type = documentType(doc);
   if (type) rest.push(type);
   const tags = doc.library?.tags ?? [];
@@ -83,6 +85,14 @@ export function sectionFields(section: Section, doc: Doc, docFields: DocumentFie
 /** The terms of a document's title, for the contract's title bonus. */
 export function titleTerms(doc: Doc): Set<string> {
   return termSet(doc.title);
+}
+
+/**
+ * A document's path below its workspace folder: `path` itself, or without the folder's name when
+ * the engine serves several folders (`prefixed`: model.ts, paths carry the name then).
+ */
+export function pathInFolder(doc: Doc, prefixed: boolean): string {
+  return prefixed && doc.path.startsWith(`${doc.folder}/`) ? doc.path.slice(doc.folder.length + 1) : doc.path;
 }
 
 /** The directory part of a path as words (`a/b-c/d.md` -> `a b-c`). */

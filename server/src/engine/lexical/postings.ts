@@ -336,6 +336,55 @@ export class PostingsIndex {
   }
 
   /**
+   * This index as an index of only the live sections `inScope` marks (1 at their ordinals): its
+   * `sectionCount`, `df` and `averageLengths` count those sections alone, so BM25F weights and
+   * normalisation, and every score made from them, are those of an index that holds only them
+   * (a workspace folder's sections, ranking/folderScope.ts). Postings and lengths are read from
+   * this index, shared: the view is for reading, and valid until this index changes.
+   */
+  scopedTo(inScope: Uint8Array): PostingsIndex {
+    let count = 0;
+    const sums = { body: 0, heading: 0, title: 0, context: 0 };
+    for (let o = 0; o < inScope.length; o++) {
+      if (inScope[o] !== 1 || !this.hasSection(o)) continue;
+      count++;
+      const l = this.fieldLengths(o);
+      for (const f of FIELDS) sums[f] += l[f];
+    }
+    const counted = new Map<string, number>();
+    const df = (term: string): number => {
+      let n = counted.get(term);
+      if (n !== undefined) return n;
+      n = 0;
+      const id = this.dict.get(term);
+      if (id !== undefined) {
+        for (const o of this.deltaPostings.get(id) ?? []) n += inScope[o] === 1 ? 1 : 0;
+        if (id < this.baseTermCount) {
+          const { offsets, postings } = this.base;
+          for (let k = offsets[id]; k < offsets[id + 1]; k++) {
+            const o = postings[k];
+            if (inScope[o] === 1 && (this.deadCount === 0 || isSet(this.dead, o) === 0)) n++;
+          }
+        }
+      }
+      counted.set(term, n);
+      return n;
+    };
+    // Reads go to this index through the prototype; only the corpus's numbers are the scope's.
+    const view = Object.create(this) as PostingsIndex;
+    Object.defineProperty(view, 'sectionCount', { get: () => count });
+    Object.defineProperty(view, 'df', { value: df });
+    Object.defineProperty(view, 'averageLengths', {
+      value: (): FieldLengths => {
+        const n = Math.max(1, count);
+        const avg = (sum: number) => (sum > 0 ? sum / n : 1);
+        return { body: avg(sums.body), heading: avg(sums.heading), title: avg(sums.title), context: avg(sums.context) };
+      },
+    });
+    return view;
+  }
+
+  /**
    * The sections holding at least one unit, with a bit mask of the units each holds. A unit is a
    * list of alternative terms (present when ANY alternative is); unknown terms are ignored.
    * At most {@link MAX_MATCH_UNITS} units: more is a `RangeError` (callers keep the first 32 of a

@@ -17,7 +17,9 @@
  * Format 5: the section texts leave the JSON for a binary column (textColumn.ts) that loads as a
  * few large strings the texts are slices of; they were ~85 MB of the ~150 MB of JSON at 100k
  * sections and most of a restart's parse. The catalog's relations are
- * read back from a table of rows (relationTable.ts) instead of derived again.
+ * read back from a table of rows (relationTable.ts) instead of derived again. Format 6: entity
+ * documents carry their workspace folder, and the documentation memos hold the sites no entity
+ * names (older snapshots would keep entity documents of no folder).
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
@@ -35,7 +37,7 @@ import { decodeRelations, encodeRelations, type RelationTable } from './relation
 import { decodeTexts, encodeTexts } from './textColumn';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 5;
+export const SNAPSHOT_FORMAT = 6;
 
 /** Everything the indexer needs to continue where a previous process stopped. */
 export interface IndexerMemory {

@@ -651,6 +651,24 @@ class TopK {
   }
 }
 
+/**
+ * The ranker's order between two ranked passages, as a sort comparator (negative: `a` first):
+ * score, then TopK's tie rules. For merging rankings made separately (one per served folder).
+ */
+export function comparePassages(a: RankedPassage, b: RankedPassage): number {
+  if (a.score !== b.score) return b.score - a.score;
+  if (a.match !== b.match) return b.match - a.match;
+  if (a.ownWords !== b.ownWords) return b.ownWords - a.ownWords;
+  const ea = a.entry;
+  const eb = b.entry;
+  if (ea.doc.id === eb.doc.id && ea.section.startLine !== eb.section.startLine) return ea.section.startLine - eb.section.startLine;
+  if (ea.doc.id !== eb.doc.id && (ea.doc.folder !== eb.doc.folder || ea.doc.path !== eb.doc.path)) {
+    if (ea.doc.folder !== eb.doc.folder) return ea.doc.folder < eb.doc.folder ? -1 : 1;
+    return ea.doc.path < eb.doc.path ? -1 : 1;
+  }
+  return ea.section.id < eb.section.id ? -1 : ea.section.id > eb.section.id ? 1 : 0;
+}
+
 function term(signal: Signal, weight: number, raw: number, detail: string): WhyTerm {
   return { signal, weight, raw, contribution: weight * raw, detail };
 }

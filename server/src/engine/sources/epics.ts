@@ -114,6 +114,12 @@ export interface EpicInput {
   folder?: string;
   /** Default keeps every well-formed ref (`keepAllRefs`). */
   resolve?: EntityResolver;
+  /**
+   * Whether the `epics` source globs match the path (globs.ts roles); the front matter's
+   * `kind: epic` makes an epic of any Markdown file either way. Default: the default globs'
+   * test (`isEpicPath`).
+   */
+  matchesEpicGlobs?: boolean;
 }
 
 export interface EpicResult {
@@ -176,7 +182,7 @@ export function resolveEpic(parsed: ParsedEpic, isKnown: (key: EntityKey) => boo
 function readEpicWith(input: Omit<EpicInput, 'resolve'>, resolve: EntityResolver, deferUnknown = false): ParsedEpic | null {
   const markdown = parseMarkdown(input.path, input.text);
   const data = markdown.frontMatter.data;
-  if (!isEpicPath(input.path) && !declaresEpic(data)) return null;
+  if (!(input.matchesEpicGlobs ?? isEpicPath(input.path)) && !declaresEpic(data)) return null;
 
   const problems = [...markdown.problems];
   const unlessKnown: [number, EntityKey][] = [];

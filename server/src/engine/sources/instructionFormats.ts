@@ -16,6 +16,7 @@
  * A `.context` folder may sit at any depth (one per repository in a multi-repo workspace).
  */
 import type { DocFormat } from '../model';
+import type { SourceRole } from '../workspace/globs';
 import { extName } from './paths';
 
 export interface LibraryFile {
@@ -73,6 +74,34 @@ export function classifyLibraryPath(path: string): LibraryFile | null {
   }
   const cursorAt = segments.lastIndexOf('.cursor', segments.length - 3);
   if (cursorAt >= 0 && segments[cursorAt + 1] === 'rules' && extName(path) === 'mdc') return instructions('cursor-mdc');
+  return null;
+}
+
+/** The instruction formats agents read, by the source role (globs.ts) that finds them. */
+const INSTRUCTION_ROLES: readonly [SourceRole, DocFormat][] = [
+  ['agentsMd', 'agents-md'],
+  ['claudeMd', 'claude-md'],
+  ['copilotInstructions', 'copilot-instructions'],
+  ['instructionFiles', 'instructions-md'],
+  ['cursorRules', 'cursor-mdc'],
+];
+
+/**
+ * The library format of a file from the roles its path matched (the `sources.library`,
+ * `agentsMd`, `claudeMd`, `copilotInstructions`, `instructionFiles` and `cursorRules` globs), or
+ * null when none of them takes it or it is not Markdown. A page inside `.context/` keeps that
+ * folder's conventions (its namespace, `.context/instructions.md` as the team's instructions);
+ * any other file the library globs take is a page of the top namespace.
+ */
+export function libraryFileByRoles(path: string, roles: readonly SourceRole[]): LibraryFile | null {
+  const ext = extName(path);
+  if (ext !== 'md' && ext !== 'mdc') return null;
+  const byPath = classifyLibraryPath(path);
+  if (roles.includes('library') && byPath?.format === 'context-page') return byPath;
+  for (const [role, format] of INSTRUCTION_ROLES) {
+    if (roles.includes(role)) return { format, defaultType: INSTRUCTIONS_TYPE, namespace: '', teamInstructions: false };
+  }
+  if (roles.includes('library')) return { format: 'context-page', namespace: '', teamInstructions: false };
   return null;
 }
 

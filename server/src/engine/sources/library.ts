@@ -15,6 +15,7 @@ import { buildDoc } from './docBuilder';
 import { FieldReader } from './fields';
 import {
   classifyLibraryPath,
+  type LibraryFile,
   isFolderDescriptionPath,
   isPackPath,
   libraryNamespace,
@@ -29,6 +30,11 @@ export interface LibraryPageInput {
   folder?: string;
   /** Checks that an attached `file:` exists; when given, a missing file is a problem. */
   exists?: (path: string) => boolean;
+  /**
+   * The page's library format, as the source globs' roles decided it (instructionFormats.ts
+   * `libraryFileByRoles`). Default: from the path's conventions alone (`classifyLibraryPath`).
+   */
+  kind?: LibraryFile;
 }
 
 /** A folder's `folder.yaml`. */
@@ -72,7 +78,7 @@ const STATUSES = ['published', 'draft'] as const;
 
 /** Reads one library Markdown file. `doc` is null when the path is not part of the library. */
 export function readLibraryPage(input: LibraryPageInput): { doc: Doc | null; problems: Problem[] } {
-  const kind = classifyLibraryPath(input.path);
+  const kind = input.kind ?? classifyLibraryPath(input.path);
   if (!kind) return { doc: null, problems: [] };
   const markdown = parseMarkdown(input.path, quoteBareGlobs(input.text));
   const problems = [...markdown.problems];

@@ -24,6 +24,14 @@ export interface OverviewResult {
   problems: Problem[];
 }
 
+/**
+ * Which of a folder's overview files describes it: 0 for `overview.md`, 1 for any other (a
+ * README), in any letter case. Lower wins; ties go to the first in path order.
+ */
+export function overviewPreference(path: string): number {
+  return baseName(path).toLowerCase() === 'overview.md' ? 0 : 1;
+}
+
 /** True when `path` is an overview file directly in `repoRoot`. */
 export function isOverviewPath(path: string, repoRoot: string): boolean {
   return dirName(path) === repoRoot && baseName(path).toLowerCase() === 'overview.md';

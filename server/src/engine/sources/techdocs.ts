@@ -1,12 +1,18 @@
 /**
- * Entity docs (`catalog_doc`): `backstage.io/techdocs-ref: dir:<path>` names a folder, relative to
- * the entity's catalog file, holding `mkdocs.yml`; its `docs_dir` (default `docs`) holds the
- * Markdown and its `nav` gives the reading order.
+ * Documentation sites (`catalog_doc`): a folder holding `mkdocs.yml`, whose `docs_dir` (default
+ * `docs`) holds the Markdown and whose `nav` gives the reading order.
+ *
+ * A site is found three ways (indexing/docSites.ts decides which apply):
+ * - an entity's `backstage.io/techdocs-ref: dir:<path>` names its folder, relative to the
+ *   entity's catalog file (`readTechDocs`); `url:<address>` does too when the address names a
+ *   repository the workspace holds (techdocsUrl.ts), else it is reported and never fetched;
+ * - any `mkdocs.yml` is a site of its own, attached to the entities that own its folder
+ *   (`readDocsSite`);
+ * - Markdown under a `docs` folder that no site claims is read the same way, in path order.
  *
  * Order of the documents returned: the overview (docs' index page: `index.md`, else `README.md`
  * at the top of docs_dir, else the first nav entry), then the pages in nav order, then every other
- * Markdown file under docs_dir in path order. `url:` refs point outside the workspace: they are
- * reported and never fetched.
+ * Markdown file under docs_dir in path order.
  */
 import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { parseYamlMap } from '../chunking/yamlMap';
@@ -16,6 +22,7 @@ import { parseMarkdown } from '../chunking/markdownSections';
 import { buildDoc } from './docBuilder';
 import { FieldReader } from './fields';
 import { dirName, extName, joinPath } from './paths';
+import type { UrlTarget } from './techdocsUrl';
 
 export interface TechDocsInput {
   files: FileSource;
@@ -29,6 +36,13 @@ export interface TechDocsInput {
   annotationLine?: number;
   /** Workspace folder name. Default ''. */
   folder?: string;
+  /** How a `url:` ref is resolved (techdocsUrl.ts). Default: every address is elsewhere. */
+  resolveUrl?: (url: string) => UrlTarget;
+  /**
+   * False: a `url:` ref to elsewhere gives no problem here, only `elsewhere` in the result, for
+   * the caller to report once per repository. Default true.
+   */
+  reportElsewhere?: boolean;
 }
 
 export interface TechDocsResult {
@@ -39,8 +53,27 @@ export interface TechDocsResult {
   siteName?: string;
   /** Workspace-relative folder the Markdown was read from. */
   docsDir?: string;
-  /** The target of a `url:` ref, kept unresolved. */
+  /** The site's mkdocs.yml, when it has one. */
+  configPath?: string;
+  /** The target of a `url:` ref, as written. */
   url?: string;
+  /** Where a `url:` ref leads when it is not on disk. */
+  elsewhere?: Extract<UrlTarget, { kind: 'elsewhere' }>;
+}
+
+/** A site no entity's annotation points at (an mkdocs.yml, or a docs folder without one). */
+export interface DocsSiteInput {
+  files: FileSource;
+  /** The site's `mkdocs.yml`; absent for a docs folder read without one. */
+  configPath?: string;
+  /** Without `configPath`: the folder whose Markdown is the site. */
+  docsDir?: string;
+  /** Without `configPath`: exactly these Markdown files (default: every one under `docsDir`). */
+  markdownFiles?: readonly string[];
+  /** Entities the pages are attached to (the owners of the site's folder; may be empty). */
+  entityKeys: readonly EntityKey[];
+  /** Workspace folder name. Default ''. */
+  folder?: string;
 }
 
 /** A page named in `nav`, flattened in reading order. */
@@ -136,10 +169,34 @@ export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult
   const result: TechDocsResult = { docs: [], problems };
   const located = await locate(input, result);
   if (!located) return result;
+  await readPages(input.files, located, [input.entityKey], input.folder, result);
+  return result;
+}
 
+/** Reads a site no entity points at. Never throws. */
+export async function readDocsSite(input: DocsSiteInput): Promise<TechDocsResult> {
+  const result: TechDocsResult = { docs: [], problems: [] };
+  let located: Located | null;
+  if (input.configPath) {
+    const text = await input.files.readText(input.configPath);
+    if (text === null) return result;
+    located = siteOf(input.files, dirName(input.configPath), input.configPath, text, result, `the docs site '${input.configPath}'`);
+  } else {
+    const docsDir = input.docsDir ?? '';
+    const markdownFiles = input.markdownFiles ? [...input.markdownFiles].sort() : markdownUnder(input.files, docsDir);
+    located = markdownFiles.length > 0 ? { config: emptyConfig(), docsDir, markdownFiles } : null;
+    if (located) result.docsDir = docsDir;
+  }
+  if (!located) return result;
+  await readPages(input.files, located, input.entityKeys, input.folder, result);
+  return result;
+}
+
+/** Reads a located site's pages in reading order into `result`. */
+async function readPages(files: FileSource, located: Located, entityKeys: readonly EntityKey[], folder: string | undefined, result: TechDocsResult): Promise<void> {
   const { config, configPath, docsDir, markdownFiles } = located;
-  for (const entry of readingOrder(docsDir, markdownFiles, config, configPath ?? input.catalogPath, problems)) {
-    const text = await input.files.readText(entry.path);
+  for (const entry of readingOrder(docsDir, markdownFiles, config, configPath ?? docsDir, result.problems)) {
+    const text = await files.readText(entry.path);
     if (text === null) continue;
     // The page's own title (front matter or H1) describes its content; a nav label ("Home",
     // "Overview") only names a menu entry, so it titles pages that have none of their own.
@@ -150,16 +207,19 @@ export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult
       text,
       sourceKind: 'catalog_doc',
       format: 'markdown',
-      folder: input.folder,
-      entityRefs: [input.entityKey],
+      folder,
+      entityRefs: entityKeys,
       docsRole: entry.role,
       title: ownTitle ? undefined : entry.title,
       markdown,
     });
     result.docs.push(built.doc);
-    problems.push(...markdown.problems);
+    result.problems.push(...markdown.problems);
   }
-  return result;
+}
+
+function emptyConfig(): MkDocsConfig {
+  return { docsDir: 'docs', nav: [], keyLines: {}, problems: [] };
 }
 
 interface Located {
@@ -182,12 +242,20 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     const expected = `'dir:<path>' or 'url:<address>' (got '${input.annotation}')`;
     return report('warning', 'techdocs.invalid-ref', `Annotation '${TECHDOCS_ANNOTATION}' must be ${expected}.`);
   }
+  let dir: string | null;
   if (ref.type === 'url') {
     result.url = ref.target;
-    const message = `TechDocs of ${entityKey} live at '${ref.target}', outside the workspace; they are not fetched.`;
-    return report('warning', 'techdocs.url-ref', message);
+    const target: UrlTarget = input.resolveUrl?.(ref.target) ?? { kind: 'elsewhere', repository: ref.target };
+    if (target.kind === 'elsewhere') {
+      result.elsewhere = target;
+      if (input.reportElsewhere === false) return null;
+      const where = target.outsideServed ? 'in a part of this repository that is not served' : 'outside the workspace';
+      return report('warning', 'techdocs.url-ref', `TechDocs of ${entityKey} live at '${ref.target}', ${where}; they are not fetched.`);
+    }
+    dir = target.dir;
+  } else {
+    dir = joinPath(dirName(input.catalogPath), ref.target);
   }
-  const dir = joinPath(dirName(input.catalogPath), ref.target);
   if (dir === null) {
     const message = `Annotation '${TECHDOCS_ANNOTATION}' points outside the workspace ('${ref.target}').`;
     return report('warning', 'techdocs.invalid-ref', message);
@@ -201,35 +269,50 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
   const configPath = ['mkdocs.yml', 'mkdocs.yaml']
     .map((name) => joinPath(dir, name))
     .find((path): path is string => path !== null && files.has(path));
-  let config: MkDocsConfig = { docsDir: 'docs', nav: [], keyLines: {}, problems: [] };
   const configText = configPath ? await files.readText(configPath) : null;
-  if (configPath && configText !== null) {
-    config = parseMkDocs(configPath, configText);
-    result.problems.push(...config.problems);
-    if (config.siteName) result.siteName = config.siteName;
+  if (configPath && configText !== null) return siteOf(files, dir, configPath, configText, result, entityKey);
+  const docsDir = joinPath(dir, 'docs') ?? dir;
+  const markdownFiles = markdownUnder(files, docsDir);
+  if (markdownFiles.length === 0) {
+    return report('warning', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown} and no Markdown in '${docsDir}' for ${entityKey}.`);
   }
+  report('info', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown}; reading the Markdown of '${docsDir}' in path order.`);
+  result.docsDir = docsDir;
+  return { config: emptyConfig(), docsDir, markdownFiles };
+}
+
+/**
+ * A site from its mkdocs.yml: its docs_dir's Markdown, in path order (readingOrder applies nav).
+ * Null, with a problem, when docs_dir leaves the workspace or holds no Markdown. `subject` names
+ * whose docs these are in messages.
+ */
+function siteOf(files: FileSource, dir: string, configPath: string, configText: string, result: TechDocsResult, subject: string): Located | null {
+  const config = parseMkDocs(configPath, configText);
+  result.problems.push(...config.problems);
+  if (config.siteName) result.siteName = config.siteName;
   const docsDirLine = config.keyLines.docs_dir ?? 1;
   const docsDir = joinPath(dir, config.docsDir);
   if (docsDir === null) {
     const message = `mkdocs.yml field 'docs_dir' points outside the workspace ('${config.docsDir}').`;
-    result.problems.push(configProblem(configPath ?? input.catalogPath, docsDirLine, 'techdocs.invalid-field', message));
+    result.problems.push(configProblem(configPath, docsDirLine, 'techdocs.invalid-field', message));
     return null;
   }
-  const markdownFiles = filesUnder(files, docsDir)
-    .filter((path) => MARKDOWN_EXTENSIONS.has(extName(path)))
-    .sort();
-  if (!configPath) {
-    if (markdownFiles.length === 0) {
-      return report('warning', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown} and no Markdown in '${docsDir}' for ${entityKey}.`);
-    }
-    report('info', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown}; reading the Markdown of '${docsDir}' in path order.`);
-  } else if (markdownFiles.length === 0) {
-    const message = `docs_dir '${config.docsDir}' of ${entityKey} holds no Markdown files.`;
+  const markdownFiles = markdownUnder(files, docsDir);
+  if (markdownFiles.length === 0) {
+    const message = `docs_dir '${config.docsDir}' of ${subject} holds no Markdown files.`;
     result.problems.push(configProblem(configPath, docsDirLine, 'techdocs.missing-dir', message));
     return null;
   }
   result.docsDir = docsDir;
-  return configPath ? { config, configPath, docsDir, markdownFiles } : { config, docsDir, markdownFiles };
+  result.configPath = configPath;
+  return { config, configPath, docsDir, markdownFiles };
+}
+
+/** The Markdown files under a folder, in path order. */
+function markdownUnder(files: FileSource, dir: string): string[] {
+  return filesUnder(files, dir)
+    .filter((path) => MARKDOWN_EXTENSIONS.has(extName(path)))
+    .sort();
 }
 
 function configProblem(path: string, line: number, code: string, message: string): Problem {

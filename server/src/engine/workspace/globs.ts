@@ -14,11 +14,17 @@ import picomatch from 'picomatch';
 export interface SourceGlobs {
   /** Backstage catalog files. Default `**\/catalog-info.{yaml,yml}`. */
   catalog: readonly string[];
-  /** Repository overview at a repository root, any case. Default `overview.md`. */
+  /**
+   * Overviews, any case: a file describing the folder it sits in. At a repository root it is the
+   * repository's overview (attached to every entity declared in the repository); elsewhere, the
+   * overview of the package whose catalog file is in that folder or the nearest one above it.
+   * Where a folder holds both, `overview.md` wins over `README.md`. Default `overview.md` at a
+   * repository root and `README.md` at any depth.
+   */
   overview: readonly string[];
   /** Epic specs. Default `**\/epics/**\/*.md` and `**\/*.epic.md`. */
   epics: readonly string[];
-  /** The rules-and-instructions library. Default `.context/**`. */
+  /** The rules-and-instructions library. Default `.context/**` in any folder. */
   library: readonly string[];
   /** `AGENTS.md` at any depth. */
   agentsMd: readonly string[];
@@ -30,8 +36,18 @@ export interface SourceGlobs {
   claudeMd: readonly string[];
   /** Cursor rules. Default `.cursor/rules/*.mdc`. */
   cursorRules: readonly string[];
-  /** TechDocs site configuration. Default `**\/mkdocs.yml` and `**\/mkdocs.yaml`. */
+  /**
+   * TechDocs site configuration. Every match is a documentation site (its `docs_dir`, in `nav`
+   * order), whether or not an entity's `backstage.io/techdocs-ref` points at it. Default
+   * `**\/mkdocs.yml` and `**\/mkdocs.yaml`.
+   */
   techdocs: readonly string[];
+  /**
+   * Documentation read without a site configuration or a catalog: Markdown that no `mkdocs.yml`
+   * claims, read as the docs of the folder named `docs` holding it (else of its own folder).
+   * Default `**\/docs/**\/*.md`.
+   */
+  docs: readonly string[];
   /**
    * Markdown kept so parsers can follow it without a role of its own: TechDocs pages under a
    * `docs_dir` and epics marked only by front matter (`kind: epic`). Default `**\/*.md`.
@@ -67,15 +83,16 @@ export type SourceRole = Exclude<keyof SourceGlobs, 'ignore'>;
 /** The defaults of DESIGN.md section 2, plus the conventions agents already use. */
 export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   catalog: ['**/catalog-info.{yaml,yml}'],
-  overview: ['overview.md'],
+  overview: ['overview.md', '**/README.md'],
   epics: ['**/epics/**/*.md', '**/*.epic.md'],
-  library: ['.context/**'],
+  library: ['**/.context/**'],
   agentsMd: ['**/AGENTS.md'],
-  copilotInstructions: ['.github/copilot-instructions.md'],
-  instructionFiles: ['.github/instructions/*.instructions.md'],
+  copilotInstructions: ['**/.github/copilot-instructions.md'],
+  instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
-  cursorRules: ['.cursor/rules/*.mdc'],
+  cursorRules: ['**/.cursor/rules/**/*.mdc'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
+  docs: ['**/docs/**/*.md'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
@@ -95,6 +112,7 @@ export const SOURCE_ROLES: readonly SourceRole[] = [
   'claudeMd',
   'cursorRules',
   'techdocs',
+  'docs',
   'markdown',
   'catalogTargets',
   'placeholderTargets',

@@ -25,8 +25,10 @@ export async function callToolRequest(ctx: FeatureContext, params: CallToolParam
   if (!services) throw new ResponseError(ErrorCodes.InvalidRequest, 'No workspace folder is open; open a folder to use Workspace Context.');
   const tool = findTool(params?.name ?? '');
   if (!tool) throw new ResponseError(ErrorCodes.InvalidParams, `name: no tool "${params?.name}"; use one of ${TOOLS.map((t) => t.name).join(', ')}.`);
-  // Tools that answer per workspace folder default to the first one; the library tools take none.
-  const input = { ...('workspace' in tool.input ? { workspace: services.engine.folders[0].name } : {}), ...(params.arguments ?? {}) };
+  // Tools that need a workspace folder default to the first one; workspace_context, whose
+  // workspace may be left out, asks every folder; the library tools take none.
+  const needsWorkspace = 'workspace' in tool.input && !(tool.input as Record<string, { safeParse(v: unknown): { success: boolean } }>).workspace.safeParse(undefined).success;
+  const input = { ...(needsWorkspace ? { workspace: services.engine.folders[0].name } : {}), ...(params.arguments ?? {}) };
   try {
     const output = await callTool(services, tool, input, { sessionId: 'lsp' });
     return { name: tool.name, output, text: tool.renderText(output) };

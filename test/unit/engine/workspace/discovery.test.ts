@@ -141,7 +141,7 @@ describe('engine/workspace/discovery', () => {
       [
         ['AGENTS.md', '', 'agentsMd,markdown'],
         ['repos/alpha/catalog-info.yaml', 'repos/alpha', 'catalog,catalogTargets'],
-        ['repos/alpha/docs/overview.md', 'repos/alpha', 'markdown'],
+        ['repos/alpha/docs/overview.md', 'repos/alpha', 'docs,markdown'],
         ['repos/alpha/overview.md', 'repos/alpha', 'overview,markdown'],
         ['repos/beta/.context/rules/style.md', 'repos/beta', 'library,markdown'],
         ['repos/beta/OVERVIEW.md', 'repos/beta', 'overview,markdown'],

@@ -1,0 +1,135 @@
+/**
+ * Which documentation sites an index pass reads besides the ones catalog entities name
+ * (sources/techdocs.ts): every `mkdocs.yml` no entity's annotation led to, and the Markdown of
+ * `docs` folders (the `docs` source globs) that no site claims. A documentation folder in a
+ * repository without any catalog is read this way, attached to no entity; one inside a package
+ * is attached to the package's entities (placeOwners.ts).
+ *
+ * Also here: the `url:` TechDocs refs that lead elsewhere, reported once per repository rather
+ * than once per entity (a monorepo's 40 plugins pointing at one docs repository are one fact).
+ */
+import type { EntityKey, Problem } from '../model';
+import { TECHDOCS_ANNOTATION } from '../sources/techdocs';
+import type { UrlTarget } from '../sources/techdocsUrl';
+import { dirName, isInside } from '../sources/paths';
+import type { DiscoveredRoot } from '../workspace/discovery';
+import { RootMap } from '../workspace/rootMap';
+import type { FileTable } from './fileTable';
+import type { PlaceOwners } from './placeOwners';
+
+/** A site no entity's annotation names: an mkdocs.yml, or a docs folder read without one. */
+export type StandaloneSite =
+  | { kind: 'mkdocs'; key: string; configPath: string; owners: readonly EntityKey[] }
+  | { kind: 'docs'; key: string; docsDir: string; files: readonly string[]; owners: readonly EntityKey[] };
+
+/** What entity sites (and earlier standalone ones) already read. */
+export interface ClaimedSites {
+  /** mkdocs.yml files read. */
+  configs: Set<string>;
+  /** docs_dir folders read. */
+  docsDirs: string[];
+}
+
+/** Repository roots by path, for "which repository holds this file". */
+export function rootLookup(roots: readonly DiscoveredRoot[]): (path: string) => string {
+  const map = new RootMap(roots);
+  return (path) => map.innermost(path)?.root ?? '';
+}
+
+/**
+ * The mkdocs.yml files (the `techdocs` globs) no entity site read, each a site of its own,
+ * attached to the entities owning its folder. In path order.
+ */
+export function mkdocsSites(table: FileTable, claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
+  const sites: StandaloneSite[] = [];
+  for (const path of table.list()) {
+    if (!table.get(path)!.roles.includes('techdocs') || claimed.configs.has(path)) continue;
+    const folder = dirName(path);
+    const keys = owners.ofFolder(folder, rootOf(path));
+    sites.push({ kind: 'mkdocs', key: `site:${path}\u0000${keys.join('\n')}`, configPath: path, owners: keys });
+  }
+  return sites;
+}
+
+/**
+ * The Markdown files of the `docs` globs that no site read, grouped by docs folder: the outermost
+ * folder named `docs` holding the file inside its repository, else the file's own folder. Each
+ * group is read as a site without mkdocs.yml (path order; its `index.md` or `README.md` first).
+ */
+export function looseDocsSites(table: FileTable, claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
+  const groups = new Map<string, string[]>();
+  for (const path of table.list()) {
+    if (!table.get(path)!.roles.includes('docs')) continue;
+    if (claimed.docsDirs.some((dir) => isInside(path, dir))) continue;
+    const dir = docsFolderOf(path, rootOf(path));
+    const list = groups.get(dir);
+    if (list) list.push(path);
+    else groups.set(dir, [path]);
+  }
+  const sites: StandaloneSite[] = [];
+  for (const [docsDir, files] of groups) {
+    const keys = owners.ofFolder(docsDir, rootOf(files[0]));
+    sites.push({ kind: 'docs', key: `docs:${docsDir}\u0000${files.join('\n')}\u0000${keys.join('\n')}`, docsDir, files, owners: keys });
+  }
+  return sites;
+}
+
+/** The outermost folder named `docs` holding `path` below its repository root, else its own folder. */
+function docsFolderOf(path: string, root: string): string {
+  const inRepo = root === '' ? path : path.slice(root.length + 1);
+  const segments = inRepo.split('/');
+  const at = segments.indexOf('docs');
+  if (at < 0 || at === segments.length - 1) return dirName(path);
+  const inside = segments.slice(0, at + 1).join('/');
+  return root === '' ? inside : `${root}/${inside}`;
+}
+
+/** One entity whose `url:` TechDocs ref leads to a repository the workspace does not hold. */
+export interface ElsewhereRef {
+  entityRef: string;
+  catalogPath: string;
+  line: number;
+  url: string;
+  target: Extract<UrlTarget, { kind: 'elsewhere' }>;
+}
+
+/** At most this many entity refs are named in one grouped problem; the rest are counted. */
+const NAMED_IN_GROUP = 3;
+
+/**
+ * One `techdocs.url-ref` warning per repository the refs lead to, at its first entity's
+ * annotation, naming a few entities and counting the rest; the others are listed as related
+ * places, so an editor still shows each annotation.
+ */
+export function elsewhereProblems(refs: readonly ElsewhereRef[]): Problem[] {
+  const byRepository = new Map<string, ElsewhereRef[]>();
+  for (const ref of refs) {
+    const key = `${ref.target.outsideServed ? 'outside:' : ''}${ref.target.repository}`;
+    const list = byRepository.get(key);
+    if (list) list.push(ref);
+    else byRepository.set(key, [ref]);
+  }
+  const problems: Problem[] = [];
+  for (const list of byRepository.values()) {
+    const [first] = list;
+    const named = list.slice(0, NAMED_IN_GROUP).map((r) => r.entityRef).join(', ');
+    const more = list.length > NAMED_IN_GROUP ? ` and ${list.length - NAMED_IN_GROUP} more` : '';
+    const whose = list.length === 1 ? `TechDocs of ${named}` : `TechDocs of ${list.length} entities (${named}${more})`;
+    const where = first.target.outsideServed
+      ? `live in a part of this repository that is not served ('${first.url}'); serve the repository's top folder to read them`
+      : `live in ${describeRepository(first.target.repository)} ('${first.url}'), which the workspace does not hold; they are not fetched (add a checkout of it as a workspace folder to read them)`;
+    problems.push({
+      path: first.catalogPath,
+      line: first.line,
+      severity: 'warning',
+      code: 'techdocs.url-ref',
+      message: `${whose} ${where}.`,
+      ...(list.length > 1 ? { related: list.slice(1).map((r) => ({ path: r.catalogPath, line: r.line, message: `${TECHDOCS_ANNOTATION} of ${r.entityRef}` })) } : {}),
+    });
+  }
+  return problems;
+}
+
+function describeRepository(repository: string): string {
+  return /^[a-z0-9.-]+\//.test(repository) && !repository.includes('://') ? `the repository ${repository}` : `'${repository}'`;
+}

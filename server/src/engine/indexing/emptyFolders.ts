@@ -1,0 +1,51 @@
+/**
+ * A served folder that yields no document is never "fine": the index says so with a warning that
+ * names what was found there, what is read, and how to have the rest read. Hosts pass it on
+ * (`wsctx index` first of all, `wsctx doctor` as a failed check, the editor as a diagnostic), and
+ * an answer from an index holding nothing is flagged `index-empty` (tools/workspaceContext.ts).
+ */
+import type { WorkspaceFolder } from '../indexState';
+import type { Doc, Problem } from '../model';
+import { extName } from '../sources/paths';
+import type { FileTable } from './fileTable';
+
+export const NOTHING_INDEXED = 'workspace.nothing-indexed';
+
+/** Unread Markdown files named as examples in the message. */
+const EXAMPLES = 3;
+
+/** One warning per served folder that holds no document, at the folder's top. */
+export function emptyFolderProblems(folders: readonly WorkspaceFolder[], docs: Iterable<Doc>, table: FileTable): Problem[] {
+  const withDocs = new Set<string>();
+  for (const doc of docs) withDocs.add(doc.folder);
+  const problems: Problem[] = [];
+  for (const folder of folders) {
+    if (withDocs.has(folder.name)) continue;
+    const markdown: string[] = [];
+    let files = 0;
+    for (const path of table.list()) {
+      const entry = table.get(path)!;
+      if (entry.folder !== folder.name) continue;
+      files++;
+      if (extName(path) === 'md' || extName(path) === 'markdown') markdown.push(path);
+    }
+    const top = folders.length > 1 ? folder.name : '';
+    problems.push({ path: top, line: 1, severity: 'warning', code: NOTHING_INDEXED, message: emptyMessage(folder, files, markdown) });
+  }
+  return problems;
+}
+
+function emptyMessage(folder: WorkspaceFolder, files: number, markdown: readonly string[]): string {
+  const read =
+    'what is read: catalog-info.yaml files, mkdocs.yml sites, Markdown under docs/ folders, README.md and overview.md, epics, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)';
+  if (markdown.length > 0) {
+    const examples = markdown.slice(0, EXAMPLES).join(', ');
+    return (
+      `Nothing in ${folder.absPath} is indexed: ${markdown.length} Markdown file${markdown.length === 1 ? '' : 's'} (${examples}${markdown.length > EXAMPLES ? ', ...' : ''}) ` +
+      `${markdown.length === 1 ? 'is' : 'are'} not in any place that is read (${read}). ` +
+      `To read them, set sources.docs in .wsctx.yaml, e.g. "sources: { docs: ['**/*.md'] }", or add an mkdocs.yml whose docs_dir holds them.`
+    );
+  }
+  if (files > 0) return `Nothing in ${folder.absPath} is indexed: ${files} file${files === 1 ? '' : 's'} matched a source glob but none made a document (${read}). wsctx index lists the problems found in them.`;
+  return `Nothing in ${folder.absPath} is indexed: no file there matches a source glob (${read}). Is this the workspace's root folder? A folder of code alone has nothing to index until it has a README.md or docs.`;
+}
