@@ -90,39 +90,15 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
       assert.deepEqual(docs(custom).filter((d) => d.startsWith('repo_overview')), ['repo_overview ABOUT.md']);
     },
   },
-  epics: {
-    yaml: "sources:\n  epics: ['plans/**/*.md']\n",
-    check: (custom, defaults) => {
-      assert.ok(docs(defaults).includes('epic_doc epics/checkout.md') && !docs(defaults).includes('epic_doc plans/q1.md'));
-      assert.ok(docs(custom).includes('epic_doc plans/q1.md') && !docs(custom).includes('epic_doc epics/checkout.md'));
-    },
-  },
-  library: {
-    yaml: "sources:\n  library: ['handbook/**/*.md']\n",
-    check: (custom, defaults) => {
-      assert.ok(docs(defaults).includes('library .context/rules/style.md') && !docs(defaults).includes('library handbook/oncall.md'));
-      assert.ok(docs(custom).includes('library handbook/oncall.md') && !docs(custom).includes('library .context/rules/style.md'));
-    },
-  },
+  epics: { yaml: "sources:\n  epics: ['plans/**/*.md']\n", check: replaces('epic_doc epics/checkout.md', 'epic_doc plans/q1.md') },
+  library: { yaml: "sources:\n  library: ['handbook/**/*.md']\n", check: replaces('library .context/rules/style.md', 'library handbook/oncall.md') },
   agentsMd: { yaml: 'sources:\n  agentsMd: []\n', check: removes('library AGENTS.md') },
   claudeMd: { yaml: 'sources:\n  claudeMd: []\n', check: removes('library CLAUDE.md') },
   copilotInstructions: { yaml: 'sources:\n  copilotInstructions: []\n', check: removes('library .github/copilot-instructions.md') },
   instructionFiles: { yaml: 'sources:\n  instructionFiles: []\n', check: removes('library .github/instructions/ts.instructions.md') },
-  cursorRules: {
-    yaml: "sources:\n  cursorRules: ['rules/*.mdc']\n",
-    check: (custom, defaults) => {
-      assert.ok(docs(defaults).includes('library .cursor/rules/react.mdc') && !docs(defaults).includes('library rules/go.mdc'));
-      assert.ok(docs(custom).includes('library rules/go.mdc') && !docs(custom).includes('library .cursor/rules/react.mdc'));
-    },
-  },
+  cursorRules: { yaml: "sources:\n  cursorRules: ['rules/*.mdc']\n", check: replaces('library .cursor/rules/react.mdc', 'library rules/go.mdc') },
   techdocs: { yaml: 'sources:\n  techdocs: []\n', check: removes('catalog_doc site/pages/index.md') },
-  docs: {
-    yaml: "sources:\n  docs: ['handbook/**/*.md']\n",
-    check: (custom, defaults) => {
-      assert.ok(docs(defaults).includes('catalog_doc docs/guide.md') && !docs(defaults).includes('catalog_doc handbook/oncall.md'));
-      assert.ok(docs(custom).includes('catalog_doc handbook/oncall.md') && !docs(custom).includes('catalog_doc docs/guide.md'));
-    },
-  },
+  docs: { yaml: "sources:\n  docs: ['handbook/**/*.md']\n", check: replaces('catalog_doc docs/guide.md', 'catalog_doc handbook/oncall.md') },
   markdown: { yaml: 'sources:\n  markdown: []\n', check: removes('epic_doc notes/plan.md') },
   catalogTargets: {
     yaml: 'sources:\n  catalogTargets: []\n',
@@ -148,6 +124,14 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
   },
   ignore: { yaml: "sources:\n  ignore: ['drafts/**']\n", check: removes('epic_doc drafts/wip.md') },
 };
+
+/** The defaults read `before` and not `after`; the key reads `after` and not `before`. */
+function replaces(before: string, after: string): (custom: IndexState, defaults: IndexState) => void {
+  return (custom, defaults) => {
+    assert.ok(docs(defaults).includes(before) && !docs(defaults).includes(after), `the defaults read ${before}, not ${after}`);
+    assert.ok(docs(custom).includes(after) && !docs(custom).includes(before), `the key reads ${after}, not ${before}`);
+  };
+}
 
 function removes(doc: string): (custom: IndexState, defaults: IndexState) => void {
   return (custom, defaults) => {

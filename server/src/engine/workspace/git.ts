@@ -237,29 +237,41 @@ const REPO_CONCURRENCY = 4;
  * `git.failed` Problem and facts without git for that repository.
  */
 export async function loadGitFacts(roots: readonly DiscoveredRoot[], options: HistoryOptions = {}): Promise<WorkspaceGitFacts> {
-  const gitRoots = roots.filter((root) => root.gitAbsRoot !== null && root.gitAbsRoot === root.absRoot);
-  const repos: RepoGitFacts[] = new Array(gitRoots.length);
+  const gitRoots = gitRunningRoots(roots);
   const problems: Problem[] = [];
   let unavailable: GitUnavailableError | undefined;
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < gitRoots.length) {
-      const index = next++;
-      const root = gitRoots[index];
-      try {
-        repos[index] = unavailable ? noGit(root.absRoot) : await loadRepoGitFacts(root.absRoot, options);
-      } catch (error) {
-        repos[index] = noGit(root.absRoot);
-        if (error instanceof GitUnavailableError) unavailable ??= error;
-        else problems.push({ path: root.root, line: 1, severity: 'warning', code: 'git.failed', message: `Git facts for this repository are unavailable: ${(error as Error).message}` });
-      }
+  const repos = await eachRoot(gitRoots, async (root) => {
+    try {
+      return unavailable ? noGit(root.absRoot) : await loadRepoGitFacts(root.absRoot, options);
+    } catch (error) {
+      if (error instanceof GitUnavailableError) unavailable ??= error;
+      else problems.push({ path: root.root, line: 1, severity: 'warning', code: 'git.failed', message: `Git facts for this repository are unavailable: ${(error as Error).message}` });
+      return noGit(root.absRoot);
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(REPO_CONCURRENCY, gitRoots.length) }, worker));
+  });
   if (unavailable) {
     problems.unshift({ path: gitRoots[0]?.root ?? '', line: 1, severity: 'warning', code: 'git.unavailable', message: `${unavailable.message}. Files index without commit, dirty state or recency.` });
   }
   return { repos, problems };
+}
+
+/** The roots that run their own git (`gitAbsRoot === absRoot`): one git directory each. */
+export function gitRunningRoots(roots: readonly DiscoveredRoot[]): DiscoveredRoot[] {
+  return roots.filter((root) => root.gitAbsRoot !== null && root.gitAbsRoot === root.absRoot);
+}
+
+/** `read` for each root, REPO_CONCURRENCY at a time, results in the roots' order. */
+export async function eachRoot<T>(roots: readonly DiscoveredRoot[], read: (root: DiscoveredRoot) => Promise<T>): Promise<T[]> {
+  const results: T[] = new Array(roots.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < roots.length) {
+      const index = next++;
+      results[index] = await read(roots[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(REPO_CONCURRENCY, roots.length) }, worker));
+  return results;
 }
 
 /**

@@ -17,6 +17,7 @@
  * workspace where git is not run, no remote is known and such URLs stay unread.
  */
 import type { DiscoveredRoot } from './discovery';
+import { eachRoot, gitRunningRoots } from './git';
 import { defaultGitRunner } from './gitHelper';
 import type { GitRunner } from './gitRunner';
 
@@ -33,33 +34,23 @@ export interface RepositoryRemotes {
   repositories: string[];
 }
 
-/** Remotes read at once; each is one short `git config` process. */
-const CONCURRENCY = 4;
-
 /** The remotes of every root that runs its own git. Never throws: a root git cannot read has none. */
 export async function readRemotes(roots: readonly DiscoveredRoot[], runner: GitRunner = defaultGitRunner()): Promise<RepositoryRemotes[]> {
-  const gitRoots = roots.filter((root) => root.gitAbsRoot !== null && root.gitAbsRoot === root.absRoot);
-  const found: (RepositoryRemotes | null)[] = new Array(gitRoots.length).fill(null);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < gitRoots.length) {
-      const index = next++;
-      const root = gitRoots[index];
-      try {
-        const [listed, prefix] = await Promise.all([
-          runner.run(['config', '--null', '--get-regexp', '^remote\\..*\\.url$'], root.absRoot),
-          runner.run(['rev-parse', '--show-prefix'], root.absRoot),
-        ]);
-        // Exit 1: no remote at all.
-        if (listed.code !== 0 || prefix.code !== 0) continue;
-        const repositories = parseRemoteList(listed.stdout);
-        if (repositories.length > 0) found[index] = { root: root.root, prefix: prefix.stdout.trim(), repositories };
-      } catch {
-        // Git missing or failing: this root has no known remote (git.ts reports git's state).
-      }
+  const found = await eachRoot(gitRunningRoots(roots), async (root): Promise<RepositoryRemotes | null> => {
+    try {
+      const [listed, prefix] = await Promise.all([
+        runner.run(['config', '--null', '--get-regexp', '^remote\\..*\\.url$'], root.absRoot),
+        runner.run(['rev-parse', '--show-prefix'], root.absRoot),
+      ]);
+      // Exit 1: no remote at all.
+      if (listed.code !== 0 || prefix.code !== 0) return null;
+      const repositories = parseRemoteList(listed.stdout);
+      return repositories.length > 0 ? { root: root.root, prefix: prefix.stdout.trim(), repositories } : null;
+    } catch {
+      // Git missing or failing: this root has no known remote (git.ts reports git's state).
+      return null;
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, gitRoots.length) }, worker));
+  });
   return found.filter((r): r is RepositoryRemotes => r !== null);
 }
 
