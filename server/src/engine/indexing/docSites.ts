@@ -11,7 +11,7 @@
 import type { EntityKey, Problem } from '../model';
 import { TECHDOCS_ANNOTATION } from '../sources/techdocs';
 import type { UrlTarget } from '../sources/techdocsUrl';
-import { dirName, isInside } from '../sources/paths';
+import { dirName } from '../sources/paths';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
 import type { FileTable } from './fileTable';
@@ -27,7 +27,7 @@ export interface ClaimedSites {
   /** mkdocs.yml files read. */
   configs: Set<string>;
   /** docs_dir folders read. */
-  docsDirs: string[];
+  docsDirs: Set<string>;
 }
 
 /** Repository roots by path, for "which repository holds this file". */
@@ -60,7 +60,7 @@ export function looseDocsSites(table: FileTable, claimed: ClaimedSites, owners: 
   const groups = new Map<string, string[]>();
   for (const path of table.list()) {
     if (!table.get(path)!.roles.includes('docs')) continue;
-    if (claimed.docsDirs.some((dir) => isInside(path, dir))) continue;
+    if (insideAny(path, claimed.docsDirs)) continue;
     const dir = docsFolderOf(path, rootOf(path));
     const list = groups.get(dir);
     if (list) list.push(path);
@@ -72,6 +72,19 @@ export function looseDocsSites(table: FileTable, claimed: ClaimedSites, owners: 
     sites.push({ kind: 'docs', key: `docs:${docsDir}\u0000${files.join('\n')}\u0000${keys.join('\n')}`, docsDir, files, owners: keys });
   }
   return sites;
+}
+
+/**
+ * True when a folder of `dirs` holds `path`: its folders are looked up one by one, so the cost is
+ * the path's depth, not the number of sites (thousands in a large workspace).
+ */
+function insideAny(path: string, dirs: ReadonlySet<string>): boolean {
+  if (dirs.size === 0) return false;
+  if (dirs.has('')) return true;
+  for (let end = path.indexOf('/'); end > 0; end = path.indexOf('/', end + 1)) {
+    if (dirs.has(path.slice(0, end))) return true;
+  }
+  return false;
 }
 
 /** The outermost folder named `docs` holding `path` below its repository root, else its own folder. */

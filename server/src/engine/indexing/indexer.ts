@@ -57,7 +57,10 @@ export class Indexer {
   private table: FileTable | undefined;
   private discovery: WorkspaceDiscovery | undefined;
   private git: WorkspaceGitFacts | undefined;
-  /** The served repositories' remotes, read on every full pass (TechDocs `url:` refs). */
+  /**
+   * The served repositories' remotes (TechDocs `url:` refs), read at most once per full pass and
+   * only when an entity has a `url:` ref: a workspace of `dir:` refs runs no git for them.
+   */
   private remotes: Promise<readonly RepositoryRemotes[]> | undefined;
   private graph: { catalog: CatalogLoad; graph: ComponentGraph } | undefined;
   private lastState: IndexState | undefined;
@@ -93,8 +96,7 @@ export class Indexer {
     this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize, known: table && ((path) => table.get(path)) });
     const roots = this.discovery.roots;
     const git = !this.settings.useGit ? Promise.resolve(undefined) : early && sameGitRoots(before!, roots) ? early : loadGitFacts(roots);
-    // One `git config` per repository, read while the files are: documents need it, not git facts.
-    this.remotes = this.settings.useGit ? readRemotes(roots) : Promise.resolve([]);
+    this.remotes = undefined;
     const report = this.onProgress;
     const filled = await fillFileTable(this.discovery.files, this.table, this.reader, report && { onProgress: (done, total) => report({ step: 'reading', done, total }) });
     report?.({ step: 'parsing', files: this.discovery.files.length });
@@ -204,8 +206,8 @@ export class Indexer {
     const discovery = this.discovery!;
     this.table = filled.table;
     this.unread = filled.unread;
-    this.remotes ??= this.settings.useGit ? readRemotes(discovery.roots) : Promise.resolve([]);
-    const produced = await this.producers.produce(filled.table, discovery.roots, await this.remotes);
+    const remotes = () => (this.remotes ??= this.settings.useGit ? readRemotes(discovery.roots) : Promise.resolve([]));
+    const produced = await this.producers.produce(filled.table, discovery.roots, remotes);
     // A full pass may have read every file; an update only those the table remembers reading.
     filled.table.releaseTexts(keepsText, kind === 'full' ? undefined : []);
     if (git) {

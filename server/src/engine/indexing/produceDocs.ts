@@ -108,10 +108,11 @@ export class DocProducers {
   }
 
   /**
-   * Every document of the table's files. `remotes` are the served repositories' hosted
-   * identities (workspace/remotes.ts): a TechDocs `url:` naming one of them is read from disk.
+   * Every document of the table's files. `remotes` gives the served repositories' hosted
+   * identities (workspace/remotes.ts), asked only when an entity's TechDocs ref is a `url:`: one
+   * naming a served repository is read from disk.
    */
-  async produce(table: FileTable, roots: readonly DiscoveredRoot[], remotes: readonly RepositoryRemotes[] = []): Promise<ProducedDocs> {
+  async produce(table: FileTable, roots: readonly DiscoveredRoot[], remotes: () => Promise<readonly RepositoryRemotes[]> = async () => []): Promise<ProducedDocs> {
     const listing = table.signature;
     const problems: Problem[] = [];
     const folders: FolderDescription[] = [];
@@ -130,12 +131,12 @@ export class DocProducers {
     const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path))];
 
     const rootOf = rootLookup(roots);
-    const claimed: ClaimedSites = { configs: new Set(), docsDirs: [] };
+    const claimed: ClaimedSites = { configs: new Set(), docsDirs: new Set() };
     const elsewhere: ElsewhereRef[] = [];
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
-      const target = site.url === undefined ? undefined : resolveTechDocsUrl(site.url, remotes, (dir) => table.listUnder(dir).length > 0, rootOf(entity.location.path));
+      const target = site.url === undefined ? undefined : resolveTechDocsUrl(site.url, await remotes(), (dir) => table.listUnder(dir).length > 0, rootOf(entity.location.path));
       const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
@@ -406,7 +407,7 @@ interface EntitySite {
 /** Records the mkdocs.yml and docs_dir a site read, so no other site reads them again. */
 function claim(claimed: ClaimedSites, result: TechDocsResult): void {
   if (result.configPath) claimed.configs.add(result.configPath);
-  if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.push(result.docsDir);
+  if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.add(result.docsDir);
 }
 
 /** Which entities each repository declares, for one catalog and one set of roots. */
