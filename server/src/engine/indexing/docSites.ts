@@ -14,7 +14,6 @@ import type { UrlTarget } from '../sources/techdocsUrl';
 import { dirName } from '../sources/paths';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
-import type { FileTable } from './fileTable';
 import type { PlaceOwners } from './placeOwners';
 
 /** A site no entity's annotation names: an mkdocs.yml, or a docs folder read without one. */
@@ -37,13 +36,13 @@ export function rootLookup(roots: readonly DiscoveredRoot[]): (path: string) => 
 }
 
 /**
- * The mkdocs.yml files (the `techdocs` globs) no entity site read, each a site of its own,
- * attached to the entities owning its folder. In path order.
+ * The mkdocs.yml files (the `techdocs` globs, in path order) no entity site read, each a site of
+ * its own, attached to the entities owning its folder.
  */
-export function mkdocsSites(table: FileTable, claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
+export function mkdocsSites(configs: readonly string[], claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
   const sites: StandaloneSite[] = [];
-  for (const path of table.list()) {
-    if (!table.get(path)!.roles.includes('techdocs') || claimed.configs.has(path)) continue;
+  for (const path of configs) {
+    if (claimed.configs.has(path)) continue;
     const folder = dirName(path);
     const keys = owners.ofFolder(folder, rootOf(path));
     sites.push({ kind: 'mkdocs', key: `site:${path}\u0000${keys.join('\n')}`, configPath: path, owners: keys });
@@ -52,14 +51,13 @@ export function mkdocsSites(table: FileTable, claimed: ClaimedSites, owners: Pla
 }
 
 /**
- * The Markdown files of the `docs` globs that no site read, grouped by docs folder: the outermost
+ * The Markdown files of the `docs` globs (in path order) that no site read, grouped by docs folder: the outermost
  * folder named `docs` holding the file inside its repository, else the file's own folder. Each
  * group is read as a site without mkdocs.yml (path order; its `index.md` or `README.md` first).
  */
-export function looseDocsSites(table: FileTable, claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
+export function looseDocsSites(docsFiles: readonly string[], claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
   const groups = new Map<string, string[]>();
-  for (const path of table.list()) {
-    if (!table.get(path)!.roles.includes('docs')) continue;
+  for (const path of docsFiles) {
     if (insideAny(path, claimed.docsDirs)) continue;
     const dir = docsFolderOf(path, rootOf(path));
     const list = groups.get(dir);

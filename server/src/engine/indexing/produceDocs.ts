@@ -131,7 +131,7 @@ export class DocProducers {
     const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path))];
 
     const rootOf = rootLookup(roots);
-    const claimed: ClaimedSites = { configs: new Set(), docsDirs: new Set() };
+    const siteResults: TechDocsResult[] = [];
     const elsewhere: ElsewhereRef[] = [];
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
@@ -157,19 +157,23 @@ export class DocProducers {
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem.line === ANNOTATION_LINE ? { ...problem, line: site.line } : problem);
       if (result.elsewhere) elsewhere.push({ entityRef: entity.ref, catalogPath: entity.location.path, line: site.line, url: result.url ?? '', target: result.elsewhere });
-      claim(claimed, result);
+      siteResults.push(result);
     }
     for (const problem of elsewhereProblems(elsewhere)) problems.push(problem);
 
     // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
     const owners = this.placeOwners(catalog);
-    for (const site of mkdocsSites(table, claimed, owners, rootOf)) {
+    const claimedByEntities = claimedBy(siteResults);
+    const mkdocs = this.mkdocsPlan.get([byRole, owners, claimedByEntities.signature], () => mkdocsSites(byRole.techdocsConfigs, claimedByEntities, owners, rootOf));
+    for (const site of mkdocs) {
       const result = await this.readStandaloneSite(site, table, listing);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
-      claim(claimed, result);
+      siteResults.push(result);
     }
-    for (const site of looseDocsSites(table, claimed, owners, rootOf)) {
+    const claimedBySites = claimedBy(siteResults);
+    const loose = this.docsPlan.get([byRole, owners, claimedBySites.signature], () => looseDocsSites(byRole.docsFiles, claimedBySites, owners, rootOf));
+    for (const site of loose) {
       const result = await this.readStandaloneSite(site, table, listing);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
@@ -240,6 +244,12 @@ export class DocProducers {
     return this.owned.owners;
   }
   private owned: { catalog: CatalogLoad; owners: PlaceOwners } | undefined;
+  /**
+   * The standalone sites of the last pass, planned again only when the files, the catalog's
+   * owners or what the sites before them read changed: an edit of one page re-plans nothing.
+   */
+  private readonly mkdocsPlan = new LastPlan<StandaloneSite[]>();
+  private readonly docsPlan = new LastPlan<StandaloneSite[]>();
 
   /**
    * `mergeByPath(docs)`. When the last input had no two documents with one id and `docs` holds
@@ -269,11 +279,15 @@ export class DocProducers {
     const catalog: string[] = [];
     const catalogCandidates: string[] = [];
     const fileProducts: string[] = [];
+    const techdocsConfigs: string[] = [];
+    const docsFiles: string[] = [];
     const overviewByDir = new Map<string, string>();
     for (const path of paths) {
       const roles = table.get(path)!.roles;
       if (roles.includes('catalog')) catalog.push(path);
       else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
+      if (roles.includes('techdocs')) techdocsConfigs.push(path);
+      if (roles.includes('docs')) docsFiles.push(path);
       if (mayProduceFromFile(path, roles)) fileProducts.push(path);
       // A file another source reads (a library page, an epic, a docs page) is that, not an overview.
       if (!roles.includes('overview') || claimedByOtherRole(path, roles)) continue;
@@ -282,7 +296,7 @@ export class DocProducers {
       const held = overviewByDir.get(dir);
       if (held === undefined || overviewPreference(path) < overviewPreference(held)) overviewByDir.set(dir, path);
     }
-    const value = { catalog, catalogCandidates, catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`, fileProducts, overviewByDir };
+    const value = { catalog, catalogCandidates, catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`, fileProducts, techdocsConfigs, docsFiles, overviewByDir };
     this.roles = { paths, value };
     return value;
   }
@@ -392,6 +406,10 @@ interface FilesByRole {
   catalogKey: string;
   /** Files that may make a document, folder description or pack on their own (produceFromFile). */
   fileProducts: string[];
+  /** Files of the `techdocs` globs: each a documentation site unless an entity's site read it. */
+  techdocsConfigs: string[];
+  /** Files of the `docs` globs: read as docs folders unless a site read them. */
+  docsFiles: string[];
   /** The overview of each directory that has one (overview.md before README.md). */
   overviewByDir: Map<string, string>;
 }
@@ -404,10 +422,27 @@ interface EntitySite {
   url?: string;
 }
 
-/** Records the mkdocs.yml and docs_dir a site read, so no other site reads them again. */
-function claim(claimed: ClaimedSites, result: TechDocsResult): void {
-  if (result.configPath) claimed.configs.add(result.configPath);
-  if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.add(result.docsDir);
+/** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */
+function claimedBy(results: readonly TechDocsResult[]): ClaimedSites & { signature: string } {
+  const claimed: ClaimedSites = { configs: new Set(), docsDirs: new Set() };
+  for (const result of results) {
+    if (result.configPath) claimed.configs.add(result.configPath);
+    if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.add(result.docsDir);
+  }
+  return { ...claimed, signature: `${[...claimed.configs].join('\n')}\u0000${[...claimed.docsDirs].join('\n')}` };
+}
+
+/** The last value computed, kept while its inputs are the very same objects, in the same order. */
+class LastPlan<V> {
+  private inputs: readonly unknown[] = [];
+  private value: V | undefined;
+
+  get(inputs: readonly unknown[], compute: () => V): V {
+    if (this.value !== undefined && inputs.length === this.inputs.length && inputs.every((x, i) => x === this.inputs[i])) return this.value;
+    this.inputs = inputs;
+    this.value = compute();
+    return this.value;
+  }
 }
 
 /** Which entities each repository declares, for one catalog and one set of roots. */
