@@ -16,8 +16,13 @@ const EXAMPLES = 3;
 
 /** One warning per served folder that holds no document, at the folder's top. */
 export function emptyFolderProblems(folders: readonly WorkspaceFolder[], docs: Iterable<Doc>, table: FileTable): Problem[] {
+  // Stops at the first document of the last folder still without one: a pass over a folder
+  // that has documents costs a few reads, not one per document.
   const withDocs = new Set<string>();
-  for (const doc of docs) withDocs.add(doc.folder);
+  for (const doc of docs) {
+    withDocs.add(doc.folder);
+    if (withDocs.size >= folders.length && folders.every((f) => withDocs.has(f.name))) break;
+  }
   const problems: Problem[] = [];
   for (const folder of folders) {
     if (withDocs.has(folder.name)) continue;

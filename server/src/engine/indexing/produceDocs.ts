@@ -163,16 +163,15 @@ export class DocProducers {
 
     // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
     const owners = this.placeOwners(catalog);
-    const claimedByEntities = claimedBy(siteResults);
-    const mkdocs = this.mkdocsPlan.get([byRole, owners, claimedByEntities.signature], () => mkdocsSites(byRole.techdocsConfigs, claimedByEntities, owners, rootOf));
+    const entityClaims = claimKeys(siteResults);
+    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, () => mkdocsSites(byRole.techdocsConfigs, claimedBy(siteResults), owners, rootOf));
     for (const site of mkdocs) {
       const result = await this.readStandaloneSite(site, table, listing);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
       siteResults.push(result);
     }
-    const claimedBySites = claimedBy(siteResults);
-    const loose = this.docsPlan.get([byRole, owners, claimedBySites.signature], () => looseDocsSites(byRole.docsFiles, claimedBySites, owners, rootOf));
+    const loose = this.docsPlan.get([byRole, owners], claimKeys(siteResults), () => looseDocsSites(byRole.docsFiles, claimedBy(siteResults), owners, rootOf));
     for (const site of loose) {
       const result = await this.readStandaloneSite(site, table, listing);
       for (const doc of result.docs) docs.push(doc);
@@ -207,11 +206,14 @@ export class DocProducers {
     for (const [dir, overviewPath] of byRole.overviewByDir) {
       const repoRoots = rootAt.at(dir).filter((root) => root.folder === folderOf(table, overviewPath));
       const keys = repoRoots.length > 0 ? (repositoryOwners.keys.get(repoRoots[0]) ?? []) : owners.ofFolder(dir, rootOf(overviewPath));
-      let key = repositoryOwners.overviewKeys.get(overviewPath);
-      if (key === undefined || !key.endsWith(sha256Hex(keys.join('\n')))) {
-        key = `overview:${folderOf(table, overviewPath)}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}`;
-        repositoryOwners.overviewKeys.set(overviewPath, key);
+      // The owners' list is the same array while they are the same (entityOwners, PlaceOwners):
+      // its digest is taken once, not on every pass.
+      let known = repositoryOwners.overviewKeys.get(overviewPath);
+      if (known?.keys !== keys) {
+        known = { keys, key: `overview:${folderOf(table, overviewPath)}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}` };
+        repositoryOwners.overviewKeys.set(overviewPath, known);
       }
+      const key = known.key;
       const folder = folderOf(table, overviewPath);
       const built =
         this.overviewMemo.lookup(key, table, listing)?.value ??
@@ -238,10 +240,16 @@ export class DocProducers {
     return this.techdocsMemo.lookup(site.key, table, listing)?.value ?? (await this.techdocsMemo.get(site.key, table, listing, read));
   }
 
-  /** Where each catalog folder's entities are, for documents owned by place; one per catalog. */
+  /**
+   * Where each catalog folder's entities are, for documents owned by place: made again only when
+   * an entity was added, removed or moved (an edit of a description keeps the same object, so
+   * nothing planned from it is planned again).
+   */
   private placeOwners(catalog: CatalogLoad): PlaceOwners {
-    if (this.owned?.catalog !== catalog) this.owned = { catalog, owners: new PlaceOwners(catalog.entities) };
-    return this.owned.owners;
+    if (this.owned?.catalog === catalog) return this.owned.owners;
+    const owners = this.owned && sameEntityPlaces(this.owned.catalog, catalog) ? this.owned.owners : new PlaceOwners(catalog.entities);
+    this.owned = { catalog, owners };
+    return owners;
   }
   private owned: { catalog: CatalogLoad; owners: PlaceOwners } | undefined;
   /**
@@ -423,23 +431,42 @@ interface EntitySite {
 }
 
 /** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */
-function claimedBy(results: readonly TechDocsResult[]): ClaimedSites & { signature: string } {
+function claimedBy(results: readonly TechDocsResult[]): ClaimedSites {
   const claimed: ClaimedSites = { configs: new Set(), docsDirs: new Set() };
   for (const result of results) {
     if (result.configPath) claimed.configs.add(result.configPath);
     if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.add(result.docsDir);
   }
-  return { ...claimed, signature: `${[...claimed.configs].join('\n')}\u0000${[...claimed.docsDirs].join('\n')}` };
+  return claimed;
 }
 
-/** The last value computed, kept while its inputs are the very same objects, in the same order. */
+/**
+ * What each site claims, one string per site (compared with the last pass's, string by string);
+ * made once per result object, which a site keeps while its files are unchanged.
+ */
+function claimKeys(results: readonly TechDocsResult[]): string[] {
+  return results.map((r) => {
+    let key = claimKeyOf.get(r);
+    if (key === undefined) claimKeyOf.set(r, (key = `${r.configPath ?? ''}\u0000${r.docs.length > 0 ? (r.docsDir ?? '') : ''}`));
+    return key;
+  });
+}
+const claimKeyOf = new WeakMap<TechDocsResult, string>();
+
+/**
+ * The last value computed, kept while its inputs are the very same objects and its keys the same
+ * strings, in the same order.
+ */
 class LastPlan<V> {
   private inputs: readonly unknown[] = [];
+  private keys: readonly string[] = [];
   private value: V | undefined;
 
-  get(inputs: readonly unknown[], compute: () => V): V {
-    if (this.value !== undefined && inputs.length === this.inputs.length && inputs.every((x, i) => x === this.inputs[i])) return this.value;
+  get(inputs: readonly unknown[], keys: readonly string[], compute: () => V): V {
+    const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    if (this.value !== undefined && same(inputs, this.inputs) && same(keys, this.keys)) return this.value;
     this.inputs = inputs;
+    this.keys = keys;
     this.value = compute();
     return this.value;
   }
@@ -451,7 +478,7 @@ interface EntityOwners {
   roots: readonly DiscoveredRoot[];
   keys: Map<DiscoveredRoot, EntityKey[]>;
   /** Overview path -> its memo key (folder, path and the entity keys it is attached to). */
-  overviewKeys: Map<string, string>;
+  overviewKeys: Map<string, { keys: readonly EntityKey[]; key: string }>;
 }
 
 export interface ProducerMemos {
