@@ -8,7 +8,9 @@
  * Prints, one line each: cold index, updates of one docs page and one catalog file (the probes
  * generate.ts picks), snapshot size, save, load and warm start, and heap and RSS after GC. One
  * run of each, no warm-up (`--runs N` edits each probe N times and prints the median of all but
- * the first): `bench.ts` gives the medians; this gives a profile you can read.
+ * the first): `bench.ts` gives the medians; this gives a profile you can read. Each figure also
+ * says the process's CPU time (user + system): on a shared machine it moves far less with the
+ * load than the wall time, so two versions of the engine compare on it, run after run.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
@@ -34,8 +36,13 @@ async function main(argv: readonly string[]): Promise<void> {
     const heapBefore = process.memoryUsage().heapUsed;
     const engine = new Engine({ folders, settings, cacheDir });
     let t = performance.now();
+    let cpu = process.cpuUsage();
+    const cpuMs = () => {
+      const used = process.cpuUsage(cpu);
+      return (used.user + used.system) / 1000;
+    };
     const state = await engine.waitForIndex();
-    say(`cold index: ${(performance.now() - t).toFixed(0)} ms (${state.counts.sections} sections, ${state.counts.files} files, ${state.entities.length} entities)`);
+    say(`cold index: ${(performance.now() - t).toFixed(0)} ms, cpu ${cpuMs().toFixed(0)} ms (${state.counts.sections} sections, ${state.counts.files} files, ${state.entities.length} entities)`);
     gc?.();
     const memory = process.memoryUsage();
     say(`memory after GC: heap +${mb(memory.heapUsed - heapBefore)}, array buffers ${mb(memory.arrayBuffers)}, rss ${mb(memory.rss)}`);
@@ -52,16 +59,19 @@ async function main(argv: readonly string[]): Promise<void> {
       const abs = path.join(dir, file);
       const original = readFileSync(abs, 'utf8');
       const times: number[] = [];
+      const cpus: number[] = [];
       try {
         for (let run = 0; run < editRuns; run++) {
           writeFileSync(abs, edit(original, run));
           t = performance.now();
+          cpu = process.cpuUsage();
           const report = await engine.update([abs]);
           times.push(performance.now() - t);
-          say(`update ${name} (${file}) run ${run}: ${times[run].toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`);
+          cpus.push(cpuMs());
+          say(`update ${name} (${file}) run ${run}: ${times[run].toFixed(1)} ms, cpu ${cpus[run].toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`);
         }
-        const sorted = times.slice(1).sort((a, b) => a - b);
-        if (sorted.length > 0) say(`update ${name}: p50 ${sorted[Math.floor((sorted.length - 1) / 2)].toFixed(1)} ms over ${sorted.length} edits after the first`);
+        const median = (xs: number[]) => xs.slice(1).sort((a, b) => a - b)[Math.floor((xs.length - 2) / 2)];
+        if (times.length > 1) say(`update ${name}: p50 ${median(times).toFixed(1)} ms, cpu p50 ${median(cpus).toFixed(1)} ms over ${times.length - 1} edits after the first`);
       } finally {
         writeFileSync(abs, original);
         await engine.update([abs]);
