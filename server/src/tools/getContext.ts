@@ -29,8 +29,8 @@ const input = {
   max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS)
     .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
   pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
-  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Search only pages with one of these tags; every rule and pinned page still comes.'),
-  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Search only this library folder and its subfolders, e.g. ".context/guides" or "guides"; every rule and pinned page still comes.'),
+  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Search only pages with one of these tags; every rule, pinned page and the team instructions still come; entity docs (untagged) do not.'),
+  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Take material only from this library folder and its subfolders, e.g. ".context/guides" or "guides": rules, pinned pages, team instructions and entity docs outside it stay out.'),
   format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
 };
 

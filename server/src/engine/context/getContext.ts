@@ -87,10 +87,10 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const plan = await makePlan(task, index, hooks.models, { timeoutMs: hooks.planTimeoutMs, signal: request.signal });
   const query = { task, facets: plan.searches };
 
-  // Steps 2-3: instructions, rules, pinned pages.
-  const instructions = teamInstructions(view);
-  const rules = rulePages(view);
-  const pinned = pinnedPages(view);
+  // Steps 2-3: instructions, rules, pinned pages; whatever the tags, only from inside the folder.
+  const instructions = teamInstructions(view).filter(scope.withinFolder);
+  const rules = rulePages(view).filter(scope.withinFolder);
+  const pinned = pinnedPages(view).filter(scope.withinFolder);
 
   // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
   const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
@@ -198,7 +198,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const whole: WholeCandidate[] = [];
   const ruleIds = new Set(rules.map((d) => d.id));
   const pushWhole = (doc: Doc, reason: PageReason) => {
-    // Pinned pages come whatever the scope; pack and Good-for pages only from inside it.
+    // Pinned pages come whatever the tags (the list is already the folder's); pack and Good-for pages only from inside the scope.
     if (ruleIds.has(doc.id) || isTeamInstructions(doc) || (reason !== 'pinned' && !scope.includes(doc)) || whole.some((w) => w.doc.id === doc.id)) return;
     whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
   };
@@ -221,8 +221,9 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
 
   const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0;
-  // A task the library covers may also get its named entities' own docs, after every library excerpt.
-  if (!nothing) excerpts.push(...entityCandidates(view, input.entityExcerpts ?? []));
+  // A task the library covers may also get its named entities' own docs, after every library
+  // excerpt, when they are in scope: inside the folder, and never in a tagged bundle (they carry no tags).
+  if (!nothing) excerpts.push(...entityCandidates(view, (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc))));
   const pageNearness = new Map<Doc, number>();
   if (nothing) {
     for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
