@@ -10,8 +10,8 @@ import type { Engine } from '../engine/engine';
 import type { IndexState } from '../engine/indexState';
 import { SOURCE_KINDS, type SourceKind } from '../engine/model';
 import { RELATION_PAIRS } from '../engine/graph/relationTypes';
-import { CONTRACT_VERSION } from '../engine/ranking/contract';
-import { rankWorkspaceContext, type RankedPassage } from '../engine/ranking/workspaceContextRanker';
+import { CONTRACT_VERSION, DOCUMENT_CAP } from '../engine/ranking/contract';
+import { rankWorkspaceContext, type RankedPassage, type RankResult } from '../engine/ranking/workspaceContextRanker';
 import { fromWorkspacePath } from '../engine/workspace/paths';
 import { pathToFileURL } from 'node:url';
 import { storeReaderOf } from '../engine/store/storeReader';
@@ -92,6 +92,13 @@ const output = {
   namedEntities: z.array(z.string()),
   candidates: z.number(),
   candidatesCapped: z.object({ droppedTerms: z.array(z.string()), droppedByBudget: z.number(), byteBudget: z.number() }).optional(),
+  /**
+   * Passages the per-document cap (at most DOCUMENT_CAP of one document) kept out of the answer,
+   * by document, best first: each scored above the last passage shown. Absent when it kept none.
+   */
+  heldBack: z
+    .object({ perDocument: z.number(), documents: z.array(z.object({ documentId: z.string(), title: z.string(), path: z.string(), passages: z.number(), bestScore: z.number() })) })
+    .optional(),
   notice: z.string().optional(),
   /** The embedding model and how many sections still rank on words alone; null when embeddings are off. */
   meaning: z.object({ model: z.string(), sectionsWithVectors: z.number(), sectionsWithoutVectors: z.number() }).nullable(),
@@ -176,11 +183,18 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
     namedEntities: ranked.named.map((n) => n.ref),
     candidates: ranked.candidates,
     ...(capped ? { candidatesCapped: { droppedTerms: ranked.droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
+    ...heldBackOutput(ranked.heldBack),
     ...(passages.length === 0 ? { notice: 'No passage scored above the floor; try other words or name the service.' } : {}),
     meaning,
     degraded,
     indexedAt: state.indexedAt,
   };
+}
+
+function heldBackOutput(held: RankResult['heldBack']): Pick<ContextOutput, 'heldBack'> {
+  if (held.length === 0) return {};
+  const documents = held.map((h) => ({ documentId: shortId(h.doc.id), title: h.doc.title, path: h.doc.path, passages: h.passages, bestScore: h.bestScore }));
+  return { heldBack: { perDocument: DOCUMENT_CAP, documents } };
 }
 
 function meaningSummary(engine: Engine, state: IndexState | undefined): ContextOutput['meaning'] {
@@ -321,6 +335,10 @@ export function renderContext(out: ContextOutput): string {
       const more = n.moreEdges ? ` (+${n.moreEdges} more: use workspace_expand)` : '';
       lines.push(`- ${n.entity}${n.title ? ` (${n.title})` : ''}: ${n.edges.map((e) => `${e.source} ${e.type} ${e.target}${e.resolved ? '' : ' [unresolved]'}`).join('; ')}${more}`);
     }
+  }
+  if (out.heldBack) {
+    const held = out.heldBack.documents.map((d) => `${d.passages} of "${d.title}" [${d.documentId}] (best ${d.bestScore.toFixed(3)})`);
+    lines.push(`held back by the cap of ${out.heldBack.perDocument} passages per document: ${held.join('; ')}: open the document to read them, or ask about it by name.`);
   }
   if (out.candidatesCapped) {
     const c = out.candidatesCapped;
