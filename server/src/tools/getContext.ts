@@ -159,8 +159,9 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
       throw error;
     }
   },
+  unreadable: (args, notice) => coldOutput(args, args.format ?? 'markdown', notice, ['scope-unreadable']),
   renderText(out) {
-    if (out.degraded.includes('index-cold')) return out.notice ?? COLD_NOTICE;
+    if (out.degraded.includes('index-cold') || out.degraded.includes('scope-unreadable')) return out.notice ?? COLD_NOTICE;
     if (out.format === 'markdown' && out.markdown !== undefined) return out.markdown;
     // The JSON bundle: every page with its text, reasons and similarities; not the verdicts.
     const { markdown: _markdown, ...json } = out;
@@ -213,7 +214,7 @@ async function runContext(services: Services, args: Args, context: ToolCallConte
   return toOutput(built, format, found.indexedAt);
 }
 
-function coldOutput(args: Args, format: 'markdown' | 'json'): GetContextOutput {
+function coldOutput(args: Args, format: 'markdown' | 'json', notice = COLD_NOTICE, degraded = ['index-cold']): GetContextOutput {
   return {
     task: args.task,
     format,
@@ -229,8 +230,8 @@ function coldOutput(args: Args, format: 'markdown' | 'json'): GetContextOutput {
     skipped: [],
     judge: { mode: 'off', provider: 'none', called: false, questions: 0, verdicts: [] },
     steps: { plan: 'none', judge: 'none', meaning: false },
-    notice: COLD_NOTICE,
-    degraded: ['index-cold'],
+    notice,
+    degraded,
     indexedAt: null,
   };
 }

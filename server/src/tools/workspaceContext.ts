@@ -122,8 +122,14 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   run(services: Services, args, context) {
     return logged(services, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(services, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
   },
+  unreadable: (args, notice) => ({ workspace: args.workspace, ...emptyAnswer(args.question, null), notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText: renderContext,
 };
+
+/** An answer without passages. */
+function emptyAnswer(question: string, meaning: ContextOutput['meaning']) {
+  return { question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
+}
 
 type Args = z.infer<z.ZodObject<typeof input>>;
 
@@ -138,7 +144,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   // question state holds one namespace, so no folder narrows it).
   const found = await stateForQuery(engine, args.workspace, args.asOf, args.question, queryVector, { limit, now, sourceKinds });
   const meaning = meaningSummary(engine, found.kind === 'ready' ? found.state : undefined);
-  const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
+  const empty = emptyAnswer(args.question, meaning);
   if (found.kind === 'cold') {
     return { workspace: found.workspace.name, ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', degraded: found.degraded, indexedAt: null };
   }

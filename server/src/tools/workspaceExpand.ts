@@ -110,6 +110,7 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   run(services: Services, args, context) {
     return logged(services, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(services.engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
   },
+  unreadable: (args, notice) => ({ workspace: args.workspace, notice, depth: args.depth ?? 1, direction: args.direction ?? 'both', edgeTypes: args.edgeTypes ? [...new Set(args.edgeTypes)] : null, edges: [], nodes: [], totalEdges: 0, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText: renderExpand,
 };
 
