@@ -5,11 +5,7 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
-import * as path from 'node:path';
-import { readServerConfig } from '../config/serverConfig';
 import type { Engine } from '../engine/engine';
-import { InputError } from '../engine/errors';
-import { checkToken, startHttpMcpServer, type HttpAccess } from '../mcp/http';
 import { createServices } from '../services/services';
 import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
@@ -20,7 +16,6 @@ import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
 import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
-import { watchWorkspace } from '../startup/watchWorkspace';
 import { renderAskTable } from './commands/askCommand';
 import { contextCommand } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
@@ -34,7 +29,8 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
-import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, storeEngine, type StoreEngine } from './commands/storeCommand';
+import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, type StoreEngine } from './commands/storeCommand';
+import { serveMemory, serveStore } from './commands/serveCommand';
 
 export function main(argv: string[]): Promise<number> {
   return hostMain(argv, run);
@@ -121,31 +117,8 @@ async function run(command: string, positionals: string[], options: CliOptions):
     }
     case 'mcp':
       return runStdioMcp(options);
-    case 'serve': {
-      if (options.token !== undefined) checkToken(options.token);
-      const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true, connections: 'shared' });
-      const { engine } = services;
-      engine.stateForQuery();
-      const unwatch = watchWorkspace(engine, logToStderr);
-      let server;
-      try {
-        server = await startHttpMcpServer({ services, port: options.port, token: options.token, log: logToStderr });
-      } catch (error) {
-        unwatch();
-        engine.dispose();
-        throw error;
-      }
-      process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  token: ${server.token}\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      unwatch();
-      await server.close();
-      await engine.saveSnapshot();
-      engine.dispose();
-      return 0;
-    }
+    case 'serve':
+      return serveMemory(options);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -219,38 +192,6 @@ async function callStoreTool(opened: StoreEngine, options: CliOptions, name: str
   const input = Object.fromEntries(Object.entries({ workspace: opened.namespaces[0].name, ...args }).filter(([, v]) => v !== undefined));
   const output = await callTool(createServices({ engine: opened.engine }), tool, input, { sessionId: 'cli' });
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
-}
-
-/**
- * `serve --store`: MCP over HTTP for many concurrent readers of the store. With `--config FILE`
- * each token of the file gets its own engine over the folders it may read (config/serverConfig.ts);
- * without, one token (`--token`, or a generated one) reads every namespace served.
- */
-async function serveStore(opened: StoreEngine, options: CliOptions): Promise<number> {
-  if (options.token !== undefined && options.config !== undefined) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
-  if (options.token !== undefined) checkToken(options.token);
-  const config = options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
-  const engines: Engine[] = [];
-  const access: HttpAccess[] = [];
-  for (const t of config?.tokens ?? []) {
-    const allowed = t.folders === null ? opened.namespaces : opened.namespaces.filter((n) => t.folders!.includes(n.name));
-    const absent = (t.folders ?? []).filter((f) => !opened.namespaces.some((n) => n.name === f));
-    if (allowed.length === 0) throw new InputError(`${config!.path}:${t.line}: tokens: ${t.name} may read ${t.folders!.join(', ')}, none of which this server serves (it serves ${opened.namespaces.map((n) => n.name).join(', ')})`);
-    if (absent.length) logToStderr(`[serve] ${t.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.map((n) => n.name).join(', ')}`);
-    const engine = storeEngine(allowed, opened.reader, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (t.folders ?? 'all'));
-    engines.push(engine);
-    access.push({ name: t.name, token: t.token, services: createServices({ engine }) });
-  }
-  const server = await startHttpMcpServer({ services: createServices({ engine: opened.engine }), ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
-  const who = config ? `tokens from ${config.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
-  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${opened.namespaces.map((n) => n.name).join(', ')})\n  url:   ${server.url}\n  ${who}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await server.close();
-  for (const engine of engines) engine.dispose();
-  return 0;
 }
 
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */

@@ -86,7 +86,7 @@ export type CliOptions = {
   token?: string;
   /** `--store`: a postgresql:// URL; index writes there, the other commands answer from there. */
   store?: string;
-  /** `serve --store --config FILE`: the server's config file (access tokens and their folders). */
+  /** `serve --config FILE` (with or without `--store`): the server's config file (access tokens and their folders). */
   config?: string;
   /** `--private-notes DIR`: the user's own notes folder (outside the workspace); over `privateNotes.folder`. */
   privateNotes?: string;
@@ -217,7 +217,8 @@ Options:
   --store URL                 a PostgreSQL store (postgresql://user@host/db): index writes each
                               --workspace folder there as its own namespace; ask, expand, mcp and
                               serve answer from it (--workspace picks namespaces by folder name)
-  --config FILE               serve --store: the server's config file (tokens limited to folders)
+  --config FILE               serve: the server's config file (its tokens, each for every folder
+                              or limited to some; with or without --store)
   --private-notes DIR         your own Markdown notes, a folder outside the workspace: context
                               searches them too and labels them as yours (not with serve)
   --organization NAME         the name in "Instructions from the NAME team" (default: the first

@@ -56,13 +56,15 @@ export interface StartOptions {
    * gets private notes.
    */
   connections?: 'own' | 'shared';
+  /** The folders to serve, when not all of `--workspace`'s (`serve --config`: a token's folders). */
+  folders?: readonly WorkspaceFolder[];
 }
 
 /** The services for this command line: the engine and everything its tools use, built once. */
 export function startServices(options: CliOptions, start: StartOptions): Services {
   const dir = cacheDir(options);
   const engine = new Engine({
-    folders: workspaceFolders(options.workspaces),
+    folders: start.folders ?? workspaceFolders(options.workspaces),
     log: start.log,
     cacheDir: dir,
     settings: engineGlobsFrom(cliSettings(options)),
