@@ -15,7 +15,7 @@ import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
+import { abandonModelWork, cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
 import { renderAskTable } from './commands/askCommand';
 import { contextCommand } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
@@ -76,16 +76,17 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'graph': {
       const format = options.format ?? 'json';
       if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
-      const { engine } = startServices(options, { meaning: 'none' });
-      const state = await engine.waitForIndex();
-      await engine.saveSnapshot();
-      const graph = exportGraph(state);
-      return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
+      return oneShot(startServices(options, { meaning: 'none' }), async ({ engine }) => {
+        const state = await engine.waitForIndex();
+        await engine.saveSnapshot();
+        const graph = exportGraph(state);
+        return format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2);
+      });
     }
     case 'toc':
-      return print(await tocCommand(libraryServices(options, 'none'), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+      return oneShot(libraryServices(options, 'none'), (services) => tocCommand(services, { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
     case 'section':
-      return print(await sectionCommand(libraryServices(options, 'none'), single(positionals, 'section', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) => sectionCommand(services, single(positionals, 'section', '<id>'), options));
     case 'search':
       if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
       return oneShot(libraryServices(options, 'one-shot'), (services) => searchCommand(services, { plan: positionals.join(' '), profile: options.profile }, options));
@@ -96,11 +97,11 @@ async function run(command: string, positionals: string[], options: CliOptions):
       if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
       return oneShot(libraryServices(options, 'one-shot'), (services) => contextCommand(services, { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
-      return print(await pageCommand(libraryServices(options, 'none'), single(positionals, 'page', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) => pageCommand(services, single(positionals, 'page', '<id>'), options));
     case 'file':
-      return print(await fileCommand(libraryServices(options, 'none'), single(positionals, 'file', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) => fileCommand(services, single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
-      return print(await diagnosticsCommand(libraryServices(options, 'none'), undefined, options));
+      return oneShot(libraryServices(options, 'none'), (services) => diagnosticsCommand(services, undefined, options));
     case 'doctor': {
       // A broken .wsctx.yaml is one of doctor's checks, not a reason to skip the others: they
       // run with the values the file got right.
@@ -210,20 +211,28 @@ async function runTool(
   const output = await callTool(services, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
   print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
-  return finishOneShot(engine);
+  return finishOneShot(services);
 }
 
 /** Runs a one-shot command, prints its output, then says what meaning it lacked (see `finishOneShot`). */
 async function oneShot(services: Services, command: (services: Services) => Promise<string>): Promise<number> {
-  print(await command(services));
-  return finishOneShot(services.engine);
+  try {
+    print(await command(services));
+  } catch (error) {
+    abandonModelWork(services);
+    throw error;
+  }
+  return finishOneShot(services);
 }
 
 /**
- * After a one-shot answer: when sections had no vectors, says so on stderr with how long
- * `wsctx index` would take to embed them, and stops the engine so the process exits now.
+ * After a one-shot answer: abandons the model calls still pending (the background work, a slow
+ * judge: nobody will read their answers), says on stderr when sections had no vectors with how
+ * long `wsctx index` would take to embed them, and stops the engine so the process exits now.
  */
-function finishOneShot(engine: Engine): number {
+function finishOneShot(services: Services): number {
+  abandonModelWork(services);
+  const { engine } = services;
   const meaning = engine.status().meaning;
   if (meaning && meaning.sectionsPending > 0) {
     const total = meaning.sectionsPending + meaning.sectionsWithVectors;

@@ -62,6 +62,8 @@ export interface ModelProvider {
   judge(request: JudgeRequest, options?: CallOptions): Promise<JudgeAnswer[]>;
   /** A short text answer. Rejects on failure. */
   generate(request: GenerateRequest, options?: CallOptions): Promise<string>;
+  /** Gives up every call in flight and refuses later ones (ChatModelProvider.abandon); optional. */
+  abandon?(): void;
 }
 
 /** A provider failed or gave an answer we could not read. */
@@ -81,9 +83,26 @@ const JUDGE_TOKENS_PER_ITEM = 12;
  */
 export abstract class ChatModelProvider implements ModelProvider {
   abstract readonly name: string;
+  /** Aborted by {@link abandon}: every call in flight, and every later one. */
+  private readonly abandonment = new AbortController();
 
   available(): boolean {
-    return true;
+    return !this.abandonment.signal.aborted;
+  }
+
+  /**
+   * Gives up every call in flight (their requests are aborted; they reject with a ModelError) and
+   * refuses every later one. A one-shot command calls it once its answer is made, so a slow model
+   * cannot keep the process alive for answers nobody will read.
+   */
+  abandon(): void {
+    this.abandonment.abort();
+  }
+
+  /** The caller's options, also ended by {@link abandon}. */
+  private abandonable(options: CallOptions): CallOptions {
+    if (this.abandonment.signal.aborted) throw new ModelError(`${this.name}: abandoned (the answer was already made)`);
+    return { ...options, signal: options.signal ? AbortSignal.any([options.signal, this.abandonment.signal]) : this.abandonment.signal };
   }
 
   /** Sends one chat completion and resolves with the answer's text. */
@@ -94,7 +113,7 @@ export abstract class ChatModelProvider implements ModelProvider {
     const prompt = judgePrompt(request.task, request.items);
     const text = await withTimeout(
       (signal) => this.complete({ messages: prompt, maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length, json: true, signal }),
-      options,
+      this.abandonable(options),
     );
     const answers = parseJudgeAnswers(text, request.items.map((i) => i.id));
     if (answers === null) throw new ModelError(`${this.name}: the judge's answer is not the JSON asked for: ${snippet(text)}`);
@@ -106,7 +125,7 @@ export abstract class ChatModelProvider implements ModelProvider {
       { role: 'system', content: request.system },
       { role: 'user', content: request.prompt },
     ];
-    return withTimeout((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), options);
+    return withTimeout((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), this.abandonable(options));
   }
 }
 
