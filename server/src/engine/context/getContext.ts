@@ -27,7 +27,7 @@ import { identityTerms, unknownNames } from './stackNames';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
-import { nearestPages } from './nothingFound';
+import { nearestPages, spellingNearness } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
 import { pinnedPages } from './pinned';
 import { makePlan } from './plan';
@@ -235,6 +235,13 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
       search.touched.forEach((h, i) => {
         if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
       });
+    }
+    // A task that shares no word with the library: the pages spelled most like it, nearer still
+    // to nothing (seed 000: the answer names two or three nearest pages, with meaning or without).
+    if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+      for (const [doc, near] of spellingNearness(task, searchDocs.filter((d) => !isPrivateNote(d)))) {
+        if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
+      }
     }
   }
   const nearest = nothing ? nearestPages(pageNearness) : undefined;
