@@ -83,11 +83,12 @@ const JUDGE_TOKENS_PER_ITEM = 12;
  */
 export abstract class ChatModelProvider implements ModelProvider {
   abstract readonly name: string;
-  /** Aborted by {@link abandon}: every call in flight, and every later one. */
-  private readonly abandonment = new AbortController();
+  /** Each call in flight: {@link abandon} aborts them all. */
+  private readonly inFlight = new Set<AbortController>();
+  private abandoned = false;
 
   available(): boolean {
-    return !this.abandonment.signal.aborted;
+    return !this.abandoned;
   }
 
   /**
@@ -96,13 +97,24 @@ export abstract class ChatModelProvider implements ModelProvider {
    * cannot keep the process alive for answers nobody will read.
    */
   abandon(): void {
-    this.abandonment.abort();
+    this.abandoned = true;
+    for (const controller of this.inFlight) controller.abort();
   }
 
-  /** The caller's options, also ended by {@link abandon}. */
-  private abandonable(options: CallOptions): CallOptions {
-    if (this.abandonment.signal.aborted) throw new ModelError(`${this.name}: abandoned (the answer was already made)`);
-    return { ...options, signal: options.signal ? AbortSignal.any([options.signal, this.abandonment.signal]) : this.abandonment.signal };
+  /** Runs one call with the caller's options, ended by the caller's signal, its timeout or {@link abandon}. */
+  private async abandonable<T>(run: (signal: AbortSignal) => Promise<T>, options: CallOptions): Promise<T> {
+    if (this.abandoned) throw new ModelError(`${this.name}: abandoned (the answer was already made)`);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.inFlight.add(controller);
+    try {
+      return await withTimeout(run, { ...options, signal: controller.signal });
+    } finally {
+      this.inFlight.delete(controller);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Sends one chat completion and resolves with the answer's text. */
@@ -111,10 +123,7 @@ export abstract class ChatModelProvider implements ModelProvider {
   async judge(request: JudgeRequest, options: CallOptions = {}): Promise<JudgeAnswer[]> {
     if (request.items.length === 0) return [];
     const prompt = judgePrompt(request.task, request.items);
-    const text = await withTimeout(
-      (signal) => this.complete({ messages: prompt, maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length, json: true, signal }),
-      this.abandonable(options),
-    );
+    const text = await this.abandonable((signal) => this.complete({ messages: prompt, maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length, json: true, signal }), options);
     const answers = parseJudgeAnswers(text, request.items.map((i) => i.id));
     if (answers === null) throw new ModelError(`${this.name}: the judge's answer is not the JSON asked for: ${snippet(text)}`);
     return answers;
@@ -125,7 +134,7 @@ export abstract class ChatModelProvider implements ModelProvider {
       { role: 'system', content: request.system },
       { role: 'user', content: request.prompt },
     ];
-    return withTimeout((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), this.abandonable(options));
+    return this.abandonable((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), options);
   }
 }
 
