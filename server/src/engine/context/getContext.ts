@@ -24,6 +24,7 @@ import { contextIndex, type ContextIndex } from './contextIndex';
 import { normalizeName } from '../ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
 import { identityTerms, unknownNames } from './stackNames';
+import { stackPages } from './stackPages';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
@@ -107,6 +108,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
   const taskIdentity = identityTerms(task);
   const unknown = unknownNames(task, (t) => view.state.lexical.df(t));
+  // The pages whose subject is a stack the task names, and the narrower pages of it the task does not ask for.
+  const stacks = stackPages(task, searchDocs.filter((d) => !isPrivateNote(d)));
   const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
   const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
   // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
@@ -141,9 +144,14 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const relatedPages = new Set([...candidates.values()].filter((c) => isRelated(c)).map((c) => c.entry.doc.id));
   const textAgrees = (g: GoodForMatch) => (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
   // A page about another stack or product than the task names never comes in by what it is for.
-  const goodFor = selectGoodFor(pageScores, (g) => otherStackName(g.doc, index, taskIdentity, unknown) !== undefined || !textAgrees(g));
+  const stackOwn = new Set(stacks.forced.map((d) => d.id));
+  const goodFor = selectGoodFor(pageScores, (g) => (!stackOwn.has(g.doc.id) && otherStackName(g.doc, index, taskIdentity, unknown) !== undefined) || stacks.narrower.has(g.doc.id) || !textAgrees(g));
+  // A page whose subject is a stack the task names comes like a page matched by what it is for,
+  // even when a narrower page of the stack matches the task's other words better.
+  // Its subject is what the task names: the read-alike test (otherStackName) does not apply to it.
+  const stackUse = stacks.forced.filter((doc) => !goodFor.some((g) => g.doc.id === doc.id));
   const sectionEntry = (doc: Doc, sectionId: string) => view.sectionById.get(sectionId) ?? input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
-  for (const { doc } of goodFor) {
+  for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) {
     if (isReadWhole(doc, notes)) continue;
     const ranked = doc.sections
       .filter(hasBody)
@@ -169,7 +177,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     }
   };
   markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown };
+  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown, narrower: stacks.narrower, stackOwn };
   // Widening starts from pages that belong: close enough, and not about another stack than the task's.
   const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes && !heuristicDifferent(c, focus).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
   widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });
@@ -193,6 +201,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // Step 8: whole pages, then excerpts, within the budget; each carries its unsettled conflicts.
   const soundness = librarySoundness(view, hooks.conflictCheck ? [hooks.conflictCheck] : []);
   const conflictsOf = (doc: Doc) => soundness.pageConflicts(doc.id);
+  // A stack page's sections say how they came: by search, or, kept past the window, by its subject ('use').
   const useIds = new Set(goodFor.map((g) => g.doc.id));
   const privateOf = (doc: Doc) => isPrivateNote(doc);
   const whole: WholeCandidate[] = [];
@@ -204,7 +213,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
   for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
-  for (const { doc } of goodFor) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
+  for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
   const excerpts: ExcerptCandidate[] = decisions.map((d) => {
     const c = d.candidate;
     const doc = c.entry.doc;
@@ -220,7 +229,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // Searched sections of whole pages are reported with them (JSON similarities).
   for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
 
-  const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0;
+  const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0 && stackUse.length === 0;
   // A task the library covers may also get its named entities' own docs, after every library
   // excerpt, when they are in scope: inside the folder, and never in a tagged bundle (they carry no tags).
   if (!nothing) excerpts.push(...entityCandidates(view, (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc))));
