@@ -61,8 +61,6 @@ export interface StackPages {
   narrower: Map<string, string>;
 }
 
-export const NO_STACK_PAGES: StackPages = { forced: [], narrower: new Map() };
-
 /** A word's key: its spelling fixed, lower-cased, stripped of punctuation, stemmed as the index stems words. */
 function keyOf(word: string): string | null {
   let w = word;
@@ -105,7 +103,7 @@ function taskWords(task: string): { words: string[]; said: Set<string>; names: S
 /** The stack pages of `task` among `docs` (the pages it may draw from). */
 export function stackPages(task: string, docs: readonly Doc[]): StackPages {
   const { said, names } = taskWords(task);
-  if (names.size === 0) return NO_STACK_PAGES;
+  if (names.size === 0) return { forced: [], narrower: new Map() };
   const subjects = new Map<Doc, Set<string>>();
   const pagesOf = new Map<string, number>();
   for (const doc of docs) {
