@@ -2,7 +2,8 @@
  * `get_context` in the engine (seed 000, "How get_context chooses"): one task in, one bundle of
  * rules and reference material out, sized to the budget. Each step is its own module:
  *
- *   scope -> plan -> rules -> pinned -> packs -> Good-for -> section search -> widening
+ *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the named stacks' pages,
+ *   stackPages.ts) -> section search -> widening
  *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
  *
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
