@@ -177,8 +177,9 @@ Commands:
   index                       index the workspace; print counts, problems and timing
   ask "<question>"            ranked passages, why[] on one line (--why for every term; --limit N,
                               --as-of T, --source-kinds a,b); fits $COLUMNS (default 100)
-  expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
-                              --edge-types a,b, --limit N, --as-of T)
+  expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both:
+                              out what it depends on or points to, in what depends on or points
+                              to it; --edge-types a,b, --limit N, --as-of T)
   graph                       export the whole component graph (--format json|dot)
   toc [query]                 the rules library's map; with words, the documents matching them
                               (--document ID for one document's sections, --namespace NS)
