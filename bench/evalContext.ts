@@ -27,6 +27,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
+import { inFolder } from '../server/src/engine/context/scope';
 import type { Doc } from '../server/src/engine/model';
 import { OpenAiModelProvider } from '../server/src/engine/models/openAiProvider';
 import { createServices, type Services } from '../server/src/services/services';
@@ -229,7 +230,8 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
         nearest: first.nothingFound?.nearest.length ?? 0,
         tokens: first.tokens,
         charsPerToken: responseChars / maxTokens,
-        rulesAndPinned: [...rulePaths, ...pinnedPaths].every((p) => arrived.has(p) || first.skipped.some((s) => s.title === allDocs.find((d) => d.path === p)?.title)),
+        // Every rule and pinned page comes, whatever the tags; a folder limits them to those inside it.
+        rulesAndPinned: [...rulePaths, ...pinnedPaths].every((p) => (task.args.folder !== undefined && !inFolder(p, task.args.folder.replace(/\/+$/, ''))) !== (arrived.has(p) || first.skipped.some((s) => s.title === allDocs.find((d) => d.path === p)?.title))),
         deterministic: fingerprint(first) === fingerprint(second),
         packs: first.packs.filter((p) => p.applied).map((p) => p.name),
         entityDocsSent: entityDocs.filter((p) => arrived.has(p)).length,

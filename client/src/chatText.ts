@@ -276,7 +276,7 @@ export function expandTargets(out: ExpandView): string[] {
   const refs: string[] = [];
   for (const edge of out.edges) {
     if (!edge.resolved) continue;
-    const other = farEnd(edge, out.direction, root);
+    const other = farEnd(edge);
     if (other !== root && !refs.includes(other)) refs.push(other);
   }
   return refs.slice(0, EXPAND_LINKS);

@@ -146,7 +146,7 @@ async function showExpand(args: ExpandEntityArgs, callTool: CallTool): Promise<v
   const picked = await pickRow(expandRows(output), { title: expandTitle(output), matchOnDescription: true, matchOnDetail: true, itemButtons: [walkOn] });
   if (!picked) return;
   if ('button' in picked) {
-    await showExpand({ entityRef: farEnd(picked.value, output.direction, output.entity.ref), direction: args.direction, depth: 1 }, callTool);
+    await showExpand({ entityRef: farEnd(picked.value), direction: args.direction, depth: 1 }, callTool);
     return;
   }
   const place = parsePathLine(picked.declaredAt);

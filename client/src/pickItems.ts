@@ -65,13 +65,12 @@ export function expandRows(out: ExpandView): Row<ExpandEdgeView>[] {
 }
 
 /**
- * The end of an edge away from where the walk started: the target walking out (dependencies), the
- * source walking in (dependents: `x --dependsOn--> root`), and either side but the root both ways.
+ * The end of an edge away from the entity it was reached from. workspace_expand reads every
+ * relation from that entity (`billing-worker dependsOn invoices-db` out, `invoices-db
+ * dependencyOf billing-worker` in), so the far end is always the edge's target.
  */
-export function farEnd(edge: Pick<ExpandEdgeView, 'source' | 'target'>, direction: ExpandView['direction'], root: string | undefined): string {
-  if (direction === 'out') return edge.target;
-  if (direction === 'in') return edge.source;
-  return edge.target === root ? edge.source : edge.target;
+export function farEnd(edge: Pick<ExpandEdgeView, 'source' | 'target'>): string {
+  return edge.target;
 }
 
 /** `path:line` (or `path:start-end`) -> path and 1-based line; undefined when it is not one. */

@@ -17,7 +17,8 @@ mkdir -p "$dir"
 [ ${#as[@]} -eq 0 ] || chown postgres "$dir"
 port="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 "${as[@]}" "$bindir/initdb" -D "$dir/data" -A trust -U wsctx --no-sync -E UTF8 --locale=C.UTF-8 >"$dir/initdb.log" 2>&1 || { cat "$dir/initdb.log" >&2; exit 1; }
-"${as[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-  -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" start >/dev/null \
+# The server's options, for pause-temp.sh to start it again on the same port.
+echo "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" >"$dir/options"
+"${as[@]}" "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 -o "$(cat "$dir/options")" start >/dev/null \
   || { cat "$dir/server.log" >&2; exit 1; }
 echo "postgresql://wsctx@127.0.0.1:$port/postgres"

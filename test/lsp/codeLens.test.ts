@@ -24,7 +24,8 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
     const overview = { title: 'storefront', uri: lsp.uri('storefront/overview.md'), sourceKind: 'repo_overview' };
     const orderExport = { start: { line: 5, character: 8 }, end: { line: 5, character: 20 } };
     const ordersDb = { start: { line: 35, character: 8 }, end: { line: 35, character: 24 } };
-    const walk = (entityRef: string, edgeTypes: string[]) => [{ entityRef, direction: 'out', depth: 1, edgeTypes }];
+    // Each lens walks its relations the way they lie: dependents in, dependencies out.
+    const walk = (entityRef: string, edgeTypes: string[]) => [{ entityRef, direction: edgeTypes[0] === 'dependencyOf' ? 'in' : 'out', depth: 1, edgeTypes }];
     assert.deepEqual(found, [
       { range: orderExport, command: { title: '0 dependents', command: 'workspaceContext.expandEntity', arguments: walk('component:default/order-export', ['dependencyOf']) } },
       { range: orderExport, command: { title: '2 dependencies', command: 'workspaceContext.expandEntity', arguments: walk('component:default/order-export', ['dependsOn', 'consumesApi']) } },
@@ -55,9 +56,9 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
       'owns 15 | 3 members | 1 doc',
     ]);
     assert.deepEqual((await titles('payments-platform/catalog/apis.yaml')).slice(0, 2), ['1 provider | 2 consumers | 2 docs', '1 provider | 1 consumer | 1 doc']);
-    // A system's lens walks its hasPart relations.
+    // A system's lens walks its hasPart relations: its parts point at it, so in.
     const system = (await lenses('payments-platform/catalog-info.yaml')).find((l) => l.command!.title === '4 components')!;
-    assert.deepEqual(system.command!.arguments, [{ entityRef: system.command!.arguments![0].entityRef, direction: 'out', depth: 1, edgeTypes: ['hasPart'] }]);
+    assert.deepEqual(system.command!.arguments, [{ entityRef: system.command!.arguments![0].entityRef, direction: 'in', depth: 1, edgeTypes: ['hasPart'] }]);
     assert.match(system.command!.arguments![0].entityRef, /^system:default\//);
   });
 

@@ -88,6 +88,9 @@ describe('several served folders are one workspace (MCP over stdio, built server
         const mine = everywhere.passages.filter((p) => p.folder === name);
         assert.ok(mine.length > 0, `${name}: "${question}" asked of all`);
         assert.deepEqual(comparable(mine, name, true), expected.slice(0, mine.length), `${name}: "${question}" asked of all`);
+        // ...and the merged list is in score order, as every answer is.
+        const scores = everywhere.passages.map((p) => p.score);
+        assert.deepEqual(scores, [...scores].sort((a, b) => b - a), `${name}: "${question}" merged in score order`);
       }
     }
   });

@@ -5,11 +5,7 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
-import * as path from 'node:path';
-import { readServerConfig } from '../config/serverConfig';
 import type { Engine } from '../engine/engine';
-import { InputError } from '../engine/errors';
-import { checkToken, startHttpMcpServer, type HttpAccess } from '../mcp/http';
 import { createServices } from '../services/services';
 import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
@@ -19,8 +15,7 @@ import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
-import { watchWorkspace } from '../startup/watchWorkspace';
+import { abandonModelWork, cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
 import { renderAskTable } from './commands/askCommand';
 import { contextCommand } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
@@ -34,7 +29,8 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
-import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, storeEngine, type StoreEngine } from './commands/storeCommand';
+import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, type StoreEngine } from './commands/storeCommand';
+import { serveMemory, serveStore } from './commands/serveCommand';
 
 export function main(argv: string[]): Promise<number> {
   return hostMain(argv, run);
@@ -81,16 +77,17 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'graph': {
       const format = options.format ?? 'json';
       if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
-      const { engine } = startServices(options, { meaning: 'none' });
-      const state = await engine.waitForIndex();
-      await engine.saveSnapshot();
-      const graph = exportGraph(state);
-      return print(format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2));
+      return oneShot(startServices(options, { meaning: 'none' }), async ({ engine }) => {
+        const state = await engine.waitForIndex();
+        await engine.saveSnapshot();
+        const graph = exportGraph(state);
+        return format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2);
+      });
     }
     case 'toc':
-      return print(await tocCommand(libraryServices(options, 'none'), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+      return oneShot(libraryServices(options, 'none'), (services) => tocCommand(services, { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
     case 'section':
-      return print(await sectionCommand(libraryServices(options, 'none'), single(positionals, 'section', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) => sectionCommand(services, single(positionals, 'section', '<id>'), options));
     case 'search':
       if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
       return oneShot(libraryServices(options, 'one-shot'), (services) => searchCommand(services, { plan: positionals.join(' '), profile: options.profile }, options));
@@ -101,11 +98,11 @@ async function run(command: string, positionals: string[], options: CliOptions):
       if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
       return oneShot(libraryServices(options, 'one-shot'), (services) => contextCommand(services, { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
     case 'page':
-      return print(await pageCommand(libraryServices(options, 'none'), single(positionals, 'page', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) => pageCommand(services, single(positionals, 'page', '<id>'), options));
     case 'file':
-      return print(await fileCommand(libraryServices(options, 'none'), single(positionals, 'file', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) => fileCommand(services, single(positionals, 'file', '<id>'), options));
     case 'diagnostics':
-      return print(await diagnosticsCommand(libraryServices(options, 'none'), undefined, options));
+      return oneShot(libraryServices(options, 'none'), (services) => diagnosticsCommand(services, undefined, options));
     case 'doctor': {
       // A broken .wsctx.yaml is one of doctor's checks, not a reason to skip the others: they
       // run with the values the file got right.
@@ -122,31 +119,8 @@ async function run(command: string, positionals: string[], options: CliOptions):
     }
     case 'mcp':
       return runStdioMcp(options);
-    case 'serve': {
-      if (options.token !== undefined) checkToken(options.token);
-      const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true, connections: 'shared' });
-      const { engine } = services;
-      engine.stateForQuery();
-      const unwatch = watchWorkspace(engine, logToStderr);
-      let server;
-      try {
-        server = await startHttpMcpServer({ services, port: options.port, token: options.token, log: logToStderr });
-      } catch (error) {
-        unwatch();
-        engine.dispose();
-        throw error;
-      }
-      process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  token: ${server.token}\n`);
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', resolve);
-        process.once('SIGTERM', resolve);
-      });
-      unwatch();
-      await server.close();
-      await engine.saveSnapshot();
-      engine.dispose();
-      return 0;
-    }
+    case 'serve':
+      return serveMemory(options);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
@@ -224,38 +198,6 @@ async function callStoreTool(opened: StoreEngine, options: CliOptions, name: str
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
 }
 
-/**
- * `serve --store`: MCP over HTTP for many concurrent readers of the store. With `--config FILE`
- * each token of the file gets its own engine over the folders it may read (config/serverConfig.ts);
- * without, one token (`--token`, or a generated one) reads every namespace served.
- */
-async function serveStore(opened: StoreEngine, options: CliOptions): Promise<number> {
-  if (options.token !== undefined && options.config !== undefined) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
-  if (options.token !== undefined) checkToken(options.token);
-  const config = options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
-  const engines: Engine[] = [];
-  const access: HttpAccess[] = [];
-  for (const t of config?.tokens ?? []) {
-    const allowed = t.folders === null ? opened.namespaces : opened.namespaces.filter((n) => t.folders!.includes(n.name));
-    const absent = (t.folders ?? []).filter((f) => !opened.namespaces.some((n) => n.name === f));
-    if (allowed.length === 0) throw new InputError(`${config!.path}:${t.line}: tokens: ${t.name} may read ${t.folders!.join(', ')}, none of which this server serves (it serves ${opened.namespaces.map((n) => n.name).join(', ')})`);
-    if (absent.length) logToStderr(`[serve] ${t.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.map((n) => n.name).join(', ')}`);
-    const engine = storeEngine(allowed, opened.reader, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (t.folders ?? 'all'));
-    engines.push(engine);
-    access.push({ name: t.name, token: t.token, services: createServices({ engine }) });
-  }
-  const server = await startHttpMcpServer({ services: createServices({ engine: opened.engine }), ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
-  const who = config ? `tokens from ${config.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
-  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${opened.namespaces.map((n) => n.name).join(', ')})\n  url:   ${server.url}\n  ${who}\n`);
-  await new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
-  await server.close();
-  for (const engine of engines) engine.dispose();
-  return 0;
-}
-
 /** Calls a tool from the shared table on a complete index and prints its text or JSON. */
 /** A `workspace` argument meaning "leave it out": the tool answers from every served folder. */
 const ALL_FOLDERS = Symbol('every served folder');
@@ -277,20 +219,28 @@ async function runTool(
   const output = await callTool(services, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
   print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
-  return finishOneShot(engine);
+  return finishOneShot(services);
 }
 
 /** Runs a one-shot command, prints its output, then says what meaning it lacked (see `finishOneShot`). */
 async function oneShot(services: Services, command: (services: Services) => Promise<string>): Promise<number> {
-  print(await command(services));
-  return finishOneShot(services.engine);
+  try {
+    print(await command(services));
+  } catch (error) {
+    abandonModelWork(services);
+    throw error;
+  }
+  return finishOneShot(services);
 }
 
 /**
- * After a one-shot answer: when sections had no vectors, says so on stderr with how long
- * `wsctx index` would take to embed them, and stops the engine so the process exits now.
+ * After a one-shot answer: abandons the model calls still pending (the background work, a slow
+ * judge: nobody will read their answers), says on stderr when sections had no vectors with how
+ * long `wsctx index` would take to embed them, and stops the engine so the process exits now.
  */
-function finishOneShot(engine: Engine): number {
+function finishOneShot(services: Services): number {
+  abandonModelWork(services);
+  const { engine } = services;
   const meaning = engine.status().meaning;
   if (meaning && meaning.sectionsPending > 0) {
     const total = meaning.sectionsPending + meaning.sectionsWithVectors;

@@ -1,5 +1,5 @@
 /**
- * The config file of a shared server (`wsctx serve --store URL --config FILE`): who may call it,
+ * The config file of a shared server (`wsctx serve --config FILE`, with or without `--store URL`): who may call it,
  * and which workspace folders (store namespaces) each caller may read.
  *
  * ```yaml

@@ -89,7 +89,7 @@ export type CliOptions = {
   token?: string;
   /** `--store`: a postgresql:// URL; index writes there, the other commands answer from there. */
   store?: string;
-  /** `serve --store --config FILE`: the server's config file (access tokens and their folders). */
+  /** `serve --config FILE` (with or without `--store`): the server's config file (access tokens and their folders). */
   config?: string;
   /** `--private-notes DIR`: the user's own notes folder (outside the workspace); over `privateNotes.folder`. */
   privateNotes?: string;
@@ -182,8 +182,9 @@ Commands:
   ask "<question>"            ranked passages from every served folder, why[] on one line (--why
                               for every term; --limit N, --as-of T, --source-kinds a,b; --in NAME
                               for one served folder); fits $COLUMNS (default 100)
-  expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both,
-                              --edge-types a,b, --limit N, --as-of T)
+  expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both:
+                              out what it depends on or points to, in what depends on or points
+                              to it; --edge-types a,b, --limit N, --as-of T)
   graph                       export the whole component graph (--format json|dot)
   toc [query]                 the rules library's map; with words, the documents matching them
                               (--document ID for one document's sections, --namespace NS)
@@ -222,7 +223,8 @@ Options:
   --store URL                 a PostgreSQL store (postgresql://user@host/db): index writes each
                               --workspace folder there as its own namespace; ask, expand, mcp and
                               serve answer from it (--workspace picks namespaces by folder name)
-  --config FILE               serve --store: the server's config file (tokens limited to folders)
+  --config FILE               serve: the server's config file (its tokens, each for every folder
+                              or limited to some; with or without --store)
   --private-notes DIR         your own Markdown notes, a folder outside the workspace: context
                               searches them too and labels them as yours (not with serve)
   --organization NAME         the name in "Instructions from the NAME team" (default: the first

@@ -56,13 +56,15 @@ export interface StartOptions {
    * gets private notes.
    */
   connections?: 'own' | 'shared';
+  /** The folders to serve, when not all of `--workspace`'s (`serve --config`: a token's folders). */
+  folders?: readonly WorkspaceFolder[];
 }
 
 /** The services for this command line: the engine and everything its tools use, built once. */
 export function startServices(options: CliOptions, start: StartOptions): Services {
   const dir = cacheDir(options);
   const engine = new Engine({
-    folders: workspaceFolders(options.workspaces),
+    folders: start.folders ?? workspaceFolders(options.workspaces),
     log: start.log,
     cacheDir: dir,
     settings: engineGlobsFrom(cliSettings(options)),
@@ -71,7 +73,22 @@ export function startServices(options: CliOptions, start: StartOptions): Service
     vectorBackend: cliSettings(options).vectorIndex,
   });
   const activity = start.callLog ? openActivityLog(engine, dir, logToStderr) : undefined;
-  return createServices({ engine, activity, ...contextModels(engine, options, dir), ...userParts(engine, options, start) });
+  const models = contextModels(engine, options, dir);
+  const services = createServices({ engine, activity, ...models.parts, ...userParts(engine, options, start) });
+  modelWork.set(services, models.abandon);
+  return services;
+}
+
+/** How to give up the model work of services built here: the background runs, and every call in flight. */
+const modelWork = new WeakMap<Services, () => void>();
+
+/**
+ * Gives up the model calls of `services` (built by {@link startServices}): the background work
+ * stops and every request in flight or queued is abandoned. A one-shot command calls it once its
+ * answer is made: the process then exits at once, whatever a slow model is still doing.
+ */
+export function abandonModelWork(services: Services): void {
+  modelWork.get(services)?.();
 }
 
 /**
@@ -119,7 +136,7 @@ function expandHome(p: string): string {
  * verdict cache beside the call log, so remembered verdicts survive restarts. With an endpoint
  * the background model work starts too, and its stores join the services.
  */
-function contextModels(engine: Engine, options: CliOptions, dir: string | undefined): Partial<ServiceParts> {
+function contextModels(engine: Engine, options: CliOptions, dir: string | undefined): { parts: Partial<ServiceParts>; abandon: () => void } {
   const judge = options.judge ?? process.env.WSCTX_JUDGE ?? cliSettings(options).judge.mode;
   if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate') throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
   const baseUrl = options.modelUrl ?? process.env.WSCTX_MODEL_URL;
@@ -127,13 +144,17 @@ function contextModels(engine: Engine, options: CliOptions, dir: string | undefi
     judgeMode: judge,
     ...(dir ? { verdicts: new VerdictCache({ file: path.join(activityDir(dir, engine.folders), 'verdicts.json') }) } : {}),
   };
-  if (!baseUrl) return parts;
+  if (!baseUrl) return { parts, abandon: () => undefined };
   const models: ModelProvider = new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY });
   // Every answer the background asks for is kept by content digest beside the call log, so the
   // next run asks the model nothing about pages that have not changed.
   const kept = (name: string) => (dir ? path.join(activityDir(dir, engine.folders), name) : undefined);
   const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: kept('enrichment.json'), linksFile: kept('inferred-links.json'), conflictsFile: kept('model-conflicts.json'), log: logToStderr });
-  return { ...parts, models, notes: background.enrichment, inferredLinks: background.links, conflictCheck: background.conflicts };
+  const abandon = () => {
+    background.stop();
+    models.abandon?.();
+  };
+  return { parts: { ...parts, models, notes: background.enrichment, inferredLinks: background.links, conflictCheck: background.conflicts }, abandon };
 }
 
 /** The call log's directory for these folders inside `cacheDir`. */

@@ -6,6 +6,8 @@ import { z } from 'zod';
 import type { Services } from '../services/services';
 import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
+import { isStoreUnavailable, unreadableNotice } from '../engine/store/storeAvailability';
+import { storeReaderOf } from '../engine/store/storeReader';
 
 /**
  * Each tool's strict input schema and error map, built on its first call: zod compiles a fast
@@ -33,7 +35,15 @@ export async function callTool(services: Services, tool: AnyToolDefinition, rawI
     services.activity?.append({ tool: tool.name, session: context.sessionId, input, latencyMs: 0, resultIds: [], empty: true, error: error.message });
     throw error;
   }
-  const output = (await tool.run(services, parsed.data, context)) as Record<string, unknown>;
+  let output: Record<string, unknown>;
+  try {
+    output = (await tool.run(services, parsed.data, context)) as Record<string, unknown>;
+  } catch (error) {
+    // Reads fail soft (seed 001): a store that cannot be reached gives an empty, flagged answer.
+    // A refusal (a bad argument, a workspace this connection may not read) is never one of these.
+    if (!storeReaderOf(services.engine) || !isStoreUnavailable(error)) throw error;
+    output = tool.unreadable(parsed.data, unreadableNotice(error)) as Record<string, unknown>;
+  }
   // Every answer says when a served folder is gone and it comes from that folder's last index.
   const degraded = output.degraded;
   if (Array.isArray(degraded) && !degraded.includes('workspace-missing') && services.engine.status().missingFolders.length > 0) degraded.push('workspace-missing');

@@ -29,8 +29,8 @@ const input = {
   max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS)
     .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
   pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
-  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Search only pages with one of these tags; every rule and pinned page still comes.'),
-  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Search only this library folder and its subfolders, e.g. ".context/guides" or "guides"; every rule and pinned page still comes.'),
+  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Search only pages with one of these tags; every rule, pinned page and the team instructions still come; entity docs (untagged) do not.'),
+  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Take material only from this library folder and its subfolders, e.g. ".context/guides" or "guides": rules, pinned pages, team instructions and entity docs outside it stay out.'),
   format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
 };
 
@@ -159,8 +159,9 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
       throw error;
     }
   },
+  unreadable: (args, notice) => coldOutput(args, args.format ?? 'markdown', notice, ['scope-unreadable']),
   renderText(out) {
-    if (out.degraded.includes('index-cold')) return out.notice ?? COLD_NOTICE;
+    if (out.degraded.includes('index-cold') || out.degraded.includes('scope-unreadable')) return out.notice ?? COLD_NOTICE;
     if (out.format === 'markdown' && out.markdown !== undefined) return out.markdown;
     // The JSON bundle: every page with its text, reasons and similarities; not the verdicts.
     const { markdown: _markdown, ...json } = out;
@@ -213,7 +214,7 @@ async function runContext(services: Services, args: Args, context: ToolCallConte
   return toOutput(built, format, found.indexedAt);
 }
 
-function coldOutput(args: Args, format: 'markdown' | 'json'): GetContextOutput {
+function coldOutput(args: Args, format: 'markdown' | 'json', notice = COLD_NOTICE, degraded = ['index-cold']): GetContextOutput {
   return {
     task: args.task,
     format,
@@ -229,8 +230,8 @@ function coldOutput(args: Args, format: 'markdown' | 'json'): GetContextOutput {
     skipped: [],
     judge: { mode: 'off', provider: 'none', called: false, questions: 0, verdicts: [] },
     steps: { plan: 'none', judge: 'none', meaning: false },
-    notice: COLD_NOTICE,
-    degraded: ['index-cold'],
+    notice,
+    degraded,
     indexedAt: null,
   };
 }

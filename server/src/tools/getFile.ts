@@ -133,6 +133,7 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
       () => ({ resultIds: returned ? [returned] : [], empty: returned === undefined }),
     );
   },
+  unreadable: (_args, notice) => ({ notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText(out) {
     const file = out.file;
     if (!file) return out.notice ?? 'No file.';

@@ -85,6 +85,7 @@ export const getSectionTool: ToolDefinition<typeof input, typeof output> = {
       () => ({ resultIds: returned ? [returned] : [], empty: returned === undefined }),
     );
   },
+  unreadable: (_args, notice) => ({ notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText(out) {
     const { section, document } = out;
     if (!section || !document) return out.notice ?? 'No section.';

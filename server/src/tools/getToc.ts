@@ -133,8 +133,9 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
       (out) => tocOutcome(out),
     );
   },
+  unreadable: (_args, notice) => ({ mode: 'map' as const, condensed: false, tokens: 0, budget: TOC_TOKEN_BUDGET, notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText(out) {
-    if (out.notice && out.degraded.includes('index-cold')) return out.notice;
+    if (out.notice && (out.degraded.includes('index-cold') || (out.degraded.includes('scope-unreadable') && out.tokens === 0))) return out.notice;
     const text = renderToc(out as unknown as TocResult);
     return `${pinnedPrefix(out.pinned)}${text}${out.notice ? `\n\n${out.notice}` : ''}`;
   },

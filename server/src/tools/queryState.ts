@@ -32,7 +32,7 @@ export type StateForQuery =
 export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null, scope?: QuestionScope): Promise<StateForQuery> {
   const reader = storeReaderOf(engine);
   // A namespace written into the store since the server started is served without a restart.
-  if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders();
+  if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders(workspaceArg);
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');

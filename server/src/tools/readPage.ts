@@ -95,6 +95,7 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
       () => ({ resultIds: returned ?? [], empty: returned === undefined }),
     );
   },
+  unreadable: (_args, notice) => ({ notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText(out) {
     const page = out.page;
     if (!page) return out.notice ?? 'No page.';

@@ -115,17 +115,7 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
       { plan: args.plan, profile: args.profile },
       async (): Promise<SearchInstructionsOutput> => {
         const found = await libraryState(services, [args.plan]);
-        const empty = {
-          plan: args.plan,
-          ...(args.profile ? { profile: args.profile } : {}),
-          signals: { summary: true, meaning: false, exact: false },
-          exactTerms: [],
-          budget: SEARCH_TOKEN_BUDGET,
-          tokens: 0,
-          documents: [],
-          cut: [],
-          moreCut: 0,
-        };
+        const empty = emptySearch(args);
         if (found.kind === 'cold') return { ...empty, notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const { view } = found;
         const search = await searchLibrary(view, args.plan, { profile: args.profile, meaning: services.sectionMeaning });
@@ -145,6 +135,7 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
       (out) => ({ resultIds: returned, empty: out.documents.length === 0 }),
     );
   },
+  unreadable: (args, notice) => ({ ...emptySearch(args), notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText: renderSearch,
 };
 
@@ -237,4 +228,19 @@ export function renderSearch(out: SearchInstructionsOutput): string {
 
 function round(value: number): number {
   return Math.round(value * 1e6) / 1e6;
+}
+
+/** A search that found nothing (cold index, unreadable store). */
+function emptySearch(args: Pick<SearchInstructionsOutput, 'plan' | 'profile'>) {
+  return {
+    plan: args.plan,
+    ...(args.profile ? { profile: args.profile } : {}),
+    signals: { summary: true, meaning: false, exact: false },
+    exactTerms: [],
+    budget: SEARCH_TOKEN_BUDGET,
+    tokens: 0,
+    documents: [],
+    cut: [],
+    moreCut: 0,
+  };
 }

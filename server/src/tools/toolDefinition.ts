@@ -29,6 +29,12 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   output: OutShape;
   /** Runs the tool with the host's services (the engine and the collaborators it needs). */
   run(services: Services, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
+  /**
+   * The answer when the index store could not be read during the call (engine/store/
+   * storeAvailability.ts): empty, with `notice` and the `scope-unreadable` flag, so an agent's
+   * turn goes on (seed 001: reads fail soft). Only a store-backed engine's calls use it.
+   */
+  unreadable(input: z.infer<z.ZodObject<Shape>>, notice: string): z.infer<z.ZodObject<OutShape>>;
   /** A readable rendering of the result (MCP text content, CLI output). */
   renderText(output: z.infer<z.ZodObject<OutShape>>): string;
   /**

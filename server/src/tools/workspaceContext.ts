@@ -10,7 +10,7 @@ import type { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 import { SOURCE_KINDS, type SourceKind } from '../engine/model';
 import { RELATION_PAIRS } from '../engine/graph/relationTypes';
-import { CONTRACT_VERSION } from '../engine/ranking/contract';
+import { CONTRACT_VERSION, DOCUMENT_CAP } from '../engine/ranking/contract';
 import { comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult } from '../engine/ranking/workspaceContextRanker';
 import { folderScopedState } from '../engine/ranking/folderScope';
 import { fromWorkspacePath } from '../engine/workspace/paths';
@@ -100,6 +100,13 @@ const output = {
   namedEntities: z.array(z.string()),
   candidates: z.number(),
   candidatesCapped: z.object({ droppedTerms: z.array(z.string()), droppedByBudget: z.number(), byteBudget: z.number() }).optional(),
+  /**
+   * Passages the per-document cap (at most DOCUMENT_CAP of one document) kept out of the answer,
+   * by document, best first: each scored above the last passage shown. Absent when it kept none.
+   */
+  heldBack: z
+    .object({ perDocument: z.number(), documents: z.array(z.object({ documentId: z.string(), title: z.string(), path: z.string(), passages: z.number(), bestScore: z.number() })) })
+    .optional(),
   notice: z.string().optional(),
   /** The embedding model and how many sections still rank on words alone; null when embeddings are off. */
   meaning: z.object({ model: z.string(), sectionsWithVectors: z.number(), sectionsWithoutVectors: z.number() }).nullable(),
@@ -123,8 +130,14 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   run(services: Services, args, context) {
     return logged(services, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(services, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
   },
+  unreadable: (args, notice) => ({ workspace: args.workspace ?? '', folders: args.workspace ? [args.workspace] : [], ...emptyAnswer(args.question, null), notice, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText: renderContext,
 };
+
+/** An answer without passages. */
+function emptyAnswer(question: string, meaning: ContextOutput['meaning']) {
+  return { question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
+}
 
 type Args = z.infer<z.ZodObject<typeof input>>;
 
@@ -144,7 +157,6 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   const now = Date.now();
   const targets = await foldersToAsk(engine, args.workspace);
   const named = targets.map((f) => f.name).join(', ');
-  const empty = { question: args.question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0 };
 
   // Each folder is ranked on its own numbers (ranking/folderScope.ts; a store's namespace is one
   // already), so its passages score as they do when it is served alone; the rankings merge by score.
@@ -166,7 +178,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   }
   const meaning = meaningSummary(engine, answers.map((a) => a.state));
   if (answers.length === 0) {
-    return { workspace: named, folders: targets.map((f) => f.name), ...empty, notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', meaning, degraded: [...(cold?.degraded ?? ['index-cold'])], indexedAt: null };
+    return { workspace: named, folders: targets.map((f) => f.name), ...emptyAnswer(args.question, meaning), notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', meaning, degraded: [...(cold?.degraded ?? ['index-cold'])], indexedAt: null };
   }
 
   const today = dayOf(services.now());
@@ -204,6 +216,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
     namedEntities: [...new Set(answers.flatMap((a) => a.ranked.named.map((n) => n.ref)))],
     candidates: answers.reduce((sum, a) => sum + a.ranked.candidates, 0),
     ...(capped ? { candidatesCapped: { droppedTerms, droppedByBudget, byteBudget: CONTEXT_BYTE_BUDGET } } : {}),
+    ...heldBackOutput(answers.flatMap((a) => a.ranked.heldBack)),
     ...(empties ? { notice: empties.notice } : {}),
     meaning,
     degraded: [...degraded],
@@ -268,6 +281,12 @@ function emptyNotice(states: readonly IndexState[], current: boolean): { notice:
     };
   }
   return { notice: 'No passage scored above the floor; try other words or name the service.' };
+}
+
+function heldBackOutput(held: RankResult['heldBack']): Pick<ContextOutput, 'heldBack'> {
+  if (held.length === 0) return {};
+  const documents = held.map((h) => ({ documentId: shortId(h.doc.id), title: h.doc.title, path: h.doc.path, passages: h.passages, bestScore: h.bestScore }));
+  return { heldBack: { perDocument: DOCUMENT_CAP, documents } };
 }
 
 function meaningSummary(engine: Engine, states: readonly IndexState[]): ContextOutput['meaning'] {
@@ -415,6 +434,10 @@ export function renderContext(out: ContextOutput): string {
       const more = n.moreEdges ? ` (+${n.moreEdges} more: use workspace_expand)` : '';
       lines.push(`- ${n.entity}${n.title ? ` (${n.title})` : ''}: ${n.edges.map((e) => `${e.source} ${e.type} ${e.target}${e.resolved ? '' : ' [unresolved]'}`).join('; ')}${more}`);
     }
+  }
+  if (out.heldBack) {
+    const held = out.heldBack.documents.map((d) => `${d.passages} of "${d.title}" [${d.documentId}] (best ${d.bestScore.toFixed(3)})`);
+    lines.push(`held back by the cap of ${out.heldBack.perDocument} passages per document: ${held.join('; ')}: open the document to read them, or ask about it by name.`);
   }
   if (out.candidatesCapped) {
     const c = out.candidatesCapped;

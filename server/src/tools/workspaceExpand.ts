@@ -10,8 +10,8 @@ import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './
 import type { Engine } from '../engine/engine';
 import type { GraphEdge } from '../engine/graph/componentGraph';
 import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
-import { RELATION_TYPES } from '../engine/graph/relationTypes';
-import { MAX_WALK_DEPTH, walkGraph } from '../engine/graph/walk';
+import { inverseType, RELATION_TYPES } from '../engine/graph/relationTypes';
+import { MAX_WALK_DEPTH, typesAgainstDirection, walkGraph, type WalkDirection } from '../engine/graph/walk';
 import type { RelationType } from '../engine/model';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
@@ -32,10 +32,10 @@ const input = {
   depth: wholeNumber(1, MAX_WALK_DEPTH, 1, 'deeper walks are refused, never clamped (a smaller graph would look complete): expand again from an entity at the edge').describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
   direction: oneOf(['out', 'in', 'both'] as const, 'a direction')
     .optional()
-    .describe('`out`: the relations whose source is the entity (all of its own relations, as Backstage lists them: dependsOn, dependencyOf, ownedBy, ownerOf...); `in`: the relations whose target is the entity; `both` (default).'),
+    .describe('By the relation\'s meaning: `out` for what the entity depends on or points to (dependsOn, consumesApi, providesApi, ownedBy, partOf, childOf, memberOf); `in` for what depends on it or points to it (dependencyOf, apiConsumedBy, apiProvidedBy, ownerOf, hasPart, parentOf, hasMember); `both` (default) for either.'),
   edgeTypes: boundedList(oneOf(RELATION_TYPES, 'a relation type', true))
     .optional()
-    .describe(`Relation types to follow, as Backstage names them (each half of a pair is its own type): ${RELATION_TYPES.join(', ')}.`),
+    .describe(`Relation types to follow, as Backstage names them read from the entity at hand, so each type has one direction (dependsOn is out, dependencyOf in; a type of the other side with an explicit direction is refused): ${RELATION_TYPES.join(', ')}.`),
   limit: wholeNumber(1, EXPAND_MAX_LIMIT, EXPAND_DEFAULT_LIMIT, 'narrow the walk with edgeTypes or direction instead').describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
   asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
 };
@@ -101,7 +101,7 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   title: 'Walk the component graph',
   description: [
     'Walk the Backstage component graph from one entity once you know which entity matters.',
-    'Relations are Backstage\'s, both halves of every pair (`A dependsOn B` and `B dependencyOf A`). `direction: "out"` follows the relations whose source is the entity: everything it depends on, is a dependency of, owns or is owned by, has or is part of; `"in"` follows those whose target is the entity; `"both"` either. Narrow with edgeTypes, e.g. `["dependencyOf"]` out for what depends on it.',
+    'Relations are Backstage\'s; each comes back once, read from the entity it was reached from (`A dependsOn B`, `A dependencyOf C`). `direction: "out"` is what the entity depends on or points to: dependencies, APIs it consumes or provides, its owner, its system or domain, its parent group, its groups; `"in"` is what depends on it or points to it: dependents, an API\'s consumers and providers, what a group owns, a system\'s parts, child groups, members; `"both"` (default) either. edgeTypes narrows to relation types as read from the entity, e.g. `["dependencyOf"]` for what depends on it.',
     `Returns the edges (source, relation type, target, hop, where it is declared) and the entities reached. Depth 1-${MAX_WALK_DEPTH}; deeper asks are refused, not clamped. Default limit ${EXPAND_DEFAULT_LIMIT} edges (max ${EXPAND_MAX_LIMIT}); anything dropped is reported as candidates-capped.`,
     'Follow up with workspace_context to read the docs of an entity you found, or expand again from an entity at the edge of the walk.',
   ].join(' '),
@@ -110,6 +110,7 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   run(services: Services, args, context) {
     return logged(services, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(services.engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
   },
+  unreadable: (args, notice) => ({ workspace: args.workspace, notice, depth: args.depth ?? 1, direction: args.direction ?? 'both', edgeTypes: args.edgeTypes ? [...new Set(args.edgeTypes)] : null, edges: [], nodes: [], totalEdges: 0, degraded: ['scope-unreadable'], indexedAt: null }),
   renderText: renderExpand,
 };
 
@@ -120,6 +121,8 @@ async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
   const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
   const edgeTypes = args.edgeTypes ? new Set<RelationType>(args.edgeTypes) : undefined;
   const direction = args.direction ?? 'both';
+  const against = typesAgainstDirection(edgeTypes ?? [], direction);
+  if (against.length > 0) throw new ToolInputError(againstMessage(against, direction));
   const found = await stateForQuery(engine, args.workspace, args.asOf);
   if (found.kind !== 'ready') {
     const notice = 'The index is still empty; indexing has started. Ask again in a moment.';
@@ -174,6 +177,16 @@ async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
     degraded: capped ? [...degraded, 'candidates-capped'] : degraded,
     indexedAt: state.indexedAt,
   };
+}
+
+/**
+ * A filter that can never match is refused rather than answered with an empty walk (an empty
+ * graph looks like an entity without relations), naming the type of the asked side.
+ */
+function againstMessage(types: RelationType[], direction: WalkDirection): string {
+  const other = direction === 'out' ? 'in' : 'out';
+  const named = types.map((t) => `${t} is ${other} (read from the entity; its ${direction} half is ${inverseType(t)})`).join('; ');
+  return `edgeTypes: ${named}. With direction "${direction}" it can never match: ask direction "${other}" or "both", or name ${types.map(inverseType).join(', ')}.`;
 }
 
 function toExpandEdge(edge: GraphEdge, depth: number): ExpandEdge {

@@ -40,12 +40,9 @@ describe('client pick rows', () => {
     );
   });
 
-  it('walks on from the far end of an edge: the target out, the source in, the side that is not the root both ways', () => {
-    const dependsOn = { source: 'component:default/billing-worker', target: 'resource:default/invoices-db' };
-    assert.equal(farEnd(dependsOn, 'out', 'component:default/billing-worker'), 'resource:default/invoices-db');
-    assert.equal(farEnd(dependsOn, 'in', 'resource:default/invoices-db'), 'component:default/billing-worker');
-    assert.equal(farEnd(dependsOn, 'both', 'resource:default/invoices-db'), 'component:default/billing-worker');
-    assert.equal(farEnd(dependsOn, 'both', 'component:default/billing-worker'), 'resource:default/invoices-db');
+  it('walks on from the far end of an edge: its target, since every edge is read from the entity it was reached from', () => {
+    assert.equal(farEnd({ source: 'component:default/billing-worker', target: 'resource:default/invoices-db' }), 'resource:default/invoices-db');
+    assert.equal(farEnd({ source: 'resource:default/invoices-db', target: 'component:default/billing-worker' }), 'component:default/billing-worker');
   });
 
   it('reads path:line and path:start-end, and nothing else', () => {

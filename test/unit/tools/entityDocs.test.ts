@@ -25,7 +25,8 @@ describe('get_context: entity docs, overviews and epics of the entities a task n
   });
   after(() => engine.dispose());
 
-  const ask = async (task: string, format: 'json' | 'markdown' = 'json') => (await callTool(services, findTool('get_context')!, { task, format }, { sessionId: 't' })) as GetContextOutput;
+  const ask = async (task: string, format: 'json' | 'markdown' = 'json', scope: { folder?: string; tags?: string[] } = {}) =>
+    (await callTool(services, findTool('get_context')!, { task, format, ...scope }, { sessionId: 't' })) as GetContextOutput;
 
   it("brings billing-worker's own dunning runbook for the dunning task, after every library page, labelled as its TechDocs", async () => {
     const out = await ask(DUNNING);
@@ -55,5 +56,22 @@ describe('get_context: entity docs, overviews and epics of the entities a task n
     const out = await ask('write a poem about autumn leaves');
     assert.ok(out.nothingFound);
     assert.deepEqual(out.pages.filter((p) => p.reason === 'entity' || (p.reason !== 'rule' && p.reason !== 'pinned')), []);
+  });
+
+  it('takes nothing from outside a folder: no other folder\'s rules, pinned page or instructions, no entity docs', async () => {
+    const out = await ask(DUNNING, 'json', { folder: 'reference' });
+    assert.ok(out.pages.length > 0);
+    assert.deepEqual(out.pages.filter((p) => !p.path.startsWith('.context/reference/')).map((p) => `${p.reason} ${p.path}`), []);
+    assert.deepEqual(out.instructions, []);
+    const md = (await ask(DUNNING, 'markdown', { folder: 'reference' })).markdown!;
+    assert.ok(!md.includes('Instructions from the') && !md.includes('Rules (always follow)'), md.slice(0, 2000));
+  });
+
+  it('keeps rules and pinned pages in a tagged bundle, but no untagged entity docs', async () => {
+    const out = await ask(DUNNING, 'json', { tags: ['dunning'] });
+    const reasons = new Set(out.pages.map((p) => p.reason));
+    assert.ok(reasons.has('rule') && reasons.has('pinned'), [...reasons].join(', '));
+    assert.ok(out.pages.some((p) => p.path === '.context/reference/decline-codes.md'));
+    assert.deepEqual(out.pages.filter((p) => p.reason === 'entity').map((p) => p.path), []);
   });
 });

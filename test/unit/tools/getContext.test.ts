@@ -133,7 +133,8 @@ describe('get_context (tool)', function () {
     assert.match(text, /^# Instructions from the taxwell team\n[\s\S]*\n## Avalara battlecard\n/);
     assert.ok(text.includes('## Cite the price list'), 'tags narrow the search, not the rules: untagged rules still come');
     const json = JSON.parse(await contextCommand(services, { task: COLD_EMAIL, pack: 'Renewals', folder: 'guides' }, { json: true })) as GetContextOutput;
-    assert.deepEqual(json.pages.map((p) => [p.title, p.reason]), [['Cite the price list', 'rule'], ['No discount promises', 'rule'], ['Taxwell glossary', 'pinned'], ['Renewal playbook', 'recipe'], ['Discovery call', 'search']]);
+    // A folder limits everything: the rules (in .context/rules) stay out, the pinned glossary (in guides) comes.
+    assert.deepEqual(json.pages.map((p) => [p.title, p.reason]), [['Taxwell glossary', 'pinned'], ['Renewal playbook', 'recipe'], ['Discovery call', 'search']]);
     assert.equal(json.maxTokens, 12_000);
   });
 });

@@ -79,10 +79,9 @@ describe('workspace_expand', () => {
     removeTempDirs();
   });
 
-  it('walks out along the entity\'s own relations, both halves as Backstage stores them, with declaration places', async () => {
+  it('walks out to what the entity depends on or points to, each relation once, with declaration places', async () => {
     const out = await expand({ entityRef: 'component:default/orders-api', direction: 'out' });
     assert.deepEqual(edgeList(out), [
-      '1 component:default/orders-api dependencyOf component:default/checkout-web',
       '1 component:default/orders-api dependsOn resource:default/ghost-db',
       '1 component:default/orders-api dependsOn resource:default/orders-db',
       '1 component:default/orders-api ownedBy group:default/team-a',
@@ -96,32 +95,34 @@ describe('workspace_expand', () => {
     assert.equal(ghost.resolved, false);
     assert.equal(ghost.field, 'spec.dependsOn');
     assert.match(ghost.declaredAt, /^catalog-info\.yaml:15$/);
-    // The reverse half keeps the place its pair was declared: checkout-web's spec.dependsOn.
-    const dependent = out.edges.find((e) => e.type === 'dependencyOf')!;
-    assert.deepEqual([dependent.declaredAt, dependent.field], ['catalog-info.yaml:4', 'spec.dependsOn']);
     assert.equal(out.nodes.find((n) => n.ref === 'resource:default/ghost-db')?.resolved, false);
     assert.deepEqual(out.degraded, []);
   });
 
-  it('walks in along the relations whose target is the entity, and both ways', async () => {
+  it('walks in to what depends on the entity or points to it, read from the entity, whatever half declared it', async () => {
     const incoming = await expand({ entityRef: 'orders-api', direction: 'in' });
-    assert.deepEqual(edgeList(incoming), [
+    assert.deepEqual(edgeList(incoming), ['1 component:default/orders-api dependencyOf component:default/checkout-web']);
+    // The reverse half keeps the place its pair was declared: checkout-web's spec.dependsOn.
+    assert.deepEqual([incoming.edges[0].declaredAt, incoming.edges[0].field], ['catalog-info.yaml:4', 'spec.dependsOn']);
+    // A resource: nothing it depends on; what depends on it comes in, never out.
+    assert.deepEqual(edgeList(await expand({ entityRef: 'resource:orders-db', direction: 'out' })), ['1 resource:default/orders-db ownedBy group:default/team-a']);
+    assert.deepEqual(edgeList(await expand({ entityRef: 'resource:orders-db', direction: 'in' })), ['1 resource:default/orders-db dependencyOf component:default/orders-api']);
+    // An API: its consumers and providers point at it.
+    assert.deepEqual(edgeList(await expand({ entityRef: 'api:orders-http', direction: 'in' })), [
+      '1 api:default/orders-http apiConsumedBy component:default/billing-worker',
       '1 api:default/orders-http apiProvidedBy component:default/orders-api',
-      '1 resource:default/ghost-db dependencyOf component:default/orders-api',
-      '1 resource:default/orders-db dependencyOf component:default/orders-api',
-      '1 component:default/checkout-web dependsOn component:default/orders-api',
-      '1 system:default/shop hasPart component:default/orders-api',
-      '1 group:default/team-a ownerOf component:default/orders-api',
     ]);
+    // A group: what it owns is in; its parent out.
+    assert.deepEqual(edgeList(await expand({ entityRef: 'group:team-a', direction: 'out' })), ['1 group:default/team-a childOf group:default/engineering']);
+    // Both ways, each relation once (both of its halves are stored).
     const both = await expand({ entityRef: 'api:orders-http', direction: 'both' });
     assert.deepEqual(edgeList(both), [
       '1 api:default/orders-http apiConsumedBy component:default/billing-worker',
       '1 api:default/orders-http apiProvidedBy component:default/orders-api',
       '1 api:default/orders-http ownedBy group:default/team-a',
-      '1 component:default/billing-worker consumesApi api:default/orders-http',
-      '1 group:default/team-a ownerOf api:default/orders-http',
-      '1 component:default/orders-api providesApi api:default/orders-http',
     ]);
+    const twoHops = await expand({ entityRef: 'resource:orders-db', depth: 2 });
+    assert.equal(new Set(twoHops.edges.map((e) => [e.source, e.target].sort().join(' '))).size, twoHops.edges.length, 'no relation twice');
   });
 
   it('walks deeper hop by hop and follows exactly the edge types asked for', async () => {
@@ -132,14 +133,23 @@ describe('workspace_expand', () => {
       '2 component:default/orders-api dependsOn resource:default/orders-db',
     ]);
     assert.deepEqual(out.edgeTypes, ['dependsOn']);
-    // What depends on orders-db, two hops up: its own dependencyOf relations, followed out.
-    const up = await expand({ entityRef: 'resource:orders-db', direction: 'out', depth: 2, edgeTypes: ['dependencyOf'] });
-    assert.deepEqual(edgeList(up), [
-      '1 resource:default/orders-db dependencyOf component:default/orders-api',
-      '2 component:default/orders-api dependencyOf component:default/checkout-web',
-    ]);
+    // What depends on orders-db, two hops up.
+    const expected = ['1 resource:default/orders-db dependencyOf component:default/orders-api', '2 component:default/orders-api dependencyOf component:default/checkout-web'];
+    assert.deepEqual(edgeList(await expand({ entityRef: 'resource:orders-db', direction: 'in', depth: 2, edgeTypes: ['dependencyOf'] })), expected);
+    assert.deepEqual(edgeList(await expand({ entityRef: 'resource:orders-db', depth: 2, edgeTypes: ['dependencyOf'] })), expected);
+    assert.deepEqual(edgeList(await expand({ entityRef: 'resource:orders-db', direction: 'in', depth: 2 })), expected);
     const org = await expand({ entityRef: 'group:team-a', direction: 'out', depth: 3, edgeTypes: ['childOf'] });
     assert.deepEqual(edgeList(org), ['1 group:default/team-a childOf group:default/engineering']);
+  });
+
+  it('refuses edge types that lie on the other side of an explicit direction, naming the ones that would match', async () => {
+    await assert.rejects(
+      expand({ entityRef: 'resource:orders-db', direction: 'out', edgeTypes: ['dependencyOf'] }),
+      (e: Error) =>
+        e instanceof ToolInputError &&
+        e.message === 'edgeTypes: dependencyOf is in (read from the entity; its out half is dependsOn). With direction "out" it can never match: ask direction "in" or "both", or name dependsOn.',
+    );
+    await assert.rejects(expand({ entityRef: 'orders-api', direction: 'in', edgeTypes: ['dependsOn', 'ownerOf'] }), /^ToolInputError: edgeTypes: dependsOn is out/);
   });
 
   it('refuses depth over 3 and limit over 100 instead of clamping, and names the field', async () => {
@@ -166,10 +176,10 @@ describe('workspace_expand', () => {
 
   it('reports what the limit drops as candidates-capped', async () => {
     const out = await expand({ entityRef: 'group:team-a', direction: 'in', limit: 2 });
-    // Six entities it owns, and engineering's parentOf.
-    assert.equal(out.totalEdges, 7);
+    // The six entities it owns (its parent, engineering, is out).
+    assert.equal(out.totalEdges, 6);
     assert.equal(out.edges.length, 2);
-    assert.deepEqual(out.candidatesCapped, { droppedByLimit: 5, droppedByBudget: 0, limit: 2, byteBudget: EXPAND_BYTE_BUDGET });
+    assert.deepEqual(out.candidatesCapped, { droppedByLimit: 4, droppedByBudget: 0, limit: 2, byteBudget: EXPAND_BYTE_BUDGET });
     assert.deepEqual(out.degraded, ['candidates-capped']);
   });
 });

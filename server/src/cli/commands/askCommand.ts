@@ -51,6 +51,10 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
     }
     lines.push(`${INDENT}"${excerpt(p, surfaces, Math.min(EXCERPT_CHARS, columns - INDENT.length - 2))}"`);
   });
+  if (out.heldBack) {
+    const held = out.heldBack.documents.map((d) => `${d.passages} of ${d.title} [${d.documentId}] (best ${d.bestScore.toFixed(3)})`).join('; ');
+    lines.push('', ...wrapWords(`Held back by the cap of ${out.heldBack.perDocument} passages per document: ${held}.`, columns));
+  }
   const meaning = out.meaning
     ? `meaning ${out.meaning.model}${out.meaning.sectionsWithoutVectors ? `, ${out.meaning.sectionsWithoutVectors} sections without vectors (run wsctx index to embed them)` : ''}`
     : 'embeddings off';

@@ -157,10 +157,15 @@ class StoreBackedEngine extends Engine implements StoreBacked {
     this.queryModel = queryEmbedder?.id ?? null;
   }
 
-  /** Re-reads the store's namespaces (called when a question names a workspace not served yet). */
-  async refreshFolders(): Promise<void> {
+  /**
+   * Re-reads the store's namespaces (called when a question names a workspace not served yet).
+   * A connection limited to some folders never reads for a name outside them: its refusal does
+   * not depend on the store being reachable (authorization does not fail soft).
+   */
+  async refreshFolders(wanted?: string): Promise<void> {
     if (this.serves === 'these') return;
     const allowed = this.serves === 'all' ? undefined : new Set(this.serves);
+    if (allowed && wanted !== undefined && !allowed.has(wanted)) return;
     const folders = (await this.storeReader.store.namespaces()).filter((n) => !allowed || allowed.has(n.name)).map(folderOf);
     // Never fewer than at start: a namespace dropped meanwhile answers cold (`index-cold`), as before.
     const known = new Set(folders.map((f) => f.name));

@@ -61,9 +61,10 @@ export function startBackgroundModels(engine: Engine, options: BackgroundOptions
       try {
         const enriched = await enrichment.enrich(view, provider, { maxCalls: options.maxCalls?.enrichment });
         const linkCalls = await links.infer(view, provider, { maxCalls: options.maxCalls?.links });
-        options.log?.(`[library] ${provider.name}: ${enriched.calls} enrichment call(s) (${enriched.failures} failed, ${enriched.remaining} left), ${linkCalls} link call(s)`);
+        // Stopped meanwhile (a one-shot answer is made): its calls were abandoned, not failed.
+        if (!stopped) options.log?.(`[library] ${provider.name}: ${enriched.calls} enrichment call(s) (${enriched.failures} failed, ${enriched.remaining} left), ${linkCalls} link call(s)`);
       } catch (error) {
-        options.log?.(`[library] background model work failed: ${(error as Error).message}`);
+        if (!stopped) options.log?.(`[library] background model work failed: ${(error as Error).message}`);
       }
     });
   };

@@ -22,7 +22,9 @@
  *    (a competitor page for TaxJar while the task names Avalara), or its heading names one, and
  *    that name is not among the task's names of that kind; and the library's own stacks
  *    (stackNames.ts): yes when the page reads like another page that holds a name the task says,
- *    while its own names are not in the task (the Python MCP server page for a Go MCP task).
+ *    while its own names are not in the task (the Python MCP server page for a Go MCP task); and
+ *    a page narrower than the stack the task names (stackPages.ts: Rust MCP servers for a Rust
+ *    CLI task).
  *
  * With the judge in `gate` mode its answers decide instead, for the best
  * {@link MAX_JUDGED_SECTIONS} candidates (the rest keep the heuristics' answers), and the
@@ -57,6 +59,10 @@ export interface FocusContext {
   taskTerms: ReadonlySet<string>;
   /** Proper names in the task that the library never mentions (stackNames.ts `unknownNames`). */
   unknown: readonly string[];
+  /** Pages narrower than the task, by page id, with the subject word the task does not say (stackPages.ts). */
+  narrower?: ReadonlyMap<string, string>;
+  /** Pages whose subject is a stack the task names (stackPages.ts): never about another one. */
+  stackOwn?: ReadonlySet<string>;
 }
 
 /**
@@ -142,7 +148,8 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
 
 /** The heuristic's answer to question 2, with the name that makes it different. */
 export function heuristicDifferent(c: Candidate, ctx: FocusContext): Answer & { name?: string } {
-  const stack = otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown);
+  const own = ctx.stackOwn?.has(c.entry.doc.id) ?? false;
+  const stack = own ? undefined : (otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown) ?? ctx.narrower?.get(c.entry.doc.id));
   if (stack !== undefined) return { yes: true, probability: 0.9, name: stack };
   const wanted = new Map<string, Set<string>>();
   for (const n of ctx.names) {

@@ -2,7 +2,8 @@
  * `get_context` in the engine (seed 000, "How get_context chooses"): one task in, one bundle of
  * rules and reference material out, sized to the budget. Each step is its own module:
  *
- *   scope -> plan -> rules -> pinned -> packs -> Good-for -> section search -> widening
+ *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the named stacks' pages,
+ *   stackPages.ts) -> section search -> widening
  *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
  *
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
@@ -24,10 +25,11 @@ import { contextIndex, type ContextIndex } from './contextIndex';
 import { normalizeName } from '../ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
 import { identityTerms, unknownNames } from './stackNames';
+import { stackPages } from './stackPages';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
-import { nearestPages } from './nothingFound';
+import { nearestPages, spellingNearness } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
 import { pinnedPages } from './pinned';
 import { makePlan } from './plan';
@@ -87,10 +89,10 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const plan = await makePlan(task, index, hooks.models, { timeoutMs: hooks.planTimeoutMs, signal: request.signal });
   const query = { task, facets: plan.searches };
 
-  // Steps 2-3: instructions, rules, pinned pages.
-  const instructions = teamInstructions(view);
-  const rules = rulePages(view);
-  const pinned = pinnedPages(view);
+  // Steps 2-3: instructions, rules, pinned pages; whatever the tags, only from inside the folder.
+  const instructions = teamInstructions(view).filter(scope.withinFolder);
+  const rules = rulePages(view).filter(scope.withinFolder);
+  const pinned = pinnedPages(view).filter(scope.withinFolder);
 
   // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
   const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
@@ -107,6 +109,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
   const taskIdentity = identityTerms(task);
   const unknown = unknownNames(task, (t) => view.state.lexical.df(t));
+  // The pages whose subject is a stack the task names, and the narrower pages of it the task does not ask for.
+  const stacks = stackPages(task, searchDocs.filter((d) => !isPrivateNote(d)));
   const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
   const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
   // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
@@ -141,9 +145,14 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const relatedPages = new Set([...candidates.values()].filter((c) => isRelated(c)).map((c) => c.entry.doc.id));
   const textAgrees = (g: GoodForMatch) => (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
   // A page about another stack or product than the task names never comes in by what it is for.
-  const goodFor = selectGoodFor(pageScores, (g) => otherStackName(g.doc, index, taskIdentity, unknown) !== undefined || !textAgrees(g));
+  const stackOwn = new Set(stacks.forced.map((d) => d.id));
+  const goodFor = selectGoodFor(pageScores, (g) => (!stackOwn.has(g.doc.id) && otherStackName(g.doc, index, taskIdentity, unknown) !== undefined) || stacks.narrower.has(g.doc.id) || !textAgrees(g));
+  // A page whose subject is a stack the task names comes like a page matched by what it is for,
+  // even when a narrower page of the stack matches the task's other words better.
+  // Its subject is what the task names: the read-alike test (otherStackName) does not apply to it.
+  const stackUse = stacks.forced.filter((doc) => !goodFor.some((g) => g.doc.id === doc.id));
   const sectionEntry = (doc: Doc, sectionId: string) => view.sectionById.get(sectionId) ?? input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
-  for (const { doc } of goodFor) {
+  for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) {
     if (isReadWhole(doc, notes)) continue;
     const ranked = doc.sections
       .filter(hasBody)
@@ -169,7 +178,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     }
   };
   markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown };
+  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown, narrower: stacks.narrower, stackOwn };
   // Widening starts from pages that belong: close enough, and not about another stack than the task's.
   const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes && !heuristicDifferent(c, focus).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
   widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });
@@ -193,18 +202,19 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // Step 8: whole pages, then excerpts, within the budget; each carries its unsettled conflicts.
   const soundness = librarySoundness(view, hooks.conflictCheck ? [hooks.conflictCheck] : []);
   const conflictsOf = (doc: Doc) => soundness.pageConflicts(doc.id);
+  // A stack page's sections say how they came: by search, or, kept past the window, by its subject ('use').
   const useIds = new Set(goodFor.map((g) => g.doc.id));
   const privateOf = (doc: Doc) => isPrivateNote(doc);
   const whole: WholeCandidate[] = [];
   const ruleIds = new Set(rules.map((d) => d.id));
   const pushWhole = (doc: Doc, reason: PageReason) => {
-    // Pinned pages come whatever the scope; pack and Good-for pages only from inside it.
+    // Pinned pages come whatever the tags (the list is already the folder's); pack and Good-for pages only from inside the scope.
     if (ruleIds.has(doc.id) || isTeamInstructions(doc) || (reason !== 'pinned' && !scope.includes(doc)) || whole.some((w) => w.doc.id === doc.id)) return;
     whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
   for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
-  for (const { doc } of goodFor) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
+  for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
   const excerpts: ExcerptCandidate[] = decisions.map((d) => {
     const c = d.candidate;
     const doc = c.entry.doc;
@@ -220,9 +230,10 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // Searched sections of whole pages are reported with them (JSON similarities).
   for (const w of whole) for (const c of candidates.values()) if (c.entry.doc.id === w.doc.id && c.hit) w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
 
-  const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0;
-  // A task the library covers may also get its named entities' own docs, after every library excerpt.
-  if (!nothing) excerpts.push(...entityCandidates(view, input.entityExcerpts ?? []));
+  const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0 && stackUse.length === 0;
+  // A task the library covers may also get its named entities' own docs, after every library
+  // excerpt, when they are in scope: inside the folder, and never in a tagged bundle (they carry no tags).
+  if (!nothing) excerpts.push(...entityCandidates(view, (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc))));
   const pageNearness = new Map<Doc, number>();
   if (nothing) {
     for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
@@ -234,6 +245,13 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
       search.touched.forEach((h, i) => {
         if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
       });
+    }
+    // A task that shares no word with the library: the pages spelled most like it, nearer still
+    // to nothing (seed 000: the answer names two or three nearest pages, with meaning or without).
+    if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+      for (const [doc, near] of spellingNearness(task, searchDocs.filter((d) => !isPrivateNote(d)))) {
+        if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
+      }
     }
   }
   const nearest = nothing ? nearestPages(pageNearness) : undefined;

@@ -1,7 +1,16 @@
 /**
- * What one `get_context` request may draw from: ready pages (published, unexpired) inside the
- * `folder` and carrying one of the `tags` when those are given; never the team instructions page
- * (it heads the bundle on its own) and never anyone else's private notes (privateNotes.ts).
+ * What one `get_context` request may draw from (seed 000's inputs):
+ *
+ * - `folder`: "only take material from this folder and its subfolders". Everything the bundle
+ *   holds comes from inside it: the team instructions, rules, pinned pages, pack and Good-for
+ *   pages, searched sections and the named entities' doc excerpts ({@link Scope.withinFolder}).
+ * - `tags`: "only search sections with these tags". They narrow what is searched and reached
+ *   (sections, pack and Good-for pages, {@link Scope.includes}); rules, pinned pages and the team
+ *   instructions still come. A document with none of the tags (an entity's TechDocs have no
+ *   library tags) is not searched, so no entity excerpt joins a tagged bundle.
+ *
+ * Only ready pages (published, unexpired) are ever in scope; never anyone else's private notes
+ * (privateNotes.ts).
  */
 import type { Doc } from '../model';
 import { InputError } from '../errors';
@@ -13,7 +22,9 @@ export interface Scope {
   folder?: string;
   /** Lower-cased tags, when given. */
   tags?: string[];
-  /** True for a page the request may use. */
+  /** True for a page inside the folder (every page when none was given): rules, pinned pages, instructions. */
+  withinFolder(doc: Doc): boolean;
+  /** True for a page the request may search or reach: inside the folder and carrying one of the tags. */
   includes(doc: Doc): boolean;
 }
 
@@ -25,7 +36,7 @@ const LISTED = 30;
  * page or a tag is used by none.
  */
 export function resolveScope(view: LibraryView, options: { folder?: string; tags?: readonly string[] }): Scope {
-  const scope: Scope = { includes: () => true };
+  const scope: Scope = { withinFolder: () => true, includes: () => true };
   let folderTest: ((doc: Doc) => boolean) | undefined;
   if (options.folder !== undefined) {
     const wanted = options.folder.trim().replace(/^\.\//, '').replace(/\/+$/, '');
@@ -48,8 +59,9 @@ export function resolveScope(view: LibraryView, options: { folder?: string; tags
       throw new InputError(`tags: no ready page is tagged ${unknown.map((t) => `"${t}"`).join(', ')}. Tags in use: ${vocabulary.slice(0, LISTED).join(', ')}${vocabulary.length > LISTED ? ', ...' : ''}.`);
     }
     scope.tags = tags;
-    tagTest = (doc) => doc.library!.tags.some((t) => tags.includes(t));
+    tagTest = (doc) => (doc.library?.tags ?? []).some((t) => tags.includes(t));
   }
+  scope.withinFolder = (doc) => !folderTest || folderTest(doc);
   scope.includes = (doc) => (!folderTest || folderTest(doc)) && (!tagTest || tagTest(doc));
   return scope;
 }

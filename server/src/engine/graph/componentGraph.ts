@@ -21,7 +21,8 @@ import type { CatalogEntity, EntityKey, Relation } from '../model';
  */
 export type GraphEdge = Relation;
 
-const compareEdges = (a: GraphEdge, b: GraphEdge): number =>
+/** The order of an entity's relation lists: type, far end, near end. */
+export const compareEdges = (a: GraphEdge, b: GraphEdge): number =>
   cmp(a.type, b.type) || cmp(a.targetRef, b.targetRef) || cmp(a.sourceRef, b.sourceRef);
 
 function cmp(a: string, b: string): number {

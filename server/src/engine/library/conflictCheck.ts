@@ -150,7 +150,8 @@ export function watchLibrarySoundness(engine: Engine, check: ModelConflictCheck,
     if (changed.size === 0) return;
     running = running.then(async () => {
       const report = await check.check(view, provider(), { docIds: changed, maxCalls: options.maxCalls });
-      options.log?.(`[library] conflict check of ${changed.size} changed page(s) with ${report.provider}: ${report.calls} call(s), ${report.failures} failed`);
+      // A provider given up meanwhile (a one-shot answer is made) abandoned these calls: nothing failed.
+      if (provider().available()) options.log?.(`[library] conflict check of ${changed.size} changed page(s) with ${report.provider}: ${report.calls} call(s), ${report.failures} failed`);
     });
   });
   return unsubscribe;

@@ -27,7 +27,7 @@ export class DelegatingModelProvider extends ChatModelProvider {
   }
 
   override available(): boolean {
-    return this.isAvailable();
+    return super.available() && this.isAvailable();
   }
 
   protected complete(request: CompletionRequest): Promise<string> {

@@ -62,6 +62,8 @@ export interface ModelProvider {
   judge(request: JudgeRequest, options?: CallOptions): Promise<JudgeAnswer[]>;
   /** A short text answer. Rejects on failure. */
   generate(request: GenerateRequest, options?: CallOptions): Promise<string>;
+  /** Gives up every call in flight and refuses later ones (ChatModelProvider.abandon); optional. */
+  abandon?(): void;
 }
 
 /** A provider failed or gave an answer we could not read. */
@@ -81,9 +83,38 @@ const JUDGE_TOKENS_PER_ITEM = 12;
  */
 export abstract class ChatModelProvider implements ModelProvider {
   abstract readonly name: string;
+  /** Each call in flight: {@link abandon} aborts them all. */
+  private readonly inFlight = new Set<AbortController>();
+  private abandoned = false;
 
   available(): boolean {
-    return true;
+    return !this.abandoned;
+  }
+
+  /**
+   * Gives up every call in flight (their requests are aborted; they reject with a ModelError) and
+   * refuses every later one. A one-shot command calls it once its answer is made, so a slow model
+   * cannot keep the process alive for answers nobody will read.
+   */
+  abandon(): void {
+    this.abandoned = true;
+    for (const controller of this.inFlight) controller.abort();
+  }
+
+  /** Runs one call with the caller's options, ended by the caller's signal, its timeout or {@link abandon}. */
+  private async abandonable<T>(run: (signal: AbortSignal) => Promise<T>, options: CallOptions): Promise<T> {
+    if (this.abandoned) throw new ModelError(`${this.name}: abandoned (the answer was already made)`);
+    const controller = new AbortController();
+    const onAbort = () => controller.abort();
+    if (options.signal?.aborted) controller.abort();
+    else options.signal?.addEventListener('abort', onAbort, { once: true });
+    this.inFlight.add(controller);
+    try {
+      return await withTimeout(run, { ...options, signal: controller.signal });
+    } finally {
+      this.inFlight.delete(controller);
+      options.signal?.removeEventListener('abort', onAbort);
+    }
   }
 
   /** Sends one chat completion and resolves with the answer's text. */
@@ -92,10 +123,7 @@ export abstract class ChatModelProvider implements ModelProvider {
   async judge(request: JudgeRequest, options: CallOptions = {}): Promise<JudgeAnswer[]> {
     if (request.items.length === 0) return [];
     const prompt = judgePrompt(request.task, request.items);
-    const text = await withTimeout(
-      (signal) => this.complete({ messages: prompt, maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length, json: true, signal }),
-      options,
-    );
+    const text = await this.abandonable((signal) => this.complete({ messages: prompt, maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length, json: true, signal }), options);
     const answers = parseJudgeAnswers(text, request.items.map((i) => i.id));
     if (answers === null) throw new ModelError(`${this.name}: the judge's answer is not the JSON asked for: ${snippet(text)}`);
     return answers;
@@ -106,7 +134,7 @@ export abstract class ChatModelProvider implements ModelProvider {
       { role: 'system', content: request.system },
       { role: 'user', content: request.prompt },
     ];
-    return withTimeout((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), options);
+    return this.abandonable((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), options);
   }
 }
 

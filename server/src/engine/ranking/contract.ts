@@ -139,9 +139,11 @@ export const IDENTIFIER_PART_CREDIT = 0.7;
 export const SPELLED_IDENTIFIER_PART_CREDIT = 0.15;
 
 /**
- * At most this many passages of one document come ahead of the passages of other documents; the
- * rest follow them, in score order (a 900-section changelog cannot fill the answer). Argo CD,
- * nDCG@10 over distinct files: cap 2 -> 0.688, 3 -> 0.685, 10 (no cap in effect) -> 0.677.
+ * A candidate rule, not part of the order: the passages shown are the best `limit` taking at
+ * most this many of one document while other documents' passages are left (a 900-section
+ * changelog cannot fill the answer), always shown in score order; the answer names each document
+ * whose further passages the rule kept out, with how many (`heldBack`). Argo CD, nDCG@10 over
+ * distinct files: cap 2 -> 0.688, 3 -> 0.685, 10 (no cap in effect) -> 0.677.
  */
 export const DOCUMENT_CAP = 2;
 

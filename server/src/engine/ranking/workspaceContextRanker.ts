@@ -23,7 +23,7 @@
 import type { IndexState, SectionEntry } from '../indexState';
 import { unpackCounts, type FieldCounts } from '../lexical/fields';
 import { MAX_MATCH_UNITS, type FieldModel, type GradedUnit, type Pruning } from '../lexical/postings';
-import { SOURCE_KINDS, type SourceKind } from '../model';
+import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import { analyzeQuery, type QueryTerm } from '../text/analyzer';
 import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
@@ -108,8 +108,20 @@ export interface RankedPassage {
    * passages whose scores are equal, most specific first.
    */
   ownWords: number;
-  /** True when the passage was placed after other documents' passages by the per-document cap. */
+  /**
+   * True when the passage is past its document's DOCUMENT_CAP and is shown only because fewer
+   * than `limit` passages of other documents scored above the floor (it is in score order with
+   * the rest; the store's stopping bound counts it apart).
+   */
   capped?: boolean;
+}
+
+/** Passages of one document the per-document cap held back: they scored into the answer but past the cap. */
+export interface HeldBack {
+  doc: Doc;
+  passages: number;
+  /** The best score among them. */
+  bestScore: number;
 }
 
 export interface QueryUnitInfo {
@@ -120,7 +132,10 @@ export interface QueryUnitInfo {
 }
 
 export interface RankResult {
+  /** In score order (the formula's), always. */
   passages: RankedPassage[];
+  /** What the per-document cap kept out of `passages`, by document, best first; empty when it kept nothing out. */
+  heldBack: HeldBack[];
   terms: QueryUnitInfo[];
   /** Query terms past the postings index's 32-unit limit, not used. */
   droppedTerms: string[];
@@ -218,33 +233,52 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
       top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  const kept = capPerDocument(top.sorted(), options.limit);
-  return { passages: kept.map(({ s, capped }) => scorer.explain(s, capped)), terms, droppedTerms: dropped, named, candidates };
+  const capped = capPerDocument(top.sorted(), options.limit);
+  const heldBack = capped.heldBack.map((h) => ({ doc: state.sections[h.first.ordinal]!.doc, passages: h.passages, bestScore: scorer.explain(h.first, true).score }));
+  return { passages: capped.shown.map(({ s, capped }) => scorer.explain(s, capped)), heldBack, terms, droppedTerms: dropped, named, candidates };
 }
 
 /**
- * The first `limit` of `sorted` (best first) with at most DOCUMENT_CAP passages of one document
- * ahead of other documents' passages; a document's later passages follow, in score order, only
- * when fewer than `limit` passages of other documents are left.
+ * The per-document cap, a candidate rule (contract.ts DOCUMENT_CAP): the passages shown are the
+ * best `limit` of `sorted` taking at most DOCUMENT_CAP of one document, in score order; a
+ * document's later passages are shown (marked `capped`) only when fewer than `limit` passages of
+ * other documents are left. Those it keeps out are counted per document, never silently dropped:
+ * each scored above the last passage shown.
  */
-function capPerDocument(sorted: readonly Scored[], limit: number): { s: Scored; capped: boolean }[] {
+function capPerDocument(sorted: readonly Scored[], limit: number): { shown: { s: Scored; capped: boolean }[]; heldBack: { first: Scored; passages: number }[] } {
   const perDoc = new Map<number, number>();
-  const kept: { s: Scored; capped: boolean }[] = [];
+  const chosen = new Map<Scored, boolean>();
+  let uncapped = 0;
   const overflow: Scored[] = [];
   for (const s of sorted) {
+    if (uncapped >= limit) break;
     const seen = perDoc.get(s.doc) ?? 0;
     if (seen >= DOCUMENT_CAP) overflow.push(s);
     else {
       perDoc.set(s.doc, seen + 1);
-      kept.push({ s, capped: false });
+      chosen.set(s, false);
+      uncapped++;
     }
-    if (kept.length >= limit) return kept;
   }
-  for (const s of overflow) {
-    if (kept.length >= limit) break;
-    kept.push({ s, capped: true });
+  for (const s of overflow) if (chosen.size < limit) chosen.set(s, true);
+  // `sorted` is the formula's order (score, then its tie-breaks): what is shown keeps it.
+  const shown: { s: Scored; capped: boolean }[] = [];
+  const heldBack = new Map<number, { first: Scored; passages: number }>();
+  const passed: Scored[] = [];
+  for (const s of sorted) {
+    if (shown.length === chosen.size) break;
+    if (chosen.has(s)) {
+      shown.push({ s, capped: chosen.get(s)! });
+      // Overflow passed over before a shown passage would be shown without the cap: held back.
+      for (const p of passed) {
+        const held = heldBack.get(p.doc);
+        if (held) held.passages++;
+        else heldBack.set(p.doc, { first: p, passages: 1 });
+      }
+      passed.length = 0;
+    } else passed.push(s);
   }
-  return kept;
+  return { shown, heldBack: [...heldBack.values()] };
 }
 
 /**

@@ -373,8 +373,8 @@ export interface StoreBacked {
   readonly storeReader: StoreReader;
   /** The embedder id questions are embedded with, or null when embeddings are off. */
   readonly queryModel: string | null;
-  /** Brings the engine's folders in line with the namespaces the store holds now (those it may serve). */
-  refreshFolders(): Promise<void>;
+  /** Brings the engine's folders in line with the namespaces the store holds now (those it may serve), for a call naming `wanted`. */
+  refreshFolders(wanted?: string): Promise<void>;
 }
 
 /** The embedder id a store-backed engine embeds questions with (null: off or not a store engine). */

@@ -2,8 +2,8 @@
  * Code lenses on each entity declared in a catalog file, on its `metadata.name`: the relations
  * that matter for its kind (entityLenses.ts: a system's components, APIs and resources, a
  * group's ownership and members, a component's dependents and dependencies...) and how many
- * documents are attached to it. A relation lens walks those relations (`workspace_expand`, out,
- * one hop, those edge types); the docs lens picks a document.
+ * documents are attached to it. A relation lens walks those relations (`workspace_expand`, one hop,
+ * those edge types, in the direction they lie on); the docs lens picks a document.
  */
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import { ClientCommands, type ExpandEntityArgs, type ShowEntityDocsArgs } from '../../../../shared/protocol';
@@ -12,6 +12,7 @@ import { lineRange } from './documents';
 import { docsOf, plural } from './entityFacts';
 import { lensCounts } from './entityLenses';
 import { documentMentions } from './refsAtPosition';
+import { directionOf } from '../../engine/graph/walk';
 
 export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): Promise<CodeLens[]> {
   const state = ctx.state();
@@ -33,7 +34,7 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
       }),
     };
     for (const count of lensCounts(state, entity.key, entity.kind)) {
-      const walk: ExpandEntityArgs = { entityRef: entity.ref, direction: 'out', depth: 1, edgeTypes: count.edgeTypes };
+      const walk: ExpandEntityArgs = { entityRef: entity.ref, direction: directionOf(count.edgeTypes), depth: 1, edgeTypes: count.edgeTypes };
       lenses.push({ range, command: { title: count.title, command: ClientCommands.expandEntity, arguments: [walk] } });
     }
     lenses.push({ range, command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] } });

@@ -19,7 +19,7 @@ import { plural } from './entityFacts';
 export interface LensCount {
   /** The lens's text: `3 components`, `owns 12`. */
   title: string;
-  /** Relation types the lens counts, to walk when it is clicked (`direction: out`). */
+  /** Relation types the lens counts (as read from the entity), to walk when it is clicked. */
   edgeTypes: RelationType[];
 }
 

@@ -54,6 +54,17 @@ describe('get_context when nothing matches', function () {
     assert.equal(built.bundle.rules.length, 2);
   });
 
+  it('names two or three nearest pages on words alone even when the task shares no word with the library', async () => {
+    // None of these words is in the Taxwell library: the nearest are the pages spelled most like them.
+    const built = await run(lib.view, 'organize the holiday party for the office');
+    const nearest = built.bundle.nothingFound!.nearest;
+    assert.equal(nearest.length, 3);
+    assert.ok(built.bundle.reference.every((p) => p.reason === 'pinned'), 'nothing is sent');
+    assert.match(built.markdown, /Nearest pages \(pass a page_id to read_page if one plainly covers the task\):\n- .+ \(page_id: [0-9a-f]+\)\n- .+\n- .+$/);
+    // The same for the same task, every time.
+    assert.deepEqual((await run(lib.view, 'organize the holiday party for the office')).bundle.nothingFound!.nearest.map((n) => n.doc.id), nearest.map((n) => n.doc.id));
+  });
+
   it('lists such requests, with the nearest pages, for wsctx diagnostics', async () => {
     const log = new ActivityLog(tempDir('activity'), { clock: () => new Date('2026-06-01T10:00:00Z') });
     const services = createServices({ engine: lib.engine, activity: log, now: () => new Date('2026-06-01T10:00:00Z') });

@@ -24,13 +24,27 @@ describe('get_context scope: tags, folder, drafts, expired pages and private not
     assert.ok(!built.markdown.includes('two months free') && !built.markdown.includes('not reviewed yet'));
   });
 
-  it('searches only the folder and its subfolders; every rule and the pinned page still come', async () => {
+  it('takes everything from the folder and its subfolders only: rules, pinned pages and the team instructions too', async () => {
+    const whole = await run(lib.view, COLD_EMAIL);
+    assert.deepEqual([whole.bundle.instructions.length, whole.bundle.rules.length], [1, 2], 'without a folder: the instructions and both rules');
     const built = await run(lib.view, { task: COLD_EMAIL, folder: 'battlecards' });
-    assert.deepEqual(built.bundle.rules.map((p) => p.doc.title), ['Cite the price list', 'No discount promises']);
-    assert.deepEqual(referencePages(built), [['Taxwell glossary', 'pinned', true], ['Avalara battlecard', 'search', false]]);
+    assert.deepEqual(built.bundle.rules.map((p) => p.doc.title), []);
+    assert.deepEqual(built.bundle.instructions, []);
+    assert.deepEqual(referencePages(built), [['Avalara battlecard', 'search', false]]);
+    assert.ok(!built.markdown.includes('Instructions from the Taxwell team') && !built.markdown.includes('Rules (always follow)'), built.markdown);
     assert.deepEqual(built.bundle.scope, { folder: 'battlecards' });
     const same = await run(lib.view, { task: COLD_EMAIL, folder: '.context/battlecards/' });
-    assert.deepEqual(referencePages(same), [['Taxwell glossary', 'pinned', true], ['Avalara battlecard', 'search', false]]);
+    assert.deepEqual(referencePages(same), [['Avalara battlecard', 'search', false]]);
+    // The pinned glossary comes with its own folder; the rules with theirs.
+    const guides = await run(lib.view, { task: COLD_EMAIL, folder: 'guides' });
+    assert.deepEqual(referencePages(guides)[0], ['Taxwell glossary', 'pinned', true]);
+    assert.ok(referencePages(guides).every(([title]) => lib.view.docs.find((d) => d.title === title)!.path.startsWith('.context/guides/')));
+    const rules = await run(lib.view, { task: 'what may I promise about discounts', folder: '.context/rules' });
+    assert.deepEqual(rules.bundle.rules.map((p) => p.doc.title), ['Cite the price list', 'No discount promises']);
+    assert.deepEqual(referencePages(rules), []);
+    // The whole library is a folder too: everything comes.
+    const all = await run(lib.view, { task: COLD_EMAIL, folder: '.context' });
+    assert.deepEqual([all.bundle.instructions.length, all.bundle.rules.length, referencePages(all)[0][0]], [1, 2, 'Taxwell glossary']);
     await assert.rejects(run(lib.view, { task: COLD_EMAIL, folder: 'wiki' }), (e: Error) => e instanceof InputError && e.message.startsWith('folder: no ready library page is in "wiki". Folders: .context, .context/battlecards, .context/guides,'));
   });
 

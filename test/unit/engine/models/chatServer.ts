@@ -31,12 +31,17 @@ export interface ChatReply {
 export interface ChatServer {
   baseUrl: string;
   requests: ChatRequestRecord[];
+  /** Requests answered so far, and requests whose client went away before the answer. */
+  answered(): number;
+  abandoned(): number;
   close(): Promise<void>;
 }
 
 export async function startChatServer(answer: (request: ChatRequestRecord) => ChatReply): Promise<ChatServer> {
   const requests: ChatRequestRecord[] = [];
   const timers = new Set<NodeJS.Timeout>();
+  let answered = 0;
+  let abandoned = 0;
   const server: Server = createServer((req, res) => {
     let data = '';
     req.on('data', (chunk: Buffer) => (data += chunk.toString()));
@@ -44,8 +49,12 @@ export async function startChatServer(answer: (request: ChatRequestRecord) => Ch
       const record: ChatRequestRecord = { path: req.url ?? '', headers: req.headers, body: JSON.parse(data || '{}') };
       requests.push(record);
       const reply = req.url === '/v1/chat/completions' ? answer(record) : { status: 404, raw: '{"error":"not found"}' };
+      res.once('close', () => {
+        if (!res.writableFinished) abandoned++;
+      });
       const send = () => {
         if (res.destroyed) return;
+        answered++;
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
         res.end(reply.raw ?? JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: 'stop' }] }));
       };
@@ -63,6 +72,8 @@ export async function startChatServer(answer: (request: ChatRequestRecord) => Ch
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    answered: () => answered,
+    abandoned: () => abandoned,
     close: () =>
       new Promise<void>((resolve) => {
         for (const t of timers) clearTimeout(t);

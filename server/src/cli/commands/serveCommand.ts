@@ -1,0 +1,129 @@
+/**
+ * `wsctx serve`: MCP over Streamable HTTP on the loopback interface, for agents that cannot spawn
+ * a stdio server and for several readers of one index.
+ *
+ * - Without `--config`, one token (`--token`, or a generated one printed on stderr) reads every
+ *   folder served.
+ * - With `--config FILE` (config/serverConfig.ts), each token of the file is its own caller: a
+ *   token without `folders` reads every folder served; a token limited to some folders is served
+ *   by an engine of those folders only, so nothing outside them reaches it, not even that a folder
+ *   exists. In memory such an engine indexes its folders itself (from the same snapshot and
+ *   vector caches); over a store (`--store`) it reads their namespaces.
+ */
+import * as path from 'node:path';
+import { readServerConfig, type ServerConfig, type ServerToken } from '../../config/serverConfig';
+import type { Engine } from '../../engine/engine';
+import { InputError } from '../../engine/errors';
+import type { WorkspaceFolder } from '../../engine/indexState';
+import { checkToken, startHttpMcpServer, type HttpAccess, type HttpMcpServer } from '../../mcp/http';
+import { createServices, type Services } from '../../services/services';
+import { UsageError, type CliOptions } from '../../startup/args';
+import { logToStderr, startServices, workspaceFolders } from '../../startup/startup';
+import { watchWorkspace } from '../../startup/watchWorkspace';
+import { storeEngine, type StoreEngine } from './storeCommand';
+
+/** A token of the config file and the served folders it may read (null: every one). */
+interface TokenFolders {
+  token: ServerToken;
+  folders: string[] | null;
+}
+
+/** `--config` read, or undefined; `--token` with it is a usage error (the file lists the tokens). */
+function serverConfigOf(options: CliOptions): ServerConfig | undefined {
+  if (options.token !== undefined && options.config !== undefined) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
+  if (options.token !== undefined) checkToken(options.token);
+  return options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
+}
+
+/**
+ * Each token with the folders of `served` it may read. A token none of whose folders is served is
+ * an error naming the file and line; folders not served (yet) are said on stderr when `absentOk`
+ * (a store may hold them later), an error otherwise.
+ */
+function tokenFolders(config: ServerConfig, served: readonly string[], absentOk: boolean): TokenFolders[] {
+  return config.tokens.map((token) => {
+    if (token.folders === null) return { token, folders: null };
+    const allowed = token.folders.filter((f) => served.includes(f));
+    const absent = token.folders.filter((f) => !served.includes(f));
+    if (allowed.length === 0) throw new InputError(`${config.path}:${token.line}: tokens: ${token.name} may read ${token.folders.join(', ')}, none of which this server serves (it serves ${served.join(', ')})`);
+    if (absent.length && !absentOk) throw new InputError(`${config.path}:${token.line}: tokens: ${token.name} may read ${absent.join(', ')}, which this server does not serve (it serves ${served.join(', ')}; folders are named by their directory names)`);
+    if (absent.length) logToStderr(`[serve] ${token.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.join(', ')}`);
+    return { token, folders: allowed };
+  });
+}
+
+/** `serve` over the in-memory engine: one engine for every folder, one more per distinct set of folders a token is limited to. */
+export async function serveMemory(options: CliOptions): Promise<number> {
+  const config = serverConfigOf(options);
+  const folders = workspaceFolders(options.workspaces);
+  const limits = config ? tokenFolders(config, folders.map((f) => f.name), false) : [];
+  const start = (subset?: readonly WorkspaceFolder[]) => startServices(options, { meaning: 'serve', log: logToStderr, callLog: true, connections: 'shared', ...(subset ? { folders: subset } : {}) });
+  const main = start();
+  const running: { services: Services; unwatch: () => void }[] = [];
+  const run = (services: Services) => {
+    services.engine.stateForQuery();
+    running.push({ services, unwatch: watchWorkspace(services.engine, logToStderr) });
+    return services;
+  };
+  run(main);
+  let server: HttpMcpServer;
+  try {
+    // One engine per distinct set of folders: two tokens limited to the same folders share it.
+    const bySet = new Map<string, Services>();
+    const access: HttpAccess[] = limits.map(({ token, folders: allowed }) => {
+      if (allowed === null || allowed.length === folders.length) return { name: token.name, token: token.token, services: main };
+      const key = [...allowed].sort().join('\n');
+      let services = bySet.get(key);
+      if (!services) bySet.set(key, (services = run(start(folders.filter((f) => allowed.includes(f.name))))));
+      return { name: token.name, token: token.token, services };
+    });
+    server = await startHttpMcpServer({ services: main, ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
+  } catch (error) {
+    await stopAll(running, false);
+    throw error;
+  }
+  process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${config ? `tokens from ${config.path}: ${config.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n`);
+  await untilSignal();
+  await server.close();
+  await stopAll(running, true);
+  return 0;
+}
+
+async function stopAll(running: readonly { services: Services; unwatch: () => void }[], save: boolean): Promise<void> {
+  for (const { services, unwatch } of running) {
+    unwatch();
+    if (save) await services.engine.saveSnapshot();
+    services.engine.dispose();
+  }
+}
+
+/**
+ * `serve --store`: MCP over HTTP for many concurrent readers of the store. With `--config FILE`
+ * each token of the file gets its own engine over the folders it may read; without, one token
+ * (`--token`, or a generated one) reads every namespace served.
+ */
+export async function serveStore(opened: StoreEngine, options: CliOptions): Promise<number> {
+  const config = serverConfigOf(options);
+  const served = opened.namespaces.map((n) => n.name);
+  const engines: Engine[] = [];
+  const access: HttpAccess[] = (config ? tokenFolders(config, served, true) : []).map(({ token, folders }) => {
+    const allowed = folders === null ? opened.namespaces : opened.namespaces.filter((n) => folders.includes(n.name));
+    const engine = storeEngine(allowed, opened.reader, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (token.folders ?? 'all'));
+    engines.push(engine);
+    return { name: token.name, token: token.token, services: createServices({ engine }) };
+  });
+  const server = await startHttpMcpServer({ services: createServices({ engine: opened.engine }), ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
+  const who = config ? `tokens from ${config.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
+  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${served.join(', ')})\n  url:   ${server.url}\n  ${who}\n`);
+  await untilSignal();
+  await server.close();
+  for (const engine of engines) engine.dispose();
+  return 0;
+}
+
+function untilSignal(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+}
