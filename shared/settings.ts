@@ -235,6 +235,20 @@ function assign(target: WorkspaceContextSettings, key: string, value: unknown): 
   node[parts[parts.length - 1]] = value;
 }
 
+/**
+ * Longest glob a setting may hold. The engine's matcher (server/src/engine/workspace/globMatch.ts,
+ * MAX_GLOB_LENGTH) takes time proportional to path length x glob length and ignores longer
+ * globs; a test keeps the two numbers equal.
+ */
+export const MAX_SETTING_GLOB_LENGTH = 1024;
+
+/** Why a glob cannot be a setting's value (the engine's globProblem, said to the user first). */
+function globError(glob: string): string | undefined {
+  if (glob.length > MAX_SETTING_GLOB_LENGTH) return `a glob may be at most ${MAX_SETTING_GLOB_LENGTH} characters long (this one has ${glob.length})`;
+  if (/(^|[^\\])!\(/.test(glob.replace(/^!+(?!\()/, ''))) return '"!(...)" inside a glob is not supported; list the names to match instead, or negate the whole glob with a leading "!"';
+  return undefined;
+}
+
 export type Checked = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** Checks one value against its setting's spec: the value to use (trimmed, cleaned) or why not. */
@@ -244,10 +258,15 @@ export function checkSetting(spec: SettingSpec, value: unknown): Checked {
 
 function check(spec: SettingSpec, value: unknown): Checked {
   switch (spec.type) {
-    case 'globs':
-      return Array.isArray(value) && value.every((v) => typeof v === 'string')
-        ? { ok: true, value: value.map((v: string) => v.trim()).filter((v) => v !== '') }
-        : { ok: false, error: 'expected a list of glob strings' };
+    case 'globs': {
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { ok: false, error: 'expected a list of glob strings' };
+      const globs = value.map((v: string) => v.trim()).filter((v) => v !== '');
+      for (const glob of globs) {
+        const why = globError(glob);
+        if (why) return { ok: false, error: `${JSON.stringify(glob.length > 60 ? `${glob.slice(0, 57)}...` : glob)}: ${why}` };
+      }
+      return { ok: true, value: globs };
+    }
     case 'enum':
       return typeof value === 'string' && spec.values.includes(value)
         ? { ok: true, value }

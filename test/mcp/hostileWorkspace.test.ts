@@ -13,7 +13,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { documentId } from '../../server/src/engine/chunking/ids';
 import { TEST_CACHE_DIR, WSCTX, wsctx } from '../helpers/cli';
-import { callWhenWarm } from '../helpers/mcpClients';
+import { writeBacktrackingGlobs } from '../helpers/hostileWorkspaces';
+import { callWhenWarm, connectStdio } from '../helpers/mcpClients';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 
 type Text = { type: 'text'; text: string };
@@ -123,5 +124,34 @@ describe('a hostile workspace (built CLI and MCP server)', function () {
     const schema = listed.tools.find((t) => t.name === 'read_page')!.inputSchema as { additionalProperties?: unknown; properties: Record<string, { maxLength?: number }> };
     assert.equal(schema.additionalProperties, false);
     assert.equal(schema.properties.page_id.maxLength, 128);
+  });
+});
+
+describe('globs a workspace writes cannot stall indexing (built CLI and `wsctx mcp`)', function () {
+  this.timeout(90_000);
+  after(removeTempDirs);
+
+  it('wsctx index follows the glob target and applies the config\'s globs, at once', () => {
+    const ws = tempDir('globs');
+    writeBacktrackingGlobs(ws);
+    const run = wsctx(['index', '--workspace', ws, '--no-cache', '--json'], { timeoutMs: 60_000 });
+    assert.equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
+    const summary = JSON.parse(run.stdout) as { entitiesByKind: Record<string, number>; bySourceKind: Record<string, number>; problems: { code: string }[] };
+    assert.deepEqual(summary.entitiesByKind, { Location: 1, Component: 2 });
+    assert.equal(summary.bySourceKind.library, 1);
+    assert.deepEqual(summary.problems.filter((p) => p.code.startsWith('catalog.location')), []);
+  });
+
+  it('wsctx mcp answers from the same workspace', async () => {
+    const ws = tempDir('globs-mcp');
+    writeBacktrackingGlobs(ws);
+    const session = await connectStdio(ws, ['--no-cache']);
+    try {
+      const found = await callWhenWarm(session.client, 'workspace_expand', { workspace: path.basename(ws), entityRef: 'component:located-by-glob' });
+      assert.equal(found.isError, undefined, firstText(found));
+      assert.match(firstText(found), /located-by-glob/);
+    } finally {
+      await session.close();
+    }
   });
 });

@@ -6,7 +6,7 @@
  * stops with exit code 1 and every problem on stderr as `file:line: key: message`, so a typo never
  * silently indexes the wrong files.
  */
-import type { WorkspaceContextSettings } from '../../../shared/settings';
+import { checkSetting, type WorkspaceContextSettings } from '../../../shared/settings';
 import { formatConfigProblem, layerSettings, readWorkspaceConfig, type WorkspaceConfig } from '../config/workspaceConfig';
 import { UsageError, type CliOptions } from './args';
 
@@ -31,7 +31,14 @@ export function cliSettings(options: CliOptions): WorkspaceContextSettings {
 export function layeredCliSettings(options: CliOptions): { config: WorkspaceConfig; settings: WorkspaceContextSettings } {
   const config = readWorkspaceConfig(options.workspaces[0]);
   const settings = layerSettings(config);
-  if (options.catalogGlobs?.length) settings.sources.catalog = [...options.catalogGlobs];
-  if (options.ignoreGlobs?.length) settings.sources.ignore = [...options.ignoreGlobs];
+  if (options.catalogGlobs?.length) settings.sources.catalog = checkedGlobs('--catalog-glob', options.catalogGlobs);
+  if (options.ignoreGlobs?.length) settings.sources.ignore = checkedGlobs('--ignore', options.ignoreGlobs);
   return { config, settings };
+}
+
+/** A glob flag's values, checked as `sources.*` in the file are (length, supported syntax). */
+function checkedGlobs(flag: string, globs: readonly string[]): string[] {
+  const checked = checkSetting({ key: flag, type: 'globs', description: flag }, [...globs]);
+  if (!checked.ok) throw new UsageError(`${flag} ${checked.error}`);
+  return checked.value as string[];
 }

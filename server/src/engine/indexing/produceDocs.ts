@@ -19,6 +19,7 @@ import { readTechDocs, TECHDOCS_ANNOTATION } from '../sources/techdocs';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
 import { EntityDocs } from './entityDocs';
+import { EventLoopTurns } from './eventLoopTurns';
 import type { FileTable } from './fileTable';
 import { ProducerMemo, type MemoRecord } from './memo';
 
@@ -100,6 +101,8 @@ export class DocProducers {
 
   async produce(table: FileTable, roots: readonly DiscoveredRoot[]): Promise<ProducedDocs> {
     const listing = table.signature;
+    // Between files, the host's requests get a turn (eventLoopTurns.ts).
+    const turns = new EventLoopTurns();
     const problems: Problem[] = [];
     const folders: FolderDescription[] = [];
     const packs: LibraryPack[] = [];
@@ -108,7 +111,7 @@ export class DocProducers {
     const catalogRoots = byRole.catalog;
     const candidates = byRole.catalogCandidates;
     const catalog = await this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
-      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates }),
+      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates, turns }),
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
@@ -119,6 +122,7 @@ export class DocProducers {
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
+      await turns.maybe();
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
       const result =
@@ -131,6 +135,7 @@ export class DocProducers {
     }
 
     for (const path of byRole.fileProducts) {
+      await turns.maybe();
       // Keyed by the path itself: the table's own strings, hashed once.
       const product =
         this.fileMemo.lookup(path, table, listing)?.value ??
