@@ -108,12 +108,14 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'doctor': {
       // A broken .wsctx.yaml is one of doctor's checks, not a reason to skip the others: they
       // run with the values the file got right.
-      const { config, settings } = layeredCliSettings(options);
+      const { config, user, refused, settings } = layeredCliSettings(options);
       const checks = await runDoctor({
         folders: workspaceFolders(options.workspaces),
         cacheDir: cacheDir(options),
         embeddings: embeddingSettings(options, settings.embeddings),
         config,
+        user,
+        refused,
         globs: engineGlobsFrom(settings),
       });
       print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));

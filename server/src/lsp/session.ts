@@ -9,6 +9,8 @@ import { mkdir } from 'node:fs/promises';
 import type { Diagnostic, FileEvent } from 'vscode-languageserver';
 import type { DiagnosticsReport, IndexStatus, McpEndpointInfo } from '../../../shared/protocol';
 import { normalizeSettings, type WorkspaceContextSettings } from '../../../shared/settings';
+import { withoutUserOnlySettings } from '../config/trust';
+import { overUserConfig, readUserConfig, userConfigPath } from '../config/userConfig';
 import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
 import { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
@@ -101,16 +103,21 @@ export class LanguageSession implements FeatureContext {
   }
 
   /**
-   * The editor's settings over the workspace's `.wsctx.yaml` (server/src/config/workspaceConfig.ts):
-   * a VS Code setting left at its default lets the file decide. Problems of either are logged.
+   * The editor's settings over the workspace's `.wsctx.yaml` (server/src/config/workspaceConfig.ts)
+   * over the user's own configuration file (config/userConfig.ts): a VS Code setting left at its
+   * default lets the files decide. What the workspace's file may not choose (config/trust.ts:
+   * embeddings endpoints, the private notes folder) is left out, in restricted mode or not, with
+   * a warning. Problems of each are logged.
    */
   private layered(raw: unknown, log: (message: string) => void): WorkspaceContextSettings {
     const normalized = normalizeSettings(raw);
     for (const problem of normalized.problems) log(`[settings] ${problem}`);
     const root = this.folders[0]?.absPath;
-    const config = root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] };
-    for (const problem of config.problems) log(`[settings] ${formatConfigProblem(problem)}`);
-    return layerSettings(config, normalized.settings);
+    const user = readUserConfig();
+    const { config, refused } = withoutUserOnlySettings(root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] }, userConfigPath());
+    for (const problem of [...user.problems, ...config.problems]) log(`[settings] ${formatConfigProblem(problem)}`);
+    for (const warning of refused) log(`[settings] warning: ${formatConfigProblem(warning)}`);
+    return layerSettings(overUserConfig(user, config), normalized.settings);
   }
 
   // FeatureContext --------------------------------------------------------------------------
