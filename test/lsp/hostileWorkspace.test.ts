@@ -4,10 +4,17 @@
  * document, and a planted snapshot whose paths lead out of the workspace.
  */
 import assert from 'node:assert/strict';
-import { WorkspaceSymbolRequest, type SymbolInformation } from 'vscode-languageserver-protocol/node';
+import { CodeLensRequest, HoverRequest, TextDocumentContentRequest, WorkspaceSymbolRequest, type SymbolInformation } from 'vscode-languageserver-protocol/node';
+import { OpenResultsRequest } from '../../shared/protocol';
 import { writeBacktrackingGlobs } from '../helpers/hostileWorkspaces';
 import { LspClient } from '../helpers/lspClient';
-import { removeTempDirs, tempDir } from '../helpers/tempWorkspace';
+import { linkTargets } from '../helpers/markdownLinks';
+import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
+
+/** A link to a trusted command, as an attacker writes it into any field it controls. */
+const CLICK = (label: string) => `[${label}](command:workspaceContext.showEntityDocs?%5B%7B%22entityRef%22%3A%22x%22%7D%5D)`;
+/** A folder name that is itself a link (a valid name on Linux). */
+const DIR = `svc](command:workspaceContext.showEntityDocs?%5B%5D)`;
 
 describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
   this.timeout(120_000);
@@ -27,5 +34,70 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
     } finally {
       await lsp.stop();
     }
+  });
+
+  describe('Markdown from workspace text', () => {
+    let lsp: LspClient;
+    let ws: string;
+    before(async () => {
+      ws = tempDir('markdown');
+      write(ws, `${DIR}/catalog-info.yaml`, [
+        'apiVersion: backstage.io/v1alpha1',
+        'kind: Component',
+        'metadata:',
+        '  name: evil-service',
+        `  title: ${JSON.stringify(`Evil ${CLICK('title')} <command:workspaceContext.showEntityDocs>`)}`,
+        `  description: ${JSON.stringify(`[d]: command:workspaceContext.showEntityDocs\n\n[d] and <https://e.example> ${CLICK('desc')}`)}`,
+        'spec:',
+        `  type: ${JSON.stringify(`svc\` ${CLICK('type')} \``)}`,
+        `  lifecycle: ${JSON.stringify(`prod\`\` ${CLICK('lifecycle')} \`\``)}`,
+        '  owner: team-a',
+        '',
+      ].join('\n'));
+      write(ws, `${DIR}/overview.md`, '# Evil service\n\nWhat the evil service does.\n');
+      write(ws, '.context/evil.md', `---\ntitle: ${JSON.stringify(`Rollback ${CLICK('page title')}`)}\n---\n\n# Rollback\n\n## Roll back \`x\` ${CLICK('heading')}\n\nTo roll back evil-service, run the ${CLICK('rollback')} job and <command:workspaceContext.expandEntity>.\n`);
+      lsp = await LspClient.start(ws);
+      await lsp.waitForReady();
+    });
+    after(async () => {
+      await lsp.stop();
+    });
+
+    it('a hover shows every field as text: its only links are the expand commands and the declaration', async () => {
+      const rel = `${DIR}/catalog-info.yaml`;
+      const uri = await lsp.open(rel, (await import('node:fs')).readFileSync(`${ws}/${rel}`, 'utf8'));
+      const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
+      const value = (hover?.contents as { value: string }).value;
+      assert.match(value, /^### Evil /);
+      const targets = linkTargets(value);
+      assert.deepEqual(targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')), [`${uri.replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`]);
+      assert.equal(targets.length, 4);
+      for (const target of targets.slice(0, 3)) assert.equal(JSON.parse(decodeURIComponent(target.split('?')[1]))[0].entityRef, 'component:default/evil-service');
+    });
+
+    it('the results document and its hover show titles and headings as text', async () => {
+      const info = await lsp.connection.sendRequest(OpenResultsRequest.type, { question: 'how do we roll back evil-service?' });
+      const { text } = await lsp.connection.sendRequest(TextDocumentContentRequest.type, { uri: info.uri });
+      const lines = text.split('\n');
+      const at = lines.findIndex((l) => l.startsWith('## ') && l.includes('Roll back'));
+      assert.ok(at > 0, text);
+      assert.deepEqual(linkTargets(text).filter((t) => !t.startsWith('file://')), []);
+      const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: at + 1, character: 0 } });
+      const value = (hover?.contents as { value: string }).value;
+      assert.match(value, /Roll back/);
+      assert.deepEqual(linkTargets(value), []);
+    });
+
+    it('a code lens hands the docs command workspace paths, never URIs', async () => {
+      const rel = `${DIR}/catalog-info.yaml`;
+      const lenses = (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
+      const docs = lenses.find((l) => l.command?.command === 'workspaceContext.showEntityDocs');
+      assert.ok(docs, JSON.stringify(lenses));
+      assert.equal(docs.command!.arguments![0].docs.length, 1);
+      for (const doc of docs.command!.arguments![0].docs as Record<string, unknown>[]) {
+        assert.deepEqual(Object.keys(doc).sort(), ['path', 'sourceKind', 'title']);
+        assert.doesNotMatch(String(doc.path), /^[a-z]+:|^\/|\.\./);
+      }
+    });
   });
 });
