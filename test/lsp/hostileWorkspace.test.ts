@@ -4,6 +4,13 @@
  * document, and a planted snapshot whose paths lead out of the workspace.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { snapshotFileFor } from '../../server/src/engine/engine';
+import { SNAPSHOT_FORMAT } from '../../server/src/engine/persistence/indexSnapshot';
+import { encodeSnapshot, readSnapshotFile } from '../../server/src/engine/persistence/snapshotFile';
+import { wsctx } from '../helpers/cli';
 import { CodeLensRequest, HoverRequest, TextDocumentContentRequest, WorkspaceSymbolRequest, type SymbolInformation } from 'vscode-languageserver-protocol/node';
 import { OpenResultsRequest } from '../../shared/protocol';
 import { writeBacktrackingGlobs } from '../helpers/hostileWorkspaces';
@@ -98,6 +105,57 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
         assert.deepEqual(Object.keys(doc).sort(), ['path', 'sourceKind', 'title']);
         assert.doesNotMatch(String(doc.path), /^[a-z]+:|^\/|\.\./);
       }
+    });
+  });
+
+  describe('a planted snapshot', () => {
+    const COMPONENT = 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: planted\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n';
+
+    /** A workspace indexed by the built CLI into `cache`, and its snapshot's path. */
+    function indexed(label: string): { ws: string; cache: string; snapshot: string } {
+      const ws = tempDir(label);
+      write(ws, 'catalog-info.yaml', COMPONENT);
+      const cache = tempDir(`${label}-cache`);
+      const run = wsctx(['index', '--workspace', ws, '--cache-dir', cache]);
+      assert.equal(run.code, 0, run.stderr);
+      return { ws, cache, snapshot: snapshotFileFor(cache, [{ name: path.basename(ws), absPath: ws }]) };
+    }
+
+    async function declaredIn(ws: string, cache: string): Promise<{ link: string; logs: string[] }> {
+      const lsp = await LspClient.start(ws, { initializationOptions: { storagePath: cache } });
+      try {
+        await lsp.waitForReady();
+        const uri = await lsp.open('catalog-info.yaml', COMPONENT);
+        const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
+        const value = (hover?.contents as { value: string }).value;
+        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)$/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
+      } finally {
+        await lsp.stop();
+      }
+    }
+
+    it('a path out of the workspace in a valid snapshot never becomes a link: the snapshot is discarded', async () => {
+      const { ws, cache, snapshot } = indexed('planted');
+      const read = await readSnapshotFile(snapshot, SNAPSHOT_FORMAT);
+      assert.ok(read?.ok);
+      const json = read.parts.json as { catalog: { entities: { location: { path: string } }[] } };
+      json.catalog.entities[0].location.path = '../../../../../../etc/passwd';
+      fs.writeFileSync(snapshot, encodeSnapshot(SNAPSHOT_FORMAT, read.parts));
+      const { link, logs } = await declaredIn(ws, cache);
+      assert.equal(link, `${pathToFileURL(path.join(ws, 'catalog-info.yaml')).href}#L4`);
+      assert.ok(logs.some((l) => l.startsWith(`[snapshot] discarded ${snapshot}: snapshot names "../../../../../../etc/passwd" (where component:default/planted is declared), which is not inside its folders`)), logs.join('\n'));
+    });
+
+    it('a snapshot or a storage folder that belongs to another user is not used, and the log says so', async function () {
+      if (process.getuid?.() !== 0) this.skip();
+      const { ws, cache, snapshot } = indexed('theirs');
+      fs.chownSync(snapshot, 65534, 65534);
+      const first = await declaredIn(ws, cache);
+      assert.ok(first.logs.some((l) => l === `[snapshot] discarded ${snapshot}: it belongs to another user (uid 65534, you are 0), who could have planted it; not read; indexing from scratch`), first.logs.join('\n'));
+      fs.chownSync(cache, 65534, 65534);
+      const second = await declaredIn(ws, cache);
+      assert.equal(second.link, `${pathToFileURL(path.join(ws, 'catalog-info.yaml')).href}#L4`);
+      assert.ok(second.logs.some((l) => l.startsWith(`[storage] the cache folder ${cache} belongs to another user (uid 65534, you are 0)`)), second.logs.join('\n'));
     });
   });
 });

@@ -247,14 +247,23 @@ export class LanguageSession implements FeatureContext {
     const settings = engineSettingsFrom(this.current);
     // Restricted mode: nothing from the workspace runs, git included (a repository's own config
     // can make git execute programs), so git facts are left out.
-    const engine = new Engine({
-      folders: this.folders,
-      settings: { ...settings, useGit: this.trusted },
-      cacheDir: this.storagePath,
-      embeddings: embeddingSettingsFrom(this.current),
-      vectorBackend: this.current.vectorIndex,
-      log: (m) => this.log(m),
-    });
+    const create = (cacheDir: string | undefined) =>
+      new Engine({
+        folders: this.folders,
+        settings: { ...settings, useGit: this.trusted },
+        cacheDir,
+        embeddings: embeddingSettingsFrom(this.current),
+        vectorBackend: this.current.vectorIndex,
+        log: (m) => this.log(m),
+      });
+    let engine: Engine;
+    try {
+      engine = create(this.storagePath);
+    } catch (error) {
+      // A storage folder that cannot be trusted (another user's) costs the warm start, not the server.
+      this.log(`[storage] ${(error as Error).message}; running without a cache`);
+      engine = create(undefined);
+    }
     this.engineRef = engine;
     this.servicesRef = this.servicesFor(engine);
     this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });

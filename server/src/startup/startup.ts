@@ -232,6 +232,9 @@ export async function runStdioMcp(options: CliOptions): Promise<number> {
  * 2 internal error. Errors go to stderr as `wsctx: ...`.
  */
 export async function hostMain(argv: string[], run: (command: string, positionals: string[], options: CliOptions) => Promise<number>): Promise<number> {
+  // Everything this process writes is its cache (snapshots, vectors, the call log, which holds
+  // the questions asked): folders 0700 and files 0600, so other users of the machine read none.
+  process.umask(0o077);
   try {
     const { command, positionals, options } = parseCommandLine(argv);
     if (options.version) return print(VERSION);
