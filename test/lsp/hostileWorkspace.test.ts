@@ -158,4 +158,21 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       assert.ok(second.logs.some((l) => l.startsWith(`[storage] the cache folder ${cache} belongs to another user (uid 65534, you are 0)`)), second.logs.join('\n'));
     });
   });
+
+  it('logs a 300 MB .wsctx.yaml as too large to read, and indexes with the defaults', async () => {
+    const ws = tempDir('huge-config-lsp');
+    write(ws, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: sized\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n');
+    const config = path.join(ws, '.wsctx.yaml');
+    fs.writeFileSync(config, 'organization: Huge\n');
+    fs.truncateSync(config, 300 * 1024 * 1024);
+    const lsp = await LspClient.start(ws);
+    try {
+      await lsp.waitForReady();
+      assert.ok(lsp.logs.includes(`[settings] ${config}:1: could not be read: the file holds 314,572,800 bytes; a configuration file may hold at most 262,144, so it is not read`), lsp.logs.join('\n'));
+      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'sized' })) as SymbolInformation[];
+      assert.deepEqual(found.map((s) => s.name), ['component:default/sized']);
+    } finally {
+      await lsp.stop();
+    }
+  });
 });
