@@ -307,9 +307,13 @@ export interface ExpandEntityArgs {
   edgeTypes?: string[];
 }
 
+/**
+ * An entity's documents, each by its workspace-relative path (never a URI: the command is
+ * trusted, and opens only a path inside a served folder; client/src/commandArgs.ts checks).
+ */
 export interface ShowEntityDocsArgs {
   entityRef: string;
-  docs: { title: string; uri: string; sourceKind: string }[];
+  docs: { title: string; path: string; sourceKind: string }[];
 }
 
 export namespace ClientCommands {

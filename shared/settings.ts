@@ -140,10 +140,10 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   ...(Object.keys(SOURCE_DESCRIPTIONS) as (keyof SourceGlobSettings)[]).map(
     (key): SettingSpec => ({ key: `sources.${key}`, type: 'globs', description: SOURCE_DESCRIPTIONS[key] }),
   ),
-  { key: 'embeddings.provider', type: 'enum', values: ['local', 'openai', 'off'], description: 'Where sentence embeddings come from: the packaged local model, an OpenAI-compatible endpoint, or off (words only).' },
+  { key: 'embeddings.provider', type: 'enum', values: ['local', 'openai', 'off'], description: "Where sentence embeddings come from: the packaged local model, an OpenAI-compatible endpoint, or off (words only). A workspace's .wsctx.yaml may choose local or off, never openai." },
   { key: 'embeddings.localModel', type: 'enum', values: ['minilm', 'use-lite'], description: 'Which packaged model `local` runs.' },
-  { key: 'embeddings.baseUrl', type: 'string', description: 'OpenAI-compatible endpoint for `openai` (POST {baseUrl}/embeddings).' },
-  { key: 'embeddings.model', type: 'string', description: 'Model name sent to the endpoint for `openai`.' },
+  { key: 'embeddings.baseUrl', type: 'string', description: "OpenAI-compatible endpoint for `openai` (POST {baseUrl}/embeddings). Yours to set: never taken from a workspace's .wsctx.yaml." },
+  { key: 'embeddings.model', type: 'string', description: "Model name sent to the endpoint for `openai`. Yours to set: never taken from a workspace's .wsctx.yaml." },
   { key: 'judge.mode', type: 'enum', values: ['gate', 'shadow', 'off'], description: "get_context's judge: gate (its answers apply), shadow (logged only) or off (heuristics only)." },
   { key: 'budgets.getContextMaxTokens', type: 'integer', minimum: 1000, maximum: 30000, description: "get_context's default token budget." },
   { key: 'budgets.contextPassages', type: 'integer', minimum: 1, maximum: 50, description: 'Passages the editor search asks for.' },
@@ -154,7 +154,7 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
     type: 'string',
     allowEmpty: true,
     singleLine: true,
-    description: "A folder of your own Markdown notes, outside the workspace (absolute, or ~/...). get_context searches them for your own connections (the editor, its MCP endpoint) and labels them as your private notes; nobody else's connection gets them. Empty: none. Ignored in an untrusted workspace.",
+    description: "A folder of your own Markdown notes, outside the workspace (absolute, or ~/...). get_context searches them for your own connections (the editor, its MCP endpoint) and labels them as your private notes; nobody else's connection gets them. Empty: none. Ignored in an untrusted workspace, and never taken from a workspace's .wsctx.yaml.",
   },
   { key: 'organization', type: 'string', allowEmpty: true, singleLine: true, description: 'The name in get_context\'s "Instructions from the <organization> team". Empty: the first workspace folder\'s name.' },
   { key: 'vectorIndex', type: 'enum', values: ['hnsw', 'hnswlib', 'exact'], description: 'The nearest-neighbour index over the section vectors: hnsw, the built-in HNSW graph over the int8 vectors (each held once); hnswlib, hnswlib-node (a float32 copy of every vector besides); exact, a scan of every vector.' },
@@ -238,6 +238,20 @@ function assign(target: WorkspaceContextSettings, key: string, value: unknown): 
   node[parts[parts.length - 1]] = value;
 }
 
+/**
+ * Longest glob a setting may hold. The engine's matcher (server/src/engine/workspace/globMatch.ts,
+ * MAX_GLOB_LENGTH) takes time proportional to path length x glob length and ignores longer
+ * globs; a test keeps the two numbers equal.
+ */
+export const MAX_SETTING_GLOB_LENGTH = 1024;
+
+/** Why a glob cannot be a setting's value (the engine's globProblem, said to the user first). */
+function globError(glob: string): string | undefined {
+  if (glob.length > MAX_SETTING_GLOB_LENGTH) return `a glob may be at most ${MAX_SETTING_GLOB_LENGTH} characters long (this one has ${glob.length})`;
+  if (/(^|[^\\])!\(/.test(glob.replace(/^!+(?!\()/, ''))) return '"!(...)" inside a glob is not supported; list the names to match instead, or negate the whole glob with a leading "!"';
+  return undefined;
+}
+
 export type Checked = { ok: true; value: unknown } | { ok: false; error: string };
 
 /** Checks one value against its setting's spec: the value to use (trimmed, cleaned) or why not. */
@@ -264,8 +278,11 @@ function check(spec: SettingSpec, value: unknown): Checked {
       if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { ok: false, error: 'expected a list of glob strings' };
       const globs = value.map((v: string) => v.trim().replace(/^(\.\/)+/, '')).filter((v) => v !== '');
       for (const glob of globs) {
+        // A glob that can never match, or one the matcher refuses (globMatch.ts), is not applied.
         const error = unmatchableGlob(glob);
         if (error) return { ok: false, error };
+        const why = globError(glob);
+        if (why) return { ok: false, error: `${JSON.stringify(glob.length > 60 ? `${glob.slice(0, 57)}...` : glob)}: ${why}` };
       }
       return { ok: true, value: globs };
     }

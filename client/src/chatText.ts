@@ -5,6 +5,7 @@
  *
  * Imports no `vscode`.
  */
+import { markdownCode, markdownLinkTarget, markdownText } from '../../shared/markdown';
 import { ClientCommands, type ExpandEntityArgs, type SearchPassage, type SearchResult } from '../../shared/protocol';
 import { DIRECTION_WORDS, farEnd, parsePathLine, type ExpandView } from './pickItems';
 import { splitSourceUri } from './searchItems';
@@ -171,14 +172,16 @@ export interface WhyBlock {
 
 export function whyHeader(result: SearchResult): string {
   const n = result.passages.length;
-  if (n === 0) return `No passages match "${result.question}".${result.notice ? ` ${result.notice}` : ''}`;
+  const question = markdownText(result.question);
+  const notice = result.notice ? markdownText(result.notice) : '';
+  if (n === 0) return `No passages match "${question}".${notice ? ` ${notice}` : ''}`;
   const facts = [`contract ${result.contractVersion}`, `indexed ${result.indexedAt ?? 'never'}`, ...(result.degraded.length ? [`degraded: ${result.degraded.join(', ')}`] : [])];
-  return `The ${n} best ${n === 1 ? 'passage' : 'passages'} for "${result.question}", each with how its score was made (${facts.join(' · ')}).${result.notice ? `\n\n${result.notice}` : ''}`;
+  return `The ${n} best ${n === 1 ? 'passage' : 'passages'} for "${question}", each with how its score was made (${facts.join(' · ')}).${notice ? `\n\n${notice}` : ''}`;
 }
 
 export function whyBlocks(result: SearchResult): WhyBlock[] {
   return result.passages.map((p, i) => ({
-    heading: `### ${i + 1}. ${p.label}\n\nscore **${p.score.toFixed(3)}** · ${p.sourceKind} · `,
+    heading: `### ${i + 1}. ${markdownText(p.label)}\n\nscore **${p.score.toFixed(3)}** · ${p.sourceKind} · `,
     table: whyTable(p),
     source: sourceOfPassage(i + 1, p),
   }));
@@ -197,8 +200,9 @@ export function sourceOfPassage(n: number, p: SearchPassage): ChatSource {
   return { n, label: p.label, path: p.path, startLine: p.startLine, endLine: p.endLine, fileUri: file };
 }
 
+/** A table cell: shared/markdown.ts escapes `|` and turns line breaks into spaces. */
 function escapeCell(text: string): string {
-  return text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  return markdownText(text);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -247,13 +251,14 @@ const DIRECTION_ALIASES: Record<string, ExpandEntityArgs['direction']> = {
 
 /** A command link that runs the expand command (the chat shows it as trusted markdown). */
 export function expandCommandLink(label: string, args: ExpandEntityArgs): string {
-  return `[${label}](command:${ClientCommands.expandEntity}?${encodeURIComponent(JSON.stringify([args]))})`;
+  return `[${markdownText(label)}](${markdownLinkTarget(`command:${ClientCommands.expandEntity}?${encodeURIComponent(JSON.stringify([args]))}`)})`;
 }
 
 /** The walk as Markdown: the entity, then each hop's edges with where they are declared. */
 export function renderExpand(out: ExpandView): string {
-  if (!out.entity) return out.notice ?? 'Nothing to walk.';
-  const lines = [`**${out.entity.ref}**${out.entity.title ? ` (${out.entity.title})` : ''} · ${DIRECTION_WORDS[out.direction]} · depth ${out.depth} · ${out.edges.length} of ${out.totalEdges} edges`, ''];
+  if (!out.entity) return out.notice ? markdownText(out.notice) : 'Nothing to walk.';
+  // Trusted Markdown (its links run the expand command): every workspace value escaped.
+  const lines = [`**${markdownText(out.entity.ref)}**${out.entity.title ? ` (${markdownText(out.entity.title)})` : ''} · ${DIRECTION_WORDS[out.direction]} · depth ${out.depth} · ${out.edges.length} of ${out.totalEdges} edges`, ''];
   if (out.edges.length === 0) lines.push('No edges in this direction.');
   let hop = 0;
   for (const edge of [...out.edges].sort((a, b) => a.depth - b.depth)) {
@@ -261,10 +266,10 @@ export function renderExpand(out: ExpandView): string {
       hop = edge.depth;
       lines.push(...(lines[lines.length - 1] === '' ? [] : ['']), `**${hop === 1 ? '1 hop' : `${hop} hops`}**`, '');
     }
-    lines.push(`- \`${edge.source}\` ${edge.type} → \`${edge.target}\`${edge.resolved ? '' : ' (unresolved)'} · ${edge.declaredAt}`);
+    lines.push(`- ${markdownCode(edge.source)} ${markdownText(edge.type)} → ${markdownCode(edge.target)}${edge.resolved ? '' : ' (unresolved)'} · ${markdownText(edge.declaredAt)}`);
   }
   if (out.candidatesCapped) lines.push('', `Capped: ${out.candidatesCapped.droppedByLimit} edges over the limit of ${out.candidatesCapped.limit}.`);
-  if (out.degraded.length) lines.push('', `degraded: ${out.degraded.join(', ')}`);
+  if (out.degraded.length) lines.push('', `degraded: ${markdownText(out.degraded.join(', '))}`);
   const next = expandTargets(out);
   if (next.length) lines.push('', `Walk on from: ${next.map((ref) => expandCommandLink(ref, { entityRef: ref, direction: out.direction, depth: 1 })).join(' · ')}`);
   return lines.join('\n');

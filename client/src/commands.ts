@@ -15,12 +15,12 @@ import {
   ReindexRequest,
   RestartMcpEndpointRequest,
   type ExpandEntityArgs,
-  type ShowEntityDocsArgs,
 } from '../../shared/protocol';
 import { normalizeSettings, SETTING_KEYS } from '../../shared/settings';
+import { checkEntityDocsArgs, checkExpandArgs } from './commandArgs';
 import { Commands } from './contributions';
 import type { ServerConnection } from './languageClient';
-import { openRange, openSource, openWorkspacePath } from './open';
+import { openRange, openWorkspacePath } from './open';
 import {
   diagnosticsRows,
   diagnosticsTitle,
@@ -65,17 +65,28 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
       const document = await workspace.openTextDocument(Uri.parse(info.uri));
       await window.showTextDocument(document, { preview: false });
     }),
-    run(Commands.expandEntity, async (args?: ExpandEntityArgs) => {
-      const chosen = args?.entityRef ? args : await askExpandArgs(connection);
-      if (chosen) await showExpand(chosen, callTool);
-    }),
-    run(Commands.showEntityDocs, async (args?: ShowEntityDocsArgs) => {
-      if (!args?.docs?.length) {
-        void window.showInformationMessage(`Workspace Context: ${args?.entityRef ?? 'this entity'} has no documents.`);
+    // Hovers and code lenses run these two from trusted Markdown: their arguments are checked
+    // (commandArgs.ts) before anything is walked or opened.
+    run(Commands.expandEntity, async (given?: unknown) => {
+      if (given === undefined) {
+        const chosen = await askExpandArgs(connection);
+        if (chosen) await showExpand(chosen, callTool);
         return;
       }
-      const uri = args.docs.length === 1 ? args.docs[0].uri : await pickRow(entityDocsRows(args), { title: `Documents of ${args.entityRef}` });
-      if (uri) await openSource(uri);
+      const args = checkExpandArgs(given);
+      if (!args.ok) throw new Error(`expand entity: ${args.error}`);
+      await showExpand(args.value, callTool);
+    }),
+    run(Commands.showEntityDocs, async (given?: unknown) => {
+      const checked = checkEntityDocsArgs(given);
+      if (!checked.ok) throw new Error(`show entity docs: ${checked.error}`);
+      const args = checked.value;
+      if (args.docs.length === 0) {
+        void window.showInformationMessage(`Workspace Context: ${args.entityRef} has no documents.`);
+        return;
+      }
+      const path = args.docs.length === 1 ? args.docs[0].path : await pickRow(entityDocsRows(args), { title: `Documents of ${args.entityRef}` });
+      if (path && !(await openWorkspacePath(path, 1))) void window.showWarningMessage(`Workspace Context: ${path} is not in a workspace folder.`);
     }),
     run(Commands.showToc, async () => {
       const { output } = await callTool<TocView>('get_toc', {});

@@ -5,6 +5,7 @@
  */
 import { Position, Range, Selection, Uri, window, workspace, type TextEditor } from 'vscode';
 import type { WireRange } from '../../shared/protocol';
+import { isWorkspaceRelativePath } from './commandArgs';
 import { splitSourceUri } from './searchItems';
 
 /** Opens `uri` (`file:...#L35-L45`) with the passage's first line at the cursor. */
@@ -31,6 +32,9 @@ export async function openWorkspacePath(relativePath: string, line: number): Pro
 }
 
 export async function resolveWorkspacePath(relativePath: string): Promise<Uri | undefined> {
+  // Only a path that stays inside a folder (no `..`, no absolute path, no URI): Uri.joinPath
+  // would follow `..` out of it.
+  if (!isWorkspaceRelativePath(relativePath)) return undefined;
   for (const folder of workspace.workspaceFolders ?? []) {
     const candidate = Uri.joinPath(folder.uri, ...relativePath.split('/'));
     try {

@@ -185,5 +185,5 @@ export function entityRows(symbols: { name: string; containerName?: string }[]):
 }
 
 export function entityDocsRows(args: ShowEntityDocsArgs): Row<string>[] {
-  return args.docs.map((d) => ({ kind: 'item', label: d.title, description: d.sourceKind.replace(/_/g, ' '), value: d.uri }));
+  return args.docs.map((d) => ({ kind: 'item', label: d.title, description: d.sourceKind.replace(/_/g, ' '), value: d.path }));
 }

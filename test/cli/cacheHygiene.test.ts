@@ -61,4 +61,38 @@ describe('the cache folder (built CLI)', function () {
     assert.match(run.stdout, /Documents/);
     assert.equal(fs.statSync(snapshot).isFile(), true, 'the FIFO was replaced by a real snapshot');
   });
+
+  it('writes its cache folders 0700 and files 0600, and closes an existing folder that let others in', () => {
+    const ws = workspace('cache-modes');
+    const cache = path.join(tempDir('cache-modes-dir'), 'wsctx');
+    const run = wsctx(['index', '--workspace', ws, '--cache-dir', cache]);
+    assert.equal(run.code, 0, run.stderr);
+    const modes: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of ['', ...fs.readdirSync(dir)]) {
+        const abs = path.join(dir, name);
+        const stat = fs.statSync(abs);
+        if (name !== '' && stat.isDirectory()) walk(abs);
+        else modes.push(`${stat.isDirectory() ? 'dir' : 'file'} ${(stat.mode & 0o777).toString(8)}`);
+      }
+    };
+    walk(cache);
+    assert.ok(modes.some((m) => m.startsWith('file')), modes.join('\n'));
+    assert.deepEqual([...new Set(modes)].sort(), ['dir 700', 'file 600']);
+    const open = tempDir('cache-open');
+    fs.chmodSync(open, 0o755);
+    assert.equal(wsctx(['index', '--workspace', ws, '--cache-dir', open]).code, 0);
+    assert.equal(fs.statSync(open).mode & 0o777, 0o700);
+  });
+
+  it('refuses a cache folder that belongs to another user, with the reason', function () {
+    if (process.getuid?.() !== 0) this.skip();
+    const ws = workspace('cache-owner');
+    const theirs = tempDir('cache-theirs');
+    fs.chownSync(theirs, 65534, 65534);
+    const run = wsctx(['index', '--workspace', ws, '--cache-dir', theirs]);
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, `wsctx: the cache folder ${theirs} belongs to another user (uid 65534, you are 0); a snapshot there could have been planted, and your questions would be readable. Choose your own with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.\n`);
+    assert.deepEqual(fs.readdirSync(theirs), []);
+  });
 });

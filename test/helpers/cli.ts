@@ -12,20 +12,28 @@ export const WSCTX = path.resolve(__dirname, '../../dist/wsctx.js');
 /** A cache folder of the test run's own, so runs never read each other's (or a user's) snapshots. */
 export const TEST_CACHE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-cache-'));
 
+/**
+ * An empty `$XDG_CONFIG_HOME` of the test run's own: the user's configuration file
+ * (`~/.config/wsctx/config.yaml`) of whoever runs the tests never changes what they see. A test
+ * of that file passes its own `XDG_CONFIG_HOME`.
+ */
+export const TEST_CONFIG_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-config-'));
+
 export interface CliRun {
   code: number;
   stdout: string;
   stderr: string;
 }
 
-export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): CliRun {
+/** `timeoutMs`: how long the run may take before it is killed (and fails); default 120 s. */
+export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliRun {
   if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
   const result = spawnSync(process.execPath, [WSCTX, ...args], {
     cwd: options.cwd,
     // Words only unless a test asks for embeddings: the model is exercised by its own suites.
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...options.env },
+    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off', ...options.env },
     encoding: 'utf8',
-    timeout: 120_000,
+    timeout: options.timeoutMs ?? 120_000,
   });
   return { code: result.status ?? -1, stdout: result.stdout, stderr: result.stderr };
 }
@@ -39,7 +47,7 @@ export function wsctxAsync(args: string[], options: { cwd?: string; env?: NodeJS
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WSCTX, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...options.env },
+      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off', ...options.env },
     });
     let stdout = '';
     let stderr = '';

@@ -35,6 +35,7 @@ import {
   type WorkDoneProgressEnd,
   type WorkDoneProgressReport,
 } from 'vscode-languageserver-protocol/node';
+import { TEST_CONFIG_HOME } from './cli';
 import { copyExampleWorkspace } from './tempWorkspace';
 import { IndexStatusNotification, McpEndpointNotification, type IndexStatus, type InitializationOptions, type McpEndpointInfo } from '../../shared/protocol';
 
@@ -110,7 +111,7 @@ export class LspClient {
   static async start(workspace: string, options: LspOptions = {}): Promise<LspClient> {
     buildServer();
     // Words only unless a test asks otherwise: the model has suites of its own.
-    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off', ...options.env } });
+    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off', ...options.env } });
     const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
     const client = new LspClient(connection, child, workspace, options);
     const exited = client.waitFor('the server to exit', () => client.exitCode !== undefined).then(() => {

@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { TEST_CACHE_DIR, WSCTX } from './cli';
+import { TEST_CACHE_DIR, TEST_CONFIG_HOME, WSCTX } from './cli';
 
 export interface StdioSession {
   client: Client;
@@ -18,7 +18,7 @@ export async function connectStdio(workspace: string, extraArgs: string[] = []):
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [WSCTX, 'mcp', '--workspace', workspace, ...extraArgs],
-    env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
+    env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off' },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -38,7 +38,7 @@ export interface HttpServerProcess {
 export async function startHttpServer(workspace: string, token?: string): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
+    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off' },
   });
   let stderr = '';
   const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {

@@ -21,7 +21,7 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
 
   it('puts dependents, dependencies and docs on every valid component and resource, with the commands the client runs', async () => {
     const found = await lenses('storefront/catalog/legacy-entities.yaml');
-    const overview = { title: 'storefront', uri: lsp.uri('storefront/overview.md'), sourceKind: 'repo_overview' };
+    const overview = { title: 'storefront', path: 'storefront/overview.md', sourceKind: 'repo_overview' };
     const orderExport = { start: { line: 5, character: 8 }, end: { line: 5, character: 20 } };
     const ordersDb = { start: { line: 35, character: 8 }, end: { line: 35, character: 24 } };
     // Each lens walks its relations the way they lie: dependents in, dependencies out.
@@ -68,7 +68,7 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
     assert.deepEqual(billingWorker, ['0 dependents', '5 dependencies', '9 docs']);
     const docs = found.find((l) => l.range.start.line === 56 && l.command!.command === 'workspaceContext.showEntityDocs')!.command!.arguments![0].docs;
     assert.equal(docs.length, 9);
-    assert.ok(docs.some((d: { uri: string }) => d.uri === lsp.uri('payments-platform/epics/smart-dunning.md')));
+    assert.ok(docs.some((d: { path: string }) => d.path === 'payments-platform/epics/smart-dunning.md'));
   });
 
   it('gives no lenses outside catalog files', async () => {

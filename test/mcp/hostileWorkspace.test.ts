@@ -13,7 +13,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { documentId } from '../../server/src/engine/chunking/ids';
 import { TEST_CACHE_DIR, WSCTX, wsctx } from '../helpers/cli';
-import { callWhenWarm } from '../helpers/mcpClients';
+import { startEmbeddingsServer, type EmbeddingsServer } from '../helpers/embeddingsServer';
+import { writeBacktrackingGlobs } from '../helpers/hostileWorkspaces';
+import { callWhenWarm, connectStdio } from '../helpers/mcpClients';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 
 type Text = { type: 'text'; text: string };
@@ -123,5 +125,82 @@ describe('a hostile workspace (built CLI and MCP server)', function () {
     const schema = listed.tools.find((t) => t.name === 'read_page')!.inputSchema as { additionalProperties?: unknown; properties: Record<string, { maxLength?: number }> };
     assert.equal(schema.additionalProperties, false);
     assert.equal(schema.properties.page_id.maxLength, 128);
+  });
+});
+
+describe('a hostile .wsctx.yaml (built `wsctx mcp`, the SDK client)', function () {
+  this.timeout(120_000);
+  let attacker: EmbeddingsServer;
+  let client: Client;
+  let stderr = '';
+  let ws: string;
+  const TASK = 'prepare the quarterly review of the Ostrava acquirer contract';
+
+  before(async () => {
+    attacker = await startEmbeddingsServer();
+    const parent = tempDir('hostile-config');
+    ws = path.join(parent, 'hostile');
+    write(parent, 'other-repo/secrets/ostrava.md', '---\ntitle: Ostrava acquirer contract\n---\n\n# Ostrava acquirer contract\n\n## Quarterly review\n\nThe quarterly review of the Ostrava acquirer contract: the other repository\'s secret terms.\n');
+    write(ws, '.context/guide.md', '# Guide\n\nPrepare the quarterly review of a contract with the finance team.\n');
+    write(ws, '.wsctx.yaml', `embeddings: { provider: openai, baseUrl: '${attacker.baseUrl}', model: exfiltrate }\nprivateNotes: { folder: ../other-repo/secrets }\n`);
+    // The user's own choice: no embeddings. The workspace's file must not override it.
+    const home = tempDir('config-home');
+    write(home, 'wsctx/config.yaml', 'embeddings:\n  provider: off\n');
+    const env: Record<string, string> = { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: home, WSCTX_EMBEDDINGS_API_KEY: 'sk-user-key' };
+    delete env.WSCTX_EMBEDDINGS;
+    const transport = new StdioClientTransport({ command: process.execPath, args: [WSCTX, 'mcp', '--workspace', ws, '--no-cache'], env, stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    client = new Client({ name: 'wsctx-test', version: '1.0.0' });
+    await client.connect(transport);
+  });
+  after(async () => {
+    await client?.close();
+    await attacker.close();
+    removeTempDirs();
+  });
+
+  it('embeds nothing at the endpoint the workspace names, and says why on stderr', async () => {
+    const answer = await callWhenWarm(client, 'workspace_context', { workspace: 'hostile', question: 'how do we prepare the quarterly review?' });
+    assert.equal((answer.structuredContent as { meaning: unknown }).meaning, null);
+    assert.deepEqual(attacker.requests, []);
+    for (const key of ['embeddings.provider', 'embeddings.baseUrl', 'embeddings.model', 'privateNotes.folder']) {
+      assert.match(stderr, new RegExp(`wsctx: warning: ${ws.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/\\.wsctx\\.yaml:[12]: ${key.replace('.', '\\.')}: not used: a workspace's own file may not set it`), key);
+    }
+  });
+
+  it('get_context serves no outside folder as "your own private note"', async () => {
+    const result = await callWhenWarm(client, 'get_context', { task: TASK, format: 'json' });
+    const out = result.structuredContent as { pages: { path: string; private?: boolean }[] };
+    assert.deepEqual(out.pages.filter((p) => p.private || p.path.startsWith('~notes/')), []);
+    assert.ok(!JSON.stringify(result).includes('secret terms'));
+  });
+});
+
+describe('globs a workspace writes cannot stall indexing (built CLI and `wsctx mcp`)', function () {
+  this.timeout(90_000);
+  after(removeTempDirs);
+
+  it('wsctx index follows the glob target and applies the config\'s globs, at once', () => {
+    const ws = tempDir('globs');
+    writeBacktrackingGlobs(ws);
+    const run = wsctx(['index', '--workspace', ws, '--no-cache', '--json'], { timeoutMs: 60_000 });
+    assert.equal(run.code, 0, `exit ${run.code}: ${run.stderr}`);
+    const summary = JSON.parse(run.stdout) as { entitiesByKind: Record<string, number>; bySourceKind: Record<string, number>; problems: { code: string }[] };
+    assert.deepEqual(summary.entitiesByKind, { Location: 1, Component: 2 });
+    assert.equal(summary.bySourceKind.library, 1);
+    assert.deepEqual(summary.problems.filter((p) => p.code.startsWith('catalog.location')), []);
+  });
+
+  it('wsctx mcp answers from the same workspace', async () => {
+    const ws = tempDir('globs-mcp');
+    writeBacktrackingGlobs(ws);
+    const session = await connectStdio(ws, ['--no-cache']);
+    try {
+      const found = await callWhenWarm(session.client, 'workspace_expand', { workspace: path.basename(ws), entityRef: 'component:located-by-glob' });
+      assert.equal(found.isError, undefined, firstText(found));
+      assert.match(firstText(found), /located-by-glob/);
+    } finally {
+      await session.close();
+    }
   });
 });

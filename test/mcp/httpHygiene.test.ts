@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { Engine } from '../../server/src/engine/engine';
 import { startHttpMcpServer } from '../../server/src/mcp/http';
 import { wsctx } from '../helpers/cli';
-import { connectHttp } from '../helpers/mcpClients';
+import { connectHttp, startHttpServer } from '../helpers/mcpClients';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 import { createServices } from '../../server/src/services/services';
 
@@ -44,7 +44,7 @@ describe('HTTP MCP hygiene', function () {
     write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
     const engine = new Engine({ folders: [{ name: 'idle', absPath: ws }] });
     const logs: string[] = [];
-    const server = await startHttpMcpServer({ services: createServices({ engine }), sessionIdleMs: 100, log: (m) => logs.push(m) });
+    const server = await startHttpMcpServer({ services: createServices({ engine }), sessionIdleMs: 1000, log: (m) => logs.push(m) });
     const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
     try {
       // A client that initializes and goes away without closing its session (and opens no stream).
@@ -65,9 +65,103 @@ describe('HTTP MCP hygiene', function () {
       assert.match(await late.text(), /Unknown MCP session \(closed, or idle too long\); initialize a new one/);
       // A client holding its event stream open is not idle, however long it waits.
       const live = await connectHttp(server.url, server.token);
-      await new Promise((r) => setTimeout(r, 400));
+      await new Promise((r) => setTimeout(r, 2500));
       assert.ok((await live.listTools()).tools.length > 0);
       await live.close();
+    } finally {
+      await server.close();
+      engine.dispose();
+    }
+  });
+
+  describe('limits of `wsctx serve` (built CLI, raw sockets and the SDK client)', () => {
+    let served: Awaited<ReturnType<typeof startHttpServer>>;
+    before(async () => {
+      const ws = tempDir('limits');
+      write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
+      served = await startHttpServer(ws);
+    });
+    after(async () => {
+      await served?.stop();
+    });
+
+    const port = () => Number(new URL(served.url).port);
+    const initialize = (token = served.token) =>
+      fetch(served.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'many', version: '1' } } }),
+      });
+
+    it('closes connections that send nothing within seconds, and those past the cap at once; a real client still gets in', async () => {
+      const sockets = await Promise.all(
+        Array.from({ length: 300 }, () => new Promise<net.Socket>((resolve) => {
+          const socket = net.connect(port(), '127.0.0.1', () => resolve(socket));
+          socket.on('error', () => undefined);
+        })),
+      );
+      // Every one is closed by the server: the 44 past the cap of 256 at once, the rest when their
+      // 5 s to send headers are up (before, they stayed for a minute or more).
+      await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => (socket.destroyed || socket.readyState === 'closed' ? resolve() : socket.once('close', () => resolve())))));
+      const client = await connectHttp(served.url, served.token);
+      assert.ok((await client.listTools()).tools.length > 0);
+      await client.close();
+    });
+
+    it('answers a request without the token with 401 and closes its connection', async () => {
+      const reply = await new Promise<string>((resolve) => {
+        const socket = net.connect(port(), '127.0.0.1', () => socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`));
+        let text = '';
+        socket.on('data', (chunk) => (text += chunk.toString()));
+        socket.on('close', () => resolve(text));
+      });
+      assert.match(reply, /^HTTP\/1\.1 401 Unauthorized\r\n/);
+      assert.match(reply, /\r\nConnection: close\r\n/i);
+    });
+
+    it('keeps at most 100 sessions: a new one closes the longest idle', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 105; i++) {
+        const response = await initialize();
+        assert.equal(response.status, 200);
+        ids.push(response.headers.get('mcp-session-id')!);
+        await response.text();
+      }
+      const ask = async (id: string) => {
+        const response = await fetch(served.url, { method: 'POST', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+        await response.text();
+        return response.status;
+      };
+      assert.deepEqual([await ask(ids[0]), await ask(ids[4]), await ask(ids[5]), await ask(ids[104])], [404, 404, 200, 200]);
+    });
+  });
+
+  it('answers 503 when every session is busy (holding its stream open), and lets the next one in once one is free', async () => {
+    const ws = tempDir('busy');
+    write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
+    const engine = new Engine({ folders: [{ name: 'busy', absPath: ws }] });
+    const logs: string[] = [];
+    const server = await startHttpMcpServer({ services: createServices({ engine }), maxSessions: 2, log: (m) => logs.push(m) });
+    try {
+      const first = await connectHttp(server.url, server.token);
+      const second = await connectHttp(server.url, server.token);
+      // Each client holds its event stream open: both sessions are busy.
+      await first.listTools();
+      await second.listTools();
+      const third = await fetch(server.url, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'third', version: '1' } } }),
+      });
+      assert.equal(third.status, 503);
+      assert.equal(third.headers.get('retry-after'), '5');
+      assert.match(await third.text(), /Too many MCP sessions: all 2 are answering a request or holding a stream open/);
+      await first.close();
+      for (let i = 0; i < 100 && server.sessionCount() > 1; i++) await new Promise((r) => setTimeout(r, 20));
+      const fourth = await connectHttp(server.url, server.token);
+      assert.ok((await fourth.listTools()).tools.length > 0);
+      await fourth.close();
+      await second.close();
     } finally {
       await server.close();
       engine.dispose();

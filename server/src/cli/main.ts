@@ -106,12 +106,14 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'doctor': {
       // A broken .wsctx.yaml is one of doctor's checks, not a reason to skip the others: they
       // run with the values the file got right.
-      const { config, settings } = layeredCliSettings(options);
+      const { config, user, refused, settings } = layeredCliSettings(options);
       const checks = await runDoctor({
         folders: workspaceFolders(options.workspaces),
         cacheDir: cacheDir(options),
         embeddings: embeddingSettings(options, settings.embeddings),
         config,
+        user,
+        refused,
         globs: engineGlobsFrom(settings),
       });
       print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
@@ -136,7 +138,9 @@ async function runWithStore(command: string, positionals: string[], options: Cli
   }
   if (command === 'index') {
     const summary = await indexIntoStore(options, workspaceFolders(options.workspaces), cacheDir(options));
-    return print(options.json ? JSON.stringify(summary, null, 2) : renderStoreIndexSummary(summary));
+    print(options.json ? JSON.stringify(summary, null, 2) : renderStoreIndexSummary(summary));
+    // Every folder it could was written; one that could not makes the run fail (exit 2).
+    return summary.failed.length > 0 ? 2 : 0;
   }
   if (options.asOf !== undefined) throw new UsageError('--as-of cannot be used with --store: a store holds each workspace as it was last indexed');
   const opened = await openStoreEngine(options, command === 'mcp' || command === 'serve' ? logToStderr : undefined);

@@ -23,7 +23,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isMap, isScalar, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
+import { isMap, isScalar, LineCounter, type Node as YamlNode } from 'yaml';
+import { parseDocumentBounded } from '../engine/parsing/boundedYaml';
+import { readConfigFileText } from './configFileRead';
 import {
   checkSetting,
   DEFAULT_SETTINGS,
@@ -52,6 +54,8 @@ export interface WorkspaceConfig {
   path: string | null;
   /** Checked values by dotted key, only the keys the file sets. */
   values: Readonly<Record<string, unknown>>;
+  /** The line of each value in `values` (config/trust.ts names it when it refuses one). */
+  lines?: Readonly<Record<string, number>>;
   problems: ConfigProblem[];
 }
 
@@ -73,9 +77,10 @@ function keysUnder(prefix: string): string[] {
 export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfig {
   const lineCounter = new LineCounter();
   const values: Record<string, unknown> = {};
+  const lines: Record<string, number> = {};
   const problems: ConfigProblem[] = [];
   const lineOf = (node: YamlNode | null | undefined, fallback = 1) => (node?.range ? lineCounter.linePos(node.range[0]).line : fallback);
-  const doc = parseDocument(text, { lineCounter, merge: false, prettyErrors: true });
+  const doc = parseDocumentBounded(text, { lineCounter, merge: false, prettyErrors: true });
   if (doc.errors.length > 0) {
     const error = doc.errors[0];
     const line = error.linePos?.[0].line ?? 1;
@@ -98,7 +103,10 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
       const spec = SPEC_BY_KEY.get(key);
       if (spec) {
         const checked = checkSetting(spec, valueNode ? (valueNode as { toJSON(): unknown }).toJSON() : null);
-        if (checked.ok) values[key] = checked.value;
+        if (checked.ok) {
+          values[key] = checked.value;
+          lines[key] = lineOf(valueNode, line);
+        }
         else problems.push({ path: file, line: lineOf(valueNode, line), key, message: `${checked.error}; not applied` });
         continue;
       }
@@ -112,7 +120,7 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
     }
   };
   visit(doc.contents, '');
-  return { path: file, values, problems };
+  return { path: file, values, lines, problems };
 }
 
 /**
@@ -132,7 +140,7 @@ export function readWorkspaceConfig(folder: string): WorkspaceConfig {
     return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `${CONFIG_FILE_NAME} is ${what}; it is not applied` }] };
   }
   try {
-    return parseWorkspaceConfig(file, fs.readFileSync(file, 'utf8'));
+    return parseWorkspaceConfig(file, readConfigFileText(file));
   } catch (e) {
     return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(e as Error).message}` }] };
   }

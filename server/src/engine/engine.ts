@@ -15,7 +15,7 @@ import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
-import { assertCacheOutside, encodeSnapshot, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
+import { assertCacheOutside, encodeSnapshot, prepareCacheFolder, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { questionAnchors } from './meaning/questionAnchors';
 import { meaningRaw, type SimilarityAnchors } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
@@ -140,7 +140,10 @@ export class Engine {
     this.indexer.onProgress = (progress) => {
       for (const listener of this.progressListeners) listener(progress);
     };
-    if (options.cacheDir) assertCacheOutside(options.cacheDir, this.folders);
+    if (options.cacheDir) {
+      assertCacheOutside(options.cacheDir, this.folders);
+      prepareCacheFolder(options.cacheDir);
+    }
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
     const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
     this.embedder = createEmbedder(embeddings, { log: this.log, modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined });

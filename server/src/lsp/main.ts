@@ -56,6 +56,8 @@ import { LanguageSession } from './session';
 
 const SERVER_VERSION = '0.1.0';
 
+// The server writes only its caches (the extension's storage): folders 0700, files 0600.
+process.umask(0o077);
 const connection = createConnection(ProposedFeatures.all);
 const documents = new TextDocuments(TextDocument);
 let session: LanguageSession | undefined;

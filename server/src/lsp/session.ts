@@ -9,6 +9,8 @@ import { mkdir } from 'node:fs/promises';
 import type { Diagnostic, FileEvent } from 'vscode-languageserver';
 import type { DiagnosticsReport, IndexStatus, McpEndpointInfo } from '../../../shared/protocol';
 import { normalizeSettings, type WorkspaceContextSettings } from '../../../shared/settings';
+import { withoutUserOnlySettings } from '../config/trust';
+import { overUserConfig, readUserConfig, userConfigPath } from '../config/userConfig';
 import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
 import { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
@@ -101,16 +103,21 @@ export class LanguageSession implements FeatureContext {
   }
 
   /**
-   * The editor's settings over the workspace's `.wsctx.yaml` (server/src/config/workspaceConfig.ts):
-   * a VS Code setting left at its default lets the file decide. Problems of either are logged.
+   * The editor's settings over the workspace's `.wsctx.yaml` (server/src/config/workspaceConfig.ts)
+   * over the user's own configuration file (config/userConfig.ts): a VS Code setting left at its
+   * default lets the files decide. What the workspace's file may not choose (config/trust.ts:
+   * embeddings endpoints, the private notes folder) is left out, in restricted mode or not, with
+   * a warning. Problems of each are logged.
    */
   private layered(raw: unknown, log: (message: string) => void): WorkspaceContextSettings {
     const normalized = normalizeSettings(raw);
     for (const problem of normalized.problems) log(`[settings] ${problem}`);
     const root = this.folders[0]?.absPath;
-    const config = root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] };
-    for (const problem of config.problems) log(`[settings] ${formatConfigProblem(problem)}`);
-    return layerSettings(config, normalized.settings);
+    const user = readUserConfig();
+    const { config, refused } = withoutUserOnlySettings(root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] }, userConfigPath());
+    for (const problem of [...user.problems, ...config.problems]) log(`[settings] ${formatConfigProblem(problem)}`);
+    for (const warning of refused) log(`[settings] warning: ${formatConfigProblem(warning)}`);
+    return layerSettings(overUserConfig(user, config), normalized.settings);
   }
 
   // FeatureContext --------------------------------------------------------------------------
@@ -240,14 +247,23 @@ export class LanguageSession implements FeatureContext {
     const settings = engineSettingsFrom(this.current);
     // Restricted mode: nothing from the workspace runs, git included (a repository's own config
     // can make git execute programs), so git facts are left out.
-    const engine = new Engine({
-      folders: this.folders,
-      settings: { ...settings, useGit: this.trusted },
-      cacheDir: this.storagePath,
-      embeddings: embeddingSettingsFrom(this.current),
-      vectorBackend: this.current.vectorIndex,
-      log: (m) => this.log(m),
-    });
+    const create = (cacheDir: string | undefined) =>
+      new Engine({
+        folders: this.folders,
+        settings: { ...settings, useGit: this.trusted },
+        cacheDir,
+        embeddings: embeddingSettingsFrom(this.current),
+        vectorBackend: this.current.vectorIndex,
+        log: (m) => this.log(m),
+      });
+    let engine: Engine;
+    try {
+      engine = create(this.storagePath);
+    } catch (error) {
+      // A storage folder that cannot be trusted (another user's) costs the warm start, not the server.
+      this.log(`[storage] ${(error as Error).message}; running without a cache`);
+      engine = create(undefined);
+    }
     this.engineRef = engine;
     this.servicesRef = this.servicesFor(engine);
     this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });

@@ -10,6 +10,13 @@
  * token is no gate); a session with no request for {@link DEFAULT_SESSION_IDLE_MS} and none in
  * flight is closed (clients re-initialize), so abandoned sessions do not pile up; a port in use is
  * an `InputError` with one line to say so.
+ *
+ * Limits, so whoever can reach the port cannot exhaust the process: at most
+ * {@link DEFAULT_MAX_SESSIONS} live sessions (a new one closes the longest-idle session without a
+ * request in flight; when every session is busy it is a 503 that says so), at most
+ * {@link DEFAULT_MAX_CONNECTIONS} open connections (more are closed as they arrive), a connection
+ * that has not sent its headers within {@link HEADERS_TIMEOUT_MS} is closed, and every refused
+ * request (no token, wrong Host or Origin, unknown path or session) closes its connection.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -26,6 +33,15 @@ export const MIN_TOKEN_LENGTH = 32;
 
 /** A session idle this long (no request, none in flight) is closed: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** Live MCP sessions one server keeps: 100 (each holds an MCP server object, a few hundred KB). */
+export const DEFAULT_MAX_SESSIONS = 100;
+
+/** Open connections one server accepts: 256 (clients keep one or two each). */
+export const DEFAULT_MAX_CONNECTIONS = 256;
+
+/** A connection must have sent a request's headers within 5 s, or it is closed. */
+export const HEADERS_TIMEOUT_MS = 5_000;
 
 /** Refuses a token that is too short to guard anything; throws InputError naming `--token`. */
 export function checkToken(token: string): void {
@@ -59,6 +75,12 @@ export interface HttpMcpOptions {
   allowedOrigins?: string[];
   /** Milliseconds a session may stay idle before it is closed; default {@link DEFAULT_SESSION_IDLE_MS}, at least 50. */
   sessionIdleMs?: number;
+  /** Live sessions kept; default {@link DEFAULT_MAX_SESSIONS}, at least 1. */
+  maxSessions?: number;
+  /** Open connections accepted; default {@link DEFAULT_MAX_CONNECTIONS}, at least 2. */
+  maxConnections?: number;
+  /** Milliseconds a connection may take to send a request's headers; default {@link HEADERS_TIMEOUT_MS}. */
+  headersTimeoutMs?: number;
   log: (message: string) => void;
 }
 
@@ -88,9 +110,18 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
   const access: readonly HttpAccess[] = options.access?.length ? options.access : [{ name: 'default', token, services: options.services }];
   const sessions = new Map<string, Session>();
   const idleMs = Math.max(50, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
+  const maxSessions = Math.max(1, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  const headersTimeout = Math.max(100, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   let port = 0;
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer({
+    headersTimeout,
+    // The whole request (headers and body) within a minute; an event stream's request is complete
+    // at once, so streams are not cut.
+    requestTimeout: 60_000,
+    // How often the two timeouts above are checked.
+    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 2))),
+  }, (req, res) => {
     handle(req, res).catch((error) => {
       options.log(`[mcp-http] ${req.method} ${req.url}: ${(error as Error).stack ?? error}`);
       if (!res.headersSent) reply(res, 500, 'Internal error');
@@ -99,22 +130,22 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== MCP_HTTP_PATH) return reply(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
+    if (url.pathname !== MCP_HTTP_PATH) return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
     const host = (req.headers.host ?? '').toLowerCase();
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return reply(res, 403, 'Forbidden: unexpected Host header');
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, 'Forbidden: unexpected Host header');
     const origin = req.headers.origin;
-    if (origin && !(options.allowedOrigins ?? []).includes(origin)) return reply(res, 403, `Forbidden: origin ${origin} is not allowed`);
+    if (origin && !(options.allowedOrigins ?? []).includes(origin)) return refuse(res, 403, `Forbidden: origin ${origin} is not allowed`);
     const caller = access.find((a) => bearerMatches(req.headers.authorization, a.token));
     if (!caller) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="workspace-context"');
-      return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
+      return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
     }
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       // Another token's session is as unknown as a closed one: nothing says it exists.
-      if (!session || session.access !== caller) return reply(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
+      if (!session || session.access !== caller) return refuse(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
       session.lastSeen = Date.now();
       session.inFlight++;
       res.once('close', () => {
@@ -125,6 +156,10 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       return;
     }
     // No session yet: only an initialize request may start one (the transport answers 400 otherwise).
+    if (sessions.size >= maxSessions && !closeLongestIdle()) {
+      res.setHeader('Retry-After', '5');
+      return refuse(res, 503, `Too many MCP sessions: all ${sessions.size} are answering a request or holding a stream open; close one, or try again shortly`);
+    }
     let current: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -155,6 +190,27 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
+  // Connections past the cap are closed as they arrive (Node's own limit).
+  server.maxConnections = Math.max(2, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
+  // Node's headersTimeout starts with a request's first byte: a connection that sends nothing
+  // is closed here instead. Once a request starts, Node's timeouts (and keepAliveTimeout between
+  // requests) take over, and a quiet event stream is never cut.
+  server.on('connection', (socket) => {
+    socket.setTimeout(headersTimeout, () => socket.destroy());
+    socket.once('data', () => socket.setTimeout(0));
+  });
+
+  /** Makes room for one session: closes the one idle longest (none in flight); false when all are busy. */
+  function closeLongestIdle(): boolean {
+    let oldest: [string, Session] | undefined;
+    for (const entry of sessions) if (entry[1].inFlight === 0 && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    if (!oldest) return false;
+    const [id, session] = oldest;
+    sessions.delete(id);
+    options.log(`[mcp-http] closed session ${id.slice(0, 8)} (idle ${Math.round((Date.now() - session.lastSeen) / 1000)} s) to make room: ${maxSessions} sessions at most`);
+    void session.transport.close().catch(() => undefined);
+    return true;
+  }
 
   // Closes sessions idle past the timeout; checks a few times per timeout, never keeping the process up.
   const sweep = setInterval(() => {
@@ -189,6 +245,12 @@ function bearerMatches(header: string | undefined, token: string): boolean {
   const given = Buffer.from(match[1].trim());
   const expected = Buffer.from(token);
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A refusal: the answer, then the connection closed (a refused caller keeps no socket). */
+function refuse(res: ServerResponse, status: number, message: string): void {
+  res.setHeader('Connection', 'close');
+  reply(res, status, message);
 }
 
 function reply(res: ServerResponse, status: number, message: string): void {

@@ -232,7 +232,9 @@ Options:
   -h, --help                  this text
 
 Settings (source globs, ignores, embeddings, judge, budgets, privateNotes.folder, organization)
-also come from .wsctx.yaml at the first workspace folder's root, with the editor's setting names;
-flags and $WSCTX_* win over it.
+also come from your own ~/.config/wsctx/config.yaml ($XDG_CONFIG_HOME) and from .wsctx.yaml at
+the first workspace folder's root, with the editor's setting names; flags and $WSCTX_* win over
+both. A workspace's .wsctx.yaml never chooses embeddings endpoints or models (provider local or
+off only) nor privateNotes.folder: it is warned about, and yours stand.
 
 Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

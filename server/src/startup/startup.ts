@@ -14,6 +14,7 @@
 import { existsSync, statSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { userConfigPath } from '../config/userConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
 import { ActivityLog } from '../engine/activity/activityLog';
 import { sha256Hex } from '../engine/chunking/ids';
@@ -93,11 +94,11 @@ export function abandonModelWork(services: Services): void {
 
 /**
  * The user's own parts of get_context: the private notes folder (`--private-notes`, else
- * `privateNotes.folder` of `.wsctx.yaml`, relative to the first workspace folder; `~/` is the
- * home folder), refused inside the workspace, and the organisation name (`--organization`, else
- * `organization`). Every connection of a CLI command or of stdio MCP is the user's own; `serve`
- * shares its connections, so it takes no notes (the flag is refused, the file's key is skipped
- * with a line on stderr).
+ * `privateNotes.folder` of the user's own configuration file, config/userConfig.ts; never the
+ * workspace's, config/trust.ts; `~/` is the home folder), refused inside the workspace, and the
+ * organisation name (`--organization`, else `organization`). Every connection of a CLI command or
+ * of stdio MCP is the user's own; `serve` shares its connections, so it takes no notes (the flag
+ * is refused, the file's key is skipped with a line on stderr).
  */
 function userParts(engine: Engine, options: CliOptions, start: StartOptions): Partial<ServiceParts> {
   const settings = cliSettings(options);
@@ -114,11 +115,11 @@ function userParts(engine: Engine, options: CliOptions, start: StartOptions): Pa
   if (given === undefined && configured === '') return parts;
   if (start.connections === 'shared') {
     if (given !== undefined) throw new UsageError('--private-notes: wsctx serve answers anyone who holds its token, and private notes go only to your own connections (wsctx mcp, context, the editor)');
-    logToStderr('wsctx: privateNotes.folder of .wsctx.yaml is not used by serve: its connections are not only yours');
+    logToStderr(`wsctx: privateNotes.folder of ${userConfigPath()} is not used by serve: its connections are not only yours`);
     return parts;
   }
   const dir = given !== undefined ? path.resolve(expandHome(given)) : path.resolve(engine.folders[0].absPath, expandHome(configured));
-  const field = given !== undefined ? '--private-notes' : 'privateNotes.folder (.wsctx.yaml)';
+  const field = given !== undefined ? '--private-notes' : `privateNotes.folder (${userConfigPath()})`;
   const folder = checkNotesFolder(dir, engine.folders.map((f) => f.absPath), field);
   parts.privateNotes = new PrivateNotes({ dir: folder, isOwnConnection: () => true });
   return parts;
@@ -252,6 +253,9 @@ export async function runStdioMcp(options: CliOptions): Promise<number> {
  * 2 internal error. Errors go to stderr as `wsctx: ...`.
  */
 export async function hostMain(argv: string[], run: (command: string, positionals: string[], options: CliOptions) => Promise<number>): Promise<number> {
+  // Everything this process writes is its cache (snapshots, vectors, the call log, which holds
+  // the questions asked): folders 0700 and files 0600, so other users of the machine read none.
+  process.umask(0o077);
   try {
     const { command, positionals, options } = parseCommandLine(argv);
     if (options.version) return print(VERSION);

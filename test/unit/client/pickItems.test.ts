@@ -115,7 +115,7 @@ describe('client pick rows', () => {
   });
 
   it("lists an entity's documents with their kind", () => {
-    const rows = entityDocsRows({ entityRef: 'component:default/billing-worker', docs: [{ title: 'Runbook', uri: 'file:///ws/r.md', sourceKind: 'catalog_doc' }] });
-    assert.deepEqual(rows, [{ kind: 'item', label: 'Runbook', description: 'catalog doc', value: 'file:///ws/r.md' }]);
+    const rows = entityDocsRows({ entityRef: 'component:default/billing-worker', docs: [{ title: 'Runbook', path: 'docs/r.md', sourceKind: 'catalog_doc' }] });
+    assert.deepEqual(rows, [{ kind: 'item', label: 'Runbook', description: 'catalog doc', value: 'docs/r.md' }]);
   });
 });

@@ -18,7 +18,7 @@ import { loadHnswlib } from '../../engine/vector/hnswIndex';
 import { vectorBackendStatus } from '../../engine/vector/vectorIndex';
 import type { EngineSettings } from '../../engine/settings';
 import { fromWorkspacePath } from '../../engine/workspace/paths';
-import { CONFIG_FILE_NAME, formatConfigProblem, type WorkspaceConfig } from '../../config/workspaceConfig';
+import { CONFIG_FILE_NAME, formatConfigProblem, type ConfigProblem, type WorkspaceConfig } from '../../config/workspaceConfig';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -38,6 +38,9 @@ export interface DoctorInput {
   config: WorkspaceConfig;
   /** Source globs the folders are indexed with (the config file's, where valid). */
   globs?: Partial<EngineSettings>;
+  /** The user's own configuration file (config/userConfig.ts), and what the workspace's may not set (config/trust.ts). */
+  user?: WorkspaceConfig;
+  refused?: readonly ConfigProblem[];
 }
 
 /** The oldest Node the package supports (package.json `engines.node`). */
@@ -52,6 +55,7 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {
     ...(await modelChecks(input)),
     cacheCheck(input.cacheDir, input.folders),
     ...configChecks(input.config, input.folders[0]?.absPath ?? '.'),
+    ...userConfigChecks(input.user, input.refused ?? []),
     ...(await folderChecks(input.folders, input.globs)),
   ];
 }
@@ -153,6 +157,20 @@ export function configChecks(config: WorkspaceConfig, folder: string): DoctorChe
     return [{ name, status: 'ok', detail: `${config.path} read: ${keys.length ? `sets ${keys.join(', ')}` : 'sets nothing'}` }];
   }
   return config.problems.map((problem) => ({ name, status: 'fail' as const, detail: `${formatConfigProblem(problem)} (other commands stop on this: ${problem.key ? 'fix or remove the key' : 'fix the file'})` }));
+}
+
+/**
+ * The user's own configuration file (read, or one `fail` line per problem), and one `warn` line
+ * per setting the workspace's file set and may not (its value is not used).
+ */
+export function userConfigChecks(user: WorkspaceConfig | undefined, refused: readonly ConfigProblem[]): DoctorCheck[] {
+  const checks: DoctorCheck[] = [];
+  if (user?.path) {
+    if (user.problems.length === 0) checks.push({ name: 'user config', status: 'ok', detail: `${user.path} read: ${Object.keys(user.values).length ? `sets ${Object.keys(user.values).join(', ')}` : 'sets nothing'}` });
+    for (const problem of user.problems) checks.push({ name: 'user config', status: 'fail', detail: `${formatConfigProblem(problem)} (other commands stop on this)` });
+  }
+  for (const warning of refused) checks.push({ name: 'config', status: 'warn', detail: formatConfigProblem(warning) });
+  return checks;
 }
 
 /** Indexes the folders (words only, no snapshot) with the configured globs and says what each holds. */

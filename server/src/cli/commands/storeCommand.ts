@@ -29,6 +29,8 @@ export const STORE_COMMANDS = ['index', 'ask', 'expand', 'toc', 'section', 'sear
 export interface StoreIndexSummary {
   store: string;
   namespaces: (WriteReport & { documents: number; sections: number; indexMs: number })[];
+  /** Folders whose write failed (each rolled back), with the reason; the others were written. */
+  failed: { namespace: string; error: string }[];
 }
 
 /**
@@ -39,7 +41,7 @@ export interface StoreIndexSummary {
 export async function indexIntoStore(options: CliOptions, folders: readonly WorkspaceFolder[], cacheDir: string | undefined): Promise<StoreIndexSummary> {
   const store = await openPostgresStore(options.store!);
   try {
-    const summary: StoreIndexSummary = { store: redactUrl(options.store!), namespaces: [] };
+    const summary: StoreIndexSummary = { store: redactUrl(options.store!), namespaces: [], failed: [] };
     for (const folder of folders) {
       const started = performance.now();
       // The folder's own settings file, as `wsctx index --workspace <folder>` reads it.
@@ -50,7 +52,14 @@ export async function indexIntoStore(options: CliOptions, folders: readonly Work
         await engine.embedPendingMeaning();
         await engine.saveSnapshot();
         const indexMs = performance.now() - started;
-        const report = await store.write(workspaceRows(state, engine.meaningRows(state)));
+        // One folder's failed write (rolled back whole) is its own: the next folders are written.
+        let report: WriteReport;
+        try {
+          report = await store.write(workspaceRows(state, engine.meaningRows(state)));
+        } catch (error) {
+          summary.failed.push({ namespace: folder.name, error: (error as Error).message });
+          continue;
+        }
         summary.namespaces.push({ ...report, documents: state.counts.documents, sections: state.counts.sections, indexMs });
       } finally {
         engine.dispose();
@@ -71,7 +80,9 @@ export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
         `${n.catalogWritten ? 'catalog' : 'catalog unchanged'}, ${n.commitsWritten} commit facts, vectors of ${n.vectorSectionsWritten} sections (${n.windowsWritten} windows) ` +
         `in ${(n.durationMs / 1000).toFixed(1)} s (generation ${n.generation})`,
     );
+    for (const c of n.cleaned ?? []) lines.push(`  ${c.path}: ${c.characters} ${c.characters === 1 ? 'character' : 'characters'} PostgreSQL cannot store (NUL or an unpaired surrogate) written as U+FFFD`);
   }
+  for (const f of summary.failed) lines.push(`${f.namespace}: not written (rolled back): ${f.error}`);
   return lines.join('\n');
 }
 

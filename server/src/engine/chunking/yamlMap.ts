@@ -6,7 +6,8 @@
  * recovered mapping could silently drop or misplace fields. Warnings such as unknown tags
  * (`!!python/name:...` in mkdocs configs) are not problems: the value is still read.
  */
-import { Document, LineCounter, isMap, isScalar, parseDocument } from 'yaml';
+import { Document, LineCounter, isMap, isScalar } from 'yaml';
+import { parseDocumentBounded } from '../parsing/boundedYaml';
 import type { Problem, Severity } from '../model';
 
 export interface YamlMapOptions {
@@ -39,7 +40,7 @@ export interface YamlMap {
 export function parseYamlMap(text: string, options: YamlMapOptions): YamlMap {
   const lineOffset = options.lineOffset ?? 0;
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false });
+  const document = parseDocumentBounded(text, { lineCounter, prettyErrors: false });
   const lineAt = (offset: number) => lineCounter.linePos(offset).line + lineOffset;
   const problems: Problem[] = [];
   const result: YamlMap = { data: {}, ok: false, keyLines: {}, problems, lineAt, document };

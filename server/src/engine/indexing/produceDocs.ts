@@ -27,6 +27,7 @@ import { RootMap } from '../workspace/rootMap';
 import { elsewhereProblems, looseDocsSites, mkdocsSites, rootLookup, type ClaimedSites, type ElsewhereRef, type StandaloneSite } from './docSites';
 import { EntityDocs } from './entityDocs';
 import { PlaceOwners } from './placeOwners';
+import { EventLoopTurns } from './eventLoopTurns';
 import type { FileTable } from './fileTable';
 import type { FileSource } from '../workspace/fileSource';
 import { ProducerMemo, type MemoRecord } from './memo';
@@ -114,6 +115,8 @@ export class DocProducers {
    */
   async produce(table: FileTable, roots: readonly DiscoveredRoot[], remotes: () => Promise<readonly RepositoryRemotes[]> = async () => []): Promise<ProducedDocs> {
     const listing = table.signature;
+    // Between files, the host's requests get a turn (eventLoopTurns.ts).
+    const turns = new EventLoopTurns();
     const problems: Problem[] = [];
     const folders: FolderDescription[] = [];
     const packs: LibraryPack[] = [];
@@ -122,7 +125,7 @@ export class DocProducers {
     const catalogRoots = byRole.catalog;
     const candidates = byRole.catalogCandidates;
     const catalog = await this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
-      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates }),
+      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates, turns }),
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
@@ -136,6 +139,7 @@ export class DocProducers {
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
+      await turns.maybe();
       const target = site.url === undefined ? undefined : resolveTechDocsUrl(site.url, await remotes(), (dir) => table.listUnder(dir).length > 0, rootOf(entity.location.path));
       const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
@@ -166,6 +170,7 @@ export class DocProducers {
     const entityClaims = claimKeys(siteResults);
     const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, () => mkdocsSites(byRole.techdocsConfigs, claimedBy(siteResults), owners, rootOf));
     for (const site of mkdocs) {
+      await turns.maybe();
       const result = await this.readStandaloneSite(site, table, listing);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
@@ -173,12 +178,14 @@ export class DocProducers {
     }
     const loose = this.docsPlan.get([byRole, owners], claimKeys(siteResults), () => looseDocsSites(byRole.docsFiles, claimedBy(siteResults), owners, rootOf));
     for (const site of loose) {
+      await turns.maybe();
       const result = await this.readStandaloneSite(site, table, listing);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
     }
 
     for (const path of byRole.fileProducts) {
+      await turns.maybe();
       // Keyed by the path itself: the table's own strings, hashed once.
       const product =
         this.fileMemo.lookup(path, table, listing)?.value ??

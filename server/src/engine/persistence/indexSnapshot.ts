@@ -29,6 +29,7 @@ import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { RunHealth } from '../sources/runHealth';
 import type { WorkspaceDiscovery } from '../workspace/discovery';
 import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
+import { fromWorkspacePath } from '../workspace/paths';
 import type { WorkspaceReader } from '../workspace/readGuard';
 import { FileTable, type FileEntry } from '../indexing/fileTable';
 import type { ProducerMemos } from '../indexing/produceDocs';
@@ -153,11 +154,31 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
  * Rebuilds the indexer's memory from a snapshot. Throws when the snapshot is for other folders
  * or does not hang together; the caller discards it and indexes from scratch.
  */
+/**
+ * Every path the snapshot would have the engine read, link to or report stays inside its folder,
+ * and every file's absolute path is the one its workspace path names: a snapshot is a file in the
+ * cache folder, and one planted there must not turn `../../etc/passwd` into a link or a read.
+ * Throws (the snapshot is then discarded and the workspace indexed again) at the first that does not.
+ */
+function checkSnapshotPaths(json: SnapshotJson, folders: readonly WorkspaceFolder[]): void {
+  const inside = (wsPath: unknown, what: string): void => {
+    if (typeof wsPath !== 'string' || fromWorkspacePath(folders, wsPath) === null) throw new Error(`snapshot names ${JSON.stringify(String(wsPath).slice(0, 200))} (${what}), which is not inside its folders`);
+  };
+  for (const file of json.discovery.files) {
+    inside(file.path, 'a file');
+    if (fromWorkspacePath(folders, file.path)!.absPath !== file.absPath) throw new Error(`snapshot places ${JSON.stringify(file.path)} at ${JSON.stringify(String(file.absPath).slice(0, 200))}, not in its folder`);
+  }
+  for (const doc of json.docs) inside(doc.path, 'a document');
+  for (const entity of json.catalog.entities) inside(entity.location.path, `where ${entity.ref} is declared`);
+  for (const problem of json.catalog.problems) inside(problem.path, 'a problem');
+}
+
 export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly WorkspaceFolder[], reader: WorkspaceReader): IndexerMemory {
   const json = parts.json as SnapshotJson;
   const same = json.folders.length === folders.length && json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
   if (!same) throw new Error('snapshot is for other workspace folders');
   if (parts.binaries.length !== 2) throw new Error(`snapshot has ${parts.binaries.length} binary parts, not 2`);
+  checkSnapshotPaths(json, folders);
   const texts = decodeTexts(parts.binaries[1], json.irregularTexts);
   let next = 0;
   const docs = json.docs.map((doc) => docFromJson(doc, texts, next, (next += doc.sections.length)));

@@ -14,7 +14,7 @@
  * a process killed mid-write leaves the previous snapshot intact. A file that is truncated, of
  * another format or fails its checksum is refused with the reason, never half-trusted.
  */
-import { promises as fs, realpathSync } from 'node:fs';
+import { chmodSync, lstatSync, mkdirSync, promises as fs, realpathSync } from 'node:fs';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
 import { InputError } from '../errors';
@@ -115,6 +115,8 @@ export async function readSnapshotFile(file: string, format: number): Promise<Sn
   const guarded = await openGuarded(file, [path.parse(path.resolve(file)).root]);
   if (!guarded.ok) return { ok: false, reason: guarded.message };
   try {
+    const uid = process.getuid?.();
+    if (uid !== undefined && guarded.opened.uid !== uid) return { ok: false, reason: `it belongs to another user (uid ${guarded.opened.uid}, you are ${uid}), who could have planted it; not read` };
     if (guarded.opened.size > MAX_SNAPSHOT_BYTES) return { ok: false, reason: `more than ${MAX_SNAPSHOT_BYTES} bytes (the size cap); not read` };
     return await readParts(guarded.handle, guarded.opened.size, format);
   } catch (error) {
@@ -224,6 +226,28 @@ export function assertCacheOutside(cacheDir: string, folders: readonly { name: s
       throw new InputError(`the cache folder ${cacheDir} lies inside the served folder ${folder.absPath}; the tool never writes into what it reads. Choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
     }
   }
+}
+
+/**
+ * Makes the cache folder ready, or says why it cannot be used: created 0700 when missing, made
+ * 0700 when it lets others in, and refused when it is not a folder or belongs to another user
+ * (who could have planted a snapshot in it, or read the questions in its call log).
+ */
+export function prepareCacheFolder(cacheDir: string): void {
+  const dir = path.resolve(cacheDir);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+  } catch {
+    // A folder that cannot be made is said by the first write, with its reason (as before).
+    return;
+  }
+  const stat = lstatSync(dir);
+  if (!stat.isDirectory()) throw new InputError(`the cache folder ${cacheDir} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) {
+    throw new InputError(`the cache folder ${cacheDir} belongs to another user (uid ${stat.uid}, you are ${uid}); a snapshot there could have been planted, and your questions would be readable. Choose your own with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
+  }
+  if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }
 
 /** The real path of `target`, or of its nearest existing parent joined with the rest. */

@@ -178,4 +178,9 @@ export interface WriteReport {
   windowsWritten: number;
   generation: number;
   durationMs: number;
+  /**
+   * Documents that held text PostgreSQL cannot store (NUL, an unpaired UTF-16 surrogate), written
+   * with U+FFFD in its place: their paths and how many characters each.
+   */
+  cleaned?: { path: string; characters: number }[];
 }

@@ -5,11 +5,12 @@
  * root discovery found: a git work tree, a workspace folder, or an exported repository), so
  * `overview.md` means "at a repository root" and `.github/copilot-instructions.md` is found in
  * every repository of a multi-repo folder. Ignore globs are matched against the path relative to
- * the workspace folder. Matching uses picomatch with `dot: true` everywhere (so `.context/**`
- * reaches dot files and `**` walks through dot folders such as `.github`); only `overview` is
- * case-insensitive.
+ * the workspace folder. Matching uses globMatch.ts (picomatch's syntax, in time linear in the
+ * path whatever the glob: globs may come from the workspace) with `dot: true` everywhere (so
+ * `.context/**` reaches dot files and `**` walks through dot folders such as `.github`); only
+ * `overview` is case-insensitive.
  */
-import picomatch from 'picomatch';
+import { compileGlobs } from './globMatch';
 
 export interface SourceGlobs {
   /** Backstage catalog files. Default `**\/catalog-info.{yaml,yml}`. */
@@ -149,19 +150,15 @@ export interface SourceMatcher {
 type Matcher = (path: string) => boolean;
 
 function compile(patterns: readonly string[], nocase: boolean): Matcher {
-  if (patterns.length === 0) return () => false;
-  return picomatch([...patterns], { dot: true, nocase });
+  return compileGlobs(patterns, { dot: true, nocase });
 }
 
 /**
- * One regular expression for "matches any of these globs": a walk tests every file name, and
- * one combined test costs a fraction of a dozen separate matcher calls.
+ * One automaton for "matches any of these globs": a walk tests every file name, and one combined
+ * test costs a fraction of a dozen separate matcher calls.
  */
 function combine(patterns: readonly string[], nocase: boolean): Matcher {
-  if (patterns.length === 0) return () => false;
-  const sources = patterns.map((pattern) => `(?:${picomatch.makeRe(pattern, { dot: true, nocase }).source})`);
-  const regex = new RegExp(sources.join('|'), nocase ? 'i' : '');
-  return (path) => regex.test(path);
+  return compileGlobs(patterns, { dot: true, nocase });
 }
 
 export function compileSourceGlobs(overrides: Partial<SourceGlobs> = {}): SourceMatcher {

@@ -101,6 +101,9 @@ export function fromWorkspacePath(
     if (!folder) return null;
     relInFolder = wsPath.slice(folder.name.length + 1);
   }
+  // A path from anywhere but a walk (a snapshot, a client) may lead out: `..`, `.`, empty
+  // segments and backslashes never name a file inside the folder.
+  if (relInFolder !== '' && !relInFolder.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('\\'))) return null;
   const absPath = relInFolder === '' ? folder.absPath : path.join(folder.absPath, ...relInFolder.split('/'));
   return { folder, relInFolder, absPath };
 }

@@ -28,10 +28,8 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
     const range = lineRange(mention.line, mention.column, mention.endColumn);
     const docs: ShowEntityDocsArgs = {
       entityRef: entity.ref,
-      docs: docsOf(state, entity.key).flatMap((doc) => {
-        const docUri = ctx.documents.uriOf(doc.path);
-        return docUri ? [{ title: doc.title, uri: docUri, sourceKind: doc.sourceKind }] : [];
-      }),
+      // Paths, not URIs: the client opens a path only inside a served folder.
+      docs: docsOf(state, entity.key).flatMap((doc) => (ctx.documents.uriOf(doc.path) ? [{ title: doc.title, path: doc.path, sourceKind: doc.sourceKind }] : [])),
     };
     for (const count of lensCounts(state, entity.key, entity.kind)) {
       const walk: ExpandEntityArgs = { entityRef: entity.ref, direction: directionOf(count.edgeTypes), depth: 1, edgeTypes: count.edgeTypes };

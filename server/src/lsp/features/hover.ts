@@ -6,6 +6,7 @@
  * suggests the nearest refs. Results documents get their own hover (resultsDocument.ts).
  */
 import type { Hover, HoverParams } from 'vscode-languageserver';
+import { markdownCode, markdownLinkTarget, markdownText } from '../../../../shared/markdown';
 import { ClientCommands, RESULTS_SCHEME, type ExpandEntityArgs } from '../../../../shared/protocol';
 import { nearestRefs } from '../../engine/graph/nearestRefs';
 import type { IndexState } from '../../engine/indexState';
@@ -34,19 +35,23 @@ export async function hover(ctx: FeatureContext, params: HoverParams): Promise<H
   return { contents: { kind: 'markdown', value }, range };
 }
 
-/** The hover text for an entity in the catalog. */
+/**
+ * The hover text for an entity in the catalog. Every value from the workspace goes through
+ * shared/markdown.ts (text or code span), so none can close a span or open a link; the only links
+ * are the expand commands and the declaration's file.
+ */
 export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: IndexState, entity: CatalogEntity): string {
   const lines: string[] = [];
-  lines.push(`### ${escape(entity.title ?? entity.name)}`, '');
-  lines.push(`${entity.kind} \`${entity.ref}\``, '');
+  lines.push(`### ${markdownText(entity.title ?? entity.name)}`, '');
+  lines.push(`${markdownText(entity.kind)} ${markdownCode(entity.ref)}`, '');
   const owner = state.graph.ownerOf(entity.key);
   const facts = [
-    owner ? `owner \`${owner}\`` : undefined,
-    entity.lifecycle ? `lifecycle \`${entity.lifecycle}\`` : undefined,
-    entity.type ? `type \`${entity.type}\`` : undefined,
+    owner ? `owner ${markdownCode(owner)}` : undefined,
+    entity.lifecycle ? `lifecycle ${markdownCode(entity.lifecycle)}` : undefined,
+    entity.type ? `type ${markdownCode(entity.type)}` : undefined,
   ].filter(Boolean);
   if (facts.length) lines.push(facts.join(' · '), '');
-  if (entity.description) lines.push(escape(entity.description.trim()), '');
+  if (entity.description) lines.push(markdownText(entity.description.trim(), { multiline: true }), '');
 
   const groups = neighbourGroups(state, entity.key);
   const edges = groups.reduce((n, g) => n + g.refs.length, 0);
@@ -55,7 +60,7 @@ export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: Inde
   } else {
     lines.push(`**Neighbours** (${edges} ${edges === 1 ? 'edge' : 'edges'})`, '');
     for (const group of groups) {
-      const shown = group.refs.slice(0, HOVER_REFS_PER_GROUP).map((r) => `\`${r.ref}\`${r.resolved ? '' : ' (unresolved)'}`);
+      const shown = group.refs.slice(0, HOVER_REFS_PER_GROUP).map((r) => `${markdownCode(r.ref)}${r.resolved ? '' : ' (unresolved)'}`);
       const more = group.refs.length > HOVER_REFS_PER_GROUP ? ` +${group.refs.length - HOVER_REFS_PER_GROUP} more` : '';
       lines.push(`- ${group.type} ${group.direction === 'out' ? '→' : '←'} ${shown.join(', ')}${more}`);
     }
@@ -63,35 +68,30 @@ export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: Inde
   }
 
   const link = (label: string, direction: ExpandEntityArgs['direction']) =>
-    `[${label}](${commandUri(ClientCommands.expandEntity, { entityRef: entity.ref, direction, depth: HOVER_EXPAND_DEPTH })})`;
+    `[${label}](${markdownLinkTarget(commandUri(ClientCommands.expandEntity, { entityRef: entity.ref, direction, depth: HOVER_EXPAND_DEPTH }))})`;
   lines.push(`Expand ${HOVER_EXPAND_DEPTH} hops: ${link('dependencies', 'out')} · ${link('dependents', 'in')} · ${link('both', 'both')}`, '');
 
   const line = declarationLine(state, entity);
   const uri = ctx.documents.uriOf(entity.location.path);
-  const where = `${entity.location.path}:${line}`;
-  lines.push(`Declared in ${uri ? `[${where}](${uri}#L${line})` : where}`);
+  const where = markdownText(`${entity.location.path}:${line}`);
+  lines.push(`Declared in ${uri ? `[${where}](${markdownLinkTarget(`${uri}#L${line}`)})` : where}`);
   return lines.join('\n');
 }
 
 function renderUnresolved(state: IndexState, mention: EntityMention): string {
   if (!mention.key) {
-    const lines = [`**Not an entity ref:** \`${mention.written}\``, '', escape(mention.error ?? 'This value is not an entity ref.')];
+    const lines = [`**Not an entity ref:** ${markdownCode(mention.written)}`, '', markdownText(mention.error ?? 'This value is not an entity ref.')];
     const suggestions = nearestRefs(mention.written, state.graph.entities());
-    if (suggestions.length) lines.push('', `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`);
+    if (suggestions.length) lines.push('', `Did you mean ${suggestions.map(markdownCode).join(' or ')}?`);
     return lines.join('\n');
   }
-  const lines = [`**Unresolved entity ref:** \`${mention.key}\``, '', 'No entity with this ref is in the catalog.'];
+  const lines = [`**Unresolved entity ref:** ${markdownCode(mention.key)}`, '', 'No entity with this ref is in the catalog.'];
   const suggestions = suggestionsFor(state, mention.key);
-  if (suggestions.length) lines.push('', `Did you mean ${suggestions.map((s) => `\`${s}\``).join(' or ')}?`);
+  if (suggestions.length) lines.push('', `Did you mean ${suggestions.map(markdownCode).join(' or ')}?`);
   return lines.join('\n');
 }
 
 /** A `command:` URI VS Code runs from trusted Markdown (arguments as a JSON array). */
 export function commandUri(command: string, ...args: unknown[]): string {
   return `command:${command}?${encodeURIComponent(JSON.stringify(args))}`;
-}
-
-/** Markdown special characters in catalog text shown as text. */
-function escape(text: string): string {
-  return text.replace(/([\\`*_[\]<>])/g, '\\$1');
 }

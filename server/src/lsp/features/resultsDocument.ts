@@ -5,6 +5,7 @@
  * score.
  */
 import type { Hover, Position } from 'vscode-languageserver';
+import { markdownLinkTarget, markdownText } from '../../../../shared/markdown';
 import { RESULTS_SCHEME, type ResultsDocumentInfo } from '../../../../shared/protocol';
 import { passageMarkers, type ContextOutput, type ContextPassage } from '../../tools/workspaceContext';
 
@@ -62,9 +63,13 @@ export class ResultsStore {
   }
 }
 
-/** The document's text and where each passage sits in it. */
+/**
+ * The document's text and where each passage sits in it. The question, titles, headings, paths
+ * and passage text are the workspace's (or the asker's): each goes through shared/markdown.ts, so
+ * the only link is each passage's own source.
+ */
 export function renderResults(answer: ContextOutput): { text: string; blocks: PassageBlock[] } {
-  const lines: string[] = [`# Workspace context: ${answer.question}`, ''];
+  const lines: string[] = [`# Workspace context: ${markdownText(answer.question)}`, ''];
   const facts = [
     `${answer.passages.length} ${answer.passages.length === 1 ? 'passage' : 'passages'}`,
     `contract ${answer.contractVersion}`,
@@ -72,35 +77,35 @@ export function renderResults(answer: ContextOutput): { text: string; blocks: Pa
     ...(answer.degraded.length ? [`degraded: ${answer.degraded.join(', ')}`] : []),
   ];
   lines.push(facts.join(' · '), '');
-  if (answer.notice) lines.push(answer.notice, '');
+  if (answer.notice) lines.push(markdownText(answer.notice), '');
   lines.push('Hover a passage to see how its score was made.', '');
   const blocks: PassageBlock[] = [];
   answer.passages.forEach((p, i) => {
     const startLine = lines.length;
-    lines.push(`## ${i + 1}. ${passageLabel(p)}`, '');
-    lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`, '');
-    lines.push(`[Open the source](${p.sourceUri})`, '');
-    for (const marker of passageMarkers(p)) lines.push(`**${marker}**`, '');
-    for (const textLine of p.text.trimEnd().split('\n')) lines.push(textLine.trim() === '' ? '>' : `> ${textLine}`);
+    lines.push(`## ${i + 1}. ${markdownText(passageLabel(p))}`, '');
+    lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${markdownText(`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`)}`, '');
+    lines.push(`[Open the source](${markdownLinkTarget(p.sourceUri)})`, '');
+    for (const marker of passageMarkers(p)) lines.push(`**${markdownText(marker)}**`, '');
+    for (const textLine of p.text.trimEnd().split('\n')) lines.push(textLine.trim() === '' ? '>' : `> ${markdownText(textLine)}`);
     blocks.push({ startLine, endLine: lines.length - 1, rank: i + 1, passage: p });
     lines.push('');
   });
   return { text: lines.join('\n'), blocks };
 }
 
-/** `Title › Heading › Sub-heading`, without repeating the title as a heading. */
+/** `Title › Heading › Sub-heading`, without repeating the title as a heading (plain text). */
 export function passageLabel(p: Pick<ContextPassage, 'title' | 'headingPath'>): string {
   return [p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ');
 }
 
-/** The hover: the passage's score term by term. */
+/** The hover: the passage's score term by term (trusted Markdown: every workspace value escaped). */
 export function renderWhy(rank: number, p: ContextPassage): string {
-  const lines = [`**${rank}. ${passageLabel(p)}** · score ${p.score.toFixed(3)}`, ''];
-  for (const marker of passageMarkers(p)) lines.push(`> ${marker.replace(/([\\`*_[\]<>|])/g, '\\$1')}`, '');
+  const lines = [`**${rank}. ${markdownText(passageLabel(p))}** · score ${p.score.toFixed(3)}`, ''];
+  for (const marker of passageMarkers(p)) lines.push(`> ${markdownText(marker)}`, '');
   lines.push('| signal | weight | raw | contribution | detail |', '| --- | ---: | ---: | ---: | --- |');
-  for (const w of p.why) lines.push(`| ${w.signal} | ${w.weight.toFixed(2)} | ${w.raw.toFixed(3)} | ${w.contribution.toFixed(3)} | ${w.detail.replace(/\|/g, '\\|')} |`);
+  for (const w of p.why) lines.push(`| ${markdownText(w.signal)} | ${w.weight.toFixed(2)} | ${w.raw.toFixed(3)} | ${w.contribution.toFixed(3)} | ${markdownText(w.detail)} |`);
   lines.push(`| **score** | | | **${p.score.toFixed(3)}** | |`);
-  lines.push('', `${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : ''}`);
+  lines.push('', markdownText(`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : ''}`));
   return lines.join('\n');
 }
 

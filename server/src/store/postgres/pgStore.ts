@@ -15,6 +15,7 @@ import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model
 import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
 import { dropPostings, PostingsWriter } from './pgPostings';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';
+import { storableJson, unstorableCharacters } from './storableJson';
 
 /** Rows per INSERT of sections (their texts make them large), and of commit facts. */
 const SECTION_BATCH = 1000;
@@ -140,7 +141,9 @@ export class PostgresStore implements IndexStore {
       }
       let nextOrdinal = ns.next_ordinal;
       let sectionsWritten = 0;
-      await insertDocs(client, ns.id, changed.map((d) => d.doc));
+      // Text PostgreSQL cannot hold (NUL, unpaired surrogates) is written as U+FFFD, per document.
+      const storable = new StorableWriter(new Map(rows.docs.map((d) => [d.doc.id, d.doc.path])));
+      await insertDocs(client, ns.id, changed.map((d) => d.doc), storable);
       const sectionRows: (Record<string, unknown> & { ordinal: number })[] = [];
       const postings = await PostingsWriter.open(client, ns.id);
       const fresh: PlacedSection[] = [];
@@ -166,16 +169,16 @@ export class PostgresStore implements IndexStore {
             text: s.text,
           });
           await postings.add(ordinal, s.terms, s.packed);
-          if (sectionRows.length >= SECTION_BATCH) sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0));
+          if (sectionRows.length >= SECTION_BATCH) sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
         }
       }
-      sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0));
+      sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
       await postings.finish();
       const postingsWritten = postings.written;
 
       const catalogDigest = sha256Hex(JSON.stringify([rows.entities, rows.relations]));
       const catalogWritten = catalogDigest !== ns.catalog_digest;
-      if (catalogWritten) await writeCatalog(client, ns.id, rows.entities, rows.relations);
+      if (catalogWritten) await writeCatalog(client, ns.id, rows.entities, rows.relations, storable);
       const commitsWritten = await writeCommits(client, ns.id, rows.commits);
 
       const generation = ns.generation + 1;
@@ -193,7 +196,7 @@ export class PostgresStore implements IndexStore {
                  FROM wsctx.sections WHERE ns = $1) s,
               (SELECT count(*)::int AS count, coalesce(sum(title_term_count), 0) AS title_terms FROM wsctx.docs WHERE ns = $1) d
          WHERE n.id = $1`,
-        [ns.id, generation, rows.info.indexedAt, JSON.stringify(rows.info), catalogDigest, nextOrdinal],
+        [ns.id, generation, rows.info.indexedAt, storable.one(rows.info, `${name} (its problems and facts)`), catalogDigest, nextOrdinal],
       );
       return {
         namespace: name,
@@ -208,6 +211,7 @@ export class PostgresStore implements IndexStore {
         windowsWritten: vectors.windows,
         generation,
         durationMs: performance.now() - started,
+        cleaned: [...storable.cleaned].map(([path, characters]) => ({ path, characters })),
       };
     });
   }
@@ -452,42 +456,72 @@ async function commitsOf(client: PoolClient, ns: number, paths: readonly string[
   return new Map(rows.rows.map((r) => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }]));
 }
 
-async function insertDocs(client: PoolClient, ns: number, docs: readonly StoredDoc[]): Promise<void> {
+/**
+ * The JSON of each batch a write sends, made storable (storableJson.ts); when a batch held text
+ * PostgreSQL refuses, each of its items is checked to name the documents that held it.
+ */
+class StorableWriter {
+  readonly cleaned = new Map<string, number>();
+  constructor(private readonly pathByDocId: ReadonlyMap<string, string>) {}
+
+  json<T>(batch: readonly T[], pathOf: (item: T) => string): string {
+    const out = storableJson(batch);
+    if (out.replaced > 0) {
+      for (const item of batch) {
+        const replaced = unstorableCharacters(item);
+        if (replaced > 0) this.cleaned.set(pathOf(item), (this.cleaned.get(pathOf(item)) ?? 0) + replaced);
+      }
+    }
+    return out.json;
+  }
+
+  one(value: unknown, path: string): string {
+    const out = storableJson(value);
+    if (out.replaced > 0) this.cleaned.set(path, (this.cleaned.get(path) ?? 0) + out.replaced);
+    return out.json;
+  }
+
+  pathOfDoc(id: unknown): string {
+    return this.pathByDocId.get(String(id)) ?? String(id);
+  }
+}
+
+async function insertDocs(client: PoolClient, ns: number, docs: readonly StoredDoc[], storable: StorableWriter): Promise<void> {
   for (let i = 0; i < docs.length; i += SECTION_BATCH) {
     const batch = docs.slice(i, i + SECTION_BATCH).map((d) => ({ id: d.id, path: d.path, entity_refs: d.entityRefs, section_count: d.sectionCount, title_term_count: d.titleTerms.length, content_digest: d.contentDigest, doc: d }));
     await client.query(
       `INSERT INTO wsctx.docs (ns, id, path, entity_refs, section_count, title_term_count, content_digest, doc)
        SELECT $1, x.id, x.path, ARRAY(SELECT jsonb_array_elements_text(x.entity_refs)), x.section_count, x.title_term_count, x.content_digest, x.doc
          FROM jsonb_to_recordset($2::jsonb) AS x(id text, path text, entity_refs jsonb, section_count int, title_term_count int, content_digest text, doc jsonb)`,
-      [ns, JSON.stringify(batch)],
+      [ns, storable.json(batch, (d) => d.path)],
     );
   }
 }
 
-async function insertSections(client: PoolClient, ns: number, rows: readonly Record<string, unknown>[]): Promise<number> {
+async function insertSections(client: PoolClient, ns: number, rows: readonly Record<string, unknown>[], storable: StorableWriter): Promise<number> {
   if (rows.length === 0) return 0;
   await client.query(
     `INSERT INTO wsctx.sections (ns, ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs,
                                  body_length, short_lengths, heading_length, title_length, context_length, text)
      SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(ordinal int, id text, doc_id text, position int, heading_path jsonb, level smallint,
        start_line int, end_line int, entity_refs jsonb, body_length int, short_lengths int, heading_length int, title_length int, context_length int, text text)`,
-    [ns, JSON.stringify(rows)],
+    [ns, storable.json(rows, (row) => storable.pathOfDoc(row.doc_id))],
   );
   return rows.length;
 }
 
-async function writeCatalog(client: PoolClient, ns: number, entities: readonly CatalogEntity[], relations: readonly Relation[]): Promise<void> {
+async function writeCatalog(client: PoolClient, ns: number, entities: readonly CatalogEntity[], relations: readonly Relation[], storable: StorableWriter): Promise<void> {
   await client.query('DELETE FROM wsctx.entities WHERE ns = $1', [ns]);
   await client.query('DELETE FROM wsctx.edges WHERE ns = $1', [ns]);
   for (let i = 0; i < entities.length; i += SECTION_BATCH) {
     const batch = entities.slice(i, i + SECTION_BATCH).map((entity, k) => ({ position: i + k, key: entity.key, entity }));
-    await client.query('INSERT INTO wsctx.entities (ns, position, key, entity) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, key text, entity jsonb)', [ns, JSON.stringify(batch)]);
+    await client.query('INSERT INTO wsctx.entities (ns, position, key, entity) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, key text, entity jsonb)', [ns, storable.json(batch, (row) => row.entity.location.path)]);
   }
   for (let i = 0; i < relations.length; i += SECTION_BATCH) {
     const batch = relations.slice(i, i + SECTION_BATCH).map((relation, k) => ({ position: i + k, source: relation.source, type: relation.type, target: relation.target, relation }));
     await client.query(
       'INSERT INTO wsctx.edges (ns, position, source, type, target, relation) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, source text, type text, target text, relation jsonb)',
-      [ns, JSON.stringify(batch)],
+      [ns, storable.json(batch, (row) => row.relation.origin.path)],
     );
   }
 }

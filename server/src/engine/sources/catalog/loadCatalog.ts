@@ -149,6 +149,8 @@ export interface LoadCatalogOptions {
    * `catalog.unregistered-file` info problem saying how to register them.
    */
   candidates?: readonly string[];
+  /** Called between files: gives the host's requests a turn (indexing/eventLoopTurns.ts). */
+  turns?: { maybe(): Promise<void> };
 }
 
 // A top-level `apiVersion` in Backstage's API group (`backstage.io/v1alpha1`,
@@ -218,6 +220,12 @@ async function withPlaceholders(
   return entry;
 }
 
+/** A failure no parser foresaw, as a problem of the file it happened in. */
+function unforeseen(path: string, line: number, what: string, error: unknown): Problem {
+  const reason = error instanceof Error ? error.message : String(error);
+  return { path, line, severity: 'error', code: 'catalog.unreadable-entity', message: `${what} (${reason}); it is not indexed` };
+}
+
 /**
  * Reads the catalog starting from `roots` (workspace-relative paths of catalog files, typically
  * the discovered `catalog-info.yaml` files). A root the source does not have is a problem.
@@ -266,6 +274,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
   };
 
   for (let next = await dequeue(); next; next = await dequeue()) {
+    await options.turns?.maybe();
     const { path } = next;
     if (!source.has(path)) {
       const message = `Catalog file ${path} does not exist in the workspace`;
@@ -285,7 +294,16 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
       continue;
     }
     files.push(next);
-    const file = cache ? cache.parse(path, text) : parseCatalogFile(path, text);
+    // Parsers return problems rather than throw; these guards are for what they did not foresee
+    // (the YAML library, a placeholder's content): one file's failure is a problem at its line,
+    // and every other entity and file still loads.
+    let file: CatalogFileParse;
+    try {
+      file = cache ? cache.parse(path, text) : parseCatalogFile(path, text);
+    } catch (error) {
+      problems.push(unforeseen(path, 1, `${path} could not be parsed`, error));
+      continue;
+    }
     for (const problem of file.problems) problems.push(problem);
     const entities: ParsedEntity[] = [];
     for (const candidate of file.entities) {
@@ -293,9 +311,13 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
         entities.push(candidate);
         continue;
       }
-      const resolved = await withPlaceholders(candidate, source, placeholderCache);
-      for (const problem of resolved.problems) problems.push(problem);
-      if (resolved.entity) entities.push(resolved.entity);
+      try {
+        const resolved = await withPlaceholders(candidate, source, placeholderCache);
+        for (const problem of resolved.problems) problems.push(problem);
+        if (resolved.entity) entities.push(resolved.entity);
+      } catch (error) {
+        problems.push(unforeseen(path, candidate.entity.location.startLine, `The placeholders of ${candidate.entity.ref} could not be resolved`, error));
+      }
     }
     for (const entity of entities) parsed.push(entity);
 

@@ -10,8 +10,8 @@
  * reported as warnings.
  */
 import { posix } from 'node:path';
-import picomatch from 'picomatch';
 import type { FileSource } from '../../workspace/fileSource';
+import { compileGlob, globProblem, isGlobPattern } from '../../workspace/globMatch';
 
 export type TargetResolution =
   /** Workspace-relative paths of the matched files, sorted. */
@@ -61,10 +61,15 @@ export function resolveLocationTarget(
       message: `Location target ${quoted} points outside the workspace (${joined}); it is not read`,
     };
   }
-  const isGlob = picomatch.scan(joined).isGlob;
+  const isGlob = isGlobPattern(joined);
+  const refused = isGlob ? globProblem(joined) : undefined;
+  if (refused) {
+    return { kind: 'problem', severity: 'warning', code: 'catalog.location-glob-refused', message: `Location target ${quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted} is not read: ${refused}` };
+  }
   let paths: string[];
   if (isGlob) {
-    const matches = picomatch(joined, { dot: false });
+    // Linear in each path whatever the glob (globMatch.ts): a target is the workspace's to write.
+    const matches = compileGlob(joined, { dot: false });
     paths = source.list().filter((p) => matches(p)).sort();
   } else {
     paths = source.has(joined) ? [joined] : [];

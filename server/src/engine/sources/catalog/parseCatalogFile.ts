@@ -14,11 +14,11 @@ import {
   isScalar,
   isSeq,
   LineCounter,
-  parseAllDocuments,
   type Document,
   type Node as YamlNode,
 } from 'yaml';
 import type { CatalogEntity, Problem } from '../../model';
+import { parseAllDocumentsBounded } from '../../parsing/boundedYaml';
 import { entityKey, printEntityRef } from './entityRef';
 import { describeValue, formatFieldPath, type FieldPath } from './fieldPath';
 import { findPlaceholders, standInForPlaceholders, type Placeholder } from './placeholders';
@@ -163,7 +163,7 @@ export function parseCatalogFile(path: string, text: string): CatalogFileParse {
   const problems: Problem[] = [];
   let docs: Document.Parsed[];
   try {
-    docs = parseAllDocuments(text, { lineCounter, merge: false, prettyErrors: true }) as Document.Parsed[];
+    docs = parseAllDocumentsBounded(text, { lineCounter, merge: false, prettyErrors: true });
   } catch (e) {
     // The parser reports syntax errors per document; this only guards against the unexpected.
     const message = `YAML error: ${(e as Error).message}; the file is skipped`;

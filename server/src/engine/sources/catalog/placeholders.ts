@@ -20,8 +20,9 @@
  * workspace index would rather show it). Files are read only through the `FileSource`.
  */
 import { posix } from 'node:path';
-import { parse as parseYaml, parseAllDocuments, stringify as stringifyYaml } from 'yaml';
+import { stringify as stringifyYaml } from 'yaml';
 import type { Problem } from '../../model';
+import { exceedsNesting, MAX_YAML_NESTING, parseAllDocumentsBounded, parseYamlValue } from '../../parsing/boundedYaml';
 import type { FileSource } from '../../workspace/fileSource';
 import { formatFieldPath, type FieldPath } from './fieldPath';
 
@@ -136,7 +137,7 @@ async function bundleRefs(doc: unknown, docPath: string, source: FileSource, rea
     if (text === null) return doc;
     let parsed: unknown;
     try {
-      parsed = parseYaml(text, { merge: false });
+      parsed = parseYamlValue(text, { merge: false });
     } catch {
       return doc;
     }
@@ -183,14 +184,19 @@ export async function resolvePlaceholder(fromPath: string, placeholder: Placehol
   switch (resolver) {
     case 'text':
       return { ok: true, read, value: content };
-    case 'json':
+    case 'json': {
+      let value: unknown;
       try {
-        return { ok: true, read, value: JSON.parse(content) };
+        value = JSON.parse(content);
       } catch (e) {
         return { ok: false, read, message: `Placeholder ${key} failed to parse JSON data at ${target}, ${(e as Error).message}` };
       }
+      // Every later step walks the entity; a value nested without bound would overflow the stack.
+      if (exceedsNesting(value)) return { ok: false, read, message: `Placeholder ${key} found data nested deeper than ${MAX_YAML_NESTING} levels at ${target}` };
+      return { ok: true, read, value };
+    }
     case 'yaml': {
-      const docs = parseAllDocuments(content, { merge: false });
+      const docs = parseAllDocumentsBounded(content, { merge: false });
       const list = Array.isArray(docs) ? docs : [docs];
       if (list.length !== 1) {
         return { ok: false, read, message: `Placeholder ${key} expected to find exactly one document of data at ${target}, found ${list.length}` };
@@ -204,7 +210,7 @@ export async function resolvePlaceholder(fromPath: string, placeholder: Placehol
     case 'asyncapi': {
       let parsed: unknown;
       try {
-        parsed = parseYaml(content, { merge: false });
+        parsed = parseYamlValue(content, { merge: false });
       } catch (e) {
         return { ok: false, read, message: `Placeholder ${key} unable to bundle the file at ${target}, ${(e as Error).message.split('\n')[0]}` };
       }

@@ -1,0 +1,133 @@
+/**
+ * The linear-time glob matcher: picomatch's answers on the syntax the engine's globs use (a seeded
+ * differential over thousands of generated globs and paths), the deliberate differences, and the
+ * globs that made picomatch's regular expressions backtrack for minutes.
+ */
+import * as assert from 'node:assert/strict';
+import picomatch from 'picomatch';
+import { checkSetting, MAX_SETTING_GLOB_LENGTH } from '../../../../shared/settings';
+import { compileGlob, compileGlobs, globProblem, isGlobPattern, MAX_GLOB_LENGTH } from '../../../../server/src/engine/workspace/globMatch';
+
+/** A small deterministic generator (the same cases on every run). */
+function generator(seed: number) {
+  let state = seed;
+  const next = () => {
+    state = (Math.imul(state, 1103515245) + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
+  return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] };
+}
+
+const ATOMS = ['a', 'b', 'A', '.', 'ab', '.a', '*', '?', '\\*', '[ab]', '[a-b]', '[A-b]', '[[:alpha:]]', '[[:upper:]]', '{a,b}', '{a,.b}', '{a,b/c}', 'x{,a}', '{a..c}', '{1..3}', '(a|b)', '@(a|b)', '+(a|b)', '*(a|ab)', '?(a|b)'];
+const NAME_CHARS = ['a', 'a', 'b', 'c', '.', 'A', '*', '1', '2'];
+
+describe('engine/workspace/globMatch', () => {
+  it('answers as picomatch does on generated globs and paths (dot and nocase both ways)', () => {
+    const { next, pick } = generator(28);
+    const glob = (): string => {
+      const segments: string[] = [];
+      for (let s = 1 + Math.floor(next() * 3); s > 0; s--) {
+        if (next() < 0.2) {
+          segments.push('**');
+          continue;
+        }
+        let segment = '';
+        for (let k = 1 + Math.floor(next() * 3); k > 0; k--) {
+          const atom = pick(ATOMS);
+          // picomatch reads `)?` as a regular expression's optional group, and `)*` as neither a
+          // star nor a globstar: not globs anyone writes.
+          if (!((atom === '?' || atom === '*') && segment.endsWith(')'))) segment += atom;
+        }
+        segments.push(segment);
+      }
+      return segments.join('/');
+    };
+    const path = (): string => {
+      const segments: string[] = [];
+      for (let s = 1 + Math.floor(next() * 3); s > 0; s--) {
+        let segment = '';
+        for (let k = 1 + Math.floor(next() * 3); k > 0; k--) segment += pick(NAME_CHARS);
+        // Paths are normalised: no `.` or `..` segments.
+        segments.push(segment === '.' || segment === '..' ? `a${segment}` : segment);
+      }
+      return segments.join('/');
+    };
+    const differences: string[] = [];
+    let compared = 0;
+    for (let g = 0; g < 1500; g++) {
+      const pattern = glob();
+      const paths = Array.from({ length: 20 }, path);
+      for (const options of [{}, { dot: true }, { nocase: true }, { dot: true, nocase: true }]) {
+        const theirs = picomatch(pattern, options);
+        const ours = compileGlob(pattern, options);
+        for (const p of paths) {
+          compared++;
+          if (theirs(p) !== ours(p)) differences.push(`${JSON.stringify(pattern)} ${JSON.stringify(options)} ${JSON.stringify(p)}: picomatch ${theirs(p)}`);
+        }
+      }
+    }
+    assert.deepEqual(differences.slice(0, 10), []);
+    assert.equal(compared, 1500 * 20 * 4);
+  });
+
+  it('reads the engine globs as before: globstars, dot names, braces, a path equal to the glob', () => {
+    const cases: [string, string, boolean, { dot?: boolean; nocase?: boolean }?][] = [
+      ['**/catalog-info.{yaml,yml}', 'catalog-info.yaml', true],
+      ['**/catalog-info.{yaml,yml}', 'a/.hidden/catalog-info.yml', false],
+      ['**/catalog-info.{yaml,yml}', 'a/.hidden/catalog-info.yml', true, { dot: true }],
+      ['.context/**', '.context', true],
+      ['.context/**', '.context/a/b.md', true],
+      ['**/fixtures/**', 'test/fixtures', true],
+      ['a/**/b', 'a/b', true],
+      ['*/**', 'a', false],
+      ['*.md', '.md', false],
+      ['.github/*', '.github/x.md', true],
+      ['{a,b/c}/d', 'b/c/d', true],
+      ['a/**b', 'a/x/b', false],
+      ['catalog/a[1].yaml', 'catalog/a[1].yaml', true],
+      ['catalog/a[1].yaml', 'catalog/a1.yaml', true],
+      ['!**/*.md', 'a.md', false],
+      ['!**/*.md', 'a.txt', true],
+      ['./docs/*.md', 'docs/a.md', true],
+      ['OVERVIEW.md', 'overview.MD', true, { nocase: true }],
+      ['[!a]', 'b', true],
+      ['[!a]', 'a', false],
+      ['[^a]x', '.x', false],
+      ['[^a]x', '.x', true, { dot: true }],
+      ['[a/b]x', 'a/bx', false],
+    ];
+    for (const [glob, path, expected, options] of cases) assert.equal(compileGlob(glob, options)(path), expected, `${glob} ${path}`);
+    assert.equal(compileGlobs(['*.md', '!docs/**'])('docs/a.txt'), false);
+    assert.equal(compileGlobs(['*.md', '!docs/**'])('src/a.txt'), true);
+    assert.equal(compileGlobs([])('a'), false);
+  });
+
+  it('matches the globs that made picomatch backtrack for minutes, at once', () => {
+    // picomatch turned this into /[^/]*?a[^/]*?a...b/: about a minute of CPU for one 60-character name.
+    const hostile = compileGlob('*a*a*a*a*a*a*a*a*a*a*a*a*b');
+    assert.equal(hostile('a'.repeat(5000)), false);
+    assert.equal(hostile(`${'a'.repeat(5000)}b`), true);
+    const nested = compileGlob('**/*(a|aa|aaa)*(a|aa)+(a|aa)b');
+    assert.equal(nested(`x/${'a'.repeat(5000)}`), false);
+    const braces = compileGlob(`${'{a,b}'.repeat(150)}c`);
+    assert.equal(braces(`${'ab'.repeat(75)}c`), true);
+    assert.equal(braces(`${'ab'.repeat(75)}d`), false);
+  });
+
+  it('says which globs it cannot use, and a glob past the length cap matches nothing', () => {
+    assert.equal(globProblem('**/*.md'), undefined);
+    assert.equal(globProblem('x'.repeat(MAX_GLOB_LENGTH + 1)), `a glob may be at most ${MAX_GLOB_LENGTH} characters long (this one has ${MAX_GLOB_LENGTH + 1})`);
+    assert.match(globProblem('*.!(md)')!, /^"!\(\.\.\.\)" inside a glob is not supported/);
+    assert.equal(globProblem('!docs/**'), undefined);
+    assert.equal(compileGlob(`${'*'.repeat(MAX_GLOB_LENGTH)}x`)('ax'), false);
+    // The settings refuse what the engine would ignore, with the same words.
+    assert.equal(MAX_SETTING_GLOB_LENGTH, MAX_GLOB_LENGTH);
+    const spec = { key: 'sources.ignore', type: 'globs', description: '' } as const;
+    assert.deepEqual(checkSetting(spec, ['*.!(md)']), { ok: false, error: `"*.!(md)": ${globProblem('*.!(md)')}` });
+    assert.deepEqual(checkSetting(spec, ['x'.repeat(MAX_GLOB_LENGTH + 1)]), { ok: false, error: `"${'x'.repeat(57)}...": ${globProblem('x'.repeat(MAX_GLOB_LENGTH + 1))}` });
+    assert.deepEqual(checkSetting(spec, [' **/*.md ', '']), { ok: true, value: ['**/*.md'] });
+    assert.equal(isGlobPattern('docs/a.yaml'), false);
+    assert.equal(isGlobPattern('docs/\\*.yaml'), false);
+    for (const glob of ['docs/*.yaml', 'a?.yaml', '{a,b}.yaml', '[ab].yaml', '@(a|b).yaml']) assert.equal(isGlobPattern(glob), true, glob);
+  });
+});
