@@ -10,7 +10,7 @@
  *   bash scripts/e2e/run.sh                          setup + package + every suite
  *   npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/extension.e2e.ts
  *
- * The second form needs `node scripts/e2e/setup.mjs` and `node scripts/e2e/packageVsix.mjs`
+ * The second form needs `node scripts/e2e/setup.mjs` and `node scripts/package/vsix.mjs`
  * first. E2E_VSIX installs another VSIX; E2E_PROJECT names the checkout it was packed from
  * (its package.json and esbuild.mjs say what to expect); E2E_WORKSPACE opens a copy of another
  * folder; E2E_KEEP_RUN=1 keeps the run's user data and extensions folders under
