@@ -31,7 +31,7 @@ describe('wsctx: meaning only where a command uses it', function () {
   it('ask on a workspace without vectors answers on words at once, says how long meaning takes, and loads no model', () => {
     const run = wsctx(['ask', 'who owns billing-worker?', ...WS, '--limit', '3'], { env });
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stdout, /^#\s+score\s+passage/);
+    assert.match(run.stdout, /^1\. \d\.\d{3}  /);
     assert.match(run.stdout, /meaning local:all-minilm-l6-v2\+onnx-int8-g2@0\.1\.0, 350 sections without vectors/);
     assert.match(run.stderr, /^wsctx: 350 of 350 sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them \(about \d+ (s|min) at ~\d+ sections\/s here\)\.$/m);
     assert.equal(has('models'), false);
