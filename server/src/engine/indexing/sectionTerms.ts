@@ -6,6 +6,7 @@
  * `services/billing-worker/docs/` answers a question that names `billing-worker` even when the
  * section itself never repeats the name.
  */
+import { forEachKeyPathTerm } from '../chunking/sectionKeyPaths';
 import { addOccurrence, isQuestionHeading, type Field, type SectionFields } from '../lexical/fields';
 import type { Doc, Section } from '../model';
 import { forEachTerm, termSet } from '../text/analyzer';
@@ -62,7 +63,8 @@ export function documentFields(doc: Doc): DocumentFields {
 
 /**
  * Every index term of a section with its frequency per field: its document's title and context
- * fields, its heading path and its body (DESIGN.md section 2), and each field's length.
+ * fields, its heading path and its body (DESIGN.md section 2), and each field's length. The body
+ * also holds the configuration key paths the section shows (`spec.privatekey.rotationpolicy`).
  */
 export function sectionFields(section: Section, doc: Doc, docFields: DocumentFields = documentFields(doc)): SectionFields {
   const counts = new Map(docFields.counts);
@@ -76,6 +78,9 @@ export function sectionFields(section: Section, doc: Doc, docFields: DocumentFie
     counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body'));
     body++;
   });
+  // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
+  // not in its length. A catalog entity's text is rendered from its file, not the file itself.
+  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')));
   const own = section.headingPath[section.headingPath.length - 1] ?? '';
   return { counts, lengths: { body, heading, title: docFields.titleLength, context: docFields.contextLength, questionHeading: isQuestionHeading(own) } };
 }

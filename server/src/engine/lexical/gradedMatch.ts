@@ -56,6 +56,19 @@ export interface GradedUnit {
    * three (`BillingWorkerLedgerRejects` is not `LedgerUnbalancedRejects`). 0..1.
    */
   partCredit: number;
+  /**
+   * Other whole forms the unit matches by, each at a credit below 1: a key path's trailing forms
+   * (`privatekey.rotationpolicy` of `spec.privatekey.rotationpolicy`). A section holding one scores
+   * `credit` x its saturation; the unit takes the best of its whole form, its forms and its parts.
+   */
+  forms?: readonly { term: string; credit: number }[];
+  /**
+   * True when the whole form and the other forms are names (a configuration key path): their body
+   * frequency is not normalised by the section's length (`b` 0 for the body), so a long
+   * configuration reference that shows the key once holds it as strongly as a short note that
+   * names it. The parts stay words.
+   */
+  lengthFree?: boolean;
 }
 
 /** The sections that hold at least one unit, with each unit's bit and their summed weighted saturation. */
@@ -233,6 +246,19 @@ export class GradedScratch {
   readonly sortWork = new OrdinalSortWork();
   /** The body norms of the match under way. */
   bodyNorm: Float64Array = new Float64Array(0);
+  /** Every ordinal's body norm without length normalisation (all `bodyW`), for length-free units. */
+  private flat: Float64Array = new Float64Array(0);
+  private flatWeight = Number.NaN;
+
+  /** {@link flat} for `size` ordinals and body weight `bodyW`. */
+  flatNorms(size: number, bodyW: number): Float64Array {
+    if (this.flat.length < size || this.flatWeight !== bodyW) {
+      if (this.flat.length < size) this.flat = new Float64Array(Math.max(size, Math.ceil(this.flat.length * 1.5)));
+      this.flat.fill(bodyW);
+      this.flatWeight = bodyW;
+    }
+    return this.flat;
+  }
 
   ensure(size: number): void {
     if (this.acc.length >= size) return;
@@ -252,16 +278,16 @@ export class GradedScratch {
   }
 
   byteSize(): number {
-    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize() + this.sortWork.byteSize();
+    return this.flat.byteLength + this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize() + this.sortWork.byteSize();
   }
 }
 
 /**
  * The sections holding at least one unit, each with the sum over units of weight x BM25F
- * saturation. An identifier unit takes, per section, the larger of its whole form's saturation
- * and `partCredit` x the weighted mean saturation of its parts x the share of them present: its
- * whole form is read as one step and its parts as a later one that adds only what they give
- * beyond the whole form. Steps are read in order of what they can add, most first, the same
+ * saturation. An identifier unit takes, per section, the largest of its whole form's saturation,
+ * each of its other forms' credit x saturation, and `partCredit` x the weighted mean saturation of
+ * its parts x the share of them present: its whole form is read as one step, each other form and
+ * its parts as later ones that add only what they give beyond the steps before. Steps are read in order of what they can add, most first, the same
  * order for every section. With `pruning`, only the sections that can be among the caller's
  * best `k` come back (see the header).
  */
@@ -271,17 +297,18 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   }
   scratch.ensure(view.ordinalBound);
   const norm = normalizers(model, view.averages);
-  scratch.bodyNorm = scratch.bodyNorms.of(view, norm);
+  const bodyNorms = scratch.bodyNorms.of(view, norm);
+  scratch.bodyNorm = bodyNorms;
   const steps = readingOrder(units);
   // remaining[i]: the most the steps from position i on can still add.
   const remaining = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
   // beyondRare[i]: the same for a section holding none of the rare parts of those steps' identifiers.
-  const rare = pruning ? steps.map((step) => (step.parts ? rareParts(view, units[step.unit]) : null)) : [];
+  const rare = pruning ? steps.map((step) => (step.parts && step.form < 0 ? rareParts(view, units[step.unit]) : null)) : [];
   const beyondRare = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) beyondRare[i] = beyondRare[i + 1] + (rare[i]?.most ?? steps[i].most);
-  // Whole-form saturation of each identifier, as (ordinal, saturation) pairs: what its parts step adds beyond.
-  const wholeOf = new Map<number, number[]>();
+  // What each identifier's steps read so far gave, as (ordinal, value) pairs: what its later steps add beyond.
+  const heldOf = new Map<number, number[]>();
 
   let count = 0;
   let survivors: Uint32Array | null = null;
@@ -293,14 +320,20 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   let pool: Uint32Array | null = null;
   let pooledAt = -1;
   for (let i = 0; i < steps.length; i++) {
-    const { unit: j, parts } = steps[i];
+    const { unit: j, parts, form } = steps[i];
     const unit = units[j];
     const bit = 1 << j;
-    const record: number[] | null = unit.parts.length > 0 && !parts ? [] : null;
-    if (record) wholeOf.set(j, record);
-    if (parts) count = addParts(view, scratch, unit, norm, bit, count, survivors, wholeOf.get(j)!);
+    const fallbacks = unit.parts.length > 0 ? 1 + (unit.forms?.length ?? 0) : (unit.forms?.length ?? 0);
+    const record: number[] | null = fallbacks > 0 && !parts ? [] : null;
+    if (record) heldOf.set(j, record);
+    // A length-free unit's whole form and forms are read with flat body norms.
+    const lengthFree = unit.lengthFree === true && (!parts || form >= 0);
+    if (lengthFree) scratch.bodyNorm = scratch.flatNorms(view.ordinalBound, norm.bodyW);
+    // A trailing form is read as a parts step of one part at its credit: it adds only what it gives beyond.
+    if (parts) count = addParts(view, scratch, form < 0 ? unit : formUnit(unit, form), norm, bit, count, survivors, heldOf.get(j)!, fallbacks > 1);
     else if (survivors !== null) count = addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, count, survivors, record);
     else count = scanWords(view, scratch, unit.term, norm, unit.weight, bit, count, record);
+    if (lengthFree) scratch.bodyNorm = bodyNorms;
 
     heaviest += steps[i].most;
     if (!pruning || i === steps.length - 1) continue;
@@ -429,29 +462,45 @@ function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32
 function postingsLength(view: PostingsView, units: readonly GradedUnit[], step: Step): number {
   const unit = units[step.unit];
   let n = 0;
-  for (const term of step.parts ? unit.parts.map((p) => p.term) : [unit.term]) {
+  const terms = step.form >= 0 ? [unit.forms![step.form].term] : step.parts ? unit.parts.map((p) => p.term) : [unit.term];
+  for (const term of terms) {
     const list = view.postingsOf(term);
     if (list !== null) n += list.end - list.start + (list.delta?.length ?? 0);
   }
   return n;
 }
 
-/** One step of a match: a unit's word (or an identifier's whole form), or an identifier's parts. */
+/**
+ * One step of a match: a unit's word (or an identifier's whole form), an identifier's parts, or
+ * one of its other forms (read as parts, `form` its index).
+ */
 interface Step {
   unit: number;
   parts: boolean;
+  /** Index in the unit's `forms`, or -1. */
+  form: number;
   /** The most the step can add to a section's sum. */
   most: number;
 }
 
-/** Steps by what they can add, most first; an identifier's whole form before its parts; ties by position. */
+/**
+ * Steps by what they can add, most first; an identifier's whole form before its other forms and
+ * its parts; ties by position.
+ */
 function readingOrder(units: readonly GradedUnit[]): Step[] {
   const steps: Step[] = [];
   units.forEach((unit, j) => {
-    steps.push({ unit: j, parts: false, most: unit.weight });
-    if (unit.parts.length > 0) steps.push({ unit: j, parts: true, most: unit.weight * unit.partCredit });
+    steps.push({ unit: j, parts: false, form: -1, most: unit.weight });
+    unit.forms?.forEach((f, k) => steps.push({ unit: j, parts: true, form: k, most: unit.weight * f.credit }));
+    if (unit.parts.length > 0) steps.push({ unit: j, parts: true, form: -1, most: unit.weight * unit.partCredit });
   });
-  return steps.sort((a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit);
+  return steps.sort((a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit || a.form - b.form);
+}
+
+/** The unit's form `k` as a parts step reads it: one part at the form's credit. */
+function formUnit(unit: GradedUnit, k: number): GradedUnit {
+  const form = unit.forms![k];
+  return { term: unit.term, weight: unit.weight, parts: [{ term: form.term, weight: 1 }], partCredit: form.credit };
 }
 
 /**
@@ -509,10 +558,12 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
 
 /**
  * An identifier's parts: per section, `partCredit` x their weighted mean saturation x the share
- * of them present; what that gives beyond the whole form's saturation (`whole`) is added. Before
- * pruning every section holding a part is reached; after it, only the survivors.
+ * of them present; what that gives beyond what the unit's steps before gave (`held`, its whole
+ * form's saturation and its forms' values) is added, and with `keep` the value is noted in `held`
+ * for the steps after. Before pruning every section holding a part is reached; after it, only
+ * the survivors.
  */
-function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: readonly number[]): number {
+function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, held: number[], keep: boolean): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const { parts, cover, unitTouched } = s;
@@ -554,9 +605,10 @@ function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: 
       }
     }
   }
-  // The whole form's saturations by ordinal, for the sections the parts reached (zero again below).
-  const held = s.held;
-  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = whole[k + 1];
+  // What the unit's steps before gave, by ordinal, for the sections the parts reached (zero again below).
+  const best = s.held;
+  const before = held.length;
+  for (let k = 0; k < before; k += 2) if (held[k + 1] > best[held[k]]) best[held[k]] = held[k + 1];
   const { acc, touched, words } = s;
   const weight = unit.weight;
   const credit = unit.partCredit;
@@ -568,10 +620,13 @@ function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: 
     cover[o] = 0;
     if (acc[o] === 0) touched[c++] = o;
     acc[o] |= bit;
-    const h = held[o];
-    if (target > h) words[o] += weight * (target - h);
+    const h = best[o];
+    if (target > h) {
+      words[o] += weight * (target - h);
+      if (keep) held.push(o, target);
+    }
   }
-  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = 0;
+  for (let k = 0; k < before; k += 2) best[held[k]] = 0;
   return c;
 }
 

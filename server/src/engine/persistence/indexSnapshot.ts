@@ -35,7 +35,7 @@ import { decodeRelations, encodeRelations, type RelationTable } from './relation
 import { decodeTexts, encodeTexts } from './textColumn';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 5;
+export const SNAPSHOT_FORMAT = 6;
 
 /** Everything the indexer needs to continue where a previous process stopped. */
 export interface IndexerMemory {

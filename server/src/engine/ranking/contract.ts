@@ -6,6 +6,8 @@
  *   match = words                              when it has none (never penalised for it)
  *   score = match                              when match < MIN_MATCH ("matches too little")
  *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50)
+ *   match x SIGNED_RECORD_WEIGHT for a signed record, x RELEASE_NOTE_WEIGHT for a release note
+ *   unless the question asks about a version or a change
  *   a passage whose score is below FLOOR is not returned.
  *
  * Changing any number here is a versioned contract change: bump CONTRACT_VERSION, which every
@@ -57,9 +59,33 @@
  *   at the question's crowd and 1 at MEANING_SPAN above it, so being well above the crowd counts
  *   nearly as much as being at its very top. Hybrid nDCG@10: Argo CD 0.761 -> 0.772, BEIR
  *   SciFact 0.732 -> 0.732, the example 0.653 -> 0.663. Words only: unchanged.
+ * - 2026-12-04.1: configuration keys are identifiers, and release notes give way to the page.
+ *   Judged on three documentation corpora nobody here wrote (Argo CD's, cert-manager's,
+ *   GoReleaser's; 184 labelled questions, bench/README.md) instead of one.
+ *   Key paths: a section's YAML, JSON and TOML blocks give their key paths as terms, each whole
+ *   and by its trailing forms of two or more keys (`spec.privatekey.rotationpolicy`,
+ *   `privatekey.rotationpolicy`; chunking/codeKeys.ts), so a question naming a dotted path meets
+ *   the block that nests it; a question's path (written with `[]`, `.0.` or `<name>` segments as
+ *   users do) matches whole, by its trailing forms at TRAILING_FORM_CREDIT_MAX at most (the
+ *   idf-weighted share of the path they hold), or by its parts, and why[] names the form
+ *   (`trailing repository.token`). A path is a name: its whole and trailing forms ignore the
+ *   body's length (b 0), so a long configuration reference that shows the key once holds it as
+ *   strongly as a short note that names it. The parts' lower credit applies once the workspace
+ *   spells the path or a trailing form of it. Words only, nDCG@10 Argo CD / cert-manager /
+ *   GoReleaser: 0.712 / 0.765 / 0.766 -> 0.719 / 0.778 / 0.789; identifier questions 0.937 /
+ *   0.755 / 0.833 -> 0.968 / 0.784 / 0.943. Not kept: trailing forms of paths written in prose
+ *   (cert-manager 0.778 -> 0.772, mostly release notes that spell full paths), every identifier
+ *   length-free (Argo CD 0.719 -> 0.715, cert-manager 0.778 -> 0.768).
+ *   Release notes: a document in a release-notes folder, a repository changelog, or one whose
+ *   title or file name names a version and says it is a release, an upgrade or an announcement
+ *   (documentRoles.ts) has its match count RELEASE_NOTE_WEIGHT unless the question asks about a
+ *   version or a change; why[] says so. Grid, words only, Argo CD / cert-manager / GoReleaser:
+ *   1 -> 0.719 / 0.778 / 0.789, 0.8 -> 0.719 / 0.796 / 0.793, 0.7 -> 0.719 / 0.801 / 0.794,
+ *   0.6 -> 0.721 / 0.805 / 0.794, 0.5 -> the same as 0.6. BEIR SciFact words only: 0.680 ->
+ *   0.680 (no key paths, no release notes).
  */
 
-export const CONTRACT_VERSION = '2026-12-01.4';
+export const CONTRACT_VERSION = '2026-12-04.1';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;
@@ -139,6 +165,32 @@ export const IDENTIFIER_PART_CREDIT = 0.7;
 export const SPELLED_IDENTIFIER_PART_CREDIT = 0.15;
 
 /**
+ * The most a key path's trailing form can give, as a share of a whole match: a section showing
+ * `privateKey.rotationPolicy` (under whatever parent) meets a question naming
+ * `spec.privateKey.rotationPolicy` by the share of the path's weight its segments hold (each
+ * segment weighed by its idf, so a missing `spec` costs little and a missing `homebrew_casks` a
+ * lot), at most this. 0.8, 0.9 and 1.0 measured alike on the three documentation corpora: a
+ * trailing form rarely holds all but a negligible segment; below 1 a section naming the whole
+ * path still comes first.
+ */
+export const TRAILING_FORM_CREDIT_MAX = 0.9;
+
+/**
+ * A key path's trailing form's credit: the idf-weighted share of the path's segments it holds,
+ * at most TRAILING_FORM_CREDIT_MAX. `segmentWeights` are the path's segments' idf (0 for a
+ * placeholder or a stop word), `from` the form's first segment.
+ */
+export function trailingFormCredit(segmentWeights: readonly number[], from: number): number {
+  let total = 0;
+  let held = 0;
+  segmentWeights.forEach((w, i) => {
+    total += w;
+    if (i >= from) held += w;
+  });
+  return total > 0 ? Math.min(TRAILING_FORM_CREDIT_MAX, held / total) : 0;
+}
+
+/**
  * At most this many passages of one document come ahead of the passages of other documents; the
  * rest follow them, in score order (a 900-section changelog cannot fill the answer). Argo CD,
  * nDCG@10 over distinct files: cap 2 -> 0.688, 3 -> 0.685, 10 (no cap in effect) -> 0.677.
@@ -156,6 +208,19 @@ export const DOCUMENT_CAP = 2;
  * SciFact and the example have no such front matter: unchanged.
  */
 export const SIGNED_RECORD_WEIGHT = 0.8;
+
+/**
+ * What the match of a release note counts for when the question asks about no version and no
+ * change (documentRoles.ts): release notes, changelogs, upgrade notes and release announcements
+ * name settings in passing, often by their full dotted path, and with many versions they
+ * outnumber the one page that documents a setting. A question about a version or a change
+ * ("upgrading from 1.17 to 1.18", "which release added ...") ranks them at full weight.
+ * Words only, nDCG@10 Argo CD / cert-manager / GoReleaser: 1 -> 0.719 / 0.778 / 0.789, 0.8 ->
+ * 0.719 / 0.796 / 0.793, 0.7 -> 0.719 / 0.801 / 0.794, 0.6 -> 0.721 / 0.805 / 0.794, 0.5 -> the
+ * same as 0.6: 0.6, the milder end of the plateau. A signed release announcement takes both
+ * weights (0.8 x 0.6); the smaller of the two alone measured the same.
+ */
+export const RELEASE_NOTE_WEIGHT = 0.6;
 
 /**
  * The named-entity bonus is for telling passages apart: it counts in full while the named
