@@ -36,7 +36,7 @@ import { rankingTables, type QuestionArrays, type RankingTables } from './rankin
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
 // transforms, where each imported name is a getter).
 const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT, DOCUMENT_CAP } = contract;
-const { idf, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
+const { idf, hybridMeaning, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
 
 /** The contract's BM25F parameters as the postings index takes them: for statements, and for questions. */
 const FIELD_MODEL: FieldModel = { k1: contract.BM25F_K1, weight: contract.FIELD_WEIGHTS, b: contract.FIELD_LENGTH_NORMALISATION, questionHeadingBoost: 1 };
@@ -373,6 +373,8 @@ class Scorer {
    */
   private readonly scale: Float64Array;
   private readonly releasesAsked: boolean;
+  /** The share of the question's weight in plain words, not identifiers: what meaning may add to (contract.ts hybridMeaning). */
+  private readonly wordShare: number;
   /** The index's saturation under this question's model, made at the first why[]. */
   private saturation: ((ordinal: number, packed: number) => number) | undefined;
   /** The same without the body's length normalisation: a key path's whole form and trailing forms. */
@@ -388,6 +390,7 @@ class Scorer {
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
     this.releasesAsked = asksAboutReleases(options.question);
+    this.wordShare = this.totalWeight > 0 ? units.filter((u) => !u.term.isIdentifier).reduce((sum, u) => sum + u.weight, 0) / this.totalWeight : 1;
     this.scale = this.releasesAsked ? tables.matchScaleOfDoc : tables.pageMatchScaleOfDoc;
     const arrays = documentArrays(tables);
     this.contextMask = arrays.contextMask;
@@ -452,7 +455,7 @@ class Scorer {
 
   score(ordinal: number, doc: number, mask: number, words: number, cosine: number | null): Scored {
     const scale = this.scale[doc];
-    const match = cosine === null ? scale * words : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * meaningTerm(cosine, this.options.meaning!.anchors);
+    const match = cosine === null ? scale * words : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
     const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
@@ -555,7 +558,10 @@ class Scorer {
     why.push({ ...term('words', (hasVector ? WORDS_WEIGHT : 1) * scale, s.words, this.wordsDetail(wordTerms) + record), terms: wordTerms });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
-      why.push(term('meaning', MEANING_WEIGHT * scale, meaningTerm(s.cosine!, anchors), `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${record}`));
+      const cosineTerm = meaningTerm(s.cosine!, anchors);
+      const value = hybridMeaning(cosineTerm, s.words, this.wordShare);
+      const floor = value > cosineTerm ? `; ${cosineTerm.toFixed(3)} raised to ${value.toFixed(3)}: meaning counts at least the passage's words${this.wordShare < 1 ? ` and adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : ''}` : this.wordShare < 1 ? `; meaning adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : '';
+      why.push(term('meaning', MEANING_WEIGHT * scale, value, `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${floor}${record}`));
     } else {
       why.push({ signal: 'meaning', weight: 0, raw: 0, contribution: 0, detail: this.options.meaning ? 'no embedding for this passage yet: words count at full weight' : 'embeddings are off: words count at full weight' });
     }
