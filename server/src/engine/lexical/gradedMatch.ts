@@ -22,9 +22,12 @@
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
 import { bestScore, keepContenders, kthBestScore, poolAndList, prunedScore, selectBest, type KthBest, type Pruning } from './maxScore';
+import { formUnit, postingsLength, rareParts, rarePostings, readingOrder, type RareParts } from './gradedSteps';
+import type { GradedUnit, PostingsView } from './gradedUnits';
 import { OrdinalSortWork, sortOrdinals } from './ordinalSort';
 
 export { prunedScore, type Pruning } from './maxScore';
+export type { GradedUnit, PostingsView, TermPostings } from './gradedUnits';
 
 /**
  * BM25F's parameters (Robertson, Zaragoza and Taylor 2004, "Simple BM25 extension to multiple
@@ -40,37 +43,6 @@ export interface FieldModel {
   questionHeadingBoost: number;
 }
 
-/** One unit of a graded match: a term, or an identifier with its parts as a weaker fallback. */
-export interface GradedUnit {
-  /** The term itself (an identifier's whole form). */
-  term: string;
-  /** Weight of the unit (its idf). */
-  weight: number;
-  /** Parts of an identifier, each with its own weight; empty for a plain word. */
-  parts: readonly { term: string; weight: number }[];
-  /**
-   * What the parts can give at most, as a share of the whole form's saturation: a section holding
-   * every part of `ignoreMissingValueFiles` strongly scores `partCredit`, one holding the whole
-   * form scores its saturation. The parts' value is their weighted mean saturation times the
-   * weighted share of the parts present, so two parts of three count for much less than all
-   * three (`BillingWorkerLedgerRejects` is not `LedgerUnbalancedRejects`). 0..1.
-   */
-  partCredit: number;
-  /**
-   * Other whole forms the unit matches by, each at a credit below 1: a key path's trailing forms
-   * (`privatekey.rotationpolicy` of `spec.privatekey.rotationpolicy`). A section holding one scores
-   * `credit` x its saturation; the unit takes the best of its whole form, its forms and its parts.
-   */
-  forms?: readonly { term: string; credit: number }[];
-  /**
-   * True when the whole form and the other forms are names (a configuration key path): their body
-   * frequency is not normalised by the section's length (`b` 0 for the body), so a long
-   * configuration reference that shows the key once holds it as strongly as a short note that
-   * names it. The parts stay words.
-   */
-  lengthFree?: boolean;
-}
-
 /** The sections that hold at least one unit, with each unit's bit and their summed weighted saturation. */
 export interface GradedMatch {
   /** Matching section ordinals, ascending (with pruning: only those that can be among the best k). */
@@ -82,32 +54,6 @@ export interface GradedMatch {
   count: number;
   /** Sections holding at least one unit, before pruning (equals `count` without it). */
   considered: number;
-}
-
-/** One term's live postings as the index holds them: a base range beside its packed counts, and a small delta. */
-export interface TermPostings {
-  postings: Uint32Array;
-  freqs: Uint32Array;
-  start: number;
-  end: number;
-  /** Delta sections holding the term (unsorted, never tombstoned), with their packed counts. */
-  delta: readonly number[] | null;
-  deltaFreqs: readonly number[] | null;
-}
-
-/** What a graded match reads of the index. */
-export interface PostingsView {
-  /** One more than the largest ordinal in use. */
-  ordinalBound: number;
-  bodyLengths: Uint32Array;
-  shortLengths: Uint32Array;
-  /** Tombstones over base ordinals; null when there are none. */
-  dead: Uint32Array | null;
-  averages: FieldLengths;
-  /** Changes whenever any section's lengths change (cached per-section norms are then stale). */
-  lengthsVersion: number;
-  /** The term's postings, or null when no section holds it. */
-  postingsOf(term: string): TermPostings | null;
 }
 
 /** Most units one match accepts: one bit each in a 32-bit mask. */
@@ -373,59 +319,6 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
 }
 
 /**
- * A part is rare when at most this share of the sections hold it. Parts more common weigh little
- * (idf ln 17 = 2.8 and below) against an identifier's rare ones (a number, a product name), and
- * their lists are the long ones: 17k-93k postings at 100k generated sections for "cli", "api" or
- * "service", where the number of `race-3763-api` is in 52.
- */
-const RARE_PART_SHARE = 1 / 16;
-/** The idf of a part held by RARE_PART_SHARE of the sections: ln(1 + N / df). */
-const RARE_PART_WEIGHT = Math.log(1 + 1 / RARE_PART_SHARE);
-
-/** An identifier's rare parts, and the most its parts step adds to a section holding none of them. */
-interface RareParts {
-  terms: string[];
-  /** Their postings, summed. */
-  postings: number;
-  most: number;
-}
-
-/** The rare parts' postings of the steps from `from` on. */
-function rarePostings(rare: readonly (RareParts | null)[], from: number): number {
-  let n = 0;
-  for (let i = from; i < rare.length; i++) n += rare[i]?.postings ?? 0;
-  return n;
-}
-
-/**
- * The parts step of `unit` gives a section credit x (weighted mean saturation of the parts it
- * holds) x (their weighted share), each factor at most the share of the parts it holds; a section
- * holding only common parts gets at most weight x credit x (their share)^2, a sliver when the
- * identifier's weight is in its rare parts. Null when no part is rare (nothing gained). The bound
- * is rounded up a little: the step's own arithmetic adds Number.MIN_VALUE per part.
- */
-function rareParts(view: PostingsView, unit: GradedUnit): RareParts | null {
-  let partWeight = 0;
-  for (const part of unit.parts) partWeight += part.weight;
-  if (!(partWeight > 0)) return null;
-  const terms: string[] = [];
-  let postings = 0;
-  let commonShare = 0;
-  for (const part of unit.parts) {
-    // By its weight, not its list: a store's question state holds only the candidates, and the
-    // same weight (idf over the whole corpus) makes the same choice there as in memory.
-    if (part.weight >= RARE_PART_WEIGHT) {
-      const list = view.postingsOf(part.term);
-      terms.push(part.term);
-      postings += list === null ? 0 : list.end - list.start + (list.delta?.length ?? 0);
-    } else commonShare += part.weight / partWeight;
-  }
-  if (terms.length === 0) return null;
-  const share = Math.min(1, commonShare);
-  return { terms, postings, most: unit.weight * unit.partCredit * share * share * (1 + 1e-9) + 1e-300 };
-}
-
-/**
  * `contenders` (ascending, marked live) and every section holding a rare part of the steps
  * still to come that no step has reached yet and whose best possible score (its sum is 0, with
  * `left` still to come) reaches `threshold`, ascending; the new ones are marked live. Their sums
@@ -456,51 +349,6 @@ function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32
   }
   if (n === contenders.length) return contenders;
   return sortOrdinals(kept.subarray(0, n), s.sortWork);
-}
-
-/** How many postings a step reads without pruning (an identifier's parts: all of theirs). */
-function postingsLength(view: PostingsView, units: readonly GradedUnit[], step: Step): number {
-  const unit = units[step.unit];
-  let n = 0;
-  const terms = step.form >= 0 ? [unit.forms![step.form].term] : step.parts ? unit.parts.map((p) => p.term) : [unit.term];
-  for (const term of terms) {
-    const list = view.postingsOf(term);
-    if (list !== null) n += list.end - list.start + (list.delta?.length ?? 0);
-  }
-  return n;
-}
-
-/**
- * One step of a match: a unit's word (or an identifier's whole form), an identifier's parts, or
- * one of its other forms (read as parts, `form` its index).
- */
-interface Step {
-  unit: number;
-  parts: boolean;
-  /** Index in the unit's `forms`, or -1. */
-  form: number;
-  /** The most the step can add to a section's sum. */
-  most: number;
-}
-
-/**
- * Steps by what they can add, most first; an identifier's whole form before its other forms and
- * its parts; ties by position.
- */
-function readingOrder(units: readonly GradedUnit[]): Step[] {
-  const steps: Step[] = [];
-  units.forEach((unit, j) => {
-    steps.push({ unit: j, parts: false, form: -1, most: unit.weight });
-    unit.forms?.forEach((f, k) => steps.push({ unit: j, parts: true, form: k, most: unit.weight * f.credit }));
-    if (unit.parts.length > 0) steps.push({ unit: j, parts: true, form: -1, most: unit.weight * unit.partCredit });
-  });
-  return steps.sort((a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit || a.form - b.form);
-}
-
-/** The unit's form `k` as a parts step reads it: one part at the form's credit. */
-function formUnit(unit: GradedUnit, k: number): GradedUnit {
-  const form = unit.forms![k];
-  return { term: unit.term, weight: unit.weight, parts: [{ term: form.term, weight: 1 }], partCredit: form.credit };
 }
 
 /**

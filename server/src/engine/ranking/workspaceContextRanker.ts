@@ -22,21 +22,24 @@
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { unpackCounts, type FieldCounts } from '../lexical/fields';
-import { MAX_MATCH_UNITS, type FieldModel, type GradedUnit, type Pruning } from '../lexical/postings';
+import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type SourceKind } from '../model';
-import { analyzeQuery, segmentTerm, type QueryTerm } from '../text/analyzer';
+import { analyzeQuery } from '../text/analyzer';
 import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 import type { Signal, SimilarityAnchors } from './contract';
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
+import { planUnits, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
+
+export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
 
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
 // transforms, where each imported name is a getter).
 const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT, DOCUMENT_CAP } = contract;
-const { idf, hybridMeaning, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
+const { hybridMeaning, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
 
 /** The contract's BM25F parameters as the postings index takes them: for statements, and for questions. */
 const FIELD_MODEL: FieldModel = { k1: contract.BM25F_K1, weight: contract.FIELD_WEIGHTS, b: contract.FIELD_LENGTH_NORMALISATION, questionHeadingBoost: 1 };
@@ -136,18 +139,6 @@ export interface RankResult {
    * once none could reach the top (max-score pruning): then it is the sections read until then.
    */
   candidates: number;
-}
-
-interface Unit {
-  term: QueryTerm;
-  bit: number;
-  weight: number;
-  /** An identifier's parts with their weights (empty for plain words). */
-  parts: { term: string; weight: number }[];
-  /** What the parts can give at most (contract.ts): less when the workspace spells the identifier. */
-  partCredit: number;
-  /** A key path's trailing forms that occur in the workspace, with their credits (contract.ts trailingFormCredit). */
-  forms: { term: string; credit: number }[];
 }
 
 /** One scored candidate: enough to order it and, if it is kept, to explain it. */
@@ -256,59 +247,6 @@ function capPerDocument(sorted: readonly Scored[], limit: number): { s: Scored; 
 }
 
 /**
- * A unit's weight is its idf. An identifier also brings its parts (each weighed by its own idf);
- * when the identifier itself occurs nowhere, its weight is its parts' mean weight, so a name the
- * workspace never spells does not outweigh the rest of the question by being rare. A key path
- * brings its trailing forms that occur somewhere, each credited with the idf-weighted share of
- * the path's segments it holds.
- */
-function weighUnit(documentFrequency: (term: string) => number, unit: Unit, n: number): void {
-  const df = documentFrequency(unit.term.key);
-  unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
-  unit.forms = trailingForms(documentFrequency, unit.term, n);
-  unit.partCredit = df > 0 || unit.forms.length > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
-  if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
-  else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
-}
-
-/** A key path's trailing forms that occur in the workspace, with their credits. */
-function trailingForms(documentFrequency: (term: string) => number, term: QueryTerm, n: number): { term: string; credit: number }[] {
-  const path = term.path;
-  if (!path || path.trailing.length === 0) return [];
-  const present = path.trailing.filter((t) => documentFrequency(t.term) > 0);
-  if (present.length === 0) return [];
-  const weights = path.written.map((segment) => {
-    const key = segmentTerm(segment);
-    return key === null ? 0 : idf(documentFrequency(key), n);
-  });
-  return present.map((t) => ({ term: t.term, credit: contract.trailingFormCredit(weights, t.from) })).filter((f) => f.credit > 0);
-}
-
-/** A question unit as a store's candidate search bounds it (engine/store/candidateBound.ts). */
-export interface WeighedUnit {
-  /** The unit's term (an identifier's whole form). */
-  term: string;
-  /** An identifier's parts: a section holding only these still scores some of the unit. */
-  parts: readonly string[];
-  /** A key path's trailing forms that occur in the corpus: a section holding one scores some of the unit. */
-  forms?: readonly string[];
-  /** Its weight, as the ranker gives it: the most the unit adds to the words sum. */
-  weight: number;
-}
-
-/**
- * The units `rankWorkspaceContext` scores `question` by (the 32 it keeps), weighed as it weighs
- * them over a corpus of `n` sections whose document frequencies `df` gives. A unit adds at most
- * its weight to a section's words sum (its saturation, or its parts' credit, is at most 1), so a
- * store can bound what a section holding only some terms can score without reading it.
- */
-export function weighedQuestionUnits(question: string, df: (term: string) => number, n: number): WeighedUnit[] {
-  const { units } = planUnits(analyzeQuery(stripQuestionFrame(question)));
-  for (const unit of units) weighUnit(df, unit, Math.max(1, n));
-  return units.map((u) => ({ term: u.term.key, parts: u.term.parts, forms: u.forms.map((f) => f.term), weight: u.weight }));
-}
-
-/**
  * The per-document arrays a question fills, zeroed (the bonuses are all overwritten), kept on the
  * tables and reused from question to question: ~0.5 MB of typed arrays at 24k documents is
  * memory outside the JS heap, and allocating it per question made V8 collect every ~150
@@ -384,7 +322,7 @@ class Scorer {
     private readonly state: IndexState,
     private readonly tables: RankingTables,
     private readonly options: RankOptions,
-    private readonly units: readonly Unit[],
+    private readonly units: readonly QuestionUnit[],
     private readonly named: readonly NamedEntity[],
     private readonly model: FieldModel,
   ) {
@@ -721,17 +659,6 @@ function term(signal: Signal, weight: number, raw: number, detail: string): WhyT
 
 function zero(signal: Signal, weight: number, detail: string): WhyTerm {
   return { signal, weight, raw: 0, contribution: 0, detail };
-}
-
-/** One bit per distinct question term; terms past the 32-bit mask are dropped and reported. */
-function planUnits(queryTerms: QueryTerm[]): { units: Unit[]; dropped: string[] } {
-  const units: Unit[] = [];
-  const dropped: string[] = [];
-  for (const queryTerm of queryTerms) {
-    if (units.length >= MAX_MATCH_UNITS) dropped.push(queryTerm.surface);
-    else units.push({ term: queryTerm, bit: 1 << units.length, weight: 0, parts: [], partCredit: 0, forms: [] });
-  }
-  return { units, dropped };
 }
 
 /** The innermost repository root holding a workspace-relative path. */
