@@ -5,6 +5,7 @@
  */
 import { MAX_MATCH_UNITS } from '../lexical/postings';
 import { analyzeQuery, segmentTerm, type QueryTerm } from '../text/analyzer';
+import { joinCompounds } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 
@@ -21,6 +22,16 @@ export interface QuestionUnit {
   partCredit: number;
   /** A key path's trailing forms that occur in the workspace, with their credits (contract.ts trailingFormCredit). */
   forms: { term: string; credit: number }[];
+}
+
+/**
+ * The terms a question is scored on: its words and identifiers without the question's frame
+ * ("how do I", text/questionFrame.ts), two adjacent words the index holds written as one joined
+ * into that word (text/compounds.ts). `known(term)`: the index holds the term.
+ */
+export function questionTerms(question: string, known: (term: string) => boolean): QueryTerm[] {
+  const text = stripQuestionFrame(question);
+  return joinCompounds(text, analyzeQuery(text), known);
 }
 
 /** One bit per distinct question term; terms past the 32-bit mask are dropped and reported. */
@@ -45,6 +56,13 @@ export function weighUnit(documentFrequency: (term: string) => number, unit: Que
   const df = documentFrequency(unit.term.key);
   unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
   unit.forms = trailingForms(documentFrequency, unit.term, n);
+  if (unit.term.compound) {
+    // Either spelling is the whole unit, weighed as its two words were: a section with the words
+    // apart scores what it did, one with the joined word scores as if it had both.
+    unit.partCredit = contract.COMPOUND_PART_CREDIT;
+    unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
+    return;
+  }
   unit.partCredit = df > 0 || unit.forms.length > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
   if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
@@ -82,7 +100,7 @@ export interface WeighedUnit {
  * store can bound what a section holding only some terms can score without reading it.
  */
 export function weighedQuestionUnits(question: string, df: (term: string) => number, n: number): WeighedUnit[] {
-  const { units } = planUnits(analyzeQuery(stripQuestionFrame(question)));
+  const { units } = planUnits(questionTerms(question, (term) => df(term) > 0));
   for (const unit of units) weighUnit(df, unit, Math.max(1, n));
   return units.map((u) => ({ term: u.term.key, parts: u.term.parts, forms: u.forms.map((f) => f.term), weight: u.weight }));
 }

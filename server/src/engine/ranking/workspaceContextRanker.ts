@@ -24,13 +24,12 @@ import type { IndexState, SectionEntry } from '../indexState';
 import { unpackCounts, type FieldCounts } from '../lexical/fields';
 import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
-import { analyzeQuery } from '../text/analyzer';
-import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
+import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
 import type { Signal, SimilarityAnchors } from './contract';
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
-import { planUnits, weighUnit, type QuestionUnit } from './questionUnits';
+import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 
 export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
@@ -170,11 +169,11 @@ interface Scored {
 
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
   // The question's frame ("how do I", "is it possible to") is not what it is about.
-  const { units, dropped } = planUnits(analyzeQuery(stripQuestionFrame(options.question)));
-  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
-  const named = entityDictionary(state.entities).find(options.question);
   const n = Math.max(1, state.lexical.sectionCount);
   const df = (term: string) => state.lexical.df(term);
+  const { units, dropped } = planUnits(questionTerms(options.question, (term) => df(term) > 0));
+  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
+  const named = entityDictionary(state.entities).find(options.question);
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model);

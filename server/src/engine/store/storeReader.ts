@@ -8,6 +8,7 @@ import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';
 import { analyzeQuery, segmentTerm, termSet } from '../text/analyzer';
+import { compoundCandidates } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import { MEANING_CANDIDATES } from '../meaning/sectionVectors';
 import type { MeaningSource } from '../ranking/workspaceContextRanker';
@@ -130,6 +131,9 @@ export class StoreReader {
       nearest = proposed ? vectors.nearestFrom(proposed.hits) : vectors.nearestExact(query.vector);
     }
     const terms = new Set<string>();
+    // Two adjacent words the namespace may hold as one (text/compounds.ts): the ranker joins them
+    // only when it does, which their counts say.
+    for (const joined of compoundCandidates(stripQuestionFrame(question))) terms.add(joined);
     for (const term of analyzeQuery(stripQuestionFrame(question))) {
       terms.add(term.key);
       for (const part of term.parts) terms.add(part);

@@ -47,6 +47,11 @@ export interface QueryTerm {
    * `steps.<name>.when`): its segments and the trailing forms it may match by (text/keyPaths.ts).
    */
   path?: AskedPath;
+  /**
+   * Two words of the question the workspace writes as one (text/compounds.ts): the key is the
+   * joined word and the parts are the two words, which count as much as it does.
+   */
+  compound?: boolean;
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);

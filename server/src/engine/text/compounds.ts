@@ -19,27 +19,82 @@ import { scanTokens } from './tokenize';
 /** At most this many characters between the two words: spaces, or one hyphen with spaces. */
 const GAP = /^(?:[ \t]+|[ \t]*-[ \t]*)$/;
 
+/** The joined form of every pair of adjacent plain words of `text`: what `joinCompounds` may ask about. */
+export function compoundCandidates(text: string): string[] {
+  const words = wordSpans(text);
+  const out: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    for (const joined of [joinedTerm(text, words[i], words[i + 1]), stemJoinedTerm(text, words[i], words[i + 1])]) {
+      if (joined !== null && !out.includes(joined)) out.push(joined);
+    }
+  }
+  return out;
+}
+
+interface Span {
+  start: number;
+  end: number;
+  identifier: boolean;
+}
+
+function wordSpans(text: string): Span[] {
+  const words: Span[] = [];
+  scanTokens(text, (start, end, identifier) => words.push({ start, end, identifier }));
+  return words;
+}
+
+/** The index term of two adjacent plain words written as one, or null when they cannot be joined. */
+function joinedTerm(text: string, a: Span, b: Span): string | null {
+  if (a.identifier || b.identifier || !GAP.test(text.slice(a.end, b.start))) return null;
+  const first = text.slice(a.start, a.end);
+  const second = text.slice(b.start, b.end);
+  // A verb and its particle ("roll back", "log in"), never two words of a name ("key pair",
+  // "Argo CD"): those are written joined in identifiers, where the joined form is a name's part.
+  const verb = analyzeWord(first);
+  if (!PARTICLES.has(second.toLowerCase()) || verb === null) return null;
+  return analyzeWord(`${first}${second}`);
+}
+
+/**
+ * The same, from the verb's stem: "rolling back", "logged in", "times out" are `rollback`,
+ * `login`, `timeout` written apart and inflected. Null when it is the written form's own join.
+ */
+function stemJoinedTerm(text: string, a: Span, b: Span): string | null {
+  const written = joinedTerm(text, a, b);
+  if (written === null) return null;
+  const stem = analyzeWord(text.slice(a.start, a.end))!;
+  const joined = analyzeWord(`${stem}${text.slice(b.start, b.end)}`);
+  return joined === written ? null : joined;
+}
+
+/**
+ * The adverb particles of English phrasal verbs, whose verb-and-particle is written as one word
+ * as a noun or adjective (`rollback`, `setup`, `login`, `checkout`, `shutdown`, `failover`,
+ * `teardown`, `walkthrough`, `handoff`).
+ */
+const PARTICLES: ReadonlySet<string> = new Set(['back', 'up', 'out', 'in', 'off', 'over', 'down', 'on', 'away', 'through']);
+
 /**
  * `terms` (analyzeQuery's, of `text`) with each joinable pair of adjacent words replaced by one
  * compound unit where the first word's unit was. `known(term)` says whether the index holds a
  * term; only joined forms are asked about.
  */
 export function joinCompounds(text: string, terms: readonly QueryTerm[], known: (term: string) => boolean): QueryTerm[] {
-  const words: { start: number; end: number; identifier: boolean }[] = [];
-  scanTokens(text, (start, end, identifier) => words.push({ start, end, identifier }));
+  const words = wordSpans(text);
   let out: QueryTerm[] | null = null;
   for (let i = 0; i + 1 < words.length; i++) {
     const a = words[i];
     const b = words[i + 1];
-    if (a.identifier || b.identifier || !GAP.test(text.slice(a.end, b.start))) continue;
+    const written = joinedTerm(text, a, b);
+    const stemmed = stemJoinedTerm(text, a, b);
+    const joined = written !== null && known(written) ? written : stemmed !== null && known(stemmed) ? stemmed : null;
+    if (joined === null) continue;
     const first = text.slice(a.start, a.end);
     const second = text.slice(b.start, b.end);
-    const joined = analyzeWord(`${first}${second}`);
-    if (joined === null || !known(joined)) continue;
     const current: QueryTerm[] = out ?? [...terms];
     if (current.some((t) => t.key === joined)) continue;
     const parts = [analyzeWord(first), analyzeWord(second)].filter((p): p is string => p !== null && p !== joined);
-    const unit: QueryTerm = { key: joined, surface: text.slice(a.start, b.end), isIdentifier: true, parts: [...new Set(parts)] };
+    const unit: QueryTerm = { key: joined, surface: text.slice(a.start, b.end), isIdentifier: true, parts: [...new Set(parts)], compound: true };
     // The compound takes the place of its first word's unit; the second word's unit goes unless
     // another place in the question asks for it.
     const at = current.findIndex((t) => !t.isIdentifier && t.key === parts[0]);
@@ -57,6 +112,6 @@ export function joinCompounds(text: string, terms: readonly QueryTerm[], known: 
 }
 
 /** True when a word other than the one at `index` analyses to `key`. */
-function usedElsewhere(words: readonly { start: number; end: number; identifier: boolean }[], text: string, index: number, key: string): boolean {
+function usedElsewhere(words: readonly Span[], text: string, index: number, key: string): boolean {
   return words.some((w, j) => j !== index && j !== index - 1 && !w.identifier && analyzeWord(text.slice(w.start, w.end)) === key);
 }
