@@ -11,7 +11,7 @@
  *   ../shared/data/beir-scifact), nDCG@10 next to the published figures and the baselines.
  * - `argocd`, `cert-manager`, `goreleaser` (evalDocs.ts; `docs` is the three): real documentation
  *   with labelled questions in five styles, beside the reference BM25 and Lunr; Argo CD's from
- *   ../shared/data/argocd-docs (skipped when absent), the other two from bench/corpora.
+ *   test/fixtures/argocd-docs, the other two from bench/corpora.
  * - `context` (evalContext.ts): labelled get_context tasks on a real public library of agent
  *   instructions (github/awesome-copilot) and on the example; page precision, recall,
  *   nothing-found, tokens per bundle. Without `--embeddings` it runs both words only and hybrid;
@@ -88,7 +88,7 @@ function parseArgs(argv: readonly string[]): EvalOptions {
     ...(modelUrl ? { modelUrl } : {}),
     ...(model ? { model } : {}),
     scifactDir: value('--scifact-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'beir-scifact'),
-    argocdDir: value('--argocd-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'argocd-docs'),
+    argocdDir: value('--argocd-dir') ?? path.resolve(REPO_ROOT, 'test', 'fixtures', 'argocd-docs'),
     out: value('--out') ?? path.join(REPO_ROOT, 'eval-results', `eval-${stamp}.json`),
   };
 }

@@ -2,24 +2,23 @@
  * Eval datasets 3 to 5: real documentation nobody here wrote, with labelled questions in five
  * styles (keyword, paraphrase, identifier, howto, faq) and gold at the file level.
  *
- * - `argocd`: Argo CD's docs (../shared/data/argocd-docs, Apache-2.0; outside the repository,
- *   skipped when absent): 455 files, 60 questions.
+ * - `argocd`: Argo CD's docs (test/fixtures/argocd-docs, Apache-2.0): 455 files, 60 questions.
  * - `cert-manager`: cert-manager's docs (bench/corpora/cert-manager, Apache-2.0): 201 files, 62
  *   questions.
  * - `goreleaser`: GoReleaser's site (bench/corpora/goreleaser, MIT): 233 files, 62 questions.
  *
- * Each corpus becomes a workspace the way a docs repository is one: its `docs/` (and `mkdocs.yml`
- * when it has one, else a one-line one) copied into a fixed folder under the temp directory with
- * a `catalog-info.yaml` whose Component carries `backstage.io/techdocs-ref: dir:.`, so every page
- * is a `catalog_doc` of that one entity. `workspace_context` is asked every question with limit 10
- * through the tool layer in this process (the code the MCP server runs), words only and, with
+ * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
+ * has one) copied into a fixed folder under the temp directory, and nothing added: the pages are
+ * read as a documentation site (or a docs folder) of no entity, as a user's clone of it would be
+ * (a one-entity catalog file added beside them gives the same figures, measured).
+ * `workspace_context` is asked every question with limit 10 through the tool layer in this process (the code the MCP server runs), words only and, with
  * embeddings, hybrid: every section embedded first by the packaged model, the vectors cached by
  * digest in a fixed folder, so a second run embeds nothing. Beside it, in the same run, the
  * reference BM25 and Lunr over the same files split the reference way (baselines/docsReference.ts).
  * Scoring: the first 10 passages as their distinct files, nDCG@10 and recall@5 per style and
  * overall.
  */
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { callTool } from '../server/src/tools/callTool';
@@ -31,7 +30,7 @@ import { summarize, type Summary } from './stats';
 
 export const DOC_STYLES = ['keyword', 'paraphrase', 'identifier', 'howto', 'faq'] as const;
 
-/** One documentation corpus: where it is and the one catalog entity its docs belong to. */
+/** One documentation corpus: where it is. */
 export interface DocsCorpus {
   /** Dataset key, workspace folder name and `workspace` argument. */
   key: string;
@@ -39,7 +38,6 @@ export interface DocsCorpus {
   label: string;
   /** Folder holding `docs/`, `questions.jsonl` and maybe `mkdocs.yml`. */
   dir: string;
-  entity: { name: string; title: string; description: string; owner: string };
 }
 
 const REPO_ROOT = path.resolve(__dirname, '..');
@@ -51,19 +49,16 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       key: 'argocd',
       label: 'Argo CD',
       dir: argocdDir,
-      entity: { name: 'argo-cd', title: 'Argo CD', description: 'Declarative GitOps continuous delivery for Kubernetes.', owner: 'argoproj' },
     },
     {
       key: 'cert-manager',
       label: 'cert-manager',
       dir: path.join(REPO_ROOT, 'bench', 'corpora', 'cert-manager'),
-      entity: { name: 'cert-manager', title: 'cert-manager', description: 'X.509 certificate management for Kubernetes.', owner: 'cert-manager' },
     },
     {
       key: 'goreleaser',
       label: 'GoReleaser',
       dir: path.join(REPO_ROOT, 'bench', 'corpora', 'goreleaser'),
-      entity: { name: 'goreleaser', title: 'GoReleaser', description: 'Release engineering for Go and other languages.', owner: 'goreleaser' },
     },
   ];
 }
@@ -125,10 +120,7 @@ export function loadDocsQuestions(dir: string): DocsQuestion[] {
     .map((l) => JSON.parse(l) as DocsQuestion);
 }
 
-/**
- * Writes the corpus as a one-entity docs repository in `parent/<key>` (emptied first); returns
- * the folder.
- */
+/** Writes the corpus as its docs repository has it in `parent/<key>` (emptied first); returns the folder. */
 export function writeDocsWorkspace(corpus: DocsCorpus, parent: string): string {
   const workspace = path.join(parent, corpus.key);
   rmSync(workspace, { recursive: true, force: true });
@@ -136,26 +128,6 @@ export function writeDocsWorkspace(corpus: DocsCorpus, parent: string): string {
   cpSync(path.join(corpus.dir, 'docs'), path.join(workspace, 'docs'), { recursive: true });
   const mkdocs = path.join(corpus.dir, 'mkdocs.yml');
   if (existsSync(mkdocs)) cpSync(mkdocs, path.join(workspace, 'mkdocs.yml'));
-  else writeFileSync(path.join(workspace, 'mkdocs.yml'), `site_name: ${corpus.entity.title}\n`);
-  const { name, title, description, owner } = corpus.entity;
-  writeFileSync(
-    path.join(workspace, 'catalog-info.yaml'),
-    [
-      'apiVersion: backstage.io/v1alpha1',
-      'kind: Component',
-      'metadata:',
-      `  name: ${name}`,
-      `  title: ${title}`,
-      `  description: ${description}`,
-      '  annotations:',
-      '    backstage.io/techdocs-ref: dir:.',
-      'spec:',
-      '  type: service',
-      '  lifecycle: production',
-      `  owner: ${owner}`,
-      '',
-    ].join('\n'),
-  );
   return workspace;
 }
 
