@@ -28,7 +28,7 @@ import { embeddingText } from '../server/src/engine/meaning/sectionVectors';
 import { callTool } from '../server/src/tools/callTool';
 import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
-import { writeArgocdWorkspace } from './evalArgocd';
+import { writeArgocdWorkspace } from './evalDocs';
 import { generateWorkspace } from './generate';
 import { makeQueries } from './queries';
 import { summarize, type Summary } from './stats';
