@@ -61,7 +61,7 @@
  *   SciFact 0.732 -> 0.732, the example 0.653 -> 0.663. Words only: unchanged.
  * - 2026-12-04.1: configuration keys are identifiers, and release notes give way to the page.
  *   Judged on three documentation corpora nobody here wrote (Argo CD's, cert-manager's,
- *   GoReleaser's; 184 labelled questions, bench/README.md) instead of one.
+ *   GoReleaser's; 184 labelled questions, bench/RESULTS.md) instead of one.
  *   Key paths: a section's YAML, JSON and TOML blocks give their key paths as terms, each whole
  *   and by its trailing forms of two or more keys (`spec.privatekey.rotationpolicy`,
  *   `privatekey.rotationpolicy`; chunking/codeKeys.ts), so a question naming a dotted path meets
