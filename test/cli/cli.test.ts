@@ -100,13 +100,13 @@ describe('wsctx CLI on the example workspace', () => {
     const lines = run.stdout.split('\n');
     assert.match(lines[0], /^#\s+score\s+passage\s+source\s+kind$/);
     assert.match(lines[1], /^1\s+1\.\d{3}\s+Deploy and rollback › Rolling back\s+\S*-worker\/docs\/runbooks\/deploy\.md:\d+-\d+\s+catalog_doc$/);
-    assert.match(run.stdout, /\n     words\s+1\.00\s+0\.790\s+0\.790\s+3 of 3 terms; matched roll 0\.81 \(heading\+body\), back 0\.81 \(heading\+body\), billing-worker 0\.72 \(body\+context\)\n/);
+    assert.match(run.stdout, /\n     words\s+1\.00\s+0\.811\s+0\.811\s+2 of 2 terms; matched roll back 0\.84 \(heading\+title\+body\), billing-worker 0\.72 \(body\+context\)\n/);
     assert.match(run.stdout, /\n     namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker, named as "billing worker"\n/);
     assert.match(run.stdout, /contract \d{4}-\d{2}-\d{2}\.\d+ · \d+ candidates · embeddings off · indexedAt /);
     // Without --why: why[] on one line, an excerpt around the matched words, 100 columns at most.
     const plain = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3']);
-    assert.match(plain.stdout, /\n {5}why: words 0\.790 \+ namedEntity 0\.150 \+ [^\n]*= 1\.\d{3} \(--why for every term\)\n/);
-    assert.doesNotMatch(plain.stdout, /3 of 3 terms; matched/);
+    assert.match(plain.stdout, /\n {5}why: words 0\.811 \+ title 0\.148 \+ namedEntity 0\.150 \+ [^\n]*= 1\.\d{3} \(--why for every te/);
+    assert.doesNotMatch(plain.stdout, /2 of 2 terms; matched/);
     const firstExcerpt = /\n {5}"([^\n]*)"\n/.exec(plain.stdout)![1];
     assert.match(firstExcerpt, /roll/i);
     assert.ok(plain.stdout.split('\n').every((l) => l.length <= 100), 'a line is wider than 100 columns');
