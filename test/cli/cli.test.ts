@@ -112,15 +112,15 @@ describe('wsctx CLI on the example workspace', () => {
     assert.match(lines[2], /^ {5}\[[0-9a-f]{8}\] @ [0-9a-f]{12}$/);
     assert.match(lines[3], /^ {5}file:\/\/\/\S+\/payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md#L\d+-L\d+$/);
     // --why: one row per term, the detail wrapped under its own column, never past 100 columns.
-    assert.match(run.stdout, /\n {5}words {8}1\.00 {2}0\.790 {2}0\.790 {2}3 of 3 terms; matched roll 0\.81 \(heading\+body\), back 0\.81\n {38}\(heading\+body\), billing-worker 0\.72 \(body\+context\)\n/);
+    assert.match(run.stdout, /\n {5}words {8}1\.00 {2}0\.811 {2}0\.811 {2}2 of 2 terms; matched roll back 0\.84 \(heading\+title\+body\),\n {38}billing-worker 0\.72 \(body\+context\)\n/);
     assert.match(run.stdout, /\n {5}namedEntity {2}0\.15 {2}1\.000 {2}0\.150 {2}belongs to component:default\/billing-worker, named as "billing\n {38}worker"\n/);
     assert.match(run.stdout, /contract \d{4}-\d{2}-\d{2}\.\d+ · \d+ candidates · embeddings off · indexedAt /);
     assert.deepEqual(lines.filter((l) => l.length > 100 && !l.trimStart().startsWith('file:')), []);
     // Without --why: why[] on one line, an excerpt around the matched words, 100 columns at most.
     const plain = wsctx(['ask', 'how do I roll back billing-worker?', ...WS, '--limit', '3']);
-    assert.match(plain.stdout, /\n {5}why: words 0\.790 \+ namedEntity 0\.150 \+ [^\n]*= 1\.\d{3}\n/);
+    assert.match(plain.stdout, /\n {5}why: words 0\.811 \+ title 0\.148 \+ namedEntity 0\.150 \+ [^\n]*= 1\.\d{3}\n/);
     assert.match(plain.stdout, /--why for every term\n$/);
-    assert.doesNotMatch(plain.stdout, /3 of 3 terms; matched/);
+    assert.doesNotMatch(plain.stdout, /2 of 2 terms; matched/);
     const firstExcerpt = /\n {5}"([^\n]*)"\n/.exec(plain.stdout)![1];
     assert.match(firstExcerpt, /roll/i);
     assert.deepEqual(plain.stdout.split('\n').filter((l) => l.length > 100 && !l.trimStart().startsWith('file:')), []);
