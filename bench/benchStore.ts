@@ -106,6 +106,8 @@ class TimedStore implements IndexStore {
     this.spentMs += performance.now() - started;
     return found;
   };
+  loadNamespace: IndexStore['loadNamespace'] = (ns, since, sink) => this.inner.loadNamespace(ns, since, sink);
+  watch: IndexStore['watch'] = (onChange, onLost) => this.inner.watch(onChange, onLost);
   close = () => this.inner.close();
   candidates: IndexStore['candidates'] = (ns, terms, named, also) => this.timed(this.inner.candidates(ns, terms, named, also));
   termPostings: IndexStore['termPostings'] = (ns, terms) => this.timed(this.inner.termPostings(ns, terms));
