@@ -43,6 +43,8 @@ const OPTIONS = {
   port: { type: 'string' },
   token: { type: 'string' },
   store: { type: 'string' },
+  'store-mode': { type: 'string' },
+  'max-memory': { type: 'string' },
   config: { type: 'string' },
   'private-notes': { type: 'string' },
   organization: { type: 'string' },
@@ -89,6 +91,10 @@ export type CliOptions = {
   token?: string;
   /** `--store`: a postgresql:// URL; index writes there, the other commands answer from there. */
   store?: string;
+  /** `--store-mode memory|per-question`: hold the store's namespaces in memory, or read the store per question. */
+  storeMode?: string;
+  /** `--max-memory SIZE` (memory mode): refuse to load more than this (8GB, 512MB, bytes). */
+  maxMemory?: string;
   /** `serve --config FILE` (with or without `--store`): the server's config file (access tokens and their folders). */
   config?: string;
   /** `--private-notes DIR`: the user's own notes folder (outside the workspace); over `privateNotes.folder`. */
@@ -150,6 +156,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       port: integer('--port', v.port),
       token: v.token,
       store: v.store,
+      storeMode: v['store-mode'],
+      maxMemory: v['max-memory'],
       config: v.config,
       privateNotes: v['private-notes'],
       organization: v.organization,
@@ -223,6 +231,11 @@ Options:
   --store URL                 a PostgreSQL store (postgresql://user@host/db): index writes each
                               --workspace folder there as its own namespace; ask, expand, mcp and
                               serve answer from it (--workspace picks namespaces by folder name)
+  --store-mode memory|per-question
+                              with --store: load each namespace into memory and answer from there,
+                              following writes (default for mcp and serve), or read the store for
+                              each question (default for one-shot commands)
+  --max-memory SIZE           with --store-mode memory: refuse to load more than SIZE (8GB, 512MB)
   --config FILE               serve: the server's config file (its tokens, each for every folder
                               or limited to some; with or without --store)
   --private-notes DIR         your own Markdown notes, a folder outside the workspace: context
