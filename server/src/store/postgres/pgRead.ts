@@ -162,15 +162,24 @@ async function readCatalog(client: PoolClient, ns: number): Promise<{ entities: 
   return { entities, relations };
 }
 
-/** The documents written after `after` (0: all), each with its sections (texts included) in position order, read page by page. */
+/**
+ * The documents written after `after` (0: all) in the order they were written (generation, then
+ * their place in the write), each with its sections (texts included) in position order, read
+ * page by page.
+ */
 async function readDocsSince(client: PoolClient, ns: number, after: number): Promise<{ doc: StoredDoc; sections: CandidateSection[] }[]> {
   const docs = new Map<string, { doc: StoredDoc; sections: CandidateSection[] }>();
-  let lastId = '';
+  let last = [after, -1];
   for (;;) {
-    const page = (await client.query<{ id: string; doc: StoredDoc }>('SELECT id, doc FROM wsctx.docs WHERE ns = $1 AND generation > $2 AND id > $3 ORDER BY id LIMIT $4', [ns, after, lastId, LOAD_PAGE])).rows;
+    const page = (
+      await client.query<{ id: string; generation: number; seq: number; doc: StoredDoc }>(
+        'SELECT id, generation, seq, doc FROM wsctx.docs WHERE ns = $1 AND generation > $2 AND (generation, seq) > ($3, $4) ORDER BY generation, seq LIMIT $5',
+        [ns, after, last[0], last[1], LOAD_PAGE],
+      )
+    ).rows;
     for (const r of page) docs.set(r.id, { doc: r.doc, sections: [] });
     if (page.length < LOAD_PAGE) break;
-    lastId = page[page.length - 1].id;
+    last = [page[page.length - 1].generation, page[page.length - 1].seq];
   }
   if (docs.size === 0) return [];
   // On a full read every section; else those of the documents written since (sections go with their documents).

@@ -27,6 +27,11 @@ export function isPostgresUrl(url: string): boolean {
 export interface PostgresStoreOptions {
   /** Connections kept open for concurrent readers (default $WSCTX_STORE_CONNECTIONS, else 10). */
   maxConnections?: number;
+  /**
+   * A write numbers a namespace's sections afresh once its ordinals pass twice its live sections
+   * and this many (default 65,536, one term block: a small namespace is not renumbered every few writes).
+   */
+  renumberFloor?: number;
 }
 
 /**
@@ -47,7 +52,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (error instanceof InputError) throw error;
     throw new InputError(`--store: cannot use the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`);
   }
-  return new PostgresStore(pool, pgvector, url);
+  return new PostgresStore(pool, pgvector, url, options.renumberFloor);
 }
 
 /**
@@ -118,6 +123,7 @@ export class PostgresStore implements IndexStore {
     private readonly pool: Pool,
     readonly pgvector: boolean,
     private readonly url: string,
+    private readonly renumberFloor?: number,
   ) {}
 
   async namespaces(): Promise<StoredNamespace[]> {
@@ -133,7 +139,7 @@ export class PostgresStore implements IndexStore {
   }
 
   async write(rows: StoredWorkspace): Promise<WriteReport> {
-    return this.transaction('READ COMMITTED', false, (client) => writeNamespace(client, rows, this.pgvector));
+    return this.transaction('READ COMMITTED', false, (client) => writeNamespace(client, rows, this.pgvector, this.renumberFloor));
   }
 
   async readBase(namespace: string): Promise<NamespaceBaseRows | undefined> {

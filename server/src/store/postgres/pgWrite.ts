@@ -24,7 +24,7 @@ const SECTION_BATCH = 1000;
 const COMMIT_BATCH = 20_000;
 /** The channel every write announces its namespace's new generation on. */
 export const GENERATION_CHANNEL = 'wsctx_generations';
-/** Ordinals are numbered afresh when they spread past this multiple of the live sections (and past one block). */
+/** Ordinals are numbered afresh when they spread past this multiple of the live sections (and past a floor: one block by default). */
 const RENUMBER_FACTOR = 2;
 
 /** What a write must know of the namespace's row (read and locked by the upsert). */
@@ -42,7 +42,7 @@ interface NamespaceRow {
   vector_hnsw: boolean;
 }
 
-export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, pgvector: boolean): Promise<WriteReport> {
+export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, pgvector: boolean, renumberFloor = BLOCK_SIZE): Promise<WriteReport> {
   const started = performance.now();
   const name = rows.info.folder.name;
   // The upsert locks the namespace's row: two writers of one namespace go one after the other.
@@ -103,7 +103,7 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
   let epoch = ns.epoch;
   // Every block is rebuilt on a first write and after a renumbering; else those a section came to or left.
   let everyBlock = ns.generation === 0;
-  if (nextOrdinal + freshCount > Math.max(BLOCK_SIZE, RENUMBER_FACTOR * sectionTotal)) {
+  if (nextOrdinal + freshCount > Math.max(renumberFloor, RENUMBER_FACTOR * sectionTotal)) {
     nextOrdinal = await renumber(client, ns.id, generation);
     epoch++;
     everyBlock = true;
@@ -319,13 +319,14 @@ class StorableWriter {
   }
 }
 
+/** The documents a write replaces, in the write's order (`seq`): readers hold them in (generation, seq) order, as the engine does. */
 async function insertDocs(client: PoolClient, ns: number, generation: number, docs: readonly StoredDoc[], storable: StorableWriter): Promise<void> {
   for (let i = 0; i < docs.length; i += SECTION_BATCH) {
-    const batch = docs.slice(i, i + SECTION_BATCH).map((d) => ({ id: d.id, path: d.path, entity_refs: d.entityRefs, section_count: d.sectionCount, title_term_count: d.titleTerms.length, content_digest: d.contentDigest, doc: d }));
+    const batch = docs.slice(i, i + SECTION_BATCH).map((d, k) => ({ seq: i + k, id: d.id, path: d.path, entity_refs: d.entityRefs, section_count: d.sectionCount, title_term_count: d.titleTerms.length, content_digest: d.contentDigest, doc: d }));
     await client.query(
-      `INSERT INTO wsctx.docs (ns, generation, id, path, entity_refs, section_count, title_term_count, content_digest, doc)
-       SELECT $1, $2, x.id, x.path, ARRAY(SELECT jsonb_array_elements_text(x.entity_refs)), x.section_count, x.title_term_count, x.content_digest, x.doc
-         FROM jsonb_to_recordset($3::jsonb) AS x(id text, path text, entity_refs jsonb, section_count int, title_term_count int, content_digest text, doc jsonb)`,
+      `INSERT INTO wsctx.docs (ns, generation, seq, id, path, entity_refs, section_count, title_term_count, content_digest, doc)
+       SELECT $1, $2, x.seq, x.id, x.path, ARRAY(SELECT jsonb_array_elements_text(x.entity_refs)), x.section_count, x.title_term_count, x.content_digest, x.doc
+         FROM jsonb_to_recordset($3::jsonb) AS x(seq int, id text, path text, entity_refs jsonb, section_count int, title_term_count int, content_digest text, doc jsonb)`,
       [ns, generation, storable.json(batch, (d) => d.path)],
     );
   }

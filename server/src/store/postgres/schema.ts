@@ -13,7 +13,8 @@
  *   only the blocks its sections changed (their `digest` tells which).
  * - `sections` and `docs` hold what ranking and rendering read; `docs.content_digest` decides
  *   what a write replaces, and `docs.generation` is the write that wrote it (what a reader
- *   following the store reads again).
+ *   following the store reads again) and `seq` its place in that write: in (generation, seq)
+ *   order a reader holds the documents in the order the in-memory engine does.
  * - `namespaces` holds the corpus sums (section count, field length sums, title terms) a
  *   question's candidates are scored with, a generation that every write bumps (and announces:
  *   NOTIFY on channel `wsctx_generations`), a digest of everything written (an unchanged write
@@ -101,10 +102,11 @@ CREATE TABLE IF NOT EXISTS wsctx.docs (
   title_term_count integer NOT NULL,
   content_digest text NOT NULL,
   generation integer NOT NULL,
+  seq integer NOT NULL,
   doc jsonb NOT NULL,
   PRIMARY KEY (ns, id)
 );
-CREATE INDEX IF NOT EXISTS docs_generation ON wsctx.docs (ns, generation);
+CREATE INDEX IF NOT EXISTS docs_generation ON wsctx.docs (ns, generation, seq);
 CREATE INDEX IF NOT EXISTS docs_entity_refs ON wsctx.docs USING gin (entity_refs);
 CREATE TABLE IF NOT EXISTS wsctx.sections (
   ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
