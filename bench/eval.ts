@@ -1,50 +1,60 @@
 /**
  * `npm run eval`: retrieval quality.
  *
- *   npm run eval [-- --dataset fernhill|scifact|argocd|context|all] [--embeddings off|local] [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE]
- *                [--context-set awesome-copilot|fernhill] [--model-url URL] [--model NAME]
+ *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|docs|context|all] [--embeddings off|local]
+ *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set awesome-copilot|fernhill] [--model-url URL] [--model NAME]
  *
  * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
  *   `workspace_context` and the baselines; metrics overall, by kind and by source kind, and the
  *   failing cases with the rank each expected passage got.
  * - `scifact` (evalScifact.ts): BEIR SciFact's test claims over its abstracts (default folder
  *   ../shared/data/beir-scifact), nDCG@10 next to the published figures and the baselines.
+ * - `argocd`, `cert-manager`, `goreleaser` (evalDocs.ts; `docs` is the three): real documentation
+ *   with labelled questions in five styles, beside the reference BM25 and Lunr; Argo CD's from
+ *   test/fixtures/argocd-docs, the other two from bench/corpora.
  * - `context` (evalContext.ts): labelled get_context tasks on a real public library of agent
  *   instructions (github/awesome-copilot) and on the example; page precision, recall,
  *   nothing-found, tokens per bundle. Without `--embeddings` it runs both words only and hybrid;
  *   the judge is the heuristic one unless `--model-url` (an OpenAI-compatible endpoint) is given.
- * `--embeddings local` scores `workspace_context` hybrid (words and meaning, every section embedded
- * first with the packaged model); the default, `off`, scores it on words alone.
+ * Without `--embeddings`, `scifact`, the documentation corpora and `context` score
+ * `workspace_context` both words only and hybrid (words and meaning, every section embedded first
+ * with the packaged model; vectors are cached under the temp folder, so only the first run
+ * embeds), and the summary table puts them side by side; `--embeddings off` or `local` runs one.
+ * `fernhill` runs words only unless `--embeddings local`.
  * Metrics are bench/metrics.ts's. Prints Markdown and writes JSON to eval-results/ (or `--out`),
  * both naming the machine, the Node version and the git commit.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { evalFernhill, type FernhillEval, type SystemResult } from './evalFernhill';
-import type { EvalEmbeddings, MeaningFigures } from './evalEngine';
+import { ourSystemLabel, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
 import { evalScifact, type ScifactEval } from './evalScifact';
-import { ARGOCD_STYLES, evalArgocd, type ArgocdEval } from './evalArgocd';
+import { DOC_STYLES, docsCorpora, evalDocs, type DocsEval, type DocsSystemKey } from './evalDocs';
 import { CONTEXT_SETS, evalContext, type ContextEval, type ContextSet } from './evalContext';
 import type { MeanMetrics } from './metrics';
 import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
-const DATASETS = ['fernhill', 'scifact', 'argocd', 'context'] as const;
+const DOC_DATASETS = ['argocd', 'cert-manager', 'goreleaser'] as const;
+const DATASETS = ['fernhill', 'scifact', ...DOC_DATASETS, 'context'] as const;
 
 export interface EvalResult {
   environment: RunEnvironment;
+  /** The example workspace's mode (words only unless `--embeddings local`). */
   embeddings: EvalEmbeddings;
+  /** The modes SciFact, the documentation corpora and `context` ran. */
+  modes: EvalEmbeddings[];
   fernhill?: FernhillEval;
   scifact?: ScifactEval;
-  argocd?: ArgocdEval;
+  /** The documentation corpora, in DOC_DATASETS order. */
+  docs?: DocsEval[];
   context?: ContextEval;
 }
 
 interface EvalOptions {
   datasets: string[];
-  embeddings: EvalEmbeddings;
-  /** False when `--embeddings` was not given (the context dataset then runs both). */
-  embeddingsGiven: boolean;
+  /** The modes SciFact, the documentation corpora and `context` run: both unless `--embeddings` names one. */
+  modes: EvalEmbeddings[];
   scifactDir: string;
   argocdDir: string;
   contextSets: ContextSet[];
@@ -59,12 +69,13 @@ function parseArgs(argv: readonly string[]): EvalOptions {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const dataset = value('--dataset') ?? 'all';
-  const datasets = dataset === 'all' ? [...DATASETS] : dataset.split(',');
+  const datasets = dataset === 'all' ? [...DATASETS] : dataset.split(',').flatMap((d) => (d === 'docs' ? [...DOC_DATASETS] : [d]));
   for (const d of datasets) {
-    if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`eval: --dataset must be fernhill, scifact, argocd, context or all, got "${d}"`);
+    if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`eval: --dataset must be ${DATASETS.join(', ')}, docs or all, got "${d}"`);
   }
-  const embeddings = value('--embeddings') ?? 'off';
-  if (embeddings !== 'off' && embeddings !== 'local') throw new Error(`eval: --embeddings must be off or local, got "${embeddings}"`);
+  const embeddingsArg = value('--embeddings');
+  if (embeddingsArg !== undefined && embeddingsArg !== 'off' && embeddingsArg !== 'local') throw new Error(`eval: --embeddings must be off or local, got "${embeddingsArg}"`);
+  const modes: EvalEmbeddings[] = embeddingsArg === undefined ? ['off', 'local'] : [embeddingsArg];
   const contextSets = (value('--context-set') ?? CONTEXT_SETS.join(',')).split(',') as ContextSet[];
   for (const c of contextSets) if (!(CONTEXT_SETS as readonly string[]).includes(c)) throw new Error(`eval: --context-set must be ${CONTEXT_SETS.join(' or ')}, got "${c}"`);
   const modelUrl = value('--model-url');
@@ -72,13 +83,12 @@ function parseArgs(argv: readonly string[]): EvalOptions {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   return {
     datasets,
-    embeddings,
-    embeddingsGiven: argv.includes('--embeddings'),
+    modes,
     contextSets,
     ...(modelUrl ? { modelUrl } : {}),
     ...(model ? { model } : {}),
     scifactDir: value('--scifact-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'beir-scifact'),
-    argocdDir: value('--argocd-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'argocd-docs'),
+    argocdDir: value('--argocd-dir') ?? path.resolve(REPO_ROOT, 'test', 'fixtures', 'argocd-docs'),
     out: value('--out') ?? path.join(REPO_ROOT, 'eval-results', `eval-${stamp}.json`),
   };
 }
@@ -124,30 +134,67 @@ export function renderEval(result: EvalResult): string {
     for (const p of sf.published) rows.push([`${p.system} (published: ${p.source})`, f3(p.ndcg10), '', '', '', '', '', '']);
     out.push(...table(['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'query p50 ms', 'query p95 ms', 'build ms'], rows), '');
   }
-  const ac = result.argocd;
-  if (ac) {
-    out.push(`## Argo CD docs: ${ac.questions} labelled questions, ${ac.files} files (${ac.sectionsIndexed} sections indexed by our engine, ${ac.baselineSections} by the baselines)`, '');
-    for (const s of ac.skipped) out.push(`Skipped: ${s}.`, '');
-    if (ac.meaningNote) out.push(`Meaning when asked: ${ac.meaningNote}.`, '');
-    const styles = [...ARGOCD_STYLES, 'all'];
-    out.push('nDCG@10 over the distinct files of the first 10 passages (recall@5 in brackets):', '');
-    out.push(
-      ...table(
-        ['style', 'n', ...ac.systems.map((s) => s.system)],
-        styles.map((st) => [st, String(ac.systems[0]?.byStyle[st]?.questions ?? 0), ...ac.systems.map((s) => `${f3(s.byStyle[st].ndcg10)} (${f3(s.byStyle[st].recall5)})`)]),
-      ),
-      '',
-    );
-    const ours = ac.systems[0];
-    if (ours) {
-      const misses = ours.questions.filter((q) => q.ndcg10 === 0);
-      out.push(`Questions where ${ours.system} finds no gold file in its first 10 (${misses.length}):`, '');
-      if (misses.length) out.push(...table(['id', 'style', 'gold', 'first files instead'], misses.map((q) => [q.id, q.style, q.gold.join(' '), q.files.slice(0, 3).join(' ')])), '');
-      out.push(`Latency over MCP stdio (${ours.system}): p50 ${ms(ours.latency.median)} ms, p95 ${ms(ours.latency.p95)} ms.`, '');
-    }
-  }
+  if (result.docs?.length || sf) out.push(...renderSummary(result));
+  for (const d of result.docs ?? []) out.push(...renderDocs(d));
   if (result.context) out.push(...renderContext(result.context));
   return out.join('\n') + '\n';
+}
+
+const cell = (m: { ndcg10: number; recall5: number } | undefined) => (m ? `${f3(m.ndcg10)} (${f3(m.recall5)})` : '-');
+const SUMMARY_COLUMNS: readonly DocsSystemKey[] = ['words', 'hybrid', 'bm25', 'lunr'];
+
+/**
+ * One table over every corpus of the run: each documentation corpus by question style and
+ * overall, then SciFact; our words only and hybrid beside the reference BM25 and Lunr.
+ */
+function renderSummary(result: EvalResult): string[] {
+  const rows: string[][] = [];
+  for (const d of result.docs ?? []) {
+    const by = (key: DocsSystemKey) => d.systems.find((s) => s.key === key)?.byStyle;
+    for (const style of [...DOC_STYLES, 'all']) {
+      const n = d.systems[0]?.byStyle[style]?.questions ?? 0;
+      rows.push([style === 'all' ? `**${d.label}**` : d.label, style === 'all' ? '**all**' : style, String(n), ...SUMMARY_COLUMNS.map((k) => cell(by(k)?.[style]))]);
+    }
+  }
+  const sf = result.scifact;
+  if (sf) {
+    const pick = (label: string) => sf.systems.find((s) => s.system === label)?.metrics;
+    const bm25 = sf.systems.find((s) => s.system.startsWith('typed-array'))?.metrics;
+    const lunr = sf.systems.find((s) => s.system.startsWith('Lunr'))?.metrics;
+    rows.push(['**BEIR SciFact**', 'all', String(sf.queries), cell(pick(ourSystemLabel('off'))), cell(pick(ourSystemLabel('local'))), cell(bm25), cell(lunr)]);
+  }
+  return [
+    '## Retrieval quality: every corpus, nDCG@10 (recall@5)',
+    '',
+    'Documentation corpora: the first 10 passages as their distinct files, binary file-level gold; BM25 and Lunr are the reference baselines over the same files (bench/baselines/docsReference.ts). SciFact: BEIR\'s graded judgments over abstracts, its baselines the typed-array BM25 and Lunr of bench/baselines/engines.ts.',
+    '',
+    ...table(['corpus', 'style', 'n', 'words only', 'hybrid', 'BM25', 'Lunr'], rows),
+    '',
+  ];
+}
+
+function renderDocs(d: DocsEval): string[] {
+  const out: string[] = [`## ${d.label} docs: ${d.questions} labelled questions, ${d.files} files (${d.sectionsIndexed} sections indexed by our engine, ${d.baselineSections} by the baselines)`, ''];
+  for (const s of d.skipped) out.push(`Skipped: ${s}.`, '');
+  if (d.meaning) out.push(meaningLine(d.meaning), '');
+  const words = d.systems.find((s) => s.key === 'words');
+  const hybrid = d.systems.find((s) => s.key === 'hybrid');
+  for (const ours of [words, hybrid]) {
+    if (!ours) continue;
+    const misses = ours.questions.filter((q) => q.ndcg10 === 0);
+    out.push(`Questions where ${ours.system} finds no gold file in its first 10 (${misses.length}):`, '');
+    if (misses.length) out.push(...table(['id', 'style', 'gold', 'first files instead'], misses.map((q) => [q.id, q.style, q.gold.join(' '), q.files.slice(0, 3).join(' ')])), '');
+    out.push(`Latency in process (${ours.system}): p50 ${ms(ours.latency.median)} ms, p95 ${ms(ours.latency.p95)} ms.`, '');
+  }
+  if (words && hybrid) {
+    const lowered = hybrid.questions.filter((q, i) => q.ndcg10 < words.questions[i].ndcg10 - 1e-9);
+    const raised = hybrid.questions.filter((q, i) => q.ndcg10 > words.questions[i].ndcg10 + 1e-9);
+    out.push(`Hybrid against words only: ${raised.length} questions raised, ${lowered.length} lowered${lowered.length ? ':' : '.'}`, '');
+    if (lowered.length) {
+      out.push(...table(['id', 'style', 'words only', 'hybrid', 'hybrid first files'], lowered.map((q) => { const w = words.questions.find((x) => x.id === q.id)!; return [q.id, q.style, f3(w.ndcg10), f3(q.ndcg10), q.files.slice(0, 3).join(' ')]; })), '');
+    }
+  }
+  return out;
 }
 
 const shortPage = (p: string) => path.basename(p).replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
@@ -219,13 +266,20 @@ function renderContext(ctx: ContextEval): string[] {
 async function main(argv: readonly string[]): Promise<void> {
   const options = parseArgs(argv);
   const log = (m: string) => process.stderr.write(`[eval] ${m}\n`);
-  const result: EvalResult = { environment: runEnvironment(REPO_ROOT), embeddings: options.embeddings };
-  if (options.datasets.includes('fernhill')) result.fernhill = await evalFernhill(REPO_ROOT, options.embeddings, log);
-  if (options.datasets.includes('scifact')) result.scifact = await evalScifact(options.scifactDir, options.embeddings, log);
-  if (options.datasets.includes('argocd')) result.argocd = await evalArgocd(options.argocdDir, options.embeddings, log);
+  const fernhillMode: EvalEmbeddings = options.modes.length === 1 ? options.modes[0] : 'off';
+  const result: EvalResult = { environment: runEnvironment(REPO_ROOT), embeddings: fernhillMode, modes: options.modes };
+  if (options.datasets.includes('fernhill')) result.fernhill = await evalFernhill(REPO_ROOT, fernhillMode, log);
+  if (options.datasets.includes('scifact')) result.scifact = await evalScifact(options.scifactDir, options.modes, log);
+  for (const corpus of docsCorpora(options.argocdDir)) {
+    if (!options.datasets.includes(corpus.key)) continue;
+    if (!existsSync(path.join(corpus.dir, 'questions.jsonl'))) {
+      log(`${corpus.key}: ${corpus.dir} is missing: skipped`);
+      continue;
+    }
+    (result.docs ??= []).push(await evalDocs(corpus, options.modes, log));
+  }
   if (options.datasets.includes('context')) {
-    const modes: EvalEmbeddings[] = options.embeddingsGiven ? [options.embeddings] : ['off', 'local'];
-    result.context = await evalContext(modes, { sets: options.contextSets, ...(options.modelUrl ? { modelUrl: options.modelUrl } : {}), ...(options.model ? { model: options.model } : {}) }, log);
+    result.context = await evalContext(options.modes, { sets: options.contextSets, ...(options.modelUrl ? { modelUrl: options.modelUrl } : {}), ...(options.model ? { model: options.model } : {}) }, log);
   }
   mkdirSync(path.dirname(options.out), { recursive: true });
   writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');

@@ -7,8 +7,8 @@
  * (line breaks folded to spaces; a leading `#` escaped so it stays text). Each abstract is then one
  * section whose document title is the abstract's title, which is what the published "title and
  * text in one field" BM25 figure indexes too. `workspace_context` is asked each claim with limit 10,
- * and its passages map back to corpus ids by path: words only, or hybrid with `--embeddings local`
- * (every abstract embedded first; minutes with the packaged model, cached for the next run). The
+ * and its passages map back to corpus ids by path, words only and hybrid (every abstract embedded
+ * first; minutes with the packaged model, cached for the next run), or one of them (`--embeddings`). The
  * baselines index `title + text` of the same abstracts and answer the same claims.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -83,7 +83,7 @@ export function abstractMarkdown(title: string, text: string): string {
   return `# ${flat(title)}\n\n${body}\n`;
 }
 
-export async function evalScifact(dir: string, embeddings: EvalEmbeddings, log: (m: string) => void): Promise<ScifactEval> {
+export async function evalScifact(dir: string, modes: readonly EvalEmbeddings[], log: (m: string) => void): Promise<ScifactEval> {
   const corpus = loadScifact(dir);
   const judgments = [...corpus.qrels.values()].reduce((n, j) => n + j.size, 0);
   const systems: ScifactSystem[] = [];
@@ -110,21 +110,23 @@ export async function evalScifact(dir: string, embeddings: EvalEmbeddings, log: 
   try {
     mkdirSync(path.join(workspace, 'epics'), { recursive: true });
     for (const d of corpus.docs) writeFileSync(path.join(workspace, 'epics', `${d.id}.md`), abstractMarkdown(d.title, d.text));
-    const started = await startEvalEngine('scifact', { name: 'scifact', absPath: workspace }, embeddings, log);
-    const { engine, state } = started;
-    meaning = started.meaning;
-    sectionsIndexed = state.counts.sections;
     const tool = findTool('workspace_context');
-    if (tool) {
-      const services = createServices({ engine });
-      await run(ourSystemLabel(embeddings), started.indexMs + (meaning?.embedMs ?? 0), async (question) => {
-        const out = (await callTool(services, tool, { workspace: 'scifact', question, limit: 10 }, { sessionId: 'eval' })) as { passages?: { sourceRef?: { path?: string } }[] };
-        return (out.passages ?? []).map((p) => path.posix.basename(p.sourceRef?.path ?? '', '.md'));
-      });
-    } else {
-      skipped.push('workspace_context is not in TOOLS yet: our engine is not scored on SciFact');
+    if (!tool) skipped.push('workspace_context is not in TOOLS yet: our engine is not scored on SciFact');
+    for (const embeddings of tool ? modes : []) {
+      const started = await startEvalEngine('scifact', { name: 'scifact', absPath: workspace }, embeddings, log);
+      const { engine, state } = started;
+      if (started.meaning) meaning = started.meaning;
+      sectionsIndexed = state.counts.sections;
+      try {
+        const services = createServices({ engine });
+        await run(ourSystemLabel(embeddings), started.indexMs + (started.meaning?.embedMs ?? 0), async (question) => {
+          const out = (await callTool(services, tool!, { workspace: 'scifact', question, limit: 10 }, { sessionId: 'eval' })) as { passages?: { sourceRef?: { path?: string } }[] };
+          return (out.passages ?? []).map((p) => path.posix.basename(p.sourceRef?.path ?? '', '.md'));
+        });
+      } finally {
+        engine.dispose();
+      }
     }
-    engine.dispose();
   } finally {
     rmSync(workspace, { recursive: true, force: true });
   }
@@ -136,6 +138,6 @@ export async function evalScifact(dir: string, embeddings: EvalEmbeddings, log: 
     const buildMs = performance.now() - t;
     await run(baseline.label, buildMs, (q) => index.search(q, 10).map((i) => corpus.docs[i].id));
   }
-  if (embeddings === 'off') skipped.push('hybrid (words + meaning): run with --embeddings local');
+  if (!modes.includes('local')) skipped.push('hybrid (words + meaning): run without --embeddings off');
   return { documents: corpus.docs.length, queries: corpus.queries.length, judgments, sectionsIndexed, systems, published: SCIFACT_PUBLISHED, skipped, ...(meaning ? { meaning } : {}) };
 }

@@ -7,7 +7,7 @@
  *    - the example workspace's sections as the engine embeds them (title, heading path and body, in
  *      windows of at most 640 characters);
  *    - real documentation, the target's corpus (issue 12: median ~100 words, up to 256 word
- *      pieces): every 6th section of Argo CD's docs (../shared/data/argocd-docs), each whole as one
+ *      pieces): every 6th section of Argo CD's docs (test/fixtures/argocd-docs), each whole as one
  *      text, of which the model reads the first 256 word pieces.
  * 2. Query embedding latency on the idle query worker (p50/p95 of the questions).
  * 3. workspace_context at a generated workspace of `backgroundSections` sections: p50/p95 while
@@ -28,7 +28,7 @@ import { embeddingText } from '../server/src/engine/meaning/sectionVectors';
 import { callTool } from '../server/src/tools/callTool';
 import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
-import { writeArgocdWorkspace } from './evalArgocd';
+import { writeArgocdWorkspace } from './evalDocs';
 import { generateWorkspace } from './generate';
 import { makeQueries } from './queries';
 import { summarize, type Summary } from './stats';
@@ -122,7 +122,7 @@ async function exampleSections(dir: string): Promise<{ sections: string[][] }> {
 
 /** Every 6th Argo CD section, whole, through the ONNX configurations (not WASM: ~1 section/s there). */
 async function realDocsThroughput(repoRoot: string): Promise<EmbeddingFigures['realDocs']> {
-  const data = path.resolve(repoRoot, '..', 'shared', 'data', 'argocd-docs');
+  const data = path.resolve(repoRoot, 'test', 'fixtures', 'argocd-docs');
   if (!existsSync(path.join(data, 'docs'))) return { skipped: `no ${data}` };
   const parent = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-argocd-'));
   let texts: string[];

@@ -1,6 +1,7 @@
-// Where the end-to-end harness keeps what it downloads, and the versions it pins. Everything lives
-// under .vscode-test/ (git-ignored) so the project's own dependencies stay small; test/e2e/harness.ts
-// mirrors these paths (it is TypeScript and cannot import this file without allowJs).
+// Where the end-to-end harness and the VSIX packer (scripts/package/vsix.mjs) keep what they
+// download, and the versions they pin. Everything lives under .vscode-test/ (git-ignored) so the
+// project's own dependencies stay small; test/e2e/paths.ts mirrors these paths (it is TypeScript
+// and cannot import this file without allowJs).
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,8 +13,10 @@ export const artifactsDir = path.join(repoRoot, 'test-artifacts', 'e2e');
 /** code-server 4.139.1 is VS Code 1.139.1 (OSS); it refuses any Node major but 24. */
 export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE24_VERSION = '24.22.3';
-/** Driver tools, run on the project's Node 20 (playwright-core) or Node 24 (vsce needs >= 22). */
-export const TOOL_VERSIONS = { 'playwright-core': '1.65.1', '@vscode/vsce': '4.1.0' };
+/** The e2e suite's browser driver, run on the project's Node 20. */
+export const TOOL_VERSIONS = { 'playwright-core': '1.65.1' };
+/** The VSIX packer; it declares engines node >= 22, so it runs on Node 24 where Node is older. */
+export const VSCE_VERSION = '4.1.0';
 
 export const chromiumPath = '/usr/bin/chromium';
 export const node24Dir = path.join(cacheDir, 'node24');
@@ -22,7 +25,9 @@ export const node24 = path.join(node24BinDir, 'node');
 export const codeServerDir = path.join(cacheDir, 'code-server');
 export const codeServerPackage = path.join(codeServerDir, 'node_modules', 'code-server');
 export const toolsDir = path.join(cacheDir, 'tools');
-export const vsceScript = path.join(toolsDir, 'node_modules', '@vscode', 'vsce', 'vsce');
+/** @vscode/vsce alone (what `npm run package` installs: no browser, no code-server). */
+export const packToolsDir = path.join(cacheDir, 'pack-tools');
+export const vsceScript = path.join(packToolsDir, 'node_modules', '@vscode', 'vsce', 'vsce');
 export const vsixPath = path.join(cacheDir, 'workspace-context.vsix');
 
 const PARENT_NPM_VARIABLES = new Set(['npm_config_user_agent', 'npm_node_execpath', 'npm_execpath', 'NODE']);
@@ -54,10 +59,10 @@ export function run(cmd, args, options = {}) {
 }
 
 /** Runs one named step and prints what it did and how long it took. */
-export async function timed(name, fn) {
+export async function timed(name, fn, tag = 'e2e') {
   const started = performance.now();
   const did = await fn();
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  console.log(`[e2e] ${name}: ${did} (${seconds} s)`);
+  console.log(`[${tag}] ${name}: ${did} (${seconds} s)`);
   return did;
 }

@@ -13,11 +13,11 @@ cd "$(dirname "$0")/../.."
 started=$SECONDS
 step() { printf '\n==> e2e: %s\n' "$*"; }
 
-step "setup (chromium, Node 24, code-server, driver tools)"
+step "setup (chromium, Node 24, code-server, browser driver)"
 node scripts/e2e/setup.mjs
 
 step "package the VSIX"
-node scripts/e2e/packageVsix.mjs --project "${E2E_PROJECT:-.}"
+node scripts/package/vsix.mjs --project "${E2E_PROJECT:-.}"
 
 step "run test/e2e"
 E2E_PROJECT="$(cd "${E2E_PROJECT:-.}" && pwd)" npx mocha --no-config --node-option import=tsx --timeout 600000 --reporter spec 'test/e2e/**/*.e2e.ts'

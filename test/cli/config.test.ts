@@ -23,7 +23,7 @@ describe('wsctx with .wsctx.yaml', () => {
   after(removeTempDirs);
 
   const entities = (args: string[]): string[] => {
-    const run = wsctx(['graph', '--workspace', dir, '--no-cache', ...args]);
+    const run = wsctx(['graph', '--json', '--workspace', dir, '--no-cache', ...args]);
     assert.equal(run.code, 0, run.stderr);
     return (JSON.parse(run.stdout) as { entities: { ref: string }[] }).entities.map((e) => e.ref).sort();
   };
@@ -46,8 +46,7 @@ describe('wsctx with .wsctx.yaml', () => {
     assert.equal(
       run.stderr,
       `wsctx: 2 problems in the workspace configuration:\n${dir}/.wsctx.yaml:2: sources.ignore: expected a list of glob strings; not applied\n` +
-        `${dir}/.wsctx.yaml:4: budgets.expandEdges: expected a whole number from 1 to 100 (got 0); not applied\n` +
-        "Run 'wsctx --help' for usage.\n",
+        `${dir}/.wsctx.yaml:4: budgets.expandEdges: expected a whole number from 1 to 100 (got 0); not applied\n`,
     );
   });
 });

@@ -64,10 +64,19 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     assert.ok(index.sections >= 3_600 && index.sections <= 3_800, `${index.sections} sections`);
     assert.deepEqual(index.problems.filter((p) => p.code === 'workspace.nothing-indexed'), []);
 
+    // The rollback pages first: the command's reference, then the rollback action's permissions
+    // ("roll back" meets `rollback`, text/compounds.ts).
     const answer = ask('how do I roll back an application?', '--workspace', docs);
     assert.deepEqual(answer.degraded, []);
-    assert.equal(answer.passages[0].sourceRef.path, 'docs/operator-manual/rbac.md');
-    assert.deepEqual(answer.passages[0].headingPath.slice(-1), ['The `rollback` action']);
+    assert.deepEqual(
+      answer.passages.slice(0, 4).map((p) => `${p.sourceRef.path} › ${p.headingPath.slice(-1)[0]}`),
+      [
+        'docs/user-guide/commands/argocd_app_rollback.md › argocd app rollback',
+        'docs/user-guide/commands/argocd_app_rollback.md › Options',
+        'docs/operator-manual/rbac.md › Enabling Separate Rollback Permission',
+        'docs/operator-manual/rbac.md › The `rollback` action',
+      ],
+    );
     assert.equal(answer.passages[0].sourceKind, 'catalog_doc');
     assert.deepEqual(answer.passages[0].entityRefs, [], 'documentation no entity owns cites none');
   });

@@ -99,7 +99,7 @@ export class CodeServer {
 
   /** Installs a VSIX into this run's extensions folder (before or while the server runs). */
   installExtension(vsixPath: string): void {
-    if (!existsSync(vsixPath)) throw new Error(`e2e: no VSIX at ${vsixPath}; run \`node scripts/e2e/packageVsix.mjs\``);
+    if (!existsSync(vsixPath)) throw new Error(`e2e: no VSIX at ${vsixPath}; run \`node scripts/package/vsix.mjs\``);
     this.cli(['--install-extension', vsixPath, '--force']);
   }
 

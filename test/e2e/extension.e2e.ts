@@ -10,7 +10,7 @@
  *   bash scripts/e2e/run.sh                          setup + package + every suite
  *   npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/extension.e2e.ts
  *
- * The second form needs `node scripts/e2e/setup.mjs` and `node scripts/e2e/packageVsix.mjs`
+ * The second form needs `node scripts/e2e/setup.mjs` and `node scripts/package/vsix.mjs`
  * first. E2E_VSIX installs another VSIX; E2E_PROJECT names the checkout it was packed from
  * (its package.json and esbuild.mjs say what to expect); E2E_WORKSPACE opens a copy of another
  * folder; E2E_KEEP_RUN=1 keeps the run's user data and extensions folders under
@@ -190,8 +190,8 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await vs.screenshot('search-live-results');
       assert.equal(items[0].label, 'Deploy and rollback › Rolling back');
       assert.equal(items[0].description, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45');
-      assert.match(items[0].detail, /^score 0\.94 · words \+0\.79 · namedEntity \+0\.15 — Roll back first, investigate second\./);
-      assert.equal(items[1].label, 'Rolling back anything › When rolling back is not enough');
+      assert.match(items[0].detail, /^score 1\.11 · words \+0\.81 · namedEntity \+0\.15 · title \+0\.15 — Roll back first, investigate second\./);
+      assert.equal(items[1].label, 'Deploy and rollback › Deploying to production');
       await vs.page.keyboard.press('Enter');
       await vs.page.locator('.editor-instance .monaco-editor[data-uri$="docs/runbooks/deploy.md"]').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const cursor = await readStatusItem(vs, (item) => item.id === 'status.editor.selection' && item.text.startsWith('Ln 35,'));
@@ -208,11 +208,12 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const hover = await vs.hoverText('Roll back first, investigate second', (h) => h.includes('contribution'));
       await vs.screenshot('results-document-why-hover');
       const lines = hover.split('\n').map((l) => l.trim()).filter(Boolean);
-      assert.equal(lines[0], '1. Deploy and rollback › Rolling back · score 0.940');
+      assert.equal(lines[0], '1. Deploy and rollback › Rolling back · score 1.109');
       assert.match(hover, /signal\s+weight\s+raw\s+contribution\s+detail/);
-      assert.match(hover, /words\s+1\.00\s+0\.790\s+0\.790\s+3 of 3 terms; matched roll 0\.81 \(heading\+body\), back 0\.81 \(heading\+body\), billing-worker 0\.72 \(body\+context\)/);
+      // "roll back" is one term, the runbook's `rollback` (contract 2026-12-04.3).
+      assert.match(hover, /words\s+1\.00\s+0\.811\s+0\.811\s+2 of 2 terms; matched roll back 0\.84 \(heading\+title\+body\), billing-worker 0\.72 \(body\+context\)/);
       assert.match(hover, /namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker/);
-      assert.match(hover, /score\s+0\.940/);
+      assert.match(hover, /score\s+1\.109/);
     });
   });
 
@@ -350,7 +351,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await maximizeChat(vs);
       await vs.screenshot('chat-why');
       assert.match(response, new RegExp(`^5 tables The 5 best passages for "${QUESTION.replace(/\?/g, '\\?')}", each with how its score was made`));
-      assert.match(response, /### 1\. Deploy and rollback › Rolling back\s+score \*\*0\.940\*\* · catalog_doc · /);
+      assert.match(response, /### 1\. Deploy and rollback › Rolling back\s+score \*\*1\.109\*\* · catalog_doc · /);
       assert.match(response, /\| namedEntity \| 0\.150 = 0\.15 × 1\.000 \| belongs to component:default\/billing-worker/);
       assert.deepEqual(await testModelPrompts(vs), before, '/why never calls a model');
     });

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { EXTENSION_ID } from '../../shared/ids';
-import { node24, runsDir, toolsDir } from './paths';
+import { node24, runsDir, vsceScript } from './paths';
 
 /** The test-only chat model extension (fixtures/testModel), never shipped. */
 export const TEST_MODEL_EXTENSION_ID = 'workspace-context-e2e.e2e-test-model';
@@ -28,7 +28,7 @@ export function copyWorkspace(source: string): { dir: string; remove(): void } {
   return { dir, remove: () => rmSync(parent, { recursive: true, force: true }) };
 }
 
-/** Packs fixtures/testModel with vsce (on Node 24, as packageVsix.mjs does) and returns the VSIX. */
+/** Packs fixtures/testModel with vsce (on Node 24; scripts/package/vsix.mjs installed it) and returns the VSIX. */
 export function packTestModel(): string {
   const source = path.join(__dirname, 'fixtures', 'testModel');
   const work = path.join(runsDir, `test-model-${process.pid}`);
@@ -36,8 +36,7 @@ export function packTestModel(): string {
   const out = path.join(runsDir, 'test-model.vsix');
   rmSync(work, { recursive: true, force: true });
   cpSync(source, work, { recursive: true });
-  const vsce = path.join(toolsDir, 'node_modules', '@vscode', 'vsce', 'vsce');
-  const result = spawnSync(node24, [vsce, 'package', '--out', out, '--allow-missing-repository', '--skip-license'], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(node24, [vsceScript, 'package', '--out', out, '--allow-missing-repository', '--skip-license'], { cwd: work, encoding: 'utf8', timeout: 120_000 });
   rmSync(work, { recursive: true, force: true });
   if (result.status !== 0 || !existsSync(out)) throw new Error(`e2e: packing the test model failed: ${result.stderr}${result.stdout}`);
   return out;

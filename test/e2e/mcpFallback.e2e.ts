@@ -6,7 +6,7 @@
  *
  *   npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/mcpFallback.e2e.ts
  *
- * (after `node scripts/e2e/setup.mjs` and `node scripts/e2e/packageVsix.mjs`; E2E_VSIX,
+ * (after `node scripts/e2e/setup.mjs` and `node scripts/package/vsix.mjs`; E2E_VSIX,
  * E2E_PROJECT, E2E_WORKSPACE and E2E_KEEP_RUN as in extension.e2e.ts).
  */
 import * as assert from 'node:assert/strict';

@@ -1,5 +1,6 @@
 /**
- * Where the harness finds what scripts/e2e/setup.mjs installed (mirrors scripts/e2e/layout.mjs,
+ * Where the harness finds what scripts/e2e/setup.mjs and scripts/package/vsix.mjs installed
+ * (mirrors scripts/e2e/layout.mjs,
  * which TypeScript cannot import without allowJs) and where it writes artifacts.
  */
 import * as path from 'node:path';
@@ -12,7 +13,9 @@ export const node24BinDir = path.join(cacheDir, 'node24', 'node_modules', 'node-
 export const node24 = path.join(node24BinDir, 'node');
 export const codeServerEntry = path.join(cacheDir, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
 export const toolsDir = path.join(cacheDir, 'tools');
+/** @vscode/vsce, installed by the packer (scripts/package/vsix.mjs). */
+export const vsceScript = path.join(cacheDir, 'pack-tools', 'node_modules', '@vscode', 'vsce', 'vsce');
 /** Per-run user data and extensions folders; each run gets a fresh one below this. */
 export const runsDir = path.join(cacheDir, 'runs');
-/** The VSIX scripts/e2e/packageVsix.mjs writes; `E2E_VSIX` points the suite at another one. */
+/** The VSIX scripts/package/vsix.mjs writes; `E2E_VSIX` points the suite at another one. */
 export const defaultVsixPath = path.join(cacheDir, 'workspace-context.vsix');

@@ -1,11 +1,11 @@
 /**
  * What the packed VSIX shows a user before anything runs: its README (the extension's page in
- * the Extensions view) and its CHANGELOG. Opens the archive scripts/e2e/packageVsix.mjs wrote and
+ * the Extensions view) and its CHANGELOG. Opens the archive scripts/package/vsix.mjs wrote and
  * reads them as VS Code will: the files the manifest names as the Details and Changelog assets.
  *
  *   npx mocha --no-config --node-option import=tsx test/e2e/vsixPackage.e2e.ts
  *
- * (after `node scripts/e2e/packageVsix.mjs`; E2E_VSIX and E2E_PROJECT as in extension.e2e.ts).
+ * (after `node scripts/package/vsix.mjs`; E2E_VSIX and E2E_PROJECT as in extension.e2e.ts).
  */
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -40,36 +40,36 @@ describe('LSP results document (built server, JSON-RPC)', () => {
       '',
       '## 1. Deploy and rollback › Rolling back',
       '',
-      'score 0.940 · catalog_doc · payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
+      'score 1.109 · catalog_doc · payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
       '',
       `[Open the source](${lsp.uri('payments-platform/services/billing-worker/docs/runbooks/deploy.md')}#L35-L45)`,
       '',
       '> ## Rolling back',
       '>',
     ]);
-    assert.equal(lines[24], '## 2. Rolling back anything › When rolling back is not enough');
+    assert.equal(lines[24], '## 2. Deploy and rollback › Deploying to production');
   });
 
   it("shows a passage's why[] table on hover anywhere in the passage", async () => {
     const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: 15, character: 4 } });
     assert.deepEqual(hover?.range, { start: { line: 6, character: 0 }, end: { line: 22, character: 0 } });
     assert.deepEqual((hover?.contents as { value: string }).value.split('\n'), [
-      '**1. Deploy and rollback › Rolling back** · score 0.940',
+      '**1. Deploy and rollback › Rolling back** · score 1.109',
       '',
       '| signal | weight | raw | contribution | detail |',
       '| --- | ---: | ---: | ---: | --- |',
-      '| words | 1.00 | 0.790 | 0.790 | 3 of 3 terms; matched roll 0.81 (heading+body), back 0.81 (heading+body), billing-worker 0.72 (body+context) |',
+      '| words | 1.00 | 0.811 | 0.811 | 2 of 2 terms; matched roll back 0.84 (heading+title+body), billing-worker 0.72 (body+context) |',
       '| meaning | 0.00 | 0.000 | 0.000 | embeddings are off: words count at full weight |',
-      '| title | 0.20 | 0.000 | 0.000 | no question term in the title "Deploy and rollback" |',
+      '| title | 0.20 | 0.741 | 0.148 | title "Deploy and rollback" holds roll back 1.00 |',
       '| namedEntity | 0.15 | 1.000 | 0.150 | belongs to component:default/billing-worker, named as "billing worker" |',
       '| recency | 0.10 | 0.000 | 0.000 | no commit history for this file |',
       '| runHealth | 0.05 | 0.000 | 0.000 | no run verdict for repository payments-platform (unknown counts as nothing) |',
-      '| **score** | | | **0.940** | |',
+      '| **score** | | | **1.109** | |',
       '',
       'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
     ]);
     const second = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: 24, character: 0 } });
-    assert.match((second?.contents as { value: string }).value, /^\*\*2\. Rolling back anything › When rolling back is not enough\*\* · score 0\.794\n/);
+    assert.match((second?.contents as { value: string }).value, /^\*\*2\. Deploy and rollback › Deploying to production\*\* · score 1\.064\n/);
   });
 
   it('has no hover outside passages, numbers later documents on, and refuses unknown ones', async () => {

@@ -12,6 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { spawn } from 'node:child_process';
 import { parse as parseYaml } from 'yaml';
 import { TEST_CACHE_DIR, WSCTX } from '../helpers/cli';
 import { EXAMPLE_WORKSPACE } from '../helpers/tempWorkspace';
@@ -24,6 +26,8 @@ interface Block {
   client: string;
   lang: string;
   text: string;
+  /** Every fenced block under the heading, the first one too. */
+  all: { lang: string; text: string }[];
 }
 
 /** The first fenced block under each `####` heading of "## Connect an agent". */
@@ -34,9 +38,9 @@ function clientBlocks(): Block[] {
   const blocks: Block[] = [];
   for (const part of section.split(/\n#### /).slice(1)) {
     const client = part.split('\n')[0].trim();
-    const fence = /```(\w+)\n([\s\S]*?)\n```/.exec(part);
-    assert.ok(fence, `no code block under "${client}"`);
-    blocks.push({ client, lang: fence[1], text: fence[2] });
+    const fences = [...part.matchAll(/```(\w+)\n([\s\S]*?)\n```/g)].map((f) => ({ lang: f[1], text: f[2] }));
+    assert.ok(fences.length > 0, `no code block under "${client}"`);
+    blocks.push({ client, lang: fences[0].lang, text: fences[0].text, all: fences });
   }
   return blocks;
 }
@@ -65,13 +69,16 @@ function serverCommand(block: Block): { command: string; args: string[] } {
 }
 
 describe('README: the copy-paste block for each agent starts a working server', () => {
-  const blocks = clientBlocks();
+  const all = clientBlocks();
+  const http = all.find((b) => b.client.startsWith('Over HTTP'));
+  const blocks = all.filter((b) => b !== http);
 
   it('has one block per client', () => {
     assert.deepEqual(
       blocks.map((b) => `${b.client.split(' (')[0]} ${b.lang}`),
       ['Claude Code sh', 'Cursor json', 'Claude Desktop json', 'VS Code without the extension json', 'Windsurf json', 'Continue yaml'],
     );
+    assert.ok(http, 'no "Over HTTP" block');
     assert.match(blocks[1].client, /`\.cursor\/mcp\.json`/);
     assert.match(blocks[2].client, /`claude_desktop_config\.json`/);
     assert.match(blocks[3].client, /`\.vscode\/mcp\.json`/);
@@ -101,4 +108,58 @@ describe('README: the copy-paste block for each agent starts a working server', 
       }
     });
   }
+
+  it('Over HTTP: wsctx serve with a token, and the clients\' URL and header reach its tools', async function () {
+    this.timeout(120_000);
+    const [shell, vscode] = http!.all;
+    assert.equal(shell.lang, 'sh');
+    assert.equal(vscode.lang, 'json');
+    const token = 'readme-http-token-0123456789abcdef0123';
+    const lines = shell.text.split('\n').filter(Boolean);
+    const serveLine = lines.find((l) => l.startsWith('wsctx serve '))!;
+    const claudeLine = lines.find((l) => l.startsWith('claude mcp add '))!;
+    assert.ok(serveLine && claudeLine, shell.text);
+    // The line as the shell would split it, the token variable filled in and any free port.
+    const args = [...serveLine.matchAll(/"[^"]*"|\S+/g)].map((m) => m[0].replace(/^"|"$/g, '')).slice(1)
+      .map((a) => (a === '$WSCTX_TOKEN' ? token : PLACEHOLDERS.includes(a) ? EXAMPLE_WORKSPACE : a));
+    const port = args.indexOf('--port');
+    assert.equal(args[port + 1], '8931');
+    args[port + 1] = '0';
+    const server = spawn(process.execPath, [WSCTX, ...args], { env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    try {
+      let stderr = '';
+      const url = await new Promise<string>((resolve, reject) => {
+        server.stderr.on('data', (d: Buffer) => {
+          stderr += d;
+          const found = /url: +(\S+)/.exec(stderr);
+          if (found) resolve(found[1]);
+        });
+        server.on('exit', (code) => reject(new Error(`wsctx serve exited ${code}: ${stderr}`)));
+      });
+      assert.match(stderr, new RegExp(`token: ${token}`));
+      // Claude Code's line: the transport, the URL on 8931 and the bearer header.
+      const claude = /--transport http workspace-context (\S+) --header "Authorization: Bearer \$WSCTX_TOKEN"$/.exec(claudeLine);
+      assert.ok(claude, claudeLine);
+      const config = JSON.parse(vscode.text) as { inputs: { id: string; password: boolean }[]; servers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+      const entry = config.servers['workspace-context'];
+      assert.equal(entry.type, 'http');
+      assert.equal(entry.url, claude[1]);
+      assert.equal(entry.headers.Authorization, `Bearer \${input:${config.inputs[0].id}}`);
+      assert.equal(config.inputs[0].password, true);
+      // Both name the server's path on the documented port; here it runs on the port it was given.
+      const served = new URL(url);
+      const named = new URL(entry.url);
+      assert.equal(named.pathname, served.pathname);
+      assert.equal(named.hostname, served.hostname);
+      const client = new Client({ name: 'readme-http', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(served, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      try {
+        assert.deepEqual((await client.listTools()).tools.map((t) => t.name), TOOLS);
+      } finally {
+        await client.close();
+      }
+    } finally {
+      server.kill('SIGTERM');
+    }
+  });
 });

@@ -14,7 +14,7 @@ import { rankWorkspaceContext, type RankResult } from '../../server/src/engine/r
 import { StoreReader, type QueryVector, type QuestionScope } from '../../server/src/engine/store/storeReader';
 import { workspaceRows } from '../../server/src/engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../server/src/store/postgres/pgStore';
-import { writeArgocdWorkspace } from '../../bench/evalArgocd';
+import { writeArgocdWorkspace } from '../../bench/evalDocs';
 import { loadRankingCases } from '../helpers/rankingCases';
 import { copyExampleWorkspace, EXAMPLE_WORKSPACE, removeTempDirs, tempDir } from '../helpers/tempWorkspace';
 import { fillVectorCache, planWindows } from '../../bench/fillVectors';

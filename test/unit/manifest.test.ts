@@ -4,11 +4,12 @@
  * provider (client/src/contributions.ts), plus the files the manifest names (icon, grammar) and
  * what .vscodeignore ships. Fails the moment one side changes without the other.
  */
+import picomatch from 'picomatch';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { CHAT_PARTICIPANT, COMMAND_CATEGORY, COMMANDS, MCP_PROVIDER } from '../../client/src/contributions';
+import { CHAT_PARTICIPANT, COMMAND_CATEGORY, COMMANDS, MCP_PROVIDER, MCP_PROXY_BUNDLE } from '../../client/src/contributions';
 import { manifestConfiguration, SETTING_KEYS } from '../../shared/settings';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -112,10 +113,15 @@ describe('package.json contributes (manifest)', () => {
     ]);
   });
 
-  it('names a 128x128 PNG icon, and .vscodeignore ships its images, the grammar and every bundle', () => {
+  it('names a 128x128 PNG icon, and .vscodeignore ships its images, the grammar and every bundle the extension runs', () => {
     assert.equal(manifest.icon, 'media/icon.png');
     assert.deepEqual(pngSize(path.join(ROOT, manifest.icon)), { width: 128, height: 128 });
     const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
-    for (const line of ['**', '!dist/*.js', '!media/*.png', '!media/*.svg', '!syntaxes/**']) assert.ok(ignore.includes(line), `.vscodeignore has "${line}"`);
+    for (const line of ['**', '!media/*.png', '!media/*.svg', '!syntaxes/**']) assert.ok(ignore.includes(line), `.vscodeignore has "${line}"`);
+    const shipped = (file: string) => ignore.filter((l) => l.startsWith('!')).some((l) => picomatch(l.slice(1))(file));
+    // The extension, the language server it starts, the worker both load, the stdio proxy it registers.
+    for (const bundle of [manifest.main.replace(/^\.\//, ''), 'dist/server.js', 'dist/embedWorker.js', MCP_PROXY_BUNDLE]) assert.ok(shipped(bundle), `.vscodeignore ships ${bundle}`);
+    // The command line's bundles come with the npm package, not the VSIX.
+    for (const bundle of ['dist/wsctx.js', 'dist/mcp.js']) assert.ok(!shipped(bundle), `.vscodeignore leaves out ${bundle}`);
   });
 });

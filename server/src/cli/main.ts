@@ -13,6 +13,10 @@ import { findTool } from '../tools/registry';
 import type { ContextOutput } from '../tools/workspaceContext';
 import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
+import { InputError } from '../engine/errors';
+import { inCliTerms } from './cliTerms';
+import { MovingRate } from './progress';
+import { findCommand } from '../startup/commands';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
 import { abandonModelWork, cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
@@ -22,7 +26,7 @@ import { diagnosticsCommand } from './commands/diagnosticsCommand';
 import { renderDoctor, runDoctor } from './commands/doctorCommand';
 import { fileCommand } from './commands/fileCommand';
 import { renderExpandTable } from './commands/expandCommand';
-import { exportGraph, renderDot } from './commands/graphCommand';
+import { exportGraph, renderDot, renderGraphText } from './commands/graphCommand';
 import { renderIndexSummary, runIndex, type IndexSummary } from './commands/indexCommand';
 import { pageCommand } from './commands/pageCommand';
 import { searchCommand } from './commands/searchCommand';
@@ -33,7 +37,24 @@ import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMAND
 import { serveMemory, serveStore, serverConfigOf } from './commands/serveCommand';
 
 export function main(argv: string[]): Promise<number> {
-  return hostMain(argv, run);
+  return hostMain(argv, runInCliTerms);
+}
+
+/** Runs a command; a tool's refusal is reworded in the command line's terms (cliTerms.ts). */
+async function runInCliTerms(command: string, positionals: string[], options: CliOptions): Promise<number> {
+  try {
+    return await run(command, positionals, options);
+  } catch (error) {
+    if (error instanceof InputError) throw new InputError(inCliTerms(error.message, command));
+    throw error;
+  }
+}
+
+/** The words after the command, as one text; refused when there are none (or only spaces). */
+function text(positionals: string[], command: string, what: string, example: string): string {
+  const joined = positionals.join(' ').trim();
+  if (joined === '') throw new UsageError(`${command} takes ${what}${positionals.length ? ' (got an empty one)' : ''}, e.g. wsctx ${command} "${example}"`);
+  return joined;
 }
 
 async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
@@ -45,7 +66,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
       const summary = await runIndex(engine);
       await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
-      print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary));
+      print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary, { verbose: options.verbose }));
       // `index` exists to leave a warm index behind: a snapshot that could not be written fails it.
       if (engine.snapshotError) {
         process.stderr.write(`wsctx: ${engine.snapshotError}\n`);
@@ -54,12 +75,12 @@ async function run(command: string, positionals: string[], options: CliOptions):
       return 0;
     }
     case 'ask': {
-      if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');
+      const question = text(positionals, 'ask', 'a question', 'who owns billing-worker?');
       return runTool(
         options,
         'workspace_context',
         // Every served folder unless --in names one (the tool's `workspace`).
-        { workspace: options.in ?? ALL_FOLDERS, question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
+        { workspace: options.in ?? ALL_FOLDERS, question, limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
         (output) => renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         'one-shot',
       );
@@ -76,28 +97,37 @@ async function run(command: string, positionals: string[], options: CliOptions):
       }, (output) => renderExpandTable(output as ExpandOutput, terminalColumns()), 'none');
     }
     case 'graph': {
-      const format = options.format ?? 'json';
-      if (format !== 'json' && format !== 'dot') throw new UsageError(`--format must be json or dot (got "${format}")`);
+      const format = options.format ?? (options.json ? 'json' : 'text');
+      if (format !== 'text' && format !== 'json' && format !== 'dot') throw new UsageError(`--format must be text, json or dot (got "${format}")`);
+      if (options.json && format !== 'json') throw new UsageError(`--json and --format ${format}: give one or the other`);
       return oneShot(startServices(options, { meaning: 'none' }), async ({ engine }) => {
         const state = await engine.waitForIndex();
         await engine.saveSnapshot();
         const graph = exportGraph(state);
-        return format === 'dot' ? renderDot(graph) : JSON.stringify(graph, null, 2);
+        if (format === 'dot') return renderDot(graph);
+        return format === 'json' ? JSON.stringify(graph, null, 2) : renderGraphText(graph, terminalColumns());
       });
     }
     case 'toc':
-      return oneShot(libraryServices(options, 'none'), (services) => tocCommand(services, { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+      // Its notices name the other tools (get_toc(), search_instructions(plan)): here, the commands.
+      return oneShot(libraryServices(options, 'none'), async (services) => {
+        const toc = await tocCommand(services, { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options);
+        return options.json ? toc : inCliTerms(toc, 'toc');
+      });
     case 'section':
       return oneShot(libraryServices(options, 'none'), (services) => sectionCommand(services, single(positionals, 'section', '<id>'), options));
-    case 'search':
-      if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
-      return oneShot(libraryServices(options, 'one-shot'), (services) => searchCommand(services, { plan: positionals.join(' '), profile: options.profile }, options));
-    case 'try':
-      if (positionals.length === 0) throw new UsageError('try takes a plan, e.g. wsctx try "writing a migration for billing-worker"');
-      return oneShot(startServices(options, { meaning: 'one-shot' }), (services) => tryCommand(services, { plan: positionals.join(' '), profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
-    case 'context':
-      if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
-      return oneShot(libraryServices(options, 'one-shot'), (services) => contextCommand(services, { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+    case 'search': {
+      const plan = text(positionals, 'search', 'a plan', 'writing a migration for billing-worker');
+      return oneShot(libraryServices(options, 'one-shot'), (services) => searchCommand(services, { plan, profile: options.profile }, options));
+    }
+    case 'try': {
+      const plan = text(positionals, 'try', 'a plan', 'writing a migration for billing-worker');
+      return oneShot(startServices(options, { meaning: 'one-shot' }), (services) => tryCommand(services, { plan, profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
+    }
+    case 'context': {
+      const task = text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy');
+      return oneShot(libraryServices(options, 'one-shot'), (services) => contextCommand(services, { task, maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+    }
     case 'page':
       return oneShot(libraryServices(options, 'none'), (services) => pageCommand(services, single(positionals, 'page', '<id>'), options));
     case 'file':
@@ -125,7 +155,7 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'serve':
       return serveMemory(options);
     default:
-      throw new UsageError(`unknown command "${command}"`);
+      throw new UsageError(`unknown command "${command}" (wsctx --help lists the commands)`);
   }
 }
 
@@ -152,12 +182,13 @@ async function runWithStore(command: string, positionals: string[], options: Cli
   const opened = await openStoreEngine(options, { mode, log: command === 'mcp' || command === 'serve' ? logToStderr : undefined, ...(config?.namespaces ? { namespacePatterns: config.namespaces } : {}) });
   try {
     switch (command) {
-      case 'ask':
-        if (positionals.length === 0) throw new UsageError('ask takes a question, e.g. wsctx ask "who owns billing-worker?"');
+      case 'ask': {
+        const question = text(positionals, 'ask', 'a question', 'who owns billing-worker?');
         // Every namespace served unless --in names one, as without a store.
-        return await callStoreTool(opened, options, 'workspace_context', { workspace: options.in ?? ALL_FOLDERS, question: positionals.join(' '), limit: options.limit ?? cliSettings(options).budgets.contextPassages, sourceKinds: options.sourceKinds }, (output) =>
+        return await callStoreTool(opened, options, 'workspace_context', { workspace: options.in ?? ALL_FOLDERS, question, limit: options.limit ?? cliSettings(options).budgets.contextPassages, sourceKinds: options.sourceKinds }, (output) =>
           renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         );
+      }
       case 'expand':
         return await callStoreTool(opened, options, 'workspace_expand', {
           entityRef: single(positionals, 'expand', '<entity-ref>'),
@@ -171,11 +202,9 @@ async function runWithStore(command: string, positionals: string[], options: Cli
       case 'section':
         return print(await sectionCommand(storeServices(opened), single(positionals, 'section', '<id>'), options));
       case 'search':
-        if (positionals.length === 0) throw new UsageError('search takes a plan, e.g. wsctx search "writing a migration for billing-worker"');
-        return print(await searchCommand(storeServices(opened), { plan: positionals.join(' '), profile: options.profile }, options));
+        return print(await searchCommand(storeServices(opened), { plan: text(positionals, 'search', 'a plan', 'writing a migration for billing-worker'), profile: options.profile }, options));
       case 'context':
-        if (positionals.length === 0) throw new UsageError('context takes a task, e.g. wsctx context "roll back billing-worker after a failed deploy"');
-        return print(await contextCommand(storeServices(opened), { task: positionals.join(' '), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+        return print(await contextCommand(storeServices(opened), { task: text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
       case 'page':
         return print(await pageCommand(storeServices(opened), single(positionals, 'page', '<id>'), options));
       case 'file':
@@ -288,14 +317,18 @@ async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise
   const started = performance.now();
   let last = 0;
   const tty = process.stderr.isTTY;
+  const rate = new MovingRate();
   const unsubscribe = engine.onDidChangeMeaning(() => {
     const progress = engine.status().meaning?.embedding;
-    if (!progress || performance.now() - last < (tty ? 250 : 2000)) return;
-    last = performance.now();
+    if (!progress) return;
+    const now = performance.now();
+    rate.add(now, progress.done);
+    if (now - last < (tty ? 250 : 2000)) return;
+    last = now;
     const bar = progressBar(progress.done / Math.max(1, progress.total));
-    const rate = progress.sectionsPerSecond === null ? '' : `, ${progress.sectionsPerSecond.toFixed(0)} sections/s`;
-    const left = progress.secondsLeft === null ? '' : `, about ${formatDuration(progress.secondsLeft)} left`;
-    process.stderr.write(`${tty ? '\r\x1b[K' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${rate}${left}${tty ? '' : '\n'}`);
+    const perSecond = rate.perSecond(now - started, progress.done, progress.total);
+    const estimate = perSecond === null ? '' : `, ${perSecond.toFixed(0)} sections/s, about ${formatDuration((progress.total - progress.done) / perSecond)} left`;
+    process.stderr.write(`${tty ? '\r\x1b[K' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${estimate}${tty ? '' : '\n'}`);
   });
   await engine.embedPendingMeaning();
   unsubscribe();
@@ -303,6 +336,7 @@ async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise
   if (tty) process.stderr.write('\n');
   summary.meaning = { model: status.model, runtime: status.runtime, backend: status.backend, sectionsWithVectors: status.sectionsWithVectors, seconds: (performance.now() - started) / 1000, error: status.lastError };
 }
+
 
 function progressBar(fraction: number, width = 24): string {
   const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
@@ -316,7 +350,7 @@ function terminalColumns(): number {
 }
 
 function single(positionals: string[], command: string, what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one ${what}${positionals.length ? ` (got ${positionals.length})` : ''}`);
+  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one ${what}${positionals.length ? ` (got ${positionals.length})` : ''}, e.g. ${findCommand(command)?.examples[0] ?? `wsctx ${command} ${what}`}`);
   return positionals[0];
 }
 

@@ -1,8 +1,11 @@
 /**
  * Command-line parsing for `wsctx`: one command word, positional arguments, and options. Every
- * command takes `--workspace DIR` (repeatable; default the current folder) and `--json`.
+ * command takes the common flags (`--workspace DIR`, repeatable, default the current folder;
+ * `--json`; the settings); a command's own flags (commands.ts) are refused on any other command,
+ * by name, so a mistyped command line never runs with a flag silently ignored.
  */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { acceptedOptions, findCommand } from './commands';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -48,6 +51,7 @@ const OPTIONS = {
   config: { type: 'string' },
   'private-notes': { type: 'string' },
   organization: { type: 'string' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
   version: { type: 'boolean' },
 } as const satisfies ParseArgsConfig['options'];
@@ -101,6 +105,8 @@ export type CliOptions = {
   privateNotes?: string;
   /** `--organization NAME`: the name in "Instructions from the ... team"; over `organization`. */
   organization?: string;
+  /** `index --verbose`: every problem and unresolved ref, not grouped. */
+  verbose: boolean;
   help: boolean;
   version: boolean;
 };
@@ -114,12 +120,24 @@ export interface ParsedCommandLine {
 export function parseCommandLine(argv: string[]): ParsedCommandLine {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(parseErrorLine(error as Error));
   }
   const v = parsed.values;
   const [command, ...positionals] = parsed.positionals;
+  const known = command === undefined ? undefined : findCommand(command);
+  if (known && !v.help) {
+    if (known.args === '' && positionals.length > 0) {
+      throw new UsageError(`${known.name} takes no arguments (got "${positionals.join(' ')}"); wsctx ${known.name} --help lists its flags`);
+    }
+    const accepted = acceptedOptions(known);
+    for (const token of parsed.tokens ?? []) {
+      if (token.kind === 'option' && !accepted.has(token.name)) {
+        throw new UsageError(`--${token.name} is not a flag of wsctx ${known.name} (wsctx ${known.name} --help lists its flags)`);
+      }
+    }
+  }
   return {
     command,
     positionals,
@@ -153,7 +171,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       model: v.model,
       namespace: v.namespace,
       profile: v.profile,
-      port: integer('--port', v.port),
+      port: port(v.port),
       token: v.token,
       store: v.store,
       storeMode: v['store-mode'],
@@ -161,6 +179,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       config: v.config,
       privateNotes: v['private-notes'],
       organization: v.organization,
+      verbose: v.verbose ?? false,
       help: v.help ?? false,
       version: v.version ?? false,
     },
@@ -173,6 +192,23 @@ function integer(flag: string, value: string | undefined): number | undefined {
   return Number(value);
 }
 
+/** `--port`: a TCP port, 0 (any free one) to 65535. */
+function port(value: string | undefined): number | undefined {
+  const n = integer('--port', value);
+  if (n !== undefined && (n < 0 || n > 65535)) throw new UsageError(`--port must be from 0 to 65535 (got ${n}); 0 picks a free port`);
+  return n;
+}
+
+/** Node's parseArgs messages, on one line and in our words where they are long. */
+function parseErrorLine(error: Error): string {
+  const code = (error as Error & { code?: string }).code;
+  const unknown = /^Unknown option '([^']+)'/.exec(error.message);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `${unknown[1]} is not a flag of wsctx (wsctx --help lists them)`;
+  const needsValue = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(error.message);
+  if (needsValue) return `${needsValue[1]} needs a value`;
+  return error.message.split('\n')[0];
+}
+
 function list(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
   return value
@@ -180,74 +216,3 @@ function list(value: string | undefined): string[] | undefined {
     .map((s) => s.trim())
     .filter(Boolean);
 }
-
-export const USAGE = `wsctx: the workspace's own knowledge, ranked and explained
-
-Usage: wsctx <command> [arguments] [--workspace DIR]... [--json]
-
-Commands:
-  index                       index the workspace; print counts, problems and timing
-  ask "<question>"            ranked passages from every served folder, why[] on one line (--why
-                              for every term; --limit N, --as-of T, --source-kinds a,b; --in NAME
-                              for one served folder); fits $COLUMNS (default 100)
-  expand <entity-ref>         walk the component graph (--depth 1-3, --direction out|in|both:
-                              out what it depends on or points to, in what depends on or points
-                              to it; --edge-types a,b, --limit N, --as-of T)
-  graph                       export the whole component graph (--format json|dot)
-  toc [query]                 the rules library's map; with words, the documents matching them
-                              (--document ID for one document's sections, --namespace NS)
-  section <id>                one whole library section (8-character id or a 4+ prefix)
-  search "<plan>"             the library sections that apply to a plan (--profile focused|catalog)
-  try "<plan>"                a library search with each section's signals, score and size
-                              (--profile, --namespace NS, --limit N)
-  context "<task>"            the budgeted bundle get_context hands an agent (--max-tokens 1000-30000,
-                              --pack P, --tags a,b, --folder F; --json for every page's reason)
-  page <id>                   a whole library page (read_page)
-  file <id>                   a library page's attached file (get_file)
-  diagnostics                 every tool call: latency, empty answers, library sections never
-                              returned, near-duplicate sections
-  doctor                      check Node, git, native modules, the embedding model, the cache folder
-                              and each served folder; one line each, exit 1 when one fails
-  mcp                         serve the MCP tools over stdio
-  serve                       serve the MCP tools over HTTP on 127.0.0.1 (--port N, --token T)
-
-Options:
-  -w, --workspace DIR         a workspace folder to serve (repeatable; default: the current folder)
-  --json                      print JSON instead of text
-  --cache-dir DIR             where the index snapshot and vectors are kept
-  --no-cache                  neither read nor write a snapshot
-  --catalog-glob GLOB         catalog files to start from (repeatable; replaces sources.catalog,
-                              default **/catalog-info.{yaml,yml})
-  --ignore GLOB               paths never read (repeatable; replaces sources.ignore)
-  --embeddings off|local|openai
-                              meaning search (default local, or $WSCTX_EMBEDDINGS): the packaged
-                              all-MiniLM-L6-v2, an OpenAI-compatible endpoint, or words only
-  --embeddings-model NAME     local: minilm (default) or use-lite; openai: the model to ask for
-  --embeddings-url URL        openai: the endpoint's base URL (default http://127.0.0.1:11434/v1);
-                              the key comes from $WSCTX_EMBEDDINGS_API_KEY
-  --judge off|shadow|gate     get_context's yes/no judge (default gate; heuristics without a model)
-  --model-url URL             an OpenAI-compatible chat endpoint for get_context's model steps
-  --model NAME                the model to ask there (key in $WSCTX_MODEL_API_KEY)
-  --store URL                 a PostgreSQL store (postgresql://user@host/db): index writes each
-                              --workspace folder there as its own namespace; ask, expand, mcp and
-                              serve answer from it (--workspace picks namespaces by folder name)
-  --store-mode memory|per-question
-                              with --store: load each namespace into memory and answer from there,
-                              following writes (default for mcp and serve), or read the store for
-                              each question (default for one-shot commands)
-  --max-memory SIZE           with --store-mode memory: refuse to load more than SIZE (8GB, 512MB)
-  --config FILE               serve: the server's config file (its tokens, each for every folder
-                              or limited to some; with or without --store)
-  --private-notes DIR         your own Markdown notes, a folder outside the workspace: context
-                              searches them too and labels them as yours (not with serve)
-  --organization NAME         the name in "Instructions from the NAME team" (default: the first
-                              workspace folder's name)
-  -h, --help                  this text
-
-Settings (source globs, ignores, embeddings, judge, budgets, privateNotes.folder, organization)
-also come from your own ~/.config/wsctx/config.yaml ($XDG_CONFIG_HOME) and from .wsctx.yaml at
-the first workspace folder's root, with the editor's setting names; flags and $WSCTX_* win over
-both. A workspace's .wsctx.yaml never chooses embeddings endpoints or models (provider local or
-off only) nor privateNotes.folder: it is warned about, and yours stand.
-
-Exit codes: 0 ok, 1 bad input, 2 internal error. Errors go to stderr.`;

@@ -31,7 +31,8 @@ import { OpenAiModelProvider } from '../engine/models/openAiProvider';
 import { VerdictCache } from '../engine/models/verdictCache';
 import { serveStdio } from '../mcp/stdio';
 import { createServices, type ServiceParts, type Services } from '../services/services';
-import { parseCommandLine, USAGE, UsageError, type CliOptions } from './args';
+import { parseCommandLine, UsageError, type CliOptions } from './args';
+import { commandUsage, findCommand, usage } from './commands';
 import { cliSettings } from './hostConfig';
 import { watchWorkspace } from './watchWorkspace';
 
@@ -259,17 +260,31 @@ export async function hostMain(argv: string[], run: (command: string, positional
   try {
     const { command, positionals, options } = parseCommandLine(argv);
     if (options.version) return print(VERSION);
-    if (options.help || !command || command === 'help') return print(USAGE);
+    const width = helpColumns();
+    // `wsctx help ask` as well as `wsctx ask --help`.
+    const helpFor = command === 'help' ? positionals[0] : options.help ? command : undefined;
+    if (helpFor !== undefined) {
+      const known = findCommand(helpFor);
+      if (!known) throw new UsageError(`unknown command "${helpFor}" (wsctx --help lists the commands)`);
+      return print(commandUsage(known, width));
+    }
+    if (options.help || !command || command === 'help') return print(usage(width));
+    if (!findCommand(command)) throw new UsageError(`unknown command "${command}" (wsctx --help lists the commands)`);
     return await run(command, positionals, options);
   } catch (error) {
     if (error instanceof UsageError || error instanceof InputError) {
       process.stderr.write(`wsctx: ${error.message}\n`);
-      if (error instanceof UsageError) process.stderr.write(`Run 'wsctx --help' for usage.\n`);
       return 1;
     }
     process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
     return 2;
   }
+}
+
+/** The width help text is wrapped to: $COLUMNS, between 60 and 120 (default 100). */
+function helpColumns(): number {
+  const columns = Number(process.env.COLUMNS);
+  return Number.isInteger(columns) && columns > 0 ? Math.max(60, Math.min(120, columns)) : 100;
 }
 
 export function print(text: string): number {

@@ -1,13 +1,13 @@
 /**
  * `wsctx ask "<question>"`: the ranked passages as a person reads them, within `columns`
- * characters a line: a table of the passages, then each passage with its entity, owner and nearest
- * neighbours on one line (entityLine.ts), its why[] on one line (every term with `--why`) and an
- * excerpt centred on the words of the question it matched.
- * `--json` prints the tool's own structured answer instead.
+ * characters a line, in the tool's order (which is score order): each passage's rank, score and
+ * heading path (wrapped, never cut), its whole `path:lines` with kind and id, its `file:` link, its
+ * entity with owner and nearest neighbours (entityLine.ts), its why[] (every term with `--why`)
+ * and an excerpt centred on the words of the question it matched. Long values wrap at their
+ * separators; only the excerpt is shortened (it is one). `--json` prints the tool's own answer.
  */
 import { passageMarkers, type ContextOutput, type ContextPassage } from '../../tools/workspaceContext';
-import { table } from '../format';
-import { entityLine } from './entityLine';
+import { entityParts } from './entityLine';
 
 /** Longest excerpt, before the line width cuts it further. */
 const EXCERPT_CHARS = 240;
@@ -24,32 +24,35 @@ export interface AskRenderOptions {
 
 export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {}): string {
   const columns = Math.max(40, options.columns ?? 100);
+  const body = columns - INDENT.length;
   const lines: string[] = [];
-  if (out.notice) lines.push(out.notice, '');
-  if (out.passages.length) {
-    const rows = out.passages.map((p, i) => [
-      String(i + 1),
-      p.score.toFixed(3),
-      `${p.expired ? '[expired] ' : ''}${p.conflicts?.length ? '[conflict] ' : ''}${[p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ')}`,
-      `${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`,
-      p.sourceKind,
-    ]);
-    lines.push(table(fitColumns([['#', 'score', 'passage', 'source', 'kind'], ...rows], columns, [2, 3], [3]), ''));
-  }
+  if (out.notice) lines.push(...wrapWords(out.notice, columns), '');
   const surfaces = [...new Set(out.queryTerms.flatMap((t) => [t.surface, t.term]).filter((w) => w.length > 1).map((w) => w.toLowerCase()))];
+  const manyFolders = out.folders.length > 1;
   out.passages.forEach((p, i) => {
-    lines.push('', clip(`${i + 1}. ${p.title} [${p.id}]${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? '+dirty' : ''}` : ''}`, columns));
-    const place = entityLine(p.entityRefs, out.neighbourhood);
-    if (place) lines.push(clip(`${INDENT}${place}`, columns));
+    if (i > 0) lines.push('');
+    // The heading path is never cut: it wraps, and its last words are often the answer's name.
+    const markers = `${p.expired ? '[expired] ' : ''}${p.conflicts?.length ? '[conflict] ' : ''}`;
+    const heading = [p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ');
+    lines.push(...hanging(`${i + 1}. ${p.score.toFixed(3)}  ${markers}${heading}`, columns, INDENT));
+    // The whole path:lines, always: a path wider than the line gets a line of its own, uncut.
+    const commit = p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? '+dirty' : ''}` : '';
+    const where = [`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`, p.sourceKind, ...(manyFolders ? [`folder ${p.folder}`] : []), `[${p.id}]${commit}`];
+    lines.push(...wrapParts(where, ' · ', body).map((l) => `${INDENT}${l}`));
+    lines.push(`${INDENT}${p.sourceUri}`);
+    const place = entityParts(p.entityRefs, out.neighbourhood);
+    if (place.parts.length) lines.push(...wrapParts(place.parts, place.separator, body).map((l) => `${INDENT}${l}`));
     // Expiry and conflicts are never clipped: the other page's wording is the point.
-    for (const marker of passageMarkers(p)) lines.push(...wrapWords(marker, columns - INDENT.length).map((l) => `${INDENT}${l}`));
+    for (const marker of passageMarkers(p)) lines.push(...wrapWords(marker, body).map((l) => `${INDENT}${l}`));
     if (options.why) {
-      lines.push(table(p.why.map((w) => [w.signal, w.weight.toFixed(2), w.raw.toFixed(3), w.contribution.toFixed(3), w.detail]), INDENT));
+      lines.push(...whyTable(p.why, body).map((l) => `${INDENT}${l}`));
       lines.push(`${INDENT}${''.padEnd(11)}score ${p.score.toFixed(3)}`);
     } else {
-      lines.push(clip(`${INDENT}why: ${p.why.filter((w) => w.contribution !== 0).map((w) => `${w.signal} ${w.contribution.toFixed(3)}`).join(' + ')} = ${p.score.toFixed(3)} (--why for every term)`, columns));
+      const terms = p.why.filter((w) => w.contribution !== 0).map((w) => `${w.signal} ${w.contribution.toFixed(3)}`);
+      const parts = ['why:', ...terms.flatMap((t, n) => (n === 0 ? [t] : [`+ ${t}`])), `= ${p.score.toFixed(3)}`];
+      lines.push(...wrapParts(parts, ' ', body).map((l) => `${INDENT}${l}`));
     }
-    lines.push(`${INDENT}"${excerpt(p, surfaces, Math.min(EXCERPT_CHARS, columns - INDENT.length - 2))}"`);
+    lines.push(`${INDENT}"${excerpt(p, surfaces, Math.min(EXCERPT_CHARS, body - 2))}"`);
   });
   if (out.heldBack) {
     const held = out.heldBack.documents.map((d) => `${d.passages} of ${d.title} [${d.documentId}] (best ${d.bestScore.toFixed(3)})`).join('; ');
@@ -58,9 +61,40 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
   const meaning = out.meaning
     ? `meaning ${out.meaning.model}${out.meaning.sectionsWithoutVectors ? `, ${out.meaning.sectionsWithoutVectors} sections without vectors (run wsctx index to embed them)` : ''}`
     : 'embeddings off';
-  const footer = [`contract ${out.contractVersion}`, `${out.candidates} candidates`, meaning, `indexedAt ${out.indexedAt ?? 'never'}`, ...(out.degraded.length ? [`degraded: ${out.degraded.join(', ')}`] : [])];
+  const footer = [
+    `contract ${out.contractVersion}`,
+    `${out.candidates} candidates`,
+    meaning,
+    `indexedAt ${out.indexedAt ?? 'never'}`,
+    ...(out.degraded.length ? [`degraded: ${out.degraded.join(', ')}`] : []),
+    ...(options.why || out.passages.length === 0 ? [] : ['--why for every term']),
+  ];
   lines.push('', ...wrapParts(footer, ' · ', columns));
   return lines.join('\n');
+}
+
+/**
+ * `why[]` term by term as a table that fits `width`: signal, weight, raw value, contribution, and
+ * the detail wrapped under its own column (never cut: it names the matched terms).
+ */
+function whyTable(why: ContextPassage['why'], width: number): string[] {
+  const rows = why.map((w) => [w.signal, w.weight.toFixed(2), w.raw.toFixed(3), w.contribution.toFixed(3)]);
+  const widths = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c].length)));
+  const detailAt = widths.reduce((a, b) => a + b, 0) + 2 * 4;
+  const room = Math.max(20, width - detailAt);
+  const lines: string[] = [];
+  why.forEach((w, n) => {
+    const head = rows[n].map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ');
+    const detail = wrapWords(w.detail, room);
+    lines.push(`${head}  ${detail[0]}`.trimEnd(), ...detail.slice(1).map((d) => `${' '.repeat(detailAt)}${d}`));
+  });
+  return lines;
+}
+
+/** `text` broken at spaces into lines of `width`, the lines after the first indented by `indent`. */
+function hanging(text: string, width: number, indent: string): string[] {
+  const [first, ...rest] = wrapWords(text, width);
+  return [first, ...(rest.length ? wrapWords(rest.join(' '), width - indent.length).map((l) => `${indent}${l}`) : [])];
 }
 
 /** `parts` joined by `separator`, a new line started wherever the next part would pass `width`. */
@@ -101,24 +135,6 @@ export function excerpt(p: Pick<ContextPassage, 'text'>, words: readonly string[
   return `${lead}${body}${from + room < text.length ? '…' : ''}`;
 }
 
-/**
- * Shortens the cells of the `shrinkable` columns (widest first, with an ellipsis) until every
- * row, laid out by `table` with two spaces between columns, fits `width`. Columns in `keepEnd`
- * (paths, whose end says the most) lose their start instead of their end.
- */
-export function fitColumns(rows: string[][], width: number, shrinkable: readonly number[], keepEnd: readonly number[] = []): string[][] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  let excess = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1) - width;
-  while (excess > 0) {
-    const widest = [...shrinkable].sort((a, b) => widths[b] - widths[a])[0];
-    if (widths[widest] <= 12) break;
-    widths[widest]--;
-    excess--;
-  }
-  const cut = (cell: string, i: number) => (keepEnd.includes(i) ? `…${cell.slice(cell.length - widths[i] + 1)}` : `${cell.slice(0, widths[i] - 1)}…`);
-  return rows.map((row) => row.map((cell, i) => (cell.length > widths[i] ? cut(cell, i) : cell)));
-}
-
 /** `text` broken at spaces into lines of at most `width` characters (a longer word keeps its own line). */
 function wrapWords(text: string, width: number): string[] {
   const lines: string[] = [];
@@ -128,8 +144,4 @@ function wrapWords(text: string, width: number): string[] {
     else lines.push(word);
   }
   return lines;
-}
-
-function clip(line: string, width: number): string {
-  return line.length > width ? `${line.slice(0, width - 1)}…` : line;
 }

@@ -46,15 +46,23 @@ function ownersOf(n: Neighbour | undefined): string[] {
  * system:payments (owner payments-team)`.
  */
 export function entityLine(entityRefs: readonly string[], neighbourhood: readonly Neighbour[]): string | undefined {
-  if (entityRefs.length === 0) return undefined;
+  const { parts, separator } = entityParts(entityRefs, neighbourhood);
+  return parts.length ? parts.join(separator) : undefined;
+}
+
+/**
+ * The same line in its parts (the ref, `owner ...`, one part per relation type), for a caller that
+ * wraps between parts: a name is never cut.
+ */
+export function entityParts(entityRefs: readonly string[], neighbourhood: readonly Neighbour[]): { parts: string[]; separator: string } {
+  if (entityRefs.length === 0) return { parts: [], separator: ' · ' };
   const byRef = new Map(neighbourhood.map((n) => [n.entity.toLowerCase(), n]));
   if (entityRefs.length > 1) {
-    return entityRefs
-      .map((ref) => {
-        const owners = ownersOf(byRef.get(ref.toLowerCase()));
-        return `${shortRef(ref)}${owners.length ? ` (owner ${owners.join(', ')})` : ''}`;
-      })
-      .join(', ');
+    const parts = entityRefs.map((ref) => {
+      const owners = ownersOf(byRef.get(ref.toLowerCase()));
+      return `${shortRef(ref)}${owners.length ? ` (owner ${owners.join(', ')})` : ''}`;
+    });
+    return { parts, separator: ', ' };
   }
   const ref = entityRefs[0];
   const n = byRef.get(ref.toLowerCase());
@@ -68,5 +76,5 @@ export function entityLine(entityRefs: readonly string[], neighbourhood: readonl
     parts.push(`${type} ${targets.slice(0, NAMES_PER_TYPE).join(', ')}${more}`);
   }
   if (n?.moreEdges) parts.push(`+${n.moreEdges} more edges (wsctx expand ${shortRef(ref)})`);
-  return parts.join(' · ');
+  return { parts, separator: ' · ' };
 }

@@ -59,7 +59,38 @@ function summarize(engine: Engine, state: IndexState, durationMs: number): Index
   };
 }
 
-export function renderIndexSummary(s: IndexSummary): string {
+/** A kind of problem (severity and code) seen more often than this is printed once, with its count. */
+const GROUP_OVER = 3;
+/** Unresolved refs listed before the rest are only counted. */
+const UNRESOLVED_SHOWN = 10;
+
+export interface IndexRenderOptions {
+  /** Every problem and unresolved ref, none grouped. */
+  verbose?: boolean;
+}
+
+/**
+ * The problems as lines: each once, in the order found, except that a kind (severity and code)
+ * seen more than {@link GROUP_OVER} times is one line with its count and its first occurrence as
+ * the example (an org catalog can hold hundreds of the same warning), unless `verbose`.
+ */
+export function problemLines(problems: readonly Problem[], verbose = false): string[] {
+  const line = (p: Problem) => `${p.path}:${p.line}: ${p.severity} ${p.code}: ${p.message}`;
+  if (verbose) return problems.map((p) => `  ${line(p)}`);
+  const byKind = new Map<string, Problem[]>();
+  for (const p of problems) {
+    const key = `${p.severity} ${p.code}`;
+    byKind.set(key, [...(byKind.get(key) ?? []), p]);
+  }
+  const lines: string[] = [];
+  for (const [kind, group] of byKind) {
+    if (group.length <= GROUP_OVER) lines.push(...group.map((p) => `  ${line(p)}`));
+    else lines.push(`  ${kind}: ${group.length} times (--verbose lists each), first:`, `    ${line(group[0])}`);
+  }
+  return lines;
+}
+
+export function renderIndexSummary(s: IndexSummary, options: IndexRenderOptions = {}): string {
   const out: string[] = [];
   out.push(`Indexed ${s.folders.map((f) => f.name).join(', ')} in ${seconds(s.durationMs)}: ${s.files} files (${s.filesRead} read), ${s.documents} documents, ${s.sections} sections.`);
   // A folder that yields nothing is said first, not left to a count of zero.
@@ -69,13 +100,17 @@ export function renderIndexSummary(s: IndexSummary): string {
   out.push('', `Edges by type (${s.edges}):`, table(countRows(s.edgesByType)));
   out.push('', `Unresolved refs (${s.unresolved.length}):`);
   if (s.unresolved.length === 0) out.push('  none');
-  else out.push(table(s.unresolved.map((u) => [`${u.source} --${u.type}--> ${u.target}`, u.declaredAt])));
+  else {
+    const shown = options.verbose ? s.unresolved : s.unresolved.slice(0, UNRESOLVED_SHOWN);
+    out.push(table(shown.map((u) => [`${u.source} --${u.type}--> ${u.target}`, u.declaredAt])));
+    if (shown.length < s.unresolved.length) out.push(`  and ${s.unresolved.length - shown.length} more (--verbose lists each)`);
+  }
   out.push('', `Repositories (${s.repositories.length}):`);
   out.push(table(s.repositories.map((r) => [r.root, r.git ? (r.head ? r.head.slice(0, 12) : 'no commits') : 'no git'])));
   const errors = s.problems.filter((p) => p.severity !== 'info');
   out.push('', `Problems (${errors.length}${s.problems.length > errors.length ? `, plus ${s.problems.length - errors.length} info` : ''}):`);
   if (errors.length === 0) out.push('  none');
-  for (const p of errors) out.push(`  ${p.path}:${p.line}: ${p.severity} ${p.code}: ${p.message}`);
+  out.push(...problemLines(errors, options.verbose));
   if (s.meaning) {
     const failed = s.meaning.error ? `; stopped: ${s.meaning.error}` : '';
     out.push('', `Meaning: ${s.meaning.sectionsWithVectors} of ${s.sections} sections embedded with ${s.meaning.model}${s.meaning.runtime ? ` on ${s.meaning.runtime}` : ''} (${s.meaning.backend ?? 'no'} vector index) in ${seconds(s.meaning.seconds * 1000)}${failed}.`);

@@ -36,8 +36,13 @@ import { readSafetensors, tensorToFloat32, type SafeTensor } from './safetensors
 
 export type MiniLmPrecision = 'int8' | 'fp32';
 
-/** Bumped whenever the graph written here changes, so cached model files are rebuilt. */
-export const MINILM_GRAPH_VERSION = 2;
+/**
+ * Bumped whenever the graph written here, or how it is run, changes its vectors, so cached model
+ * files are rebuilt and cached vectors are not mixed with new ones. 3: the same graph run in ONNX
+ * Runtime's precise x64 quantized mode (ortMiniLmModel.ts), which changes the vectors on CPUs
+ * without VNNI.
+ */
+export const MINILM_GRAPH_VERSION = 3;
 
 export interface BertConfig {
   hidden_size: number;

@@ -8,6 +8,7 @@
  * serving a folder beside others (its paths then start with its name) changes no term of its
  * sections, so it ranks as it does served alone.
  */
+import { forEachKeyPathTerm } from '../chunking/sectionKeyPaths';
 import { addOccurrence, isQuestionHeading, type Field, type SectionFields } from '../lexical/fields';
 import type { Doc, Section } from '../model';
 import { forEachTerm, termSet } from '../text/analyzer';
@@ -64,7 +65,8 @@ export function documentFields(doc: Doc, pathInFolder: string = doc.path): Docum
 
 /**
  * Every index term of a section with its frequency per field: its document's title and context
- * fields, its heading path and its body (DESIGN.md section 2), and each field's length.
+ * fields, its heading path and its body (DESIGN.md section 2), and each field's length. The body
+ * also holds the configuration key paths the section shows (`spec.privatekey.rotationpolicy`).
  */
 export function sectionFields(section: Section, doc: Doc, docFields: DocumentFields = documentFields(doc)): SectionFields {
   const counts = new Map(docFields.counts);
@@ -78,6 +80,9 @@ export function sectionFields(section: Section, doc: Doc, docFields: DocumentFie
     counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body'));
     body++;
   });
+  // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
+  // not in its length. A catalog entity's text is rendered from its file, not the file itself.
+  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')));
   const own = section.headingPath[section.headingPath.length - 1] ?? '';
   return { counts, lengths: { body, heading, title: docFields.titleLength, context: docFields.contextLength, questionHeading: isQuestionHeading(own) } };
 }

@@ -22,9 +22,12 @@
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
 import { bestScore, keepContenders, kthBestScore, poolAndList, prunedScore, selectBest, type KthBest, type Pruning } from './maxScore';
+import { formUnit, postingsLength, rareParts, rarePostings, readingOrder, type RareParts } from './gradedSteps';
+import type { GradedUnit, PostingsView } from './gradedUnits';
 import { OrdinalSortWork, sortOrdinals } from './ordinalSort';
 
 export { prunedScore, type Pruning } from './maxScore';
+export type { GradedUnit, PostingsView, TermPostings } from './gradedUnits';
 
 /**
  * BM25F's parameters (Robertson, Zaragoza and Taylor 2004, "Simple BM25 extension to multiple
@@ -40,24 +43,6 @@ export interface FieldModel {
   questionHeadingBoost: number;
 }
 
-/** One unit of a graded match: a term, or an identifier with its parts as a weaker fallback. */
-export interface GradedUnit {
-  /** The term itself (an identifier's whole form). */
-  term: string;
-  /** Weight of the unit (its idf). */
-  weight: number;
-  /** Parts of an identifier, each with its own weight; empty for a plain word. */
-  parts: readonly { term: string; weight: number }[];
-  /**
-   * What the parts can give at most, as a share of the whole form's saturation: a section holding
-   * every part of `ignoreMissingValueFiles` strongly scores `partCredit`, one holding the whole
-   * form scores its saturation. The parts' value is their weighted mean saturation times the
-   * weighted share of the parts present, so two parts of three count for much less than all
-   * three (`BillingWorkerLedgerRejects` is not `LedgerUnbalancedRejects`). 0..1.
-   */
-  partCredit: number;
-}
-
 /** The sections that hold at least one unit, with each unit's bit and their summed weighted saturation. */
 export interface GradedMatch {
   /** Matching section ordinals, ascending (with pruning: only those that can be among the best k). */
@@ -69,32 +54,6 @@ export interface GradedMatch {
   count: number;
   /** Sections holding at least one unit, before pruning (equals `count` without it). */
   considered: number;
-}
-
-/** One term's live postings as the index holds them: a base range beside its packed counts, and a small delta. */
-export interface TermPostings {
-  postings: Uint32Array;
-  freqs: Uint32Array;
-  start: number;
-  end: number;
-  /** Delta sections holding the term (unsorted, never tombstoned), with their packed counts. */
-  delta: readonly number[] | null;
-  deltaFreqs: readonly number[] | null;
-}
-
-/** What a graded match reads of the index. */
-export interface PostingsView {
-  /** One more than the largest ordinal in use. */
-  ordinalBound: number;
-  bodyLengths: Uint32Array;
-  shortLengths: Uint32Array;
-  /** Tombstones over base ordinals; null when there are none. */
-  dead: Uint32Array | null;
-  averages: FieldLengths;
-  /** Changes whenever any section's lengths change (cached per-section norms are then stale). */
-  lengthsVersion: number;
-  /** The term's postings, or null when no section holds it. */
-  postingsOf(term: string): TermPostings | null;
 }
 
 /** Most units one match accepts: one bit each in a 32-bit mask. */
@@ -233,6 +192,19 @@ export class GradedScratch {
   readonly sortWork = new OrdinalSortWork();
   /** The body norms of the match under way. */
   bodyNorm: Float64Array = new Float64Array(0);
+  /** Every ordinal's body norm without length normalisation (all `bodyW`), for length-free units. */
+  private flat: Float64Array = new Float64Array(0);
+  private flatWeight = Number.NaN;
+
+  /** {@link flat} for `size` ordinals and body weight `bodyW`. */
+  flatNorms(size: number, bodyW: number): Float64Array {
+    if (this.flat.length < size || this.flatWeight !== bodyW) {
+      if (this.flat.length < size) this.flat = new Float64Array(Math.max(size, Math.ceil(this.flat.length * 1.5)));
+      this.flat.fill(bodyW);
+      this.flatWeight = bodyW;
+    }
+    return this.flat;
+  }
 
   ensure(size: number): void {
     if (this.acc.length >= size) return;
@@ -252,16 +224,16 @@ export class GradedScratch {
   }
 
   byteSize(): number {
-    return this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize() + this.sortWork.byteSize();
+    return this.flat.byteLength + this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize() + this.sortWork.byteSize();
   }
 }
 
 /**
  * The sections holding at least one unit, each with the sum over units of weight x BM25F
- * saturation. An identifier unit takes, per section, the larger of its whole form's saturation
- * and `partCredit` x the weighted mean saturation of its parts x the share of them present: its
- * whole form is read as one step and its parts as a later one that adds only what they give
- * beyond the whole form. Steps are read in order of what they can add, most first, the same
+ * saturation. An identifier unit takes, per section, the largest of its whole form's saturation,
+ * each of its other forms' credit x saturation, and `partCredit` x the weighted mean saturation of
+ * its parts x the share of them present: its whole form is read as one step, each other form and
+ * its parts as later ones that add only what they give beyond the steps before. Steps are read in order of what they can add, most first, the same
  * order for every section. With `pruning`, only the sections that can be among the caller's
  * best `k` come back (see the header).
  */
@@ -271,17 +243,18 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   }
   scratch.ensure(view.ordinalBound);
   const norm = normalizers(model, view.averages);
-  scratch.bodyNorm = scratch.bodyNorms.of(view, norm);
+  const bodyNorms = scratch.bodyNorms.of(view, norm);
+  scratch.bodyNorm = bodyNorms;
   const steps = readingOrder(units);
   // remaining[i]: the most the steps from position i on can still add.
   const remaining = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
   // beyondRare[i]: the same for a section holding none of the rare parts of those steps' identifiers.
-  const rare = pruning ? steps.map((step) => (step.parts ? rareParts(view, units[step.unit]) : null)) : [];
+  const rare = pruning ? steps.map((step) => (step.parts && step.form < 0 ? rareParts(view, units[step.unit]) : null)) : [];
   const beyondRare = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) beyondRare[i] = beyondRare[i + 1] + (rare[i]?.most ?? steps[i].most);
-  // Whole-form saturation of each identifier, as (ordinal, saturation) pairs: what its parts step adds beyond.
-  const wholeOf = new Map<number, number[]>();
+  // What each identifier's steps read so far gave, as (ordinal, value) pairs: what its later steps add beyond.
+  const heldOf = new Map<number, number[]>();
 
   let count = 0;
   let survivors: Uint32Array | null = null;
@@ -293,14 +266,20 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   let pool: Uint32Array | null = null;
   let pooledAt = -1;
   for (let i = 0; i < steps.length; i++) {
-    const { unit: j, parts } = steps[i];
+    const { unit: j, parts, form } = steps[i];
     const unit = units[j];
     const bit = 1 << j;
-    const record: number[] | null = unit.parts.length > 0 && !parts ? [] : null;
-    if (record) wholeOf.set(j, record);
-    if (parts) count = addParts(view, scratch, unit, norm, bit, count, survivors, wholeOf.get(j)!);
+    const fallbacks = unit.parts.length > 0 ? 1 + (unit.forms?.length ?? 0) : (unit.forms?.length ?? 0);
+    const record: number[] | null = fallbacks > 0 && !parts ? [] : null;
+    if (record) heldOf.set(j, record);
+    // A length-free unit's whole form and forms are read with flat body norms.
+    const lengthFree = unit.lengthFree === true && (!parts || form >= 0);
+    if (lengthFree) scratch.bodyNorm = scratch.flatNorms(view.ordinalBound, norm.bodyW);
+    // A trailing form is read as a parts step of one part at its credit: it adds only what it gives beyond.
+    if (parts) count = addParts(view, scratch, form < 0 ? unit : formUnit(unit, form), norm, bit, count, survivors, heldOf.get(j)!, fallbacks > 1);
     else if (survivors !== null) count = addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, count, survivors, record);
     else count = scanWords(view, scratch, unit.term, norm, unit.weight, bit, count, record);
+    if (lengthFree) scratch.bodyNorm = bodyNorms;
 
     heaviest += steps[i].most;
     if (!pruning || i === steps.length - 1) continue;
@@ -340,59 +319,6 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
 }
 
 /**
- * A part is rare when at most this share of the sections hold it. Parts more common weigh little
- * (idf ln 17 = 2.8 and below) against an identifier's rare ones (a number, a product name), and
- * their lists are the long ones: 17k-93k postings at 100k generated sections for "cli", "api" or
- * "service", where the number of `race-3763-api` is in 52.
- */
-const RARE_PART_SHARE = 1 / 16;
-/** The idf of a part held by RARE_PART_SHARE of the sections: ln(1 + N / df). */
-const RARE_PART_WEIGHT = Math.log(1 + 1 / RARE_PART_SHARE);
-
-/** An identifier's rare parts, and the most its parts step adds to a section holding none of them. */
-interface RareParts {
-  terms: string[];
-  /** Their postings, summed. */
-  postings: number;
-  most: number;
-}
-
-/** The rare parts' postings of the steps from `from` on. */
-function rarePostings(rare: readonly (RareParts | null)[], from: number): number {
-  let n = 0;
-  for (let i = from; i < rare.length; i++) n += rare[i]?.postings ?? 0;
-  return n;
-}
-
-/**
- * The parts step of `unit` gives a section credit x (weighted mean saturation of the parts it
- * holds) x (their weighted share), each factor at most the share of the parts it holds; a section
- * holding only common parts gets at most weight x credit x (their share)^2, a sliver when the
- * identifier's weight is in its rare parts. Null when no part is rare (nothing gained). The bound
- * is rounded up a little: the step's own arithmetic adds Number.MIN_VALUE per part.
- */
-function rareParts(view: PostingsView, unit: GradedUnit): RareParts | null {
-  let partWeight = 0;
-  for (const part of unit.parts) partWeight += part.weight;
-  if (!(partWeight > 0)) return null;
-  const terms: string[] = [];
-  let postings = 0;
-  let commonShare = 0;
-  for (const part of unit.parts) {
-    // By its weight, not its list: a store's question state holds only the candidates, and the
-    // same weight (idf over the whole corpus) makes the same choice there as in memory.
-    if (part.weight >= RARE_PART_WEIGHT) {
-      const list = view.postingsOf(part.term);
-      terms.push(part.term);
-      postings += list === null ? 0 : list.end - list.start + (list.delta?.length ?? 0);
-    } else commonShare += part.weight / partWeight;
-  }
-  if (terms.length === 0) return null;
-  const share = Math.min(1, commonShare);
-  return { terms, postings, most: unit.weight * unit.partCredit * share * share * (1 + 1e-9) + 1e-300 };
-}
-
-/**
  * `contenders` (ascending, marked live) and every section holding a rare part of the steps
  * still to come that no step has reached yet and whose best possible score (its sum is 0, with
  * `left` still to come) reaches `threshold`, ascending; the new ones are marked live. Their sums
@@ -423,35 +349,6 @@ function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32
   }
   if (n === contenders.length) return contenders;
   return sortOrdinals(kept.subarray(0, n), s.sortWork);
-}
-
-/** How many postings a step reads without pruning (an identifier's parts: all of theirs). */
-function postingsLength(view: PostingsView, units: readonly GradedUnit[], step: Step): number {
-  const unit = units[step.unit];
-  let n = 0;
-  for (const term of step.parts ? unit.parts.map((p) => p.term) : [unit.term]) {
-    const list = view.postingsOf(term);
-    if (list !== null) n += list.end - list.start + (list.delta?.length ?? 0);
-  }
-  return n;
-}
-
-/** One step of a match: a unit's word (or an identifier's whole form), or an identifier's parts. */
-interface Step {
-  unit: number;
-  parts: boolean;
-  /** The most the step can add to a section's sum. */
-  most: number;
-}
-
-/** Steps by what they can add, most first; an identifier's whole form before its parts; ties by position. */
-function readingOrder(units: readonly GradedUnit[]): Step[] {
-  const steps: Step[] = [];
-  units.forEach((unit, j) => {
-    steps.push({ unit: j, parts: false, most: unit.weight });
-    if (unit.parts.length > 0) steps.push({ unit: j, parts: true, most: unit.weight * unit.partCredit });
-  });
-  return steps.sort((a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit);
 }
 
 /**
@@ -509,10 +406,12 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
 
 /**
  * An identifier's parts: per section, `partCredit` x their weighted mean saturation x the share
- * of them present; what that gives beyond the whole form's saturation (`whole`) is added. Before
- * pruning every section holding a part is reached; after it, only the survivors.
+ * of them present; what that gives beyond what the unit's steps before gave (`held`, its whole
+ * form's saturation and its forms' values) is added, and with `keep` the value is noted in `held`
+ * for the steps after. Before pruning every section holding a part is reached; after it, only
+ * the survivors.
  */
-function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, whole: readonly number[]): number {
+function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, held: number[], keep: boolean): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const { parts, cover, unitTouched } = s;
@@ -554,9 +453,10 @@ function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: 
       }
     }
   }
-  // The whole form's saturations by ordinal, for the sections the parts reached (zero again below).
-  const held = s.held;
-  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = whole[k + 1];
+  // What the unit's steps before gave, by ordinal, for the sections the parts reached (zero again below).
+  const best = s.held;
+  const before = held.length;
+  for (let k = 0; k < before; k += 2) if (held[k + 1] > best[held[k]]) best[held[k]] = held[k + 1];
   const { acc, touched, words } = s;
   const weight = unit.weight;
   const credit = unit.partCredit;
@@ -568,10 +468,13 @@ function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: 
     cover[o] = 0;
     if (acc[o] === 0) touched[c++] = o;
     acc[o] |= bit;
-    const h = held[o];
-    if (target > h) words[o] += weight * (target - h);
+    const h = best[o];
+    if (target > h) {
+      words[o] += weight * (target - h);
+      if (keep) held.push(o, target);
+    }
   }
-  for (let k = 0; k < whole.length; k += 2) held[whole[k]] = 0;
+  for (let k = 0; k < before; k += 2) best[held[k]] = 0;
   return c;
 }
 

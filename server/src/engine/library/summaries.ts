@@ -149,6 +149,8 @@ function firstParagraph(markdown: string): string {
       if (taken.length > 0) break;
       continue;
     }
+    // A README's logo, badges and centring tags come before its first sentence: not prose.
+    if (!hasProse(trimmed)) continue;
     const listItem = /^([-*+]|\d+[.)])\s+/.exec(trimmed);
     if (listItem) {
       if (taken.length > 0) break; // the first item only
@@ -162,6 +164,18 @@ function firstParagraph(markdown: string): string {
   return taken.join(' ');
 }
 
+/**
+ * Markup that says nothing in words: HTML tags, images (a badge is a linked image) and link
+ * reference definitions. A line of only these has no prose.
+ */
+const NO_PROSE = [/<\/?[a-zA-Z][^>]*>/g, /\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)/g, /!\[[^\]]*\]\([^)]*\)/g, /^\[[^\]]+\]:\s*\S+.*$/];
+
+function hasProse(line: string): boolean {
+  let rest = line;
+  for (const pattern of NO_PROSE) rest = rest.replace(pattern, ' ');
+  return /\p{L}/u.test(rest);
+}
+
 /** Markdown inline syntax removed: code spans keep their text, links their label, emphasis goes. */
 export function plainText(markdown: string): string {
   const spans: string[] = [];
@@ -170,6 +184,7 @@ export function plainText(markdown: string): string {
     return `\u0000${spans.length - 1}\u0000`;
   });
   text = text
+    .replace(/<\/?[a-zA-Z][^>]*>/g, ' ')
     .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/\[\[([^[\]|]+)\|([^[\]]+)\]\]/g, '$2')
     .replace(/\[\[([^[\]]+)\]\]/g, '$1')

@@ -18,8 +18,9 @@
  * few large strings the texts are slices of; they were ~85 MB of the ~150 MB of JSON at 100k
  * sections and most of a restart's parse. The catalog's relations are
  * read back from a table of rows (relationTable.ts) instead of derived again. Format 6: entity
- * documents carry their workspace folder, and the documentation memos hold the sites no entity
- * names (older snapshots would keep entity documents of no folder).
+ * documents carry their workspace folder, the documentation memos hold the sites no entity
+ * names (older snapshots would keep entity documents of no folder), and sections hold the key
+ * paths of their code blocks as terms (older postings lack them).
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';

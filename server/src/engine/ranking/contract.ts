@@ -2,10 +2,12 @@
  * The published ranking contract of `workspace_context` (seed 001), every number in one place.
  *
  *   words = sum over question terms of idf x saturation / sum of their idf      (BM25F, graded)
- *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: meaningTerm)
+ *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: hybridMeaning of meaningTerm)
  *   match = words                              when it has none (never penalised for it)
  *   score = match                              when match < MIN_MATCH ("matches too little")
  *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50)
+ *   match x SIGNED_RECORD_WEIGHT for a signed record, x RELEASE_NOTE_WEIGHT for a release note
+ *   unless the question asks about a version or a change
  *   a passage whose score is below FLOOR is not returned.
  *
  * Changing any number here is a versioned contract change: bump CONTRACT_VERSION, which every
@@ -57,9 +59,64 @@
  *   at the question's crowd and 1 at MEANING_SPAN above it, so being well above the crowd counts
  *   nearly as much as being at its very top. Hybrid nDCG@10: Argo CD 0.761 -> 0.772, BEIR
  *   SciFact 0.732 -> 0.732, the example 0.653 -> 0.663. Words only: unchanged.
+ * - 2026-12-04.1: configuration keys are identifiers, and release notes give way to the page.
+ *   Judged on three documentation corpora nobody here wrote (Argo CD's, cert-manager's,
+ *   GoReleaser's; 184 labelled questions, bench/RESULTS.md) instead of one.
+ *   Key paths: a section's YAML, JSON and TOML blocks give their key paths as terms, each whole
+ *   and by its trailing forms of two or more keys (`spec.privatekey.rotationpolicy`,
+ *   `privatekey.rotationpolicy`; chunking/codeKeys.ts), so a question naming a dotted path meets
+ *   the block that nests it; a question's path (written with `[]`, `.0.` or `<name>` segments as
+ *   users do) matches whole, by its trailing forms at TRAILING_FORM_CREDIT_MAX at most (the
+ *   idf-weighted share of the path they hold), or by its parts, and why[] names the form
+ *   (`trailing repository.token`). A path is a name: its whole and trailing forms ignore the
+ *   body's length (b 0), so a long configuration reference that shows the key once holds it as
+ *   strongly as a short note that names it. The parts' lower credit applies once the workspace
+ *   spells the path or a trailing form of it. Words only, nDCG@10 Argo CD / cert-manager /
+ *   GoReleaser: 0.712 / 0.765 / 0.766 -> 0.719 / 0.778 / 0.789; identifier questions 0.937 /
+ *   0.755 / 0.833 -> 0.968 / 0.784 / 0.943. Not kept: trailing forms of paths written in prose
+ *   (cert-manager 0.778 -> 0.772, mostly release notes that spell full paths), every identifier
+ *   length-free (Argo CD 0.719 -> 0.715, cert-manager 0.778 -> 0.768).
+ *   Release notes: a document in a release-notes folder, a repository changelog, or one whose
+ *   title or file name names a version and says it is a release, an upgrade or an announcement
+ *   (documentRoles.ts) has its match count RELEASE_NOTE_WEIGHT unless the question asks about a
+ *   version or a change; why[] says so. Grid, words only, Argo CD / cert-manager / GoReleaser:
+ *   1 -> 0.719 / 0.778 / 0.789, 0.8 -> 0.719 / 0.796 / 0.793, 0.7 -> 0.719 / 0.801 / 0.794,
+ *   0.6 -> 0.721 / 0.805 / 0.794, 0.5 -> the same as 0.6. BEIR SciFact words only: 0.680 ->
+ *   0.680 (no key paths, no release notes).
+ * - 2026-12-04.2: meaning adds without taking away (hybridMeaning): a passage's meaning counts at
+ *   least its words, and adds only for the share of the question in plain words, so the hybrid
+ *   match is never below the words-only match and a question of identifiers ranks as on words.
+ *   The hybrid lowered 22 of 184 documentation questions below words alone; the passages it
+ *   pulled up had cosines above the question's crowd and few words, while the answers the words
+ *   found sat under the crowd (a corpus of many similar sections: install pages, upgrade notes)
+ *   or were asked by a key path whose embedding is topical noise. Hybrid nDCG@10 Argo CD /
+ *   cert-manager / GoReleaser (words only 0.721 / 0.805 / 0.794): 0.764 / 0.837 / 0.841 ->
+ *   0.767 / 0.852 / 0.856; questions lowered 22 -> 16. By style the hybrid is at or above words
+ *   alone everywhere but Argo CD's keyword questions (0.979 against 0.993, one question: a
+ *   command's options page, long, below its crowd) and identifier ones (0.967 / 0.968). BEIR
+ *   SciFact hybrid 0.731 -> 0.729 (7 claims up, 16 down); the example 0.648 -> 0.647 (its
+ *   meaning-only cases 0.389 -> 0.358, words cases 0.923 -> 0.954). Tried: the floor at a share
+ *   of the words (0.85 and 0.9: SciFact 0.730, cert-manager how-to 0.884 against 0.896 on
+ *   words), only for words >= 0.5 (SciFact 0.731, how-to below words on two corpora), meaning's
+ *   zero at the 80th / 95th percentile (Argo CD +0.003 / -0.005, cert-manager -0.005 / -0.007),
+ *   the curve at 1 and 0.5 (within 0.005, mixed).
+ * - 2026-12-04.3: the order shown is always the score's: DOCUMENT_CAP is a candidate rule only
+ *   (at most 2 passages of one document are taken while others fill the limit; the answer's
+ *   heldBack names what it kept out), no longer a reordering. And a verb and its particle written
+ *   apart meet the word the workspace writes joined (text/compounds.ts): "how do I roll back an
+ *   application?" asked of Argo CD's docs meets `argocd app rollback`, "rolling back", "logged
+ *   in", "times out" their stems' joins. The pair becomes one unit, the joined word, whose parts
+ *   are the two words at COMPOUND_PART_CREDIT and whose weight is theirs: a section with the two
+ *   words scores what it did. Only a particle's pair is joined (back, up, out, in, off, over,
+ *   down, on, away, through): joining any pair the index holds joined also made `keypair` of
+ *   "key pair" and `argocd` of "Argo CD" (names whose joined form is a part of identifiers), and
+ *   moved the three documentation corpora by -0.006 to +0.007. Of the 184 labelled
+ *   questions one holds such a pair (cert-manager c034, "times out" -> `timeout`: 0.967 ->
+ *   0.947); the rest are unchanged (words only, nDCG@10 Argo CD / cert-manager / GoReleaser
+ *   0.721 / 0.805 / 0.794 -> 0.721 / 0.804 / 0.794).
  */
 
-export const CONTRACT_VERSION = '2026-12-01.4';
+export const CONTRACT_VERSION = '2026-12-04.3';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;
@@ -139,6 +196,39 @@ export const IDENTIFIER_PART_CREDIT = 0.7;
 export const SPELLED_IDENTIFIER_PART_CREDIT = 0.15;
 
 /**
+ * The parts' credit of a compound (text/compounds.ts): "roll back" asked of a workspace that
+ * writes `rollback`; a section with the two words holds the same thing as one with the joined
+ * word.
+ */
+export const COMPOUND_PART_CREDIT = 1;
+
+/**
+ * The most a key path's trailing form can give, as a share of a whole match: a section showing
+ * `privateKey.rotationPolicy` (under whatever parent) meets a question naming
+ * `spec.privateKey.rotationPolicy` by the share of the path's weight its segments hold (each
+ * segment weighed by its idf, so a missing `spec` costs little and a missing `homebrew_casks` a
+ * lot), at most this. 0.8, 0.9 and 1.0 measured alike on the three documentation corpora: a
+ * trailing form rarely holds all but a negligible segment; below 1 a section naming the whole
+ * path still comes first.
+ */
+export const TRAILING_FORM_CREDIT_MAX = 0.9;
+
+/**
+ * A key path's trailing form's credit: the idf-weighted share of the path's segments it holds,
+ * at most TRAILING_FORM_CREDIT_MAX. `segmentWeights` are the path's segments' idf (0 for a
+ * placeholder or a stop word), `from` the form's first segment.
+ */
+export function trailingFormCredit(segmentWeights: readonly number[], from: number): number {
+  let total = 0;
+  let held = 0;
+  segmentWeights.forEach((w, i) => {
+    total += w;
+    if (i >= from) held += w;
+  });
+  return total > 0 ? Math.min(TRAILING_FORM_CREDIT_MAX, held / total) : 0;
+}
+
+/**
  * A candidate rule, not part of the order: the passages shown are the best `limit` taking at
  * most this many of one document while other documents' passages are left (a 900-section
  * changelog cannot fill the answer), always shown in score order; the answer names each document
@@ -158,6 +248,19 @@ export const DOCUMENT_CAP = 2;
  * SciFact and the example have no such front matter: unchanged.
  */
 export const SIGNED_RECORD_WEIGHT = 0.8;
+
+/**
+ * What the match of a release note counts for when the question asks about no version and no
+ * change (documentRoles.ts): release notes, changelogs, upgrade notes and release announcements
+ * name settings in passing, often by their full dotted path, and with many versions they
+ * outnumber the one page that documents a setting. A question about a version or a change
+ * ("upgrading from 1.17 to 1.18", "which release added ...") ranks them at full weight.
+ * Words only, nDCG@10 Argo CD / cert-manager / GoReleaser: 1 -> 0.719 / 0.778 / 0.789, 0.8 ->
+ * 0.719 / 0.796 / 0.793, 0.7 -> 0.719 / 0.801 / 0.794, 0.6 -> 0.721 / 0.805 / 0.794, 0.5 -> the
+ * same as 0.6: 0.6, the milder end of the plateau. A signed release announcement takes both
+ * weights (0.8 x 0.6); the smaller of the two alone measured the same.
+ */
+export const RELEASE_NOTE_WEIGHT = 0.6;
 
 /**
  * The named-entity bonus is for telling passages apart: it counts in full while the named
@@ -242,6 +345,24 @@ export const MEANING_MIN_SAMPLE = 100;
  * textSimilarity.ts) stays linear: its bars are calibrated on it.
  */
 export const MEANING_CURVE = 0.75;
+
+/**
+ * The meaning half of a passage's match (contract 2026-12-04.2): meaning adds to what the
+ * passage's words show and never takes it away. `cosineTerm` is {@link meaningTerm} of its
+ * cosine, `words` its words value (0..1), `wordShare` the share of the question's weight in plain
+ * words rather than identifiers (1 for a question with no identifier):
+ *
+ *   meaning = words + wordShare x max(0, cosineTerm - words)
+ *
+ * So 0.60 x words + 0.40 x meaning is never below the passage's words alone (a passage the words
+ * rank first is only passed by one that meaning lifts, never pulled down by a cosine under the
+ * question's crowd), and an embedding, which reads sentences, adds nothing for the part of a
+ * question that is a key path, a flag or a name: a question that is only identifiers ranks as
+ * on words. The 0.60 / 0.40 weights are unchanged.
+ */
+export function hybridMeaning(cosineTerm: number, words: number, wordShare: number): number {
+  return words + wordShare * Math.max(0, cosineTerm - words);
+}
 
 /** workspace_context's meaning term from a cosine: {@link meaningRaw} on the question's anchors, curved by MEANING_CURVE. */
 export function meaningTerm(cosine: number, anchors: SimilarityAnchors): number {

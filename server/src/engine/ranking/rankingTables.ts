@@ -8,7 +8,8 @@
  */
 import type { IndexState } from '../indexState';
 import { SOURCE_KINDS, type Doc, type EntityKey } from '../model';
-import { SIGNED_RECORD_WEIGHT } from './contract';
+import { RELEASE_NOTE_WEIGHT, SIGNED_RECORD_WEIGHT } from './contract';
+import { isReleaseNote } from './documentRoles';
 
 export interface RankingTables {
   docs: Doc[];
@@ -33,8 +34,15 @@ export interface RankingTables {
   averageTitleTerms: number;
   /** Distinct terms in each document's title. */
   titleTermsOfDoc: Uint16Array;
-  /** What each document's match counts for: SIGNED_RECORD_WEIGHT for a signed record, else 1 (contract.ts). */
+  /**
+   * What each document's match counts for when the question asks about a version or a change:
+   * SIGNED_RECORD_WEIGHT for a signed record, else 1 (contract.ts).
+   */
   matchScaleOfDoc: Float64Array;
+  /** The same for any other question: a release note's also times RELEASE_NOTE_WEIGHT (documentRoles.ts). */
+  pageMatchScaleOfDoc: Float64Array;
+  /** 1 for a release note (documentRoles.ts). */
+  releaseNoteDoc: Uint8Array;
   /** The ranker's per-question work arrays, made at the first question (workspaceContextRanker.ts). */
   questionArrays?: QuestionArrays;
 }
@@ -79,8 +87,12 @@ function buildTables(state: IndexState): RankingTables {
   const contextIndex = new Map<string, number[]>();
   const entityDocs = new Map<EntityKey, number[]>();
   const matchScaleOfDoc = new Float64Array(docs.length);
+  const pageMatchScaleOfDoc = new Float64Array(docs.length);
+  const releaseNoteDoc = new Uint8Array(docs.length);
   docs.forEach((doc, d) => {
     matchScaleOfDoc[d] = isSignedRecord(doc) ? SIGNED_RECORD_WEIGHT : 1;
+    releaseNoteDoc[d] = isReleaseNote(doc) ? 1 : 0;
+    pageMatchScaleOfDoc[d] = matchScaleOfDoc[d] * (releaseNoteDoc[d] ? RELEASE_NOTE_WEIGHT : 1);
     kindOfDoc[d] = SOURCE_KINDS.indexOf(doc.sourceKind);
     folderOfDoc[d] = doc.folder;
     lastCommitOfDoc[d] = state.commits.get(doc.path)?.lastCommitTime ?? NaN;
@@ -100,7 +112,7 @@ function buildTables(state: IndexState): RankingTables {
   });
   // A state of candidates only (a store's) normalises by the whole corpus's mean.
   const averageTitleTerms = state.corpus ? state.corpus.averageTitleTerms : docs.length ? titleTermCount / docs.length : 1;
-  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc, matchScaleOfDoc };
+  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc, matchScaleOfDoc, pageMatchScaleOfDoc, releaseNoteDoc };
 }
 
 /**

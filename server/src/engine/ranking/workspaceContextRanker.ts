@@ -22,20 +22,23 @@
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { unpackCounts, type FieldCounts } from '../lexical/fields';
-import { MAX_MATCH_UNITS, type FieldModel, type GradedUnit, type Pruning } from '../lexical/postings';
+import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
-import { analyzeQuery, type QueryTerm } from '../text/analyzer';
-import { isQuestion, stripQuestionFrame } from '../text/questionFrame';
+import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
 import type { Signal, SimilarityAnchors } from './contract';
+import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
+import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
+
+export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
 
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
 // transforms, where each imported name is a getter).
 const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT, DOCUMENT_CAP } = contract;
-const { idf, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
+const { hybridMeaning, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
 
 /** The contract's BM25F parameters as the postings index takes them: for statements, and for questions. */
 const FIELD_MODEL: FieldModel = { k1: contract.BM25F_K1, weight: contract.FIELD_WEIGHTS, b: contract.FIELD_LENGTH_NORMALISATION, questionHeadingBoost: 1 };
@@ -93,8 +96,13 @@ export interface WhyWordTerm {
   share: number;
   /** 0..1: BM25F saturation of the term in this passage (0 when absent). */
   saturation: number;
-  /** Where the term was found: body, heading, title, context, or `parts` (an identifier's parts only). */
+  /**
+   * Where the term was found: body, heading, title, context; `parts` (an identifier's parts only);
+   * `trailing` (a key path's trailing form only, named in `matched`).
+   */
   fields: string[];
+  /** The trailing form of a key path the passage holds instead of the whole path (`privatekey.rotationpolicy`). */
+  matched?: string;
 }
 
 export interface RankedPassage {
@@ -147,16 +155,6 @@ export interface RankResult {
   candidates: number;
 }
 
-interface Unit {
-  term: QueryTerm;
-  bit: number;
-  weight: number;
-  /** An identifier's parts with their weights (empty for plain words). */
-  parts: { term: string; weight: number }[];
-  /** What the parts can give at most (contract.ts): less when the workspace spells the identifier. */
-  partCredit: number;
-}
-
 /** One scored candidate: enough to order it and, if it is kept, to explain it. */
 interface Scored {
   ordinal: number;
@@ -171,18 +169,18 @@ interface Scored {
 
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
   // The question's frame ("how do I", "is it possible to") is not what it is about.
-  const { units, dropped } = planUnits(analyzeQuery(stripQuestionFrame(options.question)));
-  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
-  const named = entityDictionary(state.entities).find(options.question);
   const n = Math.max(1, state.lexical.sectionCount);
   const df = (term: string) => state.lexical.df(term);
+  const { units, dropped } = planUnits(questionTerms(options.question, (term) => df(term) > 0));
+  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
+  const named = entityDictionary(state.entities).find(options.question);
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
   // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
   const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
 
-  const graded: GradedUnit[] = units.map((u) => ({ term: u.term.key, weight: u.weight, parts: u.parts, partCredit: u.partCredit }));
+  const graded: GradedUnit[] = units.map((u) => ({ term: u.term.key, weight: u.weight, parts: u.parts, partCredit: u.partCredit, ...(u.forms.length ? { forms: u.forms } : {}), ...(u.term.path ? { lengthFree: true } : {}) }));
   const meaning = options.meaning ?? null;
   // Words only, a passage's score is a function of its words: the index can skip what cannot
   // reach the top (max-score). With meaning, a passage with few words can still rise on its cosine.
@@ -282,41 +280,6 @@ function capPerDocument(sorted: readonly Scored[], limit: number): { shown: { s:
 }
 
 /**
- * A unit's weight is its idf. An identifier also brings its parts (each weighed by its own idf);
- * when the identifier itself occurs nowhere, its weight is its parts' mean weight, so a name the
- * workspace never spells does not outweigh the rest of the question by being rare.
- */
-function weighUnit(documentFrequency: (term: string) => number, unit: Unit, n: number): void {
-  const df = documentFrequency(unit.term.key);
-  unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
-  unit.partCredit = df > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
-  if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
-  else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
-}
-
-/** A question unit as a store's candidate search bounds it (engine/store/candidateBound.ts). */
-export interface WeighedUnit {
-  /** The unit's term (an identifier's whole form). */
-  term: string;
-  /** An identifier's parts: a section holding only these still scores some of the unit. */
-  parts: readonly string[];
-  /** Its weight, as the ranker gives it: the most the unit adds to the words sum. */
-  weight: number;
-}
-
-/**
- * The units `rankWorkspaceContext` scores `question` by (the 32 it keeps), weighed as it weighs
- * them over a corpus of `n` sections whose document frequencies `df` gives. A unit adds at most
- * its weight to a section's words sum (its saturation, or its parts' credit, is at most 1), so a
- * store can bound what a section holding only some terms can score without reading it.
- */
-export function weighedQuestionUnits(question: string, df: (term: string) => number, n: number): WeighedUnit[] {
-  const { units } = planUnits(analyzeQuery(stripQuestionFrame(question)));
-  for (const unit of units) weighUnit(df, unit, Math.max(1, n));
-  return units.map((u) => ({ term: u.term.key, parts: u.term.parts, weight: u.weight }));
-}
-
-/**
  * The per-document arrays a question fills, zeroed (the bonuses are all overwritten), kept on the
  * tables and reused from question to question: ~0.5 MB of typed arrays at 24k documents is
  * memory outside the JS heap, and allocating it per question made V8 collect every ~150
@@ -375,18 +338,31 @@ class Scorer {
   private readonly kindAllowed: Uint8Array | null;
   /** The largest bonuses of any document for this question. */
   private readonly maxBonus: number;
+  /**
+   * What each document's match counts for with this question (contract.ts): release notes count
+   * less unless the question asks about a version or a change (documentRoles.ts).
+   */
+  private readonly scale: Float64Array;
+  private readonly releasesAsked: boolean;
+  /** The share of the question's weight in plain words, not identifiers: what meaning may add to (contract.ts hybridMeaning). */
+  private readonly wordShare: number;
   /** The index's saturation under this question's model, made at the first why[]. */
   private saturation: ((ordinal: number, packed: number) => number) | undefined;
+  /** The same without the body's length normalisation: a key path's whole form and trailing forms. */
+  private lengthFreeSaturation: ((ordinal: number, packed: number) => number) | undefined;
 
   constructor(
     private readonly state: IndexState,
     private readonly tables: RankingTables,
     private readonly options: RankOptions,
-    private readonly units: readonly Unit[],
+    private readonly units: readonly QuestionUnit[],
     private readonly named: readonly NamedEntity[],
     private readonly model: FieldModel,
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
+    this.releasesAsked = asksAboutReleases(options.question);
+    this.wordShare = this.totalWeight > 0 ? units.filter((u) => !u.term.isIdentifier).reduce((sum, u) => sum + u.weight, 0) / this.totalWeight : 1;
+    this.scale = this.releasesAsked ? tables.matchScaleOfDoc : tables.pageMatchScaleOfDoc;
     const arrays = documentArrays(tables);
     this.contextMask = arrays.contextMask;
     for (const unit of units) for (const d of tables.contextIndex.get(unit.term.key) ?? []) this.contextMask[d] |= unit.bit;
@@ -433,27 +409,35 @@ class Scorer {
       groupOf = Int32Array.from(groupOf);
       for (let o = 0; o < groupOf.length; o++) if (groupOf[o] >= 0 && this.eligibleDoc(o) < 0) groupOf[o] = -1;
     }
-    return { k, floor: FLOOR, total: this.totalWeight, gate: MIN_MATCH, groupOf, bonus: this.bonusOfDoc, scale: this.tables.matchScaleOfDoc, maxBonus: this.maxBonus };
+    return { k, floor: FLOOR, total: this.totalWeight, gate: MIN_MATCH, groupOf, bonus: this.bonusOfDoc, scale: this.scale, maxBonus: this.maxBonus };
   }
 
   /** The score of a passage without a vector, as a number only (the hot path). */
   wordsOnlyScore(doc: number, words: number): number {
-    const match = words * this.tables.matchScaleOfDoc[doc];
+    const match = words * this.scale[doc];
     return match >= MIN_MATCH ? match + this.bonuses(doc) : match;
   }
 
   /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
   upperBound(doc: number, words: number, meaningMax: number): number {
     // Without its vector (text changed since) a candidate scores its words at full weight.
-    return this.tables.matchScaleOfDoc[doc] * Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc);
+    return this.scale[doc] * Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc);
   }
 
   score(ordinal: number, doc: number, mask: number, words: number, cosine: number | null): Scored {
-    const scale = this.tables.matchScaleOfDoc[doc];
-    const match = cosine === null ? scale * words : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * meaningTerm(cosine, this.options.meaning!.anchors);
+    const scale = this.scale[doc];
+    const match = cosine === null ? scale * words : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
     const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
+  }
+
+  /** Why a document's match counts less (explain's words and meaning details). */
+  private roleOf(doc: number): string {
+    const reasons: string[] = [];
+    if (this.tables.matchScaleOfDoc[doc] < 1) reasons.push(`a signed record (its front matter names its authors), not a maintained page (x${contract.SIGNED_RECORD_WEIGHT})`);
+    if (!this.releasesAsked && this.tables.releaseNoteDoc[doc]) reasons.push(`a release note (by its path or title) and the question asks about no version or change (x${contract.RELEASE_NOTE_WEIGHT})`);
+    return reasons.join('; ');
   }
 
   private bonuses(doc: number): number {
@@ -540,12 +524,15 @@ class Scorer {
     const hasVector = s.cosine !== null;
     const wordTerms = this.wordTerms(s.ordinal);
     // A signed record's match counts for SIGNED_RECORD_WEIGHT: its weights say so, its raw values stay as measured.
-    const scale = this.tables.matchScaleOfDoc[s.doc];
-    const record = scale < 1 ? `; x${scale.toFixed(2)}: a signed record (its front matter names its authors), not a maintained page` : '';
+    const scale = this.scale[s.doc];
+    const record = scale < 1 ? `; x${scale.toFixed(2)}: ${this.roleOf(s.doc)}` : '';
     why.push({ ...term('words', (hasVector ? WORDS_WEIGHT : 1) * scale, s.words, this.wordsDetail(wordTerms) + record), terms: wordTerms });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
-      why.push(term('meaning', MEANING_WEIGHT * scale, meaningTerm(s.cosine!, anchors), `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${record}`));
+      const cosineTerm = meaningTerm(s.cosine!, anchors);
+      const value = hybridMeaning(cosineTerm, s.words, this.wordShare);
+      const floor = value > cosineTerm ? `; ${cosineTerm.toFixed(3)} raised to ${value.toFixed(3)}: meaning counts at least the passage's words${this.wordShare < 1 ? ` and adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : ''}` : this.wordShare < 1 ? `; meaning adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : '';
+      why.push(term('meaning', MEANING_WEIGHT * scale, value, `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${floor}${record}`));
     } else {
       why.push({ signal: 'meaning', weight: 0, raw: 0, contribution: 0, detail: this.options.meaning ? 'no embedding for this passage yet: words count at full weight' : 'embeddings are off: words count at full weight' });
     }
@@ -594,11 +581,14 @@ class Scorer {
   private wordTerms(ordinal: number): WhyWordTerm[] {
     const lexical = this.state.lexical;
     const saturation = (this.saturation ??= lexical.saturations(this.model));
+    const lengthFree = (this.lengthFreeSaturation ??= lexical.saturations({ ...this.model, b: { ...this.model.b, body: 0 } }));
     const out: WhyWordTerm[] = [];
     for (const unit of this.units) {
       const share = this.totalWeight > 0 ? unit.weight / this.totalWeight : 0;
       const packed = lexical.fieldCounts(ordinal, unit.term.key);
-      let sat = packed ? saturation(ordinal, packed) : 0;
+      // A key path is a name: its whole form and trailing forms ignore the body's length (gradedMatch.ts `lengthFree`).
+      const named = unit.term.path ? lengthFree : saturation;
+      let sat = packed ? named(ordinal, packed) : 0;
       let fields = packed ? fieldsOf(unpackCounts(packed)) : [];
       if (unit.parts.length) {
         const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
@@ -616,7 +606,18 @@ class Scorer {
           fields = ['parts'];
         }
       }
-      out.push({ term: unit.term.surface, weight: unit.weight, share, saturation: sat, fields });
+      let matched: string | undefined;
+      for (const form of unit.forms) {
+        const p = lexical.fieldCounts(ordinal, form.term);
+        if (!p) continue;
+        const value = form.credit * named(ordinal, p);
+        if (value > sat) {
+          sat = value;
+          fields = ['trailing'];
+          matched = form.term;
+        }
+      }
+      out.push({ term: unit.term.surface, weight: unit.weight, share, saturation: sat, fields, ...(matched ? { matched } : {}) });
     }
     return out;
   }
@@ -626,7 +627,7 @@ class Scorer {
     const present = terms.filter((t) => t.saturation > 0);
     const missing = terms.filter((t) => t.saturation === 0).map((t) => t.term);
     const head = `${present.length} of ${this.units.length} terms`;
-    const found = present.map((t) => `${t.term} ${t.saturation.toFixed(2)} (${t.fields.join('+')})`).join(', ');
+    const found = present.map((t) => `${t.term} ${t.saturation.toFixed(2)} (${t.matched ? `trailing ${t.matched}` : t.fields.join('+')})`).join(', ');
     return [head, found ? `matched ${found}` : '', missing.length ? `missing ${missing.join(', ')}` : ''].filter(Boolean).join('; ');
   }
 }
@@ -709,17 +710,6 @@ function term(signal: Signal, weight: number, raw: number, detail: string): WhyT
 
 function zero(signal: Signal, weight: number, detail: string): WhyTerm {
   return { signal, weight, raw: 0, contribution: 0, detail };
-}
-
-/** One bit per distinct question term; terms past the 32-bit mask are dropped and reported. */
-function planUnits(queryTerms: QueryTerm[]): { units: Unit[]; dropped: string[] } {
-  const units: Unit[] = [];
-  const dropped: string[] = [];
-  for (const queryTerm of queryTerms) {
-    if (units.length >= MAX_MATCH_UNITS) dropped.push(queryTerm.surface);
-    else units.push({ term: queryTerm, bit: 1 << units.length, weight: 0, parts: [], partCredit: 0 });
-  }
-  return { units, dropped };
 }
 
 /** The innermost repository root holding a workspace-relative path. */

@@ -56,7 +56,7 @@ export function largestBonuses(facts: { namedShare: number | null; newestCommitT
 }
 
 /**
- * The terms to read whole first: the units' terms and parts, rarest first, until their lists
+ * The terms to read whole first: the units' terms, parts and trailing forms, rarest first, until their lists
  * hold `budget` postings (at least one list). Terms that occur nowhere cost nothing and are all
  * taken.
  */
@@ -88,7 +88,7 @@ export function boundOutside(units: readonly WeighedUnit[], whole: ReadonlySet<s
   const total = units.reduce((sum, u) => sum + u.weight, 0);
   if (total <= 0) return 0;
   let reachable = 0;
-  for (const u of units) if (!whole.has(u.term) || u.parts.some((p) => !whole.has(p))) reachable += u.weight;
+  for (const u of units) if (!whole.has(u.term) || u.parts.some((p) => !whole.has(p)) || u.forms?.some((f) => !whole.has(f))) reachable += u.weight;
   const words = Math.min(1, reachable / total);
   // A signed record's match counts less (contract.ts SIGNED_RECORD_WEIGHT): at most the full match.
   const match = context.meaningMax === null ? words : Math.max(words, contract.WORDS_WEIGHT * words + contract.MEANING_WEIGHT * context.meaningMax);
@@ -120,6 +120,7 @@ function rarestFirst(units: readonly WeighedUnit[], df: (term: string) => number
   for (const u of units) {
     terms.add(u.term);
     for (const p of u.parts) terms.add(p);
+    for (const f of u.forms ?? []) terms.add(f);
   }
   return [...terms].sort((a, b) => df(a) - df(b) || (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -7,7 +7,8 @@ import { identityTerms } from '../context/stackNames';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';
-import { analyzeQuery, termSet } from '../text/analyzer';
+import { analyzeQuery, segmentTerm, termSet } from '../text/analyzer';
+import { compoundCandidates } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import { MEANING_CANDIDATES } from '../meaning/sectionVectors';
 import type { MeaningSource } from '../ranking/workspaceContextRanker';
@@ -131,9 +132,18 @@ export class StoreReader {
       nearest = proposed ? vectors.nearestFrom(proposed.hits) : vectors.nearestExact(query.vector);
     }
     const terms = new Set<string>();
+    // Two adjacent words the namespace may hold as one (text/compounds.ts): the ranker joins them
+    // only when it does, which their counts say.
+    for (const joined of compoundCandidates(stripQuestionFrame(question))) terms.add(joined);
     for (const term of analyzeQuery(stripQuestionFrame(question))) {
       terms.add(term.key);
       for (const part of term.parts) terms.add(part);
+      // A key path's trailing forms, and its segments, whose document frequencies weigh the forms' credits.
+      for (const form of term.path?.trailing ?? []) terms.add(form.term);
+      for (const segment of term.path?.written ?? []) {
+        const key = segmentTerm(segment);
+        if (key !== null) terms.add(key);
+      }
     }
     const named = entityDictionary(base.entities).find(question).map((e) => e.key);
     const asked = [...terms];

@@ -20,6 +20,7 @@
  */
 import { detach } from './detach';
 import { identifierParts } from './identifiers';
+import { askedPath, forEachMarkedPath, keyPathSegments, PLACEHOLDER, type AskedPath } from './keyPaths';
 import { porterStem } from './porter';
 import { STOP_WORDS } from './stopWords';
 import { TokenMemo } from './tokenMemo';
@@ -41,6 +42,16 @@ export interface QueryTerm {
    * is absent. Empty for plain words.
    */
   parts: string[];
+  /**
+   * When the identifier is a dotted key path (`spec.privateKey.rotationPolicy`, `solvers[].http01`,
+   * `steps.<name>.when`): its segments and the trailing forms it may match by (text/keyPaths.ts).
+   */
+  path?: AskedPath;
+  /**
+   * Two words of the question the workspace writes as one (text/compounds.ts): the key is the
+   * joined word and the parts are the two words, which count as much as it does.
+   */
+  compound?: boolean;
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
@@ -120,29 +131,59 @@ export function termCounts(text: string): Map<string, number> {
 /**
  * The query's distinct units, in order: one per plain word (keyed by its stem) and one per
  * identifier (keyed by its whole lower-cased form). Stop words are dropped; a unit whose key
- * repeats an earlier one is dropped. "Who owns billing-worker?" gives
+ * repeats an earlier one is dropped. A dotted key path is one identifier even when written with
+ * array marks or placeholders (`spec.acme.solvers[].http01.ingress`, key
+ * `spec.acme.solvers.http01.ingress`), and carries its segments (`path`). "Who owns billing-worker?" gives
  * `[{ key: 'own', surface: 'owns' }, { key: 'billing-worker', parts: ['bill', 'worker'] }]`.
  */
 export function analyzeQuery(text: string): QueryTerm[] {
-  const units: QueryTerm[] = [];
+  const found: { start: number; term: QueryTerm }[] = [];
   const seen = new Set<string>();
-  scanTokens(text, (start, end, identifier) => {
-    const surface = text.slice(start, end);
+  const add = (start: number, term: QueryTerm) => {
+    // A word's stop-word test is on its surface (analyzeWord); an identifier's on its whole form (`e.g`).
+    if (seen.has(term.key) || (term.isIdentifier && STOP_WORDS.has(term.key))) return;
+    seen.add(term.key);
+    found.push({ start, term });
+  };
+  // Paths with array marks or placeholders first (`solvers[].http01`, `steps.<name>.when`): the
+  // tokenizer would split them. Their spans are blanked for the scan below.
+  let rest = text;
+  forEachMarkedPath(text, (start, end, segments) => {
+    rest = rest.slice(0, start) + ' '.repeat(end - start) + rest.slice(end);
+    const path = askedPath(segments);
+    const written = segments.filter((s) => s !== PLACEHOLDER).join('.');
+    const parts = partTerms(written).filter((p) => p !== path.whole);
+    add(start, { key: path.whole, surface: text.slice(start, end), isIdentifier: true, parts: distinct(parts), path });
+  });
+  scanTokens(rest, (start, end, identifier) => {
+    const surface = rest.slice(start, end);
     if (identifier) {
       const key = wholeForm(surface);
-      if (seen.has(key) || STOP_WORDS.has(key)) return;
-      seen.add(key);
-      const parts: string[] = [];
-      for (const part of partTerms(surface)) if (part !== key && !parts.includes(part)) parts.push(part);
-      units.push({ key, surface, isIdentifier: true, parts });
+      const parts = distinct(partTerms(surface).filter((part) => part !== key));
+      const segments = surface.includes('.') ? keyPathSegments(surface) : null;
+      add(start, { key, surface, isIdentifier: true, parts, ...(segments ? { path: askedPath(segments) } : {}) });
     } else {
       const key = analyzeWord(surface);
-      if (key === null || seen.has(key)) return;
-      seen.add(key);
-      units.push({ key, surface, isIdentifier: false, parts: [] });
+      if (key !== null) add(start, { key, surface, isIdentifier: false, parts: [] });
     }
   });
-  return units;
+  return found.sort((a, b) => a.start - b.start).map((f) => f.term);
+}
+
+/**
+ * The index term of one key-path segment as written (`privateKey` -> `privatekey`, `format_overrides`
+ * -> `format_overrides`, `servers` -> `server`): the term a section holding it alone has. Null for
+ * a stop word or a placeholder.
+ */
+export function segmentTerm(segment: string): string | null {
+  if (segment === PLACEHOLDER) return null;
+  return analyzeQuery(segment)[0]?.key ?? null;
+}
+
+function distinct(terms: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const t of terms) if (!out.includes(t)) out.push(t);
+  return out;
 }
 
 function wholeForm(surface: string): string {

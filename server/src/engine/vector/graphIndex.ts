@@ -6,7 +6,7 @@
  * top k the answer is the exact scan's, bit for bit.
  *
  * Parameters (HnswOptions): M 16, efConstruction 200, efSearch 64, hnswlib-node's defaults here,
- * kept: with them, measured against the exact scan in the same runs (bench/README.md, "The
+ * kept: with them, measured against the exact scan in the same runs (git history of bench/README.md, "The
  * built-in HNSW graph"), recall@10 / recall@150 was 0.461 / 0.558 against hnswlib's 0.456 / 0.549
  * at 100k x 384 generated stand-ins, and 0.650 / 0.511 against 0.661 / 0.510 over the 100k
  * workspace's 247,626 windows, whose 600 bench answers were the same with either graph. A larger

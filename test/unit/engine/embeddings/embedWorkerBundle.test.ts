@@ -52,7 +52,7 @@ describe('engine/embeddings/embedWorker bundle', function () {
       assert.equal(stdout.trim().split('\n').length, 1, stdout);
       assert.equal(stderr, '');
       assert.deepEqual(JSON.parse(stdout), {
-        id: 'local:all-minilm-l6-v2+onnx-int8-g2@0.1.0',
+        id: 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0',
         length: 384,
         query: true,
         related: true,

@@ -24,7 +24,7 @@ describe('engine/embeddings/embedder', () => {
 
     const local = createEmbedder(settings({ provider: 'local', workers: 0, batchSize: Number.NaN }));
     assert.ok(local instanceof LocalEmbedder);
-    assert.deepEqual([local.model, local.id, local.dimension, local.maxInputTokens, local.runningWorkers], ['minilm', 'local:all-minilm-l6-v2+onnx-int8-g2@0.1.0', 384, 160, 0]);
+    assert.deepEqual([local.model, local.id, local.dimension, local.maxInputTokens, local.runningWorkers], ['minilm', 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0', 384, 160, 0]);
     assert.equal(local.startedWorkers, 0);
     await local.dispose();
 
@@ -34,7 +34,7 @@ describe('engine/embeddings/embedder', () => {
     assert.deepEqual([wasm.id, wasm.runtime], ['local:all-minilm-l6-v2@0.1.0', 'wasm']);
     await wasm.dispose();
     const fp32 = createEmbedder(settings({ provider: 'local', precision: 'fp32', workers: 2, threads: 1 }));
-    assert.deepEqual([fp32?.id, fp32?.runtime], ['local:all-minilm-l6-v2+onnx-fp32-g2@0.1.0', 'onnxruntime-node 1.30.0, fp32, 2 x 1 threads']);
+    assert.deepEqual([fp32?.id, fp32?.runtime], ['local:all-minilm-l6-v2+onnx-fp32-g3@0.1.0', 'onnxruntime-node 1.30.0, fp32, 2 x 1 threads']);
     await fp32?.dispose();
 
     const use = createEmbedder(settings({ provider: 'local', localModel: 'use-lite' }));
@@ -45,7 +45,7 @@ describe('engine/embeddings/embedder', () => {
     // Settings read from JSON may lack the key: the default model.
     const { localModel: _omitted, ...withoutModel } = DEFAULT_EMBEDDING_SETTINGS;
     const fallback = createEmbedder(withoutModel as EmbeddingSettings);
-    assert.equal(fallback?.id, 'local:all-minilm-l6-v2+onnx-int8-g2@0.1.0');
+    assert.equal(fallback?.id, 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0');
     await fallback?.dispose();
 
     const remote = createEmbedder(settings({ provider: 'openai', baseUrl: 'http://127.0.0.1:1234/v1/', model: 'text-embedding-3-small', maxInputTokens: 8191 }));

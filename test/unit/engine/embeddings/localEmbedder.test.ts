@@ -25,7 +25,7 @@ describe('engine/embeddings/localEmbedder', function () {
   it('embeds with all-MiniLM-L6-v2 on ONNX Runtime by default: 384 unit dimensions, related pairs well above unrelated ones', async () => {
     const embedder = sharedLocalEmbedder();
     assert.equal(embedder.model, 'minilm');
-    assert.equal(embedder.id, 'local:all-minilm-l6-v2+onnx-int8-g2@0.1.0');
+    assert.equal(embedder.id, 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0');
     assert.equal(embedder.runtime, 'onnxruntime-node 1.30.0, int8, 1 x 1 threads');
     assert.equal(embedder.dimension, 384);
     assert.equal(embedder.maxInputTokens, 160);

@@ -98,7 +98,7 @@ describe('engine/embeddings on ONNX Runtime (MiniLM)', function () {
         assert.ok(dot(fp32[i], wasm[i]) > 0.999, `text ${i}: fp32 cosine ${dot(fp32[i], wasm[i])}`);
       }
       // The assembled model was written to the cache folder, keyed by weights version and graph version.
-      assert.deepEqual(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.tmp')), ['minilm-fp32-0.1.0-g2.onnx']);
+      assert.deepEqual(fs.readdirSync(cacheDir).filter((f) => !f.endsWith('.tmp')), ['minilm-fp32-0.1.0-g3.onnx']);
     } finally {
       await fp32Embedder.dispose();
       fs.rmSync(cacheDir, { recursive: true, force: true });

@@ -102,4 +102,32 @@ describe('PostingsIndex graded (BM25F)', () => {
     assert.ok(Math.abs(byOrdinal.get(2)! - 0.5 * ((2 / 3) * one) * (2 / 3)) < 1e-12, 'two parts of three: scaled by the share present');
     assert.ok(byOrdinal.get(0)! > byOrdinal.get(1)!, 'the whole form beats its parts');
   });
+
+  it('gives a key path the best of its whole form, its trailing forms at their credit and its parts; whole and forms length-free', () => {
+    const index = new PostingsIndex();
+    const once = packCounts({ body: 1, heading: 0, title: 0, context: 0 });
+    const long = { body: 400, heading: 1, title: 0, context: 0 };
+    const short = { body: 10, heading: 1, title: 0, context: 0 };
+    // 0: a long reference that shows the whole path once; 1: a short note that shows its tail;
+    // 2: a long page with the tail and every part; 3: parts only.
+    index.add(0, { counts: new Map([['spec.privatekey.rotationpolicy', once]]), lengths: long });
+    index.add(1, { counts: new Map([['privatekey.rotationpolicy', once]]), lengths: short });
+    index.add(2, { counts: new Map(['privatekey.rotationpolicy', 'spec', 'privatekey', 'rotationpolicy'].map((t) => [t, once])), lengths: long });
+    index.add(3, { counts: new Map(['spec', 'privatekey', 'rotationpolicy'].map((t) => [t, once])), lengths: short });
+    const parts = ['spec', 'privatekey', 'rotationpolicy'].map((term) => ({ term, weight: 1 }));
+    const unit = { term: 'spec.privatekey.rotationpolicy', weight: 2, parts, partCredit: 0.15, forms: [{ term: 'privatekey.rotationpolicy', credit: 0.8 }], lengthFree: true };
+    const got = index.gradedMatch([unit], MODEL);
+    const sum = new Map([...got.ordinals].map((o, i) => [o, got.words[i]]));
+    const flat = MODEL.weight.body / (MODEL.k1 + MODEL.weight.body);
+    assert.ok(Math.abs(sum.get(0)! - 2 * flat) < 1e-12, 'the whole form, not normalised by the long body');
+    assert.ok(Math.abs(sum.get(1)! - 2 * 0.8 * flat) < 1e-12, 'the trailing form at its credit');
+    assert.ok(Math.abs(sum.get(2)! - 2 * 0.8 * flat) < 1e-12, 'the best of the trailing form and the (weaker) parts, not their sum');
+    const partsOnly = 0.15 * index.saturation(3, once, MODEL);
+    assert.ok(Math.abs(sum.get(3)! - 2 * partsOnly) < 1e-9, 'parts only: their credit, length-normalised as words');
+    // Read in another order (the parts weigh more than the form), the sums are the same.
+    const reordered = index.gradedMatch([{ ...unit, partCredit: 0.9, forms: [{ term: 'privatekey.rotationpolicy', credit: 0.1 }] }], MODEL);
+    const again = new Map([...reordered.ordinals].map((o, i) => [o, reordered.words[i]]));
+    const partsOf2 = 0.9 * index.saturation(2, once, MODEL);
+    assert.ok(Math.abs(again.get(2)! - 2 * Math.max(0.1 * flat, partsOf2)) < 1e-9);
+  });
 });

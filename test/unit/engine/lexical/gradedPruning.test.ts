@@ -1,8 +1,8 @@
 /**
  * Max-score pruning in the graded match (lexical/gradedMatch.ts): with a pruning the match may
  * return fewer sections, but the best k by the caller's score -- sections, sums and order -- are
- * exactly those of the full match, through delta sections, tombstones, identifiers with parts and
- * filtered-out sections. The corpus is generated (a fixed seed) with Zipf-like term frequencies,
+ * exactly those of the full match, through delta sections, tombstones, identifiers with parts, key
+ * paths with trailing forms and filtered-out sections. The corpus is generated (a fixed seed) with Zipf-like term frequencies,
  * so questions mix rare and common terms as real ones do. Two built corpora pin what the random
  * one may miss: every section tied with the k-th best comes back (the caller breaks ties, not
  * the match), and the k-th best estimate after a word step counts each section once.
@@ -50,6 +50,11 @@ function section(next: () => number): SectionFields {
   if (next() < 0.02) tally.set('ledger-rejects-worker', { body: 1, heading: 0 });
   if (next() < 0.2) tally.set('ledger', { body: 1 + Math.floor(next() * 3), heading: 0 });
   if (next() < 0.3) tally.set('rejects', { body: 1, heading: 0 });
+  // A key path: some sections show it whole, more its trailing form, more again its parts.
+  if (next() < 0.01) tally.set('cfg.tls.cert', { body: 1, heading: 0 });
+  if (next() < 0.05) tally.set('tls.cert', { body: 1 + Math.floor(next() * 2), heading: 0 });
+  if (next() < 0.15) tally.set('tls', { body: 1, heading: 0 });
+  if (next() < 0.1) tally.set('cert', { body: 1, heading: 0 });
   for (const [term, t] of tally) counts.set(term, packCounts({ body: t.body, heading: t.heading, title: 0, context: 0 }));
   return { counts, lengths: { body, heading, title: 0, context: 0, questionHeading: next() < 0.1 } };
 }
@@ -88,6 +93,11 @@ function questions(index: PostingsIndex, next: () => number, n: number): GradedU
     if (q % 5 === 2) {
       const parts = ['t350', 't1', 't3'].map((term) => ({ term, weight: idf(term) }));
       units.push({ term: 't350-t1-t3', weight: parts.reduce((sum, p) => sum + p.weight, 0) / parts.length, parts, partCredit: 0.7 });
+    }
+    // A key path with a trailing form, read length-free (the ranker's dotted paths).
+    if (q % 5 === 4) {
+      const parts = ['cfg', 'tls', 'cert'].map((term) => ({ term, weight: idf(term) }));
+      units.push({ term: 'cfg.tls.cert', weight: idf('cfg.tls.cert'), parts, partCredit: 0.15, forms: [{ term: 'tls.cert', credit: q % 2 ? 0.6 : 0.9 }], lengthFree: true });
     }
     out.push(units);
   }

@@ -9,6 +9,11 @@ const section = (text: string, level = 2): Section => ({ id: 'x', docId: 'd', he
 
 describe('library summaries, ids and plan words', () => {
   it('first sentences skip code blocks, tables and rules, keep code text and link labels', () => {
+    // A README's logo, badges and HTML wrappers are no sentence: the first prose is.
+    assert.equal(
+      firstSentences('<div align="center"> <img src="https://x.invalid/logo.png" alt="Roadie Logo" width="400"/>\n</div>\n\n[![npm](https://img.invalid/npm.svg)](https://npm.invalid) ![CI](https://img.invalid/ci.svg)\n\nThis package is a node library for the <b>Argo CD</b> plugin. It does more.', 1),
+      'This package is a node library for the Argo CD plugin.',
+    );
     assert.equal(firstSentences('```sh\nmake test\n```\n\n| a | b |\n| - | - |\n\n---\n\nRun `make bootstrap` first. Then test.', 1), 'Run make bootstrap first.');
     assert.equal(firstSentences('See [the guide](https://x.test/g) and [[Refund policy|the policy]]. More.', 2), 'See the guide and the policy. More.');
     assert.equal(firstSentences('- First item, *emphasised*.\n- Second item.', 1), 'First item, emphasised.');

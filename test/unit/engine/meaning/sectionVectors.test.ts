@@ -46,11 +46,11 @@ describe('meaning in the engine (local model)', function () {
     await first.waitForIndex();
     await first.waitForMeaning();
     const status = first.status().meaning!;
-    assert.equal(status.model, 'local:all-minilm-l6-v2+onnx-int8-g2@0.1.0');
+    assert.equal(status.model, 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0');
     assert.match(status.runtime ?? '', /^onnxruntime-node 1\.30\.0, int8, /);
     // The assembled ONNX model is cached beside the vectors, keyed by the weights package version.
     // (The query and the bulk worker may both build it at first start; the later one's temporary file can still be there.)
-    assert.deepEqual(fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')), ['minilm-int8-0.1.0-g2.onnx']);
+    assert.deepEqual(fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')), ['minilm-int8-0.1.0-g3.onnx']);
     assert.equal(status.sectionsWithVectors, first.current()!.counts.sections);
     assert.equal(status.sectionsPending, 0);
     assert.equal(status.backend, 'hnsw');

@@ -115,6 +115,29 @@ describe('text/analyzer', () => {
     });
   });
 
+  describe('analyzeQuery: key paths', () => {
+    it('keeps a dotted path whole even with array marks, and carries its segments and trailing forms', () => {
+      const [unit, word] = analyzeQuery('spec.acme.solvers[].http01.ingress.podTemplate.spec.nodeSelector default');
+      assert.equal(unit.key, 'spec.acme.solvers.http01.ingress.podtemplate.spec.nodeselector');
+      assert.equal(unit.surface, 'spec.acme.solvers[].http01.ingress.podTemplate.spec.nodeSelector');
+      assert.ok(unit.isIdentifier);
+      assert.deepEqual(unit.path?.written, ['spec', 'acme', 'solvers', 'http01', 'ingress', 'podTemplate', 'spec', 'nodeSelector']);
+      assert.deepEqual(unit.path?.trailing.map((t) => t.term).slice(-2), ['podtemplate.spec.nodeselector', 'spec.nodeselector']);
+      assert.ok(unit.parts.includes('podtemplate') && unit.parts.includes('nodeselector') && unit.parts.includes('solver'));
+      assert.equal(word.key, 'default');
+    });
+    it('reads a placeholder segment as any key, and a plain dotted identifier as a path', () => {
+      const [steps] = analyzeQuery('what does steps.<name>.when.branch do?');
+      assert.equal(steps.key, 'steps.*.when.branch');
+      assert.deepEqual(steps.path?.trailing, [{ term: 'when.branch', from: 2 }]);
+      const [rotation] = analyzeQuery('spec.privateKey.rotationPolicy');
+      assert.deepEqual(rotation.path?.trailing, [{ term: 'privatekey.rotationpolicy', from: 1 }]);
+      // Not paths: an annotation key, a version.
+      assert.equal(analyzeQuery('cert-manager.io/issuer')[0].path, undefined);
+      assert.equal(analyzeQuery('upgrade to 1.18.2')[1].path, undefined);
+    });
+  });
+
   describe('stop words', () => {
     it('holds question words, auxiliaries, negations and articles, not content words', () => {
       for (const w of ['how', 'what', 'who', 'which', 'why', 'when', 'where', 'do', 'does', 'did', 'not', 'no', 'the', 'a']) {

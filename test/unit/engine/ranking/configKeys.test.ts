@@ -1,0 +1,137 @@
+/**
+ * Configuration keys asked by their dotted path, and release notes that name them in passing
+ * (contract 2026-12-04.1), on real pages of two documentation sites nobody here wrote
+ * (bench/corpora: cert-manager's docs, Apache-2.0, and GoReleaser's, MIT; see their SOURCE.txt),
+ * each set of pages indexed as the docs repository they come from. Every case failed before key
+ * paths were indexed and release notes weighed.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import type { Engine } from '../../../../server/src/engine/engine';
+import type { IndexState } from '../../../../server/src/engine/indexState';
+import { RELEASE_NOTE_WEIGHT } from '../../../../server/src/engine/ranking/contract';
+import type { RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
+import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
+import { heading, index, rank } from './rankingFixture';
+
+const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
+
+/** A docs repository of one catalog entity holding `files` of a corpus (paths under its docs/). */
+function docsRepository(corpus: string, files: readonly string[]): string {
+  const dir = tempDir(corpus);
+  write(dir, 'catalog-info.yaml', ['apiVersion: backstage.io/v1alpha1', 'kind: Component', 'metadata:', `  name: ${corpus}`, '  annotations:', '    backstage.io/techdocs-ref: dir:.', 'spec:', '  type: service', '  lifecycle: production', '  owner: docs', ''].join('\n'));
+  write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
+  for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
+  return dir;
+}
+
+const words = (p: RankedPassage) => p.why.find((w) => w.signal === 'words')!;
+
+describe('workspace_context: configuration keys and release notes', () => {
+  const engines: Engine[] = [];
+  after(() => {
+    engines.splice(0).forEach((e) => e.dispose());
+    removeTempDirs();
+  });
+  const indexed = async (dir: string): Promise<IndexState> => {
+    const { engine, state } = await index(dir);
+    engines.push(engine);
+    return state;
+  };
+
+  describe('cert-manager: a key the reference nests in YAML, that release notes spell in full', () => {
+    let state: IndexState;
+    before(async () => {
+      state = await indexed(
+        docsRepository('cert-manager', [
+          'usage/certificate.md',
+          'reference/annotations.md',
+          'releases/release-notes/release-notes-1.8.md',
+          'releases/release-notes/release-notes-1.18.md',
+          'releases/upgrading/upgrading-1.7-1.8.md',
+          'releases/upgrading/upgrading-1.17-1.18.md',
+          'configuration/acme/http01/README.md',
+        ]),
+      );
+    });
+
+    it('a nested-YAML key asked as a dotted path: the section that nests it holds the whole path', () => {
+      const passages = rank(state, 'spec.privateKey.rotationPolicy');
+      const at = passages.findIndex((p) => heading(p) === 'docs/usage/certificate.md › Issuance behavior: Rotation of the private key');
+      // With the annotation that sets the same field (`reference/annotations.md`, which spells the path), ahead of every release note.
+      assert.ok(at >= 0 && at <= 1, `rank ${at + 1}: ${passages.slice(0, 3).map(heading).join(' | ')}`);
+      const firstNote = passages.findIndex((p) => p.entry.doc.path.startsWith('docs/releases/'));
+      assert.ok(firstNote < 0 || firstNote > at, `a release note at ${firstNote + 1}`);
+      const term = words(passages[at]).terms![0];
+      assert.equal(term.term, 'spec.privateKey.rotationPolicy');
+      assert.deepEqual(term.fields, ['body'], 'the whole path, from the YAML block, not its parts');
+    });
+
+    it('a changelog that names the key beside the page that documents it: the page first, the release notes weighed and saying why', () => {
+      const passages = rank(state, 'spec.privateKey.rotationPolicy default Never or Always');
+      assert.equal(passages[0].entry.doc.path, 'docs/usage/certificate.md');
+      const notes = passages.filter((p) => p.entry.doc.path.startsWith('docs/releases/'));
+      assert.ok(notes.length > 0, 'the release notes still come, after the page');
+      for (const p of notes) {
+        assert.equal(words(p).weight, RELEASE_NOTE_WEIGHT);
+        assert.match(words(p).detail, /a release note \(by its path or title\) and the question asks about no version or change/);
+      }
+      // Asked about the release, the notes count in full and answer first.
+      const asked = rank(state, 'what changed about spec.privateKey.rotationPolicy in 1.18?');
+      assert.ok(asked[0].entry.doc.path.startsWith('docs/releases/'), heading(asked[0]));
+      assert.equal(words(asked[0]).weight, 1);
+      assert.doesNotMatch(words(asked[0]).detail, /release note/);
+    });
+
+    it('a path written with array marks matches the YAML that nests it under a list', () => {
+      const passages = rank(state, 'spec.acme.solvers[].http01.ingress.podTemplate.spec.nodeSelector');
+      assert.equal(heading(passages[0]), 'docs/configuration/acme/http01/README.md › `podTemplate`');
+      const term = words(passages[0]).terms![0];
+      assert.equal(term.term, 'spec.acme.solvers[].http01.ingress.podTemplate.spec.nodeSelector');
+      assert.deepEqual(term.fields, ['body']);
+    });
+  });
+
+  describe('GoReleaser: keys in a configuration reference, a fragment and a release announcement', () => {
+    let state: IndexState;
+    before(async () => {
+      state = await indexed(
+        docsRepository('goreleaser', [
+          'customization/publish/snapshots.md',
+          'customization/publish/homebrew_casks.md',
+          'customization/publish/changelog.md',
+          'customization/ci/actions.md',
+          'includes/repository.md',
+          'resources/errors/resource-not-accessible-by-integration.md',
+          'blog/goreleaser-v2.2.md',
+          'blog/goreleaser-v2.10.md',
+          'blog/rust-zig.md',
+        ]),
+      );
+    });
+
+    it('the configuration page that nests the key, above the release announcement that spells it', () => {
+      const passages = rank(state, 'snapshot.version_template');
+      assert.equal(passages[0].entry.doc.path, 'docs/customization/publish/snapshots.md');
+      const announcement = passages.find((p) => p.entry.doc.path === 'docs/blog/goreleaser-v2.2.md');
+      assert.ok(announcement, 'the announcement is still among the passages');
+      assert.match(words(announcement).detail, /a signed record .*; a release note/);
+      // A page named changelog that documents a feature is no release note.
+      const feature = rank(state, 'changelog.use github-native');
+      assert.equal(feature[0].entry.doc.path, 'docs/customization/publish/changelog.md');
+      assert.equal(words(feature[0]).weight, 1);
+    });
+
+    it('a longer path meets the fragment that shows its tail, credited by the share of the path it holds', () => {
+      const passages = rank(state, 'homebrew_casks.repository.token');
+      assert.equal(passages[0].entry.doc.path, 'docs/includes/repository.md');
+      const term = words(passages[0]).terms![0];
+      assert.deepEqual(term.fields, ['trailing']);
+      assert.equal(term.matched, 'repository.token');
+      assert.match(words(passages[0]).detail, /homebrew_casks\.repository\.token \d\.\d\d \(trailing repository\.token\)/);
+      assert.ok(term.saturation > 0 && term.saturation < 0.9 * 0.6, `${term.saturation}: less than a whole match`);
+    });
+
+  });
+});

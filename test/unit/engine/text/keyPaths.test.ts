@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { askedPath, forEachMarkedPath, keyPathSegments, keyPathTerms, PLACEHOLDER } from '../../../../server/src/engine/text/keyPaths';
+
+describe('key paths', () => {
+  describe('keyPathSegments', () => {
+    it('reads dotted keys as written, case kept', () => {
+      assert.deepEqual(keyPathSegments('spec.privateKey.rotationPolicy'), ['spec', 'privateKey', 'rotationPolicy']);
+      assert.deepEqual(keyPathSegments('archives.format_overrides.formats'), ['archives', 'format_overrides', 'formats']);
+      assert.deepEqual(keyPathSegments('x-kubernetes.preserve-unknown'), ['x-kubernetes', 'preserve-unknown']);
+    });
+    it('drops array marks and numeric items: a list item shows its keys under the list', () => {
+      assert.deepEqual(keyPathSegments('spec.acme.solvers[].http01'), ['spec', 'acme', 'solvers', 'http01']);
+      assert.deepEqual(keyPathSegments('solvers[0].http01.ingress'), ['solvers', 'http01', 'ingress']);
+      assert.deepEqual(keyPathSegments('solvers.0.http01'), ['solvers', 'http01']);
+      assert.deepEqual(keyPathSegments('a[*].b'), ['a', 'b']);
+    });
+    it('keeps placeholders as placeholders', () => {
+      assert.deepEqual(keyPathSegments('steps.<name>.when'), ['steps', PLACEHOLDER, 'when']);
+      assert.deepEqual(keyPathSegments('servers.{id}.url.scheme'), ['servers', PLACEHOLDER, 'url', 'scheme']);
+      assert.deepEqual(keyPathSegments('http.routers.*.rule'), ['http', 'routers', PLACEHOLDER, 'rule']);
+    });
+    it('is null for what is not a key path', () => {
+      assert.equal(keyPathSegments('rotationPolicy'), null);
+      assert.equal(keyPathSegments('v1.2.3'), null);
+      assert.equal(keyPathSegments('cert-manager.io/issuer'), null);
+      assert.equal(keyPathSegments('a..b'), null);
+      assert.equal(keyPathSegments('<name>.b'), null);
+    });
+  });
+
+  it('keyPathTerms: the whole form and each trailing form of two or more keys, lower-cased, none spanning a placeholder', () => {
+    assert.deepEqual(keyPathTerms(['spec', 'privateKey', 'rotationPolicy']), ['spec.privatekey.rotationpolicy', 'privatekey.rotationpolicy']);
+    assert.deepEqual(keyPathTerms(['a', 'b']), ['a.b']);
+    assert.deepEqual(keyPathTerms(['steps', PLACEHOLDER, 'when', 'branch']), ['when.branch']);
+  });
+
+  it('askedPath: the whole form (placeholders as *) and the trailing forms a question matches by', () => {
+    const p = askedPath(['homebrew_casks', 'repository', 'token']);
+    assert.equal(p.whole, 'homebrew_casks.repository.token');
+    assert.deepEqual(p.trailing, [{ term: 'repository.token', from: 1 }]);
+    assert.deepEqual(p.written, ['homebrew_casks', 'repository', 'token']);
+    const q = askedPath(['steps', PLACEHOLDER, 'when', 'branch']);
+    assert.equal(q.whole, 'steps.*.when.branch');
+    assert.deepEqual(q.trailing, [{ term: 'when.branch', from: 2 }]);
+  });
+
+  it('forEachMarkedPath finds paths the tokenizer would split, and leaves plain dotted identifiers and file names alone', () => {
+    const found: [string, string[]][] = [];
+    const text = 'Set spec.acme.solvers[].http01.ingress.class, or steps.<name>.when, or a.0.b; not spec.duration, v1.2.3 or release-notes-1.18.md';
+    forEachMarkedPath(text, (start, end, segments) => found.push([text.slice(start, end), segments]));
+    assert.deepEqual(found, [
+      ['spec.acme.solvers[].http01.ingress.class', ['spec', 'acme', 'solvers', 'http01', 'ingress', 'class']],
+      ['steps.<name>.when', ['steps', PLACEHOLDER, 'when']],
+      ['a.0.b', ['a', 'b']],
+    ]);
+  });
+});
