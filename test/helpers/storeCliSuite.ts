@@ -122,6 +122,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       assert.ok((memory.passages as unknown[]).length > 0, question);
       assert.deepEqual(answerOf(stored), answerOf(memory), question);
     }
+    // Loading the namespace into memory for one question gives the same answer, the count of candidates included.
+    const memory = json(await run(['ask', QUESTIONS[0], '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
+    const loaded = json(await run(['ask', QUESTIONS[0], '--store', url(), '--workspace', ns, '--json', '--store-mode', 'memory']), 'ask --store --store-mode memory');
+    const { indexedAt: _a, ...loadedAnswer } = loaded;
+    const { indexedAt: _b, ...memoryAnswer } = memory;
+    assert.deepEqual(loadedAnswer, memoryAnswer);
   });
 
   it('ask --store flags a library passage\'s conflict with a page it did not return, as in memory', async () => {
@@ -223,6 +229,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const unknown = await run(['ask', 'rollback', '--store', url(), '--workspace', 'no-such-folder']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /--workspace no-such-folder: the store holds no such workspace/);
+    const mode = await run(['ask', 'rollback', '--store', url(), '--store-mode', 'cached']);
+    assert.equal(mode.code, 1);
+    assert.match(mode.stderr, /--store-mode must be memory or per-question \(got "cached"\)/);
+    const noStore = await run(['ask', 'rollback', '--store-mode', 'memory']);
+    assert.equal(noStore.code, 1);
+    assert.match(noStore.stderr, /--store-mode: only with --store/);
     const bad = await run(['ask', 'rollback', '--store', 'mysql://localhost/x']);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--store: expected a postgresql:\/\/ connection string/);
