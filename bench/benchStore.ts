@@ -248,7 +248,7 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
     for (const [k, names] of [folders.slice(0, half), folders.slice(half)].map((list, k) => [k, list.map((f) => f.name)] as const)) {
       const config = path.join(scratch, `reader-${size}-${k}.yaml`);
       writeFileSync(config, `namespaces: [${names.join(', ')}]\n`);
-      const reader = await startServe(`reader ${k + 1} of 2`, ['--store', server.url, '--config', config], env);
+      const reader = running(await startServe(`reader ${k + 1} of 2`, ['--store', server.url, '--config', config], env));
       readers.push(await readerFigures(reader, names.length));
       await reader.stop();
     }
@@ -300,7 +300,7 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
 
   let perQuestion: SizeRow['perQuestion'] = null;
   if (options.perQuestion > 0) {
-    const slow = await startServe('serve --store --store-mode per-question', ['--store', server.url, '--store-mode', 'per-question'], env);
+    const slow = running(await startServe('serve --store --store-mode per-question', ['--store', server.url, '--store-mode', 'per-question'], env));
     const times: number[] = [];
     let identical = 0;
     // Before the edits below: every answer is compared with its reference.

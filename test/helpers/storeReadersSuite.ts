@@ -310,4 +310,14 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
     for (const f of folders) assert.match(run.stderr, new RegExp(`${f.name} \\(\\d+ (KB|MB)\\)`));
     assert.match(run.stderr, /namespaces` list in the --config file/);
   });
+
+  it("refuses a config whose namespaces list matches none of the store's, naming the file's line and what the store holds", async () => {
+    const none = path.join(path.dirname(config), 'reader-none.yaml');
+    fs.writeFileSync(none, `# a reader for a team not written yet\nnamespaces: ['nobody-*']\n`);
+    const run = await wsctxAsync(['serve', '--store', url(), '--config', none, '--port', '0'], env);
+    assert.equal(run.code, 1, run.stderr);
+    assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(`reader-none\\.yaml:2: namespaces: none of the store's namespaces matches nobody-\\*; it holds `));
+    for (const f of folders) assert.ok(run.stderr.includes(f.name), f.name);
+  });
 }

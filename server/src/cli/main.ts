@@ -179,7 +179,7 @@ async function runWithStore(command: string, positionals: string[], options: Cli
   const config = command === 'serve' ? serverConfigOf(options) : undefined;
   if (config?.namespaces && options.workspacesGiven) throw new UsageError(`--workspace and ${config.path}: namespaces: give the namespaces to serve one way`);
   const mode = storeModeOf(options, command);
-  const opened = await openStoreEngine(options, { mode, log: command === 'mcp' || command === 'serve' ? logToStderr : undefined, ...(config?.namespaces ? { namespacePatterns: config.namespaces } : {}) });
+  const opened = await openStoreEngine(options, { mode, log: command === 'mcp' || command === 'serve' ? logToStderr : undefined, ...(config?.namespaces ? { namespacePatterns: config.namespaces, namespacePatternsAt: `${config.path}:${config.namespacesLine}` } : {}) });
   try {
     switch (command) {
       case 'ask': {

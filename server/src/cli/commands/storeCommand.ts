@@ -8,6 +8,7 @@
  * paths and ids a one-folder engine gives, and answers as that engine does.
  */
 import * as path from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from '../../engine/embeddings/embedder';
 import { Engine } from '../../engine/engine';
 import { InputError } from '../../engine/errors';
@@ -148,6 +149,8 @@ export interface OpenStoreOptions {
   log?: (message: string) => void;
   /** Namespace patterns from the server's config file (`namespaces`): this reader serves those only. */
   namespacePatterns?: readonly string[];
+  /** Where the patterns were read (`file:line`), for the error when none matches. */
+  namespacePatternsAt?: string;
 }
 
 /**
@@ -164,7 +167,10 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
     const patterns = open.namespacePatterns;
     if (patterns) {
       namespaces = namespaces.filter((n) => patterns.some((p) => globMatches(p, n.name)));
-      if (namespaces.length === 0 && !options.workspacesGiven) open.log?.(`[store] none of the store's namespaces (${stored.map((n) => n.name).join(', ')}) matches namespaces: ${patterns.join(', ')} yet; serving them as they are written`);
+      // A server answers for at least one namespace: a list that matches none is a mistake to name, not an empty server.
+      if (namespaces.length === 0) {
+        throw new InputError(`${open.namespacePatternsAt ?? '--config'}: namespaces: none of the store's namespaces matches ${patterns.join(', ')}; it holds ${stored.map((n) => n.name).join(', ')}`);
+      }
     }
     const log = open.log;
     // One embedder for every engine of the store (serve --config makes one per token).
@@ -179,6 +185,12 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
       memory = new MemoryReader(store, choice, { maxBytes, pollMs: pollMsFromEnv(), log });
       const planned = memory.plan(namespaces);
       log?.(renderPlan(planned, maxBytes));
+      // Past Node's heap limit the process would die loading, long after saying it would load.
+      const total = planned.reduce((sum, p) => sum + p.estimatedBytes, 0);
+      const heapLimit = getHeapStatistics().heap_size_limit;
+      if (total > heapLimit * 0.9) {
+        log?.(`[store] warning: about ${formatBytes(total)} is past 90% of Node's heap limit (${formatBytes(heapLimit)}); start the reader with NODE_OPTIONS=--max-old-space-size=${Math.ceil((total * 1.5) / 1024 ** 2)} or serve fewer namespaces`);
+      }
       const started = performance.now();
       await memory.start(planned);
       const status = memory.status();
