@@ -26,7 +26,7 @@ export interface ToolInputPools {
 }
 
 /** Tools the seeds define; the bench names the ones not in `TOOLS` yet. */
-export const EXPECTED_TOOLS: readonly string[] = ['workspace_context', 'workspace_expand', 'search_instructions', 'get_toc', 'get_context', 'get_section', 'read_page', 'get_file'];
+export const EXPECTED_TOOLS: readonly string[] = ['workspace_context', 'workspace_expand', 'search_instructions', 'get_toc', 'get_context', 'get_section', 'read_page', 'get_file', 'explain_result'];
 
 /** Fixed arguments per tool: what its figure measures. */
 export const TOOL_OVERRIDES: Readonly<Record<string, Record<string, unknown>>> = {
@@ -44,6 +44,8 @@ const FIELD_FILLERS: Readonly<Record<string, (pools: ToolInputPools, i: number) 
   task: (p, i) => cycle(p.queries, i),
   plan: (p, i) => cycle(p.queries, i),
   entityRef: (p, i) => cycle(p.entityRefs, i),
+  // explain_result's expected page: an id of a section (any page of the workspace).
+  expected: (p, i) => cycle(p.sectionIds, i),
   id: (p, i) => cycle(p.sectionIds, i),
   sectionId: (p, i) => cycle(p.sectionIds, i),
   section_id: (p, i) => cycle(p.sectionIds, i),

@@ -38,6 +38,7 @@ const OPTIONS = {
   tags: { type: 'string' },
   folder: { type: 'string' },
   in: { type: 'string' },
+  expect: { type: 'string' },
   judge: { type: 'string' },
   'model-url': { type: 'string' },
   model: { type: 'string' },
@@ -84,6 +85,8 @@ export type CliOptions = {
   folder?: string;
   /** `ask --in NAME`: answer from that served folder only (default: every served folder). */
   in?: string;
+  /** `why-not --expect PAGE`: the page, section or entity expected. */
+  expect?: string;
   judge?: string;
   modelUrl?: string;
   model?: string;
@@ -160,6 +163,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       tags: list(v.tags),
       folder: v.folder,
       in: v.in,
+      expect: v.expect,
       judge: v.judge,
       modelUrl: v['model-url'],
       model: v.model,

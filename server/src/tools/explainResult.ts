@@ -14,6 +14,7 @@ import { folderScopedState } from '../engine/ranking/folderScope';
 import type { RankedPassage } from '../engine/ranking/workspaceContextRanker';
 import { dayOf } from '../engine/library/readiness';
 import { compileSourceGlobs } from '../engine/workspace/globs';
+import { storeReaderOf } from '../engine/store/storeReader';
 import type { Services } from '../services/services';
 import { logged } from './callLog';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
@@ -62,7 +63,7 @@ const output = {
   missingTerms: z.array(z.string()),
   questionTerms: z.array(z.string()),
   /** Passages that ranked above it, with the terms and bonuses that put them there. */
-  above: z.array(passageRef.extend({ termsTheTargetLacks: z.array(z.string()), bonusesTheTargetLacks: z.array(z.string()) })),
+  above: z.array(passageRef.extend({ termsTheTargetLacks: z.array(z.string()), termsHeldMoreStrongly: z.array(z.string()), bonusesTheTargetLacks: z.array(z.string()) })),
   /** A library page get_context and the library tools do not serve (draft, expired). */
   libraryStatus: z.string().optional(),
   contractVersion: z.string(),
@@ -92,6 +93,7 @@ export const explainResultTool: ToolDefinition<typeof input, typeof output> = {
 /** Explains `args.expected` for `args.question` (the tool's run, and `wsctx why-not` and `wsctx check`). */
 export async function explain(services: Services, args: Args): Promise<ExplainOutput> {
   const { engine } = services;
+  if (storeReaderOf(engine)) throw new ToolInputError('explain_result reads the whole index in memory, and a store answers each question from its candidates only: run wsctx why-not on the workspace itself (without --store).');
   if (!args.question.trim()) throw new ToolInputError('question: give the question that was asked, e.g. "how do I roll back billing-worker?"');
   if (!args.expected.trim()) throw new ToolInputError('expected: name the page you expected: a path (docs/rollback.md), an id, or an entity ref');
   const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
@@ -150,7 +152,7 @@ function render(e: RankingExplanation, target: ExpectedTarget): Omit<ExplainOutp
     ...(e.best ? { best: { ...passageRefOf(e.best, e.standing === 'returned' ? e.rank : null), match: e.best.match, tokens: e.bestTokens, why: e.best.why.map(({ signal, weight, raw, contribution, detail }) => ({ signal, weight, raw, contribution, detail })) } } : {}),
     missingTerms: e.missingTerms,
     questionTerms: e.questionTerms,
-    above: e.above.map((a) => ({ ...passageRefOf(a.passage, a.rank), termsTheTargetLacks: a.termsTheTargetLacks, bonusesTheTargetLacks: a.bonusesTheTargetLacks })),
+    above: e.above.map((a) => ({ ...passageRefOf(a.passage, a.rank), termsTheTargetLacks: a.termsTheTargetLacks, termsHeldMoreStrongly: a.termsHeldMoreStrongly, bonusesTheTargetLacks: a.bonusesTheTargetLacks })),
     ...(hidden ? { libraryStatus: hidden } : {}),
   };
 }
@@ -179,7 +181,7 @@ export function renderExplanation(out: ExplainOutput): string {
   if (out.above.length && out.standing !== 'returned') {
     lines.push('  Above it:');
     for (const a of out.above) {
-      const why = [a.termsTheTargetLacks.length ? `holds ${a.termsTheTargetLacks.join(', ')}` : '', a.bonusesTheTargetLacks.length ? a.bonusesTheTargetLacks.join(', ') : ''].filter(Boolean).join('; ');
+      const why = [a.termsTheTargetLacks.length ? `holds ${a.termsTheTargetLacks.join(', ')}` : '', a.termsHeldMoreStrongly.length ? `stronger: ${a.termsHeldMoreStrongly.join(', ')}` : '', a.bonusesTheTargetLacks.length ? a.bonusesTheTargetLacks.join(', ') : ''].filter(Boolean).join('; ');
       lines.push(`    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${a.headingPath.join(' > ') || a.title}${why ? ` (${why})` : ''}`);
     }
   }

@@ -36,6 +36,8 @@ export interface PassageAbove {
   passage: RankedPassage;
   /** Question terms this passage holds that the page's best section lacks. */
   termsTheTargetLacks: string[];
+  /** Question terms both hold, this passage more strongly: `rollback 1.00 (0.10 there)`. */
+  termsHeldMoreStrongly: string[];
   /** Bonuses it earned that the page's best section did not (title, namedEntity, recency, runHealth). */
   bonusesTheTargetLacks: string[];
 }
@@ -67,6 +69,10 @@ export interface RankingExplanation {
 export const EXPLAIN_DEPTHS = [50, 200, 1000, 5000] as const;
 /** A section past this many tokens is "a big section" where a fact gets buried (seed 000's 900-token example). */
 export const BIG_SECTION_TOKENS = 600;
+/** A term counts as held more strongly above when its saturation is higher by this much (0..1). */
+export const STRONGER_BY = 0.2;
+/** A term the page holds with less saturation than this is "held weakly" (a passing mention, or only an identifier's parts). */
+export const WEAK_SATURATION = 0.3;
 /** Passages above the page shown with what put them there. */
 export const ABOVE_SHOWN = 5;
 
@@ -192,19 +198,23 @@ export function termsOf(passage: RankedPassage): { present: string[]; missing: s
 function describeAbove(rank: number, passage: RankedPassage, best: RankedPassage | null): PassageAbove {
   const targetHas = new Set(best ? termsOf(best).present : []);
   const termsTheTargetLacks = termsOf(passage).present.filter((t) => !targetHas.has(t));
+  const targetSaturation = new Map((best?.why.find((w) => w.signal === 'words')?.terms ?? []).map((t) => [t.term, t.saturation]));
+  const termsHeldMoreStrongly = (passage.why.find((w) => w.signal === 'words')?.terms ?? [])
+    .filter((t) => targetHas.has(t.term) && t.saturation >= (targetSaturation.get(t.term) ?? 0) + STRONGER_BY)
+    .map((t) => `${t.term} ${t.saturation.toFixed(2)} (${(targetSaturation.get(t.term) ?? 0).toFixed(2)} there)`);
   const bonusesTheTargetLacks: string[] = [];
   for (const signal of ['title', 'namedEntity', 'recency', 'runHealth'] as const) {
     const mine = passage.why.find((w) => w.signal === signal)?.contribution ?? 0;
     const theirs = best?.why.find((w) => w.signal === signal)?.contribution ?? 0;
     if (mine > theirs + 1e-9) bonusesTheTargetLacks.push(`${signal} +${(mine - theirs).toFixed(3)}`);
   }
-  return { rank, passage, termsTheTargetLacks, bonusesTheTargetLacks };
+  return { rank, passage, termsTheTargetLacks, termsHeldMoreStrongly, bonusesTheTargetLacks };
 }
 
 function aboveSummary(above: readonly PassageAbove[]): string {
   if (above.length === 0) return '';
   const first = above[0];
-  const why = [first.termsTheTargetLacks.length ? `holds ${first.termsTheTargetLacks.join(', ')}, which it lacks` : '', first.bonusesTheTargetLacks.length ? `earns ${first.bonusesTheTargetLacks.join(', ')}` : ''].filter(Boolean).join(' and ');
+  const why = [first.termsTheTargetLacks.length ? `holds ${first.termsTheTargetLacks.join(', ')}, which it lacks` : '', first.termsHeldMoreStrongly.length ? `holds ${first.termsHeldMoreStrongly.join(', ')} more strongly` : '', first.bonusesTheTargetLacks.length ? `earns ${first.bonusesTheTargetLacks.join(', ')}` : ''].filter(Boolean).join(' and ');
   return ` The first passage above it, "${first.passage.entry.doc.title}" (${first.passage.entry.doc.path}, score ${first.passage.score.toFixed(3)})${why ? `, ${why}` : ', scores higher on the same terms'}.`;
 }
 
@@ -219,8 +229,10 @@ function rankedFix(base: Base, above: readonly PassageAbove[]): string {
   const lacked = [...new Set(above.flatMap((a) => a.termsTheTargetLacks))];
   if (base.missingTerms.length) {
     fixes.push(`It lacks ${base.missingTerms.join(', ')}${lacked.length ? ` (the passages above hold ${lacked.join(', ')})` : ''}: ask with the page's own words, or give the section a heading in the words people ask with (a library page: a Good-for phrasing).`);
-  } else if (!fixes.length) {
-    fixes.push('It holds every question term, but the passages above hold them more densely or earn bonuses it lacks: a specific heading or title with those words lifts it.');
+  } else {
+    const weak = (base.best?.why.find((w) => w.signal === 'words')?.terms ?? []).filter((t) => t.saturation > 0 && t.saturation < WEAK_SATURATION);
+    if (weak.length) fixes.push(`It holds ${weak.map((t) => `${t.term} only weakly (${t.saturation.toFixed(2)}${t.fields.includes('parts') ? ', by its parts' : ''})`).join(', ')}: nothing in the question points at it as strongly as at the passages above; a heading in the words people ask with ("${weak.map((t) => t.term).join(' ')}") lifts it.`);
+    else if (!fixes.length) fixes.push('It holds every question term, but the passages above hold them more densely or earn bonuses it lacks (title, named entity): a specific heading or title with those words lifts it.');
   }
   fixes.push(base.limitNeeded !== undefined ? `Or raise the limit to ${base.limitNeeded}.` : `It is not in the first ${base.searchedDepth}: name it in the question.`);
   return fixes.join(' ');
