@@ -61,6 +61,8 @@ const output = {
   /** The expected page's best section, scored by the formula (its why[] as workspace_context gives it). */
   best: passageRef.extend({ match: z.number(), tokens: z.number(), why: z.array(z.object({ signal: z.string(), weight: z.number(), raw: z.number(), contribution: z.number(), detail: z.string() })) }).optional(),
   missingTerms: z.array(z.string()),
+  /** Question terms its best section holds only weakly (a passing mention in a long section, or an identifier's parts). */
+  weakTerms: z.array(z.string()).optional(),
   questionTerms: z.array(z.string()),
   /** Passages that ranked above it, with the terms and bonuses that put them there. */
   above: z.array(passageRef.extend({ termsTheTargetLacks: z.array(z.string()), termsHeldMoreStrongly: z.array(z.string()), bonusesTheTargetLacks: z.array(z.string()) })),
@@ -151,6 +153,7 @@ function render(e: RankingExplanation, target: ExpectedTarget): Omit<ExplainOutp
     fix: e.fix,
     ...(e.best ? { best: { ...passageRefOf(e.best, e.standing === 'returned' ? e.rank : null), match: e.best.match, tokens: e.bestTokens, why: e.best.why.map(({ signal, weight, raw, contribution, detail }) => ({ signal, weight, raw, contribution, detail })) } } : {}),
     missingTerms: e.missingTerms,
+    ...(e.weakTerms.length ? { weakTerms: e.weakTerms } : {}),
     questionTerms: e.questionTerms,
     above: e.above.map((a) => ({ ...passageRefOf(a.passage, a.rank), termsTheTargetLacks: a.termsTheTargetLacks, termsHeldMoreStrongly: a.termsHeldMoreStrongly, bonusesTheTargetLacks: a.bonusesTheTargetLacks })),
     ...(hidden ? { libraryStatus: hidden } : {}),

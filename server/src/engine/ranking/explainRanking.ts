@@ -55,6 +55,8 @@ export interface RankingExplanation {
   best: RankedPassage | null;
   /** Question terms the best section does not hold (its words term by term). */
   missingTerms: string[];
+  /** Question terms the best section holds only weakly (saturation below WEAK_SATURATION): a passing mention, or an identifier's parts. */
+  weakTerms: string[];
   /** All question terms (surface forms). */
   questionTerms: string[];
   /** Passages above it: the answer's first ones (up to 5). */
@@ -123,10 +125,11 @@ export function explainRanking(folders: readonly FolderRanking[], options: Expla
   const questionTerms = answer.terms;
   const missingTerms = best ? termsOf(best).missing : questionTerms;
   const bestTokens = best ? estimateTokens(best.entry.section.text) : 0;
+  const weakTerms = best ? weakTermsOf(best) : [];
   const aboveCount = rank === null ? Math.min(deep.length, ABOVE_SHOWN) : Math.min(rank - 1, ABOVE_SHOWN);
   const above = deep.slice(0, aboveCount).map((passage, i) => describeAbove(i + 1, passage, best));
 
-  const base = { rank, limitNeeded, searchedDepth, limit: options.limit, best, missingTerms, questionTerms, bestTokens };
+  const base = { rank, limitNeeded, searchedDepth, limit: options.limit, best, missingTerms, weakTerms, questionTerms, bestTokens };
   if (shown >= 0) {
     return { ...base, standing: 'returned', above, summary: `It is returned, at rank ${rank} of ${answer.passages.length}.`, fix: 'Nothing to fix.' };
   }
@@ -161,8 +164,8 @@ export function explainRanking(folders: readonly FolderRanking[], options: Expla
     ...base,
     standing: 'below-floor',
     above,
-    summary: `Its best section "${best.entry.section.headingPath.join(' > ') || best.entry.doc.title}" scores ${best.score.toFixed(3)}, below the floor ${FLOOR}: it holds ${termsOf(best).present.join(', ')} but not ${missingTerms.join(', ')}.${gated}`,
-    fix: noCandidateFix(base),
+    summary: `Its best section "${best.entry.section.headingPath.join(' > ') || best.entry.doc.title}" scores ${best.score.toFixed(3)}, below the floor ${FLOOR}: ${holding(base)}.${gated}`,
+    fix: belowFloorFix(base),
   };
 }
 
@@ -206,7 +209,7 @@ function describeAbove(rank: number, passage: RankedPassage, best: RankedPassage
   for (const signal of ['title', 'namedEntity', 'recency', 'runHealth'] as const) {
     const mine = passage.why.find((w) => w.signal === signal)?.contribution ?? 0;
     const theirs = best?.why.find((w) => w.signal === signal)?.contribution ?? 0;
-    if (mine > theirs + 1e-9) bonusesTheTargetLacks.push(`${signal} +${(mine - theirs).toFixed(3)}`);
+    if (mine > theirs + 0.0005) bonusesTheTargetLacks.push(`${signal} +${(mine - theirs).toFixed(3)}`);
   }
   return { rank, passage, termsTheTargetLacks, termsHeldMoreStrongly, bonusesTheTargetLacks };
 }
@@ -218,7 +221,31 @@ function aboveSummary(above: readonly PassageAbove[]): string {
   return ` The first passage above it, "${first.passage.entry.doc.title}" (${first.passage.entry.doc.path}, score ${first.passage.score.toFixed(3)})${why ? `, ${why}` : ', scores higher on the same terms'}.`;
 }
 
-type Base = Pick<RankingExplanation, 'rank' | 'limitNeeded' | 'searchedDepth' | 'limit' | 'best' | 'missingTerms' | 'questionTerms' | 'bestTokens'>;
+type Base = Pick<RankingExplanation, 'rank' | 'limitNeeded' | 'searchedDepth' | 'limit' | 'best' | 'missingTerms' | 'weakTerms' | 'questionTerms' | 'bestTokens'>;
+
+/** Question terms a passage holds with a saturation below WEAK_SATURATION. */
+function weakTermsOf(passage: RankedPassage): string[] {
+  return (passage.why.find((w) => w.signal === 'words')?.terms ?? []).filter((t) => t.saturation > 0 && t.saturation < WEAK_SATURATION).map((t) => t.term);
+}
+
+/** "it holds a, b (weakly: c) but not d, e", in words. */
+function holding(base: Base): string {
+  const present = base.best ? termsOf(base.best).present : [];
+  const strong = present.filter((t) => !base.weakTerms.includes(t));
+  const parts = [strong.length ? `it holds ${strong.join(', ')}` : '', base.weakTerms.length ? `${strong.length ? 'and ' : 'it holds '}${base.weakTerms.join(', ')} only weakly` : '', base.missingTerms.length ? `but not ${base.missingTerms.join(', ')}` : 'and no term is missing'];
+  return parts.filter(Boolean).join(' ');
+}
+
+/** Seed 000's fixes for a page below the floor: a big section to split, terms to name. */
+function belowFloorFix(base: Base): string {
+  if (base.best && base.bestTokens > BIG_SECTION_TOKENS && base.missingTerms.length === 0) {
+    return `The fact is buried in a big section ("${base.best.entry.section.headingPath.at(-1) ?? base.best.entry.doc.title}", about ${base.bestTokens} tokens): a term in so long a section counts for little. Split it with specific headings, e.g. "## ${base.weakTerms.join(' ')}" over the part that answers.`;
+  }
+  if (base.missingTerms.length === 0 && base.weakTerms.length) {
+    return `It mentions ${base.weakTerms.join(', ')} only in passing: give the part that answers a heading in those words ("## ${base.weakTerms.join(' ')}").`;
+  }
+  return noCandidateFix(base);
+}
 
 /** Seed 000's fixes for a page that ranks, but too low. */
 function rankedFix(base: Base, above: readonly PassageAbove[]): string {
