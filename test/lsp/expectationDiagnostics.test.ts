@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DiagnosticSeverity, FileChangeType, type Diagnostic } from 'vscode-languageserver-protocol/node';
+import { CallToolRequest } from '../../shared/protocol';
 import { startOnExample, type LspClient } from '../helpers/lspClient';
 import { removeTempDirs } from '../helpers/tempWorkspace';
 
@@ -35,6 +36,12 @@ describe('LSP diagnostics on the expectations file (built server, JSON-RPC)', ()
     assert.equal(lsp.diagnostics.get(lsp.uri(FILE)), undefined);
   });
 
+  it('answers explain_result as the "Why not this page?" command asks it (CallToolRequest)', async () => {
+    const result = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'explain_result', arguments: { question: 'how do I roll back billing-worker?', expected: RUNBOOK } });
+    assert.match(result.text, /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md: returned, rank 1 for "how do I roll back billing-worker\?" \(limit 10\)/);
+    assert.equal((result.output as { standing: string }).standing, 'returned');
+  });
+
   it('warns on the line of an expected page an edit pushed down, with why and the fix', async () => {
     const file = path.join(lsp.workspace, RUNBOOK);
     fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Rolling back', 'Reverting a release').replace(/[Rr]oll back|[Rr]ollback/g, 'revert'));
@@ -45,8 +52,8 @@ describe('LSP diagnostics on the expectations file (built server, JSON-RPC)', ()
     assert.equal(d.range.start.line, 7);
     assert.equal(d.severity, DiagnosticSeverity.Warning);
     assert.equal(d.code, 'expectation.failed');
-    assert.match(d.message, /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md should come within 1 for "how do I roll back billing-worker\?": rank \d+\. It is a candidate/);
-    assert.match(d.message, /Fix: It holds roll back only weakly/);
+    assert.match(String(d.message), /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md should come within 1 for "how do I roll back billing-worker\?": rank \d+\. It is a candidate/);
+    assert.match(String(d.message), /Fix: It holds roll back only weakly/);
   });
 
   it('marks a bad entry as an error naming its field', async () => {
