@@ -20,8 +20,8 @@ describe('wsctx check and wsctx why-not', () => {
     const ws = copyExampleWorkspace();
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 0, run.stdout + run.stderr);
-    assert.match(run.stdout, /expectations\.yaml: 7 checks, 7 passed, 0 failed/);
-    assert.match(run.stdout, /\n {2}ok {2}top 1 {5}rank 1 {3}payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md\n/);
+    assert.match(run.stdout, /expectations\.yaml: 8 checks, 8 passed, 0 failed/);
+    assert.match(run.stdout, /\n {2}ok +top 1 +rank 1 +payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md\n/);
     const report = JSON.parse(wsctx(['check', '--workspace', ws, '--no-cache', '--json']).stdout) as CheckReport;
     assert.deepEqual(
       report.rows.map((r) => [r.page, r.kind, r.pass]),
@@ -33,6 +33,7 @@ describe('wsctx check and wsctx why-not', () => {
         ['.context/reference/decline-codes.md', 'expect', true],
         ['platform-infra/docs/runbooks/rollback.md', 'exclude', true],
         ['component:default/checkout-web', 'expect', true],
+        ['.context/templates/incident-postmortem.md', 'expect', true],
       ],
     );
   });
@@ -44,8 +45,8 @@ describe('wsctx check and wsctx why-not', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('Rolling back', 'Reverting a release').replace(/[Rr]oll back|[Rr]ollback/g, 'revert'));
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 1, run.stdout + run.stderr);
-    assert.match(run.stdout, /7 checks, 6 passed, 1 failed/);
-    assert.match(run.stdout, new RegExp(`\\n {2}FAIL {2}top 1 {5}rank \\d+ {2,3}${RUNBOOK.replace(/[./]/g, '\\$&')}\\n`));
+    assert.match(run.stdout, /8 checks, 7 passed, 1 failed/);
+    assert.match(run.stdout, new RegExp(`\\n {2}FAIL +top 1 +rank \\d+ +${RUNBOOK.replace(/[./]/g, '\\$&')}\\n`));
     assert.match(run.stdout, /expectations\.yaml:8: "how do I roll back billing-worker\?" expects payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md within 1/);
     assert.match(run.stdout, /Fix: It holds roll back only weakly \(0\.\d\d, by its parts\)/);
     const report = JSON.parse(wsctx(['check', '--workspace', ws, '--no-cache', '--json']).stdout) as CheckReport;
@@ -62,13 +63,27 @@ describe('wsctx check and wsctx why-not', () => {
     assert.equal(ask.passages.findIndex((p) => p.sourceRef.path === RUNBOOK) + 1, e.rank);
   });
 
+  it('a task whose read-whole page no longer fits its budget fails, with the cause get_context had', () => {
+    const ws = copyExampleWorkspace();
+    write(ws, '.wsctx/expectations.yaml', ['expectations:', '  - task: write a postmortem for the checkout outage', '    max_tokens: 1000', '    expect:', '      - .context/templates/incident-postmortem.md', ''].join('\n'));
+    const run = wsctx(['check', '--workspace', ws, '--no-cache']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /\ntask: write a postmortem for the checkout outage\n {2}FAIL +in bundle +did-not-fit \(budget\) +\.context\/templates\/incident-postmortem\.md\n/);
+    assert.match(run.stdout, /It is a page read whole, and it did not fit in what was left of the budget \(max_tokens 1000\)/);
+    // The cause is true: with the default budget the page comes.
+    const context = JSON.parse(wsctx(['context', 'write a postmortem for the checkout outage', '--workspace', ws, '--no-cache', '--json']).stdout) as { pages: { title: string }[] };
+    assert.ok(context.pages.some((p) => p.title === 'Incident postmortem'), JSON.stringify(context.pages.map((p) => p.title)));
+    const tight = JSON.parse(wsctx(['context', 'write a postmortem for the checkout outage', '--workspace', ws, '--no-cache', '--json', '--max-tokens', '1000']).stdout) as { pages: { title: string }[]; skipped: { title: string; why: string }[] };
+    assert.ok(!tight.pages.some((p) => p.title === 'Incident postmortem'));
+  });
+
   it('refuses a bad expectations file naming its line and field, exit 1', () => {
     const ws = copyExampleWorkspace();
     write(ws, '.wsctx/expectations.yaml', ['expectations:', '  - question: how do I roll back billing-worker?', '    expect:', '      - page: docs/x.md', '        within: 0', '  - question: who owns checkout-web?', '    expects: [component:default/checkout-web]', ''].join('\n'));
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 1);
     assert.match(run.stdout, /expectations\.yaml:5: expectations\[0\]\.expect\[0\]\.within: expected a whole number from 1 to 50/);
-    assert.match(run.stdout, /expectations\.yaml:7: expectations\[1\]\.expects: unknown key; an expectation holds question, limit, expect, exclude/);
+    assert.match(run.stdout, /expectations\.yaml:7: expectations\[1\]\.expects: unknown key; an expectation holds question, task, limit, max_tokens, expect, exclude/);
     write(ws, '.wsctx/expectations.yaml', 'expectations:\n  - question: [unclosed\n');
     const broken = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(broken.code, 1);

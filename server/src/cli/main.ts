@@ -91,6 +91,11 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'why-not': {
       const question = text(positionals, 'why-not', 'a question', 'how do I roll back billing-worker?');
       if (!options.expect?.trim()) throw new UsageError('why-not needs --expect PAGE: the page, section id or entity ref you expected, e.g. wsctx why-not "how do I roll back billing-worker?" --expect docs/rollback.md');
+      if (options.task) {
+        if (options.limit !== undefined || options.sourceKinds !== undefined) throw new UsageError('--limit and --source-kinds are ask\'s: with --task give context\'s --max-tokens, --pack, --tags, --folder');
+        return runTool(options, 'explain_result', { workspace: options.in ?? ALL_FOLDERS, task: question, expected: options.expect, max_tokens: options.maxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, undefined, 'one-shot');
+      }
+      if (options.maxTokens !== undefined || options.pack !== undefined || options.tags !== undefined || options.folder !== undefined) throw new UsageError('--max-tokens, --pack, --tags and --folder are context\'s: add --task to explain a get_context task');
       return runTool(options, 'explain_result', { workspace: options.in ?? ALL_FOLDERS, question, expected: options.expect, limit: options.limit, sourceKinds: options.sourceKinds }, undefined, 'one-shot');
     }
     case 'check':
@@ -275,7 +280,9 @@ async function checkCommand(options: CliOptions, positionals: string[]): Promise
   const folder = workspaceFolders(options.workspaces)[0];
   const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folder.absPath, EXPECTATIONS_FILE);
   if (!existsSync(file)) throw new UsageError(`no expectations file at ${file}: write one (docs/cli.md, "wsctx check", shows the format) or name it: wsctx check FILE`);
-  const parsed = parseExpectations(path.relative(process.cwd(), file) || file, readFileSync(file, 'utf8'));
+  // Named as the user would type it from here; a file outside the current folder by its absolute path.
+  const relative = path.relative(process.cwd(), file);
+  const parsed = parseExpectations(relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file, readFileSync(file, 'utf8'));
   const services = libraryServices(options, 'one-shot');
   let failed = 0;
   try {

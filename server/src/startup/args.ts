@@ -39,6 +39,7 @@ const OPTIONS = {
   folder: { type: 'string' },
   in: { type: 'string' },
   expect: { type: 'string' },
+  task: { type: 'boolean' },
   judge: { type: 'string' },
   'model-url': { type: 'string' },
   model: { type: 'string' },
@@ -87,6 +88,8 @@ export type CliOptions = {
   in?: string;
   /** `why-not --expect PAGE`: the page, section or entity expected. */
   expect?: string;
+  /** `why-not --task`: the words are a get_context task, not a question. */
+  task: boolean;
   judge?: string;
   modelUrl?: string;
   model?: string;
@@ -164,6 +167,7 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       folder: v.folder,
       in: v.in,
       expect: v.expect,
+      task: v.task ?? false,
       judge: v.judge,
       modelUrl: v['model-url'],
       model: v.model,

@@ -19,13 +19,20 @@ import type { Services } from '../services/services';
 import { logged } from './callLog';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import { stateForQuery } from './queryState';
-import type { ToolDefinition } from './toolDefinition';
+import type { ToolCallContext, ToolDefinition } from './toolDefinition';
+import { explainTask } from './explainTask';
+import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
 import { ToolInputError } from './toolError';
 import { CONTEXT_DEFAULT_LIMIT, CONTEXT_MAX_LIMIT } from './workspaceContext';
 
 const input = {
   workspace: boundedString(INPUT_LIMITS.workspace).optional().describe('The served workspace folder the question is asked in (its name or path); leave it out for every served folder, as workspace_context does.'),
-  question: boundedString(INPUT_LIMITS.text).describe(`The question as asked of workspace_context (at most ${INPUT_LIMITS.text} characters).`),
+  question: boundedString(INPUT_LIMITS.text).optional().describe(`The question as asked of workspace_context (at most ${INPUT_LIMITS.text} characters). Give question or task.`),
+  task: boundedString(INPUT_LIMITS.text).optional().describe('Or the task as given to get_context: the page is looked for in the bundle get_context builds, in what did not fit and in what focus dropped.'),
+  max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS).describe('With task: the budget it was asked with (default 12,000).'),
+  pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('With task: the pack it was asked with.'),
+  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('With task: the tags it was asked with.'),
+  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('With task: the library folder it was asked with.'),
   expected: boundedString(INPUT_LIMITS.workspace).describe('The page you expected: its workspace-relative path (docs/rollback.md), a document or section id (8 characters or a unique prefix), or a catalog entity ref (component:default/billing-worker).'),
   limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(`The limit the question was asked with, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
   sourceKinds: boundedList(oneOf(SOURCE_KINDS, 'a source kind', true)).optional().describe(`The sourceKinds filter the question was asked with: ${SOURCE_KINDS.join(', ')}.`),
@@ -42,12 +49,17 @@ const passageRef = z.object({
 });
 
 const output = {
+  /** The question, or the task. */
   question: z.string(),
+  /** True when `question` is a get_context task. */
+  task: z.boolean().optional(),
   expected: z.string(),
   /** What the expected name resolved to: a path, a section's heading path, an entity ref; absent when nothing in the index answers to it. */
   target: z.object({ kind: z.string(), label: z.string() }).optional(),
   /**
-   * returned | held-back | ranked-below-limit | below-floor | no-candidate | not-indexed.
+   * returned | held-back | ranked-below-limit | below-floor | no-candidate | not-indexed; for a
+   * task also not-served (draft, expired), did-not-fit (allowance, budget), dropped-by-focus
+   * (unused, different) and cut-by-budget.
    */
   standing: z.string(),
   /** For not-indexed: outside-served-folders, no-such-file, ignored, no-source-glob, unreadable, no-page, unknown-id, unknown-entity, filtered-out. */
@@ -86,22 +98,25 @@ export const explainResultTool: ToolDefinition<typeof input, typeof output> = {
   input,
   output,
   run(services, args, context) {
-    return logged(services, context, 'explain_result', { question: args.question, expected: args.expected, limit: args.limit }, () => explain(services, args), (out) => ({ resultIds: [], empty: out.standing !== 'returned' }));
+    return logged(services, context, 'explain_result', { question: args.question, task: args.task, expected: args.expected, limit: args.limit }, () => explain(services, args, context), (out) => ({ resultIds: [], empty: out.standing !== 'returned' }));
   },
-  unreadable: (args, notice) => ({ question: args.question, expected: args.expected, standing: 'not-indexed', reason: 'scope-unreadable', rank: null, limit: args.limit ?? CONTEXT_DEFAULT_LIMIT, summary: notice, fix: 'Try again when the index store can be read.', missingTerms: [], questionTerms: [], above: [], contractVersion: CONTRACT_VERSION, indexedAt: null }),
+  unreadable: (args, notice) => ({ question: args.question ?? args.task ?? '', expected: args.expected, standing: 'not-indexed', reason: 'scope-unreadable', rank: null, limit: args.limit ?? CONTEXT_DEFAULT_LIMIT, summary: notice, fix: 'Try again when the index store can be read.', missingTerms: [], questionTerms: [], above: [], contractVersion: CONTRACT_VERSION, indexedAt: null }),
   renderText: renderExplanation,
 };
 
 /** Explains `args.expected` for `args.question` (the tool's run, and `wsctx why-not` and `wsctx check`). */
-export async function explain(services: Services, args: Args): Promise<ExplainOutput> {
+export async function explain(services: Services, args: Args, context: ToolCallContext = { sessionId: 'explain' }): Promise<ExplainOutput> {
   const { engine } = services;
   if (storeReaderOf(engine)) throw new ToolInputError('explain_result reads the whole index in memory, and a store answers each question from its candidates only: run wsctx why-not on the workspace itself (without --store).');
-  if (!args.question.trim()) throw new ToolInputError('question: give the question that was asked, e.g. "how do I roll back billing-worker?"');
+  if ((args.question === undefined) === (args.task === undefined)) throw new ToolInputError('question, task: give one: the question asked of workspace_context, or the task given to get_context');
+  const asked = (args.question ?? args.task ?? '').trim();
+  if (!asked) throw new ToolInputError(`${args.question !== undefined ? 'question' : 'task'}: give the ${args.question !== undefined ? 'question' : 'task'} that was asked, e.g. "how do I roll back billing-worker?"`);
+  if (args.question !== undefined && (args.max_tokens !== undefined || args.pack !== undefined || args.tags !== undefined || args.folder !== undefined)) throw new ToolInputError('max_tokens, pack, tags, folder: these are get_context\'s; give them with task, not question');
   if (!args.expected.trim()) throw new ToolInputError('expected: name the page you expected: a path (docs/rollback.md), an id, or an entity ref');
   const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const targets = args.workspace ? [args.workspace] : engine.folders.map((f) => f.name);
-  const queryVector = await engine.embedQuery(args.question);
+  const queryVector = await engine.embedQuery(asked);
   const folders: FolderRanking[] = [];
   let whole: IndexState | undefined;
   for (const name of targets) {
@@ -113,7 +128,7 @@ export async function explain(services: Services, args: Args): Promise<ExplainOu
   }
   const state = whole!;
   const today = dayOf(services.now());
-  const base = { question: args.question, expected: args.expected, limit, contractVersion: CONTRACT_VERSION, indexedAt: state.indexedAt };
+  const base = { question: asked, ...(args.task !== undefined ? { task: true } : {}), expected: args.expected, limit, contractVersion: CONTRACT_VERSION, indexedAt: state.indexedAt };
   const target = resolveTarget(state, args.expected, today);
   if (!target) {
     const absent = explainAbsent(state, engine.folders, compileSourceGlobs(engine.settings.globs), args.expected);
@@ -121,7 +136,12 @@ export async function explain(services: Services, args: Args): Promise<ExplainOu
   }
   const filtered = filteredOut(state, target, sourceKinds, args.workspace);
   if (filtered) return { ...base, target: { kind: target.kind, label: target.label }, standing: 'not-indexed', reason: 'filtered-out', rank: null, summary: filtered.summary, fix: filtered.fix, missingTerms: [], questionTerms: [], above: [] };
-  const explained = explainRanking(folders, { question: args.question, limit, now: Date.now(), sourceKinds }, targetPredicate(target));
+  if (args.task !== undefined) {
+    const t = await explainTask(services, { task: asked, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder }, target, folders, state, context);
+    const ranked = t.ranking ? render(t.ranking, target) : undefined;
+    return { ...base, ...(ranked ?? { missingTerms: [], questionTerms: [], above: [] }), target: { kind: target.kind, label: target.label }, standing: t.standing, ...(t.reason ? { reason: t.reason } : {}), rank: ranked?.rank ?? null, summary: t.summary, fix: t.fix };
+  }
+  const explained = explainRanking(folders, { question: asked, limit, now: Date.now(), sourceKinds }, targetPredicate(target));
   return { ...base, ...render(explained, target) };
 }
 
@@ -167,13 +187,19 @@ const STANDING_TITLES: Record<string, string> = {
   'below-floor': 'below the floor',
   'no-candidate': 'not a candidate',
   'not-indexed': 'not indexed',
+  'not-served': 'not served by get_context',
+  'did-not-fit': 'did not fit',
+  'dropped-by-focus': 'dropped by focus',
+  'cut-by-budget': 'cut by the budget',
+  'not-a-candidate': "not reached by get_context's search",
 };
 
 /** The explanation as text: the standing, the summary, the fix, the page's why[] and the passages above it. */
 export function renderExplanation(out: ExplainOutput): string {
   const lines: string[] = [];
   const title = STANDING_TITLES[out.standing] ?? out.standing;
-  lines.push(`${out.target?.label ?? out.expected}: ${title}${out.reason ? ` (${out.reason})` : ''}${out.rank !== null ? `, rank ${out.rank}` : ''} for "${out.question}" (limit ${out.limit})`);
+  const asked = out.task ? `the task "${out.question}"` : `"${out.question}" (limit ${out.limit})`;
+  lines.push(`${out.target?.label ?? out.expected}: ${title}${out.reason ? ` (${out.reason})` : ''}${out.rank !== null ? `, rank ${out.rank}` : ''} for ${asked}`);
   lines.push(`  ${out.summary}`);
   lines.push(`  Fix: ${out.fix}`);
   if (out.libraryStatus) lines.push(`  Note: ${out.libraryStatus}`);

@@ -15,7 +15,7 @@ import { findTool } from '../../../server/src/tools/registry';
 import type { ContextOutput } from '../../../server/src/tools/workspaceContext';
 import { docsCorpora, writeDocsWorkspace } from '../../../bench/evalDocs';
 import { evalExplain } from '../../../bench/evalExplain';
-import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
+import { copyExampleWorkspace, removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
 
 const ARGOCD = path.resolve(__dirname, '../../fixtures/argocd-docs');
 
@@ -133,5 +133,48 @@ describe('explain_result: why not this page?', function () {
       assert.deepEqual(e.missingTerms.sort(), ['dashboards', 'queue', 'workers']);
       assert.match(e.fix, /## /);
     });
+  });
+});
+
+describe('explain_result for a get_context task (the example workspace)', function () {
+  this.timeout(120_000);
+  let engine: Engine;
+  before(async () => {
+    engine = new Engine({ folders: [{ name: 'fernhill', absPath: copyExampleWorkspace() }], embeddings: { provider: 'off' } });
+    await engine.waitForIndex();
+  });
+  after(() => {
+    engine.dispose();
+    removeTempDirs();
+  });
+  const task = (t: string, expected: string, extra: Record<string, unknown> = {}) =>
+    callTool(createServices({ engine }), findTool('explain_result')!, { task: t, expected, ...extra }, { sessionId: 't' }) as Promise<ExplainOutput>;
+  const bundleTitles = async (t: string, extra: Record<string, unknown> = {}) =>
+    ((await callTool(createServices({ engine }), findTool('get_context')!, { task: t, format: 'json', ...extra }, { sessionId: 't' })) as { pages: { title: string }[] }).pages.map((p) => p.title);
+
+  it('a read-whole page past the budget did not fit; with the default budget it comes', async () => {
+    const e = await task('write a postmortem for the checkout outage', '.context/templates/incident-postmortem.md', { max_tokens: 1000 });
+    assert.equal(e.standing, 'did-not-fit');
+    assert.equal(e.reason, 'budget');
+    assert.match(e.fix, /The budget is full of rules/);
+    assert.ok(!(await bundleTitles('write a postmortem for the checkout outage', { max_tokens: 1000 })).includes('Incident postmortem'));
+    assert.equal((await task('write a postmortem for the checkout outage', '.context/templates/incident-postmortem.md')).standing, 'returned');
+    assert.ok((await bundleTitles('write a postmortem for the checkout outage')).includes('Incident postmortem'));
+  });
+
+  it('a candidate focus dropped, with its reason; an expired page is never served', async () => {
+    const dropped = await task('issue a refund to an enterprise customer', '.context/reference/decline-codes.md');
+    assert.equal(dropped.standing, 'dropped-by-focus');
+    assert.equal(dropped.reason, 'unused');
+    assert.match(dropped.summary, /^Its section "Decline codes" was a candidate, and the closeness heuristics/);
+    assert.ok(!(await bundleTitles('issue a refund to an enterprise customer')).includes('Decline codes'));
+    const expired = await task('issue a refund to an enterprise customer', '.context/guides/pci-dss-4-transition.md');
+    assert.equal(expired.standing, 'not-served');
+    assert.equal(expired.reason, 'expired');
+  });
+
+  it('refuses question and task together, and get_context flags with a question', async () => {
+    await assert.rejects(callTool(createServices({ engine }), findTool('explain_result')!, { question: 'a', task: 'b', expected: 'x.md' }, { sessionId: 't' }), /question, task: give one/);
+    await assert.rejects(callTool(createServices({ engine }), findTool('explain_result')!, { question: 'a', max_tokens: 2000, expected: 'x.md' }, { sessionId: 't' }), /give them with task, not question/);
   });
 });

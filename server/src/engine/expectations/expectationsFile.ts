@@ -13,7 +13,12 @@
  *       - { page: component:default/billing-worker, within: 3 }
  *     exclude:
  *       - storefront/checkout-web/docs/rollback.md
+ *   - task: write a postmortem for the checkout outage     # a get_context task instead
+ *     max_tokens: 4000          # optional: the budget it is asked with (default 12,000)
+ *     expect:
+ *       - .context/templates/incident-postmortem.md
  * ```
+ * A task's page must be in the bundle (`within` does not apply); an excluded page must not.
  */
 import { isMap, isScalar, isSeq, LineCounter, type Node as YamlNode } from 'yaml';
 import { parseDocumentBounded } from '../parsing/boundedYaml';
@@ -33,7 +38,12 @@ export interface ExpectedItem {
 }
 
 export interface Expectation {
+  /** The question, or the task when `task` is true. */
   question: string;
+  /** True for a get_context task (the entry's `task:`). */
+  task: boolean;
+  /** A task's budget (`max_tokens:`), when given. */
+  maxTokens?: number;
   limit: number;
   expect: ExpectedItem[];
   exclude: ExpectedItem[];
@@ -54,7 +64,7 @@ export interface ExpectationsFile {
   problems: ExpectationProblem[];
 }
 
-const ENTRY_KEYS = ['question', 'limit', 'expect', 'exclude'];
+const ENTRY_KEYS = ['question', 'task', 'limit', 'max_tokens', 'expect', 'exclude'];
 const ITEM_KEYS = ['page', 'within'];
 
 /** Parses the text of an expectations file; `file` names it in problems. */
@@ -88,16 +98,24 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
   list.items.forEach((node, i) => {
     const field = `expectations[${i}]`;
     if (!isMap(node)) return void problem(node, field, 'expected a mapping with question: and expect: or exclude:', lineOf(list));
-    const entry: Expectation = { question: '', limit: EXPECTATION_DEFAULT_LIMIT, expect: [], exclude: [], line: lineOf(node) };
+    const entry: Expectation = { question: '', task: false, limit: EXPECTATION_DEFAULT_LIMIT, expect: [], exclude: [], line: lineOf(node) };
     let ok = true;
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
       const value = pair.value;
       const at = `${field}.${key}`;
-      if (key === 'question') {
+      if (key === 'question' || key === 'task') {
         const text = isScalar(value) && typeof value.value === 'string' ? value.value.trim() : '';
-        if (!text) ok = !problem(value ?? pair.key, at, 'expected the question as text', lineOf(pair.key));
-        else entry.question = text;
+        if (entry.question) ok = !problem(pair.key, at, 'give question or task, not both');
+        else if (!text) ok = !problem(value ?? pair.key, at, `expected the ${key} as text`, lineOf(pair.key));
+        else {
+          entry.question = text;
+          entry.task = key === 'task';
+        }
+      } else if (key === 'max_tokens') {
+        const n = isScalar(value) ? value.value : undefined;
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1000 || n > 30000) ok = !problem(value ?? pair.key, at, 'expected a whole number from 1000 to 30000', lineOf(pair.key));
+        else entry.maxTokens = n;
       } else if (key === 'limit') {
         const n = isScalar(value) ? value.value : undefined;
         if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > EXPECTATION_MAX_LIMIT) ok = !problem(value ?? pair.key, at, `expected a whole number from 1 to ${EXPECTATION_MAX_LIMIT}`, lineOf(pair.key));
@@ -110,7 +128,9 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
         ok = !problem(pair.key, at, `unknown key; an expectation holds ${ENTRY_KEYS.join(', ')}`);
       }
     }
-    if (!entry.question && ok) ok = !problem(node, `${field}.question`, 'missing: the question to ask');
+    if (!entry.question && ok) ok = !problem(node, `${field}.question`, 'missing: the question to ask (or task: a get_context task)');
+    if (ok && entry.task && (entry.expect.some((i) => i.within !== undefined) || node.items.some((p) => isScalar(p.key) && p.key.value === 'limit'))) ok = !problem(node, `${field}.task`, "limit and within are workspace_context's: a task's page must be in the bundle, give max_tokens instead");
+    if (ok && !entry.task && entry.maxTokens !== undefined) ok = !problem(node, `${field}.max_tokens`, "max_tokens is get_context's: give it with task:, not question:");
     if (ok && entry.expect.length === 0 && entry.exclude.length === 0) ok = !problem(node, `${field}.expect`, 'missing: list the pages that must come (expect:) or must not (exclude:)');
     for (const item of entry.expect) {
       if (item.within !== undefined && item.within > entry.limit) ok = !problems.push({ path: file, line: item.line, field: `${field}.expect.within`, message: `within ${item.within} is past the question's limit ${entry.limit}` });

@@ -23,7 +23,9 @@ export async function expectationDiagnostics(services: Services, state: IndexSta
     const report = await runExpectations(services, parsed);
     for (const row of report.rows.filter((r) => !r.pass)) {
       const e = row.explanation;
-      const want = row.kind === 'expect' ? `${row.page} should come within ${row.within} for "${row.question}"` : `${row.page} should not come within ${row.within} for "${row.question}"`;
+      const asked = `${row.task ? 'the task ' : ''}"${row.question}"`;
+      const where = row.task ? 'in the bundle' : `within ${row.within}`;
+      const want = row.kind === 'expect' ? `${row.page} should come ${where} for ${asked}` : `${row.page} should not come ${where} for ${asked}`;
       const got = e ? `${e.summary} Fix: ${e.fix}` : row.got;
       out.push({ path, line: row.line, severity: 'warning', code: 'expectation.failed', message: `${want}: ${row.got}. ${got}`, source: 'expectations' });
     }
