@@ -33,6 +33,11 @@ export const TOOL_OVERRIDES: Readonly<Record<string, Record<string, unknown>>> =
   workspace_expand: { depth: 3, direction: 'both' },
 };
 
+/** Optional fields left out per tool: explain_result takes a question or a task, never both (timed with the question). */
+export const TOOL_OMITTED: Readonly<Record<string, readonly string[]>> = {
+  explain_result: ['task'],
+};
+
 const QUERY_FIELDS = new Set(['question', 'query', 'task', 'plan']);
 const ID_FIELDS = new Set(['id', 'sectionId', 'section_id', 'page_id', 'pageId', 'document_id', 'documentId']);
 
@@ -63,8 +68,9 @@ export function planToolInput(tool: AnyToolDefinition, pools: ToolInputPools): T
   const filled: string[] = [];
   const fields = Object.entries(tool.input as Record<string, ZodType>);
   const hasQuery = fields.some(([field]) => QUERY_FIELDS.has(field));
+  const omitted = TOOL_OMITTED[tool.name] ?? [];
   for (const [field, schema] of fields) {
-    if (field in overrides) continue;
+    if (field in overrides || omitted.includes(field)) continue;
     const required = !schema.safeParse(undefined).success;
     const filler = FIELD_FILLERS[field];
     if (filler && (required || !(hasQuery && ID_FIELDS.has(field)))) {

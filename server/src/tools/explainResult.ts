@@ -137,7 +137,7 @@ export async function explain(services: Services, args: Args, context: ToolCallC
   const filtered = filteredOut(state, target, sourceKinds, args.workspace);
   if (filtered) return { ...base, target: { kind: target.kind, label: target.label }, standing: 'not-indexed', reason: 'filtered-out', rank: null, summary: filtered.summary, fix: filtered.fix, missingTerms: [], questionTerms: [], above: [] };
   if (args.task !== undefined) {
-    const t = await explainTask(services, { task: asked, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder }, target, folders, state, context);
+    const t = await explainTask(services, { task: asked, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder }, target, folders, context);
     const ranked = t.ranking ? render(t.ranking, target) : undefined;
     return { ...base, ...(ranked ?? { missingTerms: [], questionTerms: [], above: [] }), target: { kind: target.kind, label: target.label }, standing: t.standing, ...(t.reason ? { reason: t.reason } : {}), rank: ranked?.rank ?? null, summary: t.summary, fix: t.fix };
   }

@@ -8,7 +8,6 @@
  * never reached it, what `workspace_context`'s formula says of the task's words and the page.
  */
 import type { BuiltContext } from '../engine/context/getContext';
-import type { IndexState } from '../engine/indexState';
 import { explainRanking, type FolderRanking } from '../engine/ranking/explainRanking';
 import { targetPredicate, type ExpectedTarget } from '../engine/ranking/explainTarget';
 import type { Services } from '../services/services';
@@ -29,7 +28,7 @@ export interface TaskExplanation {
 
 const DEFAULT_LIMIT = 10;
 
-export async function explainTask(services: Services, args: GetContextArgs, target: ExpectedTarget, folders: readonly FolderRanking[], state: IndexState, context: ToolCallContext): Promise<TaskExplanation> {
+export async function explainTask(services: Services, args: GetContextArgs, target: ExpectedTarget, folders: readonly FolderRanking[], context: ToolCallContext): Promise<TaskExplanation> {
   if (target.hidden) {
     return {
       standing: 'not-served',
@@ -91,7 +90,6 @@ export async function explainTask(services: Services, args: GetContextArgs, targ
     };
   }
   const ranking = explainRanking(folders, { question: args.task, limit: DEFAULT_LIMIT, now: services.now().getTime() }, isTarget);
-  void state;
   return {
     standing: ranking.standing === 'returned' ? 'not-a-candidate' : ranking.standing,
     summary: `get_context's search never reached it (no search hit, link, folder, pack or Good-for phrasing brought it). By workspace_context's formula for the task's words: ${ranking.summary}`,
