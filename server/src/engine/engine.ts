@@ -385,7 +385,7 @@ export class Engine {
     const state = this.state;
     if (!state) return this.lastError === null;
     if (tool === 'workspace_expand') return state.entities.length > 0;
-    if (tool === 'workspace_context') return state.counts.sections > 0;
+    if (tool === 'workspace_context' || tool === 'explain_result') return state.counts.sections > 0;
     return state.counts.bySourceKind.library > 0;
   }
 

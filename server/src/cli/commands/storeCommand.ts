@@ -328,10 +328,11 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   /**
    * Every tool answers from a store (the library tools from the one namespace holding a library,
    * tools/queryState.ts); the in-memory rule (a tool is listed once its sources are indexed) reads
-   * a state a store engine never has.
+   * a state a store engine never has. Except explain_result: it scores the expected page's
+   * sections wherever they rank, and a store's question state holds only the candidates.
    */
-  override canAnswer(): boolean {
-    return true;
+  override canAnswer(tool: string): boolean {
+    return tool !== 'explain_result';
   }
 }
 

@@ -196,7 +196,9 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const applied = packs.filter((_, i) => packDecisions[i].applied);
   const recipePages = new Set(applied.flatMap((p) => [...p.always, ...p.whenRelevant].map((d) => d.id)));
   markRecipes(new Set(applied.flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const decisions = decideFocus(ordered, asked, run, focus).filter((d) => d.keep);
+  const decided = decideFocus(ordered, asked, run, focus);
+  const focusDropped = decided.filter((d) => !d.keep).map((d) => ({ entry: d.candidate.entry, dropped: d.dropped ?? 'unused', confidence: round(d.confidence) }));
+  const decisions = decided.filter((d) => d.keep);
   decisions.sort((a, b) => Number(b.candidate.named) - Number(a.candidate.named) || b.confidence - a.confidence || b.candidate.fused - a.candidate.fused || a.candidate.entry.order - b.candidate.entry.order);
 
   // Step 8: whole pages, then excerpts, within the budget; each carries its unsettled conflicts.
@@ -283,6 +285,8 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     rules: ruleBlocks,
     reference: filled.reference,
     skipped: filled.skipped,
+    focusDropped,
+    candidateDocs: [...new Set(ordered.map((c) => c.entry.doc.id))],
     ...(nearest && filled.nothingFoundShown ? { nothingFound: { nearest } } : {}),
     judge: {
       mode: run.mode,
