@@ -24,7 +24,8 @@ import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, 
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { normalizeName } from '../ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
-import { identityTerms, unknownNames } from './stackNames';
+import { identityTerms } from '../text/identityTerms';
+import { unknownNames } from './stackNames';
 import { stackPages } from './stackPages';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';

@@ -22,7 +22,7 @@
  */
 import type { Doc } from '../model';
 import { baseName } from '../sources/paths';
-import { termSet } from '../text/analyzer';
+import { identityTerms } from '../text/identityTerms';
 
 /**
  * A word is a name when at most this share of the library's pages hold it in their identity
@@ -49,14 +49,6 @@ export const READ_ALIKE_MIN = 0.3;
 /** Globs that scope a page to everything, not to a file type. */
 const EVERYTHING = /^\s*(\*\*?|\*\*\/\*|\*\.\*)\s*$/;
 
-/** Spellings the analyser would cut ("C#" -> "c"), written as the words pages use for them. */
-const SPELLINGS: readonly [RegExp, string][] = [
-  [/c#/gi, ' csharp '],
-  [/f#/gi, ' fsharp '],
-  [/c\+\+/gi, ' cpp '],
-  [/(^|[^\w])\.net\b/gi, '$1 dotnet '],
-];
-
 /**
  * Proper names in a task the library never mentions: capitalised words past the first ("write a
  * Django view", "a Laravel Eloquent model") whose term no indexed section holds. A task naming
@@ -72,13 +64,6 @@ export function unknownNames(task: string, df: (term: string) => number): string
     if (terms.length > 0 && terms.every((t) => df(t) === 0) && !out.includes(word)) out.push(word);
   });
   return out;
-}
-
-/** The terms of a text with {@link SPELLINGS} applied. */
-export function identityTerms(text: string): Set<string> {
-  let t = text;
-  for (const [re, to] of SPELLINGS) t = t.replace(re, to);
-  return termSet(t);
 }
 
 interface PageIdentity {

@@ -34,7 +34,7 @@
 import type { Doc } from '../model';
 import { baseName } from '../sources/paths';
 import { analyzeWord } from '../text/analyzer';
-import { identityTerms } from './stackNames';
+import { identityTerms } from '../text/identityTerms';
 
 /** File-name words that say what kind of file it is, not what it is about (as keys: stemmed). */
 const GENERIC_FILE_WORDS = new Set(['instruct', 'readm', 'index', 'agent', 'claud', 'copilot', 'rule', 'md', 'mdc']);

@@ -3,7 +3,7 @@
  * statistics) and its library until a write bumps its generation, and builds each question's
  * state from the candidates the store finds.
  */
-import { identityTerms } from '../context/stackNames';
+import { identityTerms } from '../text/identityTerms';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { contextIndex } from '../../../../server/src/engine/context/contextIndex';
 import { searchSections } from '../../../../server/src/engine/context/sectionSearch';
-import { identityTerms, unknownNames } from '../../../../server/src/engine/context/stackNames';
+import { unknownNames } from '../../../../server/src/engine/context/stackNames';
+import { identityTerms } from '../../../../server/src/engine/text/identityTerms';
 import { indexDir, run, type Indexed } from './herald';
 
 /** 54 instruction files of github/awesome-copilot, verbatim (test/fixtures/awesome-copilot/SOURCE.txt). */
