@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/calibrateContext.ts [--embeddings off|local] [--set awesome-copilot|fernhill]`:
- * the measurement behind get_context's per-signal thresholds (engine/context/constants.ts).
+ * the measurement behind get_context's per-signal thresholds (library/context/constants.ts).
  *
  * For every labelled task of the `context` eval sets (bench/evalContext.ts) it runs the section
  * search as get_context does (the task and the heuristic plan's facets) and takes each page's best
@@ -13,9 +13,9 @@
  * - the best Good-for phrasing and pack phrasing similarity on both.
  */
 import * as path from 'node:path';
-import { contextIndex } from '../server/src/engine/context/contextIndex';
-import { matchPhrasings } from '../server/src/engine/context/phraseMatch';
-import { searchSections } from '../server/src/engine/context/sectionSearch';
+import { contextIndex } from '../server/src/library/context/contextIndex';
+import { matchPhrasings } from '../server/src/library/context/phraseMatch';
+import { searchSections } from '../server/src/library/context/sectionSearch';
 import { createServices } from '../server/src/services/services';
 import { libraryView } from '../server/src/engine/library/libraryView';
 import { pagePhrasings, packPhrasings } from '../server/src/engine/models/derivedText';

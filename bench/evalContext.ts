@@ -27,7 +27,7 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { inFolder } from '../server/src/engine/context/scope';
+import { inFolder } from '../server/src/library/context/scope';
 import type { Doc } from '../server/src/engine/model';
 import { OpenAiModelProvider } from '../server/src/engine/models/openAiProvider';
 import { createServices, type Services } from '../server/src/services/services';

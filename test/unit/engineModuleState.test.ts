@@ -21,7 +21,7 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 const SERVER = 'server/src';
 /** The folders the rule covers: the index and what is built on it. */
-const COVERED = ['engine'];
+const COVERED = ['engine', 'library'];
 
 type Why = 'memo' | 'process' | 'worker' | 'table' | 'counter';
 
@@ -42,17 +42,17 @@ const ALLOWED: Record<string, Why> = {
   'engine/library/facts.ts: cache': 'memo',
   'engine/models/derivedText.ts: bestSections': 'memo',
   'engine/indexing/counts.ts: catalogCountCache': 'memo',
-  'engine/context/scope.ts: instructionPages': 'memo',
-  'engine/context/contextIndex.ts: indexes': 'memo',
-  'engine/context/contextIndex.ts: sectionTermCache': 'memo',
-  'engine/context/contextIndex.ts: docContextCache': 'memo',
-  'engine/context/coherence.ts: caches': 'memo',
-  'engine/context/getContext.ts: bodies': 'memo',
-  'engine/context/tableRows.ts: cache': 'memo',
-  'engine/context/sectionSearch.ts: derivedQuestionTerms': 'memo',
-  'engine/context/sectionSearch.ts: noteQuestionTerms': 'memo',
-  'engine/context/phraseMatch.ts: termCache': 'memo',
-  'engine/context/phraseMatch.ts: norms': 'memo',
+  'library/context/scope.ts: instructionPages': 'memo',
+  'library/context/contextIndex.ts: indexes': 'memo',
+  'library/context/contextIndex.ts: sectionTermCache': 'memo',
+  'library/context/contextIndex.ts: docContextCache': 'memo',
+  'library/context/coherence.ts: caches': 'memo',
+  'library/context/getContext.ts: bodies': 'memo',
+  'library/context/tableRows.ts: cache': 'memo',
+  'library/context/sectionSearch.ts: derivedQuestionTerms': 'memo',
+  'library/context/sectionSearch.ts: noteQuestionTerms': 'memo',
+  'library/context/phraseMatch.ts: termCache': 'memo',
+  'library/context/phraseMatch.ts: norms': 'memo',
   // Bounded text memos: the terms or stem of a string.
   'engine/text/porter.ts: cache': 'memo',
   'engine/text/analyzer.ts: memo': 'memo',

@@ -15,7 +15,7 @@ import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../conf
 import { Engine } from '../engine/engine';
 import type { IndexState, WorkspaceFolder } from '../engine/indexState';
 import { MentionIndex } from '../engine/references/mentionIndex';
-import { checkNotesFolder, PrivateNotes } from '../engine/context/privateNotes';
+import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FlagSource } from '../engine/library/conflicts';

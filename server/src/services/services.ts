@@ -7,14 +7,14 @@
  *   const services = createServices({ engine, judgeMode: 'shadow', activity });
  *   await callTool(services, findTool('get_context')!, { task }, { sessionId: 'cli' });
  *
- * It holds `get_context`'s collaborators (engine/context/hooks.ts `ContextHooks`: the model
+ * It holds `get_context`'s collaborators (library/context/hooks.ts `ContextHooks`: the model
  * provider, judge mode, verdict cache, background notes, inferred links and conflict flags,
  * phrase meaning, private notes, organisation) and the library tools' (the section-meaning
  * signal, the call log, the clock, which sessions got the pinned documents).
  */
 import type { ActivityLog } from '../engine/activity/activityLog';
-import type { ContextHooks } from '../engine/context/hooks';
-import { libraryPhrasingTexts } from '../engine/context/phrasingTexts';
+import type { ContextHooks } from '../library/context/hooks';
+import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
 import type { Engine } from '../engine/engine';
 import { PinnedSessions } from '../engine/library/pinnedSessions';
 import type { MeaningScorer } from '../engine/library/ranking';

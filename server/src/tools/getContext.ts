@@ -1,7 +1,7 @@
 /**
  * `get_context(task, max_tokens?, pack?, tags?, folder?, format?)` (seed 000, Herald): one call,
  * one budgeted bundle of the team's instructions, every rule in full, the right pages whole and
- * the best excerpts, nothing about the wrong product. The pipeline lives in engine/context; this
+ * the best excerpts, nothing about the wrong product. The pipeline lives in library/context; this
  * file validates, picks the library view, adds the user's own private notes on their own
  * connections, logs the request (plan, packs, verdicts, the providers used, nothing-found) and
  * renders Markdown or JSON.
@@ -9,13 +9,13 @@
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import type { ActivityEntry } from '../engine/activity/activityLog';
-import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
-import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
-import { rankEntityPassages, selectEntityExcerpts } from '../engine/context/entityDocs';
-import { buildContext, type BuiltContext } from '../engine/context/getContext';
-import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../library/context/constants';
+import type { ContextLogDetails } from '../library/context/contextDiagnostics';
+import { rankEntityPassages, selectEntityExcerpts } from '../library/context/entityDocs';
+import { buildContext, type BuiltContext } from '../library/context/getContext';
+import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../library/context/render';
 import { conflictOutput, conflictSchema } from './conflictOutput';
-import type { BundlePage } from '../engine/context/types';
+import type { BundlePage } from '../library/context/types';
 import { sectionHeading } from '../engine/library/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
 import { completePassages, entityExcerptState } from './queryState';

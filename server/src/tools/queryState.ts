@@ -95,7 +95,7 @@ export async function wholeLibraryState(engine: Engine, workspace: WorkspaceFold
 }
 
 /**
- * The state `get_context`'s entity excerpts are ranked on (engine/context/entityDocs.ts): the
+ * The state `get_context`'s entity excerpts are ranked on (library/context/entityDocs.ts): the
  * library's own for the in-memory engine (it holds every document), a question's candidates over
  * a store (with the nearest sections by meaning when `queryVector` is the stored vectors' model's),
  * whose texts {@link completePassages} fills once the excerpts are ranked.

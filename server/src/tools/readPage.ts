@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
 import { resolveIdPrefix } from '../engine/chunking/ids';
-import { isPrivateNote } from '../engine/context/privateNotes';
+import { isPrivateNote } from '../library/context/privateNotes';
 import type { Doc } from '../engine/model';
 import { lookupDocument, shownId, type LibraryView } from '../engine/library/libraryView';
 import { namespaceLabel } from '../engine/library/namespaces';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { ActivityLog } from '../../../server/src/engine/activity/activityLog';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import type { ContextLogDetails } from '../../../server/src/engine/context/contextDiagnostics';
-import { PrivateNotes } from '../../../server/src/engine/context/privateNotes';
+import type { ContextLogDetails } from '../../../server/src/library/context/contextDiagnostics';
+import { PrivateNotes } from '../../../server/src/library/context/privateNotes';
 import { InputError } from '../../../server/src/engine/errors';
 import { DelegatingModelProvider } from '../../../server/src/engine/models/delegatingProvider';
 import { contextCommand } from '../../../server/src/cli/commands/contextCommand';
@@ -13,7 +13,7 @@ import type { ContextCallContext, GetContextOutput } from '../../../server/src/t
 import { findTool, TOOLS } from '../../../server/src/tools/registry';
 import { ToolInputError } from '../../../server/src/tools/toolError';
 import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
-import { COLD_EMAIL, TAXWELL } from '../engine/context/herald';
+import { COLD_EMAIL, TAXWELL } from '../library/context/herald';
 
 const NOW = new Date('2026-06-01T12:00:00Z');
 

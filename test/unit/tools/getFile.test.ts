@@ -11,7 +11,7 @@ import type { GetFileOutput } from '../../../server/src/tools/getFile';
 import { findTool } from '../../../server/src/tools/registry';
 import { ToolInputError } from '../../../server/src/tools/toolError';
 import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
-import { TAXWELL } from '../engine/context/herald';
+import { TAXWELL } from '../library/context/herald';
 
 const id8 = (p: string) => documentId(p).slice(0, 8);
 

@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { Engine } from '../../../server/src/engine/engine';
 import { libraryView } from '../../../server/src/engine/library/libraryView';
 import { librarySoundness } from '../../../server/src/engine/library/soundness';
-import { contextDiagnostics, renderContextDiagnostics } from '../../../server/src/engine/context/contextDiagnostics';
+import { contextDiagnostics, renderContextDiagnostics } from '../../../server/src/library/context/contextDiagnostics';
 import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
 import type { GetContextOutput } from '../../../server/src/tools/getContext';

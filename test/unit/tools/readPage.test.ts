@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { PrivateNotes } from '../../../server/src/engine/context/privateNotes';
+import { PrivateNotes } from '../../../server/src/library/context/privateNotes';
 import { pageCommand } from '../../../server/src/cli/commands/pageCommand';
 import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
@@ -9,7 +9,7 @@ import type { ReadPageOutput } from '../../../server/src/tools/readPage';
 import { findTool } from '../../../server/src/tools/registry';
 import { ToolInputError } from '../../../server/src/tools/toolError';
 import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
-import { TAXWELL } from '../engine/context/herald';
+import { TAXWELL } from '../library/context/herald';
 
 const id8 = (path: string) => documentId(path).slice(0, 8);
 

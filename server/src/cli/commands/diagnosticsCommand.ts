@@ -10,7 +10,7 @@ import { diagnose, type DiagnosticsReport } from '../../engine/activity/diagnost
 import { InputError } from '../../engine/errors';
 import { libraryView } from '../../engine/library/libraryView';
 import { dayOf } from '../../engine/library/readiness';
-import { contextDiagnosticsFor, renderContextDiagnostics, type ContextDiagnostics } from '../../engine/context/contextDiagnostics';
+import { contextDiagnosticsFor, renderContextDiagnostics, type ContextDiagnostics } from '../../library/context/contextDiagnostics';
 import type { Services } from '../../services/services';
 import { table } from '../format';
 

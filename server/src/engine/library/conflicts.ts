@@ -12,7 +12,7 @@
  *   differently when a changed page was read next to its nearest neighbours.
  * - **duplicate**: sections whose text is nearly the same (nearDuplicates.ts, word 3-shingles).
  *
- * `wsctx diagnostics` lists them (engine/context/contextDiagnostics.ts); editors show them on both
+ * `wsctx diagnostics` lists them (library/context/contextDiagnostics.ts); editors show them on both
  * pages through {@link flagsAsProblems}.
  */
 import type { Problem, RelatedPlace, Section } from '../model';

@@ -7,7 +7,7 @@ import { pagePhrasings, isReadWhole, sectionQuestions, packPhrasings } from '../
 import { ModelEnrichment } from '../../../../server/src/engine/models/enrichment';
 import type { CompletionRequest } from '../../../../server/src/engine/models/modelProvider';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { run } from '../context/herald';
+import { run } from '../../library/context/herald';
 
 describe('model enrichment: Good-for phrasings, read-whole and section questions written in the background', function () {
   this.timeout(60_000);
