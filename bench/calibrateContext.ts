@@ -17,7 +17,7 @@ import { contextIndex } from '../server/src/library/context/contextIndex';
 import { matchPhrasings } from '../server/src/library/context/phraseMatch';
 import { searchSections } from '../server/src/library/context/sectionSearch';
 import { createServices } from '../server/src/services/services';
-import { libraryView } from '../server/src/engine/library/libraryView';
+import { libraryView } from '../server/src/library/view/libraryView';
 import { pagePhrasings, packPhrasings } from '../server/src/engine/models/derivedText';
 import { heuristicPlan } from '../server/src/engine/models/heuristicPlan';
 import { CONTEXT_SETS, contextSetFiles, loadContextTasks, type ContextSet } from './evalContext';

@@ -18,7 +18,7 @@ import { MentionIndex } from '../engine/references/mentionIndex';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FlagSource } from '../engine/library/conflicts';
+import type { FlagSource } from '../library/view/conflicts';
 import type { FeatureContext } from './features/context';
 import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics } from './features/diagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';

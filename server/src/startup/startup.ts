@@ -25,7 +25,7 @@ import type { EmbeddingSettings } from '../engine/embeddings/embedder';
 import { Engine } from '../engine/engine';
 import { InputError } from '../engine/errors';
 import type { WorkspaceFolder } from '../engine/indexState';
-import { settleForInstructions } from '../engine/library/pinned';
+import { settleForInstructions } from '../library/view/pinned';
 import type { ModelProvider } from '../engine/models/modelProvider';
 import { OpenAiModelProvider } from '../engine/models/openAiProvider';
 import { VerdictCache } from '../engine/models/verdictCache';

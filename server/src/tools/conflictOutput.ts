@@ -1,9 +1,9 @@
 /**
- * How every tool outputs a library conflict (engine/library/soundness.ts): the other page with
+ * How every tool outputs a library conflict (library/view/soundness.ts): the other page with
  * its printed id, place and wording, this passage's wording, and what differs.
  */
 import { z } from 'zod';
-import { clipWording, type PassageFlag } from '../engine/library/soundness';
+import { clipWording, type PassageFlag } from '../library/view/soundness';
 
 /** An unsettled conflict with another page (library/soundness.ts): the other page and both wordings. */
 export const conflictSchema = z.object({

@@ -16,7 +16,7 @@ import { buildContext, type BuiltContext } from '../library/context/getContext';
 import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../library/context/render';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { BundlePage } from '../library/context/types';
-import { sectionHeading } from '../engine/library/summaries';
+import { sectionHeading } from '../library/view/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
 import { completePassages, entityExcerptState } from './queryState';
 import type { Services } from '../services/services';

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
 import type { Engine } from '../engine/engine';
 import type { Doc } from '../engine/model';
-import { shownId } from '../engine/library/libraryView';
+import { shownId } from '../library/view/libraryView';
 import { baseName, extName } from '../engine/sources/paths';
 import { estimateTokens } from '../engine/text/tokenEstimate';
 import { readGuardedBytes } from '../engine/workspace/readGuard';

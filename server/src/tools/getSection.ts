@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { lookupSection, shownId } from '../engine/library/libraryView';
-import { namespaceLabel } from '../engine/library/namespaces';
-import { formatSectionBlock, sectionBlockTokens } from '../engine/library/sectionRender';
-import { sectionBody, sectionHeading } from '../engine/library/summaries';
+import { lookupSection, shownId } from '../library/view/libraryView';
+import { namespaceLabel } from '../library/view/namespaces';
+import { formatSectionBlock, sectionBlockTokens } from '../library/view/sectionRender';
+import { sectionBody, sectionHeading } from '../library/view/summaries';
 import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';

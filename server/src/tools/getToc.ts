@@ -5,12 +5,12 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { TOC_INLINE_SECTIONS, TOC_TOKEN_BUDGET } from '../engine/library/constants';
-import { lookupDocument } from '../engine/library/libraryView';
-import { namespaceFromArg, namespaceLabel } from '../engine/library/namespaces';
-import { rankLibrary } from '../engine/library/ranking';
-import { buildTocDocument, buildTocMap, buildTocQuery } from '../engine/library/tocMap';
-import { renderToc, type TocResult } from '../engine/library/tocRender';
+import { TOC_INLINE_SECTIONS, TOC_TOKEN_BUDGET } from '../library/view/constants';
+import { lookupDocument } from '../library/view/libraryView';
+import { namespaceFromArg, namespaceLabel } from '../library/view/namespaces';
+import { rankLibrary } from '../library/view/ranking';
+import { buildTocDocument, buildTocMap, buildTocQuery } from '../library/view/tocMap';
+import { renderToc, type TocResult } from '../library/view/tocRender';
 import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';

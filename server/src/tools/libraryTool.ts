@@ -5,10 +5,10 @@
  */
 import { z } from 'zod';
 import type { IdLookup } from '../engine/chunking/ids';
-import { hiddenMatch, libraryView, shownId, type LibraryView } from '../engine/library/libraryView';
-import { pinnedDocuments, renderPinned, type PinnedDocument } from '../engine/library/pinned';
-import { dayOf } from '../engine/library/readiness';
-import { sectionHeading } from '../engine/library/summaries';
+import { hiddenMatch, libraryView, shownId, type LibraryView } from '../library/view/libraryView';
+import { pinnedDocuments, renderPinned, type PinnedDocument } from '../library/view/pinned';
+import { dayOf } from '../library/view/readiness';
+import { sectionHeading } from '../library/view/summaries';
 import type { Services } from '../services/services';
 import type { ToolCallContext } from './toolDefinition';
 import { libraryIndexState } from './queryState';

@@ -2,7 +2,7 @@
  * `search_instructions(plan, profile?)` (seed 002, "Search"): the whole library sections that
  * apply to what the agent is about to do, grouped by document, best document first, within about
  * 4,000 tokens from at most 6 documents; the documents that matched but did not fit are named at
- * the end. Three signals fused with reciprocal rank fusion (engine/library/ranking.ts); no model
+ * the end. Three signals fused with reciprocal rank fusion (library/view/ranking.ts); no model
  * runs at call time.
  */
 import { z } from 'zod';
@@ -13,16 +13,16 @@ import {
   SEARCH_MAX_DOCUMENTS,
   SEARCH_TOKEN_BUDGET,
   SMALL_DOCUMENT_TOKENS,
-} from '../engine/library/constants';
-import { shownId, type LibraryView } from '../engine/library/libraryView';
-import { namespaceLabel } from '../engine/library/namespaces';
-import type { RankedSection } from '../engine/library/ranking';
-import { searchLibrary, type LibrarySearch } from '../engine/library/search';
-import type { CutReason } from '../engine/library/searchPack';
-import { formatSectionBlock } from '../engine/library/sectionRender';
-import { sectionBody, sectionHeading } from '../engine/library/summaries';
+} from '../library/view/constants';
+import { shownId, type LibraryView } from '../library/view/libraryView';
+import { namespaceLabel } from '../library/view/namespaces';
+import type { RankedSection } from '../library/view/ranking';
+import { searchLibrary, type LibrarySearch } from '../library/view/search';
+import type { CutReason } from '../library/view/searchPack';
+import { formatSectionBlock } from '../library/view/sectionRender';
+import { sectionBody, sectionHeading } from '../library/view/summaries';
 import { COLD_NOTICE, commonOutput, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
-import { librarySoundness, type LibrarySoundness } from '../engine/library/soundness';
+import { librarySoundness, type LibrarySoundness } from '../library/view/soundness';
 import type { Services } from '../services/services';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';

@@ -3,7 +3,7 @@
  * library's paragraph (and its pinned documents, whole) once the first pass is in service.
  */
 import type { Engine } from '../engine/engine';
-import { libraryInstructions } from '../engine/library/pinned';
+import { libraryInstructions } from '../library/view/pinned';
 
 /** Text for an MCP server's `instructions`, from the engine's folders and its current state. */
 export function serverInstructions(engine: Engine): string {

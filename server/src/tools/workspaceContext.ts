@@ -20,9 +20,9 @@ import { completePassages, stateForQuery, wholeLibraryState, type DegradedFlag, 
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
-import { libraryView } from '../engine/library/libraryView';
-import { dayOf } from '../engine/library/readiness';
-import { librarySoundness, type LibrarySoundness } from '../engine/library/soundness';
+import { libraryView } from '../library/view/libraryView';
+import { dayOf } from '../library/view/readiness';
+import { librarySoundness, type LibrarySoundness } from '../library/view/soundness';
 import { isExpired } from '../engine/sources/library';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';

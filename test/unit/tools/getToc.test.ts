@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { renderToc, type TocResult } from '../../../server/src/engine/library/tocRender';
+import { renderToc, type TocResult } from '../../../server/src/library/view/tocRender';
 import { estimateTokens } from '../../../server/src/engine/text/tokenEstimate';
 import { tocCommand } from '../../../server/src/cli/commands/tocCommand';
 import { createServices, type Services } from '../../../server/src/services/services';

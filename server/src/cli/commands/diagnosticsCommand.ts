@@ -8,8 +8,8 @@
 import type { ActivityLog } from '../../engine/activity/activityLog';
 import { diagnose, type DiagnosticsReport } from '../../engine/activity/diagnostics';
 import { InputError } from '../../engine/errors';
-import { libraryView } from '../../engine/library/libraryView';
-import { dayOf } from '../../engine/library/readiness';
+import { libraryView } from '../../library/view/libraryView';
+import { dayOf } from '../../library/view/readiness';
 import { contextDiagnosticsFor, renderContextDiagnostics, type ContextDiagnostics } from '../../library/context/contextDiagnostics';
 import type { Services } from '../../services/services';
 import { table } from '../format';

@@ -5,14 +5,14 @@
  * engine directly and is not logged: trying a search is not an agent's call.
  */
 import { InputError } from '../../engine/errors';
-import { RRF_K, type LibraryProfile } from '../../engine/library/constants';
-import { libraryView, shownId, type LibrarySection } from '../../engine/library/libraryView';
-import { namespaceFromArg, namespaceLabel } from '../../engine/library/namespaces';
-import { dayOf } from '../../engine/library/readiness';
-import type { SignalScore } from '../../engine/library/ranking';
-import { searchLibrary } from '../../engine/library/search';
-import { sectionBlockTokens } from '../../engine/library/sectionRender';
-import { sectionHeading } from '../../engine/library/summaries';
+import { RRF_K, type LibraryProfile } from '../../library/view/constants';
+import { libraryView, shownId, type LibrarySection } from '../../library/view/libraryView';
+import { namespaceFromArg, namespaceLabel } from '../../library/view/namespaces';
+import { dayOf } from '../../library/view/readiness';
+import type { SignalScore } from '../../library/view/ranking';
+import { searchLibrary } from '../../library/view/search';
+import { sectionBlockTokens } from '../../library/view/sectionRender';
+import { sectionHeading } from '../../library/view/summaries';
 import type { Services } from '../../services/services';
 import { table } from '../format';
 

@@ -5,7 +5,7 @@
  * model wrote (enrichment.ts) comes next; these are the fallback.
  */
 import type { Doc, Section } from '../model';
-import { documentSummary, sectionHeading } from '../library/summaries';
+import { documentSummary, sectionHeading } from '../../library/view/summaries';
 import type { FolderDescription, LibraryPack } from '../sources/library';
 import { termSet } from '../text/analyzer';
 

@@ -14,9 +14,9 @@
  *   const background = startBackgroundModels(engine, { provider: () => models, log });
  */
 import type { Engine } from '../../engine/engine';
-import { ModelConflictCheck, watchLibrarySoundness } from '../../engine/library/conflictCheck';
-import { libraryView } from '../../engine/library/libraryView';
-import { dayOf } from '../../engine/library/readiness';
+import { ModelConflictCheck, watchLibrarySoundness } from '../view/conflictCheck';
+import { libraryView } from '../view/libraryView';
+import { dayOf } from '../view/readiness';
 import { ModelEnrichment } from '../../engine/models/enrichment';
 import type { ModelProvider } from '../../engine/models/modelProvider';
 import { InferredLinks } from './inferredLinks';

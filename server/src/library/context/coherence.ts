@@ -12,7 +12,7 @@
  *   phrasings, tags; idf-weighted cosine of their words), with 0 for a folder of one page.
  */
 import type { Doc } from '../../engine/model';
-import { documentSummary } from '../../engine/library/summaries';
+import { documentSummary } from '../view/summaries';
 import { pageKind } from '../../engine/models/nameDictionary';
 import { termSet } from '../../engine/text/analyzer';
 import type { ContextIndex } from './contextIndex';

@@ -142,4 +142,4 @@ export const MAX_JUDGED_ROWS = 40;
 export const PLAN_TIMEOUT_MS = 3_000;
 
 /** Reciprocal rank fusion constant (library/constants.ts RRF_K): the same 60. */
-export { RRF_K } from '../../engine/library/constants';
+export { RRF_K } from '../view/constants';

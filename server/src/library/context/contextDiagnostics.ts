@@ -9,10 +9,10 @@
  */
 import type { ActivityEntry } from '../../engine/activity/activityLog';
 import type { ContextHooks } from './hooks';
-import type { FlagSource, LibraryFlag } from '../../engine/library/conflicts';
-import { librarySoundness } from '../../engine/library/soundness';
+import type { FlagSource, LibraryFlag } from '../view/conflicts';
+import { librarySoundness } from '../view/soundness';
 import type { Problem } from '../../engine/model';
-import type { LibraryView } from '../../engine/library/libraryView';
+import type { LibraryView } from '../view/libraryView';
 import type { InferredLinks } from './inferredLinks';
 
 /** What a `get_context` line of the call log carries under `context` (tools/getContext.ts writes it). */

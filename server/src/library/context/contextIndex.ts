@@ -7,8 +7,8 @@
  */
 import type { Doc, Section } from '../../engine/model';
 import { documentContextText } from '../../engine/indexing/sectionTerms';
-import type { LibraryView } from '../../engine/library/libraryView';
-import { sectionBody } from '../../engine/library/summaries';
+import type { LibraryView } from '../view/libraryView';
+import { sectionBody } from '../view/summaries';
 import { folderPhrasings, pagePhrasings, packPhrasings } from '../../engine/models/derivedText';
 import { buildNameDictionary, type NameDictionary } from '../../engine/models/nameDictionary';
 import { buildStackNames, type StackNames } from './stackNames';

@@ -33,7 +33,7 @@
 import { JUDGE_QUESTIONS } from '../../engine/models/prompts';
 import type { Answer, JudgeQuestion, JudgeRun } from '../../engine/models/judge';
 import type { PlanName } from '../../engine/models/heuristicPlan';
-import { sectionBody } from '../../engine/library/summaries';
+import { sectionBody } from '../view/summaries';
 import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, LINKED_AS_IS_TYPES, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
 import { folderCoherence, folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';

@@ -11,10 +11,10 @@
  */
 import type { Doc, Section } from '../../engine/model';
 import { InputError } from '../../engine/errors';
-import type { LibrarySection, LibraryView } from '../../engine/library/libraryView';
-import type { MeaningScorer } from '../../engine/library/ranking';
-import { librarySoundness } from '../../engine/library/soundness';
-import { sectionBody } from '../../engine/library/summaries';
+import type { LibrarySection, LibraryView } from '../view/libraryView';
+import type { MeaningScorer } from '../view/ranking';
+import { librarySoundness } from '../view/soundness';
+import { sectionBody } from '../view/summaries';
 import { isReadWhole } from '../../engine/models/derivedText';
 import { runJudge, type JudgeQuestion } from '../../engine/models/judge';
 import { termSet } from '../../engine/text/analyzer';

@@ -16,7 +16,7 @@
  * - `inferredLinks`: links the judge inferred between pages in the background;
  * - `conflictCheck`: the model's conflict flags (library/conflictCheck.ts).
  */
-import type { ModelConflictCheck } from '../../engine/library/conflictCheck';
+import type { ModelConflictCheck } from '../view/conflictCheck';
 import type { TextMeaning } from '../../engine/meaning/textSimilarity';
 import type { ModelNotes } from '../../engine/models/derivedText';
 import type { JudgeMode } from '../../engine/models/judge';

@@ -10,13 +10,13 @@
  * about unchanged pages. Without a model provider there are no inferred links.
  */
 import type { Doc } from '../../engine/model';
-import { documentSummary } from '../../engine/library/summaries';
+import { documentSummary } from '../view/summaries';
 import { runJudge, type JudgeQuestion } from '../../engine/models/judge';
 import type { ModelProvider } from '../../engine/models/modelProvider';
 import { termSet } from '../../engine/text/analyzer';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { termCosine } from './phraseMatch';
-import type { LibraryView } from '../../engine/library/libraryView';
+import type { LibraryView } from '../view/libraryView';
 import { readAnswerFile, writeAnswerFile } from '../../engine/models/answerFile';
 
 /** Neighbours asked about per page. Default 3. */

@@ -7,7 +7,7 @@
  * the caller filters).
  */
 import type { Doc } from '../../engine/model';
-import type { LibraryView } from '../../engine/library/libraryView';
+import type { LibraryView } from '../view/libraryView';
 import { isRule, isTeamInstructions } from './scope';
 
 export function pinnedPages(view: LibraryView): Doc[] {

@@ -12,8 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../../engine/errors';
 import type { Doc } from '../../engine/model';
-import type { LibrarySection } from '../../engine/library/libraryView';
-import { hiddenReason } from '../../engine/library/readiness';
+import type { LibrarySection } from '../view/libraryView';
+import { hiddenReason } from '../view/readiness';
 import { readLibraryPage } from '../../engine/sources/library';
 import { decodeText, readGuardedBytesSync } from '../../engine/workspace/readGuard';
 

@@ -6,7 +6,7 @@
  * (scope.ts; the caller filters).
  */
 import type { Doc } from '../../engine/model';
-import type { LibraryView } from '../../engine/library/libraryView';
+import type { LibraryView } from '../view/libraryView';
 import { isRule, isTeamInstructions } from './scope';
 
 export function rulePages(view: LibraryView): Doc[] {

@@ -14,7 +14,7 @@
  */
 import type { Doc } from '../../engine/model';
 import { InputError } from '../../engine/errors';
-import type { LibraryView } from '../../engine/library/libraryView';
+import type { LibraryView } from '../view/libraryView';
 import { classifyLibraryPath } from '../../engine/sources/instructionFormats';
 
 export interface Scope {

@@ -32,8 +32,8 @@
  * only, 0.835 -> 0.879 hybrid; awesome-copilot 0.903 -> 0.917 and 0.882 -> 0.896; recall 1.000.
  */
 import type { Section } from '../../engine/model';
-import type { LibrarySection } from '../../engine/library/libraryView';
-import { competitionRanks, type MeaningScorer } from '../../engine/library/ranking';
+import type { LibrarySection } from '../view/libraryView';
+import { competitionRanks, type MeaningScorer } from '../view/ranking';
 import { sectionQuestions, type ModelNotes } from '../../engine/models/derivedText';
 import type { PlanName } from '../../engine/models/heuristicPlan';
 import { normalizeName } from '../../engine/ranking/namedEntities';

@@ -9,7 +9,7 @@
  * each row with the table's description (page summary, section heading, header row).
  */
 import type { Doc, Section } from '../../engine/model';
-import { documentSummary, sectionBody, sectionHeading } from '../../engine/library/summaries';
+import { documentSummary, sectionBody, sectionHeading } from '../view/summaries';
 import type { NameDictionary } from '../../engine/models/nameDictionary';
 import type { PlanName } from '../../engine/models/heuristicPlan';
 import { normalizeName } from '../../engine/ranking/namedEntities';

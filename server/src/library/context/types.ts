@@ -2,8 +2,8 @@
  * The shapes the `get_context` pipeline passes between its steps and hands to the renderers.
  */
 import type { Doc } from '../../engine/model';
-import type { LibrarySection } from '../../engine/library/libraryView';
-import type { PassageFlag } from '../../engine/library/soundness';
+import type { LibrarySection } from '../view/libraryView';
+import type { PassageFlag } from '../view/soundness';
 import type { JudgeMode, Verdict } from '../../engine/models/judge';
 import type { TaskPlan } from '../../engine/models/heuristicPlan';
 import type { SearchHit } from './sectionSearch';

@@ -14,8 +14,8 @@
  * whether it belongs like everything else, so a bad link costs a candidate, not a wrong answer.
  */
 import type { Doc } from '../../engine/model';
-import type { LibrarySection } from '../../engine/library/libraryView';
-import { sectionBody } from '../../engine/library/summaries';
+import type { LibrarySection } from '../view/libraryView';
+import { sectionBody } from '../view/summaries';
 import { extractPageLinks } from '../../engine/sources/library';
 import { FOLDER_COHERENCE_MIN, REACH_WEIGHT, WIDEN_FROM_PAGES } from './constants';
 import { folderCoherence, folderOfPath } from './coherence';

@@ -8,7 +8,7 @@
  * - `unresolved-refs`: relation fields and `kind:name` refs in indexed documents that name no
  *   entity, with the nearest refs as related information;
  * - `expired-pages`: library pages past their `expires` date, with the pages that link to them;
- * - `library-flags`: conflicting and near-duplicate library pages (engine/library/conflicts.ts,
+ * - `library-flags`: conflicting and near-duplicate library pages (library/view/conflicts.ts,
  *   with the model's conflict flags when the host runs the check), one on each page with the
  *   other as related information, less those the pages settle with `conflicts_resolved`; and
  *   the problems of those `conflicts_resolved` entries (library/soundness.ts).
@@ -18,10 +18,10 @@
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import type { DiagnosticsReport, DiagnosticsReportItem, ReportSeverity } from '../../../../shared/protocol';
 import type { IndexState } from '../../engine/indexState';
-import { flagsAsProblems, type FlagSource } from '../../engine/library/conflicts';
-import { libraryView } from '../../engine/library/libraryView';
-import { dayOf } from '../../engine/library/readiness';
-import { librarySoundness } from '../../engine/library/soundness';
+import { flagsAsProblems, type FlagSource } from '../../library/view/conflicts';
+import { libraryView } from '../../library/view/libraryView';
+import { dayOf } from '../../library/view/readiness';
+import { librarySoundness } from '../../library/view/soundness';
 import type { RelatedPlace, Severity } from '../../engine/model';
 import { findEntityMentionsAsync, type EntityMention } from '../../engine/references/entityMentions';
 import { isExpired } from '../../engine/sources/library';

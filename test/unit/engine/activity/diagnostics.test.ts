@@ -7,7 +7,7 @@ import { callTool } from '../../../../server/src/tools/callTool';
 import { findTool } from '../../../../server/src/tools/registry';
 import { diagnosticsCommand, diagnosticsReport } from '../../../../server/src/cli/commands/diagnosticsCommand';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
-import { indexLibrary, TODAY, writeLibrary, type IndexedLibrary } from '../library/libraryFixtures';
+import { indexLibrary, TODAY, writeLibrary, type IndexedLibrary } from '../../library/view/libraryFixtures';
 
 const WINDOW = 'A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up. After that the gateway refuses the refund.';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
-import { libraryView } from '../../../../server/src/engine/library/libraryView';
+import { libraryView } from '../../../../server/src/library/view/libraryView';
 import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
 import { pagePhrasings, isReadWhole, sectionQuestions, packPhrasings } from '../../../../server/src/engine/models/derivedText';
 import { ModelEnrichment } from '../../../../server/src/engine/models/enrichment';

@@ -8,7 +8,7 @@ import { Engine } from '../../../../server/src/engine/engine';
 import { buildContext, type BuiltContext } from '../../../../server/src/library/context/getContext';
 import type { ContextHooks } from '../../../../server/src/library/context/hooks';
 import type { ContextRequest } from '../../../../server/src/library/context/types';
-import { libraryView, type LibraryView } from '../../../../server/src/engine/library/libraryView';
+import { libraryView, type LibraryView } from '../../../../server/src/library/view/libraryView';
 import { NO_MODEL } from '../../../../server/src/engine/models/modelProvider';
 import { VerdictCache } from '../../../../server/src/engine/models/verdictCache';
 import { tempDir, write } from '../../../helpers/tempWorkspace';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { libraryView } from '../../../../server/src/engine/library/libraryView';
+import { libraryView } from '../../../../server/src/library/view/libraryView';
 import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
 import type { CompletionRequest } from '../../../../server/src/engine/models/modelProvider';
 import { VerdictCache } from '../../../../server/src/engine/models/verdictCache';

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { documentId, sectionId } from '../../../../server/src/engine/chunking/ids';
-import { TOC_TOKEN_BUDGET } from '../../../../server/src/engine/library/constants';
-import { rankLibrary } from '../../../../server/src/engine/library/ranking';
-import { buildTocDocument, buildTocMap, buildTocQuery } from '../../../../server/src/engine/library/tocMap';
-import { renderToc } from '../../../../server/src/engine/library/tocRender';
+import { TOC_TOKEN_BUDGET } from '../../../../server/src/library/view/constants';
+import { rankLibrary } from '../../../../server/src/library/view/ranking';
+import { buildTocDocument, buildTocMap, buildTocQuery } from '../../../../server/src/library/view/tocMap';
+import { renderToc } from '../../../../server/src/library/view/tocRender';
 import { estimateTokens } from '../../../../server/src/engine/text/tokenEstimate';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { generatedPage, indexLibrary, writeLibrary, type IndexedLibrary } from './libraryFixtures';
@@ -18,7 +18,7 @@ function cards(n: number, sections: number, sentencesPerSection: number, title: 
 
 const CARDS_FOLDER = { '.context/cards/folder.yaml': 'description: Card products, one page per product and topic.\nprofile: catalog\n' };
 
-describe('get_toc maps (engine/library/tocMap)', function () {
+describe('get_toc maps (library/view/tocMap)', function () {
   this.timeout(120_000);
   const libs: IndexedLibrary[] = [];
   const open = async (dir: string) => {

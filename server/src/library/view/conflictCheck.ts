@@ -10,12 +10,12 @@
  * the pages whose content changed, one at a time in the background; without a model it does
  * nothing (the deterministic flags of conflicts.ts need none).
  */
-import { sha256Hex } from '../chunking/ids';
-import type { Engine } from '../engine';
-import type { ModelProvider } from '../models/modelProvider';
-import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
-import { conflictPrompt, parseConflicts, type ModelConflict } from '../models/prompts';
-import { termSet } from '../text/analyzer';
+import { sha256Hex } from '../../engine/chunking/ids';
+import type { Engine } from '../../engine/engine';
+import type { ModelProvider } from '../../engine/models/modelProvider';
+import { readAnswerFile, writeAnswerFile } from '../../engine/models/answerFile';
+import { conflictPrompt, parseConflicts, type ModelConflict } from '../../engine/models/prompts';
+import { termSet } from '../../engine/text/analyzer';
 import type { FlagSource, LibraryFlag } from './conflicts';
 import { libraryView, type LibrarySection, type LibraryView } from './libraryView';
 import { dayOf } from './readiness';

@@ -7,10 +7,10 @@ import assert from 'node:assert/strict';
 import { documentId, sectionId } from '../../../../server/src/engine/chunking/ids';
 import type { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
-import { libraryView, type LibraryView } from '../../../../server/src/engine/library/libraryView';
-import { findNearDuplicates } from '../../../../server/src/engine/library/nearDuplicates';
-import { libraryInstructions, pinnedDocuments } from '../../../../server/src/engine/library/pinned';
-import { documentSummary } from '../../../../server/src/engine/library/summaries';
+import { libraryView, type LibraryView } from '../../../../server/src/library/view/libraryView';
+import { findNearDuplicates } from '../../../../server/src/library/view/nearDuplicates';
+import { libraryInstructions, pinnedDocuments } from '../../../../server/src/library/view/pinned';
+import { documentSummary } from '../../../../server/src/library/view/summaries';
 import { EXAMPLE_WORKSPACE } from '../../../helpers/tempWorkspace';
 import { indexLibrary, TODAY } from './libraryFixtures';
 

@@ -4,7 +4,7 @@
  */
 import { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
-import { libraryView, type LibraryView } from '../../../../server/src/engine/library/libraryView';
+import { libraryView, type LibraryView } from '../../../../server/src/library/view/libraryView';
 import { tempDir, write } from '../../../helpers/tempWorkspace';
 
 /** The day every library test judges expiry by. */

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
-import { ModelConflictCheck, watchLibrarySoundness } from '../../../../server/src/engine/library/conflictCheck';
-import { factConflicts, flagsAsProblems, libraryFlags } from '../../../../server/src/engine/library/conflicts';
-import { sectionFacts } from '../../../../server/src/engine/library/facts';
-import { libraryView } from '../../../../server/src/engine/library/libraryView';
+import { ModelConflictCheck, watchLibrarySoundness } from '../../../../server/src/library/view/conflictCheck';
+import { factConflicts, flagsAsProblems, libraryFlags } from '../../../../server/src/library/view/conflicts';
+import { sectionFacts } from '../../../../server/src/library/view/facts';
+import { libraryView } from '../../../../server/src/library/view/libraryView';
 import { OpenAiModelProvider } from '../../../../server/src/engine/models/openAiProvider';
 import { EXAMPLE_WORKSPACE, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { startChatServer, type ChatServer } from '../models/chatServer';
+import { startChatServer, type ChatServer } from '../../engine/models/chatServer';
 
 const TODAY = '2026-06-01';
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { displayIds } from '../../../../server/src/engine/library/displayIds';
-import { namespaceFromArg, naturalCompare } from '../../../../server/src/engine/library/namespaces';
-import { exactWordUnits } from '../../../../server/src/engine/library/ranking';
-import { firstSentences, plainText, sectionBody, truncateAtWord } from '../../../../server/src/engine/library/summaries';
+import { displayIds } from '../../../../server/src/library/view/displayIds';
+import { namespaceFromArg, naturalCompare } from '../../../../server/src/library/view/namespaces';
+import { exactWordUnits } from '../../../../server/src/library/view/ranking';
+import { firstSentences, plainText, sectionBody, truncateAtWord } from '../../../../server/src/library/view/summaries';
 import type { Section } from '../../../../server/src/engine/model';
 
 const section = (text: string, level = 2): Section => ({ id: 'x', docId: 'd', headingPath: ['T', 'H'], level, startLine: 1, endLine: 9, text });

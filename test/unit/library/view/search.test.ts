@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { documentId, sectionId } from '../../../../server/src/engine/chunking/ids';
-import { FOCUSED_MIN_RELATIVE_STRENGTH, RRF_K, SEARCH_TOKEN_BUDGET, TITLE_BONUS_MAX } from '../../../../server/src/engine/library/constants';
-import { libraryView } from '../../../../server/src/engine/library/libraryView';
-import { pinnedDocuments } from '../../../../server/src/engine/library/pinned';
-import { searchLibrary } from '../../../../server/src/engine/library/search';
-import { documentTokens } from '../../../../server/src/engine/library/sectionRender';
+import { FOCUSED_MIN_RELATIVE_STRENGTH, RRF_K, SEARCH_TOKEN_BUDGET, TITLE_BONUS_MAX } from '../../../../server/src/library/view/constants';
+import { libraryView } from '../../../../server/src/library/view/libraryView';
+import { pinnedDocuments } from '../../../../server/src/library/view/pinned';
+import { searchLibrary } from '../../../../server/src/library/view/search';
+import { documentTokens } from '../../../../server/src/library/view/sectionRender';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { indexLibrary, sentences, TODAY, writeLibrary, type IndexedLibrary, type PageSpec } from './libraryFixtures';
 

@@ -3,8 +3,8 @@
  * Drafts and expired pages stay in the index (the editor flags them) but no library tool ever
  * returns them.
  */
-import type { Doc } from '../model';
-import { isExpired } from '../sources/library';
+import type { Doc } from '../../engine/model';
+import { isExpired } from '../../engine/sources/library';
 
 export type HiddenReason = 'draft' | 'expired';
 
