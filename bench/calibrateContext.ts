@@ -18,8 +18,8 @@ import { matchPhrasings } from '../server/src/library/context/phraseMatch';
 import { searchSections } from '../server/src/library/context/sectionSearch';
 import { createServices } from '../server/src/services/services';
 import { libraryView } from '../server/src/library/view/libraryView';
-import { pagePhrasings, packPhrasings } from '../server/src/engine/models/derivedText';
-import { heuristicPlan } from '../server/src/engine/models/heuristicPlan';
+import { pagePhrasings, packPhrasings } from '../server/src/library/models/derivedText';
+import { heuristicPlan } from '../server/src/library/models/heuristicPlan';
 import { CONTEXT_SETS, contextSetFiles, loadContextTasks, type ContextSet } from './evalContext';
 import { startEvalEngine, type EvalEmbeddings } from './evalEngine';
 

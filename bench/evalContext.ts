@@ -29,7 +29,7 @@ import * as path from 'node:path';
 import { parse } from 'yaml';
 import { inFolder } from '../server/src/library/context/scope';
 import type { Doc } from '../server/src/engine/model';
-import { OpenAiModelProvider } from '../server/src/engine/models/openAiProvider';
+import { OpenAiModelProvider } from '../server/src/library/models/openAiProvider';
 import { createServices, type Services } from '../server/src/services/services';
 import { callTool } from '../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../server/src/tools/getContext';

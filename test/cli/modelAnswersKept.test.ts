@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { judgeItemIds, startChatServer, type ChatRequestRecord, type ChatServer } from '../unit/engine/models/chatServer';
+import { judgeItemIds, startChatServer, type ChatRequestRecord, type ChatServer } from '../unit/library/models/chatServer';
 import { wsctxAsync } from '../helpers/cli';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 

@@ -5,7 +5,7 @@
  * links and conflict check) are abandoned, so the process exits while the model still holds them.
  */
 import assert from 'node:assert/strict';
-import { startChatServer, type ChatServer } from '../unit/engine/models/chatServer';
+import { startChatServer, type ChatServer } from '../unit/library/models/chatServer';
 import { wsctxAsync } from '../helpers/cli';
 import { EXAMPLE_WORKSPACE, removeTempDirs, tempDir } from '../helpers/tempWorkspace';
 

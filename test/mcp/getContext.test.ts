@@ -12,7 +12,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { documentId } from '../../server/src/engine/chunking/ids';
-import { runJudge } from '../../server/src/engine/models/judge';
+import { runJudge } from '../../server/src/library/models/judge';
 import { samplingModelProvider, SAMPLING_PROVIDER_NAME } from '../../server/src/mcp/samplingModelProvider';
 import { WSCTX } from '../helpers/cli';
 import { callWhenWarm, connectStdio, type StdioSession } from '../helpers/mcpClients';

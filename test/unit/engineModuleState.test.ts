@@ -40,7 +40,7 @@ const ALLOWED: Record<string, Why> = {
   'library/view/summaries.ts: docCardTerms': 'memo',
   'library/view/conflicts.ts: cache': 'memo',
   'library/view/facts.ts: cache': 'memo',
-  'engine/models/derivedText.ts: bestSections': 'memo',
+  'library/models/derivedText.ts: bestSections': 'memo',
   'engine/indexing/counts.ts: catalogCountCache': 'memo',
   'library/context/scope.ts: instructionPages': 'memo',
   'library/context/contextIndex.ts: indexes': 'memo',

@@ -28,8 +28,8 @@ import { McpEndpoint } from './features/mcpEndpoint';
 import { describePassProgress, describeState, EmbeddingProgress, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
 import { syntaxStatus } from '../engine/parsing/syntaxTree';
-import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
-import type { CompletionRequest } from '../engine/models/modelProvider';
+import { DelegatingModelProvider } from '../library/models/delegatingProvider';
+import type { CompletionRequest } from '../library/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
 import { createServices, type Services } from '../services/services';
 

@@ -7,8 +7,8 @@
  *   const models = samplingModelProvider(created.server.server); // passed per call as ToolCallContext.models
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
-import { ModelError, type CompletionRequest } from '../engine/models/modelProvider';
+import { DelegatingModelProvider } from '../library/models/delegatingProvider';
+import { ModelError, type CompletionRequest } from '../library/models/modelProvider';
 
 export const SAMPLING_PROVIDER_NAME = 'mcp-sampling';
 

@@ -18,9 +18,9 @@ import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
 import type { Engine } from '../engine/engine';
 import { PinnedSessions } from '../library/view/pinnedSessions';
 import type { MeaningScorer } from '../library/view/ranking';
-import { DEFAULT_JUDGE_MODE } from '../engine/models/judge';
-import { NO_MODEL } from '../engine/models/modelProvider';
-import { VerdictCache } from '../engine/models/verdictCache';
+import { DEFAULT_JUDGE_MODE } from '../library/models/judge';
+import { NO_MODEL } from '../library/models/modelProvider';
+import { VerdictCache } from '../library/models/verdictCache';
 
 export interface Services extends Readonly<ContextHooks> {
   /** The index: passes, snapshot, vectors. */

@@ -3,7 +3,7 @@
  * call tools from one table (registry.ts) instead of each wiring them by hand.
  */
 import type { z, ZodRawShape } from 'zod';
-import type { ModelProvider } from '../engine/models/modelProvider';
+import type { ModelProvider } from '../library/models/modelProvider';
 import type { Services } from '../services/services';
 
 export interface ToolCallContext {

@@ -5,7 +5,7 @@ import { Engine } from '../../../server/src/engine/engine';
 import type { ContextLogDetails } from '../../../server/src/library/context/contextDiagnostics';
 import { PrivateNotes } from '../../../server/src/library/context/privateNotes';
 import { InputError } from '../../../server/src/engine/errors';
-import { DelegatingModelProvider } from '../../../server/src/engine/models/delegatingProvider';
+import { DelegatingModelProvider } from '../../../server/src/library/models/delegatingProvider';
 import { contextCommand } from '../../../server/src/cli/commands/contextCommand';
 import { createServices, type Services } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';

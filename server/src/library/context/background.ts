@@ -17,8 +17,8 @@ import type { Engine } from '../../engine/engine';
 import { ModelConflictCheck, watchLibrarySoundness } from '../view/conflictCheck';
 import { libraryView } from '../view/libraryView';
 import { dayOf } from '../view/readiness';
-import { ModelEnrichment } from '../../engine/models/enrichment';
-import type { ModelProvider } from '../../engine/models/modelProvider';
+import { ModelEnrichment } from '../models/enrichment';
+import type { ModelProvider } from '../models/modelProvider';
 import { InferredLinks } from './inferredLinks';
 
 export interface BackgroundOptions {

@@ -13,7 +13,7 @@
  */
 import type { Doc } from '../../engine/model';
 import { documentSummary } from '../view/summaries';
-import { pageKind } from '../../engine/models/nameDictionary';
+import { pageKind } from '../models/nameDictionary';
 import { termSet } from '../../engine/text/analyzer';
 import type { ContextIndex } from './contextIndex';
 import { termCosine } from './phraseMatch';

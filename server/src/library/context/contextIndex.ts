@@ -9,8 +9,8 @@ import type { Doc, Section } from '../../engine/model';
 import { documentContextText } from '../../engine/indexing/sectionTerms';
 import type { LibraryView } from '../view/libraryView';
 import { sectionBody } from '../view/summaries';
-import { folderPhrasings, pagePhrasings, packPhrasings } from '../../engine/models/derivedText';
-import { buildNameDictionary, type NameDictionary } from '../../engine/models/nameDictionary';
+import { folderPhrasings, pagePhrasings, packPhrasings } from '../models/derivedText';
+import { buildNameDictionary, type NameDictionary } from '../models/nameDictionary';
 import { buildStackNames, type StackNames } from './stackNames';
 import { termSet } from '../../engine/text/analyzer';
 

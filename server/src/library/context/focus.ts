@@ -30,9 +30,9 @@
  * {@link MAX_JUDGED_SECTIONS} candidates (the rest keep the heuristics' answers), and the
  * sections it is surest about fill the budget first.
  */
-import { JUDGE_QUESTIONS } from '../../engine/models/prompts';
-import type { Answer, JudgeQuestion, JudgeRun } from '../../engine/models/judge';
-import type { PlanName } from '../../engine/models/heuristicPlan';
+import { JUDGE_QUESTIONS } from '../models/prompts';
+import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
+import type { PlanName } from '../models/heuristicPlan';
 import { sectionBody } from '../view/summaries';
 import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, LINKED_AS_IS_TYPES, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
 import { folderCoherence, folderOfPath } from './coherence';

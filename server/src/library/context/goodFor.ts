@@ -11,7 +11,7 @@
  * and are kept past the closeness window when related to the task at all.
  */
 import type { Doc } from '../../engine/model';
-import { folderPhrasings, pagePhrasings, type ModelNotes } from '../../engine/models/derivedText';
+import { folderPhrasings, pagePhrasings, type ModelNotes } from '../models/derivedText';
 import type { FolderDescription } from '../../engine/sources/library';
 import { FOLDER_MATCH, GOOD_FOR_MATCH, GOOD_FOR_PAGES } from './constants';
 import { folderOfPath } from './coherence';

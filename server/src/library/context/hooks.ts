@@ -18,10 +18,10 @@
  */
 import type { ModelConflictCheck } from '../view/conflictCheck';
 import type { TextMeaning } from '../../engine/meaning/textSimilarity';
-import type { ModelNotes } from '../../engine/models/derivedText';
-import type { JudgeMode } from '../../engine/models/judge';
-import type { ModelProvider } from '../../engine/models/modelProvider';
-import type { VerdictCache } from '../../engine/models/verdictCache';
+import type { ModelNotes } from '../models/derivedText';
+import type { JudgeMode } from '../models/judge';
+import type { ModelProvider } from '../models/modelProvider';
+import type { VerdictCache } from '../models/verdictCache';
 import type { InferredLinks } from './inferredLinks';
 import type { PrivateNotes } from './privateNotes';
 

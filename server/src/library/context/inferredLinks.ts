@@ -11,13 +11,13 @@
  */
 import type { Doc } from '../../engine/model';
 import { documentSummary } from '../view/summaries';
-import { runJudge, type JudgeQuestion } from '../../engine/models/judge';
-import type { ModelProvider } from '../../engine/models/modelProvider';
+import { runJudge, type JudgeQuestion } from '../models/judge';
+import type { ModelProvider } from '../models/modelProvider';
 import { termSet } from '../../engine/text/analyzer';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { termCosine } from './phraseMatch';
 import type { LibraryView } from '../view/libraryView';
-import { readAnswerFile, writeAnswerFile } from '../../engine/models/answerFile';
+import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
 
 /** Neighbours asked about per page. Default 3. */
 export const LINK_NEIGHBOURS = 3;

@@ -12,9 +12,9 @@
 import type { Doc } from '../../engine/model';
 import { InputError } from '../../engine/errors';
 import { sha256Hex } from '../../engine/chunking/ids';
-import { packPhrasings, type ModelNotes } from '../../engine/models/derivedText';
-import type { Answer, JudgeQuestion, JudgeRun } from '../../engine/models/judge';
-import { JUDGE_QUESTIONS } from '../../engine/models/prompts';
+import { packPhrasings, type ModelNotes } from '../models/derivedText';
+import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
+import { JUDGE_QUESTIONS } from '../models/prompts';
 import type { LibraryPack } from '../../engine/sources/library';
 import { baseName } from '../../engine/sources/paths';
 import { JUDGE_SURE, PACK_APPLY, PACK_CANDIDATE_MIN } from './constants';

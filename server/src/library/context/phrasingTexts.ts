@@ -6,7 +6,7 @@
  * the first request compares with the same vectors as every later one.
  */
 import type { IndexState } from '../../engine/indexState';
-import { folderPhrasings, packPhrasings, pagePhrasings } from '../../engine/models/derivedText';
+import { folderPhrasings, packPhrasings, pagePhrasings } from '../models/derivedText';
 
 /** The phrasing texts of a state's library, each once, in a stable order. */
 export function libraryPhrasingTexts(state: IndexState): string[] {

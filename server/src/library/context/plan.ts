@@ -5,9 +5,9 @@
  * heuristic plan (heuristicPlan.ts) stands in when the model is slow, fails or is absent. The plan
  * is only ever searched beside the task, never instead of it.
  */
-import { heuristicPlan, type PlanName, type TaskPlan } from '../../engine/models/heuristicPlan';
-import type { ModelProvider } from '../../engine/models/modelProvider';
-import { parsePlan, planPrompt } from '../../engine/models/prompts';
+import { heuristicPlan, type PlanName, type TaskPlan } from '../models/heuristicPlan';
+import type { ModelProvider } from '../models/modelProvider';
+import { parsePlan, planPrompt } from '../models/prompts';
 import { normalizeName } from '../../engine/ranking/namedEntities';
 import { PLAN_TIMEOUT_MS } from './constants';
 import type { ContextIndex } from './contextIndex';

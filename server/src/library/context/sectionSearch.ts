@@ -34,8 +34,8 @@
 import type { Section } from '../../engine/model';
 import type { LibrarySection } from '../view/libraryView';
 import { competitionRanks, type MeaningScorer } from '../view/ranking';
-import { sectionQuestions, type ModelNotes } from '../../engine/models/derivedText';
-import type { PlanName } from '../../engine/models/heuristicPlan';
+import { sectionQuestions, type ModelNotes } from '../models/derivedText';
+import type { PlanName } from '../models/heuristicPlan';
 import { normalizeName } from '../../engine/ranking/namedEntities';
 import { analyzeQuery, analyzeWord } from '../../engine/text/analyzer';
 import { MAX_MATCH_UNITS } from '../../engine/lexical/postings';

@@ -10,8 +10,8 @@
  */
 import type { Doc, Section } from '../../engine/model';
 import { documentSummary, sectionBody, sectionHeading } from '../view/summaries';
-import type { NameDictionary } from '../../engine/models/nameDictionary';
-import type { PlanName } from '../../engine/models/heuristicPlan';
+import type { NameDictionary } from '../models/nameDictionary';
+import type { PlanName } from '../models/heuristicPlan';
 import { normalizeName } from '../../engine/ranking/namedEntities';
 
 export interface TableRow {

@@ -4,8 +4,8 @@
 import type { Doc } from '../../engine/model';
 import type { LibrarySection } from '../view/libraryView';
 import type { PassageFlag } from '../view/soundness';
-import type { JudgeMode, Verdict } from '../../engine/models/judge';
-import type { TaskPlan } from '../../engine/models/heuristicPlan';
+import type { JudgeMode, Verdict } from '../models/judge';
+import type { TaskPlan } from '../models/heuristicPlan';
 import type { SearchHit } from './sectionSearch';
 
 /** Why a page is in the bundle (seed 000, step 8's JSON). */

@@ -12,9 +12,9 @@
  */
 import { sha256Hex } from '../../engine/chunking/ids';
 import type { Engine } from '../../engine/engine';
-import type { ModelProvider } from '../../engine/models/modelProvider';
-import { readAnswerFile, writeAnswerFile } from '../../engine/models/answerFile';
-import { conflictPrompt, parseConflicts, type ModelConflict } from '../../engine/models/prompts';
+import type { ModelProvider } from '../models/modelProvider';
+import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
+import { conflictPrompt, parseConflicts, type ModelConflict } from '../models/prompts';
 import { termSet } from '../../engine/text/analyzer';
 import type { FlagSource, LibraryFlag } from './conflicts';
 import { libraryView, type LibrarySection, type LibraryView } from './libraryView';

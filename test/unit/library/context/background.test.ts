@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import { startBackgroundModels } from '../../../../server/src/library/context/background';
-import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
-import { pagePhrasings } from '../../../../server/src/engine/models/derivedText';
-import { NO_MODEL, type ModelProvider } from '../../../../server/src/engine/models/modelProvider';
+import { DelegatingModelProvider } from '../../../../server/src/library/models/delegatingProvider';
+import { pagePhrasings } from '../../../../server/src/library/models/derivedText';
+import { NO_MODEL, type ModelProvider } from '../../../../server/src/library/models/modelProvider';
 import { createServices } from '../../../../server/src/services/services';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { pageText, writeWorkspace } from './herald';

@@ -9,8 +9,8 @@ import { buildContext, type BuiltContext } from '../../../../server/src/library/
 import type { ContextHooks } from '../../../../server/src/library/context/hooks';
 import type { ContextRequest } from '../../../../server/src/library/context/types';
 import { libraryView, type LibraryView } from '../../../../server/src/library/view/libraryView';
-import { NO_MODEL } from '../../../../server/src/engine/models/modelProvider';
-import { VerdictCache } from '../../../../server/src/engine/models/verdictCache';
+import { NO_MODEL } from '../../../../server/src/library/models/modelProvider';
+import { VerdictCache } from '../../../../server/src/library/models/verdictCache';
 import { tempDir, write } from '../../../helpers/tempWorkspace';
 
 export const TAXWELL = path.resolve(__dirname, '../../../fixtures/herald/taxwell');

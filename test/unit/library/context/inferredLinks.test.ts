@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { contextDiagnostics } from '../../../../server/src/library/context/contextDiagnostics';
 import { InferredLinks } from '../../../../server/src/library/context/inferredLinks';
-import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
-import { NO_MODEL } from '../../../../server/src/engine/models/modelProvider';
+import { DelegatingModelProvider } from '../../../../server/src/library/models/delegatingProvider';
+import { NO_MODEL } from '../../../../server/src/library/models/modelProvider';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { indexDir, pageText, run, writeWorkspace, type Indexed } from './herald';
 

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { libraryView } from '../../../../server/src/library/view/libraryView';
-import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
-import type { CompletionRequest } from '../../../../server/src/engine/models/modelProvider';
-import { VerdictCache } from '../../../../server/src/engine/models/verdictCache';
+import { DelegatingModelProvider } from '../../../../server/src/library/models/delegatingProvider';
+import type { CompletionRequest } from '../../../../server/src/library/models/modelProvider';
+import { VerdictCache } from '../../../../server/src/library/models/verdictCache';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { COLD_EMAIL, copyTaxwell, excerpts, indexDir, run, TODAY, type Indexed } from './herald';
 

@@ -6,9 +6,9 @@ import { ModelConflictCheck, watchLibrarySoundness } from '../../../../server/sr
 import { factConflicts, flagsAsProblems, libraryFlags } from '../../../../server/src/library/view/conflicts';
 import { sectionFacts } from '../../../../server/src/library/view/facts';
 import { libraryView } from '../../../../server/src/library/view/libraryView';
-import { OpenAiModelProvider } from '../../../../server/src/engine/models/openAiProvider';
+import { OpenAiModelProvider } from '../../../../server/src/library/models/openAiProvider';
 import { EXAMPLE_WORKSPACE, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { startChatServer, type ChatServer } from '../../engine/models/chatServer';
+import { startChatServer, type ChatServer } from '../models/chatServer';
 
 const TODAY = '2026-06-01';
 

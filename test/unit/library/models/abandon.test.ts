@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
-import { ModelError } from '../../../../server/src/engine/models/modelProvider';
-import { OpenAiModelProvider } from '../../../../server/src/engine/models/openAiProvider';
+import { ModelError } from '../../../../server/src/library/models/modelProvider';
+import { OpenAiModelProvider } from '../../../../server/src/library/models/openAiProvider';
 import { startChatServer, type ChatServer } from './chatServer';
 
 describe('model provider: abandoning the calls in flight', () => {

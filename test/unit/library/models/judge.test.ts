@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
-import { runJudge, type JudgeQuestion } from '../../../../server/src/engine/models/judge';
-import { NO_MODEL, type CompletionRequest } from '../../../../server/src/engine/models/modelProvider';
-import { VerdictCache } from '../../../../server/src/engine/models/verdictCache';
+import { DelegatingModelProvider } from '../../../../server/src/library/models/delegatingProvider';
+import { runJudge, type JudgeQuestion } from '../../../../server/src/library/models/judge';
+import { NO_MODEL, type CompletionRequest } from '../../../../server/src/library/models/modelProvider';
+import { VerdictCache } from '../../../../server/src/library/models/verdictCache';
 
 /** A judge that answers 0.9 for items whose material says "yes", 0.1 otherwise, counting its calls. */
 function scriptedJudge(options: { delayMs?: number; fail?: boolean } = {}) {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
 import { libraryView } from '../../../../server/src/library/view/libraryView';
-import { DelegatingModelProvider } from '../../../../server/src/engine/models/delegatingProvider';
-import { pagePhrasings, isReadWhole, sectionQuestions, packPhrasings } from '../../../../server/src/engine/models/derivedText';
-import { ModelEnrichment } from '../../../../server/src/engine/models/enrichment';
-import type { CompletionRequest } from '../../../../server/src/engine/models/modelProvider';
+import { DelegatingModelProvider } from '../../../../server/src/library/models/delegatingProvider';
+import { pagePhrasings, isReadWhole, sectionQuestions, packPhrasings } from '../../../../server/src/library/models/derivedText';
+import { ModelEnrichment } from '../../../../server/src/library/models/enrichment';
+import type { CompletionRequest } from '../../../../server/src/library/models/modelProvider';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { run } from '../../library/context/herald';
+import { run } from '../context/herald';
 
 describe('model enrichment: Good-for phrasings, read-whole and section questions written in the background', function () {
   this.timeout(60_000);

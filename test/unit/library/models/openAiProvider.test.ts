@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { ModelError } from '../../../../server/src/engine/models/modelProvider';
-import { OpenAiModelProvider } from '../../../../server/src/engine/models/openAiProvider';
-import { JUDGE_QUESTIONS } from '../../../../server/src/engine/models/prompts';
+import { ModelError } from '../../../../server/src/library/models/modelProvider';
+import { OpenAiModelProvider } from '../../../../server/src/library/models/openAiProvider';
+import { JUDGE_QUESTIONS } from '../../../../server/src/library/models/prompts';
 import { judgeItemIds, startChatServer, type ChatServer } from './chatServer';
 
 describe('OpenAI-compatible model provider (against a local chat completions server)', () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { CatalogEntity, Doc } from '../../../../server/src/engine/model';
-import { isReadWhole, pagePhrasings, sectionQuestions } from '../../../../server/src/engine/models/derivedText';
-import { constraintsOf, deliverableOf, facetSearches, heuristicPlan } from '../../../../server/src/engine/models/heuristicPlan';
-import { buildNameDictionary, pageKind } from '../../../../server/src/engine/models/nameDictionary';
+import { isReadWhole, pagePhrasings, sectionQuestions } from '../../../../server/src/library/models/derivedText';
+import { constraintsOf, deliverableOf, facetSearches, heuristicPlan } from '../../../../server/src/library/models/heuristicPlan';
+import { buildNameDictionary, pageKind } from '../../../../server/src/library/models/nameDictionary';
 import { readLibraryPage } from '../../../../server/src/engine/sources/library';
 
 function page(path: string, text: string): Doc {

@@ -14,7 +14,7 @@ import {
   parseQuestions,
   planPrompt,
   sectionQuestionsPrompt,
-} from '../../../../server/src/engine/models/prompts';
+} from '../../../../server/src/library/models/prompts';
 
 describe('prompts: every model-backed step, its prompt and its parser', () => {
   describe('planner', () => {

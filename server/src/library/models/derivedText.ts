@@ -4,10 +4,10 @@
  * whole, and the questions each section answers. What the front matter says always wins; what a
  * model wrote (enrichment.ts) comes next; these are the fallback.
  */
-import type { Doc, Section } from '../model';
-import { documentSummary, sectionHeading } from '../../library/view/summaries';
-import type { FolderDescription, LibraryPack } from '../sources/library';
-import { termSet } from '../text/analyzer';
+import type { Doc, Section } from '../../engine/model';
+import { documentSummary, sectionHeading } from '../view/summaries';
+import type { FolderDescription, LibraryPack } from '../../engine/sources/library';
+import { termSet } from '../../engine/text/analyzer';
 
 /** Page types read whole unless the front matter says otherwise (seed 000, step 5). */
 export const READ_WHOLE_TYPES: ReadonlySet<string> = new Set(['rule', 'voice', 'style', 'template', 'process']);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { normalizeTask, VERDICT_TTL_MS, VerdictCache } from '../../../../server/src/engine/models/verdictCache';
+import { normalizeTask, VERDICT_TTL_MS, VerdictCache } from '../../../../server/src/library/models/verdictCache';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
 
 const DAY = 24 * 60 * 60 * 1000;
