@@ -12,7 +12,7 @@
  * phrase meaning, private notes, organisation) and the library tools' (the section-meaning
  * signal, the call log, the clock, which sessions got the pinned documents).
  */
-import type { ActivityLog } from '../engine/activity/activityLog';
+import type { ActivityLog } from '../library/activity/activityLog';
 import type { ContextHooks } from '../library/context/hooks';
 import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
 import type { Engine } from '../engine/engine';

@@ -16,7 +16,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { userConfigPath } from '../config/userConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { ActivityLog } from '../engine/activity/activityLog';
+import { ActivityLog } from '../library/activity/activityLog';
 import { sha256Hex } from '../engine/chunking/ids';
 import { startBackgroundModels } from '../library/context/background';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';

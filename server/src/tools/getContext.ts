@@ -8,7 +8,7 @@
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import type { ActivityEntry } from '../engine/activity/activityLog';
+import type { ActivityEntry } from '../library/activity/activityLog';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../library/context/constants';
 import type { ContextLogDetails } from '../library/context/contextDiagnostics';
 import { rankEntityPassages, selectEntityExcerpts } from '../library/context/entityDocs';

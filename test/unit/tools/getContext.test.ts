@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ActivityLog } from '../../../server/src/engine/activity/activityLog';
+import { ActivityLog } from '../../../server/src/library/activity/activityLog';
 import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
 import type { ContextLogDetails } from '../../../server/src/library/context/contextDiagnostics';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { documentId, sectionId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
-import { ActivityLog } from '../../../server/src/engine/activity/activityLog';
+import { ActivityLog } from '../../../server/src/library/activity/activityLog';
 import { SEARCH_TOKEN_BUDGET, TITLE_BONUS_MAX } from '../../../server/src/library/view/constants';
 import { searchCommand } from '../../../server/src/cli/commands/searchCommand';
 import { renderTry, tryReport } from '../../../server/src/cli/commands/tryCommand';

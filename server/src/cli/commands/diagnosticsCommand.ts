@@ -1,12 +1,12 @@
 /**
  * `wsctx diagnostics`: what agents' calls to every tool looked like, from the local call
- * log (engine/activity): latency percentiles, empty answers, library sections never returned and
+ * log (library/activity): latency percentiles, empty answers, library sections never returned and
  * near-duplicate sections across documents.
  *
  * The log is the one the host's services hold (startup/startup.ts keeps it in the cache folder).
  */
-import type { ActivityLog } from '../../engine/activity/activityLog';
-import { diagnose, type DiagnosticsReport } from '../../engine/activity/diagnostics';
+import type { ActivityLog } from '../../library/activity/activityLog';
+import { diagnose, type DiagnosticsReport } from '../../library/activity/diagnostics';
 import { InputError } from '../../engine/errors';
 import { libraryView } from '../../library/view/libraryView';
 import { dayOf } from '../../library/view/readiness';

@@ -7,7 +7,7 @@
  *   const report = contextDiagnosticsFor(services, view, activity.read());
  *   out.push('', renderContextDiagnostics(report));
  */
-import type { ActivityEntry } from '../../engine/activity/activityLog';
+import type { ActivityEntry } from '../activity/activityLog';
 import type { ContextHooks } from './hooks';
 import type { FlagSource, LibraryFlag } from '../view/conflicts';
 import { librarySoundness } from '../view/soundness';

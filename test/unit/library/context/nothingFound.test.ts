@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { ActivityLog } from '../../../../server/src/engine/activity/activityLog';
+import { ActivityLog } from '../../../../server/src/library/activity/activityLog';
 import { contextDiagnostics, renderContextDiagnostics } from '../../../../server/src/library/context/contextDiagnostics';
 import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';

@@ -7,10 +7,10 @@
  * by `get_section`, sent in a `get_context` bundle, or part of a page `read_page` returned. A
  * `get_toc` listing only names sections, so it does not count.
  */
-import type { LibraryView } from '../../library/view/libraryView';
-import { shownId } from '../../library/view/libraryView';
-import { findNearDuplicates } from '../../library/view/nearDuplicates';
-import { sectionHeading } from '../../library/view/summaries';
+import type { LibraryView } from '../view/libraryView';
+import { shownId } from '../view/libraryView';
+import { findNearDuplicates } from '../view/nearDuplicates';
+import { sectionHeading } from '../view/summaries';
 import type { ActivityEntry } from './activityLog';
 
 /** Tools whose results hand sections to the agent (get_context's bundle and read_page's whole page included). */

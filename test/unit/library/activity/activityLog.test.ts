@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ACTIVITY_FILE, ActivityLog, MAX_INPUT_CHARS } from '../../../../server/src/engine/activity/activityLog';
+import { ACTIVITY_FILE, ActivityLog, MAX_INPUT_CHARS } from '../../../../server/src/library/activity/activityLog';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
 
 const entry = (n: number) => ({ tool: 'search_instructions', session: 's', input: { plan: `plan number ${String(n).padStart(3, '0')}` }, latencyMs: n, resultIds: [`id${n}`], empty: false });

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { documentId, sectionId } from '../../../../server/src/engine/chunking/ids';
-import { ActivityLog, type ActivityEntry } from '../../../../server/src/engine/activity/activityLog';
-import { diagnose, percentile } from '../../../../server/src/engine/activity/diagnostics';
+import { ActivityLog, type ActivityEntry } from '../../../../server/src/library/activity/activityLog';
+import { diagnose, percentile } from '../../../../server/src/library/activity/diagnostics';
 import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { findTool } from '../../../../server/src/tools/registry';
 import { diagnosticsCommand, diagnosticsReport } from '../../../../server/src/cli/commands/diagnosticsCommand';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
-import { indexLibrary, TODAY, writeLibrary, type IndexedLibrary } from '../../library/view/libraryFixtures';
+import { indexLibrary, TODAY, writeLibrary, type IndexedLibrary } from '../view/libraryFixtures';
 
 const WINDOW = 'A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up. After that the gateway refuses the refund.';
 
