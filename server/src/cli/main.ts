@@ -5,7 +5,7 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
-import type { Engine } from '../engine/engine';
+import { type Engine, InputError } from '../engine';
 import { createServices } from '../services/services';
 import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
@@ -13,7 +13,6 @@ import { findTool } from '../tools/registry';
 import type { ContextOutput } from '../tools/workspaceContext';
 import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
-import { InputError } from '../engine/errors';
 import { inCliTerms } from './cliTerms';
 import { MovingRate } from './progress';
 import { findCommand } from '../startup/commands';

@@ -20,7 +20,7 @@
  */
 import * as fs from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
-import { InputError } from '../engine/errors';
+import { InputError } from '../engine';
 
 /** Shortest token accepted (mcp/http.ts checks the same). */
 const MIN_TOKEN = 32;

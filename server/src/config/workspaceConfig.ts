@@ -24,7 +24,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isScalar, LineCounter, type Node as YamlNode } from 'yaml';
-import { parseDocumentBounded } from '../engine/parsing/boundedYaml';
+import { parseDocumentBounded, type EngineSettings } from '../engine';
 import { readConfigFileText } from './configFileRead';
 import {
   checkSetting,
@@ -35,7 +35,6 @@ import {
   type SourceGlobSettings,
   type WorkspaceContextSettings,
 } from '../../../shared/settings';
-import type { EngineSettings } from '../engine/settings';
 
 /** The file's name, at a workspace folder's root. */
 export const CONFIG_FILE_NAME = '.wsctx.yaml';

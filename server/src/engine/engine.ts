@@ -22,29 +22,12 @@ import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
 import type { VectorBackendChoice } from './vector/vectorIndex';
-import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
+import { SectionVectors } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
 import { resolveEngineSettings, type EngineSettings } from './settings';
+import type { AsOfAnswer, EngineStatus, StateListener, WorkspaceIndex } from './workspaceIndex';
 
-export type EnginePhase = 'cold' | 'indexing' | 'ready';
-
-export interface EngineStatus {
-  phase: EnginePhase;
-  indexedAt: string | null;
-  /** The last pass's report, for status displays and `wsctx index`. */
-  lastPass: PassReport | null;
-  /** The last failure of a pass, when the pass failed (the previous state stays in service). */
-  lastError: string | null;
-  /** Set when the state in service was restored from a snapshot and no pass has run since. */
-  fromSnapshot: boolean;
-  /** Embeddings: the model, the vector backend and how many sections still lack vectors; null when off. */
-  meaning: MeaningStatus | null;
-  /**
-   * Served folders that are gone (deleted, unmounted): answers come from the last index of them,
-   * flagged `workspace-missing`, until they are back and indexed again. Empty when all are there.
-   */
-  missingFolders: readonly string[];
-}
+export type { AsOfAnswer, EnginePhase, EngineStatus, StateListener } from './workspaceIndex';
 
 export interface EngineOptions {
   folders: readonly WorkspaceFolder[];
@@ -86,8 +69,6 @@ export interface MeaningRows {
   windowsOf(entry: SectionEntry): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null;
 }
 
-export type StateListener = (state: IndexState) => void;
-
 /** The snapshot file of a set of folders inside `cacheDir`: one per distinct set of folders. */
 export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFolder[]): string {
   const key = sha256Hex(folders.map((f) => `${f.name}\u0000${f.absPath}`).join('\n')).slice(0, 16);
@@ -97,7 +78,7 @@ export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFol
 /** `asOf` states kept in memory. */
 const AS_OF_CACHE_SIZE = 3;
 
-export class Engine {
+export class Engine implements WorkspaceIndex {
   readonly folders: readonly WorkspaceFolder[];
   readonly settings: EngineSettings;
   private readonly log: (message: string) => void;
@@ -267,7 +248,7 @@ export class Engine {
    * passages could only be read as they are now. The last few answers are kept, keyed by the
    * commits they resolved to, so repeated questions about one date are cheap.
    */
-  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: ('as-of-chunks-approximate' | 'as-of-before-history')[]; commits: Record<string, string> }> {
+  async stateAsOf(asOf: string): Promise<AsOfAnswer> {
     await this.waitForIndex();
     const key = asOf.trim();
     let built = this.asOfCache.get(key);
@@ -374,19 +355,6 @@ export class Engine {
   /** Called when embedding progresses (status displays, progress bars). */
   onDidChangeMeaning(listener: () => void): () => void {
     return this.vectors?.onDidChange(listener) ?? (() => undefined);
-  }
-
-  /**
-   * Whether a tool can answer (seed 001, "Availability"): tools are listed only when they can.
-   * Before the first pass every tool can (it answers cold); afterwards a tool needs its sources:
-   * graph tools an entity, search tools a section, library tools a library document.
-   */
-  canAnswer(tool: string): boolean {
-    const state = this.state;
-    if (!state) return this.lastError === null;
-    if (tool === 'workspace_expand') return state.entities.length > 0;
-    if (tool === 'workspace_context') return state.counts.sections > 0;
-    return state.counts.bySourceKind.library > 0;
   }
 
   onDidChangeState(listener: StateListener): () => void {

@@ -42,8 +42,7 @@ import {
   type InitializationOptions,
 } from '../../../shared/protocol';
 import { SETTINGS_PREFIX } from '../../../shared/ids';
-import type { WorkspaceFolder } from '../engine/indexState';
-import { setSyntaxLog } from '../engine/parsing/syntaxTree';
+import { type WorkspaceFolder, setSyntaxLog } from '../engine';
 import { codeLenses } from './features/codeLens';
 import { completion } from './features/completion';
 import { callToolRequest, openResults, search } from './features/customRequests';

@@ -12,9 +12,7 @@ import { normalizeSettings, type WorkspaceContextSettings } from '../../../share
 import { withoutUserOnlySettings } from '../config/trust';
 import { overUserConfig, readUserConfig, userConfigPath } from '../config/userConfig';
 import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
-import { Engine } from '../engine/engine';
-import type { IndexState, WorkspaceFolder } from '../engine/indexState';
-import { MentionIndex } from '../engine/references/mentionIndex';
+import { Engine, type IndexState, type WorkspaceFolder, MentionIndex, syntaxStatus } from '../engine';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -27,7 +25,6 @@ import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
 import { describePassProgress, describeState, EmbeddingProgress, IndexProgress, type ProgressChannel } from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
-import { syntaxStatus } from '../engine/parsing/syntaxTree';
 import { DelegatingModelProvider } from '../library/models/delegatingProvider';
 import type { CompletionRequest } from '../library/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';

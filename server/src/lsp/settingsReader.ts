@@ -7,8 +7,7 @@
  */
 import type { WorkspaceContextSettings } from '../../../shared/settings';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import type { EmbeddingSettings } from '../engine/embeddings/embedder';
-import type { EngineSettings } from '../engine/settings';
+import type { EmbeddingSettings, EngineSettings } from '../engine';
 
 export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<EngineSettings> {
   return engineGlobsFrom(settings);

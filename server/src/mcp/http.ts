@@ -22,7 +22,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InputError } from '../engine/errors';
+import { InputError } from '../engine';
 import type { Services } from '../services/services';
 import { createMcpServer, type CreatedServer } from './createServer';
 

@@ -5,6 +5,7 @@
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Services } from '../services/services';
+import { canAnswer } from '../tools/availability';
 import { callTool } from '../tools/callTool';
 import { InputError } from '../tools/toolError';
 import type { AnyToolDefinition } from '../tools/toolDefinition';
@@ -52,7 +53,7 @@ export function registerTools(server: McpServer, services: Services, tools: read
   const refresh = () => {
     for (const tool of tools) {
       const handle = registered.get(tool.name)!;
-      const available = services.engine.canAnswer(tool.name);
+      const available = canAnswer(services.engine, tool.name);
       if (available && !handle.enabled) handle.enable();
       if (!available && handle.enabled) handle.disable();
     }

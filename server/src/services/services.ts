@@ -15,7 +15,7 @@
 import type { ActivityLog } from '../library/activity/activityLog';
 import type { ContextHooks } from '../library/context/hooks';
 import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../engine';
 import { PinnedSessions } from '../library/view/pinnedSessions';
 import type { MeaningScorer } from '../library/view/ranking';
 import { DEFAULT_JUDGE_MODE } from '../library/models/judge';

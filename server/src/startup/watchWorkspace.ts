@@ -11,7 +11,7 @@
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../engine';
 
 const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);
 

@@ -6,8 +6,7 @@ import { z } from 'zod';
 import type { Services } from '../services/services';
 import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
-import { isStoreUnavailable, unreadableNotice } from '../engine/store/storeAvailability';
-import { storeReaderOf } from '../engine/store/storeReader';
+import { isStoreUnavailable, unreadableNotice, storeReaderOf } from '../engine';
 
 /**
  * Each tool's strict input schema and error map, built on its first call: zod compiles a fast

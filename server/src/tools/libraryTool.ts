@@ -4,7 +4,7 @@
  * and the schemas of those parts.
  */
 import { z } from 'zod';
-import type { IdLookup } from '../engine/chunking/ids';
+import type { IdLookup } from '../engine';
 import { hiddenMatch, libraryView, shownId, type LibraryView } from '../library/view/libraryView';
 import { pinnedDocuments, renderPinned, type PinnedDocument } from '../library/view/pinned';
 import { dayOf } from '../library/view/readiness';

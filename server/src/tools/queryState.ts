@@ -2,9 +2,7 @@
  * Picks the index state a tool call answers from: the current one, or the workspace as it was at
  * `asOf`; and the honesty flags that go with it (seed 001, "Freshness and honesty").
  */
-import type { Engine } from '../engine/engine';
-import type { IndexState, SectionEntry, WorkspaceFolder } from '../engine/indexState';
-import { storeQueryModelOf, storeReaderOf, type QuestionScope, type StoreBacked } from '../engine/store/storeReader';
+import { type WorkspaceIndex, type IndexState, type SectionEntry, type WorkspaceFolder, storeQueryModelOf, storeReaderOf, type QuestionScope, type StoreBacked } from '../engine';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -29,7 +27,7 @@ export type StateForQuery =
  * mistake, refused (an MCP `isError` result) with the names it could have used: an empty answer
  * would read as "nothing is written about it".
  */
-export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null, scope?: QuestionScope): Promise<StateForQuery> {
+export async function stateForQuery(engine: WorkspaceIndex, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null, scope?: QuestionScope): Promise<StateForQuery> {
   const reader = storeReaderOf(engine);
   // A namespace written into the store since the server started is served without a restart.
   if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders(workspaceArg);
@@ -63,7 +61,7 @@ export async function stateForQuery(engine: Engine, workspaceArg: string, asOf?:
 }
 
 /** Waits until the engine can answer the library tools: its first index in memory; a store is always ready. */
-export async function waitForLibrary(engine: Engine): Promise<void> {
+export async function waitForLibrary(engine: WorkspaceIndex): Promise<void> {
   if (!storeReaderOf(engine)) await engine.waitForIndex();
 }
 
@@ -73,7 +71,7 @@ export async function waitForLibrary(engine: Engine): Promise<void> {
  * first served when none does). Two served namespaces with a library are refused by name: their
  * pages and the counts they are weighed by cannot come from one namespace.
  */
-export async function libraryIndexState(engine: Engine, texts: readonly string[]): Promise<IndexState | undefined> {
+export async function libraryIndexState(engine: WorkspaceIndex, texts: readonly string[]): Promise<IndexState | undefined> {
   const reader = storeReaderOf(engine);
   if (!reader) return engine.stateForQuery();
   const { state, holders } = await reader.libraryStateOf(engine.folders.map((f) => f.name), texts);
@@ -88,7 +86,7 @@ export async function libraryIndexState(engine: Engine, texts: readonly string[]
  * and duplicates between library pages are found in: `state` itself in memory; over a store,
  * whose question state holds only some pages and no texts, the namespace's library.
  */
-export async function wholeLibraryState(engine: Engine, workspace: WorkspaceFolder, state: IndexState): Promise<IndexState> {
+export async function wholeLibraryState(engine: WorkspaceIndex, workspace: WorkspaceFolder, state: IndexState): Promise<IndexState> {
   const reader = storeReaderOf(engine);
   if (!reader) return state;
   return (await reader.libraryStateOf([workspace.name], [])).state ?? state;
@@ -100,7 +98,7 @@ export async function wholeLibraryState(engine: Engine, workspace: WorkspaceFold
  * a store (with the nearest sections by meaning when `queryVector` is the stored vectors' model's),
  * whose texts {@link completePassages} fills once the excerpts are ranked.
  */
-export async function entityExcerptState(engine: Engine, libraryState: IndexState, task: string, queryVector: Float32Array | null): Promise<IndexState> {
+export async function entityExcerptState(engine: WorkspaceIndex, libraryState: IndexState, task: string, queryVector: Float32Array | null): Promise<IndexState> {
   const reader = storeReaderOf(engine);
   if (!reader) return libraryState;
   const model = storeQueryModelOf(engine);
@@ -112,6 +110,6 @@ export async function entityExcerptState(engine: Engine, libraryState: IndexStat
  * Makes the passages a tool returns whole: a store ranks candidates without their texts and
  * reads the kept ones' here. Nothing to do for the in-memory engine.
  */
-export async function completePassages(engine: Engine, workspace: WorkspaceFolder, entries: readonly SectionEntry[]): Promise<void> {
+export async function completePassages(engine: WorkspaceIndex, workspace: WorkspaceFolder, entries: readonly SectionEntry[]): Promise<void> {
   await storeReaderOf(engine)?.completeTexts(workspace.name, entries);
 }

@@ -6,15 +6,12 @@
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { resolveIdPrefix } from '../engine/chunking/ids';
+import { resolveIdPrefix, type Doc, baseName, estimateTokens } from '../engine';
 import { isPrivateNote } from '../library/context/privateNotes';
-import type { Doc } from '../engine/model';
 import { lookupDocument, shownId, type LibraryView } from '../library/view/libraryView';
 import { namespaceLabel } from '../library/view/namespaces';
 import { documentText } from '../library/view/sectionRender';
 import { documentSummary } from '../library/view/summaries';
-import { baseName } from '../engine/sources/paths';
-import { estimateTokens } from '../engine/text/tokenEstimate';
 import { COLD_NOTICE, idError, libraryState, logged } from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';

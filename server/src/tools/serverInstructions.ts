@@ -2,7 +2,7 @@
  * The MCP server's `instructions`: what the server holds and how to use its tools, with the
  * library's paragraph (and its pinned documents, whole) once the first pass is in service.
  */
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../engine';
 import { libraryInstructions } from '../library/view/pinned';
 
 /** Text for an MCP server's `instructions`, from the engine's folders and its current state. */

@@ -5,7 +5,7 @@
  */
 import type { ZodError, ZodRawShape } from 'zod';
 import type { core } from 'zod';
-import { InputError } from '../engine/errors';
+import { InputError } from '../engine';
 
 /** A tool's input was wrong; hosts catch `InputError`, which this extends. */
 export class ToolInputError extends InputError {

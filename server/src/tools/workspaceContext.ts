@@ -5,17 +5,8 @@
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import { shortId } from '../engine/chunking/ids';
-import type { Engine } from '../engine/engine';
-import type { IndexState, WorkspaceFolder } from '../engine/indexState';
-import { SOURCE_KINDS, type SourceKind } from '../engine/model';
-import { RELATION_PAIRS } from '../engine/graph/relationTypes';
-import { CONTRACT_VERSION, DOCUMENT_CAP } from '../engine/ranking/contract';
-import { comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult } from '../engine/ranking/workspaceContextRanker';
-import { folderScopedState } from '../engine/ranking/folderScope';
-import { fromWorkspacePath } from '../engine/workspace/paths';
+import { shortId, type Engine, type IndexState, type WorkspaceFolder, SOURCE_KINDS, type SourceKind, RELATION_PAIRS, CONTRACT_VERSION, DOCUMENT_CAP, comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult, folderScopedState, fromWorkspacePath, storeReaderOf, type StoreBacked, isExpired } from '../engine';
 import { pathToFileURL } from 'node:url';
-import { storeReaderOf, type StoreBacked } from '../engine/store/storeReader';
 import { completePassages, stateForQuery, wholeLibraryState, type DegradedFlag, type StateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
@@ -23,7 +14,6 @@ import type { Services } from '../services/services';
 import { libraryView } from '../library/view/libraryView';
 import { dayOf } from '../library/view/readiness';
 import { librarySoundness, type LibrarySoundness } from '../library/view/soundness';
-import { isExpired } from '../engine/sources/library';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';
 

@@ -7,12 +7,7 @@
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import type { Engine } from '../engine/engine';
-import type { GraphEdge } from '../engine/graph/componentGraph';
-import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
-import { inverseType, RELATION_TYPES } from '../engine/graph/relationTypes';
-import { MAX_WALK_DEPTH, typesAgainstDirection, walkGraph, type WalkDirection } from '../engine/graph/walk';
-import type { RelationType } from '../engine/model';
+import { type Engine, type GraphEdge, resolveEntityInput, summarizeEntity, inverseType, RELATION_TYPES, MAX_WALK_DEPTH, typesAgainstDirection, walkGraph, type WalkDirection, type RelationType } from '../engine';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';

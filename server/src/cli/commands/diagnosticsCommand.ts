@@ -7,7 +7,7 @@
  */
 import type { ActivityLog } from '../../library/activity/activityLog';
 import { diagnose, type DiagnosticsReport } from '../../library/activity/diagnostics';
-import { InputError } from '../../engine/errors';
+import { InputError } from '../../engine';
 import { libraryView } from '../../library/view/libraryView';
 import { dayOf } from '../../library/view/readiness';
 import { contextDiagnosticsFor, renderContextDiagnostics, type ContextDiagnostics } from '../../library/context/contextDiagnostics';

@@ -9,15 +9,7 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EmbeddingSettings } from '../../engine/embeddings/embedder';
-import { NOTHING_INDEXED } from '../../engine/indexing/emptyFolders';
-import { Engine } from '../../engine/engine';
-import type { WorkspaceFolder } from '../../engine/indexState';
-import { loadWebTreeSitter } from '../../engine/parsing/syntaxTree';
-import { loadHnswlib } from '../../engine/vector/hnswIndex';
-import { vectorBackendStatus } from '../../engine/vector/vectorIndex';
-import type { EngineSettings } from '../../engine/settings';
-import { fromWorkspacePath } from '../../engine/workspace/paths';
+import { type EmbeddingSettings, NOTHING_INDEXED, Engine, type WorkspaceFolder, loadWebTreeSitter, loadHnswlib, vectorBackendStatus, type EngineSettings, fromWorkspacePath } from '../../engine';
 import { CONFIG_FILE_NAME, formatConfigProblem, type ConfigProblem, type WorkspaceConfig } from '../../config/workspaceConfig';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';

@@ -4,7 +4,7 @@
  * "who owns billing-worker?" is answered on screen even when the passage's text never names the
  * team. A passage of several entities lists each with its owner instead.
  */
-import { RELATION_PAIRS } from '../../engine/graph/relationTypes';
+import { RELATION_PAIRS } from '../../engine';
 import type { ContextOutput } from '../../tools/workspaceContext';
 
 type Neighbour = ContextOutput['neighbourhood'][number];

@@ -10,8 +10,7 @@
  * `B dependencyOf A`). DOT draws one arrow per pair, the half the dependent declares, since two
  * arrows for one fact only clutter a drawing.
  */
-import { isForward, isRelationType } from '../../engine/graph/relationTypes';
-import type { IndexState } from '../../engine/indexState';
+import { isForward, isRelationType, type IndexState } from '../../engine';
 import { shortRef } from './entityLine';
 import { wrap } from './expandCommand';
 

@@ -1,11 +1,7 @@
 /**
  * `wsctx index`: index the workspace and say what was found, what is broken and how long it took.
  */
-import { NOTHING_INDEXED } from '../../engine/indexing/emptyFolders';
-import { isForward, isRelationType } from '../../engine/graph/relationTypes';
-import type { Engine } from '../../engine/engine';
-import type { IndexState } from '../../engine/indexState';
-import type { Problem } from '../../engine/model';
+import { NOTHING_INDEXED, isForward, isRelationType, type Engine, type IndexState, type Problem } from '../../engine';
 import { countRows, seconds, table } from '../format';
 
 export interface IndexSummary {

@@ -12,9 +12,7 @@
  */
 import * as path from 'node:path';
 import { readServerConfig, type ServerConfig, type ServerToken } from '../../config/serverConfig';
-import type { Engine } from '../../engine/engine';
-import { InputError } from '../../engine/errors';
-import type { WorkspaceFolder } from '../../engine/indexState';
+import { type Engine, InputError, type WorkspaceFolder } from '../../engine';
 import { checkToken, startHttpMcpServer, type HttpAccess, type HttpMcpServer } from '../../mcp/http';
 import { createServices, type Services } from '../../services/services';
 import { UsageError, type CliOptions } from '../../startup/args';

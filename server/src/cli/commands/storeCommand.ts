@@ -8,15 +8,7 @@
  * paths and ids a one-folder engine gives, and answers as that engine does.
  */
 import * as path from 'node:path';
-import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from '../../engine/embeddings/embedder';
-import { Engine } from '../../engine/engine';
-import { InputError } from '../../engine/errors';
-import type { IndexState, WorkspaceFolder } from '../../engine/indexState';
-import type { MeaningSource } from '../../engine/ranking/workspaceContextRanker';
-import type { StoredNamespace } from '../../engine/store/indexStore';
-import type { WriteReport } from '../../engine/store/rows';
-import { StoreReader, type StoreBacked } from '../../engine/store/storeReader';
-import { workspaceRows } from '../../engine/store/storeRows';
+import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings, Engine, InputError, type IndexState, type WorkspaceFolder, type MeaningSource, type StoredNamespace, type WriteReport, StoreReader, type StoreBacked, workspaceRows } from '../../engine';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgStore';
 import { engineGlobsFrom } from '../../config/workspaceConfig';
 import type { CliOptions } from '../../startup/args';
@@ -204,15 +196,6 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   /** The meaning half the store's question state carries (StoreReader.questionState with the query vector). */
   override meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
     return queryVector ? (this.storeReader.meaningOf(state) ?? null) : null;
-  }
-
-  /**
-   * Every tool answers from a store (the library tools from the one namespace holding a library,
-   * tools/queryState.ts); the in-memory rule (a tool is listed once its sources are indexed) reads
-   * a state a store engine never has.
-   */
-  override canAnswer(): boolean {
-    return true;
   }
 }
 

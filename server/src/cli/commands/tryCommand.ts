@@ -4,7 +4,7 @@
  * the fused score, its size in tokens and whether it made the answer (and why not). Runs the
  * engine directly and is not logged: trying a search is not an agent's call.
  */
-import { InputError } from '../../engine/errors';
+import { InputError } from '../../engine';
 import { RRF_K, type LibraryProfile } from '../../library/view/constants';
 import { libraryView, shownId, type LibrarySection } from '../../library/view/libraryView';
 import { namespaceFromArg, namespaceLabel } from '../../library/view/namespaces';

@@ -13,7 +13,7 @@
  *
  *   const background = startBackgroundModels(engine, { provider: () => models, log });
  */
-import type { Engine } from '../../engine/engine';
+import type { Engine } from '../../engine';
 import { ModelConflictCheck, watchLibrarySoundness } from '../view/conflictCheck';
 import { libraryView } from '../view/libraryView';
 import { dayOf } from '../view/readiness';

@@ -17,7 +17,7 @@
 import { WHOLE_PAGE_SHARE } from './constants';
 import { BLOCK_SEPARATOR, excerptBlock, nothingFoundBlock, pageBlock, pageHeader, REFERENCE_HEADING, type IdOf } from './render';
 import type { BundlePage, BundleSection, EntityLabel, NearestPage, PageReason, SkippedPage } from './types';
-import type { Doc } from '../../engine/model';
+import type { Doc } from '../../engine';
 import type { PassageFlag } from '../view/soundness';
 
 export interface WholeCandidate {

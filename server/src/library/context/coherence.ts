@@ -11,10 +11,9 @@
  * - otherwise the mean pairwise similarity of its pages' cards (title, summary, Good-for
  *   phrasings, tags; idf-weighted cosine of their words), with 0 for a folder of one page.
  */
-import type { Doc } from '../../engine/model';
+import { type Doc, termSet } from '../../engine';
 import { documentSummary } from '../view/summaries';
 import { pageKind } from '../models/nameDictionary';
-import { termSet } from '../../engine/text/analyzer';
 import type { ContextIndex } from './contextIndex';
 import { termCosine } from './phraseMatch';
 

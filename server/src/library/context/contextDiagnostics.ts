@@ -11,7 +11,7 @@ import type { ActivityEntry } from '../activity/activityLog';
 import type { ContextHooks } from './hooks';
 import type { FlagSource, LibraryFlag } from '../view/conflicts';
 import { librarySoundness } from '../view/soundness';
-import type { Problem } from '../../engine/model';
+import type { Problem } from '../../engine';
 import type { LibraryView } from '../view/libraryView';
 import type { InferredLinks } from './inferredLinks';
 

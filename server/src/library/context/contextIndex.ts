@@ -5,14 +5,12 @@
  * Per-section analysis is cached on the section objects themselves (immutable), so a re-index
  * re-analyses only what changed.
  */
-import type { Doc, Section } from '../../engine/model';
-import { documentContextText } from '../../engine/indexing/sectionTerms';
+import { type Doc, type Section, documentContextText, termSet } from '../../engine';
 import type { LibraryView } from '../view/libraryView';
 import { sectionBody } from '../view/summaries';
 import { folderPhrasings, pagePhrasings, packPhrasings } from '../models/derivedText';
 import { buildNameDictionary, type NameDictionary } from '../models/nameDictionary';
 import { buildStackNames, type StackNames } from './stackNames';
-import { termSet } from '../../engine/text/analyzer';
 
 export interface SectionTerms {
   /** Terms of the heading path and of the page's title, folder, type and tags. */

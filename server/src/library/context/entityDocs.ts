@@ -21,9 +21,7 @@
  * from one document. They never make a bundle that found nothing in the library: a task the
  * library does not cover still gets nothing-found (the caller decides that).
  */
-import type { IndexState } from '../../engine/indexState';
-import type { EntityKey, Section, SourceKind } from '../../engine/model';
-import { rankWorkspaceContext, type MeaningSource, type RankedPassage, type RankResult } from '../../engine/ranking/workspaceContextRanker';
+import { type IndexState, type EntityKey, type Section, type SourceKind, rankWorkspaceContext, type MeaningSource, type RankedPassage, type RankResult } from '../../engine';
 
 /** Source kinds that can come as entity excerpts. */
 export const ENTITY_SOURCE_KINDS: readonly SourceKind[] = ['catalog_doc', 'repo_overview', 'epic_doc'];

@@ -9,22 +9,17 @@
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
  * heuristics answer and the bundle is still complete.
  */
-import type { Doc, Section } from '../../engine/model';
-import { InputError } from '../../engine/errors';
+import { type Doc, type Section, InputError, termSet, estimateTokens, normalizeName, identityTerms } from '../../engine';
 import type { LibrarySection, LibraryView } from '../view/libraryView';
 import type { MeaningScorer } from '../view/ranking';
 import { librarySoundness } from '../view/soundness';
 import { sectionBody } from '../view/summaries';
 import { isReadWhole } from '../models/derivedText';
 import { runJudge, type JudgeQuestion } from '../models/judge';
-import { termSet } from '../../engine/text/analyzer';
-import { estimateTokens } from '../../engine/text/tokenEstimate';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
 import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
 import { contextIndex, type ContextIndex } from './contextIndex';
-import { normalizeName } from '../../engine/ranking/namedEntities';
 import { bestScores, decideFocus, focusQuestions, heuristicDifferent, heuristicUse, isRelated, otherStackName, type FocusContext } from './focus';
-import { identityTerms } from '../../engine/text/identityTerms';
 import { unknownNames } from './stackNames';
 import { stackPages } from './stackPages';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';

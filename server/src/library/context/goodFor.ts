@@ -10,9 +10,8 @@
  * ({@link FOLDER_MATCH}) lifts its pages into the search: their sections rank higher
  * and are kept past the closeness window when related to the task at all.
  */
-import type { Doc } from '../../engine/model';
+import type { Doc, FolderDescription } from '../../engine';
 import { folderPhrasings, pagePhrasings, type ModelNotes } from '../models/derivedText';
-import type { FolderDescription } from '../../engine/sources/library';
 import { FOLDER_MATCH, GOOD_FOR_MATCH, GOOD_FOR_PAGES } from './constants';
 import { folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';

@@ -17,7 +17,7 @@
  * - `conflictCheck`: the model's conflict flags (library/conflictCheck.ts).
  */
 import type { ModelConflictCheck } from '../view/conflictCheck';
-import type { TextMeaning } from '../../engine/meaning/textSimilarity';
+import type { TextMeaning } from '../../engine';
 import type { ModelNotes } from '../models/derivedText';
 import type { JudgeMode } from '../models/judge';
 import type { ModelProvider } from '../models/modelProvider';
@@ -25,7 +25,7 @@ import type { VerdictCache } from '../models/verdictCache';
 import type { InferredLinks } from './inferredLinks';
 import type { PrivateNotes } from './privateNotes';
 
-export type { TextMeaning } from '../../engine/meaning/textSimilarity';
+export type { TextMeaning } from '../../engine';
 
 export interface ContextHooks {
   models: ModelProvider;

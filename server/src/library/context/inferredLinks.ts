@@ -9,11 +9,10 @@
  * file (the host's cache folder), they are kept there too, so the next process asks nothing
  * about unchanged pages. Without a model provider there are no inferred links.
  */
-import type { Doc } from '../../engine/model';
+import { type Doc, termSet } from '../../engine';
 import { documentSummary } from '../view/summaries';
 import { runJudge, type JudgeQuestion } from '../models/judge';
 import type { ModelProvider } from '../models/modelProvider';
-import { termSet } from '../../engine/text/analyzer';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import { termCosine } from './phraseMatch';
 import type { LibraryView } from '../view/libraryView';

@@ -10,8 +10,7 @@
  * ones whose title, summary and phrasings are spelled most like the task's words
  * ({@link spellingNearness}), so the answer still names two or three, as it does with meaning.
  */
-import type { Doc } from '../../engine/model';
-import { isStopWord } from '../../engine/text/stopWords';
+import { type Doc, isStopWord } from '../../engine';
 import { NEAREST_PAGES } from './constants';
 import type { NearestPage } from './types';
 

@@ -9,14 +9,10 @@
  * An applied pack's Always pages come whole (within the three-quarter allowance); its
  * When-relevant pages' sections are kept past the closeness window when related at all.
  */
-import type { Doc } from '../../engine/model';
-import { InputError } from '../../engine/errors';
-import { sha256Hex } from '../../engine/chunking/ids';
+import { type Doc, InputError, sha256Hex, type LibraryPack, baseName } from '../../engine';
 import { packPhrasings, type ModelNotes } from '../models/derivedText';
 import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
 import { JUDGE_QUESTIONS } from '../models/prompts';
-import type { LibraryPack } from '../../engine/sources/library';
-import { baseName } from '../../engine/sources/paths';
 import { JUDGE_SURE, PACK_APPLY, PACK_CANDIDATE_MIN } from './constants';
 import { resolvePageRef, type ContextIndex } from './contextIndex';
 import type { TextMeaning } from './hooks';

@@ -13,10 +13,9 @@
  * at {@link FACET_WEIGHT} of its similarity, so "cold email" in a long task still finds
  * "writing a cold email"; one-word facets never count (one shared word is no match).
  */
-import { termSet } from '../../engine/text/analyzer';
+import { termSet, type TextMeaning } from '../../engine';
 import type { SignalBars } from './constants';
 import type { ContextIndex } from './contextIndex';
-import type { TextMeaning } from '../../engine/meaning/textSimilarity';
 
 /** What a facet search's similarity to a phrasing counts. Range 0..1; default 0.85. */
 export const FACET_WEIGHT = 0.85;

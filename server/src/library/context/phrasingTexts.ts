@@ -5,7 +5,7 @@
  * pack's phrasings. The engine embeds them with the index (meaning/textSimilarity.ts `prepare`), so
  * the first request compares with the same vectors as every later one.
  */
-import type { IndexState } from '../../engine/indexState';
+import type { IndexState } from '../../engine';
 import { folderPhrasings, packPhrasings, pagePhrasings } from '../models/derivedText';
 
 /** The phrasing texts of a state's library, each once, in a stable order. */

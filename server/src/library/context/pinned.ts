@@ -6,7 +6,7 @@
  * sections searched, not the pages a team pinned), but only from inside its `folder` (scope.ts;
  * the caller filters).
  */
-import type { Doc } from '../../engine/model';
+import type { Doc } from '../../engine';
 import type { LibraryView } from '../view/libraryView';
 import { isRule, isTeamInstructions } from './scope';
 

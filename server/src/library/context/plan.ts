@@ -8,7 +8,7 @@
 import { heuristicPlan, type PlanName, type TaskPlan } from '../models/heuristicPlan';
 import type { ModelProvider } from '../models/modelProvider';
 import { parsePlan, planPrompt } from '../models/prompts';
-import { normalizeName } from '../../engine/ranking/namedEntities';
+import { normalizeName } from '../../engine';
 import { PLAN_TIMEOUT_MS } from './constants';
 import type { ContextIndex } from './contextIndex';
 

@@ -10,12 +10,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { InputError } from '../../engine/errors';
-import type { Doc } from '../../engine/model';
+import { InputError, type Doc, readLibraryPage, decodeText, readGuardedBytesSync } from '../../engine';
 import type { LibrarySection } from '../view/libraryView';
 import { hiddenReason } from '../view/readiness';
-import { readLibraryPage } from '../../engine/sources/library';
-import { decodeText, readGuardedBytesSync } from '../../engine/workspace/readGuard';
 
 /** Prefix of the paths notes are shown under. */
 export const NOTES_PREFIX = '~notes/';

@@ -15,10 +15,9 @@
  *
  * The budget (budget.ts) measures these very blocks, so the size it counts is the size sent.
  */
-import type { Doc } from '../../engine/model';
+import { type Doc, baseName } from '../../engine';
 import { describeConflict, type PassageFlag } from '../view/soundness';
 import { sectionBody, sectionHeading } from '../view/summaries';
-import { baseName } from '../../engine/sources/paths';
 import { bodyWithRows } from './tableRows';
 import type { BundlePage, BundleSection, ContextBundle, EntityLabel, NearestPage } from './types';
 

@@ -5,7 +5,7 @@
  * narrow the sections searched, never the rules; its `folder` limits everything, rules included
  * (scope.ts; the caller filters).
  */
-import type { Doc } from '../../engine/model';
+import type { Doc } from '../../engine';
 import type { LibraryView } from '../view/libraryView';
 import { isRule, isTeamInstructions } from './scope';
 

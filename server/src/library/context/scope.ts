@@ -12,10 +12,8 @@
  * Only ready pages (published, unexpired) are ever in scope; never anyone else's private notes
  * (privateNotes.ts).
  */
-import type { Doc } from '../../engine/model';
-import { InputError } from '../../engine/errors';
+import { type Doc, InputError, classifyLibraryPath } from '../../engine';
 import type { LibraryView } from '../view/libraryView';
-import { classifyLibraryPath } from '../../engine/sources/instructionFormats';
 
 export interface Scope {
   /** The folder as resolved (workspace-relative, no trailing slash), when one was given. */

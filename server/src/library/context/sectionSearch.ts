@@ -31,14 +31,11 @@
  * -- --dataset context, every other rule as it is): page precision, example 0.849 -> 0.894 words
  * only, 0.835 -> 0.879 hybrid; awesome-copilot 0.903 -> 0.917 and 0.882 -> 0.896; recall 1.000.
  */
-import type { Section } from '../../engine/model';
+import { type Section, normalizeName, analyzeQuery, analyzeWord, MAX_MATCH_UNITS } from '../../engine';
 import type { LibrarySection } from '../view/libraryView';
 import { competitionRanks, type MeaningScorer } from '../view/ranking';
 import { sectionQuestions, type ModelNotes } from '../models/derivedText';
 import type { PlanName } from '../models/heuristicPlan';
-import { normalizeName } from '../../engine/ranking/namedEntities';
-import { analyzeQuery, analyzeWord } from '../../engine/text/analyzer';
-import { MAX_MATCH_UNITS } from '../../engine/lexical/postings';
 import { BODY_WORD_WEIGHT, NAME_MAX_SHARE, RRF_K } from './constants';
 import { sectionTermsOf, type ContextIndex } from './contextIndex';
 import { FACET_WEIGHT, phraseTerms, termCosine } from './phraseMatch';

@@ -20,9 +20,7 @@
  * own, stays: "Kubernetes deployment best practices" beside "Kubernetes manifests" for a task that
  * says deployment and manifest.
  */
-import type { Doc } from '../../engine/model';
-import { baseName } from '../../engine/sources/paths';
-import { identityTerms } from '../../engine/text/identityTerms';
+import { type Doc, baseName, identityTerms } from '../../engine';
 
 /**
  * A word is a name when at most this share of the library's pages hold it in their identity

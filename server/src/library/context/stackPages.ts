@@ -31,10 +31,7 @@
  *
  * Deterministic, no model; the judge, when on, still decides each section (focus.ts).
  */
-import type { Doc } from '../../engine/model';
-import { baseName } from '../../engine/sources/paths';
-import { analyzeWord } from '../../engine/text/analyzer';
-import { identityTerms } from '../../engine/text/identityTerms';
+import { type Doc, baseName, analyzeWord, identityTerms } from '../../engine';
 
 /** File-name words that say what kind of file it is, not what it is about (as keys: stemmed). */
 const GENERIC_FILE_WORDS = new Set(['instruct', 'readm', 'index', 'agent', 'claud', 'copilot', 'rule', 'md', 'mdc']);

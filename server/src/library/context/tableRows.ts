@@ -8,11 +8,10 @@
  * when the row holds a library name of a kind the task names a different one of. The judge sees
  * each row with the table's description (page summary, section heading, header row).
  */
-import type { Doc, Section } from '../../engine/model';
+import { type Doc, type Section, normalizeName } from '../../engine';
 import { documentSummary, sectionBody, sectionHeading } from '../view/summaries';
 import type { NameDictionary } from '../models/nameDictionary';
 import type { PlanName } from '../models/heuristicPlan';
-import { normalizeName } from '../../engine/ranking/namedEntities';
 
 export interface TableRow {
   /** 0-based index among the table's data rows. */

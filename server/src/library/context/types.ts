@@ -1,7 +1,7 @@
 /**
  * The shapes the `get_context` pipeline passes between its steps and hands to the renderers.
  */
-import type { Doc } from '../../engine/model';
+import type { Doc } from '../../engine';
 import type { LibrarySection } from '../view/libraryView';
 import type { PassageFlag } from '../view/soundness';
 import type { JudgeMode, Verdict } from '../models/judge';

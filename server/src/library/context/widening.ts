@@ -13,10 +13,9 @@
  * page it came from times {@link REACH_WEIGHT}. The closeness window and the judge then decide
  * whether it belongs like everything else, so a bad link costs a candidate, not a wrong answer.
  */
-import type { Doc } from '../../engine/model';
+import { type Doc, extractPageLinks } from '../../engine';
 import type { LibrarySection } from '../view/libraryView';
 import { sectionBody } from '../view/summaries';
-import { extractPageLinks } from '../../engine/sources/library';
 import { FOLDER_COHERENCE_MIN, REACH_WEIGHT, WIDEN_FROM_PAGES } from './constants';
 import { folderCoherence, folderOfPath } from './coherence';
 import { resolvePageRef, type ContextIndex } from './contextIndex';

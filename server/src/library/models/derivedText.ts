@@ -4,10 +4,8 @@
  * whole, and the questions each section answers. What the front matter says always wins; what a
  * model wrote (enrichment.ts) comes next; these are the fallback.
  */
-import type { Doc, Section } from '../../engine/model';
+import { type Doc, type Section, type FolderDescription, type LibraryPack, termSet } from '../../engine';
 import { documentSummary, sectionHeading } from '../view/summaries';
-import type { FolderDescription, LibraryPack } from '../../engine/sources/library';
-import { termSet } from '../../engine/text/analyzer';
 
 /** Page types read whole unless the front matter says otherwise (seed 000, step 5). */
 export const READ_WHOLE_TYPES: ReadonlySet<string> = new Set(['rule', 'voice', 'style', 'template', 'process']);

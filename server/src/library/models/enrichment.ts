@@ -10,11 +10,9 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { sha256Hex } from '../../engine/chunking/ids';
-import type { Doc, Section } from '../../engine/model';
+import { sha256Hex, type Doc, type Section, type FolderDescription, type LibraryPack } from '../../engine';
 import { documentSummary, sectionHeading } from '../view/summaries';
 import type { LibraryView } from '../view/libraryView';
-import type { FolderDescription, LibraryPack } from '../../engine/sources/library';
 import type { ModelNotes } from './derivedText';
 import type { ModelProvider } from './modelProvider';
 import { cardPrompt, parseCard, parseQuestions, sectionQuestionsPrompt, type CardInput, type ModelCard } from './prompts';

@@ -4,7 +4,7 @@
  * people produce, facet searches from the task's own clauses, and constraints from the clauses
  * that state one. Like a model's plan, it is only ever searched beside the task, never instead.
  */
-import { termSet } from '../../engine/text/analyzer';
+import { termSet } from '../../engine';
 import type { NameDictionary } from './nameDictionary';
 import { MAX_PLAN_SEARCHES } from './prompts';
 

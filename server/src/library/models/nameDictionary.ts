@@ -14,9 +14,7 @@
  * Names are matched as whole word sequences, case-insensitively, `-`, `_` and spaces alike
  * (namedEntities.ts `normalizeName`), longest first.
  */
-import type { CatalogEntity, Doc, Section } from '../../engine/model';
-import { normalizeName } from '../../engine/ranking/namedEntities';
-import { STOP_WORDS } from '../../engine/text/stopWords';
+import { type CatalogEntity, type Doc, type Section, normalizeName, STOP_WORDS } from '../../engine';
 
 /** Library kinds: the judge's "different ..." question is asked about these. */
 export type LibraryNameKind = 'competitor' | 'product' | 'persona' | 'market';

@@ -10,12 +10,10 @@
  * the pages whose content changed, one at a time in the background; without a model it does
  * nothing (the deterministic flags of conflicts.ts need none).
  */
-import { sha256Hex } from '../../engine/chunking/ids';
-import type { Engine } from '../../engine/engine';
+import { sha256Hex, type Engine, termSet } from '../../engine';
 import type { ModelProvider } from '../models/modelProvider';
 import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
 import { conflictPrompt, parseConflicts, type ModelConflict } from '../models/prompts';
-import { termSet } from '../../engine/text/analyzer';
 import type { FlagSource, LibraryFlag } from './conflicts';
 import { libraryView, type LibrarySection, type LibraryView } from './libraryView';
 import { dayOf } from './readiness';

@@ -15,7 +15,7 @@
  * `wsctx diagnostics` lists them (library/context/contextDiagnostics.ts); editors show them on both
  * pages through {@link flagsAsProblems}.
  */
-import type { Problem, RelatedPlace, Section } from '../../engine/model';
+import type { Problem, RelatedPlace, Section } from '../../engine';
 import { sectionFacts, type Fact } from './facts';
 import type { LibraryView } from './libraryView';
 import { findNearDuplicates } from './nearDuplicates';

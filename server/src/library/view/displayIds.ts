@@ -3,7 +3,7 @@
  * for the rare ids whose first 8 characters another served id shares, so every printed id
  * resolves to exactly one document or section when handed back.
  */
-import { SHORT_ID_LENGTH } from '../../engine/chunking/ids';
+import { SHORT_ID_LENGTH } from '../../engine';
 
 /**
  * Shortest prefix of each id, at least {@link SHORT_ID_LENGTH} characters, that no other id in

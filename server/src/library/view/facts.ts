@@ -7,9 +7,7 @@
  * Statements are sentences of paragraphs and list items, and table rows (read with their header,
  * so a row's numbers keep their column's meaning). Code blocks are skipped.
  */
-import type { Doc, Section } from '../../engine/model';
-import { scanMarkdown, splitLines } from '../../engine/chunking/markdownBlocks';
-import { termSet } from '../../engine/text/analyzer';
+import { type Doc, type Section, scanMarkdown, splitLines, termSet } from '../../engine';
 import { plainText, sectionHeading } from './summaries';
 
 export interface Fact {

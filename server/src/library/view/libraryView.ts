@@ -5,9 +5,7 @@
  * Built once per (state, day) and cached on the state object, so every call on an unchanged
  * index reuses it; a new state (a re-index) or a new day (expiry) builds a new one.
  */
-import { resolveIdPrefix, type IdLookup } from '../../engine/chunking/ids';
-import type { IndexState } from '../../engine/indexState';
-import type { Doc, Section } from '../../engine/model';
+import { resolveIdPrefix, type IdLookup, type IndexState, type Doc, type Section } from '../../engine';
 import { displayIds } from './displayIds';
 import { buildNamespaces, compare, naturalCompare, type NamespaceInfo } from './namespaces';
 import { hiddenReason, type HiddenReason } from './readiness';

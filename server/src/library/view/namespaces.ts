@@ -8,8 +8,7 @@
  * `.context` folders (one per repository), namespaces of the same name are one namespace; the
  * first description in path order wins and the `good_for` lists are merged.
  */
-import type { Doc } from '../../engine/model';
-import type { FolderDescription } from '../../engine/sources/library';
+import type { Doc, FolderDescription } from '../../engine';
 import { DEFAULT_PROFILE, type LibraryProfile } from './constants';
 
 /** How the top namespace ('') is printed; `get_toc(namespace=".")` or `""` selects it. */

@@ -9,7 +9,7 @@
  * from an inverted index of shingles, skipping shingles so common they are boilerplate, so the
  * cost follows the pairs that share text rather than the square of the section count.
  */
-import { tokenize } from '../../engine/text/tokenize';
+import { tokenize } from '../../engine';
 import type { LibrarySection, LibraryView } from './libraryView';
 import { sectionBody } from './summaries';
 

@@ -5,9 +5,7 @@
  * server's instructions and at the top of the first answer of each session, before any map or
  * search. Drafts and expired pages are never pinned.
  */
-import type { Engine } from '../../engine/engine';
-import type { IndexState } from '../../engine/indexState';
-import { estimateTokens } from '../../engine/text/tokenEstimate';
+import { type Engine, type IndexState, estimateTokens } from '../../engine';
 import { SEARCH_TOKEN_BUDGET } from './constants';
 import { libraryView, shownId, type LibraryView } from './libraryView';
 import { dayOf } from './readiness';

@@ -24,9 +24,7 @@
  * well but hides how far apart two results are, so the `focused` profile judges "weak next to the
  * best" on strengths, not on fused scores.
  */
-import type { Doc } from '../../engine/model';
-import { analyzeQuery, termSet, type QueryTerm } from '../../engine/text/analyzer';
-import { MAX_MATCH_UNITS } from '../../engine/lexical/postings';
+import { type Doc, analyzeQuery, termSet, type QueryTerm, MAX_MATCH_UNITS } from '../../engine';
 import { DOCUMENT_CARD_WEIGHT, RRF_K, TITLE_BONUS_MAX } from './constants';
 import type { LibrarySection, LibraryView } from './libraryView';
 import { documentCardTerms, sectionSummaryTerms } from './summaries';

@@ -3,8 +3,7 @@
  * Drafts and expired pages stay in the index (the editor flags them) but no library tool ever
  * returns them.
  */
-import type { Doc } from '../../engine/model';
-import { isExpired } from '../../engine/sources/library';
+import { type Doc, isExpired } from '../../engine';
 
 export type HiddenReason = 'draft' | 'expired';
 

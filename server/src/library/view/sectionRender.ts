@@ -10,8 +10,7 @@
  * The token count of a section is the estimate of this block, so budgets measure what the agent
  * actually reads.
  */
-import type { Doc, Section } from '../../engine/model';
-import { estimateTokens } from '../../engine/text/tokenEstimate';
+import { type Doc, type Section, estimateTokens } from '../../engine';
 import { shownId, type LibraryView } from './libraryView';
 import { sectionBody, sectionHeading } from './summaries';
 

@@ -18,8 +18,7 @@
  * between the two pages is found any more) is a problem naming the file, the key's line and the
  * field, so a stale entry cannot silently hide a new disagreement.
  */
-import type { Doc, Problem } from '../../engine/model';
-import { CONFLICTS_RESOLVED_KEY } from '../../engine/sources/library';
+import { type Doc, type Problem, CONFLICTS_RESOLVED_KEY } from '../../engine';
 import { libraryFlags, type FlagPlace, type FlagSource, type LibraryFlag } from './conflicts';
 import type { LibraryView } from './libraryView';
 

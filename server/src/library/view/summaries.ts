@@ -10,8 +10,7 @@
  *   `questions`, analysed once and cached per object (sections and documents are immutable; an
  *   edited file yields new objects, so the cache can never serve stale terms).
  */
-import type { Doc, Section } from '../../engine/model';
-import { termSet } from '../../engine/text/analyzer';
+import { type Doc, type Section, termSet } from '../../engine';
 import { DOC_SUMMARY_CHARS, TOC_SECTION_SUMMARY_CHARS } from './constants';
 
 const docSummaries = new WeakMap<Doc, string>();

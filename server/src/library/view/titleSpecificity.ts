@@ -15,8 +15,7 @@
  *   words but not "Business" of the Business Gold Rewards Card, so the first gets the larger
  *   bonus; a word in every title weighs almost nothing.
  */
-import type { Doc } from '../../engine/model';
-import { analyzeQuery, termSet } from '../../engine/text/analyzer';
+import { type Doc, analyzeQuery, termSet } from '../../engine';
 import { TITLE_FEW_SHARED_MIN, TITLE_FEW_SHARED_SHARE } from './constants';
 
 interface TitleUnit {

@@ -13,8 +13,7 @@
  * - One document: its sections with ids and summaries (matching sections first when a query is
  *   given); summaries are dropped, then sections counted, when over budget.
  */
-import type { Doc } from '../../engine/model';
-import { estimateTokens } from '../../engine/text/tokenEstimate';
+import { type Doc, estimateTokens } from '../../engine';
 import { TOC_INLINE_SECTIONS, TOC_QUERY_FULL_DOCUMENTS, TOC_QUERY_MAX_DOCUMENTS, TOC_TOKEN_BUDGET } from './constants';
 import { isPinned, shownId, type LibraryView } from './libraryView';
 import { namespaceLabel, type NamespaceInfo } from './namespaces';

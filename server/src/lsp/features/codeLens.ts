@@ -12,7 +12,7 @@ import { lineRange } from './documents';
 import { docsOf, plural } from './entityFacts';
 import { lensCounts } from './entityLenses';
 import { documentMentions } from './refsAtPosition';
-import { directionOf } from '../../engine/graph/walk';
+import { directionOf } from '../../engine';
 
 export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): Promise<CodeLens[]> {
   const state = ctx.state();

@@ -10,8 +10,7 @@
  * entity as `kind:name`.
  */
 import { CompletionItemKind, type CompletionItem, type CompletionParams } from 'vscode-languageserver';
-import { defaultKindForField } from '../../engine/sources/catalog/relationFields';
-import type { CatalogEntity } from '../../engine/model';
+import { defaultKindForField, type CatalogEntity } from '../../engine';
 import type { FeatureContext } from './context';
 
 export interface FieldContext {

@@ -2,8 +2,7 @@
  * Go to definition on an entity ref: the entity's `metadata.name` in its catalog file.
  */
 import type { DefinitionParams, Location } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import type { CatalogEntity } from '../../engine/model';
+import type { IndexState, CatalogEntity } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange, type DocumentStore } from './documents';
 import { declarationLine } from './entityFacts';

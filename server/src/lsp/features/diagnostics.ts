@@ -17,14 +17,11 @@
  */
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import type { DiagnosticsReport, DiagnosticsReportItem, ReportSeverity } from '../../../../shared/protocol';
-import type { IndexState } from '../../engine/indexState';
+import { type IndexState, type RelatedPlace, type Severity, findEntityMentionsAsync, type EntityMention, isExpired } from '../../engine';
 import { flagsAsProblems, type FlagSource } from '../../library/view/conflicts';
 import { libraryView } from '../../library/view/libraryView';
 import { dayOf } from '../../library/view/readiness';
 import { librarySoundness } from '../../library/view/soundness';
-import type { RelatedPlace, Severity } from '../../engine/model';
-import { findEntityMentionsAsync, type EntityMention } from '../../engine/references/entityMentions';
-import { isExpired } from '../../engine/sources/library';
 import { contentRange, lineRange, type DocumentStore } from './documents';
 import { declarationLine, suggestionsFor } from './entityFacts';
 import { pageLinks } from './documentLinks';

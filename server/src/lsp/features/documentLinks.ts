@@ -4,8 +4,7 @@
  * declaration. Targets are `file:` URIs with a `#L<line>` fragment, which VS Code opens at the line.
  */
 import type { DocumentLink, DocumentLinkParams } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import type { Doc } from '../../engine/model';
+import type { IndexState, Doc } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
 import { declarationLine } from './entityFacts';

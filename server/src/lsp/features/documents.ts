@@ -6,10 +6,7 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Location, Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { WorkspaceFolder } from '../../engine/indexState';
-import { DEFAULT_MAX_FILE_SIZE } from '../../engine/workspace/discovery';
-import { fromWorkspacePath, toWorkspacePath } from '../../engine/workspace/paths';
-import { WorkspaceReader } from '../../engine/workspace/readGuard';
+import { type WorkspaceFolder, DEFAULT_MAX_FILE_SIZE, fromWorkspacePath, toWorkspacePath, WorkspaceReader } from '../../engine';
 
 /** The open documents (vscode-languageserver's `TextDocuments`). */
 export interface OpenDocuments {

@@ -2,10 +2,7 @@
  * Facts about an entity that several features show: its neighbours grouped by edge type and
  * direction, its attached documents, and where its name is written.
  */
-import type { IndexState } from '../../engine/indexState';
-import { nearestRefs } from '../../engine/graph/nearestRefs';
-import { RELATION_PAIRS } from '../../engine/graph/relationTypes';
-import type { CatalogEntity, Doc, EntityKey, RelationType } from '../../engine/model';
+import { type IndexState, nearestRefs, RELATION_PAIRS, type CatalogEntity, type Doc, type EntityKey, type RelationType } from '../../engine';
 
 export interface NeighbourGroup {
   /** The relation as the entity holds it (Backstage's `relations` of the entity). */

@@ -12,8 +12,7 @@
  * - User: the groups it is a member of;
  * - any other kind: dependents and dependencies, as for a component.
  */
-import type { IndexState } from '../../engine/indexState';
-import type { EntityKey, RelationType } from '../../engine/model';
+import type { IndexState, EntityKey, RelationType } from '../../engine';
 import { plural } from './entityFacts';
 
 export interface LensCount {

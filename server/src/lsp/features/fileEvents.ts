@@ -8,7 +8,7 @@
  * indexed files under it.
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
+import type { IndexState } from '../../engine';
 import type { DocumentStore } from './documents';
 
 /** Names of files that can become a source when created (the default globs' extensions). */

@@ -8,10 +8,7 @@
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import { markdownCode, markdownLinkTarget, markdownText } from '../../../../shared/markdown';
 import { ClientCommands, RESULTS_SCHEME, type ExpandEntityArgs } from '../../../../shared/protocol';
-import { nearestRefs } from '../../engine/graph/nearestRefs';
-import type { IndexState } from '../../engine/indexState';
-import type { EntityMention } from '../../engine/references/entityMentions';
-import type { CatalogEntity } from '../../engine/model';
+import { nearestRefs, type IndexState, type EntityMention, type CatalogEntity } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
 import { declarationLine, neighbourGroups, suggestionsFor } from './entityFacts';

@@ -3,7 +3,7 @@
  * what is degraded with the reason.
  */
 import type { IndexStatus } from '../../../../shared/protocol';
-import type { Engine } from '../../engine/engine';
+import type { Engine } from '../../engine';
 
 export interface StatusExtras {
   /** True while a pass the server started is running. */

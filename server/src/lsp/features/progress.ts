@@ -8,9 +8,7 @@
  * gets none (and still gets the index status notifications).
  */
 import type { WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import type { PassProgress } from '../../engine/indexing/indexer';
-import type { MeaningStatus } from '../../engine/meaning/sectionVectors';
+import type { IndexState, PassProgress, MeaningStatus } from '../../engine';
 
 export interface ProgressChannel {
   /** Asks the client to create `token`; false when it refused or cannot show progress. */

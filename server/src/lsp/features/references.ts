@@ -4,8 +4,7 @@
  * in Markdown, code comments and text), with open documents read from their unsaved buffers.
  */
 import type { Location, ReferenceParams } from 'vscode-languageserver';
-import type { EntityKey } from '../../engine/model';
-import type { EntityMention } from '../../engine/references/entityMentions';
+import type { EntityKey, EntityMention } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
 import { documentMentions, mentionAtPosition } from './refsAtPosition';

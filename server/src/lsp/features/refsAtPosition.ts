@@ -4,8 +4,7 @@
  * answer per document so a burst of requests on an unchanged buffer parses it once.
  */
 import type { Position } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import { findEntityMentions, mentionAt, type EntityMention } from '../../engine/references/entityMentions';
+import { type IndexState, findEntityMentions, mentionAt, type EntityMention } from '../../engine';
 import type { DocumentStore } from './documents';
 
 /** Documents whose mentions are remembered. Default 32. */

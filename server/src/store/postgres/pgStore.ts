@@ -7,11 +7,7 @@
  * repeatable-read transaction, so a question never sees half a write.
  */
 import { Pool, type PoolClient } from 'pg';
-import { sha256Hex } from '../../engine/chunking/ids';
-import { InputError } from '../../engine/errors';
-import type { IndexStore, NamespaceBaseRows, NearestWindows, StoredNamespace, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
-import type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, PostingRow, StoredDoc, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from '../../engine/store/rows';
-import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
+import { sha256Hex, InputError, type IndexStore, type NamespaceBaseRows, type NearestWindows, type StoredNamespace, type StoredWindowRow, type VectorCatchUp, type CandidateRows, type CandidateSection, type LibraryRows, type NamespaceStats, type PostingRow, type StoredDoc, type StoredWorkspace, type StoredWorkspaceInfo, type WriteReport, type CatalogEntity, type FileCommitInfo, type Relation } from '../../engine';
 import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
 import { dropPostings, PostingsWriter } from './pgPostings';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';

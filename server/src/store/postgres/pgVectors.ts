@@ -8,8 +8,7 @@
  * in-memory engine's. With pgvector, the window's unit vector (dequantized from those codes) is
  * stored besides for the HNSW index; it only proposes candidates, it never scores them.
  */
-import type { StoredMeaningRows, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
-import type { StoredMeaning, StoredSectionTerms, StoredWorkspace } from '../../engine/store/rows';
+import type { StoredMeaningRows, StoredWindowRow, VectorCatchUp, StoredMeaning, StoredSectionTerms, StoredWorkspace } from '../../engine';
 
 /**
  * What these functions need of a connection: pgStore.ts, the one module that imports the client
