@@ -23,7 +23,7 @@ import { fromWorkspacePath, toWorkspacePath, usesFolderPrefix } from '../workspa
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
 import { InputError } from '../errors';
-import type { IndexerMemory } from '../persistence/indexSnapshot';
+import type { IndexerMemory } from './indexerMemory';
 import { countState } from './counts';
 import { fillFileTable, refreshFileTable, type FileEntry, type FileTable, type FillResult } from './fileTable';
 import { DocProducers } from './produceDocs';

@@ -33,6 +33,7 @@ import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
 import { fromWorkspacePath } from '../workspace/paths';
 import type { WorkspaceReader } from '../workspace/readGuard';
 import { FileTable, type FileEntry } from '../indexing/fileTable';
+import type { DocTerms, IndexerMemory } from '../indexing/indexerMemory';
 import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
 import { decodeRelations, encodeRelations, type RelationTable } from './relationTable';
@@ -41,32 +42,7 @@ import { decodeTexts, encodeTexts } from './textColumn';
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
 export const SNAPSHOT_FORMAT = 6;
 
-/** Everything the indexer needs to continue where a previous process stopped. */
-export interface IndexerMemory {
-  discovery: WorkspaceDiscovery;
-  table: FileTable;
-  git: WorkspaceGitFacts | undefined;
-  producers: ProducerMemos;
-  catalog: CatalogLoad;
-  docs: Doc[];
-  ordinals: number[];
-  postings: PostingsIndex;
-  state: IndexState;
-  /** Analysed title and context terms of each document of `docs`, when known (sectionStore.ts). */
-  docTerms?: DocTerms[];
-  /**
-   * A random id given to one written snapshot, also recorded by the files saved beside it (the
-   * vector index's section map), so a restart can tell those files were written with this very
-   * snapshot. Absent in memory that was never written, and in snapshots written before it existed.
-   */
-  snapshotId?: string;
-}
-
-/** A document's analysed title terms and context terms (sectionTerms.ts). */
-export interface DocTerms {
-  title: readonly string[];
-  context: readonly string[];
-}
+export type { DocTerms, IndexerMemory };
 
 /** A section as written: `[id, headingPath, level, startLine, endLine, entityRefs?]`; its text is in the text column. */
 type SectionTuple = [string, string[], number, number, number, EntityKey[]?];
