@@ -14,7 +14,7 @@
  *   const background = startBackgroundModels(engine, { provider: () => models, log });
  */
 import type { Engine } from '../../engine';
-import { ModelConflictCheck, watchLibrarySoundness } from '../view/conflictCheck';
+import { ModelConflictCheck, watchLibrarySoundness } from '../models/conflictCheck';
 import { libraryView } from '../view/libraryView';
 import { dayOf } from '../view/readiness';
 import { ModelEnrichment } from '../models/enrichment';

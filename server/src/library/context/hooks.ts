@@ -16,7 +16,7 @@
  * - `inferredLinks`: links the judge inferred between pages in the background;
  * - `conflictCheck`: the model's conflict flags (library/conflictCheck.ts).
  */
-import type { ModelConflictCheck } from '../view/conflictCheck';
+import type { ModelConflictCheck } from '../models/conflictCheck';
 import type { TextMeaning } from '../../engine';
 import type { ModelNotes } from '../models/derivedText';
 import type { JudgeMode } from '../models/judge';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
-import { ModelConflictCheck, watchLibrarySoundness } from '../../../../server/src/library/view/conflictCheck';
+import { ModelConflictCheck, watchLibrarySoundness } from '../../../../server/src/library/models/conflictCheck';
 import { factConflicts, flagsAsProblems, libraryFlags } from '../../../../server/src/library/view/conflicts';
 import { sectionFacts } from '../../../../server/src/library/view/facts';
 import { libraryView } from '../../../../server/src/library/view/libraryView';

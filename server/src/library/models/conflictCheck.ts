@@ -11,13 +11,13 @@
  * nothing (the deterministic flags of conflicts.ts need none).
  */
 import { sha256Hex, type Engine, termSet } from '../../engine';
-import type { ModelProvider } from '../models/modelProvider';
-import { readAnswerFile, writeAnswerFile } from '../models/answerFile';
-import { conflictPrompt, parseConflicts, type ModelConflict } from '../models/prompts';
-import type { FlagSource, LibraryFlag } from './conflicts';
-import { libraryView, type LibrarySection, type LibraryView } from './libraryView';
-import { dayOf } from './readiness';
-import { sectionBody, sectionHeading } from './summaries';
+import type { ModelProvider } from './modelProvider';
+import { readAnswerFile, writeAnswerFile } from './answerFile';
+import { conflictPrompt, parseConflicts, type ModelConflict } from './prompts';
+import type { FlagSource, LibraryFlag } from '../view/conflicts';
+import { libraryView, type LibrarySection, type LibraryView } from '../view/libraryView';
+import { dayOf } from '../view/readiness';
+import { sectionBody, sectionHeading } from '../view/summaries';
 
 /** Neighbours each section is read next to. Default 2. */
 export const CONFLICT_NEIGHBOURS = 2;
