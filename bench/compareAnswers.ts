@@ -167,7 +167,30 @@ function inputsOf(ws: Workspace, graphJson: string, tocJson: string): Inputs {
   };
 }
 
+/**
+ * A copy of a workspace kept in this repository, as a git repository of its own with one commit
+ * at a fixed date: answers name the commit a passage was read at and weigh its age, and this
+ * repository's own commits (the very change being compared) must not move either.
+ */
+function pinnedCopy(dir: string): string {
+  const copy = path.join(SCRATCH, 'workspaces', path.basename(dir));
+  fs.rmSync(copy, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(copy), { recursive: true });
+  fs.cpSync(dir, copy, { recursive: true });
+  const date = '2026-11-30T12:00:00Z';
+  const gitEnv = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' };
+  const git = (...args: string[]) => {
+    const run = spawnSync('git', ['-c', 'user.name=compare', '-c', 'user.email=compare@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: copy, env: gitEnv, encoding: 'utf8' });
+    if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
+  };
+  git('init', '-q');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'snapshot');
+  return copy;
+}
+
 async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
+  if (path.resolve(ws.dir).startsWith(ROOT + path.sep)) ws.dir = pinnedCopy(ws.dir);
   const cacheDir = path.join(SCRATCH, 'cache', ws.name);
   fs.rmSync(cacheDir, { recursive: true, force: true });
   fs.mkdirSync(cacheDir, { recursive: true });
