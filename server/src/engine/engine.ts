@@ -10,14 +10,14 @@
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { sha256Hex } from './chunking/ids';
-import type { IndexState, SectionEntry, WorkspaceFolder } from './indexState';
+import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
 import { assertCacheOutside, encodeSnapshot, prepareCacheFolder, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
 import { questionAnchors } from './meaning/questionAnchors';
-import { meaningRaw, type SimilarityAnchors } from './ranking/contract';
+import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
@@ -25,6 +25,7 @@ import type { VectorBackendChoice } from './vector/vectorIndex';
 import { SectionVectors } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
 import { resolveEngineSettings, type EngineSettings } from './settings';
+import type { MeaningRows } from './meaning/meaningRows';
 import type { AsOfAnswer, EngineStatus, StateListener, WorkspaceIndex } from './workspaceIndex';
 
 export type { AsOfAnswer, EnginePhase, EngineStatus, StateListener } from './workspaceIndex';
@@ -60,14 +61,7 @@ export interface EngineOptions {
   log?: (message: string) => void;
 }
 
-/** The meaning half of an index as a store writes it (Engine.meaningRows). */
-export interface MeaningRows {
-  /** The embedder id: vectors of another model are never mixed with these. */
-  model: string;
-  /** The model's own cosine anchors (used below MEANING_MIN_SAMPLE sections with vectors). */
-  anchors: SimilarityAnchors;
-  windowsOf(entry: SectionEntry): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null;
-}
+export type { MeaningRows } from './meaning/meaningRows';
 
 /** The snapshot file of a set of folders inside `cacheDir`: one per distinct set of folders. */
 export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFolder[]): string {

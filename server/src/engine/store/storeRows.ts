@@ -6,7 +6,7 @@
  * the in-memory index holds, term for term.
  */
 import { sha256Hex } from '../chunking/ids';
-import type { MeaningRows } from '../engine';
+import type { MeaningRows } from '../meaning/meaningRows';
 import type { IndexState } from '../indexState';
 import { anchorSampleOrdinals } from '../meaning/questionAnchors';
 import { documentFields, sectionFields } from '../indexing/sectionTerms';
