@@ -15,7 +15,7 @@ import { PostingsIndex } from '../lexical/postings';
 import { bitsetWords, emptySegment, setBit, type BaseSegment } from '../lexical/segment';
 import type { CatalogEntity, Doc, FileCommitInfo, Relation, Section } from '../model';
 import type { RunHealth } from '../sources/runHealth';
-import { CorpusScopedPostings, type CorpusStatistics } from './corpus';
+import { CorpusScopedPostings, type CorpusStatistics } from '../lexical/corpus';
 import type { CandidateRows, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from './rows';
 import type { StoredVectors } from './storedVectors';
 

@@ -9,9 +9,9 @@
  * the named entities' documents hold (the named-entity bonus's share). They travel here, as
  * {@link CorpusStatistics}, beside the candidates.
  */
-import type { FieldLengths } from '../lexical/fields';
-import { PostingsIndex } from '../lexical/postings';
-import type { BaseSegment } from '../lexical/segment';
+import type { FieldLengths } from './fields';
+import { PostingsIndex } from './postings';
+import type { BaseSegment } from './segment';
 
 /** The whole corpus's numbers a state of candidates only is scored with. */
 export interface CorpusStatistics {
