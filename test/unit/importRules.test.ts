@@ -1,8 +1,9 @@
 /**
- * The layering rules of DESIGN.md section 9 and the README's code map, read from the sources
- * themselves: a test that fails the moment the engine imports an editor or protocol package, a
- * layer reaches past its neighbour, a host imports another host's entry, `engine.ts` reaches up
- * into get_context or the library tools, or the imports close a cycle.
+ * The layering rules of docs/ARCHITECTURE.md ("Code map"), read from the sources themselves: a
+ * test that fails the moment the engine imports an editor or protocol package, code outside the
+ * engine reaches past its front door (engine/index.ts), a layer reaches past its neighbour, a
+ * host imports another host's entry, `engine.ts` reaches up into server/src/library, or the
+ * imports close a cycle, between files or between folders.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -27,14 +28,19 @@ const PROTOCOL_SDKS = ['vscode', 'vscode-languageserver*', 'vscode-languageclien
 const ENTRIES = ['server/src/cli/main.ts', 'server/src/mcp/main.ts', 'server/src/mcp/proxy.ts', 'server/src/lsp/main.ts'];
 /** The layers above the engine, in the order they may import each other (each only those before it). */
 const ABOVE_ENGINE = ['server/src/services', 'server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp'];
+/** The engine's front door: the only engine file code outside server/src/engine may import. */
+const DOOR = 'server/src/engine/index.ts';
 
 const RULES: Rule[] = [
   {
     layer: 'server/src/engine',
     // A store's database client lives in server/src/store/ (engine/store/indexStore.ts is the interface).
     forbiddenPackages: [...PROTOCOL_SDKS, 'pg', '@electric-sql/'],
-    forbiddenFolders: [...ABOVE_ENGINE, 'server/src/store', 'shared', 'client'],
+    forbiddenFolders: [...ABOVE_ENGINE, 'server/src/library', 'server/src/store', 'shared', 'client'],
   },
+  // What is built on the index (get_context, the library tools, model steps, the call log): the
+  // engine through its door, nothing above it, no protocol, no database.
+  { layer: 'server/src/library', forbiddenPackages: [...PROTOCOL_SDKS, 'pg', '@electric-sql/'], forbiddenFolders: [...ABOVE_ENGINE, 'server/src/store', 'shared', 'client'] },
   // The PostgreSQL store: the engine's store interface over `pg`; no tool, no host.
   { layer: 'server/src/store', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: [...ABOVE_ENGINE, 'shared', 'client'] },
   // The composition root's value: the engine and the collaborators tools take; no tool, no host.
@@ -171,9 +177,53 @@ function reachable(graph: ReadonlyMap<string, readonly string[]>, start: string)
  * its files lie in one of these folders; any other cycle fails, and so does one through
  * engine.ts, get_context, the library tools, the meaning modules, the services, tools or hosts.
  */
+/**
+ * Imports of engine files other than the door by files outside server/src/engine (server code
+ * only: tests and the bench may reach into the engine to test its parts).
+ */
+export function pastTheDoor(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, imports] of graph) {
+    if (file.startsWith('server/src/engine/')) continue;
+    for (const target of imports) if (target.startsWith('server/src/engine/') && target !== DOOR) found.push(`${file} imports ${target}`);
+  }
+  return found;
+}
+
+/** Folders whose subfolders are layers of their own: each subfolder is one unit, each file at their root another. */
+const SPLIT_FOLDERS = ['server/src/engine', 'server/src/library'];
+
+/**
+ * The folder a file belongs to for the folder-level cycle check: a subfolder of the engine or the
+ * library (`server/src/engine/indexing`, `sources/catalog` counted with `sources`), a file at their
+ * root on its own (engine.ts, model.ts, the door), any other area of server/src whole
+ * (`server/src/cli` with its commands). An executable's entry file is its own unit: it is the
+ * top of the graph (it imports its startup), not part of the layer its folder holds.
+ */
+export function folderOf(file: string): string {
+  if (ENTRIES.includes(file)) return file;
+  for (const root of SPLIT_FOLDERS) {
+    if (!file.startsWith(`${root}/`)) continue;
+    const rest = file.slice(root.length + 1).split('/');
+    return rest.length === 1 ? file : `${root}/${rest[0]}`;
+  }
+  return file.split('/').slice(0, 3).join('/');
+}
+
+/** The import graph between folders (see {@link folderOf}): folder -> the other folders its files import. */
+export function folderGraph(graph: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  const folders = new Map<string, Set<string>>();
+  for (const [file, imports] of graph) {
+    const from = folderOf(file);
+    const targets = folders.get(from) ?? folders.set(from, new Set()).get(from)!;
+    for (const target of imports) if (folderOf(target) !== from) targets.add(folderOf(target));
+  }
+  return new Map([...folders].map(([folder, targets]) => [folder, [...targets].sort()]));
+}
+
 const TOLERATED_CYCLE_FOLDERS = ['server/src/engine/workspace', 'server/src/engine/embeddings', 'server/src/engine/vector', 'server/src/library/models'];
 
-describe('import rules (DESIGN.md section 9)', () => {
+describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
   it('lets exactly one file touch each native or WASM module', () => {
     const files = ['server/src', 'client/src', 'shared'].flatMap(sourceFiles);
     for (const [pkg, owner] of Object.entries(SINGLE_OWNER)) {
@@ -230,6 +280,42 @@ describe('import rules (DESIGN.md section 9)', () => {
       ['text.ts', []],
     ]);
     assert.deepEqual(importCycles(crafted), [['context/hooks.ts', 'engine.ts', 'library/pinned.ts']]);
+  });
+
+  it('lets code outside the engine import only its front door (server/src/engine/index.ts)', () => {
+    const graph = serverImportGraph();
+    assert.ok(graph.has(DOOR), 'the door is found');
+    assert.ok([...graph.keys()].some((f) => f.startsWith('server/src/library/')), 'the library sources are found');
+    assert.deepEqual(pastTheDoor(graph), []);
+  });
+
+  it('finds an import past the door in a crafted graph (the check can fail)', () => {
+    const crafted = new Map([
+      ['server/src/tools/getToc.ts', ['server/src/engine/index.ts', 'server/src/engine/indexState.ts']],
+      ['server/src/engine/engine.ts', ['server/src/engine/indexState.ts']],
+      ['server/src/library/view/search.ts', ['server/src/engine/text/analyzer.ts']],
+    ]);
+    assert.deepEqual(pastTheDoor(crafted), ['server/src/tools/getToc.ts imports server/src/engine/indexState.ts', 'server/src/library/view/search.ts imports server/src/engine/text/analyzer.ts']);
+  });
+
+  it('finds a cycle between folders whose files form none (the check can fail)', () => {
+    // indexing/indexer.ts -> persistence/snapshot.ts and persistence/snapshot.ts -> indexing/fileTable.ts: no file cycle, a folder cycle.
+    const crafted = new Map([
+      ['server/src/engine/indexing/indexer.ts', ['server/src/engine/persistence/snapshot.ts']],
+      ['server/src/engine/persistence/snapshot.ts', ['server/src/engine/indexing/fileTable.ts']],
+      ['server/src/engine/indexing/fileTable.ts', []],
+      ['server/src/mcp/main.ts', ['server/src/startup/startup.ts']],
+      ['server/src/startup/startup.ts', ['server/src/mcp/stdio.ts']],
+      ['server/src/mcp/stdio.ts', []],
+    ]);
+    assert.deepEqual(importCycles(crafted), []);
+    assert.deepEqual(importCycles(folderGraph(crafted)), [['server/src/engine/indexing', 'server/src/engine/persistence']]);
+  });
+
+  it('has no import cycle between folders (each engine and library subfolder, each other area of server/src)', () => {
+    const folders = folderGraph(serverImportGraph());
+    assert.ok(folders.has('server/src/engine/indexing') && folders.has('server/src/library/context') && folders.has('server/src/cli'), 'the folders are found');
+    assert.deepEqual(importCycles(folders), []);
   });
 
   it('has no import cycle, except inside one of the tolerated folders', () => {
