@@ -236,8 +236,8 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
     write(out, `cli-context-${slug(t, i)}.txt`, cliRecord(cli(['context', t, ...w], cacheDir), false));
     write(out, `cli-context-${slug(t, i)}.json.txt`, cliRecord(cli(['context', t, ...w, '--json'], cacheDir), true));
   });
-  // The call log's latency table is the machine's: its figures are replaced, the rows kept.
-  write(out, 'cli-diagnostics.txt', cliRecord(cli(['diagnostics', ...w], cacheDir), false).replace(/\b\d+\.\d\b */g, '<ms> '));
+  // The call log's latency table is the machine's: its figures (and so its column widths) are replaced, the rows kept.
+  write(out, 'cli-diagnostics.txt', cliRecord(cli(['diagnostics', ...w], cacheDir), false).replace(/\b\d+\.\d\b */g, '<ms> ').replace(/ {2,}/g, '  '));
   // Refusals: bad input is part of the answer.
   write(out, 'cli-refuse-depth.txt', cliRecord(cli(['expand', inputs.entityRefs[0] ?? 'component:x', ...w, '--depth', '9'], cacheDir), false));
   write(out, 'cli-refuse-ask.txt', cliRecord(cli(['ask', ...w], cacheDir), false));
