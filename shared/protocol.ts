@@ -47,7 +47,7 @@ export interface InitializationOptions {
 /** Scheme of the read-only results documents the server renders (`workspace/textDocumentContent`). */
 export const RESULTS_SCHEME = 'workspace-context-results';
 
-/** One term of a passage's score (seed 001's `why[]`). */
+/** One term of a passage's score (workspace_context's contract's (docs/ARCHITECTURE.md) `why[]`). */
 export interface WhyTerm {
   signal: string;
   weight: number;

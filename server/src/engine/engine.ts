@@ -5,7 +5,7 @@
  *   arriving (debounced), then apply as one pass: a storm of events costs one update.
  * - Readers always get the last complete state (`current()`), never a state being built.
  * - The first question on an empty index starts indexing and is answered at once, flagged cold
- *   (seed 001); a question on a state older than `refreshAfterMs` starts a background refresh.
+ *   (docs/ARCHITECTURE.md, workspace_context's contract); a question on a state older than `refreshAfterMs` starts a background refresh.
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';

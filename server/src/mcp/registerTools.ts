@@ -1,6 +1,6 @@
 /**
  * Registers the tool table on an MCP server, keeping the roster honest: a tool is listed only while
- * the engine can answer it (seed 001, "Availability"); when that changes the SDK tells clients the
+ * the engine can answer it (docs/ARCHITECTURE.md, workspace_context's contract, "Availability"); when that changes the SDK tells clients the
  * list changed.
  */
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';

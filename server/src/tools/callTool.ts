@@ -38,7 +38,7 @@ export async function callTool(services: Services, tool: AnyToolDefinition, rawI
   try {
     output = (await tool.run(services, parsed.data, context)) as Record<string, unknown>;
   } catch (error) {
-    // Reads fail soft (seed 001): a store that cannot be reached gives an empty, flagged answer.
+    // Reads fail soft (docs/ARCHITECTURE.md, workspace_context's contract): a store that cannot be reached gives an empty, flagged answer.
     // A refusal (a bad argument, a workspace this connection may not read) is never one of these.
     if (!storeReaderOf(services.engine) || !isStoreUnavailable(error)) throw error;
     output = tool.unreadable(parsed.data, unreadableNotice(error)) as Record<string, unknown>;

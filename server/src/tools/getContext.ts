@@ -1,5 +1,5 @@
 /**
- * `get_context(task, max_tokens?, pack?, tags?, folder?, format?)` (seed 000, Herald): one call,
+ * `get_context(task, max_tokens?, pack?, tags?, folder?, format?)` (docs/ARCHITECTURE.md, get_context's contract, Herald): one call,
  * one budgeted bundle of the team's instructions, every rule in full, the right pages whole and
  * the best excerpts, nothing about the wrong product. The pipeline lives in library/context; this
  * file validates, picks the library view, adds the user's own private notes on their own

@@ -1,5 +1,5 @@
 /**
- * `get_file(page_id)` (seed 000): the file attached to a library page (front matter `file:`), as
+ * `get_file(page_id)` (docs/ARCHITECTURE.md, get_context's contract): the file attached to a library page (front matter `file:`), as
  * text when it is UTF-8 text, else base64, with its name, size and media type. Only the attached
  * file of a ready page, only inside the workspace folder, at most {@link MAX_FILE_BYTES}; nothing
  * is ever written.

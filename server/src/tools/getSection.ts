@@ -1,6 +1,6 @@
 /**
- * `get_section(id)` (seed 002): one whole section of a ready library document, with its
- * document's title and id. Ids as DESIGN.md section 3: the printed 8 characters, any unique prefix
+ * `get_section(id)` (docs/ARCHITECTURE.md, the library tools' contract): one whole section of a ready library document, with its
+ * document's title and id. Ids as docs/ARCHITECTURE.md, "Identity, commits, freshness": the printed 8 characters, any unique prefix
  * of 4 or more, or the full id; an ambiguous prefix is refused with the candidates listed.
  */
 import { z } from 'zod';

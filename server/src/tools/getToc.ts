@@ -1,5 +1,5 @@
 /**
- * `get_toc(query?, document_id?, namespace?)` (seed 002, "The table of contents"): the map of the
+ * `get_toc(query?, document_id?, namespace?)` (docs/ARCHITECTURE.md, the library tools' contract, "The table of contents"): the map of the
  * ready library documents within about 8,000 tokens; with `query`, the documents that best match,
  * best first; with `document_id`, one document's sections. No model runs.
  */

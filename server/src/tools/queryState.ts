@@ -1,6 +1,6 @@
 /**
  * Picks the index state a tool call answers from: the current one, or the workspace as it was at
- * `asOf`; and the honesty flags that go with it (seed 001, "Freshness and honesty").
+ * `asOf`; and the honesty flags that go with it (docs/ARCHITECTURE.md, workspace_context's contract, "Freshness and honesty").
  */
 import { type WorkspaceIndex, type IndexState, type SectionEntry, type WorkspaceFolder, storeQueryModelOf, storeReaderOf, type QuestionScope, type StoreBacked } from '../engine';
 import { ToolInputError } from './toolError';

@@ -1,6 +1,6 @@
 /**
- * `read_page(page_id)` (seed 000): the whole page behind a `get_context` label, without front
- * matter, with its type, usage notes and attached file. Ids as DESIGN.md section 3: the printed 8
+ * `read_page(page_id)` (docs/ARCHITECTURE.md, get_context's contract): the whole page behind a `get_context` label, without front
+ * matter, with its type, usage notes and attached file. Ids as docs/ARCHITECTURE.md, "Identity, commits, freshness": the printed 8
  * characters, any unique prefix of 4 or more, or the full id. The user's own private notes are
  * readable from the user's own connections only.
  */

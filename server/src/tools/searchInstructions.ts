@@ -1,5 +1,5 @@
 /**
- * `search_instructions(plan, profile?)` (seed 002, "Search"): the whole library sections that
+ * `search_instructions(plan, profile?)` (docs/ARCHITECTURE.md, the library tools' contract, "Search"): the whole library sections that
  * apply to what the agent is about to do, grouped by document, best document first, within about
  * 4,000 tokens from at most 6 documents; the documents that matched but did not fit are named at
  * the end. Three signals fused with reciprocal rank fusion (library/view/ranking.ts); no model

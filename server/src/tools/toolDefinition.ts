@@ -19,7 +19,7 @@ export interface ToolCallContext {
 }
 
 export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShape extends ZodRawShape = ZodRawShape> {
-  /** snake_case, as the seeds name the tools. */
+  /** snake_case, as the contracts name the tools (docs/ARCHITECTURE.md). */
   name: string;
   title: string;
   /** Written for agents: when to use it, what comes back, how to follow up. */
@@ -32,7 +32,7 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   /**
    * The answer when the index store could not be read during the call (engine/store/
    * storeAvailability.ts): empty, with `notice` and the `scope-unreadable` flag, so an agent's
-   * turn goes on (seed 001: reads fail soft). Only a store-backed engine's calls use it.
+   * turn goes on (docs/ARCHITECTURE.md, workspace_context's contract: reads fail soft). Only a store-backed engine's calls use it.
    */
   unreadable(input: z.infer<z.ZodObject<Shape>>, notice: string): z.infer<z.ZodObject<OutShape>>;
   /** A readable rendering of the result (MCP text content, CLI output). */

@@ -1,6 +1,6 @@
 /**
  * `workspace_context`: ranked passages for a plain question, each with its provenance and the
- * `why[]` that produced its score (seed 001), plus the one-hop neighbourhood of every entity the
+ * `why[]` that produced its score (docs/ARCHITECTURE.md, workspace_context's contract), plus the one-hop neighbourhood of every entity the
  * passages cite.
  */
 import { z } from 'zod';

@@ -1,5 +1,5 @@
 /**
- * `workspace_expand`: walk the component graph from one entity (seed 001).
+ * `workspace_expand`: walk the component graph from one entity (docs/ARCHITECTURE.md, workspace_context's contract).
  *
  * Depth over 3 and limit over 100 are refused with a message rather than clamped: a silently
  * smaller graph looks complete. Whatever the limit or the byte budget drops is reported as

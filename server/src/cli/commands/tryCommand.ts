@@ -1,5 +1,5 @@
 /**
- * `wsctx try "<plan>" [--profile focused|catalog] [--namespace NS] [--limit N]`: a search with its workings shown (seed 002,
+ * `wsctx try "<plan>" [--profile focused|catalog] [--namespace NS] [--limit N]`: a search with its workings shown (docs/ARCHITECTURE.md, the library tools' contract,
  * "Try a search"): for each matched section, every signal's rank and raw score, the title bonus,
  * the fused score, its size in tokens and whether it made the answer (and why not). Runs the
  * engine directly and is not logged: trying a search is not an agent's call.

@@ -1,5 +1,5 @@
 /**
- * Markdown documents -> sections (DESIGN.md section 2): one section per heading, running to the
+ * Markdown documents -> sections (docs/ARCHITECTURE.md, "What is read"): one section per heading, running to the
  * next heading of any level, plus a preamble for text before the first heading. Sections are
  * never split or merged, so a section is exactly what its author wrote under that heading.
  *

@@ -1,6 +1,6 @@
 /**
  * Embeddings cached on disk by (model id, digest of the text embedded), so an unchanged text is
- * never embedded twice (DESIGN.md section 3).
+ * never embedded twice (docs/ARCHITECTURE.md, "Identity, commits, freshness").
  *
  * One append-only binary file per model in the cache folder. It is scanned once, at the first
  * use (not at open: a restart served from the saved vector index never reads it), into a Map from

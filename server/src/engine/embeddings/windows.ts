@@ -13,7 +13,7 @@
 import type { Embedder } from './embedder';
 import { dot } from './vectorMath';
 
-/** Characters per estimated token (DESIGN.md section 4). */
+/** Characters per estimated token (docs/ARCHITECTURE.md, "Text analysis and candidates"). */
 export const CHARS_PER_TOKEN = 4;
 
 export interface WindowOptions {

@@ -33,7 +33,7 @@ import { forwardType, inverseType, isForward } from './relationTypes';
 
 export type WalkDirection = 'out' | 'in' | 'both';
 
-/** Deepest walk the contract allows; deeper asks are refused, never clamped (seed 001). */
+/** Deepest walk the contract allows; deeper asks are refused, never clamped (docs/ARCHITECTURE.md, workspace_context's contract). */
 export const MAX_WALK_DEPTH = 3;
 
 export interface WalkOptions {

@@ -1,5 +1,5 @@
 /**
- * The compact postings index: the hot path of candidate narrowing (DESIGN.md section 4).
+ * The compact postings index: the hot path of candidate narrowing (docs/ARCHITECTURE.md, "Text analysis and candidates").
  *
  * Two questions are answered fast: which sections hold which of these units (`match`, a set test
  * with one bit per unit), and how strongly each section holds each of a question's terms

@@ -1,5 +1,5 @@
 /**
- * The rules-and-instructions library (DESIGN.md section 2): `.context/**` pages with their front
+ * The rules-and-instructions library (docs/ARCHITECTURE.md, "What is read"): `.context/**` pages with their front
  * matter, `folder.yaml` folder descriptions, `.context/packs/*.yaml` packs, and the instruction
  * files agents keep (AGENTS.md, CLAUDE.md, Copilot and Cursor files; see instructionFormats.ts).
  *

@@ -6,7 +6,7 @@
  *
  * `status` is `succeeded` or `failed` (also accepted: success/passed/ok, failure/error/broken);
  * the other fields are optional and only shown. A missing file, an unreadable one or any other
- * status means unknown, which earns nothing (seed 001: a term with the same value on every row
+ * status means unknown, which earns nothing (docs/ARCHITECTURE.md, workspace_context's contract: a term with the same value on every row
  * cannot order anything).
  */
 import type { Problem } from '../model';

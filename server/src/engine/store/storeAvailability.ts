@@ -1,5 +1,5 @@
 /**
- * Whether an error means the store could not be reached (seed 001, "Reads fail soft"): a stopped
+ * Whether an error means the store could not be reached (docs/ARCHITECTURE.md, workspace_context's contract, "Reads fail soft"): a stopped
  * or restarting server, a dropped connection, an unreachable host. A tool that meets one answers
  * empty, flagged `scope-unreadable`, instead of failing the agent's turn. Errors that mean the
  * caller may not read (a refused password, a missing privilege) are not unavailability:

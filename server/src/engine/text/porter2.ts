@@ -4,7 +4,7 @@
  * prefixes `past`, `univers`, `later`, `emerg`, `organ` and `inter`; `ogist` -> `og`; `ying` -> `ie` after
  * one consonant; no undoubling of `add`, `ebb`, `err`, `off`).
  *
- * Why Porter2 and not the 1980 algorithm: the seed's own examples need it. Porter 1980 stems
+ * Why Porter2 and not the 1980 algorithm: the contract's own examples need it (docs/ARCHITECTURE.md, "Text analysis and candidates"). Porter 1980 stems
  * "deploy", "deploying" and "deployed" to `deploi` but "deployment" to `deploy`, so "how to
  * deploy" never met "How deployment works"; Porter2 keeps a final `y` after a vowel and gives
  * `deploy` for all four. The unit test runs Snowball's whole published vocabulary (42,649 words,

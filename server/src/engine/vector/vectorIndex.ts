@@ -1,5 +1,5 @@
 /**
- * Nearest-neighbour search over embeddings (DESIGN.md section 4): candidates by meaning.
+ * Nearest-neighbour search over embeddings (docs/ARCHITECTURE.md, "Text analysis and candidates"): candidates by meaning.
  *
  * Three implementations behind one interface, all holding the vectors once as int8 codes with a
  * norm each in one contiguous store (vectorStore.ts), which answers `similarity` (the ranker's

@@ -1,5 +1,5 @@
 /**
- * `asOf`: which commit a repository was at, at a time or at a named commit (DESIGN.md section 3).
+ * `asOf`: which commit a repository was at, at a time or at a named commit (docs/ARCHITECTURE.md, "Identity, commits, freshness").
  */
 import { defaultGitRunner } from './gitHelper';
 import { GIT_LOG_SAFE_OPTIONS, GitUnavailableError, type GitRunner } from './gitRunner';

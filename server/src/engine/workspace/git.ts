@@ -1,5 +1,5 @@
 /**
- * Git facts for indexing (DESIGN.md section 3): each repository's HEAD, the last commit that
+ * Git facts for indexing (docs/ARCHITECTURE.md, "Identity, commits, freshness"): each repository's HEAD, the last commit that
  * touched each file, and which files differ from HEAD. A repository costs a fixed handful of git
  * processes whatever its size (never one per file); a folder without git, or a machine without
  * git, still indexes with `commit: null`, `dirty: false`, `lastCommitTime: null`.

@@ -1,6 +1,6 @@
 /**
  * The figures `wsctx diagnostics` (and the editor's diagnostics view) report from the call log
- * and the library (seed 002, "Seeing it"): latency percentiles per tool (every tool logs its calls),
+ * and the library (docs/ARCHITECTURE.md, the library tools' contract, "Seeing it"): latency percentiles per tool (every tool logs its calls),
  * searches, questions and graph walks that returned nothing, ready sections no call ever returned, and near-duplicate sections across documents.
  *
  * "Returned" means handed to an agent whole: a section in a `search_instructions` answer, fetched

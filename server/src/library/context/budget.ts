@@ -1,5 +1,5 @@
 /**
- * Filling the budget (seed 000, steps 3-8). The budget is a ceiling, not a target, and it is
+ * Filling the budget (docs/ARCHITECTURE.md, get_context's contract, steps 3-8). The budget is a ceiling, not a target, and it is
  * measured on the Markdown actually sent (characters / 4 estimates tokens; text/tokenEstimate.ts):
  *
  * 1. The team instructions, the comment and the rules always go (rules are never cut; when they

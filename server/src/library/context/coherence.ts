@@ -1,5 +1,5 @@
 /**
- * How much a folder is about one thing (seed 000, step 6, "Folders"): siblings come along with a
+ * How much a folder is about one thing (docs/ARCHITECTURE.md, get_context's contract, step 6, "Folders"): siblings come along with a
  * hit only from a coherent folder. A "Voice and tone" folder earns it; a "Battlecards" folder
  * holding one page per competitor does not, because for a task about one competitor its
  * siblings are exactly the wrong pages.

@@ -1,5 +1,5 @@
 /**
- * The published numbers of `get_context` (seed 000, DESIGN.md section 5). Every tunable of the
+ * The published numbers of `get_context` (docs/ARCHITECTURE.md, get_context's contract; docs/tools.md). Every tunable of the
  * Herald pipeline lives here so a reader finds them in one place and tests can name them.
  *
  * Similarities are 0..1: the share of a query's (idf-weighted) words a section holds, its
@@ -102,7 +102,7 @@ export const RELATED = { words: 0.3, meaning: 0.75, question: 0.5 } as const;
 export const WIDENED_CLOSE = 0.8;
 
 /**
- * Page types that apply to work without resembling it (seed 000: "voice guides, formatting rules
+ * Page types that apply to work without resembling it (docs/ARCHITECTURE.md, get_context's contract: "voice guides, formatting rules
  * and templates rarely resemble the task they apply to"; a persona is the reader, not the topic):
  * a written `[[link]]` from a close page brings them on its own (rules need no link: they come
  * with every task). A page of any other type (a guide, a reference page) reached by a written

@@ -107,7 +107,7 @@ export function isRelated(c: Candidate): boolean {
  * second is about this task. The refund policy links the plans page for its fee amounts; a
  * question about the refund window reaches it by that link, but nothing on it is about refunds.
  * Pages of the kinds that apply to work without resembling it ({@link LINKED_AS_IS_TYPES}: a voice
- * guide, a template, a persona) come by the link alone (seed 000: "link the page from the pages it
+ * guide, a template, a persona) come by the link alone (docs/ARCHITECTURE.md, get_context's contract: "link the page from the pages it
  * belongs with, so a hit on one brings it along"), and so do links a model inferred and coherent
  * folders' siblings, which already say the pages are needed together.
  */

@@ -1,5 +1,5 @@
 /**
- * `get_context` in the engine (seed 000, "How get_context chooses"): one task in, one bundle of
+ * `get_context` in the engine (docs/ARCHITECTURE.md, get_context's contract, "How get_context chooses"): one task in, one bundle of
  * rules and reference material out, sized to the budget. Each step is its own module:
  *
  *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the named stacks' pages,
@@ -243,7 +243,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
       });
     }
     // A task that shares no word with the library: the pages spelled most like it, nearer still
-    // to nothing (seed 000: the answer names two or three nearest pages, with meaning or without).
+    // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
     if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
       for (const [doc, near] of spellingNearness(task, searchDocs.filter((d) => !isPrivateNote(d)))) {
         if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);

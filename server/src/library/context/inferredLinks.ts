@@ -1,5 +1,5 @@
 /**
- * Links the text does not have (seed 000, step 6, "Links"): in the background, for each page and
+ * Links the text does not have (docs/ARCHITECTURE.md, get_context's contract, step 6, "Links"): in the background, for each page and
  * its nearest neighbours, the judge is asked whether someone using the one would also need the
  * other (a template its tone page, a battlecard its pricing), which search alone cannot know.
  * Confident answers are followed by `get_context` like written `[[links]]`; the strongest are

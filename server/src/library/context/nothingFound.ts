@@ -1,5 +1,5 @@
 /**
- * When nothing comes close enough to send (seed 000, "When nothing matches"): the agent is told so
+ * When nothing comes close enough to send (docs/ARCHITECTURE.md, get_context's contract, "When nothing matches"): the agent is told so
  * and asked to check with the user rather than guess, with the two or three nearest pages and
  * their ids so it can read one that plainly covers the task. Such requests are listed by
  * `wsctx diagnostics` (contextDiagnostics.ts), which is where the gaps in a library show.

@@ -1,5 +1,5 @@
 /**
- * Step 8, the bundle as Markdown, in the seed's order:
+ * Step 8, the bundle as Markdown, in its contract's order (docs/ARCHITECTURE.md):
  *
  * 1. the team's agent instructions (`.context/instructions.md`) under "Instructions from the
  *    <organization> team";

@@ -1,5 +1,5 @@
 /**
- * What one `get_context` request may draw from (seed 000's inputs):
+ * What one `get_context` request may draw from (get_context's contract's (docs/ARCHITECTURE.md) inputs):
  *
  * - `folder`: "only take material from this folder and its subfolders". Everything the bundle
  *   holds comes from inside it: the team instructions, rules, pinned pages, pack and Good-for

@@ -1,6 +1,6 @@
 /**
  * The "is it about a different stack or product than the task names?" question without a model
- * (seed 000 step 7, DESIGN.md section 6), answered from the library itself.
+ * (docs/ARCHITECTURE.md, get_context's contract, step 7, docs/ARCHITECTURE.md, "Model steps are optional"), answered from the library itself.
  *
  * Every page has an identity: the words of its title, its file name, its tags and the file types
  * of its `applyTo`/`globs` (not its summary: "the window, fees and chargebacks" describes what a

@@ -1,5 +1,5 @@
 /**
- * Rows of a table (seed 000, step 7): a row is a few facts, not a passage someone "uses", so only
+ * Rows of a table (docs/ARCHITECTURE.md, get_context's contract, step 7): a row is a few facts, not a passage someone "uses", so only
  * the second question counts for it: a row about a different plan, region, product, competitor,
  * market or audience than the task names is dropped; otherwise the section's closeness decides.
  *

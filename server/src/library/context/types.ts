@@ -8,7 +8,7 @@ import type { JudgeMode, Verdict } from '../models/judge';
 import type { TaskPlan } from '../models/heuristicPlan';
 import type { SearchHit } from './sectionSearch';
 
-/** Why a page is in the bundle (seed 000, step 8's JSON). */
+/** Why a page is in the bundle (docs/ARCHITECTURE.md, get_context's contract, step 8's JSON). */
 export type PageReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search' | 'entity';
 
 /** What an entity excerpt's page is: its source kind and the entity it documents (library/context/entityDocs.ts). */

@@ -1,5 +1,5 @@
 /**
- * Widening the search by one step from the pages behind the best hits (seed 000, step 6):
+ * Widening the search by one step from the pages behind the best hits (docs/ARCHITECTURE.md, get_context's contract, step 6):
  *
  * - **links**: pages those pages link to with `[[Page title]]`, and pages that link to them (a link
  *   written in the hit section itself carries more than one elsewhere on the page);

@@ -1,13 +1,13 @@
 /**
  * What the model would write about pages, folders, packs and sections, derived without one
- * (DESIGN.md section 6: headings and first sentences): Good-for phrasings, whether a page is read
+ * (docs/ARCHITECTURE.md, "Model steps are optional": headings and first sentences): Good-for phrasings, whether a page is read
  * whole, and the questions each section answers. What the front matter says always wins; what a
  * model wrote (enrichment.ts) comes next; these are the fallback.
  */
 import { type Doc, type Section, type FolderDescription, type LibraryPack, termSet } from '../../engine';
 import { documentSummary, sectionHeading } from '../view/summaries';
 
-/** Page types read whole unless the front matter says otherwise (seed 000, step 5). */
+/** Page types read whole unless the front matter says otherwise (docs/ARCHITECTURE.md, get_context's contract, step 5). */
 export const READ_WHOLE_TYPES: ReadonlySet<string> = new Set(['rule', 'voice', 'style', 'template', 'process']);
 
 /** What a model wrote about pages and sections, when one did (enrichment.ts implements it). */

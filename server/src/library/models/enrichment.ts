@@ -1,5 +1,5 @@
 /**
- * What a model writes about the library in the background (seed 000, steps 4-6): each page's
+ * What a model writes about the library in the background (docs/ARCHITECTURE.md, get_context's contract, steps 4-6): each page's
  * Good-for phrasings and whether it is read whole, each section's questions, and the phrasings of
  * folders and packs that declare none. Keyed by content digests, so an edited page is written
  * about again and an unchanged one never is; kept in memory and, when a file is given, in one

@@ -1,5 +1,5 @@
 /**
- * Running the judge for one request (seed 000, "The judge"): every question in ONE call, answers
+ * Running the judge for one request (docs/ARCHITECTURE.md, get_context's contract, "The judge"): every question in ONE call, answers
  * as yes/no with a probability, in one of three modes:
  *
  * - `gate` (the default): the judge's answers apply;

@@ -1,5 +1,5 @@
 /**
- * The one interface every model-backed step goes through (DESIGN.md section 6): Herald's planner,
+ * The one interface every model-backed step goes through (docs/ARCHITECTURE.md, "Model steps are optional"): Herald's planner,
  * judge, Good-for phrasings, section questions and conflict check.
  *
  * Providers: an OpenAI-compatible endpoint (openAiProvider.ts), a host-supplied function

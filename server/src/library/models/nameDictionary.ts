@@ -1,7 +1,7 @@
 /**
  * The names a workspace knows and what each one is: the deterministic fallback of the planner
  * (which names a task mentions) and of the judge's "different competitor, product, market or
- * audience" question (DESIGN.md section 6).
+ * audience" question (docs/ARCHITECTURE.md, "Model steps are optional").
  *
  * - Catalog: every entity's name and title, of the entity's kind (`component`, `api`, `system`...).
  * - Library: a page is about one name of a kind when its type, a tag or one of its folders is a

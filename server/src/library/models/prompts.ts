@@ -1,6 +1,6 @@
 /**
  * Every prompt the model-backed steps send, and the parser of each answer, in one place so they
- * can be read, tested and tuned together (DESIGN.md section 6):
+ * can be read, tested and tuned together (docs/ARCHITECTURE.md, "Model steps are optional"):
  *
  * - the planner (Herald step 1): the task's names and their kinds, deliverable, facet searches,
  *   hard constraints, as JSON;

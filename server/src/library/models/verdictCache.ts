@@ -1,5 +1,5 @@
 /**
- * Remembered judge verdicts (seed 000, "The judge"): once the judge has given the same answer to
+ * Remembered judge verdicts (docs/ARCHITECTURE.md, get_context's contract, "The judge"): once the judge has given the same answer to
  * the same question about the very same task twice, that answer stands in for the judge the next
  * time the task comes in, until a page involved changes (its content digest differs) or
  * {@link VERDICT_TTL_MS} pass without the judge confirming it again.

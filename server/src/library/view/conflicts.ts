@@ -1,5 +1,5 @@
 /**
- * Keeping the library sound (seed 000, "Keeping the library sound"): two pages that disagree, or
+ * Keeping the library sound (docs/ARCHITECTURE.md, get_context's contract, "Keeping the library sound"): two pages that disagree, or
  * one that repeats another, beat any ranking, because an agent given both cannot know which to
  * follow. Flags, each with both places and the wording from each:
  *

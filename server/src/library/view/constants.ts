@@ -1,5 +1,5 @@
 /**
- * The published numbers of the library tools (seed 002, DESIGN.md section 5): budgets, caps and
+ * The published numbers of the library tools (docs/ARCHITECTURE.md, the library tools' contract; docs/tools.md): budgets, caps and
  * the constants of the ranking. Every tunable of `get_toc`, `get_section` and
  * `search_instructions` lives here, so a reader finds them in one place and tests can name them.
  *

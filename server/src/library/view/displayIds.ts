@@ -1,5 +1,5 @@
 /**
- * The ids the library tools print (DESIGN.md section 3): the first 8 hex characters, longer only
+ * The ids the library tools print (docs/ARCHITECTURE.md, "Identity, commits, freshness"): the first 8 hex characters, longer only
  * for the rare ids whose first 8 characters another served id shares, so every printed id
  * resolves to exactly one document or section when handed back.
  */

@@ -1,5 +1,5 @@
 /**
- * Pinned documents (`always_include: true`, or a Cursor rule's `alwaysApply: true`; seed 002): the
+ * Pinned documents (`always_include: true`, or a Cursor rule's `alwaysApply: true`; the library tools' contract (docs/ARCHITECTURE.md)): the
  * procedures every task depends on.
  * Agents rarely search for them (they search for the task), so they go whole into the MCP
  * server's instructions and at the top of the first answer of each session, before any map or

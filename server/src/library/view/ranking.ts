@@ -1,5 +1,5 @@
 /**
- * Ranking library sections against a plan (seed 002, "Search"): three signals fused with
+ * Ranking library sections against a plan (docs/ARCHITECTURE.md, the library tools' contract, "Search"): three signals fused with
  * reciprocal rank fusion, plus the title rule. Deterministic: no model runs, and every tie is
  * broken by a fixed order (document order of the map, then position, then id).
  *

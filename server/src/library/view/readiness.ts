@@ -1,5 +1,5 @@
 /**
- * Which library documents the tools may serve: published and not expired ("ready", seed 002).
+ * Which library documents the tools may serve: published and not expired ("ready", the library tools' contract (docs/ARCHITECTURE.md)).
  * Drafts and expired pages stay in the index (the editor flags them) but no library tool ever
  * returns them.
  */

@@ -1,5 +1,5 @@
 /**
- * Filling a `search_instructions` answer from a ranking (seed 002): whole sections, grouped by
+ * Filling a `search_instructions` answer from a ranking (docs/ARCHITECTURE.md, the library tools' contract): whole sections, grouped by
  * document, best document first, until the token budget is used, from at most
  * {@link SEARCH_MAX_DOCUMENTS} documents.
  *

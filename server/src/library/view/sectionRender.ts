@@ -1,5 +1,5 @@
 /**
- * How a whole section reads when a tool returns it (seed 002): its heading with its id, the
+ * How a whole section reads when a tool returns it (docs/ARCHITECTURE.md, the library tools' contract): its heading with its id, the
  * document it comes from, then its body exactly as written.
  *
  *   # Eligibility and pre-application checklist  [id: 8c1d02aa]

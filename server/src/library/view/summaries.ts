@@ -1,5 +1,5 @@
 /**
- * Deterministic summaries of library documents and sections (no model; DESIGN.md section 6's
+ * Deterministic summaries of library documents and sections (no model; docs/ARCHITECTURE.md, "Model steps are optional"'s
  * fallback: headings and first sentences).
  *
  * - A document's one-line summary is its front matter `summary` (Copilot's and Cursor's

@@ -1,5 +1,5 @@
 /**
- * When a document's title counts extra in a search (seed 002): only when the plan names it
+ * When a document's title counts extra in a search (docs/ARCHITECTURE.md, the library tools' contract): only when the plan names it
  * specifically, with a phrase from the title or two of its words that few other titles in the
  * namespace share.
  *

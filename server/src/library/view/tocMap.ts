@@ -1,5 +1,5 @@
 /**
- * `get_toc` (seed 002, "The table of contents" and "Large namespaces"): the map of the ready
+ * `get_toc` (docs/ARCHITECTURE.md, the library tools' contract, "The table of contents" and "Large namespaces"): the map of the ready
  * library documents, kept within {@link TOC_TOKEN_BUDGET} tokens.
  *
  * - Whole map (or one namespace): every namespace starts in full (level 1). While the text is over

@@ -2,7 +2,7 @@
  * The text of `get_toc` answers, rendered from their structured form (tocMap.ts), so the text a
  * host prints and the tokens the planner counted are the same characters.
  *
- * Detail levels of a document entry (seed 002, "Large namespaces"):
+ * Detail levels of a document entry (docs/ARCHITECTURE.md, the library tools' contract, "Large namespaces"):
  *   1 full:     `## Title  [doc id]`, its summary, and its sections inline (at most 8) or a count
  *   2 one line: `- [doc id] Title — summary`
  *   3 titles:   `- [doc id] Title`
