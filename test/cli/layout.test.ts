@@ -46,7 +46,7 @@ for (const columns of [80, 120]) {
       const text = unwrapped(run.stdout);
       json.passages.forEach((p, i) => {
         const heading = [p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ');
-        assert.match(text, new RegExp(`${i + 1}\\. \\d\\.\\d{3} +${escape(heading)} `), `passage ${i + 1}'s heading path "${heading}" is cut`);
+        assert.match(text, new RegExp(`${i + 1}\\. \\d\\.\\d{3} +${escapeRegExp(heading)} `), `passage ${i + 1}'s heading path "${heading}" is cut`);
         assert.ok(run.stdout.includes(`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`), `passage ${i + 1}: no full path:lines`);
         assert.ok(run.stdout.includes(`\n     ${p.sourceUri}\n`), `passage ${i + 1}: no file: link`);
         assert.match(p.sourceUri, /^file:\/\/\//);
@@ -62,7 +62,7 @@ for (const columns of [80, 120]) {
       assert.deepEqual(overWide(run.stdout, columns), []);
       const worker = json.neighbourhood.find((n) => n.entity === 'component:default/billing-worker')!;
       for (const edge of worker.edges.filter((e) => e.type !== 'ownedBy')) {
-        assert.match(run.stdout, new RegExp(`[ ,]${escape(shortRef(edge.target, false))}(,|\\n| ·)`), `${edge.target} is cut or missing`);
+        assert.match(run.stdout, new RegExp(`[ ,]${escapeRegExp(shortRef(edge.target, false))}(,|\\n| ·)`), `${edge.target} is cut or missing`);
       }
       assert.doesNotMatch(run.stdout, /^ {5}component:[^\n]*…$/m);
     });
@@ -75,7 +75,7 @@ for (const columns of [80, 120]) {
       assert.equal(run.code, 0, run.stderr);
       assert.deepEqual(overWide(run.stdout, columns), []);
       for (const edge of json.edges) {
-        for (const ref of [edge.source, edge.target]) assert.match(run.stdout, new RegExp(`(^|\\s)${escape(shortRef(ref))}(\\s|$)`, 'm'), `${ref} is cut or missing`);
+        for (const ref of [edge.source, edge.target]) assert.match(run.stdout, new RegExp(`(^|\\s)${escapeRegExp(shortRef(ref))}(\\s|$)`, 'm'), `${ref} is cut or missing`);
       }
       assert.doesNotMatch(run.stdout, /[a-z]…\s/, 'a ref ends in an ellipsis');
     });
@@ -87,10 +87,10 @@ for (const columns of [80, 120]) {
       assert.throws(() => JSON.parse(run.stdout));
       assert.deepEqual(overWide(run.stdout, columns), []);
       assert.match(run.stdout, new RegExp(`^${json.entities.length} entities, `));
-      for (const e of json.entities) assert.match(run.stdout, new RegExp(`\\n\\n${escape(shortRef(e.ref))}( \\([^\\n]*)?\\n {2}declared at ${escape(e.sourceRef)}\\n`), e.ref);
+      for (const e of json.entities) assert.match(run.stdout, new RegExp(`\\n\\n${escapeRegExp(shortRef(e.ref))}( \\([^\\n]*)?\\n {2}declared at ${escapeRegExp(e.sourceRef)}\\n`), e.ref);
       const ownedBy = json.edges.filter((e) => e.type === 'ownedBy');
       assert.ok(ownedBy.length > 10);
-      for (const e of ownedBy) assert.match(run.stdout, new RegExp(`\\n\\n${escape(shortRef(e.source))}[^]*?\\n  ownedBy ${escape(shortRef(e.target))}( \\[unresolved\\])?\\n`), `${e.source} ownedBy ${e.target}`);
+      for (const e of ownedBy) assert.match(run.stdout, new RegExp(`\\n\\n${escapeRegExp(shortRef(e.source))}[^]*?\\n  ownedBy ${escapeRegExp(shortRef(e.target))}( \\[unresolved\\])?\\n`), `${e.source} ownedBy ${e.target}`);
     });
   });
 }
@@ -105,6 +105,6 @@ describe('wsctx index on a real docs site: repeated problems grouped', () => {
   });
 });
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -74,7 +74,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       const rel = `${DIR}/catalog-info.yaml`;
       const uri = await lsp.open(rel, (await import('node:fs')).readFileSync(`${ws}/${rel}`, 'utf8'));
       const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
-      const value = (hover?.contents as { value: string }).value;
+      const value = (hover!.contents as { value: string }).value;
       assert.match(value, /^### Evil /);
       const targets = linkTargets(value);
       assert.deepEqual(targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')), [`${uri.replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`]);
@@ -90,7 +90,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       assert.ok(at > 0, text);
       assert.deepEqual(linkTargets(text).filter((t) => !t.startsWith('file://')), []);
       const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: at + 1, character: 0 } });
-      const value = (hover?.contents as { value: string }).value;
+      const value = (hover!.contents as { value: string }).value;
       assert.match(value, /Roll back/);
       assert.deepEqual(linkTargets(value), []);
     });
@@ -127,7 +127,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
         await lsp.waitForReady();
         const uri = await lsp.open('catalog-info.yaml', COMPONENT);
         const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
-        const value = (hover?.contents as { value: string }).value;
+        const value = (hover!.contents as { value: string }).value;
         return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)$/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
       } finally {
         await lsp.stop();

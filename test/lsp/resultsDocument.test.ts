@@ -24,7 +24,7 @@ describe('LSP results document (built server, JSON-RPC)', () => {
 
   it('names the document under its own scheme and declares that scheme in the capabilities', () => {
     assert.deepEqual(info, { uri: `${RESULTS_SCHEME}:/1/how-do-i-roll-back-billing-worker.md`, title: 'Workspace context: how do I roll back billing-worker?', passages: 2 });
-    assert.deepEqual((lsp.initializeResult?.capabilities.workspace as { textDocumentContent?: unknown }).textDocumentContent, { schemes: [RESULTS_SCHEME] });
+    assert.deepEqual((lsp.initializeResult!.capabilities.workspace as { textDocumentContent?: unknown }).textDocumentContent, { schemes: [RESULTS_SCHEME] });
   });
 
   it('renders the answer: facts, then each passage with score, source and text', async () => {
@@ -53,7 +53,7 @@ describe('LSP results document (built server, JSON-RPC)', () => {
   it("shows a passage's why[] table on hover anywhere in the passage", async () => {
     const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: 15, character: 4 } });
     assert.deepEqual(hover?.range, { start: { line: 6, character: 0 }, end: { line: 22, character: 0 } });
-    assert.deepEqual((hover?.contents as { value: string }).value.split('\n'), [
+    assert.deepEqual((hover!.contents as { value: string }).value.split('\n'), [
       '**1. Deploy and rollback › Rolling back** · score 1.109',
       '',
       '| signal | weight | raw | contribution | detail |',
@@ -69,7 +69,7 @@ describe('LSP results document (built server, JSON-RPC)', () => {
       'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
     ]);
     const second = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: 24, character: 0 } });
-    assert.match((second?.contents as { value: string }).value, /^\*\*2\. Deploy and rollback › Deploying to production\*\* · score 1\.064\n/);
+    assert.match((second!.contents as { value: string }).value, /^\*\*2\. Deploy and rollback › Deploying to production\*\* · score 1\.064\n/);
   });
 
   it('has no hover outside passages, numbers later documents on, and refuses unknown ones', async () => {
@@ -93,7 +93,7 @@ describe('LSP results document (built server, JSON-RPC)', () => {
     // In the document too the brackets are escaped (shared/markdown.ts): they render as written.
     assert.match(lines[at + 6], /^\*\*CONFLICT: "Issuing refunds" \\\[9cce21de\\\] › Refund window \(\.context\/guides\/issuing-refunds\.md:23\) says "A captured charge can be refunded up to 30 days after capture.*", where this says "Merchants can refund a captured charge within 14 days of capture, in full or in part\." \(14 days vs 30 days\)\.\*\*$/);
     const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: refund.uri }, position: { line: at + 2, character: 0 } });
-    const value = (hover?.contents as { value: string }).value.split('\n');
+    const value = (hover!.contents as { value: string }).value.split('\n');
     // Markdown escaped, so the brackets and quotes render as written.
     assert.match(value[2], /^> CONFLICT: "Issuing refunds" \\\[9cce21de\\\] › Refund window \(/);
 

@@ -55,7 +55,7 @@ async function readEndpoint(file: string, waitMs: number): Promise<Endpoint> {
   }
 }
 
-class Proxy {
+class StdioProxy {
   private upstream: StreamableHTTPClientTransport | undefined;
   private initialize: JSONRPCRequest | undefined;
   private initialized: JSONRPCNotification | undefined;
@@ -177,7 +177,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const waitMs = Number(argValue('--wait-ms') ?? ENDPOINT_WAIT_MS);
-  const proxy = new Proxy(new StdioServerTransport(), endpointFile, Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : ENDPOINT_WAIT_MS);
+  const proxy = new StdioProxy(new StdioServerTransport(), endpointFile, Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : ENDPOINT_WAIT_MS);
   const shutdown = () => void proxy.close().finally(() => process.exit(0));
   process.stdin.once('end', shutdown);
   process.once('SIGTERM', shutdown);

@@ -112,7 +112,7 @@ export interface ParsedCommandLine {
 }
 
 export function parseCommandLine(argv: string[]): ParsedCommandLine {
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }>>;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {

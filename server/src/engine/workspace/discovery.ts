@@ -449,7 +449,7 @@ class Walker {
     const path = workspacePath(this.folders, folderName, task.rel);
     const known = this.known?.(path);
     if (!known || known.absPath !== task.abs) return false;
-    let stat;
+    let stat: Awaited<ReturnType<typeof fs.stat>>;
     try {
       stat = await fs.stat(task.abs);
     } catch {

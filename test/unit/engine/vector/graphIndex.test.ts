@@ -181,7 +181,7 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
     const bytes = fs.readFileSync(file);
 
     fs.writeFileSync(file, bytes.subarray(0, bytes.length - 10));
-    assert.throws(() => GraphIndex.load(file), new RegExp(`vector index: ${escape(file)} is truncated or damaged`));
+    assert.throws(() => GraphIndex.load(file), new RegExp(`vector index: ${escapeRegExp(file)} is truncated or damaged`));
     fs.writeFileSync(file, bytes.subarray(0, 20));
     assert.throws(() => loadVectorIndex(file), /graph\.vectors is not an HNSW graph index file/);
 
@@ -201,6 +201,6 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
 
 });
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
