@@ -88,8 +88,13 @@ globalThis.Date = FixedDate;
 
 function clockFile(): string {
   const file = path.join(SCRATCH, 'fixedClock.cjs');
-  fs.mkdirSync(SCRATCH, { recursive: true });
-  fs.writeFileSync(file, FIXED_CLOCK);
+  // Written once: runs side by side share it, and a program must never start on a half-written file.
+  if (!fs.existsSync(file) || fs.readFileSync(file, 'utf8') !== FIXED_CLOCK) {
+    fs.mkdirSync(SCRATCH, { recursive: true });
+    const temp = `${file}.${process.pid}`;
+    fs.writeFileSync(temp, FIXED_CLOCK);
+    fs.renameSync(temp, file);
+  }
   return file;
 }
 
