@@ -1,10 +1,14 @@
 /**
- * `get_context` in the engine (docs/ARCHITECTURE.md, get_context's contract, "How get_context chooses"): one task in, one bundle of
+ * `get_context` on the index (docs/ARCHITECTURE.md, get_context's contract, "How get_context chooses"): one task in, one bundle of
  * rules and reference material out, sized to the budget. Each step is its own module:
  *
  *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the named stacks' pages,
  *   stackPages.ts) -> section search -> widening
  *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
+ *
+ * `buildContext` reads as those steps: the task analysed once (`analyseTask`), then `prepare`
+ * (budget, scope, rules, pinned pages, what may be searched), the plan, `matchByPurpose` (packs,
+ * Good-for, folders, stacks), `searchAndWiden`, `judgeAndFocus` and `assemble` (budget, render).
  *
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
  * heuristics answer and the bundle is still complete.
@@ -71,19 +75,93 @@ export function budgetOf(maxTokens: number | undefined): number {
   return maxTokens;
 }
 
+/**
+ * The task as every step reads it, analysed once: its words as the index analyses them, its
+ * identity terms (names with their spellings, stackNames.ts) and the proper names in it the
+ * library never mentions.
+ */
+export interface TaskAnalysis {
+  /** The task, trimmed. */
+  text: string;
+  /** Its analysed terms (tags found, the focus step). */
+  terms: ReadonlySet<string>;
+  /** Its identity terms: which stack or product it names (stackNames.ts, stackPages.ts, focus.ts). */
+  identity: ReadonlySet<string>;
+  /** Capitalised names in it that no indexed section holds. */
+  unknown: readonly string[];
+}
+
+export function analyseTask(text: string, view: LibraryView): TaskAnalysis {
+  return { text, terms: termSet(text), identity: identityTerms(text), unknown: unknownNames(text, (t) => view.state.lexical.df(t)) };
+}
+
+/** What the request may draw from: its scope, the pages fixed by the library, and what search may reach. */
+interface Setup {
+  view: LibraryView;
+  maxTokens: number;
+  scope: ReturnType<typeof resolveScope>;
+  index: ContextIndex;
+  idOf: IdOf;
+  instructions: Doc[];
+  rules: Doc[];
+  pinned: Doc[];
+  /** Pages in scope that are searched (not rules, not the team instructions), the user's notes included. */
+  searchDocs: Doc[];
+  searchable: (doc: Doc) => boolean;
+  sections: LibrarySection[];
+  tagsFound: string[];
+}
+
+/** Pages matched by what they are for, packs, folders and the task's stacks (steps 4-5). */
+interface PurposeMatches {
+  packs: Awaited<ReturnType<typeof packCandidates>>;
+  pageScores: GoodForMatch[];
+  stacks: ReturnType<typeof stackPages>;
+  liftedPages: Set<string>;
+  keptLifted: Set<string>;
+}
+
+/** The candidates after section search and widening (step 6), with what the focus step needs. */
+interface Candidates {
+  search: Awaited<ReturnType<typeof searchSections>>;
+  candidates: Map<string, Candidate>;
+  best: ReturnType<typeof bestScores>;
+  goodFor: GoodForMatch[];
+  stackUse: Doc[];
+  focus: FocusContext;
+  markRecipes: (applied: ReadonlySet<string>) => void;
+}
+
+/** The judge's decisions (step 7). */
+interface Judged {
+  run: Awaited<ReturnType<typeof runJudge>>;
+  packDecisions: ReturnType<typeof decidePacks>;
+  applied: PurposeMatches['packs'];
+  recipePages: Set<string>;
+  decisions: ReturnType<typeof decideFocus>;
+}
+
 export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
   const { view, request, hooks } = input;
-  const task = request.task.trim();
-  if (task === '') throw new InputError('task: describe what you are about to do, in plain words');
+  const text = request.task.trim();
+  if (text === '') throw new InputError('task: describe what you are about to do, in plain words');
+  const task = analyseTask(text, view);
+  const setup = prepare(input, task);
+  // Step 1: the plan.
+  const plan = await makePlan(task.text, setup.index, hooks.models, { timeoutMs: hooks.planTimeoutMs, signal: request.signal });
+  const purpose = await matchByPurpose(input, setup, task, plan);
+  const found = await searchAndWiden(input, setup, task, plan, purpose);
+  const judged = await judgeAndFocus(input, task, purpose, found);
+  return assemble(input, setup, task, plan, found, judged, purpose);
+}
+
+/** Validates the request and fixes its scope, the team instructions, rules and pinned pages (steps 2-3), and what may be searched. */
+function prepare(input: BuildContextInput, task: TaskAnalysis): Setup {
+  const { view, request } = input;
   const maxTokens = budgetOf(request.maxTokens);
   const scope = resolveScope(view, { folder: request.folder, tags: request.tags });
   const index = contextIndex(view);
   const idOf: IdOf = (id) => view.shownIds.get(id) ?? id.slice(0, 8);
-  const notes = hooks.notes;
-
-  // Step 1: the plan.
-  const plan = await makePlan(task, index, hooks.models, { timeoutMs: hooks.planTimeoutMs, signal: request.signal });
-  const query = { task, facets: plan.searches };
 
   // Steps 2-3: instructions, rules, pinned pages; whatever the tags, only from inside the folder.
   const instructions = teamInstructions(view).filter(scope.withinFolder);
@@ -97,25 +175,36 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const searchable = (doc: Doc) => searchIds.has(doc.id);
   // A section with nothing under its heading (a title followed straight by a subheading) is never an excerpt.
   const sections = [...view.sections, ...(input.privateSections ?? [])].filter((s) => searchIds.has(s.doc.id) && hasBody(s.section));
-  const taskTerms = termSet(task);
-  const tagsFound = [...index.tags].filter(([, terms]) => terms.size > 0 && [...terms].every((t) => taskTerms.has(t))).map(([tag]) => tag).sort();
+  const tagsFound = [...index.tags].filter(([, terms]) => terms.size > 0 && [...terms].every((t) => task.terms.has(t))).map(([tag]) => tag).sort();
+  return { view, maxTokens, scope, index, idOf, instructions, rules, pinned, searchDocs, searchable, sections, tagsFound };
+}
 
-  // Steps 4-5: packs, pages and folders by what they are for.
+/** Steps 4-5: packs, pages and folders by what they are for, and the pages of the stacks the task names. */
+async function matchByPurpose(input: BuildContextInput, setup: Setup, task: TaskAnalysis, plan: Awaited<ReturnType<typeof makePlan>>): Promise<PurposeMatches> {
+  const { hooks, request } = input;
+  const { index, searchDocs } = setup;
+  const notes = hooks.notes;
+  const query = { task: task.text, facets: plan.searches };
   const packs = await packCandidates(index, query, { forced: request.pack, notes, meaning: hooks.textMeaning });
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
-  const taskIdentity = identityTerms(task);
-  const unknown = unknownNames(task, (t) => view.state.lexical.df(t));
   // The pages whose subject is a stack the task names, and the narrower pages of it the task does not ask for.
-  const stacks = stackPages(task, searchDocs.filter((d) => !isPrivateNote(d)));
+  const stacks = stackPages(task.text, searchDocs.filter((d) => !isPrivateNote(d)), task.identity);
   const folders = await matchFolders(index, searchDocs.filter((d) => !isPrivateNote(d)), query, { notes, meaning: hooks.textMeaning });
   const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
   // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
   // phrasings are its pages' titles (a flat folder of every stack) matches any task through one
   // page's title, which says nothing about its siblings.
   const keptLifted = new Set(folders.filter((f) => f.declared).flatMap((f) => f.pages.map((p) => p.id)));
+  return { packs, pageScores, stacks, liftedPages, keptLifted };
+}
 
-  // Step 6: section search, then widening.
-  const search = await searchSections({ index, sections, queries: [task, ...plan.searches], names: plan.names, tags: tagsFound, liftedPages, meaning: input.meaning, notes });
+/** Step 6: section search, the pages matched by what they are for, then widening one step from the pages that belong. */
+async function searchAndWiden(input: BuildContextInput, setup: Setup, task: TaskAnalysis, plan: Awaited<ReturnType<typeof makePlan>>, purpose: PurposeMatches): Promise<Candidates> {
+  const { view, hooks } = input;
+  const { index, sections, tagsFound, searchable } = setup;
+  const { packs, pageScores, stacks, liftedPages, keptLifted } = purpose;
+  const notes = hooks.notes;
+  const search = await searchSections({ index, sections, queries: [task.text, ...plan.searches], names: plan.names, tags: tagsFound, liftedPages, meaning: input.meaning, notes });
   const candidates = new Map<string, Candidate>();
   for (const hit of search.hits) {
     candidates.set(hit.entry.section.id, {
@@ -142,7 +231,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const textAgrees = (g: GoodForMatch) => (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
   // A page about another stack or product than the task names never comes in by what it is for.
   const stackOwn = new Set(stacks.forced.map((d) => d.id));
-  const goodFor = selectGoodFor(pageScores, (g) => (!stackOwn.has(g.doc.id) && otherStackName(g.doc, index, taskIdentity, unknown) !== undefined) || stacks.narrower.has(g.doc.id) || !textAgrees(g));
+  const goodFor = selectGoodFor(pageScores, (g) => (!stackOwn.has(g.doc.id) && otherStackName(g.doc, index, task.identity, task.unknown) !== undefined) || stacks.narrower.has(g.doc.id) || !textAgrees(g));
   // A page whose subject is a stack the task names comes like a page matched by what it is for,
   // even when a narrower page of the stack matches the task's other words better.
   // Its subject is what the task names: the read-alike test (otherStackName) does not apply to it.
@@ -174,12 +263,18 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
     }
   };
   markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const focus: FocusContext = { index, task, names: plan.names, best, taskTerms: taskIdentity, unknown, narrower: stacks.narrower, stackOwn };
+  const focus: FocusContext = { index, task: task.text, names: plan.names, best, taskTerms: task.identity, unknown: task.unknown, narrower: stacks.narrower, stackOwn };
   // Widening starts from pages that belong: close enough, and not about another stack than the task's.
   const seeds = [...candidates.values()].filter((c) => heuristicUse(c, best).yes && !heuristicDifferent(c, focus).yes).sort((a, b) => b.fused - a.fused || b.weight - a.weight);
   widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });
+  return { search, candidates, best, goodFor, stackUse, focus, markRecipes };
+}
 
-  // Step 7: the judge (one call for packs, sections and rows), then focus.
+/** Step 7: the judge (one call for packs, sections and rows), then focus: which candidates stay, best first. */
+async function judgeAndFocus(input: BuildContextInput, task: TaskAnalysis, purpose: PurposeMatches, found: Candidates): Promise<Judged> {
+  const { hooks, request } = input;
+  const { packs } = purpose;
+  const { candidates, best, focus, markRecipes } = found;
   const ordered = [...candidates.values()].sort((a, b) => {
     const ua = heuristicUse(a, best);
     const ub = heuristicUse(b, best);
@@ -187,15 +282,23 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   });
   const asked = focusQuestions(ordered, focus);
   const questions: JudgeQuestion[] = [...packQuestions(packs), ...asked.questions];
-  const run = await runJudge(questions, { task, mode: hooks.judgeMode, provider: hooks.models, cache: hooks.verdicts, timeoutMs: hooks.judgeTimeoutMs, signal: request.signal });
+  const run = await runJudge(questions, { task: task.text, mode: hooks.judgeMode, provider: hooks.models, cache: hooks.verdicts, timeoutMs: hooks.judgeTimeoutMs, signal: request.signal });
   const packDecisions = decidePacks(packs, run);
   const applied = packs.filter((_, i) => packDecisions[i].applied);
   const recipePages = new Set(applied.flatMap((p) => [...p.always, ...p.whenRelevant].map((d) => d.id)));
   markRecipes(new Set(applied.flatMap((p) => p.whenRelevant.map((d) => d.id))));
   const decisions = decideFocus(ordered, asked, run, focus).filter((d) => d.keep);
   decisions.sort((a, b) => Number(b.candidate.named) - Number(a.candidate.named) || b.confidence - a.confidence || b.candidate.fused - a.candidate.fused || a.candidate.entry.order - b.candidate.entry.order);
+  return { run, packDecisions, applied, recipePages, decisions };
+}
 
-  // Step 8: whole pages, then excerpts, within the budget; each carries its unsettled conflicts.
+/** Step 8: whole pages, then excerpts, within the budget, each with its unsettled conflicts; or the nearest pages when nothing matched; rendered. */
+function assemble(input: BuildContextInput, setup: Setup, task: TaskAnalysis, plan: Awaited<ReturnType<typeof makePlan>>, found: Candidates, judged: Judged, purpose: PurposeMatches): BuiltContext {
+  const { view, hooks } = input;
+  const { maxTokens, scope, idOf, instructions, rules, pinned, searchDocs, tagsFound } = setup;
+  const { search, candidates, goodFor, stackUse } = found;
+  const { run, packDecisions, applied, recipePages, decisions } = judged;
+  const notes = hooks.notes;
   const soundness = librarySoundness(view, hooks.conflictCheck ? [hooks.conflictCheck] : []);
   const conflictsOf = (doc: Doc) => soundness.pageConflicts(doc.id);
   // A stack page's sections say how they came: by search, or, kept past the window, by its subject ('use').
@@ -230,27 +333,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   // A task the library covers may also get its named entities' own docs, after every library
   // excerpt, when they are in scope: inside the folder, and never in a tagged bundle (they carry no tags).
   if (!nothing) excerpts.push(...entityCandidates(view, (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc))));
-  const pageNearness = new Map<Doc, number>();
-  if (nothing) {
-    for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
-    for (const h of search.hits) pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
-    // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
-    // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
-    // in their fused order, at a nearness too small to show.
-    if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
-      search.touched.forEach((h, i) => {
-        if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
-      });
-    }
-    // A task that shares no word with the library: the pages spelled most like it, nearer still
-    // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
-    if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
-      for (const [doc, near] of spellingNearness(task, searchDocs.filter((d) => !isPrivateNote(d)))) {
-        if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
-      }
-    }
-  }
-  const nearest = nothing ? nearestPages(pageNearness) : undefined;
+  const nearest = nothing ? nearestPages(nearness(task, purpose.pageScores, search, searchDocs)) : undefined;
 
   const organization = input.organization;
   const ruleBlocks: BundlePage[] = rules.map((doc) => {
@@ -267,7 +350,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const filled = fillBudget({ budgetChars: maxTokens * 4, fixed, whole, excerpts, nothingFound: nearest, idOf });
 
   const bundle: ContextBundle = {
-    task,
+    task: task.text,
     maxTokens,
     tokens: 0,
     rulesOverBudget: filled.rulesOverBudget,
@@ -294,6 +377,29 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   bundle.tokens = estimateTokens(markdown);
   if (markdown.length !== filled.chars) throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
   return { bundle, markdown, idOf };
+}
+
+/** When nothing matched: how near each page came, for naming the two or three nearest. */
+function nearness(task: TaskAnalysis, pageScores: readonly GoodForMatch[], search: Candidates['search'], searchDocs: readonly Doc[]): Map<Doc, number> {
+  const pageNearness = new Map<Doc, number>();
+  for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
+  for (const h of search.hits) pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
+  // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
+  // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
+  // in their fused order, at a nearness too small to show.
+  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+    search.touched.forEach((h, i) => {
+      if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
+    });
+  }
+  // A task that shares no word with the library: the pages spelled most like it, nearer still
+  // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
+  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+    for (const [doc, near] of spellingNearness(task.text, searchDocs.filter((d) => !isPrivateNote(d)))) {
+      if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
+    }
+  }
+  return pageNearness;
 }
 
 /** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */

@@ -79,12 +79,15 @@ export function subjectOf(doc: Doc): Set<string> {
   return new Set(keys.length > 1 ? keys.filter((k) => k.length > 1) : keys);
 }
 
-/** The task's words, their keys, and the keys of each word with the next ("Spring Boot": springboot). */
-function taskWords(task: string): { words: string[]; said: Set<string>; names: Set<string> } {
+/**
+ * The task's words, their keys, and the keys of each word with the next ("Spring Boot": springboot).
+ * `identity`: the task's identity terms when the caller has them (getContext.ts analyses the task once).
+ */
+function taskWords(task: string, identity?: ReadonlySet<string>): { words: string[]; said: Set<string>; names: Set<string> } {
   let text = task;
   for (const [re, to] of SPELLINGS) text = text.replace(re, ` ${to.trim()} `);
   const words = (text.match(/[\p{L}\p{N}][\p{L}\p{N}.+#'’-]*/gu) ?? []).map((w) => w.replace(/['’]s$/i, '').replace(/[.]+$/, ''));
-  const said = new Set<string>(identityTerms(task));
+  const said = new Set<string>(identity ?? identityTerms(task));
   const names = new Set<string>();
   words.forEach((word, i) => {
     const keys = [keyOf(word), i + 1 < words.length ? keyOf(word + words[i + 1]) : null].filter((k): k is string => k !== null);
@@ -97,9 +100,9 @@ function taskWords(task: string): { words: string[]; said: Set<string>; names: S
   return { words, said, names };
 }
 
-/** The stack pages of `task` among `docs` (the pages it may draw from). */
-export function stackPages(task: string, docs: readonly Doc[]): StackPages {
-  const { said, names } = taskWords(task);
+/** The stack pages of `task` among `docs` (the pages it may draw from); `identity`, its identity terms when known. */
+export function stackPages(task: string, docs: readonly Doc[], identity?: ReadonlySet<string>): StackPages {
+  const { said, names } = taskWords(task, identity);
   if (names.size === 0) return { forced: [], narrower: new Map() };
   const subjects = new Map<Doc, Set<string>>();
   const pagesOf = new Map<string, number>();
