@@ -36,7 +36,7 @@ describe('get_context (tool)', function () {
     removeTempDirs();
   });
 
-  it('is registered with get_context, read_page and get_file, and its inputs as the seed names them', () => {
+  it('is registered with get_context, read_page and get_file, and its inputs as its contract names them (docs/ARCHITECTURE.md)', () => {
     assert.deepEqual(TOOLS.map((t) => t.name).filter((n) => ['get_context', 'read_page', 'get_file'].includes(n)), ['get_context', 'read_page', 'get_file']);
     assert.deepEqual(Object.keys(tool.input), ['task', 'max_tokens', 'pack', 'tags', 'folder', 'format']);
   });

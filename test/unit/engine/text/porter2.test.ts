@@ -25,7 +25,7 @@ describe('Porter2 stemmer', () => {
     assert.deepEqual(mismatches.slice(0, 20), [], `${mismatches.length} mismatches`);
   });
 
-  it("makes the seed's examples one word: deploy / deploying / deployed / deployment, rotating / rotate", () => {
+  it("makes the contract's examples one word (docs/ARCHITECTURE.md): deploy / deploying / deployed / deployment, rotating / rotate", () => {
     assert.deepEqual(['deploy', 'deploying', 'deployed', 'deployment', 'deploys'].map(porterStem), ['deploy', 'deploy', 'deploy', 'deploy', 'deploy']);
     assert.equal(porterStem('rotating'), porterStem('rotate'));
     assert.deepEqual(analyzeQuery('how to deploy').map((t) => t.key), ['deploy']);

@@ -19,7 +19,7 @@ describe('get_context step 8: rendering (golden Markdown) and JSON reasons', fun
   });
   after(() => lib.engine.dispose());
 
-  it('renders the seed\'s order: team instructions, the comment, rules, then reference pages whole and excerpts by page', async () => {
+  it('renders the contract\'s order (docs/ARCHITECTURE.md): team instructions, the comment, rules, then reference pages whole and excerpts by page', async () => {
     const built = await run(lib.view, COLD_EMAIL);
     golden('cold-email-avalara.md', `${built.markdown}\n`);
     const headings = built.markdown.split('\n').filter((l) => /^#{1,2} |^<!--/.test(l));
