@@ -201,10 +201,14 @@ async function runBench(options: BenchOptions): Promise<void> {
   process.stdout.write(renderBench(result));
   process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
   if (options.storeSizes.length) {
-    // Its own process: the store bench holds a whole generated workspace in memory beside the server.
-    const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50), ...(options.vectors === 'skip' ? ['--words-only'] : ['--standin', options.standin])], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
-    if (store.status !== 0) throw new Error(`bench: the store bench failed (exit ${store.status})`);
-    process.stdout.write(`\n${store.stdout}`);
+    // Its own process: the store bench holds generated workspaces in memory beside its servers.
+    // Words only, then hybrid (unless --vectors skip): each run starts both servers its own way.
+    const modes = options.vectors === 'skip' ? [['--words-only']] : [['--words-only'], ['--standin', options.standin]];
+    for (const mode of modes) {
+      const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50), ...mode], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+      if (store.status !== 0) throw new Error(`bench: the store bench failed (exit ${store.status})`);
+      process.stdout.write(`\n${store.stdout}`);
+    }
   }
 }
 

@@ -20,6 +20,32 @@ import { fillVectorCache, planWindows } from '../../bench/fillVectors';
 import { Engine } from '../../server/src/engine/engine';
 import { clusteredVectors } from '../unit/engine/vector/syntheticVectors';
 
+/** What `GET /status` of `serve --store` says (the fields these tests read). */
+export interface ServeStatus {
+  mode: 'memory' | 'per-question';
+  following?: 'notifications' | 'polling';
+  namespaces: { name: string; generation?: number; sections?: number; estimatedBytes?: number }[];
+}
+
+/** `GET /status` of a server at `endpoint` (its /mcp URL) with `token`. */
+export async function serveStatus(endpoint: string, token: string): Promise<ServeStatus> {
+  const response = await fetch(endpoint.replace(/\/mcp$/, '/status'), { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(response.status, 200, await response.clone().text());
+  return (await response.json()) as ServeStatus;
+}
+
+/** Waits (up to 20 s) until the server's status holds `namespace` at `generation` or later; its status then. */
+export async function waitForGeneration(endpoint: string, token: string, namespace: string, generation: number): Promise<ServeStatus> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const status = await serveStatus(endpoint, token);
+    const held = status.namespaces.find((n) => n.name === namespace);
+    if (held && (held.generation ?? 0) >= generation) return status;
+    if (Date.now() > deadline) assert.fail(`${namespace} not at generation ${generation} after 20 s: ${JSON.stringify(status)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 interface Run {
   code: number;
   stdout: string;
@@ -96,6 +122,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       assert.ok((memory.passages as unknown[]).length > 0, question);
       assert.deepEqual(answerOf(stored), answerOf(memory), question);
     }
+    // Loading the namespace into memory for one question gives the same answer, the count of candidates included.
+    const memory = json(await run(['ask', QUESTIONS[0], '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
+    const loaded = json(await run(['ask', QUESTIONS[0], '--store', url(), '--workspace', ns, '--json', '--store-mode', 'memory']), 'ask --store --store-mode memory');
+    const { indexedAt: _a, ...loadedAnswer } = loaded;
+    const { indexedAt: _b, ...memoryAnswer } = memory;
+    assert.deepEqual(loadedAnswer, memoryAnswer);
   });
 
   it('ask --store flags a library passage\'s conflict with a page it did not return, as in memory', async () => {
@@ -197,6 +229,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const unknown = await run(['ask', 'rollback', '--store', url(), '--workspace', 'no-such-folder']);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /--workspace no-such-folder: the store holds no such workspace/);
+    const mode = await run(['ask', 'rollback', '--store', url(), '--store-mode', 'cached']);
+    assert.equal(mode.code, 1);
+    assert.match(mode.stderr, /--store-mode must be memory or per-question \(got "cached"\)/);
+    const noStore = await run(['ask', 'rollback', '--store-mode', 'memory']);
+    assert.equal(noStore.code, 1);
+    assert.match(noStore.stderr, /--store-mode: only with --store/);
     const bad = await run(['ask', 'rollback', '--store', 'mysql://localhost/x']);
     assert.equal(bad.code, 1);
     assert.match(bad.stderr, /--store: expected a postgresql:\/\/ connection string/);
@@ -329,6 +367,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       write(late, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: late-ledger\n  description: Reconciles the late ledger\nspec:\n  type: service\n  lifecycle: production\n  owner: team-ledger\n');
       write(late, 'overview.md', '# Late ledger\n\nThe quokka reconciler balances the late ledger every night.\n');
       const lateNs = (json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index a new folder').namespaces as { namespace: string }[])[0].namespace;
+      // Not loaded yet, or loaded already by the reader that follows the store: named, it is served.
       const open = await connectHttp(endpoint, everything);
       const limited = await connectHttp(endpoint, fernhillOnly);
       try {
@@ -348,7 +387,10 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
         assert.doesNotMatch(JSON.stringify(refused.content), /quokka|ledger/i);
 
         write(late, 'overview.md', '# Late ledger\n\nThe wombat reconciler balances the late ledger every hour.\n');
-        json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index the folder again');
+        const again = (json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index the folder again').namespaces as { generation: number }[])[0];
+        // The reader follows the write (notified, or at its next poll); its status says when it holds it.
+        const held = await waitForGeneration(endpoint, everything, lateNs, again.generation);
+        assert.equal(held.mode, 'memory');
         const changed = await ask('wombat reconciler');
         assert.match(changed[0]?.text ?? '', /wombat/);
         assert.ok((await ask('quokka reconciler')).every((p) => !/quokka/.test(p.text)), 'the old text is gone');

@@ -1,8 +1,10 @@
 /**
  * Seed 001, "Reads fail soft ... Authorization does not fail soft": with `--store`, a PostgreSQL
- * that stops under a running server gives empty answers flagged `scope-unreadable`, never an
- * internal error; a workspace the server does not serve is still refused; and the answers come
- * back when the server does. A real server of the test's own (it is stopped and started again).
+ * that stops under a running server gives empty answers flagged `scope-unreadable` to a reader
+ * that reads per question, never an internal error; a workspace the server does not serve is
+ * still refused; and the answers come back when the server does. A reader holding the store in
+ * memory (the default of `mcp --store`) keeps answering from memory meanwhile. A real server of
+ * the test's own (it is stopped and started again).
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
@@ -25,10 +27,23 @@ describe('--store fails soft when PostgreSQL stops', function () {
   }
   let server: OwnPostgresServer;
   let client: Client;
+  let inMemory: Client;
   let ns: string;
-  const call = async (name: string, args: Record<string, unknown>) => {
-    const result = await client.callTool({ name, arguments: args });
+  const callOn = async (on: Client, name: string, args: Record<string, unknown>) => {
+    const result = await on.callTool({ name, arguments: args });
     return { isError: result.isError === true, text: (result.content as { text: string }[])[0]?.text ?? '', out: result.structuredContent as Record<string, unknown> };
+  };
+  const call = (name: string, args: Record<string, unknown>) => callOn(client, name, args);
+  const connect = async (mode: string) => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [WSCTX, 'mcp', '--store', server.url, '--workspace', ns, '--store-mode', mode],
+      env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
+      stderr: 'pipe',
+    });
+    const connected = new Client({ name: `wsctx-fail-soft-test-${mode}`, version: '1.0.0' });
+    await connected.connect(transport);
+    return connected;
   };
   before(async () => {
     server = startOwnPostgres();
@@ -36,30 +51,33 @@ describe('--store fails soft when PostgreSQL stops', function () {
     ns = path.basename(fernhill);
     const index = await wsctxAsync(['index', '--store', server.url, '--workspace', fernhill, '--json']);
     assert.equal(index.code, 0, index.stderr);
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [WSCTX, 'mcp', '--store', server.url, '--workspace', ns],
-      env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
-      stderr: 'pipe',
-    });
-    client = new Client({ name: 'wsctx-fail-soft-test', version: '1.0.0' });
-    await client.connect(transport);
+    client = await connect('per-question');
+    inMemory = await connect('memory');
   });
   after(async () => {
     await client?.close();
+    await inMemory?.close();
     server?.stop();
     removeTempDirs();
   });
 
   const question = () => ({ workspace: ns, question: 'how do we roll back billing-worker?' });
 
-  it('answers, then answers empty and flagged while the server is down, then answers again', async () => {
+  it('answers, then answers empty and flagged while the server is down (from memory: as before), then answers again', async () => {
     const up = await call('workspace_context', question());
     assert.equal(up.isError, false, up.text);
     assert.ok((up.out.passages as unknown[]).length > 0);
+    const held = await callOn(inMemory, 'workspace_context', question());
+    assert.deepEqual(held.out.passages, up.out.passages);
 
     server.pause();
     try {
+      // The reader holding the namespace in memory needs no store to answer.
+      const fromMemory = await callOn(inMemory, 'workspace_context', question());
+      assert.equal(fromMemory.isError, false, fromMemory.text);
+      assert.deepEqual([fromMemory.out.passages, fromMemory.out.degraded], [up.out.passages, []]);
+      const memoryToc = await callOn(inMemory, 'get_toc', {});
+      assert.deepEqual([memoryToc.isError, memoryToc.out.degraded], [false, []]);
       const down = await call('workspace_context', question());
       assert.equal(down.isError, false, down.text);
       assert.deepEqual(down.out.passages, []);

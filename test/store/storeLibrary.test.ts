@@ -70,7 +70,7 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
         await store.write(workspaceRows(await engine.waitForIndex()));
         reader = new StoreReader(store);
         memory = createServices({ engine, now: () => NOW });
-        stored = createServices({ engine: storeEngine([{ name: namespace, absPath: files.workspace, generation: 1, indexedAt: '', vectorModel: null }], reader), now: () => NOW });
+        stored = createServices({ engine: storeEngine([{ name: namespace, absPath: files.workspace }], reader), now: () => NOW });
       });
       after(() => engine?.dispose());
 

@@ -32,8 +32,8 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
-import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, type StoreEngine } from './commands/storeCommand';
-import { serveMemory, serveStore } from './commands/serveCommand';
+import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, storeModeOf, type StoreEngine } from './commands/storeCommand';
+import { serveMemory, serveStore, serverConfigOf } from './commands/serveCommand';
 
 export function main(argv: string[]): Promise<number> {
   return hostMain(argv, runInCliTerms);
@@ -58,6 +58,7 @@ function text(positionals: string[], command: string, what: string, example: str
 
 async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
   if (options.store !== undefined) return runWithStore(command, positionals, options);
+  if (options.storeMode !== undefined || options.maxMemory !== undefined) throw new UsageError(`${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: only with --store (how a PostgreSQL store is read)`);
   switch (command) {
     case 'index': {
       const { engine } = startServices(options, { meaning: 'one-shot' });
@@ -166,13 +167,18 @@ async function runWithStore(command: string, positionals: string[], options: Cli
     throw new UsageError(`--store is not supported by ${command}: a store answers ${STORE_COMMANDS.join(', ')}; ${command} reads the workspace itself (leave --store out)`);
   }
   if (command === 'index') {
+    if (options.storeMode !== undefined || options.maxMemory !== undefined) throw new UsageError(`${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: index writes the store; it is how a reader reads it`);
     const summary = await indexIntoStore(options, workspaceFolders(options.workspaces), cacheDir(options));
     print(options.json ? JSON.stringify(summary, null, 2) : renderStoreIndexSummary(summary));
     // Every folder it could was written; one that could not makes the run fail (exit 2).
     return summary.failed.length > 0 ? 2 : 0;
   }
   if (options.asOf !== undefined) throw new UsageError('--as-of cannot be used with --store: a store holds each workspace as it was last indexed');
-  const opened = await openStoreEngine(options, command === 'mcp' || command === 'serve' ? logToStderr : undefined);
+  // The server's config file first: its `namespaces` say what this reader loads.
+  const config = command === 'serve' ? serverConfigOf(options) : undefined;
+  if (config?.namespaces && options.workspacesGiven) throw new UsageError(`--workspace and ${config.path}: namespaces: give the namespaces to serve one way`);
+  const mode = storeModeOf(options, command);
+  const opened = await openStoreEngine(options, { mode, log: command === 'mcp' || command === 'serve' ? logToStderr : undefined, ...(config?.namespaces ? { namespacePatterns: config.namespaces, namespacePatternsAt: `${config.path}:${config.namespacesLine}` } : {}) });
   try {
     switch (command) {
       case 'ask': {
@@ -206,7 +212,7 @@ async function runWithStore(command: string, positionals: string[], options: Cli
         await serveStdioMcp(createServices({ engine: opened.engine }));
         return 0;
       default:
-        return await serveStore(opened, options);
+        return await serveStore(opened, options, config);
     }
   } finally {
     await opened.close();

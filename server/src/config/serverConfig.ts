@@ -17,6 +17,15 @@
  * naming another folder is refused exactly like a folder the server does not serve, so nothing
  * outside its folders reaches it, not even that a folder exists. Every problem names the file,
  * the line and the key; a file with problems starts nothing.
+ *
+ * With `--store`, `namespaces` lists the namespaces this server serves (names, `*` for any run of
+ * characters): readers that hold the store in memory split an organisation's namespaces between
+ * them this way, one list per reader. The file may then leave `tokens` out (`--token`, or a
+ * generated token, reads every namespace served).
+ *
+ * ```yaml
+ * namespaces: [billing, 'payments-*']
+ * ```
  */
 import * as fs from 'node:fs';
 import { isMap, isSeq, LineCounter, parseDocument, type Node as YamlNode } from 'yaml';
@@ -36,7 +45,12 @@ export interface ServerToken {
 
 export interface ServerConfig {
   path: string;
+  /** Empty when the file lists none (it lists `namespaces`): `--token` or a generated token serves then. */
   tokens: ServerToken[];
+  /** Namespace names or patterns this server serves (`--store`); null: every one. */
+  namespaces: string[] | null;
+  /** Line of `namespaces`, for messages about it. */
+  namespacesLine: number;
 }
 
 /** Reads and checks the file; throws an InputError listing every problem as `file:line: key: message`. */
@@ -58,16 +72,27 @@ export function parseServerConfig(file: string, text: string, env: NodeJS.Proces
   const problem = (node: YamlNode | null | undefined, key: string, message: string) => problems.push(`${file}:${lineOf(node)}: ${key}: ${message}`);
   for (const error of doc.errors) problems.push(`${file}:${error.linePos?.[0].line ?? 1}: ${error.message.split('\n')[0]}`);
   const tokens: ServerToken[] = [];
+  let namespaces: string[] | null = null;
+  let namespacesLine = 1;
   if (doc.errors.length === 0) {
     const root = doc.contents;
     if (!isMap(root)) problem(root, 'tokens', 'the file must be a mapping with a `tokens` list');
     else {
       for (const pair of root.items) {
         const key = String((pair.key as { value?: unknown })?.value ?? pair.key);
-        if (key !== 'tokens') problem(pair.key as YamlNode, key, 'unknown key (the file holds `tokens`)');
+        if (key !== 'tokens' && key !== 'namespaces') problem(pair.key as YamlNode, key, 'unknown key (the file holds `tokens` and `namespaces`)');
+      }
+      const listed = root.get('namespaces', true) as YamlNode | undefined;
+      if (listed !== undefined) {
+        namespacesLine = lineOf(listed);
+        const value = isSeq(listed) ? (listed.toJSON() as unknown[]) : undefined;
+        if (!value || value.length === 0 || !value.every((n) => typeof n === 'string' && n.trim())) problem(listed, 'namespaces', 'a non-empty list of namespace names (or patterns with *) this server serves');
+        else namespaces = (value as string[]).map((n) => n.trim());
       }
       const list = root.get('tokens', true) as YamlNode | undefined;
-      if (!isSeq(list)) problem(list ?? root, 'tokens', 'a list of { name, token or tokenEnv, folders } is required');
+      if (list === undefined && listed !== undefined) {
+        // Only the namespaces: --token (or a generated one) reads them.
+      } else if (!isSeq(list)) problem(list ?? root, 'tokens', 'a list of { name, token or tokenEnv, folders } is required');
       else {
         list.items.forEach((item, i) => {
           const where = `tokens[${i}]`;
@@ -102,5 +127,5 @@ export function parseServerConfig(file: string, text: string, env: NodeJS.Proces
     seen.set(t.token, t);
   }
   if (problems.length) throw new InputError(`${problems.length === 1 ? 'a problem' : `${problems.length} problems`} in the server config:\n${problems.join('\n')}`);
-  return { path: file, tokens };
+  return { path: file, tokens, namespaces, namespacesLine };
 }

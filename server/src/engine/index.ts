@@ -92,9 +92,12 @@ export { fromWorkspacePath, toWorkspacePath } from './workspace/paths';
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
-export type { IndexStore, NamespaceBaseRows, NearestWindows, StoredMeaningRows, StoredNamespace, StoredWindowRow, VectorCatchUp } from './store/indexStore';
-export type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, PostingRow, StoredDoc, StoredMeaning, StoredSectionTerms, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './store/rows';
+export type { IndexStore, NamespaceBaseRows, NearestWindows, StoredMeaningRows, StoredNamespace, StoredWindowRow, VectorCatchUp, LoadSink, LoadedVersion, NamespaceLoad } from './store/indexStore';
+export type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, PostingRow, StoredDoc, StoredMeaning, StoredSectionTerms, StoredWorkspace, StoredWorkspaceInfo, WriteReport, NamespaceSizes } from './store/rows';
 export { isStoreUnavailable, unreadableNotice } from './store/storeAvailability';
-export { StoreReader, storeQueryModelOf, storeReaderOf } from './store/storeReader';
+export { StoreReader, storeQueryModelOf, storeReaderOf, memoryReaderOf, storeBackedOf } from './store/storeReader';
 export type { QuestionScope, StoreBacked } from './store/storeReader';
 export { workspaceRows } from './store/storeRows';
+export { formatBytes, parseByteSize } from './store/memoryEstimate';
+export { MemoryReader, globMatches } from './store/memoryReader';
+export type { NamespaceChoice } from './store/memoryReader';

@@ -11,6 +11,9 @@
  * flight is closed (clients re-initialize), so abandoned sessions do not pile up; a port in use is
  * an `InputError` with one line to say so.
  *
+ * `GET /status`, behind the same gates and token, answers what the server holds and how it reads
+ * it (a store read per question or held in memory, each namespace's generation), as JSON.
+ *
  * Limits, so whoever can reach the port cannot exhaust the process: at most
  * {@link DEFAULT_MAX_SESSIONS} live sessions (a new one closes the longest-idle session without a
  * request in flight; when every session is busy it is a 503 that says so), at most
@@ -27,6 +30,8 @@ import type { Services } from '../services/services';
 import { createMcpServer, type CreatedServer } from './createServer';
 
 export const MCP_HTTP_PATH = '/mcp';
+/** `GET` with the same bearer token: what the server holds and how it reads it (JSON), for operators and probes. */
+export const STATUS_HTTP_PATH = '/status';
 
 /** Shortest bearer token accepted: 32 characters (the generated one is 64 hex characters). */
 export const MIN_TOKEN_LENGTH = 32;
@@ -56,6 +61,8 @@ export interface HttpAccess {
   name: string;
   token: string;
   services: Services;
+  /** What `GET /status` answers this token (only what the token may read); none: 404. */
+  status?: () => unknown;
 }
 
 export interface HttpMcpOptions {
@@ -71,6 +78,8 @@ export interface HttpMcpOptions {
   port?: number;
   /** Generated (32 random bytes, hex) when not given. */
   token?: string;
+  /** What `GET /status` answers the one token (without `access`); none: 404. */
+  status?: () => unknown;
   /** Origins a browser-based client may call from; none by default. */
   allowedOrigins?: string[];
   /** Milliseconds a session may stay idle before it is closed; default {@link DEFAULT_SESSION_IDLE_MS}, at least 50. */
@@ -107,7 +116,7 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
   if (options.token !== undefined) checkToken(options.token);
   for (const a of options.access ?? []) checkToken(a.token);
   const token = options.token ?? randomBytes(32).toString('hex');
-  const access: readonly HttpAccess[] = options.access?.length ? options.access : [{ name: 'default', token, services: options.services }];
+  const access: readonly HttpAccess[] = options.access?.length ? options.access : [{ name: 'default', token, services: options.services, ...(options.status ? { status: options.status } : {}) }];
   const sessions = new Map<string, Session>();
   const idleMs = Math.max(50, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   const maxSessions = Math.max(1, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
@@ -130,7 +139,7 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== MCP_HTTP_PATH) return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
+    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH) return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
     const host = (req.headers.host ?? '').toLowerCase();
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, 'Forbidden: unexpected Host header');
     const origin = req.headers.origin;
@@ -139,6 +148,15 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     if (!caller) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="workspace-context"');
       return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
+    }
+    if (url.pathname === STATUS_HTTP_PATH) {
+      // A token's own: a token limited to some folders hears of no other (serveCommand.ts).
+      const status = caller.status;
+      if (req.method !== 'GET') return refuse(res, 405, `Method not allowed: GET ${STATUS_HTTP_PATH}`);
+      if (!status) return refuse(res, 404, `Not found; this server gives no ${STATUS_HTTP_PATH}`);
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(status()));
+      return;
     }
 
     const sessionId = req.headers['mcp-session-id'];

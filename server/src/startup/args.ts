@@ -46,6 +46,8 @@ const OPTIONS = {
   port: { type: 'string' },
   token: { type: 'string' },
   store: { type: 'string' },
+  'store-mode': { type: 'string' },
+  'max-memory': { type: 'string' },
   config: { type: 'string' },
   'private-notes': { type: 'string' },
   organization: { type: 'string' },
@@ -93,6 +95,10 @@ export type CliOptions = {
   token?: string;
   /** `--store`: a postgresql:// URL; index writes there, the other commands answer from there. */
   store?: string;
+  /** `--store-mode memory|per-question`: hold the store's namespaces in memory, or read the store per question. */
+  storeMode?: string;
+  /** `--max-memory SIZE` (memory mode): refuse to load more than this (8GB, 512MB, bytes). */
+  maxMemory?: string;
   /** `serve --config FILE` (with or without `--store`): the server's config file (access tokens and their folders). */
   config?: string;
   /** `--private-notes DIR`: the user's own notes folder (outside the workspace); over `privateNotes.folder`. */
@@ -168,6 +174,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       port: port(v.port),
       token: v.token,
       store: v.store,
+      storeMode: v['store-mode'],
+      maxMemory: v['max-memory'],
       config: v.config,
       privateNotes: v['private-notes'],
       organization: v.organization,

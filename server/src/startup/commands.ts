@@ -26,6 +26,14 @@ export interface CommandHelp {
 
 const flag = (name: string, value: string, text: string) => ({ name, flag: `--${name}${value ? ` ${value}` : ''}`, text });
 
+/** How a store is read (every command that answers from `--store`; serve's and mcp's help lists them too). */
+const STORE_MODE = flag(
+  'store-mode',
+  'MODE',
+  'with --store, memory or per-question: load each namespace into memory and answer from there, following writes (the default of mcp and serve), or read the store for each question (the default of one-shot commands; for a reader too small to hold the index)',
+);
+const MAX_MEMORY = flag('max-memory', 'SIZE', 'with --store in memory mode: say what each namespace will take before loading, and refuse past SIZE (8GB, 512MB), naming the namespaces');
+
 /** Flags every command takes: where to read, how to print, and the settings of .wsctx.yaml. */
 export const COMMON_FLAGS: readonly (FlagHelp & { name: string })[] = [
   { name: 'workspace', flag: '-w, --workspace DIR', text: 'a folder to serve (repeatable; default: the current folder)' },
@@ -43,6 +51,8 @@ export const COMMON_FLAGS: readonly (FlagHelp & { name: string })[] = [
   flag('private-notes', 'DIR', 'your own Markdown notes, a folder outside the workspace: context searches them too'),
   flag('organization', 'NAME', 'the name in "Instructions from the NAME team" (default: the first folder\'s name)'),
   flag('store', 'URL', 'a PostgreSQL store (postgresql://user@host/db): index writes there; ask, expand, toc, section, search, context, page, file, mcp and serve answer from it'),
+  STORE_MODE,
+  MAX_MEMORY,
   { name: 'help', flag: '-h, --help', text: 'this text' },
 ];
 
@@ -179,8 +189,8 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: 'mcp',
     args: '',
     summary: 'serve the MCP tools over stdio (for an agent to start)',
-    details: 'Indexes, watches the folders and answers until the client disconnects; logs go to stderr.',
-    flags: [],
+    details: 'Indexes, watches the folders and answers until the client disconnects; logs go to stderr. With --store it loads the namespaces from the store instead and follows their writes.',
+    flags: [STORE_MODE, MAX_MEMORY],
     examples: ['wsctx mcp --workspace /absolute/path/to/your/workspace'],
   },
   {
@@ -188,13 +198,20 @@ export const COMMANDS: readonly CommandHelp[] = [
     args: '',
     summary: 'serve the MCP tools over HTTP on 127.0.0.1, with a bearer token',
     details:
-      'Prints the URL and the token on stderr. A session idle for 30 minutes is closed. --config gives the callers\' tokens instead, each for every folder or limited to some.',
+      'Prints the URL and the token on stderr. A session idle for 30 minutes is closed. --config gives the callers\' tokens instead, each for every folder or limited to some. With --store it is a reader: it prints the memory each namespace will take, loads them from the store, answers from memory and follows every write; GET /status says its mode and each namespace\'s generation.',
     flags: [
       flag('port', 'N', 'the port, 0-65535 (default 0: a free one)'),
       flag('token', 'T', 'the bearer token, 32 characters or more (default: a random one)'),
-      flag('config', 'FILE', "the server's config file: its tokens and the folders each may read"),
+      flag('config', 'FILE', "the server's config file: its tokens, the folders each may read, and with --store the namespaces this server serves (a `namespaces` list, names or patterns with *)"),
+      STORE_MODE,
+      MAX_MEMORY,
     ],
-    examples: ['wsctx serve --workspace ~/src/platform --port 8931', 'wsctx serve --store postgresql://wsctx@db/wsctx --config wsctx-server.yaml'],
+    examples: [
+      'wsctx serve --workspace ~/src/platform --port 8931',
+      'wsctx serve --store postgresql://wsctx@db/wsctx --config reader-a.yaml',
+      'wsctx serve --store postgresql://wsctx@db/wsctx --max-memory 8GB',
+      'wsctx serve --store postgresql://wsctx@db/wsctx --store-mode per-question',
+    ],
   },
 ];
 

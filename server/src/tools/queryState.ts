@@ -2,7 +2,7 @@
  * Picks the index state a tool call answers from: the current one, or the workspace as it was at
  * `asOf`; and the honesty flags that go with it (docs/ARCHITECTURE.md, workspace_context's contract, "Freshness and honesty").
  */
-import { type WorkspaceIndex, type IndexState, type SectionEntry, type WorkspaceFolder, storeQueryModelOf, storeReaderOf, type QuestionScope, type StoreBacked } from '../engine';
+import { type WorkspaceIndex, type IndexState, type SectionEntry, type WorkspaceFolder, memoryReaderOf, storeBackedOf, storeQueryModelOf, storeReaderOf, type QuestionScope } from '../engine';
 import { ToolInputError } from './toolError';
 
 /** Problems that mean part of the workspace could not be read, so an answer may be partial. */
@@ -28,17 +28,25 @@ export type StateForQuery =
  * would read as "nothing is written about it".
  */
 export async function stateForQuery(engine: WorkspaceIndex, workspaceArg: string, asOf?: string, question?: string, queryVector?: Float32Array | null, scope?: QuestionScope): Promise<StateForQuery> {
-  const reader = storeReaderOf(engine);
+  const backed = storeBackedOf(engine);
   // A namespace written into the store since the server started is served without a restart.
-  if (reader && !engine.findFolder(workspaceArg)) await (engine as unknown as StoreBacked).refreshFolders(workspaceArg);
+  if (backed && !engine.findFolder(workspaceArg)) await backed.refreshFolders(workspaceArg);
   const workspace = engine.findFolder(workspaceArg);
   if (!workspace) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
     throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspaceArg}'; it serves ${served} (give one of these names or its path).`);
   }
+  // A store (`--store`) holds the workspace as it was last indexed, not its history.
+  if (backed && asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');
+  const memory = memoryReaderOf(engine);
+  if (memory) {
+    // The namespace in memory: the whole index of that folder, as the in-memory engine holds it.
+    const held = memory.stateOf(workspace.name);
+    if (!held) return { kind: 'cold', workspace, degraded: ['index-cold'] };
+    return { kind: 'ready', state: held, workspace, degraded: held.problems.some((p) => UNREADABLE.has(p.code)) ? ['scope-unreadable'] : [] };
+  }
+  const reader = storeReaderOf(engine);
   if (reader) {
-    // A store (`--store`) holds the workspace as it was last indexed, not its history.
-    if (asOf !== undefined) throw new ToolInputError('asOf: a store answers from the workspace as it was last indexed; ask without asOf, or without --store for the workspace as it was then');
     // A question's state holds its candidates only (engine/store/scopedState.ts), the nearest
     // sections by meaning among them when the question was embedded by the stored vectors' model;
     // with `scope` (how it will be ranked), only those that can be among its passages.
@@ -62,7 +70,7 @@ export async function stateForQuery(engine: WorkspaceIndex, workspaceArg: string
 
 /** Waits until the engine can answer the library tools: its first index in memory; a store is always ready. */
 export async function waitForLibrary(engine: WorkspaceIndex): Promise<void> {
-  if (!storeReaderOf(engine)) await engine.waitForIndex();
+  if (!storeBackedOf(engine)) await engine.waitForIndex();
 }
 
 /**
@@ -72,13 +80,21 @@ export async function waitForLibrary(engine: WorkspaceIndex): Promise<void> {
  * pages and the counts they are weighed by cannot come from one namespace.
  */
 export async function libraryIndexState(engine: WorkspaceIndex, texts: readonly string[]): Promise<IndexState | undefined> {
+  const memory = memoryReaderOf(engine);
   const reader = storeReaderOf(engine);
-  if (!reader) return engine.stateForQuery();
-  const { state, holders } = await reader.libraryStateOf(engine.folders.map((f) => f.name), texts);
+  if (!memory && !reader) return engine.stateForQuery();
+  const { state, holders } = memory ? heldLibrary(engine, memory) : await reader!.libraryStateOf(engine.folders.map((f) => f.name), texts);
   if (holders.length > 1) {
     throw new ToolInputError(`the library tools read one workspace's library from a store, and ${holders.join(', ')} each hold one: serve the one to read on its own (--workspace NAME)`);
   }
   return state;
+}
+
+/** The served namespace held in memory that holds library pages (the first served when none does), as libraryStateOf does over the store. */
+function heldLibrary(engine: WorkspaceIndex, memory: NonNullable<ReturnType<typeof memoryReaderOf>>): { state: IndexState | undefined; holders: string[] } {
+  const held = engine.folders.map((f) => ({ name: f.name, state: memory.stateOf(f.name) }));
+  const holders = held.filter((h) => (h.state?.counts.bySourceKind.library ?? 0) > 0);
+  return { state: (holders[0] ?? held[0])?.state, holders: holders.map((h) => h.name) };
 }
 
 /**
@@ -87,6 +103,8 @@ export async function libraryIndexState(engine: WorkspaceIndex, texts: readonly 
  * whose question state holds only some pages and no texts, the namespace's library.
  */
 export async function wholeLibraryState(engine: WorkspaceIndex, workspace: WorkspaceFolder, state: IndexState): Promise<IndexState> {
+  const memory = memoryReaderOf(engine);
+  if (memory) return memory.stateOf(workspace.name) ?? state;
   const reader = storeReaderOf(engine);
   if (!reader) return state;
   return (await reader.libraryStateOf([workspace.name], [])).state ?? state;

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import { shortId, type Engine, type IndexState, type WorkspaceFolder, SOURCE_KINDS, type SourceKind, RELATION_PAIRS, CONTRACT_VERSION, DOCUMENT_CAP, comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult, folderScopedState, fromWorkspacePath, storeReaderOf, type StoreBacked, isExpired } from '../engine';
+import { shortId, type Engine, type IndexState, type WorkspaceFolder, SOURCE_KINDS, type SourceKind, RELATION_PAIRS, CONTRACT_VERSION, DOCUMENT_CAP, comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult, folderScopedState, fromWorkspacePath, isExpired, memoryReaderOf, storeBackedOf, storeReaderOf } from '../engine';
 import { pathToFileURL } from 'node:url';
 import { completePassages, stateForQuery, wholeLibraryState, type DegradedFlag, type StateForQuery } from './queryState';
 import { logged } from './callLog';
@@ -220,9 +220,9 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
  * could have used (an empty answer would read as "nothing is written about it").
  */
 async function foldersToAsk(engine: Engine, workspace: string | undefined): Promise<WorkspaceFolder[]> {
-  const reader = storeReaderOf(engine);
+  const backed = storeBackedOf(engine);
   // A namespace written into the store since the server started is served without a restart.
-  if (reader && (workspace === undefined || !engine.findFolder(workspace))) await (engine as unknown as StoreBacked).refreshFolders();
+  if (backed && (workspace === undefined || !engine.findFolder(workspace))) await backed.refreshFolders(workspace);
   if (workspace === undefined || workspace.trim() === '') return [...engine.folders];
   const folder = engine.findFolder(workspace);
   if (!folder) {
@@ -282,9 +282,11 @@ function heldBackOutput(held: RankResult['heldBack']): Pick<ContextOutput, 'held
 function meaningSummary(engine: Engine, states: readonly IndexState[]): ContextOutput['meaning'] {
   const sections = states.reduce((sum, s) => sum + (s.scope ? s.scope.ordinals.length : s.counts.sections), 0);
   const reader = storeReaderOf(engine);
-  if (reader) {
+  const memory = memoryReaderOf(engine);
+  if (reader || memory) {
     // A store's question state counts the namespace's stored vectors; the engine holds none itself.
-    const stored = states.map((s) => reader.meaningSummaryOf(s)).filter((m) => m !== undefined && m !== null);
+    const model = storeBackedOf(engine)!.queryModel;
+    const stored = states.map((s) => (memory ? memory.meaningSummaryOf(s, model) : reader!.meaningSummaryOf(s))).filter((m) => m !== undefined && m !== null);
     if (stored.length === 0) return null;
     const withVectors = stored.reduce((sum, m) => sum + m!.sectionsWithVectors, 0);
     return { model: stored[0]!.model, sectionsWithVectors: withVectors, sectionsWithoutVectors: Math.max(0, sections - withVectors) };

@@ -38,7 +38,7 @@ describe('server config (serve --store --config)', () => {
       (error: Error) => {
         const lines = error.message.split('\n').slice(1);
         assert.deepEqual(lines, [
-          '/etc/wsctx.yaml:11: listen: unknown key (the file holds `tokens`)',
+          '/etc/wsctx.yaml:11: listen: unknown key (the file holds `tokens` and `namespaces`)',
           '/etc/wsctx.yaml:2: tokens[0].token: a token must be at least 32 characters (got 3)',
           '/etc/wsctx.yaml:5: tokens[1].tokenEnv: the environment variable NOT_SET_ANYWHERE is not set',
           '/etc/wsctx.yaml:6: tokens[2].name: a name is required (it is what logs call the caller)',
@@ -48,6 +48,17 @@ describe('server config (serve --store --config)', () => {
         return true;
       },
     );
+  });
+
+  it('reads the namespaces a reader serves (names and patterns), with tokens or alone', () => {
+    const alone = parseServerConfig('r.yaml', "namespaces: [billing, 'payments-*']\n", {});
+    assert.deepEqual([alone.namespaces, alone.tokens, alone.namespacesLine], [['billing', 'payments-*'], [], 1]);
+    const both = parseServerConfig('r.yaml', `tokens:\n  - name: all\n    token: ${TOKEN}\nnamespaces:\n  - billing\n`, {});
+    assert.deepEqual([both.namespaces, both.tokens.map((t) => t.name), both.namespacesLine], [['billing'], ['all'], 5]);
+    assert.equal(parseServerConfig('r.yaml', `tokens:\n  - name: all\n    token: ${TOKEN}\n`, {}).namespaces, null);
+    assert.throws(() => parseServerConfig('r.yaml', 'namespaces: []\n', {}), /r\.yaml:1: namespaces: a non-empty list of namespace names \(or patterns with \*\) this server serves/);
+    assert.throws(() => parseServerConfig('r.yaml', 'namespaces: billing\n', {}), /r\.yaml:1: namespaces: a non-empty list/);
+    assert.throws(() => parseServerConfig('r.yaml', 'other: 1\n', {}), /r\.yaml:1: tokens: a list of \{ name, token or tokenEnv, folders \} is required/);
   });
 
   it('refuses two callers sharing one token, and broken YAML with its line', () => {

@@ -26,11 +26,15 @@ interface TokenFolders {
   folders: string[] | null;
 }
 
-/** `--config` read, or undefined; `--token` with it is a usage error (the file lists the tokens). */
-function serverConfigOf(options: CliOptions): ServerConfig | undefined {
-  if (options.token !== undefined && options.config !== undefined) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
+/**
+ * `--config` read, or undefined; `--token` with a file that lists tokens is a usage error (one or
+ * the other), beside a file that lists only `namespaces` it is the token.
+ */
+export function serverConfigOf(options: CliOptions): ServerConfig | undefined {
+  const config = options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
+  if (options.token !== undefined && config && config.tokens.length > 0) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
   if (options.token !== undefined) checkToken(options.token);
-  return options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
+  return config;
 }
 
 /**
@@ -53,8 +57,9 @@ function tokenFolders(config: ServerConfig, served: readonly string[], absentOk:
 /** `serve` over the in-memory engine: one engine for every folder, one more per distinct set of folders a token is limited to. */
 export async function serveMemory(options: CliOptions): Promise<number> {
   const config = serverConfigOf(options);
+  if (config?.namespaces) throw new InputError(`${config.path}:${config.namespacesLine}: namespaces: a list of the store's namespaces to serve, for serve --store; without a store, --workspace names the folders`);
   const folders = workspaceFolders(options.workspaces);
-  const limits = config ? tokenFolders(config, folders.map((f) => f.name), false) : [];
+  const limits = config?.tokens.length ? tokenFolders(config, folders.map((f) => f.name), false) : [];
   const start = (subset?: readonly WorkspaceFolder[]) => startServices(options, { meaning: 'serve', log: logToStderr, callLog: true, connections: 'shared', ...(subset ? { folders: subset } : {}) });
   const main = start();
   const running: { services: Services; unwatch: () => void }[] = [];
@@ -75,12 +80,12 @@ export async function serveMemory(options: CliOptions): Promise<number> {
       if (!services) bySet.set(key, (services = run(start(folders.filter((f) => allowed.includes(f.name))))));
       return { name: token.name, token: token.token, services };
     });
-    server = await startHttpMcpServer({ services: main, ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
+    server = await startHttpMcpServer({ services: main, ...(limits.length ? { access } : { token: options.token }), port: options.port, log: logToStderr });
   } catch (error) {
     await stopAll(running, false);
     throw error;
   }
-  process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${config ? `tokens from ${config.path}: ${config.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n`);
+  process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${limits.length ? `tokens from ${config!.path}: ${config!.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n`);
   await untilSignal();
   await server.close();
   await stopAll(running, true);
@@ -97,26 +102,46 @@ async function stopAll(running: readonly { services: Services; unwatch: () => vo
 
 /**
  * `serve --store`: MCP over HTTP for many concurrent readers of the store. With `--config FILE`
- * each token of the file gets its own engine over the folders it may read; without, one token
- * (`--token`, or a generated one) reads every namespace served.
+ * each token of the file gets its own engine over the folders it may read; without (or with a
+ * file that lists only `namespaces`), one token (`--token`, or a generated one) reads every
+ * namespace served. Every engine shares the process's one reader: in memory, each namespace is
+ * held once whatever the tokens. `GET /status` answers each token with the namespaces it may
+ * read: generation, sections and, in memory, the estimated bytes held.
  */
-export async function serveStore(opened: StoreEngine, options: CliOptions): Promise<number> {
-  const config = serverConfigOf(options);
+export async function serveStore(opened: StoreEngine, options: CliOptions, config: ServerConfig | undefined): Promise<number> {
   const served = opened.namespaces.map((n) => n.name);
   const engines: Engine[] = [];
-  const access: HttpAccess[] = (config ? tokenFolders(config, served, true) : []).map(({ token, folders }) => {
+  const readers = { reader: opened.reader, memory: opened.memory };
+  const access: HttpAccess[] = (config?.tokens.length ? tokenFolders(config, served, true) : []).map(({ token, folders }) => {
     const allowed = folders === null ? opened.namespaces : opened.namespaces.filter((n) => folders.includes(n.name));
-    const engine = storeEngine(allowed, opened.reader, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (token.folders ?? 'all'));
+    const engine = storeEngine(allowed, readers, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (token.folders ?? 'all'));
     engines.push(engine);
-    return { name: token.name, token: token.token, services: createServices({ engine }) };
+    return { name: token.name, token: token.token, services: createServices({ engine }), status: () => storeStatus(opened, engine) };
   });
-  const server = await startHttpMcpServer({ services: createServices({ engine: opened.engine }), ...(config ? { access } : { token: options.token }), port: options.port, log: logToStderr });
-  const who = config ? `tokens from ${config.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
-  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${served.join(', ')})\n  url:   ${server.url}\n  ${who}\n`);
+  const server = await startHttpMcpServer({
+    services: createServices({ engine: opened.engine }),
+    ...(access.length ? { access } : { token: options.token, status: () => storeStatus(opened, opened.engine) }),
+    port: options.port,
+    log: logToStderr,
+  });
+  const who = access.length ? `tokens from ${config!.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
+  const how = opened.mode === 'memory' ? 'answering from memory, following writes' : 'reading the store for each question (--store-mode per-question)';
+  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${served.join(', ')}), ${how}\n  url:   ${server.url}\n  ${who}\n  status: GET ${server.url.replace(/\/mcp$/, '/status')}\n`);
   await untilSignal();
   await server.close();
   for (const engine of engines) engine.dispose();
   return 0;
+}
+
+/** What `GET /status` answers a token: how the store is read and the namespaces its engine serves. */
+function storeStatus(opened: StoreEngine, engine: Engine): unknown {
+  const names = new Set(engine.folders.map((f) => f.name));
+  if (opened.memory) {
+    const status = opened.memory.status();
+    const namespaces = status.namespaces.filter((n) => names.has(n.name));
+    return { ...status, estimatedBytes: namespaces.reduce((sum, n) => sum + n.estimatedBytes, 0), namespaces, rssBytes: process.memoryUsage.rss() };
+  }
+  return { mode: 'per-question', namespaces: engine.folders.map((f) => ({ name: f.name })) };
 }
 
 function untilSignal(): Promise<void> {

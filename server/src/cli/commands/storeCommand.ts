@@ -8,10 +8,11 @@
  * paths and ids a one-folder engine gives, and answers as that engine does.
  */
 import * as path from 'node:path';
-import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings, Engine, InputError, type IndexState, type WorkspaceFolder, type MeaningSource, type StoredNamespace, type WriteReport, StoreReader, type StoreBacked, workspaceRows } from '../../engine';
+import { getHeapStatistics } from 'node:v8';
+import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings, Engine, InputError, type IndexState, type WorkspaceFolder, type MeaningSource, type StoredNamespace, type WriteReport, StoreReader, type StoreBacked, globMatches, MemoryReader, type NamespaceChoice, formatBytes, parseByteSize, workspaceRows } from '../../engine';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgStore';
 import { engineGlobsFrom } from '../../config/workspaceConfig';
-import type { CliOptions } from '../../startup/args';
+import { UsageError, type CliOptions } from '../../startup/args';
 import { cliSettings } from '../../startup/hostConfig';
 import { embeddingSettings } from '../../startup/startup';
 
@@ -66,9 +67,13 @@ export async function indexIntoStore(options: CliOptions, folders: readonly Work
 export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
   const lines = [`store ${summary.store}`];
   for (const n of summary.namespaces) {
+    if (n.unchanged) {
+      lines.push(`${n.namespace}: ${n.documents} documents, ${n.sections} sections indexed in ${(n.indexMs / 1000).toFixed(1)} s; unchanged (its digest compared in ${(n.durationMs / 1000).toFixed(1)} s), nothing written (generation ${n.generation})`);
+      continue;
+    }
     lines.push(
       `${n.namespace}: ${n.documents} documents, ${n.sections} sections indexed in ${(n.indexMs / 1000).toFixed(1)} s; ` +
-        `written: ${n.documentsWritten} documents (${n.documentsKept} unchanged, ${n.documentsRemoved} removed), ${n.sectionsWritten} sections, ${n.postingsWritten} postings, ` +
+        `written: ${n.documentsWritten} documents (${n.documentsKept} unchanged, ${n.documentsRemoved} removed), ${n.sectionsWritten} sections, ${n.postingsWritten} postings in ${n.blocksWritten} term blocks, ` +
         `${n.catalogWritten ? 'catalog' : 'catalog unchanged'}, ${n.commitsWritten} commit facts, vectors of ${n.vectorSectionsWritten} sections (${n.windowsWritten} windows) ` +
         `in ${(n.durationMs / 1000).toFixed(1)} s (generation ${n.generation})`,
     );
@@ -82,11 +87,31 @@ export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
 export interface StoreEngine {
   engine: Engine;
   store: PostgresStore;
-  reader: StoreReader;
+  /** How this process reads the store: `memory` (each namespace loaded, answers from memory) or `per-question`. */
+  mode: StoreMode;
+  /** The per-question reader (`per-question`), or undefined. */
+  reader: StoreReader | undefined;
+  /** The reader holding the namespaces in memory (`memory`), or undefined. */
+  memory: MemoryReader | undefined;
   namespaces: StoredNamespace[];
   /** Embeds questions for every engine of the store; null when embeddings are off. */
   embedder: Embedder | null;
   close(): Promise<void>;
+}
+
+/**
+ * How a process reads the store (`--store-mode`): `memory` loads each namespace it serves into
+ * memory in bulk and answers every tool from there, following writes; `per-question` reads what
+ * each question needs from the store (a reader too small to hold the index).
+ */
+export type StoreMode = 'memory' | 'per-question';
+
+/** `--store-mode`, else the command's default: servers (`mcp`, `serve`) hold the index in memory, one-shot commands read per question. */
+export function storeModeOf(options: CliOptions, command: string): StoreMode {
+  const given = options.storeMode;
+  if (given === undefined) return command === 'mcp' || command === 'serve' ? 'memory' : 'per-question';
+  if (given !== 'memory' && given !== 'per-question') throw new UsageError(`--store-mode must be memory or per-question (got "${given}")`);
+  return given;
 }
 
 /** $WSCTX_STORE_VECTOR_SEARCH: `exact` scans the vectors even where pgvector's HNSW index exists. */
@@ -96,43 +121,120 @@ function vectorSearchFromEnv(): 'auto' | 'exact' {
   return raw;
 }
 
+/** $WSCTX_STORE_POLL_MS: how often a reader holding the store in memory polls its generations (default 2,000). */
+function pollMsFromEnv(): number | undefined {
+  const raw = process.env.WSCTX_STORE_POLL_MS;
+  if (raw === undefined || raw === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 50 || n > 3_600_000) throw new InputError(`WSCTX_STORE_POLL_MS must be a whole number of milliseconds 50..3600000 (got "${raw}")`);
+  return n;
+}
+
 function stripUndefined<T extends object>(o: T): Partial<T> {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-export async function openStoreEngine(options: CliOptions, log?: (message: string) => void): Promise<StoreEngine> {
+export interface OpenStoreOptions {
+  mode: StoreMode;
+  log?: (message: string) => void;
+  /** Namespace patterns from the server's config file (`namespaces`): this reader serves those only. */
+  namespacePatterns?: readonly string[];
+  /** Where the patterns were read (`file:line`), for the error when none matches. */
+  namespacePatternsAt?: string;
+}
+
+/**
+ * Opens the store and the engine over it. In `memory` mode the namespaces served are planned
+ * first: each one's estimated memory is said through `log` and more than `--max-memory` is
+ * refused, naming them (nothing loaded); then they are loaded and followed.
+ */
+export async function openStoreEngine(options: CliOptions, open: OpenStoreOptions): Promise<StoreEngine> {
   const store = await openPostgresStore(options.store!);
+  let memory: MemoryReader | undefined;
   try {
-    const namespaces = selectNamespaces(await store.namespaces(), options);
-    const reader = new StoreReader(store, { vectorSearch: vectorSearchFromEnv() });
+    const stored = await store.namespaces();
+    let namespaces = selectNamespaces(stored, options);
+    const patterns = open.namespacePatterns;
+    if (patterns) {
+      namespaces = namespaces.filter((n) => patterns.some((p) => globMatches(p, n.name)));
+      // A server answers for at least one namespace: a list that matches none is a mistake to name, not an empty server.
+      if (namespaces.length === 0) {
+        throw new InputError(`${open.namespacePatternsAt ?? '--config'}: namespaces: none of the store's namespaces matches ${patterns.join(', ')}; it holds ${stored.map((n) => n.name).join(', ')}`);
+      }
+    }
+    const log = open.log;
     // One embedder for every engine of the store (serve --config makes one per token).
     const settings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, ...stripUndefined(embeddingSettings(options)) };
     const embedder = createEmbedder(settings, { log });
-    const engine = storeEngine(namespaces, reader, log, embedder, options.workspacesGiven ? 'these' : 'all');
+    const serves: ServedNamespaces = options.workspacesGiven ? 'these' : 'all';
+    let reader: StoreReader | undefined;
+    if (open.mode === 'memory') {
+      const maxBytes = options.maxMemory === undefined ? undefined : parseByteSize(options.maxMemory);
+      if (options.maxMemory !== undefined && maxBytes === undefined) throw new UsageError(`--max-memory must be a size such as 8GB, 512MB or 2000000000 (got "${options.maxMemory}")`);
+      const choice: NamespaceChoice = options.workspacesGiven ? { kind: 'these', names: namespaces.map((n) => n.name) } : patterns ? { kind: 'patterns', patterns } : { kind: 'all' };
+      memory = new MemoryReader(store, choice, { maxBytes, pollMs: pollMsFromEnv(), log });
+      const planned = memory.plan(namespaces);
+      log?.(renderPlan(planned, maxBytes));
+      // Past Node's heap limit the process would die loading, long after saying it would load.
+      const total = planned.reduce((sum, p) => sum + p.estimatedBytes, 0);
+      const heapLimit = getHeapStatistics().heap_size_limit;
+      if (total > heapLimit * 0.9) {
+        log?.(`[store] warning: about ${formatBytes(total)} is past 90% of Node's heap limit (${formatBytes(heapLimit)}); start the reader with NODE_OPTIONS=--max-old-space-size=${Math.ceil((total * 1.5) / 1024 ** 2)} or serve fewer namespaces`);
+      }
+      const started = performance.now();
+      await memory.start(planned);
+      const status = memory.status();
+      log?.(`[store] ${status.namespaces.length} namespaces in memory (${status.namespaces.reduce((n, l) => n + l.sections, 0)} sections) in ${((performance.now() - started) / 1000).toFixed(1)} s; following writes by ${status.following === 'notifications' ? `the store's notifications and a poll every ${status.pollMs} ms` : `a poll every ${status.pollMs} ms`}`);
+    } else {
+      if (options.maxMemory !== undefined) throw new UsageError('--max-memory: a reader that reads the store per question holds no namespace in memory (leave it out, or --store-mode memory)');
+      reader = new StoreReader(store, { vectorSearch: vectorSearchFromEnv() });
+    }
+    const engine = storeEngine(namespaces, { reader, memory }, log, embedder, serves);
     return {
       engine,
       store,
+      mode: open.mode,
       reader,
+      memory,
       namespaces,
       embedder,
       async close() {
         engine.dispose();
+        await memory?.close();
         await embedder?.dispose();
         await store.close();
       },
     };
   } catch (error) {
+    await memory?.close();
     await store.close();
     throw error;
   }
 }
 
+/** What a reader holding the store in memory will load, before it loads: each namespace's estimate and the total. */
+function renderPlan(planned: readonly { namespace: StoredNamespace; estimatedBytes: number }[], maxBytes: number | undefined): string {
+  const total = planned.reduce((sum, p) => sum + p.estimatedBytes, 0);
+  const lines = [`[store] loading ${planned.length} ${planned.length === 1 ? 'namespace' : 'namespaces'} into memory, about ${formatBytes(total)}${maxBytes === undefined ? '' : ` of --max-memory ${formatBytes(maxBytes)}`}:`];
+  for (const { namespace: n, estimatedBytes } of planned) {
+    lines.push(`  ${n.name}: ${n.sizes.sections} sections, ${n.sizes.postings} postings, ${n.sizes.windows} vector windows, generation ${n.generation}: about ${formatBytes(estimatedBytes)}`);
+  }
+  return lines.join('\n');
+}
+
+/** The readers a store engine answers from: one of them (the other undefined). */
+export interface StoreReaders {
+  reader: StoreReader | undefined;
+  memory: MemoryReader | undefined;
+}
+
 /**
- * An engine serving `namespaces` from `reader`: its folders are the namespaces (by name, with the
+ * An engine serving `namespaces` from `readers`: its folders are the namespaces (by name, with the
  * path they were indexed from, so passages keep their file URIs); it never indexes.
  */
-export function storeEngine(namespaces: readonly StoredNamespace[], reader: StoreReader, log?: (message: string) => void, embedder: Embedder | null = null, serves: ServedNamespaces = 'these'): Engine {
-  return new StoreBackedEngine(reader, embedder, serves, { folders: namespaces.map(folderOf), embeddings: { provider: 'off' }, log });
+export function storeEngine(namespaces: readonly { name: string; absPath: string }[], readers: StoreReader | StoreReaders, log?: (message: string) => void, embedder: Embedder | null = null, serves: ServedNamespaces = 'these'): Engine {
+  const both = readers instanceof StoreReader ? { reader: readers, memory: undefined } : readers;
+  return new StoreBackedEngine(both.reader, both.memory, embedder, serves, { folders: namespaces.map(folderOf), embeddings: { provider: 'off' }, log });
 }
 
 /**
@@ -142,16 +244,17 @@ export function storeEngine(namespaces: readonly StoredNamespace[], reader: Stor
  */
 export type ServedNamespaces = 'these' | 'all' | readonly string[];
 
-function folderOf(n: StoredNamespace): WorkspaceFolder {
+function folderOf(n: { name: string; absPath: string }): WorkspaceFolder {
   return { name: n.name, absPath: n.absPath };
 }
 
-/** Answers from `storeReader` (tools/queryState.ts reads it off the engine) and offers the tools a store answers. */
+/** Answers from the store's reader (tools/queryState.ts reads it off the engine) and offers the tools a store answers. */
 class StoreBackedEngine extends Engine implements StoreBacked {
   readonly queryModel: string | null;
 
   constructor(
-    readonly storeReader: StoreReader,
+    readonly storeReader: StoreReader | undefined,
+    readonly memoryReader: MemoryReader | undefined,
     private readonly queryEmbedder: Embedder | null,
     private readonly serves: ServedNamespaces,
     private readonly options: ConstructorParameters<typeof Engine>[0],
@@ -161,15 +264,26 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   }
 
   /**
-   * Re-reads the store's namespaces (called when a question names a workspace not served yet).
-   * A connection limited to some folders never reads for a name outside them: its refusal does
-   * not depend on the store being reachable (authorization does not fail soft).
+   * Re-reads the store's namespaces (called when a question names a workspace not served yet, or
+   * asks them all). A connection limited to some folders never reads for a name outside them:
+   * its refusal does not depend on the store being reachable (authorization does not fail soft).
+   * In memory, the namespaces held are the list (a name not held yet makes the reader look).
    */
   async refreshFolders(wanted?: string): Promise<void> {
     if (this.serves === 'these') return;
     const allowed = this.serves === 'all' ? undefined : new Set(this.serves);
     if (allowed && wanted !== undefined && !allowed.has(wanted)) return;
-    const folders = (await this.storeReader.store.namespaces()).filter((n) => !allowed || allowed.has(n.name)).map(folderOf);
+    let folders: WorkspaceFolder[];
+    const memory = this.memoryReader;
+    if (memory) {
+      if (wanted !== undefined && !this.findFolder(wanted) && memory.serves(wanted) && !memory.stateOf(wanted)) await memory.refresh();
+      folders = memory
+        .names()
+        .filter((name) => !allowed || allowed.has(name))
+        .map((name) => memory.stateOf(name)!.folders[0]);
+    } else {
+      folders = (await this.storeReader!.store.namespaces()).filter((n) => !allowed || allowed.has(n.name)).map(folderOf);
+    }
     // Never fewer than at start: a namespace dropped meanwhile answers cold (`index-cold`), as before.
     const known = new Set(folders.map((f) => f.name));
     const kept = this.folders.filter((f) => !known.has(f.name));
@@ -184,7 +298,8 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   override async embedQuery(question: string): Promise<Float32Array | null> {
     const embedder = this.queryEmbedder;
     if (!embedder || !question.trim()) return null;
-    if (!(await this.storeReader.holdsVectorsOf(embedder.id))) return null;
+    const holds = this.memoryReader ? this.memoryReader.holdsVectorsOf(embedder.id) : await this.storeReader!.holdsVectorsOf(embedder.id);
+    if (!holds) return null;
     try {
       return await embedder.embedQuery(question);
     } catch (error) {
@@ -193,9 +308,11 @@ class StoreBackedEngine extends Engine implements StoreBacked {
     }
   }
 
-  /** The meaning half the store's question state carries (StoreReader.questionState with the query vector). */
+  /** The meaning half of a question on a namespace's state: from its vectors in memory, or the per-question state's own. */
   override meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
-    return queryVector ? (this.storeReader.meaningOf(state) ?? null) : null;
+    if (!queryVector) return null;
+    if (this.memoryReader) return this.queryModel ? this.memoryReader.meaningSource(state, queryVector, this.queryModel) : null;
+    return this.storeReader!.meaningOf(state) ?? null;
   }
 }
 

@@ -4,8 +4,8 @@
  * question's candidates. It never ranks: the order is decided in TypeScript by the same ranker
  * the in-memory engine uses, over the state scopedState.ts builds from these rows.
  */
-import type { CatalogEntity, Relation } from '../model';
-import type { CandidateRows, LibraryRows, PostingRow, NamespaceStats, StoredMeaning, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
+import type { CatalogEntity, FileCommitInfo, Relation } from '../model';
+import type { CandidateRows, CandidateSection, LibraryRows, NamespaceSizes, PostingRow, NamespaceStats, StoredDoc, StoredMeaning, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
 
 /** A namespace as listed by a store. */
 export interface StoredNamespace {
@@ -15,6 +15,10 @@ export interface StoredNamespace {
   indexedAt: string;
   /** The embedder id of the namespace's vectors, or null when it has none. */
   vectorModel: string | null;
+  /** Changes when a write numbers the namespace's sections afresh: a reader then loads it whole. */
+  epoch: number;
+  /** Its sizes as last written (what a reader's memory for it is estimated from). */
+  sizes: NamespaceSizes;
 }
 
 /** A namespace's base rows: everything but its sections (scopedState.ts `NamespaceBase`). */
@@ -55,6 +59,56 @@ export interface VectorCatchUp {
 export interface NearestWindows {
   generation: number;
   hits: { ordinal: number; window: number; cosine: number }[];
+}
+
+/** Where a reader's copy of a namespace stands: what it asks the store to bring up to date. */
+export interface LoadedVersion {
+  generation: number;
+  epoch: number;
+  /** The generation its vectors are in line with, and their model (null: it holds none). */
+  vectorGeneration: number;
+  vectorModel: string | null;
+}
+
+/** One term's postings in one block of ordinals: ordinals ascending, packed field counts beside them. */
+export interface LoadedBlock {
+  term: string;
+  ordinals: Uint32Array;
+  packed: Uint32Array;
+}
+
+/**
+ * Where a bulk read hands its larger parts as they arrive (inside its snapshot, in order): the
+ * term blocks, in (term, block) order, then the vectors (what to drop first, then the windows).
+ */
+export interface LoadSink {
+  blocks(page: LoadedBlock[]): void;
+  vectors(meaning: StoredMeaningRows, catchUp: VectorCatchUp): void;
+  windows(page: StoredWindowRow[]): void;
+}
+
+/**
+ * What a reader reads to hold a namespace at its current generation (IndexStore.loadNamespace),
+ * read in one snapshot: everything, or what changed since the version it holds.
+ */
+export interface NamespaceLoad {
+  generation: number;
+  epoch: number;
+  /** True when everything was read (no version given, or the store renumbered since): start afresh. */
+  full: boolean;
+  info: StoredWorkspaceInfo;
+  stats: NamespaceStats;
+  sizes: NamespaceSizes;
+  /** The catalog, when read: on a full read, or when a write since changed it. */
+  catalog?: { entities: CatalogEntity[]; relations: Relation[] };
+  /** Every file's git facts. */
+  commits: [string, FileCommitInfo][];
+  /** Every document the namespace holds now, by id (the ones a reader holds and this lacks went). */
+  docIds: string[];
+  /** The documents written since (all on a full read), with their sections, texts included, in position order. */
+  docs: { doc: StoredDoc; sections: CandidateSection[] }[];
+  /** The namespace's meaning facts; absent without vectors. */
+  meaning?: StoredMeaningRows;
 }
 
 export interface IndexStore {
@@ -100,6 +154,18 @@ export interface IndexStore {
   readWindows(namespace: string, afterGeneration: number, onPage: (rows: StoredWindowRow[]) => void): Promise<VectorCatchUp>;
   /** The `k` windows nearest `query` by the store's own vector index; undefined when it has none (the reader scans). */
   nearestWindows(namespace: string, query: Float32Array, k: number): Promise<NearestWindows | undefined>;
+  /**
+   * Reads namespace `namespace` in bulk (one snapshot): everything, or with `since` only what
+   * the writes after that version changed (the documents written since, the term blocks
+   * rewritten since, the vectors added since). Term blocks and windows go to `sink` as they
+   * arrive; undefined when the namespace is not stored.
+   */
+  loadNamespace(namespace: string, since: LoadedVersion | undefined, sink: LoadSink): Promise<NamespaceLoad | undefined>;
+  /**
+   * Calls `onChange` as writes commit (the store's notifications); `onLost` when the
+   * notifications stop (a reader polls then). Undefined when the store cannot notify.
+   */
+  watch(onChange: (change: { namespace: string; generation: number }) => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> } | undefined>;
   /** The texts of sections by id (the few a question keeps). */
   sectionTexts(namespace: string, sectionIds: readonly string[]): Promise<Map<string, string>>;
   close(): Promise<void>;

@@ -117,6 +117,28 @@ export interface NamespaceStats {
   newestCommitTime: number | null;
 }
 
+/**
+ * How large a namespace is, as its last write recorded: what a reader estimates the memory it
+ * takes from before loading it (memoryEstimate.ts).
+ */
+export interface NamespaceSizes {
+  sections: number;
+  /** UTF-16 units of the sections' texts. */
+  textChars: number;
+  docs: number;
+  /** Bytes of the documents' stored JSON (PostgreSQL's binary jsonb). */
+  docBytes: number;
+  postings: number;
+  /** Distinct terms. */
+  terms: number;
+  entities: number;
+  relations: number;
+  commits: number;
+  /** Vector windows, and their dimension (0 without vectors). */
+  windows: number;
+  dimension: number;
+}
+
 /** A candidate section with its store ordinal. */
 export interface CandidateSection extends StoredSection {
   ordinal: number;
@@ -169,7 +191,10 @@ export interface WriteReport {
   documentsKept: number;
   documentsRemoved: number;
   sectionsWritten: number;
+  /** Postings in the term blocks written (a changed block is written whole, pgTermBlocks.ts). */
   postingsWritten: number;
+  /** Term blocks written (new, or changed by the sections written or removed). */
+  blocksWritten: number;
   /** True when the catalog (entities and edges) changed and was written again. */
   catalogWritten: boolean;
   commitsWritten: number;
@@ -177,6 +202,8 @@ export interface WriteReport {
   vectorSectionsWritten: number;
   windowsWritten: number;
   generation: number;
+  /** True when nothing had changed: only the digests were compared (the generation stays). */
+  unchanged: boolean;
   durationMs: number;
   /**
    * Documents that held text PostgreSQL cannot store (NUL, an unpaired UTF-16 surrogate), written

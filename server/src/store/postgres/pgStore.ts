@@ -3,19 +3,18 @@
  * imports `pg`. The engine never does; hosts open a store with {@link openPostgresStore} when
  * given `--store postgresql://...`.
  *
- * Writes run in one transaction per namespace; reads of one question run in one read-only
- * repeatable-read transaction, so a question never sees half a write.
+ * Writes run in one transaction per namespace (pgWrite.ts) and announce the namespace's new
+ * generation on commit (NOTIFY; {@link PostgresStore.watch} listens); reads of one question, and a
+ * reader's bulk read of a namespace (pgRead.ts), run in one read-only repeatable-read
+ * transaction, so neither ever sees half a write.
  */
-import { Pool, type PoolClient } from 'pg';
-import { sha256Hex, InputError, type IndexStore, type NamespaceBaseRows, type NearestWindows, type StoredNamespace, type StoredWindowRow, type VectorCatchUp, type CandidateRows, type CandidateSection, type LibraryRows, type NamespaceStats, type PostingRow, type StoredDoc, type StoredWorkspace, type StoredWorkspaceInfo, type WriteReport, type CatalogEntity, type FileCommitInfo, type Relation } from '../../engine';
-import { enablePgvector, keptSections, nearestWindows, readMeaning, readWindows, writeVectors, type PlacedSection } from './pgVectors';
-import { dropPostings, PostingsWriter } from './pgPostings';
+import { Client, Pool, type PoolClient } from 'pg';
+import { InputError, type IndexStore, type LoadedVersion, type LoadSink, type NamespaceBaseRows, type NamespaceLoad, type NearestWindows, type StoredNamespace, type StoredWindowRow, type VectorCatchUp, type CandidateRows, type LibraryRows, type NamespaceSizes, type PostingRow, type StoredDoc, type StoredWorkspace, type WriteReport, type CatalogEntity, type Relation } from '../../engine';
+import { enablePgvector, nearestWindows, pgvectorReady, readMeaning, readWindows } from './pgVectors';
+import { candidateRows, commitsOf, librarySections, loadNamespace, namespaceRow } from './pgRead';
+import { blockOf, blockPostingRows, readTermBlocks } from './pgTermBlocks';
+import { GENERATION_CHANNEL, writeNamespace } from './pgWrite';
 import { SCHEMA_SQL, STORE_SCHEMA_VERSION } from './schema';
-import { storableJson, unstorableCharacters } from './storableJson';
-
-/** Rows per INSERT of sections (their texts make them large), and of commit facts. */
-const SECTION_BATCH = 1000;
-const COMMIT_BATCH = 20_000;
 
 /** True when `url` names a PostgreSQL database (`postgres://` or `postgresql://`). */
 export function isPostgresUrl(url: string): boolean {
@@ -25,6 +24,11 @@ export function isPostgresUrl(url: string): boolean {
 export interface PostgresStoreOptions {
   /** Connections kept open for concurrent readers (default $WSCTX_STORE_CONNECTIONS, else 10). */
   maxConnections?: number;
+  /**
+   * A write numbers a namespace's sections afresh once its ordinals pass twice its live sections
+   * and this many (default 65,536, one term block: a small namespace is not renumbered every few writes).
+   */
+  renumberFloor?: number;
 }
 
 /**
@@ -45,7 +49,7 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
     if (error instanceof InputError) throw error;
     throw new InputError(`--store: cannot use the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`);
   }
-  return new PostgresStore(pool, pgvector);
+  return new PostgresStore(pool, pgvector, url, options.renumberFloor);
 }
 
 /**
@@ -60,12 +64,26 @@ function connectionsFromEnv(): number | undefined {
   return n;
 }
 
-/** Creates or checks the schema; true when pgvector is enabled (its HNSW proposes meaning candidates). */
+/**
+ * Creates or checks the schema; true when pgvector is enabled (its HNSW proposes meaning
+ * candidates). A store already at this version is only read here: no statement that locks a
+ * table, so a reader starting while a long write runs is not made to wait for it.
+ */
 async function migrate(pool: Pool): Promise<boolean> {
   const client = await pool.connect();
   try {
-    // Two processes creating the schema at once would race: one at a time.
     await client.query('BEGIN');
+    const current = await schemaVersion(client);
+    if (current === String(STORE_SCHEMA_VERSION)) {
+      const ready = await pgvectorReady(client);
+      if (ready !== 'missing-column') {
+        await client.query('COMMIT');
+        return ready === 'ready';
+      }
+    } else if (current !== undefined) {
+      throw new InputError(`--store: the database holds a store of schema version ${current}; this wsctx writes version ${STORE_SCHEMA_VERSION} (drop the wsctx schema to index again)`);
+    }
+    // Two processes creating the schema at once would race: one at a time.
     await client.query('SELECT pg_advisory_xact_lock(7461726)');
     await client.query(SCHEMA_SQL);
     const found = await client.query<{ value: string }>("SELECT value FROM wsctx.meta WHERE key = 'schema_version'");
@@ -84,6 +102,13 @@ async function migrate(pool: Pool): Promise<boolean> {
   }
 }
 
+/** The store's schema version, or undefined when there is no store in this database yet. */
+async function schemaVersion(client: PoolClient): Promise<string | undefined> {
+  const exists = await client.query<{ found: boolean }>("SELECT to_regclass('wsctx.meta') IS NOT NULL AS found");
+  if (!exists.rows[0].found) return undefined;
+  return (await client.query<{ value: string }>("SELECT value FROM wsctx.meta WHERE key = 'schema_version'")).rows[0]?.value;
+}
+
 /** The URL without its password, for messages. */
 function redact(url: string): string {
   return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
@@ -94,13 +119,15 @@ export class PostgresStore implements IndexStore {
   constructor(
     private readonly pool: Pool,
     readonly pgvector: boolean,
+    private readonly url: string,
+    private readonly renumberFloor?: number,
   ) {}
 
   async namespaces(): Promise<StoredNamespace[]> {
-    const result = await this.pool.query<{ name: string; abs_path: string; generation: number; indexed_at: string; vector_model: string | null }>(
-      'SELECT name, abs_path, generation, indexed_at, vector_model FROM wsctx.namespaces WHERE generation > 0 ORDER BY name',
+    const result = await this.pool.query<{ name: string; abs_path: string; generation: number; indexed_at: string; vector_model: string | null; epoch: number; sizes: NamespaceSizes }>(
+      'SELECT name, abs_path, generation, indexed_at, vector_model, epoch, sizes FROM wsctx.namespaces WHERE generation > 0 ORDER BY name',
     );
-    return result.rows.map((r) => ({ name: r.name, absPath: r.abs_path, generation: r.generation, indexedAt: r.indexed_at, vectorModel: r.vector_model }));
+    return result.rows.map((r) => ({ name: r.name, absPath: r.abs_path, generation: r.generation, indexedAt: r.indexed_at, vectorModel: r.vector_model, epoch: r.epoch, sizes: r.sizes }));
   }
 
   async generation(namespace: string): Promise<number | undefined> {
@@ -109,107 +136,7 @@ export class PostgresStore implements IndexStore {
   }
 
   async write(rows: StoredWorkspace): Promise<WriteReport> {
-    const started = performance.now();
-    return this.transaction('READ COMMITTED', false, async (client) => {
-      const name = rows.info.folder.name;
-      // The upsert locks the namespace's row: two writers of one namespace go one after the other.
-      const ns = (
-        await client.query<{ id: number; catalog_digest: string; next_ordinal: number; generation: number; vector_model: string | null; vector_dimension: number | null; vector_hnsw: boolean }>(
-          `INSERT INTO wsctx.namespaces (name, abs_path) VALUES ($1, $2)
-           ON CONFLICT (name) DO UPDATE SET abs_path = EXCLUDED.abs_path
-           RETURNING id, catalog_digest, next_ordinal, generation, vector_model, vector_dimension, vector_hnsw`,
-          [name, rows.info.folder.absPath],
-        )
-      ).rows[0];
-      const existing = new Map((await client.query<{ id: string; content_digest: string }>('SELECT id, content_digest FROM wsctx.docs WHERE ns = $1', [ns.id])).rows.map((r) => [r.id, r.content_digest]));
-      const incoming = new Set(rows.docs.map((d) => d.doc.id));
-      const changed = rows.docs.filter((d) => existing.get(d.doc.id) !== d.doc.contentDigest);
-      const stale = [...existing.keys()].filter((id) => !incoming.has(id) || changed.some((d) => d.doc.id === id));
-      let vectorsRemoved: number[] = [];
-      if (stale.length) {
-        vectorsRemoved = (
-          await client.query<{ ordinal: number }>('SELECT ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[]) AND vector_digest IS NOT NULL', [ns.id, stale])
-        ).rows.map((r) => r.ordinal);
-        if (vectorsRemoved.length) await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, vectorsRemoved]);
-        await client.query('DELETE FROM wsctx.postings WHERE ns = $1 AND ordinal IN (SELECT ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[]))', [ns.id, stale]);
-        await client.query('DELETE FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns.id, stale]);
-        await client.query('DELETE FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, stale]);
-      }
-      let nextOrdinal = ns.next_ordinal;
-      let sectionsWritten = 0;
-      // Text PostgreSQL cannot hold (NUL, unpaired surrogates) is written as U+FFFD, per document.
-      const storable = new StorableWriter(new Map(rows.docs.map((d) => [d.doc.id, d.doc.path])));
-      await insertDocs(client, ns.id, changed.map((d) => d.doc), storable);
-      const sectionRows: (Record<string, unknown> & { ordinal: number })[] = [];
-      const postings = await PostingsWriter.open(client, ns.id);
-      const fresh: PlacedSection[] = [];
-      for (const { sections } of changed) {
-        for (const s of sections) {
-          const ordinal = nextOrdinal++;
-          fresh.push({ ordinal, section: s });
-          sectionRows.push({
-            ordinal,
-            id: s.id,
-            doc_id: s.docId,
-            position: s.position,
-            heading_path: s.headingPath,
-            level: s.level,
-            start_line: s.startLine,
-            end_line: s.endLine,
-            entity_refs: s.entityRefs ?? null,
-            body_length: s.bodyLength,
-            short_lengths: s.shortLengths | 0,
-            heading_length: s.headingLength,
-            title_length: s.titleLength,
-            context_length: s.contextLength,
-            text: s.text,
-          });
-          await postings.add(ordinal, s.terms, s.packed);
-          if (sectionRows.length >= SECTION_BATCH) sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
-        }
-      }
-      sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
-      await postings.finish();
-      const postingsWritten = postings.written;
-
-      const catalogDigest = sha256Hex(JSON.stringify([rows.entities, rows.relations]));
-      const catalogWritten = catalogDigest !== ns.catalog_digest;
-      if (catalogWritten) await writeCatalog(client, ns.id, rows.entities, rows.relations, storable);
-      const commitsWritten = await writeCommits(client, ns.id, rows.commits);
-
-      const generation = ns.generation + 1;
-      const kept = await keptSections(client, ns.id, rows, new Set(changed.map((d) => d.doc.id)));
-      const vectors = await writeVectors(client, ns, generation, rows.meaning, fresh, kept, vectorsRemoved, this.pgvector);
-      await client.query(
-        `UPDATE wsctx.namespaces n SET
-           generation = $2, indexed_at = $3, info = $4::jsonb, catalog_digest = $5, next_ordinal = $6,
-           section_count = s.count, body_length_sum = s.body, heading_length_sum = s.heading,
-           title_length_sum = s.title, context_length_sum = s.context,
-           doc_count = d.count, title_term_sum = d.title_terms,
-           newest_commit_time = (SELECT max(last_commit_time) FROM wsctx.commits WHERE ns = $1)
-         FROM (SELECT count(*)::int AS count, coalesce(sum(body_length), 0) AS body, coalesce(sum(heading_length), 0) AS heading,
-                      coalesce(sum(title_length), 0) AS title, coalesce(sum(context_length), 0) AS context
-                 FROM wsctx.sections WHERE ns = $1) s,
-              (SELECT count(*)::int AS count, coalesce(sum(title_term_count), 0) AS title_terms FROM wsctx.docs WHERE ns = $1) d
-         WHERE n.id = $1`,
-        [ns.id, generation, rows.info.indexedAt, storable.one(rows.info, `${name} (its problems and facts)`), catalogDigest, nextOrdinal],
-      );
-      return {
-        namespace: name,
-        documentsWritten: changed.length,
-        documentsKept: rows.docs.length - changed.length,
-        documentsRemoved: stale.length - changed.filter((d) => existing.has(d.doc.id)).length,
-        sectionsWritten,
-        postingsWritten,
-        catalogWritten,
-        commitsWritten,
-        vectorSectionsWritten: vectors.sections,
-        windowsWritten: vectors.windows,
-        generation,
-        durationMs: performance.now() - started,
-        cleaned: [...storable.cleaned].map(([path, characters]) => ({ path, characters })),
-      };
-    });
+    return this.transaction('READ COMMITTED', false, (client) => writeNamespace(client, rows, this.pgvector, this.renumberFloor));
   }
 
   async readBase(namespace: string): Promise<NamespaceBaseRows | undefined> {
@@ -227,7 +154,7 @@ export class PostgresStore implements IndexStore {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
-      const postings = await termPostings(client, ns.id, terms);
+      const postings = blockPostingRows(await readTermBlocks(client, ns.id, terms));
       const ordinals = [...new Set([...postings.map((p) => p.ordinal), ...alsoOrdinals])];
       return { postings, ...(await candidateRows(client, ns, ordinals, namedEntities)) };
     });
@@ -237,7 +164,7 @@ export class PostgresStore implements IndexStore {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
-      return { generation: ns.generation, postings: await termPostings(client, ns.id, terms) };
+      return { generation: ns.generation, postings: blockPostingRows(await readTermBlocks(client, ns.id, terms)) };
     });
   }
 
@@ -245,16 +172,9 @@ export class PostgresStore implements IndexStore {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
-      // Looked up section by section through the primary key (ns, term, ordinal): the terms' lists can be long.
-      const postings: PostingRow[] = [];
-      if (terms.length > 0 && ordinals.length > 0) {
-        const found = await client.query<PostingRow>(
-          `SELECT p.ordinal, p.term, p.packed FROM unnest($2::int[]) AS o(ordinal)
-             JOIN wsctx.postings p ON p.ns = $1 AND p.term = ANY($3::text[]) AND p.ordinal = o.ordinal`,
-          [ns.id, ordinals, terms],
-        );
-        for (const r of found.rows) postings.push({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 });
-      }
+      // Only the terms' blocks that hold these sections' ordinals, kept to those sections.
+      const blocks = [...new Set(ordinals.map(blockOf))];
+      const postings = ordinals.length > 0 ? blockPostingRows(await readTermBlocks(client, ns.id, terms, blocks), new Set(ordinals)) : [];
       return { postings, ...(await candidateRows(client, ns, ordinals, namedEntities)) };
     });
   }
@@ -264,20 +184,15 @@ export class PostgresStore implements IndexStore {
       const ns = await namespaceRow(client, namespace);
       if (!ns) return undefined;
       const docs = (await client.query<{ doc: StoredDoc }>("SELECT doc FROM wsctx.docs WHERE ns = $1 AND doc->>'sourceKind' = 'library'", [ns.id])).rows.map((r) => r.doc);
-      const docIds = docs.map((d) => d.id);
-      const sections = (
-        await client.query<SectionRow & { text: string }>(
-          `SELECT ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths, text
-             FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])`,
-          [ns.id, docIds],
-        )
-      ).rows.map((r) => ({ ...candidateSection(r), text: r.text }));
-      const postings = (
-        await client.query<{ ordinal: number; term: string; packed: number }>(
-          'SELECT p.ordinal, p.term, p.packed FROM wsctx.postings p JOIN wsctx.sections s ON s.ns = p.ns AND s.ordinal = p.ordinal WHERE p.ns = $1 AND s.doc_id = ANY($2::text[])',
-          [ns.id, docIds],
-        )
-      ).rows.map((r) => ({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 }));
+      const sections = docs.length ? await librarySections(client, ns.id, docs.map((d) => d.id)) : [];
+      // The library's postings: every term's blocks that hold a library section, kept to them.
+      const ordinals = new Set(sections.map((s) => s.ordinal));
+      const postings: PostingRow[] = [];
+      if (ordinals.size) {
+        const blocks = [...new Set([...ordinals].map(blockOf))];
+        const terms = (await client.query<{ term: string }>('SELECT DISTINCT term FROM wsctx.term_blocks WHERE ns = $1 AND block = ANY($2::int[])', [ns.id, blocks])).rows.map((r) => r.term);
+        for (let i = 0; i < terms.length; i += 5000) for (const row of blockPostingRows(await readTermBlocks(client, ns.id, terms.slice(i, i + 5000), blocks), ordinals)) postings.push(row);
+      }
       const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
       return { postings, sections, docs, commits, generation: ns.generation, stats: ns.stats };
     });
@@ -289,7 +204,7 @@ export class PostgresStore implements IndexStore {
       if (!ns || ns.generation !== generation) return undefined;
       const found = new Map<string, number>(terms.map((t) => [t, 0]));
       if (terms.length === 0) return found;
-      const counts = await client.query<{ term: string; n: number }>('SELECT term, count(*)::int AS n FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[]) GROUP BY term', [ns.id, terms]);
+      const counts = await client.query<{ term: string; n: number }>('SELECT term, sum(count)::int AS n FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[]) GROUP BY term', [ns.id, terms]);
       for (const r of counts.rows) found.set(r.term, r.n);
       return found;
     });
@@ -324,13 +239,56 @@ export class PostgresStore implements IndexStore {
     return new Map(result.rows.map((r) => [r.id, r.text]));
   }
 
+  async loadNamespace(namespace: string, since: LoadedVersion | undefined, sink: LoadSink): Promise<NamespaceLoad | undefined> {
+    return this.transaction('REPEATABLE READ', true, (client) => loadNamespace(client, namespace, since, sink));
+  }
+
+  /**
+   * Listens on the store's channel on a connection of its own (LISTEN/NOTIFY): each write's
+   * commit calls `onChange`; `onLost` once when the connection fails or ends.
+   */
+  async watch(onChange: (change: { namespace: string; generation: number }) => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> } | undefined> {
+    const client = new Client({ connectionString: this.url });
+    let closing = false;
+    let lost = false;
+    const lose = (error: Error) => {
+      if (closing || lost) return;
+      lost = true;
+      onLost(error);
+    };
+    client.on('error', lose);
+    client.on('end', () => lose(new Error('the notification connection closed')));
+    client.on('notification', (message) => {
+      if (message.channel !== GENERATION_CHANNEL || !message.payload) return;
+      try {
+        const change = JSON.parse(message.payload) as { namespace?: unknown; generation?: unknown };
+        if (typeof change.namespace === 'string' && typeof change.generation === 'number') onChange({ namespace: change.namespace, generation: change.generation });
+      } catch {
+        // Not ours: the channel is named for wsctx, but anyone may notify on it.
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${GENERATION_CHANNEL}`);
+    } catch {
+      closing = true;
+      await client.end().catch(() => undefined);
+      return undefined;
+    }
+    return {
+      async close() {
+        closing = true;
+        await client.end().catch(() => undefined);
+      },
+    };
+  }
+
   /** Removes a namespace and everything written for it. */
   async drop(namespace: string): Promise<boolean> {
     return this.transaction('READ COMMITTED', false, async (client) => {
       const gone = await client.query<{ id: number }>('DELETE FROM wsctx.namespaces WHERE name = $1 RETURNING id', [namespace]);
       if (gone.rows.length === 0) return false;
-      // The namespace's postings are its own partition (pgPostings.ts), not a cascade of the row.
-      await dropPostings(client, gone.rows[0].id);
+      await client.query('SELECT pg_notify($1, $2)', [GENERATION_CHANNEL, JSON.stringify({ namespace, generation: 0 })]);
       return true;
     });
   }
@@ -353,195 +311,4 @@ export class PostgresStore implements IndexStore {
       client.release();
     }
   }
-}
-
-interface SectionRow {
-  ordinal: number;
-  id: string;
-  doc_id: string;
-  position: number;
-  heading_path: string[];
-  level: number;
-  start_line: number;
-  end_line: number;
-  entity_refs: string[] | null;
-  body_length: number;
-  short_lengths: number;
-}
-
-function candidateSection(r: SectionRow): CandidateSection {
-  return {
-    ordinal: r.ordinal,
-    id: r.id,
-    docId: r.doc_id,
-    position: r.position,
-    headingPath: r.heading_path,
-    level: r.level,
-    startLine: r.start_line,
-    endLine: r.end_line,
-    text: '',
-    ...(r.entity_refs ? { entityRefs: r.entity_refs } : {}),
-    bodyLength: r.body_length,
-    shortLengths: r.short_lengths >>> 0,
-  };
-}
-
-async function namespaceRow(client: PoolClient, name: string): Promise<{ id: number; generation: number; info: StoredWorkspaceInfo; stats: NamespaceStats } | undefined> {
-  const result = await client.query<{
-    id: number;
-    generation: number;
-    info: StoredWorkspaceInfo;
-    section_count: number;
-    body: number;
-    heading: number;
-    title: number;
-    context: number;
-    doc_count: number;
-    title_terms: number;
-    newest_commit_time: number | null;
-  }>(
-    `SELECT id, generation, info, section_count, body_length_sum::float8 AS body, heading_length_sum::float8 AS heading,
-            title_length_sum::float8 AS title, context_length_sum::float8 AS context, doc_count, title_term_sum::float8 AS title_terms,
-            newest_commit_time
-       FROM wsctx.namespaces WHERE name = $1 AND generation > 0`,
-    [name],
-  );
-  const r = result.rows[0];
-  if (!r) return undefined;
-  return {
-    id: r.id,
-    generation: r.generation,
-    info: r.info,
-    stats: { sectionCount: r.section_count, lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context }, docCount: r.doc_count, titleTermSum: r.title_terms, newestCommitTime: r.newest_commit_time },
-  };
-}
-
-/** Every posting of `terms` in namespace `ns` (their whole lists). */
-async function termPostings(client: PoolClient, ns: number, terms: readonly string[]): Promise<PostingRow[]> {
-  if (terms.length === 0) return [];
-  const rows = await client.query<PostingRow>('SELECT ordinal, term, packed FROM wsctx.postings WHERE ns = $1 AND term = ANY($2::text[])', [ns, terms]);
-  return rows.rows.map((r) => ({ ordinal: r.ordinal, term: r.term, packed: r.packed >>> 0 }));
-}
-
-/** The candidate rows but the postings: the sections at `ordinals`, their documents and git facts, the named entities' share. */
-async function candidateRows(client: PoolClient, ns: { id: number; generation: number; stats: NamespaceStats }, ordinals: readonly number[], namedEntities: readonly string[]): Promise<Omit<CandidateRows, 'postings'>> {
-  const sections = (
-    await client.query<SectionRow>(
-      `SELECT ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths
-         FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])`,
-      [ns.id, ordinals],
-    )
-  ).rows.map(candidateSection);
-  const docIds = [...new Set(sections.map((s) => s.docId))];
-  const docs = (await client.query<{ doc: StoredDoc }>('SELECT doc FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, docIds])).rows.map((r) => r.doc);
-  const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
-  let namedEntitySections = 0;
-  if (namedEntities.length) {
-    const named = await client.query<{ n: number }>('SELECT coalesce(sum(section_count), 0)::int AS n FROM wsctx.docs WHERE ns = $1 AND entity_refs && $2::text[]', [ns.id, namedEntities]);
-    namedEntitySections = named.rows[0].n;
-  }
-  return { sections, docs, commits, namedEntitySections, generation: ns.generation, stats: ns.stats };
-}
-
-/** The git facts of the documents at `paths`. */
-async function commitsOf(client: PoolClient, ns: number, paths: readonly string[]): Promise<Map<string, FileCommitInfo>> {
-  const rows = await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>(
-    'SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])',
-    [ns, paths],
-  );
-  return new Map(rows.rows.map((r) => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }]));
-}
-
-/**
- * The JSON of each batch a write sends, made storable (storableJson.ts); when a batch held text
- * PostgreSQL refuses, each of its items is checked to name the documents that held it.
- */
-class StorableWriter {
-  readonly cleaned = new Map<string, number>();
-  constructor(private readonly pathByDocId: ReadonlyMap<string, string>) {}
-
-  json<T>(batch: readonly T[], pathOf: (item: T) => string): string {
-    const out = storableJson(batch);
-    if (out.replaced > 0) {
-      for (const item of batch) {
-        const replaced = unstorableCharacters(item);
-        if (replaced > 0) this.cleaned.set(pathOf(item), (this.cleaned.get(pathOf(item)) ?? 0) + replaced);
-      }
-    }
-    return out.json;
-  }
-
-  one(value: unknown, path: string): string {
-    const out = storableJson(value);
-    if (out.replaced > 0) this.cleaned.set(path, (this.cleaned.get(path) ?? 0) + out.replaced);
-    return out.json;
-  }
-
-  pathOfDoc(id: unknown): string {
-    return this.pathByDocId.get(String(id)) ?? String(id);
-  }
-}
-
-async function insertDocs(client: PoolClient, ns: number, docs: readonly StoredDoc[], storable: StorableWriter): Promise<void> {
-  for (let i = 0; i < docs.length; i += SECTION_BATCH) {
-    const batch = docs.slice(i, i + SECTION_BATCH).map((d) => ({ id: d.id, path: d.path, entity_refs: d.entityRefs, section_count: d.sectionCount, title_term_count: d.titleTerms.length, content_digest: d.contentDigest, doc: d }));
-    await client.query(
-      `INSERT INTO wsctx.docs (ns, id, path, entity_refs, section_count, title_term_count, content_digest, doc)
-       SELECT $1, x.id, x.path, ARRAY(SELECT jsonb_array_elements_text(x.entity_refs)), x.section_count, x.title_term_count, x.content_digest, x.doc
-         FROM jsonb_to_recordset($2::jsonb) AS x(id text, path text, entity_refs jsonb, section_count int, title_term_count int, content_digest text, doc jsonb)`,
-      [ns, storable.json(batch, (d) => d.path)],
-    );
-  }
-}
-
-async function insertSections(client: PoolClient, ns: number, rows: readonly Record<string, unknown>[], storable: StorableWriter): Promise<number> {
-  if (rows.length === 0) return 0;
-  await client.query(
-    `INSERT INTO wsctx.sections (ns, ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs,
-                                 body_length, short_lengths, heading_length, title_length, context_length, text)
-     SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(ordinal int, id text, doc_id text, position int, heading_path jsonb, level smallint,
-       start_line int, end_line int, entity_refs jsonb, body_length int, short_lengths int, heading_length int, title_length int, context_length int, text text)`,
-    [ns, storable.json(rows, (row) => storable.pathOfDoc(row.doc_id))],
-  );
-  return rows.length;
-}
-
-async function writeCatalog(client: PoolClient, ns: number, entities: readonly CatalogEntity[], relations: readonly Relation[], storable: StorableWriter): Promise<void> {
-  await client.query('DELETE FROM wsctx.entities WHERE ns = $1', [ns]);
-  await client.query('DELETE FROM wsctx.edges WHERE ns = $1', [ns]);
-  for (let i = 0; i < entities.length; i += SECTION_BATCH) {
-    const batch = entities.slice(i, i + SECTION_BATCH).map((entity, k) => ({ position: i + k, key: entity.key, entity }));
-    await client.query('INSERT INTO wsctx.entities (ns, position, key, entity) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, key text, entity jsonb)', [ns, storable.json(batch, (row) => row.entity.location.path)]);
-  }
-  for (let i = 0; i < relations.length; i += SECTION_BATCH) {
-    const batch = relations.slice(i, i + SECTION_BATCH).map((relation, k) => ({ position: i + k, source: relation.source, type: relation.type, target: relation.target, relation }));
-    await client.query(
-      'INSERT INTO wsctx.edges (ns, position, source, type, target, relation) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, source text, type text, target text, relation jsonb)',
-      [ns, storable.json(batch, (row) => row.relation.origin.path)],
-    );
-  }
-}
-
-/** Writes the commit facts that changed and removes those of files no longer indexed; returns how many were written. */
-async function writeCommits(client: PoolClient, ns: number, commits: readonly [string, FileCommitInfo][]): Promise<number> {
-  const existing = new Map(
-    (await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>('SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1', [ns])).rows.map((r) => [
-      r.path,
-      `${r.commit}\u0000${r.dirty}\u0000${r.last_commit_time}`,
-    ]),
-  );
-  const incoming = new Set(commits.map(([p]) => p));
-  const gone = [...existing.keys()].filter((p) => !incoming.has(p));
-  if (gone.length) await client.query('DELETE FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])', [ns, gone]);
-  const changed = commits.filter(([p, c]) => existing.get(p) !== `${c.commit}\u0000${c.dirty}\u0000${c.lastCommitTime}`);
-  for (let i = 0; i < changed.length; i += COMMIT_BATCH) {
-    const batch = changed.slice(i, i + COMMIT_BATCH);
-    await client.query(
-      `INSERT INTO wsctx.commits (ns, path, commit, dirty, last_commit_time)
-       SELECT $1, * FROM unnest($2::text[], $3::text[], $4::boolean[], $5::float8[])
-       ON CONFLICT (ns, path) DO UPDATE SET commit = EXCLUDED.commit, dirty = EXCLUDED.dirty, last_commit_time = EXCLUDED.last_commit_time`,
-      [ns, batch.map(([p]) => p), batch.map(([, c]) => c.commit), batch.map(([, c]) => c.dirty), batch.map(([, c]) => c.lastCommitTime)],
-    );
-  }
-  return changed.length;
 }

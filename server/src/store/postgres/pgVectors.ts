@@ -44,6 +44,23 @@ export async function enablePgvector(client: PoolClient): Promise<boolean> {
   }
 }
 
+/**
+ * Whether pgvector serves a store already made, without changing anything: `ready` (the extension
+ * and the column are there), `absent` (no extension to load, or the store was made without it),
+ * or `missing-column` (the extension can be had now: the schema step adds the column).
+ */
+export async function pgvectorReady(client: PoolClient): Promise<'ready' | 'absent' | 'missing-column'> {
+  const row = (
+    await client.query<{ installed: boolean; available: boolean; column: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') AS installed,
+              EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS available,
+              EXISTS (SELECT 1 FROM information_schema.columns WHERE table_schema = 'wsctx' AND table_name = 'windows' AND column_name = 'embedding') AS column`,
+    )
+  ).rows[0];
+  if (row.installed && row.column) return 'ready';
+  return row.available ? 'missing-column' : 'absent';
+}
+
 /** The namespace's vector columns as a write reads them. */
 export interface NamespaceVectors {
   id: number;
@@ -124,7 +141,12 @@ export async function writeVectors(
   if (replaced.length) await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, replaced]);
   const gone = [...removed, ...replaced];
   if (reset || gone.length) {
-    await client.query('INSERT INTO wsctx.vector_removals (ns, generation, ordinals) VALUES ($1, $2, $3)', [ns.id, generation, reset ? null : gone]);
+    // A renumbering write (pgWrite.ts) has recorded that every vector moved: that stands.
+    await client.query(
+      `INSERT INTO wsctx.vector_removals (ns, generation, ordinals) VALUES ($1, $2, $3)
+       ON CONFLICT (ns, generation) DO UPDATE SET ordinals = CASE WHEN wsctx.vector_removals.ordinals IS NULL OR EXCLUDED.ordinals IS NULL THEN NULL ELSE wsctx.vector_removals.ordinals || EXCLUDED.ordinals END`,
+      [ns.id, generation, reset ? null : gone],
+    );
   }
 
   let windows = 0;

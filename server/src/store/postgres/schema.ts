@@ -2,17 +2,25 @@
  * The PostgreSQL schema of a store: everything lives in the `wsctx` schema, every row belongs to
  * one namespace (an indexed workspace folder).
  *
- * - `postings` is the term table the candidates come from: one row per (term, section) with the
- *   term's packed field counts (engine/lexical/fields.ts). Terms are our analyzer's stems, so
+ * - `term_blocks` holds the postings, the term table the candidates come from: one row per term
+ *   and block of 65,536 section ordinals, holding the ordinals of the block's sections that hold
+ *   the term (ascending) and beside each the term's packed field counts (engine/lexical/fields.ts),
+ *   as little-endian uint32 arrays (pgTermBlocks.ts). Terms are our analyzer's stems, so
  *   `term = ANY(...)` is the same set test as the in-memory postings index; no Postgres text
- *   search configuration is involved. Its primary key (ns, term, ordinal) serves that lookup.
- *   It is partitioned by namespace, one table each, created by the namespace's first write,
- *   loaded before its indexes are built and then attached (pgPostings.ts); no foreign key (a
- *   per-row check on the largest table), so dropping a namespace drops its partition.
+ *   search configuration is involved. A row per term and block, not per posting: a first write
+ *   sends the postings as a few hundred thousand rows of bytes rather than tens of millions of
+ *   rows, a reader loads them in bulk into its in-memory postings index, and a write rewrites
+ *   only the blocks its sections changed (their `digest` tells which).
  * - `sections` and `docs` hold what ranking and rendering read; `docs.content_digest` decides
- *   what a write replaces.
+ *   what a write replaces, and `docs.generation` is the write that wrote it (what a reader
+ *   following the store reads again) and `seq` its place in that write: in (generation, seq)
+ *   order a reader holds the documents in the order the in-memory engine does.
  * - `namespaces` holds the corpus sums (section count, field length sums, title terms) a
- *   question's candidates are scored with, and a generation that every write bumps.
+ *   question's candidates are scored with, a generation that every write bumps (and announces:
+ *   NOTIFY on channel `wsctx_generations`), a digest of everything written (an unchanged write
+ *   compares it and writes nothing), and the sizes a reader's memory is estimated from before it
+ *   loads the namespace (engine/store/memoryEstimate.ts). `epoch` changes when a write renumbers
+ *   the namespace's ordinals: a reader then loads it afresh.
  *
  * - `windows` holds each section's vectors in the in-memory index's int8 layout (one row per
  *   window: `dimension` codes and 1 / |codes|), so a reader's cosines are the in-memory engine's.
@@ -27,7 +35,7 @@
  */
 
 /** Bump when a table changes shape; a store of another version is refused with a message. */
-export const STORE_SCHEMA_VERSION = 4;
+export const STORE_SCHEMA_VERSION = 5;
 
 export const SCHEMA_SQL = `
 CREATE SCHEMA IF NOT EXISTS wsctx;
@@ -53,7 +61,13 @@ CREATE TABLE IF NOT EXISTS wsctx.namespaces (
   vector_dimension integer,
   vector_anchors jsonb,
   vector_sample text[],
-  vector_hnsw boolean NOT NULL DEFAULT false
+  vector_hnsw boolean NOT NULL DEFAULT false,
+  content_digest text NOT NULL DEFAULT '',
+  vector_digest text,
+  checked_at text NOT NULL DEFAULT '',
+  epoch integer NOT NULL DEFAULT 0,
+  catalog_generation integer NOT NULL DEFAULT 0,
+  sizes jsonb NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS wsctx.entities (
   ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
@@ -87,9 +101,12 @@ CREATE TABLE IF NOT EXISTS wsctx.docs (
   section_count integer NOT NULL,
   title_term_count integer NOT NULL,
   content_digest text NOT NULL,
+  generation integer NOT NULL,
+  seq integer NOT NULL,
   doc jsonb NOT NULL,
   PRIMARY KEY (ns, id)
 );
+CREATE INDEX IF NOT EXISTS docs_generation ON wsctx.docs (ns, generation, seq);
 CREATE INDEX IF NOT EXISTS docs_entity_refs ON wsctx.docs USING gin (entity_refs);
 CREATE TABLE IF NOT EXISTS wsctx.sections (
   ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
@@ -113,14 +130,19 @@ CREATE TABLE IF NOT EXISTS wsctx.sections (
 );
 CREATE UNIQUE INDEX IF NOT EXISTS sections_id ON wsctx.sections (ns, id);
 CREATE INDEX IF NOT EXISTS sections_doc ON wsctx.sections (ns, doc_id);
-CREATE TABLE IF NOT EXISTS wsctx.postings (
-  ns integer NOT NULL,
+CREATE TABLE IF NOT EXISTS wsctx.term_blocks (
+  ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
   term text NOT NULL,
-  ordinal integer NOT NULL,
-  packed integer NOT NULL,
-  PRIMARY KEY (ns, term, ordinal)
-) PARTITION BY LIST (ns);
-CREATE INDEX IF NOT EXISTS postings_section ON wsctx.postings (ns, ordinal);
+  block integer NOT NULL,
+  generation integer NOT NULL,
+  count integer NOT NULL,
+  postings bytea NOT NULL,
+  digest bytea NOT NULL,
+  PRIMARY KEY (ns, term, block)
+);
+CREATE INDEX IF NOT EXISTS term_blocks_generation ON wsctx.term_blocks (ns, generation);
+-- Stored as they are: ascending ordinals compress little, and every reader reads them whole.
+ALTER TABLE wsctx.term_blocks ALTER COLUMN postings SET STORAGE EXTERNAL;
 CREATE TABLE IF NOT EXISTS wsctx.windows (
   ns integer NOT NULL REFERENCES wsctx.namespaces(id) ON DELETE CASCADE,
   ordinal integer NOT NULL,

@@ -1,0 +1,25 @@
+/**
+ * Two readers holding the store in memory and one writer, on a real PostgreSQL server (Debian's
+ * package): test/helpers/storeReadersSuite.ts, with the server's snapshots (a reader restarted
+ * mid-write reads the last committed generation) and its LISTEN/NOTIFY.
+ */
+import { postgresUnavailable, startPostgres, type PostgresServer } from '../helpers/postgresServer';
+import { storeReadersSuite } from '../helpers/storeReadersSuite';
+
+const unavailable = postgresUnavailable();
+
+describe('serve --store readers in memory, one writer, on PostgreSQL (built CLI, real server)', function () {
+  this.timeout(300_000);
+  if (unavailable) {
+    it(`skipped: ${unavailable}`, function () {
+      this.skip();
+    });
+    return;
+  }
+  let server: PostgresServer;
+  before(() => {
+    server = startPostgres();
+  });
+  after(() => server?.stop());
+  storeReadersSuite(() => server.url, {}, { snapshots: true });
+});
