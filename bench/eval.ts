@@ -30,6 +30,7 @@ import { evalFernhill, type FernhillEval, type SystemResult } from './evalFernhi
 import { ourSystemLabel, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
 import { evalScifact, type ScifactEval } from './evalScifact';
 import { DOC_STYLES, docsCorpora, evalDocs, type DocsEval, type DocsSystemKey } from './evalDocs';
+import { evalExplain, type ExplainEval } from './evalExplain';
 import { CONTEXT_SETS, evalContext, type ContextEval, type ContextSet } from './evalContext';
 import type { MeanMetrics } from './metrics';
 import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
@@ -49,6 +50,8 @@ export interface EvalResult {
   /** The documentation corpora, in DOC_DATASETS order. */
   docs?: DocsEval[];
   context?: ContextEval;
+  /** explain_result on each documentation corpus's misses (words only), each cause checked. */
+  explain?: ExplainEval[];
 }
 
 interface EvalOptions {
@@ -124,6 +127,22 @@ export function renderEval(result: EvalResult): string {
         out.push(...table(['case', 'kind', 'source', 'within', 'got', 'ranked first instead'], failing.map((c) => [c.id, c.kind, c.sourceKind, String(c.within), c.rank === null ? `> ${fh.depth}` : String(c.rank), c.top ?? '(nothing)'])), '');
       }
     }
+  }
+  if (result.explain?.length) {
+    out.push('## Why not this page? explain_result on the documentation corpora\'s misses (words only)', '');
+    out.push('Each gold file outside the first 10 passages is explained, and the cause checked by removing it: the limit raised to the one named (the page comes at the rank named), or the missing terms written into the page as a heading (it comes within 10).', '');
+    out.push(
+      ...table(
+        ['corpus', 'questions', 'gold files missed', 'ranked past the limit', 'held back', 'below the floor', 'no candidate', 'other', 'causes verified true'],
+        result.explain.map((e) => {
+          const n = (s: string) => String(e.byStanding[s] ?? 0);
+          const other = e.misses - ['ranked-below-limit', 'held-back', 'below-floor', 'no-candidate'].reduce((sum, s) => sum + (e.byStanding[s] ?? 0), 0);
+          return [e.label, String(e.questions), String(e.misses), n('ranked-below-limit'), n('held-back'), n('below-floor'), n('no-candidate'), String(other), `${e.verified}/${e.misses}`];
+        }),
+      ),
+      '',
+    );
+    for (const e of result.explain) for (const c of e.cases.filter((x) => !x.verified)) out.push(`Not verified: ${e.corpus} ${c.id} ${c.gold}: ${c.standing}: ${c.failure}`);
   }
   const sf = result.scifact;
   if (sf) {
@@ -277,6 +296,7 @@ async function main(argv: readonly string[]): Promise<void> {
       continue;
     }
     (result.docs ??= []).push(await evalDocs(corpus, options.modes, log));
+    (result.explain ??= []).push(await evalExplain(corpus, log));
   }
   if (options.datasets.includes('context')) {
     result.context = await evalContext(options.modes, { sets: options.contextSets, ...(options.modelUrl ? { modelUrl: options.modelUrl } : {}), ...(options.model ? { model: options.model } : {}) }, log);

@@ -25,12 +25,17 @@ export interface ToolInputPools {
   pageIds: readonly string[];
 }
 
-/** Tools the seeds define; the bench names the ones not in `TOOLS` yet. */
-export const EXPECTED_TOOLS: readonly string[] = ['workspace_context', 'workspace_expand', 'search_instructions', 'get_toc', 'get_context', 'get_section', 'read_page', 'get_file'];
+/** Tools the contracts define (docs/ARCHITECTURE.md); the bench names the ones not in `TOOLS` yet. */
+export const EXPECTED_TOOLS: readonly string[] = ['workspace_context', 'workspace_expand', 'search_instructions', 'get_toc', 'get_context', 'get_section', 'read_page', 'get_file', 'explain_result'];
 
 /** Fixed arguments per tool: what its figure measures. */
 export const TOOL_OVERRIDES: Readonly<Record<string, Record<string, unknown>>> = {
   workspace_expand: { depth: 3, direction: 'both' },
+};
+
+/** Optional fields left out per tool: explain_result takes a question or a task, never both (timed with the question). */
+export const TOOL_OMITTED: Readonly<Record<string, readonly string[]>> = {
+  explain_result: ['task'],
 };
 
 const QUERY_FIELDS = new Set(['question', 'query', 'task', 'plan']);
@@ -44,6 +49,8 @@ const FIELD_FILLERS: Readonly<Record<string, (pools: ToolInputPools, i: number) 
   task: (p, i) => cycle(p.queries, i),
   plan: (p, i) => cycle(p.queries, i),
   entityRef: (p, i) => cycle(p.entityRefs, i),
+  // explain_result's expected page: an id of a section (any page of the workspace).
+  expected: (p, i) => cycle(p.sectionIds, i),
   id: (p, i) => cycle(p.sectionIds, i),
   sectionId: (p, i) => cycle(p.sectionIds, i),
   section_id: (p, i) => cycle(p.sectionIds, i),
@@ -61,8 +68,9 @@ export function planToolInput(tool: AnyToolDefinition, pools: ToolInputPools): T
   const filled: string[] = [];
   const fields = Object.entries(tool.input as Record<string, ZodType>);
   const hasQuery = fields.some(([field]) => QUERY_FIELDS.has(field));
+  const omitted = TOOL_OMITTED[tool.name] ?? [];
   for (const [field, schema] of fields) {
-    if (field in overrides) continue;
+    if (field in overrides || omitted.includes(field)) continue;
     const required = !schema.safeParse(undefined).success;
     const filler = FIELD_FILLERS[field];
     if (filler && (required || !(hasQuery && ID_FIELDS.has(field)))) {

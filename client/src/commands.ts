@@ -12,6 +12,7 @@ import {
   CallToolRequest,
   DiagnosticsReportRequest,
   OpenResultsRequest,
+  RESULTS_SCHEME,
   ReindexRequest,
   RestartMcpEndpointRequest,
   type ExpandEntityArgs,
@@ -56,13 +57,29 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
     return { output: result.output as T, text: result.text };
   };
 
+  // The question of each results document opened here, so "Why not this page?" on one asks it again.
+  const resultsQuestions = new Map<string, string>();
+
   return [
     run(Commands.search, (question?: string) => showSearchPick(connection, typeof question === 'string' ? question : selectedText())),
     run(Commands.openResults, async (question?: string) => {
       const asked = typeof question === 'string' && question.trim() ? question.trim() : await window.showInputBox({ title: 'Workspace context results document', prompt: 'Question', value: selectedText() });
       if (!asked) return;
       const info = await connection.client.sendRequest(OpenResultsRequest.type, { question: asked });
+      resultsQuestions.set(info.uri, asked);
       const document = await workspace.openTextDocument(Uri.parse(info.uri));
+      await window.showTextDocument(document, { preview: false });
+    }),
+    // On a results document: why did the page I expected not come? (explain_result, shown as a document.)
+    run(Commands.whyNot, async () => {
+      const active = window.activeTextEditor?.document;
+      const known = active?.uri.scheme === RESULTS_SCHEME ? resultsQuestions.get(active.uri.toString()) : undefined;
+      const question = known ?? (await window.showInputBox({ title: 'Why not this page?', prompt: 'The question that was asked', value: selectedText() }));
+      if (!question?.trim()) return;
+      const expected = await window.showInputBox({ title: `Why not this page? "${question}"`, prompt: 'The page you expected: its path as answers print it, a section id, or an entity ref', value: lastFileEditorPath() });
+      if (!expected?.trim()) return;
+      const { text } = await callTool<unknown>('explain_result', { question, expected: expected.trim() });
+      const document = await workspace.openTextDocument({ content: text, language: 'plaintext' });
       await window.showTextDocument(document, { preview: false });
     }),
     // Hovers and code lenses run these two from trusted Markdown: their arguments are checked
@@ -228,6 +245,12 @@ function pickRow<T>(rows: Row<T>[], options: PickOptions): Promise<Picked<T> | u
     });
     pick.show();
   });
+}
+
+/** The workspace-relative path of a file open in a visible editor (the page a user likely expected), or ''. */
+function lastFileEditorPath(): string {
+  const file = window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
+  return file ? workspace.asRelativePath(file.document.uri, workspace.workspaceFolders !== undefined && workspace.workspaceFolders.length > 1) : '';
 }
 
 function selectedText(): string {

@@ -13,6 +13,7 @@ export const COMMAND_CATEGORY = 'Workspace Context';
 export const Commands = {
   search: 'workspaceContext.search',
   openResults: 'workspaceContext.openResults',
+  whyNot: 'workspaceContext.whyNot',
   expandEntity: ClientCommands.expandEntity,
   showEntityDocs: ClientCommands.showEntityDocs,
   showToc: 'workspaceContext.showToc',
@@ -36,6 +37,7 @@ export interface CommandContribution {
 export const COMMANDS: readonly CommandContribution[] = [
   { command: Commands.search, title: 'Search workspace context', palette: true },
   { command: Commands.openResults, title: 'Open search results as a document', palette: true },
+  { command: Commands.whyNot, title: 'Why not this page?', palette: true },
   { command: Commands.expandEntity, title: 'Expand entity', palette: true },
   { command: Commands.showToc, title: 'Show table of contents', palette: true },
   { command: Commands.reindex, title: 'Re-index', palette: true },

@@ -8,7 +8,7 @@
 //    prefix in a temporary folder. `/absolute/path/to/your/workspace` stands for the example.
 // 3. Checks what a user would see: the tarball holds only what runs, `wsctx --version` prints the
 //    package's version, `wsctx doctor` passes with the embedding model, ONNX Runtime and
-//    tree-sitter loaded from the installed package, and `wsctx mcp` lists the eight tools to a
+//    tree-sitter loaded from the installed package, and `wsctx mcp` lists the nine tools to a
 //    real MCP client.
 //
 // Prints the tarball's size and file count. Exit 1 on the first check that fails.
@@ -25,7 +25,7 @@ const MARKER = '<!-- install: checked -->';
 const PLACEHOLDER = '/absolute/path/to/your/workspace';
 /** What the npm package may hold: the CLI's bundle, its embedding worker, and the documents npm always adds. */
 const TARBALL_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/embedWorker.js', 'dist/wsctx.js', 'package.json'];
-const TOOLS = ['get_context', 'get_file', 'get_section', 'get_toc', 'read_page', 'search_instructions', 'workspace_context', 'workspace_expand'];
+const TOOLS = ['explain_result', 'get_context', 'get_file', 'get_section', 'get_toc', 'read_page', 'search_instructions', 'workspace_context', 'workspace_expand'];
 
 function fail(message) {
   console.error(`[check:install] FAILED: ${message}`);

@@ -30,7 +30,7 @@ describe('wsctx doctor (built CLI)', () => {
     assert.match(lines[6], /config\s+no \.wsctx\.yaml in \S+examples\/fernhill: the built-in defaults apply$/);
     assert.match(
       lines[7],
-      /folder fernhill\s+\S+examples\/fernhill: 98 files, 66 catalog entities, 133 documents \(66 catalog_entity, 29 catalog_doc, 28 library, 7 epic_doc, 3 repo_overview\), 1 problem \(wsctx index lists them\)$/,
+      /folder fernhill\s+\S+examples\/fernhill: 99 files, 66 catalog entities, 133 documents \(66 catalog_entity, 29 catalog_doc, 28 library, 7 epic_doc, 3 repo_overview\), 1 problem \(wsctx index lists them\)$/,
     );
   });
 

@@ -337,7 +337,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'Workspace Context: re-indexed' }).first();
       await toast.waitFor({ state: 'visible', timeout: 2 * UI_TIMEOUT_MS });
       await vs.screenshot('reindexed');
-      assert.match(await toast.innerText(), /Workspace Context: re-indexed fernhill: 98 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./);
+      assert.match(await toast.innerText(), /Workspace Context: re-indexed fernhill: 99 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./);
       const ready = await readStatusItem(vs, ourItem('Context: ready'));
       assert.match(ready.label, /^Workspace Context: ready, 66 entities, 350 sections/);
     });

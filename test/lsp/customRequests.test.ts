@@ -26,7 +26,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.equal(status.updating, false);
     assert.deepEqual(status.folders, [path.basename(lsp.workspace)]);
     assert.deepEqual(status.counts, {
-      files: 98,
+      files: 99,
       documents: 133,
       sections: 350,
       entities: 66,
@@ -36,7 +36,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       bySourceKind: { catalog_entity: 66, catalog_doc: 29, repo_overview: 3, epic_doc: 7, library: 28 },
     });
     assert.equal(status.lastPass?.kind, 'full');
-    assert.equal(status.lastPass?.filesRead, 98);
+    assert.equal(status.lastPass?.filesRead, 99);
     assert.equal(status.lastError, null);
     assert.deepEqual(status.degraded, []);
     assert.equal(status.indexedAt, lsp.statuses[lsp.statuses.length - 1].indexedAt);
@@ -133,9 +133,9 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.deepEqual(progress, [
       { kind: 'begin', title: 'Workspace Context', message: `Re-indexing ${path.basename(lsp.workspace)}`, cancellable: false },
       { kind: 'report', message: 'Listing files' },
-      { kind: 'report', message: 'Checked 98 of 98 files' },
-      { kind: 'report', message: 'Parsing and indexing 98 files' },
-      { kind: 'end', message: 'Indexed 98 files, 133 documents, 350 sections, 66 entities' },
+      { kind: 'report', message: 'Checked 99 of 99 files' },
+      { kind: 'report', message: 'Parsing and indexing 99 files' },
+      { kind: 'end', message: 'Indexed 99 files, 133 documents, 350 sections, 66 entities' },
     ]);
   });
 });

@@ -20,7 +20,7 @@ import { EXAMPLE_WORKSPACE } from '../helpers/tempWorkspace';
 
 const README = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 const PLACEHOLDERS = ['/absolute/path/to/your/workspace', '${workspaceFolder}'];
-const TOOLS = ['workspace_context', 'workspace_expand', 'get_context', 'read_page', 'get_file', 'get_toc', 'get_section', 'search_instructions'];
+const TOOLS = ['workspace_context', 'workspace_expand', 'get_context', 'read_page', 'get_file', 'get_toc', 'get_section', 'search_instructions', 'explain_result'];
 
 interface Block {
   client: string;

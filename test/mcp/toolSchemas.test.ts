@@ -79,7 +79,7 @@ describe('MCP tool input schemas and refusals (built server, SDK client)', () =>
   });
 
   it('every description and argument description speaks of services, APIs, runbooks and rules, none of sales', () => {
-    assert.deepEqual([...descriptions.keys()], ['workspace_context', 'workspace_expand', 'get_context', 'read_page', 'get_file', 'get_toc', 'get_section', 'search_instructions']);
+    assert.deepEqual([...descriptions.keys()], ['workspace_context', 'workspace_expand', 'get_context', 'read_page', 'get_file', 'get_toc', 'get_section', 'search_instructions', 'explain_result']);
     const SALES = /\b(e-?mails?|CFO|Slotly|Avalara|customers?|refunds?|competitors?|audience|channel|prospects?|sales|pricing|discounts?|promo)\b/i;
     const SOFTWARE = /\b(services?|API|APIs|runbooks?|rules?|deploy|entity|catalog|migration|postmortem|billing-worker|OpenAPI)\b/;
     for (const [tool, description] of descriptions) {

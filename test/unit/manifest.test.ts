@@ -61,9 +61,11 @@ describe('package.json contributes (manifest)', () => {
       COMMANDS.map((c) => ({ command: c.command, title: c.title, category: COMMAND_CATEGORY })),
     );
     assert.deepEqual(contributes.menus.commandPalette, COMMANDS.filter((c) => !c.palette).map((c) => ({ command: c.command, when: 'false' })));
+    // "Why not this page?" sits on a results document's title bar.
+    assert.deepEqual(contributes.menus['editor/title'], [{ command: 'workspaceContext.whyNot', when: 'resourceScheme == workspace-context-results' }]);
     assert.deepEqual(
       COMMANDS.filter((c) => c.palette).map((c) => c.title),
-      ['Search workspace context', 'Open search results as a document', 'Expand entity', 'Show table of contents', 'Re-index', 'Show diagnostics', 'Show index status', 'Restart MCP endpoint', 'Show output'],
+      ['Search workspace context', 'Open search results as a document', 'Why not this page?', 'Expand entity', 'Show table of contents', 'Re-index', 'Show diagnostics', 'Show index status', 'Restart MCP endpoint', 'Show output'],
     );
   });
 

@@ -16,6 +16,10 @@ import { UsageError, type CliOptions } from '../startup/args';
 import { inCliTerms } from './cliTerms';
 import { MovingRate } from './progress';
 import { findCommand } from '../startup/commands';
+import { existsSync, readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { EXPECTATIONS_FILE, parseExpectations } from '../engine';
+import { renderCheckReport, runExpectations } from '../tools/expectationsCheck';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
 import { abandonModelWork, cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
@@ -84,6 +88,18 @@ async function run(command: string, positionals: string[], options: CliOptions):
         'one-shot',
       );
     }
+    case 'why-not': {
+      const question = text(positionals, 'why-not', 'a question', 'how do I roll back billing-worker?');
+      if (!options.expect?.trim()) throw new UsageError('why-not needs --expect PAGE: the page, section id or entity ref you expected, e.g. wsctx why-not "how do I roll back billing-worker?" --expect docs/rollback.md');
+      if (options.task) {
+        if (options.limit !== undefined || options.sourceKinds !== undefined) throw new UsageError('--limit and --source-kinds are ask\'s: with --task give context\'s --max-tokens, --pack, --tags, --folder');
+        return runTool(options, 'explain_result', { workspace: options.in ?? ALL_FOLDERS, task: question, expected: options.expect, max_tokens: options.maxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, undefined, 'one-shot');
+      }
+      if (options.maxTokens !== undefined || options.pack !== undefined || options.tags !== undefined || options.folder !== undefined) throw new UsageError('--max-tokens, --pack, --tags and --folder are context\'s: add --task to explain a get_context task');
+      return runTool(options, 'explain_result', { workspace: options.in ?? ALL_FOLDERS, question, expected: options.expect, limit: options.limit, sourceKinds: options.sourceKinds }, undefined, 'one-shot');
+    }
+    case 'check':
+      return checkCommand(options, positionals);
     case 'expand': {
       const ref = single(positionals, 'expand', '<entity-ref>');
       return runTool(options, 'workspace_expand', {
@@ -258,6 +274,31 @@ async function runTool(
   await engine.saveSnapshot();
   print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
   return finishOneShot(services);
+}
+
+/**
+ * `wsctx check`: the expectations file against a complete index; exit 1 when a check fails or
+ * the file has a problem (each named with its line and field), 0 when all pass.
+ */
+async function checkCommand(options: CliOptions, positionals: string[]): Promise<number> {
+  if (positionals.length > 1) throw new UsageError(`check takes at most one file (got ${positionals.length}), e.g. wsctx check .wsctx/expectations.yaml`);
+  const folder = workspaceFolders(options.workspaces)[0];
+  const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folder.absPath, EXPECTATIONS_FILE);
+  if (!existsSync(file)) throw new UsageError(`no expectations file at ${file}: write one (docs/cli.md, "wsctx check", shows the format) or name it: wsctx check FILE`);
+  // Named as the user would type it from here; a file outside the current folder by its absolute path.
+  const relative = path.relative(process.cwd(), file);
+  const parsed = parseExpectations(relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file, readFileSync(file, 'utf8'));
+  const services = libraryServices(options, 'one-shot');
+  let failed = 0;
+  try {
+    await services.engine.waitForIndex();
+    const report = await runExpectations(services, parsed);
+    failed = report.failed;
+    print(options.json ? JSON.stringify(report, null, 2) : renderCheckReport(report));
+  } finally {
+    finishOneShot(services);
+  }
+  return failed > 0 || parsed.problems.length > 0 || parsed.expectations.length === 0 ? 1 : 0;
 }
 
 /** Runs a one-shot command, prints its output, then says what meaning it lacked (see `finishOneShot`). */

@@ -151,6 +151,9 @@ export class Engine implements WorkspaceIndex {
     this.meaningJob = this.meaningJob.then(() => meaning.prepare(source(state))).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
 
+  /** The in-memory index answers every question from the whole index (WorkspaceIndex). */
+  readonly holdsWholeIndex: boolean = true;
+
   /** True when the engine embeds (sections and questions have vectors, or will). */
   get hasMeaning(): boolean {
     return this.vectors !== undefined;

@@ -47,6 +47,8 @@ export { folderScopedState } from './ranking/folderScope';
 export { normalizeName } from './ranking/namedEntities';
 export { comparePassages, rankWorkspaceContext } from './ranking/workspaceContextRanker';
 export type { MeaningSource, RankResult, RankedPassage } from './ranking/workspaceContextRanker';
+export { explainRanking } from './ranking/explainRanking';
+export type { FolderRanking, RankingExplanation } from './ranking/explainRanking';
 
 // Meaning: the status of section vectors, phrase similarity.
 export type { MeaningStatus } from './meaning/sectionVectors';
@@ -88,8 +90,10 @@ export { defaultKindForField } from './sources/catalog/relationFields';
 
 // Reading the workspace: workspace paths, the guarded reader.
 export { DEFAULT_MAX_FILE_SIZE } from './workspace/discovery';
-export { fromWorkspacePath, toWorkspacePath } from './workspace/paths';
+export { fromWorkspacePath, toWorkspacePath, folderOf, relativePosix, usesFolderPrefix, workspacePath } from './workspace/paths';
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
+export { compileSourceGlobs, inSkippedDir } from './workspace/globs';
+export type { SourceMatcher } from './workspace/globs';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
 export type { IndexStore, NamespaceBaseRows, NearestWindows, StoredMeaningRows, StoredNamespace, StoredWindowRow, VectorCatchUp, LoadSink, LoadedVersion, NamespaceLoad } from './store/indexStore';
@@ -101,3 +105,7 @@ export { workspaceRows } from './store/storeRows';
 export { formatBytes, parseByteSize } from './store/memoryEstimate';
 export { MemoryReader, globMatches } from './store/memoryReader';
 export type { NamespaceChoice } from './store/memoryReader';
+
+// The expectations file (.wsctx/expectations.yaml): the questions and the pages that must come.
+export { EXPECTATIONS_FILE, parseExpectations } from './expectations/expectationsFile';
+export type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from './expectations/expectationsFile';

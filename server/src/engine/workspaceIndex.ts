@@ -48,6 +48,12 @@ export interface WorkspaceIndex {
   status(): EngineStatus;
   /** The last complete state, or undefined before there is one (a store keeps none in memory). */
   current(): IndexState | undefined;
+  /**
+   * True when a question's state is the whole index (in memory); false when it holds the
+   * question's candidates only (a store), where a tool that scores sections wherever they rank
+   * (explain_result) cannot answer.
+   */
+  readonly holdsWholeIndex: boolean;
   /** Hears every new state in service (tools listed or not, diagnostics refreshed). */
   onDidChangeState(listener: StateListener): () => void;
 

@@ -18,7 +18,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FlagSource } from '../library/view/conflicts';
 import type { FeatureContext } from './features/context';
-import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics } from './features/diagnostics';
+import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics, type DiagnosticInput } from './features/diagnostics';
+import { expectationDiagnostics } from './features/expectationDiagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';
 import { routeFileEvents } from './features/fileEvents';
 import { indexStatus } from './features/indexStatus';
@@ -222,7 +223,7 @@ export class LanguageSession implements FeatureContext {
     if (!state) {
       return { generatedAt: new Date().toISOString(), indexedAt: null, total: 0, bySeverity: { error: 0, warning: 0, info: 0 }, byCode: {}, items: [] };
     }
-    const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
+    const input = this.diagnosticInputOf(state);
     return diagnosticsReport(state, await collectDiagnostics(input), input, this.documents);
   }
 
@@ -374,9 +375,17 @@ export class LanguageSession implements FeatureContext {
     this.host.sendIndexStatus(this.status());
   }
 
+  /** What the diagnostic sources read: the state, the saved files, and the services that run the expectations. */
+  private diagnosticInputOf(state: IndexState): DiagnosticInput {
+    const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
+    const services = this.servicesRef;
+    if (services) input.expectations = () => expectationDiagnostics(services, state, input.readText);
+    return input;
+  }
+
   private async publishDiagnostics(state: IndexState): Promise<void> {
     try {
-      const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
+      const input = this.diagnosticInputOf(state);
       const byUri = await toLspDiagnostics(await collectDiagnostics(input), input, this.documents);
       for (const [uri, diagnostics] of byUri) this.host.publishDiagnostics(uri, diagnostics);
       for (const uri of this.published) if (!byUri.has(uri)) this.host.publishDiagnostics(uri, []);

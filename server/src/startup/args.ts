@@ -38,6 +38,8 @@ const OPTIONS = {
   tags: { type: 'string' },
   folder: { type: 'string' },
   in: { type: 'string' },
+  expect: { type: 'string' },
+  task: { type: 'boolean' },
   judge: { type: 'string' },
   'model-url': { type: 'string' },
   model: { type: 'string' },
@@ -86,6 +88,10 @@ export type CliOptions = {
   folder?: string;
   /** `ask --in NAME`: answer from that served folder only (default: every served folder). */
   in?: string;
+  /** `why-not --expect PAGE`: the page, section or entity expected. */
+  expect?: string;
+  /** `why-not --task`: the words are a get_context task, not a question. */
+  task: boolean;
   judge?: string;
   modelUrl?: string;
   model?: string;
@@ -166,6 +172,8 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       tags: list(v.tags),
       folder: v.folder,
       in: v.in,
+      expect: v.expect,
+      task: v.task ?? false,
       judge: v.judge,
       modelUrl: v['model-url'],
       model: v.model,

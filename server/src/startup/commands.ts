@@ -82,6 +82,34 @@ export const COMMANDS: readonly CommandHelp[] = [
     examples: ['wsctx ask "how do I roll back billing-worker?"', 'wsctx ask "who owns the invoice API?" --limit 3 --why', 'wsctx ask "refund window" --in payments --source-kinds library'],
   },
   {
+    name: 'why-not',
+    args: '"<question>"',
+    summary: 'why a page you expected did not come back for a question (or where it ranked)',
+    details:
+      "Explains the page, section or entity --expect names for the question as ask ranks it (explain_result): not indexed (outside the served folders, no source glob reads it, ignored, unreadable with its problem), not a candidate (the question terms it lacks), below the floor (its score and why[]), ranked past the limit (the passages above it and the terms that put them there) or held back by the per-document rule; each with the fix.",
+    flags: [
+      flag('expect', 'PAGE', 'the page expected: a path as answers print it, a document or section id, or an entity ref (required)'),
+      flag('limit', 'N', 'the limit the question was asked with, 1-50 (default 10)'),
+      flag('in', 'NAME', 'the served folder the question was asked in (default: every served folder)'),
+      flag('source-kinds', 'a,b', 'the kinds the question was asked for'),
+      flag('task', '', "the words are a get_context task: look for the page in the bundle, in what did not fit and in what focus dropped (with context's --max-tokens, --pack, --tags, --folder)"),
+      flag('max-tokens', 'N', 'with --task: the budget it was asked with (default 12,000)'),
+      flag('pack', 'NAME', 'with --task: the pack it was asked with'),
+      flag('tags', 'a,b', 'with --task: the tags it was asked with'),
+      flag('folder', 'PATH', 'with --task: the library folder it was asked with'),
+    ],
+    examples: ['wsctx why-not "roll back billing-worker" --expect docs/deploy.md', 'wsctx why-not "write a postmortem" --task --expect .context/templates/pm.md', 'wsctx why-not "who owns the invoice API?" --expect api:default/invoices --json'],
+  },
+  {
+    name: 'check',
+    args: '[file]',
+    summary: "run the team's expectations (.wsctx/expectations.yaml): which questions must bring which pages; exit 1 when one fails",
+    details:
+      'Asks every question of the expectations file (default .wsctx/expectations.yaml in the first served folder) and prints a table, one row per expected or excluded page, then each failure explained as why-not explains it, and any problem in the file with its line and field. Exit 0 when every check passes, 1 when one fails or the file has a problem. --json for CI.',
+    flags: [],
+    examples: ['wsctx check', 'wsctx check --workspace ~/src/platform --json', 'wsctx check ci/expectations.yaml --embeddings off'],
+  },
+  {
     name: 'expand',
     args: '<entity-ref>',
     summary: 'walk the component graph from an entity',

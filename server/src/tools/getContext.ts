@@ -130,7 +130,8 @@ export type GetContextOutput = z.infer<z.ZodObject<typeof output>>;
  */
 /** Kept for callers that name it; the connection's model is part of every tool call's context. */
 export type ContextCallContext = ToolCallContext;
-type Args = z.infer<z.ZodObject<typeof input>>;
+export type GetContextArgs = z.infer<z.ZodObject<typeof input>>;
+type Args = GetContextArgs;
 
 export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   name: 'get_context',
@@ -181,7 +182,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   },
 };
 
-async function runContext(services: Services, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
+export async function runContext(services: Services, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
   const format = args.format ?? 'markdown';
   const found = await libraryState(services, [args.task, args.pack, ...(args.tags ?? []), args.folder]);
   if (found.kind === 'cold') return coldOutput(args, format);

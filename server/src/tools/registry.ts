@@ -2,6 +2,7 @@
  * Every tool, in the order agents should meet them. Hosts (MCP, LSP, CLI) register from this
  * table and nothing else, so a tool added here is served everywhere.
  */
+import { explainResultTool } from './explainResult';
 import { getContextTool } from './getContext';
 import { getFileTool } from './getFile';
 import { getSectionTool } from './getSection';
@@ -21,6 +22,7 @@ export const TOOLS: readonly AnyToolDefinition[] = [
   getTocTool,
   getSectionTool,
   searchInstructionsTool,
+  explainResultTool,
 ];
 
 export function findTool(name: string): AnyToolDefinition | undefined {

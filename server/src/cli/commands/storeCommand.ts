@@ -314,6 +314,13 @@ class StoreBackedEngine extends Engine implements StoreBacked {
     if (this.memoryReader) return this.queryModel ? this.memoryReader.meaningSource(state, queryVector, this.queryModel) : null;
     return this.storeReader!.meaningOf(state) ?? null;
   }
+
+  /**
+   * A question's state over a store is not the whole index the way the in-memory engine's is:
+   * explain_result, which scores the expected page's sections wherever they rank, is not listed
+   * (tools/availability.ts).
+   */
+  override readonly holdsWholeIndex = false;
 }
 
 /** The namespaces `--workspace` names (by folder name or by the path indexed), or all of them. */

@@ -167,7 +167,8 @@ interface Scored {
   own: number;
 }
 
-export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
+/** The question's units, weights and scorer: what ranking and scoring chosen sections share. */
+function prepareQuestion(state: IndexState, options: RankOptions) {
   // The question's frame ("how do I", "is it possible to") is not what it is about.
   const n = Math.max(1, state.lexical.sectionCount);
   const df = (term: string) => state.lexical.df(term);
@@ -177,6 +178,31 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
+  return { units, dropped, model, named, terms, scorer };
+}
+
+/**
+ * Chosen sections scored and explained by the formula exactly as `rankWorkspaceContext` scores
+ * them, whether or not they would be candidates or above the floor: the explain path's view of a
+ * passage that did not come back (ranking/explainRanking.ts). A section outside the question's
+ * filters (source kinds, folder) or gone from the index is left out.
+ */
+export function scoreSections(state: IndexState, options: RankOptions, ordinals: readonly number[]): RankedPassage[] {
+  const { scorer } = prepareQuestion(state, options);
+  const meaning = options.meaning ?? null;
+  const out: RankedPassage[] = [];
+  for (const ordinal of ordinals) {
+    const doc = scorer.eligibleDoc(ordinal);
+    if (doc < 0) continue;
+    const { words, mask } = scorer.wordsOf(ordinal);
+    const cosine = meaning && meaning.hasVector(ordinal) ? meaning.cosine(ordinal) : null;
+    out.push(scorer.explain(scorer.score(ordinal, doc, mask, words, cosine), false));
+  }
+  return out;
+}
+
+export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
+  const { units, dropped, model, named, terms, scorer } = prepareQuestion(state, options);
   // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
   const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
 
@@ -392,6 +418,21 @@ class Scorer {
     if (this.kindAllowed && !this.kindAllowed[this.tables.kindOfDoc[d]]) return -1;
     if (this.options.folder !== undefined && this.tables.folderOfDoc[d] !== this.options.folder) return -1;
     return d;
+  }
+
+  /**
+   * One section's words and match mask, from its per-term saturations (the same numbers the
+   * index sums in `gradedMatch`, which only walks candidates): for scoring a chosen section.
+   */
+  wordsOf(ordinal: number): { words: number; mask: number } {
+    let sum = 0;
+    let mask = 0;
+    const terms = this.wordTerms(ordinal);
+    this.units.forEach((unit, i) => {
+      sum += unit.weight * terms[i].saturation;
+      if (terms[i].saturation > 0 && this.state.lexical.fieldCounts(ordinal, unit.term.key)) mask |= unit.bit;
+    });
+    return { words: this.words(sum), mask };
   }
 
   /** Words in 0..1 from the index's weighted sum of saturations. */

@@ -139,6 +139,8 @@ interface Judged {
   applied: PurposeMatches['packs'];
   recipePages: Set<string>;
   decisions: ReturnType<typeof decideFocus>;
+  focusDropped: NonNullable<ContextBundle['focusDropped']>;
+  candidateDocs: string[];
 }
 
 export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
@@ -287,9 +289,13 @@ async function judgeAndFocus(input: BuildContextInput, task: TaskAnalysis, purpo
   const applied = packs.filter((_, i) => packDecisions[i].applied);
   const recipePages = new Set(applied.flatMap((p) => [...p.always, ...p.whenRelevant].map((d) => d.id)));
   markRecipes(new Set(applied.flatMap((p) => p.whenRelevant.map((d) => d.id))));
-  const decisions = decideFocus(ordered, asked, run, focus).filter((d) => d.keep);
+  const decided = decideFocus(ordered, asked, run, focus);
+  const focusDropped = decided.filter((d) => !d.keep).map((d) => ({ entry: d.candidate.entry, dropped: d.dropped ?? 'unused', confidence: round(d.confidence) }));
+  const decisions = decided.filter((d) => d.keep);
   decisions.sort((a, b) => Number(b.candidate.named) - Number(a.candidate.named) || b.confidence - a.confidence || b.candidate.fused - a.candidate.fused || a.candidate.entry.order - b.candidate.entry.order);
-  return { run, packDecisions, applied, recipePages, decisions };
+  // What focus dropped and which pages were candidates at all: explain_result's task path reads them.
+  const candidateDocs = [...new Set(ordered.map((c) => c.entry.doc.id))];
+  return { run, packDecisions, applied, recipePages, decisions, focusDropped, candidateDocs };
 }
 
 /** Step 8: whole pages, then excerpts, within the budget, each with its unsettled conflicts; or the nearest pages when nothing matched; rendered. */
@@ -362,6 +368,8 @@ function assemble(input: BuildContextInput, setup: Setup, task: TaskAnalysis, pl
     rules: ruleBlocks,
     reference: filled.reference,
     skipped: filled.skipped,
+    focusDropped: judged.focusDropped,
+    candidateDocs: judged.candidateDocs,
     ...(nearest && filled.nothingFoundShown ? { nothingFound: { nearest } } : {}),
     judge: {
       mode: run.mode,

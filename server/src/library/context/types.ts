@@ -135,6 +135,15 @@ export interface ContextBundle {
   /** Whole pages (pinned, recipe, use, read-whole pages search reached) then excerpt pages. */
   reference: BundlePage[];
   skipped: SkippedPage[];
+  /**
+   * Sections that were candidates and that focus (step 7: the judge, or the closeness heuristics)
+   * dropped, with why: `unused` (not something the task would use, or not close enough to the
+   * best match) or `different` (about another product, stack or audience than the task names).
+   * What "why not this page?" reads for a task (explain_result).
+   */
+  focusDropped: { entry: LibrarySection; dropped: 'unused' | 'different'; confidence: number }[];
+  /** Ids of the documents that had a candidate section (search, links, folders, Good-for pages). */
+  candidateDocs: string[];
   /** Set when nothing came close enough to send. */
   nothingFound?: { nearest: NearestPage[] };
   judge: {

@@ -12,6 +12,8 @@
  *   with the model's conflict flags when the host runs the check), one on each page with the
  *   other as related information, less those the pages settle with `conflicts_resolved`; and
  *   the problems of those `conflicts_resolved` entries (library/soundness.ts).
+ * - `expectations`: the failures and problems of each folder's `.wsctx/expectations.yaml`
+ *   (expectationDiagnostics.ts), run as `wsctx check` runs them.
  * A new kind is one more `DiagnosticSource` in {@link DIAGNOSTIC_SOURCES}; publishing and the
  * report pick it up unchanged.
  */
@@ -51,6 +53,8 @@ export interface DiagnosticInput {
   mentionsOf(path: string): Promise<EntityMention[]>;
   /** More library flags than the deterministic ones (the model's conflict check), when the host runs it. */
   flagSources?: readonly FlagSource[];
+  /** The expectations files' failures and problems (expectationDiagnostics.ts), when the host has services to ask. */
+  expectations?: () => Promise<WorkspaceDiagnostic[]>;
 }
 
 export interface DiagnosticSource {
@@ -162,7 +166,15 @@ const libraryFlagsSource: DiagnosticSource = {
 };
 
 /** The sources every publish and report runs, in this order. */
-export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [problemsSource, unresolvedRefsSource, expiredPagesSource, libraryFlagsSource];
+/** `.wsctx/expectations.yaml`: the questions a team relies on whose pages did not come, and the file's problems. */
+const expectationsSource: DiagnosticSource = {
+  id: 'expectations',
+  async collect({ expectations }) {
+    return expectations ? expectations() : [];
+  },
+};
+
+export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [problemsSource, unresolvedRefsSource, expiredPagesSource, libraryFlagsSource, expectationsSource];
 
 /** Every diagnostic of the state, sorted by path, line, column and code. */
 export async function collectDiagnostics(input: DiagnosticInput, sources: readonly DiagnosticSource[] = DIAGNOSTIC_SOURCES): Promise<WorkspaceDiagnostic[]> {
