@@ -53,7 +53,20 @@ interface Inputs {
 }
 
 /** Keys whose values are a clock's or a machine's, not an answer's. */
-const VOLATILE_KEYS = new Set(['indexedAt', 'seconds', 'elapsedMs', 'durationMs', 'ms', 'tookMs', 'startedAt', 'finishedAt', 'at', 'timing', 'timings', 'cpuSeconds']);
+const VOLATILE_KEYS = new Set([
+  'indexedAt',
+  'seconds',
+  'elapsedMs',
+  'durationMs',
+  'ms',
+  'tookMs',
+  'startedAt',
+  'finishedAt',
+  'at',
+  'timing',
+  'timings',
+  'cpuSeconds',
+]);
 
 function normalise(text: string): string {
   let out = text;
@@ -67,7 +80,9 @@ function normalise(text: string): string {
 function normaliseJson(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(normaliseJson);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, VOLATILE_KEYS.has(k) ? '<volatile>' : normaliseJson(v)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, VOLATILE_KEYS.has(k) ? '<volatile>' : normaliseJson(v)]),
+    );
   }
   return typeof value === 'string' ? normalise(value) : value;
 }
@@ -99,11 +114,22 @@ function clockFile(): string {
 }
 
 function env(cacheDir: string): NodeJS.ProcessEnv {
-  return { ...process.env, WSCTX_CACHE_DIR: cacheDir, XDG_CONFIG_HOME: path.join(SCRATCH, 'config'), WSCTX_EMBEDDINGS: 'off', COLUMNS: '120' };
+  return {
+    ...process.env,
+    WSCTX_CACHE_DIR: cacheDir,
+    XDG_CONFIG_HOME: path.join(SCRATCH, 'config'),
+    WSCTX_EMBEDDINGS: 'off',
+    COLUMNS: '120',
+  };
 }
 
 function cli(args: string[], cacheDir: string): { code: number; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['-r', clockFile(), WSCTX, ...args], { env: env(cacheDir), encoding: 'utf8', timeout: 900_000, maxBuffer: 1 << 30 });
+  const run = spawnSync(process.execPath, ['-r', clockFile(), WSCTX, ...args], {
+    env: env(cacheDir),
+    encoding: 'utf8',
+    timeout: 900_000,
+    maxBuffer: 1 << 30,
+  });
   return { code: run.status ?? -1, stdout: run.stdout, stderr: run.stderr };
 }
 
@@ -127,30 +153,52 @@ function cliRecord(run: { code: number; stdout: string; stderr: string }, json: 
 }
 
 function slug(text: string, i: number): string {
-  return `${String(i).padStart(2, '0')}-${text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40)}`;
+  return `${String(i).padStart(2, '0')}-${text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40)}`;
 }
 
 function workspaces(bigDir: string | undefined, only: Set<string> | null): Workspace[] {
   const list: Workspace[] = [];
-  const fernhillCases = parseYaml(fs.readFileSync(path.join(ROOT, 'examples/fernhill-cases.yaml'), 'utf8')) as { question: string }[] | { cases: { question: string }[] };
+  const fernhillCases = parseYaml(fs.readFileSync(path.join(ROOT, 'examples/fernhill-cases.yaml'), 'utf8')) as
+    | { question: string }[]
+    | { cases: { question: string }[] };
   const caseList = Array.isArray(fernhillCases) ? fernhillCases : fernhillCases.cases;
-  const taskFile = parseYaml(fs.readFileSync(path.join(ROOT, 'examples/fernhill-context-tasks.yaml'), 'utf8')) as { task: string }[] | { tasks: { task: string }[] };
+  const taskFile = parseYaml(fs.readFileSync(path.join(ROOT, 'examples/fernhill-context-tasks.yaml'), 'utf8')) as
+    | { task: string }[]
+    | { tasks: { task: string }[] };
   const taskList = Array.isArray(taskFile) ? taskFile : taskFile.tasks;
-  list.push({ name: 'fernhill', dir: path.join(ROOT, 'examples/fernhill'), questions: caseList.map((c) => c.question).slice(0, 30), tasks: taskList.map((t) => t.task).slice(0, 12) });
+  list.push({
+    name: 'fernhill',
+    dir: path.join(ROOT, 'examples/fernhill'),
+    questions: caseList.map((c) => c.question).slice(0, 30),
+    tasks: taskList.map((t) => t.task).slice(0, 12),
+  });
   const argo = fs
     .readFileSync(path.join(ROOT, 'test/fixtures/argocd-docs/questions.jsonl'), 'utf8')
     .split('\n')
     .filter((l) => l.trim())
     .map((l) => (JSON.parse(l) as { question: string }).question);
-  list.push({ name: 'argocd', dir: path.join(ROOT, 'test/fixtures/argocd-docs'), questions: argo.filter((_, i) => i % 4 === 0).slice(0, 30), tasks: argo.filter((_, i) => i % 9 === 1).slice(0, 8) });
+  list.push({
+    name: 'argocd',
+    dir: path.join(ROOT, 'test/fixtures/argocd-docs'),
+    questions: argo.filter((_, i) => i % 4 === 0).slice(0, 30),
+    tasks: argo.filter((_, i) => i % 9 === 1).slice(0, 8),
+  });
   if (bigDir) list.push({ name: 'big', dir: path.resolve(bigDir), questions: [], tasks: [] });
   return only ? list.filter((w) => only.has(w.name)) : list;
 }
 
 /** Inputs drawn from the workspace's own graph and library (ids, refs), the same every run. */
 function inputsOf(ws: Workspace, graphJson: string, tocJson: string): Inputs {
-  const graph = JSON.parse(graphJson) as { entities: { ref: string; name: string; title?: string; description?: string }[] };
-  const toc = JSON.parse(tocJson) as { namespaces?: { documents: { id: string; title: string; sections?: { id: string }[] }[] }[] };
+  const graph = JSON.parse(graphJson) as {
+    entities: { ref: string; name: string; title?: string; description?: string }[];
+  };
+  const toc = JSON.parse(tocJson) as {
+    namespaces?: { documents: { id: string; title: string; sections?: { id: string }[] }[] }[];
+  };
   const entities = graph.entities;
   const step = Math.max(1, Math.floor(entities.length / 12));
   const picked = entities.filter((_, i) => i % step === 0).slice(0, 12);
@@ -161,8 +209,14 @@ function inputsOf(ws: Workspace, graphJson: string, tocJson: string): Inputs {
   const pickedDocs = [...docs.filter((_, i) => i % docStep === 0).slice(0, 8), ...attached];
   if (ws.questions.length === 0) {
     // A generated workspace has no labelled questions: ask about its own entities and pages.
-    ws.questions = [...picked.slice(0, 8).map((e) => `who owns ${e.name}?`), ...picked.slice(0, 8).map((e) => e.description ?? e.title ?? e.name), ...pickedDocs.map((d) => d.title)];
-    ws.tasks = pickedDocs.slice(0, 6).map((d) => `change ${d.title.toLowerCase()} for ${picked[0]?.name ?? 'the service'}`);
+    ws.questions = [
+      ...picked.slice(0, 8).map((e) => `who owns ${e.name}?`),
+      ...picked.slice(0, 8).map((e) => e.description ?? e.title ?? e.name),
+      ...pickedDocs.map((d) => d.title),
+    ];
+    ws.tasks = pickedDocs
+      .slice(0, 6)
+      .map((d) => `change ${d.title.toLowerCase()} for ${picked[0]?.name ?? 'the service'}`);
   }
   return {
     entityRefs: picked.map((e) => e.ref),
@@ -183,9 +237,29 @@ function pinnedCopy(dir: string): string {
   fs.mkdirSync(path.dirname(copy), { recursive: true });
   fs.cpSync(dir, copy, { recursive: true });
   const date = '2026-11-30T12:00:00Z';
-  const gitEnv = { ...process.env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date, GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_SYSTEM: '/dev/null' };
+  const gitEnv = {
+    ...process.env,
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+    GIT_CONFIG_GLOBAL: '/dev/null',
+    GIT_CONFIG_SYSTEM: '/dev/null',
+  };
   const git = (...args: string[]) => {
-    const run = spawnSync('git', ['-c', 'user.name=compare', '-c', 'user.email=compare@example.invalid', '-c', 'commit.gpgsign=false', '-c', 'init.defaultBranch=main', ...args], { cwd: copy, env: gitEnv, encoding: 'utf8' });
+    const run = spawnSync(
+      'git',
+      [
+        '-c',
+        'user.name=compare',
+        '-c',
+        'user.email=compare@example.invalid',
+        '-c',
+        'commit.gpgsign=false',
+        '-c',
+        'init.defaultBranch=main',
+        ...args,
+      ],
+      { cwd: copy, env: gitEnv, encoding: 'utf8' },
+    );
     if (run.status !== 0) throw new Error(`git ${args.join(' ')}: ${run.stderr}`);
   };
   git('init', '-q');
@@ -202,7 +276,8 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
   const out = path.join(outDir, ws.name);
   const w = ['--workspace', ws.dir];
   const started = Date.now();
-  const log = (what: string) => process.stderr.write(`[${ws.name} ${((Date.now() - started) / 1000).toFixed(0)}s] ${what}\n`);
+  const log = (what: string) =>
+    process.stderr.write(`[${ws.name} ${((Date.now() - started) / 1000).toFixed(0)}s] ${what}\n`);
 
   // The index first: it leaves the snapshot every later command starts from.
   log('index');
@@ -223,14 +298,30 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
   const cliQuestions = ws.questions.slice(0, 4);
   cliQuestions.forEach((q, i) => {
     write(out, `cli-ask-${slug(q, i)}.txt`, cliRecord(cli(['ask', q, ...w, '--why'], cacheDir), false));
-    write(out, `cli-ask-${slug(q, i)}.json.txt`, cliRecord(cli(['ask', q, ...w, '--json', '--limit', '5'], cacheDir), true));
+    write(
+      out,
+      `cli-ask-${slug(q, i)}.json.txt`,
+      cliRecord(cli(['ask', q, ...w, '--json', '--limit', '5'], cacheDir), true),
+    );
   });
   inputs.entityRefs.slice(0, 3).forEach((ref, i) => {
-    write(out, `cli-expand-${slug(ref, i)}.txt`, cliRecord(cli(['expand', ref, ...w, '--depth', '2', '--direction', 'both'], cacheDir), false));
+    write(
+      out,
+      `cli-expand-${slug(ref, i)}.txt`,
+      cliRecord(cli(['expand', ref, ...w, '--depth', '2', '--direction', 'both'], cacheDir), false),
+    );
     write(out, `cli-expand-${slug(ref, i)}.json.txt`, cliRecord(cli(['expand', ref, ...w, '--json'], cacheDir), true));
   });
-  inputs.tocQueries.slice(0, 2).forEach((q, i) => write(out, `cli-toc-query-${slug(q, i)}.txt`, cliRecord(cli(['toc', q, ...w], cacheDir), false)));
-  inputs.sectionIds.slice(0, 2).forEach((id, i) => write(out, `cli-section-${slug(id, i)}.txt`, cliRecord(cli(['section', id, ...w], cacheDir), false)));
+  inputs.tocQueries
+    .slice(0, 2)
+    .forEach((q, i) =>
+      write(out, `cli-toc-query-${slug(q, i)}.txt`, cliRecord(cli(['toc', q, ...w], cacheDir), false)),
+    );
+  inputs.sectionIds
+    .slice(0, 2)
+    .forEach((id, i) =>
+      write(out, `cli-section-${slug(id, i)}.txt`, cliRecord(cli(['section', id, ...w], cacheDir), false)),
+    );
   inputs.pageIds.slice(0, 2).forEach((id, i) => {
     write(out, `cli-page-${slug(id, i)}.txt`, cliRecord(cli(['page', id, ...w], cacheDir), false));
     write(out, `cli-file-${slug(id, i)}.txt`, cliRecord(cli(['file', id, ...w], cacheDir), false));
@@ -242,16 +333,31 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
     write(out, `cli-context-${slug(t, i)}.json.txt`, cliRecord(cli(['context', t, ...w, '--json'], cacheDir), true));
   });
   // The call log's latency table is the machine's: its figures (and so its column widths) are replaced, the rows kept.
-  write(out, 'cli-diagnostics.txt', cliRecord(cli(['diagnostics', ...w], cacheDir), false).replace(/\b\d+\.\d\b */g, '<ms> ').replace(/ {2,}/g, '  '));
+  write(
+    out,
+    'cli-diagnostics.txt',
+    cliRecord(cli(['diagnostics', ...w], cacheDir), false)
+      .replace(/\b\d+\.\d\b */g, '<ms> ')
+      .replace(/ {2,}/g, '  '),
+  );
   // Refusals: bad input is part of the answer.
-  write(out, 'cli-refuse-depth.txt', cliRecord(cli(['expand', inputs.entityRefs[0] ?? 'component:x', ...w, '--depth', '9'], cacheDir), false));
+  write(
+    out,
+    'cli-refuse-depth.txt',
+    cliRecord(cli(['expand', inputs.entityRefs[0] ?? 'component:x', ...w, '--depth', '9'], cacheDir), false),
+  );
   write(out, 'cli-refuse-ask.txt', cliRecord(cli(['ask', ...w], cacheDir), false));
   write(out, 'cli-refuse-section.txt', cliRecord(cli(['section', 'zz', ...w], cacheDir), false));
   write(out, 'cli-refuse-unknown.txt', cliRecord(cli(['frobnicate', ...w], cacheDir), false));
 
   // MCP: the stdio executable, every tool over one session (the engine stays warm).
   log('mcp');
-  const transport = new StdioClientTransport({ command: process.execPath, args: ['-r', clockFile(), MCP, ...w], env: env(cacheDir) as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: ['-r', clockFile(), MCP, ...w],
+    env: env(cacheDir) as Record<string, string>,
+    stderr: 'pipe',
+  });
   const client = new Client({ name: 'compare-answers', version: '1.0.0' });
   await client.connect(transport);
   try {
@@ -260,7 +366,12 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
     write(out, 'mcp-instructions.txt', client.getInstructions() ?? '');
     const call = async (file: string, name: string, args: Record<string, unknown>) => {
       let result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-      for (let i = 0; i < 600 && ((result.structuredContent as { degraded?: string[] } | undefined)?.degraded ?? []).includes('index-cold'); i++) {
+      for (
+        let i = 0;
+        i < 600 &&
+        ((result.structuredContent as { degraded?: string[] } | undefined)?.degraded ?? []).includes('index-cold');
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 200));
         result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
       }
@@ -268,11 +379,25 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
     };
     for (const [i, q] of ws.questions.entries()) {
       await call(`workspace_context-${slug(q, i)}`, 'workspace_context', { question: q });
-      if (i < 5) await call(`workspace_context-library-${slug(q, i)}`, 'workspace_context', { question: q, limit: 3, sourceKinds: ['library'] });
+      if (i < 5)
+        await call(`workspace_context-library-${slug(q, i)}`, 'workspace_context', {
+          question: q,
+          limit: 3,
+          sourceKinds: ['library'],
+        });
     }
     for (const [i, ref] of inputs.entityRefs.entries()) {
-      await call(`workspace_expand-${slug(ref, i)}`, 'workspace_expand', { workspace: path.basename(ws.dir), entityRef: ref });
-      if (i < 4) await call(`workspace_expand-deep-${slug(ref, i)}`, 'workspace_expand', { workspace: path.basename(ws.dir), entityRef: ref, depth: 3, direction: 'both' });
+      await call(`workspace_expand-${slug(ref, i)}`, 'workspace_expand', {
+        workspace: path.basename(ws.dir),
+        entityRef: ref,
+      });
+      if (i < 4)
+        await call(`workspace_expand-deep-${slug(ref, i)}`, 'workspace_expand', {
+          workspace: path.basename(ws.dir),
+          entityRef: ref,
+          depth: 3,
+          direction: 'both',
+        });
     }
     for (const [i, t] of ws.tasks.entries()) {
       await call(`get_context-${slug(t, i)}`, 'get_context', { task: t });
@@ -287,8 +412,15 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
     }
     for (const [i, id] of inputs.sectionIds.entries()) await call(`get_section-${slug(id, i)}`, 'get_section', { id });
     // Refusals and unknowns over MCP.
-    await call('refuse-expand-depth', 'workspace_expand', { workspace: path.basename(ws.dir), entityRef: inputs.entityRefs[0] ?? 'component:x', depth: 9 });
-    await call('refuse-expand-unknown', 'workspace_expand', { workspace: path.basename(ws.dir), entityRef: 'component:default/no-such-thing' });
+    await call('refuse-expand-depth', 'workspace_expand', {
+      workspace: path.basename(ws.dir),
+      entityRef: inputs.entityRefs[0] ?? 'component:x',
+      depth: 9,
+    });
+    await call('refuse-expand-unknown', 'workspace_expand', {
+      workspace: path.basename(ws.dir),
+      entityRef: 'component:default/no-such-thing',
+    });
     await call('refuse-section', 'get_section', { id: 'zz' });
     await call('refuse-context-empty', 'workspace_context', { question: '' });
   } finally {
@@ -298,16 +430,23 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
 }
 
 function diff(before: string, after: string): number {
-  const list = (dir: string): string[] => (fs.readdirSync(dir, { recursive: true }) as string[]).filter((f) => fs.statSync(path.join(dir, f)).isFile()).sort();
+  const list = (dir: string): string[] =>
+    (fs.readdirSync(dir, { recursive: true }) as string[])
+      .filter((f) => fs.statSync(path.join(dir, f)).isFile())
+      .sort();
   const a = list(before);
   const b = list(after);
   const onlyA = a.filter((f) => !b.includes(f));
   const onlyB = b.filter((f) => !a.includes(f));
-  const changed = a.filter((f) => b.includes(f) && !fs.readFileSync(path.join(before, f)).equals(fs.readFileSync(path.join(after, f))));
+  const changed = a.filter(
+    (f) => b.includes(f) && !fs.readFileSync(path.join(before, f)).equals(fs.readFileSync(path.join(after, f))),
+  );
   for (const f of onlyA) console.log(`only in ${before}: ${f}`);
   for (const f of onlyB) console.log(`only in ${after}: ${f}`);
   for (const f of changed) console.log(`differs: ${f}`);
-  console.log(`${a.length} files before, ${b.length} after; ${a.length - onlyA.length - changed.length} byte-identical, ${changed.length} differ, ${onlyA.length + onlyB.length} missing on one side`);
+  console.log(
+    `${a.length} files before, ${b.length} after; ${a.length - onlyA.length - changed.length} byte-identical, ${changed.length} differ, ${onlyA.length + onlyB.length} missing on one side`,
+  );
   return onlyA.length + onlyB.length + changed.length === 0 ? 0 : 1;
 }
 
@@ -318,8 +457,12 @@ async function main(argv: string[]): Promise<number> {
   };
   if (argv[0] === '--diff') return diff(argv[1], argv[2]);
   const outDir = arg('--out');
-  if (!outDir) throw new Error('usage: compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] | --diff BEFORE AFTER');
-  if (!fs.existsSync(WSCTX) || !fs.existsSync(MCP)) throw new Error('dist/wsctx.js or dist/mcp.js is missing: run `npm run build` first');
+  if (!outDir)
+    throw new Error(
+      'usage: compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] | --diff BEFORE AFTER',
+    );
+  if (!fs.existsSync(WSCTX) || !fs.existsSync(MCP))
+    throw new Error('dist/wsctx.js or dist/mcp.js is missing: run `npm run build` first');
   const only = arg('--only') ? new Set(arg('--only')!.split(',')) : null;
   fs.mkdirSync(outDir, { recursive: true });
   for (const ws of workspaces(arg('--big'), only)) await runWorkspace(ws, path.resolve(outDir));

@@ -83,7 +83,13 @@ export interface IndexStatus {
   /** Names of the workspace folders served. */
   folders: string[];
   counts: IndexStatusCounts | null;
-  lastPass: { kind: 'full' | 'update'; filesRead: number; filesChanged: number; filesRemoved: number; durationMs: number } | null;
+  lastPass: {
+    kind: 'full' | 'update';
+    filesRead: number;
+    filesChanged: number;
+    filesRemoved: number;
+    durationMs: number;
+  } | null;
   lastError: string | null;
   /** What works less well than it could, and why (`scope-unreadable`, `index-failed`, `mcp-disabled`...). */
   degraded: { flag: string; reason: string }[];

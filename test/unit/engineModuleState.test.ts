@@ -109,10 +109,14 @@ export function moduleLevelState(source: string): Declaration[] {
 /** Why a declaration breaks the rule, or null when it keeps it. */
 export function problemOf(file: string, source: string, d: Declaration): string | null {
   const where = `${file}:${d.line} ${d.name}`;
-  if (/\b(Engine|Services)\b/.test(d.text)) return `${where} holds state keyed by an engine: keep it in the Engine or the host's services`;
+  if (/\b(Engine|Services)\b/.test(d.text))
+    return `${where} holds state keyed by an engine: keep it in the Engine or the host's services`;
   const key = `${file}: ${d.name}`;
   if (ALLOWED[key]) return null;
-  const constantTable = d.kind === 'object' && /^[A-Z][A-Z0-9_]*$/.test(d.name) && !new RegExp(`\\b${d.name}\\.(set|add|delete|clear)\\(`).test(source);
+  const constantTable =
+    d.kind === 'object' &&
+    /^[A-Z][A-Z0-9_]*$/.test(d.name) &&
+    !new RegExp(`\\b${d.name}\\.(set|add|delete|clear)\\(`).test(source);
   if (constantTable) return null;
   return `${where} is module-level mutable state: move it into the Engine or the services, or list it in ALLOWED with why it is not per-engine`;
 }
@@ -129,10 +133,10 @@ function coveredSources(): string[] {
 describe('engine module state (no per-engine state at module level)', () => {
   it('finds state in a crafted source, and keeps constant tables (the check can fail)', () => {
     const crafted = [
-      "const states = new WeakMap<Engine, Hooks>();",
+      'const states = new WeakMap<Engine, Hooks>();',
       'let served = 0;',
       "const KINDS = new Set(['a', 'b']);",
-      "const GROWING = new Set<string>();",
+      'const GROWING = new Set<string>();',
       'export function f() { GROWING.add("x"); let local = 1; return local; }',
       'const TEXT = `',
       'let inTemplate = 1;',

@@ -25,9 +25,21 @@ interface Rule {
 const PROTOCOL_SDKS = ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'];
 
 /** The executables' entry files: nothing imports them (esbuild.mjs bundles each on its own). */
-const ENTRIES = ['server/src/cli/main.ts', 'server/src/mcp/main.ts', 'server/src/mcp/proxy.ts', 'server/src/lsp/main.ts'];
+const ENTRIES = [
+  'server/src/cli/main.ts',
+  'server/src/mcp/main.ts',
+  'server/src/mcp/proxy.ts',
+  'server/src/lsp/main.ts',
+];
 /** The layers above the engine, in the order they may import each other (each only those before it). */
-const ABOVE_ENGINE = ['server/src/services', 'server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp'];
+const ABOVE_ENGINE = [
+  'server/src/services',
+  'server/src/tools',
+  'server/src/startup',
+  'server/src/mcp',
+  'server/src/cli',
+  'server/src/lsp',
+];
 /** The engine's front door: the only engine file code outside server/src/engine may import. */
 const DOOR = 'server/src/engine/index.ts';
 
@@ -40,26 +52,102 @@ const RULES: Rule[] = [
   },
   // What is built on the index (get_context, the library tools, model steps, the call log): the
   // engine through its door, nothing above it, no protocol, no database.
-  { layer: 'server/src/library', forbiddenPackages: [...PROTOCOL_SDKS, 'pg', '@electric-sql/'], forbiddenFolders: [...ABOVE_ENGINE, 'server/src/store', 'shared', 'client'] },
+  {
+    layer: 'server/src/library',
+    forbiddenPackages: [...PROTOCOL_SDKS, 'pg', '@electric-sql/'],
+    forbiddenFolders: [...ABOVE_ENGINE, 'server/src/store', 'shared', 'client'],
+  },
   // The PostgreSQL store: the engine's store interface over `pg`; no tool, no host.
-  { layer: 'server/src/store', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: [...ABOVE_ENGINE, 'shared', 'client'] },
+  {
+    layer: 'server/src/store',
+    forbiddenPackages: PROTOCOL_SDKS,
+    forbiddenFolders: [...ABOVE_ENGINE, 'shared', 'client'],
+  },
   // The composition root's value: the engine and the collaborators tools take; no tool, no host.
-  { layer: 'server/src/services', forbiddenPackages: [...PROTOCOL_SDKS, 'pg'], forbiddenFolders: ['server/src/tools', 'server/src/startup', 'server/src/mcp', 'server/src/cli', 'server/src/lsp', 'server/src/store', 'shared', 'client'] },
-  { layer: 'server/src/tools', forbiddenPackages: [...PROTOCOL_SDKS, 'pg'], forbiddenFolders: ['server/src/startup', 'server/src/lsp', 'server/src/mcp', 'server/src/cli', 'server/src/store', 'client'] },
+  {
+    layer: 'server/src/services',
+    forbiddenPackages: [...PROTOCOL_SDKS, 'pg'],
+    forbiddenFolders: [
+      'server/src/tools',
+      'server/src/startup',
+      'server/src/mcp',
+      'server/src/cli',
+      'server/src/lsp',
+      'server/src/store',
+      'shared',
+      'client',
+    ],
+  },
+  {
+    layer: 'server/src/tools',
+    forbiddenPackages: [...PROTOCOL_SDKS, 'pg'],
+    forbiddenFolders: [
+      'server/src/startup',
+      'server/src/lsp',
+      'server/src/mcp',
+      'server/src/cli',
+      'server/src/store',
+      'client',
+    ],
+  },
   // The startup wsctx and the stdio MCP server share: it may serve MCP, but is no host itself.
-  { layer: 'server/src/startup', forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'] },
+  {
+    layer: 'server/src/startup',
+    forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'],
+    forbiddenFolders: ['server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'],
+  },
   // The MCP adapter (server, tool registration, transports) is used by the hosts and knows none of them.
-  { layer: 'server/src/mcp', except: ['server/src/mcp/main.ts'], forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*'], forbiddenFolders: ['server/src/startup', 'server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'] },
+  {
+    layer: 'server/src/mcp',
+    except: ['server/src/mcp/main.ts'],
+    forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*'],
+    forbiddenFolders: ['server/src/startup', 'server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'],
+  },
   // The stdio MCP executable is its startup and nothing else: it does not reach into the CLI.
-  { layer: 'server/src/mcp/main.ts', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/cli', 'server/src/lsp', 'server/src/engine', 'server/src/services', 'server/src/tools', 'server/src/mcp', 'client'] },
+  {
+    layer: 'server/src/mcp/main.ts',
+    forbiddenPackages: PROTOCOL_SDKS,
+    forbiddenFolders: [
+      'server/src/cli',
+      'server/src/lsp',
+      'server/src/engine',
+      'server/src/services',
+      'server/src/tools',
+      'server/src/mcp',
+      'client',
+    ],
+  },
   // wsctx serves stdio MCP through the shared startup, never through the stdio transport or the MCP entry.
-  { layer: 'server/src/cli', forbiddenPackages: PROTOCOL_SDKS, forbiddenFolders: ['server/src/lsp', 'server/src/mcp/stdio.ts', ...ENTRIES.filter((e) => e !== 'server/src/cli/main.ts'), 'client'] },
-  { layer: 'server/src/lsp', forbiddenPackages: ['vscode', 'vscode-languageclient*', '@modelcontextprotocol/'], forbiddenFolders: ['server/src/cli', 'server/src/startup', ...ENTRIES.filter((e) => e !== 'server/src/lsp/main.ts'), 'client'] },
-  { layer: 'client/src', forbiddenPackages: ['vscode-languageserver', 'vscode-languageserver/', '@modelcontextprotocol/'], forbiddenFolders: ['server'] },
+  {
+    layer: 'server/src/cli',
+    forbiddenPackages: PROTOCOL_SDKS,
+    forbiddenFolders: [
+      'server/src/lsp',
+      'server/src/mcp/stdio.ts',
+      ...ENTRIES.filter((e) => e !== 'server/src/cli/main.ts'),
+      'client',
+    ],
+  },
+  {
+    layer: 'server/src/lsp',
+    forbiddenPackages: ['vscode', 'vscode-languageclient*', '@modelcontextprotocol/'],
+    forbiddenFolders: [
+      'server/src/cli',
+      'server/src/startup',
+      ...ENTRIES.filter((e) => e !== 'server/src/lsp/main.ts'),
+      'client',
+    ],
+  },
+  {
+    layer: 'client/src',
+    forbiddenPackages: ['vscode-languageserver', 'vscode-languageserver/', '@modelcontextprotocol/'],
+    forbiddenFolders: ['server'],
+  },
   { layer: 'shared', forbiddenPackages: ['vscode', ...PROTOCOL_SDKS.slice(1)], forbiddenFolders: ['server', 'client'] },
 ];
 
-const IMPORT_PATTERN = /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
+const IMPORT_PATTERN =
+  /(?:^|[\s;])(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|require\s*\(\s*['"]([^'"]+)['"]\s*\)|^\s*import\s*['"]([^'"]+)['"]/gm;
 
 export function importsOf(source: string): string[] {
   const found: string[] = [];
@@ -78,8 +166,13 @@ export function violations(rule: Rule, fileRel: string, source: string): string[
   const found: string[] = [];
   for (const specifier of importsOf(source)) {
     if (specifier.startsWith('.')) {
-      const target = path.relative(ROOT, path.resolve(ROOT, path.dirname(fileRel), specifier)).split(path.sep).join('/');
-      const folder = rule.forbiddenFolders.find((f) => target === f || `${target}.ts` === f || target.startsWith(`${f}/`));
+      const target = path
+        .relative(ROOT, path.resolve(ROOT, path.dirname(fileRel), specifier))
+        .split(path.sep)
+        .join('/');
+      const folder = rule.forbiddenFolders.find(
+        (f) => target === f || `${target}.ts` === f || target.startsWith(`${f}/`),
+      );
       if (folder) found.push(`${fileRel} imports '${specifier}' (in ${folder})`);
     } else if (!specifier.startsWith('node:')) {
       const pkg = rule.forbiddenPackages.find((p) => matchesPackage(specifier, p));
@@ -110,7 +203,10 @@ function localImports(fileRel: string, source: string, known: ReadonlySet<string
   const out: string[] = [];
   for (const specifier of importsOf(source)) {
     if (!specifier.startsWith('.')) continue;
-    const target = path.relative(ROOT, path.resolve(ROOT, path.dirname(fileRel), specifier)).split(path.sep).join('/');
+    const target = path
+      .relative(ROOT, path.resolve(ROOT, path.dirname(fileRel), specifier))
+      .split(path.sep)
+      .join('/');
     const file = [`${target}.ts`, `${target}/index.ts`, target].find((f) => known.has(f));
     if (file) out.push(file);
   }
@@ -185,7 +281,8 @@ export function pastTheDoor(graph: ReadonlyMap<string, readonly string[]>): stri
   const found: string[] = [];
   for (const [file, imports] of graph) {
     if (file.startsWith('server/src/engine/')) continue;
-    for (const target of imports) if (target.startsWith('server/src/engine/') && target !== DOOR) found.push(`${file} imports ${target}`);
+    for (const target of imports)
+      if (target.startsWith('server/src/engine/') && target !== DOOR) found.push(`${file} imports ${target}`);
   }
   return found;
 }
@@ -221,7 +318,12 @@ export function folderGraph(graph: ReadonlyMap<string, readonly string[]>): Map<
   return new Map([...folders].map(([folder, targets]) => [folder, [...targets].sort()]));
 }
 
-const TOLERATED_CYCLE_FOLDERS = ['server/src/engine/workspace', 'server/src/engine/embeddings', 'server/src/engine/vector', 'server/src/library/models'];
+const TOLERATED_CYCLE_FOLDERS = [
+  'server/src/engine/workspace',
+  'server/src/engine/embeddings',
+  'server/src/engine/vector',
+  'server/src/library/models',
+];
 
 describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
   it('lets exactly one file touch each native or WASM module', () => {
@@ -269,7 +371,10 @@ describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
     assert.ok(graph.has('server/src/engine/engine.ts'), 'engine.ts is found');
     const below = [...reachable(graph, 'server/src/engine/engine.ts')];
     assert.ok(below.includes('server/src/engine/meaning/textSimilarity.ts'), 'the walk follows imports');
-    assert.deepEqual(below.filter((f) => /^server\/src\/library\//.test(f)), []);
+    assert.deepEqual(
+      below.filter((f) => /^server\/src\/library\//.test(f)),
+      [],
+    );
   });
 
   it('finds a crafted import cycle (the check can fail)', () => {
@@ -285,7 +390,10 @@ describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
   it('lets code outside the engine import only its front door (server/src/engine/index.ts)', () => {
     const graph = serverImportGraph();
     assert.ok(graph.has(DOOR), 'the door is found');
-    assert.ok([...graph.keys()].some((f) => f.startsWith('server/src/library/')), 'the library sources are found');
+    assert.ok(
+      [...graph.keys()].some((f) => f.startsWith('server/src/library/')),
+      'the library sources are found',
+    );
     assert.deepEqual(pastTheDoor(graph), []);
   });
 
@@ -295,7 +403,10 @@ describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
       ['server/src/engine/engine.ts', ['server/src/engine/indexState.ts']],
       ['server/src/library/view/search.ts', ['server/src/engine/text/analyzer.ts']],
     ]);
-    assert.deepEqual(pastTheDoor(crafted), ['server/src/tools/getToc.ts imports server/src/engine/indexState.ts', 'server/src/library/view/search.ts imports server/src/engine/text/analyzer.ts']);
+    assert.deepEqual(pastTheDoor(crafted), [
+      'server/src/tools/getToc.ts imports server/src/engine/indexState.ts',
+      'server/src/library/view/search.ts imports server/src/engine/text/analyzer.ts',
+    ]);
   });
 
   it('finds a cycle between folders whose files form none (the check can fail)', () => {
@@ -309,18 +420,29 @@ describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
       ['server/src/mcp/stdio.ts', []],
     ]);
     assert.deepEqual(importCycles(crafted), []);
-    assert.deepEqual(importCycles(folderGraph(crafted)), [['server/src/engine/indexing', 'server/src/engine/persistence']]);
+    assert.deepEqual(importCycles(folderGraph(crafted)), [
+      ['server/src/engine/indexing', 'server/src/engine/persistence'],
+    ]);
   });
 
   it('has no import cycle between folders (each engine and library subfolder, each other area of server/src)', () => {
     const folders = folderGraph(serverImportGraph());
-    assert.ok(folders.has('server/src/engine/indexing') && folders.has('server/src/library/context') && folders.has('server/src/cli'), 'the folders are found');
+    assert.ok(
+      folders.has('server/src/engine/indexing') &&
+        folders.has('server/src/library/context') &&
+        folders.has('server/src/cli'),
+      'the folders are found',
+    );
     assert.deepEqual(importCycles(folders), []);
   });
 
   it('has no import cycle, except inside one of the tolerated folders', () => {
     const cycles = importCycles(serverImportGraph());
-    const tolerated = (cycle: readonly string[]) => TOLERATED_CYCLE_FOLDERS.some((folder) => cycle.every((f) => path.posix.dirname(f) === folder));
-    assert.deepEqual(cycles.filter((c) => !tolerated(c)), []);
+    const tolerated = (cycle: readonly string[]) =>
+      TOLERATED_CYCLE_FOLDERS.some((folder) => cycle.every((f) => path.posix.dirname(f) === folder));
+    assert.deepEqual(
+      cycles.filter((c) => !tolerated(c)),
+      [],
+    );
   });
 });

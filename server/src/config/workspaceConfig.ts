@@ -68,7 +68,9 @@ function isGroup(prefix: string): boolean {
 
 function keysUnder(prefix: string): string[] {
   const depth = prefix === '' ? 0 : prefix.split('.').length;
-  const below = SETTING_SPECS.filter((spec) => prefix === '' || spec.key.startsWith(`${prefix}.`)).map((spec) => spec.key.split('.')[depth]);
+  const below = SETTING_SPECS.filter((spec) => prefix === '' || spec.key.startsWith(`${prefix}.`)).map(
+    (spec) => spec.key.split('.')[depth],
+  );
   return [...new Set(below)];
 }
 
@@ -78,17 +80,28 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
   const values: Record<string, unknown> = {};
   const lines: Record<string, number> = {};
   const problems: ConfigProblem[] = [];
-  const lineOf = (node: YamlNode | null | undefined, fallback = 1) => (node?.range ? lineCounter.linePos(node.range[0]).line : fallback);
+  const lineOf = (node: YamlNode | null | undefined, fallback = 1) =>
+    node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
   const doc = parseDocumentBounded(text, { lineCounter, merge: false, prettyErrors: true });
   if (doc.errors.length > 0) {
     const error = doc.errors[0];
     const line = error.linePos?.[0].line ?? 1;
-    problems.push({ path: file, line, key: '', message: `YAML error: ${error.message.split('\n')[0]}; the file is not applied` });
+    problems.push({
+      path: file,
+      line,
+      key: '',
+      message: `YAML error: ${error.message.split('\n')[0]}; the file is not applied`,
+    });
     return { path: file, values, problems };
   }
   if (doc.contents === null) return { path: file, values, problems };
   if (!isMap(doc.contents)) {
-    problems.push({ path: file, line: lineOf(doc.contents as YamlNode), key: '', message: `expected a mapping of settings (${TOP_LEVEL.join(', ')})` });
+    problems.push({
+      path: file,
+      line: lineOf(doc.contents as YamlNode),
+      key: '',
+      message: `expected a mapping of settings (${TOP_LEVEL.join(', ')})`,
+    });
     return { path: file, values, problems };
   }
   const visit = (map: YamlNode, prefix: string): void => {
@@ -105,8 +118,8 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
         if (checked.ok) {
           values[key] = checked.value;
           lines[key] = lineOf(valueNode, line);
-        }
-        else problems.push({ path: file, line: lineOf(valueNode, line), key, message: `${checked.error}; not applied` });
+        } else
+          problems.push({ path: file, line: lineOf(valueNode, line), key, message: `${checked.error}; not applied` });
         continue;
       }
       if (isGroup(key)) {
@@ -115,7 +128,12 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
         continue;
       }
       const known = keysUnder(prefix);
-      problems.push({ path: file, line, key, message: `unknown setting; ${prefix ? `${prefix} holds` : 'the file holds'} ${known.join(', ')}` });
+      problems.push({
+        path: file,
+        line,
+        key,
+        message: `unknown setting; ${prefix ? `${prefix} holds` : 'the file holds'} ${known.join(', ')}`,
+      });
     }
   };
   visit(doc.contents, '');
@@ -136,12 +154,20 @@ export function readWorkspaceConfig(folder: string): WorkspaceConfig {
   }
   if (!stat.isFile()) {
     const what = stat.isSymbolicLink() ? 'a symbolic link, which is not followed' : 'not a file';
-    return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `${CONFIG_FILE_NAME} is ${what}; it is not applied` }] };
+    return {
+      path: file,
+      values: {},
+      problems: [{ path: file, line: 1, key: '', message: `${CONFIG_FILE_NAME} is ${what}; it is not applied` }],
+    };
   }
   try {
     return parseWorkspaceConfig(file, readConfigFileText(file));
   } catch (e) {
-    return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(e as Error).message}` }] };
+    return {
+      path: file,
+      values: {},
+      problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(e as Error).message}` }],
+    };
   }
 }
 
@@ -177,6 +203,7 @@ export function layerSettings(config: WorkspaceConfig, host?: WorkspaceContextSe
 /** The engine's source globs from the settings' `sources.*`. */
 export function engineGlobsFrom(settings: WorkspaceContextSettings): Partial<EngineSettings> {
   const globs: Record<string, string[]> = {};
-  for (const [key, value] of Object.entries(settings.sources) as [keyof SourceGlobSettings, string[]][]) globs[key] = [...value];
+  for (const [key, value] of Object.entries(settings.sources) as [keyof SourceGlobSettings, string[]][])
+    globs[key] = [...value];
   return { globs };
 }

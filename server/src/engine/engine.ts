@@ -15,11 +15,23 @@ import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
-import { assertCacheOutside, encodeSnapshot, prepareCacheFolder, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
+import {
+  assertCacheOutside,
+  encodeSnapshot,
+  prepareCacheFolder,
+  readSnapshotFile,
+  removeOrphanTemps,
+  writeFileAtomic,
+} from './persistence/snapshotFile';
 import { questionAnchors } from './meaning/questionAnchors';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
-import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
+import {
+  createEmbedder,
+  DEFAULT_EMBEDDING_SETTINGS,
+  type Embedder,
+  type EmbeddingSettings,
+} from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
 import type { VectorBackendChoice } from './vector/vectorIndex';
 import { SectionVectors } from './meaning/sectionVectors';
@@ -120,11 +132,26 @@ export class Engine implements WorkspaceIndex {
       prepareCacheFolder(options.cacheDir);
     }
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
-    const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
-    this.embedder = createEmbedder(embeddings, { log: this.log, modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined });
+    const embeddings: EmbeddingSettings = {
+      ...DEFAULT_EMBEDDING_SETTINGS,
+      provider: 'off',
+      ...stripUndefined(options.embeddings ?? {}),
+    };
+    this.embedder = createEmbedder(embeddings, {
+      log: this.log,
+      modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined,
+    });
     if (this.embedder) {
-      const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
-      this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true, options.vectorBackend);
+      const cache = options.cacheDir
+        ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log })
+        : null;
+      this.vectors = new SectionVectors(
+        this.embedder,
+        cache,
+        this.log,
+        options.embedInBackground ?? true,
+        options.vectorBackend,
+      );
       this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
       this.textMeaning = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
@@ -148,7 +175,9 @@ export class Engine implements WorkspaceIndex {
     const state = this.state;
     const meaning = this.textMeaning;
     if (!state || !meaning || this.oneShot) return;
-    this.meaningJob = this.meaningJob.then(() => meaning.prepare(source(state))).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    this.meaningJob = this.meaningJob
+      .then(() => meaning.prepare(source(state)))
+      .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
 
   /** The in-memory index answers every question from the whole index (WorkspaceIndex). */
@@ -207,7 +236,11 @@ export class Engine implements WorkspaceIndex {
       this.requestFull();
       return undefined;
     }
-    if (this.settings.refreshAfterMs > 0 && Date.now() - this.lastFullAt > this.settings.refreshAfterMs && !this.running) {
+    if (
+      this.settings.refreshAfterMs > 0 &&
+      Date.now() - this.lastFullAt > this.settings.refreshAfterMs &&
+      !this.running
+    ) {
       this.requestFull();
     }
     return this.state;
@@ -303,7 +336,14 @@ export class Engine implements WorkspaceIndex {
       hasVector,
       // One folder of several (ranking/folderScope.ts): the crowd is that folder's sections.
       anchors: state.scope
-        ? questionAnchors({ count: state.scope.ordinals.length, cosine: (i) => cosine(state.scope!.ordinals[i]), hasVector: (i) => hasVector(state.scope!.ordinals[i]) }, this.embedder!.similarity)
+        ? questionAnchors(
+            {
+              count: state.scope.ordinals.length,
+              cosine: (i) => cosine(state.scope!.ordinals[i]),
+              hasVector: (i) => hasVector(state.scope!.ordinals[i]),
+            },
+            this.embedder!.similarity,
+          )
         : questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
       nearest,
     };
@@ -369,7 +409,9 @@ export class Engine implements WorkspaceIndex {
   /** The folder a tool's `workspace` argument names: by name, absolute path, or path from the cwd. */
   findFolder(arg: string): WorkspaceFolder | undefined {
     const wanted = arg.trim();
-    const byName = this.folders.find((f) => f.name === wanted) ?? this.folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
+    const byName =
+      this.folders.find((f) => f.name === wanted) ??
+      this.folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
     if (byName) return byName;
     const abs = path.resolve(wanted);
     return this.folders.find((f) => f.absPath === abs);
@@ -392,7 +434,9 @@ export class Engine implements WorkspaceIndex {
       const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory({ ...memory, snapshotId: id }));
       await writeFileAtomic(this.snapshotPath, bytes);
       this.vectors?.save(this.vectorIndexPath(), { state: memory.state, id });
-      this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
+      this.log(
+        `[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`,
+      );
       this.snapshotError = undefined;
       return true;
     } catch (error) {
@@ -439,7 +483,8 @@ export class Engine implements WorkspaceIndex {
   private async restoreSnapshotState(started: number, vectorsLoaded: Promise<boolean>): Promise<void> {
     const snapshotPath = this.snapshotPath!;
     // Temporary files of a write that was killed midway are never read: removed.
-    for (const orphan of await removeOrphanTemps(snapshotPath)) this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
+    for (const orphan of await removeOrphanTemps(snapshotPath))
+      this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
     const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT);
     if (read === null) return;
     if (!read.ok) {
@@ -452,7 +497,9 @@ export class Engine implements WorkspaceIndex {
       await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
-      this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);
+      this.log(
+        `[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
+      );
       this.syncMeaning(state, memory.snapshotId);
       for (const listener of this.listeners) listener(state);
     } catch (error) {
@@ -514,7 +561,9 @@ export class Engine implements WorkspaceIndex {
         const missingBefore = this.presence.missing.length;
         if ((await this.presence.check()).length > 0 && this.state) {
           if (missingBefore === 0) {
-            this.log(`[index] served folder(s) missing: ${this.presence.missing.join(', ')}; answering from the last index until they are back`);
+            this.log(
+              `[index] served folder(s) missing: ${this.presence.missing.join(', ')}; answering from the last index until they are back`,
+            );
             for (const listener of this.listeners) listener(this.state);
           }
           break;
@@ -522,7 +571,9 @@ export class Engine implements WorkspaceIndex {
         try {
           const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
           if (this.state && (await this.presence.check()).length > 0) {
-            this.log(`[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`);
+            this.log(
+              `[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`,
+            );
             for (const listener of this.listeners) listener(this.state);
             break;
           }
@@ -533,7 +584,9 @@ export class Engine implements WorkspaceIndex {
           this.lastError = null;
           this.scheduleSnapshot();
           this.syncMeaning(state);
-          this.log(`[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`);
+          this.log(
+            `[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`,
+          );
           for (const listener of this.listeners) listener(state);
         } catch (error) {
           this.lastError = (error as Error).message;

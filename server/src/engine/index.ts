@@ -17,7 +17,19 @@ export { Engine } from './engine';
 export { InputError } from './errors';
 export type { IndexState, SectionEntry, WorkspaceFolder } from './indexState';
 export { SOURCE_KINDS } from './model';
-export type { CatalogEntity, Doc, EntityKey, FileCommitInfo, Problem, RelatedPlace, Relation, RelationType, Section, Severity, SourceKind } from './model';
+export type {
+  CatalogEntity,
+  Doc,
+  EntityKey,
+  FileCommitInfo,
+  Problem,
+  RelatedPlace,
+  Relation,
+  RelationType,
+  Section,
+  Severity,
+  SourceKind,
+} from './model';
 export type { EngineSettings } from './settings';
 
 // Ids: document and section ids, the short ids tools print, prefixes; Markdown blocks.
@@ -90,14 +102,45 @@ export { defaultKindForField } from './sources/catalog/relationFields';
 
 // Reading the workspace: workspace paths, the guarded reader.
 export { DEFAULT_MAX_FILE_SIZE } from './workspace/discovery';
-export { fromWorkspacePath, toWorkspacePath, folderOf, relativePosix, usesFolderPrefix, workspacePath } from './workspace/paths';
+export {
+  fromWorkspacePath,
+  toWorkspacePath,
+  folderOf,
+  relativePosix,
+  usesFolderPrefix,
+  workspacePath,
+} from './workspace/paths';
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
 export { compileSourceGlobs, inSkippedDir } from './workspace/globs';
 export type { SourceMatcher } from './workspace/globs';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
-export type { IndexStore, NamespaceBaseRows, NearestWindows, StoredMeaningRows, StoredNamespace, StoredWindowRow, VectorCatchUp, LoadSink, LoadedVersion, NamespaceLoad } from './store/indexStore';
-export type { CandidateRows, CandidateSection, LibraryRows, NamespaceStats, PostingRow, StoredDoc, StoredMeaning, StoredSectionTerms, StoredWorkspace, StoredWorkspaceInfo, WriteReport, NamespaceSizes } from './store/rows';
+export type {
+  IndexStore,
+  NamespaceBaseRows,
+  NearestWindows,
+  StoredMeaningRows,
+  StoredNamespace,
+  StoredWindowRow,
+  VectorCatchUp,
+  LoadSink,
+  LoadedVersion,
+  NamespaceLoad,
+} from './store/indexStore';
+export type {
+  CandidateRows,
+  CandidateSection,
+  LibraryRows,
+  NamespaceStats,
+  PostingRow,
+  StoredDoc,
+  StoredMeaning,
+  StoredSectionTerms,
+  StoredWorkspace,
+  StoredWorkspaceInfo,
+  WriteReport,
+  NamespaceSizes,
+} from './store/rows';
 export { isStoreUnavailable, unreadableNotice } from './store/storeAvailability';
 export { StoreReader, storeQueryModelOf, storeReaderOf, memoryReaderOf, storeBackedOf } from './store/storeReader';
 export type { QuestionScope, StoreBacked } from './store/storeReader';

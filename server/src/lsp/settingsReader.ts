@@ -17,7 +17,10 @@ export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<
  * The embedder the settings ask for (engine/embeddings/embedder.ts). `$WSCTX_EMBEDDINGS`
  * (off, local, openai) overrides the provider, as it does for `wsctx`.
  */
-export function embeddingSettingsFrom(settings: WorkspaceContextSettings, env: NodeJS.ProcessEnv = process.env): Partial<EmbeddingSettings> {
+export function embeddingSettingsFrom(
+  settings: WorkspaceContextSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<EmbeddingSettings> {
   const e = settings.embeddings;
   const override = env.WSCTX_EMBEDDINGS;
   const provider = override === 'off' || override === 'local' || override === 'openai' ? override : e.provider;
@@ -26,5 +29,8 @@ export function embeddingSettingsFrom(settings: WorkspaceContextSettings, env: N
 
 /** True when switching from `before` to `after` changes what the engine reads or embeds (a new engine is needed). */
 export function needsNewEngine(before: WorkspaceContextSettings, after: WorkspaceContextSettings): boolean {
-  return JSON.stringify([before.sources, before.embeddings, before.vectorIndex]) !== JSON.stringify([after.sources, after.embeddings, after.vectorIndex]);
+  return (
+    JSON.stringify([before.sources, before.embeddings, before.vectorIndex]) !==
+    JSON.stringify([after.sources, after.embeddings, after.vectorIndex])
+  );
 }

@@ -17,7 +17,12 @@ export interface RegisterOptions {
   log: (message: string) => void;
 }
 
-export function registerTools(server: McpServer, services: Services, tools: readonly AnyToolDefinition[], options: RegisterOptions): () => void {
+export function registerTools(
+  server: McpServer,
+  services: Services,
+  tools: readonly AnyToolDefinition[],
+  options: RegisterOptions,
+): () => void {
   const registered = new Map<string, RegisteredTool>();
   // The connected client's model, when it offers sampling (get_context's model steps use it).
   const sampling = samplingModelProvider(server.server);
@@ -31,11 +36,21 @@ export function registerTools(server: McpServer, services: Services, tools: read
         // additionalProperties: false), never silently dropped; callTool does the refusing.
         inputSchema: publishedInputSchema(tool.input),
         outputSchema: tool.output,
-        annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        annotations: {
+          title: tool.title,
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
       async (args: unknown, extra: { signal: AbortSignal }) => {
         try {
-          const output = await callTool(services, tool, args, { sessionId: options.sessionId(), signal: extra.signal, models: sampling });
+          const output = await callTool(services, tool, args, {
+            sessionId: options.sessionId(),
+            signal: extra.signal,
+            models: sampling,
+          });
           return {
             content: [{ type: 'text' as const, text: tool.renderText(output) }],
             structuredContent: tool.structuredContent ? tool.structuredContent(output) : output,
@@ -43,7 +58,9 @@ export function registerTools(server: McpServer, services: Services, tools: read
         } catch (error) {
           if (error instanceof InputError) return errorResult(error.message);
           options.log(`[${tool.name}] internal error: ${(error as Error).stack ?? error}`);
-          return errorResult(`Internal error in ${tool.name}: ${(error as Error).message}. The request was not completed; try again or report it.`);
+          return errorResult(
+            `Internal error in ${tool.name}: ${(error as Error).message}. The request was not completed; try again or report it.`,
+          );
         }
       },
     );

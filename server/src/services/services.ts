@@ -65,7 +65,11 @@ export function createServices(parts: ServiceParts): Services {
 
 /** The library tools' meaning signal over the engine's section vectors. */
 export function sectionMeaningOf(engine: Engine): MeaningScorer {
-  return (plan, candidates) => engine.sectionMeaning(plan, candidates.map((c) => c.section.id));
+  return (plan, candidates) =>
+    engine.sectionMeaning(
+      plan,
+      candidates.map((c) => c.section.id),
+    );
 }
 
 /** `parts` without its undefined entries, so they leave the defaults in place. */

@@ -24,14 +24,27 @@ function inputParser(tool: AnyToolDefinition): { schema: z.ZodObject; error: Ret
   return parser;
 }
 
-export async function callTool(services: Services, tool: AnyToolDefinition, rawInput: unknown, context: ToolCallContext): Promise<Record<string, unknown>> {
+export async function callTool(
+  services: Services,
+  tool: AnyToolDefinition,
+  rawInput: unknown,
+  context: ToolCallContext,
+): Promise<Record<string, unknown>> {
   const { schema, error: errorMap } = inputParser(tool);
   const parsed = schema.safeParse(rawInput ?? {}, { error: errorMap });
   if (!parsed.success) {
     const error = new ToolInputError(`Invalid input for ${tool.name}: ${describeZodError(parsed.error)}`);
     // Refused before the tool runs, so logged here: the call log covers every call.
     const input = rawInput !== null && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>) : {};
-    services.activity?.append({ tool: tool.name, session: context.sessionId, input, latencyMs: 0, resultIds: [], empty: true, error: error.message });
+    services.activity?.append({
+      tool: tool.name,
+      session: context.sessionId,
+      input,
+      latencyMs: 0,
+      resultIds: [],
+      empty: true,
+      error: error.message,
+    });
     throw error;
   }
   let output: Record<string, unknown>;
@@ -45,6 +58,11 @@ export async function callTool(services: Services, tool: AnyToolDefinition, rawI
   }
   // Every answer says when a served folder is gone and it comes from that folder's last index.
   const degraded = output.degraded;
-  if (Array.isArray(degraded) && !degraded.includes('workspace-missing') && services.engine.status().missingFolders.length > 0) degraded.push('workspace-missing');
+  if (
+    Array.isArray(degraded) &&
+    !degraded.includes('workspace-missing') &&
+    services.engine.status().missingFolders.length > 0
+  )
+    degraded.push('workspace-missing');
   return output;
 }

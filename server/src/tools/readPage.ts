@@ -17,7 +17,9 @@ import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
 const input = {
-  page_id: boundedString(INPUT_LIMITS.id).min(1).describe('A page_id as get_context printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
+  page_id: boundedString(INPUT_LIMITS.id)
+    .min(1)
+    .describe('A page_id as get_context printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
 };
 
 const output = {
@@ -108,7 +110,13 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
  * The ready page (or, on the user's own connections, private note) an id names; an error naming
  * `field` otherwise (too short, ambiguous with the candidates, a draft, unknown).
  */
-export function findPage(services: Pick<Services, 'privateNotes'>, view: LibraryView, field: string, id: string, context: ToolCallContext): Doc {
+export function findPage(
+  services: Pick<Services, 'privateNotes'>,
+  view: LibraryView,
+  field: string,
+  id: string,
+  context: ToolCallContext,
+): Doc {
   const notes = services.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ? notes.docs(view.today) : [];
   if (own.length > 0) {

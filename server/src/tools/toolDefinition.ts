@@ -28,7 +28,11 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   /** The structured result's schema (MCP `outputSchema`; the SDK checks every answer against it). */
   output: OutShape;
   /** Runs the tool with the host's services (the engine and the collaborators it needs). */
-  run(services: Services, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
+  run(
+    services: Services,
+    input: z.infer<z.ZodObject<Shape>>,
+    context: ToolCallContext,
+  ): Promise<z.infer<z.ZodObject<OutShape>>>;
   /**
    * The answer when the index store could not be read during the call (engine/store/
    * storeAvailability.ts): empty, with `notice` and the `scope-unreadable` flag, so an agent's

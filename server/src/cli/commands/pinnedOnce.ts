@@ -6,7 +6,10 @@
  */
 import type { PinnedDocument } from '../../library/view/pinned';
 
-export function renderWithoutPinned<Output extends { pinned?: PinnedDocument[] }>(output: Output, render: (output: Output) => string): string {
+export function renderWithoutPinned<Output extends { pinned?: PinnedDocument[] }>(
+  output: Output,
+  render: (output: Output) => string,
+): string {
   const pinned = output.pinned ?? [];
   const text = render({ ...output, pinned: undefined });
   if (pinned.length === 0) return text;

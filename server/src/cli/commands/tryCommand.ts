@@ -59,7 +59,10 @@ export interface TryCommandArgs {
   limit?: number;
 }
 
-export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sectionMeaning'>, args: TryCommandArgs): Promise<TryReport> {
+export async function tryReport(
+  services: Pick<Services, 'engine' | 'now' | 'sectionMeaning'>,
+  args: TryCommandArgs,
+): Promise<TryReport> {
   if (args.profile !== undefined && args.profile !== 'focused' && args.profile !== 'catalog') {
     throw new InputError(`--profile must be focused or catalog (got "${args.profile}")`);
   }
@@ -70,7 +73,9 @@ export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sec
   if (args.namespace !== undefined) {
     const namespace = namespaceFromArg(args.namespace);
     if (!view.namespaceByName.has(namespace)) {
-      throw new InputError(`--namespace ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${view.namespaces.map((n) => JSON.stringify(namespaceLabel(n.name))).join(', ')}`);
+      throw new InputError(
+        `--namespace ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${view.namespaces.map((n) => JSON.stringify(namespaceLabel(n.name))).join(', ')}`,
+      );
     }
     filter = (e) => e.doc.library!.namespace === namespace;
   }
@@ -108,7 +113,11 @@ export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sec
   };
 }
 
-export async function tryCommand(services: Services, args: TryCommandArgs, options: { json: boolean }): Promise<string> {
+export async function tryCommand(
+  services: Services,
+  args: TryCommandArgs,
+  options: { json: boolean },
+): Promise<string> {
   const report = await tryReport(services, args);
   return options.json ? JSON.stringify(report, null, 2) : renderTry(report);
 }
@@ -122,7 +131,9 @@ export function renderTry(r: TryReport): string {
   ];
   if (r.rows.length === 0) return `${lines.join('\n')}\n\nNothing matched.`;
   const sig = (s?: SignalScore) => (s ? `#${s.rank} ${s.score.toFixed(3)}` : '-');
-  const rows: (string | number)[][] = [['#', 'section', 'heading', 'document', 'summary', 'meaning', 'exact', 'title', 'fused', 'tokens', 'result']];
+  const rows: (string | number)[][] = [
+    ['#', 'section', 'heading', 'document', 'summary', 'meaning', 'exact', 'title', 'fused', 'tokens', 'result'],
+  ];
   for (const row of r.rows) {
     rows.push([
       row.rank,
@@ -138,7 +149,8 @@ export function renderTry(r: TryReport): string {
       row.result,
     ]);
   }
-  const more = r.matchedSections > r.rows.length ? `\n  … ${r.matchedSections - r.rows.length} more matched sections` : '';
+  const more =
+    r.matchedSections > r.rows.length ? `\n  … ${r.matchedSections - r.rows.length} more matched sections` : '';
   return `${lines.join('\n')}\n\n${table(rows)}${more}`;
 }
 

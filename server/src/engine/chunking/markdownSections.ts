@@ -126,7 +126,10 @@ function lastHeading(section: MarkdownSection): string {
 export function humanizeFileName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const stem = base.replace(/\.(md|mdc|markdown|mdown|mkd|mkdn)$/i, '');
-  const words = stem.replace(/[-_.]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const words = stem
+    .replace(/[-_.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (words === '') return base;
   return words[0].toUpperCase() + words.slice(1);
 }

@@ -155,5 +155,7 @@ function turnRound(edge: GraphEdge): GraphEdge {
 
 /** One key for both halves of a relation: its forward half's source, type and target. */
 function relationKey(edge: GraphEdge): string {
-  return isForward(edge.type) ? `${edge.source} ${edge.type} ${edge.target}` : `${edge.target} ${forwardType(edge.type)} ${edge.source}`;
+  return isForward(edge.type)
+    ? `${edge.source} ${edge.type} ${edge.target}`
+    : `${edge.target} ${forwardType(edge.type)} ${edge.source}`;
 }

@@ -68,7 +68,11 @@ export function documentFields(doc: Doc, pathInFolder: string = doc.path): Docum
  * fields, its heading path and its body (docs/ARCHITECTURE.md, "What is read"), and each field's length. The body
  * also holds the configuration key paths the section shows (`spec.privatekey.rotationpolicy`).
  */
-export function sectionFields(section: Section, doc: Doc, docFields: DocumentFields = documentFields(doc)): SectionFields {
+export function sectionFields(
+  section: Section,
+  doc: Doc,
+  docFields: DocumentFields = documentFields(doc),
+): SectionFields {
   const counts = new Map(docFields.counts);
   let heading = 0;
   forEachTerm(section.headingPath.join('\n'), (term) => {
@@ -82,9 +86,21 @@ export function sectionFields(section: Section, doc: Doc, docFields: DocumentFie
   });
   // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
   // not in its length. A catalog entity's text is rendered from its file, not the file itself.
-  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')));
+  if (doc.format !== 'catalog')
+    forEachKeyPathTerm(section.text, doc.path, (term) =>
+      counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')),
+    );
   const own = section.headingPath[section.headingPath.length - 1] ?? '';
-  return { counts, lengths: { body, heading, title: docFields.titleLength, context: docFields.contextLength, questionHeading: isQuestionHeading(own) } };
+  return {
+    counts,
+    lengths: {
+      body,
+      heading,
+      title: docFields.titleLength,
+      context: docFields.contextLength,
+      questionHeading: isQuestionHeading(own),
+    },
+  };
 }
 
 /** The terms of a document's title, for the contract's title bonus. */

@@ -92,7 +92,26 @@ const STEP3: readonly [string, string][] = sortedRules([
 ]);
 
 const STEP4 = sortedRules(
-  ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ion'].map((s): [string, string] => [s, '']),
+  [
+    'al',
+    'ance',
+    'ence',
+    'er',
+    'ic',
+    'able',
+    'ible',
+    'ant',
+    'ement',
+    'ment',
+    'ent',
+    'ism',
+    'ate',
+    'iti',
+    'ous',
+    'ive',
+    'ize',
+    'ion',
+  ].map((s): [string, string] => [s, '']),
 );
 
 /** Longest suffix first, so the first rule that matches is Snowball's `among` choice. */
@@ -184,7 +203,8 @@ class Porter2Word {
   /** True when the word up to `end` ends in a short syllable (Snowball's shortv). */
   private shortSyllableBefore(end: number): boolean {
     const w = this.w;
-    if (end >= 3 && !isVowel(w[end - 1]) && !'wxY'.includes(w[end - 1]) && isVowel(w[end - 2]) && !isVowel(w[end - 3])) return true;
+    if (end >= 3 && !isVowel(w[end - 1]) && !'wxY'.includes(w[end - 1]) && isVowel(w[end - 2]) && !isVowel(w[end - 3]))
+      return true;
     if (end === 2 && !isVowel(w[1]) && isVowel(w[0])) return true;
     return w.slice(0, end).endsWith('past');
   }

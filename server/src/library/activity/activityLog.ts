@@ -77,7 +77,11 @@ export class ActivityLog {
   /** Appends one call. `at` defaults to the log's clock. Never throws. */
   append(entry: Omit<ActivityEntry, 'at'> & { at?: string }): void {
     try {
-      const record: ActivityEntry = { ...entry, at: entry.at ?? this.clock().toISOString(), input: boundInput(entry.input) };
+      const record: ActivityEntry = {
+        ...entry,
+        at: entry.at ?? this.clock().toISOString(),
+        input: boundInput(entry.input),
+      };
       const line = `${JSON.stringify(record)}\n`;
       fs.mkdirSync(this.dir, { recursive: true });
       const current = this.file(0);
@@ -144,7 +148,8 @@ function boundInput(input: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
     if (value === undefined) continue;
-    out[key] = typeof value === 'string' && value.length > MAX_INPUT_CHARS ? `${value.slice(0, MAX_INPUT_CHARS)}…` : value;
+    out[key] =
+      typeof value === 'string' && value.length > MAX_INPUT_CHARS ? `${value.slice(0, MAX_INPUT_CHARS)}…` : value;
   }
   return out;
 }

@@ -83,7 +83,13 @@ export function diagnose(view: LibraryView, entries: readonly ActivityEntry[]): 
     list.push(e.latencyMs);
   }
   const latency = [...byTool.keys()].sort().map((tool) => latencyFigures(tool, byTool.get(tool)!));
-  if (entries.length > 0) latency.push(latencyFigures('all', entries.map((e) => e.latencyMs)));
+  if (entries.length > 0)
+    latency.push(
+      latencyFigures(
+        'all',
+        entries.map((e) => e.latencyMs),
+      ),
+    );
 
   const empty = new Map<string, EmptySearch>();
   let emptySearchCalls = 0;
@@ -113,7 +119,9 @@ export function diagnose(view: LibraryView, entries: readonly ActivityEntry[]): 
     from: entries[0]?.at ?? null,
     to: entries[entries.length - 1]?.at ?? null,
     latency,
-    emptySearches: [...empty.values()].sort((a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)),
+    emptySearches: [...empty.values()].sort(
+      (a, b) => b.count - a.count || (a.text < b.text ? -1 : a.text > b.text ? 1 : 0),
+    ),
     emptySearchCalls,
     neverReturned: {
       count: never.length,

@@ -62,14 +62,21 @@ export function startBackgroundModels(engine: Engine, options: BackgroundOptions
         const enriched = await enrichment.enrich(view, provider, { maxCalls: options.maxCalls?.enrichment });
         const linkCalls = await links.infer(view, provider, { maxCalls: options.maxCalls?.links });
         // Stopped meanwhile (a one-shot answer is made): its calls were abandoned, not failed.
-        if (!stopped) options.log?.(`[library] ${provider.name}: ${enriched.calls} enrichment call(s) (${enriched.failures} failed, ${enriched.remaining} left), ${linkCalls} link call(s)`);
+        if (!stopped)
+          options.log?.(
+            `[library] ${provider.name}: ${enriched.calls} enrichment call(s) (${enriched.failures} failed, ${enriched.remaining} left), ${linkCalls} link call(s)`,
+          );
       } catch (error) {
         if (!stopped) options.log?.(`[library] background model work failed: ${(error as Error).message}`);
       }
     });
   };
   const unsubscribe = engine.onDidChangeState(runFor);
-  const unwatch = watchLibrarySoundness(engine, conflicts, options.provider, { now: options.now, log: options.log, maxCalls: options.maxCalls?.conflicts });
+  const unwatch = watchLibrarySoundness(engine, conflicts, options.provider, {
+    now: options.now,
+    log: options.log,
+    maxCalls: options.maxCalls?.conflicts,
+  });
   runFor();
   return {
     enrichment,

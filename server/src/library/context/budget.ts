@@ -15,7 +15,15 @@
  * 4. The nothing-found notice, when the request found nothing.
  */
 import { WHOLE_PAGE_SHARE } from './constants';
-import { BLOCK_SEPARATOR, excerptBlock, nothingFoundBlock, pageBlock, pageHeader, REFERENCE_HEADING, type IdOf } from './render';
+import {
+  BLOCK_SEPARATOR,
+  excerptBlock,
+  nothingFoundBlock,
+  pageBlock,
+  pageHeader,
+  REFERENCE_HEADING,
+  type IdOf,
+} from './render';
 import type { BundlePage, BundleSection, EntityLabel, NearestPage, PageReason, SkippedPage } from './types';
 import type { Doc } from '../../engine';
 import type { PassageFlag } from '../view/soundness';
@@ -84,7 +92,15 @@ export function fillBudget(input: FillInput): FillResult {
   let wholeUsed = 0;
   for (const c of input.whole) {
     if (wholeIds.has(c.doc.id)) continue;
-    const page: BundlePage = { doc: c.doc, reason: c.reason, whole: true, private: c.private, sections: c.sections, chars: 0, ...(c.conflicts?.length ? { conflicts: c.conflicts } : {}) };
+    const page: BundlePage = {
+      doc: c.doc,
+      reason: c.reason,
+      whole: true,
+      private: c.private,
+      sections: c.sections,
+      chars: 0,
+      ...(c.conflicts?.length ? { conflicts: c.conflicts } : {}),
+    };
     page.chars = pageBlock(page, input.idOf).length;
     const cost = blockCost(page.chars);
     if (wholeUsed + page.chars > allowance) {
@@ -107,11 +123,20 @@ export function fillBudget(input: FillInput): FillResult {
     const doc = c.section.entry.doc;
     if (wholeIds.has(doc.id) || refused.has(doc.id)) {
       const page = whole.find((p) => p.doc.id === doc.id);
-      if (page && !page.sections.some((s) => s.entry.section.id === c.section.entry.section.id)) page.sections.push(c.section);
+      if (page && !page.sections.some((s) => s.entry.section.id === c.section.entry.section.id))
+        page.sections.push(c.section);
       continue;
     }
     if (c.readWhole) {
-      const page: BundlePage = { doc, reason: c.reason, whole: true, private: c.private, sections: [c.section], chars: 0, ...(c.pageConflicts?.length ? { conflicts: c.pageConflicts } : {}) };
+      const page: BundlePage = {
+        doc,
+        reason: c.reason,
+        whole: true,
+        private: c.private,
+        sections: [c.section],
+        chars: 0,
+        ...(c.pageConflicts?.length ? { conflicts: c.pageConflicts } : {}),
+      };
       page.chars = pageBlock(page, input.idOf).length;
       const cost = blockCost(page.chars);
       if (!fits(cost)) {
@@ -136,7 +161,15 @@ export function fillBudget(input: FillInput): FillResult {
     const cost = blockCost(header + sep + block);
     if (!fits(cost)) continue;
     take(cost);
-    excerptPages.set(doc.id, { doc, reason: c.reason, whole: false, private: c.private, sections: [c.section], chars: 0, ...(c.entity ? { entity: c.entity } : {}) });
+    excerptPages.set(doc.id, {
+      doc,
+      reason: c.reason,
+      whole: false,
+      private: c.private,
+      sections: [c.section],
+      chars: 0,
+      ...(c.entity ? { entity: c.entity } : {}),
+    });
   }
   const reference = [...whole, ...excerptPages.values()];
   for (const page of excerptPages.values()) page.chars = pageBlock(page, input.idOf).length;

@@ -56,11 +56,20 @@ function compute(index: ContextIndex, folder: string): FolderCoherence {
   const kinds = pages.map((p) => pageKind(p));
   const named = pages.filter((p, i) => kinds[i] && index.names.namesOfPage(p.id).length > 0);
   if (named.length >= 2) {
-    const distinct = new Set(named.map((p) => index.names.namesOfPage(p.id).map((n) => n.key).join('|')));
+    const distinct = new Set(
+      named.map((p) =>
+        index.names
+          .namesOfPage(p.id)
+          .map((n) => n.key)
+          .join('|'),
+      ),
+    );
     if (distinct.size >= 2) return { folder, score: 0, basis: 'one-name-per-page', pages };
   }
   if (pages.length < 2) return { folder, score: 0, basis: 'similarity', pages };
-  const cards = pages.map((p) => termSet([p.title, documentSummary(p), ...p.library!.goodFor, ...p.library!.tags].join('\n')));
+  const cards = pages.map((p) =>
+    termSet([p.title, documentSummary(p), ...p.library!.goodFor, ...p.library!.tags].join('\n')),
+  );
   let sum = 0;
   let pairs = 0;
   for (let i = 0; i < cards.length; i++) {

@@ -69,7 +69,11 @@ export interface ContextDiagnosticsOptions {
   inferredLinks?: InferredLinks;
 }
 
-export function contextDiagnostics(view: LibraryView, entries: readonly ActivityEntry[], options: ContextDiagnosticsOptions = {}): ContextDiagnostics {
+export function contextDiagnostics(
+  view: LibraryView,
+  entries: readonly ActivityEntry[],
+  options: ContextDiagnosticsOptions = {},
+): ContextDiagnostics {
   const shown = (id: string) => view.shownIds.get(id) ?? id.slice(0, 8);
   const requests = entries.filter((e) => e.tool === 'get_context' && e.error === undefined);
   const nothing = new Map<string, NothingFoundRequest>();
@@ -82,7 +86,12 @@ export function contextDiagnostics(view: LibraryView, entries: readonly Activity
       plan[details.steps.plan] = (plan[details.steps.plan] ?? 0) + 1;
       judge[details.steps.judge] = (judge[details.steps.judge] ?? 0) + 1;
       if (details.plan.fallbackReason !== undefined || details.judge.fallbackReason !== undefined) {
-        if (details.judge.provider !== 'none' || details.plan.madeBy !== 'heuristic' || details.plan.fallbackReason !== undefined) fallbacks++;
+        if (
+          details.judge.provider !== 'none' ||
+          details.plan.madeBy !== 'heuristic' ||
+          details.plan.fallbackReason !== undefined
+        )
+          fallbacks++;
       }
     }
     if (!e.empty || typeof e.input.task !== 'string') continue;
@@ -105,11 +114,20 @@ export function contextDiagnostics(view: LibraryView, entries: readonly Activity
     by: f.by,
     what: f.what,
     score: f.score,
-    places: f.places.map((p) => ({ id: shown(p.docId), title: p.title, path: p.path, heading: p.heading, line: p.line, wording: p.wording })),
+    places: f.places.map((p) => ({
+      id: shown(p.docId),
+      title: p.title,
+      path: p.path,
+      heading: p.heading,
+      line: p.line,
+      wording: p.wording,
+    })),
   });
   return {
     requests: requests.length,
-    nothingFound: [...nothing.values()].sort((a, b) => b.count - a.count || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0)),
+    nothingFound: [...nothing.values()].sort(
+      (a, b) => b.count - a.count || (a.task < b.task ? -1 : a.task > b.task ? 1 : 0),
+    ),
     providers: { plan, judge },
     fallbacks,
     conflicts: flags.filter((f) => f.kind === 'conflict').map(report),
@@ -127,7 +145,9 @@ export function contextDiagnostics(view: LibraryView, entries: readonly Activity
 /** The report as the text `wsctx diagnostics` prints after its own sections. */
 export function renderContextDiagnostics(r: ContextDiagnostics): string {
   const out: string[] = [];
-  out.push(`get_context requests: ${r.requests}${r.fallbacks > 0 ? ` (${r.fallbacks} fell back to the heuristics: a model was slow or failed)` : ''}.`);
+  out.push(
+    `get_context requests: ${r.requests}${r.fallbacks > 0 ? ` (${r.fallbacks} fell back to the heuristics: a model was slow or failed)` : ''}.`,
+  );
   if (r.requests > 0) out.push(`  plan made by: ${counts(r.providers.plan)}; judged by: ${counts(r.providers.judge)}`);
   out.push('', `Nothing found (${r.nothingFound.reduce((n, x) => n + x.count, 0)}):`);
   if (r.nothingFound.length === 0) out.push('  none');
@@ -143,7 +163,10 @@ export function renderContextDiagnostics(r: ContextDiagnostics): string {
   for (const f of r.duplicates) out.push(...flagLines(f));
   if (r.resolved.length > 0) {
     out.push('', `Settled by conflicts_resolved (${r.resolved.length}):`);
-    for (const f of r.resolved) out.push(`  ${f.what} (${f.by}): ${f.places[0].title} [${f.places[0].id}] and ${f.places[1].title} [${f.places[1].id}]`);
+    for (const f of r.resolved)
+      out.push(
+        `  ${f.what} (${f.by}): ${f.places[0].title} [${f.places[0].id}] and ${f.places[1].title} [${f.places[1].id}]`,
+      );
   }
   if (r.resolutionProblems.length > 0) {
     out.push('', `conflicts_resolved problems (${r.resolutionProblems.length}):`);
@@ -151,7 +174,8 @@ export function renderContextDiagnostics(r: ContextDiagnostics): string {
   }
   if (r.suggestedLinks.length > 0) {
     out.push('', `Links authors might add (${r.suggestedLinks.length}):`);
-    for (const s of r.suggestedLinks) out.push(`  ${s.from.title} [${s.from.id}] -> [[${s.to.title}]]  (${s.probability.toFixed(2)})`);
+    for (const s of r.suggestedLinks)
+      out.push(`  ${s.from.title} [${s.from.id}] -> [[${s.to.title}]]  (${s.probability.toFixed(2)})`);
   }
   return out.join('\n');
 }
@@ -171,7 +195,11 @@ function counts(record: Record<string, number>): string {
 }
 
 /** {@link contextDiagnostics} with the host's background stores (the model's conflict check, inferred links). */
-export function contextDiagnosticsFor(hooks: Pick<ContextHooks, 'conflictCheck' | 'inferredLinks'>, view: LibraryView, entries: readonly ActivityEntry[]): ContextDiagnostics {
+export function contextDiagnosticsFor(
+  hooks: Pick<ContextHooks, 'conflictCheck' | 'inferredLinks'>,
+  view: LibraryView,
+  entries: readonly ActivityEntry[],
+): ContextDiagnostics {
   return contextDiagnostics(view, entries, {
     flagSources: hooks.conflictCheck ? [hooks.conflictCheck] : [],
     ...(hooks.inferredLinks ? { inferredLinks: hooks.inferredLinks } : {}),

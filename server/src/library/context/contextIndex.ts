@@ -135,7 +135,17 @@ function buildIndex(view: LibraryView): ContextIndex {
     return share;
   };
   // Rules come whole anyway and are nobody's rival.
-  return { view, names, stacks: buildStackNames(view.docs.filter((d) => d.library?.type !== 'rule')), idf, phraseIdf, tags, pagesByTitle, linkedFrom, nameShare };
+  return {
+    view,
+    names,
+    stacks: buildStackNames(view.docs.filter((d) => d.library?.type !== 'rule')),
+    idf,
+    phraseIdf,
+    tags,
+    pagesByTitle,
+    linkedFrom,
+    nameShare,
+  };
 }
 
 /**
@@ -146,5 +156,7 @@ export function resolvePageRef(index: ContextIndex, ref: string): Doc | undefine
   const byTitle = index.pagesByTitle.get(ref.trim().toLowerCase());
   if (byTitle && byTitle.length > 0) return byTitle[0];
   const path = ref.trim().replace(/^\.\//, '');
-  return index.view.docs.find((d) => d.path === path || d.path.endsWith(`/${path}`) || d.path.endsWith(`.context/${path}`));
+  return index.view.docs.find(
+    (d) => d.path === path || d.path.endsWith(`/${path}`) || d.path.endsWith(`.context/${path}`),
+  );
 }

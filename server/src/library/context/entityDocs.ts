@@ -21,7 +21,16 @@
  * from one document. They never make a bundle that found nothing in the library: a task the
  * library does not cover still gets nothing-found (the caller decides that).
  */
-import { type IndexState, type EntityKey, type Section, type SourceKind, rankWorkspaceContext, type MeaningSource, type RankedPassage, type RankResult } from '../../engine';
+import {
+  type IndexState,
+  type EntityKey,
+  type Section,
+  type SourceKind,
+  rankWorkspaceContext,
+  type MeaningSource,
+  type RankedPassage,
+  type RankResult,
+} from '../../engine';
 
 /** Source kinds that can come as entity excerpts. */
 export const ENTITY_SOURCE_KINDS: readonly SourceKind[] = ['catalog_doc', 'repo_overview', 'epic_doc'];
@@ -68,7 +77,11 @@ export interface EntityExcerpt {
  * `task`. A store ranks them without their texts; the caller fills those in before
  * {@link selectEntityExcerpts}, which skips passages with nothing under their heading.
  */
-export function rankEntityPassages(state: IndexState, task: string, options: { now: number; meaning?: MeaningSource | null }): RankResult {
+export function rankEntityPassages(
+  state: IndexState,
+  task: string,
+  options: { now: number; meaning?: MeaningSource | null },
+): RankResult {
   return rankWorkspaceContext(state, {
     question: task,
     limit: RANKED,
@@ -103,7 +116,9 @@ export function selectEntityExcerpts(ranked: RankResult): EntityExcerpt[] {
 
 /** The formula's words and meaning contributions: how well the passage itself matches. */
 function matchOf(passage: RankedPassage): number {
-  return passage.why.filter((w) => w.signal === 'words' || w.signal === 'meaning').reduce((s, w) => s + w.contribution, 0);
+  return passage.why
+    .filter((w) => w.signal === 'words' || w.signal === 'meaning')
+    .reduce((s, w) => s + w.contribution, 0);
 }
 
 /** The passage ranked with a meaning signal (its section has a vector and embeddings are on). */
@@ -117,5 +132,11 @@ function entityRefsOf(section: Section, docRefs: readonly EntityKey[]): readonly
 
 /** A section with text under its heading. */
 function hasBody(section: Section): boolean {
-  return section.text.split('\n').slice(section.level > 0 ? 1 : 0).join('\n').trim() !== '';
+  return (
+    section.text
+      .split('\n')
+      .slice(section.level > 0 ? 1 : 0)
+      .join('\n')
+      .trim() !== ''
+  );
 }

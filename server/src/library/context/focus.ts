@@ -34,7 +34,15 @@ import { JUDGE_QUESTIONS } from '../models/prompts';
 import type { Answer, JudgeQuestion, JudgeRun } from '../models/judge';
 import type { PlanName } from '../models/heuristicPlan';
 import { sectionBody } from '../view/summaries';
-import { CLOSE_RATIO, FOLDER_COHERENCE_MIN, LINKED_AS_IS_TYPES, MAX_JUDGED_ROWS, MAX_JUDGED_SECTIONS, RELATED, WIDENED_CLOSE } from './constants';
+import {
+  CLOSE_RATIO,
+  FOLDER_COHERENCE_MIN,
+  LINKED_AS_IS_TYPES,
+  MAX_JUDGED_ROWS,
+  MAX_JUDGED_SECTIONS,
+  RELATED,
+  WIDENED_CLOSE,
+} from './constants';
 import { folderCoherence, folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';
 import { rowsAboutOtherNames, sectionTable, tableDescription } from './tableRows';
@@ -70,15 +78,28 @@ export interface FocusContext {
  * rival's (stackNames.ts), or, when the task names something the library never mentions, the
  * page's own names when none of them is in the task.
  */
-export function otherStackName(doc: Parameters<ContextIndex['stacks']['otherThanTask']>[0], index: ContextIndex, taskTerms: ReadonlySet<string>, unknown: readonly string[]): string | undefined {
-  const rival = index.stacks.otherThanTask(doc, taskTerms, (a, b) => folderOfPath(a.path) === folderOfPath(b.path) && folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN);
+export function otherStackName(
+  doc: Parameters<ContextIndex['stacks']['otherThanTask']>[0],
+  index: ContextIndex,
+  taskTerms: ReadonlySet<string>,
+  unknown: readonly string[],
+): string | undefined {
+  const rival = index.stacks.otherThanTask(
+    doc,
+    taskTerms,
+    (a, b) =>
+      folderOfPath(a.path) === folderOfPath(b.path) &&
+      folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN,
+  );
   if (rival !== undefined || unknown.length === 0) return rival;
   const names = [...index.stacks.namesOf(doc)];
   return names.length > 0 && !names.some((n) => taskTerms.has(n)) ? names[0] : undefined;
 }
 
 /** The best score of each signal over search hits. */
-export function bestScores(hits: readonly { signals: { words: number; meaning?: number; question: number } }[]): BestScores {
+export function bestScores(
+  hits: readonly { signals: { words: number; meaning?: number; question: number } }[],
+): BestScores {
   const best: BestScores = { words: 0, meaning: 0, question: 0 };
   for (const h of hits) {
     best.words = Math.max(best.words, h.signals.words);
@@ -136,20 +157,25 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
   const close = closeness(c, best);
   // A section holding a name the task says always comes (its page is about the name: surest).
   if (c.named) return { yes: true, probability: c.aboutName ? 1 : Math.max(0.6, close) };
-  if ((c.keepPastWindow === 'recipe' || c.keepPastWindow === 'lift') && isRelated(c)) return { yes: true, probability: Math.max(0.5, close) };
+  if ((c.keepPastWindow === 'recipe' || c.keepPastWindow === 'lift') && isRelated(c))
+    return { yes: true, probability: Math.max(0.5, close) };
   const s = scoresOf(c);
   let inWindow = false;
   for (const signal of ['words', 'meaning', 'question'] as const) {
     if (s[signal] >= RELATED[signal] && s[signal] >= best[signal] * CLOSE_RATIO[signal]) inWindow = true;
   }
   if (carries(c) && c.weight >= Math.max(best.words, best.meaning, best.question) * WIDENED_CLOSE) inWindow = true;
-  return inWindow ? { yes: true, probability: Math.max(0.5, close) } : { yes: false, probability: Math.min(0.49, close / 2) };
+  return inWindow
+    ? { yes: true, probability: Math.max(0.5, close) }
+    : { yes: false, probability: Math.min(0.49, close / 2) };
 }
 
 /** The heuristic's answer to question 2, with the name that makes it different. */
 export function heuristicDifferent(c: Candidate, ctx: FocusContext): Answer & { name?: string } {
   const own = ctx.stackOwn?.has(c.entry.doc.id) ?? false;
-  const stack = own ? undefined : (otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown) ?? ctx.narrower?.get(c.entry.doc.id));
+  const stack = own
+    ? undefined
+    : (otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown) ?? ctx.narrower?.get(c.entry.doc.id));
   if (stack !== undefined) return { yes: true, probability: 0.9, name: stack };
   const wanted = new Map<string, Set<string>>();
   for (const n of ctx.names) {
@@ -189,9 +215,23 @@ export function focusQuestions(ordered: readonly Candidate[], ctx: FocusContext)
     const pages = { [doc.id]: doc.digest };
     const material = `Page: ${doc.title}${doc.library?.type ? ` (${doc.library.type})` : ''}\nSection: ${section.headingPath.join(' > ') || doc.title}\n\n${sectionBody(section)}`;
     const mine: { use?: string; different?: string; rows?: string[] } = { use: `s${i + 1}u`, different: `s${i + 1}d` };
-    questions.push({ id: mine.use!, kind: 'use', subject: section.id, material, pages, heuristic: heuristicUse(c, ctx.best) });
+    questions.push({
+      id: mine.use!,
+      kind: 'use',
+      subject: section.id,
+      material,
+      pages,
+      heuristic: heuristicUse(c, ctx.best),
+    });
     const diff = heuristicDifferent(c, ctx);
-    questions.push({ id: mine.different!, kind: 'different', subject: section.id, material, pages, heuristic: { yes: diff.yes, probability: diff.probability } });
+    questions.push({
+      id: mine.different!,
+      kind: 'different',
+      subject: section.id,
+      material,
+      pages,
+      heuristic: { yes: diff.yes, probability: diff.probability },
+    });
     const table = sectionTable(section);
     if (table && rows < MAX_JUDGED_ROWS) {
       const heuristic = rowsAboutOtherNames(table, ctx.task, ctx.names, ctx.index.names);
@@ -229,7 +269,12 @@ export interface FocusDecision {
 }
 
 /** Applies the judge's answers (or the heuristics') to every candidate. */
-export function decideFocus(candidates: readonly Candidate[], asked: FocusQuestions, run: JudgeRun, ctx: FocusContext): FocusDecision[] {
+export function decideFocus(
+  candidates: readonly Candidate[],
+  asked: FocusQuestions,
+  run: JudgeRun,
+  ctx: FocusContext,
+): FocusDecision[] {
   return candidates.map((c) => {
     const ids = asked.ids.get(c);
     const use = ids?.use ? run.answer(ids.use) : heuristicUse(c, ctx.best);

@@ -41,9 +41,19 @@ export interface FolderMatch {
 }
 
 /** Every page's closest phrasing, in the order given. */
-export async function scorePages(index: ContextIndex, pages: readonly Doc[], query: PhraseQuery, options: { notes?: ModelNotes; meaning?: TextMeaning }): Promise<GoodForMatch[]> {
+export async function scorePages(
+  index: ContextIndex,
+  pages: readonly Doc[],
+  query: PhraseQuery,
+  options: { notes?: ModelNotes; meaning?: TextMeaning },
+): Promise<GoodForMatch[]> {
   const phrasings = pages.map((d) => pagePhrasings(d, options.notes));
-  const matches = await matchPhrasings(index, query, phrasings.map((p) => p.phrasings), options.meaning);
+  const matches = await matchPhrasings(
+    index,
+    query,
+    phrasings.map((p) => p.phrasings),
+    options.meaning,
+  );
   return pages.map((doc, i) => ({ doc, match: matches[i], declared: phrasings[i].source !== 'derived' }));
 }
 
@@ -52,7 +62,10 @@ export async function scorePages(index: ContextIndex, pages: readonly Doc[], que
  * `excluded` drops matches the request rules out (a page about another stack or product than the
  * task names, one whose text is not related to the task: getContext.ts).
  */
-export function selectGoodFor(scored: readonly GoodForMatch[], excluded: (match: GoodForMatch) => boolean = () => false): GoodForMatch[] {
+export function selectGoodFor(
+  scored: readonly GoodForMatch[],
+  excluded: (match: GoodForMatch) => boolean = () => false,
+): GoodForMatch[] {
   return scored
     .filter((m) => clears(m.match, GOOD_FOR_MATCH) && !excluded(m))
     .sort((a, b) => b.match.score - a.match.score || (a.doc.path < b.doc.path ? -1 : 1))
@@ -60,7 +73,12 @@ export function selectGoodFor(scored: readonly GoodForMatch[], excluded: (match:
 }
 
 /** Folders (every directory holding a page the request may use) whose phrasings match the task. */
-export async function matchFolders(index: ContextIndex, pages: readonly Doc[], query: PhraseQuery, options: { notes?: ModelNotes; meaning?: TextMeaning }): Promise<FolderMatch[]> {
+export async function matchFolders(
+  index: ContextIndex,
+  pages: readonly Doc[],
+  query: PhraseQuery,
+  options: { notes?: ModelNotes; meaning?: TextMeaning },
+): Promise<FolderMatch[]> {
   const byFolder = new Map<string, Doc[]>();
   for (const doc of pages) {
     const folder = folderOfPath(doc.path);
@@ -73,11 +91,17 @@ export async function matchFolders(index: ContextIndex, pages: readonly Doc[], q
   const descriptions: FolderDescription[] = folders.map(
     (folder) => described.get(folder) ?? { path: `${folder}/folder.yaml`, folder, namespace: '', goodFor: [] },
   );
-  const matches = await matchPhrasings(index, query, descriptions.map((f, i) => folderPhrasings(f, byFolder.get(folders[i])!, options.notes)), options.meaning);
+  const matches = await matchPhrasings(
+    index,
+    query,
+    descriptions.map((f, i) => folderPhrasings(f, byFolder.get(folders[i])!, options.notes)),
+    options.meaning,
+  );
   const out: FolderMatch[] = [];
   folders.forEach((folder, i) => {
     if (!clears(matches[i], FOLDER_MATCH)) return;
-    const declared = descriptions[i].goodFor.length > 0 || (options.notes?.folderPhrasings(descriptions[i])?.length ?? 0) > 0;
+    const declared =
+      descriptions[i].goodFor.length > 0 || (options.notes?.folderPhrasings(descriptions[i])?.length ?? 0) > 0;
     out.push({ folder, match: matches[i], pages: pages.filter((d) => d.path.startsWith(`${folder}/`)), declared });
   });
   return out.sort((a, b) => b.match.score - a.match.score);

@@ -67,7 +67,8 @@ export class InferredLinks {
     for (const from of view.docs) {
       const written = new Set(from.library!.links.map((l) => l.trim().toLowerCase()));
       for (const { doc: to, probability } of this.linksOf(view, from)) {
-        if (probability >= LINK_SUGGEST_MIN && !written.has(to.title.trim().toLowerCase())) out.push({ from, to, probability });
+        if (probability >= LINK_SUGGEST_MIN && !written.has(to.title.trim().toLowerCase()))
+          out.push({ from, to, probability });
       }
     }
     return out;
@@ -77,7 +78,11 @@ export class InferredLinks {
    * Asks the judge about each page's nearest neighbours it has not been asked about, one call per
    * page, at most `maxCalls` calls. Never throws; returns the number of calls made.
    */
-  async infer(view: LibraryView, provider: ModelProvider, options: { maxCalls?: number; timeoutMs?: number } = {}): Promise<number> {
+  async infer(
+    view: LibraryView,
+    provider: ModelProvider,
+    options: { maxCalls?: number; timeoutMs?: number } = {},
+  ): Promise<number> {
     if (!provider.available()) return 0;
     const index = contextIndex(view);
     let calls = 0;
@@ -94,7 +99,12 @@ export class InferredLinks {
         heuristic: { yes: false, probability: 0 },
       }));
       calls++;
-      const run = await runJudge(questions, { task: `using the page "${doc.title}"`, mode: 'gate', provider, timeoutMs: options.timeoutMs ?? 30_000 });
+      const run = await runJudge(questions, {
+        task: `using the page "${doc.title}"`,
+        mode: 'gate',
+        provider,
+        timeoutMs: options.timeoutMs ?? 30_000,
+      });
       if (run.fallbackReason !== undefined) continue;
       for (const v of run.verdicts) {
         if (v.model) this.answers.set(`${doc.digest}>${asks[Number(v.id.slice(1)) - 1].digest}`, v.model.probability);

@@ -34,10 +34,19 @@ export interface PackCandidate {
 /** The pack `name` names (its name or file name, case-insensitive), or an error listing the packs. */
 export function findPack(packs: readonly LibraryPack[], name: string): LibraryPack {
   const wanted = name.trim().toLowerCase();
-  const found = packs.find((p) => p.name.toLowerCase() === wanted) ?? packs.find((p) => baseName(p.path).replace(/\.ya?ml$/i, '').toLowerCase() === wanted);
+  const found =
+    packs.find((p) => p.name.toLowerCase() === wanted) ??
+    packs.find(
+      (p) =>
+        baseName(p.path)
+          .replace(/\.ya?ml$/i, '')
+          .toLowerCase() === wanted,
+    );
   if (found) return found;
   const names = packs.map((p) => `"${p.name}"`).join(', ');
-  throw new InputError(`pack: no pack is named "${name}". ${packs.length > 0 ? `Packs: ${names}.` : 'The library has no packs (.context/packs/*.yaml).'}`);
+  throw new InputError(
+    `pack: no pack is named "${name}". ${packs.length > 0 ? `Packs: ${names}.` : 'The library has no packs (.context/packs/*.yaml).'}`,
+  );
 }
 
 export async function packCandidates(
@@ -46,19 +55,43 @@ export async function packCandidates(
   options: { forced?: string; notes?: ModelNotes; meaning?: TextMeaning },
 ): Promise<PackCandidate[]> {
   const packs = index.view.state.packs;
-  const pages = (refs: readonly string[]) => refs.map((r) => resolvePageRef(index, r)).filter((d): d is Doc => d !== undefined);
+  const pages = (refs: readonly string[]) =>
+    refs.map((r) => resolvePageRef(index, r)).filter((d): d is Doc => d !== undefined);
   if (options.forced !== undefined) {
     const pack = findPack(packs, options.forced);
     const [match] = await matchPhrasings(index, query, [packPhrasings(pack, options.notes)], options.meaning);
-    return [{ pack, match, forced: true, always: pages(pack.always), whenRelevant: pages(pack.whenRelevant), heuristic: { yes: true, probability: 1 } }];
+    return [
+      {
+        pack,
+        match,
+        forced: true,
+        always: pages(pack.always),
+        whenRelevant: pages(pack.whenRelevant),
+        heuristic: { yes: true, probability: 1 },
+      },
+    ];
   }
-  const matches = await matchPhrasings(index, query, packs.map((p) => packPhrasings(p, options.notes)), options.meaning);
+  const matches = await matchPhrasings(
+    index,
+    query,
+    packs.map((p) => packPhrasings(p, options.notes)),
+    options.meaning,
+  );
   const out: PackCandidate[] = [];
   packs.forEach((pack, i) => {
     const match = matches[i];
     if (match.score < PACK_CANDIDATE_MIN) return;
-    const heuristic = clears(match, PACK_APPLY) ? { yes: true, probability: match.score } : { yes: false, probability: Math.min(match.score, 0.49) };
-    out.push({ pack, match, forced: false, always: pages(pack.always), whenRelevant: pages(pack.whenRelevant), heuristic });
+    const heuristic = clears(match, PACK_APPLY)
+      ? { yes: true, probability: match.score }
+      : { yes: false, probability: Math.min(match.score, 0.49) };
+    out.push({
+      pack,
+      match,
+      forced: false,
+      always: pages(pack.always),
+      whenRelevant: pages(pack.whenRelevant),
+      heuristic,
+    });
   });
   return out.sort((a, b) => b.match.score - a.match.score || (a.pack.name < b.pack.name ? -1 : 1));
 }
@@ -76,10 +109,20 @@ export function packQuestions(candidates: PackCandidate[]): JudgeQuestion[] {
       c.pack.description ? `Description: ${c.pack.description}` : '',
       `Good for: ${c.pack.goodFor.join('; ') || c.match.phrasing}`,
       `Pages: ${[...c.always, ...c.whenRelevant].map((d) => d.title).join('; ')}`,
-    ].filter(Boolean).join('\n');
+    ]
+      .filter(Boolean)
+      .join('\n');
     // The pack's own content is part of its subject: an edited pack is judged afresh.
     const subject = `${c.pack.name}#${sha256Hex(JSON.stringify([c.pack.description ?? '', c.pack.goodFor, c.pack.always, c.pack.whenRelevant])).slice(0, 12)}`;
-    questions.push({ id: c.questionId, kind: 'pack', subject, question: JUDGE_QUESTIONS.pack(c.pack.name), material, pages, heuristic: c.heuristic });
+    questions.push({
+      id: c.questionId,
+      kind: 'pack',
+      subject,
+      question: JUDGE_QUESTIONS.pack(c.pack.name),
+      material,
+      pages,
+      heuristic: c.heuristic,
+    });
   });
   return questions;
 }
@@ -87,7 +130,13 @@ export function packQuestions(candidates: PackCandidate[]): JudgeQuestion[] {
 /** Which candidates apply: forced ones; the judge's sure ones in gate mode; else the heuristic's. */
 export function decidePacks(candidates: readonly PackCandidate[], run: JudgeRun): PackDecision[] {
   return candidates.map((c) => {
-    const base = { name: c.pack.name, path: c.pack.path, phrasing: c.match.phrasing, score: round(c.match.score), forced: c.forced };
+    const base = {
+      name: c.pack.name,
+      path: c.pack.path,
+      phrasing: c.match.phrasing,
+      score: round(c.match.score),
+      forced: c.forced,
+    };
     if (c.forced) return { ...base, applied: true, decidedBy: 'forced' as const };
     const answer = run.answer(c.questionId!);
     if (answer.from === 'heuristic') return { ...base, applied: answer.yes, decidedBy: 'heuristic' as const };

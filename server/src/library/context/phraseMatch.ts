@@ -35,7 +35,12 @@ export function phraseTerms(text: string): ReadonlySet<string> {
 }
 
 /** idf-weighted cosine of two term sets, 0..1 (`idf` defaults to the phrasing weights). */
-export function termCosine(index: ContextIndex, a: ReadonlySet<string>, b: ReadonlySet<string>, idf: (term: string) => number = index.phraseIdf): number {
+export function termCosine(
+  index: ContextIndex,
+  a: ReadonlySet<string>,
+  b: ReadonlySet<string>,
+  idf: (term: string) => number = index.phraseIdf,
+): number {
   if (a.size === 0 || b.size === 0) return 0;
   // Hot path (every section's questions, every query): the shared terms first, norms only when there are some.
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
@@ -88,7 +93,12 @@ export function clears(match: PhraseMatch, bars: SignalBars): boolean {
  * The best similarity of the query to each list of phrasings (one result per list, in order).
  * One embedding call for all phrasings when meaning is on.
  */
-export async function matchPhrasings(index: ContextIndex, query: PhraseQuery, lists: readonly (readonly string[])[], meaning?: TextMeaning): Promise<PhraseMatch[]> {
+export async function matchPhrasings(
+  index: ContextIndex,
+  query: PhraseQuery,
+  lists: readonly (readonly string[])[],
+  meaning?: TextMeaning,
+): Promise<PhraseMatch[]> {
   const taskTerms = phraseTerms(query.task);
   const facetTerms = query.facets.map(phraseTerms).filter((t) => t.size >= 2);
   const all = lists.flat();

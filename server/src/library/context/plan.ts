@@ -15,7 +15,12 @@ import type { ContextIndex } from './contextIndex';
 /** Known library names listed in the planner's prompt, at most. Default 60. */
 export const PLAN_PROMPT_NAMES = 60;
 
-export async function makePlan(task: string, index: ContextIndex, provider: ModelProvider, options: { timeoutMs?: number; signal?: AbortSignal } = {}): Promise<TaskPlan> {
+export async function makePlan(
+  task: string,
+  index: ContextIndex,
+  provider: ModelProvider,
+  options: { timeoutMs?: number; signal?: AbortSignal } = {},
+): Promise<TaskPlan> {
   const fallback = heuristicPlan(task, index.names);
   if (!provider.available()) return fallback;
   const known = index.names
@@ -26,7 +31,10 @@ export async function makePlan(task: string, index: ContextIndex, provider: Mode
   const prompt = planPrompt(task, known);
   let text: string;
   try {
-    text = await provider.generate({ system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 300 }, { timeoutMs: options.timeoutMs ?? PLAN_TIMEOUT_MS, signal: options.signal });
+    text = await provider.generate(
+      { system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 300 },
+      { timeoutMs: options.timeoutMs ?? PLAN_TIMEOUT_MS, signal: options.signal },
+    );
   } catch (error) {
     return { ...fallback, fallbackReason: (error as Error).message };
   }
@@ -40,7 +48,14 @@ export async function makePlan(task: string, index: ContextIndex, provider: Mode
     const known = index.names.find(n.text).find((m) => m.entry.key === key)?.entry;
     names.push(
       known
-        ? { text: known.text, kind: known.kind, source: known.source, ...(known.ref ? { ref: known.ref } : {}), docIds: [...known.docIds], key }
+        ? {
+            text: known.text,
+            kind: known.kind,
+            source: known.source,
+            ...(known.ref ? { ref: known.ref } : {}),
+            docIds: [...known.docIds],
+            key,
+          }
         : { text: n.text, kind: n.kind, source: 'model', docIds: [], key },
     );
   }

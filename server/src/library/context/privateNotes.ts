@@ -84,7 +84,10 @@ export class PrivateNotes {
   /** The notes' sections as library sections (no postings ordinal), after every library section in order. */
   sections(docs: readonly Doc[]): LibrarySection[] {
     const out: LibrarySection[] = [];
-    for (const doc of docs) doc.sections.forEach((section, position) => out.push({ section, doc, ordinal: -1, position, order: ORDER_OFFSET + out.length }));
+    for (const doc of docs)
+      doc.sections.forEach((section, position) =>
+        out.push({ section, doc, ordinal: -1, position, order: ORDER_OFFSET + out.length }),
+      );
     return out;
   }
 }
@@ -111,8 +114,14 @@ export function checkNotesFolder(dir: string, servedFolders: readonly string[], 
     } catch {
       root = path.resolve(served);
     }
-    if (isWithin(real, root)) throw new InputError(`${field}: ${abs} is inside the served folder ${served}; private notes must live outside the workspace (everything in it is indexed for everyone who reads it)`);
-    if (isWithin(root, real)) throw new InputError(`${field}: ${abs} holds the served folder ${served}; private notes must live outside the workspace`);
+    if (isWithin(real, root))
+      throw new InputError(
+        `${field}: ${abs} is inside the served folder ${served}; private notes must live outside the workspace (everything in it is indexed for everyone who reads it)`,
+      );
+    if (isWithin(root, real))
+      throw new InputError(
+        `${field}: ${abs} holds the served folder ${served}; private notes must live outside the workspace`,
+      );
   }
   return abs;
 }

@@ -50,7 +50,11 @@ export function commentBlock(packs: readonly string[], tags: readonly string[]):
 }
 
 /** Title, label line, usage notes and attached file of a page; an entity's page says what it is and where it lives. */
-export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; private: boolean; entity?: EntityLabel }): string {
+export function pageHeader(
+  doc: Doc,
+  idOf: IdOf,
+  options: { whole: boolean; private: boolean; entity?: EntityLabel },
+): string {
   if (options.entity) return `## ${doc.title}\n${entityLabel(options.entity)} · excerpts · ${doc.path}`;
   const id = idOf(doc.id);
   const kind = doc.library?.type ?? 'page';
@@ -60,13 +64,19 @@ export function pageHeader(doc: Doc, idOf: IdOf, options: { whole: boolean; priv
   parts.push(`page_id: ${id}`);
   const lines = [`## ${doc.title}`, parts.join(' · ')];
   if (doc.library?.usage) lines.push(`Usage: ${doc.library.usage}`);
-  if (doc.library?.file) lines.push(`Attached file: ${baseName(doc.library.file)} (get_file with page_id ${id} returns it)`);
+  if (doc.library?.file)
+    lines.push(`Attached file: ${baseName(doc.library.file)} (get_file with page_id ${id} returns it)`);
   return lines.join('\n');
 }
 
 /** "TechDocs of component:default/billing-worker (named in the task)", by source kind. */
 export function entityLabel(entity: EntityLabel): string {
-  const what = entity.sourceKind === 'catalog_doc' ? 'TechDocs of' : entity.sourceKind === 'repo_overview' ? 'repository overview of' : 'epic about';
+  const what =
+    entity.sourceKind === 'catalog_doc'
+      ? 'TechDocs of'
+      : entity.sourceKind === 'repo_overview'
+        ? 'repository overview of'
+        : 'epic about';
   return `${entity.sourceKind}: ${what} ${entity.ref}${entity.named ? ' (named in the task)' : ''}`;
 }
 
@@ -100,13 +110,19 @@ export function excerptBlock(section: BundleSection, idOf: IdOf): string {
  * page with its page_id and both wordings (with `inSection`, which section of this page).
  */
 export function conflictNotes(flags: readonly PassageFlag[], idOf: IdOf, inSection: boolean): string {
-  return flags.map((f) => `> Conflict${inSection ? ` in "${f.here.heading}"` : ''}: ${describeConflict(f, `page_id ${idOf(f.other.docId)}`)}`).join('\n');
+  return flags
+    .map(
+      (f) =>
+        `> Conflict${inSection ? ` in "${f.here.heading}"` : ''}: ${describeConflict(f, `page_id ${idOf(f.other.docId)}`)}`,
+    )
+    .join('\n');
 }
 
 /** A page's block: header, then the whole page (and its conflicts) or its excerpts in document order. */
 export function pageBlock(page: BundlePage, idOf: IdOf): string {
   const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private, entity: page.entity });
-  if (page.whole) return joinBlock(joinBlock(header, wholePageBody(page.doc)), conflictNotes(page.conflicts ?? [], idOf, true));
+  if (page.whole)
+    return joinBlock(joinBlock(header, wholePageBody(page.doc)), conflictNotes(page.conflicts ?? [], idOf, true));
   const sections = [...page.sections].sort((a, b) => a.entry.position - b.entry.position);
   return [header, ...sections.map((s) => excerptBlock(s, idOf))].join(BLOCK_SEPARATOR);
 }
@@ -133,7 +149,12 @@ export function renderMarkdown(bundle: ContextBundle, idOf: IdOf): string {
 export function bundleBlocks(bundle: ContextBundle, idOf: IdOf): string[] {
   const blocks: string[] = [];
   if (bundle.instructions.length > 0) blocks.push(instructionsBlock(bundle.organization, bundle.instructions));
-  blocks.push(commentBlock(bundle.packs.filter((p) => p.applied).map((p) => p.name), bundle.tagsFound));
+  blocks.push(
+    commentBlock(
+      bundle.packs.filter((p) => p.applied).map((p) => p.name),
+      bundle.tagsFound,
+    ),
+  );
   if (bundle.rules.length > 0) {
     blocks.push(RULES_HEADING);
     for (const page of bundle.rules) blocks.push(pageBlock(page, idOf));

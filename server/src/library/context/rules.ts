@@ -15,5 +15,7 @@ export function rulePages(view: LibraryView): Doc[] {
 
 /** The team's agent instructions (`.context/instructions.md`), shallowest first. Not narrowed by tags; a folder limits them like everything else. */
 export function teamInstructions(view: LibraryView): Doc[] {
-  return view.docs.filter(isTeamInstructions).sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
+  return view.docs
+    .filter(isTeamInstructions)
+    .sort((a, b) => a.path.split('/').length - b.path.split('/').length || (a.path < b.path ? -1 : 1));
 }

@@ -41,8 +41,12 @@ export function resolveScope(view: LibraryView, options: { folder?: string; tags
     if (wanted === '') throw new InputError('folder: give a library folder, for example ".context/guides" or "guides"');
     const test = (doc: Doc) => inFolder(doc.path, wanted);
     if (!view.docs.some(test)) {
-      const folders = [...new Set(view.docs.map((d) => d.path.slice(0, Math.max(0, d.path.lastIndexOf('/')))).filter(Boolean))].sort();
-      throw new InputError(`folder: no ready library page is in "${options.folder}". Folders: ${folders.slice(0, LISTED).join(', ')}${folders.length > LISTED ? ', ...' : ''}.`);
+      const folders = [
+        ...new Set(view.docs.map((d) => d.path.slice(0, Math.max(0, d.path.lastIndexOf('/')))).filter(Boolean)),
+      ].sort();
+      throw new InputError(
+        `folder: no ready library page is in "${options.folder}". Folders: ${folders.slice(0, LISTED).join(', ')}${folders.length > LISTED ? ', ...' : ''}.`,
+      );
     }
     scope.folder = wanted;
     folderTest = test;
@@ -54,7 +58,9 @@ export function resolveScope(view: LibraryView, options: { folder?: string; tags
     const unknown = tags.filter((t) => !known.has(t));
     if (unknown.length > 0) {
       const vocabulary = [...known].sort();
-      throw new InputError(`tags: no ready page is tagged ${unknown.map((t) => `"${t}"`).join(', ')}. Tags in use: ${vocabulary.slice(0, LISTED).join(', ')}${vocabulary.length > LISTED ? ', ...' : ''}.`);
+      throw new InputError(
+        `tags: no ready page is tagged ${unknown.map((t) => `"${t}"`).join(', ')}. Tags in use: ${vocabulary.slice(0, LISTED).join(', ')}${vocabulary.length > LISTED ? ', ...' : ''}.`,
+      );
     }
     scope.tags = tags;
     tagTest = (doc) => (doc.library?.tags ?? []).some((t) => tags.includes(t));

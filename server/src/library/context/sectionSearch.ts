@@ -47,7 +47,28 @@ import { FACET_WEIGHT, phraseTerms, termCosine } from './phraseMatch';
  */
 export const TASK_VERB_WEIGHT = 0.2;
 export const TASK_VERBS: ReadonlySet<string> = new Set(
-  ['write', 'writing', 'draft', 'add', 'create', 'make', 'update', 'change', 'fix', 'handle', 'prepare', 'build', 'implement', 'send', 'need', 'want', 'help', 'get', 'use', 'do']
+  [
+    'write',
+    'writing',
+    'draft',
+    'add',
+    'create',
+    'make',
+    'update',
+    'change',
+    'fix',
+    'handle',
+    'prepare',
+    'build',
+    'implement',
+    'send',
+    'need',
+    'want',
+    'help',
+    'get',
+    'use',
+    'do',
+  ]
     .map((w) => analyzeWord(w))
     .filter((w): w is string => w !== null),
 );
@@ -110,7 +131,13 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
   const hit = (entry: LibrarySection): SearchHit => {
     let h = byEntry.get(entry);
     if (!h) {
-      h = { entry, similarity: 0, fused: 0, query: '', signals: { words: 0, question: 0, names: [], tags: [], folder: false } };
+      h = {
+        entry,
+        similarity: 0,
+        fused: 0,
+        query: '',
+        signals: { words: 0, question: 0, names: [], tags: [], folder: false },
+      };
       byEntry.set(entry, h);
     }
     return h;
@@ -164,7 +191,11 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
         }
       }
     }
-    for (const [list, name] of [[words, 'words'], [questions, 'question'], [meaning, 'meaning']] as const) {
+    for (const [list, name] of [
+      [words, 'words'],
+      [questions, 'question'],
+      [meaning, 'meaning'],
+    ] as const) {
       if (!list) continue;
       for (const [entry, rank] of ranksOf(list)) {
         const h = hit(entry);
@@ -183,7 +214,9 @@ export async function searchSections(input: SearchInput): Promise<SearchResult> 
   }
 
   // Names: exact phrases in the section or its page title; too common a name does not surface.
-  const surfacing = input.names.filter((n) => isSpecificName(n) && (n.source !== 'catalog' || index.nameShare(n.key) <= NAME_MAX_SHARE));
+  const surfacing = input.names.filter(
+    (n) => isSpecificName(n) && (n.source !== 'catalog' || index.nameShare(n.key) <= NAME_MAX_SHARE),
+  );
   if (surfacing.length > 0) {
     const named = new Map<LibrarySection, number>();
     for (const entry of sections) {
@@ -255,13 +288,21 @@ function namesIn(index: ContextIndex, entry: LibrarySection, names: readonly Pla
  * postings ordinal (private notes) and sections whose page declares questions or whose questions
  * a model wrote (their words may be anywhere). Everything else scores 0 on words and questions.
  */
-function candidatesFor(index: ContextIndex, sections: readonly LibrarySection[], units: readonly string[], notes: ModelNotes | undefined): LibrarySection[] {
+function candidatesFor(
+  index: ContextIndex,
+  sections: readonly LibrarySection[],
+  units: readonly string[],
+  notes: ModelNotes | undefined,
+): LibrarySection[] {
   const ordinals = new Set<number>();
   for (let start = 0; start < units.length; start += MAX_MATCH_UNITS) {
     const result = index.view.state.lexical.match(units.slice(start, start + MAX_MATCH_UNITS).map((u) => [u]));
     for (let i = 0; i < result.count; i++) ordinals.add(result.ordinals[i]);
   }
-  return sections.filter((s) => s.ordinal < 0 || ordinals.has(s.ordinal) || notes !== undefined || (s.doc.library?.questions.length ?? 0) > 0);
+  return sections.filter(
+    (s) =>
+      s.ordinal < 0 || ordinals.has(s.ordinal) || notes !== undefined || (s.doc.library?.questions.length ?? 0) > 0,
+  );
 }
 
 const derivedQuestionTerms = new WeakMap<Section, readonly ReadonlySet<string>[]>();

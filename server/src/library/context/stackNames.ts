@@ -87,16 +87,35 @@ export interface StackNames {
    * than compete (siblings in a folder about one thing, coherence.ts: "Greetings" and "Closings"
    * of a tone folder); never each other's rival.
    */
-  otherThanTask(doc: Doc, taskTerms: ReadonlySet<string>, complementary?: (a: Doc, b: Doc) => boolean): string | undefined;
+  otherThanTask(
+    doc: Doc,
+    taskTerms: ReadonlySet<string>,
+    complementary?: (a: Doc, b: Doc) => boolean,
+  ): string | undefined;
 }
 
 export function buildStackNames(docs: readonly Doc[]): StackNames {
   const raw = docs.map((doc) => {
     const globs = doc.library?.applyTo ?? [];
-    const fileTypes = globs.filter((g) => !EVERYTHING.test(g)).map((g) => g.replace(/\*/g, ' ').replace(/[/{},]/g, ' '));
-    const text = [doc.title, baseName(doc.path).replace(/\.(instructions\.md|md|mdc)$/i, '').replace(/[-_]/g, ' '), ...(doc.library?.tags ?? []), ...fileTypes].join('\n');
+    const fileTypes = globs
+      .filter((g) => !EVERYTHING.test(g))
+      .map((g) => g.replace(/\*/g, ' ').replace(/[/{},]/g, ' '));
+    const text = [
+      doc.title,
+      baseName(doc.path)
+        .replace(/\.(instructions\.md|md|mdc)$/i, '')
+        .replace(/[-_]/g, ' '),
+      ...(doc.library?.tags ?? []),
+      ...fileTypes,
+    ].join('\n');
     const frameText = [doc.title, ...doc.sections.map((s) => s.headingPath[s.headingPath.length - 1] ?? '')].join('\n');
-    return { doc, terms: identityTerms(text), frame: identityTerms(frameText), title: identityTerms(doc.title), fileScoped: fileTypes.length > 0 && fileTypes.length === globs.length };
+    return {
+      doc,
+      terms: identityTerms(text),
+      frame: identityTerms(frameText),
+      title: identityTerms(doc.title),
+      fileScoped: fileTypes.length > 0 && fileTypes.length === globs.length,
+    };
   });
   const df = new Map<string, number>();
   for (const p of raw) for (const t of p.terms) df.set(t, (df.get(t) ?? 0) + 1);

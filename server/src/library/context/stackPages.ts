@@ -83,14 +83,21 @@ export function subjectOf(doc: Doc): Set<string> {
  * The task's words, their keys, and the keys of each word with the next ("Spring Boot": springboot).
  * `identity`: the task's identity terms when the caller has them (getContext.ts analyses the task once).
  */
-function taskWords(task: string, identity?: ReadonlySet<string>): { words: string[]; said: Set<string>; names: Set<string> } {
+function taskWords(
+  task: string,
+  identity?: ReadonlySet<string>,
+): { words: string[]; said: Set<string>; names: Set<string> } {
   let text = task;
   for (const [re, to] of SPELLINGS) text = text.replace(re, ` ${to.trim()} `);
-  const words = (text.match(/[\p{L}\p{N}][\p{L}\p{N}.+#'’-]*/gu) ?? []).map((w) => w.replace(/['’]s$/i, '').replace(/[.]+$/, ''));
+  const words = (text.match(/[\p{L}\p{N}][\p{L}\p{N}.+#'’-]*/gu) ?? []).map((w) =>
+    w.replace(/['’]s$/i, '').replace(/[.]+$/, ''),
+  );
   const said = new Set<string>(identity ?? identityTerms(task));
   const names = new Set<string>();
   words.forEach((word, i) => {
-    const keys = [keyOf(word), i + 1 < words.length ? keyOf(word + words[i + 1]) : null].filter((k): k is string => k !== null);
+    const keys = [keyOf(word), i + 1 < words.length ? keyOf(word + words[i + 1]) : null].filter(
+      (k): k is string => k !== null,
+    );
     for (const k of keys) said.add(k);
     // A proper name: a capital anywhere ("iOS" too) or letters with digits ("v4", "Java21"); never a bare number.
     if (/\p{Lu}/u.test(word) || (/\p{N}/u.test(word) && /\p{L}/u.test(word))) {
@@ -122,7 +129,8 @@ export function stackPages(task: string, docs: readonly Doc[], identity?: Readon
     const least = Math.min(...holders.map(([, subject]) => rest(subject).length));
     for (const [doc, subject] of holders) {
       const unsaid = rest(subject);
-      if (unsaid.length === least && unsaid.length <= subject.size - unsaid.length && !unsaid.some(isTopic)) forced.add(doc);
+      if (unsaid.length === least && unsaid.length <= subject.size - unsaid.length && !unsaid.some(isTopic))
+        forced.add(doc);
     }
   }
 
@@ -134,7 +142,9 @@ export function stackPages(task: string, docs: readonly Doc[], identity?: Readon
     // Beside a forced page it shares a named word with, it adds only words the task does not say.
     const beside = [...forced].find((q) => {
       const qs = subjects.get(q)!;
-      return [...qs].some((k) => names.has(k) && subject.has(k)) && [...subject].every((k) => qs.has(k) || !said.has(k));
+      return (
+        [...qs].some((k) => names.has(k) && subject.has(k)) && [...subject].every((k) => qs.has(k) || !said.has(k))
+      );
     });
     if (beside) {
       narrower.set(doc.id, [...subject].find((k) => !subjects.get(beside)!.has(k)) ?? unsaid[0]);

@@ -69,7 +69,12 @@ function isRow(line: string): boolean {
 }
 
 function cellsOf(line: string): string[] {
-  return line.trim().replace(/^\|/, '').replace(/\|$/, '').split('|').map((c) => c.trim());
+  return line
+    .trim()
+    .replace(/^\|/, '')
+    .replace(/\|$/, '')
+    .split('|')
+    .map((c) => c.trim());
 }
 
 function keysOf(cell: string): string[] {
@@ -88,7 +93,12 @@ export function tableDescription(doc: Doc, section: Section, table: SectionTable
  * The heuristic's answer to "is this row about a different ... than the task names?" for every
  * row: true means drop.
  */
-export function rowsAboutOtherNames(table: SectionTable, task: string, names: readonly PlanName[], dictionary: NameDictionary): boolean[] {
+export function rowsAboutOtherNames(
+  table: SectionTable,
+  task: string,
+  names: readonly PlanName[],
+  dictionary: NameDictionary,
+): boolean[] {
   const taskText = ` ${normalizeName(task)} `;
   const named = (key: string) => taskText.includes(` ${key} `);
   const anyNamed = table.rows.some((r) => r.keys.some(named));

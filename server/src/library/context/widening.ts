@@ -55,7 +55,8 @@ export function widen(input: WidenInput): Candidate[] {
       if (doc) targets.push({ doc, by: from.hitLinks.has(link.trim().toLowerCase()) ? 'link' : 'page-link' });
     }
     for (const doc of index.linkedFrom.get(from.doc.id) ?? []) targets.push({ doc, by: 'page-link' });
-    for (const { doc } of input.inferred?.linksOf(index.view, from.doc) ?? []) targets.push({ doc, by: 'inferred-link' });
+    for (const { doc } of input.inferred?.linksOf(index.view, from.doc) ?? [])
+      targets.push({ doc, by: 'inferred-link' });
     const folder = folderCoherence(index, folderOfPath(from.doc.path));
     if (folder.score >= FOLDER_COHERENCE_MIN) for (const doc of folder.pages) targets.push({ doc, by: 'folder' });
 
@@ -75,7 +76,15 @@ export function widen(input: WidenInput): Candidate[] {
         }
         continue;
       }
-      const candidate: Candidate = { entry, similarity: 0, weight: carried, fused: 0, reachedBy, via: from.doc, named: false };
+      const candidate: Candidate = {
+        entry,
+        similarity: 0,
+        weight: carried,
+        fused: 0,
+        reachedBy,
+        via: from.doc,
+        named: false,
+      };
       candidates.set(entry.section.id, candidate);
       added.push(candidate);
     }
@@ -84,7 +93,11 @@ export function widen(input: WidenInput): Candidate[] {
 }
 
 /** The page's best candidate section, else its first section with a body. */
-function representative(index: ContextIndex, doc: Doc, candidates: ReadonlyMap<string, Candidate>): LibrarySection | undefined {
+function representative(
+  index: ContextIndex,
+  doc: Doc,
+  candidates: ReadonlyMap<string, Candidate>,
+): LibrarySection | undefined {
   let best: Candidate | undefined;
   for (const section of doc.sections) {
     const c = candidates.get(section.id);

@@ -7,7 +7,20 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import * as path from 'node:path';
-import { resolveIdPrefix, resolveEntityInput, type IndexState, type SectionEntry, type WorkspaceFolder, type Doc, inSkippedDir, type SourceMatcher, folderOf, relativePosix, usesFolderPrefix, workspacePath } from '../../engine';
+import {
+  resolveIdPrefix,
+  resolveEntityInput,
+  type IndexState,
+  type SectionEntry,
+  type WorkspaceFolder,
+  type Doc,
+  inSkippedDir,
+  type SourceMatcher,
+  folderOf,
+  relativePosix,
+  usesFolderPrefix,
+  workspacePath,
+} from '../../engine';
 import { hiddenReason } from '../view/readiness';
 
 export type TargetKind = 'path' | 'document' | 'section' | 'entity';
@@ -55,18 +68,39 @@ export function resolveTarget(state: IndexState, input: string, today: string): 
     const section = resolveIdPrefix(text, state.sectionOrdinalById.keys());
     if (section.ok) {
       const entry = state.sections[state.sectionOrdinalById.get(section.id)!]!;
-      return { input, kind: 'section', label: `${entry.doc.path} > ${entry.section.headingPath.join(' > ')}`, docIds: new Set([entry.doc.id]), sectionId: section.id, hidden: hiddenOf([entry.doc]) };
+      return {
+        input,
+        kind: 'section',
+        label: `${entry.doc.path} > ${entry.section.headingPath.join(' > ')}`,
+        docIds: new Set([entry.doc.id]),
+        sectionId: section.id,
+        hidden: hiddenOf([entry.doc]),
+      };
     }
   }
   const entity = resolveEntityInput(state.graph, text);
   if (entity.ok && (text.includes(':') || !looksLikePath(text))) {
     const docs = [...state.docs.values()].filter((d) => d.entityRefs.includes(entity.key));
-    return { input, kind: 'entity', label: state.graph.get(entity.key)?.ref ?? entity.key, docIds: new Set(docs.map((d) => d.id)), entityKey: entity.key };
+    return {
+      input,
+      kind: 'entity',
+      label: state.graph.get(entity.key)?.ref ?? entity.key,
+      docIds: new Set(docs.map((d) => d.id)),
+      entityKey: entity.key,
+    };
   }
   return null;
 }
 
-export type AbsentReason = 'outside-served-folders' | 'no-such-file' | 'ignored' | 'no-source-glob' | 'unreadable' | 'no-page' | 'unknown-id' | 'unknown-entity';
+export type AbsentReason =
+  | 'outside-served-folders'
+  | 'no-such-file'
+  | 'ignored'
+  | 'no-source-glob'
+  | 'unreadable'
+  | 'no-page'
+  | 'unknown-id'
+  | 'unknown-entity';
 
 export interface AbsentExplanation {
   reason: AbsentReason;
@@ -75,14 +109,27 @@ export interface AbsentExplanation {
 }
 
 /** Why nothing in the index answers to `input` (see the module comment). */
-export function explainAbsent(state: IndexState, folders: readonly WorkspaceFolder[], matcher: SourceMatcher, input: string): AbsentExplanation {
+export function explainAbsent(
+  state: IndexState,
+  folders: readonly WorkspaceFolder[],
+  matcher: SourceMatcher,
+  input: string,
+): AbsentExplanation {
   const text = input.trim().replace(/^\.\//, '');
   if (!looksLikePath(text)) {
     if (/^[0-9a-f]{4,}$/i.test(text)) {
-      return { reason: 'unknown-id', summary: `No document or section of the index has an id starting with ${text}.`, fix: 'Copy the id from an answer (ask, context, toc), or name the page by its path.' };
+      return {
+        reason: 'unknown-id',
+        summary: `No document or section of the index has an id starting with ${text}.`,
+        fix: 'Copy the id from an answer (ask, context, toc), or name the page by its path.',
+      };
     }
     const entity = resolveEntityInput(state.graph, text);
-    return { reason: 'unknown-entity', summary: entity.ok ? `The entity ${text} has no document.` : entity.message, fix: 'Declare the entity in a catalog-info.yaml the catalog globs read, or name the page by its path.' };
+    return {
+      reason: 'unknown-entity',
+      summary: entity.ok ? `The entity ${text} has no document.` : entity.message,
+      fix: 'Declare the entity in a catalog-info.yaml the catalog globs read, or name the page by its path.',
+    };
   }
   const located = locate(folders, text);
   if (!located) {
@@ -95,15 +142,27 @@ export function explainAbsent(state: IndexState, folders: readonly WorkspaceFold
   const { folder, rel, abs } = located;
   const wsPath = workspacePath(folders, folder.name, rel);
   if (!existsSync(abs) || !statSync(abs).isFile()) {
-    return { reason: 'no-such-file', summary: `There is no file ${rel} in the served folder ${folder.name} (${folder.absPath}).`, fix: 'Check the path: give it relative to the workspace folder, as answers print it.' };
+    return {
+      reason: 'no-such-file',
+      summary: `There is no file ${rel} in the served folder ${folder.name} (${folder.absPath}).`,
+      fix: 'Check the path: give it relative to the workspace folder, as answers print it.',
+    };
   }
   const problems = state.problems.filter((p) => p.path === wsPath);
   const errors = problems.filter((p) => p.severity === 'error');
   if (errors.length > 0) {
-    return { reason: 'unreadable', summary: `${wsPath} could not be read: ${errors.map((p) => `line ${p.line}: ${p.message}`).join('; ')}.`, fix: 'Fix the problem named above (wsctx index --verbose lists every problem); the rest of the workspace is indexed without it.' };
+    return {
+      reason: 'unreadable',
+      summary: `${wsPath} could not be read: ${errors.map((p) => `line ${p.line}: ${p.message}`).join('; ')}.`,
+      fix: 'Fix the problem named above (wsctx index --verbose lists every problem); the rest of the workspace is indexed without it.',
+    };
   }
   if (inSkippedDir(rel) || matcher.isIgnored(rel)) {
-    return { reason: 'ignored', summary: `${wsPath} is under an ignored path (node_modules, .git or a sources.ignore glob).`, fix: 'Remove the matching sources.ignore glob from .wsctx.yaml (or --ignore), or move the page.' };
+    return {
+      reason: 'ignored',
+      summary: `${wsPath} is under an ignored path (node_modules, .git or a sources.ignore glob).`,
+      fix: 'Remove the matching sources.ignore glob from .wsctx.yaml (or --ignore), or move the page.',
+    };
   }
   const roles = matcher.roles(rel);
   if (roles.length === 0) {
@@ -126,7 +185,10 @@ function looksLikePath(text: string): boolean {
 }
 
 /** The served folder and folder-relative path `text` names (absolute, or workspace-relative). */
-function locate(folders: readonly WorkspaceFolder[], text: string): { folder: WorkspaceFolder; rel: string; abs: string } | null {
+function locate(
+  folders: readonly WorkspaceFolder[],
+  text: string,
+): { folder: WorkspaceFolder; rel: string; abs: string } | null {
   if (path.isAbsolute(text)) {
     const folder = folderOf(folders, text) as WorkspaceFolder | undefined;
     return folder ? { folder, rel: relativePosix(folder.absPath, text), abs: text } : null;

@@ -30,7 +30,11 @@ export function readAnswerFile<T>(file: string | undefined, format: number): Map
 }
 
 /** Writes `answers` to `file` (format `format`); returns the error, if any, instead of throwing. */
-export function writeAnswerFile<T>(file: string | undefined, format: number, answers: ReadonlyMap<string, T>): Error | undefined {
+export function writeAnswerFile<T>(
+  file: string | undefined,
+  format: number,
+  answers: ReadonlyMap<string, T>,
+): Error | undefined {
   if (!file) return undefined;
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true });

@@ -55,7 +55,11 @@ export class ModelConflictCheck implements FlagSource {
   }
 
   /** Reads the sections of `docIds` (default: every page) next to their neighbours; at most `maxCalls` model calls. */
-  async check(view: LibraryView, provider: ModelProvider, options: { docIds?: ReadonlySet<string>; maxCalls?: number; timeoutMs?: number; signal?: AbortSignal } = {}): Promise<CheckReport> {
+  async check(
+    view: LibraryView,
+    provider: ModelProvider,
+    options: { docIds?: ReadonlySet<string>; maxCalls?: number; timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<CheckReport> {
     const report: CheckReport = { calls: 0, failures: 0, provider: provider.name };
     if (!provider.available()) return report;
     const terms = new Map<LibrarySection, ReadonlySet<string>>();
@@ -66,7 +70,8 @@ export class ModelConflictCheck implements FlagSource {
     };
     const idf = idfOf(view);
     // Candidates share one of each other's most distinctive words: no all-pairs scan on a large library.
-    const keyTerms = (s: LibrarySection) => [...termsOf(s)].sort((x, y) => idf(y) - idf(x) || (x < y ? -1 : 1)).slice(0, KEY_TERMS);
+    const keyTerms = (s: LibrarySection) =>
+      [...termsOf(s)].sort((x, y) => idf(y) - idf(x) || (x < y ? -1 : 1)).slice(0, KEY_TERMS);
     const byTerm = new Map<string, LibrarySection[]>();
     for (const s of view.sections) {
       for (const t of keyTerms(s)) {
@@ -98,7 +103,10 @@ export class ModelConflictCheck implements FlagSource {
           { page: b.doc.title, heading: sectionHeading(b.section, b.doc), text: sectionBody(b.section) },
         );
         try {
-          const text = await provider.generate({ system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 400 }, { timeoutMs: options.timeoutMs ?? CONFLICT_TIMEOUT_MS, signal: options.signal });
+          const text = await provider.generate(
+            { system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 400 },
+            { timeoutMs: options.timeoutMs ?? CONFLICT_TIMEOUT_MS, signal: options.signal },
+          );
           const conflicts = parseConflicts(text, sectionBody(a.section), sectionBody(b.section));
           if (conflicts === null) throw new Error('unreadable answer');
           this.answers.set(key, { a: a.section.id, b: b.section.id, conflicts });
@@ -136,7 +144,12 @@ export class ModelConflictCheck implements FlagSource {
  * check (all pages the first time a model is available), one run at a time. `provider` is read at each run, so a host can change it.
  * Returns the unsubscribe function.
  */
-export function watchLibrarySoundness(engine: Engine, check: ModelConflictCheck, provider: () => ModelProvider, options: { now?: () => Date; log?: (message: string) => void; maxCalls?: number } = {}): () => void {
+export function watchLibrarySoundness(
+  engine: Engine,
+  check: ModelConflictCheck,
+  provider: () => ModelProvider,
+  options: { now?: () => Date; log?: (message: string) => void; maxCalls?: number } = {},
+): () => void {
   let digests = new Map<string, string>();
   let running = Promise.resolve();
   const unsubscribe = engine.onDidChangeState((state) => {
@@ -149,7 +162,10 @@ export function watchLibrarySoundness(engine: Engine, check: ModelConflictCheck,
     running = running.then(async () => {
       const report = await check.check(view, provider(), { docIds: changed, maxCalls: options.maxCalls });
       // A provider given up meanwhile (a one-shot answer is made) abandoned these calls: nothing failed.
-      if (provider().available()) options.log?.(`[library] conflict check of ${changed.size} changed page(s) with ${report.provider}: ${report.calls} call(s), ${report.failures} failed`);
+      if (provider().available())
+        options.log?.(
+          `[library] conflict check of ${changed.size} changed page(s) with ${report.provider}: ${report.calls} call(s), ${report.failures} failed`,
+        );
     });
   });
   return unsubscribe;

@@ -15,7 +15,14 @@ import { documentSummary, sectionHeading } from '../view/summaries';
 import type { LibraryView } from '../view/libraryView';
 import type { ModelNotes } from './derivedText';
 import type { ModelProvider } from './modelProvider';
-import { cardPrompt, parseCard, parseQuestions, sectionQuestionsPrompt, type CardInput, type ModelCard } from './prompts';
+import {
+  cardPrompt,
+  parseCard,
+  parseQuestions,
+  sectionQuestionsPrompt,
+  type CardInput,
+  type ModelCard,
+} from './prompts';
 
 /** Model calls one `enrich` run may make. Default 200. */
 export const DEFAULT_ENRICH_CALLS = 200;
@@ -62,7 +69,11 @@ export class ModelEnrichment implements ModelNotes {
   }
 
   /** Asks `provider` for what is missing: pages' cards, folders' and packs' phrasings, then sections' questions. */
-  async enrich(view: LibraryView, provider: ModelProvider, options: { maxCalls?: number; signal?: AbortSignal } = {}): Promise<EnrichReport> {
+  async enrich(
+    view: LibraryView,
+    provider: ModelProvider,
+    options: { maxCalls?: number; signal?: AbortSignal } = {},
+  ): Promise<EnrichReport> {
     const jobs: { key: string; run: () => Promise<void> }[] = [];
     for (const doc of view.docs) {
       const key = `page:${doc.digest}`;
@@ -74,12 +85,35 @@ export class ModelEnrichment implements ModelNotes {
       const key = `folder:${folderKey(folder)}`;
       if (folder.goodFor.length > 0 || this.cards.has(key)) continue;
       const pages = view.docs.filter((d) => d.path.startsWith(`${folder.folder}/`));
-      jobs.push({ key, run: () => this.card(provider, key, { what: 'folder', title: folder.folder, summary: folder.description, outline: pages.map((p) => p.title) }, options.signal) });
+      jobs.push({
+        key,
+        run: () =>
+          this.card(
+            provider,
+            key,
+            { what: 'folder', title: folder.folder, summary: folder.description, outline: pages.map((p) => p.title) },
+            options.signal,
+          ),
+      });
     }
     for (const pack of view.state.packs) {
       const key = `pack:${packKey(pack)}`;
       if (pack.goodFor.length > 0 || this.cards.has(key)) continue;
-      jobs.push({ key, run: () => this.card(provider, key, { what: 'pack', title: pack.name, summary: pack.description, outline: [...pack.always, ...pack.whenRelevant] }, options.signal) });
+      jobs.push({
+        key,
+        run: () =>
+          this.card(
+            provider,
+            key,
+            {
+              what: 'pack',
+              title: pack.name,
+              summary: pack.description,
+              outline: [...pack.always, ...pack.whenRelevant],
+            },
+            options.signal,
+          ),
+      });
     }
     for (const entry of view.sections) {
       const key = sectionKey(entry.doc, entry.section);
@@ -88,7 +122,10 @@ export class ModelEnrichment implements ModelNotes {
         key,
         run: async () => {
           const prompt = sectionQuestionsPrompt(entry.doc.title, entry.section.headingPath, entry.section.text);
-          const text = await provider.generate({ system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 200 }, { timeoutMs: ENRICH_TIMEOUT_MS, signal: options.signal });
+          const text = await provider.generate(
+            { system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 200 },
+            { timeoutMs: ENRICH_TIMEOUT_MS, signal: options.signal },
+          );
           const questions = parseQuestions(text);
           if (!questions) throw new Error('unreadable answer');
           this.questions.set(key, questions);
@@ -114,7 +151,10 @@ export class ModelEnrichment implements ModelNotes {
 
   private async card(provider: ModelProvider, key: string, input: CardInput, signal?: AbortSignal): Promise<void> {
     const prompt = cardPrompt(input);
-    const text = await provider.generate({ system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 250 }, { timeoutMs: ENRICH_TIMEOUT_MS, signal });
+    const text = await provider.generate(
+      { system: prompt[0].content, prompt: prompt[1].content, json: true, maxTokens: 250 },
+      { timeoutMs: ENRICH_TIMEOUT_MS, signal },
+    );
     const card = parseCard(text);
     if (!card) throw new Error('unreadable answer');
     this.cards.set(key, card);

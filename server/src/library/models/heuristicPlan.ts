@@ -36,10 +36,48 @@ export interface TaskPlan {
 
 /** What people produce; the first one the task names is its deliverable. */
 const DELIVERABLES = [
-  'email', 'emails', 'message', 'messages', 'reply', 'page', 'post', 'postmortem', 'post-mortem', 'migration', 'review',
-  'proposal', 'report', 'summary', 'spec', 'epic', 'test', 'tests', 'function', 'endpoint', 'query', 'script', 'doc',
-  'document', 'comparison', 'battlecard', 'notice', 'template', 'runbook', 'alert', 'dashboard', 'flag',
-  'answer', 'deck', 'brief', 'plan', 'adr', 'record', 'pr', 'pull request', 'release', 'announcement',
+  'email',
+  'emails',
+  'message',
+  'messages',
+  'reply',
+  'page',
+  'post',
+  'postmortem',
+  'post-mortem',
+  'migration',
+  'review',
+  'proposal',
+  'report',
+  'summary',
+  'spec',
+  'epic',
+  'test',
+  'tests',
+  'function',
+  'endpoint',
+  'query',
+  'script',
+  'doc',
+  'document',
+  'comparison',
+  'battlecard',
+  'notice',
+  'template',
+  'runbook',
+  'alert',
+  'dashboard',
+  'flag',
+  'answer',
+  'deck',
+  'brief',
+  'plan',
+  'adr',
+  'record',
+  'pr',
+  'pull request',
+  'release',
+  'announcement',
 ];
 
 /** Words where one facet of a task ends and the next begins. */
@@ -50,7 +88,8 @@ const FACET_BOUNDARY =
 const LEADING_JOINERS = /^\s*(?:(?:a|an|the|to|for|about|with|from|at|against|of|in|on|into|using|via|and|but)\s+)+/i;
 
 /** A clause states a hard constraint when it says one of these. */
-const CONSTRAINT = /\b(?:must|never|only|always|at most|no more than|no longer than|under \d+|within \d+|without|don't|do not|keep it|less than|fewer than|max(?:imum)?|exactly)\b/i;
+const CONSTRAINT =
+  /\b(?:must|never|only|always|at most|no more than|no longer than|under \d+|within \d+|without|don't|do not|keep it|less than|fewer than|max(?:imum)?|exactly)\b/i;
 
 export function heuristicPlan(task: string, dictionary: NameDictionary): TaskPlan {
   const names: PlanName[] = dictionary.find(task).map(({ entry }) => ({
@@ -61,7 +100,13 @@ export function heuristicPlan(task: string, dictionary: NameDictionary): TaskPla
     docIds: [...entry.docIds],
     key: entry.key,
   }));
-  const plan: TaskPlan = { task, names, searches: facetSearches(task), constraints: constraintsOf(task), madeBy: 'heuristic' };
+  const plan: TaskPlan = {
+    task,
+    names,
+    searches: facetSearches(task),
+    constraints: constraintsOf(task),
+    madeBy: 'heuristic',
+  };
   const deliverable = deliverableOf(task);
   if (deliverable) plan.deliverable = deliverable;
   return plan;
@@ -90,13 +135,22 @@ export function facetSearches(task: string): string[] {
 }
 
 export function deliverableOf(task: string): string | undefined {
-  const words = task.toLowerCase().replace(/[^\p{L}\p{N}\s-]+/gu, ' ').split(/\s+/).filter(Boolean);
+  const words = task
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]+/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean);
   for (let i = 0; i < words.length; i++) {
     const two = i + 1 < words.length ? `${words[i]} ${words[i + 1]}` : '';
     const hit = DELIVERABLES.includes(two) ? two : DELIVERABLES.includes(words[i]) ? words[i] : undefined;
     if (!hit) continue;
     const before = words[i - 1];
-    const adjective = before && termSet(before).size > 0 && !/^(write|writing|draft|drafting|add|adding|create|creating|make|making|send|sending|review|reviewing)$/.test(before);
+    const adjective =
+      before &&
+      termSet(before).size > 0 &&
+      !/^(write|writing|draft|drafting|add|adding|create|creating|make|making|send|sending|review|reviewing)$/.test(
+        before,
+      );
     return adjective ? `${before} ${hit}` : hit;
   }
   return undefined;

@@ -94,8 +94,15 @@ export async function runJudge(questions: readonly JudgeQuestion[], options: Jud
     if (ask.length > 0) {
       called = true;
       try {
-        const items: JudgeItem[] = ask.map((q) => ({ id: q.id, question: q.question ?? JUDGE_QUESTIONS[q.kind].toString(), material: q.material }));
-        const answers = await options.provider.judge({ task: options.task, items }, { timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS, signal: options.signal });
+        const items: JudgeItem[] = ask.map((q) => ({
+          id: q.id,
+          question: q.question ?? JUDGE_QUESTIONS[q.kind].toString(),
+          material: q.material,
+        }));
+        const answers = await options.provider.judge(
+          { task: options.task, items },
+          { timeoutMs: options.timeoutMs ?? DEFAULT_JUDGE_TIMEOUT_MS, signal: options.signal },
+        );
         const byId = new Map(ask.map((q) => [q.id, q]));
         for (const a of answers) {
           const q = byId.get(a.id);
@@ -115,7 +122,10 @@ export async function runJudge(questions: readonly JudgeQuestion[], options: Jud
 
   const verdicts: Verdict[] = questions.map((q) => {
     const m = model.get(q.id);
-    const applied = options.mode === 'gate' && m && fallbackReason === undefined ? { ...m } : { ...q.heuristic, from: 'heuristic' as const };
+    const applied =
+      options.mode === 'gate' && m && fallbackReason === undefined
+        ? { ...m }
+        : { ...q.heuristic, from: 'heuristic' as const };
     return { id: q.id, kind: q.kind, subject: q.subject, heuristic: q.heuristic, ...(m ? { model: m } : {}), applied };
   });
   const byId = new Map(verdicts.map((v) => [v.id, v]));

@@ -123,9 +123,22 @@ export abstract class ChatModelProvider implements ModelProvider {
   async judge(request: JudgeRequest, options: CallOptions = {}): Promise<JudgeAnswer[]> {
     if (request.items.length === 0) return [];
     const prompt = judgePrompt(request.task, request.items);
-    const text = await this.abandonable((signal) => this.complete({ messages: prompt, maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length, json: true, signal }), options);
-    const answers = parseJudgeAnswers(text, request.items.map((i) => i.id));
-    if (answers === null) throw new ModelError(`${this.name}: the judge's answer is not the JSON asked for: ${snippet(text)}`);
+    const text = await this.abandonable(
+      (signal) =>
+        this.complete({
+          messages: prompt,
+          maxTokens: 40 + JUDGE_TOKENS_PER_ITEM * request.items.length,
+          json: true,
+          signal,
+        }),
+      options,
+    );
+    const answers = parseJudgeAnswers(
+      text,
+      request.items.map((i) => i.id),
+    );
+    if (answers === null)
+      throw new ModelError(`${this.name}: the judge's answer is not the JSON asked for: ${snippet(text)}`);
     return answers;
   }
 
@@ -134,7 +147,10 @@ export abstract class ChatModelProvider implements ModelProvider {
       { role: 'system', content: request.system },
       { role: 'user', content: request.prompt },
     ];
-    return this.abandonable((signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }), options);
+    return this.abandonable(
+      (signal) => this.complete({ messages, maxTokens: request.maxTokens ?? 400, json: request.json, signal }),
+      options,
+    );
   }
 }
 

@@ -159,7 +159,8 @@ export function buildNameDictionary(entities: readonly CatalogEntity[], docs: re
   for (const entity of entities) {
     for (const text of new Set([entity.name, entity.title ?? ''])) {
       const key = normalizeName(text);
-      if (key) entries.push({ text, key, kind: entity.kind.toLowerCase(), source: 'catalog', ref: entity.ref, docIds: [] });
+      if (key)
+        entries.push({ text, key, kind: entity.kind.toLowerCase(), source: 'catalog', ref: entity.ref, docIds: [] });
     }
   }
   const kindPages = new Map<string, { doc: Doc; kind: LibraryNameKind }[]>();
@@ -174,7 +175,9 @@ export function buildNameDictionary(entities: readonly CatalogEntity[], docs: re
   for (const pages of kindPages.values()) {
     // Words two or more sibling titles share ("battlecard", "persona") are not names.
     const titleWordCount = new Map<string, number>();
-    for (const { doc } of pages) for (const word of new Set(normalizeName(doc.title).split(' '))) titleWordCount.set(word, (titleWordCount.get(word) ?? 0) + 1);
+    for (const { doc } of pages)
+      for (const word of new Set(normalizeName(doc.title).split(' ')))
+        titleWordCount.set(word, (titleWordCount.get(word) ?? 0) + 1);
     for (const { doc, kind } of pages) {
       for (const text of pageNameTexts(doc, pages.length > 1 ? titleWordCount : new Map())) {
         const key = normalizeName(text);

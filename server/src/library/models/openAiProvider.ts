@@ -37,7 +37,8 @@ export class OpenAiModelProvider extends ChatModelProvider {
   constructor(options: OpenAiModelOptions) {
     super();
     const base = options.baseUrl.trim().replace(/\/+$/, '');
-    if (!/^https?:\/\//i.test(base)) throw new ModelError(`models: baseUrl must start with http:// or https:// (got '${options.baseUrl}')`);
+    if (!/^https?:\/\//i.test(base))
+      throw new ModelError(`models: baseUrl must start with http:// or https:// (got '${options.baseUrl}')`);
     if (!options.model.trim()) throw new ModelError('models: a model name is required for the openai provider');
     this.url = `${base}/chat/completions`;
     this.model = options.model.trim();
@@ -60,7 +61,12 @@ export class OpenAiModelProvider extends ChatModelProvider {
     const signals = [AbortSignal.timeout(this.timeoutMs), ...(request.signal ? [request.signal] : [])];
     let response: Response;
     try {
-      response = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.any(signals) });
+      response = await fetch(this.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.any(signals),
+      });
     } catch (error) {
       throw new ModelError(`${this.name}: request to ${this.url} failed: ${(error as Error).message}`);
     }
@@ -73,7 +79,8 @@ export class OpenAiModelProvider extends ChatModelProvider {
       throw new ModelError(`${this.name}: ${this.url} answered with something that is not JSON: ${snippet(text)}`);
     }
     const content = (parsed as { choices?: { message?: { content?: unknown } }[] }).choices?.[0]?.message?.content;
-    if (typeof content !== 'string') throw new ModelError(`${this.name}: the answer has no choices[0].message.content: ${snippet(text)}`);
+    if (typeof content !== 'string')
+      throw new ModelError(`${this.name}: the answer has no choices[0].message.content: ${snippet(text)}`);
     return content;
   }
 }

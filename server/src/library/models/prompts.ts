@@ -39,7 +39,10 @@ export interface ModelPlan {
 }
 
 export function planPrompt(task: string, knownNames: readonly { text: string; kind: string }[]): ChatMessage[] {
-  const known = knownNames.length > 0 ? `\n\nNames this workspace knows (name: kind):\n${knownNames.map((n) => `- ${n.text}: ${n.kind}`).join('\n')}` : '';
+  const known =
+    knownNames.length > 0
+      ? `\n\nNames this workspace knows (name: kind):\n${knownNames.map((n) => `- ${n.text}: ${n.kind}`).join('\n')}`
+      : '';
   return [
     {
       role: 'system',
@@ -68,7 +71,8 @@ export function parsePlan(text: string, task: string): ModelPlan | null {
       if (!isRecord(item) || typeof item.text !== 'string' || typeof item.kind !== 'string') continue;
       const name = item.text.trim();
       if (name === '' || !lowerTask.includes(name.toLowerCase())) continue;
-      if (!names.some((n) => n.text.toLowerCase() === name.toLowerCase())) names.push({ text: name, kind: item.kind.trim().toLowerCase() || 'other' });
+      if (!names.some((n) => n.text.toLowerCase() === name.toLowerCase()))
+        names.push({ text: name, kind: item.kind.trim().toLowerCase() || 'other' });
     }
   }
   const searches = stringList(value.searches)
@@ -76,7 +80,8 @@ export function parsePlan(text: string, task: string): ModelPlan | null {
     .slice(0, MAX_PLAN_SEARCHES);
   const constraints = stringList(value.constraints).slice(0, 6);
   const plan: ModelPlan = { names, searches, constraints };
-  if (typeof value.deliverable === 'string' && value.deliverable.trim() !== '') plan.deliverable = value.deliverable.trim();
+  if (typeof value.deliverable === 'string' && value.deliverable.trim() !== '')
+    plan.deliverable = value.deliverable.trim();
   return plan;
 }
 
@@ -96,7 +101,8 @@ export interface JudgeItem {
 export const JUDGE_QUESTIONS = {
   pack: (name: string) => `Is the task the kind of work the pack "${name}" is for?`,
   use: 'Would someone doing this task use this material?',
-  different: 'Is this material specifically about a different competitor, product, market or audience than the task names?',
+  different:
+    'Is this material specifically about a different competitor, product, market or audience than the task names?',
   row: 'Is this table row about a different plan, region, product, competitor, market or audience than the task names?',
   link: 'Would someone using the first page also need the second page to do their work? (Not whether they are similar.)',
 } as const;
@@ -124,7 +130,10 @@ export function judgePrompt(task: string, items: readonly JudgeItem[]): ChatMess
  * The judge's answers for `ids`, or null when the text holds none of them. Accepts a probability
  * (0..1, or 0..100 as a percentage), `"yes"`/`"no"`, or `{answer, probability}` per id.
  */
-export function parseJudgeAnswers(text: string, ids: readonly string[]): { id: string; yes: boolean; probability: number }[] | null {
+export function parseJudgeAnswers(
+  text: string,
+  ids: readonly string[],
+): { id: string; yes: boolean; probability: number }[] | null {
   const value = jsonObject(text);
   if (!value) return null;
   const source = isRecord(value.answers) ? value.answers : value;
@@ -181,11 +190,15 @@ export interface ModelCard {
 }
 
 export function cardPrompt(input: CardInput): ChatMessage[] {
-  const readWhole = input.what === 'page' ? ',\n "read_whole": <true when the page only works read whole: a rule, a voice or style guide, a template, a process>' : '';
+  const readWhole =
+    input.what === 'page'
+      ? ',\n "read_whole": <true when the page only works read whole: a rule, a voice or style guide, a template, a process>'
+      : '';
   const lines = [`${capitalize(input.what)}: ${input.title}`];
   if (input.type) lines.push(`Type: ${input.type}`);
   if (input.summary) lines.push(`Summary: ${input.summary}`);
-  if (input.outline.length > 0) lines.push(`${input.what === 'page' ? 'Headings' : 'Pages'}: ${input.outline.join('; ')}`);
+  if (input.outline.length > 0)
+    lines.push(`${input.what === 'page' ? 'Headings' : 'Pages'}: ${input.outline.join('; ')}`);
   if (input.text) lines.push('', cut(input.text, PROMPT_TEXT_CHARS));
   return [
     {
@@ -203,7 +216,10 @@ export function cardPrompt(input: CardInput): ChatMessage[] {
 export function parseCard(text: string): ModelCard | null {
   const value = jsonObject(text);
   if (!value) return null;
-  const goodFor = dedupe(stringList(value.good_for ?? value.goodFor).filter((p) => p.split(/\s+/).length <= 14)).slice(0, MAX_PHRASINGS);
+  const goodFor = dedupe(stringList(value.good_for ?? value.goodFor).filter((p) => p.split(/\s+/).length <= 14)).slice(
+    0,
+    MAX_PHRASINGS,
+  );
   if (goodFor.length === 0) return null;
   const card: ModelCard = { goodFor };
   const readWhole = value.read_whole ?? value.readWhole;
@@ -224,14 +240,20 @@ export function sectionQuestionsPrompt(pageTitle: string, headingPath: readonly 
         'Answer with one JSON object and nothing else: {"questions": ["..."]}',
       ].join('\n'),
     },
-    { role: 'user', content: `Page: ${pageTitle}\nSection: ${headingPath.join(' > ')}\n\n${cut(text, PROMPT_TEXT_CHARS)}` },
+    {
+      role: 'user',
+      content: `Page: ${pageTitle}\nSection: ${headingPath.join(' > ')}\n\n${cut(text, PROMPT_TEXT_CHARS)}`,
+    },
   ];
 }
 
 export function parseQuestions(text: string): string[] | null {
   const value = jsonObject(text);
   if (!value) return null;
-  const questions = dedupe(stringList(value.questions).filter((q) => q.split(/\s+/).length <= 20)).slice(0, MAX_SECTION_QUESTIONS);
+  const questions = dedupe(stringList(value.questions).filter((q) => q.split(/\s+/).length <= 20)).slice(
+    0,
+    MAX_SECTION_QUESTIONS,
+  );
   return questions.length > 0 ? questions : null;
 }
 
@@ -313,7 +335,10 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 function stringList(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
-  return value.filter((v): v is string => typeof v === 'string').map((v) => v.replace(/\s+/g, ' ').trim()).filter((v) => v !== '');
+  return value
+    .filter((v): v is string => typeof v === 'string')
+    .map((v) => v.replace(/\s+/g, ' ').trim())
+    .filter((v) => v !== '');
 }
 
 function dedupe(values: readonly string[]): string[] {

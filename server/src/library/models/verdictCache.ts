@@ -83,7 +83,13 @@ export class VerdictCache {
       this.entries.set(k, stored);
     } else {
       this.entries.delete(k);
-      this.entries.set(k, { yes: answer.yes, probability: answer.probability, approvals: 1, confirmedAt: now, pages: { ...pages } });
+      this.entries.set(k, {
+        yes: answer.yes,
+        probability: answer.probability,
+        approvals: 1,
+        confirmedAt: now,
+        pages: { ...pages },
+      });
     }
     while (this.entries.size > MAX_VERDICTS) this.entries.delete(this.entries.keys().next().value!);
     this.dirty = true;
@@ -124,7 +130,12 @@ export class VerdictCache {
       const value = JSON.parse(text) as { version?: number; verdicts?: Record<string, StoredVerdict> };
       if (value.version !== 1 || typeof value.verdicts !== 'object' || value.verdicts === null) return;
       for (const [key, verdict] of Object.entries(value.verdicts)) {
-        if (typeof verdict?.yes === 'boolean' && typeof verdict.approvals === 'number' && typeof verdict.confirmedAt === 'string') this.entries.set(key, verdict);
+        if (
+          typeof verdict?.yes === 'boolean' &&
+          typeof verdict.approvals === 'number' &&
+          typeof verdict.confirmedAt === 'string'
+        )
+          this.entries.set(key, verdict);
       }
     } catch (error) {
       this.onError(new Error(`verdict cache ${this.file} is unreadable and was ignored: ${(error as Error).message}`));

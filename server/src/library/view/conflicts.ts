@@ -117,8 +117,24 @@ function duplicateFlags(view: LibraryView): LibraryFlag[] {
     what: `"${sectionHeading(p.a.section, p.a.doc)}" is nearly the same text in both pages`,
     score: round(p.similarity),
     places: [
-      { docId: p.a.doc.id, sectionId: p.a.section.id, path: p.a.doc.path, title: p.a.doc.title, heading: sectionHeading(p.a.section, p.a.doc), line: p.a.section.startLine, wording: firstLine(p.a.section) },
-      { docId: p.b.doc.id, sectionId: p.b.section.id, path: p.b.doc.path, title: p.b.doc.title, heading: sectionHeading(p.b.section, p.b.doc), line: p.b.section.startLine, wording: firstLine(p.b.section) },
+      {
+        docId: p.a.doc.id,
+        sectionId: p.a.section.id,
+        path: p.a.doc.path,
+        title: p.a.doc.title,
+        heading: sectionHeading(p.a.section, p.a.doc),
+        line: p.a.section.startLine,
+        wording: firstLine(p.a.section),
+      },
+      {
+        docId: p.b.doc.id,
+        sectionId: p.b.section.id,
+        path: p.b.doc.path,
+        title: p.b.doc.title,
+        heading: sectionHeading(p.b.section, p.b.doc),
+        line: p.b.section.startLine,
+        wording: firstLine(p.b.section),
+      },
     ],
   }));
 }
@@ -144,12 +160,23 @@ export function flagsAsProblems(flags: readonly LibraryFlag[]): Problem[] {
   const out: Problem[] = [];
   for (const flag of flags) {
     for (const [here, there] of [flag.places, [flag.places[1], flag.places[0]]] as const) {
-      const related: RelatedPlace = { path: there.path, line: there.line, message: `"${there.title}" › ${there.heading}: ${there.wording}` };
+      const related: RelatedPlace = {
+        path: there.path,
+        line: there.line,
+        message: `"${there.title}" › ${there.heading}: ${there.wording}`,
+      };
       const message =
         flag.kind === 'conflict'
           ? `This page says "${here.wording}" but "${there.title}" says "${there.wording}" (${flag.what}). An agent given both cannot know which to follow.`
           : `"${here.heading}" repeats "${there.heading}" in "${there.title}" (${Math.round(flag.score * 100)}% the same words). Keep one copy and link to it.`;
-      out.push({ path: here.path, line: here.line, severity: flag.kind === 'conflict' ? 'warning' : 'info', code: `library.${flag.kind}`, message, related: [related] });
+      out.push({
+        path: here.path,
+        line: here.line,
+        severity: flag.kind === 'conflict' ? 'warning' : 'info',
+        code: `library.${flag.kind}`,
+        message,
+        related: [related],
+      });
     }
   }
   return out;

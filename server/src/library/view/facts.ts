@@ -29,14 +29,64 @@ export interface Fact {
 
 /** Unit words and what they normalise to. */
 const UNITS: Readonly<Record<string, string>> = {
-  day: 'day', days: 'day', 'working day': 'working-day', 'working days': 'working-day', 'business day': 'business-day', 'business days': 'business-day',
-  hour: 'hour', hours: 'hour', h: 'hour', minute: 'minute', minutes: 'minute', min: 'minute', mins: 'minute',
-  second: 'second', seconds: 'second', s: 'second', sec: 'second', secs: 'second', ms: 'millisecond', millisecond: 'millisecond', milliseconds: 'millisecond',
-  week: 'week', weeks: 'week', month: 'month', months: 'month', year: 'year', years: 'year',
-  '%': 'percent', percent: 'percent', eur: 'eur', euro: 'eur', euros: 'eur', usd: 'usd', gbp: 'gbp',
-  character: 'character', characters: 'character', chars: 'character', byte: 'byte', bytes: 'byte', kb: 'kilobyte', mb: 'megabyte', gb: 'gigabyte',
-  request: 'request', requests: 'request', attempt: 'attempt', attempts: 'attempt', retry: 'retry', retries: 'retry', time: 'times', times: 'times',
-  row: 'row', rows: 'row', item: 'item', items: 'item', merchant: 'merchant', merchants: 'merchant', subscriber: 'subscriber', subscribers: 'subscriber',
+  day: 'day',
+  days: 'day',
+  'working day': 'working-day',
+  'working days': 'working-day',
+  'business day': 'business-day',
+  'business days': 'business-day',
+  hour: 'hour',
+  hours: 'hour',
+  h: 'hour',
+  minute: 'minute',
+  minutes: 'minute',
+  min: 'minute',
+  mins: 'minute',
+  second: 'second',
+  seconds: 'second',
+  s: 'second',
+  sec: 'second',
+  secs: 'second',
+  ms: 'millisecond',
+  millisecond: 'millisecond',
+  milliseconds: 'millisecond',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  year: 'year',
+  years: 'year',
+  '%': 'percent',
+  percent: 'percent',
+  eur: 'eur',
+  euro: 'eur',
+  euros: 'eur',
+  usd: 'usd',
+  gbp: 'gbp',
+  character: 'character',
+  characters: 'character',
+  chars: 'character',
+  byte: 'byte',
+  bytes: 'byte',
+  kb: 'kilobyte',
+  mb: 'megabyte',
+  gb: 'gigabyte',
+  request: 'request',
+  requests: 'request',
+  attempt: 'attempt',
+  attempts: 'attempt',
+  retry: 'retry',
+  retries: 'retry',
+  time: 'times',
+  times: 'times',
+  row: 'row',
+  rows: 'row',
+  item: 'item',
+  items: 'item',
+  merchant: 'merchant',
+  merchants: 'merchant',
+  subscriber: 'subscriber',
+  subscribers: 'subscriber',
 };
 
 const UNIT_PATTERN = Object.keys(UNITS)
@@ -44,7 +94,10 @@ const UNIT_PATTERN = Object.keys(UNITS)
   .map((u) => u.replace(/[%]/g, '\\%').replace(/ /g, '\\s+'))
   .join('|');
 /** A number (not part of an identifier or a version), optional space, a unit word. */
-const QUANTITY = new RegExp(`(?<![\\w.\\-/:+])(\\d{1,3}(?:,\\d{3})+|\\d+(?:\\.\\d+)?)\\s?(${UNIT_PATTERN})(?![\\w])`, 'gi');
+const QUANTITY = new RegExp(
+  `(?<![\\w.\\-/:+])(\\d{1,3}(?:,\\d{3})+|\\d+(?:\\.\\d+)?)\\s?(${UNIT_PATTERN})(?![\\w])`,
+  'gi',
+);
 /** A currency before the number: "EUR 15", "€15", "$20". */
 const CURRENCY_FIRST = /(?<![\w])(EUR|USD|GBP|€|\$|£)\s?(\d+(?:[.,]\d+)?)(?![\w])/g;
 const DATE = /(?<![\w-])(\d{4}-\d{2}-\d{2})(?![\w-])/g;
@@ -101,7 +154,8 @@ function statements(section: Section): Statement[] {
     if (!para) return;
     const text = plainText(para.lines.join(' '));
     const start = para.start;
-    for (const sentence of text.split(/(?<=[.!?;])\s+(?=["'(`*]?[A-Z0-9])/)) if (sentence.trim()) out.push({ text: sentence.trim(), line: section.startLine + start });
+    for (const sentence of text.split(/(?<=[.!?;])\s+(?=["'(`*]?[A-Z0-9])/))
+      if (sentence.trim()) out.push({ text: sentence.trim(), line: section.startLine + start });
     para = null;
   };
   // The heading line itself is not a statement.
@@ -115,7 +169,11 @@ function statements(section: Section): Statement[] {
     }
     if (/^\s*\|.*\|\s*$/.test(line)) {
       flush();
-      const cells = line.trim().replace(/^\||\|$/g, '').split('|').map((c) => plainText(c.trim()));
+      const cells = line
+        .trim()
+        .replace(/^\||\|$/g, '')
+        .split('|')
+        .map((c) => plainText(c.trim()));
       if (cells.every((c) => /^:?-{3,}:?$/.test(c))) continue;
       if (!header) {
         header = cells;

@@ -122,7 +122,10 @@ export function lookupSection(view: LibraryView, input: string): IdLookup {
  * Why an id that is not served names something anyway: a draft or expired library document
  * (or one of its sections). Lets a tool say "that page is a draft" instead of "unknown id".
  */
-export function hiddenMatch(view: LibraryView, input: string): { doc: Doc; reason: HiddenReason; section?: Section } | null {
+export function hiddenMatch(
+  view: LibraryView,
+  input: string,
+): { doc: Doc; reason: HiddenReason; section?: Section } | null {
   const prefix = input.trim().toLowerCase();
   if (prefix.length < 4 || !/^[0-9a-f]+$/.test(prefix)) return null;
   for (const doc of view.state.docs.values()) {

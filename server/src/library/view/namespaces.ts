@@ -33,7 +33,10 @@ export function namespaceLabel(name: string): string {
 
 /** The namespace a tool argument names: `.` and `''` are the top. */
 export function namespaceFromArg(arg: string): string {
-  const trimmed = arg.trim().replace(/^\.context\//, '').replace(/\/+$/, '');
+  const trimmed = arg
+    .trim()
+    .replace(/^\.context\//, '')
+    .replace(/\/+$/, '');
   return trimmed === TOP_NAMESPACE_LABEL || trimmed === '.context' ? '' : trimmed;
 }
 

@@ -62,7 +62,10 @@ export function findNearDuplicates(view: LibraryView, threshold = NEAR_DUPLICATE
     if (similarity >= threshold) pairs.push({ a, b, similarity });
   }
   return pairs.sort(
-    (p, q) => q.similarity - p.similarity || compareIds(p.a.section.id, q.a.section.id) || compareIds(p.b.section.id, q.b.section.id),
+    (p, q) =>
+      q.similarity - p.similarity ||
+      compareIds(p.a.section.id, q.a.section.id) ||
+      compareIds(p.b.section.id, q.b.section.id),
   );
 }
 

@@ -52,7 +52,9 @@ export function libraryInstructions(state: IndexState | undefined, now: Date = n
   }
   const view = libraryView(state, dayOf(now));
   if (view.docs.length === 0) return '';
-  const lines = [`The team's rules and instructions library (${view.docs.length} documents) is served by three tools: ${tools}`];
+  const lines = [
+    `The team's rules and instructions library (${view.docs.length} documents) is served by three tools: ${tools}`,
+  ];
   const pinned = renderPinned(pinnedDocuments(view));
   if (pinned) lines.push(pinned);
   return lines.join('\n\n');

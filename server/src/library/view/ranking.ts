@@ -35,7 +35,10 @@ import { titleMatches, type TitleMatch } from './titleSpecificity';
  * only for sections close enough to count as a match. Null when embeddings are off or not ready:
  * the signal is then absent from the fusion, not zero.
  */
-export type MeaningScorer = (plan: string, candidates: readonly LibrarySection[]) => Promise<ReadonlyMap<string, number> | null>;
+export type MeaningScorer = (
+  plan: string,
+  candidates: readonly LibrarySection[],
+) => Promise<ReadonlyMap<string, number> | null>;
 
 export type SignalName = 'summary' | 'meaning' | 'exact';
 
@@ -91,8 +94,18 @@ export async function rankLibrary(view: LibraryView, plan: string, options: Rank
   const planTerms = termSet(plan);
   const exactUnits = exactWordUnits(plan);
   const meaningScores = candidates.length > 0 && options.meaning ? await options.meaning(plan, candidates) : null;
-  const available: Record<SignalName, boolean> = { summary: true, meaning: meaningScores !== null, exact: exactUnits.length > 0 };
-  const empty: LibraryRanking = { plan, signals: available, exactTerms: exactUnits.map((u) => u.key), sections: [], documents: [] };
+  const available: Record<SignalName, boolean> = {
+    summary: true,
+    meaning: meaningScores !== null,
+    exact: exactUnits.length > 0,
+  };
+  const empty: LibraryRanking = {
+    plan,
+    signals: available,
+    exactTerms: exactUnits.map((u) => u.key),
+    sections: [],
+    documents: [],
+  };
   if (planTerms.size === 0 || candidates.length === 0) return empty;
 
   const idf = idfOf(view);
@@ -172,7 +185,11 @@ function idfOf(view: LibraryView): (term: string) => number {
   };
 }
 
-function summaryScores(candidates: readonly LibrarySection[], planTerms: ReadonlySet<string>, idf: (t: string) => number): Map<LibrarySection, number> {
+function summaryScores(
+  candidates: readonly LibrarySection[],
+  planTerms: ReadonlySet<string>,
+  idf: (t: string) => number,
+): Map<LibrarySection, number> {
   const terms = [...planTerms];
   const weights = terms.map(idf);
   const total = weights.reduce((a, b) => a + b, 0);
@@ -224,7 +241,8 @@ export function exactWordUnits(plan: string): QueryTerm[] {
   const quoted = new Set<string>();
   for (const match of plan.matchAll(/`([^`]+)`/g)) for (const unit of analyzeQuery(match[1])) quoted.add(unit.key);
   const flags = new Set<string>();
-  for (const match of plan.matchAll(/(?:^|[\s(])--([A-Za-z0-9][\w-]*)/g)) for (const unit of analyzeQuery(match[1])) flags.add(unit.key);
+  for (const match of plan.matchAll(/(?:^|[\s(])--([A-Za-z0-9][\w-]*)/g))
+    for (const unit of analyzeQuery(match[1])) flags.add(unit.key);
   return analyzeQuery(plan)
     .filter(
       (u) =>

@@ -20,7 +20,11 @@ export interface LibrarySearch {
   pack: SearchPack;
 }
 
-export async function searchLibrary(view: LibraryView, plan: string, options: SearchOptions = {}): Promise<LibrarySearch> {
+export async function searchLibrary(
+  view: LibraryView,
+  plan: string,
+  options: SearchOptions = {},
+): Promise<LibrarySearch> {
   const ranking = await rankLibrary(view, plan, { meaning: options.meaning, filter: options.filter });
   return { ranking, pack: packSearch(view, ranking, options) };
 }

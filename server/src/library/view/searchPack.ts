@@ -80,7 +80,8 @@ export function packSearch(view: LibraryView, ranking: LibraryRanking, options: 
   const best = ranking.documents.reduce((max, d) => Math.max(max, d.strength), 0);
   for (const ranked of ranking.documents) {
     const profile = profileOf(ranked);
-    if (profile === 'focused' && ranked.strength < FOCUSED_MIN_RELATIVE_STRENGTH * best) cut.push({ ranked, profile, reason: 'weak' });
+    if (profile === 'focused' && ranked.strength < FOCUSED_MIN_RELATIVE_STRENGTH * best)
+      cut.push({ ranked, profile, reason: 'weak' });
     else kept.push(ranked);
   }
 
@@ -128,7 +129,12 @@ export function packSearch(view: LibraryView, ranking: LibraryRanking, options: 
       cut.push({ ranked, profile, reason: 'budget' });
       continue;
     }
-    const packed: PackedDocument = { ranked, profile, whole: false, sections: chosen.map((s) => ({ ranked: s, tokens: cost(s) })) };
+    const packed: PackedDocument = {
+      ranked,
+      profile,
+      whole: false,
+      sections: chosen.map((s) => ({ ranked: s, tokens: cost(s) })),
+    };
     included.push(packed);
     large.push({ packed, rest });
   }

@@ -26,7 +26,13 @@ export function renderSectionBlock(view: LibraryView, section: Section, doc: Doc
 }
 
 /** The block from its parts (what hosts rebuild from a tool's structured output). */
-export function formatSectionBlock(parts: { heading: string; id: string; title: string; docId: string; body: string }): string {
+export function formatSectionBlock(parts: {
+  heading: string;
+  id: string;
+  title: string;
+  docId: string;
+  body: string;
+}): string {
   const head = `# ${parts.heading}  [id: ${parts.id}]\nFrom: ${parts.title}  [doc ${parts.docId}]`;
   const body = parts.body.trimEnd();
   return body === '' ? head : `${head}\n\n${body}`;

@@ -89,7 +89,13 @@ export function librarySoundness(view: LibraryView, sources: readonly FlagSource
   for (const flag of flags) {
     if (flag.kind !== 'conflict') continue;
     for (const [here, other] of [flag.places, [flag.places[1], flag.places[0]]] as const) {
-      const seen: PassageFlag = { kind: flag.kind, by: flag.by, what: here === flag.places[0] ? flag.what : reversed(flag), here, other };
+      const seen: PassageFlag = {
+        kind: flag.kind,
+        by: flag.by,
+        what: here === flag.places[0] ? flag.what : reversed(flag),
+        here,
+        other,
+      };
       add(bySection, here.sectionId, seen);
       add(byDoc, here.docId, seen);
     }
@@ -126,7 +132,11 @@ interface ResolutionEntry {
 }
 
 /** Every `conflicts_resolved` entry resolved to a library page, by page pair; and the entries' problems. */
-function resolutions(view: LibraryView): { pairs: Map<string, ResolutionEntry[]>; entries: ResolutionEntry[]; problems: Problem[] } {
+function resolutions(view: LibraryView): {
+  pairs: Map<string, ResolutionEntry[]>;
+  entries: ResolutionEntry[];
+  problems: Problem[];
+} {
   const pairs = new Map<string, ResolutionEntry[]>();
   const entries: ResolutionEntry[] = [];
   const problems: Problem[] = [];
@@ -150,12 +160,24 @@ function resolutions(view: LibraryView): { pairs: Map<string, ResolutionEntry[]>
       const targets = byPath.has(name) ? [byPath.get(name)!] : (byTitle.get(name) ?? []);
       const field = `Front matter field '${CONFLICTS_RESOLVED_KEY}'`;
       if (targets.length === 0) {
-        problems.push({ path: doc.path, line, severity: 'warning', code: 'library.conflicts-resolved-unknown', message: `${field} names '${written}', which is no page of the library (write the other page's title or its workspace-relative path).` });
+        problems.push({
+          path: doc.path,
+          line,
+          severity: 'warning',
+          code: 'library.conflicts-resolved-unknown',
+          message: `${field} names '${written}', which is no page of the library (write the other page's title or its workspace-relative path).`,
+        });
         continue;
       }
       for (const target of targets) {
         if (target.id === doc.id) {
-          problems.push({ path: doc.path, line, severity: 'warning', code: 'library.conflicts-resolved-self', message: `${field} names '${written}', which is this page itself; name the page it disagrees with.` });
+          problems.push({
+            path: doc.path,
+            line,
+            severity: 'warning',
+            code: 'library.conflicts-resolved-self',
+            message: `${field} names '${written}', which is this page itself; name the page it disagrees with.`,
+          });
           continue;
         }
         const entry: ResolutionEntry = { doc, target, written, line };

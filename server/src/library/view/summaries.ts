@@ -24,7 +24,10 @@ export function sectionBody(section: Section): string {
   const lines = section.text.split('\n');
   let skip = 1;
   if (!/^\s{0,3}#{1,6}(\s|$)/.test(lines[0] ?? '') && /^\s{0,3}(=+|-+)\s*$/.test(lines[1] ?? '')) skip = 2;
-  return lines.slice(skip).join('\n').replace(/^(?:[ \t]*\n)+/, '');
+  return lines
+    .slice(skip)
+    .join('\n')
+    .replace(/^(?:[ \t]*\n)+/, '');
 }
 
 /** The heading a section is shown under: its own heading, or the document title for a preamble. */
@@ -167,7 +170,12 @@ function firstParagraph(markdown: string): string {
  * Markup that says nothing in words: HTML tags, images (a badge is a linked image) and link
  * reference definitions. A line of only these has no prose.
  */
-const NO_PROSE = [/<\/?[a-zA-Z][^>]*>/g, /\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)/g, /!\[[^\]]*\]\([^)]*\)/g, /^\[[^\]]+\]:\s*\S+.*$/];
+const NO_PROSE = [
+  /<\/?[a-zA-Z][^>]*>/g,
+  /\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)/g,
+  /!\[[^\]]*\]\([^)]*\)/g,
+  /^\[[^\]]+\]:\s*\S+.*$/,
+];
 
 function hasProse(line: string): boolean {
   let rest = line;

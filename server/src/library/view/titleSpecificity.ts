@@ -86,7 +86,9 @@ export function titleMatches(index: TitleIndex, planTerms: ReadonlySet<string>):
   const sharing = new Map<string, number>();
   for (const [docId, units] of index.units) {
     if (units.length === 0) continue;
-    const matchedUnits = units.filter((u) => planTerms.has(u.key) || (u.parts.length > 1 && u.parts.every((p) => planTerms.has(p))));
+    const matchedUnits = units.filter(
+      (u) => planTerms.has(u.key) || (u.parts.length > 1 && u.parts.every((p) => planTerms.has(p))),
+    );
     if (matchedUnits.length === 0) continue;
     if (matchedUnits.length < 2 && matchedUnits.length < units.length) continue;
     const namespace = index.namespaceOf.get(docId)!;
@@ -97,7 +99,8 @@ export function titleMatches(index: TitleIndex, planTerms: ReadonlySet<string>):
     if (holding === undefined) sharing.set(key, (holding = countSharing(titles, matchedUnits)));
     const shared = holding - 1;
     if (shared > fewSharedLimit(titles.size)) continue;
-    const weight = (u: TitleUnit) => Math.log((titles.size + 1) / Math.max(1, titles.docsByTerm.get(u.key)?.length ?? 1));
+    const weight = (u: TitleUnit) =>
+      Math.log((titles.size + 1) / Math.max(1, titles.docsByTerm.get(u.key)?.length ?? 1));
     const total = units.reduce((sum, u) => sum + weight(u), 0);
     const covered = matchedUnits.reduce((sum, u) => sum + weight(u), 0);
     found.set(docId, { strength: total > 0 ? covered / total : 0, matched, shared });

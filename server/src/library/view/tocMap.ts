@@ -155,7 +155,11 @@ export function buildTocDocument(
   if (options.ranking) {
     const rank = new Map(options.ranking.sections.map((s, i) => [s.entry.section.id, i]));
     // Matched sections by rank, then the others in document order (lines[i] is doc.sections[i]).
-    const order = lines.map((line, position) => ({ line, position, rank: rank.get(doc.sections[position].id) ?? Infinity }));
+    const order = lines.map((line, position) => ({
+      line,
+      position,
+      rank: rank.get(doc.sections[position].id) ?? Infinity,
+    }));
     order.sort((a, b) => a.rank - b.rank || a.position - b.position);
     ordered = order.map((x) => x.line);
     matchedSections = doc.sections.filter((s) => rank.has(s.id)).length;

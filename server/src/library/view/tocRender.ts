@@ -141,9 +141,15 @@ export function renderNamespace(ns: TocNamespace, namespaceOnly: boolean): strin
   const description = namespaceOnly || ns.name === '' ? undefined : ns.description;
   if (ns.level === 4) {
     const how = namespaceOnly
-      ? 'get_toc(query="<your task>", namespace=' + JSON.stringify(ns.label) + ') lists the documents that match your task.'
+      ? 'get_toc(query="<your task>", namespace=' +
+        JSON.stringify(ns.label) +
+        ') lists the documents that match your task.'
       : `get_toc(namespace=${JSON.stringify(ns.label)}) maps it; get_toc(query="<your task>") finds the documents that match your task.`;
-    return joinLines([head, description ?? (namespaceOnly ? undefined : `No description yet (add one in its folder.yaml).`), how]);
+    return joinLines([
+      head,
+      description ?? (namespaceOnly ? undefined : `No description yet (add one in its folder.yaml).`),
+      how,
+    ]);
   }
   const intro = joinLines([head, description]);
   if (ns.documents.length === 0) return intro;
@@ -156,7 +162,10 @@ export function renderDocument(doc: TocDocument): string {
   if (doc.level === 3) return `- [doc ${doc.id}] ${doc.title}`;
   if (doc.level === 2) return `- [doc ${doc.id}] ${doc.title}${doc.summary ? ` — ${doc.summary}` : ''}`;
   const pinned = doc.pinned ? ' (pinned)' : '';
-  const count = doc.sections === undefined ? ` — ${plural(doc.sectionCount, 'section')}; get_toc(document_id="${doc.id}") lists them` : '';
+  const count =
+    doc.sections === undefined
+      ? ` — ${plural(doc.sectionCount, 'section')}; get_toc(document_id="${doc.id}") lists them`
+      : '';
   const lines = [`## ${doc.title}  [doc ${doc.id}]${pinned}${count}`];
   if (doc.summary) lines.push(doc.summary);
   if (doc.applyTo && doc.applyTo.length > 0) lines.push(`Applies to: ${doc.applyTo.join(', ')}`);
@@ -177,7 +186,12 @@ function renderQuery(q: TocQuery): string {
       'No ready document matches these words. get_toc() shows the whole map; search_instructions(plan) searches by what you are about to do.',
     ]);
   }
-  const blocks = [joinLines([`# Library map for ${JSON.stringify(q.query)}${scope}: ${plural(q.matched, 'matching document')}, best first`, q.description])];
+  const blocks = [
+    joinLines([
+      `# Library map for ${JSON.stringify(q.query)}${scope}: ${plural(q.matched, 'matching document')}, best first`,
+      q.description,
+    ]),
+  ];
   if (q.condensed) {
     const fuller = q.documents.filter((d) => d.level === 1).length;
     const parts = [`the first ${plural(fuller, 'document')} in full`];
@@ -185,13 +199,15 @@ function renderQuery(q: TocQuery): string {
     if (lines > 0) parts.push(`${lines} as one line`);
     const titles = q.documents.filter((d) => d.level === 3).length;
     if (titles > 0) parts.push(`${titles} as titles`);
-    const omitted = q.omitted > 0 ? `; ${q.omitted} more matched and are not shown (add words to the query to narrow it)` : '';
+    const omitted =
+      q.omitted > 0 ? `; ${q.omitted} more matched and are not shown (add words to the query to narrow it)` : '';
     blocks.push(`Condensed (at most ${budgetWords}): ${parts.join(', ')}${omitted}.`);
   }
   let previous: number | undefined;
   for (const doc of q.documents) {
     // Full entries stand apart; one-line and title entries run together as a list.
-    if (doc.level > 1 && previous !== undefined && previous > 1) blocks[blocks.length - 1] += `\n${renderDocument(doc)}`;
+    if (doc.level > 1 && previous !== undefined && previous > 1)
+      blocks[blocks.length - 1] += `\n${renderDocument(doc)}`;
     else blocks.push(renderDocument(doc));
     previous = doc.level;
   }
@@ -203,14 +219,22 @@ function renderListing(l: TocDocumentListing): string {
   const facts = [`Namespace: ${labelOf(d.namespace)}`, `format: ${d.format}`];
   if (d.applyTo && d.applyTo.length > 0) facts.push(`applies to: ${d.applyTo.join(', ')}`);
   if (d.pinned) facts.push('pinned');
-  const head = joinLines([`# ${d.title}  [doc ${d.id}]: ${plural(d.sectionCount, 'section')}`, d.summary, facts.join(' · ')]);
+  const head = joinLines([
+    `# ${d.title}  [doc ${d.id}]: ${plural(d.sectionCount, 'section')}`,
+    d.summary,
+    facts.join(' · '),
+  ]);
   const blocks = [head];
   if (l.query !== undefined) {
-    blocks.push(`Sections matching ${JSON.stringify(l.query)} come first, best first (${l.matchedSections ?? 0} matched); the rest follow in document order.`);
+    blocks.push(
+      `Sections matching ${JSON.stringify(l.query)} come first, best first (${l.matchedSections ?? 0} matched); the rest follow in document order.`,
+    );
   }
   const lines = l.sections.map(renderSectionLine);
   if (l.omittedSections > 0) {
-    lines.push(`… ${plural(l.omittedSections, 'more section')} not listed to stay within ${budgetWords}; search_instructions(plan) finds the ones you need.`);
+    lines.push(
+      `… ${plural(l.omittedSections, 'more section')} not listed to stay within ${budgetWords}; search_instructions(plan) finds the ones you need.`,
+    );
   }
   if (lines.length > 0) blocks.push(lines.join('\n'));
   return blocks.join('\n\n');

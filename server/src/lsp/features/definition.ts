@@ -17,11 +17,16 @@ export async function definition(ctx: FeatureContext, params: DefinitionParams):
 }
 
 /** Where an entity is declared: the range of its name on the `metadata.name` line. */
-export async function declarationLocation(documents: DocumentStore, state: IndexState, entity: CatalogEntity): Promise<Location | null> {
+export async function declarationLocation(
+  documents: DocumentStore,
+  state: IndexState,
+  entity: CatalogEntity,
+): Promise<Location | null> {
   const uri = documents.uriOf(entity.location.path);
   if (!uri) return null;
   const text = await documents.text(uri);
-  const declared = text === null ? undefined : documentMentions(uri, text).find((m) => m.via === 'name' && m.key === entity.key);
+  const declared =
+    text === null ? undefined : documentMentions(uri, text).find((m) => m.via === 'name' && m.key === entity.key);
   if (declared) return { uri, range: lineRange(declared.line, declared.column, declared.endColumn) };
   return { uri, range: lineRange(declarationLine(state, entity)) };
 }

@@ -32,7 +32,10 @@ interface LensRule {
 }
 
 const dependents: LensRule = { types: ['dependencyOf'], title: (n) => plural(n, 'dependent') };
-const dependencies: LensRule = { types: ['dependsOn', 'consumesApi'], title: (n) => plural(n, 'dependency', 'dependencies') };
+const dependencies: LensRule = {
+  types: ['dependsOn', 'consumesApi'],
+  title: (n) => plural(n, 'dependency', 'dependencies'),
+};
 
 const RULES: Readonly<Record<string, readonly LensRule[]>> = {
   System: [

@@ -8,7 +8,11 @@ import type { Services } from '../../services/services';
 import { runExpectations } from '../../tools/expectationsCheck';
 import type { WorkspaceDiagnostic } from './diagnostics';
 
-export async function expectationDiagnostics(services: Services, state: IndexState, readText: (path: string) => Promise<string | null>): Promise<WorkspaceDiagnostic[]> {
+export async function expectationDiagnostics(
+  services: Services,
+  state: IndexState,
+  readText: (path: string) => Promise<string | null>,
+): Promise<WorkspaceDiagnostic[]> {
   const out: WorkspaceDiagnostic[] = [];
   for (const folder of state.folders) {
     const path = workspacePath(state.folders, folder.name, EXPECTATIONS_FILE);
@@ -16,16 +20,33 @@ export async function expectationDiagnostics(services: Services, state: IndexSta
     if (text === null) continue;
     const parsed = parseExpectations(path, text);
     for (const p of parsed.problems) {
-      out.push({ path, line: p.line, severity: 'error', code: 'expectation.invalid', message: `${p.field ? `${p.field}: ` : ''}${p.message}; this entry is not checked`, source: 'expectations' });
+      out.push({
+        path,
+        line: p.line,
+        severity: 'error',
+        code: 'expectation.invalid',
+        message: `${p.field ? `${p.field}: ` : ''}${p.message}; this entry is not checked`,
+        source: 'expectations',
+      });
     }
     const report = await runExpectations(services, parsed);
     for (const row of report.rows.filter((r) => !r.pass)) {
       const e = row.explanation;
       const asked = `${row.task ? 'the task ' : ''}"${row.question}"`;
       const where = row.task ? 'in the bundle' : `within ${row.within}`;
-      const want = row.kind === 'expect' ? `${row.page} should come ${where} for ${asked}` : `${row.page} should not come ${where} for ${asked}`;
+      const want =
+        row.kind === 'expect'
+          ? `${row.page} should come ${where} for ${asked}`
+          : `${row.page} should not come ${where} for ${asked}`;
       const got = e ? `${e.summary} Fix: ${e.fix}` : row.got;
-      out.push({ path, line: row.line, severity: 'warning', code: 'expectation.failed', message: `${want}: ${row.got}. ${got}`, source: 'expectations' });
+      out.push({
+        path,
+        line: row.line,
+        severity: 'warning',
+        code: 'expectation.failed',
+        message: `${want}: ${row.got}. ${got}`,
+        source: 'expectations',
+      });
     }
   }
   return out;

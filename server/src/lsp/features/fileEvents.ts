@@ -22,7 +22,11 @@ export interface RoutedEvents {
   inWorkspace: boolean;
 }
 
-export function routeFileEvents(changes: readonly FileEvent[], documents: DocumentStore, state: IndexState | undefined): RoutedEvents {
+export function routeFileEvents(
+  changes: readonly FileEvent[],
+  documents: DocumentStore,
+  state: IndexState | undefined,
+): RoutedEvents {
   const paths: string[] = [];
   let inWorkspace = false;
   const add = (path: string) => {

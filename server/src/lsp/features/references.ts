@@ -16,7 +16,11 @@ export async function references(ctx: FeatureContext, params: ReferenceParams): 
 }
 
 /** Every place naming `key`, by path then position; the declaration only when asked for. */
-export async function referencesTo(ctx: FeatureContext, key: EntityKey, includeDeclaration: boolean): Promise<Location[]> {
+export async function referencesTo(
+  ctx: FeatureContext,
+  key: EntityKey,
+  includeDeclaration: boolean,
+): Promise<Location[]> {
   const index = ctx.mentions();
   if (!index) return [];
   const found: { path: string; mention: EntityMention }[] = [];
@@ -25,13 +29,15 @@ export async function referencesTo(ctx: FeatureContext, key: EntityKey, includeD
   for (const hit of await index.mentionsOf(key)) if (!openPaths.has(hit.path)) found.push(hit);
   // An open buffer may differ from the file on disk: its own text is what the user sees.
   for (const doc of open) {
-    for (const mention of documentMentions(doc.uri, doc.text)) if (mention.key === key) found.push({ path: doc.path, mention });
+    for (const mention of documentMentions(doc.uri, doc.text))
+      if (mention.key === key) found.push({ path: doc.path, mention });
   }
   const locations: { path: string; location: Location }[] = [];
   for (const { path, mention } of found) {
     if (mention.via === 'name' && !includeDeclaration) continue;
     const uri = ctx.documents.uriOf(path);
-    if (uri) locations.push({ path, location: { uri, range: lineRange(mention.line, mention.column, mention.endColumn) } });
+    if (uri)
+      locations.push({ path, location: { uri, range: lineRange(mention.line, mention.column, mention.endColumn) } });
   }
   locations.sort(
     (a, b) =>

@@ -26,7 +26,11 @@ export function documentMentions(uri: string, text: string): EntityMention[] {
 }
 
 /** The mention under an LSP position, or undefined. */
-export async function mentionAtPosition(documents: DocumentStore, uri: string, position: Position): Promise<EntityMention | undefined> {
+export async function mentionAtPosition(
+  documents: DocumentStore,
+  uri: string,
+  position: Position,
+): Promise<EntityMention | undefined> {
   const text = await documents.text(uri);
   if (text === null) return undefined;
   return mentionAt(documentMentions(uri, text), position.line + 1, position.character + 1);

@@ -10,7 +10,8 @@
  */
 
 /** Every escape of a JSON text, left to right (so `\\u0000`, an escaped backslash, is not read as NUL). */
-const ESCAPE = /\\(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[dD][89a-fA-F][0-9a-fA-F]{2}|u0000|[\s\S])/g;
+const ESCAPE =
+  /\\(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[dD][89a-fA-F][0-9a-fA-F]{2}|u0000|[\s\S])/g;
 /** Anything worth the rewrite: a NUL or a surrogate escape. */
 const SUSPECT = /\\u(?:0000|[dD][89a-fA-F])/;
 

@@ -4,7 +4,14 @@ import * as path from 'node:path';
 import { ACTIVITY_FILE, ActivityLog, MAX_INPUT_CHARS } from '../../../../server/src/library/activity/activityLog';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
 
-const entry = (n: number) => ({ tool: 'search_instructions', session: 's', input: { plan: `plan number ${String(n).padStart(3, '0')}` }, latencyMs: n, resultIds: [`id${n}`], empty: false });
+const entry = (n: number) => ({
+  tool: 'search_instructions',
+  session: 's',
+  input: { plan: `plan number ${String(n).padStart(3, '0')}` },
+  latencyMs: n,
+  resultIds: [`id${n}`],
+  empty: false,
+});
 
 describe('ActivityLog: the bounded, rotating call log', () => {
   after(removeTempDirs);
@@ -16,9 +23,18 @@ describe('ActivityLog: the bounded, rotating call log', () => {
     log.append(entry(1));
     log.append({ ...entry(2), empty: true, resultIds: [] });
     const lines = fs.readFileSync(path.join(dir, ACTIVITY_FILE), 'utf8').split('\n');
-    assert.equal(lines[0], '{"tool":"search_instructions","session":"s","input":{"plan":"plan number 001"},"latencyMs":1,"resultIds":["id1"],"empty":false,"at":"2026-06-01T10:00:00.000Z"}');
+    assert.equal(
+      lines[0],
+      '{"tool":"search_instructions","session":"s","input":{"plan":"plan number 001"},"latencyMs":1,"resultIds":["id1"],"empty":false,"at":"2026-06-01T10:00:00.000Z"}',
+    );
     assert.equal(lines[2], '');
-    assert.deepEqual(log.read().map((e) => [e.latencyMs, e.empty]), [[1, false], [2, true]]);
+    assert.deepEqual(
+      log.read().map((e) => [e.latencyMs, e.empty]),
+      [
+        [1, false],
+        [2, true],
+      ],
+    );
   });
 
   it('rotates by size and keeps at most maxFiles files, dropping the oldest calls', () => {
@@ -31,7 +47,10 @@ describe('ActivityLog: the bounded, rotating call log', () => {
     // and the two rotated files 6 each, so the last 14 are kept.
     assert.deepEqual(fs.readdirSync(dir).sort(), ['activity.1.jsonl', 'activity.2.jsonl', 'activity.jsonl']);
     const kept = log.read().map((e) => e.latencyMs);
-    assert.deepEqual(kept, Array.from({ length: 14 }, (_, i) => 136 + i));
+    assert.deepEqual(
+      kept,
+      Array.from({ length: 14 }, (_, i) => 136 + i),
+    );
     for (const file of log.files()) assert.ok(fs.statSync(file).size <= 1_000);
   });
 
@@ -52,7 +71,10 @@ describe('ActivityLog: the bounded, rotating call log', () => {
 
   it('refuses a directory inside a served workspace folder', () => {
     const workspace = tempDir('ws');
-    assert.throws(() => ActivityLog.outsideWorkspace(path.join(workspace, '.cache'), [workspace]), /is inside the workspace folder/);
+    assert.throws(
+      () => ActivityLog.outsideWorkspace(path.join(workspace, '.cache'), [workspace]),
+      /is inside the workspace folder/,
+    );
     assert.throws(() => ActivityLog.outsideWorkspace(workspace, [workspace]), /is inside the workspace folder/);
     const outside = ActivityLog.outsideWorkspace(path.join(tempDir('cache'), 'activity'), [workspace]);
     assert.ok(!outside.dir.startsWith(workspace));

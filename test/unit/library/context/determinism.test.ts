@@ -18,19 +18,39 @@ describe('get_context with embeddings: phrasings embedded with the index (local 
 
   it('has every phrasing vector before the first request, and answers the first call as every later one', async () => {
     const dir = copyTaxwell();
-    const engine = new Engine({ folders: [{ name: 'taxwell', absPath: dir }], cacheDir: tempDir('cache'), embeddings: { provider: 'local' } });
+    const engine = new Engine({
+      folders: [{ name: 'taxwell', absPath: dir }],
+      cacheDir: tempDir('cache'),
+      embeddings: { provider: 'local' },
+    });
     // As every host does: the services right after the engine (they name the phrasings to embed).
     const services = createServices({ engine });
     try {
       const state = await engine.waitForIndex();
       await engine.waitForMeaning();
       const texts = libraryPhrasingTexts(state);
-      assert.ok(texts.includes('writing a cold email to a prospect'), `a pack's phrasing is among them: ${texts.join(' | ')}`);
+      assert.ok(
+        texts.includes('writing a cold email to a prospect'),
+        `a pack's phrasing is among them: ${texts.join(' | ')}`,
+      );
       // Every phrasing has its vector already: the very first comparison is by meaning, for all of them.
       const scores = await services.textMeaning!.similarities('cold email to a CFO switching from Avalara', texts);
-      assert.ok(scores !== null && scores.every((s: number | null) => typeof s === 'number'), 'no phrasing waits for a first request');
-      const ask = async () => (await callTool(services, getContextTool, { task: 'answer a prospect who asks how our price compares', format: 'json' }, { sessionId: 's' })) as GetContextOutput;
-      const shape = (out: GetContextOutput) => JSON.stringify([out.packs, out.pages.map((p) => [p.path, p.reason, p.sections.map((s) => [s.id, s.similarity])])]);
+      assert.ok(
+        scores !== null && scores.every((s: number | null) => typeof s === 'number'),
+        'no phrasing waits for a first request',
+      );
+      const ask = async () =>
+        (await callTool(
+          services,
+          getContextTool,
+          { task: 'answer a prospect who asks how our price compares', format: 'json' },
+          { sessionId: 's' },
+        )) as GetContextOutput;
+      const shape = (out: GetContextOutput) =>
+        JSON.stringify([
+          out.packs,
+          out.pages.map((p) => [p.path, p.reason, p.sections.map((s) => [s.id, s.similarity])]),
+        ]);
       const first = await ask();
       const second = await ask();
       assert.equal(shape(second), shape(first));

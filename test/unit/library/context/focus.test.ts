@@ -2,9 +2,20 @@ import assert from 'node:assert/strict';
 import { CLOSE_RATIO } from '../../../../server/src/library/context/constants';
 import { isSpecificName } from '../../../../server/src/library/context/sectionSearch';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
-import { COLD_EMAIL, excerpts, indexDir, pageText, referencePages, run, TAXWELL, writeWorkspace, type Indexed } from './herald';
+import {
+  COLD_EMAIL,
+  excerpts,
+  indexDir,
+  pageText,
+  referencePages,
+  run,
+  TAXWELL,
+  writeWorkspace,
+  type Indexed,
+} from './herald';
 
-const filler = (topic: string, n: number) => Array.from({ length: n }, (_, i) => `Step ${i + 1} of the ${topic} is written down here for the team.`).join(' ');
+const filler = (topic: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `Step ${i + 1} of the ${topic} is written down here for the team.`).join(' ');
 
 describe('get_context step 7: focus (closeness window, the heuristic judge, table rows, read-whole pages)', function () {
   this.timeout(60_000);
@@ -27,7 +38,7 @@ describe('get_context step 7: focus (closeness window, the heuristic judge, tabl
           '# Refund policy\n\n## Refund window\n\nCustomers can ask for a refund within 14 days.\n\n## Partial refunds\n\nPartial refunds are allowed until the amount is used up.\n\n## Fees\n\nCard fees are not returned.\n',
         ),
         '.context/guides/sales-faq.md': pageText(
-          { title: 'Sales FAQ', good_for: ['answering a prospect\'s question on a call'] },
+          { title: 'Sales FAQ', good_for: ["answering a prospect's question on a call"] },
           '# Sales FAQ\n\n## Common questions\n\nProspects often ask about onboarding time, training and whether Slotly data can be kept.\n',
         ),
         '.context/guides/release-process.md': pageText(
@@ -44,20 +55,26 @@ describe('get_context step 7: focus (closeness window, the heuristic judge, tabl
     removeTempDirs();
   });
 
-  it('drops the battlecard of a different competitor than the task names (heuristic judge), keeping the task\'s', async () => {
+  it("drops the battlecard of a different competitor than the task names (heuristic judge), keeping the task's", async () => {
     const built = await run(taxwell.view, COLD_EMAIL);
-    assert.deepEqual(excerpts(built).filter(([title]) => title.endsWith('battlecard')), [
-      ['Avalara battlecard', 'Why customers switch'],
-      ['Avalara battlecard', 'Cold email angle'],
-    ]);
+    assert.deepEqual(
+      excerpts(built).filter(([title]) => title.endsWith('battlecard')),
+      [
+        ['Avalara battlecard', 'Why customers switch'],
+        ['Avalara battlecard', 'Cold email angle'],
+      ],
+    );
     const taxjar = taxwell.view.docs.find((d) => d.title === 'TaxJar battlecard')!;
     const angle = taxjar.sections.find((s) => s.headingPath[1] === 'Cold email angle')!;
     const verdicts = built.bundle.judge.verdicts.filter((v) => v.subject === angle.id);
     // It reads like the task (question 1 says yes: inside the window) but is about TaxJar (question 2).
-    assert.deepEqual(verdicts.map((v) => [v.kind, v.applied.yes, v.applied.from]), [
-      ['use', true, 'heuristic'],
-      ['different', true, 'heuristic'],
-    ]);
+    assert.deepEqual(
+      verdicts.map((v) => [v.kind, v.applied.yes, v.applied.from]),
+      [
+        ['use', true, 'heuristic'],
+        ['different', true, 'heuristic'],
+      ],
+    );
     assert.ok(!built.markdown.includes('TaxJar'), 'nothing about TaxJar is sent');
     assert.equal(built.bundle.judge.provider, 'none');
   });
@@ -77,7 +94,9 @@ describe('get_context step 7: focus (closeness window, the heuristic judge, tabl
     ]);
     const [window] = narrow.bundle.reference[0].sections;
     assert.equal(window.similarity, 1);
-    const fees = narrow.bundle.judge.verdicts.find((v) => v.kind === 'use' && gen.view.sectionById.get(v.subject)?.section.headingPath[1] === 'Fees');
+    const fees = narrow.bundle.judge.verdicts.find(
+      (v) => v.kind === 'use' && gen.view.sectionById.get(v.subject)?.section.headingPath[1] === 'Fees',
+    );
     assert.equal(fees?.applied.yes, false, 'Fees shares "refund" through its page title only: outside the window');
     assert.equal(CLOSE_RATIO.words, 0.7);
   });
@@ -88,20 +107,45 @@ describe('get_context step 7: focus (closeness window, the heuristic judge, tabl
     const [common] = faq.sections;
     assert.ok(common.similarity! < CLOSE_RATIO.words, `${common.similarity}: outside the window`);
     assert.equal(faq.reason, 'search');
-    assert.deepEqual(built.bundle.plan.names.map((n) => [n.text, n.kind]), [['Slotly', 'competitor']]);
+    assert.deepEqual(
+      built.bundle.plan.names.map((n) => [n.text, n.kind]),
+      [['Slotly', 'competitor']],
+    );
     // A catalog entity named with a plain word does not make every section that says it surface.
-    assert.equal(isSpecificName({ text: 'billing', kind: 'system', source: 'catalog', docIds: [], key: 'billing' }), false);
-    assert.equal(isSpecificName({ text: 'billing-worker', kind: 'component', source: 'catalog', docIds: [], key: 'billing worker' }), true);
+    assert.equal(
+      isSpecificName({ text: 'billing', kind: 'system', source: 'catalog', docIds: [], key: 'billing' }),
+      false,
+    );
+    assert.equal(
+      isSpecificName({
+        text: 'billing-worker',
+        kind: 'component',
+        source: 'catalog',
+        docIds: [],
+        key: 'billing worker',
+      }),
+      true,
+    );
   });
 
   it('judges table rows on the second question only: rows about another plan than the task names are dropped', async () => {
     const growth = await run(taxwell.view, 'what does the Growth plan cost per year');
     const page = growth.bundle.reference.find((p) => p.doc.title === 'Price list')!;
     assert.deepEqual(page.sections[0].rows, { kept: [1], dropped: 2 });
-    assert.ok(growth.markdown.includes('### Plans\n\n| Plan | Yearly price | Filings included |\n| --- | --- | --- |\n| Growth | 4,800 USD | 60 |'));
+    assert.ok(
+      growth.markdown.includes(
+        '### Plans\n\n| Plan | Yearly price | Filings included |\n| --- | --- | --- |\n| Growth | 4,800 USD | 60 |',
+      ),
+    );
     assert.ok(!growth.markdown.includes('| Starter |') && !growth.markdown.includes('| Scale |'));
-    const rowVerdicts = growth.bundle.judge.verdicts.filter((v) => v.kind === 'row').map((v) => [v.subject.slice(65), v.applied.yes]);
-    assert.deepEqual(rowVerdicts, [['0:starter', true], ['1:growth', false], ['2:scale', true]]);
+    const rowVerdicts = growth.bundle.judge.verdicts
+      .filter((v) => v.kind === 'row')
+      .map((v) => [v.subject.slice(65), v.applied.yes]);
+    assert.deepEqual(rowVerdicts, [
+      ['0:starter', true],
+      ['1:growth', false],
+      ['2:scale', true],
+    ]);
     const all = await run(taxwell.view, 'how are the plans priced per year');
     const every = all.bundle.reference.find((p) => p.doc.title === 'Price list')!;
     assert.deepEqual(every.sections[0].rows, { kept: [0, 1, 2], dropped: 0 });
@@ -113,7 +157,10 @@ describe('get_context step 7: focus (closeness window, the heuristic judge, tabl
     assert.ok(fits.markdown.includes('## Release process\nprocess · full page · page_id: '));
     const tight = await run(gen.view, { task: 'when does the release freeze start', maxTokens: 1_000 });
     assert.deepEqual(referencePages(tight), []);
-    assert.deepEqual(tight.bundle.skipped.map((s) => [s.doc.title, s.reason, s.why]), [['Release process', 'search', 'budget']]);
+    assert.deepEqual(
+      tight.bundle.skipped.map((s) => [s.doc.title, s.reason, s.why]),
+      [['Release process', 'search', 'budget']],
+    );
     assert.ok(!tight.markdown.includes('release freeze starts'));
   });
 });

@@ -54,8 +54,18 @@ export function testHooks(hooks: Partial<ContextHooks> = {}): ContextHooks {
   return { models: NO_MODEL, judgeMode: 'gate', verdicts: new VerdictCache(), ...hooks };
 }
 
-export function run(view: LibraryView, request: ContextRequest | string, hooks: Partial<ContextHooks> = {}, organization = 'Taxwell'): Promise<BuiltContext> {
-  return buildContext({ view, request: typeof request === 'string' ? { task: request } : request, hooks: testHooks(hooks), organization });
+export function run(
+  view: LibraryView,
+  request: ContextRequest | string,
+  hooks: Partial<ContextHooks> = {},
+  organization = 'Taxwell',
+): Promise<BuiltContext> {
+  return buildContext({
+    view,
+    request: typeof request === 'string' ? { task: request } : request,
+    hooks: testHooks(hooks),
+    organization,
+  });
 }
 
 /** `[title, reason, whole]` of every reference page, in order. */
@@ -67,5 +77,9 @@ export function referencePages(built: BuiltContext): [string, string, boolean][]
 export function excerpts(built: BuiltContext): [string, string][] {
   return built.bundle.reference
     .filter((p) => !p.whole)
-    .flatMap((p) => [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map((s) => [p.doc.title, s.entry.section.headingPath.slice(1).join(' › ')] as [string, string]));
+    .flatMap((p) =>
+      [...p.sections]
+        .sort((a, b) => a.entry.position - b.entry.position)
+        .map((s) => [p.doc.title, s.entry.section.headingPath.slice(1).join(' › ')] as [string, string]),
+    );
 }

@@ -19,7 +19,15 @@ function scripted(options: { delayMs?: number } = {}) {
     const system = request.messages[0].content;
     if (system.startsWith('You take apart a task')) {
       planCalls.push(request);
-      return JSON.stringify({ names: [{ text: 'Avalara', kind: 'competitor' }, { text: 'CFO', kind: 'persona' }], deliverable: 'cold email', searches: ['cold email to a finance buyer', 'Avalara'], constraints: [] });
+      return JSON.stringify({
+        names: [
+          { text: 'Avalara', kind: 'competitor' },
+          { text: 'CFO', kind: 'persona' },
+        ],
+        deliverable: 'cold email',
+        searches: ['cold email to a finance buyer', 'Avalara'],
+        constraints: [],
+      });
     }
     judgeCalls.push(request);
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
@@ -49,28 +57,37 @@ describe('get_context with a judge: gate vs shadow, heuristics on a slow judge, 
     removeTempDirs();
   });
 
-  it('gate: the judge\'s answers apply (here it keeps the TaxJar section the heuristics drop); one judge call', async () => {
+  it("gate: the judge's answers apply (here it keeps the TaxJar section the heuristics drop); one judge call", async () => {
     const { provider, judgeCalls, planCalls } = scripted();
     const built = await run(lib.view, COLD_EMAIL, { models: provider, judgeMode: 'gate' });
     assert.equal(judgeCalls.length, 1, 'every question of the request in one call');
     assert.equal(planCalls.length, 1);
     assert.deepEqual(built.bundle.steps, { plan: 'scripted-judge', judge: 'scripted-judge', meaning: false });
     assert.deepEqual(built.bundle.plan.searches, ['cold email to a finance buyer', 'Avalara']);
-    assert.ok(excerpts(built).some(([title, heading]) => title === 'TaxJar battlecard' && heading === 'Cold email angle'));
-    assert.deepEqual(built.bundle.packs.map((p) => [p.name, p.applied, p.decidedBy]), [['Outbound email', true, 'judge']]);
-    const taxjar = built.bundle.judge.verdicts.find((v) => v.kind === 'different' && lib.view.sectionById.get(v.subject)?.doc.title === 'TaxJar battlecard')!;
+    assert.ok(
+      excerpts(built).some(([title, heading]) => title === 'TaxJar battlecard' && heading === 'Cold email angle'),
+    );
+    assert.deepEqual(
+      built.bundle.packs.map((p) => [p.name, p.applied, p.decidedBy]),
+      [['Outbound email', true, 'judge']],
+    );
+    const taxjar = built.bundle.judge.verdicts.find(
+      (v) => v.kind === 'different' && lib.view.sectionById.get(v.subject)?.doc.title === 'TaxJar battlecard',
+    )!;
     assert.deepEqual(taxjar.heuristic, { yes: true, probability: 0.9 });
     assert.deepEqual(taxjar.applied, { yes: false, probability: 0.05, from: 'judge' });
   });
 
-  it('shadow: the judge answers and is logged, but the bundle is the heuristics\'', async () => {
+  it("shadow: the judge answers and is logged, but the bundle is the heuristics'", async () => {
     const { provider, judgeCalls } = scripted();
     const built = await run(lib.view, COLD_EMAIL, { models: provider, judgeMode: 'shadow' });
     const heuristic = await run(lib.view, COLD_EMAIL, { judgeMode: 'off' });
     assert.equal(judgeCalls.length, 1);
     assert.deepEqual(excerpts(built), excerpts(heuristic));
     assert.ok(!excerpts(built).some(([title]) => title === 'TaxJar battlecard'));
-    const taxjar = built.bundle.judge.verdicts.find((v) => v.kind === 'different' && lib.view.sectionById.get(v.subject)?.doc.title === 'TaxJar battlecard')!;
+    const taxjar = built.bundle.judge.verdicts.find(
+      (v) => v.kind === 'different' && lib.view.sectionById.get(v.subject)?.doc.title === 'TaxJar battlecard',
+    )!;
     assert.deepEqual(taxjar.model, { yes: false, probability: 0.05, from: 'judge' });
     assert.deepEqual(taxjar.applied, { yes: true, probability: 0.9, from: 'heuristic' });
     assert.equal(built.bundle.steps.judge, 'scripted-judge');
@@ -95,7 +112,10 @@ describe('get_context with a judge: gate vs shadow, heuristics on a slow judge, 
     assert.equal(judgeCalls.length, 2, 'every verdict remembered: the judge is not called');
     assert.equal(third.bundle.judge.called, false);
     assert.ok(third.bundle.judge.verdicts.every((v) => v.applied.from === 'cache'));
-    assert.deepEqual(excerpts(third), excerpts(await run(lib.view, COLD_EMAIL, { models: provider, verdicts: new VerdictCache() })));
+    assert.deepEqual(
+      excerpts(third),
+      excerpts(await run(lib.view, COLD_EMAIL, { models: provider, verdicts: new VerdictCache() })),
+    );
     judgeCalls.length = 0;
     await run(lib.view, 'Cold email to a CFO   switching from Avalara', { models: provider, verdicts });
     assert.equal(judgeCalls.length, 0, 'the same task, written with other case and spacing');

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { ActivityLog } from '../../../../server/src/library/activity/activityLog';
-import { contextDiagnostics, renderContextDiagnostics } from '../../../../server/src/library/context/contextDiagnostics';
+import {
+  contextDiagnostics,
+  renderContextDiagnostics,
+} from '../../../../server/src/library/context/contextDiagnostics';
 import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../../../../server/src/tools/getContext';
@@ -59,34 +62,64 @@ describe('get_context when nothing matches', function () {
     const built = await run(lib.view, 'organize the holiday party for the office');
     const nearest = built.bundle.nothingFound!.nearest;
     assert.equal(nearest.length, 3);
-    assert.ok(built.bundle.reference.every((p) => p.reason === 'pinned'), 'nothing is sent');
-    assert.match(built.markdown, /Nearest pages \(pass a page_id to read_page if one plainly covers the task\):\n- .+ \(page_id: [0-9a-f]+\)\n- .+\n- .+$/);
+    assert.ok(
+      built.bundle.reference.every((p) => p.reason === 'pinned'),
+      'nothing is sent',
+    );
+    assert.match(
+      built.markdown,
+      /Nearest pages \(pass a page_id to read_page if one plainly covers the task\):\n- .+ \(page_id: [0-9a-f]+\)\n- .+\n- .+$/,
+    );
     // The same for the same task, every time.
-    assert.deepEqual((await run(lib.view, 'organize the holiday party for the office')).bundle.nothingFound!.nearest.map((n) => n.doc.id), nearest.map((n) => n.doc.id));
+    assert.deepEqual(
+      (await run(lib.view, 'organize the holiday party for the office')).bundle.nothingFound!.nearest.map(
+        (n) => n.doc.id,
+      ),
+      nearest.map((n) => n.doc.id),
+    );
   });
 
   it('lists such requests, with the nearest pages, for wsctx diagnostics', async () => {
     const log = new ActivityLog(tempDir('activity'), { clock: () => new Date('2026-06-01T10:00:00Z') });
     const services = createServices({ engine: lib.engine, activity: log, now: () => new Date('2026-06-01T10:00:00Z') });
-    const call = (task: string) => callTool(services, getContextTool, { task }, { sessionId: 's1' }) as Promise<GetContextOutput>;
+    const call = (task: string) =>
+      callTool(services, getContextTool, { task }, { sessionId: 's1' }) as Promise<GetContextOutput>;
     const out = await call(TASK);
-    assert.deepEqual(out.nothingFound?.nearest.map((n) => n.title), ['Avalara battlecard', 'Discovery call', 'Renewal playbook']);
+    assert.deepEqual(
+      out.nothingFound?.nearest.map((n) => n.title),
+      ['Avalara battlecard', 'Discovery call', 'Renewal playbook'],
+    );
     await call(TASK);
     await call('what does the Growth plan cost per year');
     const report = contextDiagnostics(lib.view, log.read());
     assert.equal(report.requests, 3);
-    assert.deepEqual(report.nothingFound.map((n) => [n.task, n.count, n.nearest.map((p) => p.title)]), [[TASK, 2, ['Avalara battlecard', 'Discovery call', 'Renewal playbook']]]);
+    assert.deepEqual(
+      report.nothingFound.map((n) => [n.task, n.count, n.nearest.map((p) => p.title)]),
+      [[TASK, 2, ['Avalara battlecard', 'Discovery call', 'Renewal playbook']]],
+    );
     assert.deepEqual(report.providers, { plan: { heuristic: 3 }, judge: { heuristic: 3 } });
     const text = renderContextDiagnostics(report);
-    assert.match(text, /^get_context requests: 3\.\n  plan made by: heuristic x3; judged by: heuristic x3\n\nNothing found \(2\):\n  "configure kubernetes autoscaling for the filing service"  x2  last 2026-06-01T10:00:00\.000Z\n    nearest: Avalara battlecard \[[0-9a-f]{8}\]; Discovery call \[[0-9a-f]{8}\]; Renewal playbook \[[0-9a-f]{8}\]\n/);
+    assert.match(
+      text,
+      /^get_context requests: 3\.\n  plan made by: heuristic x3; judged by: heuristic x3\n\nNothing found \(2\):\n  "configure kubernetes autoscaling for the filing service"  x2  last 2026-06-01T10:00:00\.000Z\n    nearest: Avalara battlecard \[[0-9a-f]{8}\]; Discovery call \[[0-9a-f]{8}\]; Renewal playbook \[[0-9a-f]{8}\]\n/,
+    );
     assert.match(text, /\n\nConflicting pages \(0\):\n  none\n\nDuplicated ground \(0\):\n  none$/);
   });
 
   it('names the nearest pages on words alone even when only a one-word facet touches them', async () => {
     const dir = writeWorkspace({
-      '.context/guides/office-moves.md': pageText({ title: 'Office moves' }, '# Office moves\n\n## Desks\n\nFacilities moves desks between floors of the office on Fridays.\n'),
-      '.context/guides/visitors.md': pageText({ title: 'Visitors' }, '# Visitors\n\n## Badges\n\nVisitors to the office sign in at reception.\n'),
-      '.context/guides/deploys.md': pageText({ title: 'Deploys' }, '# Deploys\n\n## Pipeline\n\nEvery merge deploys to staging.\n'),
+      '.context/guides/office-moves.md': pageText(
+        { title: 'Office moves' },
+        '# Office moves\n\n## Desks\n\nFacilities moves desks between floors of the office on Fridays.\n',
+      ),
+      '.context/guides/visitors.md': pageText(
+        { title: 'Visitors' },
+        '# Visitors\n\n## Badges\n\nVisitors to the office sign in at reception.\n',
+      ),
+      '.context/guides/deploys.md': pageText(
+        { title: 'Deploys' },
+        '# Deploys\n\n## Pipeline\n\nEvery merge deploys to staging.\n',
+      ),
     });
     const gen = await indexDir(dir, 'office');
     try {

@@ -13,8 +13,14 @@ describe('get_context step 6, section search: a facet scores a section only when
   before(async () => {
     lib = await indexDir(
       writeWorkspace({
-        '.context/reference/environments.md': pageText({ title: 'Environments' }, '# Environments\n\n## Sandbox\n\nMerchants integrate against the sandbox with test keys (`sk_test_...`).\n\n## Live\n\nLive keys move real money; only the payments team holds them.\n'),
-        '.context/guides/coding-rules.md': pageText({ title: 'Coding rules' }, '# Coding rules\n\n## Before you push\n\nRun the test suite. Never commit keys or other secrets.\n'),
+        '.context/reference/environments.md': pageText(
+          { title: 'Environments' },
+          '# Environments\n\n## Sandbox\n\nMerchants integrate against the sandbox with test keys (`sk_test_...`).\n\n## Live\n\nLive keys move real money; only the payments team holds them.\n',
+        ),
+        '.context/guides/coding-rules.md': pageText(
+          { title: 'Coding rules' },
+          '# Coding rules\n\n## Before you push\n\nRun the test suite. Never commit keys or other secrets.\n',
+        ),
       }),
       'facets',
     );
@@ -28,7 +34,8 @@ describe('get_context step 6, section search: a facet scores a section only when
 
   it('lets a facet whose words a section holds only in its body rank it, never give it a similarity', async () => {
     const index = contextIndex(lib.view);
-    const search = (queries: string[]) => searchSections({ index, sections: lib.view.sections, queries, names: [], tags: [], liftedPages: new Set() });
+    const search = (queries: string[]) =>
+      searchSections({ index, sections: lib.view.sections, queries, names: [], tags: [], liftedPages: new Set() });
     const alone = await search([TASK]);
     const withFacet = await search([TASK, 'test keys']);
     const find = (hits: SearchHit[], h: string) => hits.find((x) => heading(x) === h)!;
@@ -44,7 +51,7 @@ describe('get_context step 6, section search: a facet scores a section only when
     assert.deepEqual([sandbox.query, sandbox.signals.words], ['sandbox environment', FACET_WEIGHT]);
   });
 
-  it('sends the page about the task, not the page that mentions the facet\'s words', async () => {
+  it("sends the page about the task, not the page that mentions the facet's words", async () => {
     const built = await run(lib.view, TASK);
     assert.deepEqual(built.bundle.plan.searches, ['which environment do merchants integrate', 'test keys?']);
     assert.deepEqual(referencePages(built), [['Environments', 'use', false]]);

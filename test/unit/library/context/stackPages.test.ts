@@ -21,10 +21,13 @@ describe('get_context: the pages of the stack a task names', function () {
 
   const sent = async (task: string) => {
     const built = await run(lib.view, task);
-    return { pages: built.bundle.reference.map((p) => page(p.doc.path)), nothing: built.bundle.nothingFound !== undefined };
+    return {
+      pages: built.bundle.reference.map((p) => page(p.doc.path)),
+      nothing: built.bundle.nothingFound !== undefined,
+    };
   };
 
-  it('reads a page\'s subject from its file name', () => {
+  it("reads a page's subject from its file name", () => {
     const subject = (name: string) => [...subjectOf(lib.view.docs.find((d) => page(d.path) === name)!)];
     assert.deepEqual(subject('rust-mcp-server'), ['rust', 'mcp', 'server']);
     assert.deepEqual(subject('dart-n-flutter'), ['dart', 'flutter']);
@@ -42,13 +45,19 @@ describe('get_context: the pages of the stack a task names', function () {
     const { pages } = await sent('style our Next.js App Router layout with Tailwind utility classes');
     assert.ok(pages.includes('nextjs') && pages.includes('nextjs-tailwind'), pages.join(', '));
     const terraform = await sent('a Terraform module on Azure that creates a Key Vault');
-    assert.ok(terraform.pages.includes('terraform') && terraform.pages.includes('terraform-azure'), terraform.pages.join(', '));
+    assert.ok(
+      terraform.pages.includes('terraform') && terraform.pages.includes('terraform-azure'),
+      terraform.pages.join(', '),
+    );
     assert.ok(!terraform.pages.includes('terraform-sap-btp'), terraform.pages.join(', '));
   });
 
-  it('keeps another stack\'s version of the page out', async () => {
+  it("keeps another stack's version of the page out", async () => {
     const { pages } = await sent('write Playwright tests in Python with pytest');
-    assert.deepEqual(pages.filter((p) => p.startsWith('playwright') || p.includes('mcp')), ['playwright-python']);
+    assert.deepEqual(
+      pages.filter((p) => p.startsWith('playwright') || p.includes('mcp')),
+      ['playwright-python'],
+    );
   });
 
   it('finds nothing for a tool no page covers, even in a language one page of a narrower topic is written in', async () => {

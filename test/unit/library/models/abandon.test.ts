@@ -17,7 +17,10 @@ describe('model provider: abandoning the calls in flight', () => {
     assert.equal(provider.available(), true);
     provider.abandon();
     await assert.rejects(pending, (e: Error) => e instanceof ModelError && e.message === 'cancelled');
-    await assert.rejects(provider.judge({ task: 't', items: [{ id: 'q1', question: 'q', material: 'm' }] }), /openai:slow: abandoned/);
+    await assert.rejects(
+      provider.judge({ task: 't', items: [{ id: 'q1', question: 'q', material: 'm' }] }),
+      /openai:slow: abandoned/,
+    );
     assert.equal(provider.available(), false);
     while (server.abandoned() === 0) await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual([server.requests.length, server.answered(), server.abandoned()], [1, 0, 1]);

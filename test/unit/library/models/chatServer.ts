@@ -56,7 +56,16 @@ export async function startChatServer(answer: (request: ChatRequestRecord) => Ch
         if (res.destroyed) return;
         answered++;
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json' });
-        res.end(reply.raw ?? JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: 'stop' }] }));
+        res.end(
+          reply.raw ??
+            JSON.stringify({
+              id: 'chatcmpl-test',
+              object: 'chat.completion',
+              choices: [
+                { index: 0, message: { role: 'assistant', content: reply.content ?? '' }, finish_reason: 'stop' },
+              ],
+            }),
+        );
       };
       if (reply.delayMs) {
         const timer = setTimeout(() => {

@@ -12,19 +12,34 @@ function scriptedJudge(options: { delayMs?: number; fail?: boolean } = {}) {
     if (options.fail) throw new Error('model unavailable');
     if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
     const answers: Record<string, number> = {};
-    for (const m of request.messages[1].content.matchAll(/^\[([a-z0-9]+)\] [^\n]*\n([^\n]*)/gm)) answers[m[1]] = m[2].includes('yes') ? 0.9 : 0.1;
+    for (const m of request.messages[1].content.matchAll(/^\[([a-z0-9]+)\] [^\n]*\n([^\n]*)/gm))
+      answers[m[1]] = m[2].includes('yes') ? 0.9 : 0.1;
     return JSON.stringify(answers);
   });
   return { provider, calls };
 }
 
 const questions: JudgeQuestion[] = [
-  { id: 'q1', kind: 'use', subject: 'a', material: 'say yes', pages: { a: '1' }, heuristic: { yes: false, probability: 0.3 } },
-  { id: 'q2', kind: 'different', subject: 'b', material: 'say no', pages: { b: '1' }, heuristic: { yes: true, probability: 0.9 } },
+  {
+    id: 'q1',
+    kind: 'use',
+    subject: 'a',
+    material: 'say yes',
+    pages: { a: '1' },
+    heuristic: { yes: false, probability: 0.3 },
+  },
+  {
+    id: 'q2',
+    kind: 'different',
+    subject: 'b',
+    material: 'say no',
+    pages: { b: '1' },
+    heuristic: { yes: true, probability: 0.9 },
+  },
 ];
 
 describe('the judge: gate, shadow and off, one call per request, heuristics on failure', () => {
-  it('gate: one call with every question; the judge\'s answers apply', async () => {
+  it("gate: one call with every question; the judge's answers apply", async () => {
     const { provider, calls } = scriptedJudge();
     const run = await runJudge(questions, { task: 't', mode: 'gate', provider });
     assert.equal(calls.length, 1);
@@ -60,7 +75,10 @@ describe('the judge: gate, shadow and off, one call per request, heuristics on f
     const slow = scriptedJudge({ delayMs: 500 });
     const late = await runJudge(questions, { task: 't', mode: 'gate', provider: slow.provider, timeoutMs: 20 });
     assert.equal(late.fallbackReason, 'no answer within 20 ms');
-    assert.deepEqual(late.verdicts.map((v) => v.applied.from), ['heuristic', 'heuristic']);
+    assert.deepEqual(
+      late.verdicts.map((v) => v.applied.from),
+      ['heuristic', 'heuristic'],
+    );
     const failing = scriptedJudge({ fail: true });
     const failed = await runJudge(questions, { task: 't', mode: 'gate', provider: failing.provider });
     assert.equal(failed.fallbackReason, 'model unavailable');
@@ -77,9 +95,18 @@ describe('the judge: gate, shadow and off, one call per request, heuristics on f
     assert.equal(calls.length, 2, 'both verdicts remembered: no call');
     assert.equal(third.called, false);
     assert.deepEqual(third.answer('q1'), { yes: true, probability: 0.9, from: 'cache' });
-    const changed = await runJudge([{ ...questions[0], pages: { a: '2' } }, questions[1]], { task: 'the same task', mode: 'gate', provider, cache });
+    const changed = await runJudge([{ ...questions[0], pages: { a: '2' } }, questions[1]], {
+      task: 'the same task',
+      mode: 'gate',
+      provider,
+      cache,
+    });
     assert.equal(calls.length, 3, 'a changed page is asked again');
-    assert.equal((calls[2].messages[1].content.match(/^\[q\d\]/gm) ?? []).length, 1, 'only the question whose page changed');
+    assert.equal(
+      (calls[2].messages[1].content.match(/^\[q\d\]/gm) ?? []).length,
+      1,
+      'only the question whose page changed',
+    );
     assert.equal(changed.answer('q2').from, 'cache');
   });
 });

@@ -51,13 +51,20 @@ describe('OpenAI-compatible model provider (against a local chat completions ser
     assert.deepEqual(request.body.response_format, { type: 'json_object' });
     assert.equal(request.body.max_tokens, 40 + 12 * 2);
     assert.deepEqual(judgeItemIds(request), ['s1u', 's2u']);
-    assert.match(request.body.messages[1].content, /^Task: cold email to a CFO switching from Avalara\n\n\[s1u\] Would someone doing this task use this material\?\nAvalara battlecard/);
+    assert.match(
+      request.body.messages[1].content,
+      /^Task: cold email to a CFO switching from Avalara\n\n\[s1u\] Would someone doing this task use this material\?\nAvalara battlecard/,
+    );
     assert.equal(provider.name, 'openai:judge-small');
     assert.equal(provider.available(), true);
   });
 
   it('generates text, and leaves out response_format when told the server refuses it', async () => {
-    const provider = new OpenAiModelProvider({ baseUrl: `${server.baseUrl}/`, model: 'writer', jsonResponseFormat: false });
+    const provider = new OpenAiModelProvider({
+      baseUrl: `${server.baseUrl}/`,
+      model: 'writer',
+      jsonResponseFormat: false,
+    });
     const text = await provider.generate({ system: 'Be brief.', prompt: 'hello', json: true, maxTokens: 20 });
     assert.equal(text, 'echo: hello');
     const request = server.requests[server.requests.length - 1];
@@ -72,20 +79,36 @@ describe('OpenAI-compatible model provider (against a local chat completions ser
 
   it('rejects with a ModelError naming the status, the timeout, or the unreadable answer', async () => {
     const broken = new OpenAiModelProvider({ baseUrl: server.baseUrl, model: 'broken' });
-    await assert.rejects(broken.generate({ system: 's', prompt: 'p' }), (e: Error) => e instanceof ModelError && /answered 500: \{"error":\{"message":"model crashed"\}\}/.test(e.message));
+    await assert.rejects(
+      broken.generate({ system: 's', prompt: 'p' }),
+      (e: Error) =>
+        e instanceof ModelError && /answered 500: \{"error":\{"message":"model crashed"\}\}/.test(e.message),
+    );
     const slow = new OpenAiModelProvider({ baseUrl: server.baseUrl, model: 'slow' });
-    await assert.rejects(slow.generate({ system: 's', prompt: 'p' }, { timeoutMs: 50 }), (e: Error) => e instanceof ModelError && e.message === 'no answer within 50 ms');
+    await assert.rejects(
+      slow.generate({ system: 's', prompt: 'p' }, { timeoutMs: 50 }),
+      (e: Error) => e instanceof ModelError && e.message === 'no answer within 50 ms',
+    );
     const prose = new OpenAiModelProvider({ baseUrl: server.baseUrl, model: 'prose' });
     await assert.rejects(
       prose.judge({ task: 't', items: [{ id: 'q1', question: 'q?', material: 'm' }] }),
-      (e: Error) => e instanceof ModelError && e.message === "openai:prose: the judge's answer is not the JSON asked for: I think the answer is yes.",
+      (e: Error) =>
+        e instanceof ModelError &&
+        e.message === "openai:prose: the judge's answer is not the JSON asked for: I think the answer is yes.",
     );
     const nowhere = new OpenAiModelProvider({ baseUrl: 'http://127.0.0.1:9/v1', model: 'x' });
-    await assert.rejects(nowhere.generate({ system: 's', prompt: 'p' }), (e: Error) => e instanceof ModelError && /request to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions failed/.test(e.message));
+    await assert.rejects(
+      nowhere.generate({ system: 's', prompt: 'p' }),
+      (e: Error) =>
+        e instanceof ModelError && /request to http:\/\/127\.0\.0\.1:9\/v1\/chat\/completions failed/.test(e.message),
+    );
   });
 
   it('refuses a base URL that is not http(s) and a missing model name', () => {
-    assert.throws(() => new OpenAiModelProvider({ baseUrl: 'ftp://x', model: 'm' }), /baseUrl must start with http:\/\/ or https:\/\//);
+    assert.throws(
+      () => new OpenAiModelProvider({ baseUrl: 'ftp://x', model: 'm' }),
+      /baseUrl must start with http:\/\/ or https:\/\//,
+    );
     assert.throws(() => new OpenAiModelProvider({ baseUrl: 'http://x', model: ' ' }), /a model name is required/);
   });
 });

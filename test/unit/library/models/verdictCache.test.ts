@@ -18,10 +18,18 @@ describe('verdict cache: remembered after two same answers, until a page changes
     const cache = new VerdictCache({ clock });
     cache.record(key, { yes: true, probability: 0.9 }, pages);
     assert.equal(cache.lookup(key, pages), undefined, 'one answer is not enough');
-    cache.record({ ...key, task: '  cold EMAIL to a cfo   switching from avalara ' }, { yes: true, probability: 0.95 }, pages);
+    cache.record(
+      { ...key, task: '  cold EMAIL to a cfo   switching from avalara ' },
+      { yes: true, probability: 0.95 },
+      pages,
+    );
     assert.deepEqual(cache.lookup(key, pages), { yes: true, probability: 0.95 });
     assert.equal(cache.get(key)!.approvals, 2);
-    assert.equal(cache.lookup({ ...key, task: 'cold email to a CFO switching from TaxJar' }, pages), undefined, 'another task is another question');
+    assert.equal(
+      cache.lookup({ ...key, task: 'cold email to a CFO switching from TaxJar' }, pages),
+      undefined,
+      'another task is another question',
+    );
     assert.equal(normalizeTask('  A   b\nC '), 'a b c');
   });
 

@@ -16,7 +16,10 @@ describe('keeping the library sound: conflicting numbers and dates, duplicated g
   this.timeout(60_000);
   let engine: Engine;
   before(async () => {
-    engine = new Engine({ folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }], settings: { refreshAfterMs: 0 } });
+    engine = new Engine({
+      folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }],
+      settings: { refreshAfterMs: 0 },
+    });
     await engine.waitForIndex();
   });
   after(() => {
@@ -35,8 +38,18 @@ describe('keeping the library sound: conflicting numbers and dates, duplicated g
           'numbers',
           '30 days vs 14 days',
           [
-            ['.context/guides/issuing-refunds.md', 'Refund window', 23, 'A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up.'],
-            ['.context/reference/refund-policy.md', 'Refund window', 21, 'Merchants can refund a captured charge within 14 days of capture, in full or in part.'],
+            [
+              '.context/guides/issuing-refunds.md',
+              'Refund window',
+              23,
+              'A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up.',
+            ],
+            [
+              '.context/reference/refund-policy.md',
+              'Refund window',
+              21,
+              'Merchants can refund a captured charge within 14 days of capture, in full or in part.',
+            ],
           ],
         ],
         [
@@ -44,34 +57,60 @@ describe('keeping the library sound: conflicting numbers and dates, duplicated g
           'shingles',
           '"Idempotency keys" is nearly the same text in both pages',
           [
-            ['.context/guides/calling-the-payments-gateway.md', 'Idempotency keys', 21, 'Every POST to the payments gateway must carry an Idempotency-Key header of at most 64 characters.'],
-            ['.context/guides/issuing-refunds.md', 'Idempotency keys', 41, 'Every POST to the payments gateway must carry an Idempotency-Key header of at most 64 characters.'],
+            [
+              '.context/guides/calling-the-payments-gateway.md',
+              'Idempotency keys',
+              21,
+              'Every POST to the payments gateway must carry an Idempotency-Key header of at most 64 characters.',
+            ],
+            [
+              '.context/guides/issuing-refunds.md',
+              'Idempotency keys',
+              41,
+              'Every POST to the payments gateway must carry an Idempotency-Key header of at most 64 characters.',
+            ],
           ],
         ],
       ],
     );
-    const lines = fs.readFileSync(path.join(EXAMPLE_WORKSPACE, '.context/guides/issuing-refunds.md'), 'utf8').split('\n');
+    const lines = fs
+      .readFileSync(path.join(EXAMPLE_WORKSPACE, '.context/guides/issuing-refunds.md'), 'utf8')
+      .split('\n');
     assert.match(lines[22], /^A captured charge can be refunded up to \*\*30 days\*\*/);
   });
 
-  it('turns each flag into a problem on both pages, worded with the other page\'s words', () => {
+  it("turns each flag into a problem on both pages, worded with the other page's words", () => {
     const problems = flagsAsProblems(libraryFlags(libraryView(engine.current()!, TODAY)));
-    assert.deepEqual(problems.map((p) => [p.path, p.line, p.severity, p.code]), [
-      ['.context/guides/issuing-refunds.md', 23, 'warning', 'library.conflict'],
-      ['.context/reference/refund-policy.md', 21, 'warning', 'library.conflict'],
-      ['.context/guides/calling-the-payments-gateway.md', 21, 'info', 'library.duplicate'],
-      ['.context/guides/issuing-refunds.md', 41, 'info', 'library.duplicate'],
-    ]);
+    assert.deepEqual(
+      problems.map((p) => [p.path, p.line, p.severity, p.code]),
+      [
+        ['.context/guides/issuing-refunds.md', 23, 'warning', 'library.conflict'],
+        ['.context/reference/refund-policy.md', 21, 'warning', 'library.conflict'],
+        ['.context/guides/calling-the-payments-gateway.md', 21, 'info', 'library.duplicate'],
+        ['.context/guides/issuing-refunds.md', 41, 'info', 'library.duplicate'],
+      ],
+    );
     assert.equal(
       problems[0].message,
       'This page says "A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up." but "Refund policy" says "Merchants can refund a captured charge within 14 days of capture, in full or in part." (30 days vs 14 days). An agent given both cannot know which to follow.',
     );
-    assert.deepEqual(problems[1].related, [{ path: '.context/guides/issuing-refunds.md', line: 23, message: '"Issuing refunds" › Refund window: A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up.' }]);
+    assert.deepEqual(problems[1].related, [
+      {
+        path: '.context/guides/issuing-refunds.md',
+        line: 23,
+        message:
+          '"Issuing refunds" › Refund window: A captured charge can be refunded up to 30 days after capture, in full or in part, any number of times until the captured amount is used up.',
+      },
+    ]);
   });
 
   it('reads quantities with their units, dates, and table rows with their header', () => {
     const dir = tempDir('facts');
-    write(dir, '.context/a.md', '---\ntitle: A\n---\n\n# A\n\n## Limits\n\nKeys are remembered for 72 hours. Reviewed 2026-02-16.\n\n| Limit | Value |\n| --- | --- |\n| Webhook attempts | 16 attempts |\n\n```\nretry 5 times\n```\n');
+    write(
+      dir,
+      '.context/a.md',
+      '---\ntitle: A\n---\n\n# A\n\n## Limits\n\nKeys are remembered for 72 hours. Reviewed 2026-02-16.\n\n| Limit | Value |\n| --- | --- |\n| Webhook attempts | 16 attempts |\n\n```\nretry 5 times\n```\n',
+    );
     const view = libraryViewOf(dir);
     return view.then(({ view: v, close }) => {
       const section = v.sections.find((s) => s.section.headingPath[1] === 'Limits')!;
@@ -89,9 +128,21 @@ describe('keeping the library sound: conflicting numbers and dates, duplicated g
 
   it('does not flag different numbers about different things', async () => {
     const dir = tempDir('noconflict');
-    write(dir, '.context/a.md', '---\ntitle: Refunds\n---\n\n# Refunds\n\n## Window\n\nMerchants can refund a captured charge within 14 days of capture.\n');
-    write(dir, '.context/b.md', '---\ntitle: Disputes\n---\n\n# Disputes\n\n## Evidence\n\nThe merchant can respond to a chargeback with evidence within 7 days.\n');
-    write(dir, '.context/c.md', '---\ntitle: Refund guide\n---\n\n# Refund guide\n\n## Window\n\nA captured charge can be refunded by merchants within 14 days of capture.\n');
+    write(
+      dir,
+      '.context/a.md',
+      '---\ntitle: Refunds\n---\n\n# Refunds\n\n## Window\n\nMerchants can refund a captured charge within 14 days of capture.\n',
+    );
+    write(
+      dir,
+      '.context/b.md',
+      '---\ntitle: Disputes\n---\n\n# Disputes\n\n## Evidence\n\nThe merchant can respond to a chargeback with evidence within 7 days.\n',
+    );
+    write(
+      dir,
+      '.context/c.md',
+      '---\ntitle: Refund guide\n---\n\n# Refund guide\n\n## Window\n\nA captured charge can be refunded by merchants within 14 days of capture.\n',
+    );
     const { view, close } = await libraryViewOf(dir);
     assert.deepEqual(factConflicts(view), []);
     close();
@@ -107,7 +158,11 @@ describe('keeping the library sound: conflicting numbers and dates, duplicated g
           return {
             content: JSON.stringify({
               conflicts: [
-                { a: 'Renaming a column is fine in the same release', b: 'Never rename a column in the same release', what: 'renaming columns' },
+                {
+                  a: 'Renaming a column is fine in the same release',
+                  b: 'Never rename a column in the same release',
+                  what: 'renaming columns',
+                },
                 { a: 'Columns may be dropped at once', b: 'Never rename a column', what: 'not in the text' },
               ],
             }),
@@ -120,41 +175,73 @@ describe('keeping the library sound: conflicting numbers and dates, duplicated g
 
     it('flags rules stated differently, quoting both pages, and only re-reads what changed', async () => {
       const dir = tempDir('rules');
-      write(dir, '.context/rules/migrations.md', '---\ntitle: Migrations\ntype: rule\n---\n\n# Migrations\n\n## Renames\n\nNever rename a column in the same release as the code change that stops using it.\n');
-      write(dir, '.context/guides/schema.md', '---\ntitle: Schema changes\n---\n\n# Schema changes\n\n## Renames\n\nRenaming a column is fine in the same release as the code change, if the column is small.\n');
-      write(dir, '.context/guides/other.md', '---\ntitle: Other\n---\n\n# Other\n\n## Unrelated\n\nThe office opens at nine.\n');
-      const engine2 = new Engine({ folders: [{ name: 'rules', absPath: dir }], settings: { refreshAfterMs: 0, updateDebounceMs: 10 } });
+      write(
+        dir,
+        '.context/rules/migrations.md',
+        '---\ntitle: Migrations\ntype: rule\n---\n\n# Migrations\n\n## Renames\n\nNever rename a column in the same release as the code change that stops using it.\n',
+      );
+      write(
+        dir,
+        '.context/guides/schema.md',
+        '---\ntitle: Schema changes\n---\n\n# Schema changes\n\n## Renames\n\nRenaming a column is fine in the same release as the code change, if the column is small.\n',
+      );
+      write(
+        dir,
+        '.context/guides/other.md',
+        '---\ntitle: Other\n---\n\n# Other\n\n## Unrelated\n\nThe office opens at nine.\n',
+      );
+      const engine2 = new Engine({
+        folders: [{ name: 'rules', absPath: dir }],
+        settings: { refreshAfterMs: 0, updateDebounceMs: 10 },
+      });
       try {
         const check = new ModelConflictCheck();
         const provider = new OpenAiModelProvider({ baseUrl: server.baseUrl, model: 'checker' });
         const logs: string[] = [];
         let done!: () => void;
         const finished = new Promise<void>((resolve) => (done = resolve));
-        const stop = watchLibrarySoundness(engine2, check, () => provider, { now: () => new Date('2026-06-01T00:00:00Z'), log: (m) => { logs.push(m); done(); } });
+        const stop = watchLibrarySoundness(engine2, check, () => provider, {
+          now: () => new Date('2026-06-01T00:00:00Z'),
+          log: (m) => {
+            logs.push(m);
+            done();
+          },
+        });
         await engine2.waitForIndex();
         await finished;
         stop();
-        assert.deepEqual(logs, ['[library] conflict check of 3 changed page(s) with openai:checker: 1 call(s), 0 failed']);
+        assert.deepEqual(logs, [
+          '[library] conflict check of 3 changed page(s) with openai:checker: 1 call(s), 0 failed',
+        ]);
         const view = libraryView(engine2.current()!, TODAY);
         const flags = libraryFlags(view, [check]);
-        assert.deepEqual(flags.map((f) => [f.kind, f.by, f.what, f.places.map((p) => [p.path, p.line, p.wording])]), [
+        assert.deepEqual(
+          flags.map((f) => [f.kind, f.by, f.what, f.places.map((p) => [p.path, p.line, p.wording])]),
           [
-            'conflict',
-            'model',
-            'renaming columns',
             [
-              ['.context/guides/schema.md', 9, 'Renaming a column is fine in the same release'],
-              ['.context/rules/migrations.md', 10, 'Never rename a column in the same release'],
+              'conflict',
+              'model',
+              'renaming columns',
+              [
+                ['.context/guides/schema.md', 9, 'Renaming a column is fine in the same release'],
+                ['.context/rules/migrations.md', 10, 'Never rename a column in the same release'],
+              ],
             ],
           ],
-        ]);
+        );
         // Nothing changed: nothing is asked again.
         const again = await check.check(view, provider);
         assert.equal(again.calls, 0);
         // An edited section makes its answer stale (its flag goes) until it is checked again.
-        fs.writeFileSync(path.join(dir, '.context/guides/schema.md'), '---\ntitle: Schema changes\n---\n\n# Schema changes\n\n## Renames\n\nRenaming a column in the same release as the code change needs care: expand, then contract.\n');
+        fs.writeFileSync(
+          path.join(dir, '.context/guides/schema.md'),
+          '---\ntitle: Schema changes\n---\n\n# Schema changes\n\n## Renames\n\nRenaming a column in the same release as the code change needs care: expand, then contract.\n',
+        );
         const view2 = libraryView(await engine2.reindex(), TODAY);
-        assert.deepEqual(libraryFlags(view2, [check]).filter((f) => f.by === 'model'), []);
+        assert.deepEqual(
+          libraryFlags(view2, [check]).filter((f) => f.by === 'model'),
+          [],
+        );
         const report = await check.check(view2, provider);
         assert.deepEqual(report, { calls: 1, failures: 0, provider: 'openai:checker' });
       } finally {

@@ -29,9 +29,23 @@ describe('the example workspace library (examples/fernhill)', function () {
   it('reads each instruction-file format into one library, with its origin format and properties', () => {
     const facts = (path: string) => {
       const d = doc(path)!;
-      return { format: d.format, title: d.title, type: d.library!.type, namespace: d.library!.namespace, applyTo: d.library!.applyTo, alwaysApply: d.library!.alwaysApply };
+      return {
+        format: d.format,
+        title: d.title,
+        type: d.library!.type,
+        namespace: d.library!.namespace,
+        applyTo: d.library!.applyTo,
+        alwaysApply: d.library!.alwaysApply,
+      };
     };
-    assert.deepEqual(facts('AGENTS.md'), { format: 'agents-md', title: 'AGENTS.md', type: 'instructions', namespace: '', applyTo: undefined, alwaysApply: undefined });
+    assert.deepEqual(facts('AGENTS.md'), {
+      format: 'agents-md',
+      title: 'AGENTS.md',
+      type: 'instructions',
+      namespace: '',
+      applyTo: undefined,
+      alwaysApply: undefined,
+    });
     assert.deepEqual(facts('payments-platform/AGENTS.md'), {
       format: 'agents-md',
       title: 'Agent notes for payments-platform',
@@ -40,7 +54,14 @@ describe('the example workspace library (examples/fernhill)', function () {
       applyTo: undefined,
       alwaysApply: undefined,
     });
-    assert.deepEqual(facts('CLAUDE.md'), { format: 'claude-md', title: 'CLAUDE.md', type: 'instructions', namespace: '', applyTo: undefined, alwaysApply: undefined });
+    assert.deepEqual(facts('CLAUDE.md'), {
+      format: 'claude-md',
+      title: 'CLAUDE.md',
+      type: 'instructions',
+      namespace: '',
+      applyTo: undefined,
+      alwaysApply: undefined,
+    });
     assert.deepEqual(facts('.github/copilot-instructions.md'), {
       format: 'copilot-instructions',
       title: 'Copilot instructions for Fernhill',
@@ -67,8 +88,14 @@ describe('the example workspace library (examples/fernhill)', function () {
       alwaysApply: false,
     });
     // Cursor's `description` is the summary; a file without one gets its first sentence.
-    assert.equal(documentSummary(doc('.cursor/rules/money-and-pci.mdc')!), 'Rules for code that handles amounts or card data in payments-platform');
-    assert.equal(documentSummary(doc('CLAUDE.md')!), 'Read AGENTS.md and .context/instructions.md; they apply to you in full.');
+    assert.equal(
+      documentSummary(doc('.cursor/rules/money-and-pci.mdc')!),
+      'Rules for code that handles amounts or card data in payments-platform',
+    );
+    assert.equal(
+      documentSummary(doc('CLAUDE.md')!),
+      'Read AGENTS.md and .context/instructions.md; they apply to you in full.',
+    );
     assert.deepEqual(facts('.context/instructions.md'), {
       format: 'context-page',
       title: 'Instructions for coding agents at Fernhill',
@@ -77,7 +104,14 @@ describe('the example workspace library (examples/fernhill)', function () {
       applyTo: undefined,
       alwaysApply: undefined,
     });
-    assert.deepEqual(facts('.context/reference/plans-and-limits.md'), { format: 'context-page', title: 'Plans, regions and limits', type: 'table', namespace: 'reference', applyTo: undefined, alwaysApply: undefined });
+    assert.deepEqual(facts('.context/reference/plans-and-limits.md'), {
+      format: 'context-page',
+      title: 'Plans, regions and limits',
+      type: 'table',
+      namespace: 'reference',
+      applyTo: undefined,
+      alwaysApply: undefined,
+    });
   });
 
   it('serves 26 ready documents in 6 namespaces; the draft and the expired page are left out', () => {
@@ -105,11 +139,23 @@ describe('the example workspace library (examples/fernhill)', function () {
 
   it('pins "Finding a merchant account id" whole into the MCP server instructions', () => {
     const pinned = pinnedDocuments(view);
-    assert.deepEqual(pinned.map((p) => [p.title, p.id]), [['Finding a merchant account id', documentId('.context/guides/finding-a-merchant-account-id.md').slice(0, 8)]]);
-    assert.match(pinned[0].text, /^# Finding a merchant account id\n\nEvery merchant has exactly one merchant account id/);
-    assert.match(pinned[0].text, /## Test and sandbox merchants\n\nSandbox ids start with `mac_test_`\. They exist only in staging and the gateway sandbox, and a\nproduction tool refuses them\.$/);
+    assert.deepEqual(
+      pinned.map((p) => [p.title, p.id]),
+      [['Finding a merchant account id', documentId('.context/guides/finding-a-merchant-account-id.md').slice(0, 8)]],
+    );
+    assert.match(
+      pinned[0].text,
+      /^# Finding a merchant account id\n\nEvery merchant has exactly one merchant account id/,
+    );
+    assert.match(
+      pinned[0].text,
+      /## Test and sandbox merchants\n\nSandbox ids start with `mac_test_`\. They exist only in staging and the gateway sandbox, and a\nproduction tool refuses them\.$/,
+    );
     const instructions = libraryInstructions(state, new Date(`${TODAY}T12:00:00Z`));
-    assert.match(instructions, /^The team's rules and instructions library \(26 documents\) is served by three tools: get_toc maps it/);
+    assert.match(
+      instructions,
+      /^The team's rules and instructions library \(26 documents\) is served by three tools: get_toc maps it/,
+    );
     assert.ok(instructions.includes(`=== Finding a merchant account id  [doc ${pinned[0].id}] ===\n${pinned[0].text}`));
     // Before the first index pass there is nothing to pin yet: the first answer will carry them.
     assert.match(libraryInstructions(undefined), /Pinned documents, if the library has any, head your first answer/);
@@ -123,7 +169,10 @@ describe('the example workspace library (examples/fernhill)', function () {
     assert.deepEqual(
       ids,
       [
-        sectionId('.context/guides/calling-the-payments-gateway.md', ['Calling the payments gateway', 'Idempotency keys']),
+        sectionId('.context/guides/calling-the-payments-gateway.md', [
+          'Calling the payments gateway',
+          'Idempotency keys',
+        ]),
         sectionId('.context/guides/issuing-refunds.md', ['Issuing refunds', 'Idempotency keys']),
       ].sort(),
     );

@@ -49,7 +49,8 @@ export async function indexLibrary(dir: string, name = 'lib'): Promise<IndexedLi
 export function sentences(topic: string, count: number): string {
   const verbs = ['checks', 'records', 'explains', 'limits', 'describes', 'lists', 'names', 'covers'];
   const out: string[] = [];
-  for (let i = 0; i < count; i++) out.push(`The ${topic} step ${i + 1} ${verbs[i % verbs.length]} what the reviewer needs to know.`);
+  for (let i = 0; i < count; i++)
+    out.push(`The ${topic} step ${i + 1} ${verbs[i % verbs.length]} what the reviewer needs to know.`);
   return out.join(' ');
 }
 
@@ -57,8 +58,15 @@ export function sentences(topic: string, count: number): string {
  * A generated page: `# Title` then `sections - 1` second-level sections of `sentencesPerSection`
  * sentences each (the title section holds one sentence).
  */
-export function generatedPage(path: string, title: string, sections: number, sentencesPerSection: number, front: Record<string, unknown> = {}): PageSpec {
+export function generatedPage(
+  path: string,
+  title: string,
+  sections: number,
+  sentencesPerSection: number,
+  front: Record<string, unknown> = {},
+): PageSpec {
   const parts = [`# ${title}\n\n${sentences(title.toLowerCase(), 1)}`];
-  for (let s = 1; s < sections; s++) parts.push(`## Part ${s} of ${title}\n\n${sentences(`part ${s}`, sentencesPerSection)}`);
+  for (let s = 1; s < sections; s++)
+    parts.push(`## Part ${s} of ${title}\n\n${sentences(`part ${s}`, sentencesPerSection)}`);
   return { path, front: { title, ...front }, body: `${parts.join('\n\n')}\n` };
 }

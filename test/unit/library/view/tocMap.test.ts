@@ -13,10 +13,14 @@ const sid8 = (path: string, headings: string[]) => sectionId(path, headings).sli
 
 /** `n` generated pages in one namespace, with titles from `title(i)`, paths p000.md... */
 function cards(n: number, sections: number, sentencesPerSection: number, title: (i: number) => string) {
-  return Array.from({ length: n }, (_, i) => generatedPage(`.context/cards/p${String(i).padStart(3, '0')}.md`, title(i), sections, sentencesPerSection));
+  return Array.from({ length: n }, (_, i) =>
+    generatedPage(`.context/cards/p${String(i).padStart(3, '0')}.md`, title(i), sections, sentencesPerSection),
+  );
 }
 
-const CARDS_FOLDER = { '.context/cards/folder.yaml': 'description: Card products, one page per product and topic.\nprofile: catalog\n' };
+const CARDS_FOLDER = {
+  '.context/cards/folder.yaml': 'description: Card products, one page per product and topic.\nprofile: catalog\n',
+};
 
 describe('get_toc maps (library/view/tocMap)', function () {
   this.timeout(120_000);
@@ -32,19 +36,31 @@ describe('get_toc maps (library/view/tocMap)', function () {
   });
 
   it('level 1 (3 documents): the full map, namespace descriptions first, sections inline up to 8, a count beyond', async () => {
-    const errorSections = Array.from({ length: 9 }, (_, i) => `## E${100 + i}\n\nCode E${100 + i} means the request was refused for reason ${i}.`).join('\n\n');
+    const errorSections = Array.from(
+      { length: 9 },
+      (_, i) => `## E${100 + i}\n\nCode E${100 + i} means the request was refused for reason ${i}.`,
+    ).join('\n\n');
     const lib = await open(
       writeLibrary(
         [
           {
             path: '.context/rules/refund-policy.md',
-            front: { title: 'Refund policy', summary: 'Rules for refunding customers by plan and region; read before issuing any refund.' },
+            front: {
+              title: 'Refund policy',
+              summary: 'Rules for refunding customers by plan and region; read before issuing any refund.',
+            },
             body: '# Refund policy\n\n## Enterprise refunds\n\nRefunds on annual enterprise contracts need finance approval. Ask in the finance channel.\n\n## EU withdrawal right\n\nEU consumers may cancel within 14 days.\n',
           },
-          { path: '.context/rules/error-codes.md', body: `# Error codes\n\nLook up an API error code by number. Then explain it.\n\n${errorSections}\n` },
+          {
+            path: '.context/rules/error-codes.md',
+            body: `# Error codes\n\nLook up an API error code by number. Then explain it.\n\n${errorSections}\n`,
+          },
           { path: 'AGENTS.md', body: '# AGENTS.md\n\nBuild with make. Test with make test.\n' },
         ],
-        { '.context/folder.yaml': 'description: The team library.\n', '.context/rules/folder.yaml': 'description: House rules for every change.\nprofile: focused\n' },
+        {
+          '.context/folder.yaml': 'description: The team library.\n',
+          '.context/rules/folder.yaml': 'description: House rules for every change.\nprofile: focused\n',
+        },
       ),
     );
     const map = buildTocMap(lib.view);
@@ -74,15 +90,29 @@ describe('get_toc maps (library/view/tocMap)', function () {
     ].join('\n');
     assert.equal(renderToc(map), expected);
     assert.equal(map.condensed, false);
-    assert.deepEqual(map.namespaces.map((n) => [n.label, n.level, n.profile]), [['.', 1, 'focused'], ['rules', 1, 'focused']]);
+    assert.deepEqual(
+      map.namespaces.map((n) => [n.label, n.level, n.profile]),
+      [
+        ['.', 1, 'focused'],
+        ['rules', 1, 'focused'],
+      ],
+    );
     assert.equal(map.tokens, Math.ceil(expected.length / 4));
     assert.equal(map.tokens, 170);
   });
 
   it('level 2 (60 documents): one line per document when the full map is over 8,000 tokens', async () => {
-    const lib = await open(writeLibrary(cards(60, 6, 3, (i) => `Runbook ${i}`), CARDS_FOLDER));
+    const lib = await open(
+      writeLibrary(
+        cards(60, 6, 3, (i) => `Runbook ${i}`),
+        CARDS_FOLDER,
+      ),
+    );
     const map = buildTocMap(lib.view);
-    assert.deepEqual(map.namespaces.map((n) => n.level), [2]);
+    assert.deepEqual(
+      map.namespaces.map((n) => n.level),
+      [2],
+    );
     assert.equal(map.condensed, true);
     const text = renderToc(map);
     assert.equal(map.tokens, estimateTokens(text));
@@ -97,10 +127,22 @@ describe('get_toc maps (library/view/tocMap)', function () {
       'Card products, one page per product and topic.',
     ]);
     // Titles in natural order, each with its id and summary.
-    assert.equal(lines[7], `- [doc ${id8('.context/cards/p000.md')}] Runbook 0 — The runbook 0 step 1 checks what the reviewer needs to know.`);
-    assert.equal(lines[8], `- [doc ${id8('.context/cards/p001.md')}] Runbook 1 — The runbook 1 step 1 checks what the reviewer needs to know.`);
-    assert.equal(lines[9], `- [doc ${id8('.context/cards/p002.md')}] Runbook 2 — The runbook 2 step 1 checks what the reviewer needs to know.`);
-    assert.equal(lines[66], `- [doc ${id8('.context/cards/p059.md')}] Runbook 59 — The runbook 59 step 1 checks what the reviewer needs to know.`);
+    assert.equal(
+      lines[7],
+      `- [doc ${id8('.context/cards/p000.md')}] Runbook 0 — The runbook 0 step 1 checks what the reviewer needs to know.`,
+    );
+    assert.equal(
+      lines[8],
+      `- [doc ${id8('.context/cards/p001.md')}] Runbook 1 — The runbook 1 step 1 checks what the reviewer needs to know.`,
+    );
+    assert.equal(
+      lines[9],
+      `- [doc ${id8('.context/cards/p002.md')}] Runbook 2 — The runbook 2 step 1 checks what the reviewer needs to know.`,
+    );
+    assert.equal(
+      lines[66],
+      `- [doc ${id8('.context/cards/p059.md')}] Runbook 59 — The runbook 59 step 1 checks what the reviewer needs to know.`,
+    );
     assert.equal(lines.length, 7 + 60);
     // The full map of the same library is over budget: level 2 is the most detailed that fits.
     const full = buildTocMap(lib.view, { budget: 1_000_000 });
@@ -110,9 +152,17 @@ describe('get_toc maps (library/view/tocMap)', function () {
   });
 
   it('level 3 (700 documents): titles only, with ids', async () => {
-    const lib = await open(writeLibrary(cards(700, 3, 2, (i) => `Card ${i} fees`), CARDS_FOLDER));
+    const lib = await open(
+      writeLibrary(
+        cards(700, 3, 2, (i) => `Card ${i} fees`),
+        CARDS_FOLDER,
+      ),
+    );
     const map = buildTocMap(lib.view);
-    assert.deepEqual(map.namespaces.map((n) => n.level), [3]);
+    assert.deepEqual(
+      map.namespaces.map((n) => n.level),
+      [3],
+    );
     const text = renderToc(map);
     // Independent size check: header lines, then one `- [doc xxxxxxxx] Title` line per document.
     const header = [
@@ -124,7 +174,8 @@ describe('get_toc maps (library/view/tocMap)', function () {
       'Card products, one page per product and topic.',
       '',
     ].join('\n');
-    const titlesChars = Array.from({ length: 700 }, (_, i) => `- [doc 12345678] Card ${i} fees`.length).reduce((a, b) => a + b, 0) + 699;
+    const titlesChars =
+      Array.from({ length: 700 }, (_, i) => `- [doc 12345678] Card ${i} fees`.length).reduce((a, b) => a + b, 0) + 699;
     assert.equal(text.length, header.length + 1 + titlesChars);
     assert.equal(map.tokens, Math.ceil((header.length + 1 + titlesChars) / 4));
     assert.equal(map.tokens, 5_469);
@@ -136,7 +187,12 @@ describe('get_toc maps (library/view/tocMap)', function () {
   });
 
   it('level 4 (700 documents with long titles): an overview with the description and the count', async () => {
-    const lib = await open(writeLibrary(cards(700, 3, 2, (i) => `Rewards card product number ${i}: fees and limits`), CARDS_FOLDER));
+    const lib = await open(
+      writeLibrary(
+        cards(700, 3, 2, (i) => `Rewards card product number ${i}: fees and limits`),
+        CARDS_FOLDER,
+      ),
+    );
     const map = buildTocMap(lib.view);
     assert.equal(
       renderToc(map),
@@ -160,21 +216,32 @@ describe('get_toc maps (library/view/tocMap)', function () {
       generatedPage('.context/rules/a.md', 'Amounts in minor units', 2, 1),
       generatedPage('.context/rules/b.md', 'Never log card numbers', 2, 1),
     ];
-    const lib = await open(writeLibrary(pages, { ...CARDS_FOLDER, '.context/rules/folder.yaml': 'description: House rules.\n' }));
+    const lib = await open(
+      writeLibrary(pages, { ...CARDS_FOLDER, '.context/rules/folder.yaml': 'description: House rules.\n' }),
+    );
     const map = buildTocMap(lib.view);
-    assert.deepEqual(map.namespaces.map((n) => [n.label, n.level]), [['cards', 3], ['rules', 1]]);
+    assert.deepEqual(
+      map.namespaces.map((n) => [n.label, n.level]),
+      [
+        ['cards', 3],
+        ['rules', 1],
+      ],
+    );
     assert.ok(map.tokens <= TOC_TOKEN_BUDGET);
     assert.match(renderToc(map), /Condensed to stay within about 8,000 tokens: "cards" titles only\./);
     // A map of one namespace is headed by that namespace's description and holds only it.
     const rules = buildTocMap(lib.view, { namespace: 'rules' });
     assert.equal(rules.documentCount, 2);
     assert.equal(rules.description, 'House rules.');
-    assert.match(renderToc(rules), /^# Library map of namespace "rules": 2 documents\nHouse rules\.\n\n# Namespace "rules": 2 documents\n\n## Amounts in minor units/);
+    assert.match(
+      renderToc(rules),
+      /^# Library map of namespace "rules": 2 documents\nHouse rules\.\n\n# Namespace "rules": 2 documents\n\n## Amounts in minor units/,
+    );
 
     // Query mode: the best match first, in full; then shorter entries while the budget lasts.
     const ranking = await rankLibrary(lib.view, 'fees of card 42');
     const query = buildTocQuery(lib.view, ranking);
-    assert.equal(query.matched, 701, "every card page and the rule that names card numbers");
+    assert.equal(query.matched, 701, 'every card page and the rule that names card numbers');
     assert.equal(query.documents[0].title, 'Card 42 fees');
     assert.equal(query.documents[0].level, 1);
     assert.equal(query.documents[0].id, id8('.context/cards/p042.md'));
@@ -182,16 +249,33 @@ describe('get_toc maps (library/view/tocMap)', function () {
     assert.equal(query.tokens, estimateTokens(renderToc(query)));
     assert.equal(query.condensed, true);
     // The best 10 in full, then one line each up to 50, the rest counted.
-    assert.deepEqual(query.documents.map((d) => d.level), [...Array(10).fill(1), ...Array(40).fill(2)]);
+    assert.deepEqual(
+      query.documents.map((d) => d.level),
+      [...Array(10).fill(1), ...Array(40).fill(2)],
+    );
     assert.equal(query.omitted, 651);
     assert.equal(query.tokens, 1_805);
     const text = renderToc(query);
-    assert.match(text, /^# Library map for "fees of card 42": 701 matching documents, best first\n\nCondensed \(at most about 8,000 tokens\): the first 10 documents in full, 40 as one line; 651 more matched and are not shown \(add words to the query to narrow it\)\.\n\n## Card 42 fees  \[doc /);
+    assert.match(
+      text,
+      /^# Library map for "fees of card 42": 701 matching documents, best first\n\nCondensed \(at most about 8,000 tokens\): the first 10 documents in full, 40 as one line; 651 more matched and are not shown \(add words to the query to narrow it\)\.\n\n## Card 42 fees  \[doc /,
+    );
   });
 
   it('query mode lists nothing but says so when no document matches; document mode lists one document', async () => {
-    const errorSections = Array.from({ length: 11 }, (_, i) => `## E${100 + i}\n\nCode E${100 + i} means refusal reason ${i}.`).join('\n\n');
-    const lib = await open(writeLibrary([{ path: '.context/ref/errors.md', front: { title: 'Error codes' }, body: `# Error codes\n\nLook codes up here.\n\n${errorSections}\n` }]));
+    const errorSections = Array.from(
+      { length: 11 },
+      (_, i) => `## E${100 + i}\n\nCode E${100 + i} means refusal reason ${i}.`,
+    ).join('\n\n');
+    const lib = await open(
+      writeLibrary([
+        {
+          path: '.context/ref/errors.md',
+          front: { title: 'Error codes' },
+          body: `# Error codes\n\nLook codes up here.\n\n${errorSections}\n`,
+        },
+      ]),
+    );
     const none = buildTocQuery(lib.view, await rankLibrary(lib.view, 'kubernetes autoscaling'));
     assert.equal(none.matched, 0);
     assert.deepEqual(none.documents, []);
@@ -201,13 +285,18 @@ describe('get_toc maps (library/view/tocMap)', function () {
     const listing = buildTocDocument(lib.view, doc);
     assert.equal(listing.sections.length, 12);
     assert.equal(listing.omittedSections, 0);
-    assert.deepEqual(listing.sections.slice(0, 3).map((s) => [s.id, s.heading, s.depth, s.summary]), [
-      [sid8('.context/ref/errors.md', ['Error codes']), 'Error codes', 0, undefined],
-      [sid8('.context/ref/errors.md', ['Error codes', 'E100']), 'E100', 1, 'Code E100 means refusal reason 0.'],
-      [sid8('.context/ref/errors.md', ['Error codes', 'E101']), 'E101', 1, 'Code E101 means refusal reason 1.'],
-    ]);
+    assert.deepEqual(
+      listing.sections.slice(0, 3).map((s) => [s.id, s.heading, s.depth, s.summary]),
+      [
+        [sid8('.context/ref/errors.md', ['Error codes']), 'Error codes', 0, undefined],
+        [sid8('.context/ref/errors.md', ['Error codes', 'E100']), 'E100', 1, 'Code E100 means refusal reason 0.'],
+        [sid8('.context/ref/errors.md', ['Error codes', 'E101']), 'E101', 1, 'Code E101 means refusal reason 1.'],
+      ],
+    );
     // With a query, the matching sections come first, best first.
-    const ranked = buildTocDocument(lib.view, doc, { ranking: await rankLibrary(lib.view, 'what does E107 mean', { filter: (e) => e.doc === doc }) });
+    const ranked = buildTocDocument(lib.view, doc, {
+      ranking: await rankLibrary(lib.view, 'what does E107 mean', { filter: (e) => e.doc === doc }),
+    });
     assert.equal(ranked.sections[0].heading, 'E107');
     assert.match(renderToc(ranked), /Sections matching "what does E107 mean" come first/);
     // A tiny budget drops summaries, then counts the sections it cannot list.
