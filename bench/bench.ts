@@ -38,7 +38,15 @@ import { TOOLS } from '../server/src/tools/registry';
 import { generateWorkspace, parseSize } from './generate';
 import { measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
 import { measureEmbedding, type EmbeddingFigures, type EmbeddingSpec } from './measureEmbedding';
-import { measureMeaning, prepareVectors, type Maybe, type MeaningFigures, type MeaningSpec, type PrepareFigures, type VectorMode } from './measureMeaning';
+import {
+  measureMeaning,
+  prepareVectors,
+  type Maybe,
+  type MeaningFigures,
+  type MeaningSpec,
+  type PrepareFigures,
+  type VectorMode,
+} from './measureMeaning';
 import { measureVectors, type VectorFigures, type VectorSpec } from './measureVectors';
 import { renderBench, runEnvironment, type BenchResult, type BenchWorkspace, type GeneratedFigures } from './report';
 import type { StandinSource } from './standinVectors';
@@ -47,7 +55,10 @@ import { EXPECTED_TOOLS } from './toolInputs';
 const REPO_ROOT = path.resolve(__dirname, '..');
 const EXAMPLE = path.join(REPO_ROOT, 'examples', 'fernhill');
 /** Update probes in the example workspace (found again by shape if the example changes). */
-const EXAMPLE_PROBES = { docsPage: 'payments-platform/services/billing-worker/docs/architecture.md', catalogFile: 'payments-platform/catalog-info.yaml' };
+const EXAMPLE_PROBES = {
+  docsPage: 'payments-platform/services/billing-worker/docs/architecture.md',
+  catalogFile: 'payments-platform/catalog-info.yaml',
+};
 
 interface BenchOptions {
   sizes: string[];
@@ -122,7 +133,9 @@ async function runBench(options: BenchOptions): Promise<void> {
   const workspaces: BenchWorkspace[] = [];
   const notes: string[] = [];
   const vectorIndex: VectorFigures[] = [];
-  let embedding: Maybe<EmbeddingFigures> = { skipped: options.quick ? 'in --quick (no model runs)' : 'with --vectors skip' };
+  let embedding: Maybe<EmbeddingFigures> = {
+    skipped: options.quick ? 'in --quick (no model runs)' : 'with --vectors skip',
+  };
   const missing = EXPECTED_TOOLS.filter((name) => !TOOLS.some((t) => t.name === name));
   if (missing.length) notes.push(`tools not in TOOLS yet, so not timed: ${missing.join(', ')}`);
   try {
@@ -135,7 +148,10 @@ async function runBench(options: BenchOptions): Promise<void> {
       probes: findProbes(example, EXAMPLE_PROBES),
       queries: queryCount('fernhill', options.quick),
     });
-    workspaces.push({ figures: exampleFigures, meaning: meaningInChildren(options, scratch, 'fernhill', example, 'fernhill') });
+    workspaces.push({
+      figures: exampleFigures,
+      meaning: meaningInChildren(options, scratch, 'fernhill', example, 'fernhill'),
+    });
 
     for (const size of options.sizes) {
       const dir = path.join(scratch, `ws-${size}`);
@@ -151,23 +167,45 @@ async function runBench(options: BenchOptions): Promise<void> {
         gitMs: made.gitMs,
         git: options.git,
       };
-      progress(`${size}: ${made.files} files, ${made.predictedSections} sections written in ${(made.writeMs / 1000).toFixed(1)} s (+ git ${(made.gitMs / 1000).toFixed(1)} s)`);
-      const figures = measureInChild(options, scratch, { name: size, dir, folderName: `ws-${size}`, probes: made.probes, queries: queryCount(size, options.quick) });
+      progress(
+        `${size}: ${made.files} files, ${made.predictedSections} sections written in ${(made.writeMs / 1000).toFixed(1)} s (+ git ${(made.gitMs / 1000).toFixed(1)} s)`,
+      );
+      const figures = measureInChild(options, scratch, {
+        name: size,
+        dir,
+        folderName: `ws-${size}`,
+        probes: made.probes,
+        queries: queryCount(size, options.quick),
+      });
       if (figures.counts.sections !== made.predictedSections) {
-        notes.push(`${size}: the engine indexed ${figures.counts.sections} sections, the generator wrote ${made.predictedSections}`);
+        notes.push(
+          `${size}: the engine indexed ${figures.counts.sections} sections, the generator wrote ${made.predictedSections}`,
+        );
       }
       const meaning = meaningInChildren(options, scratch, size, dir, `ws-${size}`);
       workspaces.push({ figures, generated, meaning });
       if (!options.keep) rmSync(dir, { recursive: true, force: true });
     }
     if (!options.quick && options.vectors !== 'skip') {
-      const spec: EmbeddingSpec = { exampleDir: example, repoRoot: REPO_ROOT, backgroundSections: BACKGROUND_SECTIONS, queries: 200, seed: options.seed };
+      const spec: EmbeddingSpec = {
+        exampleDir: example,
+        repoRoot: REPO_ROOT,
+        backgroundSections: BACKGROUND_SECTIONS,
+        queries: 200,
+        seed: options.seed,
+      };
       progress('measuring the local embedder (throughput, queries, answers while embedding, first npm run example)');
       embedding = runChild<EmbeddingFigures>(scratch, 'embedding', 'embedder', spec);
     }
     if (options.vectors !== 'skip') {
       for (const size of options.sizes) {
-        const spec: VectorSpec = { size, count: parseSize(size), queries: options.quick ? 50 : 200, seed: options.seed, standin: options.standin };
+        const spec: VectorSpec = {
+          size,
+          count: parseSize(size),
+          queries: options.quick ? 50 : 200,
+          seed: options.seed,
+          standin: options.standin,
+        };
         progress(`measuring the vector index at ${size}`);
         vectorIndex.push(runChild<VectorFigures>(scratch, 'vectors', `${size}.vectors`, spec));
       }
@@ -205,7 +243,22 @@ async function runBench(options: BenchOptions): Promise<void> {
     // Words only, then hybrid (unless --vectors skip): each run starts both servers its own way.
     const modes = options.vectors === 'skip' ? [['--words-only']] : [['--words-only'], ['--standin', options.standin]];
     for (const mode of modes) {
-      const store = spawnSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'benchStore.ts'), '--size', options.storeSizes.join(','), '--seed', String(options.seed), '--queries', String(options.quick ? 20 : 50), ...mode], { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' });
+      const store = spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          path.join(__dirname, 'benchStore.ts'),
+          '--size',
+          options.storeSizes.join(','),
+          '--seed',
+          String(options.seed),
+          '--queries',
+          String(options.quick ? 20 : 50),
+          ...mode,
+        ],
+        { stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8' },
+      );
       if (store.status !== 0) throw new Error(`bench: the store bench failed (exit ${store.status})`);
       process.stdout.write(`\n${store.stdout}`);
     }
@@ -213,8 +266,18 @@ async function runBench(options: BenchOptions): Promise<void> {
 }
 
 /** Runs measure.ts for one workspace in a fresh `node --expose-gc` process and reads its figures. */
-function measureInChild(options: BenchOptions, scratch: string, ws: Pick<MeasureSpec, 'name' | 'dir' | 'folderName' | 'probes' | 'queries'>): WorkspaceFigures {
-  const spec: MeasureSpec = { ...ws, runs: options.runs, updates: options.quick ? 5 : 20, seed: options.seed, budgetMs: options.budgetMs };
+function measureInChild(
+  options: BenchOptions,
+  scratch: string,
+  ws: Pick<MeasureSpec, 'name' | 'dir' | 'folderName' | 'probes' | 'queries'>,
+): WorkspaceFigures {
+  const spec: MeasureSpec = {
+    ...ws,
+    runs: options.runs,
+    updates: options.quick ? 5 : 20,
+    seed: options.seed,
+    budgetMs: options.budgetMs,
+  };
   progress(`measuring ${ws.name}`);
   return runChild<WorkspaceFigures>(scratch, 'lexical', ws.name, spec);
 }
@@ -223,15 +286,35 @@ function measureInChild(options: BenchOptions, scratch: string, ws: Pick<Measure
  * Embeddings-on figures for one workspace: a child process prepares every section's vectors in a
  * fresh cache folder (the model, or stand-ins), a second measures a fresh engine over it.
  */
-function meaningInChildren(options: BenchOptions, scratch: string, name: string, dir: string, folderName: string): Maybe<MeaningFigures> {
+function meaningInChildren(
+  options: BenchOptions,
+  scratch: string,
+  name: string,
+  dir: string,
+  folderName: string,
+): Maybe<MeaningFigures> {
   if (options.vectors === 'skip') return { skipped: '--vectors skip' };
   const small = name === 'fernhill' || parseSize(name) < MODEL_LIMIT;
   const mode: VectorMode = options.quick || options.vectors === 'standin' || !small ? 'standin' : 'model';
   const cacheDir = path.join(scratch, `${name}.meaning-cache`);
   mkdirSync(cacheDir);
-  const spec: MeaningSpec = { name, dir, folderName, cacheDir, mode, standin: options.standin, quick: options.quick, queries: queryCount(name, options.quick), runs: options.runs, seed: options.seed, budgetMs: options.budgetMs };
+  const spec: MeaningSpec = {
+    name,
+    dir,
+    folderName,
+    cacheDir,
+    mode,
+    standin: options.standin,
+    quick: options.quick,
+    queries: queryCount(name, options.quick),
+    runs: options.runs,
+    seed: options.seed,
+    budgetMs: options.budgetMs,
+  };
   try {
-    progress(`${name}: section vectors (${mode === 'model' ? 'the packaged model, cold cache' : `stand-in, ${options.standin}`})`);
+    progress(
+      `${name}: section vectors (${mode === 'model' ? 'the packaged model, cold cache' : `stand-in, ${options.standin}`})`,
+    );
     const prepare = runChild<PrepareFigures>(scratch, 'prepare', `${name}.prepare`, spec);
     progress(`measuring ${name} with embeddings on`);
     return runChild<MeaningFigures>(scratch, 'meaning', `${name}.meaning`, { spec, prepare });
@@ -250,11 +333,16 @@ function runChild<T>(scratch: string, kind: ChildKind, label: string, input: unk
   const inFile = path.join(scratch, `${label}.${kind}.in.json`);
   const outFile = path.join(scratch, `${label}.${kind}.out.json`);
   writeFileSync(inFile, JSON.stringify({ input, out: outFile }));
-  const child = spawnSync(process.execPath, ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, '--child', kind, inFile], {
-    cwd: REPO_ROOT,
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  if (child.status !== 0) throw new Error(`bench: ${kind} measurement of ${label} failed (exit ${child.status ?? child.signal})`);
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--max-old-space-size=8192', '--import', 'tsx', __filename, '--child', kind, inFile],
+    {
+      cwd: REPO_ROOT,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    },
+  );
+  if (child.status !== 0)
+    throw new Error(`bench: ${kind} measurement of ${label} failed (exit ${child.status ?? child.signal})`);
   return JSON.parse(readFileSync(outFile, 'utf8')) as T;
 }
 
@@ -262,8 +350,12 @@ function runChild<T>(scratch: string, kind: ChildKind, label: string, input: unk
 function findProbes(dir: string, wanted: MeasureSpec['probes']): MeasureSpec['probes'] {
   const all = listFiles(dir);
   return {
-    docsPage: existsSync(path.join(dir, wanted.docsPage)) ? wanted.docsPage : all.find((f) => /\/docs\/[^/]+\.md$/.test(f))!,
-    catalogFile: existsSync(path.join(dir, wanted.catalogFile)) ? wanted.catalogFile : all.find((f) => f.endsWith('catalog-info.yaml'))!,
+    docsPage: existsSync(path.join(dir, wanted.docsPage))
+      ? wanted.docsPage
+      : all.find((f) => /\/docs\/[^/]+\.md$/.test(f))!,
+    catalogFile: existsSync(path.join(dir, wanted.catalogFile))
+      ? wanted.catalogFile
+      : all.find((f) => f.endsWith('catalog-info.yaml'))!,
   };
 }
 

@@ -73,9 +73,15 @@ async function startServer(given: string | undefined, pglite: boolean): Promise<
   if (!pglite && existsSync(bin) && readdirSync(bin).some((v) => existsSync(path.join(bin, v, 'bin', 'initdb')))) {
     // Its own folder under the temp dir: as root the server runs as `postgres`, which cannot enter `scratch` (0700).
     const dir = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-pg-'));
-    const started = execFileSync('bash', [path.join(REPO_ROOT, 'scripts/postgres/start-temp.sh'), dir], { encoding: 'utf8' }).trim();
+    const started = execFileSync('bash', [path.join(REPO_ROOT, 'scripts/postgres/start-temp.sh'), dir], {
+      encoding: 'utf8',
+    }).trim();
     const version = readdirSync(bin).sort().at(-1);
-    return { url: started, label: `PostgreSQL ${version} (Debian, fsync off)`, stop: async () => void spawnSync('bash', [path.join(REPO_ROOT, 'scripts/postgres/stop-temp.sh'), dir]) };
+    return {
+      url: started,
+      label: `PostgreSQL ${version} (Debian, fsync off)`,
+      stop: async () => void spawnSync('bash', [path.join(REPO_ROOT, 'scripts/postgres/stop-temp.sh'), dir]),
+    };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
@@ -142,7 +148,7 @@ interface SizeRow {
   named: { store: Percentiles; memory: Percentiles; identical: number; asked: number };
   all: { store: Percentiles; memory: Percentiles; identical: number; asked: number } | null;
   visible: { p50: number; max: number; edits: number } | null;
-  perQuestion: Percentiles & { asked: number; identical: number } | null;
+  perQuestion: (Percentiles & { asked: number; identical: number }) | null;
   hybrid: boolean;
 }
 
@@ -211,12 +217,22 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
     indexMs += performance.now() - started;
     const asked = makeQueries(textsOf(state), perNamespace(i), options.seed + i);
     const services = createServices({ engine });
-    for (const question of asked) questions.push({ namespace: folder.name, question, reference: await referenceAnswer(services, folder.name, question) });
+    for (const question of asked)
+      questions.push({
+        namespace: folder.name,
+        question,
+        reference: await referenceAnswer(services, folder.name, question),
+      });
     if (i === 0) everywhere = makeQueries(textsOf(state), options.allQueries, options.seed + 7919);
     for (const question of everywhere) {
-      const own = (await referenceAnswer(services, folder.name, question)) as { passages: { id: string; score: number }[] };
+      const own = (await referenceAnswer(services, folder.name, question)) as {
+        passages: { id: string; score: number }[];
+      };
       if (!alone.has(question)) alone.set(question, new Map());
-      alone.get(question)!.set(folder.name, own.passages.map((p) => [p.id, p.score]));
+      alone.get(question)!.set(
+        folder.name,
+        own.passages.map((p) => [p.id, p.score]),
+      );
     }
     const t0 = performance.now();
     const rows = workspaceRows(state, engine.meaningRows(state));
@@ -227,7 +243,10 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
     postings += report.postingsWritten;
     windows += report.windowsWritten;
     engine.dispose();
-    if ((i + 1) % 10 === 0 || i === count - 1) progress(`store ${size}: ${i + 1} of ${count} namespaces indexed and written (${int(sections)} sections, writes ${(writeMs / 1000).toFixed(1)} s so far)`);
+    if ((i + 1) % 10 === 0 || i === count - 1)
+      progress(
+        `store ${size}: ${i + 1} of ${count} namespaces indexed and written (${int(sections)} sections, writes ${(writeMs / 1000).toFixed(1)} s so far)`,
+      );
   }
   let rewriteMs = 0;
   for (const [i, folder] of folders.entries()) {
@@ -239,16 +258,24 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
   }
   progress(`store ${size}: unchanged rewrite of ${count} namespaces in ${(rewriteMs / 1000).toFixed(1)} s`);
 
-  const env: NodeJS.ProcessEnv = { WSCTX_CACHE_DIR: cacheDir, XDG_CONFIG_HOME: path.join(scratch, 'config'), WSCTX_EMBEDDINGS: options.pool ? 'local' : 'off' };
+  const env: NodeJS.ProcessEnv = {
+    WSCTX_CACHE_DIR: cacheDir,
+    XDG_CONFIG_HOME: path.join(scratch, 'config'),
+    WSCTX_EMBEDDINGS: options.pool ? 'local' : 'off',
+  };
   writeUserConfig(env.XDG_CONFIG_HOME!);
   const readers: ReaderFigures[] = [];
   if (options.split && count >= 2) {
     // Two readers, each serving half the namespaces by a config list: each one's load and memory.
     const half = Math.ceil(count / 2);
-    for (const [k, names] of [folders.slice(0, half), folders.slice(half)].map((list, k) => [k, list.map((f) => f.name)] as const)) {
+    for (const [k, names] of [folders.slice(0, half), folders.slice(half)].map(
+      (list, k) => [k, list.map((f) => f.name)] as const,
+    )) {
       const config = path.join(scratch, `reader-${size}-${k}.yaml`);
       writeFileSync(config, `namespaces: [${names.join(', ')}]\n`);
-      const reader = running(await startServe(`reader ${k + 1} of 2`, ['--store', server.url, '--config', config], env));
+      const reader = running(
+        await startServe(`reader ${k + 1} of 2`, ['--store', server.url, '--config', config], env),
+      );
       readers.push(await readerFigures(reader, names.length));
       await reader.stop();
     }
@@ -256,15 +283,25 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
   progress(`store ${size}: starting the reader (serve --store)`);
   const reader = running(await startServe('serve --store', ['--store', server.url], env));
   const main = await readerFigures(reader, count);
-  progress(`store ${size}: reader serving ${count} namespaces after ${(main.loadMs / 1000).toFixed(1)} s, RSS ${formatBytes(main.rssLoaded)} (estimated ${formatBytes(main.estimatedBytes)})`);
+  progress(
+    `store ${size}: reader serving ${count} namespaces after ${(main.loadMs / 1000).toFixed(1)} s, RSS ${formatBytes(main.rssLoaded)} (estimated ${formatBytes(main.estimatedBytes)})`,
+  );
 
   progress(`store ${size}: starting the in-memory serve over the same ${count} folders`);
   const memoryStarted = performance.now();
-  const memory = running(await startServe('serve (in memory)', folders.flatMap((f) => ['--workspace', f.absPath]), env));
+  const memory = running(
+    await startServe(
+      'serve (in memory)',
+      folders.flatMap((f) => ['--workspace', f.absPath]),
+      env,
+    ),
+  );
   await untilWarm(memory, folders[0].name);
   const memoryIndexMs = performance.now() - memoryStarted;
   const memoryRss = memory.rss();
-  progress(`store ${size}: in-memory serve warm after ${(memoryIndexMs / 1000).toFixed(1)} s, RSS ${formatBytes(memoryRss.rss)}`);
+  progress(
+    `store ${size}: in-memory serve warm after ${(memoryIndexMs / 1000).toFixed(1)} s, RSS ${formatBytes(memoryRss.rss)}`,
+  );
 
   // One warm-up call each: the first call of a session pays for things no later one does.
   await timedCall(reader, 'workspace_context', { workspace: folders[0].name, question: 'warm up' });
@@ -276,7 +313,10 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
     named.store.push(fromStore.ms);
     named.memory.push(fromMemory.ms);
     if (sameAnswer(fromStore.answer, q.reference)) named.identical++;
-    else progress(`store ${size}: the reader's answer differs from the in-memory one for "${q.question}" (${q.namespace})`);
+    else
+      progress(
+        `store ${size}: the reader's answer differs from the in-memory one for "${q.question}" (${q.namespace})`,
+      );
   }
   let all: SizeRow['all'] = null;
   if (everywhere.length > 0) {
@@ -290,7 +330,10 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
       store.push(fromStore.ms);
       mem.push(fromMemory.ms);
       if (mergedAsAlone(fromStore.answer, alone.get(question)!)) identical++;
-      else progress(`store ${size}: asked of every namespace, a folder's passages differ from its own answer for "${question}"`);
+      else
+        progress(
+          `store ${size}: asked of every namespace, a folder's passages differ from its own answer for "${question}"`,
+        );
     }
     all = { store: percentiles(store), memory: percentiles(mem), identical, asked: store.length };
   }
@@ -300,12 +343,22 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
 
   let perQuestion: SizeRow['perQuestion'] = null;
   if (options.perQuestion > 0) {
-    const slow = running(await startServe('serve --store --store-mode per-question', ['--store', server.url, '--store-mode', 'per-question'], env));
+    const slow = running(
+      await startServe(
+        'serve --store --store-mode per-question',
+        ['--store', server.url, '--store-mode', 'per-question'],
+        env,
+      ),
+    );
     const times: number[] = [];
     let identical = 0;
     // Before the edits below: every answer is compared with its reference.
     for (const q of questions.slice(0, options.perQuestion)) {
-      const { answer, ms: spent } = await timedCall(slow, 'workspace_context', { workspace: q.namespace, question: q.question, limit: 10 });
+      const { answer, ms: spent } = await timedCall(slow, 'workspace_context', {
+        workspace: q.namespace,
+        question: q.question,
+        limit: 10,
+      });
       times.push(spent);
       const { candidates: _read, ...rest } = answer;
       const { candidates: _all, ...want } = q.reference as Record<string, unknown>;
@@ -333,7 +386,12 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
     rewriteMs,
     readers,
     memoryServer: { indexMs: memoryIndexMs, rss: memoryRss.rss, peak: memoryRss.peak },
-    named: { store: percentiles(named.store), memory: percentiles(named.memory), identical: named.identical, asked: questions.length },
+    named: {
+      store: percentiles(named.store),
+      memory: percentiles(named.memory),
+      identical: named.identical,
+      asked: questions.length,
+    },
     all,
     visible,
     perQuestion,
@@ -342,7 +400,12 @@ async function benchSize(size: string, options: RunOptions, server: Server, scra
 }
 
 /** The folder indexed alone in memory (from its snapshot when it has one), with its stand-in vectors when `pool`. */
-async function indexFolder(folder: { name: string; absPath: string }, cacheDir: string, pool: VectorPool | undefined, seed: number): Promise<{ engine: Engine; state: IndexState }> {
+async function indexFolder(
+  folder: { name: string; absPath: string },
+  cacheDir: string,
+  pool: VectorPool | undefined,
+  seed: number,
+): Promise<{ engine: Engine; state: IndexState }> {
   let engine = new Engine({ folders: [folder], cacheDir });
   let state = await engine.waitForIndex();
   await engine.saveSnapshot();
@@ -351,7 +414,13 @@ async function indexFolder(folder: { name: string; absPath: string }, cacheDir: 
   // reads the cache once); that engine restores the snapshot rather than indexing again.
   fillVectorCache(state, cacheDir, (i) => grownVector(pool, i, seed));
   engine.dispose();
-  engine = new Engine({ folders: [folder], cacheDir, embeddings: { provider: 'local' }, embedInBackground: false, vectorBackend: 'exact' });
+  engine = new Engine({
+    folders: [folder],
+    cacheDir,
+    embeddings: { provider: 'local' },
+    embedInBackground: false,
+    vectorBackend: 'exact',
+  });
   state = await engine.waitForIndex();
   await engine.waitForMeaning();
   return { engine, state };
@@ -362,7 +431,11 @@ function* textsOf(state: IndexState): Generator<string> {
 }
 
 /** The in-memory engine's answer, as the MCP server puts it in `structuredContent`. */
-async function referenceAnswer(services: ReturnType<typeof createServices>, workspace: string, question: string): Promise<unknown> {
+async function referenceAnswer(
+  services: ReturnType<typeof createServices>,
+  workspace: string,
+  question: string,
+): Promise<unknown> {
   const tool = findTool('workspace_context')!;
   const output = await callTool(services, tool, { workspace, question, limit: 10 }, { sessionId: 'bench' });
   return JSON.parse(JSON.stringify(tool.structuredContent ? tool.structuredContent(output) : output)) as unknown;
@@ -377,14 +450,29 @@ function writeUserConfig(home: string): void {
 async function readerFigures(reader: BenchServer, namespaces: number): Promise<ReaderFigures> {
   const status = await reader.status();
   const rss = reader.rss();
-  return { label: reader.label, namespaces, loadMs: reader.startMs, estimatedBytes: Number(status.estimatedBytes ?? 0), rssLoaded: rss.rss, rssAfter: rss.rss, peak: rss.peak };
+  return {
+    label: reader.label,
+    namespaces,
+    loadMs: reader.startMs,
+    estimatedBytes: Number(status.estimatedBytes ?? 0),
+    rssLoaded: rss.rss,
+    rssAfter: rss.rss,
+    peak: rss.peak,
+  };
 }
 
 /**
  * `edits` writes of one changed page each (a new section with a word nowhere else), each timed
  * from the write's commit to the reader answering with it.
  */
-async function writeToVisible(size: string, folders: readonly { name: string; absPath: string }[], cacheDir: string, options: RunOptions, store: PostgresStore, reader: BenchServer): Promise<{ p50: number; max: number; edits: number }> {
+async function writeToVisible(
+  size: string,
+  folders: readonly { name: string; absPath: string }[],
+  cacheDir: string,
+  options: RunOptions,
+  store: PostgresStore,
+  reader: BenchServer,
+): Promise<{ p50: number; max: number; edits: number }> {
   const times: number[] = [];
   for (let k = 0; k < options.edits; k++) {
     const i = (k * 7) % folders.length;
@@ -401,10 +489,15 @@ async function writeToVisible(size: string, folders: readonly { name: string; ab
     engine.dispose();
     const committed = performance.now();
     for (;;) {
-      const { answer } = await timedCall(reader, 'workspace_context', { workspace: folder.name, question: `${word} drill`, limit: 1 });
+      const { answer } = await timedCall(reader, 'workspace_context', {
+        workspace: folder.name,
+        question: `${word} drill`,
+        limit: 1,
+      });
       const top = (answer.passages as { text: string }[])[0];
       if (top?.text.includes(word)) break;
-      if (performance.now() - committed > 120_000) throw new Error(`bench: ${folder.name}'s write (generation ${report.generation}) not visible after 120 s`);
+      if (performance.now() - committed > 120_000)
+        throw new Error(`bench: ${folder.name}'s write (generation ${report.generation}) not visible after 120 s`);
       await new Promise((r) => setTimeout(r, 10));
     }
     times.push(performance.now() - committed);
@@ -418,10 +511,24 @@ const pair = (p: Percentiles) => `${ms(p.p50)} / ${ms(p.p95)}`;
 const ratio = (store: Percentiles, memory: Percentiles) => `${(store.p95 / Math.max(memory.p95, 1e-9)).toFixed(2)}x`;
 
 export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string): string {
-  const lines = [`### PostgreSQL store, readers in memory (${serverLabel}${rows.some((r) => r.hybrid) ? '; hybrid: stand-in vectors, exact scan both sides' : '; words only'})`, ''];
+  const lines = [
+    `### PostgreSQL store, readers in memory (${serverLabel}${rows.some((r) => r.hybrid) ? '; hybrid: stand-in vectors, exact scan both sides' : '; words only'})`,
+    '',
+  ];
   lines.push(
     ...table(
-      ['size', 'namespaces', 'sections', 'postings', 'windows', 'in-memory index (writer)', 'rows', 'first write', 'write rate', 'unchanged rewrite'],
+      [
+        'size',
+        'namespaces',
+        'sections',
+        'postings',
+        'windows',
+        'in-memory index (writer)',
+        'rows',
+        'first write',
+        'write rate',
+        'unchanged rewrite',
+      ],
       rows.map((r) => [
         r.size,
         int(r.namespaces),
@@ -437,7 +544,17 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
     ),
     '',
     ...table(
-      ['size', 'reader', 'namespaces', 'cold load', 'estimated', 'RSS loaded', 'RSS after questions', 'peak RSS', 'in-memory serve: cold index, RSS'],
+      [
+        'size',
+        'reader',
+        'namespaces',
+        'cold load',
+        'estimated',
+        'RSS loaded',
+        'RSS after questions',
+        'peak RSS',
+        'in-memory serve: cold index, RSS',
+      ],
       rows.flatMap((r) =>
         r.readers.map((x, k) => [
           r.size,
@@ -454,11 +571,51 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
     ),
     '',
     ...table(
-      ['size', 'questions', 'serve --store p50 / p95', 'in-memory serve p50 / p95', 'p95 ratio', 'identical answers', 'write visible p50 / max'],
+      [
+        'size',
+        'questions',
+        'serve --store p50 / p95',
+        'in-memory serve p50 / p95',
+        'p95 ratio',
+        'identical answers',
+        'write visible p50 / max',
+      ],
       rows.flatMap((r) => [
-        [r.size, `${r.named.asked}, one namespace each`, pair(r.named.store), pair(r.named.memory), ratio(r.named.store, r.named.memory), `${r.named.identical} / ${r.named.asked}`, r.visible ? `${ms(r.visible.p50)} / ${ms(r.visible.max)} (${r.visible.edits} writes)` : '-'],
-        ...(r.all ? [[r.size, `${r.all.asked}, every namespace at once`, pair(r.all.store), pair(r.all.memory), ratio(r.all.store, r.all.memory), `${r.all.identical} / ${r.all.asked} (each folder's head as alone)`, '-']] : []),
-        ...(r.perQuestion ? [[r.size, `${r.perQuestion.asked}, --store-mode per-question`, pair(r.perQuestion), '-', '-', `${r.perQuestion.identical} / ${r.perQuestion.asked} (but the count read)`, '-']] : []),
+        [
+          r.size,
+          `${r.named.asked}, one namespace each`,
+          pair(r.named.store),
+          pair(r.named.memory),
+          ratio(r.named.store, r.named.memory),
+          `${r.named.identical} / ${r.named.asked}`,
+          r.visible ? `${ms(r.visible.p50)} / ${ms(r.visible.max)} (${r.visible.edits} writes)` : '-',
+        ],
+        ...(r.all
+          ? [
+              [
+                r.size,
+                `${r.all.asked}, every namespace at once`,
+                pair(r.all.store),
+                pair(r.all.memory),
+                ratio(r.all.store, r.all.memory),
+                `${r.all.identical} / ${r.all.asked} (each folder's head as alone)`,
+                '-',
+              ],
+            ]
+          : []),
+        ...(r.perQuestion
+          ? [
+              [
+                r.size,
+                `${r.perQuestion.asked}, --store-mode per-question`,
+                pair(r.perQuestion),
+                '-',
+                '-',
+                `${r.perQuestion.identical} / ${r.perQuestion.asked} (but the count read)`,
+                '-',
+              ],
+            ]
+          : []),
       ]),
     ),
   );
@@ -498,11 +655,18 @@ async function main(argv: readonly string[]): Promise<void> {
     namespaces: value('--namespaces') === undefined ? undefined : Number(value('--namespaces')),
     perQuestion: Number(value('--per-question') ?? 0),
     split: argv.includes('--split'),
-    pool: argv.includes('--words-only') ? undefined : await loadPool((value('--standin') ?? 'auto') as StandinSource | 'auto', seed, progress),
+    pool: argv.includes('--words-only')
+      ? undefined
+      : await loadPool((value('--standin') ?? 'auto') as StandinSource | 'auto', seed, progress),
   };
   const scratch = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-store-'));
   const server = await startServer(value('--url'), argv.includes('--pglite'));
-  progress(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}; server ${server.label}`);
+  progress(
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}; server ${server.label}`,
+  );
   try {
     const rows: SizeRow[] = [];
     for (const size of sizes) {
@@ -510,7 +674,12 @@ async function main(argv: readonly string[]): Promise<void> {
       process.stderr.write(renderStoreBench(rows.slice(-1), server.label));
     }
     process.stdout.write(renderStoreBench(rows, server.label));
-    progress(`load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+    progress(
+      `load average ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}`,
+    );
   } catch (error) {
     for (const s of [...started]) await s.stop().catch(() => undefined);
     // Said before the clean-up, which a server still writing into the scratch folder can fail.

@@ -1,6 +1,6 @@
 /**
  * `npx tsx bench/calibrateContext.ts [--embeddings off|local] [--set awesome-copilot|fernhill]`:
- * the measurement behind get_context's per-signal thresholds (engine/context/constants.ts).
+ * the measurement behind get_context's per-signal thresholds (library/context/constants.ts).
  *
  * For every labelled task of the `context` eval sets (bench/evalContext.ts) it runs the section
  * search as get_context does (the task and the heuristic plan's facets) and takes each page's best
@@ -13,13 +13,13 @@
  * - the best Good-for phrasing and pack phrasing similarity on both.
  */
 import * as path from 'node:path';
-import { contextIndex } from '../server/src/engine/context/contextIndex';
-import { matchPhrasings } from '../server/src/engine/context/phraseMatch';
-import { searchSections } from '../server/src/engine/context/sectionSearch';
+import { contextIndex } from '../server/src/library/context/contextIndex';
+import { matchPhrasings } from '../server/src/library/context/phraseMatch';
+import { searchSections } from '../server/src/library/context/sectionSearch';
 import { createServices } from '../server/src/services/services';
-import { libraryView } from '../server/src/engine/library/libraryView';
-import { pagePhrasings, packPhrasings } from '../server/src/engine/models/derivedText';
-import { heuristicPlan } from '../server/src/engine/models/heuristicPlan';
+import { libraryView } from '../server/src/library/view/libraryView';
+import { pagePhrasings, packPhrasings } from '../server/src/library/models/derivedText';
+import { heuristicPlan } from '../server/src/library/models/heuristicPlan';
 import { CONTEXT_SETS, contextSetFiles, loadContextTasks, type ContextSet } from './evalContext';
 import { startEvalEngine, type EvalEmbeddings } from './evalEngine';
 
@@ -36,7 +36,12 @@ const quantiles = (xs: number[]) => {
 async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<void> {
   const files = contextSetFiles(set);
   const tasks = loadContextTasks(files.tasks);
-  const { engine, state } = await startEvalEngine(`context-${set}`, { name: set, absPath: files.workspace }, embeddings, (m) => process.stderr.write(`${m}\n`));
+  const { engine, state } = await startEvalEngine(
+    `context-${set}`,
+    { name: set, absPath: files.workspace },
+    embeddings,
+    (m) => process.stderr.write(`${m}\n`),
+  );
   const view = libraryView(state, new Date().toISOString().slice(0, 10));
   const index = contextIndex(view);
   const services = createServices({ engine });
@@ -45,11 +50,26 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
   const textMeaning = services.textMeaning;
   const ratios = { must: new Map<Signal, number[]>(), wrong: new Map<Signal, number[]>() };
   const bests = { on: new Map<Signal, number[]>(), off: new Map<Signal, number[]>() };
-  const phr = { onPage: [] as number[], offPage: [] as number[], mustPage: [] as number[], wrongPage: [] as number[], onPack: [] as number[], offPack: [] as number[] };
+  const phr = {
+    onPage: [] as number[],
+    offPage: [] as number[],
+    mustPage: [] as number[],
+    wrongPage: [] as number[],
+    onPack: [] as number[],
+    offPack: [] as number[],
+  };
   const name = (p: string) => path.basename(p).split('.')[0];
   for (const task of tasks) {
     const plan = heuristicPlan(task.task, index.names);
-    const search = await searchSections({ index, sections: view.sections, queries: [task.task, ...plan.searches], names: plan.names, tags: [], liftedPages: new Set(), meaning });
+    const search = await searchSections({
+      index,
+      sections: view.sections,
+      queries: [task.task, ...plan.searches],
+      names: plan.names,
+      tags: [],
+      liftedPages: new Set(),
+      meaning,
+    });
     const byPage = new Map<string, Record<Signal, number>>();
     const best: Record<Signal, number> = { words: 0, meaning: 0, question: 0 };
     for (const h of search.hits) {
@@ -58,7 +78,7 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
       p.meaning = Math.max(p.meaning, h.signals.meaning ?? 0);
       p.question = Math.max(p.question, h.signals.question);
       byPage.set(h.entry.doc.path, p);
-      for (const s of SIGNALS) best[s] = Math.max(best[s], s === 'meaning' ? h.signals.meaning ?? 0 : h.signals[s]);
+      for (const s of SIGNALS) best[s] = Math.max(best[s], s === 'meaning' ? (h.signals.meaning ?? 0) : h.signals[s]);
     }
     for (const s of SIGNALS) {
       const list = (task.nothing ? bests.off : bests.on).get(s) ?? [];
@@ -66,10 +86,21 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
       (task.nothing ? bests.off : bests.on).set(s, list);
     }
     const query = { task: task.task, facets: plan.searches };
-    const pageMatches = await matchPhrasings(index, query, view.docs.map((d) => pagePhrasings(d).phrasings), textMeaning);
-    const packMatches = await matchPhrasings(index, query, view.state.packs.map((p) => packPhrasings(p)), textMeaning);
+    const pageMatches = await matchPhrasings(
+      index,
+      query,
+      view.docs.map((d) => pagePhrasings(d).phrasings),
+      textMeaning,
+    );
+    const packMatches = await matchPhrasings(
+      index,
+      query,
+      view.state.packs.map((p) => packPhrasings(p)),
+      textMeaning,
+    );
     (task.nothing ? phr.offPage : phr.onPage).push(Math.max(0, ...pageMatches.map((m) => m.score)));
-    if (packMatches.length) (task.nothing ? phr.offPack : phr.onPack).push(Math.max(0, ...packMatches.map((m) => m.score)));
+    if (packMatches.length)
+      (task.nothing ? phr.offPack : phr.onPack).push(Math.max(0, ...packMatches.map((m) => m.score)));
     if (task.nothing) continue;
     const must = new Set(task.must.map(name));
     const ok = new Set(task.ok.map(name));
@@ -96,9 +127,19 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
     out.push(`${s}: task best, on-topic  ${quantiles(bests.on.get(s) ?? [])}`);
     out.push(`${s}: task best, off-topic ${quantiles(bests.off.get(s) ?? [])}`);
   }
-  out.push(`Good-for phrasing, best page: on-topic ${quantiles(phr.onPage)}`, `Good-for phrasing, best page: off-topic ${quantiles(phr.offPage)}`);
-  out.push(`Good-for phrasing, must pages ${quantiles(phr.mustPage)}`, `Good-for phrasing, wrong pages ${quantiles(phr.wrongPage)}`);
-  out.push(`Pack phrasing, best pack: on-topic ${quantiles(phr.onPack)}`, `Pack phrasing, best pack: off-topic ${quantiles(phr.offPack)}`, '');
+  out.push(
+    `Good-for phrasing, best page: on-topic ${quantiles(phr.onPage)}`,
+    `Good-for phrasing, best page: off-topic ${quantiles(phr.offPage)}`,
+  );
+  out.push(
+    `Good-for phrasing, must pages ${quantiles(phr.mustPage)}`,
+    `Good-for phrasing, wrong pages ${quantiles(phr.wrongPage)}`,
+  );
+  out.push(
+    `Pack phrasing, best pack: on-topic ${quantiles(phr.onPack)}`,
+    `Pack phrasing, best pack: off-topic ${quantiles(phr.offPack)}`,
+    '',
+  );
   process.stdout.write(out.join('\n') + '\n');
 }
 

@@ -72,15 +72,20 @@ function parseArgs(argv: readonly string[]): EvalOptions {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const dataset = value('--dataset') ?? 'all';
-  const datasets = dataset === 'all' ? [...DATASETS] : dataset.split(',').flatMap((d) => (d === 'docs' ? [...DOC_DATASETS] : [d]));
+  const datasets =
+    dataset === 'all' ? [...DATASETS] : dataset.split(',').flatMap((d) => (d === 'docs' ? [...DOC_DATASETS] : [d]));
   for (const d of datasets) {
-    if (!(DATASETS as readonly string[]).includes(d)) throw new Error(`eval: --dataset must be ${DATASETS.join(', ')}, docs or all, got "${d}"`);
+    if (!(DATASETS as readonly string[]).includes(d))
+      throw new Error(`eval: --dataset must be ${DATASETS.join(', ')}, docs or all, got "${d}"`);
   }
   const embeddingsArg = value('--embeddings');
-  if (embeddingsArg !== undefined && embeddingsArg !== 'off' && embeddingsArg !== 'local') throw new Error(`eval: --embeddings must be off or local, got "${embeddingsArg}"`);
+  if (embeddingsArg !== undefined && embeddingsArg !== 'off' && embeddingsArg !== 'local')
+    throw new Error(`eval: --embeddings must be off or local, got "${embeddingsArg}"`);
   const modes: EvalEmbeddings[] = embeddingsArg === undefined ? ['off', 'local'] : [embeddingsArg];
   const contextSets = (value('--context-set') ?? CONTEXT_SETS.join(',')).split(',') as ContextSet[];
-  for (const c of contextSets) if (!(CONTEXT_SETS as readonly string[]).includes(c)) throw new Error(`eval: --context-set must be ${CONTEXT_SETS.join(' or ')}, got "${c}"`);
+  for (const c of contextSets)
+    if (!(CONTEXT_SETS as readonly string[]).includes(c))
+      throw new Error(`eval: --context-set must be ${CONTEXT_SETS.join(' or ')}, got "${c}"`);
   const modelUrl = value('--model-url');
   const model = value('--model');
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -111,10 +116,19 @@ export function renderEval(result: EvalResult): string {
     out.push(`## Example workspace: ${fh.cases} labelled questions over ${fh.sections} sections`, '');
     for (const s of fh.skipped) out.push(`Skipped: ${s}.`, '');
     if (fh.meaning) out.push(meaningLine(fh.meaning), '');
-    out.push(...table(['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'within rank'], fh.systems.map((s) => [s.system, ...metricCells(s.overall), `${s.overall.passed}/${fh.cases}`])), '');
+    out.push(
+      ...table(
+        ['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'within rank'],
+        fh.systems.map((s) => [s.system, ...metricCells(s.overall), `${s.overall.passed}/${fh.cases}`]),
+      ),
+      '',
+    );
     const splits = (pick: (s: SystemResult) => Record<string, MeanMetrics & { passed: number }>, label: string) => {
       const keys = [...new Set(fh.systems.flatMap((s) => Object.keys(pick(s))))].sort();
-      const rows = keys.map((k) => [`${label} ${k} (${pick(fh.systems[0])[k]?.queries ?? 0})`, ...fh.systems.map((s) => (pick(s)[k] ? `${f3(pick(s)[k].ndcg10)} · ${pick(s)[k].passed}` : '-'))]);
+      const rows = keys.map((k) => [
+        `${label} ${k} (${pick(fh.systems[0])[k]?.queries ?? 0})`,
+        ...fh.systems.map((s) => (pick(s)[k] ? `${f3(pick(s)[k].ndcg10)} · ${pick(s)[k].passed}` : '-')),
+      ]);
       out.push(...table([`nDCG@10 · passed`, ...fh.systems.map((s) => s.system)], rows), '');
     };
     out.push('By kind and by source kind (nDCG@10 · cases within their rank):', '');
@@ -122,36 +136,98 @@ export function renderEval(result: EvalResult): string {
     splits((s) => s.bySourceKind, 'source');
     for (const system of fh.systems.slice(0, 1)) {
       const failing = system.cases.filter((c) => !c.passed);
-      out.push(`Failing cases for ${system.system} (${failing.length}): expected within rank, got rank (first ${fh.depth} read)`, '');
+      out.push(
+        `Failing cases for ${system.system} (${failing.length}): expected within rank, got rank (first ${fh.depth} read)`,
+        '',
+      );
       if (failing.length) {
-        out.push(...table(['case', 'kind', 'source', 'within', 'got', 'ranked first instead'], failing.map((c) => [c.id, c.kind, c.sourceKind, String(c.within), c.rank === null ? `> ${fh.depth}` : String(c.rank), c.top ?? '(nothing)'])), '');
+        out.push(
+          ...table(
+            ['case', 'kind', 'source', 'within', 'got', 'ranked first instead'],
+            failing.map((c) => [
+              c.id,
+              c.kind,
+              c.sourceKind,
+              String(c.within),
+              c.rank === null ? `> ${fh.depth}` : String(c.rank),
+              c.top ?? '(nothing)',
+            ]),
+          ),
+          '',
+        );
       }
     }
   }
   if (result.explain?.length) {
-    out.push('## Why not this page? explain_result on the documentation corpora\'s misses (words only)', '');
-    out.push('Each gold file outside the first 10 passages is explained, and the cause checked by removing it: the limit raised to the one named (the page comes at the rank named), or the missing terms written into the page as a heading (it comes within 10).', '');
+    out.push("## Why not this page? explain_result on the documentation corpora's misses (words only)", '');
+    out.push(
+      'Each gold file outside the first 10 passages is explained, and the cause checked by removing it: the limit raised to the one named (the page comes at the rank named), or the missing terms written into the page as a heading (it comes within 10).',
+      '',
+    );
     out.push(
       ...table(
-        ['corpus', 'questions', 'gold files missed', 'ranked past the limit', 'held back', 'below the floor', 'no candidate', 'other', 'causes verified true'],
+        [
+          'corpus',
+          'questions',
+          'gold files missed',
+          'ranked past the limit',
+          'held back',
+          'below the floor',
+          'no candidate',
+          'other',
+          'causes verified true',
+        ],
         result.explain.map((e) => {
           const n = (s: string) => String(e.byStanding[s] ?? 0);
-          const other = e.misses - ['ranked-below-limit', 'held-back', 'below-floor', 'no-candidate'].reduce((sum, s) => sum + (e.byStanding[s] ?? 0), 0);
-          return [e.label, String(e.questions), String(e.misses), n('ranked-below-limit'), n('held-back'), n('below-floor'), n('no-candidate'), String(other), `${e.verified}/${e.misses}`];
+          const other =
+            e.misses -
+            ['ranked-below-limit', 'held-back', 'below-floor', 'no-candidate'].reduce(
+              (sum, s) => sum + (e.byStanding[s] ?? 0),
+              0,
+            );
+          return [
+            e.label,
+            String(e.questions),
+            String(e.misses),
+            n('ranked-below-limit'),
+            n('held-back'),
+            n('below-floor'),
+            n('no-candidate'),
+            String(other),
+            `${e.verified}/${e.misses}`,
+          ];
         }),
       ),
       '',
     );
-    for (const e of result.explain) for (const c of e.cases.filter((x) => !x.verified)) out.push(`Not verified: ${e.corpus} ${c.id} ${c.gold}: ${c.standing}: ${c.failure}`);
+    for (const e of result.explain)
+      for (const c of e.cases.filter((x) => !x.verified))
+        out.push(`Not verified: ${e.corpus} ${c.id} ${c.gold}: ${c.standing}: ${c.failure}`);
   }
   const sf = result.scifact;
   if (sf) {
-    out.push(`## BEIR SciFact: ${sf.queries} test queries, ${sf.judgments} judgments, ${sf.documents} abstracts (${sf.sectionsIndexed} sections indexed by our engine)`, '');
+    out.push(
+      `## BEIR SciFact: ${sf.queries} test queries, ${sf.judgments} judgments, ${sf.documents} abstracts (${sf.sectionsIndexed} sections indexed by our engine)`,
+      '',
+    );
     for (const s of sf.skipped) out.push(`Skipped: ${s}.`, '');
     if (sf.meaning) out.push(meaningLine(sf.meaning), '');
-    const rows = sf.systems.map((s) => [`${s.system} (this run)`, ...metricCells(s.metrics), ms(s.latency.median), ms(s.latency.p95), ms(s.buildMs)]);
-    for (const p of sf.published) rows.push([`${p.system} (published: ${p.source})`, f3(p.ndcg10), '', '', '', '', '', '']);
-    out.push(...table(['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'query p50 ms', 'query p95 ms', 'build ms'], rows), '');
+    const rows = sf.systems.map((s) => [
+      `${s.system} (this run)`,
+      ...metricCells(s.metrics),
+      ms(s.latency.median),
+      ms(s.latency.p95),
+      ms(s.buildMs),
+    ]);
+    for (const p of sf.published)
+      rows.push([`${p.system} (published: ${p.source})`, f3(p.ndcg10), '', '', '', '', '', '']);
+    out.push(
+      ...table(
+        ['system', 'nDCG@10', 'recall@5', 'recall@10', 'MRR@10', 'query p50 ms', 'query p95 ms', 'build ms'],
+        rows,
+      ),
+      '',
+    );
   }
   if (result.docs?.length || sf) out.push(...renderSummary(result));
   for (const d of result.docs ?? []) out.push(...renderDocs(d));
@@ -172,7 +248,12 @@ function renderSummary(result: EvalResult): string[] {
     const by = (key: DocsSystemKey) => d.systems.find((s) => s.key === key)?.byStyle;
     for (const style of [...DOC_STYLES, 'all']) {
       const n = d.systems[0]?.byStyle[style]?.questions ?? 0;
-      rows.push([style === 'all' ? `**${d.label}**` : d.label, style === 'all' ? '**all**' : style, String(n), ...SUMMARY_COLUMNS.map((k) => cell(by(k)?.[style]))]);
+      rows.push([
+        style === 'all' ? `**${d.label}**` : d.label,
+        style === 'all' ? '**all**' : style,
+        String(n),
+        ...SUMMARY_COLUMNS.map((k) => cell(by(k)?.[style])),
+      ]);
     }
   }
   const sf = result.scifact;
@@ -180,12 +261,20 @@ function renderSummary(result: EvalResult): string[] {
     const pick = (label: string) => sf.systems.find((s) => s.system === label)?.metrics;
     const bm25 = sf.systems.find((s) => s.system.startsWith('typed-array'))?.metrics;
     const lunr = sf.systems.find((s) => s.system.startsWith('Lunr'))?.metrics;
-    rows.push(['**BEIR SciFact**', 'all', String(sf.queries), cell(pick(ourSystemLabel('off'))), cell(pick(ourSystemLabel('local'))), cell(bm25), cell(lunr)]);
+    rows.push([
+      '**BEIR SciFact**',
+      'all',
+      String(sf.queries),
+      cell(pick(ourSystemLabel('off'))),
+      cell(pick(ourSystemLabel('local'))),
+      cell(bm25),
+      cell(lunr),
+    ]);
   }
   return [
     '## Retrieval quality: every corpus, nDCG@10 (recall@5)',
     '',
-    'Documentation corpora: the first 10 passages as their distinct files, binary file-level gold; BM25 and Lunr are the reference baselines over the same files (bench/baselines/docsReference.ts). SciFact: BEIR\'s graded judgments over abstracts, its baselines the typed-array BM25 and Lunr of bench/baselines/engines.ts.',
+    "Documentation corpora: the first 10 passages as their distinct files, binary file-level gold; BM25 and Lunr are the reference baselines over the same files (bench/baselines/docsReference.ts). SciFact: BEIR's graded judgments over abstracts, its baselines the typed-array BM25 and Lunr of bench/baselines/engines.ts.",
     '',
     ...table(['corpus', 'style', 'n', 'words only', 'hybrid', 'BM25', 'Lunr'], rows),
     '',
@@ -193,7 +282,10 @@ function renderSummary(result: EvalResult): string[] {
 }
 
 function renderDocs(d: DocsEval): string[] {
-  const out: string[] = [`## ${d.label} docs: ${d.questions} labelled questions, ${d.files} files (${d.sectionsIndexed} sections indexed by our engine, ${d.baselineSections} by the baselines)`, ''];
+  const out: string[] = [
+    `## ${d.label} docs: ${d.questions} labelled questions, ${d.files} files (${d.sectionsIndexed} sections indexed by our engine, ${d.baselineSections} by the baselines)`,
+    '',
+  ];
   for (const s of d.skipped) out.push(`Skipped: ${s}.`, '');
   if (d.meaning) out.push(meaningLine(d.meaning), '');
   const words = d.systems.find((s) => s.key === 'words');
@@ -202,15 +294,37 @@ function renderDocs(d: DocsEval): string[] {
     if (!ours) continue;
     const misses = ours.questions.filter((q) => q.ndcg10 === 0);
     out.push(`Questions where ${ours.system} finds no gold file in its first 10 (${misses.length}):`, '');
-    if (misses.length) out.push(...table(['id', 'style', 'gold', 'first files instead'], misses.map((q) => [q.id, q.style, q.gold.join(' '), q.files.slice(0, 3).join(' ')])), '');
-    out.push(`Latency in process (${ours.system}): p50 ${ms(ours.latency.median)} ms, p95 ${ms(ours.latency.p95)} ms.`, '');
+    if (misses.length)
+      out.push(
+        ...table(
+          ['id', 'style', 'gold', 'first files instead'],
+          misses.map((q) => [q.id, q.style, q.gold.join(' '), q.files.slice(0, 3).join(' ')]),
+        ),
+        '',
+      );
+    out.push(
+      `Latency in process (${ours.system}): p50 ${ms(ours.latency.median)} ms, p95 ${ms(ours.latency.p95)} ms.`,
+      '',
+    );
   }
   if (words && hybrid) {
     const lowered = hybrid.questions.filter((q, i) => q.ndcg10 < words.questions[i].ndcg10 - 1e-9);
     const raised = hybrid.questions.filter((q, i) => q.ndcg10 > words.questions[i].ndcg10 + 1e-9);
-    out.push(`Hybrid against words only: ${raised.length} questions raised, ${lowered.length} lowered${lowered.length ? ':' : '.'}`, '');
+    out.push(
+      `Hybrid against words only: ${raised.length} questions raised, ${lowered.length} lowered${lowered.length ? ':' : '.'}`,
+      '',
+    );
     if (lowered.length) {
-      out.push(...table(['id', 'style', 'words only', 'hybrid', 'hybrid first files'], lowered.map((q) => { const w = words.questions.find((x) => x.id === q.id)!; return [q.id, q.style, f3(w.ndcg10), f3(q.ndcg10), q.files.slice(0, 3).join(' ')]; })), '');
+      out.push(
+        ...table(
+          ['id', 'style', 'words only', 'hybrid', 'hybrid first files'],
+          lowered.map((q) => {
+            const w = words.questions.find((x) => x.id === q.id)!;
+            return [q.id, q.style, f3(w.ndcg10), f3(q.ndcg10), q.files.slice(0, 3).join(' ')];
+          }),
+        ),
+        '',
+      );
     }
   }
   return out;
@@ -218,7 +332,8 @@ function renderDocs(d: DocsEval): string[] {
 
 const shortPage = (p: string) => path.basename(p).replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
 /** "link from .context/reference/refund-policy.md" as "link from refund-policy". */
-const whyShort = (why: string | undefined) => (why ?? '?').replace(/ from (.+)$/, (_, p: string) => ` from ${shortPage(p)}`);
+const whyShort = (why: string | undefined) =>
+  (why ?? '?').replace(/ from (.+)$/, (_, p: string) => ` from ${shortPage(p)}`);
 
 function renderContext(ctx: ContextEval): string[] {
   const out: string[] = [];
@@ -226,11 +341,27 @@ function renderContext(ctx: ContextEval): string[] {
     const runs = ctx.runs.filter((r) => r.set === set);
     const first = runs[0];
     const f0 = first.figures;
-    out.push(`## get_context on ${set}: ${f0.tasks} labelled tasks (${f0.onTopic} on-topic, ${f0.offTopic} where nothing-found is right) over ${first.pages} library pages, ${first.sections} sections`, '');
+    out.push(
+      `## get_context on ${set}: ${f0.tasks} labelled tasks (${f0.onTopic} on-topic, ${f0.offTopic} where nothing-found is right) over ${first.pages} library pages, ${first.sections} sections`,
+      '',
+    );
     for (const r of runs) if (r.meaning) out.push(meaningLine(r.meaning), '');
     out.push(
       ...table(
-        ['run', 'page precision', '(micro)', 'recall', 'off-topic nothing-found', 'on-topic nothing-found', 'tasks sending a confusable', 'tokens mean / median / max', 'off-topic tokens', 'max response chars per token', 'rules + pinned came', 'same bundle twice'],
+        [
+          'run',
+          'page precision',
+          '(micro)',
+          'recall',
+          'off-topic nothing-found',
+          'on-topic nothing-found',
+          'tasks sending a confusable',
+          'tokens mean / median / max',
+          'off-topic tokens',
+          'max response chars per token',
+          'rules + pinned came',
+          'same bundle twice',
+        ],
         runs.map((r) => {
           const f = r.figures;
           return [
@@ -252,22 +383,55 @@ function renderContext(ctx: ContextEval): string[] {
       '',
     );
     const entity = runs.find((r) => r.figures.entityDocTasks > 0);
-    if (entity) out.push(`Entity docs a colleague would add (scored apart): ${runs.map((r) => `${r.embeddings} ${r.figures.entityDocsSent}/${r.figures.entityDocTasks}`).join(', ')}.`, '');
-    out.push(`Entity pages sent (entity docs, overviews, epics; not in page precision): ${runs.map((r) => `${r.embeddings} ${r.figures.entityPagesSent} on ${r.figures.tasksWithEntityPages} of ${r.figures.tasks} tasks`).join(', ')}.`, '');
-    out.push(`Nothing-found answers naming 2-3 nearest pages: ${runs.map((r) => `${r.embeddings} ${r.figures.nothingFoundWithNearest}/${r.figures.nothingFoundAnswers}`).join(', ')}.`, '');
+    if (entity)
+      out.push(
+        `Entity docs a colleague would add (scored apart): ${runs.map((r) => `${r.embeddings} ${r.figures.entityDocsSent}/${r.figures.entityDocTasks}`).join(', ')}.`,
+        '',
+      );
+    out.push(
+      `Entity pages sent (entity docs, overviews, epics; not in page precision): ${runs.map((r) => `${r.embeddings} ${r.figures.entityPagesSent} on ${r.figures.tasksWithEntityPages} of ${r.figures.tasks} tasks`).join(', ')}.`,
+      '',
+    );
+    out.push(
+      `Nothing-found answers naming 2-3 nearest pages: ${runs.map((r) => `${r.embeddings} ${r.figures.nothingFoundWithNearest}/${r.figures.nothingFoundAnswers}`).join(', ')}.`,
+      '',
+    );
     for (const r of runs) {
-      const misses = r.results.filter((t) => (t.precision !== null && t.precision < 1) || (t.recall !== null && t.recall < 1) || t.nothingFound !== t.nothingExpected || (t.nothingExpected && t.sent.length > 0));
-      out.push(`Misses, ${r.embeddings === 'off' ? 'words only' : 'hybrid'} (${misses.length} of ${r.results.length}):`, '');
+      const misses = r.results.filter(
+        (t) =>
+          (t.precision !== null && t.precision < 1) ||
+          (t.recall !== null && t.recall < 1) ||
+          t.nothingFound !== t.nothingExpected ||
+          (t.nothingExpected && t.sent.length > 0),
+      );
+      out.push(
+        `Misses, ${r.embeddings === 'off' ? 'words only' : 'hybrid'} (${misses.length} of ${r.results.length}):`,
+        '',
+      );
       if (misses.length) {
         out.push(
           ...table(
-            ['task', 'precision', 'recall', 'missing', 'sent that it should not (why it came)', 'nothing-found', 'packs', 'tokens'],
+            [
+              'task',
+              'precision',
+              'recall',
+              'missing',
+              'sent that it should not (why it came)',
+              'nothing-found',
+              'packs',
+              'tokens',
+            ],
             misses.map((t) => [
               t.id,
               t.precision === null ? '-' : f3(t.precision),
               t.recall === null ? '-' : f3(t.recall),
               t.missing.map(shortPage).join(' ') || '-',
-              t.wrong.map((p) => `${t.confusables.includes(p) ? `**${shortPage(p)}**` : shortPage(p)} (${whyShort(t.wrongWhy[p])})`).join(' ') || '-',
+              t.wrong
+                .map(
+                  (p) =>
+                    `${t.confusables.includes(p) ? `**${shortPage(p)}**` : shortPage(p)} (${whyShort(t.wrongWhy[p])})`,
+                )
+                .join(' ') || '-',
               t.nothingFound ? `yes (${t.nearest} nearest)` : 'no',
               t.packs.join(', ') || '-',
               String(t.tokens),
@@ -299,7 +463,15 @@ async function main(argv: readonly string[]): Promise<void> {
     (result.explain ??= []).push(await evalExplain(corpus, log));
   }
   if (options.datasets.includes('context')) {
-    result.context = await evalContext(options.modes, { sets: options.contextSets, ...(options.modelUrl ? { modelUrl: options.modelUrl } : {}), ...(options.model ? { model: options.model } : {}) }, log);
+    result.context = await evalContext(
+      options.modes,
+      {
+        sets: options.contextSets,
+        ...(options.modelUrl ? { modelUrl: options.modelUrl } : {}),
+        ...(options.model ? { model: options.model } : {}),
+      },
+      log,
+    );
   }
   mkdirSync(path.dirname(options.out), { recursive: true });
   writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');

@@ -27,9 +27,9 @@
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
-import { inFolder } from '../server/src/engine/context/scope';
+import { inFolder } from '../server/src/library/context/scope';
 import type { Doc } from '../server/src/engine/model';
-import { OpenAiModelProvider } from '../server/src/engine/models/openAiProvider';
+import { OpenAiModelProvider } from '../server/src/library/models/openAiProvider';
 import { createServices, type Services } from '../server/src/services/services';
 import { callTool } from '../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../server/src/tools/getContext';
@@ -124,14 +124,19 @@ const REPO_ROOT = path.resolve(__dirname, '..');
 
 /** Where each set's workspace and tasks are. */
 export function contextSetFiles(set: ContextSet): { workspace: string; tasks: string } {
-  if (set === 'fernhill') return { workspace: path.join(REPO_ROOT, 'examples', 'fernhill'), tasks: path.join(REPO_ROOT, 'examples', 'fernhill-context-tasks.yaml') };
+  if (set === 'fernhill')
+    return {
+      workspace: path.join(REPO_ROOT, 'examples', 'fernhill'),
+      tasks: path.join(REPO_ROOT, 'examples', 'fernhill-context-tasks.yaml'),
+    };
   const root = path.join(REPO_ROOT, 'test', 'fixtures', 'awesome-copilot');
   return { workspace: path.join(root, 'library'), tasks: path.join(root, 'tasks.yaml') };
 }
 
 const list = (value: unknown, where: string): string[] => {
   if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`eval: ${where} must be a list of page names`);
+  if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+    throw new Error(`eval: ${where} must be a list of page names`);
   return value as string[];
 };
 
@@ -141,14 +146,25 @@ export function loadContextTasks(file: string): ContextTask[] {
   const ids = new Set<string>();
   return raw.map((t: Record<string, unknown>, i) => {
     const where = `${path.basename(file)} task ${i + 1}${typeof t.id === 'string' ? ` (${t.id})` : ''}`;
-    if (typeof t.id !== 'string' || typeof t.task !== 'string') throw new Error(`eval: ${where} needs an id and a task`);
+    if (typeof t.id !== 'string' || typeof t.task !== 'string')
+      throw new Error(`eval: ${where} needs an id and a task`);
     if (ids.has(t.id)) throw new Error(`eval: ${where}: the id is used twice`);
     ids.add(t.id);
     const nothing = t.nothing === true;
     const must = list(t.must, `${where} must`);
-    if (!nothing && t.must === undefined) throw new Error(`eval: ${where}: give must (a list, possibly empty) or nothing: true`);
+    if (!nothing && t.must === undefined)
+      throw new Error(`eval: ${where}: give must (a list, possibly empty) or nothing: true`);
     const args = (t.args ?? {}) as ContextTask['args'];
-    return { id: t.id, task: t.task, must, ok: list(t.ok, `${where} ok`), mustNot: list(t.mustNot, `${where} mustNot`), nothing, entityDocs: list(t.entityDocs, `${where} entityDocs`), args };
+    return {
+      id: t.id,
+      task: t.task,
+      must,
+      ok: list(t.ok, `${where} ok`),
+      mustNot: list(t.mustNot, `${where} mustNot`),
+      nothing,
+      entityDocs: list(t.entityDocs, `${where} entityDocs`),
+      args,
+    };
   });
 }
 
@@ -164,7 +180,12 @@ function resolveLabel(label: string, docs: readonly Doc[], where: string): strin
 }
 
 async function ask(services: Services, task: ContextTask, format: 'json' | 'markdown'): Promise<GetContextOutput> {
-  return (await callTool(services, getContextTool, { task: task.task, format, ...task.args }, { sessionId: 'eval' })) as unknown as GetContextOutput;
+  return (await callTool(
+    services,
+    getContextTool,
+    { task: task.task, format, ...task.args },
+    { sessionId: 'eval' },
+  )) as unknown as GetContextOutput;
 }
 
 /**
@@ -183,12 +204,28 @@ function fingerprint(out: GetContextOutput): string {
   return out.pages.map((p) => `${p.path}:${p.whole ? 'whole' : p.sections.map((s) => s.id).join(',')}`).join('|');
 }
 
-export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings, options: { modelUrl?: string; model?: string }, log: (m: string) => void): Promise<ContextRun> {
+export async function runContextSet(
+  set: ContextSet,
+  embeddings: EvalEmbeddings,
+  options: { modelUrl?: string; model?: string },
+  log: (m: string) => void,
+): Promise<ContextRun> {
   const files = contextSetFiles(set);
   const tasks = loadContextTasks(files.tasks);
-  const { engine, state, meaning } = await startEvalEngine(`context-${set}`, { name: set, absPath: files.workspace }, embeddings, log);
+  const { engine, state, meaning } = await startEvalEngine(
+    `context-${set}`,
+    { name: set, absPath: files.workspace },
+    embeddings,
+    log,
+  );
   let judge = 'heuristic';
-  const models = options.modelUrl ? new OpenAiModelProvider({ baseUrl: options.modelUrl, model: options.model ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY }) : undefined;
+  const models = options.modelUrl
+    ? new OpenAiModelProvider({
+        baseUrl: options.modelUrl,
+        model: options.model ?? 'gpt-4o-mini',
+        apiKey: process.env.WSCTX_MODEL_API_KEY,
+      })
+    : undefined;
   if (models) judge = models.name;
   const services = createServices({ engine, ...(models ? { models } : {}) });
   // The services name the phrasings to embed with the index: wait for them as for the sections.
@@ -209,12 +246,18 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
       const markdown = await ask(services, task, 'markdown');
       const maxTokens = task.args.max_tokens ?? first.maxTokens;
       // The MCP response as registerTools builds it: text content plus structured content, both formats.
-      const responseOf = (out: GetContextOutput) => getContextTool.renderText(out as never).length + JSON.stringify(getContextTool.structuredContent ? getContextTool.structuredContent(out as never) : out).length;
+      const responseOf = (out: GetContextOutput) =>
+        getContextTool.renderText(out as never).length +
+        JSON.stringify(getContextTool.structuredContent ? getContextTool.structuredContent(out as never) : out).length;
       const responseChars = Math.max(responseOf(markdown), responseOf(first));
-      const sentPages = first.pages.filter((p) => p.reason !== 'rule' && p.reason !== 'pinned' && p.reason !== 'entity');
+      const sentPages = first.pages.filter(
+        (p) => p.reason !== 'rule' && p.reason !== 'pinned' && p.reason !== 'entity',
+      );
       const sent = sentPages.map((p) => p.path);
       const arrived = new Set(first.pages.map((p) => p.path));
-      const pinnedPaths = docs.filter((d) => d.library?.alwaysInclude && d.library.status === 'published').map((d) => d.path);
+      const pinnedPaths = docs
+        .filter((d) => d.library?.alwaysInclude && d.library.status === 'published')
+        .map((d) => d.path);
       const relevant = sent.filter((p) => must.has(p) || ok.has(p));
       const result: ContextTaskResult = {
         id: task.id,
@@ -225,13 +268,19 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
         missing: [...must].filter((p) => !arrived.has(p)),
         confusables: sent.filter((p) => mustNot.has(p)),
         wrong: sent.filter((p) => !must.has(p) && !ok.has(p)),
-        wrongWhy: Object.fromEntries(sentPages.filter((p) => !must.has(p.path) && !ok.has(p.path)).map((p) => [p.path, whyItCame(p, first)])),
+        wrongWhy: Object.fromEntries(
+          sentPages.filter((p) => !must.has(p.path) && !ok.has(p.path)).map((p) => [p.path, whyItCame(p, first)]),
+        ),
         nothingFound: first.nothingFound !== undefined,
         nearest: first.nothingFound?.nearest.length ?? 0,
         tokens: first.tokens,
         charsPerToken: responseChars / maxTokens,
         // Every rule and pinned page comes, whatever the tags; a folder limits them to those inside it.
-        rulesAndPinned: [...rulePaths, ...pinnedPaths].every((p) => (task.args.folder !== undefined && !inFolder(p, task.args.folder.replace(/\/+$/, ''))) !== (arrived.has(p) || first.skipped.some((s) => s.title === allDocs.find((d) => d.path === p)?.title))),
+        rulesAndPinned: [...rulePaths, ...pinnedPaths].every(
+          (p) =>
+            (task.args.folder !== undefined && !inFolder(p, task.args.folder.replace(/\/+$/, ''))) !==
+            (arrived.has(p) || first.skipped.some((s) => s.title === allDocs.find((d) => d.path === p)?.title)),
+        ),
         deterministic: fingerprint(first) === fingerprint(second),
         packs: first.packs.filter((p) => p.applied).map((p) => p.name),
         entityDocsSent: entityDocs.filter((p) => arrived.has(p)).length,
@@ -240,8 +289,19 @@ export async function runContextSet(set: ContextSet, embeddings: EvalEmbeddings,
       results.push(result);
     }
     const figures = summarizeContext(results, tasks);
-    log(`context ${set} (${embeddings}): precision ${figures.precision.toFixed(3)}, recall ${figures.recall.toFixed(3)}, off-topic nothing-found ${figures.offTopicNothingFound}/${figures.offTopic}`);
-    return { set, embeddings, judge, pages: docs.length, sections: state.counts.sections, figures, results, ...(meaning ? { meaning } : {}) };
+    log(
+      `context ${set} (${embeddings}): precision ${figures.precision.toFixed(3)}, recall ${figures.recall.toFixed(3)}, off-topic nothing-found ${figures.offTopicNothingFound}/${figures.offTopic}`,
+    );
+    return {
+      set,
+      embeddings,
+      judge,
+      pages: docs.length,
+      sections: state.counts.sections,
+      figures,
+      results,
+      ...(meaning ? { meaning } : {}),
+    };
   } finally {
     engine.dispose();
   }
@@ -288,8 +348,13 @@ export function summarizeContext(results: readonly ContextTaskResult[], tasks: r
   };
 }
 
-export async function evalContext(embeddings: readonly EvalEmbeddings[], options: { modelUrl?: string; model?: string; sets?: readonly ContextSet[] }, log: (m: string) => void): Promise<ContextEval> {
+export async function evalContext(
+  embeddings: readonly EvalEmbeddings[],
+  options: { modelUrl?: string; model?: string; sets?: readonly ContextSet[] },
+  log: (m: string) => void,
+): Promise<ContextEval> {
   const runs: ContextRun[] = [];
-  for (const set of options.sets ?? CONTEXT_SETS) for (const e of embeddings) runs.push(await runContextSet(set, e, options, log));
+  for (const set of options.sets ?? CONTEXT_SETS)
+    for (const e of embeddings) runs.push(await runContextSet(set, e, options, log));
   return { runs };
 }

@@ -24,7 +24,14 @@ import * as path from 'node:path';
 import { callTool } from '../server/src/tools/callTool';
 import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
-import { distinctFiles, loadSections, ndcgAt10, recallAt5, ReferenceBm25, ReferenceLunr } from './baselines/docsReference';
+import {
+  distinctFiles,
+  loadSections,
+  ndcgAt10,
+  recallAt5,
+  ReferenceBm25,
+  ReferenceLunr,
+} from './baselines/docsReference';
 import { ourSystemLabel, startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
 import { summarize, type Summary } from './stats';
 
@@ -140,7 +147,8 @@ function figures(results: readonly DocsQuestionResult[]): Record<string, StyleFi
   const out: Record<string, StyleFigures> = {};
   for (const style of [...DOC_STYLES, 'all']) {
     const rows = results.filter((r) => style === 'all' || r.style === style);
-    const mean = (pick: (r: DocsQuestionResult) => number) => (rows.length ? rows.reduce((s, r) => s + pick(r), 0) / rows.length : 0);
+    const mean = (pick: (r: DocsQuestionResult) => number) =>
+      rows.length ? rows.reduce((s, r) => s + pick(r), 0) / rows.length : 0;
     out[style] = { questions: rows.length, ndcg10: mean((r) => r.ndcg10), recall5: mean((r) => r.recall5) };
   }
   return out;
@@ -155,7 +163,11 @@ export const DOCS_SYSTEM_LABELS: Readonly<Record<DocsSystemKey, string>> = {
 };
 
 /** Scores `corpus`: our engine in each of `modes`, then the two reference baselines. */
-export async function evalDocs(corpus: DocsCorpus, modes: readonly EvalEmbeddings[], log: (m: string) => void): Promise<DocsEval> {
+export async function evalDocs(
+  corpus: DocsCorpus,
+  modes: readonly EvalEmbeddings[],
+  log: (m: string) => void,
+): Promise<DocsEval> {
   const questions = loadDocsQuestions(corpus.dir);
   const systems: DocsSystem[] = [];
   const skipped: string[] = [];
@@ -166,9 +178,22 @@ export async function evalDocs(corpus: DocsCorpus, modes: readonly EvalEmbedding
       const t = performance.now();
       const files = await answer(q.question);
       times.push(performance.now() - t);
-      results.push({ id: q.id, style: q.style, ndcg10: ndcgAt10(files, q.gold), recall5: recallAt5(files, q.gold), files: files.slice(0, 10), gold: q.gold });
+      results.push({
+        id: q.id,
+        style: q.style,
+        ndcg10: ndcgAt10(files, q.gold),
+        recall5: recallAt5(files, q.gold),
+        files: files.slice(0, 10),
+        gold: q.gold,
+      });
     }
-    const result: DocsSystem = { key, system: DOCS_SYSTEM_LABELS[key], byStyle: figures(results), latency: summarize(times), questions: results };
+    const result: DocsSystem = {
+      key,
+      system: DOCS_SYSTEM_LABELS[key],
+      byStyle: figures(results),
+      latency: summarize(times),
+      questions: results,
+    };
     log(`${corpus.key}: ${result.system}: nDCG@10 ${result.byStyle.all.ndcg10.toFixed(3)}`);
     systems.push(result);
   };
@@ -187,7 +212,12 @@ export async function evalDocs(corpus: DocsCorpus, modes: readonly EvalEmbedding
     try {
       const services = createServices({ engine });
       await score(mode === 'off' ? 'words' : 'hybrid', async (question) => {
-        const out = (await callTool(services, tool, { workspace: corpus.key, question, limit: 10 }, { sessionId: 'eval' })) as { passages?: { sourceRef?: { path?: string } }[] };
+        const out = (await callTool(
+          services,
+          tool,
+          { workspace: corpus.key, question, limit: 10 },
+          { sessionId: 'eval' },
+        )) as { passages?: { sourceRef?: { path?: string } }[] };
         const files: string[] = [];
         for (const p of out.passages ?? []) {
           const file = p.sourceRef?.path ?? '';

@@ -34,11 +34,18 @@ export function ourSystemLabel(embeddings: EvalEmbeddings): string {
   return embeddings === 'off' ? 'workspace_context (words only)' : 'workspace_context (hybrid, local model)';
 }
 
-export async function startEvalEngine(dataset: string, folder: { name: string; absPath: string }, embeddings: EvalEmbeddings, log: (m: string) => void): Promise<EvalEngine> {
+export async function startEvalEngine(
+  dataset: string,
+  folder: { name: string; absPath: string },
+  embeddings: EvalEmbeddings,
+  log: (m: string) => void,
+): Promise<EvalEngine> {
   const engine = new Engine({
     folders: [folder],
     settings: { refreshAfterMs: 0 },
-    ...(embeddings === 'local' ? { embeddings: { provider: 'local' as const }, cacheDir: path.join(os.tmpdir(), 'wsctx-eval-cache', dataset) } : { embeddings: { provider: 'off' as const } }),
+    ...(embeddings === 'local'
+      ? { embeddings: { provider: 'local' as const }, cacheDir: path.join(os.tmpdir(), 'wsctx-eval-cache', dataset) }
+      : { embeddings: { provider: 'off' as const } }),
     log: (m) => {
       if (m.includes('[meaning]')) log(`${dataset}: ${m}`);
     },

@@ -58,21 +58,37 @@ function rankOf(engine: Engine, question: string, file: string, limit: number): 
 }
 
 /** Explains every miss of `corpus` (words only) and checks each cause (see the module comment). */
-export async function evalExplain(corpus: DocsCorpus, log: (m: string) => void = () => {}, parent = path.join(os.tmpdir(), 'wsctx-eval-explain')): Promise<ExplainEval> {
+export async function evalExplain(
+  corpus: DocsCorpus,
+  log: (m: string) => void = () => {},
+  parent = path.join(os.tmpdir(), 'wsctx-eval-explain'),
+): Promise<ExplainEval> {
   const workspace = writeDocsWorkspace(corpus, parent);
   const engine = new Engine({ folders: [{ name: corpus.key, absPath: workspace }], embeddings: { provider: 'off' } });
   const services = createServices({ engine });
-  const call = async <T>(tool: string, input: Record<string, unknown>) => (await callTool(services, findTool(tool)!, input, { sessionId: 'eval' })) as T;
+  const call = async <T>(tool: string, input: Record<string, unknown>) =>
+    (await callTool(services, findTool(tool)!, input, { sessionId: 'eval' })) as T;
   const questions = loadDocsQuestions(corpus.dir);
   const cases: ExplainCase[] = [];
   try {
     await engine.waitForIndex();
     for (const q of questions) {
-      const files = (await call<ContextOutput>('workspace_context', { question: q.question, limit: LIMIT })).passages.map((p) => p.sourceRef.path);
+      const files = (
+        await call<ContextOutput>('workspace_context', { question: q.question, limit: LIMIT })
+      ).passages.map((p) => p.sourceRef.path);
       for (const gold of q.gold.filter((g) => !files.includes(g))) {
         const e = await call<ExplainOutput>('explain_result', { question: q.question, expected: gold, limit: LIMIT });
         const failure = await check(engine, workspace, q.question, gold, e);
-        cases.push({ id: q.id, gold, standing: e.standing, rank: e.rank, ...(e.limitNeeded !== undefined ? { limitNeeded: e.limitNeeded } : {}), verified: failure === null, ...(failure ? { failure } : {}), summary: e.summary });
+        cases.push({
+          id: q.id,
+          gold,
+          standing: e.standing,
+          rank: e.rank,
+          ...(e.limitNeeded !== undefined ? { limitNeeded: e.limitNeeded } : {}),
+          verified: failure === null,
+          ...(failure ? { failure } : {}),
+          summary: e.summary,
+        });
       }
     }
   } finally {
@@ -82,13 +98,28 @@ export async function evalExplain(corpus: DocsCorpus, log: (m: string) => void =
   for (const c of cases) byStanding[c.standing] = (byStanding[c.standing] ?? 0) + 1;
   const verified = cases.filter((c) => c.verified).length;
   log(`${corpus.key}: explain_result on ${cases.length} misses, ${verified} causes verified true`);
-  return { corpus: corpus.key, label: corpus.label, questions: questions.length, misses: cases.length, verified, byStanding, cases };
+  return {
+    corpus: corpus.key,
+    label: corpus.label,
+    questions: questions.length,
+    misses: cases.length,
+    verified,
+    byStanding,
+    cases,
+  };
 }
 
 /** Null when the cause is true, else what the check saw. */
-async function check(engine: Engine, workspace: string, question: string, gold: string, e: ExplainOutput): Promise<string | null> {
+async function check(
+  engine: Engine,
+  workspace: string,
+  question: string,
+  gold: string,
+  e: ExplainOutput,
+): Promise<string | null> {
   if (e.standing === 'ranked-below-limit' || e.standing === 'held-back') {
-    if (e.rank === null || e.limitNeeded === undefined) return `${e.standing} without a rank and the limit that shows it`;
+    if (e.rank === null || e.limitNeeded === undefined)
+      return `${e.standing} without a rank and the limit that shows it`;
     const at = rankOf(engine, question, gold, e.limitNeeded);
     if (at !== e.rank) return `at limit ${e.limitNeeded} it came at ${at}, not ${e.rank}`;
     const before = rankOf(engine, question, gold, e.limitNeeded - 1);

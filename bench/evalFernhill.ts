@@ -19,7 +19,14 @@ import { findTool } from '../server/src/tools/registry';
 import { BASELINES } from './baselines/engines';
 import { ourSystemLabel, startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
 import { sectionPassages } from './measure';
-import { evaluateQuery, firstRelevantRank, meanMetrics, type Judgments, type MeanMetrics, type QueryMetrics } from './metrics';
+import {
+  evaluateQuery,
+  firstRelevantRank,
+  meanMetrics,
+  type Judgments,
+  type MeanMetrics,
+  type QueryMetrics,
+} from './metrics';
 
 export interface RankingCase {
   id: string;
@@ -70,9 +77,26 @@ export function loadCases(file: string): RankingCase[] {
   if (!Array.isArray(raw)) throw new Error(`eval: ${file} must be a YAML list of cases`);
   return raw.map((c: Record<string, unknown>, i) => {
     const expect = c.expect as Record<string, unknown> | undefined;
-    const ok = typeof c.id === 'string' && typeof c.question === 'string' && typeof expect?.path === 'string' && typeof expect?.heading === 'string' && typeof c.within === 'number' && (c.kind === 'words' || c.kind === 'meaning') && typeof c.sourceKind === 'string';
-    if (!ok) throw new Error(`eval: case ${i + 1} of ${file} lacks id, question, expect.path, expect.heading, within, kind (words|meaning) or sourceKind`);
-    return { id: c.id, question: c.question, expect: { path: expect.path, heading: expect.heading }, within: c.within, kind: c.kind, sourceKind: c.sourceKind } as RankingCase;
+    const ok =
+      typeof c.id === 'string' &&
+      typeof c.question === 'string' &&
+      typeof expect?.path === 'string' &&
+      typeof expect?.heading === 'string' &&
+      typeof c.within === 'number' &&
+      (c.kind === 'words' || c.kind === 'meaning') &&
+      typeof c.sourceKind === 'string';
+    if (!ok)
+      throw new Error(
+        `eval: case ${i + 1} of ${file} lacks id, question, expect.path, expect.heading, within, kind (words|meaning) or sourceKind`,
+      );
+    return {
+      id: c.id,
+      question: c.question,
+      expect: { path: expect.path, heading: expect.heading },
+      within: c.within,
+      kind: c.kind,
+      sourceKind: c.sourceKind,
+    } as RankingCase;
   });
 }
 
@@ -84,7 +108,12 @@ export function expectedOrdinals(state: IndexState, c: RankingCase): number[] {
     if (!entry || entry.doc.path !== c.expect.path) continue;
     const own = entry.section.headingPath[entry.section.headingPath.length - 1]?.trim() ?? '';
     const isEntity = entry.doc.sourceKind === 'catalog_entity';
-    if (isEntity ? own.toLowerCase() === wanted.toLowerCase() || (entry.section.entityRefs ?? []).includes(wanted.toLowerCase()) : own === wanted) out.push(entry.ordinal);
+    if (
+      isEntity
+        ? own.toLowerCase() === wanted.toLowerCase() || (entry.section.entityRefs ?? []).includes(wanted.toLowerCase())
+        : own === wanted
+    )
+      out.push(entry.ordinal);
   }
   return out;
 }
@@ -107,7 +136,8 @@ export function passageOrdinal(state: IndexState, passage: Record<string, unknow
     line = m?.[2] ? Number(m[2]) : undefined;
   }
   if (file !== undefined && line !== undefined) {
-    for (const entry of state.sections) if (entry && entry.doc.path === file && entry.section.startLine === line) return entry.ordinal;
+    for (const entry of state.sections)
+      if (entry && entry.doc.path === file && entry.section.startLine === line) return entry.ordinal;
   }
   const id = typeof passage.id === 'string' ? passage.id : undefined;
   if (id && id.length >= 4) {
@@ -118,13 +148,25 @@ export function passageOrdinal(state: IndexState, passage: Record<string, unknow
 }
 
 /** Runs the cases through `workspace_context` (when it exists) and the baselines. */
-export async function evalFernhill(repoRoot: string, embeddings: EvalEmbeddings, log: (m: string) => void): Promise<FernhillEval> {
+export async function evalFernhill(
+  repoRoot: string,
+  embeddings: EvalEmbeddings,
+  log: (m: string) => void,
+): Promise<FernhillEval> {
   const cases = loadCases(path.join(repoRoot, 'examples', 'fernhill-cases.yaml'));
-  const { engine, state, meaning } = await startEvalEngine('fernhill', { name: 'fernhill', absPath: path.join(repoRoot, 'examples', 'fernhill') }, embeddings, log);
+  const { engine, state, meaning } = await startEvalEngine(
+    'fernhill',
+    { name: 'fernhill', absPath: path.join(repoRoot, 'examples', 'fernhill') },
+    embeddings,
+    log,
+  );
   const judgments = new Map<string, Judgments>();
   for (const c of cases) {
     const ordinals = expectedOrdinals(state, c);
-    if (ordinals.length === 0) throw new Error(`eval: case ${c.id}: no section "${c.expect.heading}" in ${c.expect.path} (run node examples/check-cases.mjs)`);
+    if (ordinals.length === 0)
+      throw new Error(
+        `eval: case ${c.id}: no section "${c.expect.heading}" in ${c.expect.path} (run node examples/check-cases.mjs)`,
+      );
     judgments.set(c.id, new Map(ordinals.map((o) => [String(o), 1])));
   }
   const systems: SystemResult[] = [];
@@ -134,8 +176,16 @@ export async function evalFernhill(repoRoot: string, embeddings: EvalEmbeddings,
     const rankings = new Map<string, string[]>();
     const services = createServices({ engine });
     for (const c of cases) {
-      const out = (await callTool(services, tool, { workspace: 'fernhill', question: c.question, limit: DEPTH }, { sessionId: 'eval' })) as { passages?: Record<string, unknown>[] };
-      rankings.set(c.id, (out.passages ?? []).map((p) => String(passageOrdinal(state, p) ?? `unmapped:${JSON.stringify(p.sourceRef)}`)));
+      const out = (await callTool(
+        services,
+        tool,
+        { workspace: 'fernhill', question: c.question, limit: DEPTH },
+        { sessionId: 'eval' },
+      )) as { passages?: Record<string, unknown>[] };
+      rankings.set(
+        c.id,
+        (out.passages ?? []).map((p) => String(passageOrdinal(state, p) ?? `unmapped:${JSON.stringify(p.sourceRef)}`)),
+      );
     }
     systems.push(score(ourSystemLabel(embeddings), cases, judgments, rankings, state));
   } else {
@@ -149,16 +199,37 @@ export async function evalFernhill(repoRoot: string, embeddings: EvalEmbeddings,
   }
   engine.dispose();
   log(`fernhill: ${cases.length} cases over ${state.counts.sections} sections`);
-  return { cases: cases.length, sections: state.counts.sections, depth: DEPTH, systems, skipped, ...(meaning ? { meaning } : {}) };
+  return {
+    cases: cases.length,
+    sections: state.counts.sections,
+    depth: DEPTH,
+    systems,
+    skipped,
+    ...(meaning ? { meaning } : {}),
+  };
 }
 
-function score(system: string, cases: readonly RankingCase[], judgments: Map<string, Judgments>, rankings: Map<string, string[]>, state: IndexState): SystemResult {
+function score(
+  system: string,
+  cases: readonly RankingCase[],
+  judgments: Map<string, Judgments>,
+  rankings: Map<string, string[]>,
+  state: IndexState,
+): SystemResult {
   const results: CaseResult[] = cases.map((c) => {
     const ranked = rankings.get(c.id) ?? [];
     const judged = judgments.get(c.id)!;
     const rank = firstRelevantRank(ranked, judged);
     const passed = rank !== null && rank <= c.within;
-    const result: CaseResult = { id: c.id, kind: c.kind, sourceKind: c.sourceKind, within: c.within, rank, passed, metrics: evaluateQuery(ranked, judged)! };
+    const result: CaseResult = {
+      id: c.id,
+      kind: c.kind,
+      sourceKind: c.sourceKind,
+      within: c.within,
+      rank,
+      passed,
+      metrics: evaluateQuery(ranked, judged)!,
+    };
     if (!passed && ranked.length > 0) result.top = describe(state, ranked[0]);
     return result;
   });
@@ -167,7 +238,13 @@ function score(system: string, cases: readonly RankingCase[], judgments: Map<str
     for (const r of results) (groups[key(r)] ??= []).push(r);
     return Object.fromEntries(Object.entries(groups).map(([k, rs]) => [k, summarise(rs)]));
   };
-  return { system, overall: summarise(results), byKind: group((r) => r.kind), bySourceKind: group((r) => r.sourceKind), cases: results };
+  return {
+    system,
+    overall: summarise(results),
+    byKind: group((r) => r.kind),
+    bySourceKind: group((r) => r.sourceKind),
+    cases: results,
+  };
 }
 
 function summarise(results: readonly CaseResult[]): MeanMetrics & { passed: number } {
@@ -176,5 +253,7 @@ function summarise(results: readonly CaseResult[]): MeanMetrics & { passed: numb
 
 function describe(state: IndexState, ordinal: string): string {
   const entry = state.sections[Number(ordinal)];
-  return entry ? `${entry.doc.path} › ${entry.section.headingPath[entry.section.headingPath.length - 1] ?? '(preamble)'}` : ordinal;
+  return entry
+    ? `${entry.doc.path} › ${entry.section.headingPath[entry.section.headingPath.length - 1] ?? '(preamble)'}`
+    : ordinal;
 }

@@ -25,7 +25,11 @@ import { summarize, type Summary } from './stats';
 /** Published nDCG@10 on the test split, from the dataset's README.md. */
 export const SCIFACT_PUBLISHED: readonly { system: string; ndcg10: number; source: string }[] = [
   { system: 'BM25, title and text in one field (Anserini)', ndcg10: 0.679, source: 'Anserini BEIR regressions' },
-  { system: 'BM25, title and text as separate fields (Anserini)', ndcg10: 0.665, source: 'Anserini BEIR regressions; BEIR paper' },
+  {
+    system: 'BM25, title and text as separate fields (Anserini)',
+    ndcg10: 0.665,
+    source: 'Anserini BEIR regressions; BEIR paper',
+  },
   { system: 'BM25 (bm25s)', ndcg10: 0.687, source: 'MTEB results' },
   { system: 'all-MiniLM-L6-v2 (dense only)', ndcg10: 0.645, source: 'MTEB' },
 ];
@@ -58,7 +62,10 @@ interface Corpus {
 }
 
 export function loadScifact(dir: string): Corpus {
-  const lines = (file: string) => readFileSync(path.join(dir, file), 'utf8').split('\n').filter((l) => l.trim().length > 0);
+  const lines = (file: string) =>
+    readFileSync(path.join(dir, file), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim().length > 0);
   const docs = lines('corpus.jsonl').map((l) => {
     const d = JSON.parse(l) as { _id: string; title: string; text: string };
     return { id: d._id, title: d.title, text: d.text };
@@ -83,7 +90,11 @@ export function abstractMarkdown(title: string, text: string): string {
   return `# ${flat(title)}\n\n${body}\n`;
 }
 
-export async function evalScifact(dir: string, modes: readonly EvalEmbeddings[], log: (m: string) => void): Promise<ScifactEval> {
+export async function evalScifact(
+  dir: string,
+  modes: readonly EvalEmbeddings[],
+  log: (m: string) => void,
+): Promise<ScifactEval> {
   const corpus = loadScifact(dir);
   const judgments = [...corpus.qrels.values()].reduce((n, j) => n + j.size, 0);
   const systems: ScifactSystem[] = [];
@@ -109,7 +120,8 @@ export async function evalScifact(dir: string, modes: readonly EvalEmbeddings[],
   let meaning: MeaningFigures | undefined;
   try {
     mkdirSync(path.join(workspace, 'epics'), { recursive: true });
-    for (const d of corpus.docs) writeFileSync(path.join(workspace, 'epics', `${d.id}.md`), abstractMarkdown(d.title, d.text));
+    for (const d of corpus.docs)
+      writeFileSync(path.join(workspace, 'epics', `${d.id}.md`), abstractMarkdown(d.title, d.text));
     const tool = findTool('workspace_context');
     if (!tool) skipped.push('workspace_context is not in TOOLS yet: our engine is not scored on SciFact');
     for (const embeddings of tool ? modes : []) {
@@ -120,7 +132,12 @@ export async function evalScifact(dir: string, modes: readonly EvalEmbeddings[],
       try {
         const services = createServices({ engine });
         await run(ourSystemLabel(embeddings), started.indexMs + (started.meaning?.embedMs ?? 0), async (question) => {
-          const out = (await callTool(services, tool!, { workspace: 'scifact', question, limit: 10 }, { sessionId: 'eval' })) as { passages?: { sourceRef?: { path?: string } }[] };
+          const out = (await callTool(
+            services,
+            tool!,
+            { workspace: 'scifact', question, limit: 10 },
+            { sessionId: 'eval' },
+          )) as { passages?: { sourceRef?: { path?: string } }[] };
           return (out.passages ?? []).map((p) => path.posix.basename(p.sourceRef?.path ?? '', '.md'));
         });
       } finally {
@@ -139,5 +156,14 @@ export async function evalScifact(dir: string, modes: readonly EvalEmbeddings[],
     await run(baseline.label, buildMs, (q) => index.search(q, 10).map((i) => corpus.docs[i].id));
   }
   if (!modes.includes('local')) skipped.push('hybrid (words + meaning): run without --embeddings off');
-  return { documents: corpus.docs.length, queries: corpus.queries.length, judgments, sectionsIndexed, systems, published: SCIFACT_PUBLISHED, skipped, ...(meaning ? { meaning } : {}) };
+  return {
+    documents: corpus.docs.length,
+    queries: corpus.queries.length,
+    judgments,
+    sectionsIndexed,
+    systems,
+    published: SCIFACT_PUBLISHED,
+    skipped,
+    ...(meaning ? { meaning } : {}),
+  };
 }

@@ -51,7 +51,12 @@ export function planWindows(state: IndexState, model: LocalModelName = 'minilm')
  * `cacheDir` for the packaged `model` (which must produce vectors of that length: 384 for
  * `minilm`). Returns the plan it filled.
  */
-export function fillVectorCache(state: IndexState, cacheDir: string, vectorAt: (i: number) => Float32Array, model: LocalModelName = 'minilm'): WindowPlan {
+export function fillVectorCache(
+  state: IndexState,
+  cacheDir: string,
+  vectorAt: (i: number) => Float32Array,
+  model: LocalModelName = 'minilm',
+): WindowPlan {
   const plan = planWindows(state, model);
   const dimension = localModelSpec(model).dimension;
   // The id the engine's embedder will have (it names the runtime too); constructing it starts no worker.
@@ -63,7 +68,8 @@ export function fillVectorCache(state: IndexState, cacheDir: string, vectorAt: (
       const records: [string, Float32Array[]][] = [];
       for (let i = start; i < Math.min(plan.digests.length, start + BATCH); i++) {
         const vector = vectorAt(i);
-        if (vector.length !== dimension) throw new Error(`bench: a stand-in vector has ${vector.length} dimensions, ${model} has ${dimension}`);
+        if (vector.length !== dimension)
+          throw new Error(`bench: a stand-in vector has ${vector.length} dimensions, ${model} has ${dimension}`);
         records.push([plan.digests[i], [vector]]);
       }
       // The cache keeps a copy of every vector in memory too: fine in the fill's own process.

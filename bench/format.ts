@@ -2,7 +2,11 @@
 import type { Summary } from './stats';
 
 export function table(header: readonly string[], rows: readonly (readonly string[])[]): string[] {
-  return [`| ${header.join(' | ')} |`, `| ${header.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
+  return [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ];
 }
 
 /** Milliseconds with about three significant digits. */

@@ -63,9 +63,33 @@ const MAX_SUBJECT_DRAWS = 1000;
 
 const ROLES = ['worker', 'api', 'service', 'web', 'scheduler', 'gateway', 'exporter', 'sync', 'indexer', 'cli'];
 const REPO_ROLES = ['platform', 'services', 'core', 'infra', 'apps', 'tools'];
-const RESOURCE_TYPES: readonly (readonly [string, string])[] = [['db', 'database'], ['queue', 'queue'], ['bucket', 's3-bucket'], ['cache', 'cache']];
+const RESOURCE_TYPES: readonly (readonly [string, string])[] = [
+  ['db', 'database'],
+  ['queue', 'queue'],
+  ['bucket', 's3-bucket'],
+  ['cache', 'cache'],
+];
 const API_TYPES = ['openapi', 'grpc', 'asyncapi', 'graphql'];
-const SYLLABLES = ['an', 'ka', 'mi', 'lo', 'ren', 'sa', 'to', 'vik', 'el', 'na', 'jo', 'ri', 'da', 'ne', 'ola', 'bo', 'ha', 'li'];
+const SYLLABLES = [
+  'an',
+  'ka',
+  'mi',
+  'lo',
+  'ren',
+  'sa',
+  'to',
+  'vik',
+  'el',
+  'na',
+  'jo',
+  'ri',
+  'da',
+  'ne',
+  'ola',
+  'bo',
+  'ha',
+  'li',
+];
 
 interface Repo {
   name: string;
@@ -106,16 +130,64 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
   const domains = uniqueNames(Math.max(3, Math.min(30, Math.round(target / 5_000))), () => orgProse.rareWord());
   const groupDocs = [
     entity('Group', 'company', group('company', 'organization', orgProse, orgTopic, { children: departments })),
-    ...departments.map((d) => entity('Group', d, group(d, 'department', orgProse, orgTopic, { parent: 'company', children: teams.filter((_, i) => i % 3 === departments.indexOf(d)) }))),
+    ...departments.map((d) =>
+      entity(
+        'Group',
+        d,
+        group(d, 'department', orgProse, orgTopic, {
+          parent: 'company',
+          children: teams.filter((_, i) => i % 3 === departments.indexOf(d)),
+        }),
+      ),
+    ),
     ...teams.map((t, i) => entity('Group', t, group(t, 'team', orgProse, orgTopic, { parent: departments[i % 3] }))),
   ];
   const userDocs = users.map((u, i) =>
-    entity('User', u, ['apiVersion: backstage.io/v1alpha1', 'kind: User', 'metadata:', `  name: ${u}`, 'spec:', '  profile:', `    displayName: ${u.split('.').map(capitalise).join(' ')}`, `    email: ${u}@example.com`, `  memberOf: [${teams[i % teams.length]}]`].join('\n')),
+    entity(
+      'User',
+      u,
+      [
+        'apiVersion: backstage.io/v1alpha1',
+        'kind: User',
+        'metadata:',
+        `  name: ${u}`,
+        'spec:',
+        '  profile:',
+        `    displayName: ${u.split('.').map(capitalise).join(' ')}`,
+        `    email: ${u}@example.com`,
+        `  memberOf: [${teams[i % teams.length]}]`,
+      ].join('\n'),
+    ),
   );
   const domainDocs = domains.map((d, i) =>
-    entity('Domain', d, envelope('Domain', d, capitalise(d), orgProse.sentence(orgTopic, 8, 20), [d], [`  owner: group:default/${departments[i % 3]}`])),
+    entity(
+      'Domain',
+      d,
+      envelope(
+        'Domain',
+        d,
+        capitalise(d),
+        orgProse.sentence(orgTopic, 8, 20),
+        [d],
+        [`  owner: group:default/${departments[i % 3]}`],
+      ),
+    ),
   );
-  const location = entity('Location', 'org-chart', ['apiVersion: backstage.io/v1alpha1', 'kind: Location', 'metadata:', '  name: org-chart', 'spec:', '  type: file', '  targets:', '    - ./catalog/groups.yaml', '    - ./catalog/users.yaml'].join('\n'));
+  const location = entity(
+    'Location',
+    'org-chart',
+    [
+      'apiVersion: backstage.io/v1alpha1',
+      'kind: Location',
+      'metadata:',
+      '  name: org-chart',
+      'spec:',
+      '  type: file',
+      '  targets:',
+      '    - ./catalog/groups.yaml',
+      '    - ./catalog/users.yaml',
+    ].join('\n'),
+  );
   files.push({ path: 'org/catalog-info.yaml', content: [location, ...domainDocs].join('\n---\n') + '\n' });
   files.push({ path: 'org/catalog/groups.yaml', content: groupDocs.join('\n---\n') + '\n' });
   files.push({ path: 'org/catalog/users.yaml', content: userDocs.join('\n---\n') + '\n' });
@@ -130,7 +202,10 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
   const lib = library(new Prose(libRandom.fork('prose')), libRandom, libTopics, Math.max(8, Math.round(target / 250)));
   files.push(...lib.files);
   sections += lib.sections;
-  files.push({ path: 'AGENTS.md', content: `# Agent notes\n\n${new Prose(libRandom.fork('agents')).body(libTopics[0], 120)}\n` });
+  files.push({
+    path: 'AGENTS.md',
+    content: `# Agent notes\n\n${new Prose(libRandom.fork('agents')).body(libTopics[0], 120)}\n`,
+  });
   sections += 1;
 
   // Repositories until the target is reached.
@@ -139,7 +214,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
   const usedNames = new Set<string>();
   let serial = 0;
   const nextName = (subject: string, role: string): string => {
-    serial += 1 + (serial * 7919) % 3; // gaps, so numbers do not read as a counter
+    serial += 1 + ((serial * 7919) % 3); // gaps, so numbers do not read as a counter
     return `${subject}-${String(serial).padStart(4, '0')}-${role}`;
   };
   while (sections < target) {
@@ -164,20 +239,65 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
     const repoUrl = `https://git.example.com/acme/${name}`;
 
     const docs: string[] = [];
-    docs.push(entity('System', name, envelope('System', name, capitalise(name.replace(/-/g, ' ')), prose.sentence(topic, 10, 24), topic.words.slice(0, 3), [`  owner: group:default/${team}`, `  domain: ${domains[r % domains.length]}`])));
+    docs.push(
+      entity(
+        'System',
+        name,
+        envelope(
+          'System',
+          name,
+          capitalise(name.replace(/-/g, ' ')),
+          prose.sentence(topic, 10, 24),
+          topic.words.slice(0, 3),
+          [`  owner: group:default/${team}`, `  domain: ${domains[r % domains.length]}`],
+        ),
+      ),
+    );
     for (const api of apis) {
       const type = random.pick(API_TYPES);
-      const definition = ['  definition: |', `    # ${type} definition of ${api}`, ...Array.from({ length: random.int(2, 5) }, () => `    ${prose.rareWord()}: ${prose.sentence(topic, 4, 9)}`)];
-      docs.push(entity('API', api, envelope('API', api, undefined, prose.sentence(topic, 8, 20), random.sample(topic.words, 2), [`  type: ${type}`, `  lifecycle: production`, `  owner: group:default/${team}`, `  system: ${name}`, ...definition])));
+      const definition = [
+        '  definition: |',
+        `    # ${type} definition of ${api}`,
+        ...Array.from({ length: random.int(2, 5) }, () => `    ${prose.rareWord()}: ${prose.sentence(topic, 4, 9)}`),
+      ];
+      docs.push(
+        entity(
+          'API',
+          api,
+          envelope('API', api, undefined, prose.sentence(topic, 8, 20), random.sample(topic.words, 2), [
+            `  type: ${type}`,
+            `  lifecycle: production`,
+            `  owner: group:default/${team}`,
+            `  system: ${name}`,
+            ...definition,
+          ]),
+        ),
+      );
     }
     for (const [i, res] of resources.entries()) {
-      docs.push(entity('Resource', res, envelope('Resource', res, undefined, prose.sentence(topic, 8, 20), random.sample(topic.words, 2), [`  type: ${resourceTypes[i][1]}`, `  owner: group:default/${team}`, `  system: ${name}`])));
+      docs.push(
+        entity(
+          'Resource',
+          res,
+          envelope('Resource', res, undefined, prose.sentence(topic, 8, 20), random.sample(topic.words, 2), [
+            `  type: ${resourceTypes[i][1]}`,
+            `  owner: group:default/${team}`,
+            `  system: ${name}`,
+          ]),
+        ),
+      );
     }
     for (const [i, comp] of components.entries()) {
-      const spec = [`  type: ${i === 0 && random.chance(0.3) ? 'website' : random.chance(0.15) ? 'library' : 'service'}`, `  lifecycle: ${random.pick(['production', 'production', 'production', 'experimental', 'deprecated'])}`, `  owner: group:default/${team}`, `  system: ${name}`];
+      const spec = [
+        `  type: ${i === 0 && random.chance(0.3) ? 'website' : random.chance(0.15) ? 'library' : 'service'}`,
+        `  lifecycle: ${random.pick(['production', 'production', 'production', 'experimental', 'deprecated'])}`,
+        `  owner: group:default/${team}`,
+        `  system: ${name}`,
+      ];
       const depends = [...random.sample(resources, random.int(0, 2)).map((x) => `resource:default/${x}`)];
       if (repos.length > 0) {
-        for (const other of random.sample(repos, random.int(0, 2))) depends.push(`component:default/${random.pick(other.components)}`);
+        for (const other of random.sample(repos, random.int(0, 2)))
+          depends.push(`component:default/${random.pick(other.components)}`);
       }
       if (random.chance(0.01)) depends.push(`component:default/${subject}-retired-${random.int(1, 99)}`); // dangling, as real catalogs have
       if (depends.length) spec.push('  dependsOn:', ...depends.map((d) => `    - ${d}`));
@@ -185,8 +305,25 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
       const consumed = repos.length > 0 ? random.sample(repos, random.int(0, 2)).map((o) => random.pick(o.apis)) : [];
       if (consumed.length) spec.push(`  consumesApis: [${consumed.join(', ')}]`);
       if (i > 0 && random.chance(0.1)) spec.push(`  subcomponentOf: ${components[0]}`);
-      const annotations = [`    backstage.io/techdocs-ref: dir:./services/${comp}`, `    github.com/project-slug: acme/${name}`];
-      docs.push(entity('Component', comp, envelope('Component', comp, capitalise(comp.replace(/-/g, ' ')), prose.sentence(topic, 10, 30) + ' ' + prose.sentence(topic), random.sample(topic.words, 3), spec, annotations)));
+      const annotations = [
+        `    backstage.io/techdocs-ref: dir:./services/${comp}`,
+        `    github.com/project-slug: acme/${name}`,
+      ];
+      docs.push(
+        entity(
+          'Component',
+          comp,
+          envelope(
+            'Component',
+            comp,
+            capitalise(comp.replace(/-/g, ' ')),
+            prose.sentence(topic, 10, 30) + ' ' + prose.sentence(topic),
+            random.sample(topic.words, 3),
+            spec,
+            annotations,
+          ),
+        ),
+      );
     }
     const repoFiles: GeneratedFile[] = [{ path: `${name}/catalog-info.yaml`, content: docs.join('\n---\n') + '\n' }];
     sections += docs.length;
@@ -207,7 +344,11 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
       sections += spec.sections;
     }
     files.push(...repoFiles, ...docFiles, ...epicFiles);
-    commitPlans.push({ dir: name, seedDays: random.int(0, 999), groups: [repoFiles.map((f) => f.path), docFiles.map((f) => f.path), epicFiles.map((f) => f.path)] });
+    commitPlans.push({
+      dir: name,
+      seedDays: random.int(0, 999),
+      groups: [repoFiles.map((f) => f.path), docFiles.map((f) => f.path), epicFiles.map((f) => f.path)],
+    });
     repos.push(repo);
   }
 
@@ -227,7 +368,11 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
   let gitMs = 0;
   if (options.git) {
     const t = performance.now();
-    const orgPlan: RepoCommitPlan = { dir: 'org', seedDays: 400, groups: [files.filter((f) => f.path.startsWith('org/')).map((f) => f.path)] };
+    const orgPlan: RepoCommitPlan = {
+      dir: 'org',
+      seedDays: 400,
+      groups: [files.filter((f) => f.path.startsWith('org/')).map((f) => f.path)],
+    };
     commitRepositories(options.dir, [orgPlan, ...commitPlans], options.commitsPerRepo ?? (target >= 50_000 ? 1 : 3));
     gitMs = performance.now() - t;
   }
@@ -242,7 +387,9 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
     entitiesByKind,
     sampleRefs: [...refsByKind.values()].flat(),
     probes: {
-      docsPage: files.find((f) => f.path.startsWith(`${first.name}/services/`) && f.path.endsWith('/docs/architecture.md'))!.path,
+      docsPage: files.find(
+        (f) => f.path.startsWith(`${first.name}/services/`) && f.path.endsWith('/docs/architecture.md'),
+      )!.path,
       catalogFile: `${first.name}/catalog-info.yaml`,
     },
     writeMs,
@@ -251,7 +398,15 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
 }
 
 /** The first lines of an entity down to `spec:`, then `spec` lines as given. */
-function envelope(kind: string, name: string, title: string | undefined, description: string, tags: readonly string[], spec: readonly string[], annotations: readonly string[] = []): string {
+function envelope(
+  kind: string,
+  name: string,
+  title: string | undefined,
+  description: string,
+  tags: readonly string[],
+  spec: readonly string[],
+  annotations: readonly string[] = [],
+): string {
   const lines = ['apiVersion: backstage.io/v1alpha1', `kind: ${kind}`, 'metadata:', `  name: ${name}`];
   if (title) lines.push(`  title: ${title}`);
   lines.push('  description: >-', ...wrapIndented(description, '    '), `  tags: [${tags.join(', ')}]`);
@@ -260,8 +415,19 @@ function envelope(kind: string, name: string, title: string | undefined, descrip
   return lines.join('\n');
 }
 
-function group(name: string, type: string, prose: Prose, topic: Topic, rel: { parent?: string; children?: readonly string[] }): string {
-  const spec = [`  type: ${type}`, '  profile:', `    displayName: ${capitalise(name.replace(/-/g, ' '))}`, `    email: ${name}@example.com`];
+function group(
+  name: string,
+  type: string,
+  prose: Prose,
+  topic: Topic,
+  rel: { parent?: string; children?: readonly string[] },
+): string {
+  const spec = [
+    `  type: ${type}`,
+    '  profile:',
+    `    displayName: ${capitalise(name.replace(/-/g, ' '))}`,
+    `    email: ${name}@example.com`,
+  ];
   if (rel.parent) spec.push(`  parent: ${rel.parent}`);
   spec.push(`  children: [${(rel.children ?? []).join(', ')}]`);
   return envelope('Group', name, capitalise(name.replace(/-/g, ' ')), prose.sentence(topic, 8, 18), [type], spec);
@@ -303,7 +469,8 @@ export function parseSize(size: string): number {
   if (named !== undefined) return named;
   // A number with an optional k (thousands) or m (millions): 250k, 1m.
   const n = Number(size.replace(/k$/i, '000').replace(/m$/i, '000000'));
-  if (!Number.isInteger(n) || n < 100) throw new Error(`bench: --size must be 1k, 10k, 100k, 1m or a number of sections >= 100, got "${size}"`);
+  if (!Number.isInteger(n) || n < 100)
+    throw new Error(`bench: --size must be 1k, 10k, 100k, 1m or a number of sections >= 100, got "${size}"`);
   return n;
 }
 

@@ -28,11 +28,24 @@ const PAGE_KINDS: readonly (readonly [string, string])[] = [
   ['troubleshooting.md', 'Troubleshooting'],
 ];
 
-const OVERVIEW_HEADINGS = ['What lives here', 'Running it locally', 'Ownership and on-call', 'How the parts fit', 'Deploying', 'Known gaps'];
+const OVERVIEW_HEADINGS = [
+  'What lives here',
+  'Running it locally',
+  'Ownership and on-call',
+  'How the parts fit',
+  'Deploying',
+  'Known gaps',
+];
 const EPIC_HEADINGS = ['Goal', 'Scope', 'Milestones', 'Risks', 'Open questions', 'Decisions'];
 
 /** One Markdown document: `# title`, an intro, then `##` sections (some with a `###` below). */
-function markdownDoc(prose: Prose, random: Random, topic: Topic, title: string, headings: readonly string[]): { text: string; sections: number } {
+function markdownDoc(
+  prose: Prose,
+  random: Random,
+  topic: Topic,
+  title: string,
+  headings: readonly string[],
+): { text: string; sections: number } {
   const parts = [`# ${title}`, prose.body(topic, prose.sectionLength())];
   let sections = 1;
   const used = new Set<string>();
@@ -54,7 +67,14 @@ function generatedHeadings(prose: Prose, random: Random, topic: Topic, min: numb
 }
 
 /** `mkdocs.yml` plus `docs/index.md` and 2-5 pages for the component at `dir`. */
-export function techDocs(prose: Prose, random: Random, topic: Topic, dir: string, componentName: string, repoUrl: string): GeneratedPart {
+export function techDocs(
+  prose: Prose,
+  random: Random,
+  topic: Topic,
+  dir: string,
+  componentName: string,
+  repoUrl: string,
+): GeneratedPart {
   const pages = [PAGE_KINDS[0], ...random.sample(PAGE_KINDS.slice(1), random.int(1, 4))];
   const files: GeneratedFile[] = [];
   let sections = 0;
@@ -65,7 +85,10 @@ export function techDocs(prose: Prose, random: Random, topic: Topic, dir: string
   for (const [file, pageTitle] of pages) {
     const headings =
       file === 'runbooks/alerts.md'
-        ? Array.from({ length: random.int(2, 5) }, () => `${title.replace(/ /g, '')}${capitalise(prose.rareWord())}${capitalise(prose.rareWord())}`)
+        ? Array.from(
+            { length: random.int(2, 5) },
+            () => `${title.replace(/ /g, '')}${capitalise(prose.rareWord())}${capitalise(prose.rareWord())}`,
+          )
         : generatedHeadings(prose, random, topic, 2, 5);
     const page = markdownDoc(prose, random, topic, pageTitle, headings);
     files.push({ path: `${dir}/docs/${file}`, content: page.text });
@@ -97,7 +120,15 @@ export function overview(prose: Prose, random: Random, topic: Topic, repo: strin
 }
 
 /** An epic spec under `<repo>/epics/` with front matter naming the entities it touches. */
-export function epic(prose: Prose, random: Random, topic: Topic, repo: string, owner: string, entityRefs: readonly string[], number: number): GeneratedPart {
+export function epic(
+  prose: Prose,
+  random: Random,
+  topic: Topic,
+  repo: string,
+  owner: string,
+  entityRefs: readonly string[],
+  number: number,
+): GeneratedPart {
   const title = capitalise(`${prose.rareWord()} ${random.pick(topic.words)} ${prose.rareWord()}`);
   const slug = `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}-${number}`;
   const front = [
@@ -111,7 +142,13 @@ export function epic(prose: Prose, random: Random, topic: Topic, repo: string, o
     '---',
     '',
   ].join('\n');
-  const doc = markdownDoc(prose, random, topic, title, random.sample(EPIC_HEADINGS, random.int(3, EPIC_HEADINGS.length)));
+  const doc = markdownDoc(
+    prose,
+    random,
+    topic,
+    title,
+    random.sample(EPIC_HEADINGS, random.int(3, EPIC_HEADINGS.length)),
+  );
   return { files: [{ path: `${repo}/epics/${slug}.md`, content: front + doc.text }], sections: doc.sections };
 }
 
@@ -134,7 +171,13 @@ export function library(prose: Prose, random: Random, topics: readonly Topic[], 
   const titles: string[][] = LIBRARY_FOLDERS.map(() => []);
   for (const [i, [folder, , profile]] of LIBRARY_FOLDERS.entries()) {
     const topic = topics[i % topics.length];
-    const lines = [`description: ${prose.sentence(topic, 8, 14)}`, 'good_for:', `  - ${prose.sentence(topic, 4, 8).slice(0, -1).toLowerCase()}`, `profile: ${profile}`, ''];
+    const lines = [
+      `description: ${prose.sentence(topic, 8, 14)}`,
+      'good_for:',
+      `  - ${prose.sentence(topic, 4, 8).slice(0, -1).toLowerCase()}`,
+      `profile: ${profile}`,
+      '',
+    ];
     files.push({ path: `.context/${folder}/folder.yaml`, content: lines.join('\n') });
   }
   for (let p = 0; p < pages; p++) {
@@ -160,7 +203,10 @@ export function library(prose: Prose, random: Random, topics: readonly Topic[], 
     files.push({ path: `.context/${folder}/${slug}.md`, content: front + doc.text });
     sections += doc.sections;
   }
-  const instructions = markdownDoc(prose, random, topics[0], 'Instructions for agents', ['Before you change code', 'Where to look first']);
+  const instructions = markdownDoc(prose, random, topics[0], 'Instructions for agents', [
+    'Before you change code',
+    'Where to look first',
+  ]);
   files.push({ path: '.context/instructions.md', content: instructions.text });
   sections += instructions.sections;
   for (const [k, name] of ['service-change', 'incident-response'].entries()) {

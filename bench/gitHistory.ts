@@ -22,7 +22,16 @@ const DAY_MS = 86_400_000;
 /** Days between consecutive commits of one repository. */
 const COMMIT_SPACING_DAYS = 45;
 
-const GIT_CONFIG = ['-c', 'user.name=Bench Generator', '-c', 'user.email=bench@example.com', '-c', 'commit.gpgsign=false', '-c', 'core.autocrlf=false'];
+const GIT_CONFIG = [
+  '-c',
+  'user.name=Bench Generator',
+  '-c',
+  'user.email=bench@example.com',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'core.autocrlf=false',
+];
 
 /**
  * Runs `git init` in each repository and commits its files. With `commitsPerRepo` 1 every file goes
@@ -32,7 +41,10 @@ export function commitRepositories(root: string, plans: readonly RepoCommitPlan[
   for (const plan of plans) {
     const cwd = path.join(root, plan.dir);
     git(cwd, ['-c', 'init.defaultBranch=main', 'init', '-q']);
-    const groups = mergeGroups(plan.groups.filter((g) => g.length > 0), Math.max(1, Math.min(3, commitsPerRepo)));
+    const groups = mergeGroups(
+      plan.groups.filter((g) => g.length > 0),
+      Math.max(1, Math.min(3, commitsPerRepo)),
+    );
     const first = REFERENCE_TIME - (plan.seedDays + COMMIT_SPACING_DAYS * groups.length) * DAY_MS;
     for (const [k, group] of groups.entries()) {
       const relative = group.map((p) => path.posix.relative(plan.dir, p));
@@ -54,5 +66,9 @@ function mergeGroups(groups: string[][], n: number): string[][] {
 }
 
 function git(cwd: string, args: readonly string[], env: Record<string, string> = {}): void {
-  execFileSync('git', args, { cwd, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' } });
+  execFileSync('git', args, {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0' },
+  });
 }

@@ -57,7 +57,10 @@ export interface WorkspaceFigures {
   name: string;
   counts: { files: number; documents: number; sections: number; entities: number; relations: number; problems: number };
   coldIndex: { firstRunMs: number; runs: Summary; sectionsPerSecond: number; warmedUp: boolean };
-  update: { docsPage: Summary & { file: string; warmedUp: boolean }; catalogFile: Summary & { file: string; warmedUp: boolean } };
+  update: {
+    docsPage: Summary & { file: string; warmedUp: boolean };
+    catalogFile: Summary & { file: string; warmedUp: boolean };
+  };
   /**
    * The index snapshot (lexical; no vectors yet): bytes on disk, save time, and for a new engine
    * on the same cache folder, the time until the snapshot's state is in service (`load`) and
@@ -78,7 +81,10 @@ export interface WorkspaceFigures {
   };
   /** Which figure the baselines are compared with: `workspace_context` when it exists. */
   ourQueryFigure: 'workspace_context' | 'postings match';
-  baselines: Record<string, { label: string; buildMs: Summary; query: Summary; heapBytes: number; arrayBufferBytes: number }>;
+  baselines: Record<
+    string,
+    { label: string; buildMs: Summary; query: Summary; heapBytes: number; arrayBufferBytes: number }
+  >;
   queries: { count: number; meanWords: number; seed: number };
   notes: string[];
 }
@@ -118,9 +124,13 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
   const warmedUp = coldRuns.length > 0;
   if (!warmedUp) {
     coldRuns.push(firstRunMs);
-    notes.push(`${spec.name}: cold index is the first run in the process (no warm-up): one run spent the ${fmtS(spec.budgetMs)} budget`);
+    notes.push(
+      `${spec.name}: cold index is the first run in the process (no warm-up): one run spent the ${fmtS(spec.budgetMs)} budget`,
+    );
   } else if (coldRuns.length < spec.runs) {
-    notes.push(`${spec.name}: cold index median of ${coldRuns.length} run(s) after the warm-up (budget ${fmtS(spec.budgetMs)})`);
+    notes.push(
+      `${spec.name}: cold index median of ${coldRuns.length} run(s) after the warm-up (budget ${fmtS(spec.budgetMs)})`,
+    );
   }
   const state = engine!.current()!;
   const after = memoryAfterGc();
@@ -128,8 +138,16 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
   const cold = summarize(coldRuns);
 
   const passages = sectionPassages(state);
-  const queries = makeQueries(passages.map((p) => p.text), spec.queries, spec.seed);
-  const warmups = makeQueries(passages.map((p) => p.text), WARMUP_QUERIES, spec.seed + 1);
+  const queries = makeQueries(
+    passages.map((p) => p.text),
+    spec.queries,
+    spec.seed,
+  );
+  const warmups = makeQueries(
+    passages.map((p) => p.text),
+    WARMUP_QUERIES,
+    spec.seed + 1,
+  );
   const pools = toolPools(state, spec, queries);
 
   const tools: WorkspaceFigures['tools'] = {};
@@ -165,7 +183,10 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
       if (result instanceof Error) errors.push(result);
       else times.push(result);
     }
-    if (errors.length > 0) notes.push(`${spec.name}: ${tool.name}: ${errors.length} call(s) refused and left out of the timing, e.g. "${errors[0].message}"`);
+    if (errors.length > 0)
+      notes.push(
+        `${spec.name}: ${tool.name}: ${errors.length} call(s) refused and left out of the timing, e.g. "${errors[0].message}"`,
+      );
     if (times.length === 0) {
       tools[tool.name] = { skipped: `every call failed: ${errors[0]?.message}` };
       continue;
@@ -175,17 +196,29 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
   }
 
   const lexical = state.lexical;
-  const match = (q: string) => lexical.match(analyzeQuery(q).slice(0, MAX_MATCH_UNITS).map((u) => [u.key]));
+  const match = (q: string) =>
+    lexical.match(
+      analyzeQuery(q)
+        .slice(0, MAX_MATCH_UNITS)
+        .map((u) => [u.key]),
+    );
   for (const q of warmups) match(q);
   const postingsMatch = summarize(queries.map((q) => timeSync(() => match(q))));
 
   const update = {
     docsPage: { ...(await timeUpdates(engine!, spec, spec.probes.docsPage, editMarkdown)), file: spec.probes.docsPage },
-    catalogFile: { ...(await timeUpdates(engine!, spec, spec.probes.catalogFile, editCatalog)), file: spec.probes.catalogFile },
+    catalogFile: {
+      ...(await timeUpdates(engine!, spec, spec.probes.catalogFile, editCatalog)),
+      file: spec.probes.catalogFile,
+    },
   };
   for (const [probe, figure] of Object.entries(update)) {
-    if (!figure.warmedUp) notes.push(`${spec.name}: update (${probe}) is one edit with no warm-up: one edit spent the ${fmtS(spec.budgetMs)} budget`);
-    else if (figure.n < spec.updates) notes.push(`${spec.name}: update (${probe}) over ${figure.n} edit(s) (budget ${fmtS(spec.budgetMs)})`);
+    if (!figure.warmedUp)
+      notes.push(
+        `${spec.name}: update (${probe}) is one edit with no warm-up: one edit spent the ${fmtS(spec.budgetMs)} budget`,
+      );
+    else if (figure.n < spec.updates)
+      notes.push(`${spec.name}: update (${probe}) over ${figure.n} edit(s) (budget ${fmtS(spec.budgetMs)})`);
   }
 
   const counts = {
@@ -201,7 +234,8 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
     after,
     heapBytes: after.heapUsed - before.heapUsed,
     arrayBufferBytes: after.arrayBuffers - before.arrayBuffers,
-    bytesPerSection: (after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers) / Math.max(1, sections),
+    bytesPerSection:
+      (after.heapUsed - before.heapUsed + after.arrayBuffers - before.arrayBuffers) / Math.max(1, sections),
     postingsByteSize: lexical.byteSize(),
   };
   const ourQueryFigure = tools.workspace_context?.latency ? 'workspace_context' : 'postings match';
@@ -236,8 +270,11 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
       heapBytes: mem.heapUsed - base.heapUsed,
       arrayBufferBytes: mem.arrayBuffers - base.arrayBuffers,
     };
-    if (builds.length < spec.runs) notes.push(`${spec.name}: ${baseline.key} build over ${builds.length} run(s) (budget ${fmtS(spec.budgetMs)})`);
-    log(`${spec.name}: ${baseline.key} build ${baselines[baseline.key].buildMs.median.toFixed(0)} ms, query p50 ${baselines[baseline.key].query.median.toFixed(3)} ms`);
+    if (builds.length < spec.runs)
+      notes.push(`${spec.name}: ${baseline.key} build over ${builds.length} run(s) (budget ${fmtS(spec.budgetMs)})`);
+    log(
+      `${spec.name}: ${baseline.key} build ${baselines[baseline.key].buildMs.median.toFixed(0)} ms, query p50 ${baselines[baseline.key].query.median.toFixed(3)} ms`,
+    );
   }
 
   return {
@@ -251,7 +288,11 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
     memory,
     ourQueryFigure,
     baselines,
-    queries: { count: queries.length, meanWords: queries.reduce((n, q) => n + q.split(' ').length, 0) / queries.length, seed: spec.seed },
+    queries: {
+      count: queries.length,
+      meanWords: queries.reduce((n, q) => n + q.split(' ').length, 0) / queries.length,
+      seed: spec.seed,
+    },
     notes,
   };
 }
@@ -267,7 +308,10 @@ export function sectionPassages(state: IndexState): Passage[] {
     if (!entry) continue;
     let context = contexts.get(entry.doc.id);
     if (context === undefined) contexts.set(entry.doc.id, (context = documentContextText(entry.doc)));
-    passages.push({ id: entry.ordinal, text: `${context}\n${entry.section.headingPath.join('\n')}\n${entry.section.text}` });
+    passages.push({
+      id: entry.ordinal,
+      text: `${context}\n${entry.section.headingPath.join('\n')}\n${entry.section.text}`,
+    });
   }
   return passages;
 }
@@ -276,19 +320,34 @@ function toolPools(state: IndexState, spec: MeasureSpec, queries: readonly strin
   const random = new Random(spec.seed + 2);
   // Section and page ids are for the library tools: pages they serve (published, not expired).
   const today = new Date().toISOString().slice(0, 10);
-  const served = [...state.docs.values()].filter((d) => d.sourceKind === 'library' && d.library?.status !== 'draft' && !(d.library?.expires && d.library.expires < today));
+  const served = [...state.docs.values()].filter(
+    (d) =>
+      d.sourceKind === 'library' && d.library?.status !== 'draft' && !(d.library?.expires && d.library.expires < today),
+  );
   const entities = state.entities.filter((e) => e.kind !== 'Location');
   return {
     workspace: spec.folderName,
     queries,
     entityRefs: random.sample(entities, 200).map((e) => e.ref),
-    sectionIds: random.sample(served.flatMap((d) => d.sections), 200).map((s) => s.id),
+    sectionIds: random
+      .sample(
+        served.flatMap((d) => d.sections),
+        200,
+      )
+      .map((s) => s.id),
     pageIds: random.sample(served, 200).map((d) => d.id),
   };
 }
 
 /** Saves `engine`'s snapshot, then starts fresh engines on it until the budget is spent. */
-async function timeSnapshot(engine: Engine, spec: MeasureSpec, folders: WorkspaceFolder[], settings: Partial<EngineSettings>, cacheDir: string, notes: string[]): Promise<WorkspaceFigures['snapshot']> {
+async function timeSnapshot(
+  engine: Engine,
+  spec: MeasureSpec,
+  folders: WorkspaceFolder[],
+  settings: Partial<EngineSettings>,
+  cacheDir: string,
+  notes: string[],
+): Promise<WorkspaceFigures['snapshot']> {
   const t = performance.now();
   if (!(await engine.saveSnapshot())) throw new Error('bench: the engine did not write its snapshot');
   const saveMs = performance.now() - t;
@@ -316,16 +375,23 @@ async function timeSnapshot(engine: Engine, spec: MeasureSpec, folders: Workspac
     }
     if (performance.now() - started > spec.budgetMs) break;
   }
-  if (!warmedUp) notes.push(`${spec.name}: snapshot load and warm start are one start with no warm-up: it spent the ${fmtS(spec.budgetMs)} budget`);
-  else if (warm.length < spec.runs) notes.push(`${spec.name}: snapshot load and warm start over ${warm.length} run(s) (budget ${fmtS(spec.budgetMs)})`);
-  log(`${spec.name}: snapshot ${(bytes / 2 ** 20).toFixed(1)} MB, load median ${summarize(loads).median.toFixed(0)} ms, warm start ${summarize(warm).median.toFixed(0)} ms`);
+  if (!warmedUp)
+    notes.push(
+      `${spec.name}: snapshot load and warm start are one start with no warm-up: it spent the ${fmtS(spec.budgetMs)} budget`,
+    );
+  else if (warm.length < spec.runs)
+    notes.push(`${spec.name}: snapshot load and warm start over ${warm.length} run(s) (budget ${fmtS(spec.budgetMs)})`);
+  log(
+    `${spec.name}: snapshot ${(bytes / 2 ** 20).toFixed(1)} MB, load median ${summarize(loads).median.toFixed(0)} ms, warm start ${summarize(warm).median.toFixed(0)} ms`,
+  );
   return { bytes, saveMs, load: summarize(loads), warmStart: summarize(warm) };
 }
 
 type Edit = (original: string, run: number) => string;
 
 /** Appends a sentence that changes with the run, so each edit changes the file's digest. */
-const editMarkdown: Edit = (original, run) => `${original.trimEnd()}\n\nEdited for the bench, run ${run}: rollout ${run % 7} checked.\n`;
+const editMarkdown: Edit = (original, run) =>
+  `${original.trimEnd()}\n\nEdited for the bench, run ${run}: rollout ${run % 7} checked.\n`;
 
 /** Adds a line to the first entity's folded description (a real content change), else a comment. */
 const editCatalog: Edit = (original, run) => {
@@ -340,7 +406,12 @@ const editCatalog: Edit = (original, run) => {
  * Two untimed edits first; when the first alone spends the budget, it is the only sample (and
  * the figure says it had no warm-up).
  */
-async function timeUpdates(engine: Engine, spec: MeasureSpec, file: string, edit: Edit): Promise<Summary & { warmedUp: boolean }> {
+async function timeUpdates(
+  engine: Engine,
+  spec: MeasureSpec,
+  file: string,
+  edit: Edit,
+): Promise<Summary & { warmedUp: boolean }> {
   const abs = path.join(spec.dir, file);
   const original = readFileSync(abs, 'utf8');
   const times: number[] = [];
@@ -351,7 +422,10 @@ async function timeUpdates(engine: Engine, spec: MeasureSpec, file: string, edit
     const t = performance.now();
     const report = await engine.update([abs]);
     const ms = performance.now() - t;
-    if (!report || !report.filesChanged.includes(file)) throw new Error(`bench: the update of ${file} did not re-read it (changed: ${JSON.stringify(report?.filesChanged)})`);
+    if (!report || !report.filesChanged.includes(file))
+      throw new Error(
+        `bench: the update of ${file} did not re-read it (changed: ${JSON.stringify(report?.filesChanged)})`,
+      );
     return ms;
   };
   let warmedUp = true;
@@ -371,7 +445,9 @@ async function timeUpdates(engine: Engine, spec: MeasureSpec, file: string, edit
   } finally {
     writeFileSync(abs, original);
   }
-  log(`${spec.name}: update ${file}: median ${summarize(times).median.toFixed(1)} ms over ${times.length}${warmedUp ? '' : ' (no warm-up)'}`);
+  log(
+    `${spec.name}: update ${file}: median ${summarize(times).median.toFixed(1)} ms over ${times.length}${warmedUp ? '' : ' (no warm-up)'}`,
+  );
   return { ...summarize(times), warmedUp };
 }
 

@@ -65,9 +65,13 @@ export interface EmbeddingFigures {
   corpus: { sections: number; windows: number; medianWords: number; p90Words: number };
   throughput: ThroughputRow[];
   /** The Argo CD corpus: words per section and word pieces the model reads (median, p90); absent without the data folder. */
-  realDocs: { sections: number; medianWords: number; medianPieces: number; p90Pieces: number; throughput: ThroughputRow[] } | { skipped: string };
+  realDocs:
+    | { sections: number; medianWords: number; medianPieces: number; p90Pieces: number; throughput: ThroughputRow[] }
+    | { skipped: string };
   query: Summary;
-  background: { sections: number; whileEmbedding: Summary; idle: Summary; embeddedDuring: number } | { skipped: string };
+  background:
+    | { sections: number; whileEmbedding: Summary; idle: Summary; embeddedDuring: number }
+    | { skipped: string };
   firstExample: { seconds: number; exitCode: number };
 }
 
@@ -98,10 +102,17 @@ export async function measureEmbedding(spec: EmbeddingSpec): Promise<EmbeddingFi
 
   const background = spec.backgroundSections > 0 ? await whileEmbedding(spec, questions) : { skipped: 'not asked for' };
   const firstExample = firstNpmExample(spec.repoRoot);
-  const words = corpus.sections.map((windows) => windows.join(' ').split(/\s+/).filter(Boolean).length).sort((a, b) => a - b);
+  const words = corpus.sections
+    .map((windows) => windows.join(' ').split(/\s+/).filter(Boolean).length)
+    .sort((a, b) => a - b);
   return {
     cores: availableParallelism(),
-    corpus: { sections: corpus.sections.length, windows: corpus.sections.flat().length, medianWords: words[words.length >> 1], p90Words: words[Math.floor(words.length * 0.9)] },
+    corpus: {
+      sections: corpus.sections.length,
+      windows: corpus.sections.flat().length,
+      medianWords: words[words.length >> 1],
+      p90Words: words[Math.floor(words.length * 0.9)],
+    },
     throughput,
     realDocs,
     query: summarize(samples),
@@ -115,7 +126,9 @@ async function exampleSections(dir: string): Promise<{ sections: string[][] }> {
   const engine = new Engine({ folders: [{ name: 'fernhill', absPath: dir }] });
   const state = await engine.waitForIndex();
   const options = windowOptionsFor({ maxInputTokens: 160 });
-  const sections = state.sections.filter((e) => e !== undefined).map((entry) => splitWindows(embeddingText(entry!), options).map((w) => w.text));
+  const sections = state.sections
+    .filter((e) => e !== undefined)
+    .map((entry) => splitWindows(embeddingText(entry!), options).map((w) => w.text));
   engine.dispose();
   return { sections };
 }
@@ -127,10 +140,17 @@ async function realDocsThroughput(repoRoot: string): Promise<EmbeddingFigures['r
   const parent = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-argocd-'));
   let texts: string[];
   try {
-    const engine = new Engine({ folders: [{ name: 'argocd', absPath: writeArgocdWorkspace(data, parent) }], settings: { useGit: false }, embeddings: { provider: 'off' } });
+    const engine = new Engine({
+      folders: [{ name: 'argocd', absPath: writeArgocdWorkspace(data, parent) }],
+      settings: { useGit: false },
+      embeddings: { provider: 'off' },
+    });
     const state = await engine.waitForIndex();
     engine.dispose();
-    texts = state.sections.filter((e) => e !== undefined).map((e) => embeddingText(e!)).filter((_, i) => i % 6 === 0);
+    texts = state.sections
+      .filter((e) => e !== undefined)
+      .map((e) => embeddingText(e!))
+      .filter((_, i) => i % 6 === 0);
   } finally {
     rmSync(parent, { recursive: true, force: true });
   }
@@ -139,12 +159,28 @@ async function realDocsThroughput(repoRoot: string): Promise<EmbeddingFigures['r
   const words = texts.map((t) => t.split(/\s+/).filter(Boolean).length).sort((a, b) => a - b);
   const throughput: ThroughputRow[] = [];
   for (const config of CONFIGS.filter((c) => c.options.runtime !== 'wasm')) {
-    throughput.push(await sectionsPerSecond(`Argo CD, ${config.label}`, config.options, texts.map((t) => [t])));
+    throughput.push(
+      await sectionsPerSecond(
+        `Argo CD, ${config.label}`,
+        config.options,
+        texts.map((t) => [t]),
+      ),
+    );
   }
-  return { sections: texts.length, medianWords: words[words.length >> 1], medianPieces: pieces[pieces.length >> 1], p90Pieces: pieces[Math.floor(pieces.length * 0.9)], throughput };
+  return {
+    sections: texts.length,
+    medianWords: words[words.length >> 1],
+    medianPieces: pieces[pieces.length >> 1],
+    p90Pieces: pieces[Math.floor(pieces.length * 0.9)],
+    throughput,
+  };
 }
 
-async function sectionsPerSecond(label: string, options: LocalEmbedderOptions, sections: string[][]): Promise<ThroughputRow> {
+async function sectionsPerSecond(
+  label: string,
+  options: LocalEmbedderOptions,
+  sections: string[][],
+): Promise<ThroughputRow> {
   const embedder = new LocalEmbedder({ batchSize: 16, ...options });
   const texts = sections.flat();
   // Warm-up: every worker loaded and one batch run.
@@ -162,7 +198,17 @@ async function sectionsPerSecond(label: string, options: LocalEmbedderOptions, s
   const runtime = embedder.runtime;
   await embedder.dispose();
   process.stderr.write(`[bench] ${label}: ${(sections.length / seconds).toFixed(1)} sections/s\n`);
-  return { label, runtime, sections: sections.length, windows: texts.length, seconds, sectionsPerSecond: sections.length / seconds, cpuSeconds, sectionsPerCpuSecond: sections.length / cpuSeconds, load };
+  return {
+    label,
+    runtime,
+    sections: sections.length,
+    windows: texts.length,
+    seconds,
+    sectionsPerSecond: sections.length / seconds,
+    cpuSeconds,
+    sectionsPerCpuSecond: sections.length / cpuSeconds,
+    load,
+  };
 }
 
 async function whileEmbedding(spec: EmbeddingSpec, questions: string[]): Promise<EmbeddingFigures['background']> {
@@ -170,9 +216,15 @@ async function whileEmbedding(spec: EmbeddingSpec, questions: string[]): Promise
   try {
     const dir = path.join(scratch, 'ws');
     mkdirSync(dir);
-    process.stderr.write(`[bench] generating ${spec.backgroundSections} sections for the background-embedding figure\n`);
+    process.stderr.write(
+      `[bench] generating ${spec.backgroundSections} sections for the background-embedding figure\n`,
+    );
     generateWorkspace({ dir, sections: spec.backgroundSections, seed: spec.seed, git: false });
-    const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: path.join(scratch, 'cache'), embeddings: { provider: 'local' } });
+    const engine = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: path.join(scratch, 'cache'),
+      embeddings: { provider: 'local' },
+    });
     const state = await engine.waitForIndex();
     const tool = findTool('workspace_context')!;
     const services = createServices({ engine });
@@ -192,7 +244,12 @@ async function whileEmbedding(spec: EmbeddingSpec, questions: string[]): Promise
     const idle: number[] = [];
     for (const q of questions) idle.push(await ask(q));
     engine.dispose();
-    return { sections: state.counts.sections, whileEmbedding: summarize(during), idle: summarize(idle), embeddedDuring: still.done - before };
+    return {
+      sections: state.counts.sections,
+      whileEmbedding: summarize(during),
+      idle: summarize(idle),
+      embeddedDuring: still.done - before,
+    };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
@@ -203,7 +260,11 @@ function firstNpmExample(repoRoot: string): EmbeddingFigures['firstExample'] {
   const cache = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-example-'));
   try {
     const t = performance.now();
-    const run = spawnSync('npm', ['run', 'example'], { cwd: repoRoot, env: { ...process.env, WSCTX_CACHE_DIR: cache }, stdio: 'ignore' });
+    const run = spawnSync('npm', ['run', 'example'], {
+      cwd: repoRoot,
+      env: { ...process.env, WSCTX_CACHE_DIR: cache },
+      stdio: 'ignore',
+    });
     return { seconds: (performance.now() - t) / 1000, exitCode: run.status ?? -1 };
   } finally {
     rmSync(cache, { recursive: true, force: true });

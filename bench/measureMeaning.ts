@@ -65,7 +65,14 @@ export interface PrepareFigures {
   windows: number;
   distinctWindows: number;
   /** `model`: the cold embed. */
-  coldEmbed?: { lexicalMs: number; embeddingMs: number; embedded: number; windowsPerSecond: number; sectionsPerSecond: number; workers: number };
+  coldEmbed?: {
+    lexicalMs: number;
+    embeddingMs: number;
+    embedded: number;
+    windowsPerSecond: number;
+    sectionsPerSecond: number;
+    workers: number;
+  };
   /** `standin`: where the vectors came from. */
   standin?: { source: StandinSource; describe: string; fillMs: number };
 }
@@ -108,7 +115,14 @@ export interface MeaningFigures {
     /** The whole `workspace_context` call with embeddings on (query embedding, ranking, rendering). */
     tool: Maybe<Summary>;
   };
-  snapshot: { bytes: number; vectorIndexBytes: number; vectorCacheBytes: number; saveMs: number; load: Summary; savedIndexUsed: boolean };
+  snapshot: {
+    bytes: number;
+    vectorIndexBytes: number;
+    vectorCacheBytes: number;
+    saveMs: number;
+    load: Summary;
+    savedIndexUsed: boolean;
+  };
   notes: string[];
 }
 
@@ -132,11 +146,24 @@ export async function prepareVectors(spec: MeaningSpec): Promise<PrepareFigures>
     const t = performance.now();
     const plan = fillVectorCache(state, spec.cacheDir, (i) => grownVector(pool, i, spec.seed));
     const fillMs = performance.now() - t;
-    log(`${spec.name}: ${plan.digests.length} stand-in window vectors written in ${(fillMs / 1000).toFixed(1)} s (${pool.source})`);
-    return { mode: 'standin', sections: plan.sections, windows: plan.windows, distinctWindows: plan.digests.length, standin: { source: pool.source, describe: pool.describe, fillMs } };
+    log(
+      `${spec.name}: ${plan.digests.length} stand-in window vectors written in ${(fillMs / 1000).toFixed(1)} s (${pool.source})`,
+    );
+    return {
+      mode: 'standin',
+      sections: plan.sections,
+      windows: plan.windows,
+      distinctWindows: plan.digests.length,
+      standin: { source: pool.source, describe: pool.describe, fillMs },
+    };
   }
 
-  const engine = new Engine({ folders: folders(spec), settings: SETTINGS, cacheDir: spec.cacheDir, embeddings: { provider: 'local' } });
+  const engine = new Engine({
+    folders: folders(spec),
+    settings: SETTINGS,
+    cacheDir: spec.cacheDir,
+    embeddings: { provider: 'local' },
+  });
   const t0 = performance.now();
   const state = await engine.waitForIndex();
   const lexicalMs = performance.now() - t0;
@@ -156,13 +183,17 @@ export async function prepareVectors(spec: MeaningSpec): Promise<PrepareFigures>
   const status = engine.status().meaning!;
   engine.dispose();
   if (status.lastError || status.sectionsWithVectors !== state.counts.sections) {
-    throw new Error(`bench: ${spec.name}: the cold embed stopped with ${status.sectionsWithVectors}/${state.counts.sections} sections (${status.lastError})`);
+    throw new Error(
+      `bench: ${spec.name}: the cold embed stopped with ${status.sectionsWithVectors}/${state.counts.sections} sections (${status.lastError})`,
+    );
   }
   const cache = VectorCache.open({ dir: path.join(spec.cacheDir, 'vectors'), modelId: status.model });
   const embedded = cache.size;
   cache.close();
   const plan = planWindows(state);
-  log(`${spec.name}: cold embed: ${embedded} windows in ${(embeddingMs / 1000).toFixed(0)} s (${(embedded / (embeddingMs / 1000)).toFixed(1)}/s)`);
+  log(
+    `${spec.name}: cold embed: ${embedded} windows in ${(embeddingMs / 1000).toFixed(0)} s (${(embedded / (embeddingMs / 1000)).toFixed(1)}/s)`,
+  );
   return {
     mode: 'model',
     sections: plan.sections,
@@ -183,8 +214,14 @@ export async function prepareVectors(spec: MeaningSpec): Promise<PrepareFigures>
 export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures): Promise<MeaningFigures> {
   const notes: string[] = [];
   const engineLog: string[] = [];
-  const options = { folders: folders(spec), settings: SETTINGS, cacheDir: spec.cacheDir, embeddings: { provider: 'local' as const } };
-  if (existsSync(snapshotFileFor(spec.cacheDir, options.folders))) throw new Error(`bench: ${spec.name}: a snapshot exists before the first engine started`);
+  const options = {
+    folders: folders(spec),
+    settings: SETTINGS,
+    cacheDir: spec.cacheDir,
+    embeddings: { provider: 'local' as const },
+  };
+  if (existsSync(snapshotFileFor(spec.cacheDir, options.folders)))
+    throw new Error(`bench: ${spec.name}: a snapshot exists before the first engine started`);
 
   const before = memoryAfterGc();
   let t = performance.now();
@@ -196,9 +233,13 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
   const passMs = engine.status().lastPass!.durationMs;
   const status = engine.status().meaning!;
   if (pending !== 0 || status.sectionsWithVectors !== state.counts.sections) {
-    throw new Error(`bench: ${spec.name}: ${pending} sections were not in the prepared cache (${status.sectionsWithVectors}/${state.counts.sections} attached)`);
+    throw new Error(
+      `bench: ${spec.name}: ${pending} sections were not in the prepared cache (${status.sectionsWithVectors}/${state.counts.sections} attached)`,
+    );
   }
-  log(`${spec.name}: engine with every vector cached: ${totalMs.toFixed(0)} ms (pass ${passMs.toFixed(0)} ms), backend ${status.backend}`);
+  log(
+    `${spec.name}: engine with every vector cached: ${totalMs.toFixed(0)} ms (pass ${passMs.toFixed(0)} ms), backend ${status.backend}`,
+  );
   const noModel = memoryAfterGc();
 
   const texts = sectionPassages(state).map((p) => p.text);
@@ -207,7 +248,8 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
   const vectors = await queryVectors(spec, engine, questions, warmups);
 
   const now = Date.now();
-  const rank = (question: string, meaning: MeaningSource | null) => rankWorkspaceContext(state, { question, limit: LIMIT, now, meaning });
+  const rank = (question: string, meaning: MeaningSource | null) =>
+    rankWorkspaceContext(state, { question, limit: LIMIT, now, meaning });
   for (let i = 0; i < warmups.length; i++) {
     rank(warmups[i], engine.meaningSource(state, vectors.warmups[i]));
     rank(warmups[i], null);
@@ -233,9 +275,14 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
   // Diagnostics, each its own pass so the figures above carry no instrumentation: the ranking
   // with every cosine replaced by the model's "unrelated" value (no vector read: what the meaning
   // path costs besides cosines), and a pass counting the cosines and timing them.
-  const noCosine = timeRanking((i) => vectors.questions[i], (m) => ({ ...m, cosine: (o) => (m.hasVector(o) ? m.anchors.unrelated : null) })).rank;
+  const noCosine = timeRanking(
+    (i) => vectors.questions[i],
+    (m) => ({ ...m, cosine: (o) => (m.hasVector(o) ? m.anchors.unrelated : null) }),
+  ).rank;
   const counts = countCosines((i) => vectors.questions[i]);
-  log(`${spec.name}: ranking with meaning p50 ${main.total.median.toFixed(2)} ms, p95 ${main.total.p95.toFixed(2)} ms (nearest p95 ${main.nearest.p95.toFixed(2)}, rank p95 ${main.rank.p95.toFixed(2)}; ${counts.cosines.median} cosines)`);
+  log(
+    `${spec.name}: ranking with meaning p50 ${main.total.median.toFixed(2)} ms, p95 ${main.total.p95.toFixed(2)} ms (nearest p95 ${main.nearest.p95.toFixed(2)}, rank p95 ${main.rank.p95.toFixed(2)}; ${counts.cosines.median} cosines)`,
+  );
 
   function countCosines(vectorAt: (i: number) => Float32Array) {
     const cosines: number[] = [];
@@ -265,7 +312,9 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
   // Stand-in sections meet real question vectors at low cosines, which weakens the ranker's
   // pruning; held-out pool vectors have close neighbours among the stand-ins, as a question with
   // relevant passages has. Both are reported: the truth for real vectors lies between.
-  let heldOut: MeaningFigures['query']['heldOutQuestions'] = { skipped: 'not applicable: the section vectors are the model\'s own' };
+  let heldOut: MeaningFigures['query']['heldOutQuestions'] = {
+    skipped: "not applicable: the section vectors are the model's own",
+  };
   if (spec.mode === 'standin') {
     const pool = await loadPool(spec.standin, spec.seed, log);
     const at = (i: number) => heldOutVector(pool, i);
@@ -302,7 +351,8 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
       if (!Number.isNaN(loaded) || !e.status().fromSnapshot) return;
       loaded = performance.now() - t0;
       const m = e.status().meaning;
-      ready = m !== null && m.sectionsPending === 0 && m.sectionsWithVectors === s.counts.sections && m.backend !== null;
+      ready =
+        m !== null && m.sectionsPending === 0 && m.sectionsWithVectors === s.counts.sections && m.backend !== null;
     });
     await e.waitForIndex();
     e.dispose();
@@ -312,8 +362,12 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
     if (run > 0 || performance.now() - started > spec.budgetMs) loads.push(loaded);
     if (performance.now() - started > spec.budgetMs) break;
   }
-  if (!savedIndexUsed) notes.push(`${spec.name}: the saved vector index was not used; the load rebuilt it from the vector cache`);
-  if (loads.length < spec.runs) notes.push(`${spec.name}: snapshot load with vectors over ${loads.length} run(s) (budget ${Math.round(spec.budgetMs / 1000)} s)`);
+  if (!savedIndexUsed)
+    notes.push(`${spec.name}: the saved vector index was not used; the load rebuilt it from the vector cache`);
+  if (loads.length < spec.runs)
+    notes.push(
+      `${spec.name}: snapshot load with vectors over ${loads.length} run(s) (budget ${Math.round(spec.budgetMs / 1000)} s)`,
+    );
   log(`${spec.name}: snapshot with vectors: load median ${summarize(loads).median.toFixed(0)} ms`);
 
   const s = (xs: number[]) => summarize(xs);
@@ -324,7 +378,13 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
     backend: status.backend ?? 'none',
     prepare,
     withCache: { totalMs, passMs, attachMs: totalMs - passMs, embedded: pending },
-    memory: { before, noModel, withModel, heapBytes: noModel.heapUsed - before.heapUsed, arrayBufferBytes: noModel.arrayBuffers - before.arrayBuffers },
+    memory: {
+      before,
+      noModel,
+      withModel,
+      heapBytes: noModel.heapUsed - before.heapUsed,
+      arrayBufferBytes: noModel.arrayBuffers - before.arrayBuffers,
+    },
     query: {
       count: questions.length,
       embedQuery: vectors.embedQuery,
@@ -341,7 +401,12 @@ export async function measureMeaning(spec: MeaningSpec, prepare: PrepareFigures)
 }
 
 /** The questions' vectors: embedded by the model (timed), or held-out stand-ins in `quick`. */
-async function queryVectors(spec: MeaningSpec, engine: Engine, questions: readonly string[], warmups: readonly string[]): Promise<{ questions: Float32Array[]; warmups: Float32Array[]; embedQuery: Maybe<Summary> }> {
+async function queryVectors(
+  spec: MeaningSpec,
+  engine: Engine,
+  questions: readonly string[],
+  warmups: readonly string[],
+): Promise<{ questions: Float32Array[]; warmups: Float32Array[]; embedQuery: Maybe<Summary> }> {
   if (spec.quick) {
     const pool = await loadPool(spec.standin, spec.seed, log);
     return {
@@ -367,11 +432,17 @@ async function queryVectors(spec: MeaningSpec, engine: Engine, questions: readon
   return { questions: out, warmups: warm, embedQuery: summarize(times) };
 }
 
-async function timeTool(engine: Engine, spec: MeaningSpec, questions: readonly string[], warmups: readonly string[]): Promise<Summary> {
+async function timeTool(
+  engine: Engine,
+  spec: MeaningSpec,
+  questions: readonly string[],
+  warmups: readonly string[],
+): Promise<Summary> {
   const tool = TOOLS.find((t) => t.name === 'workspace_context');
   if (!tool) throw new Error('bench: workspace_context is not in TOOLS');
   const services = createServices({ engine });
-  const call = (question: string) => callTool(services, tool, { workspace: spec.folderName, question }, { sessionId: 'bench' });
+  const call = (question: string) =>
+    callTool(services, tool, { workspace: spec.folderName, question }, { sessionId: 'bench' });
   for (const q of warmups) await call(q);
   const times: number[] = [];
   for (const q of questions) {
@@ -390,7 +461,10 @@ function timeSync(fn: () => unknown): number {
   return performance.now() - t;
 }
 
-function snapshotFiles(cacheDir: string, list: readonly WorkspaceFolder[]): { bytes: number; vectorIndexBytes: number; vectorCacheBytes: number } {
+function snapshotFiles(
+  cacheDir: string,
+  list: readonly WorkspaceFolder[],
+): { bytes: number; vectorIndexBytes: number; vectorCacheBytes: number } {
   const snapshot = snapshotFileFor(cacheDir, list);
   const base = path.basename(snapshot).replace(/\.snapshot$/, '.vectors');
   const dir = path.join(cacheDir, 'vectors');

@@ -88,9 +88,15 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
   const queries = Array.from({ length: Math.min(spec.queries, pool.heldOut) }, (_, q) => heldOutVector(pool, q));
   const row = (j: number) => corpus.subarray(j * d, (j + 1) * d);
   const notes: string[] = [];
-  if (spec.count > pool.rows) notes.push(`${spec.size}: ${pool.rows} pool vectors, the other ${spec.count - pool.rows} are noisy copies`);
+  if (spec.count > pool.rows)
+    notes.push(`${spec.size}: ${pool.rows} pool vectors, the other ${spec.count - pool.rows} are noisy copies`);
 
-  const built: { backend: 'hnsw' | 'hnswlib'; index: VectorIndex; lowEf: VectorIndex; figures: Omit<GraphFigures, 'searches'> }[] = [];
+  const built: {
+    backend: 'hnsw' | 'hnswlib';
+    index: VectorIndex;
+    lowEf: VectorIndex;
+    figures: Omit<GraphFigures, 'searches'>;
+  }[] = [];
   for (const backend of ['hnsw', 'hnswlib'] as const) {
     if (backend === 'hnswlib' && !('lib' in loadHnswlib())) continue;
     built.push(buildGraph(backend, spec, d, row));
@@ -123,7 +129,10 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
       search(lowEf, LOW_EF_SEARCH, 10, truth10),
       search(index, ENGINE_EF_SEARCH, ENGINE_K, truthK),
     ];
-    for (const s of searches) log(`${spec.size}: ${backend} ef ${s.efSearch} k ${s.k}: recall ${s.recall.toFixed(3)}, p50 ${s.latency.median.toFixed(3)} ms`);
+    for (const s of searches)
+      log(
+        `${spec.size}: ${backend} ef ${s.efSearch} k ${s.k}: recall ${s.recall.toFixed(3)}, p50 ${s.latency.median.toFixed(3)} ms`,
+      );
     return { ...figures, searches };
   });
   const exactLatency = timed(exact, 10).latency;
@@ -138,7 +147,9 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
     describe: pool.describe,
     queries: queries.length,
     hnsw: graphs[0],
-    hnswlib: graphs[1] ?? { skipped: `hnswlib-node does not load here (${(loadHnswlib() as { error: string }).error})` },
+    hnswlib: graphs[1] ?? {
+      skipped: `hnswlib-node does not load here (${(loadHnswlib() as { error: string }).error})`,
+    },
     exact: { buildMs: exactBuildMs, bytes: exact.bytes, latency: exactLatency, engineK: exactEngineK },
     notes,
   };
@@ -161,7 +172,9 @@ function buildGraph(backend: 'hnsw' | 'hnswlib', spec: VectorSpec, d: number, ro
   const buildMs = performance.now() - t;
   const used = process.cpuUsage(cpu);
   const after = memoryAfterGc();
-  log(`${spec.size}: ${backend} build of ${spec.count} x ${d} in ${(buildMs / 1000).toFixed(1)} s (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)`);
+  log(
+    `${spec.size}: ${backend} build of ${spec.count} x ${d} in ${(buildMs / 1000).toFixed(1)} s (CPU ${((used.user + used.system) / 1e6).toFixed(1)} s)`,
+  );
   const dir = mkdtempSync(path.join(os.tmpdir(), 'wsctx-bench-hnsw-'));
   const file = path.join(dir, 'index.vectors');
   try {
@@ -169,11 +182,22 @@ function buildGraph(backend: 'hnsw' | 'hnswlib', spec: VectorSpec, d: number, ro
     index.save(file);
     const saveMs = performance.now() - t;
     const fileBytes = statSync(file).size + (existsSync(hnswStorePath(file)) ? statSync(hnswStorePath(file)).size : 0);
-    if (!(index instanceof HnswIndex || index instanceof GraphIndex)) throw new Error(`bench: the ${backend} index is not HNSW`);
+    if (!(index instanceof HnswIndex || index instanceof GraphIndex))
+      throw new Error(`bench: the ${backend} index is not HNSW`);
     t = performance.now();
     const lowEf = loadVectorIndex(file, { backend, hnsw: { efSearch: LOW_EF_SEARCH } });
     const loadMs = performance.now() - t;
-    const figures = { backend, m: index.m, efConstruction: index.efConstruction, buildMs, buildCpuMs: (used.user + used.system) / 1000, fileBytes, saveMs, loadMs, rssBytes: after.rss - before.rss };
+    const figures = {
+      backend,
+      m: index.m,
+      efConstruction: index.efConstruction,
+      buildMs,
+      buildCpuMs: (used.user + used.system) / 1000,
+      fileBytes,
+      saveMs,
+      loadMs,
+      rssBytes: after.rss - before.rss,
+    };
     return { backend, index, lowEf, figures };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -109,7 +109,8 @@ export function evaluateQuery(ranked: readonly string[], judgments: Judgments): 
 /** Means over the judged queries (all zero when there are none). */
 export function meanMetrics(perQuery: readonly (QueryMetrics | null)[]): MeanMetrics {
   const judged = perQuery.filter((m): m is QueryMetrics => m !== null);
-  const mean = (pick: (m: QueryMetrics) => number) => (judged.length === 0 ? 0 : judged.reduce((sum, m) => sum + pick(m), 0) / judged.length);
+  const mean = (pick: (m: QueryMetrics) => number) =>
+    judged.length === 0 ? 0 : judged.reduce((sum, m) => sum + pick(m), 0) / judged.length;
   return {
     ndcg10: mean((m) => m.ndcg10),
     recall5: mean((m) => m.recall5),

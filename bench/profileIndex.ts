@@ -42,15 +42,27 @@ async function main(argv: readonly string[]): Promise<void> {
       return (used.user + used.system) / 1000;
     };
     const state = await engine.waitForIndex();
-    say(`cold index: ${(performance.now() - t).toFixed(0)} ms, cpu ${cpuMs().toFixed(0)} ms (${state.counts.sections} sections, ${state.counts.files} files, ${state.entities.length} entities)`);
+    say(
+      `cold index: ${(performance.now() - t).toFixed(0)} ms, cpu ${cpuMs().toFixed(0)} ms (${state.counts.sections} sections, ${state.counts.files} files, ${state.entities.length} entities)`,
+    );
     gc?.();
     const memory = process.memoryUsage();
-    say(`memory after GC: heap +${mb(memory.heapUsed - heapBefore)}, array buffers ${mb(memory.arrayBuffers)}, rss ${mb(memory.rss)}`);
+    say(
+      `memory after GC: heap +${mb(memory.heapUsed - heapBefore)}, array buffers ${mb(memory.arrayBuffers)}, rss ${mb(memory.rss)}`,
+    );
 
     const paths = [...state.fileDigests.keys()];
     const probes: [string, RegExp, (text: string, run: number) => string][] = [
       ['docs', PROBE_DOCS, (text, run) => `${text.trimEnd()}\n\nEdited for profiling, run ${run}.\n`],
-      ['catalog', PROBE_CATALOG, (text, run) => text.replace(/^( +)description: >-\n/m, (m, indent: string) => `${m}${indent}  Edited for profiling, run ${run}.\n`)],
+      [
+        'catalog',
+        PROBE_CATALOG,
+        (text, run) =>
+          text.replace(
+            /^( +)description: >-\n/m,
+            (m, indent: string) => `${m}${indent}  Edited for profiling, run ${run}.\n`,
+          ),
+      ],
     ];
     for (const [name, pattern, edit] of probes) {
       if (!runs(name)) continue;
@@ -68,10 +80,15 @@ async function main(argv: readonly string[]): Promise<void> {
           const report = await engine.update([abs]);
           times.push(performance.now() - t);
           cpus.push(cpuMs());
-          say(`update ${name} (${file}) run ${run}: ${times[run].toFixed(1)} ms, cpu ${cpus[run].toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`);
+          say(
+            `update ${name} (${file}) run ${run}: ${times[run].toFixed(1)} ms, cpu ${cpus[run].toFixed(1)} ms, changed ${report?.filesChanged.length ?? 0} file(s)`,
+          );
         }
         const median = (xs: number[]) => xs.slice(1).sort((a, b) => a - b)[Math.floor((xs.length - 2) / 2)];
-        if (times.length > 1) say(`update ${name}: p50 ${median(times).toFixed(1)} ms, cpu p50 ${median(cpus).toFixed(1)} ms over ${times.length - 1} edits after the first`);
+        if (times.length > 1)
+          say(
+            `update ${name}: p50 ${median(times).toFixed(1)} ms, cpu p50 ${median(cpus).toFixed(1)} ms over ${times.length - 1} edits after the first`,
+          );
       } finally {
         writeFileSync(abs, original);
         await engine.update([abs]);

@@ -39,7 +39,10 @@ export function makeTopic(random: Random, subject: string, names: readonly strin
   const upper = subject.toUpperCase();
   const identifiers = [...names];
   for (let i = 0; i < 6; i++) identifiers.push(`${upper}_${random.pick(words).toUpperCase()}_${random.int(1, 99)}`);
-  for (let i = 0; i < 4; i++) identifiers.push(`${subject}.${random.pick(words)}.${random.pick(['seconds', 'total', 'count', 'bytes', 'ratio'])}`);
+  for (let i = 0; i < 4; i++)
+    identifiers.push(
+      `${subject}.${random.pick(words)}.${random.pick(['seconds', 'total', 'count', 'bytes', 'ratio'])}`,
+    );
   for (let i = 0; i < 4; i++) identifiers.push(`${random.pick(words)}${capitalise(random.pick(words))}`);
   return { subject, words, identifiers };
 }
@@ -134,7 +137,9 @@ export class Prose {
     const lines: string[] = [];
     const n = this.random.int(1, 3);
     for (let i = 0; i < n; i++) {
-      lines.push(`${tool} ${this.rareWord()} ${this.random.pick(topic.identifiers)} --${this.random.pick(topic.words)}=${this.random.int(1, 500)}`);
+      lines.push(
+        `${tool} ${this.rareWord()} ${this.random.pick(topic.identifiers)} --${this.random.pick(topic.words)}=${this.random.int(1, 500)}`,
+      );
     }
     return ['```sh', ...lines, '```'].join('\n');
   }

@@ -57,11 +57,16 @@ export function makeQueries(texts: Iterable<string>, n: number, seed: number, sk
     }
     return words[lo];
   };
-  return Array.from({ length: n }, () => Array.from({ length: random.int(QUERY_WORDS.min, QUERY_WORDS.max) }, draw).join(' '));
+  return Array.from({ length: n }, () =>
+    Array.from({ length: random.int(QUERY_WORDS.min, QUERY_WORDS.max) }, draw).join(' '),
+  );
 }
 
 /** The vocabulary without its `k` most frequent words (ties by first occurrence), order kept. */
-function withoutCommonest(vocabulary: { words: string[]; counts: Uint32Array }, k: number): { words: string[]; counts: Uint32Array } {
+function withoutCommonest(
+  vocabulary: { words: string[]; counts: Uint32Array },
+  k: number,
+): { words: string[]; counts: Uint32Array } {
   const { words, counts } = vocabulary;
   const commonest = new Set([...words.keys()].sort((a, b) => counts[b] - counts[a] || a - b).slice(0, k));
   const kept = [...words.keys()].filter((i) => !commonest.has(i));

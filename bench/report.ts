@@ -124,16 +124,26 @@ export function renderBench(result: BenchResult): string {
   const ws = result.workspaces;
   const out: string[] = [];
   out.push('# Workspace Context bench', '', environmentLine(result.environment), '');
-  out.push(`Runs wanted per figure: ${result.options.runs} after a warm-up${result.options.quick ? ' (--quick)' : ''}; seed ${result.options.seed}; generated workspaces ${result.options.git ? 'are git repositories' : 'have no git'}.`, '');
+  out.push(
+    `Runs wanted per figure: ${result.options.runs} after a warm-up${result.options.quick ? ' (--quick)' : ''}; seed ${result.options.seed}; generated workspaces ${result.options.git ? 'are git repositories' : 'have no git'}.`,
+    '',
+  );
 
   out.push('## Engine', '');
   const header = ['figure', ...ws.map((w) => w.figures.name)];
   const rows: string[][] = [];
   const row = (name: string, cell: (w: BenchWorkspace) => string) => rows.push([name, ...ws.map(cell)]);
-  row(ENGINE_ROWS.sections, (w) => `${int(w.figures.counts.sections)} (${int(w.figures.counts.documents)}, ${int(w.figures.counts.files)})`);
+  row(
+    ENGINE_ROWS.sections,
+    (w) => `${int(w.figures.counts.sections)} (${int(w.figures.counts.documents)}, ${int(w.figures.counts.files)})`,
+  );
   row(ENGINE_ROWS.graph, (w) => `${int(w.figures.counts.entities)} / ${int(w.figures.counts.relations)}`);
   row(ENGINE_ROWS.onDisk, (w) => (w.generated ? `${int(w.generated.files)} / ${mb(w.generated.bytes)}` : 'example'));
-  row(ENGINE_ROWS.coldMedian, (w) => `${ms(w.figures.coldIndex.runs.median)} (${w.figures.coldIndex.runs.n}${w.figures.coldIndex.warmedUp ? '' : ', no warm-up'})`);
+  row(
+    ENGINE_ROWS.coldMedian,
+    (w) =>
+      `${ms(w.figures.coldIndex.runs.median)} (${w.figures.coldIndex.runs.n}${w.figures.coldIndex.warmedUp ? '' : ', no warm-up'})`,
+  );
   row(ENGINE_ROWS.coldFirst, (w) => ms(w.figures.coldIndex.firstRunMs));
   row(ENGINE_ROWS.rate, (w) => int(w.figures.coldIndex.sectionsPerSecond));
   row(ENGINE_ROWS.updateDocs, (w) => latency(w.figures.update.docsPage, true));
@@ -152,16 +162,37 @@ export function renderBench(result: BenchResult): string {
   row(ENGINE_ROWS.heap, (w) => mb(w.figures.memory.heapBytes));
   row(ENGINE_ROWS.arrays, (w) => mb(w.figures.memory.arrayBufferBytes));
   row(ENGINE_ROWS.perSection, (w) => int(w.figures.memory.bytesPerSection));
-  row(ENGINE_ROWS.postings, (w) => `${mb(w.figures.memory.postingsByteSize)} (${int(w.figures.memory.postingsByteSize / Math.max(1, w.figures.counts.sections))})`);
+  row(
+    ENGINE_ROWS.postings,
+    (w) =>
+      `${mb(w.figures.memory.postingsByteSize)} (${int(w.figures.memory.postingsByteSize / Math.max(1, w.figures.counts.sections))})`,
+  );
   out.push(...table(header, rows), '');
 
   out.push('## Baselines: same sections, same queries, same run', '');
-  out.push('Ratio = baseline / ours: above 1 means ours is faster (or smaller). "ours" for build is the whole cold index pass (discovery, git, parsing, sectioning, postings), for memory the whole engine (documents, texts, graph, postings), for queries the figure named in its row (workspace_context when it exists: candidates, ranking, why[] and rendering). Each baseline indexes only the sections\' text and returns 10 ids.', '');
+  out.push(
+    'Ratio = baseline / ours: above 1 means ours is faster (or smaller). "ours" for build is the whole cold index pass (discovery, git, parsing, sectioning, postings), for memory the whole engine (documents, texts, graph, postings), for queries the figure named in its row (workspace_context when it exists: candidates, ranking, why[] and rendering). Each baseline indexes only the sections\' text and returns 10 ids.',
+    '',
+  );
   for (const w of ws) {
     const f = w.figures;
     const ours = f.ourQueryFigure === 'workspace_context' ? f.tools.workspace_context!.latency! : f.postingsMatch;
-    out.push(`### ${f.name}: ${int(f.counts.sections)} sections, ${f.queries.count} queries of ${f.queries.meanWords.toFixed(1)} words on average`, '');
-    const bRows: string[][] = [[`ours (${f.ourQueryFigure})`, ms(f.coldIndex.runs.median), ms(ours.median), ms(ours.p95), memory(f.memory.heapBytes + f.memory.arrayBufferBytes), '1', '1', '1']];
+    out.push(
+      `### ${f.name}: ${int(f.counts.sections)} sections, ${f.queries.count} queries of ${f.queries.meanWords.toFixed(1)} words on average`,
+      '',
+    );
+    const bRows: string[][] = [
+      [
+        `ours (${f.ourQueryFigure})`,
+        ms(f.coldIndex.runs.median),
+        ms(ours.median),
+        ms(ours.p95),
+        memory(f.memory.heapBytes + f.memory.arrayBufferBytes),
+        '1',
+        '1',
+        '1',
+      ],
+    ];
     for (const [, b] of Object.entries(f.baselines)) {
       bRows.push([
         b.label,
@@ -174,7 +205,22 @@ export function renderBench(result: BenchResult): string {
         memoryRatio(b.heapBytes + b.arrayBufferBytes, f.memory.heapBytes + f.memory.arrayBufferBytes),
       ]);
     }
-    out.push(...table(['engine', 'build ms', 'query p50 ms', 'query p95 ms', 'heap + arrays MB', 'ratio p50', 'ratio p95', 'ratio memory'], bRows), '');
+    out.push(
+      ...table(
+        [
+          'engine',
+          'build ms',
+          'query p50 ms',
+          'query p95 ms',
+          'heap + arrays MB',
+          'ratio p50',
+          'ratio p95',
+          'ratio memory',
+        ],
+        bRows,
+      ),
+      '',
+    );
   }
 
   const columns = ws.map((w) => ({ name: w.figures.name, meaning: w.meaning }));
@@ -188,8 +234,12 @@ export function renderBench(result: BenchResult): string {
     const describe = ws.map((w) => w.figures.tools[tool]?.latency?.describe).find((d) => d);
     if (describe) out.push(`- ${tool} inputs: ${describe}`);
   }
-  out.push(`- postings match: ${ws[0]?.figures.postingsMatch.describe ?? ''}; it finds candidates and does not rank them`);
-  out.push('- memory: heap and array buffers after a full GC, minus the same before the first engine was built; RSS is the whole process');
+  out.push(
+    `- postings match: ${ws[0]?.figures.postingsMatch.describe ?? ''}; it finds candidates and does not rank them`,
+  );
+  out.push(
+    '- memory: heap and array buffers after a full GC, minus the same before the first engine was built; RSS is the whole process',
+  );
   for (const note of meaningNotes(columns, result.vectorIndex, result.options.seed)) out.push(`- ${note}`);
   return out.join('\n') + '\n';
 }

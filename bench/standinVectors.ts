@@ -22,7 +22,12 @@ import * as path from 'node:path';
 import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS } from '../server/src/engine/embeddings/embedder';
 import { embedTextsCached } from '../server/src/engine/embeddings/cachedEmbedding';
 import { localModelId, MINILM_DIMENSION } from '../server/src/engine/embeddings/localModels';
-import { textDigest, VectorCache, vectorCacheFileName, VECTOR_CACHE_FORMAT } from '../server/src/engine/embeddings/vectorCache';
+import {
+  textDigest,
+  VectorCache,
+  vectorCacheFileName,
+  VECTOR_CACHE_FORMAT,
+} from '../server/src/engine/embeddings/vectorCache';
 import { makeTopic, Prose } from './prose';
 import { Random } from './random';
 
@@ -53,7 +58,11 @@ export interface VectorPool {
 }
 
 /** The pool `choice` names; `auto` is SciFact when its cache exists, else generated passages. */
-export async function loadPool(choice: StandinSource | 'auto', seed: number, log: (m: string) => void): Promise<VectorPool> {
+export async function loadPool(
+  choice: StandinSource | 'auto',
+  seed: number,
+  log: (m: string) => void,
+): Promise<VectorPool> {
   if (choice === 'synthetic') return syntheticPool(seed);
   if (choice === 'scifact' || choice === 'auto') {
     const pool = scifactPool();
@@ -99,7 +108,8 @@ export function normalise(v: Float32Array): Float32Array {
 export function scifactPool(dir = SCIFACT_VECTOR_DIR): VectorPool | string {
   const modelId = localModelId('minilm');
   const file = path.join(dir, vectorCacheFileName(modelId));
-  if (!existsSync(file)) return `no SciFact vector cache at ${file} (npm run eval -- --dataset scifact --embeddings local makes it)`;
+  if (!existsSync(file))
+    return `no SciFact vector cache at ${file} (npm run eval -- --dataset scifact --embeddings local makes it)`;
   const records = readCacheFile(readFileSync(file), modelId);
   if (typeof records === 'string') return `${file} ${records}`;
   // Digest order: the same pool for the same cached texts, whatever order they were embedded in.
@@ -120,18 +130,21 @@ export function scifactPool(dir = SCIFACT_VECTOR_DIR): VectorPool | string {
 function readCacheFile(buf: Buffer, modelId: string): Map<string, Float32Array> | string {
   if (buf.byteOffset % 4 !== 0) buf = Buffer.from(buf);
   if (buf.length < 16 || buf.toString('latin1', 0, 4) !== 'WSCV') return 'is not a vector cache file';
-  if (buf.readUInt32LE(4) !== VECTOR_CACHE_FORMAT) return `has format ${buf.readUInt32LE(4)}, expected ${VECTOR_CACHE_FORMAT}`;
+  if (buf.readUInt32LE(4) !== VECTOR_CACHE_FORMAT)
+    return `has format ${buf.readUInt32LE(4)}, expected ${VECTOR_CACHE_FORMAT}`;
   const dimension = buf.readUInt32LE(8);
   const idBytes = buf.readUInt32LE(12);
   const id = buf.toString('utf8', 16, 16 + idBytes);
-  if (id !== modelId || dimension !== MINILM_DIMENSION) return `was written by ${id} (${dimension} dimensions), not ${modelId}`;
+  if (id !== modelId || dimension !== MINILM_DIMENSION)
+    return `was written by ${id} (${dimension} dimensions), not ${modelId}`;
   const records = new Map<string, Float32Array>();
   let at = 16 + Math.ceil(idBytes / 4) * 4;
   while (at + 40 <= buf.length) {
     const count = buf.readUInt32LE(at + 32);
     const end = at + 40 + count * dimension * 4;
     if (count === 0 || end > buf.length) break;
-    if (count === 1) records.set(buf.toString('hex', at, at + 32), new Float32Array(buf.buffer, buf.byteOffset + at + 40, dimension));
+    if (count === 1)
+      records.set(buf.toString('hex', at, at + 32), new Float32Array(buf.buffer, buf.byteOffset + at + 40, dimension));
     at = end;
   }
   return records;
@@ -149,11 +162,16 @@ export async function generatedPool(seed: number, log: (m: string) => void): Pro
     const topic = topics[i % topics.length];
     return `${prose.heading(topic)}\n\n${prose.paragraph(topic, random.int(50, 110))}`;
   });
-  const embedder = createEmbedder({ ...DEFAULT_EMBEDDING_SETTINGS, provider: 'local', workers: Math.max(1, Math.min(2, os.cpus().length)) })!;
+  const embedder = createEmbedder({
+    ...DEFAULT_EMBEDDING_SETTINGS,
+    provider: 'local',
+    workers: Math.max(1, Math.min(2, os.cpus().length)),
+  })!;
   const cache = VectorCache.open({ dir: GENERATED_CACHE_DIR, modelId: embedder.id, log });
   try {
     const missing = passages.filter((p) => !cache.has(textDigest(p))).length;
-    if (missing > 0) log(`stand-in vectors: embedding ${missing} generated passages once (cached in ${GENERATED_CACHE_DIR})`);
+    if (missing > 0)
+      log(`stand-in vectors: embedding ${missing} generated passages once (cached in ${GENERATED_CACHE_DIR})`);
     const started = performance.now();
     let last = started;
     const { vectors } = await embedTextsCached(embedder, passages, {
@@ -164,7 +182,11 @@ export async function generatedPool(seed: number, log: (m: string) => void): Pro
         log(`stand-in vectors: ${done}/${total} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
       },
     });
-    return fromRows('generated', `${GENERATED_PASSAGES - HELD_OUT} all-MiniLM-L6-v2 vectors of generated passages (seed ${seed})`, vectors);
+    return fromRows(
+      'generated',
+      `${GENERATED_PASSAGES - HELD_OUT} all-MiniLM-L6-v2 vectors of generated passages (seed ${seed})`,
+      vectors,
+    );
   } finally {
     cache.close();
     await embedder.dispose();
@@ -180,7 +202,11 @@ export function syntheticPool(seed: number, dimension = MINILM_DIMENSION): Vecto
     const centre = random.pick(centres);
     return normalise(Float32Array.from(centre, (x) => x + 0.05 * gaussian(random)));
   });
-  return fromRows('synthetic', `${SYNTHETIC_ROWS} synthetic clustered vectors, no model (--quick: timing paths only)`, rows);
+  return fromRows(
+    'synthetic',
+    `${SYNTHETIC_ROWS} synthetic clustered vectors, no model (--quick: timing paths only)`,
+    rows,
+  );
 }
 
 function fromRows(source: StandinSource, describe: string, rows: readonly Float32Array[]): VectorPool {

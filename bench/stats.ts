@@ -27,7 +27,13 @@ export function median(sorted: readonly number[]): number {
 
 export function summarize(samples: readonly number[]): Summary {
   const sorted = [...samples].sort((a, b) => a - b);
-  return { n: sorted.length, median: median(sorted), p95: percentile(sorted, 95), min: sorted[0] ?? NaN, max: sorted[sorted.length - 1] ?? NaN };
+  return {
+    n: sorted.length,
+    median: median(sorted),
+    p95: percentile(sorted, 95),
+    min: sorted[0] ?? NaN,
+    max: sorted[sorted.length - 1] ?? NaN,
+  };
 }
 
 /** Process memory after a full GC (needs `--expose-gc`; without it the figures include garbage). */
@@ -48,5 +54,11 @@ export function memoryAfterGc(): MemoryReading {
     gc();
   }
   const m = process.memoryUsage();
-  return { rss: m.rss, heapUsed: m.heapUsed, arrayBuffers: m.arrayBuffers, external: m.external, gcExposed: gc !== undefined };
+  return {
+    rss: m.rss,
+    heapUsed: m.heapUsed,
+    arrayBuffers: m.arrayBuffers,
+    external: m.external,
+    gcExposed: gc !== undefined,
+  };
 }

@@ -34,7 +34,11 @@ export interface BenchServer {
 export async function startServe(label: string, args: readonly string[], env: NodeJS.ProcessEnv): Promise<BenchServer> {
   if (!existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
   const started = performance.now();
-  const child = spawn(process.execPath, ['--max-old-space-size=16000', WSCTX, 'serve', '--port', '0', '--token', TOKEN, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(
+    process.execPath,
+    ['--max-old-space-size=16000', WSCTX, 'serve', '--port', '0', '--token', TOKEN, ...args],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, ...env } },
+  );
   let stderr = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -48,7 +52,11 @@ export async function startServe(label: string, args: readonly string[], env: No
   const startMs = performance.now() - started;
   const connect = async () => {
     const client = new Client({ name: 'wsctx-bench', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint), { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(endpoint), {
+        requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } },
+      }),
+    );
     return client;
   };
   const server: BenchServer = {
@@ -60,7 +68,9 @@ export async function startServe(label: string, args: readonly string[], env: No
     stderr: () => stderr,
     rss: () => residentBytes(child.pid!),
     async status() {
-      const response = await fetch(endpoint.replace(/\/mcp$/, '/status'), { headers: { authorization: `Bearer ${TOKEN}` } });
+      const response = await fetch(endpoint.replace(/\/mcp$/, '/status'), {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      });
       return (await response.json()) as Record<string, unknown>;
     },
     async reconnect() {
@@ -92,11 +102,16 @@ export function residentBytes(pid: number): { rss: number; peak: number } {
 }
 
 /** One tool call as the client sees it: its answer (structured content) and its whole time. */
-export async function timedCall(server: BenchServer, name: string, args: Record<string, unknown>): Promise<{ answer: Record<string, unknown>; ms: number }> {
+export async function timedCall(
+  server: BenchServer,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ answer: Record<string, unknown>; ms: number }> {
   const started = performance.now();
   const result = await server.client.callTool({ name, arguments: args }, undefined, { timeout: 3_600_000 });
   const ms = performance.now() - started;
-  if (result.isError) throw new Error(`${server.label}: ${name} ${JSON.stringify(args)}: ${JSON.stringify(result.content)}`);
+  if (result.isError)
+    throw new Error(`${server.label}: ${name} ${JSON.stringify(args)}: ${JSON.stringify(result.content)}`);
   return { answer: result.structuredContent as Record<string, unknown>, ms };
 }
 

@@ -25,8 +25,18 @@ export interface ToolInputPools {
   pageIds: readonly string[];
 }
 
-/** Tools the seeds define; the bench names the ones not in `TOOLS` yet. */
-export const EXPECTED_TOOLS: readonly string[] = ['workspace_context', 'workspace_expand', 'search_instructions', 'get_toc', 'get_context', 'get_section', 'read_page', 'get_file', 'explain_result'];
+/** Tools the contracts define (docs/ARCHITECTURE.md); the bench names the ones not in `TOOLS` yet. */
+export const EXPECTED_TOOLS: readonly string[] = [
+  'workspace_context',
+  'workspace_expand',
+  'search_instructions',
+  'get_toc',
+  'get_context',
+  'get_section',
+  'read_page',
+  'get_file',
+  'explain_result',
+];
 
 /** Fixed arguments per tool: what its figure measures. */
 export const TOOL_OVERRIDES: Readonly<Record<string, Record<string, unknown>>> = {
@@ -61,7 +71,9 @@ const FIELD_FILLERS: Readonly<Record<string, (pools: ToolInputPools, i: number) 
 };
 
 /** A way to make call `i`'s input, or why the tool cannot be timed. */
-export type ToolInputPlan = { kind: 'ok'; input: (i: number) => Record<string, unknown>; describe: string } | { kind: 'skip'; reason: string };
+export type ToolInputPlan =
+  | { kind: 'ok'; input: (i: number) => Record<string, unknown>; describe: string }
+  | { kind: 'skip'; reason: string };
 
 export function planToolInput(tool: AnyToolDefinition, pools: ToolInputPools): ToolInputPlan {
   const overrides = TOOL_OVERRIDES[tool.name] ?? {};
@@ -78,7 +90,10 @@ export function planToolInput(tool: AnyToolDefinition, pools: ToolInputPools): T
       if (sample === undefined) return { kind: 'skip', reason: `no value to give field '${field}' in this workspace` };
       filled.push(field);
     } else if (required && !filler) {
-      return { kind: 'skip', reason: `required field '${field}' has no generated input (add it to bench/toolInputs.ts)` };
+      return {
+        kind: 'skip',
+        reason: `required field '${field}' has no generated input (add it to bench/toolInputs.ts)`,
+      };
     }
   }
   const describe = [...filled, ...Object.entries(overrides).map(([k, v]) => `${k}=${JSON.stringify(v)}`)].join(', ');

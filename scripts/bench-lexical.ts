@@ -39,7 +39,26 @@ function rng(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ba', 'ker', 'lo', 'min', 'tra', 'ves', 'qui', 'don', 'sel', 'par', 'ro', 'nat', 'el', 'su', 'gor', 'fen', 'di', 'mar'];
+const SYLLABLES = [
+  'ba',
+  'ker',
+  'lo',
+  'min',
+  'tra',
+  'ves',
+  'qui',
+  'don',
+  'sel',
+  'par',
+  'ro',
+  'nat',
+  'el',
+  'su',
+  'gor',
+  'fen',
+  'di',
+  'mar',
+];
 const SUFFIXES = ['', '', '', 's', 'ed', 'ing', 'er', 'ly', 'tion', 'ness'];
 
 class Corpus {
@@ -104,7 +123,9 @@ class Corpus {
   }
 
   private syllableWord(): string {
-    return SYLLABLES[Math.floor(this.random() * SYLLABLES.length)] + SYLLABLES[Math.floor(this.random() * SYLLABLES.length)];
+    return (
+      SYLLABLES[Math.floor(this.random() * SYLLABLES.length)] + SYLLABLES[Math.floor(this.random() * SYLLABLES.length)]
+    );
   }
 }
 
@@ -164,7 +185,9 @@ function run(sections: number): Row {
 
   const timeQueries = (minRank: number): { times: number[]; candidates: number } => {
     const queries = Array.from({ length: QUERIES }, () =>
-      analyzeQuery(corpus.query(minRank)).slice(0, 32).map((unit) => [unit.key]),
+      analyzeQuery(corpus.query(minRank))
+        .slice(0, 32)
+        .map((unit) => [unit.key]),
     );
     for (const units of queries.slice(0, 30)) index.match(units); // warm up
     const times: number[] = [];
@@ -227,7 +250,10 @@ function run(sections: number): Row {
   };
 }
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 const rows = (sizes.length > 0 ? sizes : [10_000, 100_000]).map(run);
 
 const header = [

@@ -45,7 +45,10 @@ export function markdownCode(text: string): string {
   let longest = 0;
   for (const run of body.match(/`+/g) ?? []) longest = Math.max(longest, run.length);
   const fence = '`'.repeat(longest + 1);
-  const pad = body === '' || body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' ')) ? ' ' : '';
+  const pad =
+    body === '' || body.startsWith('`') || body.endsWith('`') || (body.startsWith(' ') && body.endsWith(' '))
+      ? ' '
+      : '';
   return `${fence}${pad}${body}${pad}${fence}`;
 }
 
@@ -56,5 +59,8 @@ export function markdownCode(text: string): string {
  * commands); never for a URI taken from the workspace.
  */
 export function markdownLinkTarget(uri: string): string {
-  return uri.replace(/[()<>\\` \t\r\n\f\v]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+  return uri.replace(
+    /[()<>\\` \t\r\n\f\v]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
 }

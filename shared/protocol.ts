@@ -47,7 +47,7 @@ export interface InitializationOptions {
 /** Scheme of the read-only results documents the server renders (`workspace/textDocumentContent`). */
 export const RESULTS_SCHEME = 'workspace-context-results';
 
-/** One term of a passage's score (seed 001's `why[]`). */
+/** One term of a passage's score (workspace_context's contract's (docs/ARCHITECTURE.md) `why[]`). */
 export interface WhyTerm {
   signal: string;
   weight: number;
@@ -83,7 +83,13 @@ export interface IndexStatus {
   /** Names of the workspace folders served. */
   folders: string[];
   counts: IndexStatusCounts | null;
-  lastPass: { kind: 'full' | 'update'; filesRead: number; filesChanged: number; filesRemoved: number; durationMs: number } | null;
+  lastPass: {
+    kind: 'full' | 'update';
+    filesRead: number;
+    filesChanged: number;
+    filesRemoved: number;
+    durationMs: number;
+  } | null;
   lastError: string | null;
   /** What works less well than it could, and why (`scope-unreadable`, `index-failed`, `mcp-disabled`...). */
   degraded: { flag: string; reason: string }[];

@@ -98,7 +98,12 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze(
 
 export const DEFAULT_SETTINGS: Readonly<WorkspaceContextSettings> = Object.freeze({
   sources: DEFAULT_SOURCE_GLOBS,
-  embeddings: { provider: 'local', localModel: 'minilm', baseUrl: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text' },
+  embeddings: {
+    provider: 'local',
+    localModel: 'minilm',
+    baseUrl: 'http://127.0.0.1:11434/v1',
+    model: 'nomic-embed-text',
+  },
   judge: { mode: 'gate' },
   budgets: { getContextMaxTokens: 12_000, contextPassages: 10, expandEdges: 50 },
   mcp: { http: { enabled: true } },
@@ -118,7 +123,8 @@ export type SettingSpec =
 
 const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   catalog: 'Backstage catalog files, matched against the path relative to each repository root.',
-  overview: "Overviews, matched without regard to case: at a repository root the repository's (overview.md, else README.md); elsewhere the overview of the package whose catalog file is in that folder or the nearest one above.",
+  overview:
+    "Overviews, matched without regard to case: at a repository root the repository's (overview.md, else README.md); elsewhere the overview of the package whose catalog file is in that folder or the nearest one above.",
   epics: 'Epic specs.',
   library: 'The rules-and-instructions library: each matching Markdown file is a library page.',
   agentsMd: 'AGENTS.md files (library pages of type instructions).',
@@ -126,11 +132,14 @@ const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   instructionFiles: "Copilot's path-specific instruction files (library pages of type instructions).",
   claudeMd: 'CLAUDE.md files (library pages of type instructions).',
   cursorRules: 'Cursor rules (library pages of type instructions).',
-  techdocs: 'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
+  techdocs:
+    'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
   docs: 'Documentation read without mkdocs.yml or a catalog: Markdown no site claims, as the docs of the folder named docs holding it.',
   markdown: 'Markdown read so TechDocs pages and front-matter epics can be followed.',
-  catalogTargets: 'YAML a catalog Location entity may name as a target, and YAML checked for Backstage entities no Location names. Empty reads only catalog files.',
-  placeholderTargets: 'Files a catalog placeholder ($text, $json, $openapi, $asyncapi) may name besides YAML and Markdown. Read only when a placeholder names them.',
+  catalogTargets:
+    'YAML a catalog Location entity may name as a target, and YAML checked for Backstage entities no Location names. Empty reads only catalog files.',
+  placeholderTargets:
+    'Files a catalog placeholder ($text, $json, $openapi, $asyncapi) may name besides YAML and Markdown. Read only when a placeholder names them.',
   runHealth: "The last CI run's verdict at a repository root.",
   ignore: 'Extra paths never read, on top of .gitignore, node_modules and .git.',
 };
@@ -140,24 +149,86 @@ export const SETTING_SPECS: readonly SettingSpec[] = [
   ...(Object.keys(SOURCE_DESCRIPTIONS) as (keyof SourceGlobSettings)[]).map(
     (key): SettingSpec => ({ key: `sources.${key}`, type: 'globs', description: SOURCE_DESCRIPTIONS[key] }),
   ),
-  { key: 'embeddings.provider', type: 'enum', values: ['local', 'openai', 'off'], description: "Where sentence embeddings come from: the packaged local model, an OpenAI-compatible endpoint, or off (words only). A workspace's .wsctx.yaml may choose local or off, never openai." },
-  { key: 'embeddings.localModel', type: 'enum', values: ['minilm', 'use-lite'], description: 'Which packaged model `local` runs.' },
-  { key: 'embeddings.baseUrl', type: 'string', description: "OpenAI-compatible endpoint for `openai` (POST {baseUrl}/embeddings). Yours to set: never taken from a workspace's .wsctx.yaml." },
-  { key: 'embeddings.model', type: 'string', description: "Model name sent to the endpoint for `openai`. Yours to set: never taken from a workspace's .wsctx.yaml." },
-  { key: 'judge.mode', type: 'enum', values: ['gate', 'shadow', 'off'], description: "get_context's judge: gate (its answers apply), shadow (logged only) or off (heuristics only)." },
-  { key: 'budgets.getContextMaxTokens', type: 'integer', minimum: 1000, maximum: 30000, description: "get_context's default token budget." },
-  { key: 'budgets.contextPassages', type: 'integer', minimum: 1, maximum: 50, description: 'Passages the editor search asks for.' },
-  { key: 'budgets.expandEdges', type: 'integer', minimum: 1, maximum: 100, description: 'Edges the editor expand asks for.' },
-  { key: 'mcp.http.enabled', type: 'boolean', description: 'Serve the MCP tools over HTTP on 127.0.0.1 for Copilot and agent chat.' },
+  {
+    key: 'embeddings.provider',
+    type: 'enum',
+    values: ['local', 'openai', 'off'],
+    description:
+      "Where sentence embeddings come from: the packaged local model, an OpenAI-compatible endpoint, or off (words only). A workspace's .wsctx.yaml may choose local or off, never openai.",
+  },
+  {
+    key: 'embeddings.localModel',
+    type: 'enum',
+    values: ['minilm', 'use-lite'],
+    description: 'Which packaged model `local` runs.',
+  },
+  {
+    key: 'embeddings.baseUrl',
+    type: 'string',
+    description:
+      "OpenAI-compatible endpoint for `openai` (POST {baseUrl}/embeddings). Yours to set: never taken from a workspace's .wsctx.yaml.",
+  },
+  {
+    key: 'embeddings.model',
+    type: 'string',
+    description:
+      "Model name sent to the endpoint for `openai`. Yours to set: never taken from a workspace's .wsctx.yaml.",
+  },
+  {
+    key: 'judge.mode',
+    type: 'enum',
+    values: ['gate', 'shadow', 'off'],
+    description: "get_context's judge: gate (its answers apply), shadow (logged only) or off (heuristics only).",
+  },
+  {
+    key: 'budgets.getContextMaxTokens',
+    type: 'integer',
+    minimum: 1000,
+    maximum: 30000,
+    description: "get_context's default token budget.",
+  },
+  {
+    key: 'budgets.contextPassages',
+    type: 'integer',
+    minimum: 1,
+    maximum: 50,
+    description: 'Passages the editor search asks for.',
+  },
+  {
+    key: 'budgets.expandEdges',
+    type: 'integer',
+    minimum: 1,
+    maximum: 100,
+    description: 'Edges the editor expand asks for.',
+  },
+  {
+    key: 'mcp.http.enabled',
+    type: 'boolean',
+    description: 'Serve the MCP tools over HTTP on 127.0.0.1 for Copilot and agent chat.',
+  },
   {
     key: 'privateNotes.folder',
     type: 'string',
     allowEmpty: true,
     singleLine: true,
-    description: "A folder of your own Markdown notes, outside the workspace (absolute, or ~/...). get_context searches them for your own connections (the editor, its MCP endpoint) and labels them as your private notes; nobody else's connection gets them. Empty: none. Ignored in an untrusted workspace, and never taken from a workspace's .wsctx.yaml.",
+    description:
+      "A folder of your own Markdown notes, outside the workspace (absolute, or ~/...). get_context searches them for your own connections (the editor, its MCP endpoint) and labels them as your private notes; nobody else's connection gets them. Empty: none. Ignored in an untrusted workspace, and never taken from a workspace's .wsctx.yaml.",
   },
-  { key: 'organization', type: 'string', allowEmpty: true, singleLine: true, description: 'The name in get_context\'s "Instructions from the <organization> team". Empty: the first workspace folder\'s name.' },
-  { key: 'vectorIndex', type: 'enum', values: ['hnsw', 'hnswlib', 'exact'], description: 'The nearest-neighbour index over the section vectors: hnsw, the built-in HNSW graph over the int8 vectors (each held once); hnswlib, hnswlib-node (a float32 copy of every vector besides); exact, a scan of every vector.' },
+  {
+    key: 'organization',
+    type: 'string',
+    allowEmpty: true,
+    singleLine: true,
+    description:
+      'The name in get_context\'s "Instructions from the <organization> team". Empty: the first workspace folder\'s name.',
+  },
+  {
+    key: 'vectorIndex',
+    type: 'enum',
+    values: ['hnsw', 'hnswlib', 'exact'],
+    description:
+      'The nearest-neighbour index over the section vectors: hnsw, the built-in HNSW graph over the int8 vectors (each held once); hnswlib, hnswlib-node (a float32 copy of every vector besides); exact, a scan of every vector.',
+  },
 ];
 
 /** The dotted keys of every setting (without the prefix). */
@@ -204,7 +275,8 @@ export function manifestConfiguration(): { title: string; properties: Record<str
     const property: Record<string, unknown> = { default: defaults[spec.key], description: spec.description };
     if (spec.type === 'globs') Object.assign(property, { type: 'array', items: { type: 'string' } });
     else if (spec.type === 'enum') Object.assign(property, { type: 'string', enum: [...spec.values] });
-    else if (spec.type === 'integer') Object.assign(property, { type: 'integer', minimum: spec.minimum, maximum: spec.maximum });
+    else if (spec.type === 'integer')
+      Object.assign(property, { type: 'integer', minimum: spec.minimum, maximum: spec.maximum });
     else Object.assign(property, { type: spec.type });
     // One engine serves every folder with one set of settings, so no setting is per folder.
     property.scope = 'window';
@@ -220,7 +292,10 @@ function cloneDefaults(): WorkspaceContextSettings {
 function lookup(raw: unknown, key: string): unknown {
   if (!raw || typeof raw !== 'object') return undefined;
   const record = raw as Record<string, unknown>;
-  const root = record.workspaceContext && typeof record.workspaceContext === 'object' ? (record.workspaceContext as Record<string, unknown>) : record;
+  const root =
+    record.workspaceContext && typeof record.workspaceContext === 'object'
+      ? (record.workspaceContext as Record<string, unknown>)
+      : record;
   if (key in root) return root[key];
   if (`workspaceContext.${key}` in record) return record[`workspaceContext.${key}`];
   let node: unknown = root;
@@ -247,8 +322,10 @@ export const MAX_SETTING_GLOB_LENGTH = 1024;
 
 /** Why a glob cannot be a setting's value (the engine's globProblem, said to the user first). */
 function globError(glob: string): string | undefined {
-  if (glob.length > MAX_SETTING_GLOB_LENGTH) return `a glob may be at most ${MAX_SETTING_GLOB_LENGTH} characters long (this one has ${glob.length})`;
-  if (/(^|[^\\])!\(/.test(glob.replace(/^!+(?!\()/, ''))) return '"!(...)" inside a glob is not supported; list the names to match instead, or negate the whole glob with a leading "!"';
+  if (glob.length > MAX_SETTING_GLOB_LENGTH)
+    return `a glob may be at most ${MAX_SETTING_GLOB_LENGTH} characters long (this one has ${glob.length})`;
+  if (/(^|[^\\])!\(/.test(glob.replace(/^!+(?!\()/, '')))
+    return '"!(...)" inside a glob is not supported; list the names to match instead, or negate the whole glob with a leading "!"';
   return undefined;
 }
 
@@ -266,23 +343,28 @@ export function checkSetting(spec: SettingSpec, value: unknown): Checked {
  * nothing, so it is refused instead. (A leading `./` is dropped, since it means the root.)
  */
 export function unmatchableGlob(glob: string): string | null {
-  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob)) return `'${glob}' is an absolute path; source globs match paths relative to each repository root (write it without the leading '/')`;
-  if (glob.split('/').includes('..')) return `'${glob}' reaches above the repository root with '..'; source globs match files inside each repository`;
-  if (/\\[^*?[\]{}()!+@,\\]/.test(glob) || glob.endsWith('\\')) return `'${glob}' separates folders with '\\'; write '/' between folders`;
+  if (glob.startsWith('/') || /^[a-zA-Z]:[\\/]/.test(glob))
+    return `'${glob}' is an absolute path; source globs match paths relative to each repository root (write it without the leading '/')`;
+  if (glob.split('/').includes('..'))
+    return `'${glob}' reaches above the repository root with '..'; source globs match files inside each repository`;
+  if (/\\[^*?[\]{}()!+@,\\]/.test(glob) || glob.endsWith('\\'))
+    return `'${glob}' separates folders with '\\'; write '/' between folders`;
   return null;
 }
 
 function check(spec: SettingSpec, value: unknown): Checked {
   switch (spec.type) {
     case 'globs': {
-      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) return { ok: false, error: 'expected a list of glob strings' };
+      if (!Array.isArray(value) || !value.every((v) => typeof v === 'string'))
+        return { ok: false, error: 'expected a list of glob strings' };
       const globs = value.map((v: string) => v.trim().replace(/^(\.\/)+/, '')).filter((v) => v !== '');
       for (const glob of globs) {
         // A glob that can never match, or one the matcher refuses (globMatch.ts), is not applied.
         const error = unmatchableGlob(glob);
         if (error) return { ok: false, error };
         const why = globError(glob);
-        if (why) return { ok: false, error: `${JSON.stringify(glob.length > 60 ? `${glob.slice(0, 57)}...` : glob)}: ${why}` };
+        if (why)
+          return { ok: false, error: `${JSON.stringify(glob.length > 60 ? `${glob.slice(0, 57)}...` : glob)}: ${why}` };
       }
       return { ok: true, value: globs };
     }
@@ -291,15 +373,22 @@ function check(spec: SettingSpec, value: unknown): Checked {
         ? { ok: true, value }
         : { ok: false, error: `expected one of ${spec.values.join(', ')} (got ${JSON.stringify(value)})` };
     case 'string': {
-      if (typeof value !== 'string' || (value.trim() === '' && !spec.allowEmpty)) return { ok: false, error: spec.allowEmpty ? 'expected a string' : 'expected a non-empty string' };
-      if (spec.singleLine && (/[\r\n]/.test(value) || value.trim().length > 200)) return { ok: false, error: 'expected one line of at most 200 characters' };
+      if (typeof value !== 'string' || (value.trim() === '' && !spec.allowEmpty))
+        return { ok: false, error: spec.allowEmpty ? 'expected a string' : 'expected a non-empty string' };
+      if (spec.singleLine && (/[\r\n]/.test(value) || value.trim().length > 200))
+        return { ok: false, error: 'expected one line of at most 200 characters' };
       return { ok: true, value: value.trim() };
     }
     case 'integer':
       return typeof value === 'number' && Number.isInteger(value) && value >= spec.minimum && value <= spec.maximum
         ? { ok: true, value }
-        : { ok: false, error: `expected a whole number from ${spec.minimum} to ${spec.maximum} (got ${JSON.stringify(value)})` };
+        : {
+            ok: false,
+            error: `expected a whole number from ${spec.minimum} to ${spec.maximum} (got ${JSON.stringify(value)})`,
+          };
     case 'boolean':
-      return typeof value === 'boolean' ? { ok: true, value } : { ok: false, error: `expected true or false (got ${JSON.stringify(value)})` };
+      return typeof value === 'boolean'
+        ? { ok: true, value }
+        : { ok: false, error: `expected true or false (got ${JSON.stringify(value)})` };
   }
 }

@@ -54,7 +54,9 @@ interface ContextMetadata {
 }
 
 export function registerChatParticipant(context: ExtensionContext, connection: ServerConnection): Disposable {
-  const participant = chat.createChatParticipant(CHAT_PARTICIPANT.id, (request, _history, stream, token) => handle(connection, request, stream, token));
+  const participant = chat.createChatParticipant(CHAT_PARTICIPANT.id, (request, _history, stream, token) =>
+    handle(connection, request, stream, token),
+  );
   participant.iconPath = Uri.joinPath(context.extensionUri, 'media', 'icon.png');
   participant.followupProvider = {
     provideFollowups: (result: ChatResult) => (result.metadata as ContextMetadata | undefined)?.followups ?? [],
@@ -62,9 +64,16 @@ export function registerChatParticipant(context: ExtensionContext, connection: S
   return participant;
 }
 
-async function handle(connection: ServerConnection, request: ChatRequest, stream: ChatResponseStream, token: CancellationToken): Promise<ChatResult> {
+async function handle(
+  connection: ServerConnection,
+  request: ChatRequest,
+  stream: ChatResponseStream,
+  token: CancellationToken,
+): Promise<ChatResult> {
   if (connection.state !== 'running') {
-    stream.markdown('The Workspace Context language server is not running, so there is no index to answer from. Check the Workspace Context status item.');
+    stream.markdown(
+      'The Workspace Context language server is not running, so there is no index to answer from. Check the Workspace Context status item.',
+    );
     return { metadata: { command: 'ask' } };
   }
   const prompt = request.prompt.trim();
@@ -85,9 +94,16 @@ async function handle(connection: ServerConnection, request: ChatRequest, stream
   }
 }
 
-async function why(connection: ServerConnection, question: string, stream: ChatResponseStream, token: CancellationToken): Promise<ChatResult> {
+async function why(
+  connection: ServerConnection,
+  question: string,
+  stream: ChatResponseStream,
+  token: CancellationToken,
+): Promise<ChatResult> {
   if (!question) {
-    stream.markdown('Ask a question after `/why`, e.g. `/why how do I roll back billing-worker?`: you get the ranked passages and how each score was made.');
+    stream.markdown(
+      'Ask a question after `/why`, e.g. `/why how do I roll back billing-worker?`: you get the ranked passages and how each score was made.',
+    );
     return { metadata: { command: 'why', sources: 0 } satisfies ContextMetadata };
   }
   stream.progress('Ranking passages…');
@@ -99,7 +115,13 @@ async function why(connection: ServerConnection, question: string, stream: ChatR
     stream.markdown(`\n\n${block.table}\n`);
     stream.reference(location(block.source));
   }
-  return { metadata: { command: 'why', tools: ['workspace_context'], sources: result.passages.length } satisfies ContextMetadata };
+  return {
+    metadata: {
+      command: 'why',
+      tools: ['workspace_context'],
+      sources: result.passages.length,
+    } satisfies ContextMetadata,
+  };
 }
 
 async function expand(connection: ServerConnection, prompt: string, stream: ChatResponseStream): Promise<ChatResult> {
@@ -113,7 +135,9 @@ async function expand(connection: ServerConnection, prompt: string, stream: Chat
   // The walk's links run the expand command, and nothing else.
   text.isTrusted = { enabledCommands: [ClientCommands.expandEntity] };
   stream.markdown(text);
-  const followups = expandTargets(output).slice(0, 3).map((ref): ChatFollowup => ({ prompt: ref, command: 'expand', label: `Expand ${ref}` }));
+  const followups = expandTargets(output)
+    .slice(0, 3)
+    .map((ref): ChatFollowup => ({ prompt: ref, command: 'expand', label: `Expand ${ref}` }));
   return { metadata: { command: 'expand', followups } satisfies ContextMetadata };
 }
 
@@ -123,9 +147,17 @@ async function toc(connection: ServerConnection, query: string, stream: ChatResp
   return { metadata: { command: 'toc', tools: ['get_toc'] } satisfies ContextMetadata };
 }
 
-async function ask(connection: ServerConnection, request: ChatRequest, question: string, stream: ChatResponseStream, token: CancellationToken): Promise<ChatResult> {
+async function ask(
+  connection: ServerConnection,
+  request: ChatRequest,
+  question: string,
+  stream: ChatResponseStream,
+  token: CancellationToken,
+): Promise<ChatResult> {
   if (!question) {
-    stream.markdown('Ask about this workspace, e.g. `@context how do I roll back billing-worker?`. `/why`, `/expand` and `/toc` answer without a model.');
+    stream.markdown(
+      'Ask about this workspace, e.g. `@context how do I roll back billing-worker?`. `/why`, `/expand` and `/toc` answer without a model.',
+    );
     return { metadata: { command: 'ask' } satisfies ContextMetadata };
   }
   stream.progress('Retrieving workspace context…');
@@ -133,28 +165,38 @@ async function ask(connection: ServerConnection, request: ChatRequest, question:
   const all = [...material.passages, ...material.rules];
   for (const source of all) stream.reference(location(source));
   if (material.passages.length === 0) {
-    stream.markdown('Nothing in the indexed workspace matches this question, so there is nothing to answer from. Try other words, an entity name, or `/toc` to see what the rules library holds.');
+    stream.markdown(
+      'Nothing in the indexed workspace matches this question, so there is nothing to answer from. Try other words, an entity name, or `/toc` to see what the rules library holds.',
+    );
     return { metadata: { command: 'ask', tools: material.tools, sources: 0 } satisfies ContextMetadata };
   }
 
   let answer = '';
   try {
     const messages = [LanguageModelChatMessage.User(buildPrompt(question, material.passages, material.rules))];
-    const response = await request.model.sendRequest(messages, { justification: 'Workspace Context answers from passages of this workspace.' }, token);
+    const response = await request.model.sendRequest(
+      messages,
+      { justification: 'Workspace Context answers from passages of this workspace.' },
+      token,
+    );
     for await (const fragment of response.text) {
       answer += fragment;
       stream.markdown(fragment);
     }
   } catch (error) {
     connection.output.warn(`[chat] the chat model did not answer: ${(error as Error).message}`);
-    stream.markdown(`No chat model answered (${(error as Error).message}). The passages it would have answered from:\n\n`);
+    stream.markdown(
+      `No chat model answered (${(error as Error).message}). The passages it would have answered from:\n\n`,
+    );
     for (const source of all) {
       stream.markdown(`${source.n}. `);
       stream.anchor(location(source), `${source.label} (${placeOf(source)})`);
       stream.markdown('\n');
     }
     stream.markdown('\n`/why` shows how each was ranked.');
-    return { metadata: { command: 'ask', tools: material.tools, sources: all.length, cited: [] } satisfies ContextMetadata };
+    return {
+      metadata: { command: 'ask', tools: material.tools, sources: all.length, cited: [] } satisfies ContextMetadata,
+    };
   }
 
   const cited = citedSources(answer, all);
@@ -167,7 +209,15 @@ async function ask(connection: ServerConnection, request: ChatRequest, question:
     }
   }
   const followups: ChatFollowup[] = [{ prompt: question, command: 'why', label: 'Why these passages?' }];
-  return { metadata: { command: 'ask', tools: material.tools, sources: all.length, cited: cited.map((s) => s.n), followups } satisfies ContextMetadata };
+  return {
+    metadata: {
+      command: 'ask',
+      tools: material.tools,
+      sources: all.length,
+      cited: cited.map((s) => s.n),
+      followups,
+    } satisfies ContextMetadata,
+  };
 }
 
 interface Material {
@@ -191,25 +241,44 @@ async function retrieve(connection: ServerConnection, question: string): Promise
     callTool(connection, 'get_context', { task: question, format: 'json' }),
   ]);
   if (passages.status === 'rejected') throw passages.reason;
-  const material: Material = { tools: ['workspace_context'], passages: sourcesFromOutput(passages.value.output, uriOf), rules: [] };
+  const material: Material = {
+    tools: ['workspace_context'],
+    passages: sourcesFromOutput(passages.value.output, uriOf),
+    rules: [],
+  };
   if (rules.status === 'fulfilled') {
     material.tools.push('get_context');
     const pages = (rules.value.output as { pages?: unknown }).pages;
-    material.rules = sourcesFromOutput({ pages: Array.isArray(pages) ? pages : [] }, uriOf, material.passages.length + 1);
+    material.rules = sourcesFromOutput(
+      { pages: Array.isArray(pages) ? pages : [] },
+      uriOf,
+      material.passages.length + 1,
+    );
   } else if (rules.reason instanceof ResponseError && rules.reason.code === INVALID_PARAMS) {
-    connection.output.info(`[chat] get_context is not available (${rules.reason.message}); answering from workspace_context alone`);
+    connection.output.info(
+      `[chat] get_context is not available (${rules.reason.message}); answering from workspace_context alone`,
+    );
   } else {
     connection.output.warn(`[chat] get_context failed: ${(rules.reason as Error)?.message ?? rules.reason}`);
   }
   return material;
 }
 
-async function callTool<T = Record<string, unknown>>(connection: ServerConnection, name: string, args: Record<string, unknown>): Promise<CallToolResult & { output: T }> {
-  return (await connection.client.sendRequest(CallToolRequest.type, { name, arguments: args })) as CallToolResult & { output: T };
+async function callTool<T = Record<string, unknown>>(
+  connection: ServerConnection,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<CallToolResult & { output: T }> {
+  return (await connection.client.sendRequest(CallToolRequest.type, { name, arguments: args })) as CallToolResult & {
+    output: T;
+  };
 }
 
 function location(source: ChatSource): Location {
-  return new Location(Uri.parse(source.fileUri), new Range(Math.max(0, source.startLine - 1), 0, Math.max(0, source.endLine - 1), 0));
+  return new Location(
+    Uri.parse(source.fileUri),
+    new Range(Math.max(0, source.startLine - 1), 0, Math.max(0, source.endLine - 1), 0),
+  );
 }
 
 /** Maps a workspace-relative path to a `file:` URI in the first workspace folder. */

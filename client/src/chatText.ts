@@ -57,7 +57,11 @@ interface PassageLike {
  * four levels down, in order, without repeats: `workspace_context`'s `passages`, `get_context`'s
  * `pages`.
  */
-export function sourcesFromOutput(output: Record<string, unknown>, workspaceUri: (path: string) => string | undefined, firstN = 1): ChatSource[] {
+export function sourcesFromOutput(
+  output: Record<string, unknown>,
+  workspaceUri: (path: string) => string | undefined,
+  firstN = 1,
+): ChatSource[] {
   const found: ChatSource[] = [];
   const seen = new Set<string>();
   const visit = (value: unknown, depth: number) => {
@@ -81,19 +85,28 @@ export function sourcesFromOutput(output: Record<string, unknown>, workspaceUri:
   return found;
 }
 
-function toSource(p: PassageLike, workspaceUri: (path: string) => string | undefined): Omit<ChatSource, 'n'> | undefined {
+function toSource(
+  p: PassageLike,
+  workspaceUri: (path: string) => string | undefined,
+): Omit<ChatSource, 'n'> | undefined {
   let place: { path: string; startLine: number; endLine: number; wholeFile?: boolean } | undefined;
   if (p.sourceRef && typeof p.sourceRef === 'object') place = p.sourceRef;
   else if (typeof p.sourceRef === 'string') {
     const parsed = parsePathLine(p.sourceRef);
     const end = /-(\d+)$/.exec(p.sourceRef);
     if (parsed) place = { path: parsed.path, startLine: parsed.line, endLine: end ? Number(end[1]) : parsed.line };
-  } else if (typeof p.path === 'string' && typeof p.startLine === 'number') place = { path: p.path, startLine: p.startLine, endLine: p.endLine ?? p.startLine };
-  else if (typeof p.path === 'string' && (p.title || p.text)) place = { path: p.path, startLine: 1, endLine: 1, wholeFile: true };
+  } else if (typeof p.path === 'string' && typeof p.startLine === 'number')
+    place = { path: p.path, startLine: p.startLine, endLine: p.endLine ?? p.startLine };
+  else if (typeof p.path === 'string' && (p.title || p.text))
+    place = { path: p.path, startLine: 1, endLine: 1, wholeFile: true };
   if (!place) return undefined;
   const fileUri = typeof p.sourceUri === 'string' ? splitSourceUri(p.sourceUri).file : workspaceUri(place.path);
   if (!fileUri) return undefined;
-  const label = p.label ?? ([p.title, ...(p.headingPath ?? []).filter((h) => h !== p.title)].filter(Boolean).join(' › ') || p.heading || place.path);
+  const label =
+    p.label ??
+    ([p.title, ...(p.headingPath ?? []).filter((h) => h !== p.title)].filter(Boolean).join(' › ') ||
+      p.heading ||
+      place.path);
   const text = p.text ?? p.body;
   return {
     label,
@@ -175,7 +188,11 @@ export function whyHeader(result: SearchResult): string {
   const question = markdownText(result.question);
   const notice = result.notice ? markdownText(result.notice) : '';
   if (n === 0) return `No passages match "${question}".${notice ? ` ${notice}` : ''}`;
-  const facts = [`contract ${result.contractVersion}`, `indexed ${result.indexedAt ?? 'never'}`, ...(result.degraded.length ? [`degraded: ${result.degraded.join(', ')}`] : [])];
+  const facts = [
+    `contract ${result.contractVersion}`,
+    `indexed ${result.indexedAt ?? 'never'}`,
+    ...(result.degraded.length ? [`degraded: ${result.degraded.join(', ')}`] : []),
+  ];
   return `The ${n} best ${n === 1 ? 'passage' : 'passages'} for "${question}", each with how its score was made (${facts.join(' · ')}).${notice ? `\n\n${notice}` : ''}`;
 }
 
@@ -190,7 +207,10 @@ export function whyBlocks(result: SearchResult): WhyBlock[] {
 function whyTable(p: SearchPassage): string {
   // Three columns, so the table stays readable in a narrow chat view.
   const lines = ['| signal | contribution = weight × raw | detail |', '| --- | ---: | --- |'];
-  for (const w of p.why) lines.push(`| ${w.signal} | ${w.contribution.toFixed(3)} = ${w.weight.toFixed(2)} × ${w.raw.toFixed(3)} | ${escapeCell(w.detail)} |`);
+  for (const w of p.why)
+    lines.push(
+      `| ${w.signal} | ${w.contribution.toFixed(3)} = ${w.weight.toFixed(2)} × ${w.raw.toFixed(3)} | ${escapeCell(w.detail)} |`,
+    );
   lines.push(`| **score** | **${p.score.toFixed(3)}** | |`, '');
   return lines.join('\n');
 }
@@ -210,7 +230,8 @@ function escapeCell(text: string): string {
 
 export type ParsedExpand = { ok: true; args: ExpandEntityArgs } | { ok: false; error: string };
 
-export const EXPAND_USAGE = 'Name an entity ref: `/expand component:billing-worker`, optionally with `depth 2` (1-3) and `in`, `out` or `both`.';
+export const EXPAND_USAGE =
+  'Name an entity ref: `/expand component:billing-worker`, optionally with `depth 2` (1-3) and `in`, `out` or `both`.';
 
 /** `component:billing-worker depth 2 in` (or `depth=2`, `dependents`, `dependencies`). Default depth 1, direction out. */
 export function parseExpandPrompt(prompt: string): ParsedExpand {
@@ -223,7 +244,8 @@ export function parseExpandPrompt(prompt: string): ParsedExpand {
     const depthMatch = /^(?:depth|-d|--depth)(?:=(\d+))?$/.exec(word);
     if (depthMatch) {
       const value = depthMatch[1] ?? words[++i];
-      if (!/^\d+$/.test(value ?? '')) return { ok: false, error: `depth: expected a number from 1 to 3 after "depth". ${EXPAND_USAGE}` };
+      if (!/^\d+$/.test(value ?? ''))
+        return { ok: false, error: `depth: expected a number from 1 to 3 after "depth". ${EXPAND_USAGE}` };
       depth = Number(value);
       continue;
     }
@@ -258,7 +280,10 @@ export function expandCommandLink(label: string, args: ExpandEntityArgs): string
 export function renderExpand(out: ExpandView): string {
   if (!out.entity) return out.notice ? markdownText(out.notice) : 'Nothing to walk.';
   // Trusted Markdown (its links run the expand command): every workspace value escaped.
-  const lines = [`**${markdownText(out.entity.ref)}**${out.entity.title ? ` (${markdownText(out.entity.title)})` : ''} · ${DIRECTION_WORDS[out.direction]} · depth ${out.depth} · ${out.edges.length} of ${out.totalEdges} edges`, ''];
+  const lines = [
+    `**${markdownText(out.entity.ref)}**${out.entity.title ? ` (${markdownText(out.entity.title)})` : ''} · ${DIRECTION_WORDS[out.direction]} · depth ${out.depth} · ${out.edges.length} of ${out.totalEdges} edges`,
+    '',
+  ];
   if (out.edges.length === 0) lines.push('No edges in this direction.');
   let hop = 0;
   for (const edge of [...out.edges].sort((a, b) => a.depth - b.depth)) {
@@ -266,12 +291,22 @@ export function renderExpand(out: ExpandView): string {
       hop = edge.depth;
       lines.push(...(lines[lines.length - 1] === '' ? [] : ['']), `**${hop === 1 ? '1 hop' : `${hop} hops`}**`, '');
     }
-    lines.push(`- ${markdownCode(edge.source)} ${markdownText(edge.type)} → ${markdownCode(edge.target)}${edge.resolved ? '' : ' (unresolved)'} · ${markdownText(edge.declaredAt)}`);
+    lines.push(
+      `- ${markdownCode(edge.source)} ${markdownText(edge.type)} → ${markdownCode(edge.target)}${edge.resolved ? '' : ' (unresolved)'} · ${markdownText(edge.declaredAt)}`,
+    );
   }
-  if (out.candidatesCapped) lines.push('', `Capped: ${out.candidatesCapped.droppedByLimit} edges over the limit of ${out.candidatesCapped.limit}.`);
+  if (out.candidatesCapped)
+    lines.push(
+      '',
+      `Capped: ${out.candidatesCapped.droppedByLimit} edges over the limit of ${out.candidatesCapped.limit}.`,
+    );
   if (out.degraded.length) lines.push('', `degraded: ${markdownText(out.degraded.join(', '))}`);
   const next = expandTargets(out);
-  if (next.length) lines.push('', `Walk on from: ${next.map((ref) => expandCommandLink(ref, { entityRef: ref, direction: out.direction, depth: 1 })).join(' · ')}`);
+  if (next.length)
+    lines.push(
+      '',
+      `Walk on from: ${next.map((ref) => expandCommandLink(ref, { entityRef: ref, direction: out.direction, depth: 1 })).join(' · ')}`,
+    );
   return lines.join('\n');
 }
 

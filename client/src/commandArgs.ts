@@ -20,7 +20,12 @@ export type Checked<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** An entity ref as written: `[kind:][namespace/]name`, one line, no URI scheme of its own. */
 export function isEntityRef(value: unknown): value is string {
-  return typeof value === 'string' && value.length > 0 && value.length <= MAX_REF_LENGTH && /^(?:[A-Za-z][\w-]*:)?(?:[\w.-]+\/)?[\w.-]+$/.test(value);
+  return (
+    typeof value === 'string' &&
+    value.length > 0 &&
+    value.length <= MAX_REF_LENGTH &&
+    /^(?:[A-Za-z][\w-]*:)?(?:[\w.-]+\/)?[\w.-]+$/.test(value)
+  );
 }
 
 /**
@@ -38,23 +43,47 @@ export function checkExpandArgs(value: unknown): Checked<ExpandEntityArgs> {
   const args = value as Partial<ExpandEntityArgs> | undefined;
   if (!args || typeof args !== 'object') return { ok: false, error: 'expected the entity to expand' };
   if (!isEntityRef(args.entityRef)) return { ok: false, error: 'entityRef: expected an entity ref' };
-  if (args.direction !== 'out' && args.direction !== 'in' && args.direction !== 'both') return { ok: false, error: 'direction: expected out, in or both' };
-  if (!Number.isInteger(args.depth) || args.depth! < 1 || args.depth! > 3) return { ok: false, error: 'depth: expected 1, 2 or 3' };
-  if (args.edgeTypes !== undefined && !(Array.isArray(args.edgeTypes) && args.edgeTypes.length <= 40 && args.edgeTypes.every((t) => typeof t === 'string' && /^[A-Za-z]{1,40}$/.test(t)))) {
+  if (args.direction !== 'out' && args.direction !== 'in' && args.direction !== 'both')
+    return { ok: false, error: 'direction: expected out, in or both' };
+  if (!Number.isInteger(args.depth) || args.depth! < 1 || args.depth! > 3)
+    return { ok: false, error: 'depth: expected 1, 2 or 3' };
+  if (
+    args.edgeTypes !== undefined &&
+    !(
+      Array.isArray(args.edgeTypes) &&
+      args.edgeTypes.length <= 40 &&
+      args.edgeTypes.every((t) => typeof t === 'string' && /^[A-Za-z]{1,40}$/.test(t))
+    )
+  ) {
     return { ok: false, error: 'edgeTypes: expected relation names' };
   }
-  return { ok: true, value: { entityRef: args.entityRef, direction: args.direction, depth: args.depth!, ...(args.edgeTypes ? { edgeTypes: [...args.edgeTypes] } : {}) } };
+  return {
+    ok: true,
+    value: {
+      entityRef: args.entityRef,
+      direction: args.direction,
+      depth: args.depth!,
+      ...(args.edgeTypes ? { edgeTypes: [...args.edgeTypes] } : {}),
+    },
+  };
 }
 
 export function checkEntityDocsArgs(value: unknown): Checked<ShowEntityDocsArgs> {
   const args = value as Partial<ShowEntityDocsArgs> | undefined;
-  if (!args || typeof args !== 'object' || !isEntityRef(args.entityRef)) return { ok: false, error: 'entityRef: expected an entity ref' };
-  if (!Array.isArray(args.docs) || args.docs.length > MAX_DOCS) return { ok: false, error: 'docs: expected a list of documents' };
+  if (!args || typeof args !== 'object' || !isEntityRef(args.entityRef))
+    return { ok: false, error: 'entityRef: expected an entity ref' };
+  if (!Array.isArray(args.docs) || args.docs.length > MAX_DOCS)
+    return { ok: false, error: 'docs: expected a list of documents' };
   const docs: ShowEntityDocsArgs['docs'] = [];
   for (const doc of args.docs as unknown[]) {
     const d = doc as Partial<ShowEntityDocsArgs['docs'][number]> | null;
-    if (!d || typeof d.title !== 'string' || typeof d.sourceKind !== 'string') return { ok: false, error: 'docs: expected a title and a kind for each document' };
-    if (!isWorkspaceRelativePath(d.path)) return { ok: false, error: `docs: ${JSON.stringify(String(d.path).slice(0, 80))} is not a path inside the workspace` };
+    if (!d || typeof d.title !== 'string' || typeof d.sourceKind !== 'string')
+      return { ok: false, error: 'docs: expected a title and a kind for each document' };
+    if (!isWorkspaceRelativePath(d.path))
+      return {
+        ok: false,
+        error: `docs: ${JSON.stringify(String(d.path).slice(0, 80))} is not a path inside the workspace`,
+      };
     docs.push({ title: d.title.slice(0, 300), path: d.path, sourceKind: d.sourceKind.slice(0, 40) });
   }
   return { ok: true, value: { entityRef: args.entityRef, docs } };

@@ -5,7 +5,18 @@
  * name through `CallToolRequest`) and shows the answer in a QuickPick or an editor; failures are
  * logged and shown with a way to the log.
  */
-import { commands, ProgressLocation, QuickPickItemKind, ThemeIcon, Uri, window, workspace, type Disposable, type QuickInputButton, type QuickPickItem } from 'vscode';
+import {
+  commands,
+  ProgressLocation,
+  QuickPickItemKind,
+  ThemeIcon,
+  Uri,
+  window,
+  workspace,
+  type Disposable,
+  type QuickInputButton,
+  type QuickPickItem,
+} from 'vscode';
 import { WorkspaceSymbolRequest } from 'vscode-languageclient/node';
 import { SETTINGS_PREFIX } from '../../shared/ids';
 import {
@@ -61,9 +72,18 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
   const resultsQuestions = new Map<string, string>();
 
   return [
-    run(Commands.search, (question?: string) => showSearchPick(connection, typeof question === 'string' ? question : selectedText())),
+    run(Commands.search, (question?: string) =>
+      showSearchPick(connection, typeof question === 'string' ? question : selectedText()),
+    ),
     run(Commands.openResults, async (question?: string) => {
-      const asked = typeof question === 'string' && question.trim() ? question.trim() : await window.showInputBox({ title: 'Workspace context results document', prompt: 'Question', value: selectedText() });
+      const asked =
+        typeof question === 'string' && question.trim()
+          ? question.trim()
+          : await window.showInputBox({
+              title: 'Workspace context results document',
+              prompt: 'Question',
+              value: selectedText(),
+            });
       if (!asked) return;
       const info = await connection.client.sendRequest(OpenResultsRequest.type, { question: asked });
       resultsQuestions.set(info.uri, asked);
@@ -74,9 +94,19 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
     run(Commands.whyNot, async () => {
       const active = window.activeTextEditor?.document;
       const known = active?.uri.scheme === RESULTS_SCHEME ? resultsQuestions.get(active.uri.toString()) : undefined;
-      const question = known ?? (await window.showInputBox({ title: 'Why not this page?', prompt: 'The question that was asked', value: selectedText() }));
+      const question =
+        known ??
+        (await window.showInputBox({
+          title: 'Why not this page?',
+          prompt: 'The question that was asked',
+          value: selectedText(),
+        }));
       if (!question?.trim()) return;
-      const expected = await window.showInputBox({ title: `Why not this page? "${question}"`, prompt: 'The page you expected: its path as answers print it, a section id, or an entity ref', value: lastFileEditorPath() });
+      const expected = await window.showInputBox({
+        title: `Why not this page? "${question}"`,
+        prompt: 'The page you expected: its path as answers print it, a section id, or an entity ref',
+        value: lastFileEditorPath(),
+      });
       if (!expected?.trim()) return;
       const { text } = await callTool<unknown>('explain_result', { question, expected: expected.trim() });
       const document = await workspace.openTextDocument({ content: text, language: 'plaintext' });
@@ -102,15 +132,22 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
         void window.showInformationMessage(`Workspace Context: ${args.entityRef} has no documents.`);
         return;
       }
-      const path = args.docs.length === 1 ? args.docs[0].path : await pickRow(entityDocsRows(args), { title: `Documents of ${args.entityRef}` });
-      if (path && !(await openWorkspacePath(path, 1))) void window.showWarningMessage(`Workspace Context: ${path} is not in a workspace folder.`);
+      const path =
+        args.docs.length === 1
+          ? args.docs[0].path
+          : await pickRow(entityDocsRows(args), { title: `Documents of ${args.entityRef}` });
+      if (path && !(await openWorkspacePath(path, 1)))
+        void window.showWarningMessage(`Workspace Context: ${path} is not in a workspace folder.`);
     }),
     run(Commands.showToc, async () => {
       const { output } = await callTool<TocView>('get_toc', {});
       await showToc(output, callTool);
     }),
     run(Commands.reindex, async () => {
-      const after = await window.withProgress({ location: ProgressLocation.Window, title: 'Workspace Context: re-indexing' }, () => connection.client.sendRequest(ReindexRequest.type));
+      const after = await window.withProgress(
+        { location: ProgressLocation.Window, title: 'Workspace Context: re-indexing' },
+        () => connection.client.sendRequest(ReindexRequest.type),
+      );
       void window.showInformationMessage(`Workspace Context: ${reindexSummary(after)}`);
     }),
     run(Commands.showDiagnostics, async () => {
@@ -119,7 +156,11 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
         void window.showInformationMessage('Workspace Context: no diagnostics in the indexed workspace.');
         return;
       }
-      const item = await pickRow(diagnosticsRows(report), { title: diagnosticsTitle(report), matchOnDescription: true, matchOnDetail: true });
+      const item = await pickRow(diagnosticsRows(report), {
+        title: diagnosticsTitle(report),
+        matchOnDescription: true,
+        matchOnDetail: true,
+      });
       if (item) await openRange(item.uri, item.range);
     }),
     run(Commands.showStatus, async () => {
@@ -131,7 +172,12 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
         { kind: 'separator', label: 'Actions' },
         { kind: 'item', label: '$(refresh) Re-index', description: '', value: Commands.reindex },
         { kind: 'item', label: '$(warning) Show diagnostics', description: '', value: Commands.showDiagnostics },
-        { kind: 'item', label: '$(debug-restart) Restart MCP endpoint', description: '', value: Commands.restartMcpEndpoint },
+        {
+          kind: 'item',
+          label: '$(debug-restart) Restart MCP endpoint',
+          description: '',
+          value: Commands.restartMcpEndpoint,
+        },
         { kind: 'item', label: '$(output) Show output', description: '', value: Commands.showOutput },
       ];
       const chosen = await pickRow(actions, { title: view?.accessibilityLabel ?? 'Workspace Context' });
@@ -139,7 +185,8 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
     }),
     run(Commands.restartMcpEndpoint, async () => {
       const info = await connection.client.sendRequest(RestartMcpEndpointRequest.type);
-      const where = info.state === 'running' ? `running at ${info.url}` : `${info.state}${info.reason ? `: ${info.reason}` : ''}`;
+      const where =
+        info.state === 'running' ? `running at ${info.url}` : `${info.state}${info.reason ? `: ${info.reason}` : ''}`;
       void window.showInformationMessage(`Workspace Context: MCP endpoint ${where}.`);
     }),
     run(Commands.showOutput, () => connection.output.show()),
@@ -156,22 +203,47 @@ async function askExpandArgs(connection: ServerConnection): Promise<ExpandEntity
     void window.showInformationMessage('Workspace Context: no catalog entities are indexed (yet).');
     return undefined;
   }
-  const entityRef = await pickRow(entities, { title: 'Expand entity', placeholder: 'Entity to walk the component graph from', matchOnDescription: true });
+  const entityRef = await pickRow(entities, {
+    title: 'Expand entity',
+    placeholder: 'Entity to walk the component graph from',
+    matchOnDescription: true,
+  });
   if (!entityRef) return undefined;
-  const directions: Row<ExpandEntityArgs['direction']>[] = (['out', 'in', 'both'] as const).map((d) => ({ kind: 'item', label: DIRECTION_WORDS[d], description: d, value: d }));
+  const directions: Row<ExpandEntityArgs['direction']>[] = (['out', 'in', 'both'] as const).map((d) => ({
+    kind: 'item',
+    label: DIRECTION_WORDS[d],
+    description: d,
+    value: d,
+  }));
   const direction = await pickRow(directions, { title: `Expand ${entityRef}`, placeholder: 'Which way to walk' });
   return direction ? { entityRef, direction, depth: 1 } : undefined;
 }
 
 async function showExpand(args: ExpandEntityArgs, callTool: CallTool): Promise<void> {
-  const limit = normalizeSettings(Object.fromEntries(SETTING_KEYS.map((k) => [k, workspace.getConfiguration(SETTINGS_PREFIX).get(k)]))).settings.budgets.expandEdges;
-  const { output } = await callTool<ExpandView>('workspace_expand', { entityRef: args.entityRef, direction: args.direction, depth: args.depth, limit, ...(args.edgeTypes?.length ? { edgeTypes: args.edgeTypes } : {}) });
+  const limit = normalizeSettings(
+    Object.fromEntries(SETTING_KEYS.map((k) => [k, workspace.getConfiguration(SETTINGS_PREFIX).get(k)])),
+  ).settings.budgets.expandEdges;
+  const { output } = await callTool<ExpandView>('workspace_expand', {
+    entityRef: args.entityRef,
+    direction: args.direction,
+    depth: args.depth,
+    limit,
+    ...(args.edgeTypes?.length ? { edgeTypes: args.edgeTypes } : {}),
+  });
   if (!output.entity || output.edges.length === 0) {
     void window.showInformationMessage(`Workspace Context: ${expandTitle(output)}`);
     return;
   }
-  const walkOn: QuickInputButton = { iconPath: new ThemeIcon('type-hierarchy-sub'), tooltip: 'Walk on from the far end of this edge' };
-  const picked = await pickRow(expandRows(output), { title: expandTitle(output), matchOnDescription: true, matchOnDetail: true, itemButtons: [walkOn] });
+  const walkOn: QuickInputButton = {
+    iconPath: new ThemeIcon('type-hierarchy-sub'),
+    tooltip: 'Walk on from the far end of this edge',
+  };
+  const picked = await pickRow(expandRows(output), {
+    title: expandTitle(output),
+    matchOnDescription: true,
+    matchOnDetail: true,
+    itemButtons: [walkOn],
+  });
   if (!picked) return;
   if ('button' in picked) {
     await showExpand({ entityRef: farEnd(picked.value), direction: args.direction, depth: 1 }, callTool);
@@ -184,10 +256,17 @@ async function showExpand(args: ExpandEntityArgs, callTool: CallTool): Promise<v
 async function showToc(toc: TocView, callTool: CallTool): Promise<void> {
   const rows = tocRows(toc);
   if (rows.length === 0) {
-    void window.showInformationMessage(`Workspace Context: ${toc.notice ?? 'the rules and instructions library is empty.'}`);
+    void window.showInformationMessage(
+      `Workspace Context: ${toc.notice ?? 'the rules and instructions library is empty.'}`,
+    );
     return;
   }
-  const target = await pickRow<TocTarget>(rows, { title: 'Workspace Context: table of contents', placeholder: 'Filter documents and sections', matchOnDescription: true, matchOnDetail: true });
+  const target = await pickRow<TocTarget>(rows, {
+    title: 'Workspace Context: table of contents',
+    placeholder: 'Filter documents and sections',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   if (!target) return;
   let sectionId = target.kind === 'section' ? target.id : undefined;
   if (!sectionId) {
@@ -195,7 +274,9 @@ async function showToc(toc: TocView, callTool: CallTool): Promise<void> {
     sectionId = (output.sections ?? output.document?.sections ?? [])[0]?.id;
   }
   if (!sectionId) return;
-  const { output } = await callTool<{ section?: { sourceRef: string }; document?: { path: string } }>('get_section', { id: sectionId });
+  const { output } = await callTool<{ section?: { sourceRef: string }; document?: { path: string } }>('get_section', {
+    id: sectionId,
+  });
   const place = output.section ? parsePathLine(output.section.sourceRef) : undefined;
   if (place) await openWorkspacePath(place.path, place.line);
   else if (output.document) await openWorkspacePath(output.document.path, 1);
@@ -222,10 +303,17 @@ function pickRow<T>(rows: Row<T>[], options: PickOptions): Promise<Picked<T> | u
     pick.placeholder = options.placeholder;
     pick.matchOnDescription = options.matchOnDescription ?? false;
     pick.matchOnDetail = options.matchOnDetail ?? false;
-    pick.items = rows.map((row): Item =>
-      row.kind === 'separator'
-        ? { label: row.label, kind: QuickPickItemKind.Separator }
-        : { label: row.label, description: row.description, detail: row.detail, value: row.value, buttons: options.itemButtons },
+    pick.items = rows.map(
+      (row): Item =>
+        row.kind === 'separator'
+          ? { label: row.label, kind: QuickPickItemKind.Separator }
+          : {
+              label: row.label,
+              description: row.description,
+              detail: row.detail,
+              value: row.value,
+              buttons: options.itemButtons,
+            },
     );
     let settled = false;
     const settle = (value: Picked<T> | undefined) => {
@@ -250,7 +338,12 @@ function pickRow<T>(rows: Row<T>[], options: PickOptions): Promise<Picked<T> | u
 /** The workspace-relative path of a file open in a visible editor (the page a user likely expected), or ''. */
 function lastFileEditorPath(): string {
   const file = window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
-  return file ? workspace.asRelativePath(file.document.uri, workspace.workspaceFolders !== undefined && workspace.workspaceFolders.length > 1) : '';
+  return file
+    ? workspace.asRelativePath(
+        file.document.uri,
+        workspace.workspaceFolders !== undefined && workspace.workspaceFolders.length > 1,
+      )
+    : '';
 }
 
 function selectedText(): string {

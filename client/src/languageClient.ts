@@ -68,7 +68,11 @@ export class ServerConnection implements Disposable {
     const serverModule = context.asAbsolutePath(path.join('dist', 'server.js'));
     const serverOptions: ServerOptions = {
       run: { module: serverModule, transport: TransportKind.ipc },
-      debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6011'] } },
+      debug: {
+        module: serverModule,
+        transport: TransportKind.ipc,
+        options: { execArgv: ['--nolazy', '--inspect=6011'] },
+      },
     };
     const clientOptions: LanguageClientOptions = {
       // Entity refs are hovered anywhere (catalog files, Markdown, code comments), and results
@@ -82,7 +86,10 @@ export class ServerConnection implements Disposable {
         workspaceTrusted: workspace.isTrusted,
         languageModels: typeof lm?.selectChatModels === 'function',
       }),
-      markdown: { isTrusted: { enabledCommands: [ClientCommands.expandEntity, ClientCommands.showEntityDocs] }, supportHtml: false },
+      markdown: {
+        isTrusted: { enabledCommands: [ClientCommands.expandEntity, ClientCommands.showEntityDocs] },
+        supportHtml: false,
+      },
       middleware: {
         handleWorkDoneProgress: (token, params, next) => {
           next(token, params);
@@ -175,7 +182,11 @@ export class ServerConnection implements Disposable {
       return;
     }
     const message = params.message ?? this.current?.message;
-    this.current = { message, ...parseProgressCount(message), ...(params.percentage !== undefined ? { percentage: params.percentage } : {}) };
+    this.current = {
+      message,
+      ...parseProgressCount(message),
+      ...(params.percentage !== undefined ? { percentage: params.percentage } : {}),
+    };
     this.progress.fire(this.current);
   }
 }

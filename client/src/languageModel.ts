@@ -4,16 +4,28 @@
  * any other provider) without a key of ours. Fails with a clear message when no model is
  * available or the user declined; the server then uses its heuristics for that step.
  */
-import { CancellationError, LanguageModelChatMessage, lm, type CancellationToken, type LanguageModelChat } from 'vscode';
+import {
+  CancellationError,
+  LanguageModelChatMessage,
+  lm,
+  type CancellationToken,
+  type LanguageModelChat,
+} from 'vscode';
 import type { LanguageModelParams, LanguageModelResult } from '../../shared/protocol';
 
 /** Families tried first: small, fast models suit the planner and the judge. */
 const PREFERRED_FAMILIES = ['gpt-4o-mini', 'gpt-4.1-mini', 'claude-3.5-haiku', 'gemini-2.0-flash'];
 
-export async function answerLanguageModelRequest(params: LanguageModelParams, token: CancellationToken): Promise<LanguageModelResult> {
+export async function answerLanguageModelRequest(
+  params: LanguageModelParams,
+  token: CancellationToken,
+): Promise<LanguageModelResult> {
   const model = await pickModel();
   if (!model) throw new Error('No language model is available in this editor; get_context uses its heuristics.');
-  const system = params.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = params.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const turns = params.messages.filter((m) => m.role !== 'system');
   // The chat API has no system role: the system text leads the first user turn.
   const messages = turns.map((m, i) =>
@@ -23,7 +35,14 @@ export async function answerLanguageModelRequest(params: LanguageModelParams, to
   );
   if (messages.length === 0) messages.push(LanguageModelChatMessage.User(system));
   try {
-    const response = await model.sendRequest(messages, { justification: 'Workspace Context asks a small model to plan and judge which of your library pages a task needs.' }, token);
+    const response = await model.sendRequest(
+      messages,
+      {
+        justification:
+          'Workspace Context asks a small model to plan and judge which of your library pages a task needs.',
+      },
+      token,
+    );
     let text = '';
     for await (const part of response.text) text += part;
     return { text, model: `${model.vendor}/${model.family}` };

@@ -36,11 +36,17 @@ export interface PlanInput {
   proxyAvailable: boolean;
 }
 
-export function readTransportOverride(env: Record<string, string | undefined>): { value: TransportOverride; problem?: string } {
+export function readTransportOverride(env: Record<string, string | undefined>): {
+  value: TransportOverride;
+  problem?: string;
+} {
   const raw = env[TRANSPORT_ENV]?.trim().toLowerCase();
   if (!raw || raw === 'auto') return { value: 'auto' };
   if (raw === 'http' || raw === 'stdio') return { value: raw };
-  return { value: 'auto', problem: `${TRANSPORT_ENV}=${env[TRANSPORT_ENV]} is not one of auto, http, stdio; using auto.` };
+  return {
+    value: 'auto',
+    problem: `${TRANSPORT_ENV}=${env[TRANSPORT_ENV]} is not one of auto, http, stdio; using auto.`,
+  };
 }
 
 export function planMcpDefinition(input: PlanInput): McpPlan {
@@ -50,15 +56,23 @@ export function planMcpDefinition(input: PlanInput): McpPlan {
     return { kind: 'none', reason: endpoint.reason ?? `The MCP endpoint is ${endpoint.state}.` };
   }
   const stdio = (reason: string): McpPlan =>
-    input.proxyAvailable ? { kind: 'stdio', reason } : { kind: 'none', reason: `${reason} The stdio proxy is not in this build, so there is no fallback.` };
+    input.proxyAvailable
+      ? { kind: 'stdio', reason }
+      : { kind: 'none', reason: `${reason} The stdio proxy is not in this build, so there is no fallback.` };
 
   if (input.override === 'stdio') return stdio(`${TRANSPORT_ENV}=stdio: serving through the stdio proxy.`);
   const url = endpoint.state === 'running' ? endpoint.url : null;
   if (input.override === 'http') return { kind: 'http', url, reason: `${TRANSPORT_ENV}=http: serving over HTTP.` };
   if (endpoint.state === 'running' && input.reachable === false) {
-    return stdio(`The MCP endpoint ${endpoint.url} does not answer from the extension host; serving through the stdio proxy.`);
+    return stdio(
+      `The MCP endpoint ${endpoint.url} does not answer from the extension host; serving through the stdio proxy.`,
+    );
   }
-  return { kind: 'http', url, reason: endpoint.state === 'running' ? `Serving over HTTP at ${endpoint.url}.` : 'The MCP endpoint is starting.' };
+  return {
+    kind: 'http',
+    url,
+    reason: endpoint.state === 'running' ? `Serving over HTTP at ${endpoint.url}.` : 'The MCP endpoint is starting.',
+  };
 }
 
 /**

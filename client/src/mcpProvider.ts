@@ -65,7 +65,14 @@ export class McpProvider implements McpServerDefinitionProvider, Disposable {
         return [this.stdioDefinition()];
       case 'http':
         // The URL is what the endpoint says now; the token goes in at resolve time.
-        return [new McpHttpServerDefinition(MCP_PROVIDER.label, Uri.parse(plan.url ?? 'http://127.0.0.1/mcp'), {}, this.version)];
+        return [
+          new McpHttpServerDefinition(
+            MCP_PROVIDER.label,
+            Uri.parse(plan.url ?? 'http://127.0.0.1/mcp'),
+            {},
+            this.version,
+          ),
+        ];
     }
   }
 
@@ -90,7 +97,13 @@ export class McpProvider implements McpServerDefinitionProvider, Disposable {
 
   private stdioDefinition(): McpStdioServerDefinition {
     // In desktop VS Code `process.execPath` is the editor's Electron binary: run it as Node.
-    const definition = new McpStdioServerDefinition(MCP_PROVIDER.label, process.execPath, [this.proxyPath, '--endpoint-file', this.endpointFile], { ELECTRON_RUN_AS_NODE: '1' }, this.version);
+    const definition = new McpStdioServerDefinition(
+      MCP_PROVIDER.label,
+      process.execPath,
+      [this.proxyPath, '--endpoint-file', this.endpointFile],
+      { ELECTRON_RUN_AS_NODE: '1' },
+      this.version,
+    );
     definition.cwd = Uri.file(path.dirname(this.proxyPath));
     return definition;
   }
@@ -111,17 +124,27 @@ export class McpProvider implements McpServerDefinitionProvider, Disposable {
       // A token the endpoint refuses means it moved since we heard: ask again.
       if (verdict.staleToken) endpoint = (await this.refreshEndpoint()) ?? endpoint;
     }
-    return planMcpDefinition({ endpoint, reachable, override: override.value, proxyAvailable: existsSync(this.proxyPath) });
+    return planMcpDefinition({
+      endpoint,
+      reachable,
+      override: override.value,
+      proxyAvailable: existsSync(this.proxyPath),
+    });
   }
 
   /** A GET without a session: our endpoint answers it (with a 4xx); a blocked path does not. */
   private async probe(endpoint: McpEndpointInfo): Promise<ReturnType<typeof probeVerdict>> {
     try {
-      const response = await fetch(endpoint.url!, { headers: { Authorization: `Bearer ${endpoint.token}` }, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+      const response = await fetch(endpoint.url!, {
+        headers: { Authorization: `Bearer ${endpoint.token}` },
+        signal: AbortSignal.timeout(PROBE_TIMEOUT_MS),
+      });
       await response.body?.cancel();
       return probeVerdict(response.status);
     } catch (error) {
-      this.connection.output.warn(`[mcp] ${endpoint.url} does not answer from the extension host: ${(error as Error).message}`);
+      this.connection.output.warn(
+        `[mcp] ${endpoint.url} does not answer from the extension host: ${(error as Error).message}`,
+      );
       return probeVerdict('network-error');
     }
   }
@@ -144,7 +167,15 @@ export class McpProvider implements McpServerDefinitionProvider, Disposable {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         listener.dispose();
-        resolve(this.connection.latestEndpoint ?? { state: 'stopped', url: null, token: null, reason: 'The language server did not report an endpoint in time.', serverName: '' });
+        resolve(
+          this.connection.latestEndpoint ?? {
+            state: 'stopped',
+            url: null,
+            token: null,
+            reason: 'The language server did not report an endpoint in time.',
+            serverName: '',
+          },
+        );
       }, START_WAIT_MS);
       const listener = this.connection.onMcpEndpoint((info) => {
         if (info.state === 'starting') return;
@@ -180,7 +211,6 @@ export class McpProvider implements McpServerDefinitionProvider, Disposable {
     this.writing = this.writing.then(write);
     return this.writing;
   }
-
 
   private logPlan(plan: McpPlan): void {
     const line = `[mcp] ${plan.kind === 'none' ? 'no MCP server definition' : `${plan.kind} definition`}: ${plan.reason}`;

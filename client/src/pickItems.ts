@@ -8,7 +8,9 @@
  */
 import type { DiagnosticsReport, ShowEntityDocsArgs } from '../../shared/protocol';
 
-export type Row<T> = { kind: 'separator'; label: string } | { kind: 'item'; label: string; description: string; detail?: string; value: T };
+export type Row<T> =
+  | { kind: 'separator'; label: string }
+  | { kind: 'item'; label: string; description: string; detail?: string; value: T };
 
 // ---------------------------------------------------------------------------------------------
 // workspace_expand
@@ -42,7 +44,11 @@ export function expandTitle(out: ExpandView): string {
   return `${name} · ${DIRECTION_WORDS[out.direction]} · depth ${out.depth} · ${out.edges.length} of ${out.totalEdges} edges${capped}`;
 }
 
-export const DIRECTION_WORDS: Record<ExpandView['direction'], string> = { out: 'dependencies', in: 'dependents', both: 'both directions' };
+export const DIRECTION_WORDS: Record<ExpandView['direction'], string> = {
+  out: 'dependencies',
+  in: 'dependents',
+  both: 'both directions',
+};
 
 /** One row per edge, grouped under a separator per hop. */
 export function expandRows(out: ExpandView): Row<ExpandEdgeView>[] {
@@ -108,18 +114,36 @@ export interface TocView {
   notice?: string;
 }
 
-export type TocTarget = { kind: 'document'; id: string; title: string } | { kind: 'section'; id: string; title: string };
+export type TocTarget =
+  | { kind: 'document'; id: string; title: string }
+  | { kind: 'section'; id: string; title: string };
 
 export function tocRows(toc: TocView): Row<TocTarget>[] {
   const rows: Row<TocTarget>[] = [];
   const addDocument = (doc: TocDocument) => {
-    const facts = [doc.id, `${doc.sectionCount} ${doc.sectionCount === 1 ? 'section' : 'sections'}`, doc.pinned ? 'pinned' : undefined].filter(Boolean);
-    rows.push({ kind: 'item', label: `$(book) ${doc.title}`, description: facts.join(' · '), detail: doc.summary, value: { kind: 'document', id: doc.id, title: doc.title } });
+    const facts = [
+      doc.id,
+      `${doc.sectionCount} ${doc.sectionCount === 1 ? 'section' : 'sections'}`,
+      doc.pinned ? 'pinned' : undefined,
+    ].filter(Boolean);
+    rows.push({
+      kind: 'item',
+      label: `$(book) ${doc.title}`,
+      description: facts.join(' · '),
+      detail: doc.summary,
+      value: { kind: 'document', id: doc.id, title: doc.title },
+    });
     for (const section of doc.sections ?? []) addSection(section);
   };
   const addSection = (section: TocSection) => {
     const indent = '\u2003'.repeat(Math.max(0, section.depth - 1) + 1);
-    rows.push({ kind: 'item', label: `${indent}${section.heading}`, description: section.id, detail: section.summary, value: { kind: 'section', id: section.id, title: section.heading } });
+    rows.push({
+      kind: 'item',
+      label: `${indent}${section.heading}`,
+      description: section.id,
+      detail: section.summary,
+      value: { kind: 'section', id: section.id, title: section.heading },
+    });
   };
   if (toc.mode === 'map') {
     for (const ns of toc.namespaces ?? []) {
@@ -185,5 +209,10 @@ export function entityRows(symbols: { name: string; containerName?: string }[]):
 }
 
 export function entityDocsRows(args: ShowEntityDocsArgs): Row<string>[] {
-  return args.docs.map((d) => ({ kind: 'item', label: d.title, description: d.sourceKind.replace(/_/g, ' '), value: d.path }));
+  return args.docs.map((d) => ({
+    kind: 'item',
+    label: d.title,
+    description: d.sourceKind.replace(/_/g, ' '),
+    value: d.path,
+  }));
 }

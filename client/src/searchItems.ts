@@ -31,7 +31,9 @@ export function whyTerm(term: Pick<WhyTerm, 'signal' | 'contribution'>): string 
 
 export function searchRows(result: SearchResult): SearchRow[] {
   if (result.passages.length === 0) {
-    const why = result.notice ?? (result.degraded.length ? `degraded: ${result.degraded.join(', ')}` : 'Try other words, or an entity name.');
+    const why =
+      result.notice ??
+      (result.degraded.length ? `degraded: ${result.degraded.join(', ')}` : 'Try other words, or an entity name.');
     return [{ label: `No passages match "${result.question}"`, description: '', detail: why }];
   }
   return result.passages.map((passage) => ({

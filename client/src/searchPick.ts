@@ -4,7 +4,14 @@
  * terms, opens the source at the passage's line on Enter, and opens the whole answer as a results
  * document (where hovering a passage shows its `why[]` table) from its title button.
  */
-import { CancellationTokenSource, commands, ThemeIcon, window, type QuickInputButton, type QuickPickItem } from 'vscode';
+import {
+  CancellationTokenSource,
+  commands,
+  ThemeIcon,
+  window,
+  type QuickInputButton,
+  type QuickPickItem,
+} from 'vscode';
 import { SearchRequest, type SearchPassage } from '../../shared/protocol';
 import { Commands } from './contributions';
 import type { ServerConnection } from './languageClient';
@@ -25,7 +32,10 @@ export function showSearchPick(connection: ServerConnection, initialQuestion = '
   (pick as { sortByLabel?: boolean }).sortByLabel = false;
   pick.title = TITLE;
   pick.placeholder = 'Ask about this workspace, e.g. "how do I roll back billing-worker?"';
-  const openResults: QuickInputButton = { iconPath: new ThemeIcon('preview'), tooltip: 'Open the answer as a results document (hover a passage for its why[])' };
+  const openResults: QuickInputButton = {
+    iconPath: new ThemeIcon('preview'),
+    tooltip: 'Open the answer as a results document (hover a passage for its why[])',
+  };
   pick.buttons = [openResults];
 
   let sequence = 0;
@@ -41,7 +51,13 @@ export function showSearchPick(connection: ServerConnection, initialQuestion = '
     try {
       const result = await connection.client.sendRequest(SearchRequest.type, { question }, cancel.token);
       if (mine !== sequence) return;
-      pick.items = searchRows(result).map((row) => ({ label: row.label, description: row.description, detail: row.detail, alwaysShow: true, passage: row.passage }));
+      pick.items = searchRows(result).map((row) => ({
+        label: row.label,
+        description: row.description,
+        detail: row.detail,
+        alwaysShow: true,
+        passage: row.passage,
+      }));
       pick.title = searchTitle(result);
     } catch (error) {
       if (mine !== sequence || cancel.token.isCancellationRequested) return;

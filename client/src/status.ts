@@ -3,7 +3,16 @@
  * language of catalog, Markdown and results documents), both worded by statusText.ts from what the
  * language server pushes: index status, pass progress, MCP endpoint, client state.
  */
-import { l10n, languages, LanguageStatusSeverity, MarkdownString, StatusBarAlignment, window, workspace, type Disposable } from 'vscode';
+import {
+  l10n,
+  languages,
+  LanguageStatusSeverity,
+  MarkdownString,
+  StatusBarAlignment,
+  window,
+  workspace,
+  type Disposable,
+} from 'vscode';
 import { RESULTS_SCHEME } from '../../shared/protocol';
 import { Commands, LANGUAGE_STATUS_ITEM_ID, STATUS_BAR_ITEM_ID } from './contributions';
 import type { ServerConnection } from './languageClient';
@@ -58,7 +67,12 @@ export class StatusItems implements Disposable {
     this.language.detail = view.detail;
     this.language.busy = view.busy;
     this.language.accessibilityInformation = { label: view.accessibilityLabel };
-    this.language.severity = view.severity === 'error' ? LanguageStatusSeverity.Error : view.severity === 'warning' ? LanguageStatusSeverity.Warning : LanguageStatusSeverity.Information;
+    this.language.severity =
+      view.severity === 'error'
+        ? LanguageStatusSeverity.Error
+        : view.severity === 'warning'
+          ? LanguageStatusSeverity.Warning
+          : LanguageStatusSeverity.Information;
   }
 
   dispose(): void {

@@ -68,7 +68,14 @@ export function describeStatus(input: StatusInput): StatusView {
     });
   }
   if (!status || input.client === 'starting') {
-    return view({ icon: 'sync~spin', shortText: 'Starting', detail: 'starting the language server', tooltip: ['**Workspace Context**: starting the language server.'], severity: 'info', busy: true });
+    return view({
+      icon: 'sync~spin',
+      shortText: 'Starting',
+      detail: 'starting the language server',
+      tooltip: ['**Workspace Context**: starting the language server.'],
+      severity: 'info',
+      busy: true,
+    });
   }
 
   const degraded = status.degraded.filter((d) => d.flag !== RESTRICTED_FLAG);
@@ -84,14 +91,20 @@ export function describeStatus(input: StatusInput): StatusView {
     icon = 'circle-outline';
     shortText = 'Cold';
     detail = 'not indexed yet';
-    tooltip.push('**Workspace Context**: the index is cold (nothing indexed yet). Answers say `index-cold` until the first pass is in service.');
+    tooltip.push(
+      '**Workspace Context**: the index is cold (nothing indexed yet). Answers say `index-cold` until the first pass is in service.',
+    );
   } else if (status.phase === 'indexing' || status.updating) {
     icon = 'sync~spin';
     busy = true;
     const counted = progressCount(input.progress);
     shortText = counted ? `Indexing ${counted}` : 'Indexing';
-    detail = input.progress?.message ?? (status.phase === 'indexing' ? 'first pass' : 'updating; answers come from the last pass');
-    tooltip.push(`**Workspace Context**: ${shortText.toLowerCase()}${status.phase === 'ready' ? ' (answers come from the last pass meanwhile)' : ''}.`);
+    detail =
+      input.progress?.message ??
+      (status.phase === 'indexing' ? 'first pass' : 'updating; answers come from the last pass');
+    tooltip.push(
+      `**Workspace Context**: ${shortText.toLowerCase()}${status.phase === 'ready' ? ' (answers come from the last pass meanwhile)' : ''}.`,
+    );
   } else if (status.embedding && status.embedding.done < status.embedding.total) {
     // Answers already work on words; meaning fills in as sections get their vectors.
     const e = status.embedding;
@@ -100,11 +113,15 @@ export function describeStatus(input: StatusInput): StatusView {
     const left = e.secondsLeft === null ? '' : `, about ${Math.max(1, Math.round(e.secondsLeft / 60))} min left`;
     shortText = `Embedding ${e.done} of ${e.total}${left}`;
     detail = [countsSummary(status), 'sections without vectors yet rank on words'].filter(Boolean).join(', ');
-    tooltip.push(`**Workspace Context**: ready; embedding ${e.done} of ${e.total} sections${left}. Sections without vectors yet rank on words.`);
+    tooltip.push(
+      `**Workspace Context**: ready; embedding ${e.done} of ${e.total} sections${left}. Sections without vectors yet rank on words.`,
+    );
   } else {
     icon = failed ? 'error' : degraded.length ? 'warning' : 'check';
     shortText = 'Ready';
-    detail = [countsSummary(status), status.indexedAt ? `indexed ${formatIndexedAt(status.indexedAt)}` : undefined].filter(Boolean).join(', ');
+    detail = [countsSummary(status), status.indexedAt ? `indexed ${formatIndexedAt(status.indexedAt)}` : undefined]
+      .filter(Boolean)
+      .join(', ');
     tooltip.push(`**Workspace Context**: ready.`);
   }
   if (restricted) {
@@ -114,12 +131,22 @@ export function describeStatus(input: StatusInput): StatusView {
 
   if (status.counts) {
     const c = status.counts;
-    tooltip.push('', `${c.files} files, ${c.documents} documents, ${c.sections} sections, ${c.entities} entities, ${c.edges} edges (${c.unresolvedEdges} unresolved), ${c.problems} problems.`);
+    tooltip.push(
+      '',
+      `${c.files} files, ${c.documents} documents, ${c.sections} sections, ${c.entities} entities, ${c.edges} edges (${c.unresolvedEdges} unresolved), ${c.problems} problems.`,
+    );
   }
-  if (status.indexedAt) tooltip.push('', `Indexed at ${formatIndexedAt(status.indexedAt)}${status.lastPass ? ` (${describePass(status.lastPass)})` : ''}.`);
+  if (status.indexedAt)
+    tooltip.push(
+      '',
+      `Indexed at ${formatIndexedAt(status.indexedAt)}${status.lastPass ? ` (${describePass(status.lastPass)})` : ''}.`,
+    );
   if (status.folders.length) tooltip.push('', `Folders: ${status.folders.join(', ')}.`);
   if (restricted) {
-    tooltip.push('', '**Restricted mode**: this workspace is not trusted, so the MCP endpoint is not started and no embeddings endpoint from workspace settings is used. Searching, hovers and chat still work. Trust the workspace to turn the MCP tools on.');
+    tooltip.push(
+      '',
+      '**Restricted mode**: this workspace is not trusted, so the MCP endpoint is not started and no embeddings endpoint from workspace settings is used. Searching, hovers and chat still work. Trust the workspace to turn the MCP tools on.',
+    );
   }
   for (const d of degraded) tooltip.push('', `**${d.flag}**: ${d.reason}`);
   if (input.mcp && !restricted) tooltip.push('', mcpLine(input.mcp));
@@ -130,10 +157,25 @@ export function describeStatus(input: StatusInput): StatusView {
   return view({ icon, shortText, detail: `${detail}${degradedText}`, tooltip, severity, busy });
 }
 
-function view(v: { icon: string; shortText: string; detail: string; tooltip: string[]; severity: StatusSeverity; busy: boolean }): StatusView {
+function view(v: {
+  icon: string;
+  shortText: string;
+  detail: string;
+  tooltip: string[];
+  severity: StatusSeverity;
+  busy: boolean;
+}): StatusView {
   const text = `$(${v.icon}) Context: ${v.shortText.charAt(0).toLowerCase()}${v.shortText.slice(1)}`;
   const accessibilityLabel = `Workspace Context: ${v.shortText.toLowerCase()}${v.detail ? `, ${v.detail}` : ''}`;
-  return { text, shortText: v.shortText, detail: v.detail, tooltip: v.tooltip, accessibilityLabel, severity: v.severity, busy: v.busy };
+  return {
+    text,
+    shortText: v.shortText,
+    detail: v.detail,
+    tooltip: v.tooltip,
+    accessibilityLabel,
+    severity: v.severity,
+    busy: v.busy,
+  };
 }
 
 /** "12 of 97" from the progress, when it has both numbers, or "40%" from a percentage. */
@@ -195,7 +237,9 @@ export function reindexSummary(status: IndexStatus): string {
   const where = status.folders.length ? ` ${status.folders.join(', ')}` : '';
   const c = status.counts;
   const holds = c ? `${c.files} files, ${c.sections} sections, ${c.entities} entities` : 'nothing indexed';
-  const pass = status.lastPass ? ` (${status.lastPass.kind} pass, ${status.lastPass.filesRead} files read again, ${(status.lastPass.durationMs / 1000).toFixed(1)} s)` : '';
+  const pass = status.lastPass
+    ? ` (${status.lastPass.kind} pass, ${status.lastPass.filesRead} files read again, ${(status.lastPass.durationMs / 1000).toFixed(1)} s)`
+    : '';
   const failed = status.lastError ? ` The pass failed: ${status.lastError}` : '';
   return `re-indexed${where}: ${holds}${pass}.${failed}`;
 }

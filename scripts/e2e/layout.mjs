@@ -43,7 +43,6 @@ export function envWithNode24(extra = {}) {
   return { ...inherited, PATH: `${node24BinDir}${path.delimiter}${process.env.PATH ?? ''}`, ...extra };
 }
 
-
 /**
  * Runs a command with inherited output; rejects with the command line and exit code so a failed
  * step says what failed.
@@ -53,7 +52,9 @@ export function run(cmd, args, options = {}) {
     const child = spawn(cmd, args, { stdio: 'inherit', ...options });
     child.on('error', reject);
     child.on('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`e2e: \`${cmd} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`})`)),
+      code === 0
+        ? resolve()
+        : reject(new Error(`e2e: \`${cmd} ${args.join(' ')}\` failed (${signal ?? `exit ${code}`})`)),
     );
   });
 }

@@ -12,8 +12,16 @@ import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ensureNode24 } from '../package/vsix.mjs';
 import {
-  cacheDir, chromiumPath, CODE_SERVER_VERSION, codeServerDir, codeServerPackage, envWithNode24,
-  run, timed, TOOL_VERSIONS, toolsDir,
+  cacheDir,
+  chromiumPath,
+  CODE_SERVER_VERSION,
+  codeServerDir,
+  codeServerPackage,
+  envWithNode24,
+  run,
+  timed,
+  TOOL_VERSIONS,
+  toolsDir,
 } from './layout.mjs';
 
 const npmQuiet = ['--no-audit', '--no-fund', '--loglevel=error'];
@@ -30,7 +38,9 @@ function isRoot() {
 function missingDebianPackages(names) {
   return names.filter((name) => {
     try {
-      return !execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).includes('install ok installed');
+      return !execFileSync('dpkg-query', ['-W', '-f=${Status}', name], { encoding: 'utf8' }).includes(
+        'install ok installed',
+      );
     } catch {
       return true;
     }
@@ -39,7 +49,9 @@ function missingDebianPackages(names) {
 
 async function aptInstall(packages, why) {
   if (!isRoot()) {
-    throw new Error(`e2e: ${why} needs the Debian packages ${packages.join(' ')}; run as root or install them: sudo apt-get install -y ${packages.join(' ')}`);
+    throw new Error(
+      `e2e: ${why} needs the Debian packages ${packages.join(' ')}; run as root or install them: sudo apt-get install -y ${packages.join(' ')}`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   // apt's sandbox user (_apt) cannot write its temporary file where /tmp is not world-writable
@@ -59,12 +71,13 @@ async function ensureChromium() {
 async function ensureCodeServer() {
   // A workbench without lib/vscode/node_modules answers HTTP 500: that folder is the sign the
   // install scripts ran, not just that the package was unpacked.
-  const complete = installedVersion(codeServerPackage) === CODE_SERVER_VERSION
-    && existsSync(path.join(codeServerPackage, 'lib', 'vscode', 'node_modules'));
+  const complete =
+    installedVersion(codeServerPackage) === CODE_SERVER_VERSION &&
+    existsSync(path.join(codeServerPackage, 'lib', 'vscode', 'node_modules'));
   if (complete) return `code-server ${CODE_SERVER_VERSION} present`;
   // Native modules (argon2, kerberos, node-pty) build with node-gyp when no prebuilt fits.
   const missing = missingDebianPackages(['build-essential', 'python3', 'pkg-config', 'libkrb5-dev']);
-  if (missing.length > 0) await aptInstall(missing, 'building code-server\'s native modules');
+  if (missing.length > 0) await aptInstall(missing, "building code-server's native modules");
   mkdirSync(codeServerDir, { recursive: true });
   const manifest = {
     name: 'e2e-code-server',
@@ -76,14 +89,17 @@ async function ensureCodeServer() {
   writeFileSync(path.join(codeServerDir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await run('npm', ['install', ...npmQuiet], { cwd: codeServerDir, env: envWithNode24() });
   if (!existsSync(path.join(codeServerPackage, 'lib', 'vscode', 'node_modules'))) {
-    throw new Error(`e2e: code-server installed without lib/vscode/node_modules (its install scripts did not run); see ${codeServerDir}`);
+    throw new Error(
+      `e2e: code-server installed without lib/vscode/node_modules (its install scripts did not run); see ${codeServerDir}`,
+    );
   }
   return `installed code-server ${CODE_SERVER_VERSION}`;
 }
 
 async function ensureTools() {
-  const stale = Object.entries(TOOL_VERSIONS)
-    .filter(([name, version]) => installedVersion(path.join(toolsDir, 'node_modules', name)) !== version);
+  const stale = Object.entries(TOOL_VERSIONS).filter(
+    ([name, version]) => installedVersion(path.join(toolsDir, 'node_modules', name)) !== version,
+  );
   if (stale.length === 0) return `${Object.keys(TOOL_VERSIONS).join(', ')} present`;
   mkdirSync(toolsDir, { recursive: true });
   const manifest = { name: 'e2e-tools', private: true, dependencies: TOOL_VERSIONS };

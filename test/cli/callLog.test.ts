@@ -28,8 +28,19 @@ describe('the call log covers every tool (built CLI)', () => {
     };
     assert.equal(json.calls, 5);
     assert.equal(json.errors, 1);
-    assert.deepEqual(json.latency.map((l) => [l.tool, l.calls]), [['get_toc', 1], ['workspace_context', 2], ['workspace_expand', 2], ['all', 5]]);
-    assert.deepEqual(json.emptySearches.map((e) => [e.tool, e.text, e.count]), [['workspace_context', 'zzqxv wqpfj', 1]]);
+    assert.deepEqual(
+      json.latency.map((l) => [l.tool, l.calls]),
+      [
+        ['get_toc', 1],
+        ['workspace_context', 2],
+        ['workspace_expand', 2],
+        ['all', 5],
+      ],
+    );
+    assert.deepEqual(
+      json.emptySearches.map((e) => [e.tool, e.text, e.count]),
+      [['workspace_context', 'zzqxv wqpfj', 1]],
+    );
 
     const text = wsctx(['diagnostics', ...WS]).stdout;
     assert.match(text, /^Tool calls: 5 from \S+ to \S+ \(1 refused or failed\)\.\n/);

@@ -21,7 +21,10 @@ describe('wsctx check and wsctx why-not', () => {
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 0, run.stdout + run.stderr);
     assert.match(run.stdout, /expectations\.yaml: 8 checks, 8 passed, 0 failed/);
-    assert.match(run.stdout, /\n {2}ok +top 1 +rank 1 +payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md\n/);
+    assert.match(
+      run.stdout,
+      /\n {2}ok +top 1 +rank 1 +payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md\n/,
+    );
     const report = JSON.parse(wsctx(['check', '--workspace', ws, '--no-cache', '--json']).stdout) as CheckReport;
     assert.deepEqual(
       report.rows.map((r) => [r.page, r.kind, r.pass]),
@@ -42,12 +45,20 @@ describe('wsctx check and wsctx why-not', () => {
     const ws = copyExampleWorkspace();
     // The runbook says "revert" where it said "roll back": the question no longer points at it.
     const file = path.join(ws, RUNBOOK);
-    writeFileSync(file, readFileSync(file, 'utf8').replace('Rolling back', 'Reverting a release').replace(/[Rr]oll back|[Rr]ollback/g, 'revert'));
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8')
+        .replace('Rolling back', 'Reverting a release')
+        .replace(/[Rr]oll back|[Rr]ollback/g, 'revert'),
+    );
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 1, run.stdout + run.stderr);
     assert.match(run.stdout, /8 checks, 7 passed, 1 failed/);
     assert.match(run.stdout, new RegExp(`\\n {2}FAIL +top 1 +rank \\d+ +${RUNBOOK.replace(/[./]/g, '\\$&')}\\n`));
-    assert.match(run.stdout, /expectations\.yaml:8: "how do I roll back billing-worker\?" expects payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md within 1/);
+    assert.match(
+      run.stdout,
+      /expectations\.yaml:8: "how do I roll back billing-worker\?" expects payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md within 1/,
+    );
     assert.match(run.stdout, /Fix: It holds roll back only weakly \(0\.\d\d, by its parts\)/);
     const report = JSON.parse(wsctx(['check', '--workspace', ws, '--no-cache', '--json']).stdout) as CheckReport;
     const failed = report.rows.filter((r) => !r.pass);
@@ -59,31 +70,95 @@ describe('wsctx check and wsctx why-not', () => {
     // What put the passages above it: "roll back", held strongly there, by its parts only here.
     assert.match(e.above[0].termsHeldMoreStrongly.join(' '), /^roll back 0\.\d\d \(0\.\d\d there\)$/);
     // The cause is true: with the limit it names, the page comes, at that rank.
-    const ask = JSON.parse(wsctx(['ask', 'how do I roll back billing-worker?', '--workspace', ws, '--no-cache', '--json', '--limit', String(e.limitNeeded)]).stdout) as { passages: { sourceRef: { path: string } }[] };
+    const ask = JSON.parse(
+      wsctx([
+        'ask',
+        'how do I roll back billing-worker?',
+        '--workspace',
+        ws,
+        '--no-cache',
+        '--json',
+        '--limit',
+        String(e.limitNeeded),
+      ]).stdout,
+    ) as { passages: { sourceRef: { path: string } }[] };
     assert.equal(ask.passages.findIndex((p) => p.sourceRef.path === RUNBOOK) + 1, e.rank);
   });
 
   it('a task whose read-whole page no longer fits its budget fails, with the cause get_context had', () => {
     const ws = copyExampleWorkspace();
-    write(ws, '.wsctx/expectations.yaml', ['expectations:', '  - task: write a postmortem for the checkout outage', '    max_tokens: 1000', '    expect:', '      - .context/templates/incident-postmortem.md', ''].join('\n'));
+    write(
+      ws,
+      '.wsctx/expectations.yaml',
+      [
+        'expectations:',
+        '  - task: write a postmortem for the checkout outage',
+        '    max_tokens: 1000',
+        '    expect:',
+        '      - .context/templates/incident-postmortem.md',
+        '',
+      ].join('\n'),
+    );
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 1, run.stdout + run.stderr);
-    assert.match(run.stdout, /\ntask: write a postmortem for the checkout outage\n {2}FAIL +in bundle +did-not-fit \(budget\) +\.context\/templates\/incident-postmortem\.md\n/);
-    assert.match(run.stdout, /It is a page read whole, and it did not fit in what was left of the budget \(max_tokens 1000\)/);
+    assert.match(
+      run.stdout,
+      /\ntask: write a postmortem for the checkout outage\n {2}FAIL +in bundle +did-not-fit \(budget\) +\.context\/templates\/incident-postmortem\.md\n/,
+    );
+    assert.match(
+      run.stdout,
+      /It is a page read whole, and it did not fit in what was left of the budget \(max_tokens 1000\)/,
+    );
     // The cause is true: with the default budget the page comes.
-    const context = JSON.parse(wsctx(['context', 'write a postmortem for the checkout outage', '--workspace', ws, '--no-cache', '--json']).stdout) as { pages: { title: string }[] };
-    assert.ok(context.pages.some((p) => p.title === 'Incident postmortem'), JSON.stringify(context.pages.map((p) => p.title)));
-    const tight = JSON.parse(wsctx(['context', 'write a postmortem for the checkout outage', '--workspace', ws, '--no-cache', '--json', '--max-tokens', '1000']).stdout) as { pages: { title: string }[]; skipped: { title: string; why: string }[] };
+    const context = JSON.parse(
+      wsctx(['context', 'write a postmortem for the checkout outage', '--workspace', ws, '--no-cache', '--json'])
+        .stdout,
+    ) as { pages: { title: string }[] };
+    assert.ok(
+      context.pages.some((p) => p.title === 'Incident postmortem'),
+      JSON.stringify(context.pages.map((p) => p.title)),
+    );
+    const tight = JSON.parse(
+      wsctx([
+        'context',
+        'write a postmortem for the checkout outage',
+        '--workspace',
+        ws,
+        '--no-cache',
+        '--json',
+        '--max-tokens',
+        '1000',
+      ]).stdout,
+    ) as { pages: { title: string }[]; skipped: { title: string; why: string }[] };
     assert.ok(!tight.pages.some((p) => p.title === 'Incident postmortem'));
   });
 
   it('refuses a bad expectations file naming its line and field, exit 1', () => {
     const ws = copyExampleWorkspace();
-    write(ws, '.wsctx/expectations.yaml', ['expectations:', '  - question: how do I roll back billing-worker?', '    expect:', '      - page: docs/x.md', '        within: 0', '  - question: who owns checkout-web?', '    expects: [component:default/checkout-web]', ''].join('\n'));
+    write(
+      ws,
+      '.wsctx/expectations.yaml',
+      [
+        'expectations:',
+        '  - question: how do I roll back billing-worker?',
+        '    expect:',
+        '      - page: docs/x.md',
+        '        within: 0',
+        '  - question: who owns checkout-web?',
+        '    expects: [component:default/checkout-web]',
+        '',
+      ].join('\n'),
+    );
     const run = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 1);
-    assert.match(run.stdout, /expectations\.yaml:5: expectations\[0\]\.expect\[0\]\.within: expected a whole number from 1 to 50/);
-    assert.match(run.stdout, /expectations\.yaml:7: expectations\[1\]\.expects: unknown key; an expectation holds question, task, limit, max_tokens, expect, exclude/);
+    assert.match(
+      run.stdout,
+      /expectations\.yaml:5: expectations\[0\]\.expect\[0\]\.within: expected a whole number from 1 to 50/,
+    );
+    assert.match(
+      run.stdout,
+      /expectations\.yaml:7: expectations\[1\]\.expects: unknown key; an expectation holds question, task, limit, max_tokens, expect, exclude/,
+    );
     write(ws, '.wsctx/expectations.yaml', 'expectations:\n  - question: [unclosed\n');
     const broken = wsctx(['check', '--workspace', ws, '--no-cache']);
     assert.equal(broken.code, 1);
@@ -96,14 +171,34 @@ describe('wsctx check and wsctx why-not', () => {
   it('why-not: a file no source glob reads, with the fix; --expect is required', () => {
     const ws = copyExampleWorkspace();
     write(ws, 'platform-infra/scratch/rollback-ideas.txt', 'How to roll back billing-worker faster.\n');
-    const run = wsctx(['why-not', 'how do I roll back billing-worker?', '--expect', 'platform-infra/scratch/rollback-ideas.txt', '--workspace', ws, '--no-cache', '--json']);
+    const run = wsctx([
+      'why-not',
+      'how do I roll back billing-worker?',
+      '--expect',
+      'platform-infra/scratch/rollback-ideas.txt',
+      '--workspace',
+      ws,
+      '--no-cache',
+      '--json',
+    ]);
     assert.equal(run.code, 0, run.stderr);
     const e = JSON.parse(run.stdout) as ExplainOutput;
     assert.equal(e.standing, 'not-indexed');
     assert.equal(e.reason, 'no-source-glob');
     assert.match(e.fix, /add a glob for it under sources in \.wsctx\.yaml/);
-    const text = wsctx(['why-not', 'how do I roll back billing-worker?', '--expect', RUNBOOK, '--workspace', ws, '--no-cache']);
-    assert.match(text.stdout, /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md: returned, rank 1 for "how do I roll back billing-worker\?" \(limit 10\)\n/);
+    const text = wsctx([
+      'why-not',
+      'how do I roll back billing-worker?',
+      '--expect',
+      RUNBOOK,
+      '--workspace',
+      ws,
+      '--no-cache',
+    ]);
+    assert.match(
+      text.stdout,
+      /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md: returned, rank 1 for "how do I roll back billing-worker\?" \(limit 10\)\n/,
+    );
     const refused = wsctx(['why-not', 'how do I roll back billing-worker?', '--workspace', ws]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /why-not needs --expect PAGE/);

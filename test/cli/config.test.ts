@@ -28,7 +28,7 @@ describe('wsctx with .wsctx.yaml', () => {
     return (JSON.parse(run.stdout) as { entities: { ref: string }[] }).entities.map((e) => e.ref).sort();
   };
 
-  it('reads every YAML catalog by default, and the file\'s ignores and globs when it has them', () => {
+  it("reads every YAML catalog by default, and the file's ignores and globs when it has them", () => {
     assert.deepEqual(entities([]), ['component:default/kept', 'component:default/old', 'component:default/pay']);
     write(dir, '.wsctx.yaml', 'sources:\n  ignore: ["legacy/**"]\n  catalogTargets: []\n');
     assert.deepEqual(entities([]), ['component:default/kept']);
@@ -36,7 +36,11 @@ describe('wsctx with .wsctx.yaml', () => {
 
   it('lets --catalog-glob and --ignore override the file', () => {
     write(dir, '.wsctx.yaml', 'sources:\n  ignore: ["legacy/**"]\n  catalogTargets: []\n');
-    assert.deepEqual(entities(['--catalog-glob', '**/*.yaml', '--ignore', 'nothing/**']), ['component:default/kept', 'component:default/old', 'component:default/pay']);
+    assert.deepEqual(entities(['--catalog-glob', '**/*.yaml', '--ignore', 'nothing/**']), [
+      'component:default/kept',
+      'component:default/old',
+      'component:default/pay',
+    ]);
   });
 
   it('stops with exit code 1 naming the file, line and key of each problem', () => {

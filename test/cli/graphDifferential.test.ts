@@ -14,7 +14,10 @@ import { removeTempDirs, tempDir } from '../helpers/tempWorkspace';
 
 /** Each catalog and the number of relations Backstage stores for it (so an empty helper fails). */
 const CATALOGS: Record<string, [dir: string, relations: number]> = {
-  'backstage-catalog-examples': [path.resolve(__dirname, '../fixtures/backstage-catalog-examples/packages/catalog-model/examples'), 148],
+  'backstage-catalog-examples': [
+    path.resolve(__dirname, '../fixtures/backstage-catalog-examples/packages/catalog-model/examples'),
+    148,
+  ],
   'backstage-demo': [path.resolve(__dirname, '../fixtures/backstage-demo'), 10],
 };
 
@@ -23,7 +26,7 @@ interface GraphJson {
   edges: { source: string; type: string; target: string; declaredAt: string; field: string }[];
 }
 
-describe('wsctx graph against Backstage\'s own relations', () => {
+describe("wsctx graph against Backstage's own relations", () => {
   after(removeTempDirs);
 
   for (const [name, [source, relationCount]] of Object.entries(CATALOGS)) {
@@ -45,9 +48,13 @@ describe('wsctx graph against Backstage\'s own relations', () => {
       assert.equal(score.precision, 1);
       // Every entity Backstage accepts is in the graph (the graph may hold more: custom kinds).
       const entities = new Set(graph.entities.map((e) => e.ref.toLowerCase()));
-      assert.deepEqual([...expected.entities].filter((e) => !entities.has(e)), []);
+      assert.deepEqual(
+        [...expected.entities].filter((e) => !entities.has(e)),
+        [],
+      );
       // Both halves carry the place the pair was declared.
-      for (const edge of graph.edges) assert.match(edge.declaredAt, /^[^:]+\.ya?ml:\d+$/, `${edge.source} ${edge.type} ${edge.target}`);
+      for (const edge of graph.edges)
+        assert.match(edge.declaredAt, /^[^:]+\.ya?ml:\d+$/, `${edge.source} ${edge.type} ${edge.target}`);
     });
   }
 });

@@ -23,36 +23,133 @@ const CASES: HostileCase[] = [
   { key: 'core.fsmonitor', config: [['core.fsmonitor', '$RUN']] },
   { key: 'core.hooksPath', config: [['core.hooksPath', '$HOOKS']] },
   { key: 'hooks in .git/hooks', config: [] },
-  { key: 'filter.<driver>.clean', config: [['filter.evil.clean', '$RUN'], ['filter.evil.required', 'true']], files: { '.gitattributes': '* filter=evil\n' } },
-  { key: 'filter.<driver>.process', config: [['filter.evil.process', '$RUN']], files: { '.gitattributes': '* filter=evil\n' } },
-  { key: 'filter.<driver>.smudge', config: [['filter.evil.smudge', '$RUN']], files: { '.gitattributes': '* filter=evil\n' } },
-  { key: 'diff.<driver>.textconv', config: [['diff.evil.textconv', '$RUN']], files: { '.gitattributes': '* diff=evil\n' } },
-  { key: 'diff.<driver>.command', config: [['diff.evil.command', '$RUN']], files: { '.gitattributes': '* diff=evil\n' } },
+  {
+    key: 'filter.<driver>.clean',
+    config: [
+      ['filter.evil.clean', '$RUN'],
+      ['filter.evil.required', 'true'],
+    ],
+    files: { '.gitattributes': '* filter=evil\n' },
+  },
+  {
+    key: 'filter.<driver>.process',
+    config: [['filter.evil.process', '$RUN']],
+    files: { '.gitattributes': '* filter=evil\n' },
+  },
+  {
+    key: 'filter.<driver>.smudge',
+    config: [['filter.evil.smudge', '$RUN']],
+    files: { '.gitattributes': '* filter=evil\n' },
+  },
+  {
+    key: 'diff.<driver>.textconv',
+    config: [['diff.evil.textconv', '$RUN']],
+    files: { '.gitattributes': '* diff=evil\n' },
+  },
+  {
+    key: 'diff.<driver>.command',
+    config: [['diff.evil.command', '$RUN']],
+    files: { '.gitattributes': '* diff=evil\n' },
+  },
   { key: 'diff.external', config: [['diff.external', '$RUN']] },
   { key: 'core.pager', config: [['core.pager', '$RUN']] },
-  { key: 'pager.<command>', config: [['pager.log', '$RUN'], ['pager.status', '$RUN'], ['pager.config', '$RUN'], ['pager.ls-tree', '$RUN']] },
-  { key: 'core.editor', config: [['core.editor', '$RUN'], ['sequence.editor', '$RUN']] },
+  {
+    key: 'pager.<command>',
+    config: [
+      ['pager.log', '$RUN'],
+      ['pager.status', '$RUN'],
+      ['pager.config', '$RUN'],
+      ['pager.ls-tree', '$RUN'],
+    ],
+  },
+  {
+    key: 'core.editor',
+    config: [
+      ['core.editor', '$RUN'],
+      ['sequence.editor', '$RUN'],
+    ],
+  },
   { key: 'core.askPass', config: [['core.askPass', '$RUN']] },
   { key: 'credential.helper', config: [['credential.helper', '!$RUN']] },
-  { key: 'core.sshCommand', config: [['core.sshCommand', '$RUN'], ['remote.origin.url', 'ssh://example.invalid/repo.git']] },
-  { key: 'core.gitProxy', config: [['core.gitProxy', '$RUN'], ['remote.origin.url', 'git://example.invalid/repo.git']] },
-  { key: 'remote ext:: transport', config: [['protocol.ext.allow', 'always'], ['remote.origin.url', 'ext::$RUN']] },
+  {
+    key: 'core.sshCommand',
+    config: [
+      ['core.sshCommand', '$RUN'],
+      ['remote.origin.url', 'ssh://example.invalid/repo.git'],
+    ],
+  },
+  {
+    key: 'core.gitProxy',
+    config: [
+      ['core.gitProxy', '$RUN'],
+      ['remote.origin.url', 'git://example.invalid/repo.git'],
+    ],
+  },
+  {
+    key: 'remote ext:: transport',
+    config: [
+      ['protocol.ext.allow', 'always'],
+      ['remote.origin.url', 'ext::$RUN'],
+    ],
+  },
   { key: 'core.alternateRefsCommand', config: [['core.alternateRefsCommand', '$RUN']] },
   { key: 'uploadpack.packObjectsHook', config: [['uploadpack.packObjectsHook', '$RUN']] },
-  { key: 'gpg.program', config: [['log.showSignature', 'true'], ['gpg.program', '$RUN'], ['gpg.openpgp.program', '$RUN'], ['gpg.x509.program', '$RUN']] },
-  { key: 'gpg.ssh.program', config: [['log.showSignature', 'true'], ['gpg.format', 'ssh'], ['gpg.ssh.program', '$RUN'], ['gpg.ssh.defaultKeyCommand', '$RUN']] },
+  {
+    key: 'gpg.program',
+    config: [
+      ['log.showSignature', 'true'],
+      ['gpg.program', '$RUN'],
+      ['gpg.openpgp.program', '$RUN'],
+      ['gpg.x509.program', '$RUN'],
+    ],
+  },
+  {
+    key: 'gpg.ssh.program',
+    config: [
+      ['log.showSignature', 'true'],
+      ['gpg.format', 'ssh'],
+      ['gpg.ssh.program', '$RUN'],
+      ['gpg.ssh.defaultKeyCommand', '$RUN'],
+    ],
+  },
   { key: 'interactive.diffFilter', config: [['interactive.diffFilter', '$RUN']] },
-  { key: 'alias shadowing a command', config: [['alias.status', '!$RUN'], ['alias.log', '!$RUN'], ['alias.config', '!$RUN']] },
+  {
+    key: 'alias shadowing a command',
+    config: [
+      ['alias.status', '!$RUN'],
+      ['alias.log', '!$RUN'],
+      ['alias.config', '!$RUN'],
+    ],
+  },
   { key: 'include.path', config: [['include.path', '$INCLUDE']] },
   { key: 'includeIf.gitdir', config: [['includeIf.gitdir:/.path', '$INCLUDE']] },
-  { key: 'merge and tool drivers', config: [['merge.evil.driver', '$RUN'], ['mergetool.evil.cmd', '$RUN'], ['difftool.evil.cmd', '$RUN'], ['merge.tool', 'evil'], ['diff.tool', 'evil']] },
+  {
+    key: 'merge and tool drivers',
+    config: [
+      ['merge.evil.driver', '$RUN'],
+      ['mergetool.evil.cmd', '$RUN'],
+      ['difftool.evil.cmd', '$RUN'],
+      ['merge.tool', 'evil'],
+      ['diff.tool', 'evil'],
+    ],
+  },
 ];
 
 /** Hook names git could run while reading or refreshing the index. */
-const HOOKS = ['post-index-change', 'reference-transaction', 'post-checkout', 'pre-auto-gc', 'fsmonitor-watchman', 'post-rewrite'];
+const HOOKS = [
+  'post-index-change',
+  'reference-transaction',
+  'post-checkout',
+  'pre-auto-gc',
+  'fsmonitor-watchman',
+  'post-rewrite',
+];
 
 function slug(key: string): string {
-  return key.replace(/[^a-z0-9]+/gi, '-').replace(/^-|-$/g, '').toLowerCase();
+  return key
+    .replace(/[^a-z0-9]+/gi, '-')
+    .replace(/^-|-$/g, '')
+    .toLowerCase();
 }
 
 describe('a .git/config that names programs runs none of them (real CLI)', function () {
@@ -71,10 +168,16 @@ describe('a .git/config that names programs runs none of them (real CLI)', funct
       const script = write(marks, `bin/${name}.sh`, `#!/bin/sh\ntouch '${path.join(marks, name)}'\ncat\n`);
       fs.chmodSync(script, 0o755);
       const hooks = path.join(marks, `hooks-${name}`);
-      for (const hook of HOOKS) fs.chmodSync(write(hooks, hook, `#!/bin/sh\ntouch '${path.join(marks, name)}'\n`), 0o755);
+      for (const hook of HOOKS)
+        fs.chmodSync(write(hooks, hook, `#!/bin/sh\ntouch '${path.join(marks, name)}'\n`), 0o755);
       const include = write(marks, `include-${name}.cfg`, `[core]\n\tfsmonitor = ${script}\n\tpager = ${script}\n`);
-      const expand = (value: string) => value.replace('$RUN', script).replace('$HOOKS', hooks).replace('$INCLUDE', include);
-      write(repo, 'catalog-info.yaml', `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: svc-${name}\nspec:\n  type: service\n  owner: team-a\n  lifecycle: production\n`);
+      const expand = (value: string) =>
+        value.replace('$RUN', script).replace('$HOOKS', hooks).replace('$INCLUDE', include);
+      write(
+        repo,
+        'catalog-info.yaml',
+        `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: svc-${name}\nspec:\n  type: service\n  owner: team-a\n  lifecycle: production\n`,
+      );
       write(repo, 'overview.md', `# svc-${name}\n\nThe ${name} service handles refunds.\n`);
       for (const [file, text] of Object.entries(c.files ?? {})) write(repo, file, expand(text));
       commitAll(repo, 'first', 1_700_000_000);
@@ -118,7 +221,11 @@ describe('a .git/config that names programs runs none of them (real CLI)', funct
   it('the marker scripts do run when git itself is asked to (the test can fail)', () => {
     const probe = path.join(ws, 'repos', slug('core.fsmonitor'));
     const { execFileSync } = require('node:child_process') as typeof import('node:child_process');
-    execFileSync('git', ['status', '--porcelain'], { cwd: probe, stdio: 'ignore', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' } });
+    execFileSync('git', ['status', '--porcelain'], {
+      cwd: probe,
+      stdio: 'ignore',
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1' },
+    });
     assert.equal(fs.existsSync(path.join(marks, slug('core.fsmonitor'))), true);
   });
 });

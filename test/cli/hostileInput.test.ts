@@ -16,7 +16,8 @@ interface Summary {
   problems: { path: string; line: number; code: string; message: string }[];
 }
 
-const COMPONENT = (name: string) => `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: ${name}\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n`;
+const COMPONENT = (name: string) =>
+  `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: ${name}\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n`;
 
 describe('hostile input files (built CLI)', function () {
   this.timeout(120_000);
@@ -25,7 +26,11 @@ describe('hostile input files (built CLI)', function () {
   it('indexes a catalog file of 130,000 keys in one mapping, and reports its duplicate key at its line', () => {
     const ws = tempDir('many-keys');
     const keys = Array.from({ length: 130_000 }, (_, i) => `k${i}: v`).join(', ');
-    write(ws, 'big/catalog-info.yaml', `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: big\n  labels: {${keys}, k7: again}\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n`);
+    write(
+      ws,
+      'big/catalog-info.yaml',
+      `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: big\n  labels: {${keys}, k7: again}\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n`,
+    );
     write(ws, 'catalog-info.yaml', COMPONENT('billing-worker'));
     // Killed after 60 s: the quadratic check took minutes.
     const run = wsctx(['index', '--workspace', ws, '--no-cache', '--json'], { timeoutMs: 60_000 });
@@ -38,12 +43,16 @@ describe('hostile input files (built CLI)', function () {
     );
   });
 
-  it('a $json placeholder naming 6,000 nested lists is that entity\'s problem, and the pass goes on', () => {
+  it("a $json placeholder naming 6,000 nested lists is that entity's problem, and the pass goes on", () => {
     const ws = tempDir('deep-json');
-    write(ws, 'catalog-info.yaml', [
-      'apiVersion: backstage.io/v1alpha1\nkind: API\nmetadata:\n  name: deep\nspec:\n  type: openapi\n  lifecycle: production\n  owner: payments\n  definition:\n    $json: ./deep.json',
-      COMPONENT('billing-worker'),
-    ].join('\n---\n'));
+    write(
+      ws,
+      'catalog-info.yaml',
+      [
+        'apiVersion: backstage.io/v1alpha1\nkind: API\nmetadata:\n  name: deep\nspec:\n  type: openapi\n  lifecycle: production\n  owner: payments\n  definition:\n    $json: ./deep.json',
+        COMPONENT('billing-worker'),
+      ].join('\n---\n'),
+    );
     write(ws, 'deep.json', `${'['.repeat(6000)}${']'.repeat(6000)}`);
     // Nesting written straight into a catalog file, flow and block, is refused the same way.
     write(ws, 'flow/catalog-info.yaml', `${COMPONENT('flow')}  extra: ${'['.repeat(50_000)}${']'.repeat(50_000)}\n`);
@@ -54,8 +63,18 @@ describe('hostile input files (built CLI)', function () {
     assert.deepEqual(
       summary.problems.map((p) => [p.path, p.line, p.code, p.message]),
       [
-        ['catalog-info.yaml', 9, 'catalog.placeholder-unresolved', 'Placeholder $json found data nested deeper than 100 levels at ./deep.json; spec.definition of api:default/deep is left unresolved (the entity is indexed)'],
-        ['flow/catalog-info.yaml', 9, 'yaml.syntax', 'YAML error: Nested deeper than 100 levels of mappings and lists; this document is skipped'],
+        [
+          'catalog-info.yaml',
+          9,
+          'catalog.placeholder-unresolved',
+          'Placeholder $json found data nested deeper than 100 levels at ./deep.json; spec.definition of api:default/deep is left unresolved (the entity is indexed)',
+        ],
+        [
+          'flow/catalog-info.yaml',
+          9,
+          'yaml.syntax',
+          'YAML error: Nested deeper than 100 levels of mappings and lists; this document is skipped',
+        ],
       ],
     );
   });
@@ -69,6 +88,9 @@ describe('hostile input files (built CLI)', function () {
     fs.truncateSync(config, 300 * 1024 * 1024);
     const run = wsctx(['index', '--workspace', ws, '--no-cache']);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `wsctx: a problem in the workspace configuration:\n${config}:1: could not be read: the file holds 314,572,800 bytes; a configuration file may hold at most 262,144, so it is not read\n`);
+    assert.equal(
+      run.stderr,
+      `wsctx: a problem in the workspace configuration:\n${config}:1: could not be read: the file holds 314,572,800 bytes; a configuration file may hold at most 262,144, so it is not read\n`,
+    );
   });
 });

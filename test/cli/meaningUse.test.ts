@@ -33,17 +33,29 @@ describe('wsctx: meaning only where a command uses it', function () {
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^1\. \d\.\d{3}  /);
     assert.match(run.stdout, /meaning local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0, 350 sections without vectors/);
-    assert.match(run.stderr, /^wsctx: 350 of 350 sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them \(about \d+ (s|min) at ~\d+ sections\/s here\)\.$/m);
+    assert.match(
+      run.stderr,
+      /^wsctx: 350 of 350 sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them \(about \d+ (s|min) at ~\d+ sections\/s here\)\.$/m,
+    );
     assert.equal(has('models'), false);
   });
 
   it('index embeds with progress on ONNX Runtime; afterwards ask ranks with every vector and says nothing is missing', () => {
     const index = wsctx(['index', ...WS], { env });
     assert.equal(index.code, 0, index.stderr);
-    assert.match(index.stderr, /^embedding with local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0 \(onnxruntime-node 1\.30\.0, int8, \d+ x \d+ threads\)$/m);
-    assert.match(index.stdout, /Meaning: 350 of 350 sections embedded with local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0 on onnxruntime-node 1\.30\.0, int8/);
+    assert.match(
+      index.stderr,
+      /^embedding with local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0 \(onnxruntime-node 1\.30\.0, int8, \d+ x \d+ threads\)$/m,
+    );
+    assert.match(
+      index.stdout,
+      /Meaning: 350 of 350 sections embedded with local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0 on onnxruntime-node 1\.30\.0, int8/,
+    );
     // Both workers may build it at first start; a later one's temporary file can still be there.
-    assert.deepEqual(fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')), ['minilm-int8-0.1.0-g3.onnx']);
+    assert.deepEqual(
+      fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')),
+      ['minilm-int8-0.1.0-g3.onnx'],
+    );
 
     const ask = wsctx(['ask', 'what happens when a card payment keeps failing?', ...WS, '--limit', '3'], { env });
     assert.equal(ask.code, 0, ask.stderr);

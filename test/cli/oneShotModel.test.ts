@@ -5,7 +5,7 @@
  * links and conflict check) are abandoned, so the process exits while the model still holds them.
  */
 import assert from 'node:assert/strict';
-import { startChatServer, type ChatServer } from '../unit/engine/models/chatServer';
+import { startChatServer, type ChatServer } from '../unit/library/models/chatServer';
 import { wsctxAsync } from '../helpers/cli';
 import { EXAMPLE_WORKSPACE, removeTempDirs, tempDir } from '../helpers/tempWorkspace';
 
@@ -24,7 +24,18 @@ describe('wsctx one-shot commands and a slow model', function () {
   });
 
   it('context prints its bundle and exits, abandoning every model call still pending', async () => {
-    const result = await wsctxAsync(['context', 'roll back billing-worker after a failed deploy', '--workspace', EXAMPLE_WORKSPACE, '--cache-dir', tempDir('slow-model-cache'), '--model-url', server.baseUrl, '--model', 'slow']);
+    const result = await wsctxAsync([
+      'context',
+      'roll back billing-worker after a failed deploy',
+      '--workspace',
+      EXAMPLE_WORKSPACE,
+      '--cache-dir',
+      tempDir('slow-model-cache'),
+      '--model-url',
+      server.baseUrl,
+      '--model',
+      'slow',
+    ]);
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stdout, /^# Instructions from the fernhill team$/m);
     assert.match(result.stdout, /^## Deploy and rollback\ncatalog_doc: TechDocs of component:default\/billing-worker/m);

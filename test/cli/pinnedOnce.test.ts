@@ -20,7 +20,10 @@ describe('wsctx prints the pinned documents with toc only (built CLI)', () => {
     assert.ok(!search.stdout.includes(PINNED_BLOCK));
     assert.ok(search.stdout.trimEnd().endsWith(CLOSING), search.stdout.slice(-200));
 
-    const found = JSON.parse(wsctx(['search', 'writing a migration for billing-worker', ...WS, '--json']).stdout) as { documents: { sections: { id: string; heading: string }[] }[]; pinned?: unknown[] };
+    const found = JSON.parse(wsctx(['search', 'writing a migration for billing-worker', ...WS, '--json']).stdout) as {
+      documents: { sections: { id: string; heading: string }[] }[];
+      pinned?: unknown[];
+    };
     assert.equal(found.pinned?.length, 1); // --json keeps the tool's own answer
     const { id, heading } = found.documents[0].sections[0];
     const section = wsctx(['section', id, ...WS]);

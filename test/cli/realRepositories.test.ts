@@ -18,11 +18,26 @@ interface IndexJson {
   sections: number;
   bySourceKind: Record<string, number>;
   entities: number;
-  problems: { path: string; line: number; severity: string; code: string; message: string; related?: { path: string; line: number }[] }[];
+  problems: {
+    path: string;
+    line: number;
+    severity: string;
+    code: string;
+    message: string;
+    related?: { path: string; line: number }[];
+  }[];
 }
 
 interface AskJson {
-  passages: { folder: string; title: string; headingPath: string[]; sourceKind: string; entityRefs: string[]; sourceRef: { path: string }; score: number }[];
+  passages: {
+    folder: string;
+    title: string;
+    headingPath: string[];
+    sourceKind: string;
+    entityRefs: string[];
+    sourceRef: { path: string };
+    score: number;
+  }[];
   degraded: string[];
   notice?: string;
 }
@@ -62,7 +77,10 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     assert.equal(index.bySourceKind.catalog_doc, 455);
     assert.equal(index.entities, 0);
     assert.ok(index.sections >= 3_600 && index.sections <= 3_800, `${index.sections} sections`);
-    assert.deepEqual(index.problems.filter((p) => p.code === 'workspace.nothing-indexed'), []);
+    assert.deepEqual(
+      index.problems.filter((p) => p.code === 'workspace.nothing-indexed'),
+      [],
+    );
 
     // The rollback pages first: the command's reference, then the rollback action's permissions
     // ("roll back" meets `rollback`, text/compounds.ts).
@@ -108,23 +126,38 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     let repo: string;
     let index: IndexJson;
     before(() => {
-      repo = copyFixture('roadie-backstage-plugins', { remote: 'git@github.com:RoadieHQ/roadie-backstage-plugins.git' });
+      repo = copyFixture('roadie-backstage-plugins', {
+        remote: 'git@github.com:RoadieHQ/roadie-backstage-plugins.git',
+      });
       index = indexJson('--workspace', repo);
     });
 
     it('reads each package README as the overview of the entities declared beside it', () => {
       assert.equal(index.bySourceKind.catalog_entity, 23);
       assert.equal(index.bySourceKind.repo_overview, 47);
-      const answer = ask('how do I configure the Argo CD plugin to read from several Argo CD instances?', '--workspace', repo, '--source-kinds', 'repo_overview');
+      const answer = ask(
+        'how do I configure the Argo CD plugin to read from several Argo CD instances?',
+        '--workspace',
+        repo,
+        '--source-kinds',
+        'repo_overview',
+      );
       const first = answer.passages[0];
-      assert.match(first.sourceRef.path, /^plugins\/(frontend|backend)\/backstage-plugin-argo-cd(-backend)?\/README\.md$/);
+      assert.match(
+        first.sourceRef.path,
+        /^plugins\/(frontend|backend)\/backstage-plugin-argo-cd(-backend)?\/README\.md$/,
+      );
       const byPath = Object.fromEntries(answer.passages.map((p) => [p.sourceRef.path, p.entityRefs]));
-      assert.deepEqual(byPath['plugins/frontend/backstage-plugin-argo-cd/README.md'], ['component:default/backstage-plugin-argo-cd']);
+      assert.deepEqual(byPath['plugins/frontend/backstage-plugin-argo-cd/README.md'], [
+        'component:default/backstage-plugin-argo-cd',
+      ]);
     });
 
     it('reads a techdocs-ref url: that names this repository from disk, on any host form', () => {
       const answer = ask('releasing the argo cd plugin', '--workspace', repo, '--source-kinds', 'catalog_doc');
-      const site = answer.passages.filter((p) => p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-argo-cd/docs/'));
+      const site = answer.passages.filter((p) =>
+        p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-argo-cd/docs/'),
+      );
       assert.ok(site.length > 0, JSON.stringify(answer.passages.map((p) => p.sourceRef.path)));
       assert.deepEqual(site[0].entityRefs, ['component:default/backstage-plugin-argo-cd']);
       // Its annotation is read, not reported as out of the workspace.
@@ -142,7 +175,10 @@ describe('the workspaces people have (real repositories, built CLI)', function (
       );
       assert.match(urls[1].message, /github\.com\/roadiehq\/backstage-plugin-jira/);
       const missing = index.problems.filter((p) => p.code === 'techdocs.missing-dir');
-      assert.deepEqual(missing.map((p) => p.path), ['plugins/backend/backstage-plugin-argo-cd-backend/catalog-info.yaml']);
+      assert.deepEqual(
+        missing.map((p) => p.path),
+        ['plugins/backend/backstage-plugin-argo-cd-backend/catalog-info.yaml'],
+      );
       assert.match(missing[0].message, /'plugins\/backend\/backstage-plugin-argo-cd'/);
     });
 
@@ -152,32 +188,60 @@ describe('the workspaces people have (real repositories, built CLI)', function (
       const urls = plain.problems.filter((p) => p.code === 'techdocs.url-ref');
       assert.equal(urls.length, 3, urls.map((p) => p.message).join('\n'));
       const own = urls.find((p) => /roadiehq\/roadie-backstage-plugins/.test(p.message))!;
-      assert.match(own.message, /^TechDocs of 2 entities \(component:default\/backstage-plugin-argo-cd-backend, component:default\/backstage-plugin-argo-cd\)/);
+      assert.match(
+        own.message,
+        /^TechDocs of 2 entities \(component:default\/backstage-plugin-argo-cd-backend, component:default\/backstage-plugin-argo-cd\)/,
+      );
       assert.equal(own.related?.length, 1);
     });
 
     it("serves the packages' READMEs to the library tools where .wsctx.yaml makes them the library", () => {
-      const configured = copyFixture('roadie-backstage-plugins', { remote: 'git@github.com:RoadieHQ/roadie-backstage-plugins.git' });
+      const configured = copyFixture('roadie-backstage-plugins', {
+        remote: 'git@github.com:RoadieHQ/roadie-backstage-plugins.git',
+      });
       write(configured, '.wsctx.yaml', "sources:\n  library: ['plugins/**/README.md']\n");
       const toc = wsctx(['toc', '--no-cache', '--json', '--workspace', configured]);
       assert.equal(toc.code, 0, toc.stderr);
-      const titles = (JSON.parse(toc.stdout) as { namespaces: { documents: { title: string }[] }[] }).namespaces.flatMap((n) => n.documents.map((d) => d.title));
+      const titles = (
+        JSON.parse(toc.stdout) as { namespaces: { documents: { title: string }[] }[] }
+      ).namespaces.flatMap((n) => n.documents.map((d) => d.title));
       assert.equal(titles.length, 44, 'every plugin README but none outside plugins/');
       assert.ok(titles.includes('Argo CD Plugin for Backstage'));
-      const search = wsctx(['search', 'add the argo-cd project dependency to a Backstage app', '--no-cache', '--json', '--workspace', configured]);
+      const search = wsctx([
+        'search',
+        'add the argo-cd project dependency to a Backstage app',
+        '--no-cache',
+        '--json',
+        '--workspace',
+        configured,
+      ]);
       assert.equal(search.code, 0, search.stderr);
-      const documents = (JSON.parse(search.stdout) as { documents: { title: string; sections: { heading: string }[] }[] }).documents;
+      const documents = (
+        JSON.parse(search.stdout) as { documents: { title: string; sections: { heading: string }[] }[] }
+      ).documents;
       assert.equal(documents[0].title, 'Argo CD Plugin for Backstage');
-      assert.ok(documents[0].sections.some((s) => s.heading === 'How to add argo-cd project dependency to Backstage app'));
+      assert.ok(
+        documents[0].sections.some((s) => s.heading === 'How to add argo-cd project dependency to Backstage app'),
+      );
     });
 
     it('reads docs folders and mkdocs sites no entity points at, owned by the package they sit in', () => {
-      const answer = ask('bitbucket pull request plugin releasing', '--workspace', repo, '--source-kinds', 'catalog_doc');
-      const bitbucket = answer.passages.find((p) => p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-bitbucket-pullrequest/docs/'));
+      const answer = ask(
+        'bitbucket pull request plugin releasing',
+        '--workspace',
+        repo,
+        '--source-kinds',
+        'catalog_doc',
+      );
+      const bitbucket = answer.passages.find((p) =>
+        p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-bitbucket-pullrequest/docs/'),
+      );
       // No catalog file in that package: its docs belong to the nearest one above, the root's component
       // (its Location owns nothing).
       assert.deepEqual(bitbucket?.entityRefs, ['component:default/roadie-backstage-plugins']);
-      const jira = ask('jira plugin docs', '--workspace', repo, '--source-kinds', 'catalog_doc').passages.find((p) => p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-jira/docs/'));
+      const jira = ask('jira plugin docs', '--workspace', repo, '--source-kinds', 'catalog_doc').passages.find((p) =>
+        p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-jira/docs/'),
+      );
       assert.deepEqual(jira?.entityRefs, ['component:default/backstage-plugin-jira']);
     });
   });
@@ -187,7 +251,10 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     write(notes, 'guides/deploying.md', '# Deploying\n\nRun the pipeline, then watch the canary for ten minutes.\n');
     const index = wsctx(['index', '--no-cache', '--workspace', notes]);
     assert.equal(index.code, 0, index.stderr);
-    assert.match(index.stdout.split('\n').slice(0, 4).join('\n'), /warning: Nothing in .* is indexed: 1 Markdown file \(guides\/deploying\.md\) is not in any place that is read .*sources: \{ docs: \['\*\*\/\*\.md'\] \}/);
+    assert.match(
+      index.stdout.split('\n').slice(0, 4).join('\n'),
+      /warning: Nothing in .* is indexed: 1 Markdown file \(guides\/deploying\.md\) is not in any place that is read .*sources: \{ docs: \['\*\*\/\*\.md'\] \}/,
+    );
     const doctor = wsctx(['doctor', '--workspace', notes]);
     assert.equal(doctor.code, 1, doctor.stdout);
     assert.match(doctor.stdout, /fail\s+folder wsctx-notes-\w+\s+Nothing in .* is indexed/);

@@ -12,16 +12,25 @@ const LAST_RESPONSE = '.interactive-session .interactive-list .monaco-list-row.r
  * Sends `query` to chat with the test model and returns the last response's text (its accessible
  * label: the Markdown the participant streamed, without rendering) once `accept` holds.
  */
-export async function askChat(vs: VsCodeSession, query: string, accept: (response: string) => boolean, timeoutMs = 2 * UI_TIMEOUT_MS): Promise<string> {
+export async function askChat(
+  vs: VsCodeSession,
+  query: string,
+  accept: (response: string) => boolean,
+  timeoutMs = 2 * UI_TIMEOUT_MS,
+): Promise<string> {
   const before = await lastResponse(vs);
   await vs.runCommand('E2E: Open chat with the test model');
   await vs.waitForQuickInput('E2E chat query');
   await vs.page.keyboard.insertText(query);
   await vs.page.keyboard.press('Enter');
-  return until(`a chat response to "${query}"`, async () => {
-    const text = await lastResponse(vs);
-    return text !== undefined && text !== before && accept(text) ? text : undefined;
-  }, timeoutMs);
+  return until(
+    `a chat response to "${query}"`,
+    async () => {
+      const text = await lastResponse(vs);
+      return text !== undefined && text !== before && accept(text) ? text : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -35,7 +44,10 @@ export async function maximizeChat(vs: VsCodeSession): Promise<void> {
 async function lastResponse(vs: VsCodeSession): Promise<string | undefined> {
   const row = vs.page.locator(LAST_RESPONSE).first();
   if ((await row.count()) === 0) return undefined;
-  return ((await row.getAttribute('aria-label', { timeout: 1_000 })) ?? '').replace(/\s*Inspect this in the accessible view with [^\n]*$/, '');
+  return ((await row.getAttribute('aria-label', { timeout: 1_000 })) ?? '').replace(
+    /\s*Inspect this in the accessible view with [^\n]*$/,
+    '',
+  );
 }
 
 /** The test model's prompt counts from its status bar item: `{ context, other }`. */

@@ -72,12 +72,14 @@ export class CodeServer {
     this.configFile = path.join(options.runDir, 'config.yaml');
     this.logFile = path.join(options.runDir, 'code-server.log');
     this.env = options.env ?? {};
-    for (const dir of [this.userDataDir, this.extensionsDir, path.join(this.userDataDir, 'User')]) mkdirSync(dir, { recursive: true });
+    for (const dir of [this.userDataDir, this.extensionsDir, path.join(this.userDataDir, 'User')])
+      mkdirSync(dir, { recursive: true });
     // Without --config code-server writes ~/.config/code-server/config.yaml on first run.
     writeFileSync(this.configFile, 'auth: none\ncert: false\n');
     const settings = { ...DEFAULT_SETTINGS, ...options.settings };
     writeFileSync(path.join(this.userDataDir, 'User', 'settings.json'), `${JSON.stringify(settings, null, 2)}\n`);
-    for (const [name, text] of Object.entries(options.userFiles ?? {})) writeFileSync(path.join(this.userDataDir, 'User', name), text);
+    for (const [name, text] of Object.entries(options.userFiles ?? {}))
+      writeFileSync(path.join(this.userDataDir, 'User', name), text);
   }
 
   get url(): string {
@@ -86,13 +88,27 @@ export class CodeServer {
 
   /** The folders' CLI flags every invocation needs, server or not. */
   private baseArgs(): string[] {
-    return [codeServerEntry, '--config', this.configFile, '--user-data-dir', this.userDataDir, '--extensions-dir', this.extensionsDir];
+    return [
+      codeServerEntry,
+      '--config',
+      this.configFile,
+      '--user-data-dir',
+      this.userDataDir,
+      '--extensions-dir',
+      this.extensionsDir,
+    ];
   }
 
   private cli(args: string[]): string {
-    const result = spawnSync(node24, [...this.baseArgs(), ...args], { env: codeServerEnv(), encoding: 'utf8', timeout: 120_000 });
+    const result = spawnSync(node24, [...this.baseArgs(), ...args], {
+      env: codeServerEnv(),
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     if (result.status !== 0) {
-      throw new Error(`e2e: code-server ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}`);
+      throw new Error(
+        `e2e: code-server ${args.join(' ')} failed (${result.status ?? result.signal}): ${result.stderr}${result.stdout}`,
+      );
     }
     return result.stdout;
   }
@@ -105,7 +121,10 @@ export class CodeServer {
 
   /** `publisher.name@version` of each installed extension. */
   listExtensions(): string[] {
-    return this.cli(['--list-extensions', '--show-versions']).split('\n').map((l) => l.trim()).filter((l) => /^[\w-]+\.[\w-]+@/.test(l));
+    return this.cli(['--list-extensions', '--show-versions'])
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => /^[\w-]+\.[\w-]+@/.test(l));
   }
 
   /** The folder an installed extension was unpacked into (`publisher.name-version`). */
@@ -124,8 +143,10 @@ export class CodeServer {
       node24,
       [
         ...this.baseArgs(),
-        '--auth', 'none',
-        '--bind-addr', `127.0.0.1:${this.port}`,
+        '--auth',
+        'none',
+        '--bind-addr',
+        `127.0.0.1:${this.port}`,
         '--disable-telemetry',
         '--disable-update-check',
         '--disable-workspace-trust',
@@ -142,7 +163,8 @@ export class CodeServer {
 
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
-      if (child.exitCode !== null) throw new Error(`e2e: code-server exited with ${child.exitCode}; see ${this.logFile}`);
+      if (child.exitCode !== null)
+        throw new Error(`e2e: code-server exited with ${child.exitCode}; see ${this.logFile}`);
       try {
         const response = await fetch(`${this.url}/healthz`);
         if (response.ok) return;
@@ -177,10 +199,14 @@ export class CodeServer {
     if (pid === undefined) return [];
     // detached: true makes the server a session leader; its helpers stay in that session.
     const result = spawnSync('ps', ['-o', 'pid=,args=', '--sid', String(pid)], { encoding: 'utf8' });
-    return result.stdout.split('\n').map((l) => l.trim()).filter(Boolean).map((l) => {
-      const [, id = '0', args = ''] = /^(\d+)\s+(.*)$/.exec(l) ?? [];
-      return { pid: Number(id), args };
-    });
+    return result.stdout
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .map((l) => {
+        const [, id = '0', args = ''] = /^(\d+)\s+(.*)$/.exec(l) ?? [];
+        return { pid: Number(id), args };
+      });
   }
 
   private killGroup(signal: NodeJS.Signals): void {

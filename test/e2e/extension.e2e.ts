@@ -29,14 +29,24 @@ import { askChat, maximizeChat, testModelPrompts } from './chatChecks';
 import { copyWorkspace, listEndpointTools, packTestModel, readEndpointFile, TEST_MODEL_EXTENSION_ID } from './fixtures';
 import { until, VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { defaultVsixPath, repoRoot } from './paths';
-import { hoverAt, listMcpServers, mcpDiscoveredToolCount, readQuickPickItems, searchWorkspaceContext, startMcpServer } from './productChecks';
+import {
+  hoverAt,
+  listMcpServers,
+  mcpDiscoveredToolCount,
+  readQuickPickItems,
+  searchWorkspaceContext,
+  startMcpServer,
+} from './productChecks';
 import { loadFromExtension, runtimeExternals } from './runtimeModules';
 import { ourItem, readStatusItem, STATUS_ITEM_ID } from './statusChecks';
 
 const vsixPath = process.env.E2E_VSIX ?? defaultVsixPath;
 const projectDir = process.env.E2E_PROJECT ?? repoRoot;
 const sourceWorkspace = process.env.E2E_WORKSPACE ?? path.join(repoRoot, 'examples', 'fernhill');
-const manifest = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8')) as { displayName: string; version: string };
+const manifest = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8')) as {
+  displayName: string;
+  version: string;
+};
 
 const QUESTION = 'how do I roll back billing-worker?';
 const MCP_LABEL = 'Workspace Context';
@@ -57,7 +67,8 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await vscode?.screenshot(`failed-${this.currentTest.title}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await vscode?.screenshot(`failed-${this.currentTest.title}`).catch(() => undefined);
     await vscode?.dismiss().catch(() => undefined);
   });
 
@@ -74,15 +85,27 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
   describe('install and activation', () => {
     it('installs the packaged VSIX into code-server', function () {
       const installed = session().server.listExtensions();
-      assert.ok(installed.includes(`${EXTENSION_ID}@${manifest.version}`), `${EXTENSION_ID}@${manifest.version} not in code-server --list-extensions: ${installed.join(', ')}`);
-      assert.ok(installed.some((e) => e.startsWith(`${TEST_MODEL_EXTENSION_ID}@`)), 'the test model extension is installed too');
+      assert.ok(
+        installed.includes(`${EXTENSION_ID}@${manifest.version}`),
+        `${EXTENSION_ID}@${manifest.version} not in code-server --list-extensions: ${installed.join(', ')}`,
+      );
+      assert.ok(
+        installed.some((e) => e.startsWith(`${TEST_MODEL_EXTENSION_ID}@`)),
+        'the test model extension is installed too',
+      );
     });
 
     it('ships every module esbuild leaves external, loadable from the extension folder', function () {
       const names = runtimeExternals(path.join(projectDir, 'esbuild.mjs'));
       const { results, outside } = loadFromExtension(session().server.extensionFolder(EXTENSION_ID), names);
-      assert.deepEqual(results.filter((r) => r.status === 'missing'), []);
-      assert.deepEqual(results.map((r) => r.name), names);
+      assert.deepEqual(
+        results.filter((r) => r.status === 'missing'),
+        [],
+      );
+      assert.deepEqual(
+        results.map((r) => r.name),
+        names,
+      );
       assert.deepEqual(outside, [], 'modules loaded from outside the installed extension: the VSIX lacks them');
     });
 
@@ -90,7 +113,9 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const vs = session();
       await vs.runCommand('Extensions: Show Installed Extensions');
       // By its name: the test model's description mentions Workspace Context too.
-      const name = vs.page.locator('.extensions-viewlet .monaco-list-row .name', { hasText: new RegExp(`^${manifest.displayName}$`) }).first();
+      const name = vs.page
+        .locator('.extensions-viewlet .monaco-list-row .name', { hasText: new RegExp(`^${manifest.displayName}$`) })
+        .first();
       await name.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       await vs.screenshot('extensions-view-installed');
       assert.equal((await name.innerText()).trim(), manifest.displayName);
@@ -100,22 +125,35 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const vs = session();
       // Activation follows the workbench by 5-15 s; until then the extension is not listed.
       const find = <T extends { name: string }>(running: T[]) => running.find((e) => e.name === manifest.displayName);
-      await until(`"${manifest.displayName}" in Running Extensions`, async () => find(await vs.runningExtensions()), 2 * UI_TIMEOUT_MS).catch((error: Error) => {
-        throw new Error(`${error.message}. Is an activation event for this workspace in package.json's activationEvents?`);
+      await until(
+        `"${manifest.displayName}" in Running Extensions`,
+        async () => find(await vs.runningExtensions()),
+        2 * UI_TIMEOUT_MS,
+      ).catch((error: Error) => {
+        throw new Error(
+          `${error.message}. Is an activation event for this workspace in package.json's activationEvents?`,
+        );
       });
       const ours = find(await vs.runningExtensions(() => vs.screenshot('running-extensions')));
       assert.ok(ours);
       assert.equal(ours.version, manifest.version);
       assert.match(ours.activation, /Activation: \d+ms/);
-      assert.match(vs.readExtensionHostLog(), new RegExp(`ExtensionService#_doActivateExtension ${EXTENSION_ID}, startup: \\w+, activationEvent: '[^']+'`));
+      assert.match(
+        vs.readExtensionHostLog(),
+        new RegExp(`ExtensionService#_doActivateExtension ${EXTENSION_ID}, startup: \\w+, activationEvent: '[^']+'`),
+      );
     });
 
     it('starts the language server and its output channel', async function () {
       const vs = session();
       const serverModule = path.join(vs.server.extensionFolder(EXTENSION_ID), 'dist', 'server.js');
-      const running = await until('the language server process', async () => vs.server.processes().find((p) => p.args.includes(serverModule)));
+      const running = await until('the language server process', async () =>
+        vs.server.processes().find((p) => p.args.includes(serverModule)),
+      );
       assert.ok(running.pid > 0);
-      await until(`output channel "${LANGUAGE_CLIENT_NAME}"`, async () => ((await vs.hasOutputChannel(LANGUAGE_CLIENT_NAME)) ? true : undefined));
+      await until(`output channel "${LANGUAGE_CLIENT_NAME}"`, async () =>
+        (await vs.hasOutputChannel(LANGUAGE_CLIENT_NAME)) ? true : undefined,
+      );
       await vs.readOutputChannel(LANGUAGE_CLIENT_NAME, () => true);
       await vs.screenshot('output-channel');
     });
@@ -131,7 +169,10 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const vs = session();
       const ready = await readStatusItem(vs, ourItem('Context: ready'), 3 * UI_TIMEOUT_MS);
       assert.equal(ready.id, STATUS_ITEM_ID);
-      assert.match(ready.label, /^Workspace Context: ready, 66 entities, 350 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+      assert.match(
+        ready.label,
+        /^Workspace Context: ready, 66 entities, 350 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
+      );
       await vs.screenshot('status-ready');
     });
 
@@ -140,7 +181,10 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       // payments-platform/catalog-info.yaml line 29: `  owner: payments-team` (System billing).
       const hover = await hoverAt(vs, 'payments-platform/catalog-info.yaml', 'payments-team', ['Neighbours'], 29);
       await vs.screenshot('hover-entity-ref');
-      const lines = hover.split('\n').map((l) => l.trim()).filter(Boolean);
+      const lines = hover
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       assert.deepEqual(lines.slice(0, 5), [
         'Payments team',
         'Group group:default/payments-team',
@@ -149,22 +193,34 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         'Neighbours (19 edges)',
       ]);
       assert.ok(lines.includes('childOf → group:default/engineering'), hover);
-      assert.ok(lines.includes('hasMember ← user:default/jonas.weber, user:default/maria.chen, user:default/rafael.costa'), hover);
+      assert.ok(
+        lines.includes('hasMember ← user:default/jonas.weber, user:default/maria.chen, user:default/rafael.costa'),
+        hover,
+      );
       assert.ok(lines.includes('Expand 2 hops: dependencies · dependents · both'), hover);
     });
 
     it("runs the hover's trusted expand link and shows the walk", async function () {
       const vs = session();
       await hoverAt(vs, 'payments-platform/catalog-info.yaml', 'payments-team', ['Neighbours'], 29);
-      await vs.page.locator('.monaco-hover:not(.hidden) a', { hasText: /^dependencies$/ }).first().click();
+      await vs.page
+        .locator('.monaco-hover:not(.hidden) a', { hasText: /^dependencies$/ })
+        .first()
+        .click();
       // Out of a group is what it points to: its parent, and the parent's parent two hops out
       // (what it owns and its members point to it: they are its dependents, `in`).
       await vs.waitForQuickInput('group:default/payments-team (Payments team) · dependencies · depth 2 · 2 of 2 edges');
       const items = await readQuickPickItems(vs);
       await vs.screenshot('hover-expand-walk');
       const rows = items.map((i) => [i.label, i.detail]);
-      assert.deepEqual(rows[0], ['group:default/payments-team ─childOf→ group:default/engineering', 'declared at platform-infra/catalog/groups.yaml:28 (spec.children)']);
-      assert.ok(rows.some(([label]) => label === 'group:default/engineering ─childOf→ group:default/fernhill'), JSON.stringify(rows));
+      assert.deepEqual(rows[0], [
+        'group:default/payments-team ─childOf→ group:default/engineering',
+        'declared at platform-infra/catalog/groups.yaml:28 (spec.children)',
+      ]);
+      assert.ok(
+        rows.some(([label]) => label === 'group:default/engineering ─childOf→ group:default/fernhill'),
+        JSON.stringify(rows),
+      );
       assert.ok(!rows.some(([label]) => /hasMember|ownerOf/.test(label ?? '')), JSON.stringify(rows));
     });
 
@@ -190,11 +246,20 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await vs.screenshot('search-live-results');
       assert.equal(items[0].label, 'Deploy and rollback › Rolling back');
       assert.equal(items[0].description, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45');
-      assert.match(items[0].detail, /^score 1\.11 · words \+0\.81 · namedEntity \+0\.15 · title \+0\.15 — Roll back first, investigate second\./);
+      assert.match(
+        items[0].detail,
+        /^score 1\.11 · words \+0\.81 · namedEntity \+0\.15 · title \+0\.15 — Roll back first, investigate second\./,
+      );
       assert.equal(items[1].label, 'Deploy and rollback › Deploying to production');
       await vs.page.keyboard.press('Enter');
-      await vs.page.locator('.editor-instance .monaco-editor[data-uri$="docs/runbooks/deploy.md"]').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      const cursor = await readStatusItem(vs, (item) => item.id === 'status.editor.selection' && item.text.startsWith('Ln 35,'));
+      await vs.page
+        .locator('.editor-instance .monaco-editor[data-uri$="docs/runbooks/deploy.md"]')
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      const cursor = await readStatusItem(
+        vs,
+        (item) => item.id === 'status.editor.selection' && item.text.startsWith('Ln 35,'),
+      );
       await vs.screenshot('search-opened-source');
       assert.equal(cursor.text, 'Ln 35, Col 1');
     });
@@ -202,16 +267,27 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
     it("opens the answer as a results document whose hover shows a passage's why[] table", async function () {
       const vs = session();
       await searchWorkspaceContext(vs, QUESTION);
-      await vs.page.locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Open the answer as a results document"]').click();
-      await vs.page.locator('.editor-instance .monaco-editor[data-uri^="workspace-context-results:"]').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await vs.page
+        .locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Open the answer as a results document"]')
+        .click();
+      await vs.page
+        .locator('.editor-instance .monaco-editor[data-uri^="workspace-context-results:"]')
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       // Line 15 of the document, inside the first passage's quoted text.
       const hover = await vs.hoverText('Roll back first, investigate second', (h) => h.includes('contribution'));
       await vs.screenshot('results-document-why-hover');
-      const lines = hover.split('\n').map((l) => l.trim()).filter(Boolean);
+      const lines = hover
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean);
       assert.equal(lines[0], '1. Deploy and rollback › Rolling back · score 1.109');
       assert.match(hover, /signal\s+weight\s+raw\s+contribution\s+detail/);
       // "roll back" is one term, the runbook's `rollback` (contract 2026-12-04.3).
-      assert.match(hover, /words\s+1\.00\s+0\.811\s+0\.811\s+2 of 2 terms; matched roll back 0\.84 \(heading\+title\+body\), billing-worker 0\.72 \(body\+context\)/);
+      assert.match(
+        hover,
+        /words\s+1\.00\s+0\.811\s+0\.811\s+2 of 2 terms; matched roll back 0\.84 \(heading\+title\+body\), billing-worker 0\.72 \(body\+context\)/,
+      );
       assert.match(hover, /namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker/);
       assert.match(hover, /score\s+1\.109/);
     });
@@ -221,7 +297,10 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
     it('lists the server under "MCP: List Servers", starts it and discovers every tool over HTTP', async function () {
       const vs = session();
       const listed = await listMcpServers(vs, (servers) => servers.some((s) => s.label === MCP_LABEL));
-      assert.deepEqual(listed.filter((s) => s.label === MCP_LABEL).map((s) => s.status.split(' ')[0]), ['Stopped']);
+      assert.deepEqual(
+        listed.filter((s) => s.label === MCP_LABEL).map((s) => s.status.split(' ')[0]),
+        ['Stopped'],
+      );
       await startMcpServer(vs, MCP_LABEL);
       const discovered = await mcpDiscoveredToolCount(vs, MCP_LABEL);
       await vs.screenshot('mcp-tools-discovered');
@@ -231,12 +310,17 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       assert.ok(endpoint, 'the extension wrote its endpoint file');
       assert.match(endpoint.url ?? '', /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const names = await listEndpointTools(endpoint);
-      assert.deepEqual(names, TOOLS.map((t) => t.name));
+      assert.deepEqual(
+        names,
+        TOOLS.map((t) => t.name),
+      );
       assert.equal(discovered, names.length);
       const log = await vs.readOutputChannel(`MCP: ${MCP_LABEL}`, (t) => /Discovered \d+ tools/.test(t));
       assert.match(log, new RegExp(`Connection state: Running`));
       assert.doesNotMatch(log, /mcpProxy/, 'the HTTP definition was used, not the stdio proxy');
-      const running = await listMcpServers(vs, (servers) => servers.some((s) => s.label === MCP_LABEL && /Running/.test(s.status)));
+      const running = await listMcpServers(vs, (servers) =>
+        servers.some((s) => s.label === MCP_LABEL && /Running/.test(s.status)),
+      );
       assert.ok(running.some((s) => s.label === MCP_LABEL));
     });
   });
@@ -247,7 +331,9 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const before = readEndpointFile(vs.server.userDataDir);
       assert.equal(before?.state, 'running');
       await vs.runCommand('Workspace Context: Restart MCP endpoint');
-      const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'Workspace Context: MCP endpoint running at' }).first();
+      const toast = vs.page
+        .locator('.notifications-toasts .notification-toast', { hasText: 'Workspace Context: MCP endpoint running at' })
+        .first();
       await toast.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       const after = await until('a new endpoint in the endpoint file', async () => {
         const now = readEndpointFile(vs.server.userDataDir);
@@ -256,10 +342,19 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       assert.notEqual(after.token, before?.token);
       await listMcpServers(vs, (servers) => servers.some((s) => s.label === MCP_LABEL && /^Stopped/.test(s.status)));
       await startMcpServer(vs, MCP_LABEL);
-      const log = await vs.readOutputChannel(`MCP: ${MCP_LABEL}`, (t) => (t.match(/Discovered \d+ tools/g) ?? []).length === 2);
+      const log = await vs.readOutputChannel(
+        `MCP: ${MCP_LABEL}`,
+        (t) => (t.match(/Discovered \d+ tools/g) ?? []).length === 2,
+      );
       await vs.screenshot('mcp-endpoint-restarted');
-      assert.deepEqual(log.match(/Discovered \d+ tools/g), [`Discovered ${TOOLS.length} tools`, `Discovered ${TOOLS.length} tools`]);
-      assert.deepEqual(await listEndpointTools(after), TOOLS.map((t) => t.name));
+      assert.deepEqual(log.match(/Discovered \d+ tools/g), [
+        `Discovered ${TOOLS.length} tools`,
+        `Discovered ${TOOLS.length} tools`,
+      ]);
+      assert.deepEqual(
+        await listEndpointTools(after),
+        TOOLS.map((t) => t.name),
+      );
     });
   });
 
@@ -271,11 +366,19 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       assert.ok(await vs.pickQuickItem('component:default/billing-worker', { timeoutMs: UI_TIMEOUT_MS }));
       await vs.waitForQuickInput('Expand component:default/billing-worker');
       assert.ok(await vs.pickQuickItem('dependencies'));
-      await vs.waitForQuickInput('component:default/billing-worker (Billing worker) · dependencies · depth 1 · 7 of 7 edges');
+      await vs.waitForQuickInput(
+        'component:default/billing-worker (Billing worker) · dependencies · depth 1 · 7 of 7 edges',
+      );
       const items = await readQuickPickItems(vs);
       await vs.screenshot('expand-entity');
-      assert.ok(items.some((i) => i.label === 'component:default/billing-worker ─dependsOn→ resource:default/invoices-db'), JSON.stringify(items));
-      assert.ok(items.some((i) => i.label === 'component:default/billing-worker ─ownedBy→ group:default/payments-team'), JSON.stringify(items));
+      assert.ok(
+        items.some((i) => i.label === 'component:default/billing-worker ─dependsOn→ resource:default/invoices-db'),
+        JSON.stringify(items),
+      );
+      assert.ok(
+        items.some((i) => i.label === 'component:default/billing-worker ─ownedBy→ group:default/payments-team'),
+        JSON.stringify(items),
+      );
     });
 
     it("runs the code lens's entity-docs command: an entity's documents to pick from", async function () {
@@ -283,15 +386,25 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await vs.openFile('payments-platform/catalog-info.yaml');
       // Line 57: the billing-worker Component's `metadata:`, where its code lens sits.
       await vs.goToLine(57);
-      await vs.page.locator('.codelens-decoration a', { hasText: /^9 docs$/ }).first().click();
+      await vs.page
+        .locator('.codelens-decoration a', { hasText: /^9 docs$/ })
+        .first()
+        .click();
       await vs.waitForQuickInput('Documents of component:default/billing-worker');
       const items = await readQuickPickItems(vs);
       await vs.screenshot('code-lens-entity-docs');
       assert.equal(items.length, 9, JSON.stringify(items));
-      assert.deepEqual([...new Set(items.map((i) => i.description))].sort(), ['catalog doc', 'epic doc', 'repo overview']);
+      assert.deepEqual([...new Set(items.map((i) => i.description))].sort(), [
+        'catalog doc',
+        'epic doc',
+        'repo overview',
+      ]);
       const first = items[0].label;
       await vs.page.keyboard.press('Enter');
-      await vs.page.locator('.tabs-container .tab.active', { hasText: /\.md/ }).first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      await vs.page
+        .locator('.tabs-container .tab.active', { hasText: /\.md/ })
+        .first()
+        .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
       assert.ok(first.length > 0);
     });
 
@@ -317,7 +430,15 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       );
       assert.deepEqual(
         items.filter((i) => i.description).map((i) => i.detail.split(' · ')[0]),
-        ['library.duplicate', 'library.conflict', 'library.duplicate', 'library.expired', 'library.conflict', 'ref.unresolved', 'catalog.invalid-entity'],
+        [
+          'library.duplicate',
+          'library.conflict',
+          'library.duplicate',
+          'library.expired',
+          'library.conflict',
+          'ref.unresolved',
+          'catalog.invalid-entity',
+        ],
       );
     });
 
@@ -328,16 +449,24 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const items = await readQuickPickItems(vs);
       await vs.screenshot('table-of-contents');
       assert.ok(items.length > 3, JSON.stringify(items));
-      assert.ok(items.some((i) => /^\S.* · \d+ sections?/.test(i.description)), JSON.stringify(items));
+      assert.ok(
+        items.some((i) => /^\S.* · \d+ sections?/.test(i.description)),
+        JSON.stringify(items),
+      );
     });
 
     it('Re-index: runs a full pass and the status item comes back to ready', async function () {
       const vs = session();
       await vs.runCommand('Workspace Context: Re-index');
-      const toast = vs.page.locator('.notifications-toasts .notification-toast', { hasText: 'Workspace Context: re-indexed' }).first();
+      const toast = vs.page
+        .locator('.notifications-toasts .notification-toast', { hasText: 'Workspace Context: re-indexed' })
+        .first();
       await toast.waitFor({ state: 'visible', timeout: 2 * UI_TIMEOUT_MS });
       await vs.screenshot('reindexed');
-      assert.match(await toast.innerText(), /Workspace Context: re-indexed fernhill: 99 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./);
+      assert.match(
+        await toast.innerText(),
+        /Workspace Context: re-indexed fernhill: 99 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./,
+      );
       const ready = await readStatusItem(vs, ourItem('Context: ready'));
       assert.match(ready.label, /^Workspace Context: ready, 66 entities, 350 sections/);
     });
@@ -350,9 +479,17 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const response = await askChat(vs, `@context /why ${QUESTION}`, (r) => r.includes('### 5.'));
       await maximizeChat(vs);
       await vs.screenshot('chat-why');
-      assert.match(response, new RegExp(`^5 tables The 5 best passages for "${QUESTION.replace(/\?/g, '\\?')}", each with how its score was made`));
+      assert.match(
+        response,
+        new RegExp(
+          `^5 tables The 5 best passages for "${QUESTION.replace(/\?/g, '\\?')}", each with how its score was made`,
+        ),
+      );
       assert.match(response, /### 1\. Deploy and rollback › Rolling back\s+score \*\*1\.109\*\* · catalog_doc · /);
-      assert.match(response, /\| namedEntity \| 0\.150 = 0\.15 × 1\.000 \| belongs to component:default\/billing-worker/);
+      assert.match(
+        response,
+        /\| namedEntity \| 0\.150 = 0\.15 × 1\.000 \| belongs to component:default\/billing-worker/,
+      );
       assert.deepEqual(await testModelPrompts(vs), before, '/why never calls a model');
     });
 
@@ -369,7 +506,10 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const after = await testModelPrompts(vs);
       assert.equal(after.context, before.context + 1, 'the participant asked the picked model once');
       // get_context's planner and judge ran on the same model through the language server.
-      assert.ok(after.other > before.other, `the server's get_context used the chat model: ${JSON.stringify({ before, after })}`);
+      assert.ok(
+        after.other > before.other,
+        `the server's get_context used the chat model: ${JSON.stringify({ before, after })}`,
+      );
     });
 
     it('/expand walks the graph without a model', async function () {
@@ -377,7 +517,10 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const before = await testModelPrompts(vs);
       const response = await askChat(vs, '@context /expand component:billing-worker', (r) => r.includes('dependsOn'));
       await vs.screenshot('chat-expand');
-      assert.match(response, /^\*\*component:default\/billing-worker\*\* \(Billing worker\) · dependencies · depth 1 · 7 of 7 edges/);
+      assert.match(
+        response,
+        /^\*\*component:default\/billing-worker\*\* \(Billing worker\) · dependencies · depth 1 · 7 of 7 edges/,
+      );
       assert.match(response, /`component:default\/billing-worker` dependsOn → `resource:default\/invoices-db`/);
       assert.deepEqual(await testModelPrompts(vs), before);
     });

@@ -47,7 +47,8 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await vscode?.screenshot(`first-open-failed-${this.currentTest.title}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await vscode?.screenshot(`first-open-failed-${this.currentTest.title}`).catch(() => undefined);
     await vscode?.dismiss().catch(() => undefined);
   });
 
@@ -76,7 +77,10 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
       console.log(`      ${step}: shown for ${shownForMs} ms, no frame painted in that time; no picture`);
       return undefined;
     }
-    assert.ok(frames.length > 0, `no frame was painted while the status item matched ${phase} (${shownForMs} ms); it said:\n${timeline.describe()}`);
+    assert.ok(
+      frames.length > 0,
+      `no frame was painted while the status item matched ${phase} (${shownForMs} ms); it said:\n${timeline.describe()}`,
+    );
     const frame = frames[Math.floor(frames.length / 2)];
     session().saveImage(step, frame.png, 'png');
     const shown = timeline.textAt(frame.at);
@@ -86,7 +90,11 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
 
   it('shows the status item indexing the files, n of N, then embedding the sections with the time left, then ready', async function () {
     const vs = session();
-    const ready = await readStatusItem(vs, (item) => ourItem('Context: ready')(item) && / indexed \d{4}-/.test(item.label), 4 * UI_TIMEOUT_MS);
+    const ready = await readStatusItem(
+      vs,
+      (item) => ourItem('Context: ready')(item) && / indexed \d{4}-/.test(item.label),
+      4 * UI_TIMEOUT_MS,
+    );
     await timeline.stopFrames();
 
     const texts = timeline.changes.map((c) => c.text);
@@ -100,22 +108,53 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
     // While indexing, the label says what is being done to the example's 99 files; the files
     // checked n of N show when the pass reports them before it moves on (not every time here).
     const indexing = timeline.matching(INDEXING);
-    assert.ok(indexing.some((c) => /^Workspace Context: indexing( \d+ of 99)?, (Checked \d+ of 99 files|Parsing and indexing 99 files)$/.test(c.label)), timeline.describe());
-    const counted = indexing.filter((c) => / of /.test(c.text)).map((c) => /(\d+) of (\d+)/.exec(c.text)!.slice(1).map(Number));
-    assert.ok(counted.every(([done, total]) => done <= total && total === 99), `${JSON.stringify(counted)}\n${timeline.describe()}`);
+    assert.ok(
+      indexing.some((c) =>
+        /^Workspace Context: indexing( \d+ of 99)?, (Checked \d+ of 99 files|Parsing and indexing 99 files)$/.test(
+          c.label,
+        ),
+      ),
+      timeline.describe(),
+    );
+    const counted = indexing
+      .filter((c) => / of /.test(c.text))
+      .map((c) => /(\d+) of (\d+)/.exec(c.text)!.slice(1).map(Number));
+    assert.ok(
+      counted.every(([done, total]) => done <= total && total === 99),
+      `${JSON.stringify(counted)}\n${timeline.describe()}`,
+    );
     // Embedding counts the example's 350 sections up, says about how long is left, and that
     // answers already work on words meanwhile.
     const embedding = timeline.matching(EMBEDDING);
     const done = embedding.map((c) => Number(/embedding (\d+) of 350/.exec(c.text)?.[1] ?? NaN));
-    assert.ok(done.every((n) => Number.isInteger(n)), `embedding counts not "n of 350":\n${timeline.describe()}`);
-    assert.deepEqual(done, [...done].sort((a, b) => a - b), 'the embedded count only grows');
-    assert.ok(embedding.some((c) => /, about \d+ min left$/.test(c.text)), `no time left shown:\n${timeline.describe()}`);
-    assert.match(embedding[embedding.length - 1].label, /^Workspace Context: embedding \d+ of 350(, about \d+ min left)?, 66 entities, 350 sections, sections without vectors yet rank on words$/);
-    assert.match(ready.label, /^Workspace Context: ready, 66 entities, 350 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/);
+    assert.ok(
+      done.every((n) => Number.isInteger(n)),
+      `embedding counts not "n of 350":\n${timeline.describe()}`,
+    );
+    assert.deepEqual(
+      done,
+      [...done].sort((a, b) => a - b),
+      'the embedded count only grows',
+    );
+    assert.ok(
+      embedding.some((c) => /, about \d+ min left$/.test(c.text)),
+      `no time left shown:\n${timeline.describe()}`,
+    );
+    assert.match(
+      embedding[embedding.length - 1].label,
+      /^Workspace Context: embedding \d+ of 350(, about \d+ min left)?, 66 entities, 350 sections, sections without vectors yet rank on words$/,
+    );
+    assert.match(
+      ready.label,
+      /^Workspace Context: ready, 66 entities, 350 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
+    );
 
     // How long each phase showed, for the README's first-run figures (not asserted: timing).
-    const span = (from: number, to: number) => ((timeline.changes[to].at - timeline.changes[from].at) / 1000).toFixed(1);
-    console.log(`      first open: starting shown ${span(0, firstIndexing)} s, indexing ${span(firstIndexing, firstEmbedding)} s, embedding ${span(firstEmbedding, lastReady)} s`);
+    const span = (from: number, to: number) =>
+      ((timeline.changes[to].at - timeline.changes[from].at) / 1000).toFixed(1);
+    console.log(
+      `      first open: starting shown ${span(0, firstIndexing)} s, indexing ${span(firstIndexing, firstEmbedding)} s, embedding ${span(firstEmbedding, lastReady)} s`,
+    );
 
     savePhase('first-open-indexing', INDEXING);
     savePhase('first-open-embedding', EMBEDDING);
@@ -127,7 +166,10 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
     // payments-platform/catalog-info.yaml line 29: `  owner: payments-team` (System billing).
     const hover = await hoverAt(vs, 'payments-platform/catalog-info.yaml', 'payments-team', ['Neighbours'], 29);
     await vs.screenshot('first-open-hover');
-    const lines = hover.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = hover
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     assert.deepEqual(lines.slice(0, 2), ['Payments team', 'Group group:default/payments-team']);
     assert.ok(lines.includes('childOf → group:default/engineering'), hover);
     assert.ok(lines.includes('Expand 2 hops: dependencies · dependents · both'), hover);

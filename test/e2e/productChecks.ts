@@ -20,11 +20,14 @@ export async function readQuickPickItems(vs: VsCodeSession, timeoutMs = UI_TIMEO
   const rows = vs.page.locator('.quick-input-widget .monaco-list-row');
   await rows.first().waitFor({ state: 'visible', timeout: timeoutMs });
   return rows.evaluateAll(
-    new Function('rows', `return rows.map((r) => ({
+    new Function(
+      'rows',
+      `return rows.map((r) => ({
       label: (r.querySelector('.label-name')?.textContent ?? '').trim(),
       description: (r.querySelector('.label-description')?.textContent ?? '').trim(),
       detail: (r.querySelector('.quick-input-list-label-meta')?.textContent ?? '').trim(),
-    }));`) as (rows: unknown[]) => QuickPickItem[],
+    }));`,
+    ) as (rows: unknown[]) => QuickPickItem[],
   );
 }
 
@@ -47,24 +50,35 @@ export async function searchWorkspaceContext(vs: VsCodeSession, question: string
 export async function commandQuickPickItems(
   vs: VsCodeSession,
   title: string,
-  { query, accept = (items: QuickPickItem[]) => items.length > 0, timeoutMs = 2 * UI_TIMEOUT_MS }:
-    { query?: string; accept?: (items: QuickPickItem[]) => boolean; timeoutMs?: number } = {},
+  {
+    query,
+    accept = (items: QuickPickItem[]) => items.length > 0,
+    timeoutMs = 2 * UI_TIMEOUT_MS,
+  }: { query?: string; accept?: (items: QuickPickItem[]) => boolean; timeoutMs?: number } = {},
 ): Promise<QuickPickItem[]> {
-  return until(`QuickPick items of "${title}"`, async () => {
-    await vs.runCommand(title);
-    if (query !== undefined) await vs.page.keyboard.insertText(query);
-    try {
-      // A list may fill in while open: give it a few seconds before reopening.
-      return await until('accepted items', async () => {
-        const shown = await readQuickPickItems(vs, 5_000);
-        return accept(shown) ? shown : undefined;
-      }, 5_000);
-    } catch {
-      return undefined;
-    } finally {
-      await vs.dismiss();
-    }
-  }, timeoutMs);
+  return until(
+    `QuickPick items of "${title}"`,
+    async () => {
+      await vs.runCommand(title);
+      if (query !== undefined) await vs.page.keyboard.insertText(query);
+      try {
+        // A list may fill in while open: give it a few seconds before reopening.
+        return await until(
+          'accepted items',
+          async () => {
+            const shown = await readQuickPickItems(vs, 5_000);
+            return accept(shown) ? shown : undefined;
+          },
+          5_000,
+        );
+      } catch {
+        return undefined;
+      } finally {
+        await vs.dismiss();
+      }
+    },
+    timeoutMs,
+  );
 }
 
 /**
@@ -77,9 +91,10 @@ export async function listMcpServers(
   vs: VsCodeSession,
   accept: (servers: { label: string; status: string }[]) => boolean = () => true,
 ): Promise<{ label: string; status: string }[]> {
-  const servers = (items: QuickPickItem[]) => items
-    .filter((i) => i.label !== 'Add Server')
-    .map((i) => ({ label: i.label, status: [i.description, i.detail].filter(Boolean).join(' ') }));
+  const servers = (items: QuickPickItem[]) =>
+    items
+      .filter((i) => i.label !== 'Add Server')
+      .map((i) => ({ label: i.label, status: [i.description, i.detail].filter(Boolean).join(' ') }));
   // An extension's servers are listed once it has activated and registered its provider.
   const items = await commandQuickPickItems(vs, 'MCP: List Servers', { accept: (shown) => accept(servers(shown)) });
   return servers(items);
@@ -91,8 +106,10 @@ export async function listMcpServers(
  */
 export async function startMcpServer(vs: VsCodeSession, label: string): Promise<void> {
   await vs.runCommand('MCP: List Servers');
-  if (!(await vs.pickQuickItem(label, { timeoutMs: UI_TIMEOUT_MS }))) throw new Error(`e2e: no MCP server "${label}" in MCP: List Servers`);
-  if (!(await vs.pickQuickItem('Start Server', { timeoutMs: UI_TIMEOUT_MS }))) throw new Error(`e2e: no "Start Server" action for MCP server "${label}"`);
+  if (!(await vs.pickQuickItem(label, { timeoutMs: UI_TIMEOUT_MS })))
+    throw new Error(`e2e: no MCP server "${label}" in MCP: List Servers`);
+  if (!(await vs.pickQuickItem('Start Server', { timeoutMs: UI_TIMEOUT_MS })))
+    throw new Error(`e2e: no "Start Server" action for MCP server "${label}"`);
   await listMcpServers(vs, (servers) => servers.some((s) => s.label === label && /running/i.test(s.status)));
 }
 
@@ -109,7 +126,13 @@ export async function mcpDiscoveredToolCount(vs: VsCodeSession, label: string): 
  * returns the hover's text once it contains every string in `expected` (the provider answers only
  * after indexing).
  */
-export async function hoverAt(vs: VsCodeSession, relativePath: string, token: string, expected: string[] = [], line?: number): Promise<string> {
+export async function hoverAt(
+  vs: VsCodeSession,
+  relativePath: string,
+  token: string,
+  expected: string[] = [],
+  line?: number,
+): Promise<string> {
   await vs.openFile(relativePath);
   if (line !== undefined) await vs.goToLine(line);
   return vs.hoverText(token, (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)));

@@ -17,14 +17,22 @@ export function ourItem(text: string): (item: StatusItem) => boolean {
 }
 
 /** Polls the status bar until an item satisfies `accept` and returns it; the error says what our item last said. */
-export async function readStatusItem(vs: VsCodeSession, accept: (item: StatusItem) => boolean, timeoutMs = UI_TIMEOUT_MS): Promise<StatusItem> {
+export async function readStatusItem(
+  vs: VsCodeSession,
+  accept: (item: StatusItem) => boolean,
+  timeoutMs = UI_TIMEOUT_MS,
+): Promise<StatusItem> {
   let ours: StatusItem | undefined;
   try {
-    return await until('a status bar item', async () => {
-      const items = await vs.readStatusBar();
-      ours = items.find((i) => i.id === STATUS_ITEM_ID);
-      return items.find(accept);
-    }, timeoutMs);
+    return await until(
+      'a status bar item',
+      async () => {
+        const items = await vs.readStatusBar();
+        ours = items.find((i) => i.id === STATUS_ITEM_ID);
+        return items.find(accept);
+      },
+      timeoutMs,
+    );
   } catch (error) {
     throw new Error(`${(error as Error).message}; the Workspace Context item last read ${JSON.stringify(ours)}`);
   }

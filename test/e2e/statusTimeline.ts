@@ -66,20 +66,23 @@ export class StatusTimeline {
     });
     await vs.page.addInitScript(OBSERVER);
     this.cdp = await vs.context.newCDPSession(vs.page);
-    this.cdp.on('Page.screencastFrame', (frame: { data: string; sessionId: number; metadata: { timestamp?: number } }) => {
-      // Every frame must be acknowledged, or Chrome stops sending them.
-      void this.cdp?.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
-      if (!this.recording) return;
-      const at = frame.metadata.timestamp !== undefined ? frame.metadata.timestamp * 1000 : Date.now();
-      // The first frame after each change is kept whatever the spacing: a phase can show for
-      // less than SAMPLE_MS. The change reaches Node before the frame that paints it (both come
-      // over the same DevTools connection, the binding call first).
-      const previous = this.frames[this.frames.length - 1];
-      const changedSince = this.changes.length > this.changesAtLastFrame;
-      if (previous && at - previous.at < SAMPLE_MS && !changedSince) return;
-      this.changesAtLastFrame = this.changes.length;
-      this.frames.push({ at, png: Buffer.from(frame.data, 'base64') });
-    });
+    this.cdp.on(
+      'Page.screencastFrame',
+      (frame: { data: string; sessionId: number; metadata: { timestamp?: number } }) => {
+        // Every frame must be acknowledged, or Chrome stops sending them.
+        void this.cdp?.send('Page.screencastFrameAck', { sessionId: frame.sessionId }).catch(() => undefined);
+        if (!this.recording) return;
+        const at = frame.metadata.timestamp !== undefined ? frame.metadata.timestamp * 1000 : Date.now();
+        // The first frame after each change is kept whatever the spacing: a phase can show for
+        // less than SAMPLE_MS. The change reaches Node before the frame that paints it (both come
+        // over the same DevTools connection, the binding call first).
+        const previous = this.frames[this.frames.length - 1];
+        const changedSince = this.changes.length > this.changesAtLastFrame;
+        if (previous && at - previous.at < SAMPLE_MS && !changedSince) return;
+        this.changesAtLastFrame = this.changes.length;
+        this.frames.push({ at, png: Buffer.from(frame.data, 'base64') });
+      },
+    );
     await this.cdp.send('Page.startScreencast', { format: 'png', everyNthFrame: 1 });
   }
 

@@ -23,10 +23,14 @@ describe('the packed VSIX: README and CHANGELOG', () => {
   });
   const text = (name: string) => {
     const file = archive.read(name);
-    assert.ok(file, `${name} is not in ${vsixPath}; it holds ${archive.names.filter((f) => !f.includes('node_modules')).join(', ')}`);
+    assert.ok(
+      file,
+      `${name} is not in ${vsixPath}; it holds ${archive.names.filter((f) => !f.includes('node_modules')).join(', ')}`,
+    );
     return file.toString('utf8');
   };
-  const assetPath = (type: string) => new RegExp(`<Asset Type="${type.replace(/\./g, '\\.')}" Path="([^"]+)"`).exec(text('extension.vsixmanifest'))?.[1];
+  const assetPath = (type: string) =>
+    new RegExp(`<Asset Type="${type.replace(/\./g, '\\.')}" Path="([^"]+)"`).exec(text('extension.vsixmanifest'))?.[1];
 
   it("shows the extension's own README for users, not the repository's developer README", () => {
     assert.equal(assetPath('Microsoft.VisualStudio.Services.Content.Details'), 'extension/readme.md');
@@ -34,14 +38,25 @@ describe('the packed VSIX: README and CHANGELOG', () => {
     assert.equal(readme, readFileSync(path.join(projectDir, 'client', 'README.md'), 'utf8'));
     assert.notEqual(readme, readFileSync(path.join(projectDir, 'README.md'), 'utf8'));
     const headings = readme.split('\n').filter((l) => l.startsWith('## '));
-    assert.deepEqual(headings, ['## Getting started', '## What the first open costs', '## Commands', '## Settings', '## Trust and safety', '## Other agents', '## When something looks wrong']);
+    assert.deepEqual(headings, [
+      '## Getting started',
+      '## What the first open costs',
+      '## Commands',
+      '## Settings',
+      '## Trust and safety',
+      '## Other agents',
+      '## When something looks wrong',
+    ]);
     // What a user does first, and nothing a user of the extension would not run.
     assert.match(readme, /^# Workspace Context\n\nAnswers questions about your workspace/);
     assert.match(readme, /type \*\*@context\*\* and your question/);
     assert.match(readme, /\*indexing n of N\*.*\n.*\*embedding n of N, about M min left\*/);
     assert.doesNotMatch(readme, /npm (ci|test|run)|esbuild|mocha|npm run e2e/);
     // Only one README at the extension's root: vsce's readme.md.
-    assert.deepEqual(archive.names.filter((f) => /^extension\/readme\.md$/i.test(f)), ['extension/readme.md']);
+    assert.deepEqual(
+      archive.names.filter((f) => /^extension\/readme\.md$/i.test(f)),
+      ['extension/readme.md'],
+    );
   });
 
   it('ships the CHANGELOG, with an entry for the packed version', () => {

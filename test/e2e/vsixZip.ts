@@ -33,7 +33,8 @@ export function readZip(zipPath: string): ZipArchive {
   let at = zip.readUInt32LE(end + 16);
   const entries = new Map<string, { method: number; dataStart: number; compressedSize: number }>();
   for (let i = 0; i < count; i++) {
-    if (zip.readUInt32LE(at) !== CENTRAL_FILE_HEADER) throw new Error(`${zipPath}: central directory entry ${i} is damaged`);
+    if (zip.readUInt32LE(at) !== CENTRAL_FILE_HEADER)
+      throw new Error(`${zipPath}: central directory entry ${i} is damaged`);
     const method = zip.readUInt16LE(at + 10);
     const compressedSize = zip.readUInt32LE(at + 20);
     const nameLength = zip.readUInt16LE(at + 28);
@@ -42,7 +43,8 @@ export function readZip(zipPath: string): ZipArchive {
     const localHeader = zip.readUInt32LE(at + 42);
     const name = zip.toString('utf8', at + 46, at + 46 + nameLength);
     at += 46 + nameLength + extraLength + commentLength;
-    if (zip.readUInt32LE(localHeader) !== LOCAL_FILE_HEADER) throw new Error(`${zipPath}: local header of ${name} is damaged`);
+    if (zip.readUInt32LE(localHeader) !== LOCAL_FILE_HEADER)
+      throw new Error(`${zipPath}: local header of ${name} is damaged`);
     const dataStart = localHeader + 30 + zip.readUInt16LE(localHeader + 26) + zip.readUInt16LE(localHeader + 28);
     entries.set(name, { method, dataStart, compressedSize });
   }

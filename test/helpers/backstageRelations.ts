@@ -62,9 +62,15 @@ const POLICIES = backstage.EntityPolicies.allOf([
 ]);
 
 const KIND_VALIDATORS = [
-  backstage.apiEntityV1alpha1Validator, mcpServerApiEntityValidator, backstage.componentEntityV1alpha1Validator,
-  backstage.resourceEntityV1alpha1Validator, backstage.groupEntityV1alpha1Validator, backstage.locationEntityV1alpha1Validator,
-  backstage.userEntityV1alpha1Validator, backstage.systemEntityV1alpha1Validator, backstage.domainEntityV1alpha1Validator,
+  backstage.apiEntityV1alpha1Validator,
+  mcpServerApiEntityValidator,
+  backstage.componentEntityV1alpha1Validator,
+  backstage.resourceEntityV1alpha1Validator,
+  backstage.groupEntityV1alpha1Validator,
+  backstage.locationEntityV1alpha1Validator,
+  backstage.userEntityV1alpha1Validator,
+  backstage.systemEntityV1alpha1Validator,
+  backstage.domainEntityV1alpha1Validator,
 ];
 
 /** What a resolved placeholder leaves for validation: any string (its content is irrelevant here). */
@@ -127,7 +133,9 @@ export async function backstageCatalog(dir: string): Promise<BackstageCatalog> {
         const targets = (entity.spec ?? {})[field] as string | string[] | undefined;
         if (!targets) continue;
         for (const target of [targets].flat()) {
-          const ref = backstage.stringifyEntityRef(backstage.parseEntityRef(target, { defaultKind, defaultNamespace: self.namespace }));
+          const ref = backstage.stringifyEntityRef(
+            backstage.parseEntityRef(target, { defaultKind, defaultNamespace: self.namespace }),
+          );
           relations.add(`${selfRef} ${relation} ${ref}`);
           relations.add(`${ref} ${reverse} ${selfRef}`);
         }
@@ -138,7 +146,10 @@ export async function backstageCatalog(dir: string): Promise<BackstageCatalog> {
 }
 
 /** Recall and precision of `actual` against `expected` (1 and 1 when both are empty). */
-export function recallPrecision(expected: ReadonlySet<string>, actual: ReadonlySet<string>): { recall: number; precision: number; missing: string[]; extra: string[] } {
+export function recallPrecision(
+  expected: ReadonlySet<string>,
+  actual: ReadonlySet<string>,
+): { recall: number; precision: number; missing: string[]; extra: string[] } {
   const missing = [...expected].filter((r) => !actual.has(r)).sort();
   const extra = [...actual].filter((r) => !expected.has(r)).sort();
   const hit = expected.size - missing.length;

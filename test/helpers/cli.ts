@@ -26,12 +26,21 @@ export interface CliRun {
 }
 
 /** `timeoutMs`: how long the run may take before it is killed (and fails); default 120 s. */
-export function wsctx(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): CliRun {
+export function wsctx(
+  args: string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {},
+): CliRun {
   if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
   const result = spawnSync(process.execPath, [WSCTX, ...args], {
     cwd: options.cwd,
     // Words only unless a test asks for embeddings: the model is exercised by its own suites.
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off', ...options.env },
+    env: {
+      ...process.env,
+      WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+      XDG_CONFIG_HOME: TEST_CONFIG_HOME,
+      WSCTX_EMBEDDINGS: 'off',
+      ...options.env,
+    },
     encoding: 'utf8',
     timeout: options.timeoutMs ?? 120_000,
   });
@@ -47,7 +56,13 @@ export function wsctxAsync(args: string[], options: { cwd?: string; env?: NodeJS
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WSCTX, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off', ...options.env },
+      env: {
+        ...process.env,
+        WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+        XDG_CONFIG_HOME: TEST_CONFIG_HOME,
+        WSCTX_EMBEDDINGS: 'off',
+        ...options.env,
+      },
     });
     let stdout = '';
     let stderr = '';

@@ -36,7 +36,12 @@ export async function startEmbeddingsServer(): Promise<EmbeddingsServer> {
         // Recorded all the same: any request is what these tests look for.
       }
       const inputs = Array.isArray(payload.input) ? payload.input : [];
-      requests.push({ path: req.url ?? '', authorization: req.headers.authorization, model: String(payload.model ?? ''), inputs: inputs.length });
+      requests.push({
+        path: req.url ?? '',
+        authorization: req.headers.authorization,
+        model: String(payload.model ?? ''),
+        inputs: inputs.length,
+      });
       const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: vectorOf(text) }));
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data, model: payload.model }));

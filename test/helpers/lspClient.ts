@@ -37,7 +37,13 @@ import {
 } from 'vscode-languageserver-protocol/node';
 import { TEST_CONFIG_HOME } from './cli';
 import { copyExampleWorkspace } from './tempWorkspace';
-import { IndexStatusNotification, McpEndpointNotification, type IndexStatus, type InitializationOptions, type McpEndpointInfo } from '../../shared/protocol';
+import {
+  IndexStatusNotification,
+  McpEndpointNotification,
+  type IndexStatus,
+  type InitializationOptions,
+  type McpEndpointInfo,
+} from '../../shared/protocol';
 
 const ROOT = path.resolve(__dirname, '../..');
 export const SERVER = path.join(ROOT, 'dist', 'server.js');
@@ -94,14 +100,22 @@ export class LspClient {
     });
     // Progress arrives by token: listen on each token the server asks us to create.
     connection.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
-      connection.onProgress(WorkDoneProgress.type, token, (value) => this.record(() => this.progress.push({ token, value })));
+      connection.onProgress(WorkDoneProgress.type, token, (value) =>
+        this.record(() => this.progress.push({ token, value })),
+      );
     });
     connection.onRequest(ConfigurationRequest.type, (params) => params.items.map(() => this.settings ?? null));
     connection.onRequest(RegistrationRequest.type, (params) => {
-      this.registrations.push(...params.registrations.map((r) => ({ method: r.method, registerOptions: r.registerOptions })));
+      this.registrations.push(
+        ...params.registrations.map((r) => ({ method: r.method, registerOptions: r.registerOptions })),
+      );
     });
-    connection.onNotification(PublishDiagnosticsNotification.type, (params) => this.record(() => this.diagnostics.set(params.uri, params.diagnostics)));
-    connection.onNotification(LogMessageNotification.type, (params) => this.record(() => this.logs.push(params.message)));
+    connection.onNotification(PublishDiagnosticsNotification.type, (params) =>
+      this.record(() => this.diagnostics.set(params.uri, params.diagnostics)),
+    );
+    connection.onNotification(LogMessageNotification.type, (params) =>
+      this.record(() => this.logs.push(params.message)),
+    );
     connection.onNotification(IndexStatusNotification.type, (status) => this.record(() => this.statuses.push(status)));
     connection.onNotification(McpEndpointNotification.type, (info) => this.record(() => this.endpoints.push(info)));
     connection.listen();
@@ -111,28 +125,49 @@ export class LspClient {
   static async start(workspace: string, options: LspOptions = {}): Promise<LspClient> {
     buildServer();
     // Words only unless a test asks otherwise: the model has suites of its own.
-    const child = spawn(process.execPath, [SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off', ...options.env } });
-    const connection = createProtocolConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
-    const client = new LspClient(connection, child, workspace, options);
-    const exited = client.waitFor('the server to exit', () => client.exitCode !== undefined).then(() => {
-      throw new Error(`the server exited during initialize:\n${client.stderr}`);
-    });
-    exited.catch(() => undefined);
-    client.initializeResult = await Promise.race([exited, connection.sendRequest(InitializeRequest.type, {
-      processId: process.pid,
-      rootUri: fileUri(workspace),
-      workspaceFolders: [{ uri: fileUri(workspace), name: path.basename(workspace) }],
-      capabilities: {
-        window: { workDoneProgress: true },
-        workspace: { configuration: true, didChangeWatchedFiles: { dynamicRegistration: true }, didChangeConfiguration: { dynamicRegistration: true }, workspaceFolders: true },
-        textDocument: {
-          hover: { contentFormat: ['markdown', 'plaintext'] },
-          completion: { completionItem: { snippetSupport: false } },
-          publishDiagnostics: { relatedInformation: true },
-        },
+    const child = spawn(process.execPath, [SERVER, '--stdio'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        XDG_CONFIG_HOME: TEST_CONFIG_HOME,
+        WSCTX_EMBEDDINGS: process.env.WSCTX_EMBEDDINGS ?? 'off',
+        ...options.env,
       },
-      initializationOptions: options.initializationOptions ?? null,
-    })]);
+    });
+    const connection = createProtocolConnection(
+      new StreamMessageReader(child.stdout!),
+      new StreamMessageWriter(child.stdin!),
+    );
+    const client = new LspClient(connection, child, workspace, options);
+    const exited = client
+      .waitFor('the server to exit', () => client.exitCode !== undefined)
+      .then(() => {
+        throw new Error(`the server exited during initialize:\n${client.stderr}`);
+      });
+    exited.catch(() => undefined);
+    client.initializeResult = await Promise.race([
+      exited,
+      connection.sendRequest(InitializeRequest.type, {
+        processId: process.pid,
+        rootUri: fileUri(workspace),
+        workspaceFolders: [{ uri: fileUri(workspace), name: path.basename(workspace) }],
+        capabilities: {
+          window: { workDoneProgress: true },
+          workspace: {
+            configuration: true,
+            didChangeWatchedFiles: { dynamicRegistration: true },
+            didChangeConfiguration: { dynamicRegistration: true },
+            workspaceFolders: true,
+          },
+          textDocument: {
+            hover: { contentFormat: ['markdown', 'plaintext'] },
+            completion: { completionItem: { snippetSupport: false } },
+            publishDiagnostics: { relatedInformation: true },
+          },
+        },
+        initializationOptions: options.initializationOptions ?? null,
+      }),
+    ]);
     await connection.sendNotification(InitializedNotification.type, {});
     return client;
   }
@@ -144,7 +179,11 @@ export class LspClient {
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(probe);
-        reject(new Error(`gave up waiting for ${what}; server stderr:\n${this.stderr}\nlogs:\n${this.logs.slice(-20).join('\n')}`));
+        reject(
+          new Error(
+            `gave up waiting for ${what}; server stderr:\n${this.stderr}\nlogs:\n${this.logs.slice(-20).join('\n')}`,
+          ),
+        );
       }, WAIT_LIMIT_MS);
       const probe = () => {
         if (this.exitCode !== undefined && what !== 'the server to exit') {
@@ -165,16 +204,24 @@ export class LspClient {
 
   /** Waits until the index status says ready with no pass running, after `since` statuses. */
   waitForReady(since = 0): Promise<IndexStatus> {
-    return this.waitFor('the index status to say ready', () => this.statuses.slice(since).find((s) => s.phase === 'ready' && !s.updating));
+    return this.waitFor('the index status to say ready', () =>
+      this.statuses.slice(since).find((s) => s.phase === 'ready' && !s.updating),
+    );
   }
 
   uri(rel: string): string {
     return fileUri(path.join(this.workspace, ...rel.split('/')));
   }
 
-  async open(rel: string, text: string, languageId = rel.endsWith('.md') ? 'markdown' : rel.match(/\.ya?ml$/) ? 'yaml' : 'plaintext'): Promise<string> {
+  async open(
+    rel: string,
+    text: string,
+    languageId = rel.endsWith('.md') ? 'markdown' : rel.match(/\.ya?ml$/) ? 'yaml' : 'plaintext',
+  ): Promise<string> {
     const uri = this.uri(rel);
-    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, {
+      textDocument: { uri, languageId, version: 1, text },
+    });
     return uri;
   }
 

@@ -18,7 +18,12 @@ export async function connectStdio(workspace: string, extraArgs: string[] = []):
   const transport = new StdioClientTransport({
     command: process.execPath,
     args: [WSCTX, 'mcp', '--workspace', workspace, ...extraArgs],
-    env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off' },
+    env: {
+      ...(process.env as Record<string, string>),
+      WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+      XDG_CONFIG_HOME: TEST_CONFIG_HOME,
+      WSCTX_EMBEDDINGS: 'off',
+    },
     stderr: 'pipe',
   });
   let stderr = '';
@@ -36,10 +41,19 @@ export interface HttpServerProcess {
 }
 
 export async function startHttpServer(workspace: string, token?: string): Promise<HttpServerProcess> {
-  const child = spawn(process.execPath, [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off' },
-  });
+  const child = spawn(
+    process.execPath,
+    [WSCTX, 'serve', '--workspace', workspace, '--port', '0', ...(token ? ['--token', token] : [])],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: {
+        ...process.env,
+        WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+        XDG_CONFIG_HOME: TEST_CONFIG_HOME,
+        WSCTX_EMBEDDINGS: 'off',
+      },
+    },
+  );
   let stderr = '';
   const ready = new Promise<{ url: string; token: string }>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 30_000);
@@ -68,14 +82,20 @@ export async function startHttpServer(workspace: string, token?: string): Promis
 }
 
 export async function connectHttp(url: string, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
   const client = new Client({ name: 'wsctx-test', version: '1.0.0' });
   await client.connect(transport);
   return client;
 }
 
 /** Calls a tool until the answer is no longer `index-cold` (the server indexes in the background). */
-export async function callWhenWarm(client: Client, name: string, args: Record<string, unknown>): Promise<Awaited<ReturnType<Client['callTool']>>> {
+export async function callWhenWarm(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<Awaited<ReturnType<Client['callTool']>>> {
   for (let attempt = 0; attempt < 200; attempt++) {
     const result = await client.callTool({ name, arguments: args });
     const degraded = (result.structuredContent as { degraded?: string[] } | undefined)?.degraded ?? [];

@@ -20,8 +20,11 @@ export interface PostgresServer {
 export function postgresUnavailable(): string | undefined {
   if (process.env.WSCTX_TEST_POSTGRES_URL) return undefined;
   const root = '/usr/lib/postgresql';
-  const found = fs.existsSync(root) && fs.readdirSync(root).some((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')));
-  return found ? undefined : `no PostgreSQL server binaries under ${root} and no $WSCTX_TEST_POSTGRES_URL (apt-get install postgresql; .ci/run does)`;
+  const found =
+    fs.existsSync(root) && fs.readdirSync(root).some((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')));
+  return found
+    ? undefined
+    : `no PostgreSQL server binaries under ${root} and no $WSCTX_TEST_POSTGRES_URL (apt-get install postgresql; .ci/run does)`;
 }
 
 /** A server of this process's own, which a test may stop and start again (its data and port kept). */
@@ -33,8 +36,12 @@ export interface OwnPostgresServer extends PostgresServer {
 /** Always a new server from the local binaries (never $WSCTX_TEST_POSTGRES_URL's, which others use). */
 export function startOwnPostgres(): OwnPostgresServer {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-pg-'));
-  const url = execFileSync('bash', [path.join(SCRIPTS, 'start-temp.sh'), dir], { encoding: 'utf8', timeout: 120_000 }).trim();
-  const ctl = (action: 'stop' | 'start') => execFileSync('bash', [path.join(SCRIPTS, 'pause-temp.sh'), dir, action], { encoding: 'utf8', timeout: 120_000 });
+  const url = execFileSync('bash', [path.join(SCRIPTS, 'start-temp.sh'), dir], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  }).trim();
+  const ctl = (action: 'stop' | 'start') =>
+    execFileSync('bash', [path.join(SCRIPTS, 'pause-temp.sh'), dir, action], { encoding: 'utf8', timeout: 120_000 });
   return {
     url,
     stop: () => void spawnSync('bash', [path.join(SCRIPTS, 'stop-temp.sh'), dir], { timeout: 60_000 }),
@@ -46,7 +53,8 @@ export function startOwnPostgres(): OwnPostgresServer {
 /** Whether the local binaries can start a server of this process's own. */
 export function ownPostgresUnavailable(): string | undefined {
   const root = '/usr/lib/postgresql';
-  const found = fs.existsSync(root) && fs.readdirSync(root).some((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')));
+  const found =
+    fs.existsSync(root) && fs.readdirSync(root).some((v) => fs.existsSync(path.join(root, v, 'bin', 'initdb')));
   return found ? undefined : `no PostgreSQL server binaries under ${root} (apt-get install postgresql; .ci/run does)`;
 }
 
@@ -54,6 +62,9 @@ export function startPostgres(): PostgresServer {
   const given = process.env.WSCTX_TEST_POSTGRES_URL;
   if (given) return { url: given, stop: () => undefined };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-pg-'));
-  const url = execFileSync('bash', [path.join(SCRIPTS, 'start-temp.sh'), dir], { encoding: 'utf8', timeout: 120_000 }).trim();
+  const url = execFileSync('bash', [path.join(SCRIPTS, 'start-temp.sh'), dir], {
+    encoding: 'utf8',
+    timeout: 120_000,
+  }).trim();
   return { url, stop: () => void spawnSync('bash', [path.join(SCRIPTS, 'stop-temp.sh'), dir], { timeout: 60_000 }) };
 }

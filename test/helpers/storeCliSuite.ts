@@ -29,19 +29,27 @@ export interface ServeStatus {
 
 /** `GET /status` of a server at `endpoint` (its /mcp URL) with `token`. */
 export async function serveStatus(endpoint: string, token: string): Promise<ServeStatus> {
-  const response = await fetch(endpoint.replace(/\/mcp$/, '/status'), { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(endpoint.replace(/\/mcp$/, '/status'), {
+    headers: { authorization: `Bearer ${token}` },
+  });
   assert.equal(response.status, 200, await response.clone().text());
   return (await response.json()) as ServeStatus;
 }
 
 /** Waits (up to 20 s) until the server's status holds `namespace` at `generation` or later; its status then. */
-export async function waitForGeneration(endpoint: string, token: string, namespace: string, generation: number): Promise<ServeStatus> {
+export async function waitForGeneration(
+  endpoint: string,
+  token: string,
+  namespace: string,
+  generation: number,
+): Promise<ServeStatus> {
   const deadline = Date.now() + 20_000;
   for (;;) {
     const status = await serveStatus(endpoint, token);
     const held = status.namespaces.find((n) => n.name === namespace);
     if (held && (held.generation ?? 0) >= generation) return status;
-    if (Date.now() > deadline) assert.fail(`${namespace} not at generation ${generation} after 20 s: ${JSON.stringify(status)}`);
+    if (Date.now() > deadline)
+      assert.fail(`${namespace} not at generation ${generation} after 20 s: ${JSON.stringify(status)}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -55,7 +63,9 @@ interface Run {
 /** The built CLI as a child process, awaited without blocking this process. */
 export function wsctxAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WSCTX, ...args], { env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...env } });
+    const child = spawn(process.execPath, [WSCTX, ...args], {
+      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...env },
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -79,9 +89,22 @@ function answerOf(output: Record<string, unknown>) {
 }
 
 /** Every tool: the library tools read the library of the one namespace that holds one. */
-const STORE_ROSTER = ['get_context', 'get_file', 'get_section', 'get_toc', 'read_page', 'search_instructions', 'workspace_context', 'workspace_expand'];
+const STORE_ROSTER = [
+  'get_context',
+  'get_file',
+  'get_section',
+  'get_toc',
+  'read_page',
+  'search_instructions',
+  'workspace_context',
+  'workspace_expand',
+];
 
-const QUESTIONS = ['how do we roll back billing-worker?', 'who owns the ledger API', 'what does the deploy pipeline do when a migration fails'];
+const QUESTIONS = [
+  'how do we roll back billing-worker?',
+  'who owns the ledger API',
+  'what does the deploy pipeline do when a migration fails',
+];
 
 /**
  * Registers the suite. `url()` gives the server's connection string once `before` has run; `env`
@@ -98,46 +121,80 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
     fernhill = copyExampleWorkspace();
     tiny = tempDir('tiny');
-    write(tiny, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: secret-vault\n  description: Holds the rotation keys for billing-worker\nspec:\n  type: service\n  lifecycle: production\n  owner: team-vault\n');
-    write(tiny, 'overview.md', '# Secret vault\n\nRoll back billing-worker keys with the vault runbook. Only team-vault may read it.\n');
+    write(
+      tiny,
+      'catalog-info.yaml',
+      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: secret-vault\n  description: Holds the rotation keys for billing-worker\nspec:\n  type: service\n  lifecycle: production\n  owner: team-vault\n',
+    );
+    write(
+      tiny,
+      'overview.md',
+      '# Secret vault\n\nRoll back billing-worker keys with the vault runbook. Only team-vault may read it.\n',
+    );
   });
   after(() => removeTempDirs());
 
   it('index --store writes each folder as its own namespace and reports what it wrote', async () => {
-    const out = json(await run(['index', '--store', url(), '--workspace', fernhill, '--workspace', tiny, '--json']), 'index --store');
-    const namespaces = out.namespaces as { namespace: string; documents: number; documentsWritten: number; sectionsWritten: number; postingsWritten: number; catalogWritten: boolean }[];
+    const out = json(
+      await run(['index', '--store', url(), '--workspace', fernhill, '--workspace', tiny, '--json']),
+      'index --store',
+    );
+    const namespaces = out.namespaces as {
+      namespace: string;
+      documents: number;
+      documentsWritten: number;
+      sectionsWritten: number;
+      postingsWritten: number;
+      catalogWritten: boolean;
+    }[];
     assert.equal(namespaces.length, 2);
     [ns, tinyNs] = namespaces.map((n) => n.namespace);
     assert.equal(ns, path.basename(fernhill));
     assert.equal(namespaces[0].documentsWritten, namespaces[0].documents);
-    assert.ok(namespaces[0].sectionsWritten > 300 && namespaces[0].postingsWritten > 10_000, JSON.stringify(namespaces[0]));
+    assert.ok(
+      namespaces[0].sectionsWritten > 300 && namespaces[0].postingsWritten > 10_000,
+      JSON.stringify(namespaces[0]),
+    );
     assert.equal(namespaces[0].catalogWritten, true);
     assert.doesNotMatch(String(out.store), /:[^@/]*@.*:/);
   });
 
   it('ask --store answers exactly as the in-memory engine: passages, scores, why[], neighbourhood', async () => {
     for (const question of QUESTIONS) {
-      const memory = json(await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
+      const memory = json(
+        await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache']),
+        'ask in memory',
+      );
       const stored = json(await run(['ask', question, '--store', url(), '--workspace', ns, '--json']), 'ask --store');
       assert.ok((memory.passages as unknown[]).length > 0, question);
       assert.deepEqual(answerOf(stored), answerOf(memory), question);
     }
     // Loading the namespace into memory for one question gives the same answer, the count of candidates included.
-    const memory = json(await run(['ask', QUESTIONS[0], '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
-    const loaded = json(await run(['ask', QUESTIONS[0], '--store', url(), '--workspace', ns, '--json', '--store-mode', 'memory']), 'ask --store --store-mode memory');
+    const memory = json(
+      await run(['ask', QUESTIONS[0], '--workspace', fernhill, '--json', '--no-cache']),
+      'ask in memory',
+    );
+    const loaded = json(
+      await run(['ask', QUESTIONS[0], '--store', url(), '--workspace', ns, '--json', '--store-mode', 'memory']),
+      'ask --store --store-mode memory',
+    );
     const { indexedAt: _a, ...loadedAnswer } = loaded;
     const { indexedAt: _b, ...memoryAnswer } = memory;
     assert.deepEqual(loadedAnswer, memoryAnswer);
   });
 
-  it('ask --store flags a library passage\'s conflict with a page it did not return, as in memory', async () => {
+  it("ask --store flags a library passage's conflict with a page it did not return, as in memory", async () => {
     // The refund policy and the refunds guide disagree on the window; with --limit 1 only the
     // policy is returned, and the store's question state holds neither the guide's text nor,
     // told the ranking, perhaps the guide at all: the conflict comes from the whole library.
     const args = ['ask', 'what is the refund window?', '--limit', '1', '--json'];
     const memory = json(await run([...args, '--workspace', fernhill, '--no-cache']), 'ask in memory');
     const stored = json(await run([...args, '--store', url(), '--workspace', ns]), 'ask --store');
-    const conflicts = (out: Record<string, unknown>) => (out.passages as { title: string; conflicts?: { with: { title: string } }[] }[]).map((p) => [p.title, (p.conflicts ?? []).map((c) => c.with.title)]);
+    const conflicts = (out: Record<string, unknown>) =>
+      (out.passages as { title: string; conflicts?: { with: { title: string } }[] }[]).map((p) => [
+        p.title,
+        (p.conflicts ?? []).map((c) => c.with.title),
+      ]);
     assert.deepEqual(conflicts(memory), [['Refund policy', ['Issuing refunds']]]);
     assert.deepEqual(answerOf(stored), answerOf(memory));
   });
@@ -154,7 +211,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [WSCTX, 'mcp', '--store', url(), '--workspace', ns],
-      env: { ...(process.env as Record<string, string>), WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...(env as Record<string, string>) },
+      env: {
+        ...(process.env as Record<string, string>),
+        WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+        WSCTX_EMBEDDINGS: 'off',
+        ...(env as Record<string, string>),
+      },
       stderr: 'pipe',
     });
     const client = new Client({ name: 'wsctx-store-test', version: '1.0.0' });
@@ -162,9 +224,15 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     try {
       assert.deepEqual((await client.listTools()).tools.map((t) => t.name).sort(), STORE_ROSTER);
       const question = QUESTIONS[0];
-      const result = await client.callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } });
+      const result = await client.callTool({
+        name: 'workspace_context',
+        arguments: { workspace: ns, question, limit: 10 },
+      });
       assert.ok(!result.isError, JSON.stringify(result.content));
-      const cli = json(await run(['ask', question, '--store', url(), '--workspace', ns, '--json', '--limit', '10']), 'ask --store');
+      const cli = json(
+        await run(['ask', question, '--store', url(), '--workspace', ns, '--json', '--limit', '10']),
+        'ask --store',
+      );
       assert.deepEqual(answerOf(result.structuredContent as Record<string, unknown>), answerOf(cli));
     } finally {
       await client.close();
@@ -172,18 +240,34 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
   });
 
   it('a second index writes only the document that changed, and the answer follows it', async () => {
-    fs.appendFileSync(path.join(fernhill, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md'), '\n## Quarantine\n\nA zebracorn release is quarantined before any rollback.\n');
+    fs.appendFileSync(
+      path.join(fernhill, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md'),
+      '\n## Quarantine\n\nA zebracorn release is quarantined before any rollback.\n',
+    );
     const out = json(await run(['index', '--store', url(), '--workspace', fernhill, '--json']), 'index again');
-    const report = (out.namespaces as { documentsWritten: number; documentsKept: number; documentsRemoved: number; catalogWritten: boolean }[])[0];
+    const report = (
+      out.namespaces as {
+        documentsWritten: number;
+        documentsKept: number;
+        documentsRemoved: number;
+        catalogWritten: boolean;
+      }[]
+    )[0];
     assert.equal(report.documentsWritten, 1);
     assert.equal(report.documentsRemoved, 0);
     assert.ok(report.documentsKept > 100);
     assert.equal(report.catalogWritten, false);
-    const stored = json(await run(['ask', 'zebracorn quarantine', '--store', url(), '--workspace', ns, '--json']), 'ask after the change');
+    const stored = json(
+      await run(['ask', 'zebracorn quarantine', '--store', url(), '--workspace', ns, '--json']),
+      'ask after the change',
+    );
     const first = (stored.passages as { headingPath: string[]; sourceRef: { path: string } }[])[0];
     assert.equal(first.sourceRef.path, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md');
     assert.equal(first.headingPath.at(-1), 'Quarantine');
-    const memory = json(await run(['ask', 'zebracorn quarantine', '--workspace', fernhill, '--json', '--no-cache']), 'ask in memory');
+    const memory = json(
+      await run(['ask', 'zebracorn quarantine', '--workspace', fernhill, '--json', '--no-cache']),
+      'ask in memory',
+    );
     assert.deepEqual(answerOf(stored), answerOf(memory));
   });
 
@@ -206,12 +290,21 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     }
     // The bundle names billing-worker's own dunning runbook, read from the store's entity docs.
     assert.match((await run(['context', task, '--store', url(), '--workspace', ns])).stdout, /runbooks\/dunning\.md/);
-    const toc = JSON.parse((await run(['toc', '--json', '--store', url(), '--workspace', ns])).stdout) as { namespaces: { documents: { id: string; sections: { id: string }[] }[] }[] };
+    const toc = JSON.parse((await run(['toc', '--json', '--store', url(), '--workspace', ns])).stdout) as {
+      namespaces: { documents: { id: string; sections: { id: string }[] }[] }[];
+    };
     const doc = toc.namespaces[0].documents[1];
-    for (const [command, id] of [['page', doc.id], ['section', doc.sections[1].id]]) {
+    for (const [command, id] of [
+      ['page', doc.id],
+      ['section', doc.sections[1].id],
+    ]) {
       const memory = await run([command, id, '--workspace', fernhill, '--no-cache']);
       assert.ok(memory.code === 0 && memory.stdout.length > 100, `${command} ${id}: ${memory.stderr}`);
-      assert.equal((await run([command, id, '--store', url(), '--workspace', ns])).stdout, memory.stdout, `${command} ${id}`);
+      assert.equal(
+        (await run([command, id, '--store', url(), '--workspace', ns])).stdout,
+        memory.stdout,
+        `${command} ${id}`,
+      );
     }
   });
 
@@ -257,18 +350,40 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       words.dispose();
     }
     const local = { WSCTX_EMBEDDINGS: 'local', WSCTX_CACHE_DIR: cache };
-    const out = json(await wsctxAsync(['index', '--store', url(), '--workspace', hybrid, '--json'], { ...env, ...local }), 'index --store with vectors');
-    const report = (out.namespaces as { namespace: string; vectorSectionsWritten: number; windowsWritten: number }[])[0];
+    const out = json(
+      await wsctxAsync(['index', '--store', url(), '--workspace', hybrid, '--json'], { ...env, ...local }),
+      'index --store with vectors',
+    );
+    const report = (
+      out.namespaces as { namespace: string; vectorSectionsWritten: number; windowsWritten: number }[]
+    )[0];
     assert.equal(report.vectorSectionsWritten, sections);
     assert.ok(report.windowsWritten > sections);
     for (const question of QUESTIONS.slice(0, 2)) {
-      const memory = json(await wsctxAsync(['ask', question, '--workspace', hybrid, '--json'], local), 'ask in memory with vectors');
-      const stored = json(await wsctxAsync(['ask', question, '--store', url(), '--workspace', report.namespace, '--json'], { ...env, ...local, WSCTX_STORE_VECTOR_SEARCH: 'exact' }), 'ask --store with vectors');
+      const memory = json(
+        await wsctxAsync(['ask', question, '--workspace', hybrid, '--json'], local),
+        'ask in memory with vectors',
+      );
+      const stored = json(
+        await wsctxAsync(['ask', question, '--store', url(), '--workspace', report.namespace, '--json'], {
+          ...env,
+          ...local,
+          WSCTX_STORE_VECTOR_SEARCH: 'exact',
+        }),
+        'ask --store with vectors',
+      );
       // Every passage has a vector, so every why[] holds the meaning term (its value is the
       // question's cosine against stand-in vectors: often 0 after the crowd anchor).
       const passages = stored.passages as { why: { signal: string }[] }[];
-      assert.ok(passages.length > 0 && passages.every((p) => p.why.some((w) => w.signal === 'meaning')), `${question}: meaning counted`);
-      assert.deepEqual(stored.meaning, { model: (memory.meaning as { model: string }).model, sectionsWithVectors: sections, sectionsWithoutVectors: 0 });
+      assert.ok(
+        passages.length > 0 && passages.every((p) => p.why.some((w) => w.signal === 'meaning')),
+        `${question}: meaning counted`,
+      );
+      assert.deepEqual(stored.meaning, {
+        model: (memory.meaning as { model: string }).model,
+        sectionsWithVectors: sections,
+        sectionsWithoutVectors: 0,
+      });
       assert.deepEqual(answerOf(stored), answerOf(memory), question);
     }
   });
@@ -281,9 +396,18 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
 
     before(async function () {
       const config = path.join(tempDir('serve'), 'server.yaml');
-      fs.writeFileSync(config, `tokens:\n  - name: everyone\n    token: ${everything}\n  - name: fernhill-readers\n    tokenEnv: WSCTX_TEST_FERNHILL_TOKEN\n    folders: [${ns}]\n`);
+      fs.writeFileSync(
+        config,
+        `tokens:\n  - name: everyone\n    token: ${everything}\n  - name: fernhill-readers\n    tokenEnv: WSCTX_TEST_FERNHILL_TOKEN\n    folders: [${ns}]\n`,
+      );
       server = spawn(process.execPath, [WSCTX, 'serve', '--store', url(), '--config', config, '--port', '0'], {
-        env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', WSCTX_TEST_FERNHILL_TOKEN: fernhillOnly, ...env },
+        env: {
+          ...process.env,
+          WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+          WSCTX_EMBEDDINGS: 'off',
+          WSCTX_TEST_FERNHILL_TOKEN: fernhillOnly,
+          ...env,
+        },
       });
       endpoint = await new Promise<string>((resolve, reject) => {
         let err = '';
@@ -308,17 +432,32 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     });
 
     it('offers every tool and answers many concurrent readers as the in-memory engine does', async () => {
-      const clients = await Promise.all([everything, everything, fernhillOnly, fernhillOnly].map((t) => connectHttp(endpoint, t)));
+      const clients = await Promise.all(
+        [everything, everything, fernhillOnly, fernhillOnly].map((t) => connectHttp(endpoint, t)),
+      );
       try {
         const tools = (await clients[0].listTools()).tools.map((t) => t.name).sort();
         assert.deepEqual(tools, STORE_ROSTER);
         const expected = new Map<string, unknown>();
-        for (const question of QUESTIONS) expected.set(question, answerOf(json(await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache', '--limit', '10']), 'ask in memory')));
+        for (const question of QUESTIONS)
+          expected.set(
+            question,
+            answerOf(
+              json(
+                await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache', '--limit', '10']),
+                'ask in memory',
+              ),
+            ),
+          );
         const calls = [];
         for (let round = 0; round < 5; round++) {
           for (const [i, client] of clients.entries()) {
             const question = QUESTIONS[(round + i) % QUESTIONS.length];
-            calls.push(client.callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } }).then((r) => ({ question, r })));
+            calls.push(
+              client
+                .callTool({ name: 'workspace_context', arguments: { workspace: ns, question, limit: 10 } })
+                .then((r) => ({ question, r })),
+            );
           }
         }
         const answers = await Promise.all(calls);
@@ -339,7 +478,10 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
         const question = 'who may read the rotation keys of the secret vault?';
         const allowed = await open.callTool({ name: 'workspace_context', arguments: { workspace: tinyNs, question } });
         assert.ok(!allowed.isError);
-        assert.ok(((allowed.structuredContent as { passages: unknown[] }).passages.length) > 0, 'the open token reads the other folder');
+        assert.ok(
+          (allowed.structuredContent as { passages: unknown[] }).passages.length > 0,
+          'the open token reads the other folder',
+        );
         for (const call of [
           { name: 'workspace_context', arguments: { workspace: tinyNs, question } },
           { name: 'workspace_expand', arguments: { workspace: tinyNs, entityRef: 'component:secret-vault' } },
@@ -352,7 +494,10 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
           assert.match(text, new RegExp(`it serves '${ns}'`));
           assert.doesNotMatch(text, /secret|vault|team-vault/i);
         }
-        const own = await limited.callTool({ name: 'workspace_context', arguments: { workspace: ns, question: 'roll back billing-worker' } });
+        const own = await limited.callTool({
+          name: 'workspace_context',
+          arguments: { workspace: ns, question: 'roll back billing-worker' },
+        });
         const passages = (own.structuredContent as { passages: { sourceRef: { path: string } }[] }).passages;
         assert.ok(passages.length > 0);
         assert.ok(passages.every((p) => !/secret|vault/i.test(JSON.stringify(p))));
@@ -364,17 +509,30 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
 
     it('serves a namespace written into the store after it started, and each new generation of it, without a restart', async () => {
       const late = tempDir('late');
-      write(late, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: late-ledger\n  description: Reconciles the late ledger\nspec:\n  type: service\n  lifecycle: production\n  owner: team-ledger\n');
+      write(
+        late,
+        'catalog-info.yaml',
+        'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: late-ledger\n  description: Reconciles the late ledger\nspec:\n  type: service\n  lifecycle: production\n  owner: team-ledger\n',
+      );
       write(late, 'overview.md', '# Late ledger\n\nThe quokka reconciler balances the late ledger every night.\n');
-      const lateNs = (json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index a new folder').namespaces as { namespace: string }[])[0].namespace;
+      const lateNs = (
+        json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index a new folder')
+          .namespaces as { namespace: string }[]
+      )[0].namespace;
       // Not loaded yet, or loaded already by the reader that follows the store: named, it is served.
       const open = await connectHttp(endpoint, everything);
       const limited = await connectHttp(endpoint, fernhillOnly);
       try {
         const ask = async (question: string) => {
-          const r = await open.callTool({ name: 'workspace_context', arguments: { workspace: lateNs, question, limit: 10 } });
+          const r = await open.callTool({
+            name: 'workspace_context',
+            arguments: { workspace: lateNs, question, limit: 10 },
+          });
           assert.ok(!r.isError, JSON.stringify(r.content));
-          const memory = json(await run(['ask', question, '--workspace', late, '--json', '--no-cache', '--limit', '10']), 'ask in memory');
+          const memory = json(
+            await run(['ask', question, '--workspace', late, '--json', '--no-cache', '--limit', '10']),
+            'ask in memory',
+          );
           assert.deepEqual(answerOf(r.structuredContent as Record<string, unknown>), answerOf(memory), question);
           return (r.structuredContent as { passages: { text: string; sourceRef: { path: string } }[] }).passages;
         };
@@ -382,18 +540,27 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
         assert.equal(first[0]?.sourceRef.path, 'overview.md');
         assert.match(first[0].text, /quokka/);
         // A token limited to fernhill still gets nothing of it.
-        const refused = await limited.callTool({ name: 'workspace_context', arguments: { workspace: lateNs, question: 'quokka reconciler' } });
+        const refused = await limited.callTool({
+          name: 'workspace_context',
+          arguments: { workspace: lateNs, question: 'quokka reconciler' },
+        });
         assert.equal(refused.isError, true);
         assert.doesNotMatch(JSON.stringify(refused.content), /quokka|ledger/i);
 
         write(late, 'overview.md', '# Late ledger\n\nThe wombat reconciler balances the late ledger every hour.\n');
-        const again = (json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index the folder again').namespaces as { generation: number }[])[0];
+        const again = (
+          json(await run(['index', '--store', url(), '--workspace', late, '--json']), 'index the folder again')
+            .namespaces as { generation: number }[]
+        )[0];
         // The reader follows the write (notified, or at its next poll); its status says when it holds it.
         const held = await waitForGeneration(endpoint, everything, lateNs, again.generation);
         assert.equal(held.mode, 'memory');
         const changed = await ask('wombat reconciler');
         assert.match(changed[0]?.text ?? '', /wombat/);
-        assert.ok((await ask('quokka reconciler')).every((p) => !/quokka/.test(p.text)), 'the old text is gone');
+        assert.ok(
+          (await ask('quokka reconciler')).every((p) => !/quokka/.test(p.text)),
+          'the old text is gone',
+        );
       } finally {
         await open.close();
         await limited.close();

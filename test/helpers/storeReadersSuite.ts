@@ -33,10 +33,31 @@ const TOKEN = 'r'.repeat(40);
 
 /** Each folder and questions about its own entities and docs (test/mcp/severalFolders.test.ts's, and the example's). */
 const FOLDERS: { fixture: string | null; questions: string[] }[] = [
-  { fixture: null, questions: ['how do we roll back billing-worker?', 'who owns the ledger API', 'what does the deploy pipeline do when a migration fails'] },
-  { fixture: 'roadie-backstage-plugins', questions: ['backstage-plugin-argo-cd', 'who owns backstage-plugin-jira?', 'how do I configure the prometheus plugin?', 'scaffolder http request action'] },
-  { fixture: 'backstage-catalog-examples/packages/catalog-model/examples', questions: ['artist-lookup', 'who owns the wayback search?', 'which APIs does the petstore provide?'] },
-  { fixture: 'backstage-demo', questions: ['backstage-demo', 'demo graphql api', 'how do I draw a mermaid diagram in the docs?'] },
+  {
+    fixture: null,
+    questions: [
+      'how do we roll back billing-worker?',
+      'who owns the ledger API',
+      'what does the deploy pipeline do when a migration fails',
+    ],
+  },
+  {
+    fixture: 'roadie-backstage-plugins',
+    questions: [
+      'backstage-plugin-argo-cd',
+      'who owns backstage-plugin-jira?',
+      'how do I configure the prometheus plugin?',
+      'scaffolder http request action',
+    ],
+  },
+  {
+    fixture: 'backstage-catalog-examples/packages/catalog-model/examples',
+    questions: ['artist-lookup', 'who owns the wayback search?', 'which APIs does the petstore provide?'],
+  },
+  {
+    fixture: 'backstage-demo',
+    questions: ['backstage-demo', 'demo graphql api', 'how do I draw a mermaid diagram in the docs?'],
+  },
 ];
 
 /** A `wsctx serve --store` process (memory mode) and an MCP client connected to it. */
@@ -52,7 +73,14 @@ interface Reader {
 async function startReader(url: string, env: NodeJS.ProcessEnv, args: string[] = []): Promise<Reader> {
   const child = spawn(process.execPath, [WSCTX, 'serve', '--store', url, '--port', '0', '--token', TOKEN, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, XDG_CONFIG_HOME: TEST_CONFIG_HOME, WSCTX_EMBEDDINGS: 'off', WSCTX_STORE_POLL_MS: '200', ...env },
+    env: {
+      ...process.env,
+      WSCTX_CACHE_DIR: TEST_CACHE_DIR,
+      XDG_CONFIG_HOME: TEST_CONFIG_HOME,
+      WSCTX_EMBEDDINGS: 'off',
+      WSCTX_STORE_POLL_MS: '200',
+      ...env,
+    },
   });
   let stderr = '';
   const endpoint = await new Promise<string>((resolve, reject) => {
@@ -116,8 +144,15 @@ interface Folder {
 
 /** The calls each folder is compared on: its questions, two entities' neighbourhoods and a page. */
 function callsOf(folder: Folder, state: IndexState): { name: string; args: Record<string, unknown> }[] {
-  const calls: { name: string; args: Record<string, unknown> }[] = folder.questions.map((question) => ({ name: 'workspace_context', args: { workspace: folder.name, question, limit: 10 } }));
-  for (const entity of state.entities.slice(0, 2)) calls.push({ name: 'workspace_expand', args: { workspace: folder.name, entityRef: entity.ref, depth: 2, direction: 'both' } });
+  const calls: { name: string; args: Record<string, unknown> }[] = folder.questions.map((question) => ({
+    name: 'workspace_context',
+    args: { workspace: folder.name, question, limit: 10 },
+  }));
+  for (const entity of state.entities.slice(0, 2))
+    calls.push({
+      name: 'workspace_expand',
+      args: { workspace: folder.name, entityRef: entity.ref, depth: 2, direction: 'both' },
+    });
   return calls;
 }
 
@@ -164,18 +199,31 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
 
   it('says what each reader holds before it loads, and in its status: the namespaces of its config list only', async () => {
     assert.match(all.stderr(), /\[store\] loading 4 namespaces into memory, about \d+/);
-    for (const f of folders) assert.match(all.stderr(), new RegExp(`  ${f.name}: \\d+ sections, \\d+ postings, 0 vector windows, generation 1: about \\d+`));
+    for (const f of folders)
+      assert.match(
+        all.stderr(),
+        new RegExp(`  ${f.name}: \\d+ sections, \\d+ postings, 0 vector windows, generation 1: about \\d+`),
+      );
     const [a, b] = await Promise.all([serveStatus(all.endpoint, TOKEN), serveStatus(some.endpoint, TOKEN)]);
     assert.equal(a.mode, 'memory');
-    assert.deepEqual(a.namespaces.map((n) => n.name), folders.map((f) => f.name).sort());
-    assert.deepEqual(b.namespaces.map((n) => n.name), [folders[0].name, folders[1].name].sort());
+    assert.deepEqual(
+      a.namespaces.map((n) => n.name),
+      folders.map((f) => f.name).sort(),
+    );
+    assert.deepEqual(
+      b.namespaces.map((n) => n.name),
+      [folders[0].name, folders[1].name].sort(),
+    );
     for (const n of a.namespaces) {
       const f = folders.find((x) => x.name === n.name)!;
       assert.equal(n.sections, f.engine.current()!.counts.sections, n.name);
       assert.ok((n.estimatedBytes ?? 0) > 0);
     }
     // A namespace outside its list is one it does not serve.
-    const refused = await some.client.callTool({ name: 'workspace_context', arguments: { workspace: folders[2].name, question: 'artist-lookup' } });
+    const refused = await some.client.callTool({
+      name: 'workspace_context',
+      arguments: { workspace: folders[2].name, question: 'artist-lookup' },
+    });
     assert.equal(refused.isError, true);
   });
 
@@ -185,14 +233,25 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
       const state = folder.engine.current()!;
       for (const { name, args } of callsOf(folder, state)) {
         const expected = await inMemory(folder.services, name, args);
-        assert.deepEqual(await viaMcp(all.client, name, args), expected, `${name} ${JSON.stringify(args)} (every namespace)`);
-        if (folder === folders[0] || folder === folders[1]) assert.deepEqual(await viaMcp(some.client, name, args), expected, `${name} ${JSON.stringify(args)} (its list)`);
+        assert.deepEqual(
+          await viaMcp(all.client, name, args),
+          expected,
+          `${name} ${JSON.stringify(args)} (every namespace)`,
+        );
+        if (folder === folders[0] || folder === folders[1])
+          assert.deepEqual(
+            await viaMcp(some.client, name, args),
+            expected,
+            `${name} ${JSON.stringify(args)} (its list)`,
+          );
         compared++;
       }
     }
     // The library tools read the one namespace holding a library (the example's), whole.
     const library = folders[0];
-    const toc = (await inMemory(library.services, 'get_toc', {})) as { namespaces: { documents: { id: string; sections: { id: string }[] }[] }[] };
+    const toc = (await inMemory(library.services, 'get_toc', {})) as {
+      namespaces: { documents: { id: string; sections: { id: string }[] }[] }[];
+    };
     const doc = toc.namespaces[0].documents[1];
     for (const [name, args] of [
       ['get_toc', {}],
@@ -206,8 +265,17 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
       const expected = withoutPinned(await inMemory(library.services, name, args));
       // get_context's "Instructions from the ... team" names the first folder served: the example's
       // for the second reader (its list sorts it first), as for the example alone.
-      if (name !== 'get_context') assert.deepEqual(withoutPinned(await viaMcp(all.client, name, args)), expected, `${name} ${JSON.stringify(args)}`);
-      assert.deepEqual(withoutPinned(await viaMcp(some.client, name, args)), expected, `${name} ${JSON.stringify(args)} (its list)`);
+      if (name !== 'get_context')
+        assert.deepEqual(
+          withoutPinned(await viaMcp(all.client, name, args)),
+          expected,
+          `${name} ${JSON.stringify(args)}`,
+        );
+      assert.deepEqual(
+        withoutPinned(await viaMcp(some.client, name, args)),
+        expected,
+        `${name} ${JSON.stringify(args)} (its list)`,
+      );
       compared++;
     }
     assert.ok(compared > 20, `${compared} calls compared`);
@@ -216,15 +284,30 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
   it("asked of every namespace at once, keeps each folder's passages, scores and order as when it is asked alone", async () => {
     for (const folder of folders) {
       for (const question of folder.questions) {
-        const alone = (await inMemory(folder.services, 'workspace_context', { workspace: folder.name, question, limit: 20 })) as { passages: { id: string; score: number }[] };
-        const everywhere = (await viaMcp(all.client, 'workspace_context', { question, limit: 20 })) as { folders: string[]; passages: { id: string; folder: string; score: number }[]; candidatesCapped?: unknown };
+        const alone = (await inMemory(folder.services, 'workspace_context', {
+          workspace: folder.name,
+          question,
+          limit: 20,
+        })) as { passages: { id: string; score: number }[] };
+        const everywhere = (await viaMcp(all.client, 'workspace_context', { question, limit: 20 })) as {
+          folders: string[];
+          passages: { id: string; folder: string; score: number }[];
+          candidatesCapped?: unknown;
+        };
         assert.deepEqual(everywhere.folders, folders.map((f) => f.name).sort());
         assert.equal(everywhere.candidatesCapped, undefined);
         const mine = everywhere.passages.filter((p) => p.folder === folder.name).map((p) => [p.id, p.score]);
         assert.ok(mine.length > 0, `${folder.name}: "${question}"`);
-        assert.deepEqual(mine, alone.passages.slice(0, mine.length).map((p) => [p.id, p.score]), `${folder.name}: "${question}"`);
+        assert.deepEqual(
+          mine,
+          alone.passages.slice(0, mine.length).map((p) => [p.id, p.score]),
+          `${folder.name}: "${question}"`,
+        );
         const scores = everywhere.passages.map((p) => p.score);
-        assert.deepEqual(scores, [...scores].sort((a, b) => b - a));
+        assert.deepEqual(
+          scores,
+          [...scores].sort((a, b) => b - a),
+        );
       }
     }
   });
@@ -234,7 +317,10 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
     const state = folder.engine.current()!;
     const doc = [...state.docs.values()].find((d) => d.path.endsWith('.md') && d.sourceKind !== 'library')!;
     const abs = path.join(folder.dir, doc.path);
-    fs.appendFileSync(abs, `\n\n## ${word} drill\n\nThe ${word} drill rehearses a rollback of every service before a release.\n`);
+    fs.appendFileSync(
+      abs,
+      `\n\n## ${word} drill\n\nThe ${word} drill rehearses a rollback of every service before a release.\n`,
+    );
     await folder.engine.update([abs]);
     return doc.path;
   }
@@ -245,18 +331,31 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
     const report = await store.write(workspaceRows(folder.engine.current()!));
     assert.equal(report.documentsWritten, 1);
     assert.equal(report.generation, 2);
-    const [a, b] = await Promise.all([waitForGeneration(all.endpoint, TOKEN, folder.name, 2), waitForGeneration(some.endpoint, TOKEN, folder.name, 2)]);
+    const [a, b] = await Promise.all([
+      waitForGeneration(all.endpoint, TOKEN, folder.name, 2),
+      waitForGeneration(some.endpoint, TOKEN, folder.name, 2),
+    ]);
     // PostgreSQL notifies each reader at the commit; without notifications a reader polls.
     if (options.snapshots) assert.deepEqual([a.following, b.following], ['notifications', 'notifications']);
     const args = { workspace: folder.name, question: 'zebracorn drill', limit: 10 };
-    const expected = (await inMemory(folder.services, 'workspace_context', args)) as { passages: { sourceRef: { path: string }; headingPath: string[] }[] };
+    const expected = (await inMemory(folder.services, 'workspace_context', args)) as {
+      passages: { sourceRef: { path: string }; headingPath: string[] }[];
+    };
     assert.equal(expected.passages[0].sourceRef.path, page);
     assert.equal(expected.passages[0].headingPath.at(-1), 'zebracorn drill');
     assert.deepEqual(await viaMcp(all.client, 'workspace_context', args), expected);
     assert.deepEqual(await viaMcp(some.client, 'workspace_context', args), expected);
     // The rest of the folder still answers as in memory (the changed page's old sections are gone).
-    for (const { name, args: call } of callsOf(folder, folder.engine.current()!)) assert.deepEqual(await viaMcp(all.client, name, call), await inMemory(folder.services, name, call), `${name} ${JSON.stringify(call)}`);
-    assert.match(all.stderr(), new RegExp(`\\[store\\] ${folder.name}: generation 2 loaded in \\d+ ms \\(1 documents written, 0 removed\\)`));
+    for (const { name, args: call } of callsOf(folder, folder.engine.current()!))
+      assert.deepEqual(
+        await viaMcp(all.client, name, call),
+        await inMemory(folder.services, name, call),
+        `${name} ${JSON.stringify(call)}`,
+      );
+    assert.match(
+      all.stderr(),
+      new RegExp(`\\[store\\] ${folder.name}: generation 2 loaded in \\d+ ms \\(1 documents written, 0 removed\\)`),
+    );
   });
 
   it('a reader restarted while a write is in flight holds the old generation or the new one, never a mix, then follows', async () => {
@@ -298,7 +397,10 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
       await writer.end();
     }
     // Both readers (the restarted one, and the one that ran throughout) follow the commit.
-    await Promise.all([waitForGeneration(all.endpoint, TOKEN, folder.name, 2), waitForGeneration(some.endpoint, TOKEN, folder.name, 2)]);
+    await Promise.all([
+      waitForGeneration(all.endpoint, TOKEN, folder.name, 2),
+      waitForGeneration(some.endpoint, TOKEN, folder.name, 2),
+    ]);
     assert.deepEqual(await viaMcp(all.client, 'workspace_context', question), after);
     assert.deepEqual(await viaMcp(some.client, 'workspace_context', question), after);
   });
@@ -306,7 +408,10 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
   it('refuses to load past --max-memory, naming the namespaces and what each would take', async () => {
     const run = await wsctxAsync(['serve', '--store', url(), '--max-memory', '64KB', '--port', '0'], env);
     assert.equal(run.code, 1, run.stderr);
-    assert.match(run.stderr, /--max-memory 64 KB: the 4 namespaces to serve would take about [\d.]+ (KB|MB) in memory: /);
+    assert.match(
+      run.stderr,
+      /--max-memory 64 KB: the 4 namespaces to serve would take about [\d.]+ (KB|MB) in memory: /,
+    );
     for (const f of folders) assert.match(run.stderr, new RegExp(`${f.name} \\(\\d+ (KB|MB)\\)`));
     assert.match(run.stderr, /namespaces` list in the --config file/);
   });
@@ -317,7 +422,10 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
     const run = await wsctxAsync(['serve', '--store', url(), '--config', none, '--port', '0'], env);
     assert.equal(run.code, 1, run.stderr);
     assert.equal(run.stderr.trim().split('\n').length, 1, run.stderr);
-    assert.match(run.stderr, new RegExp(`reader-none\\.yaml:2: namespaces: none of the store's namespaces matches nobody-\\*; it holds `));
+    assert.match(
+      run.stderr,
+      new RegExp(`reader-none\\.yaml:2: namespaces: none of the store's namespaces matches nobody-\\*; it holds `),
+    );
     for (const f of folders) assert.ok(run.stderr.includes(f.name), f.name);
   });
 }

@@ -17,7 +17,8 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
     removeTempDirs();
   });
 
-  const lenses = async (rel: string) => (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
+  const lenses = async (rel: string) =>
+    (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
 
   it('puts dependents, dependencies and docs on every valid component and resource, with the commands the client runs', async () => {
     const found = await lenses('storefront/catalog/legacy-entities.yaml');
@@ -25,21 +26,66 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
     const orderExport = { start: { line: 5, character: 8 }, end: { line: 5, character: 20 } };
     const ordersDb = { start: { line: 35, character: 8 }, end: { line: 35, character: 24 } };
     // Each lens walks its relations the way they lie: dependents in, dependencies out.
-    const walk = (entityRef: string, edgeTypes: string[]) => [{ entityRef, direction: edgeTypes[0] === 'dependencyOf' ? 'in' : 'out', depth: 1, edgeTypes }];
+    const walk = (entityRef: string, edgeTypes: string[]) => [
+      { entityRef, direction: edgeTypes[0] === 'dependencyOf' ? 'in' : 'out', depth: 1, edgeTypes },
+    ];
     assert.deepEqual(found, [
-      { range: orderExport, command: { title: '0 dependents', command: 'workspaceContext.expandEntity', arguments: walk('component:default/order-export', ['dependencyOf']) } },
-      { range: orderExport, command: { title: '2 dependencies', command: 'workspaceContext.expandEntity', arguments: walk('component:default/order-export', ['dependsOn', 'consumesApi']) } },
-      { range: orderExport, command: { title: '1 doc', command: 'workspaceContext.showEntityDocs', arguments: [{ entityRef: 'component:default/order-export', docs: [overview] }] } },
-      { range: ordersDb, command: { title: '1 dependent', command: 'workspaceContext.expandEntity', arguments: walk('resource:default/legacy-orders-db', ['dependencyOf']) } },
-      { range: ordersDb, command: { title: '0 dependencies', command: 'workspaceContext.expandEntity', arguments: walk('resource:default/legacy-orders-db', ['dependsOn', 'consumesApi']) } },
-      { range: ordersDb, command: { title: '1 doc', command: 'workspaceContext.showEntityDocs', arguments: [{ entityRef: 'resource:default/legacy-orders-db', docs: [overview] }] } },
+      {
+        range: orderExport,
+        command: {
+          title: '0 dependents',
+          command: 'workspaceContext.expandEntity',
+          arguments: walk('component:default/order-export', ['dependencyOf']),
+        },
+      },
+      {
+        range: orderExport,
+        command: {
+          title: '2 dependencies',
+          command: 'workspaceContext.expandEntity',
+          arguments: walk('component:default/order-export', ['dependsOn', 'consumesApi']),
+        },
+      },
+      {
+        range: orderExport,
+        command: {
+          title: '1 doc',
+          command: 'workspaceContext.showEntityDocs',
+          arguments: [{ entityRef: 'component:default/order-export', docs: [overview] }],
+        },
+      },
+      {
+        range: ordersDb,
+        command: {
+          title: '1 dependent',
+          command: 'workspaceContext.expandEntity',
+          arguments: walk('resource:default/legacy-orders-db', ['dependencyOf']),
+        },
+      },
+      {
+        range: ordersDb,
+        command: {
+          title: '0 dependencies',
+          command: 'workspaceContext.expandEntity',
+          arguments: walk('resource:default/legacy-orders-db', ['dependsOn', 'consumesApi']),
+        },
+      },
+      {
+        range: ordersDb,
+        command: {
+          title: '1 doc',
+          command: 'workspaceContext.showEntityDocs',
+          arguments: [{ entityRef: 'resource:default/legacy-orders-db', docs: [overview] }],
+        },
+      },
     ]);
   });
 
-  it('counts per kind: a system\'s parts, a domain\'s systems, a group\'s ownership and members, an API\'s providers and consumers', async () => {
+  it("counts per kind: a system's parts, a domain's systems, a group's ownership and members, an API's providers and consumers", async () => {
     const titles = async (rel: string) => {
       const byLine = new Map<number, string[]>();
-      for (const lens of await lenses(rel)) byLine.set(lens.range.start.line, [...(byLine.get(lens.range.start.line) ?? []), lens.command!.title]);
+      for (const lens of await lenses(rel))
+        byLine.set(lens.range.start.line, [...(byLine.get(lens.range.start.line) ?? []), lens.command!.title]);
       return [...byLine.values()].map((t) => t.join(' | '));
     };
     // The domain, its three systems, then the components (dependents | dependencies | docs).
@@ -55,10 +101,17 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
       'owns 2 | 1 member | 4 child groups | 1 doc',
       'owns 15 | 3 members | 1 doc',
     ]);
-    assert.deepEqual((await titles('payments-platform/catalog/apis.yaml')).slice(0, 2), ['1 provider | 2 consumers | 2 docs', '1 provider | 1 consumer | 1 doc']);
+    assert.deepEqual((await titles('payments-platform/catalog/apis.yaml')).slice(0, 2), [
+      '1 provider | 2 consumers | 2 docs',
+      '1 provider | 1 consumer | 1 doc',
+    ]);
     // A system's lens walks its hasPart relations: its parts point at it, so in.
-    const system = (await lenses('payments-platform/catalog-info.yaml')).find((l) => l.command!.title === '4 components')!;
-    assert.deepEqual(system.command!.arguments, [{ entityRef: system.command!.arguments![0].entityRef, direction: 'in', depth: 1, edgeTypes: ['hasPart'] }]);
+    const system = (await lenses('payments-platform/catalog-info.yaml')).find(
+      (l) => l.command!.title === '4 components',
+    )!;
+    assert.deepEqual(system.command!.arguments, [
+      { entityRef: system.command!.arguments![0].entityRef, direction: 'in', depth: 1, edgeTypes: ['hasPart'] },
+    ]);
     assert.match(system.command!.arguments![0].entityRef, /^system:default\//);
   });
 
@@ -66,7 +119,9 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
     const found = await lenses('payments-platform/catalog-info.yaml');
     const billingWorker = found.filter((l) => l.range.start.line === 56).map((l) => l.command!.title);
     assert.deepEqual(billingWorker, ['0 dependents', '5 dependencies', '9 docs']);
-    const docs = found.find((l) => l.range.start.line === 56 && l.command!.command === 'workspaceContext.showEntityDocs')!.command!.arguments![0].docs;
+    const docs = found.find(
+      (l) => l.range.start.line === 56 && l.command!.command === 'workspaceContext.showEntityDocs',
+    )!.command!.arguments![0].docs;
     assert.equal(docs.length, 9);
     assert.ok(docs.some((d: { path: string }) => d.path === 'payments-platform/epics/smart-dunning.md'));
   });

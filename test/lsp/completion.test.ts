@@ -3,7 +3,12 @@
  * buffer that is not valid YAML yet.
  */
 import assert from 'node:assert/strict';
-import { CompletionRequest, type CompletionItem, type CompletionList, type Position } from 'vscode-languageserver-protocol/node';
+import {
+  CompletionRequest,
+  type CompletionItem,
+  type CompletionList,
+  type Position,
+} from 'vscode-languageserver-protocol/node';
 import { startOnExample, type LspClient } from '../helpers/lspClient';
 import { removeTempDirs } from '../helpers/tempWorkspace';
 
@@ -50,31 +55,46 @@ describe('LSP completion (built server, JSON-RPC)', () => {
 
   it('offers groups by short name for owner, replacing what was typed', async () => {
     const items = (await complete({ line: 7, character: 12 }))!;
-    assert.deepEqual(items.map((i) => i.label), ['engineering', 'fernhill', 'ledger-team', 'payments-team', 'platform-team', 'sre-guild', 'storefront-team']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['engineering', 'fernhill', 'ledger-team', 'payments-team', 'platform-team', 'sre-guild', 'storefront-team'],
+    );
     const payments = items.find((i) => i.label === 'payments-team')!;
     assert.equal(payments.detail, 'group:default/payments-team · Payments team');
-    assert.deepEqual(payments.textEdit, { range: { start: { line: 7, character: 9 }, end: { line: 7, character: 12 } }, newText: 'payments-team' });
+    assert.deepEqual(payments.textEdit, {
+      range: { start: { line: 7, character: 9 }, end: { line: 7, character: 12 } },
+      newText: 'payments-team',
+    });
   });
 
   it('offers systems for an empty system value', async () => {
     const items = (await complete({ line: 8, character: 10 }))!;
-    assert.deepEqual(items.map((i) => i.label), ['billing', 'developer-platform', 'identity', 'ledger', 'payments', 'storefront']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['billing', 'developer-platform', 'identity', 'ledger', 'payments', 'storefront'],
+    );
   });
 
   it('offers entities of the typed kind in a dependsOn item, and every entity as kind:name when none is typed', async () => {
     const typed = (await complete({ line: 10, character: 15 }))!;
-    assert.deepEqual(typed.map((i) => i.label), [
-      'resource:card-vault',
-      'resource:flags-store',
-      'resource:invoice-pdfs',
-      'resource:invoices-db',
-      'resource:ledger-db',
-      'resource:legacy-orders-db',
-      'resource:payments-queue',
-      'resource:search-index',
-      'resource:sessions-cache',
-    ]);
-    assert.deepEqual(typed[0].textEdit, { range: { start: { line: 10, character: 6 }, end: { line: 10, character: 15 } }, newText: 'resource:card-vault' });
+    assert.deepEqual(
+      typed.map((i) => i.label),
+      [
+        'resource:card-vault',
+        'resource:flags-store',
+        'resource:invoice-pdfs',
+        'resource:invoices-db',
+        'resource:ledger-db',
+        'resource:legacy-orders-db',
+        'resource:payments-queue',
+        'resource:search-index',
+        'resource:sessions-cache',
+      ],
+    );
+    assert.deepEqual(typed[0].textEdit, {
+      range: { start: { line: 10, character: 6 }, end: { line: 10, character: 15 } },
+      newText: 'resource:card-vault',
+    });
     const any = (await complete({ line: 11, character: 6 }))!;
     assert.equal(any.length, 66);
     assert.equal(any[0].label, 'api:auth-api');
@@ -82,7 +102,19 @@ describe('LSP completion (built server, JSON-RPC)', () => {
 
   it('offers APIs inside a flow list, and groups for a User memberOf', async () => {
     const apis = (await complete({ line: 12, character: 29 }))!;
-    assert.deepEqual(apis.map((i) => i.label), ['auth-api', 'flags-api', 'invoice-rest-api', 'ledger-api', 'payment-events', 'payments-gateway-api', 'search-api', 'storefront-graphql']);
+    assert.deepEqual(
+      apis.map((i) => i.label),
+      [
+        'auth-api',
+        'flags-api',
+        'invoice-rest-api',
+        'ledger-api',
+        'payment-events',
+        'payments-gateway-api',
+        'search-api',
+        'storefront-graphql',
+      ],
+    );
     const groups = (await complete({ line: 19, character: 14 }))!;
     assert.equal(groups.length, 7);
   });

@@ -6,7 +6,13 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
-import { CallToolRequest, DiagnosticsReportRequest, IndexStatusRequest, ReindexRequest, SearchRequest } from '../../shared/protocol';
+import {
+  CallToolRequest,
+  DiagnosticsReportRequest,
+  IndexStatusRequest,
+  ReindexRequest,
+  SearchRequest,
+} from '../../shared/protocol';
 import { startOnExample, type LspClient } from '../helpers/lspClient';
 import { removeTempDirs } from '../helpers/tempWorkspace';
 
@@ -43,14 +49,23 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
   });
 
   it('searches: ranked passages with label, location, score and the leading why terms', async () => {
-    const result = await lsp.connection.sendRequest(SearchRequest.type, { question: 'how do I roll back billing-worker?', limit: 3 });
+    const result = await lsp.connection.sendRequest(SearchRequest.type, {
+      question: 'how do I roll back billing-worker?',
+      limit: 3,
+    });
     assert.equal(result.question, 'how do I roll back billing-worker?');
     assert.deepEqual(result.degraded, []);
     assert.deepEqual(
       result.passages.map((p) => [p.label, `${p.path}:${p.startLine}-${p.endLine}`]),
       [
-        ['Deploy and rollback › Rolling back', 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45'],
-        ['Deploy and rollback › Deploying to production', 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:16-33'],
+        [
+          'Deploy and rollback › Rolling back',
+          'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
+        ],
+        [
+          'Deploy and rollback › Deploying to production',
+          'payments-platform/services/billing-worker/docs/runbooks/deploy.md:16-33',
+        ],
         ['Release and rollback › Rollback', 'storefront/apps/checkout-web/docs/runbooks/release.md:23-37'],
       ],
     );
@@ -61,7 +76,11 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       first.leadingWhy.map((w) => [w.signal, Math.round(w.contribution * 1000) / 1000, w.detail]),
       [
         // "roll back" is one term, the runbooks' `rollback` (contract 2026-12-04.3).
-        ['words', 0.811, '2 of 2 terms; matched roll back 0.84 (heading+title+body), billing-worker 0.72 (body+context)'],
+        [
+          'words',
+          0.811,
+          '2 of 2 terms; matched roll back 0.84 (heading+title+body), billing-worker 0.72 (body+context)',
+        ],
         ['namedEntity', 0.15, 'belongs to component:default/billing-worker, named as "billing worker"'],
         ['title', 0.148, 'title "Deploy and rollback" holds roll back 1.00'],
       ],
@@ -72,9 +91,15 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
   });
 
   it('calls any tool of the shared table by name, defaulting the workspace', async () => {
-    const result = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'workspace_expand', arguments: { entityRef: 'component:billing-worker', direction: 'out', edgeTypes: ['ownedBy'] } });
+    const result = await lsp.connection.sendRequest(CallToolRequest.type, {
+      name: 'workspace_expand',
+      arguments: { entityRef: 'component:billing-worker', direction: 'out', edgeTypes: ['ownedBy'] },
+    });
     assert.equal(result.name, 'workspace_expand');
-    assert.deepEqual((result.output.edges as { target: string }[]).map((e) => e.target), ['group:default/payments-team']);
+    assert.deepEqual(
+      (result.output.edges as { target: string }[]).map((e) => e.target),
+      ['group:default/payments-team'],
+    );
     assert.equal(result.text.split('\n')[0], '# component:default/billing-worker (Billing worker)');
     // Library tools take no workspace argument: none is added for them.
     const toc = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'get_toc', arguments: {} });
@@ -83,10 +108,15 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
   });
 
   it("answers a caller's mistake with InvalidParams and the tool's own message", async () => {
-    const refused = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'workspace_expand', arguments: { entityRef: 'billing-worker', depth: 4 } }).then(
-      () => assert.fail('depth 4 was accepted'),
-      (error: ResponseError<unknown>) => error,
-    );
+    const refused = await lsp.connection
+      .sendRequest(CallToolRequest.type, {
+        name: 'workspace_expand',
+        arguments: { entityRef: 'billing-worker', depth: 4 },
+      })
+      .then(
+        () => assert.fail('depth 4 was accepted'),
+        (error: ResponseError<unknown>) => error,
+      );
     assert.equal(refused.code, ErrorCodes.InvalidParams);
     assert.match(refused.message, /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3/);
     const unknown = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'nope' }).then(
@@ -99,14 +129,23 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       () => assert.fail('limit 51 was accepted'),
       (error: ResponseError<unknown>) => error,
     );
-    assert.equal(badLimit.message, 'Invalid input for workspace_context: limit: must be a whole number from 1 to 50 (the default is 10)');
+    assert.equal(
+      badLimit.message,
+      'Invalid input for workspace_context: limit: must be a whole number from 1 to 50 (the default is 10)',
+    );
   });
 
   it('reports every diagnostic of the workspace at once, counted by severity and code', async () => {
     const report = await lsp.connection.sendRequest(DiagnosticsReportRequest.type);
     assert.equal(report.total, 7);
     assert.deepEqual(report.bySeverity, { error: 1, warning: 4, info: 2 });
-    assert.deepEqual(report.byCode, { 'library.duplicate': 2, 'library.conflict': 2, 'library.expired': 1, 'ref.unresolved': 1, 'catalog.invalid-entity': 1 });
+    assert.deepEqual(report.byCode, {
+      'library.duplicate': 2,
+      'library.conflict': 2,
+      'library.expired': 1,
+      'ref.unresolved': 1,
+      'catalog.invalid-entity': 1,
+    });
     assert.deepEqual(
       report.items.map((i) => [i.path, i.range.start.line + 1, i.severity, i.code, i.source]),
       [
@@ -131,7 +170,12 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.equal(status.lastPass?.filesRead, 0);
     const progress = lsp.progress.slice(progressBefore).map((p) => p.value);
     assert.deepEqual(progress, [
-      { kind: 'begin', title: 'Workspace Context', message: `Re-indexing ${path.basename(lsp.workspace)}`, cancellable: false },
+      {
+        kind: 'begin',
+        title: 'Workspace Context',
+        message: `Re-indexing ${path.basename(lsp.workspace)}`,
+        cancellable: false,
+      },
       { kind: 'report', message: 'Listing files' },
       { kind: 'report', message: 'Checked 99 of 99 files' },
       { kind: 'report', message: 'Parsing and indexing 99 files' },

@@ -17,7 +17,8 @@ describe('LSP definition (built server, JSON-RPC)', () => {
     removeTempDirs();
   });
 
-  const definitionAt = (rel: string, position: Position) => lsp.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: lsp.uri(rel) }, position });
+  const definitionAt = (rel: string, position: Position) =>
+    lsp.connection.sendRequest(DefinitionRequest.type, { textDocument: { uri: lsp.uri(rel) }, position });
 
   it('goes from a kindless consumesApis item to the API entity, read with the field default kind', async () => {
     // payments-platform/catalog-info.yaml line 82: `    - ledger-api` under billing-worker's consumesApis.

@@ -18,8 +18,12 @@ describe('LSP document links (built server, JSON-RPC)', () => {
   });
 
   const links = async (rel: string) => {
-    const found = (await lsp.connection.sendRequest(DocumentLinkRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
-    return found.map((l) => `${l.range.start.line + 1}:${l.range.start.character + 1}-${l.range.end.character + 1} -> ${l.target!.slice(lsp.uri('').length + 1)} | ${l.tooltip}`);
+    const found =
+      (await lsp.connection.sendRequest(DocumentLinkRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
+    return found.map(
+      (l) =>
+        `${l.range.start.line + 1}:${l.range.start.character + 1}-${l.range.end.character + 1} -> ${l.target!.slice(lsp.uri('').length + 1)} | ${l.tooltip}`,
+    );
   };
 
   it('links [[Page title]] and entity refs in a library page', async () => {
@@ -43,7 +47,20 @@ describe('LSP document links (built server, JSON-RPC)', () => {
   });
 
   it('skips [[links]] inside code and links whose page does not exist', async () => {
-    await lsp.open('notes/links.md', ['See [[Refund policy]] and [[No such page]].', '', '```', '[[Decline codes]]', '```', 'Inline `[[Glossary]]` too.', ''].join('\n'));
-    assert.deepEqual(await links('notes/links.md'), ['1:5-22 -> .context/reference/refund-policy.md#L1 | Open "Refund policy" (.context/reference/refund-policy.md)']);
+    await lsp.open(
+      'notes/links.md',
+      [
+        'See [[Refund policy]] and [[No such page]].',
+        '',
+        '```',
+        '[[Decline codes]]',
+        '```',
+        'Inline `[[Glossary]]` too.',
+        '',
+      ].join('\n'),
+    );
+    assert.deepEqual(await links('notes/links.md'), [
+      '1:5-22 -> .context/reference/refund-policy.md#L1 | Open "Refund policy" (.context/reference/refund-policy.md)',
+    ]);
   });
 });

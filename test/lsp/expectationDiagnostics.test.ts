@@ -37,14 +37,26 @@ describe('LSP diagnostics on the expectations file (built server, JSON-RPC)', ()
   });
 
   it('answers explain_result as the "Why not this page?" command asks it (CallToolRequest)', async () => {
-    const result = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'explain_result', arguments: { question: 'how do I roll back billing-worker?', expected: RUNBOOK } });
-    assert.match(result.text, /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md: returned, rank 1 for "how do I roll back billing-worker\?" \(limit 10\)/);
+    const result = await lsp.connection.sendRequest(CallToolRequest.type, {
+      name: 'explain_result',
+      arguments: { question: 'how do I roll back billing-worker?', expected: RUNBOOK },
+    });
+    assert.match(
+      result.text,
+      /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md: returned, rank 1 for "how do I roll back billing-worker\?" \(limit 10\)/,
+    );
     assert.equal((result.output as { standing: string }).standing, 'returned');
   });
 
   it('warns on the line of an expected page an edit pushed down, with why and the fix', async () => {
     const file = path.join(lsp.workspace, RUNBOOK);
-    fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('Rolling back', 'Reverting a release').replace(/[Rr]oll back|[Rr]ollback/g, 'revert'));
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, 'utf8')
+        .replace('Rolling back', 'Reverting a release')
+        .replace(/[Rr]oll back|[Rr]ollback/g, 'revert'),
+    );
     await lsp.fileEvents([{ uri: lsp.uri(RUNBOOK), type: FileChangeType.Changed }]);
     const diagnostics = await onFile((d) => d.length > 0);
     assert.equal(diagnostics.length, 1);
@@ -52,17 +64,26 @@ describe('LSP diagnostics on the expectations file (built server, JSON-RPC)', ()
     assert.equal(d.range.start.line, 7);
     assert.equal(d.severity, DiagnosticSeverity.Warning);
     assert.equal(d.code, 'expectation.failed');
-    assert.match(String(d.message), /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md should come within 1 for "how do I roll back billing-worker\?": rank \d+\. It is a candidate/);
+    assert.match(
+      String(d.message),
+      /^payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md should come within 1 for "how do I roll back billing-worker\?": rank \d+\. It is a candidate/,
+    );
     assert.match(String(d.message), /Fix: It holds roll back only weakly/);
   });
 
   it('marks a bad entry as an error naming its field', async () => {
-    fs.writeFileSync(path.join(lsp.workspace, FILE), 'expectations:\n  - question: who owns checkout-web?\n    expect:\n      - page: component:default/checkout-web\n        within: 0\n');
+    fs.writeFileSync(
+      path.join(lsp.workspace, FILE),
+      'expectations:\n  - question: who owns checkout-web?\n    expect:\n      - page: component:default/checkout-web\n        within: 0\n',
+    );
     await lsp.fileEvents([{ uri: lsp.uri(FILE), type: FileChangeType.Changed }]);
     const diagnostics = await onFile((d) => d.some((x) => x.code === 'expectation.invalid'));
     const bad = diagnostics.find((x) => x.code === 'expectation.invalid')!;
     assert.equal(bad.range.start.line, 4);
     assert.equal(bad.severity, DiagnosticSeverity.Error);
-    assert.equal(bad.message, 'expectations[0].expect[0].within: expected a whole number from 1 to 50; this entry is not checked');
+    assert.equal(
+      bad.message,
+      'expectations[0].expect[0].within: expected a whole number from 1 to 50; this entry is not checked',
+    );
   });
 });

@@ -27,7 +27,10 @@ describe('LSP file events (built server, JSON-RPC)', () => {
   it('picks up an edited document: the new section is found by search', async () => {
     assert.deepEqual((await search('zeppelin drills')).passages, []);
     const rel = 'platform-infra/docs/runbooks/rollback.md';
-    fs.appendFileSync(abs(rel), '\n## Zeppelin drills\n\nRun the zeppelin drill every quarter, with the on-call engineer.\n');
+    fs.appendFileSync(
+      abs(rel),
+      '\n## Zeppelin drills\n\nRun the zeppelin drill every quarter, with the on-call engineer.\n',
+    );
     const statuses = lsp.statuses.length;
     const progress = lsp.progress.length;
     await lsp.fileEvents([{ uri: lsp.uri(rel), type: FileChangeType.Changed }]);
@@ -48,7 +51,10 @@ describe('LSP file events (built server, JSON-RPC)', () => {
 
   it('picks up a new library page and forgets it when deleted', async () => {
     const rel = '.context/guides/tea-rota.md';
-    fs.writeFileSync(abs(rel), '---\ntitle: Kitchen tea rota\n---\n\n# Kitchen tea rota\n\nThe samovar is refilled by whoever empties it.\n');
+    fs.writeFileSync(
+      abs(rel),
+      '---\ntitle: Kitchen tea rota\n---\n\n# Kitchen tea rota\n\nThe samovar is refilled by whoever empties it.\n',
+    );
     let statuses = lsp.statuses.length;
     await lsp.fileEvents([{ uri: lsp.uri(rel), type: FileChangeType.Created }]);
     assert.equal((await lsp.waitForReady(statuses + 1)).counts?.files, 100);
@@ -72,7 +78,10 @@ describe('LSP file events (built server, JSON-RPC)', () => {
     // Built now, before the edit: the event must make it read the file again.
     const known = await referencesToGateway();
     assert.equal(known?.length, 8);
-    assert.equal(known?.some((l) => l.uri === lsp.uri(rel)), false);
+    assert.equal(
+      known?.some((l) => l.uri === lsp.uri(rel)),
+      false,
+    );
     const comment = '// Charges go through component:payments-gateway.';
     fs.writeFileSync(abs(rel), `${comment}\n${fs.readFileSync(abs(rel), 'utf8')}`);
     const statuses = lsp.statuses.length;
@@ -87,7 +96,12 @@ describe('LSP file events (built server, JSON-RPC)', () => {
     const column = comment.indexOf('component:');
     assert.deepEqual(
       refs?.filter((l) => l.uri === lsp.uri(rel)).map((l) => l.range),
-      [{ start: { line: 0, character: column }, end: { line: 0, character: column + 'component:payments-gateway'.length } }],
+      [
+        {
+          start: { line: 0, character: column },
+          end: { line: 0, character: column + 'component:payments-gateway'.length },
+        },
+      ],
     );
     assert.equal(refs?.length, 9);
   });

@@ -11,7 +11,13 @@ import { snapshotFileFor } from '../../server/src/engine/engine';
 import { SNAPSHOT_FORMAT } from '../../server/src/engine/persistence/indexSnapshot';
 import { encodeSnapshot, readSnapshotFile } from '../../server/src/engine/persistence/snapshotFile';
 import { wsctx } from '../helpers/cli';
-import { CodeLensRequest, HoverRequest, TextDocumentContentRequest, WorkspaceSymbolRequest, type SymbolInformation } from 'vscode-languageserver-protocol/node';
+import {
+  CodeLensRequest,
+  HoverRequest,
+  TextDocumentContentRequest,
+  WorkspaceSymbolRequest,
+  type SymbolInformation,
+} from 'vscode-languageserver-protocol/node';
 import { OpenResultsRequest } from '../../shared/protocol';
 import { writeBacktrackingGlobs } from '../helpers/hostileWorkspaces';
 import { LspClient } from '../helpers/lspClient';
@@ -19,7 +25,8 @@ import { linkTargets } from '../helpers/markdownLinks';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 
 /** A link to a trusted command, as an attacker writes it into any field it controls. */
-const CLICK = (label: string) => `[${label}](command:workspaceContext.showEntityDocs?%5B%7B%22entityRef%22%3A%22x%22%7D%5D)`;
+const CLICK = (label: string) =>
+  `[${label}](command:workspaceContext.showEntityDocs?%5B%7B%22entityRef%22%3A%22x%22%7D%5D)`;
 /** A folder name that is itself a link (a valid name on Linux). */
 const DIR = `svc](command:workspaceContext.showEntityDocs?%5B%5D)`;
 
@@ -33,11 +40,18 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
     const lsp = await LspClient.start(ws);
     try {
       // Asked at once, while the first pass runs: an answer (from no index yet), not a wait.
-      const early = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'located' })) as SymbolInformation[];
+      const early = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, {
+        query: 'located',
+      })) as SymbolInformation[];
       assert.ok(Array.isArray(early));
       await lsp.waitForReady();
-      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'located' })) as SymbolInformation[];
-      assert.deepEqual(found.map((s) => s.name), ['component:default/located-by-glob']);
+      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, {
+        query: 'located',
+      })) as SymbolInformation[];
+      assert.deepEqual(
+        found.map((s) => s.name),
+        ['component:default/located-by-glob'],
+      );
     } finally {
       await lsp.stop();
     }
@@ -48,21 +62,29 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
     let ws: string;
     before(async () => {
       ws = tempDir('markdown');
-      write(ws, `${DIR}/catalog-info.yaml`, [
-        'apiVersion: backstage.io/v1alpha1',
-        'kind: Component',
-        'metadata:',
-        '  name: evil-service',
-        `  title: ${JSON.stringify(`Evil ${CLICK('title')} <command:workspaceContext.showEntityDocs>`)}`,
-        `  description: ${JSON.stringify(`[d]: command:workspaceContext.showEntityDocs\n\n[d] and <https://e.example> ${CLICK('desc')}`)}`,
-        'spec:',
-        `  type: ${JSON.stringify(`svc\` ${CLICK('type')} \``)}`,
-        `  lifecycle: ${JSON.stringify(`prod\`\` ${CLICK('lifecycle')} \`\``)}`,
-        '  owner: team-a',
-        '',
-      ].join('\n'));
+      write(
+        ws,
+        `${DIR}/catalog-info.yaml`,
+        [
+          'apiVersion: backstage.io/v1alpha1',
+          'kind: Component',
+          'metadata:',
+          '  name: evil-service',
+          `  title: ${JSON.stringify(`Evil ${CLICK('title')} <command:workspaceContext.showEntityDocs>`)}`,
+          `  description: ${JSON.stringify(`[d]: command:workspaceContext.showEntityDocs\n\n[d] and <https://e.example> ${CLICK('desc')}`)}`,
+          'spec:',
+          `  type: ${JSON.stringify(`svc\` ${CLICK('type')} \``)}`,
+          `  lifecycle: ${JSON.stringify(`prod\`\` ${CLICK('lifecycle')} \`\``)}`,
+          '  owner: team-a',
+          '',
+        ].join('\n'),
+      );
       write(ws, `${DIR}/overview.md`, '# Evil service\n\nWhat the evil service does.\n');
-      write(ws, '.context/evil.md', `---\ntitle: ${JSON.stringify(`Rollback ${CLICK('page title')}`)}\n---\n\n# Rollback\n\n## Roll back \`x\` ${CLICK('heading')}\n\nTo roll back evil-service, run the ${CLICK('rollback')} job and <command:workspaceContext.expandEntity>.\n`);
+      write(
+        ws,
+        '.context/evil.md',
+        `---\ntitle: ${JSON.stringify(`Rollback ${CLICK('page title')}`)}\n---\n\n# Rollback\n\n## Roll back \`x\` ${CLICK('heading')}\n\nTo roll back evil-service, run the ${CLICK('rollback')} job and <command:workspaceContext.expandEntity>.\n`,
+      );
       lsp = await LspClient.start(ws);
       await lsp.waitForReady();
     });
@@ -73,31 +95,50 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
     it('a hover shows every field as text: its only links are the expand commands and the declaration', async () => {
       const rel = `${DIR}/catalog-info.yaml`;
       const uri = await lsp.open(rel, (await import('node:fs')).readFileSync(`${ws}/${rel}`, 'utf8'));
-      const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
-      const value = (hover?.contents as { value: string }).value;
+      const hover = await lsp.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri },
+        position: { line: 3, character: 10 },
+      });
+      const value = (hover!.contents as { value: string }).value;
       assert.match(value, /^### Evil /);
       const targets = linkTargets(value);
-      assert.deepEqual(targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')), [`${uri.replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`]);
+      assert.deepEqual(
+        targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')),
+        [`${uri.replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`],
+      );
       assert.equal(targets.length, 4);
-      for (const target of targets.slice(0, 3)) assert.equal(JSON.parse(decodeURIComponent(target.split('?')[1]))[0].entityRef, 'component:default/evil-service');
+      for (const target of targets.slice(0, 3))
+        assert.equal(
+          JSON.parse(decodeURIComponent(target.split('?')[1]))[0].entityRef,
+          'component:default/evil-service',
+        );
     });
 
     it('the results document and its hover show titles and headings as text', async () => {
-      const info = await lsp.connection.sendRequest(OpenResultsRequest.type, { question: 'how do we roll back evil-service?' });
+      const info = await lsp.connection.sendRequest(OpenResultsRequest.type, {
+        question: 'how do we roll back evil-service?',
+      });
       const { text } = await lsp.connection.sendRequest(TextDocumentContentRequest.type, { uri: info.uri });
       const lines = text.split('\n');
       const at = lines.findIndex((l) => l.startsWith('## ') && l.includes('Roll back'));
       assert.ok(at > 0, text);
-      assert.deepEqual(linkTargets(text).filter((t) => !t.startsWith('file://')), []);
-      const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri: info.uri }, position: { line: at + 1, character: 0 } });
-      const value = (hover?.contents as { value: string }).value;
+      assert.deepEqual(
+        linkTargets(text).filter((t) => !t.startsWith('file://')),
+        [],
+      );
+      const hover = await lsp.connection.sendRequest(HoverRequest.type, {
+        textDocument: { uri: info.uri },
+        position: { line: at + 1, character: 0 },
+      });
+      const value = (hover!.contents as { value: string }).value;
       assert.match(value, /Roll back/);
       assert.deepEqual(linkTargets(value), []);
     });
 
     it('a code lens hands the docs command workspace paths, never URIs', async () => {
       const rel = `${DIR}/catalog-info.yaml`;
-      const lenses = (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
+      const lenses =
+        (await lsp.connection.sendRequest(CodeLensRequest.type, { textDocument: { uri: lsp.uri(rel) } })) ?? [];
       const docs = lenses.find((l) => l.command?.command === 'workspaceContext.showEntityDocs');
       assert.ok(docs, JSON.stringify(lenses));
       assert.equal(docs.command!.arguments![0].docs.length, 1);
@@ -109,7 +150,8 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
   });
 
   describe('a planted snapshot', () => {
-    const COMPONENT = 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: planted\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n';
+    const COMPONENT =
+      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: planted\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n';
 
     /** A workspace indexed by the built CLI into `cache`, and its snapshot's path. */
     function indexed(label: string): { ws: string; cache: string; snapshot: string } {
@@ -126,8 +168,11 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       try {
         await lsp.waitForReady();
         const uri = await lsp.open('catalog-info.yaml', COMPONENT);
-        const hover = await lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position: { line: 3, character: 10 } });
-        const value = (hover?.contents as { value: string }).value;
+        const hover = await lsp.connection.sendRequest(HoverRequest.type, {
+          textDocument: { uri },
+          position: { line: 3, character: 10 },
+        });
+        const value = (hover!.contents as { value: string }).value;
         return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)$/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
       } finally {
         await lsp.stop();
@@ -143,7 +188,14 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       fs.writeFileSync(snapshot, encodeSnapshot(SNAPSHOT_FORMAT, read.parts));
       const { link, logs } = await declaredIn(ws, cache);
       assert.equal(link, `${pathToFileURL(path.join(ws, 'catalog-info.yaml')).href}#L4`);
-      assert.ok(logs.some((l) => l.startsWith(`[snapshot] discarded ${snapshot}: snapshot names "../../../../../../etc/passwd" (where component:default/planted is declared), which is not inside its folders`)), logs.join('\n'));
+      assert.ok(
+        logs.some((l) =>
+          l.startsWith(
+            `[snapshot] discarded ${snapshot}: snapshot names "../../../../../../etc/passwd" (where component:default/planted is declared), which is not inside its folders`,
+          ),
+        ),
+        logs.join('\n'),
+      );
     });
 
     it('a snapshot or a storage folder that belongs to another user is not used, and the log says so', async function () {
@@ -151,26 +203,52 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       const { ws, cache, snapshot } = indexed('theirs');
       fs.chownSync(snapshot, 65534, 65534);
       const first = await declaredIn(ws, cache);
-      assert.ok(first.logs.some((l) => l === `[snapshot] discarded ${snapshot}: it belongs to another user (uid 65534, you are 0), who could have planted it; not read; indexing from scratch`), first.logs.join('\n'));
+      assert.ok(
+        first.logs.some(
+          (l) =>
+            l ===
+            `[snapshot] discarded ${snapshot}: it belongs to another user (uid 65534, you are 0), who could have planted it; not read; indexing from scratch`,
+        ),
+        first.logs.join('\n'),
+      );
       fs.chownSync(cache, 65534, 65534);
       const second = await declaredIn(ws, cache);
       assert.equal(second.link, `${pathToFileURL(path.join(ws, 'catalog-info.yaml')).href}#L4`);
-      assert.ok(second.logs.some((l) => l.startsWith(`[storage] the cache folder ${cache} belongs to another user (uid 65534, you are 0)`)), second.logs.join('\n'));
+      assert.ok(
+        second.logs.some((l) =>
+          l.startsWith(`[storage] the cache folder ${cache} belongs to another user (uid 65534, you are 0)`),
+        ),
+        second.logs.join('\n'),
+      );
     });
   });
 
   it('logs a 300 MB .wsctx.yaml as too large to read, and indexes with the defaults', async () => {
     const ws = tempDir('huge-config-lsp');
-    write(ws, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: sized\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n');
+    write(
+      ws,
+      'catalog-info.yaml',
+      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: sized\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n',
+    );
     const config = path.join(ws, '.wsctx.yaml');
     fs.writeFileSync(config, 'organization: Huge\n');
     fs.truncateSync(config, 300 * 1024 * 1024);
     const lsp = await LspClient.start(ws);
     try {
       await lsp.waitForReady();
-      assert.ok(lsp.logs.includes(`[settings] ${config}:1: could not be read: the file holds 314,572,800 bytes; a configuration file may hold at most 262,144, so it is not read`), lsp.logs.join('\n'));
-      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, { query: 'sized' })) as SymbolInformation[];
-      assert.deepEqual(found.map((s) => s.name), ['component:default/sized']);
+      assert.ok(
+        lsp.logs.includes(
+          `[settings] ${config}:1: could not be read: the file holds 314,572,800 bytes; a configuration file may hold at most 262,144, so it is not read`,
+        ),
+        lsp.logs.join('\n'),
+      );
+      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, {
+        query: 'sized',
+      })) as SymbolInformation[];
+      assert.deepEqual(
+        found.map((s) => s.name),
+        ['component:default/sized'],
+      );
     } finally {
       await lsp.stop();
     }

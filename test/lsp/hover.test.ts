@@ -27,7 +27,8 @@ describe('LSP hover (built server, JSON-RPC)', () => {
     removeTempDirs();
   });
 
-  const hoverAt = (uri: string, position: Position): Promise<Hover | null> => lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+  const hoverAt = (uri: string, position: Position): Promise<Hover | null> =>
+    lsp.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
   const markdown = (hover: Hover | null): string => {
     assert.ok(hover, 'a hover came back');
     const contents = hover.contents as { kind: string; value: string };
@@ -101,30 +102,61 @@ describe('LSP hover (built server, JSON-RPC)', () => {
     // legacy-entities.yaml line 18: `    - resource:default/legacy-fax-gateway`
     const hover = await hoverAt(lsp.uri('storefront/catalog/legacy-entities.yaml'), { line: 17, character: 20 });
     assert.deepEqual(hover?.range, { start: { line: 17, character: 6 }, end: { line: 17, character: 41 } });
-    assert.equal(markdown(hover), ['**Unresolved entity ref:** `resource:default/legacy-fax-gateway`', '', 'No entity with this ref is in the catalog.'].join('\n'));
+    assert.equal(
+      markdown(hover),
+      [
+        '**Unresolved entity ref:** `resource:default/legacy-fax-gateway`',
+        '',
+        'No entity with this ref is in the catalog.',
+      ].join('\n'),
+    );
   });
 
   it('suggests the nearest refs for a misspelt short ref in an unsaved buffer', async () => {
-    const uri = await lsp.open('payments-platform/catalog/new-service.yaml', [
-      'apiVersion: backstage.io/v1alpha1',
-      'kind: Component',
-      'metadata:',
-      '  name: refund-worker',
-      'spec:',
-      '  type: service',
-      '  lifecycle: experimental',
-      '  owner: payments-teem',
-      '',
-    ].join('\n'));
+    const uri = await lsp.open(
+      'payments-platform/catalog/new-service.yaml',
+      [
+        'apiVersion: backstage.io/v1alpha1',
+        'kind: Component',
+        'metadata:',
+        '  name: refund-worker',
+        'spec:',
+        '  type: service',
+        '  lifecycle: experimental',
+        '  owner: payments-teem',
+        '',
+      ].join('\n'),
+    );
     const hover = await hoverAt(uri, { line: 7, character: 12 });
     assert.equal(
       markdown(hover),
-      ['**Unresolved entity ref:** `group:default/payments-teem`', '', 'No entity with this ref is in the catalog.', '', 'Did you mean `group:default/payments-team`?'].join('\n'),
+      [
+        '**Unresolved entity ref:** `group:default/payments-teem`',
+        '',
+        'No entity with this ref is in the catalog.',
+        '',
+        'Did you mean `group:default/payments-team`?',
+      ].join('\n'),
     );
   });
 
   it('explains a value that is not a ref in its field (dependsOn needs a kind)', async () => {
-    const uri = await lsp.open('payments-platform/catalog/kindless.yaml', ['apiVersion: backstage.io/v1alpha1', 'kind: Component', 'metadata:', '  name: kindless', 'spec:', '  type: service', '  lifecycle: experimental', '  owner: payments-team', '  dependsOn:', '    - invoices-db', ''].join('\n'));
+    const uri = await lsp.open(
+      'payments-platform/catalog/kindless.yaml',
+      [
+        'apiVersion: backstage.io/v1alpha1',
+        'kind: Component',
+        'metadata:',
+        '  name: kindless',
+        'spec:',
+        '  type: service',
+        '  lifecycle: experimental',
+        '  owner: payments-team',
+        '  dependsOn:',
+        '    - invoices-db',
+        '',
+      ].join('\n'),
+    );
     const hover = await hoverAt(uri, { line: 9, character: 8 });
     assert.deepEqual(hover?.range, { start: { line: 9, character: 6 }, end: { line: 9, character: 17 } });
     assert.deepEqual(markdown(hover).split('\n'), [

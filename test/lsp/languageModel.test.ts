@@ -25,9 +25,15 @@ describe('LSP language model bridge (built server, JSON-RPC)', () => {
       // Not what either step expects: both must fall back to their heuristics, never fail.
       return { text: 'I cannot help with that.', model: 'test/echo' };
     });
-    const result = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'get_context', arguments: { task: TASK } });
+    const result = await lsp.connection.sendRequest(CallToolRequest.type, {
+      name: 'get_context',
+      arguments: { task: TASK },
+    });
     assert.ok(asked.length >= 1, 'the client was asked at least once');
-    assert.ok(asked.some((p) => p.messages.some((m) => m.content.includes(TASK))), 'the task is in a prompt');
+    assert.ok(
+      asked.some((p) => p.messages.some((m) => m.content.includes(TASK))),
+      'the task is in a prompt',
+    );
     assert.match(result.text, /# Rules \(always follow\)/);
     assert.match(result.text, /Migrations are backwards-compatible/);
   });
@@ -40,7 +46,10 @@ describe('LSP language model bridge (built server, JSON-RPC)', () => {
       asked++;
       return { text: '{}', model: 'test/none' };
     });
-    const result = await lsp.connection.sendRequest(CallToolRequest.type, { name: 'get_context', arguments: { task: TASK } });
+    const result = await lsp.connection.sendRequest(CallToolRequest.type, {
+      name: 'get_context',
+      arguments: { task: TASK },
+    });
     assert.equal(asked, 0);
     assert.match(result.text, /Migrations are backwards-compatible/);
   });

@@ -32,7 +32,10 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
         documentLinkProvider: { resolveProvider: false },
         completionProvider: { triggerCharacters: [':', '/'], resolveProvider: false },
         codeLensProvider: { resolveProvider: false },
-        workspace: { workspaceFolders: { supported: true, changeNotifications: true }, textDocumentContent: { schemes: ['workspace-context-results'] } },
+        workspace: {
+          workspaceFolders: { supported: true, changeNotifications: true },
+          textDocumentContent: { schemes: ['workspace-context-results'] },
+        },
       },
       serverInfo: { name: 'workspace-context', version: '0.1.0' },
     });
@@ -61,7 +64,10 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
     assert.equal(phases[0], 'indexing');
     assert.equal(phases[phases.length - 1], 'ready');
     assert.ok(phases.indexOf('ready') > phases.lastIndexOf('indexing'), phases.join(' '));
-    assert.ok(lsp.logs.some((l) => /^\[index\] full pass: 99 files read/.test(l)), lsp.logs.join('\n'));
+    assert.ok(
+      lsp.logs.some((l) => /^\[index\] full pass: 99 files read/.test(l)),
+      lsp.logs.join('\n'),
+    );
   });
 
   it('creates the storage folder it was given', () => {
@@ -80,11 +86,24 @@ describe('LSP embedding progress (built server, JSON-RPC, the packaged model)', 
   before(async function () {
     this.timeout(180_000);
     const workspace = tempDir('embedding-progress');
-    write(workspace, 'overview.md', '# Ledger\n\nThe ledger records every payout and refund.\n\n## Reconciliation\n\nEach night the ledger is reconciled against the bank statement.\n');
-    write(workspace, '.context/guides/refunds.md', '---\ntitle: Refunds\n---\n\n# Refunds\n\nA refund goes back to the card that paid.\n\n## Partial refunds\n\nA partial refund names its amount.\n');
-    lsp = await LspClient.start(workspace, { initializationOptions: { storagePath: tempDir('embedding-storage') }, env: { WSCTX_EMBEDDINGS: 'local' } });
+    write(
+      workspace,
+      'overview.md',
+      '# Ledger\n\nThe ledger records every payout and refund.\n\n## Reconciliation\n\nEach night the ledger is reconciled against the bank statement.\n',
+    );
+    write(
+      workspace,
+      '.context/guides/refunds.md',
+      '---\ntitle: Refunds\n---\n\n# Refunds\n\nA refund goes back to the card that paid.\n\n## Partial refunds\n\nA partial refund names its amount.\n',
+    );
+    lsp = await LspClient.start(workspace, {
+      initializationOptions: { storagePath: tempDir('embedding-storage') },
+      env: { WSCTX_EMBEDDINGS: 'local' },
+    });
     await lsp.waitForReady();
-    await lsp.waitFor('the embedding progress to end', () => lsp.progress.find((p) => p.value.kind === 'end' && /sections have vectors/.test(p.value.message ?? '')));
+    await lsp.waitFor('the embedding progress to end', () =>
+      lsp.progress.find((p) => p.value.kind === 'end' && /sections have vectors/.test(p.value.message ?? '')),
+    );
   });
   after(async () => {
     await lsp.stop();
@@ -98,12 +117,17 @@ describe('LSP embedding progress (built server, JSON-RPC, the packaged model)', 
     assert.ok(begin, JSON.stringify(lsp.progress));
     // Its own kind of token: the client reads only pass tokens as "indexing n of N".
     assert.match(String(begin.token), /^workspace-context\/embedding\/\d+$/);
-    assert.ok(lsp.progress.filter((p) => p.value.kind === 'begin' && p.value.message?.startsWith('Indexing')).every((p) => /^workspace-context\/index\/\d+$/.test(String(p.token))));
+    assert.ok(
+      lsp.progress
+        .filter((p) => p.value.kind === 'begin' && p.value.message?.startsWith('Indexing'))
+        .every((p) => /^workspace-context\/index\/\d+$/.test(String(p.token))),
+    );
     const values = lsp.progress.filter((p) => p.token === begin.token).map((p) => p.value);
     assert.match(values[0].message ?? '', new RegExp(`^Embedding ${sections} sections \\(.+\\)$`));
     const reports = values.filter((v) => v.kind === 'report').map((v) => v.message);
     assert.equal(reports[reports.length - 1], `Embedded ${sections} of ${sections} sections`);
-    for (const report of reports) assert.match(report ?? '', new RegExp(`^Embedded \\d+ of ${sections} sections(, about \\d+ min left)?$`));
+    for (const report of reports)
+      assert.match(report ?? '', new RegExp(`^Embedded \\d+ of ${sections} sections(, about \\d+ min left)?$`));
     assert.deepEqual(values[values.length - 1], { kind: 'end', message: `${sections} sections have vectors` });
   });
 });

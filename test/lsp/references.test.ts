@@ -19,8 +19,15 @@ describe('LSP references (built server, JSON-RPC)', () => {
   });
 
   const referencesAt = async (rel: string, position: Position, includeDeclaration: boolean): Promise<string[]> => {
-    const found = await lsp.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri: lsp.uri(rel) }, position, context: { includeDeclaration } });
-    return (found ?? []).map((l: Location) => `${l.uri.slice(lsp.uri('').length + 1)}:${l.range.start.line + 1}:${l.range.start.character + 1}-${l.range.end.character + 1}`);
+    const found = await lsp.connection.sendRequest(ReferencesRequest.type, {
+      textDocument: { uri: lsp.uri(rel) },
+      position,
+      context: { includeDeclaration },
+    });
+    return (found ?? []).map(
+      (l: Location) =>
+        `${l.uri.slice(lsp.uri('').length + 1)}:${l.range.start.line + 1}:${l.range.start.character + 1}-${l.range.end.character + 1}`,
+    );
   };
 
   // Every place naming resource:default/invoices-db, as path:line:column-endColumn (1-based).
@@ -37,12 +44,18 @@ describe('LSP references (built server, JSON-RPC)', () => {
   ];
 
   it('finds every place naming an entity, declaration included when asked', async () => {
-    assert.deepEqual(await referencesAt('payments-platform/catalog-info.yaml', { line: 78, character: 20 }, true), invoicesDb);
+    assert.deepEqual(
+      await referencesAt('payments-platform/catalog-info.yaml', { line: 78, character: 20 }, true),
+      invoicesDb,
+    );
   });
 
   it('leaves the declaration out when not asked, and works from the declaration itself', async () => {
     const withoutDeclaration = invoicesDb.filter((r) => !r.startsWith('payments-platform/catalog/resources.yaml'));
-    assert.deepEqual(await referencesAt('payments-platform/catalog/resources.yaml', { line: 5, character: 10 }, false), withoutDeclaration);
+    assert.deepEqual(
+      await referencesAt('payments-platform/catalog/resources.yaml', { line: 5, character: 10 }, false),
+      withoutDeclaration,
+    );
   });
 
   it('reads an open, unsaved buffer instead of the file on disk', async () => {
@@ -54,6 +67,13 @@ describe('LSP references (built server, JSON-RPC)', () => {
   });
 
   it('answers null away from refs', async () => {
-    assert.equal((await lsp.connection.sendRequest(ReferencesRequest.type, { textDocument: { uri: lsp.uri('payments-platform/catalog-info.yaml') }, position: { line: 19, character: 1 }, context: { includeDeclaration: true } })), null);
+    assert.equal(
+      await lsp.connection.sendRequest(ReferencesRequest.type, {
+        textDocument: { uri: lsp.uri('payments-platform/catalog-info.yaml') },
+        position: { line: 19, character: 1 },
+        context: { includeDeclaration: true },
+      }),
+      null,
+    );
   });
 });

@@ -4,7 +4,13 @@
  * a message naming the setting, and the manifest block it derives must list every key.
  */
 import assert from 'node:assert/strict';
-import { DEFAULT_SETTINGS, flattenSettings, manifestConfiguration, normalizeSettings, SETTING_KEYS } from '../../shared/settings';
+import {
+  DEFAULT_SETTINGS,
+  flattenSettings,
+  manifestConfiguration,
+  normalizeSettings,
+  SETTING_KEYS,
+} from '../../shared/settings';
 import { DEFAULT_EMBEDDING_SETTINGS } from '../../server/src/engine/embeddings/embedder';
 import { DEFAULT_SOURCE_GLOBS } from '../../server/src/engine/workspace/globs';
 import { engineSettingsFrom, needsNewEngine } from '../../server/src/lsp/settingsReader';
@@ -25,9 +31,23 @@ describe('shared settings', () => {
   });
 
   it('reads nested objects, dotted keys and prefixed keys alike', () => {
-    const nested = normalizeSettings({ mcp: { http: { enabled: false } }, sources: { catalog: ['catalog/**/*.yaml'] }, budgets: { contextPassages: 5 } }).settings;
-    const dotted = normalizeSettings({ 'mcp.http.enabled': false, 'sources.catalog': ['catalog/**/*.yaml'], 'budgets.contextPassages': 5 }).settings;
-    const prefixed = normalizeSettings({ workspaceContext: { mcp: { http: { enabled: false } }, sources: { catalog: ['catalog/**/*.yaml'] }, budgets: { contextPassages: 5 } } }).settings;
+    const nested = normalizeSettings({
+      mcp: { http: { enabled: false } },
+      sources: { catalog: ['catalog/**/*.yaml'] },
+      budgets: { contextPassages: 5 },
+    }).settings;
+    const dotted = normalizeSettings({
+      'mcp.http.enabled': false,
+      'sources.catalog': ['catalog/**/*.yaml'],
+      'budgets.contextPassages': 5,
+    }).settings;
+    const prefixed = normalizeSettings({
+      workspaceContext: {
+        mcp: { http: { enabled: false } },
+        sources: { catalog: ['catalog/**/*.yaml'] },
+        budgets: { contextPassages: 5 },
+      },
+    }).settings;
     assert.equal(nested.mcp.http.enabled, false);
     assert.deepEqual(nested.sources.catalog, ['catalog/**/*.yaml']);
     assert.deepEqual(nested.sources.epics, DEFAULT_SOURCE_GLOBS.epics);
@@ -55,9 +75,17 @@ describe('shared settings', () => {
 
   it('derives the manifest block with every key, its default and its type', () => {
     const { properties } = manifestConfiguration();
-    assert.deepEqual(Object.keys(properties), SETTING_KEYS.map((k) => `workspaceContext.${k}`));
+    assert.deepEqual(
+      Object.keys(properties),
+      SETTING_KEYS.map((k) => `workspaceContext.${k}`),
+    );
     assert.deepEqual(Object.keys(flattenSettings(DEFAULT_SETTINGS)), [...SETTING_KEYS]);
-    assert.deepEqual(properties['workspaceContext.mcp.http.enabled'], { default: true, description: 'Serve the MCP tools over HTTP on 127.0.0.1 for Copilot and agent chat.', type: 'boolean', scope: 'window' });
+    assert.deepEqual(properties['workspaceContext.mcp.http.enabled'], {
+      default: true,
+      description: 'Serve the MCP tools over HTTP on 127.0.0.1 for Copilot and agent chat.',
+      type: 'boolean',
+      scope: 'window',
+    });
     assert.deepEqual(properties['workspaceContext.budgets.contextPassages'].default, 10);
     assert.deepEqual(properties['workspaceContext.sources.catalog'], {
       default: ['**/catalog-info.{yaml,yml}'],
@@ -77,7 +105,10 @@ describe('shared settings', () => {
     const changed = normalizeSettings({ sources: { ignore: ['**/fixtures/**'] } }).settings;
     assert.deepEqual(engineSettingsFrom(changed).globs?.ignore, ['**/fixtures/**']);
     assert.equal(needsNewEngine(DEFAULT_SETTINGS, changed), true);
-    assert.equal(needsNewEngine(DEFAULT_SETTINGS, normalizeSettings({ mcp: { http: { enabled: false } } }).settings), false);
+    assert.equal(
+      needsNewEngine(DEFAULT_SETTINGS, normalizeSettings({ mcp: { http: { enabled: false } } }).settings),
+      false,
+    );
     // Another vector index is another engine (its index is built anew).
     assert.equal(needsNewEngine(DEFAULT_SETTINGS, normalizeSettings({ vectorIndex: 'hnswlib' }).settings), true);
   });

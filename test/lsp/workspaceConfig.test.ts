@@ -30,7 +30,12 @@ describe('LSP with .wsctx.yaml (built server, JSON-RPC)', () => {
     try {
       const status = await lsp.waitForReady();
       assert.equal(status.counts?.entities, 1);
-      assert.ok(lsp.logs.includes(`[settings] ${dir}/.wsctx.yaml:4: budgets.expandEdges: expected a whole number from 1 to 100 (got "many"); not applied`), lsp.logs.join('\n'));
+      assert.ok(
+        lsp.logs.includes(
+          `[settings] ${dir}/.wsctx.yaml:4: budgets.expandEdges: expected a whole number from 1 to 100 (got "many"); not applied`,
+        ),
+        lsp.logs.join('\n'),
+      );
     } finally {
       await lsp.stop();
     }

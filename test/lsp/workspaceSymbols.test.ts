@@ -19,15 +19,40 @@ describe('LSP workspace symbols (built server, JSON-RPC)', () => {
 
   const symbols = async (query: string) => {
     const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, { query })) as SymbolInformation[];
-    return found.map((s) => ({ name: s.name, kind: s.kind, container: s.containerName, at: `${s.location.uri.slice(lsp.uri('').length + 1)}:${s.location.range.start.line + 1}` }));
+    return found.map((s) => ({
+      name: s.name,
+      kind: s.kind,
+      container: s.containerName,
+      at: `${s.location.uri.slice(lsp.uri('').length + 1)}:${s.location.range.start.line + 1}`,
+    }));
   };
 
   it('lists entities by ref with their title, at their metadata.name line', async () => {
     assert.deepEqual(await symbols('ledger-'), [
-      { name: 'api:default/ledger-api', kind: SymbolKind.Interface, container: 'Ledger API', at: 'payments-platform/catalog/apis.yaml:6' },
-      { name: 'component:default/ledger-service', kind: SymbolKind.Class, container: 'Ledger service', at: 'payments-platform/catalog-info.yaml:115' },
-      { name: 'group:default/ledger-team', kind: SymbolKind.Module, container: 'Ledger team', at: 'platform-infra/catalog/groups.yaml:49' },
-      { name: 'resource:default/ledger-db', kind: SymbolKind.Struct, container: 'Ledger database', at: 'payments-platform/catalog/resources.yaml:36' },
+      {
+        name: 'api:default/ledger-api',
+        kind: SymbolKind.Interface,
+        container: 'Ledger API',
+        at: 'payments-platform/catalog/apis.yaml:6',
+      },
+      {
+        name: 'component:default/ledger-service',
+        kind: SymbolKind.Class,
+        container: 'Ledger service',
+        at: 'payments-platform/catalog-info.yaml:115',
+      },
+      {
+        name: 'group:default/ledger-team',
+        kind: SymbolKind.Module,
+        container: 'Ledger team',
+        at: 'platform-infra/catalog/groups.yaml:49',
+      },
+      {
+        name: 'resource:default/ledger-db',
+        kind: SymbolKind.Struct,
+        container: 'Ledger database',
+        at: 'payments-platform/catalog/resources.yaml:36',
+      },
     ]);
   });
 
@@ -39,22 +64,35 @@ describe('LSP workspace symbols (built server, JSON-RPC)', () => {
         container: 'Deploy and rollback · payments-platform/services/billing-worker/docs/runbooks/deploy.md',
         at: 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35',
       },
-      { name: 'Rolling back anything', kind: SymbolKind.String, container: 'Rolling back anything · platform-infra/docs/runbooks/rollback.md', at: 'platform-infra/docs/runbooks/rollback.md:1' },
-      { name: 'When rolling back is not enough', kind: SymbolKind.String, container: 'Rolling back anything · platform-infra/docs/runbooks/rollback.md', at: 'platform-infra/docs/runbooks/rollback.md:19' },
+      {
+        name: 'Rolling back anything',
+        kind: SymbolKind.String,
+        container: 'Rolling back anything · platform-infra/docs/runbooks/rollback.md',
+        at: 'platform-infra/docs/runbooks/rollback.md:1',
+      },
+      {
+        name: 'When rolling back is not enough',
+        kind: SymbolKind.String,
+        container: 'Rolling back anything · platform-infra/docs/runbooks/rollback.md',
+        at: 'platform-infra/docs/runbooks/rollback.md:19',
+      },
     ]);
   });
 
   it('matches scattered characters after contiguous ones, and nothing for no match', async () => {
     const found = await symbols('bllwrkr');
-    assert.deepEqual(found.map((s) => s.name), [
-      'component:default/billing-worker',
-      'Billing worker',
-      'BillingWorkerCycleCloseLate',
-      'BillingWorkerDLQNotEmpty',
-      'BillingWorkerGatewayErrors',
-      'BillingWorkerLedgerRejects',
-      'BillingWorkerQueueLag',
-    ]);
+    assert.deepEqual(
+      found.map((s) => s.name),
+      [
+        'component:default/billing-worker',
+        'Billing worker',
+        'BillingWorkerCycleCloseLate',
+        'BillingWorkerDLQNotEmpty',
+        'BillingWorkerGatewayErrors',
+        'BillingWorkerLedgerRejects',
+        'BillingWorkerQueueLag',
+      ],
+    );
     assert.deepEqual(await symbols('zzzq'), []);
   });
 });

@@ -21,7 +21,10 @@ describe('HTTP MCP hygiene', function () {
     for (const token of ['a', '', 'x'.repeat(31)]) {
       const run = wsctx(['serve', '--workspace', ws, '--port', '0', '--token', token]);
       assert.equal(run.code, 1, token);
-      assert.equal(run.stderr, `wsctx: --token must be at least 32 characters (got ${token.length}); leave it out to have a random one generated\n`);
+      assert.equal(
+        run.stderr,
+        `wsctx: --token must be at least 32 characters (got ${token.length}); leave it out to have a random one generated\n`,
+      );
     }
   });
 
@@ -33,7 +36,10 @@ describe('HTTP MCP hygiene', function () {
     try {
       const run = wsctx(['serve', '--workspace', ws, '--port', String(port)]);
       assert.equal(run.code, 1);
-      assert.equal(run.stderr, `wsctx: port ${port} is already in use on 127.0.0.1; choose another with --port, or --port 0 for a free one\n`);
+      assert.equal(
+        run.stderr,
+        `wsctx: port ${port} is already in use on 127.0.0.1; choose another with --port, or --port 0 for a free one\n`,
+      );
     } finally {
       blocker.close();
     }
@@ -44,14 +50,27 @@ describe('HTTP MCP hygiene', function () {
     write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
     const engine = new Engine({ folders: [{ name: 'idle', absPath: ws }] });
     const logs: string[] = [];
-    const server = await startHttpMcpServer({ services: createServices({ engine }), sessionIdleMs: 1000, log: (m) => logs.push(m) });
-    const headers = { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const server = await startHttpMcpServer({
+      services: createServices({ engine }),
+      sessionIdleMs: 1000,
+      log: (m) => logs.push(m),
+    });
+    const headers = {
+      authorization: `Bearer ${server.token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    };
     try {
       // A client that initializes and goes away without closing its session (and opens no stream).
       const init = await fetch(server.url, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'gone', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'gone', version: '1' } },
+        }),
       });
       const sessionId = init.headers.get('mcp-session-id')!;
       await init.text();
@@ -59,8 +78,15 @@ describe('HTTP MCP hygiene', function () {
       assert.equal(server.sessionCount(), 1);
       for (let i = 0; i < 200 && server.sessionCount() > 0; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(server.sessionCount(), 0);
-      assert.ok(logs.some((line) => line.startsWith(`[mcp-http] closed session ${sessionId.slice(0, 8)} after `)), logs.join('\n'));
-      const late = await fetch(server.url, { method: 'POST', headers: { ...headers, 'mcp-session-id': sessionId }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+      assert.ok(
+        logs.some((line) => line.startsWith(`[mcp-http] closed session ${sessionId.slice(0, 8)} after `)),
+        logs.join('\n'),
+      );
+      const late = await fetch(server.url, {
+        method: 'POST',
+        headers: { ...headers, 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
       assert.equal(late.status, 404);
       assert.match(await late.text(), /Unknown MCP session \(closed, or idle too long\); initialize a new one/);
       // A client holding its event stream open is not idle, however long it waits.
@@ -89,20 +115,40 @@ describe('HTTP MCP hygiene', function () {
     const initialize = (token = served.token) =>
       fetch(served.url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'many', version: '1' } } }),
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'many', version: '1' } },
+        }),
       });
 
     it('closes connections that send nothing within seconds, and those past the cap at once; a real client still gets in', async () => {
       const sockets = await Promise.all(
-        Array.from({ length: 300 }, () => new Promise<net.Socket>((resolve) => {
-          const socket = net.connect(port(), '127.0.0.1', () => resolve(socket));
-          socket.on('error', () => undefined);
-        })),
+        Array.from(
+          { length: 300 },
+          () =>
+            new Promise<net.Socket>((resolve) => {
+              const socket = net.connect(port(), '127.0.0.1', () => resolve(socket));
+              socket.on('error', () => undefined);
+            }),
+        ),
       );
       // Every one is closed by the server: the 44 past the cap of 256 at once, the rest when their
       // 5 s to send headers are up (before, they stayed for a minute or more).
-      await Promise.all(sockets.map((socket) => new Promise<void>((resolve) => (socket.destroyed || socket.readyState === 'closed' ? resolve() : socket.once('close', () => resolve())))));
+      await Promise.all(
+        sockets.map(
+          (socket) =>
+            new Promise<void>((resolve) =>
+              socket.destroyed || socket.readyState === 'closed' ? resolve() : socket.once('close', () => resolve()),
+            ),
+        ),
+      );
       const client = await connectHttp(served.url, served.token);
       assert.ok((await client.listTools()).tools.length > 0);
       await client.close();
@@ -110,7 +156,11 @@ describe('HTTP MCP hygiene', function () {
 
     it('answers a request without the token with 401 and closes its connection', async () => {
       const reply = await new Promise<string>((resolve) => {
-        const socket = net.connect(port(), '127.0.0.1', () => socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`));
+        const socket = net.connect(port(), '127.0.0.1', () =>
+          socket.write(
+            `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port()}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`,
+          ),
+        );
         let text = '';
         socket.on('data', (chunk) => (text += chunk.toString()));
         socket.on('close', () => resolve(text));
@@ -128,11 +178,24 @@ describe('HTTP MCP hygiene', function () {
         await response.text();
       }
       const ask = async (id: string) => {
-        const response = await fetch(served.url, { method: 'POST', headers: { authorization: `Bearer ${served.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }) });
+        const response = await fetch(served.url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${served.token}`,
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-session-id': id,
+            'mcp-protocol-version': '2025-03-26',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+        });
         await response.text();
         return response.status;
       };
-      assert.deepEqual([await ask(ids[0]), await ask(ids[4]), await ask(ids[5]), await ask(ids[104])], [404, 404, 200, 200]);
+      assert.deepEqual(
+        [await ask(ids[0]), await ask(ids[4]), await ask(ids[5]), await ask(ids[104])],
+        [404, 404, 200, 200],
+      );
     });
   });
 
@@ -141,7 +204,11 @@ describe('HTTP MCP hygiene', function () {
     write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
     const engine = new Engine({ folders: [{ name: 'busy', absPath: ws }] });
     const logs: string[] = [];
-    const server = await startHttpMcpServer({ services: createServices({ engine }), maxSessions: 2, log: (m) => logs.push(m) });
+    const server = await startHttpMcpServer({
+      services: createServices({ engine }),
+      maxSessions: 2,
+      log: (m) => logs.push(m),
+    });
     try {
       const first = await connectHttp(server.url, server.token);
       const second = await connectHttp(server.url, server.token);
@@ -150,8 +217,17 @@ describe('HTTP MCP hygiene', function () {
       await second.listTools();
       const third = await fetch(server.url, {
         method: 'POST',
-        headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'third', version: '1' } } }),
+        headers: {
+          authorization: `Bearer ${server.token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'third', version: '1' } },
+        }),
       });
       assert.equal(third.status, 503);
       assert.equal(third.headers.get('retry-after'), '5');

@@ -3,41 +3,85 @@
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { callWhenWarm, connectHttp, connectStdio, startHttpServer, type HttpServerProcess, type StdioSession } from '../helpers/mcpClients';
+import {
+  callWhenWarm,
+  connectHttp,
+  connectStdio,
+  startHttpServer,
+  type HttpServerProcess,
+  type StdioSession,
+} from '../helpers/mcpClients';
 import { EXAMPLE_WORKSPACE, removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 
 type Text = { type: 'text'; text: string };
 const firstText = (result: unknown): string => (result as { content?: Text[] }).content?.[0]?.text ?? '';
 
 async function exerciseTools(client: Client): Promise<void> {
-  const context = await callWhenWarm(client, 'workspace_context', { workspace: 'fernhill', question: 'how do I roll back billing-worker?', limit: 3 });
+  const context = await callWhenWarm(client, 'workspace_context', {
+    workspace: 'fernhill',
+    question: 'how do I roll back billing-worker?',
+    limit: 3,
+  });
   assert.equal(context.isError, undefined);
-  const out = context.structuredContent as { passages: { sourceRef: { path: string }; score: number; why: { contribution: number }[] }[]; contractVersion: string; degraded: string[] };
+  const out = context.structuredContent as {
+    passages: { sourceRef: { path: string }; score: number; why: { contribution: number }[] }[];
+    contractVersion: string;
+    degraded: string[];
+  };
   assert.equal(out.passages.length, 3);
   assert.equal(out.passages[0].sourceRef.path, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md');
   for (const p of out.passages) assert.ok(Math.abs(p.why.reduce((s, w) => s + w.contribution, 0) - p.score) < 1e-9);
   assert.match(out.contractVersion, /^\d{4}-\d{2}-\d{2}\.\d+$/);
   assert.match(firstText(context), /^## 1\. Deploy and rollback › Rolling back/);
 
-  const expand = await callWhenWarm(client, 'workspace_expand', { workspace: 'fernhill', entityRef: 'component:billing-worker', direction: 'out', edgeTypes: ['ownedBy'] });
-  assert.deepEqual((expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target), ['group:default/payments-team']);
+  const expand = await callWhenWarm(client, 'workspace_expand', {
+    workspace: 'fernhill',
+    entityRef: 'component:billing-worker',
+    direction: 'out',
+    edgeTypes: ['ownedBy'],
+  });
+  assert.deepEqual(
+    (expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target),
+    ['group:default/payments-team'],
+  );
 }
 
 async function exerciseBadInput(client: Client): Promise<void> {
-  const deep = await client.callTool({ name: 'workspace_expand', arguments: { workspace: 'fernhill', entityRef: 'billing-worker', depth: 4 } });
+  const deep = await client.callTool({
+    name: 'workspace_expand',
+    arguments: { workspace: 'fernhill', entityRef: 'billing-worker', depth: 4 },
+  });
   assert.equal(deep.isError, true);
-  assert.match(firstText(deep), /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3 \(the default is 1\); deeper walks are refused, never clamped/);
+  assert.match(
+    firstText(deep),
+    /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3 \(the default is 1\); deeper walks are refused, never clamped/,
+  );
   const missing = await client.callTool({ name: 'workspace_context', arguments: { workspace: 'fernhill' } });
   assert.equal(missing.isError, true);
   assert.match(firstText(missing), /question/);
-  const limit = await client.callTool({ name: 'workspace_context', arguments: { workspace: 'fernhill', question: 'x', limit: 51 } });
+  const limit = await client.callTool({
+    name: 'workspace_context',
+    arguments: { workspace: 'fernhill', question: 'x', limit: 51 },
+  });
   assert.equal(limit.isError, true);
-  assert.equal(firstText(limit), 'Invalid input for workspace_context: limit: must be a whole number from 1 to 50 (the default is 10)');
-  const kinds = await client.callTool({ name: 'workspace_context', arguments: { workspace: 'fernhill', question: 'x', sourceKinds: ['wiki'] } });
+  assert.equal(
+    firstText(limit),
+    'Invalid input for workspace_context: limit: must be a whole number from 1 to 50 (the default is 10)',
+  );
+  const kinds = await client.callTool({
+    name: 'workspace_context',
+    arguments: { workspace: 'fernhill', question: 'x', sourceKinds: ['wiki'] },
+  });
   assert.match(firstText(kinds), /^Invalid input for workspace_context: sourceKinds\[0\]: "wiki" is not a source kind/);
-  const unserved = await client.callTool({ name: 'workspace_context', arguments: { workspace: 'other', question: 'billing' } });
+  const unserved = await client.callTool({
+    name: 'workspace_context',
+    arguments: { workspace: 'other', question: 'billing' },
+  });
   assert.equal(unserved.isError, true);
-  assert.equal(firstText(unserved), "workspace: this server does not serve a workspace named 'other'; it serves 'fernhill' (give one of these names or its path, or leave workspace out to ask them all).");
+  assert.equal(
+    firstText(unserved),
+    "workspace: this server does not serve a workspace named 'other'; it serves 'fernhill' (give one of these names or its path, or leave workspace out to ask them all).",
+  );
 }
 
 describe('MCP over stdio (built server, SDK client)', () => {
@@ -120,9 +164,18 @@ describe('MCP over Streamable HTTP (built server, SDK client)', () => {
   });
 
   it('refuses a request without the token, with a wrong token, and from a foreign Origin', async () => {
-    const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } } };
+    const init = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    };
     const post = (headers: Record<string, string>) =>
-      fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(init) });
+      fetch(server.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify(init),
+      });
     const none = await post({});
     assert.equal(none.status, 401);
     assert.equal(none.headers.get('www-authenticate'), 'Bearer realm="workspace-context"');

@@ -35,7 +35,16 @@ async function connectProxy(endpointFile: string, waitMs = 10_000): Promise<Prox
 }
 
 function writeEndpoint(file: string, state: string, server?: HttpServerProcess): void {
-  writeFileSync(file, JSON.stringify({ state, url: server?.url ?? null, token: server?.token ?? null, writtenAt: new Date().toISOString() }), { mode: 0o600 });
+  writeFileSync(
+    file,
+    JSON.stringify({
+      state,
+      url: server?.url ?? null,
+      token: server?.token ?? null,
+      writtenAt: new Date().toISOString(),
+    }),
+    { mode: 0o600 },
+  );
 }
 
 const textOf = (result: unknown): string => (result as { content?: { text: string }[] }).content?.[0]?.text ?? '';
@@ -62,13 +71,27 @@ describe('stdio MCP proxy -> loopback HTTP endpoint', () => {
 
   it('lists every tool of the shared table through the proxy', async () => {
     const { tools } = await session!.client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      TOOLS.map((t) => t.name),
+    );
   });
 
   it('forwards tool calls and their structured answers unchanged', async () => {
-    const expand = await callWhenWarm(session!.client, 'workspace_expand', { workspace: 'fernhill', entityRef: 'component:billing-worker', direction: 'out', edgeTypes: ['ownedBy'] });
-    assert.deepEqual((expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target), ['group:default/payments-team']);
-    const refused = await session!.client.callTool({ name: 'workspace_expand', arguments: { workspace: 'fernhill', entityRef: 'billing-worker', depth: 4 } });
+    const expand = await callWhenWarm(session!.client, 'workspace_expand', {
+      workspace: 'fernhill',
+      entityRef: 'component:billing-worker',
+      direction: 'out',
+      edgeTypes: ['ownedBy'],
+    });
+    assert.deepEqual(
+      (expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target),
+      ['group:default/payments-team'],
+    );
+    const refused = await session!.client.callTool({
+      name: 'workspace_expand',
+      arguments: { workspace: 'fernhill', entityRef: 'billing-worker', depth: 4 },
+    });
     assert.equal(refused.isError, true);
     assert.match(textOf(refused), /^Invalid input for workspace_expand: depth: must be a whole number from 1 to 3/);
   });
@@ -78,14 +101,28 @@ describe('stdio MCP proxy -> loopback HTTP endpoint', () => {
     first = undefined;
     second = await startHttpServer(EXAMPLE_WORKSPACE, 'b'.repeat(64));
     writeEndpoint(endpointFile, 'running', second);
-    const expand = await callWhenWarm(session!.client, 'workspace_expand', { workspace: 'fernhill', entityRef: 'component:billing-worker', direction: 'out', edgeTypes: ['ownedBy'] });
-    assert.deepEqual((expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target), ['group:default/payments-team']);
-    assert.match(session!.stderr(), new RegExp(`reconnecting[\\s\\S]*forwarding to ${second.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const expand = await callWhenWarm(session!.client, 'workspace_expand', {
+      workspace: 'fernhill',
+      entityRef: 'component:billing-worker',
+      direction: 'out',
+      edgeTypes: ['ownedBy'],
+    });
+    assert.deepEqual(
+      (expand.structuredContent as { edges: { target: string }[] }).edges.map((e) => e.target),
+      ['group:default/payments-team'],
+    );
+    assert.match(
+      session!.stderr(),
+      new RegExp(`reconnecting[\\s\\S]*forwarding to ${second.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    );
   });
 
   it('answers a request with an error naming the state when no endpoint is running', async () => {
     const file = path.join(tempDir('proxy-off'), 'mcp-endpoint.json');
-    writeFileSync(file, JSON.stringify({ state: 'disabled', url: null, token: null, writtenAt: new Date().toISOString() }));
+    writeFileSync(
+      file,
+      JSON.stringify({ state: 'disabled', url: null, token: null, writtenAt: new Date().toISOString() }),
+    );
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: ['--import', 'tsx', PROXY, '--endpoint-file', file, '--wait-ms', '300'],

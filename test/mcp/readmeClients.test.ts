@@ -20,7 +20,17 @@ import { EXAMPLE_WORKSPACE } from '../helpers/tempWorkspace';
 
 const README = fs.readFileSync(path.resolve(__dirname, '../../README.md'), 'utf8');
 const PLACEHOLDERS = ['/absolute/path/to/your/workspace', '${workspaceFolder}'];
-const TOOLS = ['workspace_context', 'workspace_expand', 'get_context', 'read_page', 'get_file', 'get_toc', 'get_section', 'search_instructions', 'explain_result'];
+const TOOLS = [
+  'workspace_context',
+  'workspace_expand',
+  'get_context',
+  'read_page',
+  'get_file',
+  'get_toc',
+  'get_section',
+  'search_instructions',
+  'explain_result',
+];
 
 interface Block {
   client: string;
@@ -54,7 +64,10 @@ function serverCommand(block: Block): { command: string; args: string[] } {
     return { command: words[5], args: words.slice(6) };
   }
   if (block.lang === 'json') {
-    const config = JSON.parse(block.text) as { mcpServers?: Record<string, { command: string; args: string[] }>; servers?: Record<string, { type?: string; command: string; args: string[] }> };
+    const config = JSON.parse(block.text) as {
+      mcpServers?: Record<string, { command: string; args: string[] }>;
+      servers?: Record<string, { type?: string; command: string; args: string[] }>;
+    };
     const servers = config.mcpServers ?? config.servers;
     assert.ok(servers, 'no mcpServers or servers key');
     const server = servers['workspace-context'];
@@ -62,7 +75,10 @@ function serverCommand(block: Block): { command: string; args: string[] } {
     return server;
   }
   assert.equal(block.lang, 'yaml');
-  const config = parseYaml(block.text) as { schema: string; mcpServers: { name: string; command: string; args: string[] }[] };
+  const config = parseYaml(block.text) as {
+    schema: string;
+    mcpServers: { name: string; command: string; args: string[] }[];
+  };
   assert.equal(config.schema, 'v1');
   assert.equal(config.mcpServers[0].name, 'workspace-context');
   return config.mcpServers[0];
@@ -76,7 +92,14 @@ describe('README: the copy-paste block for each agent starts a working server', 
   it('has one block per client', () => {
     assert.deepEqual(
       blocks.map((b) => `${b.client.split(' (')[0]} ${b.lang}`),
-      ['Claude Code sh', 'Cursor json', 'Claude Desktop json', 'VS Code without the extension json', 'Windsurf json', 'Continue yaml'],
+      [
+        'Claude Code sh',
+        'Cursor json',
+        'Claude Desktop json',
+        'VS Code without the extension json',
+        'Windsurf json',
+        'Continue yaml',
+      ],
     );
     assert.ok(http, 'no "Over HTTP" block');
     assert.match(blocks[1].client, /`\.cursor\/mcp\.json`/);
@@ -90,7 +113,10 @@ describe('README: the copy-paste block for each agent starts a working server', 
       assert.equal(command, 'wsctx');
       assert.equal(args[0], 'mcp');
       const workspaceAt = args.indexOf('--workspace');
-      assert.ok(workspaceAt > 0 && PLACEHOLDERS.includes(args[workspaceAt + 1]), `workspace argument: ${args[workspaceAt + 1]}`);
+      assert.ok(
+        workspaceAt > 0 && PLACEHOLDERS.includes(args[workspaceAt + 1]),
+        `workspace argument: ${args[workspaceAt + 1]}`,
+      );
       const realArgs = args.map((a) => (PLACEHOLDERS.includes(a) ? EXAMPLE_WORKSPACE : a));
       const transport = new StdioClientTransport({
         command: process.execPath,
@@ -102,14 +128,17 @@ describe('README: the copy-paste block for each agent starts a working server', 
       await client.connect(transport);
       try {
         const { tools } = await client.listTools();
-        assert.deepEqual(tools.map((t) => t.name), TOOLS);
+        assert.deepEqual(
+          tools.map((t) => t.name),
+          TOOLS,
+        );
       } finally {
         await client.close();
       }
     });
   }
 
-  it('Over HTTP: wsctx serve with a token, and the clients\' URL and header reach its tools', async function () {
+  it("Over HTTP: wsctx serve with a token, and the clients' URL and header reach its tools", async function () {
     this.timeout(120_000);
     const [shell, vscode] = http!.all;
     assert.equal(shell.lang, 'sh');
@@ -120,12 +149,17 @@ describe('README: the copy-paste block for each agent starts a working server', 
     const claudeLine = lines.find((l) => l.startsWith('claude mcp add '))!;
     assert.ok(serveLine && claudeLine, shell.text);
     // The line as the shell would split it, the token variable filled in and any free port.
-    const args = [...serveLine.matchAll(/"[^"]*"|\S+/g)].map((m) => m[0].replace(/^"|"$/g, '')).slice(1)
+    const args = [...serveLine.matchAll(/"[^"]*"|\S+/g)]
+      .map((m) => m[0].replace(/^"|"$/g, ''))
+      .slice(1)
       .map((a) => (a === '$WSCTX_TOKEN' ? token : PLACEHOLDERS.includes(a) ? EXAMPLE_WORKSPACE : a));
     const port = args.indexOf('--port');
     assert.equal(args[port + 1], '8931');
     args[port + 1] = '0';
-    const server = spawn(process.execPath, [WSCTX, ...args], { env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const server = spawn(process.execPath, [WSCTX, ...args], {
+      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     try {
       let stderr = '';
       const url = await new Promise<string>((resolve, reject) => {
@@ -138,9 +172,14 @@ describe('README: the copy-paste block for each agent starts a working server', 
       });
       assert.match(stderr, new RegExp(`token: ${token}`));
       // Claude Code's line: the transport, the URL on 8931 and the bearer header.
-      const claude = /--transport http workspace-context (\S+) --header "Authorization: Bearer \$WSCTX_TOKEN"$/.exec(claudeLine);
+      const claude = /--transport http workspace-context (\S+) --header "Authorization: Bearer \$WSCTX_TOKEN"$/.exec(
+        claudeLine,
+      );
       assert.ok(claude, claudeLine);
-      const config = JSON.parse(vscode.text) as { inputs: { id: string; password: boolean }[]; servers: Record<string, { type: string; url: string; headers: Record<string, string> }> };
+      const config = JSON.parse(vscode.text) as {
+        inputs: { id: string; password: boolean }[];
+        servers: Record<string, { type: string; url: string; headers: Record<string, string> }>;
+      };
       const entry = config.servers['workspace-context'];
       assert.equal(entry.type, 'http');
       assert.equal(entry.url, claude[1]);
@@ -152,9 +191,14 @@ describe('README: the copy-paste block for each agent starts a working server', 
       assert.equal(named.pathname, served.pathname);
       assert.equal(named.hostname, served.hostname);
       const client = new Client({ name: 'readme-http', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(served, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+      await client.connect(
+        new StreamableHTTPClientTransport(served, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+      );
       try {
-        assert.deepEqual((await client.listTools()).tools.map((t) => t.name), TOOLS);
+        assert.deepEqual(
+          (await client.listTools()).tools.map((t) => t.name),
+          TOOLS,
+        );
       } finally {
         await client.close();
       }

@@ -30,9 +30,33 @@ interface Answer {
 
 /** Each folder and questions about its own entities and docs. */
 const FOLDERS: { fixture: string; questions: string[] }[] = [
-  { fixture: 'roadie-backstage-plugins', questions: ['backstage-plugin-argo-cd', 'who owns backstage-plugin-jira?', 'how do I configure the prometheus plugin?', 'scaffolder http request action'] },
-  { fixture: 'backstage-catalog-examples/packages/catalog-model/examples', questions: ['artist-lookup', 'who owns the wayback search?', 'which APIs does the petstore provide?', 'playback order component'] },
-  { fixture: 'backstage-demo', questions: ['backstage-demo', 'demo graphql api', 'how do I draw a mermaid diagram in the docs?', 'download a file from techdocs'] },
+  {
+    fixture: 'roadie-backstage-plugins',
+    questions: [
+      'backstage-plugin-argo-cd',
+      'who owns backstage-plugin-jira?',
+      'how do I configure the prometheus plugin?',
+      'scaffolder http request action',
+    ],
+  },
+  {
+    fixture: 'backstage-catalog-examples/packages/catalog-model/examples',
+    questions: [
+      'artist-lookup',
+      'who owns the wayback search?',
+      'which APIs does the petstore provide?',
+      'playback order component',
+    ],
+  },
+  {
+    fixture: 'backstage-demo',
+    questions: [
+      'backstage-demo',
+      'demo graphql api',
+      'how do I draw a mermaid diagram in the docs?',
+      'download a file from techdocs',
+    ],
+  },
 ];
 
 async function ask(session: StdioSession, args: Record<string, unknown>): Promise<Answer> {
@@ -62,7 +86,10 @@ describe('several served folders are one workspace (MCP over stdio, built server
       dirs.push(dir);
       alone.push(await connectStdio(dir));
     }
-    all = await connectStdio(dirs[0], dirs.slice(1).flatMap((d) => ['--workspace', d]));
+    all = await connectStdio(
+      dirs[0],
+      dirs.slice(1).flatMap((d) => ['--workspace', d]),
+    );
   });
   after(async () => {
     for (const session of [...alone, all]) await session?.close();
@@ -87,23 +114,44 @@ describe('several served folders are one workspace (MCP over stdio, built server
         assert.equal((everywhere as { candidatesCapped?: unknown }).candidatesCapped, undefined);
         const mine = everywhere.passages.filter((p) => p.folder === name);
         assert.ok(mine.length > 0, `${name}: "${question}" asked of all`);
-        assert.deepEqual(comparable(mine, name, true), expected.slice(0, mine.length), `${name}: "${question}" asked of all`);
+        assert.deepEqual(
+          comparable(mine, name, true),
+          expected.slice(0, mine.length),
+          `${name}: "${question}" asked of all`,
+        );
         // ...and the merged list is in score order, as every answer is.
         const scores = everywhere.passages.map((p) => p.score);
-        assert.deepEqual(scores, [...scores].sort((a, b) => b - a), `${name}: "${question}" merged in score order`);
+        assert.deepEqual(
+          scores,
+          [...scores].sort((a, b) => b - a),
+          `${name}: "${question}" merged in score order`,
+        );
       }
     }
   });
 
   it('answers from every folder, catalog entities included, each passage naming its folder', async () => {
-    const answer = await ask(all, { question: 'which component owns the API?', sourceKinds: ['catalog_entity'], limit: 50 });
-    assert.deepEqual(answer.folders, dirs.map((d) => path.basename(d)));
-    assert.deepEqual([...new Set(answer.passages.map((p) => p.folder))].sort(), dirs.map((d) => path.basename(d)).sort());
+    const answer = await ask(all, {
+      question: 'which component owns the API?',
+      sourceKinds: ['catalog_entity'],
+      limit: 50,
+    });
+    assert.deepEqual(
+      answer.folders,
+      dirs.map((d) => path.basename(d)),
+    );
+    assert.deepEqual(
+      [...new Set(answer.passages.map((p) => p.folder))].sort(),
+      dirs.map((d) => path.basename(d)).sort(),
+    );
     for (const p of answer.passages) assert.ok(p.sourceRef.path.startsWith(`${p.folder}/`), p.sourceRef.path);
   });
 
   it('refuses a workspace it does not serve, naming those it does', async () => {
-    const result = await all.client.callTool({ name: 'workspace_context', arguments: { question: 'x', workspace: 'nowhere' } });
+    const result = await all.client.callTool({
+      name: 'workspace_context',
+      arguments: { question: 'x', workspace: 'nowhere' },
+    });
     assert.equal(result.isError, true);
     const text = (result.content as { text: string }[])[0].text;
     for (const dir of dirs) assert.ok(text.includes(`'${path.basename(dir)}'`), text);

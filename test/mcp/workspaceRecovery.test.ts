@@ -16,15 +16,27 @@ interface Answer {
 }
 
 function fill(ws: string, word: string): void {
-  write(ws, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: billing-worker\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n');
+  write(
+    ws,
+    'catalog-info.yaml',
+    'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: billing-worker\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n',
+  );
   write(ws, 'epics/rollout.md', `# Rollout\n\nThe ${word} rollout of billing-worker starts on Monday.\n`);
 }
 
 /** Asks until `done` holds for the answer (the server notices and re-indexes in the background). */
-async function askUntil(client: Client, ws: string, question: string, done: (answer: Answer) => boolean): Promise<Answer> {
+async function askUntil(
+  client: Client,
+  ws: string,
+  question: string,
+  done: (answer: Answer) => boolean,
+): Promise<Answer> {
   let last: Answer | undefined;
   for (let attempt = 0; attempt < 300; attempt++) {
-    const result = await client.callTool({ name: 'workspace_context', arguments: { workspace: path.basename(ws), question } });
+    const result = await client.callTool({
+      name: 'workspace_context',
+      arguments: { workspace: path.basename(ws), question },
+    });
     last = result.structuredContent as Answer;
     if (last && done(last)) return last;
     await new Promise((r) => setTimeout(r, 100));
@@ -49,7 +61,10 @@ describe('a served folder that disappears and comes back (built MCP server)', fu
   });
 
   it('answers from the last index, flagged, while the folder is gone; indexes it again when it is back', async () => {
-    const first = await callWhenWarm(session.client, 'workspace_context', { workspace: 'workspace', question: 'canary rollout' });
+    const first = await callWhenWarm(session.client, 'workspace_context', {
+      workspace: 'workspace',
+      question: 'canary rollout',
+    });
     const warm = first.structuredContent as Answer;
     assert.equal(warm.passages[0].sourceRef.path, 'epics/rollout.md');
     assert.deepEqual(warm.degraded, []);
@@ -59,19 +74,29 @@ describe('a served folder that disappears and comes back (built MCP server)', fu
     assert.equal(gone.passages[0].sourceRef.path, 'epics/rollout.md', 'the last index still answers');
     const status = (await session.client.listTools()).tools.map((t) => t.name);
     assert.ok(status.includes('workspace_context') && status.includes('workspace_expand'), 'the tools stay listed');
-    const expand = await session.client.callTool({ name: 'workspace_expand', arguments: { workspace: 'workspace', entityRef: 'billing-worker' } });
+    const expand = await session.client.callTool({
+      name: 'workspace_expand',
+      arguments: { workspace: 'workspace', entityRef: 'billing-worker' },
+    });
     assert.deepEqual((expand.structuredContent as { degraded: string[] }).degraded, ['workspace-missing']);
 
     fs.mkdirSync(ws);
     fill(ws, 'blue-green');
-    const back = await askUntil(session.client, ws, 'blue-green rollout', (a) => !a.degraded.includes('workspace-missing') && /blue-green/.test(a.passages[0]?.text ?? ''));
+    const back = await askUntil(
+      session.client,
+      ws,
+      'blue-green rollout',
+      (a) => !a.degraded.includes('workspace-missing') && /blue-green/.test(a.passages[0]?.text ?? ''),
+    );
     assert.deepEqual(back.degraded, []);
     assert.match(session.stderr(), /served folder\(s\) missing: workspace/);
     assert.match(session.stderr(), /is back; watching and indexing it again|every served folder is back/);
 
     // Watched again: an edit after the return is picked up too.
     write(ws, 'epics/rollout.md', '# Rollout\n\nThe canary-two rollout of billing-worker starts on Tuesday.\n');
-    const edited = await askUntil(session.client, ws, 'canary-two rollout', (a) => /canary-two/.test(a.passages[0]?.text ?? ''));
+    const edited = await askUntil(session.client, ws, 'canary-two rollout', (a) =>
+      /canary-two/.test(a.passages[0]?.text ?? ''),
+    );
     assert.equal(edited.passages[0].sourceRef.path, 'epics/rollout.md');
   });
 });

@@ -31,7 +31,15 @@ function comparable(result: RankResult) {
     dropped: result.droppedTerms,
     named: result.named.map((n) => n.key),
     candidates: result.candidates,
-    passages: result.passages.map((p) => ({ id: p.entry.section.id, doc: p.entry.doc.id, path: p.entry.doc.path, text: p.entry.section.text, headingPath: p.entry.section.headingPath, score: p.score, why: p.why })),
+    passages: result.passages.map((p) => ({
+      id: p.entry.section.id,
+      doc: p.entry.doc.id,
+      path: p.entry.doc.path,
+      text: p.entry.section.text,
+      headingPath: p.entry.section.headingPath,
+      score: p.score,
+      why: p.why,
+    })),
   };
 }
 
@@ -82,7 +90,11 @@ describe('a store namespace held in memory answers as the in-memory engine, writ
     await reader.refresh();
     const status = reader.status().namespaces.find((n) => n.name === name)!;
     assert.equal(status.generation, report.generation);
-    return { generation: report.generation, epoch: (await store.namespaces())[0].epoch, documents: status.lastLoadDocuments };
+    return {
+      generation: report.generation,
+      epoch: (await store.namespaces())[0].epoch,
+      documents: status.lastLoadDocuments,
+    };
   }
 
   it('loads the namespace whole and answers as in memory', () => {
@@ -97,7 +109,10 @@ describe('a store namespace held in memory answers as the in-memory engine, writ
     const state = engine.current()!;
     assert.equal(stored.sizes.sections, state.counts.sections);
     assert.equal(stored.sizes.docs, state.docs.size);
-    assert.ok(stored.sizes.postings > 10 * stored.sizes.sections && stored.sizes.terms > 1000, JSON.stringify(stored.sizes));
+    assert.ok(
+      stored.sizes.postings > 10 * stored.sizes.sections && stored.sizes.terms > 1000,
+      JSON.stringify(stored.sizes),
+    );
     assert.equal(reader.status().namespaces[0].estimatedBytes, estimateNamespaceBytes(stored.sizes));
   });
 
@@ -117,7 +132,10 @@ describe('a store namespace held in memory answers as the in-memory engine, writ
     assertSameAnswers(engine.current()!, 'after an edit');
 
     const page = path.join(workspace, 'payments-platform/services/billing-worker/docs/runbooks/wombat.md');
-    fs.writeFileSync(page, '# Wombat reconciler runbook\n\nThe wombat reconciler balances the ledger every hour.\n\n## Restarting it\n\nRestart the wombat reconciler with fernctl.\n');
+    fs.writeFileSync(
+      page,
+      '# Wombat reconciler runbook\n\nThe wombat reconciler balances the ledger every hour.\n\n## Restarting it\n\nRestart the wombat reconciler with fernctl.\n',
+    );
     await engine.update([page]);
     followed = await writeAndFollow();
     assert.equal(followed.generation, 3);
@@ -182,7 +200,13 @@ describe('a store namespace held in memory answers hybrid (words + meaning) as t
     const plan = planWindows(plain);
     fillVectorCache(plain, cacheDir, (i) => vectorOf(plan.digests[i]));
     words.dispose();
-    engine = new Engine({ folders: [folder], cacheDir, embeddings: { provider: 'local' }, embedInBackground: false, vectorBackend: 'exact' });
+    engine = new Engine({
+      folders: [folder],
+      cacheDir,
+      embeddings: { provider: 'local' },
+      embedInBackground: false,
+      vectorBackend: 'exact',
+    });
     state = await engine.waitForIndex();
     await engine.waitForMeaning();
     model = engine.status().meaning!.model;
@@ -207,7 +231,12 @@ describe('a store namespace held in memory answers hybrid (words + meaning) as t
     for (const [k, question] of QUESTIONS.entries()) {
       const rand = seededRandom(1000 + k);
       const query = Float32Array.from(vectorOf(digests[(k * 37) % digests.length]), (x) => x + 0.3 * (rand() * 2 - 1));
-      const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW, meaning: engine.meaningSource(state, query) });
+      const memory = rankWorkspaceContext(state, {
+        question,
+        limit: 10,
+        now: NOW,
+        meaning: engine.meaningSource(state, query),
+      });
       const meaning = reader.meaningSource(held, query, model);
       assert.ok(meaning, 'the namespace held gives the question a meaning half');
       const loaded = rankWorkspaceContext(held, { question, limit: 10, now: NOW, meaning });

@@ -35,7 +35,17 @@ function comparable(result: RankResult) {
     dropped: result.droppedTerms,
     named: result.named.map((n) => n.key),
     candidates: result.candidates,
-    passages: result.passages.map((p) => ({ id: p.entry.section.id, doc: p.entry.doc.id, path: p.entry.doc.path, text: p.entry.section.text, score: p.score, match: p.match, own: p.ownWords, capped: p.capped ?? false, why: p.why })),
+    passages: result.passages.map((p) => ({
+      id: p.entry.section.id,
+      doc: p.entry.doc.id,
+      path: p.entry.doc.path,
+      text: p.entry.section.text,
+      score: p.score,
+      match: p.match,
+      own: p.ownWords,
+      capped: p.capped ?? false,
+      why: p.why,
+    })),
   };
 }
 
@@ -49,19 +59,40 @@ function answerOf(result: RankResult) {
 }
 
 /** A question ranked from a store told how it will be ranked, and how many sections it read for it. */
-async function rankScoped(reader: StoreReader, namespace: string, question: string, scope: QuestionScope, query?: QueryVector): Promise<{ result: RankResult; read: number }> {
+async function rankScoped(
+  reader: StoreReader,
+  namespace: string,
+  question: string,
+  scope: QuestionScope,
+  query?: QueryVector,
+): Promise<{ result: RankResult; read: number }> {
   const state = await reader.questionState(namespace, question, query, scope);
   assert.ok(state, `namespace ${namespace} is stored`);
-  const result = rankWorkspaceContext(state, { ...scope, question, meaning: query ? reader.meaningOf(state) : undefined });
-  await reader.completeTexts(namespace, result.passages.map((p) => p.entry));
+  const result = rankWorkspaceContext(state, {
+    ...scope,
+    question,
+    meaning: query ? reader.meaningOf(state) : undefined,
+  });
+  await reader.completeTexts(
+    namespace,
+    result.passages.map((p) => p.entry),
+  );
   return { result, read: state.sections.length };
 }
 
-async function rankFromStore(reader: StoreReader, namespace: string, question: string, limit: number): Promise<RankResult> {
+async function rankFromStore(
+  reader: StoreReader,
+  namespace: string,
+  question: string,
+  limit: number,
+): Promise<RankResult> {
   const state = await reader.questionState(namespace, question);
   assert.ok(state, `namespace ${namespace} is stored`);
   const result = rankWorkspaceContext(state, { question, limit, now: NOW });
-  await reader.completeTexts(namespace, result.passages.map((p) => p.entry));
+  await reader.completeTexts(
+    namespace,
+    result.passages.map((p) => p.entry),
+  );
   return result;
 }
 
@@ -101,7 +132,9 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
       for (const { sections } of rows.docs) {
         for (const s of sections) {
           const ordinal = state.sectionOrdinalById.get(s.id)!;
-          s.terms.forEach((term, k) => assert.equal(s.packed[k], state.lexical.fieldCounts(ordinal, term), `${s.id} ${term}`));
+          s.terms.forEach((term, k) =>
+            assert.equal(s.packed[k], state.lexical.fieldCounts(ordinal, term), `${s.id} ${term}`),
+          );
           const lengths = state.lexical.fieldLengths(ordinal);
           assert.equal(s.bodyLength, lengths.body);
           assert.equal(s.headingLength, lengths.heading);
@@ -112,7 +145,13 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
     });
 
     const questions = [...new Set(loadRankingCases().map((c) => c.question))];
-    questions.push('who owns billing-worker?', 'how do I roll back a failed deploy of component:default/billing-worker', 'ledger', 'kubectl rollout undo', 'zzzz nothing matches this');
+    questions.push(
+      'who owns billing-worker?',
+      'how do I roll back a failed deploy of component:default/billing-worker',
+      'ledger',
+      'kubectl rollout undo',
+      'zzzz nothing matches this',
+    );
 
     it(`ranks ${questions.length} questions exactly as in memory (ids, order, scores, why[], texts)`, async () => {
       for (const question of questions) {
@@ -128,14 +167,22 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
         const memory = rankWorkspaceContext(state, { question, limit: 30, now: NOW, sourceKinds: kinds });
         const storedState = (await reader.questionState('fernhill', question))!;
         const stored = rankWorkspaceContext(storedState, { question, limit: 30, now: NOW, sourceKinds: kinds });
-        await reader.completeTexts('fernhill', stored.passages.map((p) => p.entry));
+        await reader.completeTexts(
+          'fernhill',
+          stored.passages.map((p) => p.entry),
+        );
         assert.deepEqual(comparable(stored), comparable(memory), question);
       }
     });
 
     it('told how a question will be ranked, answers the same (limits 1, 10, 50; kinds narrowed), and with a small first round reads a fraction of the candidates', async () => {
       const kinds = new Set(['catalog_doc', 'library'] as const);
-      const scopes: QuestionScope[] = [{ limit: 1, now: NOW }, { limit: 10, now: NOW }, { limit: 50, now: NOW }, { limit: 10, now: NOW, sourceKinds: kinds }];
+      const scopes: QuestionScope[] = [
+        { limit: 1, now: NOW },
+        { limit: 10, now: NOW },
+        { limit: 50, now: NOW },
+        { limit: 10, now: NOW, sourceKinds: kinds },
+      ];
       let readAll = 0;
       let readNarrow = 0;
       for (const question of questions) {
@@ -144,13 +191,20 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
           const memory = rankWorkspaceContext(state, { ...scope, question });
           for (const r of [reader, narrow]) {
             const { result, read } = await rankScoped(r, 'fernhill', question, scope);
-            assert.deepEqual(answerOf(result), answerOf(memory), `${question} (limit ${scope.limit}${scope.sourceKinds ? ', kinds' : ''}${r === narrow ? ', narrow' : ''})`);
+            assert.deepEqual(
+              answerOf(result),
+              answerOf(memory),
+              `${question} (limit ${scope.limit}${scope.sourceKinds ? ', kinds' : ''}${r === narrow ? ', narrow' : ''})`,
+            );
             if (r === narrow && scope.limit === 10 && !scope.sourceKinds) readNarrow += read;
           }
         }
       }
       // Most of the example's questions are long and its lists short: a quarter is left unread (3,939 of 5,277 read).
-      assert.ok(readNarrow * 5 < readAll * 4, `read ${readNarrow} sections for 10 passages against ${readAll} holding an asked term`);
+      assert.ok(
+        readNarrow * 5 < readAll * 4,
+        `read ${readNarrow} sections for 10 passages against ${readAll} holding an asked term`,
+      );
     });
 
     it('writes again only what changed: an unchanged workspace writes no document', async () => {
@@ -163,10 +217,16 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
     });
 
     it('drops a namespace with its postings, and a first write after that answers as in memory again', async () => {
-      const postings = workspaceRows(state).docs.reduce((n, d) => n + d.sections.reduce((m, s) => m + s.terms.length, 0), 0);
+      const postings = workspaceRows(state).docs.reduce(
+        (n, d) => n + d.sections.reduce((m, s) => m + s.terms.length, 0),
+        0,
+      );
       assert.equal(await store.drop('fernhill'), true);
       assert.equal(await store.drop('fernhill'), false);
-      assert.deepEqual((await store.namespaces()).map((n) => n.name).filter((n) => n === 'fernhill'), []);
+      assert.deepEqual(
+        (await store.namespaces()).map((n) => n.name).filter((n) => n === 'fernhill'),
+        [],
+      );
       assert.equal(await reader.questionState('fernhill', 'rollback'), undefined);
       // A new namespace id and a new postings table, loaded before its indexes are built.
       const report = await store.write(workspaceRows(state));
@@ -197,7 +257,10 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
     });
 
     it('ranks all 60 labelled questions exactly as in memory', async () => {
-      const questions = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { question: string }).question);
+      const questions = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { question: string }).question);
       assert.equal(questions.length, 60);
       for (const question of questions) {
         const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
@@ -208,7 +271,10 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
     });
 
     it('told how each question will be ranked, answers all 60 as in memory, and with a small first round reads a fraction of the candidates', async () => {
-      const questions = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { question: string }).question);
+      const questions = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { question: string }).question);
       // 256 postings first for Argo CD's 3,700 sections.
       const narrowDocs = new StoreReader(store, { firstRoundPostings: 256 });
       let readAll = 0;
@@ -224,13 +290,19 @@ describe('PostgreSQL store: answers identical to the in-memory engine', function
       }
       // Nearly half is left unread (62,065 of 114,715 read): a long question's common words can
       // still lift a section that holds no rare one past the tenth passage.
-      assert.ok(readNarrow * 3 < readAll * 2, `read ${readNarrow} sections in all against ${readAll} holding an asked term`);
+      assert.ok(
+        readNarrow * 3 < readAll * 2,
+        `read ${readNarrow} sections in all against ${readAll} holding an asked term`,
+      );
     });
 
     it('keeps the example namespace apart: its questions still answer from fernhill alone', async () => {
       const stored = await rankFromStore(reader, 'fernhill', 'sync waves', 10);
       assert.ok(stored.passages.every((p) => !p.entry.doc.path.startsWith('docs/user-guide')));
-      assert.deepEqual((await store.namespaces()).map((n) => n.name), ['argocd', 'fernhill']);
+      assert.deepEqual(
+        (await store.namespaces()).map((n) => n.name),
+        ['argocd', 'fernhill'],
+      );
     });
   });
 });
@@ -282,18 +354,33 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     const entries = of.sections.filter((e) => e !== undefined);
     const entry = entries[(k * 37) % entries.length]!;
     const rand = seededRandom(1000 + k);
-    return Float32Array.from(vectorOf(textDigest(splitWindows(embeddingText(entry), windowOptionsFor(new LocalEmbedder({ model: 'minilm' })))[0].text)), (x) => x + 0.3 * (rand() * 2 - 1));
+    return Float32Array.from(
+      vectorOf(
+        textDigest(
+          splitWindows(embeddingText(entry), windowOptionsFor(new LocalEmbedder({ model: 'minilm' })))[0].text,
+        ),
+      ),
+      (x) => x + 0.3 * (rand() * 2 - 1),
+    );
   }
 
   async function rankBoth(reader: StoreReader, question: string, k: number, limit = 10) {
     const vector = queryVector(k);
-    const memory = rankWorkspaceContext(state, { question, limit, now: NOW, meaning: engine.meaningSource(state, vector) });
+    const memory = rankWorkspaceContext(state, {
+      question,
+      limit,
+      now: NOW,
+      meaning: engine.meaningSource(state, vector),
+    });
     const storedState = await reader.questionState('fernhill-hybrid', question, { vector, model });
     assert.ok(storedState);
     const meaning = reader.meaningOf(storedState);
     assert.ok(meaning, 'the store gives the question a meaning half');
     const stored = rankWorkspaceContext(storedState, { question, limit, now: NOW, meaning });
-    await reader.completeTexts('fernhill-hybrid', stored.passages.map((p) => p.entry));
+    await reader.completeTexts(
+      'fernhill-hybrid',
+      stored.passages.map((p) => p.entry),
+    );
     return { memory, stored, meaning, storedState };
   }
 
@@ -302,7 +389,10 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
 
   function editRunbook(dir: string): string {
     const abs = path.join(dir, EDITED);
-    writeFileSync(abs, `${readFileSync(abs, 'utf8')}\n\n## Paging the ledger on-call\n\nWhen the ledger drifts, page the on-call and freeze refunds until it reconciles.\n`);
+    writeFileSync(
+      abs,
+      `${readFileSync(abs, 'utf8')}\n\n## Paging the ledger on-call\n\nWhen the ledger drifts, page the on-call and freeze refunds until it reconciles.\n`,
+    );
     return abs;
   }
 
@@ -320,7 +410,13 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     const edited = copyExampleWorkspace();
     editRunbook(edited);
     await fillCache(edited);
-    engine = new Engine({ folders: [{ name: 'fernhill-hybrid', absPath: workspace }], cacheDir, embeddings: { provider: 'local' }, embedInBackground: false, vectorBackend: 'exact' });
+    engine = new Engine({
+      folders: [{ name: 'fernhill-hybrid', absPath: workspace }],
+      cacheDir,
+      embeddings: { provider: 'local' },
+      embedInBackground: false,
+      vectorBackend: 'exact',
+    });
     state = await engine.waitForIndex();
     await engine.waitForMeaning();
     model = engine.status().meaning!.model;
@@ -342,9 +438,15 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     assert.equal(report.vectorSectionsWritten, state.counts.sections);
     assert.equal(report.windowsWritten, windows);
     assert.ok(windows > state.counts.sections, 'long sections have more than one window');
-    assert.deepEqual((await store.namespaces()).map((n) => [n.name, n.vectorModel]), [['fernhill-hybrid', model]]);
+    assert.deepEqual(
+      (await store.namespaces()).map((n) => [n.name, n.vectorModel]),
+      [['fernhill-hybrid', model]],
+    );
     // The crowd sample: every section of a workspace under 512 sections, in ordinal order.
-    assert.deepEqual(rows.meaning!.sampleIds, state.sections.filter((e) => e !== undefined).map((e) => e!.section.id));
+    assert.deepEqual(
+      rows.meaning!.sampleIds,
+      state.sections.filter((e) => e !== undefined).map((e) => e!.section.id),
+    );
   });
 
   it(`ranks ${questions.length} questions exactly as in memory on the exact path (ids, order, scores, why[], texts)`, async () => {
@@ -353,8 +455,13 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
       const { memory, stored } = await rankBoth(exact, question, k);
       assert.deepEqual(comparable(stored), comparable(memory), question);
       // Meaning took part: passages hold a meaning term, some found by meaning alone.
-      assert.ok(memory.passages.some((p) => p.why.some((w) => w.signal === 'meaning' && w.contribution > 0)), question);
-      meaningOnly += memory.passages.filter((p) => !p.why.some((w) => w.signal === 'words' && w.contribution > 0)).length;
+      assert.ok(
+        memory.passages.some((p) => p.why.some((w) => w.signal === 'meaning' && w.contribution > 0)),
+        question,
+      );
+      meaningOnly += memory.passages.filter(
+        (p) => !p.why.some((w) => w.signal === 'words' && w.contribution > 0),
+      ).length;
     }
     assert.ok(meaningOnly > 0, 'some passages come from the nearest sections by meaning alone');
   });
@@ -396,19 +503,41 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
     const plan = planWindows(plain);
     fillVectorCache(plain, argoCache, (i) => vectorOf(plan.digests[i]));
     words.dispose();
-    const argo = new Engine({ folders: [folder], cacheDir: argoCache, embeddings: { provider: 'local' }, embedInBackground: false, vectorBackend: 'exact' });
+    const argo = new Engine({
+      folders: [folder],
+      cacheDir: argoCache,
+      embeddings: { provider: 'local' },
+      embedInBackground: false,
+      vectorBackend: 'exact',
+    });
     try {
       const argoState = await argo.waitForIndex();
       await argo.waitForMeaning();
       assert.ok(argoState.sections.length > 2 * 512, 'more sections than the crowd sample');
       await plainStore.write(workspaceRows(argoState, argo.meaningRows(argoState)));
-      const asked = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8').split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { question: string }).question);
+      const asked = readFileSync(path.join(ARGOCD, 'questions.jsonl'), 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => (JSON.parse(line) as { question: string }).question);
       for (const [k, question] of asked.entries()) {
         const vector = queryVector(k, argoState);
-        const memory = rankWorkspaceContext(argoState, { question, limit: 10, now: NOW, meaning: argo.meaningSource(argoState, vector) });
+        const memory = rankWorkspaceContext(argoState, {
+          question,
+          limit: 10,
+          now: NOW,
+          meaning: argo.meaningSource(argoState, vector),
+        });
         const storedState = (await reader.questionState('argocd-hybrid', question, { vector, model }))!;
-        const stored = rankWorkspaceContext(storedState, { question, limit: 10, now: NOW, meaning: reader.meaningOf(storedState) });
-        await reader.completeTexts('argocd-hybrid', stored.passages.map((p) => p.entry));
+        const stored = rankWorkspaceContext(storedState, {
+          question,
+          limit: 10,
+          now: NOW,
+          meaning: reader.meaningOf(storedState),
+        });
+        await reader.completeTexts(
+          'argocd-hybrid',
+          stored.passages.map((p) => p.entry),
+        );
         assert.deepEqual(comparable(stored), comparable(memory), question);
         // Told how it will be ranked, the store reads fewer sections and answers the same.
         const scoped = await rankScoped(narrow, 'argocd-hybrid', question, { limit: 10, now: NOW }, { vector, model });
@@ -418,7 +547,10 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
       }
       // Meaning lifts what a section outside the nearest can score: fewer sections are left unread
       // (76,260 of 115,792 read).
-      assert.ok(readNarrow * 4 < readAll * 3, `read ${readNarrow} sections in all against ${readAll} holding an asked term or nearest`);
+      assert.ok(
+        readNarrow * 4 < readAll * 3,
+        `read ${readNarrow} sections in all against ${readAll} holding an asked term or nearest`,
+      );
     } finally {
       argo.dispose();
       rmSync(tmp, { recursive: true, force: true });

@@ -31,7 +31,11 @@ describe('--store fails soft when PostgreSQL stops', function () {
   let ns: string;
   const callOn = async (on: Client, name: string, args: Record<string, unknown>) => {
     const result = await on.callTool({ name, arguments: args });
-    return { isError: result.isError === true, text: (result.content as { text: string }[])[0]?.text ?? '', out: result.structuredContent as Record<string, unknown> };
+    return {
+      isError: result.isError === true,
+      text: (result.content as { text: string }[])[0]?.text ?? '',
+      out: result.structuredContent as Record<string, unknown>,
+    };
   };
   const call = (name: string, args: Record<string, unknown>) => callOn(client, name, args);
   const connect = async (mode: string) => {
@@ -82,7 +86,10 @@ describe('--store fails soft when PostgreSQL stops', function () {
       assert.equal(down.isError, false, down.text);
       assert.deepEqual(down.out.passages, []);
       assert.deepEqual(down.out.degraded, ['scope-unreadable']);
-      assert.match(down.out.notice as string, /^The index store could not be read \(.*ECONNREFUSED.*\): this answer is empty, not a statement that nothing is written about it\./);
+      assert.match(
+        down.out.notice as string,
+        /^The index store could not be read \(.*ECONNREFUSED.*\): this answer is empty, not a statement that nothing is written about it\./,
+      );
       const expand = await call('workspace_expand', { workspace: ns, entityRef: 'billing-worker' });
       assert.equal(expand.isError, false, expand.text);
       assert.deepEqual([expand.out.edges, expand.out.degraded], [[], ['scope-unreadable']]);

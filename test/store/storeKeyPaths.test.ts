@@ -24,7 +24,14 @@ const NOW = Date.parse('2026-06-01T00:00:00Z');
 function comparable(result: RankResult) {
   return {
     terms: result.terms,
-    passages: result.passages.map((p) => ({ id: p.entry.section.id, path: p.entry.doc.path, score: p.score, match: p.match, capped: p.capped ?? false, why: p.why })),
+    passages: result.passages.map((p) => ({
+      id: p.entry.section.id,
+      path: p.entry.doc.path,
+      score: p.score,
+      match: p.match,
+      capped: p.capped ?? false,
+      why: p.why,
+    })),
   };
 }
 
@@ -39,7 +46,10 @@ describe('PostgreSQL store: key paths and release notes as in memory (GoReleaser
   before(async () => {
     server = await startPgliteServer();
     store = await openPostgresStore(server.url);
-    engine = new Engine({ folders: [{ name: 'goreleaser', absPath: writeDocsWorkspace(corpus, tempDir('store-goreleaser')) }], embeddings: { provider: 'off' } });
+    engine = new Engine({
+      folders: [{ name: 'goreleaser', absPath: writeDocsWorkspace(corpus, tempDir('store-goreleaser')) }],
+      embeddings: { provider: 'off' },
+    });
     state = await engine.waitForIndex();
     await store.write(workspaceRows(state));
   });
@@ -61,10 +71,19 @@ describe('PostgreSQL store: key paths and release notes as in memory (GoReleaser
     for (const question of questions) {
       const memory = rankWorkspaceContext(state, { question, limit: 10, now: NOW });
       const whole = (await reader.questionState('goreleaser', question))!;
-      assert.deepEqual(comparable(rankWorkspaceContext(whole, { question, limit: 10, now: NOW })), comparable(memory), question);
+      assert.deepEqual(
+        comparable(rankWorkspaceContext(whole, { question, limit: 10, now: NOW })),
+        comparable(memory),
+        question,
+      );
       const scoped = (await narrow.questionState('goreleaser', question, undefined, { limit: 10, now: NOW }))!;
-      assert.deepEqual(comparable(rankWorkspaceContext(scoped, { question, limit: 10, now: NOW })).passages, comparable(memory).passages, `${question} (scoped)`);
-      if (memory.passages.some((p) => p.why.some((w) => w.terms?.some((t) => t.fields.includes('trailing'))))) trailing++;
+      assert.deepEqual(
+        comparable(rankWorkspaceContext(scoped, { question, limit: 10, now: NOW })).passages,
+        comparable(memory).passages,
+        `${question} (scoped)`,
+      );
+      if (memory.passages.some((p) => p.why.some((w) => w.terms?.some((t) => t.fields.includes('trailing')))))
+        trailing++;
     }
     assert.ok(trailing >= 2, `${trailing} questions answered through a trailing form`);
   });

@@ -21,7 +21,12 @@ import { startPgliteServer, type PgliteServer } from '../helpers/pgliteServer';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 
-async function call(services: Services, tool: string, args: Record<string, unknown>, sessionId: string): Promise<Record<string, unknown>> {
+async function call(
+  services: Services,
+  tool: string,
+  args: Record<string, unknown>,
+  sessionId: string,
+): Promise<Record<string, unknown>> {
   return (await callTool(services, findTool(tool)!, args, { sessionId })) as Record<string, unknown>;
 }
 
@@ -66,11 +71,17 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
       before(async () => {
         const files = contextSetFiles(set);
         tasks = loadContextTasks(files.tasks);
-        engine = new Engine({ folders: [{ name: namespace, absPath: files.workspace }], embeddings: { provider: 'off' } });
+        engine = new Engine({
+          folders: [{ name: namespace, absPath: files.workspace }],
+          embeddings: { provider: 'off' },
+        });
         await store.write(workspaceRows(await engine.waitForIndex()));
         reader = new StoreReader(store);
         memory = createServices({ engine, now: () => NOW });
-        stored = createServices({ engine: storeEngine([{ name: namespace, absPath: files.workspace }], reader), now: () => NOW });
+        stored = createServices({
+          engine: storeEngine([{ name: namespace, absPath: files.workspace }], reader),
+          now: () => NOW,
+        });
       });
       after(() => engine?.dispose());
 
@@ -99,18 +110,36 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
           const searchMemory = await call(memory, 'search_instructions', plan, session);
           assert.deepEqual(await call(stored, 'search_instructions', plan, session), searchMemory, `search ${task.id}`);
           const toc = { query: task.task.split(' ').slice(0, 3).join(' ') };
-          assert.deepEqual(await call(stored, 'get_toc', toc, session), await call(memory, 'get_toc', toc, session), `toc ${task.id}`);
-          const { pages, sections } = idsIn(await call(memory, 'get_context', { task: task.task, format: 'json' }, `${session}-ids`));
+          assert.deepEqual(
+            await call(stored, 'get_toc', toc, session),
+            await call(memory, 'get_toc', toc, session),
+            `toc ${task.id}`,
+          );
+          const { pages, sections } = idsIn(
+            await call(memory, 'get_context', { task: task.task, format: 'json' }, `${session}-ids`),
+          );
           for (const id of pages.slice(0, 2)) {
-            for (const [tool, args] of [['get_toc', { document_id: id }], ['read_page', { page_id: id }], ['get_file', { page_id: id }]] as const) {
-              const fromMemory = await callTool(memory, findTool(tool)!, args, { sessionId: session }).catch((e: Error) => ({ error: e.message }));
-              const fromStore = await callTool(stored, findTool(tool)!, args, { sessionId: session }).catch((e: Error) => ({ error: e.message }));
+            for (const [tool, args] of [
+              ['get_toc', { document_id: id }],
+              ['read_page', { page_id: id }],
+              ['get_file', { page_id: id }],
+            ] as const) {
+              const fromMemory = await callTool(memory, findTool(tool)!, args, { sessionId: session }).catch(
+                (e: Error) => ({ error: e.message }),
+              );
+              const fromStore = await callTool(stored, findTool(tool)!, args, { sessionId: session }).catch(
+                (e: Error) => ({ error: e.message }),
+              );
               assert.deepEqual(fromStore, fromMemory, `${tool} ${id} (${task.id})`);
               followed++;
             }
           }
           for (const id of sections.slice(0, 2)) {
-            assert.deepEqual(await call(stored, 'get_section', { id }, session), await call(memory, 'get_section', { id }, session), `section ${id}`);
+            assert.deepEqual(
+              await call(stored, 'get_section', { id }, session),
+              await call(memory, 'get_section', { id }, session),
+              `section ${id}`,
+            );
             followed++;
           }
         }
@@ -124,8 +153,14 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
   describe('two namespaces with a library', () => {
     it('a store serving both refuses the library tools by name', async () => {
       const reader = new StoreReader(store);
-      const engine = storeEngine((await store.namespaces()).filter((n) => n.name === 'fernhill' || n.name === 'awesome-copilot'), reader);
-      await assert.rejects(callTool(createServices({ engine }), findTool('get_toc')!, {}, { sessionId: 'x' }), /awesome-copilot, fernhill each hold one: serve the one to read on its own/);
+      const engine = storeEngine(
+        (await store.namespaces()).filter((n) => n.name === 'fernhill' || n.name === 'awesome-copilot'),
+        reader,
+      );
+      await assert.rejects(
+        callTool(createServices({ engine }), findTool('get_toc')!, {}, { sessionId: 'x' }),
+        /awesome-copilot, fernhill each hold one: serve the one to read on its own/,
+      );
       engine.dispose();
     });
   });

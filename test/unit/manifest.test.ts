@@ -9,7 +9,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { CHAT_PARTICIPANT, COMMAND_CATEGORY, COMMANDS, MCP_PROVIDER, MCP_PROXY_BUNDLE } from '../../client/src/contributions';
+import {
+  CHAT_PARTICIPANT,
+  COMMAND_CATEGORY,
+  COMMANDS,
+  MCP_PROVIDER,
+  MCP_PROXY_BUNDLE,
+} from '../../client/src/contributions';
 import { manifestConfiguration, SETTING_KEYS } from '../../shared/settings';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -17,14 +23,19 @@ const manifest = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8'
 const contributes = manifest.contributes;
 
 /** Differences between two `contributes.configuration` blocks, one line per key. */
-export function configurationDiff(actual: { title?: string; properties?: Record<string, unknown> }, expected: ReturnType<typeof manifestConfiguration>): string[] {
+export function configurationDiff(
+  actual: { title?: string; properties?: Record<string, unknown> },
+  expected: ReturnType<typeof manifestConfiguration>,
+): string[] {
   const diff: string[] = [];
-  if (actual.title !== expected.title) diff.push(`title: ${JSON.stringify(actual.title)} != ${JSON.stringify(expected.title)}`);
+  if (actual.title !== expected.title)
+    diff.push(`title: ${JSON.stringify(actual.title)} != ${JSON.stringify(expected.title)}`);
   const keys = new Set([...Object.keys(actual.properties ?? {}), ...Object.keys(expected.properties)]);
   for (const key of keys) {
     const a = JSON.stringify(actual.properties?.[key]);
     const e = JSON.stringify(expected.properties[key]);
-    if (!isDeepStrictEqual(actual.properties?.[key], expected.properties[key])) diff.push(`${key}: package.json ${a ?? 'missing'} != shared/settings.ts ${e ?? 'missing'}`);
+    if (!isDeepStrictEqual(actual.properties?.[key], expected.properties[key]))
+      diff.push(`${key}: package.json ${a ?? 'missing'} != shared/settings.ts ${e ?? 'missing'}`);
   }
   return diff;
 }
@@ -40,7 +51,10 @@ function pngSize(file: string): { width: number; height: number } {
 describe('package.json contributes (manifest)', () => {
   it('declares every setting exactly as shared/settings.ts does', () => {
     assert.deepEqual(configurationDiff(contributes.configuration, manifestConfiguration()), []);
-    assert.deepEqual(Object.keys(contributes.configuration.properties), SETTING_KEYS.map((k) => `workspaceContext.${k}`));
+    assert.deepEqual(
+      Object.keys(contributes.configuration.properties),
+      SETTING_KEYS.map((k) => `workspaceContext.${k}`),
+    );
   });
 
   it('notices a setting that drifted (the check can fail)', () => {
@@ -60,12 +74,28 @@ describe('package.json contributes (manifest)', () => {
       contributes.commands,
       COMMANDS.map((c) => ({ command: c.command, title: c.title, category: COMMAND_CATEGORY })),
     );
-    assert.deepEqual(contributes.menus.commandPalette, COMMANDS.filter((c) => !c.palette).map((c) => ({ command: c.command, when: 'false' })));
+    assert.deepEqual(
+      contributes.menus.commandPalette,
+      COMMANDS.filter((c) => !c.palette).map((c) => ({ command: c.command, when: 'false' })),
+    );
     // "Why not this page?" sits on a results document's title bar.
-    assert.deepEqual(contributes.menus['editor/title'], [{ command: 'workspaceContext.whyNot', when: 'resourceScheme == workspace-context-results' }]);
+    assert.deepEqual(contributes.menus['editor/title'], [
+      { command: 'workspaceContext.whyNot', when: 'resourceScheme == workspace-context-results' },
+    ]);
     assert.deepEqual(
       COMMANDS.filter((c) => c.palette).map((c) => c.title),
-      ['Search workspace context', 'Open search results as a document', 'Why not this page?', 'Expand entity', 'Show table of contents', 'Re-index', 'Show diagnostics', 'Show index status', 'Restart MCP endpoint', 'Show output'],
+      [
+        'Search workspace context',
+        'Open search results as a document',
+        'Why not this page?',
+        'Expand entity',
+        'Show table of contents',
+        'Re-index',
+        'Show diagnostics',
+        'Show index status',
+        'Restart MCP endpoint',
+        'Show output',
+      ],
     );
   });
 
@@ -75,7 +105,10 @@ describe('package.json contributes (manifest)', () => {
     assert.equal(participant.id, CHAT_PARTICIPANT.id);
     assert.equal(participant.name, CHAT_PARTICIPANT.name);
     assert.equal(participant.fullName, CHAT_PARTICIPANT.fullName);
-    assert.deepEqual(participant.commands.map((c: { name: string }) => c.name), [...CHAT_PARTICIPANT.commands]);
+    assert.deepEqual(
+      participant.commands.map((c: { name: string }) => c.name),
+      [...CHAT_PARTICIPANT.commands],
+    );
   });
 
   it('contributes the MCP server definition provider the client registers', () => {
@@ -89,14 +122,21 @@ describe('package.json contributes (manifest)', () => {
     const file = JSON.parse(readFileSync(path.join(ROOT, grammar.path), 'utf8'));
     assert.equal(file.scopeName, grammar.scopeName);
     assert.match(file.injectionSelector, /^L:source\.yaml -comment, L:text\.html\.markdown /);
-    for (const pattern of file.patterns as { include: string }[]) assert.ok(file.repository[pattern.include.slice(1)], `${pattern.include} is defined`);
+    for (const pattern of file.patterns as { include: string }[])
+      assert.ok(file.repository[pattern.include.slice(1)], `${pattern.include} is defined`);
   });
 
   it('runs limited in untrusted workspaces, restricting settings that exist', () => {
     const untrusted = manifest.capabilities.untrustedWorkspaces;
     assert.equal(untrusted.supported, 'limited');
-    for (const key of untrusted.restrictedConfigurations) assert.ok(contributes.configuration.properties[key], `${key} is a contributed setting`);
-    assert.deepEqual(untrusted.restrictedConfigurations, ['workspaceContext.embeddings.provider', 'workspaceContext.embeddings.baseUrl', 'workspaceContext.embeddings.model', 'workspaceContext.privateNotes.folder']);
+    for (const key of untrusted.restrictedConfigurations)
+      assert.ok(contributes.configuration.properties[key], `${key} is a contributed setting`);
+    assert.deepEqual(untrusted.restrictedConfigurations, [
+      'workspaceContext.embeddings.provider',
+      'workspaceContext.embeddings.baseUrl',
+      'workspaceContext.embeddings.model',
+      'workspaceContext.privateNotes.folder',
+    ]);
   });
 
   it('activates on catalog files, the library, instruction files, overviews and documentation', () => {
@@ -118,12 +158,22 @@ describe('package.json contributes (manifest)', () => {
   it('names a 128x128 PNG icon, and .vscodeignore ships its images, the grammar and every bundle the extension runs', () => {
     assert.equal(manifest.icon, 'media/icon.png');
     assert.deepEqual(pngSize(path.join(ROOT, manifest.icon)), { width: 128, height: 128 });
-    const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').map((l) => l.trim());
-    for (const line of ['**', '!media/*.png', '!media/*.svg', '!syntaxes/**']) assert.ok(ignore.includes(line), `.vscodeignore has "${line}"`);
+    const ignore = readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
+    for (const line of ['**', '!media/*.png', '!media/*.svg', '!syntaxes/**'])
+      assert.ok(ignore.includes(line), `.vscodeignore has "${line}"`);
     const shipped = (file: string) => ignore.filter((l) => l.startsWith('!')).some((l) => picomatch(l.slice(1))(file));
     // The extension, the language server it starts, the worker both load, the stdio proxy it registers.
-    for (const bundle of [manifest.main.replace(/^\.\//, ''), 'dist/server.js', 'dist/embedWorker.js', MCP_PROXY_BUNDLE]) assert.ok(shipped(bundle), `.vscodeignore ships ${bundle}`);
+    for (const bundle of [
+      manifest.main.replace(/^\.\//, ''),
+      'dist/server.js',
+      'dist/embedWorker.js',
+      MCP_PROXY_BUNDLE,
+    ])
+      assert.ok(shipped(bundle), `.vscodeignore ships ${bundle}`);
     // The command line's bundles come with the npm package, not the VSIX.
-    for (const bundle of ['dist/wsctx.js', 'dist/mcp.js']) assert.ok(!shipped(bundle), `.vscodeignore leaves out ${bundle}`);
+    for (const bundle of ['dist/wsctx.js', 'dist/mcp.js'])
+      assert.ok(!shipped(bundle), `.vscodeignore leaves out ${bundle}`);
   });
 });

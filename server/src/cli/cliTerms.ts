@@ -12,7 +12,15 @@
  */
 const ARGUMENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   ask: { question: '', workspace: '--in', limit: '--limit', asOf: '--as-of', sourceKinds: '--source-kinds' },
-  expand: { entityRef: '', workspace: '--workspace', depth: '--depth', direction: '--direction', edgeTypes: '--edge-types', limit: '--limit', asOf: '--as-of' },
+  expand: {
+    entityRef: '',
+    workspace: '--workspace',
+    depth: '--depth',
+    direction: '--direction',
+    edgeTypes: '--edge-types',
+    limit: '--limit',
+    asOf: '--as-of',
+  },
   context: { task: '', max_tokens: '--max-tokens', pack: '--pack', tags: '--tags', folder: '--folder' },
   toc: { query: '', document_id: '--document', namespace: '--namespace' },
   section: { id: '' },
@@ -46,12 +54,15 @@ export function inCliTerms(message: string, command: string): string {
   const names = ARGUMENTS[command] ?? {};
   let text = message.replace(INVALID_INPUT, '');
   // A field at the start of the message or of a clause after "; " (describeZodError joins them so).
-  text = text.replace(/(^|; )([A-Za-z_]+)(\[\d+\])?: /g, (whole, lead: string, field: string, index: string | undefined) => {
-    const flag = names[field];
-    if (flag === undefined) return whole;
-    if (flag === '') return lead;
-    return `${lead}${flag}${index ? ` (item ${Number(index.slice(1, -1)) + 1})` : ''}: `;
-  });
+  text = text.replace(
+    /(^|; )([A-Za-z_]+)(\[\d+\])?: /g,
+    (whole, lead: string, field: string, index: string | undefined) => {
+      const flag = names[field];
+      if (flag === undefined) return whole;
+      if (flag === '') return lead;
+      return `${lead}${flag}${index ? ` (item ${Number(index.slice(1, -1)) + 1})` : ''}: `;
+    },
+  );
   for (const [pattern, replacement] of CALLS) text = text.replace(pattern, replacement);
   return text;
 }

@@ -5,7 +5,7 @@
  * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
  * Results go to stdout, errors and logs to stderr.
  */
-import type { Engine } from '../engine/engine';
+import { type Engine, InputError } from '../engine';
 import { createServices } from '../services/services';
 import type { Services } from '../services/services';
 import { callTool } from '../tools/callTool';
@@ -13,17 +13,28 @@ import { findTool } from '../tools/registry';
 import type { ContextOutput } from '../tools/workspaceContext';
 import type { ExpandOutput } from '../tools/workspaceExpand';
 import { UsageError, type CliOptions } from '../startup/args';
-import { InputError } from '../engine/errors';
 import { inCliTerms } from './cliTerms';
 import { MovingRate } from './progress';
 import { findCommand } from '../startup/commands';
 import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { EXPECTATIONS_FILE, parseExpectations } from '../engine/expectations/expectationsFile';
+import { EXPECTATIONS_FILE, parseExpectations } from '../engine';
 import { renderCheckReport, runExpectations } from '../tools/expectationsCheck';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { abandonModelWork, cacheDir, embeddingSettings, hostMain, logToStderr, print, runStdioMcp, serveStdioMcp, startServices, workspaceFolders, type MeaningUse } from '../startup/startup';
+import {
+  abandonModelWork,
+  cacheDir,
+  embeddingSettings,
+  hostMain,
+  logToStderr,
+  print,
+  runStdioMcp,
+  serveStdioMcp,
+  startServices,
+  workspaceFolders,
+  type MeaningUse,
+} from '../startup/startup';
 import { renderAskTable } from './commands/askCommand';
 import { contextCommand } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
@@ -37,7 +48,14 @@ import { searchCommand } from './commands/searchCommand';
 import { sectionCommand } from './commands/sectionCommand';
 import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
-import { indexIntoStore, openStoreEngine, renderStoreIndexSummary, STORE_COMMANDS, storeModeOf, type StoreEngine } from './commands/storeCommand';
+import {
+  indexIntoStore,
+  openStoreEngine,
+  renderStoreIndexSummary,
+  STORE_COMMANDS,
+  storeModeOf,
+  type StoreEngine,
+} from './commands/storeCommand';
 import { serveMemory, serveStore, serverConfigOf } from './commands/serveCommand';
 
 export function main(argv: string[]): Promise<number> {
@@ -57,20 +75,28 @@ async function runInCliTerms(command: string, positionals: string[], options: Cl
 /** The words after the command, as one text; refused when there are none (or only spaces). */
 function text(positionals: string[], command: string, what: string, example: string): string {
   const joined = positionals.join(' ').trim();
-  if (joined === '') throw new UsageError(`${command} takes ${what}${positionals.length ? ' (got an empty one)' : ''}, e.g. wsctx ${command} "${example}"`);
+  if (joined === '')
+    throw new UsageError(
+      `${command} takes ${what}${positionals.length ? ' (got an empty one)' : ''}, e.g. wsctx ${command} "${example}"`,
+    );
   return joined;
 }
 
 async function run(command: string, positionals: string[], options: CliOptions): Promise<number> {
   if (options.store !== undefined) return runWithStore(command, positionals, options);
-  if (options.storeMode !== undefined || options.maxMemory !== undefined) throw new UsageError(`${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: only with --store (how a PostgreSQL store is read)`);
+  if (options.storeMode !== undefined || options.maxMemory !== undefined)
+    throw new UsageError(
+      `${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: only with --store (how a PostgreSQL store is read)`,
+    );
   switch (command) {
     case 'index': {
       const { engine } = startServices(options, { meaning: 'one-shot' });
       const summary = await runIndex(engine);
       await embedWithProgress(engine, summary);
       await engine.saveSnapshot();
-      print(options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary, { verbose: options.verbose }));
+      print(
+        options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary, { verbose: options.verbose }),
+      );
       // `index` exists to leave a warm index behind: a snapshot that could not be written fails it.
       if (engine.snapshotError) {
         process.stderr.write(`wsctx: ${engine.snapshotError}\n`);
@@ -84,38 +110,92 @@ async function run(command: string, positionals: string[], options: CliOptions):
         options,
         'workspace_context',
         // Every served folder unless --in names one (the tool's `workspace`).
-        { workspace: options.in ?? ALL_FOLDERS, question, limit: options.limit ?? cliSettings(options).budgets.contextPassages, asOf: options.asOf, sourceKinds: options.sourceKinds },
+        {
+          workspace: options.in ?? ALL_FOLDERS,
+          question,
+          limit: options.limit ?? cliSettings(options).budgets.contextPassages,
+          asOf: options.asOf,
+          sourceKinds: options.sourceKinds,
+        },
         (output) => renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         'one-shot',
       );
     }
     case 'why-not': {
       const question = text(positionals, 'why-not', 'a question', 'how do I roll back billing-worker?');
-      if (!options.expect?.trim()) throw new UsageError('why-not needs --expect PAGE: the page, section id or entity ref you expected, e.g. wsctx why-not "how do I roll back billing-worker?" --expect docs/rollback.md');
+      if (!options.expect?.trim())
+        throw new UsageError(
+          'why-not needs --expect PAGE: the page, section id or entity ref you expected, e.g. wsctx why-not "how do I roll back billing-worker?" --expect docs/rollback.md',
+        );
       if (options.task) {
-        if (options.limit !== undefined || options.sourceKinds !== undefined) throw new UsageError('--limit and --source-kinds are ask\'s: with --task give context\'s --max-tokens, --pack, --tags, --folder');
-        return runTool(options, 'explain_result', { workspace: options.in ?? ALL_FOLDERS, task: question, expected: options.expect, max_tokens: options.maxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, undefined, 'one-shot');
+        if (options.limit !== undefined || options.sourceKinds !== undefined)
+          throw new UsageError(
+            "--limit and --source-kinds are ask's: with --task give context's --max-tokens, --pack, --tags, --folder",
+          );
+        return runTool(
+          options,
+          'explain_result',
+          {
+            workspace: options.in ?? ALL_FOLDERS,
+            task: question,
+            expected: options.expect,
+            max_tokens: options.maxTokens,
+            pack: options.pack,
+            tags: options.tags,
+            folder: options.folder,
+          },
+          undefined,
+          'one-shot',
+        );
       }
-      if (options.maxTokens !== undefined || options.pack !== undefined || options.tags !== undefined || options.folder !== undefined) throw new UsageError('--max-tokens, --pack, --tags and --folder are context\'s: add --task to explain a get_context task');
-      return runTool(options, 'explain_result', { workspace: options.in ?? ALL_FOLDERS, question, expected: options.expect, limit: options.limit, sourceKinds: options.sourceKinds }, undefined, 'one-shot');
+      if (
+        options.maxTokens !== undefined ||
+        options.pack !== undefined ||
+        options.tags !== undefined ||
+        options.folder !== undefined
+      )
+        throw new UsageError(
+          "--max-tokens, --pack, --tags and --folder are context's: add --task to explain a get_context task",
+        );
+      return runTool(
+        options,
+        'explain_result',
+        {
+          workspace: options.in ?? ALL_FOLDERS,
+          question,
+          expected: options.expect,
+          limit: options.limit,
+          sourceKinds: options.sourceKinds,
+        },
+        undefined,
+        'one-shot',
+      );
     }
     case 'check':
       return checkCommand(options, positionals);
     case 'expand': {
       const ref = single(positionals, 'expand', '<entity-ref>');
-      return runTool(options, 'workspace_expand', {
-        entityRef: ref,
-        depth: options.depth,
-        direction: options.direction,
-        edgeTypes: options.edgeTypes,
-        limit: options.limit ?? cliSettings(options).budgets.expandEdges,
-        asOf: options.asOf,
-      }, (output) => renderExpandTable(output as ExpandOutput, terminalColumns()), 'none');
+      return runTool(
+        options,
+        'workspace_expand',
+        {
+          entityRef: ref,
+          depth: options.depth,
+          direction: options.direction,
+          edgeTypes: options.edgeTypes,
+          limit: options.limit ?? cliSettings(options).budgets.expandEdges,
+          asOf: options.asOf,
+        },
+        (output) => renderExpandTable(output as ExpandOutput, terminalColumns()),
+        'none',
+      );
     }
     case 'graph': {
       const format = options.format ?? (options.json ? 'json' : 'text');
-      if (format !== 'text' && format !== 'json' && format !== 'dot') throw new UsageError(`--format must be text, json or dot (got "${format}")`);
-      if (options.json && format !== 'json') throw new UsageError(`--json and --format ${format}: give one or the other`);
+      if (format !== 'text' && format !== 'json' && format !== 'dot')
+        throw new UsageError(`--format must be text, json or dot (got "${format}")`);
+      if (options.json && format !== 'json')
+        throw new UsageError(`--json and --format ${format}: give one or the other`);
       return oneShot(startServices(options, { meaning: 'none' }), async ({ engine }) => {
         const state = await engine.waitForIndex();
         await engine.saveSnapshot();
@@ -127,27 +207,57 @@ async function run(command: string, positionals: string[], options: CliOptions):
     case 'toc':
       // Its notices name the other tools (get_toc(), search_instructions(plan)): here, the commands.
       return oneShot(libraryServices(options, 'none'), async (services) => {
-        const toc = await tocCommand(services, { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options);
+        const toc = await tocCommand(
+          services,
+          { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace },
+          options,
+        );
         return options.json ? toc : inCliTerms(toc, 'toc');
       });
     case 'section':
-      return oneShot(libraryServices(options, 'none'), (services) => sectionCommand(services, single(positionals, 'section', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) =>
+        sectionCommand(services, single(positionals, 'section', '<id>'), options),
+      );
     case 'search': {
       const plan = text(positionals, 'search', 'a plan', 'writing a migration for billing-worker');
-      return oneShot(libraryServices(options, 'one-shot'), (services) => searchCommand(services, { plan, profile: options.profile }, options));
+      return oneShot(libraryServices(options, 'one-shot'), (services) =>
+        searchCommand(services, { plan, profile: options.profile }, options),
+      );
     }
     case 'try': {
       const plan = text(positionals, 'try', 'a plan', 'writing a migration for billing-worker');
-      return oneShot(startServices(options, { meaning: 'one-shot' }), (services) => tryCommand(services, { plan, profile: options.profile, namespace: options.namespace, limit: options.limit }, options));
+      return oneShot(startServices(options, { meaning: 'one-shot' }), (services) =>
+        tryCommand(
+          services,
+          { plan, profile: options.profile, namespace: options.namespace, limit: options.limit },
+          options,
+        ),
+      );
     }
     case 'context': {
       const task = text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy');
-      return oneShot(libraryServices(options, 'one-shot'), (services) => contextCommand(services, { task, maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+      return oneShot(libraryServices(options, 'one-shot'), (services) =>
+        contextCommand(
+          services,
+          {
+            task,
+            maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens,
+            pack: options.pack,
+            tags: options.tags,
+            folder: options.folder,
+          },
+          options,
+        ),
+      );
     }
     case 'page':
-      return oneShot(libraryServices(options, 'none'), (services) => pageCommand(services, single(positionals, 'page', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) =>
+        pageCommand(services, single(positionals, 'page', '<id>'), options),
+      );
     case 'file':
-      return oneShot(libraryServices(options, 'none'), (services) => fileCommand(services, single(positionals, 'file', '<id>'), options));
+      return oneShot(libraryServices(options, 'none'), (services) =>
+        fileCommand(services, single(positionals, 'file', '<id>'), options),
+      );
     case 'diagnostics':
       return oneShot(libraryServices(options, 'none'), (services) => diagnosticsCommand(services, undefined, options));
     case 'doctor': {
@@ -181,28 +291,50 @@ async function run(command: string, positionals: string[], options: CliOptions):
  */
 async function runWithStore(command: string, positionals: string[], options: CliOptions): Promise<number> {
   if (!(STORE_COMMANDS as readonly string[]).includes(command)) {
-    throw new UsageError(`--store is not supported by ${command}: a store answers ${STORE_COMMANDS.join(', ')}; ${command} reads the workspace itself (leave --store out)`);
+    throw new UsageError(
+      `--store is not supported by ${command}: a store answers ${STORE_COMMANDS.join(', ')}; ${command} reads the workspace itself (leave --store out)`,
+    );
   }
   if (command === 'index') {
-    if (options.storeMode !== undefined || options.maxMemory !== undefined) throw new UsageError(`${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: index writes the store; it is how a reader reads it`);
+    if (options.storeMode !== undefined || options.maxMemory !== undefined)
+      throw new UsageError(
+        `${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: index writes the store; it is how a reader reads it`,
+      );
     const summary = await indexIntoStore(options, workspaceFolders(options.workspaces), cacheDir(options));
     print(options.json ? JSON.stringify(summary, null, 2) : renderStoreIndexSummary(summary));
     // Every folder it could was written; one that could not makes the run fail (exit 2).
     return summary.failed.length > 0 ? 2 : 0;
   }
-  if (options.asOf !== undefined) throw new UsageError('--as-of cannot be used with --store: a store holds each workspace as it was last indexed');
+  if (options.asOf !== undefined)
+    throw new UsageError('--as-of cannot be used with --store: a store holds each workspace as it was last indexed');
   // The server's config file first: its `namespaces` say what this reader loads.
   const config = command === 'serve' ? serverConfigOf(options) : undefined;
-  if (config?.namespaces && options.workspacesGiven) throw new UsageError(`--workspace and ${config.path}: namespaces: give the namespaces to serve one way`);
+  if (config?.namespaces && options.workspacesGiven)
+    throw new UsageError(`--workspace and ${config.path}: namespaces: give the namespaces to serve one way`);
   const mode = storeModeOf(options, command);
-  const opened = await openStoreEngine(options, { mode, log: command === 'mcp' || command === 'serve' ? logToStderr : undefined, ...(config?.namespaces ? { namespacePatterns: config.namespaces, namespacePatternsAt: `${config.path}:${config.namespacesLine}` } : {}) });
+  const opened = await openStoreEngine(options, {
+    mode,
+    log: command === 'mcp' || command === 'serve' ? logToStderr : undefined,
+    ...(config?.namespaces
+      ? { namespacePatterns: config.namespaces, namespacePatternsAt: `${config.path}:${config.namespacesLine}` }
+      : {}),
+  });
   try {
     switch (command) {
       case 'ask': {
         const question = text(positionals, 'ask', 'a question', 'who owns billing-worker?');
         // Every namespace served unless --in names one, as without a store.
-        return await callStoreTool(opened, options, 'workspace_context', { workspace: options.in ?? ALL_FOLDERS, question, limit: options.limit ?? cliSettings(options).budgets.contextPassages, sourceKinds: options.sourceKinds }, (output) =>
-          renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
+        return await callStoreTool(
+          opened,
+          options,
+          'workspace_context',
+          {
+            workspace: options.in ?? ALL_FOLDERS,
+            question,
+            limit: options.limit ?? cliSettings(options).budgets.contextPassages,
+            sourceKinds: options.sourceKinds,
+          },
+          (output) => renderAskTable(output as ContextOutput, { why: options.why, columns: terminalColumns() }),
         );
       }
       case 'expand':
@@ -214,13 +346,40 @@ async function runWithStore(command: string, positionals: string[], options: Cli
           limit: options.limit ?? cliSettings(options).budgets.expandEdges,
         });
       case 'toc':
-        return print(await tocCommand(storeServices(opened), { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace }, options));
+        return print(
+          await tocCommand(
+            storeServices(opened),
+            { query: positionals.join(' ') || undefined, document: options.document, namespace: options.namespace },
+            options,
+          ),
+        );
       case 'section':
         return print(await sectionCommand(storeServices(opened), single(positionals, 'section', '<id>'), options));
       case 'search':
-        return print(await searchCommand(storeServices(opened), { plan: text(positionals, 'search', 'a plan', 'writing a migration for billing-worker'), profile: options.profile }, options));
+        return print(
+          await searchCommand(
+            storeServices(opened),
+            {
+              plan: text(positionals, 'search', 'a plan', 'writing a migration for billing-worker'),
+              profile: options.profile,
+            },
+            options,
+          ),
+        );
       case 'context':
-        return print(await contextCommand(storeServices(opened), { task: text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'), maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens, pack: options.pack, tags: options.tags, folder: options.folder }, options));
+        return print(
+          await contextCommand(
+            storeServices(opened),
+            {
+              task: text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'),
+              maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens,
+              pack: options.pack,
+              tags: options.tags,
+              folder: options.folder,
+            },
+            options,
+          ),
+        );
       case 'page':
         return print(await pageCommand(storeServices(opened), single(positionals, 'page', '<id>'), options));
       case 'file':
@@ -242,13 +401,23 @@ function storeServices(opened: StoreEngine): Services {
 }
 
 /** One tool call on the store's only (or the named) namespace. */
-async function callStoreTool(opened: StoreEngine, options: CliOptions, name: string, args: Record<string, unknown>, render?: (output: Record<string, unknown>) => string): Promise<number> {
+async function callStoreTool(
+  opened: StoreEngine,
+  options: CliOptions,
+  name: string,
+  args: Record<string, unknown>,
+  render?: (output: Record<string, unknown>) => string,
+): Promise<number> {
   if (opened.namespaces.length > 1 && args.workspace !== ALL_FOLDERS && args.workspace === undefined) {
-    throw new UsageError(`the store holds ${opened.namespaces.map((n) => n.name).join(', ')}: name the one to ask with --workspace`);
+    throw new UsageError(
+      `the store holds ${opened.namespaces.map((n) => n.name).join(', ')}: name the one to ask with --workspace`,
+    );
   }
   const tool = findTool(name)!;
   const withWorkspace: Record<string, unknown> = { workspace: opened.namespaces[0].name, ...args };
-  const input = Object.fromEntries(Object.entries(withWorkspace).filter(([, v]) => v !== undefined && v !== ALL_FOLDERS));
+  const input = Object.fromEntries(
+    Object.entries(withWorkspace).filter(([, v]) => v !== undefined && v !== ALL_FOLDERS),
+  );
   const output = await callTool(createServices({ engine: opened.engine }), tool, input, { sessionId: 'cli' });
   return print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
 }
@@ -270,7 +439,9 @@ async function runTool(
   const tool = findTool(name)!;
   // A tool's workspace defaults to the first served folder; ALL_FOLDERS leaves it out.
   const withWorkspace: Record<string, unknown> = { workspace: engine.folders[0].name, ...args };
-  const input = Object.fromEntries(Object.entries(withWorkspace).filter(([, v]) => v !== undefined && v !== ALL_FOLDERS));
+  const input = Object.fromEntries(
+    Object.entries(withWorkspace).filter(([, v]) => v !== undefined && v !== ALL_FOLDERS),
+  );
   const output = await callTool(services, tool, input, { sessionId: 'cli' });
   await engine.saveSnapshot();
   print(options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
@@ -282,13 +453,22 @@ async function runTool(
  * the file has a problem (each named with its line and field), 0 when all pass.
  */
 async function checkCommand(options: CliOptions, positionals: string[]): Promise<number> {
-  if (positionals.length > 1) throw new UsageError(`check takes at most one file (got ${positionals.length}), e.g. wsctx check .wsctx/expectations.yaml`);
+  if (positionals.length > 1)
+    throw new UsageError(
+      `check takes at most one file (got ${positionals.length}), e.g. wsctx check .wsctx/expectations.yaml`,
+    );
   const folder = workspaceFolders(options.workspaces)[0];
   const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folder.absPath, EXPECTATIONS_FILE);
-  if (!existsSync(file)) throw new UsageError(`no expectations file at ${file}: write one (docs/cli.md, "wsctx check", shows the format) or name it: wsctx check FILE`);
+  if (!existsSync(file))
+    throw new UsageError(
+      `no expectations file at ${file}: write one (docs/cli.md, "wsctx check", shows the format) or name it: wsctx check FILE`,
+    );
   // Named as the user would type it from here; a file outside the current folder by its absolute path.
   const relative = path.relative(process.cwd(), file);
-  const parsed = parseExpectations(relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file, readFileSync(file, 'utf8'));
+  const parsed = parseExpectations(
+    relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file,
+    readFileSync(file, 'utf8'),
+  );
   const services = libraryServices(options, 'one-shot');
   let failed = 0;
   try {
@@ -324,7 +504,9 @@ function finishOneShot(services: Services): number {
   const meaning = engine.status().meaning;
   if (meaning && meaning.sectionsPending > 0) {
     const total = meaning.sectionsPending + meaning.sectionsWithVectors;
-    process.stderr.write(`wsctx: ${meaning.sectionsPending} of ${total} sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them (${embeddingEstimate(meaning.sectionsPending, meaning.expectedSectionsPerSecond)}).\n`);
+    process.stderr.write(
+      `wsctx: ${meaning.sectionsPending} of ${total} sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them (${embeddingEstimate(meaning.sectionsPending, meaning.expectedSectionsPerSecond)}).\n`,
+    );
   }
   engine.dispose();
   return 0;
@@ -368,16 +550,27 @@ async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise
     last = now;
     const bar = progressBar(progress.done / Math.max(1, progress.total));
     const perSecond = rate.perSecond(now - started, progress.done, progress.total);
-    const estimate = perSecond === null ? '' : `, ${perSecond.toFixed(0)} sections/s, about ${formatDuration((progress.total - progress.done) / perSecond)} left`;
-    process.stderr.write(`${tty ? '\r\x1b[K' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${estimate}${tty ? '' : '\n'}`);
+    const estimate =
+      perSecond === null
+        ? ''
+        : `, ${perSecond.toFixed(0)} sections/s, about ${formatDuration((progress.total - progress.done) / perSecond)} left`;
+    process.stderr.write(
+      `${tty ? '\r\x1b[K' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${estimate}${tty ? '' : '\n'}`,
+    );
   });
   await engine.embedPendingMeaning();
   unsubscribe();
   const status = engine.status().meaning!;
   if (tty) process.stderr.write('\n');
-  summary.meaning = { model: status.model, runtime: status.runtime, backend: status.backend, sectionsWithVectors: status.sectionsWithVectors, seconds: (performance.now() - started) / 1000, error: status.lastError };
+  summary.meaning = {
+    model: status.model,
+    runtime: status.runtime,
+    backend: status.backend,
+    sectionsWithVectors: status.sectionsWithVectors,
+    seconds: (performance.now() - started) / 1000,
+    error: status.lastError,
+  };
 }
-
 
 function progressBar(fraction: number, width = 24): string {
   const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
@@ -391,7 +584,10 @@ function terminalColumns(): number {
 }
 
 function single(positionals: string[], command: string, what: string): string {
-  if (positionals.length !== 1) throw new UsageError(`${command} takes exactly one ${what}${positionals.length ? ` (got ${positionals.length})` : ''}, e.g. ${findCommand(command)?.examples[0] ?? `wsctx ${command} ${what}`}`);
+  if (positionals.length !== 1)
+    throw new UsageError(
+      `${command} takes exactly one ${what}${positionals.length ? ` (got ${positionals.length})` : ''}, e.g. ${findCommand(command)?.examples[0] ?? `wsctx ${command} ${what}`}`,
+    );
   return positionals[0];
 }
 

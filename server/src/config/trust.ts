@@ -60,7 +60,10 @@ const BY_KEY = new Map(USER_ONLY_SETTINGS.map((setting) => [setting.key, setting
  * problem: file, line, key, message) per value left out. `userFile` names the user's own
  * configuration file in the warning.
  */
-export function withoutUserOnlySettings(config: WorkspaceConfig, userFile: string): { config: WorkspaceConfig; refused: ConfigProblem[] } {
+export function withoutUserOnlySettings(
+  config: WorkspaceConfig,
+  userFile: string,
+): { config: WorkspaceConfig; refused: ConfigProblem[] } {
   const refused: ConfigProblem[] = [];
   const values: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(config.values)) {

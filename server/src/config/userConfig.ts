@@ -16,7 +16,10 @@ import { parseWorkspaceConfig, type WorkspaceConfig } from './workspaceConfig';
 
 /** Where the user's configuration file is, for this environment. */
 export function userConfigPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(os.homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME)
+      ? env.XDG_CONFIG_HOME
+      : path.join(os.homedir(), '.config');
   return path.join(base, 'wsctx', 'config.yaml');
 }
 
@@ -28,11 +31,21 @@ export function readUserConfig(env: NodeJS.ProcessEnv = process.env): WorkspaceC
   try {
     text = readConfigFileText(file, { followLinks: true });
   } catch (error) {
-    return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(error as Error).message}` }] };
+    return {
+      path: file,
+      values: {},
+      problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(error as Error).message}` }],
+    };
   }
   const config = parseWorkspaceConfig(file, text);
   const notes = config.values['privateNotes.folder'];
-  if (typeof notes === 'string' && notes !== '' && notes !== '~' && !notes.startsWith('~/') && !path.isAbsolute(notes)) {
+  if (
+    typeof notes === 'string' &&
+    notes !== '' &&
+    notes !== '~' &&
+    !notes.startsWith('~/') &&
+    !path.isAbsolute(notes)
+  ) {
     return { ...config, values: { ...config.values, 'privateNotes.folder': path.resolve(path.dirname(file), notes) } };
   }
   return config;

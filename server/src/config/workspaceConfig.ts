@@ -24,7 +24,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isScalar, LineCounter, type Node as YamlNode } from 'yaml';
-import { parseDocumentBounded } from '../engine/parsing/boundedYaml';
+import { parseDocumentBounded, type EngineSettings } from '../engine';
 import { readConfigFileText } from './configFileRead';
 import {
   checkSetting,
@@ -35,7 +35,6 @@ import {
   type SourceGlobSettings,
   type WorkspaceContextSettings,
 } from '../../../shared/settings';
-import type { EngineSettings } from '../engine/settings';
 
 /** The file's name, at a workspace folder's root. */
 export const CONFIG_FILE_NAME = '.wsctx.yaml';
@@ -69,7 +68,9 @@ function isGroup(prefix: string): boolean {
 
 function keysUnder(prefix: string): string[] {
   const depth = prefix === '' ? 0 : prefix.split('.').length;
-  const below = SETTING_SPECS.filter((spec) => prefix === '' || spec.key.startsWith(`${prefix}.`)).map((spec) => spec.key.split('.')[depth]);
+  const below = SETTING_SPECS.filter((spec) => prefix === '' || spec.key.startsWith(`${prefix}.`)).map(
+    (spec) => spec.key.split('.')[depth],
+  );
   return [...new Set(below)];
 }
 
@@ -79,17 +80,28 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
   const values: Record<string, unknown> = {};
   const lines: Record<string, number> = {};
   const problems: ConfigProblem[] = [];
-  const lineOf = (node: YamlNode | null | undefined, fallback = 1) => (node?.range ? lineCounter.linePos(node.range[0]).line : fallback);
+  const lineOf = (node: YamlNode | null | undefined, fallback = 1) =>
+    node?.range ? lineCounter.linePos(node.range[0]).line : fallback;
   const doc = parseDocumentBounded(text, { lineCounter, merge: false, prettyErrors: true });
   if (doc.errors.length > 0) {
     const error = doc.errors[0];
     const line = error.linePos?.[0].line ?? 1;
-    problems.push({ path: file, line, key: '', message: `YAML error: ${error.message.split('\n')[0]}; the file is not applied` });
+    problems.push({
+      path: file,
+      line,
+      key: '',
+      message: `YAML error: ${error.message.split('\n')[0]}; the file is not applied`,
+    });
     return { path: file, values, problems };
   }
   if (doc.contents === null) return { path: file, values, problems };
   if (!isMap(doc.contents)) {
-    problems.push({ path: file, line: lineOf(doc.contents as YamlNode), key: '', message: `expected a mapping of settings (${TOP_LEVEL.join(', ')})` });
+    problems.push({
+      path: file,
+      line: lineOf(doc.contents as YamlNode),
+      key: '',
+      message: `expected a mapping of settings (${TOP_LEVEL.join(', ')})`,
+    });
     return { path: file, values, problems };
   }
   const visit = (map: YamlNode, prefix: string): void => {
@@ -106,8 +118,8 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
         if (checked.ok) {
           values[key] = checked.value;
           lines[key] = lineOf(valueNode, line);
-        }
-        else problems.push({ path: file, line: lineOf(valueNode, line), key, message: `${checked.error}; not applied` });
+        } else
+          problems.push({ path: file, line: lineOf(valueNode, line), key, message: `${checked.error}; not applied` });
         continue;
       }
       if (isGroup(key)) {
@@ -116,7 +128,12 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
         continue;
       }
       const known = keysUnder(prefix);
-      problems.push({ path: file, line, key, message: `unknown setting; ${prefix ? `${prefix} holds` : 'the file holds'} ${known.join(', ')}` });
+      problems.push({
+        path: file,
+        line,
+        key,
+        message: `unknown setting; ${prefix ? `${prefix} holds` : 'the file holds'} ${known.join(', ')}`,
+      });
     }
   };
   visit(doc.contents, '');
@@ -137,12 +154,20 @@ export function readWorkspaceConfig(folder: string): WorkspaceConfig {
   }
   if (!stat.isFile()) {
     const what = stat.isSymbolicLink() ? 'a symbolic link, which is not followed' : 'not a file';
-    return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `${CONFIG_FILE_NAME} is ${what}; it is not applied` }] };
+    return {
+      path: file,
+      values: {},
+      problems: [{ path: file, line: 1, key: '', message: `${CONFIG_FILE_NAME} is ${what}; it is not applied` }],
+    };
   }
   try {
     return parseWorkspaceConfig(file, readConfigFileText(file));
   } catch (e) {
-    return { path: file, values: {}, problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(e as Error).message}` }] };
+    return {
+      path: file,
+      values: {},
+      problems: [{ path: file, line: 1, key: '', message: `could not be read: ${(e as Error).message}` }],
+    };
   }
 }
 
@@ -178,6 +203,7 @@ export function layerSettings(config: WorkspaceConfig, host?: WorkspaceContextSe
 /** The engine's source globs from the settings' `sources.*`. */
 export function engineGlobsFrom(settings: WorkspaceContextSettings): Partial<EngineSettings> {
   const globs: Record<string, string[]> = {};
-  for (const [key, value] of Object.entries(settings.sources) as [keyof SourceGlobSettings, string[]][]) globs[key] = [...value];
+  for (const [key, value] of Object.entries(settings.sources) as [keyof SourceGlobSettings, string[]][])
+    globs[key] = [...value];
   return { globs };
 }

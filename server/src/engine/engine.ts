@@ -5,46 +5,42 @@
  *   arriving (debounced), then apply as one pass: a storm of events costs one update.
  * - Readers always get the last complete state (`current()`), never a state being built.
  * - The first question on an empty index starts indexing and is answered at once, flagged cold
- *   (seed 001); a question on a state older than `refreshAfterMs` starts a background refresh.
+ *   (docs/ARCHITECTURE.md, workspace_context's contract); a question on a state older than `refreshAfterMs` starts a background refresh.
  */
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { sha256Hex } from './chunking/ids';
-import type { IndexState, SectionEntry, WorkspaceFolder } from './indexState';
+import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
-import { assertCacheOutside, encodeSnapshot, prepareCacheFolder, readSnapshotFile, removeOrphanTemps, writeFileAtomic } from './persistence/snapshotFile';
+import {
+  assertCacheOutside,
+  encodeSnapshot,
+  prepareCacheFolder,
+  readSnapshotFile,
+  removeOrphanTemps,
+  writeFileAtomic,
+} from './persistence/snapshotFile';
 import { questionAnchors } from './meaning/questionAnchors';
-import { meaningRaw, type SimilarityAnchors } from './ranking/contract';
+import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
-import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from './embeddings/embedder';
+import {
+  createEmbedder,
+  DEFAULT_EMBEDDING_SETTINGS,
+  type Embedder,
+  type EmbeddingSettings,
+} from './embeddings/embedder';
 import { VectorCache } from './embeddings/vectorCache';
 import type { VectorBackendChoice } from './vector/vectorIndex';
-import { SectionVectors, type MeaningStatus } from './meaning/sectionVectors';
+import { SectionVectors } from './meaning/sectionVectors';
 import { TextSimilarity } from './meaning/textSimilarity';
 import { resolveEngineSettings, type EngineSettings } from './settings';
+import type { MeaningRows } from './meaning/meaningRows';
+import type { AsOfAnswer, EngineStatus, StateListener, WorkspaceIndex } from './workspaceIndex';
 
-export type EnginePhase = 'cold' | 'indexing' | 'ready';
-
-export interface EngineStatus {
-  phase: EnginePhase;
-  indexedAt: string | null;
-  /** The last pass's report, for status displays and `wsctx index`. */
-  lastPass: PassReport | null;
-  /** The last failure of a pass, when the pass failed (the previous state stays in service). */
-  lastError: string | null;
-  /** Set when the state in service was restored from a snapshot and no pass has run since. */
-  fromSnapshot: boolean;
-  /** Embeddings: the model, the vector backend and how many sections still lack vectors; null when off. */
-  meaning: MeaningStatus | null;
-  /**
-   * Served folders that are gone (deleted, unmounted): answers come from the last index of them,
-   * flagged `workspace-missing`, until they are back and indexed again. Empty when all are there.
-   */
-  missingFolders: readonly string[];
-}
+export type { AsOfAnswer, EnginePhase, EngineStatus, StateListener } from './workspaceIndex';
 
 export interface EngineOptions {
   folders: readonly WorkspaceFolder[];
@@ -77,16 +73,7 @@ export interface EngineOptions {
   log?: (message: string) => void;
 }
 
-/** The meaning half of an index as a store writes it (Engine.meaningRows). */
-export interface MeaningRows {
-  /** The embedder id: vectors of another model are never mixed with these. */
-  model: string;
-  /** The model's own cosine anchors (used below MEANING_MIN_SAMPLE sections with vectors). */
-  anchors: SimilarityAnchors;
-  windowsOf(entry: SectionEntry): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null;
-}
-
-export type StateListener = (state: IndexState) => void;
+export type { MeaningRows } from './meaning/meaningRows';
 
 /** The snapshot file of a set of folders inside `cacheDir`: one per distinct set of folders. */
 export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFolder[]): string {
@@ -97,7 +84,7 @@ export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFol
 /** `asOf` states kept in memory. */
 const AS_OF_CACHE_SIZE = 3;
 
-export class Engine {
+export class Engine implements WorkspaceIndex {
   readonly folders: readonly WorkspaceFolder[];
   readonly settings: EngineSettings;
   private readonly log: (message: string) => void;
@@ -145,11 +132,26 @@ export class Engine {
       prepareCacheFolder(options.cacheDir);
     }
     this.snapshotPath = options.cacheDir ? snapshotFileFor(options.cacheDir, this.folders) : undefined;
-    const embeddings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, provider: 'off', ...stripUndefined(options.embeddings ?? {}) };
-    this.embedder = createEmbedder(embeddings, { log: this.log, modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined });
+    const embeddings: EmbeddingSettings = {
+      ...DEFAULT_EMBEDDING_SETTINGS,
+      provider: 'off',
+      ...stripUndefined(options.embeddings ?? {}),
+    };
+    this.embedder = createEmbedder(embeddings, {
+      log: this.log,
+      modelCacheDir: options.cacheDir ? path.join(options.cacheDir, 'models') : undefined,
+    });
     if (this.embedder) {
-      const cache = options.cacheDir ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log }) : null;
-      this.vectors = new SectionVectors(this.embedder, cache, this.log, options.embedInBackground ?? true, options.vectorBackend);
+      const cache = options.cacheDir
+        ? VectorCache.open({ dir: path.join(options.cacheDir, 'vectors'), modelId: this.embedder.id, log: this.log })
+        : null;
+      this.vectors = new SectionVectors(
+        this.embedder,
+        cache,
+        this.log,
+        options.embedInBackground ?? true,
+        options.vectorBackend,
+      );
       this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
       this.textMeaning = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
@@ -173,8 +175,13 @@ export class Engine {
     const state = this.state;
     const meaning = this.textMeaning;
     if (!state || !meaning || this.oneShot) return;
-    this.meaningJob = this.meaningJob.then(() => meaning.prepare(source(state))).catch((error) => this.log(`[meaning] ${(error as Error).message}`));
+    this.meaningJob = this.meaningJob
+      .then(() => meaning.prepare(source(state)))
+      .catch((error) => this.log(`[meaning] ${(error as Error).message}`));
   }
+
+  /** The in-memory index answers every question from the whole index (WorkspaceIndex). */
+  readonly holdsWholeIndex: boolean = true;
 
   /** True when the engine embeds (sections and questions have vectors, or will). */
   get hasMeaning(): boolean {
@@ -229,7 +236,11 @@ export class Engine {
       this.requestFull();
       return undefined;
     }
-    if (this.settings.refreshAfterMs > 0 && Date.now() - this.lastFullAt > this.settings.refreshAfterMs && !this.running) {
+    if (
+      this.settings.refreshAfterMs > 0 &&
+      Date.now() - this.lastFullAt > this.settings.refreshAfterMs &&
+      !this.running
+    ) {
       this.requestFull();
     }
     return this.state;
@@ -267,7 +278,7 @@ export class Engine {
    * passages could only be read as they are now. The last few answers are kept, keyed by the
    * commits they resolved to, so repeated questions about one date are cheap.
    */
-  async stateAsOf(asOf: string): Promise<{ state: IndexState; degraded: ('as-of-chunks-approximate' | 'as-of-before-history')[]; commits: Record<string, string> }> {
+  async stateAsOf(asOf: string): Promise<AsOfAnswer> {
     await this.waitForIndex();
     const key = asOf.trim();
     let built = this.asOfCache.get(key);
@@ -325,7 +336,14 @@ export class Engine {
       hasVector,
       // One folder of several (ranking/folderScope.ts): the crowd is that folder's sections.
       anchors: state.scope
-        ? questionAnchors({ count: state.scope.ordinals.length, cosine: (i) => cosine(state.scope!.ordinals[i]), hasVector: (i) => hasVector(state.scope!.ordinals[i]) }, this.embedder!.similarity)
+        ? questionAnchors(
+            {
+              count: state.scope.ordinals.length,
+              cosine: (i) => cosine(state.scope!.ordinals[i]),
+              hasVector: (i) => hasVector(state.scope!.ordinals[i]),
+            },
+            this.embedder!.similarity,
+          )
         : questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
       nearest,
     };
@@ -376,19 +394,6 @@ export class Engine {
     return this.vectors?.onDidChange(listener) ?? (() => undefined);
   }
 
-  /**
-   * Whether a tool can answer (seed 001, "Availability"): tools are listed only when they can.
-   * Before the first pass every tool can (it answers cold); afterwards a tool needs its sources:
-   * graph tools an entity, search tools a section, library tools a library document.
-   */
-  canAnswer(tool: string): boolean {
-    const state = this.state;
-    if (!state) return this.lastError === null;
-    if (tool === 'workspace_expand') return state.entities.length > 0;
-    if (tool === 'workspace_context' || tool === 'explain_result') return state.counts.sections > 0;
-    return state.counts.bySourceKind.library > 0;
-  }
-
   onDidChangeState(listener: StateListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -404,7 +409,9 @@ export class Engine {
   /** The folder a tool's `workspace` argument names: by name, absolute path, or path from the cwd. */
   findFolder(arg: string): WorkspaceFolder | undefined {
     const wanted = arg.trim();
-    const byName = this.folders.find((f) => f.name === wanted) ?? this.folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
+    const byName =
+      this.folders.find((f) => f.name === wanted) ??
+      this.folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
     if (byName) return byName;
     const abs = path.resolve(wanted);
     return this.folders.find((f) => f.absPath === abs);
@@ -427,7 +434,9 @@ export class Engine {
       const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory({ ...memory, snapshotId: id }));
       await writeFileAtomic(this.snapshotPath, bytes);
       this.vectors?.save(this.vectorIndexPath(), { state: memory.state, id });
-      this.log(`[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`);
+      this.log(
+        `[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`,
+      );
       this.snapshotError = undefined;
       return true;
     } catch (error) {
@@ -474,7 +483,8 @@ export class Engine {
   private async restoreSnapshotState(started: number, vectorsLoaded: Promise<boolean>): Promise<void> {
     const snapshotPath = this.snapshotPath!;
     // Temporary files of a write that was killed midway are never read: removed.
-    for (const orphan of await removeOrphanTemps(snapshotPath)) this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
+    for (const orphan of await removeOrphanTemps(snapshotPath))
+      this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
     const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT);
     if (read === null) return;
     if (!read.ok) {
@@ -487,7 +497,9 @@ export class Engine {
       await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
-      this.log(`[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`);
+      this.log(
+        `[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
+      );
       this.syncMeaning(state, memory.snapshotId);
       for (const listener of this.listeners) listener(state);
     } catch (error) {
@@ -549,7 +561,9 @@ export class Engine {
         const missingBefore = this.presence.missing.length;
         if ((await this.presence.check()).length > 0 && this.state) {
           if (missingBefore === 0) {
-            this.log(`[index] served folder(s) missing: ${this.presence.missing.join(', ')}; answering from the last index until they are back`);
+            this.log(
+              `[index] served folder(s) missing: ${this.presence.missing.join(', ')}; answering from the last index until they are back`,
+            );
             for (const listener of this.listeners) listener(this.state);
           }
           break;
@@ -557,7 +571,9 @@ export class Engine {
         try {
           const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
           if (this.state && (await this.presence.check()).length > 0) {
-            this.log(`[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`);
+            this.log(
+              `[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`,
+            );
             for (const listener of this.listeners) listener(this.state);
             break;
           }
@@ -568,7 +584,9 @@ export class Engine {
           this.lastError = null;
           this.scheduleSnapshot();
           this.syncMeaning(state);
-          this.log(`[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`);
+          this.log(
+            `[index] ${report.kind} pass: ${report.filesRead} files read, ${report.sections.addedSections} sections added, ${report.sections.removedSections} removed, ${report.durationMs.toFixed(0)} ms`,
+          );
           for (const listener of this.listeners) listener(state);
         } catch (error) {
           this.lastError = (error as Error).message;

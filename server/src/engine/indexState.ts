@@ -10,7 +10,7 @@ import type { ComponentGraph } from './graph/componentGraph';
 import type { PostingsIndex } from './lexical/postings';
 import type { FolderDescription, LibraryPack } from './sources/library';
 import type { RunHealth } from './sources/runHealth';
-import type { CorpusStatistics } from './store/corpus';
+import type { CorpusStatistics } from './lexical/corpus';
 
 /** A workspace folder the engine serves. */
 export interface WorkspaceFolder {

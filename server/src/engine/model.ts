@@ -13,7 +13,7 @@
  *   `stringifyEntityRef` prints); the display ref (`CatalogEntity.ref`) keeps the name's case.
  */
 
-/** The five kinds of source the engine reads (DESIGN.md section 2). */
+/** The five kinds of source the engine reads (docs/ARCHITECTURE.md, "What is read"). */
 export type SourceKind = 'catalog_entity' | 'catalog_doc' | 'repo_overview' | 'epic_doc' | 'library';
 
 export const SOURCE_KINDS: readonly SourceKind[] = [
@@ -138,7 +138,7 @@ export type DocFormat =
   | 'cursor-mdc'
   | 'context-page';
 
-/** Library page properties (DESIGN.md section 2); all optional in front matter. */
+/** Library page properties (docs/ARCHITECTURE.md, "What is read"); all optional in front matter. */
 export interface LibraryProps {
   /** rule, guide, template, voice, process, reference, table, instructions... */
   type?: string;
@@ -229,7 +229,7 @@ export interface RepoInfo {
   git: boolean;
 }
 
-/** Per-file git facts (DESIGN.md section 3). */
+/** Per-file git facts (docs/ARCHITECTURE.md, "Identity, commits, freshness"). */
 export interface FileCommitInfo {
   /** HEAD of the repository holding the file when it was read, or null without git. */
   commit: string | null;

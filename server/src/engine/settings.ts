@@ -12,7 +12,7 @@ export interface EngineSettings {
   maxFileSize: number;
   /**
    * A question refreshes the index in the background when the last full pass is older than
-   * this (seed 001's freshness rule). Default 5 minutes; 0 disables.
+   * this (workspace_context's contract's (docs/ARCHITECTURE.md) freshness rule). Default 5 minutes; 0 disables.
    */
   refreshAfterMs: number;
   /** Quiet time before queued file changes are applied, so a storm of events is one pass. Default 150 ms. */

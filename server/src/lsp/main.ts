@@ -42,8 +42,7 @@ import {
   type InitializationOptions,
 } from '../../../shared/protocol';
 import { SETTINGS_PREFIX } from '../../../shared/ids';
-import type { WorkspaceFolder } from '../engine/indexState';
-import { setSyntaxLog } from '../engine/parsing/syntaxTree';
+import { type WorkspaceFolder, setSyntaxLog } from '../engine';
 import { codeLenses } from './features/codeLens';
 import { completion } from './features/completion';
 import { callToolRequest, openResults, search } from './features/customRequests';
@@ -139,7 +138,9 @@ connection.onInitialized(async () => {
   // vscode-languageserver refuses this handler before it knows the client sends the events.
   if (canFollowFolders) connection.workspace.onDidChangeWorkspaceFolders((event) => void followFolders(event));
   if (canPullConfiguration) {
-    await capabilities.register(DidChangeConfigurationNotification.type, { section: SETTINGS_PREFIX }).catch(() => undefined);
+    await capabilities
+      .register(DidChangeConfigurationNotification.type, { section: SETTINGS_PREFIX })
+      .catch(() => undefined);
     await pullSettings();
   }
   await s.start();
@@ -150,7 +151,10 @@ async function followFolders(event: WorkspaceFoldersChangeEvent): Promise<void> 
   if (!s) return;
   const current = s.engine()?.folders ?? [];
   const removed = new Set(event.removed.map((f) => path.resolve(fileURLToPath(f.uri))));
-  const folders = [...current.filter((f) => !removed.has(f.absPath)), ...event.added.map((f) => ({ name: f.name, absPath: fileURLToPath(f.uri) }))];
+  const folders = [
+    ...current.filter((f) => !removed.has(f.absPath)),
+    ...event.added.map((f) => ({ name: f.name, absPath: fileURLToPath(f.uri) })),
+  ];
   await guard('workspace folders', () => s.setFolders(folders), undefined);
 }
 
@@ -169,7 +173,9 @@ connection.onDidChangeConfiguration(async (params) => {
   if (pushed !== undefined) await session?.applySettings(pushed);
 });
 
-connection.onDidChangeWatchedFiles((params) => guard('file events', () => session?.fileEvents(params.changes), undefined));
+connection.onDidChangeWatchedFiles((params) =>
+  guard('file events', () => session?.fileEvents(params.changes), undefined),
+);
 
 connection.onHover((params) => guard('hover', () => hover(session!, params), null));
 connection.onDefinition((params) => guard('definition', () => definition(session!, params), null));
@@ -181,18 +187,25 @@ connection.onCodeLens((params) => guard('code lens', () => codeLenses(session!, 
 
 connection.workspace.textDocumentContent.on((params) => {
   const text = session?.results.content(params.uri);
-  if (text === null || text === undefined) throw new ResponseError(ErrorCodes.InvalidParams, `uri: no results document ${params.uri}; run the search again.`);
+  if (text === null || text === undefined)
+    throw new ResponseError(ErrorCodes.InvalidParams, `uri: no results document ${params.uri}; run the search again.`);
   return { text };
 });
 
 connection.onRequest(IndexStatusRequest.type, () => session!.status());
 connection.onRequest(ReindexRequest.type, () => request('re-index', () => session!.reindex()));
 connection.onRequest(SearchRequest.type, (params) => request('search', () => search(session!, params)));
-connection.onRequest(OpenResultsRequest.type, (params) => request('results document', () => openResults(session!, params)));
-connection.onRequest(DiagnosticsReportRequest.type, () => request('diagnostics report', () => session!.diagnosticsReport()));
+connection.onRequest(OpenResultsRequest.type, (params) =>
+  request('results document', () => openResults(session!, params)),
+);
+connection.onRequest(DiagnosticsReportRequest.type, () =>
+  request('diagnostics report', () => session!.diagnosticsReport()),
+);
 connection.onRequest(CallToolRequest.type, (params) => request('call tool', () => callToolRequest(session!, params)));
 connection.onRequest(McpEndpointRequest.type, () => session!.mcp.current());
-connection.onRequest(RestartMcpEndpointRequest.type, () => request('restart MCP endpoint', () => session!.restartMcp()));
+connection.onRequest(RestartMcpEndpointRequest.type, () =>
+  request('restart MCP endpoint', () => session!.restartMcp()),
+);
 
 connection.onShutdown(async () => {
   await session?.dispose();

@@ -12,25 +12,34 @@ import { normalizeSettings, type WorkspaceContextSettings } from '../../../share
 import { withoutUserOnlySettings } from '../config/trust';
 import { overUserConfig, readUserConfig, userConfigPath } from '../config/userConfig';
 import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
-import { Engine } from '../engine/engine';
-import type { IndexState, WorkspaceFolder } from '../engine/indexState';
-import { MentionIndex } from '../engine/references/mentionIndex';
-import { checkNotesFolder, PrivateNotes } from '../engine/context/privateNotes';
+import { Engine, type IndexState, type WorkspaceFolder, MentionIndex, syntaxStatus } from '../engine';
+import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { FlagSource } from '../engine/library/conflicts';
+import type { FlagSource } from '../library/view/conflicts';
 import type { FeatureContext } from './features/context';
-import { collectDiagnostics, diagnosticInput, diagnosticsReport, toLspDiagnostics, type DiagnosticInput } from './features/diagnostics';
+import {
+  collectDiagnostics,
+  diagnosticInput,
+  diagnosticsReport,
+  toLspDiagnostics,
+  type DiagnosticInput,
+} from './features/diagnostics';
 import { expectationDiagnostics } from './features/expectationDiagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';
 import { routeFileEvents } from './features/fileEvents';
 import { indexStatus } from './features/indexStatus';
 import { McpEndpoint } from './features/mcpEndpoint';
-import { describePassProgress, describeState, EmbeddingProgress, IndexProgress, type ProgressChannel } from './features/progress';
+import {
+  describePassProgress,
+  describeState,
+  EmbeddingProgress,
+  IndexProgress,
+  type ProgressChannel,
+} from './features/progress';
 import { ResultsStore } from './features/resultsDocument';
-import { syntaxStatus } from '../engine/parsing/syntaxTree';
-import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
-import type { CompletionRequest } from '../engine/models/modelProvider';
+import { DelegatingModelProvider } from '../library/models/delegatingProvider';
+import type { CompletionRequest } from '../library/models/modelProvider';
 import { embeddingSettingsFrom, engineSettingsFrom, needsNewEngine } from './settingsReader';
 import { createServices, type Services } from '../services/services';
 
@@ -115,7 +124,10 @@ export class LanguageSession implements FeatureContext {
     for (const problem of normalized.problems) log(`[settings] ${problem}`);
     const root = this.folders[0]?.absPath;
     const user = readUserConfig();
-    const { config, refused } = withoutUserOnlySettings(root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] }, userConfigPath());
+    const { config, refused } = withoutUserOnlySettings(
+      root ? readWorkspaceConfig(root) : { path: null, values: {}, problems: [] },
+      userConfigPath(),
+    );
     for (const problem of [...user.problems, ...config.problems]) log(`[settings] ${formatConfigProblem(problem)}`);
     for (const warning of refused) log(`[settings] warning: ${formatConfigProblem(warning)}`);
     return layerSettings(overUserConfig(user, config), normalized.settings);
@@ -152,7 +164,10 @@ export class LanguageSession implements FeatureContext {
   /** Starts the MCP endpoint and the first index pass; resolves when the index is in service. */
   async start(): Promise<void> {
     this.started = true;
-    if (this.storagePath) await mkdir(this.storagePath, { recursive: true }).catch((e) => this.log(`[storage] ${this.storagePath}: ${(e as Error).message}`));
+    if (this.storagePath)
+      await mkdir(this.storagePath, { recursive: true }).catch((e) =>
+        this.log(`[storage] ${this.storagePath}: ${(e as Error).message}`),
+      );
     void this.startMcp();
     await this.indexAll(`Indexing ${this.folderNames()}`);
   }
@@ -162,11 +177,20 @@ export class LanguageSession implements FeatureContext {
     if (!this.trusted) degraded.push({ flag: 'restricted-mode', reason: RESTRICTED_REASON });
     const mcp = this.mcp.current();
     if (mcp.state === 'failed') degraded.push({ flag: 'mcp-failed', reason: mcp.reason ?? 'The MCP endpoint failed.' });
-    else if (mcp.state === 'disabled' && this.trusted) degraded.push({ flag: 'mcp-disabled', reason: mcp.reason ?? 'The MCP endpoint is off.' });
+    else if (mcp.state === 'disabled' && this.trusted)
+      degraded.push({ flag: 'mcp-disabled', reason: mcp.reason ?? 'The MCP endpoint is off.' });
     const syntax = syntaxStatus();
-    if (syntax.backend === 'plain' && syntax.reason) degraded.push({ flag: 'syntax-plain', reason: `Comments and strings in source files are found by a plain scanner: ${syntax.reason}` });
+    if (syntax.backend === 'plain' && syntax.reason)
+      degraded.push({
+        flag: 'syntax-plain',
+        reason: `Comments and strings in source files are found by a plain scanner: ${syntax.reason}`,
+      });
     const missing = this.engineRef?.status().missingFolders ?? [];
-    if (missing.length > 0) degraded.push({ flag: 'workspace-missing', reason: `Folder(s) ${missing.join(', ')} are gone; answers come from the last index until they are back.` });
+    if (missing.length > 0)
+      degraded.push({
+        flag: 'workspace-missing',
+        reason: `Folder(s) ${missing.join(', ')} are gone; answers come from the last index until they are back.`,
+      });
     return indexStatus(this.engineRef, { updating: this.busy > 0, degraded });
   }
 
@@ -205,7 +229,9 @@ export class LanguageSession implements FeatureContext {
       return;
     }
     const engine = this.engineRef;
-    const userChanged = before.privateNotes.folder !== this.current.privateNotes.folder || before.organization !== this.current.organization;
+    const userChanged =
+      before.privateNotes.folder !== this.current.privateNotes.folder ||
+      before.organization !== this.current.organization;
     // The same engine with new services: the MCP endpoint is restarted so it serves them.
     if (engine && userChanged) this.servicesRef = this.servicesFor(engine);
     if (userChanged || before.mcp.http.enabled !== this.current.mcp.http.enabled) await this.startMcp();
@@ -224,7 +250,14 @@ export class LanguageSession implements FeatureContext {
   async diagnosticsReport(): Promise<DiagnosticsReport> {
     const state = this.state();
     if (!state) {
-      return { generatedAt: new Date().toISOString(), indexedAt: null, total: 0, bySeverity: { error: 0, warning: 0, info: 0 }, byCode: {}, items: [] };
+      return {
+        generatedAt: new Date().toISOString(),
+        indexedAt: null,
+        total: 0,
+        bySeverity: { error: 0, warning: 0, info: 0 },
+        byCode: {},
+        items: [],
+      };
     }
     const input = this.diagnosticInputOf(state);
     return diagnosticsReport(state, await collectDiagnostics(input), input, this.documents);
@@ -267,7 +300,10 @@ export class LanguageSession implements FeatureContext {
     }
     this.engineRef = engine;
     this.servicesRef = this.servicesFor(engine);
-    this.mentionIndex = new MentionIndex(engine.folders, { sourceGlobs: settings.globs, maxFileSize: engine.settings.maxFileSize });
+    this.mentionIndex = new MentionIndex(engine.folders, {
+      sourceGlobs: settings.globs,
+      maxFileSize: engine.settings.maxFileSize,
+    });
     const unsubscribeState = engine.onDidChangeState((state) => {
       if (engine !== this.engineRef) return;
       this.mentionIndex?.invalidate();
@@ -323,9 +359,18 @@ export class LanguageSession implements FeatureContext {
       this.log('[settings] workspaceContext.privateNotes.folder is ignored in an untrusted workspace');
       return undefined;
     }
-    const expanded = configured === '~' ? os.homedir() : configured.startsWith('~/') ? path.join(os.homedir(), configured.slice(2)) : configured;
+    const expanded =
+      configured === '~'
+        ? os.homedir()
+        : configured.startsWith('~/')
+          ? path.join(os.homedir(), configured.slice(2))
+          : configured;
     try {
-      const dir = checkNotesFolder(path.resolve(engine.folders[0].absPath, expanded), engine.folders.map((f) => f.absPath), 'workspaceContext.privateNotes.folder');
+      const dir = checkNotesFolder(
+        path.resolve(engine.folders[0].absPath, expanded),
+        engine.folders.map((f) => f.absPath),
+        'workspaceContext.privateNotes.folder',
+      );
       return new PrivateNotes({ dir, isOwnConnection: () => true });
     } catch (error) {
       this.log(`[settings] ${(error as Error).message}; private notes are off`);

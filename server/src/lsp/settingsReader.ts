@@ -7,8 +7,7 @@
  */
 import type { WorkspaceContextSettings } from '../../../shared/settings';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import type { EmbeddingSettings } from '../engine/embeddings/embedder';
-import type { EngineSettings } from '../engine/settings';
+import type { EmbeddingSettings, EngineSettings } from '../engine';
 
 export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<EngineSettings> {
   return engineGlobsFrom(settings);
@@ -18,7 +17,10 @@ export function engineSettingsFrom(settings: WorkspaceContextSettings): Partial<
  * The embedder the settings ask for (engine/embeddings/embedder.ts). `$WSCTX_EMBEDDINGS`
  * (off, local, openai) overrides the provider, as it does for `wsctx`.
  */
-export function embeddingSettingsFrom(settings: WorkspaceContextSettings, env: NodeJS.ProcessEnv = process.env): Partial<EmbeddingSettings> {
+export function embeddingSettingsFrom(
+  settings: WorkspaceContextSettings,
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<EmbeddingSettings> {
   const e = settings.embeddings;
   const override = env.WSCTX_EMBEDDINGS;
   const provider = override === 'off' || override === 'local' || override === 'openai' ? override : e.provider;
@@ -27,5 +29,8 @@ export function embeddingSettingsFrom(settings: WorkspaceContextSettings, env: N
 
 /** True when switching from `before` to `after` changes what the engine reads or embeds (a new engine is needed). */
 export function needsNewEngine(before: WorkspaceContextSettings, after: WorkspaceContextSettings): boolean {
-  return JSON.stringify([before.sources, before.embeddings, before.vectorIndex]) !== JSON.stringify([after.sources, after.embeddings, after.vectorIndex]);
+  return (
+    JSON.stringify([before.sources, before.embeddings, before.vectorIndex]) !==
+    JSON.stringify([after.sources, after.embeddings, after.vectorIndex])
+  );
 }

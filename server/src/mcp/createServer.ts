@@ -17,7 +17,10 @@ export interface CreatedServer {
   dispose(): void;
 }
 
-export function createMcpServer(services: Services, options: { sessionId: () => string; log: (message: string) => void }): CreatedServer {
+export function createMcpServer(
+  services: Services,
+  options: { sessionId: () => string; log: (message: string) => void },
+): CreatedServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Workspace Context' },
     {

@@ -25,7 +25,7 @@ import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { InputError } from '../engine/errors';
+import { InputError } from '../engine';
 import type { Services } from '../services/services';
 import { createMcpServer, type CreatedServer } from './createServer';
 
@@ -51,7 +51,9 @@ export const HEADERS_TIMEOUT_MS = 5_000;
 /** Refuses a token that is too short to guard anything; throws InputError naming `--token`. */
 export function checkToken(token: string): void {
   if (token.length < MIN_TOKEN_LENGTH) {
-    throw new InputError(`--token must be at least ${MIN_TOKEN_LENGTH} characters (got ${token.length}); leave it out to have a random one generated`);
+    throw new InputError(
+      `--token must be at least ${MIN_TOKEN_LENGTH} characters (got ${token.length}); leave it out to have a random one generated`,
+    );
   }
 }
 
@@ -116,34 +118,42 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
   if (options.token !== undefined) checkToken(options.token);
   for (const a of options.access ?? []) checkToken(a.token);
   const token = options.token ?? randomBytes(32).toString('hex');
-  const access: readonly HttpAccess[] = options.access?.length ? options.access : [{ name: 'default', token, services: options.services, ...(options.status ? { status: options.status } : {}) }];
+  const access: readonly HttpAccess[] = options.access?.length
+    ? options.access
+    : [{ name: 'default', token, services: options.services, ...(options.status ? { status: options.status } : {}) }];
   const sessions = new Map<string, Session>();
   const idleMs = Math.max(50, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
   const maxSessions = Math.max(1, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   const headersTimeout = Math.max(100, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   let port = 0;
 
-  const server: Server = createServer({
-    headersTimeout,
-    // The whole request (headers and body) within a minute; an event stream's request is complete
-    // at once, so streams are not cut.
-    requestTimeout: 60_000,
-    // How often the two timeouts above are checked.
-    connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 2))),
-  }, (req, res) => {
-    handle(req, res).catch((error) => {
-      options.log(`[mcp-http] ${req.method} ${req.url}: ${(error as Error).stack ?? error}`);
-      if (!res.headersSent) reply(res, 500, 'Internal error');
-    });
-  });
+  const server: Server = createServer(
+    {
+      headersTimeout,
+      // The whole request (headers and body) within a minute; an event stream's request is complete
+      // at once, so streams are not cut.
+      requestTimeout: 60_000,
+      // How often the two timeouts above are checked.
+      connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 2))),
+    },
+    (req, res) => {
+      handle(req, res).catch((error) => {
+        options.log(`[mcp-http] ${req.method} ${req.url}: ${(error as Error).stack ?? error}`);
+        if (!res.headersSent) reply(res, 500, 'Internal error');
+      });
+    },
+  );
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH) return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
+    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH)
+      return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
     const host = (req.headers.host ?? '').toLowerCase();
-    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`) return refuse(res, 403, 'Forbidden: unexpected Host header');
+    if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
+      return refuse(res, 403, 'Forbidden: unexpected Host header');
     const origin = req.headers.origin;
-    if (origin && !(options.allowedOrigins ?? []).includes(origin)) return refuse(res, 403, `Forbidden: origin ${origin} is not allowed`);
+    if (origin && !(options.allowedOrigins ?? []).includes(origin))
+      return refuse(res, 403, `Forbidden: origin ${origin} is not allowed`);
     const caller = access.find((a) => bearerMatches(req.headers.authorization, a.token));
     if (!caller) {
       res.setHeader('WWW-Authenticate', 'Bearer realm="workspace-context"');
@@ -163,7 +173,8 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     if (typeof sessionId === 'string') {
       const session = sessions.get(sessionId);
       // Another token's session is as unknown as a closed one: nothing says it exists.
-      if (!session || session.access !== caller) return refuse(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
+      if (!session || session.access !== caller)
+        return refuse(res, 404, 'Unknown MCP session (closed, or idle too long); initialize a new one');
       session.lastSeen = Date.now();
       session.inFlight++;
       res.once('close', () => {
@@ -176,7 +187,11 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     // No session yet: only an initialize request may start one (the transport answers 400 otherwise).
     if (sessions.size >= maxSessions && !closeLongestIdle()) {
       res.setHeader('Retry-After', '5');
-      return refuse(res, 503, `Too many MCP sessions: all ${sessions.size} are answering a request or holding a stream open; close one, or try again shortly`);
+      return refuse(
+        res,
+        503,
+        `Too many MCP sessions: all ${sessions.size} are answering a request or holding a stream open; close one, or try again shortly`,
+      );
     }
     let current: Session | undefined;
     const transport = new StreamableHTTPServerTransport({
@@ -189,7 +204,10 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       if (transport.sessionId) sessions.delete(transport.sessionId);
       current?.created.dispose();
     };
-    const created = createMcpServer(caller.services, { sessionId: () => transport.sessionId ?? 'http', log: options.log });
+    const created = createMcpServer(caller.services, {
+      sessionId: () => transport.sessionId ?? 'http',
+      log: options.log,
+    });
     current = { access: caller, transport, created, lastSeen: Date.now(), inFlight: 0 };
     await created.server.connect(transport);
     await transport.handleRequest(req, res);
@@ -201,8 +219,18 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new InputError(`port ${options.port} is already in use on 127.0.0.1; choose another with --port, or --port 0 for a free one`));
-      else if (error.code === 'EACCES') reject(new InputError(`port ${options.port} cannot be opened on 127.0.0.1 (EACCES); choose a port above 1023, or --port 0 for a free one`));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new InputError(
+            `port ${options.port} is already in use on 127.0.0.1; choose another with --port, or --port 0 for a free one`,
+          ),
+        );
+      else if (error.code === 'EACCES')
+        reject(
+          new InputError(
+            `port ${options.port} cannot be opened on 127.0.0.1 (EACCES); choose a port above 1023, or --port 0 for a free one`,
+          ),
+        );
       else reject(error);
     });
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -221,25 +249,33 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
   /** Makes room for one session: closes the one idle longest (none in flight); false when all are busy. */
   function closeLongestIdle(): boolean {
     let oldest: [string, Session] | undefined;
-    for (const entry of sessions) if (entry[1].inFlight === 0 && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+    for (const entry of sessions)
+      if (entry[1].inFlight === 0 && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
     if (!oldest) return false;
     const [id, session] = oldest;
     sessions.delete(id);
-    options.log(`[mcp-http] closed session ${id.slice(0, 8)} (idle ${Math.round((Date.now() - session.lastSeen) / 1000)} s) to make room: ${maxSessions} sessions at most`);
+    options.log(
+      `[mcp-http] closed session ${id.slice(0, 8)} (idle ${Math.round((Date.now() - session.lastSeen) / 1000)} s) to make room: ${maxSessions} sessions at most`,
+    );
     void session.transport.close().catch(() => undefined);
     return true;
   }
 
   // Closes sessions idle past the timeout; checks a few times per timeout, never keeping the process up.
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const [id, session] of sessions) {
-      if (session.inFlight > 0 || now - session.lastSeen < idleMs) continue;
-      sessions.delete(id);
-      options.log(`[mcp-http] closed session ${id.slice(0, 8)} after ${Math.round((now - session.lastSeen) / 1000)} s idle`);
-      void session.transport.close().catch(() => undefined);
-    }
-  }, Math.max(25, Math.min(60_000, Math.floor(idleMs / 4))));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [id, session] of sessions) {
+        if (session.inFlight > 0 || now - session.lastSeen < idleMs) continue;
+        sessions.delete(id);
+        options.log(
+          `[mcp-http] closed session ${id.slice(0, 8)} after ${Math.round((now - session.lastSeen) / 1000)} s idle`,
+        );
+        void session.transport.close().catch(() => undefined);
+      }
+    },
+    Math.max(25, Math.min(60_000, Math.floor(idleMs / 4))),
+  );
   sweep.unref();
 
   return {

@@ -44,18 +44,25 @@ async function readEndpoint(file: string, waitMs: number): Promise<Endpoint> {
   let last = 'the file does not exist yet';
   for (;;) {
     try {
-      const parsed = JSON.parse(await readFile(file, 'utf8')) as { state?: string; url?: string | null; token?: string | null };
+      const parsed = JSON.parse(await readFile(file, 'utf8')) as {
+        state?: string;
+        url?: string | null;
+        token?: string | null;
+      };
       if (parsed.state === 'running' && parsed.url && parsed.token) return { url: parsed.url, token: parsed.token };
       last = `the endpoint is ${parsed.state ?? 'unknown'}`;
     } catch (error) {
       last = (error as Error).message;
     }
-    if (Date.now() >= deadline) throw new Error(`Workspace Context's MCP endpoint is not running (${last}); check the Workspace Context status item.`);
+    if (Date.now() >= deadline)
+      throw new Error(
+        `Workspace Context's MCP endpoint is not running (${last}); check the Workspace Context status item.`,
+      );
     await new Promise((resolve) => setTimeout(resolve, ENDPOINT_POLL_MS));
   }
 }
 
-class Proxy {
+class StdioProxy {
   private upstream: StreamableHTTPClientTransport | undefined;
   private initialize: JSONRPCRequest | undefined;
   private initialized: JSONRPCNotification | undefined;
@@ -100,7 +107,11 @@ class Proxy {
       } catch (error) {
         log(`giving up on one message: ${(error as Error).message}`);
         if (isJSONRPCRequest(message)) {
-          await this.downstream.send({ jsonrpc: '2.0', id: message.id, error: { code: -32000, message: (error as Error).message } });
+          await this.downstream.send({
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32000, message: (error as Error).message },
+          });
         }
       }
     }
@@ -114,7 +125,10 @@ class Proxy {
   /** Runs `task` with every other message held back until it is done. */
   private guarded<T>(task: () => Promise<T>): Promise<T> {
     const run = this.gate.then(task);
-    this.gate = run.then(() => undefined, () => undefined);
+    this.gate = run.then(
+      () => undefined,
+      () => undefined,
+    );
     return run;
   }
 
@@ -177,7 +191,11 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const waitMs = Number(argValue('--wait-ms') ?? ENDPOINT_WAIT_MS);
-  const proxy = new Proxy(new StdioServerTransport(), endpointFile, Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : ENDPOINT_WAIT_MS);
+  const proxy = new StdioProxy(
+    new StdioServerTransport(),
+    endpointFile,
+    Number.isFinite(waitMs) && waitMs >= 0 ? waitMs : ENDPOINT_WAIT_MS,
+  );
   const shutdown = () => void proxy.close().finally(() => process.exit(0));
   process.stdin.once('end', shutdown);
   process.once('SIGTERM', shutdown);

@@ -10,7 +10,12 @@ import { z, type ZodRawShape, type ZodType } from 'zod';
 export function publishedInputSchema(shape: ZodRawShape) {
   // `catch` publishes the inner schema (its "default" is the catch value for undefined, which is
   // undefined and so left out) and at parse time hands back the value as sent.
-  const passThrough = Object.fromEntries(Object.entries(shape).map(([name, field]) => [name, (field as ZodType).catch((ctx: { value: unknown } | undefined) => ctx?.value as never)]));
+  const passThrough = Object.fromEntries(
+    Object.entries(shape).map(([name, field]) => [
+      name,
+      (field as ZodType).catch((ctx: { value: unknown } | undefined) => ctx?.value as never),
+    ]),
+  );
   // Unknown arguments pass too (callTool refuses them by name); the schema still says they are not taken.
   return z.object(passThrough).catchall(z.unknown()).meta({ additionalProperties: false });
 }

@@ -7,8 +7,8 @@
  *   const models = samplingModelProvider(created.server.server); // passed per call as ToolCallContext.models
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { DelegatingModelProvider } from '../engine/models/delegatingProvider';
-import { ModelError, type CompletionRequest } from '../engine/models/modelProvider';
+import { DelegatingModelProvider } from '../library/models/delegatingProvider';
+import { ModelError, type CompletionRequest } from '../library/models/modelProvider';
 
 export const SAMPLING_PROVIDER_NAME = 'mcp-sampling';
 
@@ -24,7 +24,10 @@ export function samplingModelProvider(server: Server): DelegatingModelProvider {
 }
 
 async function createMessage(server: Server, request: CompletionRequest): Promise<string> {
-  const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n\n');
+  const system = request.messages
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content)
+    .join('\n\n');
   const messages = request.messages
     .filter((m) => m.role !== 'system')
     .map((m) => ({ role: m.role as 'user' | 'assistant', content: { type: 'text' as const, text: m.content } }));
@@ -41,6 +44,7 @@ async function createMessage(server: Server, request: CompletionRequest): Promis
   );
   const content = result.content as { type: string; text?: string } | { type: string; text?: string }[];
   const first = Array.isArray(content) ? content.find((c) => c.type === 'text') : content;
-  if (!first || first.type !== 'text' || typeof first.text !== 'string') throw new ModelError(`${SAMPLING_PROVIDER_NAME}: the client answered without text`);
+  if (!first || first.type !== 'text' || typeof first.text !== 'string')
+    throw new ModelError(`${SAMPLING_PROVIDER_NAME}: the client answered without text`);
   return first.text;
 }

@@ -7,20 +7,20 @@
  *   const services = createServices({ engine, judgeMode: 'shadow', activity });
  *   await callTool(services, findTool('get_context')!, { task }, { sessionId: 'cli' });
  *
- * It holds `get_context`'s collaborators (engine/context/hooks.ts `ContextHooks`: the model
+ * It holds `get_context`'s collaborators (library/context/hooks.ts `ContextHooks`: the model
  * provider, judge mode, verdict cache, background notes, inferred links and conflict flags,
  * phrase meaning, private notes, organisation) and the library tools' (the section-meaning
  * signal, the call log, the clock, which sessions got the pinned documents).
  */
-import type { ActivityLog } from '../engine/activity/activityLog';
-import type { ContextHooks } from '../engine/context/hooks';
-import { libraryPhrasingTexts } from '../engine/context/phrasingTexts';
-import type { Engine } from '../engine/engine';
-import { PinnedSessions } from '../engine/library/pinnedSessions';
-import type { MeaningScorer } from '../engine/library/ranking';
-import { DEFAULT_JUDGE_MODE } from '../engine/models/judge';
-import { NO_MODEL } from '../engine/models/modelProvider';
-import { VerdictCache } from '../engine/models/verdictCache';
+import type { ActivityLog } from '../library/activity/activityLog';
+import type { ContextHooks } from '../library/context/hooks';
+import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
+import type { Engine } from '../engine';
+import { PinnedSessions } from '../library/view/pinnedSessions';
+import type { MeaningScorer } from '../library/view/ranking';
+import { DEFAULT_JUDGE_MODE } from '../library/models/judge';
+import { NO_MODEL } from '../library/models/modelProvider';
+import { VerdictCache } from '../library/models/verdictCache';
 
 export interface Services extends Readonly<ContextHooks> {
   /** The index: passes, snapshot, vectors. */
@@ -65,7 +65,11 @@ export function createServices(parts: ServiceParts): Services {
 
 /** The library tools' meaning signal over the engine's section vectors. */
 export function sectionMeaningOf(engine: Engine): MeaningScorer {
-  return (plan, candidates) => engine.sectionMeaning(plan, candidates.map((c) => c.section.id));
+  return (plan, candidates) =>
+    engine.sectionMeaning(
+      plan,
+      candidates.map((c) => c.section.id),
+    );
 }
 
 /** `parts` without its undefined entries, so they leave the defaults in place. */

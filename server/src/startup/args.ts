@@ -124,7 +124,9 @@ export interface ParsedCommandLine {
 }
 
 export function parseCommandLine(argv: string[]): ParsedCommandLine {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }>
+  >;
   try {
     parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
   } catch (error) {
@@ -135,12 +137,16 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
   const known = command === undefined ? undefined : findCommand(command);
   if (known && !v.help) {
     if (known.args === '' && positionals.length > 0) {
-      throw new UsageError(`${known.name} takes no arguments (got "${positionals.join(' ')}"); wsctx ${known.name} --help lists its flags`);
+      throw new UsageError(
+        `${known.name} takes no arguments (got "${positionals.join(' ')}"); wsctx ${known.name} --help lists its flags`,
+      );
     }
     const accepted = acceptedOptions(known);
     for (const token of parsed.tokens ?? []) {
       if (token.kind === 'option' && !accepted.has(token.name)) {
-        throw new UsageError(`--${token.name} is not a flag of wsctx ${known.name} (wsctx ${known.name} --help lists its flags)`);
+        throw new UsageError(
+          `--${token.name} is not a flag of wsctx ${known.name} (wsctx ${known.name} --help lists its flags)`,
+        );
       }
     }
   }
@@ -203,7 +209,8 @@ function integer(flag: string, value: string | undefined): number | undefined {
 /** `--port`: a TCP port, 0 (any free one) to 65535. */
 function port(value: string | undefined): number | undefined {
   const n = integer('--port', value);
-  if (n !== undefined && (n < 0 || n > 65535)) throw new UsageError(`--port must be from 0 to 65535 (got ${n}); 0 picks a free port`);
+  if (n !== undefined && (n < 0 || n > 65535))
+    throw new UsageError(`--port must be from 0 to 65535 (got ${n}); 0 picks a free port`);
   return n;
 }
 
@@ -211,8 +218,11 @@ function port(value: string | undefined): number | undefined {
 function parseErrorLine(error: Error): string {
   const code = (error as Error & { code?: string }).code;
   const unknown = /^Unknown option '([^']+)'/.exec(error.message);
-  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown) return `${unknown[1]} is not a flag of wsctx (wsctx --help lists them)`;
-  const needsValue = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(error.message);
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown)
+    return `${unknown[1]} is not a flag of wsctx (wsctx --help lists them)`;
+  const needsValue = /^Option '(?:-\w, )?(--[\w-]+)(?: <value>)?' argument (?:missing|is ambiguous)/.exec(
+    error.message,
+  );
   if (needsValue) return `${needsValue[1]} needs a value`;
   return error.message.split('\n')[0];
 }

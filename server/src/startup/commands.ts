@@ -24,7 +24,11 @@ export interface CommandHelp {
   examples: readonly string[];
 }
 
-const flag = (name: string, value: string, text: string) => ({ name, flag: `--${name}${value ? ` ${value}` : ''}`, text });
+const flag = (name: string, value: string, text: string) => ({
+  name,
+  flag: `--${name}${value ? ` ${value}` : ''}`,
+  text,
+});
 
 /** How a store is read (every command that answers from `--store`; serve's and mcp's help lists them too). */
 const STORE_MODE = flag(
@@ -32,25 +36,57 @@ const STORE_MODE = flag(
   'MODE',
   'with --store, memory or per-question: load each namespace into memory and answer from there, following writes (the default of mcp and serve), or read the store for each question (the default of one-shot commands; for a reader too small to hold the index)',
 );
-const MAX_MEMORY = flag('max-memory', 'SIZE', 'with --store in memory mode: say what each namespace will take before loading, and refuse past SIZE (8GB, 512MB), naming the namespaces');
+const MAX_MEMORY = flag(
+  'max-memory',
+  'SIZE',
+  'with --store in memory mode: say what each namespace will take before loading, and refuse past SIZE (8GB, 512MB), naming the namespaces',
+);
 
 /** Flags every command takes: where to read, how to print, and the settings of .wsctx.yaml. */
 export const COMMON_FLAGS: readonly (FlagHelp & { name: string })[] = [
-  { name: 'workspace', flag: '-w, --workspace DIR', text: 'a folder to serve (repeatable; default: the current folder)' },
+  {
+    name: 'workspace',
+    flag: '-w, --workspace DIR',
+    text: 'a folder to serve (repeatable; default: the current folder)',
+  },
   flag('json', '', 'print JSON instead of text'),
-  flag('cache-dir', 'DIR', 'where the index snapshot and vectors are kept (default $WSCTX_CACHE_DIR, else ~/.cache/wsctx)'),
+  flag(
+    'cache-dir',
+    'DIR',
+    'where the index snapshot and vectors are kept (default $WSCTX_CACHE_DIR, else ~/.cache/wsctx)',
+  ),
   flag('no-cache', '', 'neither read nor write a snapshot'),
-  flag('catalog-glob', 'GLOB', 'catalog files to start from (repeatable; replaces sources.catalog, default **/catalog-info.{yaml,yml})'),
+  flag(
+    'catalog-glob',
+    'GLOB',
+    'catalog files to start from (repeatable; replaces sources.catalog, default **/catalog-info.{yaml,yml})',
+  ),
   flag('ignore', 'GLOB', 'paths never read (repeatable; replaces sources.ignore)'),
-  flag('embeddings', 'off|local|openai', 'meaning search: the packaged all-MiniLM-L6-v2 (local, the default, or $WSCTX_EMBEDDINGS), an OpenAI-compatible endpoint, or words only'),
+  flag(
+    'embeddings',
+    'off|local|openai',
+    'meaning search: the packaged all-MiniLM-L6-v2 (local, the default, or $WSCTX_EMBEDDINGS), an OpenAI-compatible endpoint, or words only',
+  ),
   flag('embeddings-model', 'NAME', 'local: minilm (default) or use-lite; openai: the model to ask for'),
-  flag('embeddings-url', 'URL', 'openai: the endpoint (default http://127.0.0.1:11434/v1); the key comes from $WSCTX_EMBEDDINGS_API_KEY'),
+  flag(
+    'embeddings-url',
+    'URL',
+    'openai: the endpoint (default http://127.0.0.1:11434/v1); the key comes from $WSCTX_EMBEDDINGS_API_KEY',
+  ),
   flag('judge', 'off|shadow|gate', "context's yes/no judge (default gate; heuristics without a model)"),
-  flag('model-url', 'URL', "an OpenAI-compatible chat endpoint for context's model steps (key in $WSCTX_MODEL_API_KEY)"),
+  flag(
+    'model-url',
+    'URL',
+    "an OpenAI-compatible chat endpoint for context's model steps (key in $WSCTX_MODEL_API_KEY)",
+  ),
   flag('model', 'NAME', 'the model to ask there (default gpt-4o-mini)'),
   flag('private-notes', 'DIR', 'your own Markdown notes, a folder outside the workspace: context searches them too'),
   flag('organization', 'NAME', 'the name in "Instructions from the NAME team" (default: the first folder\'s name)'),
-  flag('store', 'URL', 'a PostgreSQL store (postgresql://user@host/db): index writes there; ask, expand, toc, section, search, context, page, file, mcp and serve answer from it'),
+  flag(
+    'store',
+    'URL',
+    'a PostgreSQL store (postgresql://user@host/db): index writes there; ask, expand, toc, section, search, context, page, file, mcp and serve answer from it',
+  ),
   STORE_MODE,
   MAX_MEMORY,
   { name: 'help', flag: '-h, --help', text: 'this text' },
@@ -63,8 +99,13 @@ export const COMMANDS: readonly CommandHelp[] = [
     summary: 'index the workspace and embed it; print counts, problems and timing',
     details:
       'Reads every source (catalog, docs, overviews, epics, the rules library), embeds the sections that have no vector yet (a progress line on stderr) and leaves a warm snapshot in the cache folder. Prints documents by source kind, entities by kind, edges by type, unresolved refs, repositories and problems; a problem repeated more than 3 times is printed once with its count.',
-    flags: [flag('verbose', '', 'list every problem and every unresolved ref, not only a count and one example of each kind')],
-    examples: ['wsctx index --workspace ~/src/platform', 'wsctx index --workspace ~/src/billing --workspace ~/src/payments --json'],
+    flags: [
+      flag('verbose', '', 'list every problem and every unresolved ref, not only a count and one example of each kind'),
+    ],
+    examples: [
+      'wsctx index --workspace ~/src/platform',
+      'wsctx index --workspace ~/src/billing --workspace ~/src/payments --json',
+    ],
   },
   {
     name: 'ask',
@@ -79,35 +120,56 @@ export const COMMANDS: readonly CommandHelp[] = [
       flag('as-of', 'DATE|COMMIT', 'the workspace as it was at a date or a commit'),
       flag('why', '', "every passage's why[] term by term, instead of one line"),
     ],
-    examples: ['wsctx ask "how do I roll back billing-worker?"', 'wsctx ask "who owns the invoice API?" --limit 3 --why', 'wsctx ask "refund window" --in payments --source-kinds library'],
+    examples: [
+      'wsctx ask "how do I roll back billing-worker?"',
+      'wsctx ask "who owns the invoice API?" --limit 3 --why',
+      'wsctx ask "refund window" --in payments --source-kinds library',
+    ],
   },
   {
     name: 'why-not',
     args: '"<question>"',
     summary: 'why a page you expected did not come back for a question (or where it ranked)',
     details:
-      "Explains the page, section or entity --expect names for the question as ask ranks it (explain_result): not indexed (outside the served folders, no source glob reads it, ignored, unreadable with its problem), not a candidate (the question terms it lacks), below the floor (its score and why[]), ranked past the limit (the passages above it and the terms that put them there) or held back by the per-document rule; each with the fix.",
+      'Explains the page, section or entity --expect names for the question as ask ranks it (explain_result): not indexed (outside the served folders, no source glob reads it, ignored, unreadable with its problem), not a candidate (the question terms it lacks), below the floor (its score and why[]), ranked past the limit (the passages above it and the terms that put them there) or held back by the per-document rule; each with the fix.',
     flags: [
-      flag('expect', 'PAGE', 'the page expected: a path as answers print it, a document or section id, or an entity ref (required)'),
+      flag(
+        'expect',
+        'PAGE',
+        'the page expected: a path as answers print it, a document or section id, or an entity ref (required)',
+      ),
       flag('limit', 'N', 'the limit the question was asked with, 1-50 (default 10)'),
       flag('in', 'NAME', 'the served folder the question was asked in (default: every served folder)'),
       flag('source-kinds', 'a,b', 'the kinds the question was asked for'),
-      flag('task', '', "the words are a get_context task: look for the page in the bundle, in what did not fit and in what focus dropped (with context's --max-tokens, --pack, --tags, --folder)"),
+      flag(
+        'task',
+        '',
+        "the words are a get_context task: look for the page in the bundle, in what did not fit and in what focus dropped (with context's --max-tokens, --pack, --tags, --folder)",
+      ),
       flag('max-tokens', 'N', 'with --task: the budget it was asked with (default 12,000)'),
       flag('pack', 'NAME', 'with --task: the pack it was asked with'),
       flag('tags', 'a,b', 'with --task: the tags it was asked with'),
       flag('folder', 'PATH', 'with --task: the library folder it was asked with'),
     ],
-    examples: ['wsctx why-not "roll back billing-worker" --expect docs/deploy.md', 'wsctx why-not "write a postmortem" --task --expect .context/templates/pm.md', 'wsctx why-not "who owns the invoice API?" --expect api:default/invoices --json'],
+    examples: [
+      'wsctx why-not "roll back billing-worker" --expect docs/deploy.md',
+      'wsctx why-not "write a postmortem" --task --expect .context/templates/pm.md',
+      'wsctx why-not "who owns the invoice API?" --expect api:default/invoices --json',
+    ],
   },
   {
     name: 'check',
     args: '[file]',
-    summary: "run the team's expectations (.wsctx/expectations.yaml): which questions must bring which pages; exit 1 when one fails",
+    summary:
+      "run the team's expectations (.wsctx/expectations.yaml): which questions must bring which pages; exit 1 when one fails",
     details:
       'Asks every question of the expectations file (default .wsctx/expectations.yaml in the first served folder) and prints a table, one row per expected or excluded page, then each failure explained as why-not explains it, and any problem in the file with its line and field. Exit 0 when every check passes, 1 when one fails or the file has a problem. --json for CI.',
     flags: [],
-    examples: ['wsctx check', 'wsctx check --workspace ~/src/platform --json', 'wsctx check ci/expectations.yaml --embeddings off'],
+    examples: [
+      'wsctx check',
+      'wsctx check --workspace ~/src/platform --json',
+      'wsctx check ci/expectations.yaml --embeddings off',
+    ],
   },
   {
     name: 'expand',
@@ -122,7 +184,11 @@ export const COMMANDS: readonly CommandHelp[] = [
       flag('limit', 'N', 'edges to return, 1-100 (default 50, or budgets.expandEdges)'),
       flag('as-of', 'DATE|COMMIT', 'the catalog as it was at a date or a commit'),
     ],
-    examples: ['wsctx expand billing-worker', 'wsctx expand component:default/billing-worker --depth 2', 'wsctx expand billing-worker --direction out --edge-types dependsOn,consumesApi'],
+    examples: [
+      'wsctx expand billing-worker',
+      'wsctx expand component:default/billing-worker --depth 2',
+      'wsctx expand billing-worker --direction out --edge-types dependsOn,consumesApi',
+    ],
   },
   {
     name: 'graph',
@@ -138,7 +204,10 @@ export const COMMANDS: readonly CommandHelp[] = [
     args: '[words]',
     summary: "the rules library's table of contents; with words, the documents matching them",
     details: 'The map get_toc gives an agent, headed by the pinned documents, kept to about 8,000 tokens.',
-    flags: [flag('document', 'ID', "one document's sections"), flag('namespace', 'NS', 'one namespace (folder) of the library')],
+    flags: [
+      flag('document', 'ID', "one document's sections"),
+      flag('namespace', 'NS', 'one namespace (folder) of the library'),
+    ],
     examples: ['wsctx toc', 'wsctx toc migrations', 'wsctx toc --document 3f2a9c1e'],
   },
   {
@@ -161,8 +230,13 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: 'try',
     args: '"<plan>"',
     summary: "a library search with each section's signals, fused score and size",
-    details: 'The same search as search, shown as the ranker saw it: each signal, the fused score and the size in tokens.',
-    flags: [flag('profile', 'focused|catalog', 'as for search'), flag('namespace', 'NS', 'one namespace of the library'), flag('limit', 'N', 'sections to show')],
+    details:
+      'The same search as search, shown as the ranker saw it: each signal, the fused score and the size in tokens.',
+    flags: [
+      flag('profile', 'focused|catalog', 'as for search'),
+      flag('namespace', 'NS', 'one namespace of the library'),
+      flag('limit', 'N', 'sections to show'),
+    ],
     examples: ['wsctx try "writing a migration for billing-worker" --limit 5'],
   },
   {
@@ -170,14 +244,17 @@ export const COMMANDS: readonly CommandHelp[] = [
     args: '"<task>"',
     summary: 'the budgeted bundle get_context hands an agent for a task',
     details:
-      'Team instructions, rules in full, pinned and matching pages, the best excerpts, then excerpts of the named services\' own docs, inside the budget. --json gives every page\'s reason and each section\'s similarity.',
+      "Team instructions, rules in full, pinned and matching pages, the best excerpts, then excerpts of the named services' own docs, inside the budget. --json gives every page's reason and each section's similarity.",
     flags: [
       flag('max-tokens', 'N', 'the budget, 1,000-30,000 (default 12,000, or budgets.getContextMaxTokens)'),
       flag('pack', 'NAME', 'a pack of pages to apply'),
       flag('tags', 'a,b', 'only sections with these tags (rules, pinned pages and instructions still come)'),
       flag('folder', 'PATH', 'everything from this folder of the library and its subfolders only'),
     ],
-    examples: ['wsctx context "add a retry to the dunning schedule in billing-worker"', 'wsctx context "write a postmortem" --max-tokens 4000 --json'],
+    examples: [
+      'wsctx context "add a retry to the dunning schedule in billing-worker"',
+      'wsctx context "write a postmortem" --max-tokens 4000 --json',
+    ],
   },
   {
     name: 'page',
@@ -217,7 +294,8 @@ export const COMMANDS: readonly CommandHelp[] = [
     name: 'mcp',
     args: '',
     summary: 'serve the MCP tools over stdio (for an agent to start)',
-    details: 'Indexes, watches the folders and answers until the client disconnects; logs go to stderr. With --store it loads the namespaces from the store instead and follows their writes.',
+    details:
+      'Indexes, watches the folders and answers until the client disconnects; logs go to stderr. With --store it loads the namespaces from the store instead and follows their writes.',
     flags: [STORE_MODE, MAX_MEMORY],
     examples: ['wsctx mcp --workspace /absolute/path/to/your/workspace'],
   },
@@ -226,11 +304,15 @@ export const COMMANDS: readonly CommandHelp[] = [
     args: '',
     summary: 'serve the MCP tools over HTTP on 127.0.0.1, with a bearer token',
     details:
-      'Prints the URL and the token on stderr. A session idle for 30 minutes is closed. --config gives the callers\' tokens instead, each for every folder or limited to some. With --store it is a reader: it prints the memory each namespace will take, loads them from the store, answers from memory and follows every write; GET /status says its mode and each namespace\'s generation.',
+      "Prints the URL and the token on stderr. A session idle for 30 minutes is closed. --config gives the callers' tokens instead, each for every folder or limited to some. With --store it is a reader: it prints the memory each namespace will take, loads them from the store, answers from memory and follows every write; GET /status says its mode and each namespace's generation.",
     flags: [
       flag('port', 'N', 'the port, 0-65535 (default 0: a free one)'),
       flag('token', 'T', 'the bearer token, 32 characters or more (default: a random one)'),
-      flag('config', 'FILE', "the server's config file: its tokens, the folders each may read, and with --store the namespaces this server serves (a `namespaces` list, names or patterns with *)"),
+      flag(
+        'config',
+        'FILE',
+        "the server's config file: its tokens, the folders each may read, and with --store the namespaces this server serves (a `namespaces` list, names or patterns with *)",
+      ),
       STORE_MODE,
       MAX_MEMORY,
     ],
@@ -282,7 +364,7 @@ export function usage(width = 100): string {
     "wsctx: the workspace's own knowledge, ranked and explained",
     '',
     'Usage: wsctx <command> [arguments] [flags]',
-    '       wsctx <command> --help     that command\'s flags, defaults and examples',
+    "       wsctx <command> --help     that command's flags, defaults and examples",
     '',
     'Commands:',
     ...flagLines(commands, width),
@@ -308,7 +390,10 @@ export function commandUsage(command: CommandHelp, width = 100): string {
     ...wrapText(`${command.summary[0].toUpperCase()}${command.summary.slice(1)}. ${command.details}`, width),
     '',
     ...(command.flags.length ? ['Flags:', ...flagLines(command.flags, width), ''] : []),
-    ...wrapText('Flags every command takes: --workspace DIR (repeatable), --json, --cache-dir DIR, --no-cache, --embeddings off|local|openai, --store URL and the others `wsctx --help` lists.', width),
+    ...wrapText(
+      'Flags every command takes: --workspace DIR (repeatable), --json, --cache-dir DIR, --no-cache, --embeddings off|local|openai, --store URL and the others `wsctx --help` lists.',
+      width,
+    ),
     '',
     'Examples:',
     ...command.examples.map((e) => `  ${e}`),

@@ -12,7 +12,13 @@
 import { checkSetting, type WorkspaceContextSettings } from '../../../shared/settings';
 import { withoutUserOnlySettings } from '../config/trust';
 import { overUserConfig, readUserConfig, userConfigPath } from '../config/userConfig';
-import { formatConfigProblem, layerSettings, readWorkspaceConfig, type ConfigProblem, type WorkspaceConfig } from '../config/workspaceConfig';
+import {
+  formatConfigProblem,
+  layerSettings,
+  readWorkspaceConfig,
+  type ConfigProblem,
+  type WorkspaceConfig,
+} from '../config/workspaceConfig';
 import { UsageError, type CliOptions } from './args';
 
 const resolved = new WeakMap<CliOptions, WorkspaceContextSettings>();
@@ -25,7 +31,9 @@ export function cliSettings(options: CliOptions): WorkspaceContextSettings {
   const problems = [...user.problems, ...config.problems];
   if (problems.length > 0) {
     const which = user.problems.length > 0 ? 'the configuration' : 'the workspace configuration';
-    throw new UsageError(`${problems.length === 1 ? 'a problem' : `${problems.length} problems`} in ${which}:\n${problems.map(formatConfigProblem).join('\n')}`);
+    throw new UsageError(
+      `${problems.length === 1 ? 'a problem' : `${problems.length} problems`} in ${which}:\n${problems.map(formatConfigProblem).join('\n')}`,
+    );
   }
   for (const warning of refused) process.stderr.write(`wsctx: warning: ${formatConfigProblem(warning)}\n`);
   resolved.set(options, settings);
@@ -37,7 +45,12 @@ export function cliSettings(options: CliOptions): WorkspaceContextSettings {
  * user's own, and the settings with only their valid values applied (a problem's key keeps its
  * default). `wsctx doctor` reports the problems as checks and runs the rest with these.
  */
-export function layeredCliSettings(options: CliOptions): { config: WorkspaceConfig; user: WorkspaceConfig; refused: ConfigProblem[]; settings: WorkspaceContextSettings } {
+export function layeredCliSettings(options: CliOptions): {
+  config: WorkspaceConfig;
+  user: WorkspaceConfig;
+  refused: ConfigProblem[];
+  settings: WorkspaceContextSettings;
+} {
   const user = readUserConfig();
   const { config, refused } = withoutUserOnlySettings(readWorkspaceConfig(options.workspaces[0]), userConfigPath());
   const settings = layerSettings(overUserConfig(user, config));

@@ -16,19 +16,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { userConfigPath } from '../config/userConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { ActivityLog } from '../engine/activity/activityLog';
-import { sha256Hex } from '../engine/chunking/ids';
-import { startBackgroundModels } from '../engine/context/background';
-import { checkNotesFolder, PrivateNotes } from '../engine/context/privateNotes';
+import { ActivityLog } from '../library/activity/activityLog';
+import { sha256Hex, type EmbeddingSettings, Engine, InputError, type WorkspaceFolder } from '../engine';
+import { startBackgroundModels } from '../library/context/background';
+import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import { checkSetting, SETTING_SPECS } from '../../../shared/settings';
-import type { EmbeddingSettings } from '../engine/embeddings/embedder';
-import { Engine } from '../engine/engine';
-import { InputError } from '../engine/errors';
-import type { WorkspaceFolder } from '../engine/indexState';
-import { settleForInstructions } from '../engine/library/pinned';
-import type { ModelProvider } from '../engine/models/modelProvider';
-import { OpenAiModelProvider } from '../engine/models/openAiProvider';
-import { VerdictCache } from '../engine/models/verdictCache';
+import { settleForInstructions } from '../library/view/pinned';
+import type { ModelProvider } from '../library/models/modelProvider';
+import { OpenAiModelProvider } from '../library/models/openAiProvider';
+import { VerdictCache } from '../library/models/verdictCache';
 import { serveStdio } from '../mcp/stdio';
 import { createServices, type ServiceParts, type Services } from '../services/services';
 import { parseCommandLine, UsageError, type CliOptions } from './args';
@@ -106,7 +102,8 @@ function userParts(engine: Engine, options: CliOptions, start: StartOptions): Pa
   const parts: { organization?: string; privateNotes?: PrivateNotes } = {};
   if (options.organization !== undefined) {
     const checked = checkSetting(ORGANIZATION_SPEC, options.organization);
-    if (!checked.ok || checked.value === '') throw new UsageError(`--organization: ${checked.ok ? 'expected a name' : checked.error}`);
+    if (!checked.ok || checked.value === '')
+      throw new UsageError(`--organization: ${checked.ok ? 'expected a name' : checked.error}`);
     parts.organization = checked.value as string;
   } else if (settings.organization !== '') {
     parts.organization = settings.organization;
@@ -115,13 +112,25 @@ function userParts(engine: Engine, options: CliOptions, start: StartOptions): Pa
   const configured = settings.privateNotes.folder;
   if (given === undefined && configured === '') return parts;
   if (start.connections === 'shared') {
-    if (given !== undefined) throw new UsageError('--private-notes: wsctx serve answers anyone who holds its token, and private notes go only to your own connections (wsctx mcp, context, the editor)');
-    logToStderr(`wsctx: privateNotes.folder of ${userConfigPath()} is not used by serve: its connections are not only yours`);
+    if (given !== undefined)
+      throw new UsageError(
+        '--private-notes: wsctx serve answers anyone who holds its token, and private notes go only to your own connections (wsctx mcp, context, the editor)',
+      );
+    logToStderr(
+      `wsctx: privateNotes.folder of ${userConfigPath()} is not used by serve: its connections are not only yours`,
+    );
     return parts;
   }
-  const dir = given !== undefined ? path.resolve(expandHome(given)) : path.resolve(engine.folders[0].absPath, expandHome(configured));
+  const dir =
+    given !== undefined
+      ? path.resolve(expandHome(given))
+      : path.resolve(engine.folders[0].absPath, expandHome(configured));
   const field = given !== undefined ? '--private-notes' : `privateNotes.folder (${userConfigPath()})`;
-  const folder = checkNotesFolder(dir, engine.folders.map((f) => f.absPath), field);
+  const folder = checkNotesFolder(
+    dir,
+    engine.folders.map((f) => f.absPath),
+    field,
+  );
   parts.privateNotes = new PrivateNotes({ dir: folder, isOwnConnection: () => true });
   return parts;
 }
@@ -138,25 +147,51 @@ function expandHome(p: string): string {
  * verdict cache beside the call log, so remembered verdicts survive restarts. With an endpoint
  * the background model work starts too, and its stores join the services.
  */
-function contextModels(engine: Engine, options: CliOptions, dir: string | undefined): { parts: Partial<ServiceParts>; abandon: () => void } {
+function contextModels(
+  engine: Engine,
+  options: CliOptions,
+  dir: string | undefined,
+): { parts: Partial<ServiceParts>; abandon: () => void } {
   const judge = options.judge ?? process.env.WSCTX_JUDGE ?? cliSettings(options).judge.mode;
-  if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate') throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
+  if (judge !== 'off' && judge !== 'shadow' && judge !== 'gate')
+    throw new UsageError(`--judge must be off, shadow or gate (got "${judge}")`);
   const baseUrl = options.modelUrl ?? process.env.WSCTX_MODEL_URL;
   const parts: Partial<ServiceParts> = {
     judgeMode: judge,
-    ...(dir ? { verdicts: new VerdictCache({ file: path.join(activityDir(dir, engine.folders), 'verdicts.json') }) } : {}),
+    ...(dir
+      ? { verdicts: new VerdictCache({ file: path.join(activityDir(dir, engine.folders), 'verdicts.json') }) }
+      : {}),
   };
   if (!baseUrl) return { parts, abandon: () => undefined };
-  const models: ModelProvider = new OpenAiModelProvider({ baseUrl, model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini', apiKey: process.env.WSCTX_MODEL_API_KEY });
+  const models: ModelProvider = new OpenAiModelProvider({
+    baseUrl,
+    model: options.model ?? process.env.WSCTX_MODEL ?? 'gpt-4o-mini',
+    apiKey: process.env.WSCTX_MODEL_API_KEY,
+  });
   // Every answer the background asks for is kept by content digest beside the call log, so the
   // next run asks the model nothing about pages that have not changed.
   const kept = (name: string) => (dir ? path.join(activityDir(dir, engine.folders), name) : undefined);
-  const background = startBackgroundModels(engine, { provider: () => models, enrichmentFile: kept('enrichment.json'), linksFile: kept('inferred-links.json'), conflictsFile: kept('model-conflicts.json'), log: logToStderr });
+  const background = startBackgroundModels(engine, {
+    provider: () => models,
+    enrichmentFile: kept('enrichment.json'),
+    linksFile: kept('inferred-links.json'),
+    conflictsFile: kept('model-conflicts.json'),
+    log: logToStderr,
+  });
   const abandon = () => {
     background.stop();
     models.abandon?.();
   };
-  return { parts: { ...parts, models, notes: background.enrichment, inferredLinks: background.links, conflictCheck: background.conflicts }, abandon };
+  return {
+    parts: {
+      ...parts,
+      models,
+      notes: background.enrichment,
+      inferredLinks: background.links,
+      conflictCheck: background.conflicts,
+    },
+    abandon,
+  };
 }
 
 /** The call log's directory for these folders inside `cacheDir`. */
@@ -171,12 +206,20 @@ export function activityDir(cacheDir: string, folders: readonly WorkspaceFolder[
  * own log. Undefined without a cache dir (`--no-cache`), or when it lies inside a served folder
  * (said through `log`): nothing we do may write into the workspace.
  */
-export function openActivityLog(engine: Engine, cacheDir: string | undefined, log?: (message: string) => void): ActivityLog | undefined {
+export function openActivityLog(
+  engine: Engine,
+  cacheDir: string | undefined,
+  log?: (message: string) => void,
+): ActivityLog | undefined {
   if (cacheDir === undefined) return undefined;
   try {
-    return ActivityLog.outsideWorkspace(activityDir(cacheDir, engine.folders), engine.folders.map((f) => f.absPath), {
-      onError: (error) => log?.(`[activity] could not write the call log: ${error.message}`),
-    });
+    return ActivityLog.outsideWorkspace(
+      activityDir(cacheDir, engine.folders),
+      engine.folders.map((f) => f.absPath),
+      {
+        onError: (error) => log?.(`[activity] could not write the call log: ${error.message}`),
+      },
+    );
   } catch (error) {
     log?.(`[activity] not logging tool calls: ${(error as Error).message}`);
     return undefined;
@@ -184,18 +227,27 @@ export function openActivityLog(engine: Engine, cacheDir: string | undefined, lo
 }
 
 /** Embeddings from `--embeddings*` flags, else $WSCTX_EMBEDDINGS, else `.wsctx.yaml`; the local model by default. */
-export function embeddingSettings(options: CliOptions, configured = cliSettings(options).embeddings): Partial<EmbeddingSettings> {
+export function embeddingSettings(
+  options: CliOptions,
+  configured = cliSettings(options).embeddings,
+): Partial<EmbeddingSettings> {
   const provider = options.embeddings ?? process.env.WSCTX_EMBEDDINGS ?? configured.provider;
   if (provider !== 'local' && provider !== 'openai' && provider !== 'off') {
     throw new UsageError(`--embeddings must be off, local or openai (got "${provider}")`);
   }
   if (provider === 'local') {
     const model = options.embeddingsModel ?? configured.localModel;
-    if (model !== 'minilm' && model !== 'use-lite') throw new UsageError(`--embeddings-model for local must be minilm or use-lite (got "${model}")`);
+    if (model !== 'minilm' && model !== 'use-lite')
+      throw new UsageError(`--embeddings-model for local must be minilm or use-lite (got "${model}")`);
     return { provider, localModel: model };
   }
   if (provider === 'openai') {
-    return { provider, baseUrl: options.embeddingsUrl ?? configured.baseUrl, model: options.embeddingsModel ?? configured.model, apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY };
+    return {
+      provider,
+      baseUrl: options.embeddingsUrl ?? configured.baseUrl,
+      model: options.embeddingsModel ?? configured.model,
+      apiKey: process.env.WSCTX_EMBEDDINGS_API_KEY,
+    };
   }
   return { provider };
 }
@@ -218,7 +270,8 @@ export function workspaceFolders(dirs: readonly string[]): WorkspaceFolder[] {
   const folders: WorkspaceFolder[] = [];
   for (const dir of dirs) {
     const absPath = path.resolve(dir);
-    if (!existsSync(absPath) || !statSync(absPath).isDirectory()) throw new UsageError(`--workspace ${dir}: not a directory`);
+    if (!existsSync(absPath) || !statSync(absPath).isDirectory())
+      throw new UsageError(`--workspace ${dir}: not a directory`);
     let name = path.basename(absPath) || absPath;
     for (let n = 2; folders.some((f) => f.name === name); n++) name = `${path.basename(absPath)}-${n}`;
     folders.push({ name, absPath });
@@ -253,7 +306,10 @@ export async function runStdioMcp(options: CliOptions): Promise<number> {
  * and maps failures to exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...),
  * 2 internal error. Errors go to stderr as `wsctx: ...`.
  */
-export async function hostMain(argv: string[], run: (command: string, positionals: string[], options: CliOptions) => Promise<number>): Promise<number> {
+export async function hostMain(
+  argv: string[],
+  run: (command: string, positionals: string[], options: CliOptions) => Promise<number>,
+): Promise<number> {
   // Everything this process writes is its cache (snapshots, vectors, the call log, which holds
   // the questions asked): folders 0700 and files 0600, so other users of the machine read none.
   process.umask(0o077);

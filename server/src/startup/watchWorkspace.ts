@@ -11,7 +11,7 @@
  */
 import { statSync, watch, type FSWatcher } from 'node:fs';
 import * as path from 'node:path';
-import type { Engine } from '../engine/engine';
+import type { Engine } from '../engine';
 
 const IGNORED_SEGMENTS = new Set(['.git', 'node_modules']);
 
@@ -48,7 +48,9 @@ export function watchWorkspace(engine: Engine, log: (message: string) => void, r
       watched.set(absPath, { watcher, id });
       return true;
     } catch (error) {
-      log(`[watch] cannot watch ${absPath}: ${(error as Error).message}; changes will be picked up by the periodic refresh`);
+      log(
+        `[watch] cannot watch ${absPath}: ${(error as Error).message}; changes will be picked up by the periodic refresh`,
+      );
       return false;
     }
   };
@@ -62,29 +64,33 @@ export function watchWorkspace(engine: Engine, log: (message: string) => void, r
   // The engine noticed a folder is gone (its watcher may not have): that watcher is dead.
   const unlisten = engine.onDidChangeState(() => {
     const missing = new Set(engine.status().missingFolders);
-    for (const folder of engine.folders) if (missing.has(folder.name) && watched.get(folder.absPath)) disarm(folder.absPath);
+    for (const folder of engine.folders)
+      if (missing.has(folder.name) && watched.get(folder.absPath)) disarm(folder.absPath);
   });
 
-  const timer = setInterval(() => {
-    for (const folder of engine.folders) {
-      const current = watched.get(folder.absPath);
-      const id = identityOf(folder.absPath);
-      if (id === null) {
-        if (!current) continue;
-        log(`[watch] ${folder.absPath} is gone; answering from the last index until it is back`);
-        disarm(folder.absPath);
-        void engine.update([folder.absPath]);
-      } else if (!current || current.id !== id) {
-        if (current) disarm(folder.absPath);
-        if (!arm(folder.absPath)) continue;
-        log(`[watch] ${folder.absPath} is back; watching and indexing it again`);
-        void engine.update([folder.absPath]);
-        // A recursive watcher sets itself up on subfolders asynchronously: an edit made meanwhile
-        // is not reported, so the folder is walked once more when the watcher has settled.
-        setTimeout(() => void engine.update([folder.absPath]), 2 * Math.max(50, rearmMs)).unref();
+  const timer = setInterval(
+    () => {
+      for (const folder of engine.folders) {
+        const current = watched.get(folder.absPath);
+        const id = identityOf(folder.absPath);
+        if (id === null) {
+          if (!current) continue;
+          log(`[watch] ${folder.absPath} is gone; answering from the last index until it is back`);
+          disarm(folder.absPath);
+          void engine.update([folder.absPath]);
+        } else if (!current || current.id !== id) {
+          if (current) disarm(folder.absPath);
+          if (!arm(folder.absPath)) continue;
+          log(`[watch] ${folder.absPath} is back; watching and indexing it again`);
+          void engine.update([folder.absPath]);
+          // A recursive watcher sets itself up on subfolders asynchronously: an edit made meanwhile
+          // is not reported, so the folder is walked once more when the watcher has settled.
+          setTimeout(() => void engine.update([folder.absPath]), 2 * Math.max(50, rearmMs)).unref();
+        }
       }
-    }
-  }, Math.max(50, rearmMs));
+    },
+    Math.max(50, rearmMs),
+  );
   timer.unref();
 
   return () => {

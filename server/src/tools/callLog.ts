@@ -25,7 +25,16 @@ export async function logged<T>(
     if (log) log.append({ tool, session: context.sessionId, input, latencyMs: elapsed(started), ...outcome(output) });
     return output;
   } catch (error) {
-    if (log) log.append({ tool, session: context.sessionId, input, latencyMs: elapsed(started), resultIds: [], empty: true, error: (error as Error).message });
+    if (log)
+      log.append({
+        tool,
+        session: context.sessionId,
+        input,
+        latencyMs: elapsed(started),
+        resultIds: [],
+        empty: true,
+        error: (error as Error).message,
+      });
     throw error;
   }
 }

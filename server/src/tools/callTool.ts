@@ -6,8 +6,7 @@ import { z } from 'zod';
 import type { Services } from '../services/services';
 import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
-import { isStoreUnavailable, unreadableNotice } from '../engine/store/storeAvailability';
-import { storeBackedOf } from '../engine/store/storeReader';
+import { isStoreUnavailable, unreadableNotice, storeBackedOf } from '../engine';
 
 /**
  * Each tool's strict input schema and error map, built on its first call: zod compiles a fast
@@ -25,27 +24,45 @@ function inputParser(tool: AnyToolDefinition): { schema: z.ZodObject; error: Ret
   return parser;
 }
 
-export async function callTool(services: Services, tool: AnyToolDefinition, rawInput: unknown, context: ToolCallContext): Promise<Record<string, unknown>> {
+export async function callTool(
+  services: Services,
+  tool: AnyToolDefinition,
+  rawInput: unknown,
+  context: ToolCallContext,
+): Promise<Record<string, unknown>> {
   const { schema, error: errorMap } = inputParser(tool);
   const parsed = schema.safeParse(rawInput ?? {}, { error: errorMap });
   if (!parsed.success) {
     const error = new ToolInputError(`Invalid input for ${tool.name}: ${describeZodError(parsed.error)}`);
     // Refused before the tool runs, so logged here: the call log covers every call.
     const input = rawInput !== null && typeof rawInput === 'object' ? (rawInput as Record<string, unknown>) : {};
-    services.activity?.append({ tool: tool.name, session: context.sessionId, input, latencyMs: 0, resultIds: [], empty: true, error: error.message });
+    services.activity?.append({
+      tool: tool.name,
+      session: context.sessionId,
+      input,
+      latencyMs: 0,
+      resultIds: [],
+      empty: true,
+      error: error.message,
+    });
     throw error;
   }
   let output: Record<string, unknown>;
   try {
     output = (await tool.run(services, parsed.data, context)) as Record<string, unknown>;
   } catch (error) {
-    // Reads fail soft (seed 001): a store that cannot be reached gives an empty, flagged answer.
+    // Reads fail soft (docs/ARCHITECTURE.md, workspace_context's contract): a store that cannot be reached gives an empty, flagged answer.
     // A refusal (a bad argument, a workspace this connection may not read) is never one of these.
     if (!storeBackedOf(services.engine) || !isStoreUnavailable(error)) throw error;
     output = tool.unreadable(parsed.data, unreadableNotice(error)) as Record<string, unknown>;
   }
   // Every answer says when a served folder is gone and it comes from that folder's last index.
   const degraded = output.degraded;
-  if (Array.isArray(degraded) && !degraded.includes('workspace-missing') && services.engine.status().missingFolders.length > 0) degraded.push('workspace-missing');
+  if (
+    Array.isArray(degraded) &&
+    !degraded.includes('workspace-missing') &&
+    services.engine.status().missingFolders.length > 0
+  )
+    degraded.push('workspace-missing');
   return output;
 }

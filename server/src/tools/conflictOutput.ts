@@ -1,9 +1,9 @@
 /**
- * How every tool outputs a library conflict (engine/library/soundness.ts): the other page with
+ * How every tool outputs a library conflict (library/view/soundness.ts): the other page with
  * its printed id, place and wording, this passage's wording, and what differs.
  */
 import { z } from 'zod';
-import { clipWording, type PassageFlag } from '../engine/library/soundness';
+import { clipWording, type PassageFlag } from '../library/view/soundness';
 
 /** An unsettled conflict with another page (library/soundness.ts): the other page and both wordings. */
 export const conflictSchema = z.object({
@@ -22,7 +22,13 @@ export const conflictSchema = z.object({
 /** A conflict as output, ids printed. */
 export function conflictOutput(f: PassageFlag, idOf: (id: string) => string): z.infer<typeof conflictSchema> {
   return {
-    with: { id: idOf(f.other.docId), title: f.other.title, heading: f.other.heading, path: f.other.path, line: f.other.line },
+    with: {
+      id: idOf(f.other.docId),
+      title: f.other.title,
+      heading: f.other.heading,
+      path: f.other.path,
+      line: f.other.line,
+    },
     heading: f.here.heading,
     here: clipWording(f.here.wording),
     there: clipWording(f.other.wording),
@@ -30,4 +36,3 @@ export function conflictOutput(f: PassageFlag, idOf: (id: string) => string): z.
     by: f.by,
   };
 }
-

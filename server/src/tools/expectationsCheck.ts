@@ -4,7 +4,7 @@
  * expected `within` N is explained at limit N, so the explanation says what kept it out of the
  * first N.
  */
-import type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from '../engine/expectations/expectationsFile';
+import type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from '../engine';
 import type { Services } from '../services/services';
 import { explain, renderExplanation, type ExplainOutput } from './explainResult';
 
@@ -42,21 +42,57 @@ export async function runExpectations(services: Services, file: ExpectationsFile
   return { file: file.path, rows, passed: rows.length - failed, failed, problems: file.problems };
 }
 
-async function checkItem(services: Services, expectation: Expectation, item: ExpectedItem, kind: 'expect' | 'exclude'): Promise<CheckRow> {
+async function checkItem(
+  services: Services,
+  expectation: Expectation,
+  item: ExpectedItem,
+  kind: 'expect' | 'exclude',
+): Promise<CheckRow> {
   const within = kind === 'expect' ? (item.within ?? expectation.limit) : expectation.limit;
   const e = expectation.task
     ? await explain(services, { task: expectation.question, expected: item.page, max_tokens: expectation.maxTokens })
     : await explain(services, { question: expectation.question, expected: item.page, limit: within });
   const came = e.standing === 'returned';
   const pass = kind === 'expect' ? came : !came;
-  const got = expectation.task ? (came ? `in the bundle (${e.reason})` : `${e.standing}${e.reason ? ` (${e.reason})` : ''}`) : e.rank !== null ? `rank ${e.rank}` : e.standing === 'not-indexed' ? `not indexed (${e.reason})` : e.standing;
-  return { question: expectation.question, task: expectation.task, page: item.page, kind, within, got, pass, line: item.line, ...(pass ? {} : { explanation: e }) };
+  const got = expectation.task
+    ? came
+      ? `in the bundle (${e.reason})`
+      : `${e.standing}${e.reason ? ` (${e.reason})` : ''}`
+    : e.rank !== null
+      ? `rank ${e.rank}`
+      : e.standing === 'not-indexed'
+        ? `not indexed (${e.reason})`
+        : e.standing;
+  return {
+    question: expectation.question,
+    task: expectation.task,
+    page: item.page,
+    kind,
+    within,
+    got,
+    pass,
+    line: item.line,
+    ...(pass ? {} : { explanation: e }),
+  };
 }
 
 /** The report as a table grouped by question (nothing cut), then each failure with its explanation, then the file's problems. */
 export function renderCheckReport(report: CheckReport): string {
-  const lines: string[] = [`${report.file}: ${report.rows.length} checks, ${report.passed} passed, ${report.failed} failed`];
-  const cells = report.rows.map((r) => [r.pass ? 'ok' : 'FAIL', r.task ? (r.kind === 'expect' ? 'in bundle' : 'not in bundle') : r.kind === 'expect' ? `top ${r.within}` : `not in ${r.within}`, r.got, r.page]);
+  const lines: string[] = [
+    `${report.file}: ${report.rows.length} checks, ${report.passed} passed, ${report.failed} failed`,
+  ];
+  const cells = report.rows.map((r) => [
+    r.pass ? 'ok' : 'FAIL',
+    r.task
+      ? r.kind === 'expect'
+        ? 'in bundle'
+        : 'not in bundle'
+      : r.kind === 'expect'
+        ? `top ${r.within}`
+        : `not in ${r.within}`,
+    r.got,
+    r.page,
+  ]);
   const widths = [0, 1, 2].map((i) => Math.max(...cells.map((c) => c[i].length)));
   let question: string | undefined;
   report.rows.forEach((r, i) => {
@@ -67,7 +103,13 @@ export function renderCheckReport(report: CheckReport): string {
   if (failures.length) {
     lines.push('', 'Failures:');
     for (const f of failures) {
-      const want = f.task ? (f.kind === 'expect' ? `expects ${f.page} in the bundle` : `excludes ${f.page} from the bundle`) : f.kind === 'expect' ? `expects ${f.page} within ${f.within}` : `excludes ${f.page} from the first ${f.within}`;
+      const want = f.task
+        ? f.kind === 'expect'
+          ? `expects ${f.page} in the bundle`
+          : `excludes ${f.page} from the bundle`
+        : f.kind === 'expect'
+          ? `expects ${f.page} within ${f.within}`
+          : `excludes ${f.page} from the first ${f.within}`;
       lines.push('', `${report.file}:${f.line}: ${f.task ? 'task ' : ''}"${f.question}" ${want}`);
       if (f.explanation) lines.push(renderExplanation(f.explanation));
     }

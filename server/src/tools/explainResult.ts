@@ -4,38 +4,68 @@
  * explain path, engine/ranking/explainRanking.ts and explainTarget.ts). Deterministic; no model.
  */
 import { z } from 'zod';
-import { shortId } from '../engine/chunking/ids';
-import type { IndexState } from '../engine/indexState';
-import { SOURCE_KINDS, type SourceKind } from '../engine/model';
-import { CONTRACT_VERSION } from '../engine/ranking/contract';
-import { explainRanking, type FolderRanking, type RankingExplanation } from '../engine/ranking/explainRanking';
-import { explainAbsent, resolveTarget, targetPredicate, type ExpectedTarget } from '../engine/ranking/explainTarget';
-import { folderScopedState } from '../engine/ranking/folderScope';
-import type { RankedPassage } from '../engine/ranking/workspaceContextRanker';
-import { dayOf } from '../engine/library/readiness';
-import { compileSourceGlobs } from '../engine/workspace/globs';
-import { storeReaderOf } from '../engine/store/storeReader';
+import {
+  shortId,
+  type IndexState,
+  SOURCE_KINDS,
+  type SourceKind,
+  CONTRACT_VERSION,
+  explainRanking,
+  type FolderRanking,
+  type RankingExplanation,
+  folderScopedState,
+  type RankedPassage,
+  compileSourceGlobs,
+  storeReaderOf,
+} from '../engine';
+import { explainAbsent, resolveTarget, targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
+import { dayOf } from '../library/view/readiness';
 import type { Services } from '../services/services';
 import { logged } from './callLog';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import { stateForQuery } from './queryState';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 import { explainTask } from './explainTask';
-import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
+import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../library/context/constants';
 import { ToolInputError } from './toolError';
 import { CONTEXT_DEFAULT_LIMIT, CONTEXT_MAX_LIMIT } from './workspaceContext';
 
 const input = {
-  workspace: boundedString(INPUT_LIMITS.workspace).optional().describe('The served workspace folder the question is asked in (its name or path); leave it out for every served folder, as workspace_context does.'),
-  question: boundedString(INPUT_LIMITS.text).optional().describe(`The question as asked of workspace_context (at most ${INPUT_LIMITS.text} characters). Give question or task.`),
-  task: boundedString(INPUT_LIMITS.text).optional().describe('Or the task as given to get_context: the page is looked for in the bundle get_context builds, in what did not fit and in what focus dropped.'),
-  max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS).describe('With task: the budget it was asked with (default 12,000).'),
+  workspace: boundedString(INPUT_LIMITS.workspace)
+    .optional()
+    .describe(
+      'The served workspace folder the question is asked in (its name or path); leave it out for every served folder, as workspace_context does.',
+    ),
+  question: boundedString(INPUT_LIMITS.text)
+    .optional()
+    .describe(
+      `The question as asked of workspace_context (at most ${INPUT_LIMITS.text} characters). Give question or task.`,
+    ),
+  task: boundedString(INPUT_LIMITS.text)
+    .optional()
+    .describe(
+      'Or the task as given to get_context: the page is looked for in the bundle get_context builds, in what did not fit and in what focus dropped.',
+    ),
+  max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS).describe(
+    'With task: the budget it was asked with (default 12,000).',
+  ),
   pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('With task: the pack it was asked with.'),
-  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('With task: the tags it was asked with.'),
-  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('With task: the library folder it was asked with.'),
-  expected: boundedString(INPUT_LIMITS.workspace).describe('The page you expected: its workspace-relative path (docs/rollback.md), a document or section id (8 characters or a unique prefix), or a catalog entity ref (component:default/billing-worker).'),
-  limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(`The limit the question was asked with, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
-  sourceKinds: boundedList(oneOf(SOURCE_KINDS, 'a source kind', true)).optional().describe(`The sourceKinds filter the question was asked with: ${SOURCE_KINDS.join(', ')}.`),
+  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1))
+    .optional()
+    .describe('With task: the tags it was asked with.'),
+  folder: boundedString(INPUT_LIMITS.name)
+    .min(1)
+    .optional()
+    .describe('With task: the library folder it was asked with.'),
+  expected: boundedString(INPUT_LIMITS.workspace).describe(
+    'The page you expected: its workspace-relative path (docs/rollback.md), a document or section id (8 characters or a unique prefix), or a catalog entity ref (component:default/billing-worker).',
+  ),
+  limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(
+    `The limit the question was asked with, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`,
+  ),
+  sourceKinds: boundedList(oneOf(SOURCE_KINDS, 'a source kind', true))
+    .optional()
+    .describe(`The sourceKinds filter the question was asked with: ${SOURCE_KINDS.join(', ')}.`),
 };
 
 const passageRef = z.object({
@@ -71,13 +101,33 @@ const output = {
   summary: z.string(),
   fix: z.string(),
   /** The expected page's best section, scored by the formula (its why[] as workspace_context gives it). */
-  best: passageRef.extend({ match: z.number(), tokens: z.number(), why: z.array(z.object({ signal: z.string(), weight: z.number(), raw: z.number(), contribution: z.number(), detail: z.string() })) }).optional(),
+  best: passageRef
+    .extend({
+      match: z.number(),
+      tokens: z.number(),
+      why: z.array(
+        z.object({
+          signal: z.string(),
+          weight: z.number(),
+          raw: z.number(),
+          contribution: z.number(),
+          detail: z.string(),
+        }),
+      ),
+    })
+    .optional(),
   missingTerms: z.array(z.string()),
   /** Question terms its best section holds only weakly (a passing mention in a long section, or an identifier's parts). */
   weakTerms: z.array(z.string()).optional(),
   questionTerms: z.array(z.string()),
   /** Passages that ranked above it, with the terms and bonuses that put them there. */
-  above: z.array(passageRef.extend({ termsTheTargetLacks: z.array(z.string()), termsHeldMoreStrongly: z.array(z.string()), bonusesTheTargetLacks: z.array(z.string()) })),
+  above: z.array(
+    passageRef.extend({
+      termsTheTargetLacks: z.array(z.string()),
+      termsHeldMoreStrongly: z.array(z.string()),
+      bonusesTheTargetLacks: z.array(z.string()),
+    }),
+  ),
   /** A library page get_context and the library tools do not serve (draft, expired). */
   libraryStatus: z.string().optional(),
   contractVersion: z.string(),
@@ -98,21 +148,64 @@ export const explainResultTool: ToolDefinition<typeof input, typeof output> = {
   input,
   output,
   run(services, args, context) {
-    return logged(services, context, 'explain_result', { question: args.question, task: args.task, expected: args.expected, limit: args.limit }, () => explain(services, args, context), (out) => ({ resultIds: [], empty: out.standing !== 'returned' }));
+    return logged(
+      services,
+      context,
+      'explain_result',
+      { question: args.question, task: args.task, expected: args.expected, limit: args.limit },
+      () => explain(services, args, context),
+      (out) => ({ resultIds: [], empty: out.standing !== 'returned' }),
+    );
   },
-  unreadable: (args, notice) => ({ question: args.question ?? args.task ?? '', expected: args.expected, standing: 'not-indexed', reason: 'scope-unreadable', rank: null, limit: args.limit ?? CONTEXT_DEFAULT_LIMIT, summary: notice, fix: 'Try again when the index store can be read.', missingTerms: [], questionTerms: [], above: [], contractVersion: CONTRACT_VERSION, indexedAt: null }),
+  unreadable: (args, notice) => ({
+    question: args.question ?? args.task ?? '',
+    expected: args.expected,
+    standing: 'not-indexed',
+    reason: 'scope-unreadable',
+    rank: null,
+    limit: args.limit ?? CONTEXT_DEFAULT_LIMIT,
+    summary: notice,
+    fix: 'Try again when the index store can be read.',
+    missingTerms: [],
+    questionTerms: [],
+    above: [],
+    contractVersion: CONTRACT_VERSION,
+    indexedAt: null,
+  }),
   renderText: renderExplanation,
 };
 
 /** Explains `args.expected` for `args.question` (the tool's run, and `wsctx why-not` and `wsctx check`). */
-export async function explain(services: Services, args: Args, context: ToolCallContext = { sessionId: 'explain' }): Promise<ExplainOutput> {
+export async function explain(
+  services: Services,
+  args: Args,
+  context: ToolCallContext = { sessionId: 'explain' },
+): Promise<ExplainOutput> {
   const { engine } = services;
-  if (storeReaderOf(engine)) throw new ToolInputError('explain_result reads the whole index in memory, and a store answers each question from its candidates only: run wsctx why-not on the workspace itself (without --store).');
-  if ((args.question === undefined) === (args.task === undefined)) throw new ToolInputError('question, task: give one: the question asked of workspace_context, or the task given to get_context');
+  if (storeReaderOf(engine))
+    throw new ToolInputError(
+      'explain_result reads the whole index in memory, and a store answers each question from its candidates only: run wsctx why-not on the workspace itself (without --store).',
+    );
+  if ((args.question === undefined) === (args.task === undefined))
+    throw new ToolInputError(
+      'question, task: give one: the question asked of workspace_context, or the task given to get_context',
+    );
   const asked = (args.question ?? args.task ?? '').trim();
-  if (!asked) throw new ToolInputError(`${args.question !== undefined ? 'question' : 'task'}: give the ${args.question !== undefined ? 'question' : 'task'} that was asked, e.g. "how do I roll back billing-worker?"`);
-  if (args.question !== undefined && (args.max_tokens !== undefined || args.pack !== undefined || args.tags !== undefined || args.folder !== undefined)) throw new ToolInputError('max_tokens, pack, tags, folder: these are get_context\'s; give them with task, not question');
-  if (!args.expected.trim()) throw new ToolInputError('expected: name the page you expected: a path (docs/rollback.md), an id, or an entity ref');
+  if (!asked)
+    throw new ToolInputError(
+      `${args.question !== undefined ? 'question' : 'task'}: give the ${args.question !== undefined ? 'question' : 'task'} that was asked, e.g. "how do I roll back billing-worker?"`,
+    );
+  if (
+    args.question !== undefined &&
+    (args.max_tokens !== undefined || args.pack !== undefined || args.tags !== undefined || args.folder !== undefined)
+  )
+    throw new ToolInputError(
+      "max_tokens, pack, tags, folder: these are get_context's; give them with task, not question",
+    );
+  if (!args.expected.trim())
+    throw new ToolInputError(
+      'expected: name the page you expected: a path (docs/rollback.md), an id, or an entity ref',
+    );
   const limit = args.limit ?? CONTEXT_DEFAULT_LIMIT;
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const targets = args.workspace ? [args.workspace] : engine.folders.map((f) => f.name);
@@ -121,49 +214,131 @@ export async function explain(services: Services, args: Args, context: ToolCallC
   let whole: IndexState | undefined;
   for (const name of targets) {
     const found = await stateForQuery(engine, name);
-    if (found.kind === 'cold') throw new ToolInputError('Nothing is indexed yet; indexing has started. Ask again in a moment.');
+    if (found.kind === 'cold')
+      throw new ToolInputError('Nothing is indexed yet; indexing has started. Ask again in a moment.');
     whole = found.state;
     const state = found.state.folders.length > 1 ? folderScopedState(found.state, found.workspace.name) : found.state;
     folders.push({ state, meaning: engine.meaningSource(state, queryVector) });
   }
   const state = whole!;
   const today = dayOf(services.now());
-  const base = { question: asked, ...(args.task !== undefined ? { task: true } : {}), expected: args.expected, limit, contractVersion: CONTRACT_VERSION, indexedAt: state.indexedAt };
+  const base = {
+    question: asked,
+    ...(args.task !== undefined ? { task: true } : {}),
+    expected: args.expected,
+    limit,
+    contractVersion: CONTRACT_VERSION,
+    indexedAt: state.indexedAt,
+  };
   const target = resolveTarget(state, args.expected, today);
   if (!target) {
     const absent = explainAbsent(state, engine.folders, compileSourceGlobs(engine.settings.globs), args.expected);
-    return { ...base, standing: 'not-indexed', reason: absent.reason, rank: null, summary: absent.summary, fix: absent.fix, missingTerms: [], questionTerms: [], above: [] };
+    return {
+      ...base,
+      standing: 'not-indexed',
+      reason: absent.reason,
+      rank: null,
+      summary: absent.summary,
+      fix: absent.fix,
+      missingTerms: [],
+      questionTerms: [],
+      above: [],
+    };
   }
   const filtered = filteredOut(state, target, sourceKinds, args.workspace);
-  if (filtered) return { ...base, target: { kind: target.kind, label: target.label }, standing: 'not-indexed', reason: 'filtered-out', rank: null, summary: filtered.summary, fix: filtered.fix, missingTerms: [], questionTerms: [], above: [] };
+  if (filtered)
+    return {
+      ...base,
+      target: { kind: target.kind, label: target.label },
+      standing: 'not-indexed',
+      reason: 'filtered-out',
+      rank: null,
+      summary: filtered.summary,
+      fix: filtered.fix,
+      missingTerms: [],
+      questionTerms: [],
+      above: [],
+    };
   if (args.task !== undefined) {
-    const t = await explainTask(services, { task: asked, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder }, target, folders, context);
+    const t = await explainTask(
+      services,
+      { task: asked, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder },
+      target,
+      folders,
+      context,
+    );
     const ranked = t.ranking ? render(t.ranking, target) : undefined;
-    return { ...base, ...(ranked ?? { missingTerms: [], questionTerms: [], above: [] }), target: { kind: target.kind, label: target.label }, standing: t.standing, ...(t.reason ? { reason: t.reason } : {}), rank: ranked?.rank ?? null, summary: t.summary, fix: t.fix };
+    return {
+      ...base,
+      ...(ranked ?? { missingTerms: [], questionTerms: [], above: [] }),
+      target: { kind: target.kind, label: target.label },
+      standing: t.standing,
+      ...(t.reason ? { reason: t.reason } : {}),
+      rank: ranked?.rank ?? null,
+      summary: t.summary,
+      fix: t.fix,
+    };
   }
-  const explained = explainRanking(folders, { question: asked, limit, now: Date.now(), sourceKinds }, targetPredicate(target));
+  const explained = explainRanking(
+    folders,
+    { question: asked, limit, now: Date.now(), sourceKinds },
+    targetPredicate(target),
+  );
   return { ...base, ...render(explained, target) };
 }
 
 /** A target the question's own filters (sourceKinds, workspace) leave out. */
-function filteredOut(state: IndexState, target: ExpectedTarget, sourceKinds: ReadonlySet<SourceKind> | undefined, workspace: string | undefined): { summary: string; fix: string } | null {
+function filteredOut(
+  state: IndexState,
+  target: ExpectedTarget,
+  sourceKinds: ReadonlySet<SourceKind> | undefined,
+  workspace: string | undefined,
+): { summary: string; fix: string } | null {
   const docs = [...target.docIds].map((id) => state.docs.get(id)).filter((d) => d !== undefined);
-  if (docs.length === 0) return { summary: `${target.label} is in the catalog but has no document to rank (no docs, overview or section attached).`, fix: 'Attach docs to it (backstage.io/techdocs-ref) or give its repository an overview.md.' };
+  if (docs.length === 0)
+    return {
+      summary: `${target.label} is in the catalog but has no document to rank (no docs, overview or section attached).`,
+      fix: 'Attach docs to it (backstage.io/techdocs-ref) or give its repository an overview.md.',
+    };
   if (sourceKinds && docs.every((d) => !sourceKinds.has(d.sourceKind))) {
-    return { summary: `${target.label} is a ${docs[0].sourceKind} page and the question asks only for ${[...sourceKinds].join(', ')}.`, fix: `Ask without sourceKinds, or include ${docs[0].sourceKind}.` };
+    return {
+      summary: `${target.label} is a ${docs[0].sourceKind} page and the question asks only for ${[...sourceKinds].join(', ')}.`,
+      fix: `Ask without sourceKinds, or include ${docs[0].sourceKind}.`,
+    };
   }
-  if (workspace && docs.every((d) => d.folder !== workspace && !state.folders.some((f) => f.name === d.folder && (f.absPath === workspace)))) {
-    return { summary: `${target.label} is in the served folder ${docs[0].folder}, and the question asks ${workspace} only.`, fix: `Ask ${docs[0].folder} (or leave workspace out to ask every served folder).` };
+  if (
+    workspace &&
+    docs.every(
+      (d) => d.folder !== workspace && !state.folders.some((f) => f.name === d.folder && f.absPath === workspace),
+    )
+  ) {
+    return {
+      summary: `${target.label} is in the served folder ${docs[0].folder}, and the question asks ${workspace} only.`,
+      fix: `Ask ${docs[0].folder} (or leave workspace out to ask every served folder).`,
+    };
   }
   return null;
 }
 
 function passageRefOf(p: RankedPassage, rank: number | null) {
-  return { rank, id: shortId(p.entry.section.id), title: p.entry.doc.title, path: p.entry.doc.path, headingPath: p.entry.section.headingPath, startLine: p.entry.section.startLine, score: p.score };
+  return {
+    rank,
+    id: shortId(p.entry.section.id),
+    title: p.entry.doc.title,
+    path: p.entry.doc.path,
+    headingPath: p.entry.section.headingPath,
+    startLine: p.entry.section.startLine,
+    score: p.score,
+  };
 }
 
-function render(e: RankingExplanation, target: ExpectedTarget): Omit<ExplainOutput, 'question' | 'expected' | 'limit' | 'contractVersion' | 'indexedAt'> {
-  const hidden = target.hidden ? `${target.label} is a library ${target.hidden === 'draft' ? 'draft (status: draft)' : 'page past its expires date'}: workspace_context ranks it, but get_context and the library tools never serve it.` : undefined;
+function render(
+  e: RankingExplanation,
+  target: ExpectedTarget,
+): Omit<ExplainOutput, 'question' | 'expected' | 'limit' | 'contractVersion' | 'indexedAt'> {
+  const hidden = target.hidden
+    ? `${target.label} is a library ${target.hidden === 'draft' ? 'draft (status: draft)' : 'page past its expires date'}: workspace_context ranks it, but get_context and the library tools never serve it.`
+    : undefined;
   return {
     target: { kind: target.kind, label: target.label },
     standing: e.standing,
@@ -171,11 +346,31 @@ function render(e: RankingExplanation, target: ExpectedTarget): Omit<ExplainOutp
     ...(e.limitNeeded !== undefined ? { limitNeeded: e.limitNeeded } : {}),
     summary: e.summary,
     fix: e.fix,
-    ...(e.best ? { best: { ...passageRefOf(e.best, e.standing === 'returned' ? e.rank : null), match: e.best.match, tokens: e.bestTokens, why: e.best.why.map(({ signal, weight, raw, contribution, detail }) => ({ signal, weight, raw, contribution, detail })) } } : {}),
+    ...(e.best
+      ? {
+          best: {
+            ...passageRefOf(e.best, e.standing === 'returned' ? e.rank : null),
+            match: e.best.match,
+            tokens: e.bestTokens,
+            why: e.best.why.map(({ signal, weight, raw, contribution, detail }) => ({
+              signal,
+              weight,
+              raw,
+              contribution,
+              detail,
+            })),
+          },
+        }
+      : {}),
     missingTerms: e.missingTerms,
     ...(e.weakTerms.length ? { weakTerms: e.weakTerms } : {}),
     questionTerms: e.questionTerms,
-    above: e.above.map((a) => ({ ...passageRefOf(a.passage, a.rank), termsTheTargetLacks: a.termsTheTargetLacks, termsHeldMoreStrongly: a.termsHeldMoreStrongly, bonusesTheTargetLacks: a.bonusesTheTargetLacks })),
+    above: e.above.map((a) => ({
+      ...passageRefOf(a.passage, a.rank),
+      termsTheTargetLacks: a.termsTheTargetLacks,
+      termsHeldMoreStrongly: a.termsHeldMoreStrongly,
+      bonusesTheTargetLacks: a.bonusesTheTargetLacks,
+    })),
     ...(hidden ? { libraryStatus: hidden } : {}),
   };
 }
@@ -199,19 +394,31 @@ export function renderExplanation(out: ExplainOutput): string {
   const lines: string[] = [];
   const title = STANDING_TITLES[out.standing] ?? out.standing;
   const asked = out.task ? `the task "${out.question}"` : `"${out.question}" (limit ${out.limit})`;
-  lines.push(`${out.target?.label ?? out.expected}: ${title}${out.reason ? ` (${out.reason})` : ''}${out.rank !== null ? `, rank ${out.rank}` : ''} for ${asked}`);
+  lines.push(
+    `${out.target?.label ?? out.expected}: ${title}${out.reason ? ` (${out.reason})` : ''}${out.rank !== null ? `, rank ${out.rank}` : ''} for ${asked}`,
+  );
   lines.push(`  ${out.summary}`);
   lines.push(`  Fix: ${out.fix}`);
   if (out.libraryStatus) lines.push(`  Note: ${out.libraryStatus}`);
   if (out.best && out.standing !== 'returned') {
-    lines.push(`  Its best section: ${out.best.headingPath.join(' > ') || out.best.title} (${out.best.path}:${out.best.startLine}, ${out.best.tokens} tokens) score ${out.best.score.toFixed(3)}`);
+    lines.push(
+      `  Its best section: ${out.best.headingPath.join(' > ') || out.best.title} (${out.best.path}:${out.best.startLine}, ${out.best.tokens} tokens) score ${out.best.score.toFixed(3)}`,
+    );
     for (const w of out.best.why) lines.push(`    ${w.signal} ${w.contribution.toFixed(3)}: ${w.detail}`);
   }
   if (out.above.length && out.standing !== 'returned') {
     lines.push('  Above it:');
     for (const a of out.above) {
-      const why = [a.termsTheTargetLacks.length ? `holds ${a.termsTheTargetLacks.join(', ')}` : '', a.termsHeldMoreStrongly.length ? `stronger: ${a.termsHeldMoreStrongly.join(', ')}` : '', a.bonusesTheTargetLacks.length ? a.bonusesTheTargetLacks.join(', ') : ''].filter(Boolean).join('; ');
-      lines.push(`    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${a.headingPath.join(' > ') || a.title}${why ? ` (${why})` : ''}`);
+      const why = [
+        a.termsTheTargetLacks.length ? `holds ${a.termsTheTargetLacks.join(', ')}` : '',
+        a.termsHeldMoreStrongly.length ? `stronger: ${a.termsHeldMoreStrongly.join(', ')}` : '',
+        a.bonusesTheTargetLacks.length ? a.bonusesTheTargetLacks.join(', ') : '',
+      ]
+        .filter(Boolean)
+        .join('; ');
+      lines.push(
+        `    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${a.headingPath.join(' > ') || a.title}${why ? ` (${why})` : ''}`,
+      );
     }
   }
   return lines.join('\n');

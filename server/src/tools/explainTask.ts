@@ -7,9 +7,9 @@
  * something else, a section kept that the budget had no room for, and, when get_context's search
  * never reached it, what `workspace_context`'s formula says of the task's words and the page.
  */
-import type { BuiltContext } from '../engine/context/getContext';
-import { explainRanking, type FolderRanking } from '../engine/ranking/explainRanking';
-import { targetPredicate, type ExpectedTarget } from '../engine/ranking/explainTarget';
+import type { BuiltContext } from '../library/context/getContext';
+import { explainRanking, type FolderRanking } from '../engine';
+import { targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
 import type { Services } from '../services/services';
 import { runContext, type GetContextArgs } from './getContext';
 import type { ToolCallContext } from './toolDefinition';
@@ -28,13 +28,25 @@ export interface TaskExplanation {
 
 const DEFAULT_LIMIT = 10;
 
-export async function explainTask(services: Services, args: GetContextArgs, target: ExpectedTarget, folders: readonly FolderRanking[], context: ToolCallContext): Promise<TaskExplanation> {
+export async function explainTask(
+  services: Services,
+  args: GetContextArgs,
+  target: ExpectedTarget,
+  folders: readonly FolderRanking[],
+  context: ToolCallContext,
+): Promise<TaskExplanation> {
   if (target.hidden) {
     return {
       standing: 'not-served',
       reason: target.hidden,
-      summary: target.hidden === 'draft' ? `${target.label} is a draft (status: draft): only published pages are searched or sent.` : `${target.label} is past its expires date: expired pages are never sent.`,
-      fix: target.hidden === 'draft' ? 'Publish it: remove status: draft from its front matter.' : 'Update it and its expires date, or remove it.',
+      summary:
+        target.hidden === 'draft'
+          ? `${target.label} is a draft (status: draft): only published pages are searched or sent.`
+          : `${target.label} is past its expires date: expired pages are never sent.`,
+      fix:
+        target.hidden === 'draft'
+          ? 'Publish it: remove status: draft from its front matter.'
+          : 'Update it and its expires date, or remove it.',
     };
   }
   let built: BuiltContext | undefined;
@@ -45,15 +57,27 @@ export async function explainTask(services: Services, args: GetContextArgs, targ
   const inTarget = (docId: string) => target.docIds.has(docId);
   const budget = `max_tokens ${bundle.maxTokens}`;
 
-  const sent = [...bundle.rules, ...bundle.reference].find((p) => inTarget(p.doc.id) && (p.whole || p.sections.some((s) => isTarget(s.entry))));
+  const sent = [...bundle.rules, ...bundle.reference].find(
+    (p) => inTarget(p.doc.id) && (p.whole || p.sections.some((s) => isTarget(s.entry))),
+  );
   if (sent) {
-    return { standing: 'returned', reason: sent.reason, summary: `It is in the bundle (${sent.reason}${sent.whole ? ', the whole page' : ', excerpts'}).`, fix: 'Nothing to fix.' };
+    return {
+      standing: 'returned',
+      reason: sent.reason,
+      summary: `It is in the bundle (${sent.reason}${sent.whole ? ', the whole page' : ', excerpts'}).`,
+      fix: 'Nothing to fix.',
+    };
   }
   const skipped = bundle.skipped.find((s) => inTarget(s.doc.id));
   if (skipped) {
     const rules = bundle.rules.reduce((sum, p) => sum + p.chars, 0);
     const ruleShare = Math.round((rules / (bundle.maxTokens * 4)) * 100);
-    const whole = skipped.reason === 'pinned' ? 'a pinned page' : skipped.reason === 'recipe' ? "an applied pack's Always page" : 'a page read whole';
+    const whole =
+      skipped.reason === 'pinned'
+        ? 'a pinned page'
+        : skipped.reason === 'recipe'
+          ? "an applied pack's Always page"
+          : 'a page read whole';
     return {
       standing: 'did-not-fit',
       reason: skipped.why,
@@ -67,8 +91,13 @@ export async function explainTask(services: Services, args: GetContextArgs, targ
   const dropped = bundle.focusDropped.filter((d) => inTarget(d.entry.doc.id) && isTarget(d.entry));
   if (dropped.length) {
     const d = dropped.sort((a, b) => b.confidence - a.confidence)[0];
-    const by = bundle.judge.called && bundle.judge.fallbackReason === undefined ? `the judge (${bundle.judge.provider})` : 'the closeness heuristics (no judge model answered)';
-    const verdict = bundle.judge.verdicts.find((v) => v.subject.includes(d.entry.section.headingPath.at(-1) ?? '\u0000'));
+    const by =
+      bundle.judge.called && bundle.judge.fallbackReason === undefined
+        ? `the judge (${bundle.judge.provider})`
+        : 'the closeness heuristics (no judge model answered)';
+    const verdict = bundle.judge.verdicts.find((v) =>
+      v.subject.includes(d.entry.section.headingPath.at(-1) ?? '\u0000'),
+    );
     return {
       standing: 'dropped-by-focus',
       reason: d.dropped,
@@ -89,11 +118,18 @@ export async function explainTask(services: Services, args: GetContextArgs, targ
       fix: `${bundle.rulesOverBudget ? 'The rules alone pass the budget: trim them. ' : ''}Ask with a larger max_tokens, or a narrower task so fewer sections come first.`,
     };
   }
-  const ranking = explainRanking(folders, { question: args.task, limit: DEFAULT_LIMIT, now: services.now().getTime() }, isTarget);
+  const ranking = explainRanking(
+    folders,
+    { question: args.task, limit: DEFAULT_LIMIT, now: services.now().getTime() },
+    isTarget,
+  );
   return {
     standing: ranking.standing === 'returned' ? 'not-a-candidate' : ranking.standing,
     summary: `get_context's search never reached it (no search hit, link, folder, pack or Good-for phrasing brought it). By workspace_context's formula for the task's words: ${ranking.summary}`,
-    fix: ranking.standing === 'returned' ? "Nothing in the task points at it for get_context: check its Good-for phrasings name the work agents describe, and give its sections specific headings." : ranking.fix,
+    fix:
+      ranking.standing === 'returned'
+        ? 'Nothing in the task points at it for get_context: check its Good-for phrasings name the work agents describe, and give its sections specific headings.'
+        : ranking.fix,
     ranking,
   };
 }

@@ -1,22 +1,22 @@
 /**
- * `get_context(task, max_tokens?, pack?, tags?, folder?, format?)` (seed 000, Herald): one call,
+ * `get_context(task, max_tokens?, pack?, tags?, folder?, format?)` (docs/ARCHITECTURE.md, get_context's contract, Herald): one call,
  * one budgeted bundle of the team's instructions, every rule in full, the right pages whole and
- * the best excerpts, nothing about the wrong product. The pipeline lives in engine/context; this
+ * the best excerpts, nothing about the wrong product. The pipeline lives in library/context; this
  * file validates, picks the library view, adds the user's own private notes on their own
  * connections, logs the request (plan, packs, verdicts, the providers used, nothing-found) and
  * renders Markdown or JSON.
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import type { ActivityEntry } from '../engine/activity/activityLog';
-import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../engine/context/constants';
-import type { ContextLogDetails } from '../engine/context/contextDiagnostics';
-import { rankEntityPassages, selectEntityExcerpts } from '../engine/context/entityDocs';
-import { buildContext, type BuiltContext } from '../engine/context/getContext';
-import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../engine/context/render';
+import type { ActivityEntry } from '../library/activity/activityLog';
+import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../library/context/constants';
+import type { ContextLogDetails } from '../library/context/contextDiagnostics';
+import { rankEntityPassages, selectEntityExcerpts } from '../library/context/entityDocs';
+import { buildContext, type BuiltContext } from '../library/context/getContext';
+import { conflictNotes, nothingFoundBlock, wholePageBody, excerptBlock } from '../library/context/render';
 import { conflictOutput, conflictSchema } from './conflictOutput';
-import type { BundlePage } from '../engine/context/types';
-import { sectionHeading } from '../engine/library/summaries';
+import type { BundlePage } from '../library/context/types';
+import { sectionHeading } from '../library/view/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
 import { completePassages, entityExcerptState } from './queryState';
 import type { Services } from '../services/services';
@@ -25,13 +25,32 @@ import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 const input = {
   task: boundedString(INPUT_LIMITS.text)
     .min(1)
-    .describe(`What you are about to do, in plain words. Specific beats short: "add a database migration to billing-worker that stores invoice amounts in minor units" beats "migration". At most ${INPUT_LIMITS.text} characters.`),
-  max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS)
-    .describe(`The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`),
-  pack: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Apply this pack (by name) instead of matching packs to the task.'),
-  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1)).optional().describe('Search only pages with one of these tags; every rule, pinned page and the team instructions still come; entity docs (untagged) do not.'),
-  folder: boundedString(INPUT_LIMITS.name).min(1).optional().describe('Take material only from this library folder and its subfolders, e.g. ".context/guides" or "guides": rules, pinned pages, team instructions and entity docs outside it stay out.'),
-  format: oneOf(['markdown', 'json'] as const, 'a format').optional().describe('`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section\'s similarity.'),
+    .describe(
+      `What you are about to do, in plain words. Specific beats short: "add a database migration to billing-worker that stores invoice amounts in minor units" beats "migration". At most ${INPUT_LIMITS.text} characters.`,
+    ),
+  max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS).describe(
+    `The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`,
+  ),
+  pack: boundedString(INPUT_LIMITS.name)
+    .min(1)
+    .optional()
+    .describe('Apply this pack (by name) instead of matching packs to the task.'),
+  tags: boundedList(boundedString(INPUT_LIMITS.listItem).min(1))
+    .optional()
+    .describe(
+      'Search only pages with one of these tags; every rule, pinned page and the team instructions still come; entity docs (untagged) do not.',
+    ),
+  folder: boundedString(INPUT_LIMITS.name)
+    .min(1)
+    .optional()
+    .describe(
+      'Take material only from this library folder and its subfolders, e.g. ".context/guides" or "guides": rules, pinned pages, team instructions and entity docs outside it stay out.',
+    ),
+  format: oneOf(['markdown', 'json'] as const, 'a format')
+    .optional()
+    .describe(
+      "`markdown` (default): the bundle to read. `json`: every page with its reason and each searched section's similarity.",
+    ),
 };
 
 const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search', 'entity']);
@@ -99,12 +118,24 @@ const output = {
     madeBy: z.string(),
     fallbackReason: z.string().optional(),
   }),
-  packs: z.array(z.object({ name: z.string(), applied: z.boolean(), forced: z.boolean(), score: z.number(), phrasing: z.string(), decidedBy: z.string() })),
+  packs: z.array(
+    z.object({
+      name: z.string(),
+      applied: z.boolean(),
+      forced: z.boolean(),
+      score: z.number(),
+      phrasing: z.string(),
+      decidedBy: z.string(),
+    }),
+  ),
   tagsFound: z.array(z.string()),
   pages: z.array(outputPage),
   skipped: z.array(z.object({ id: z.string(), title: z.string(), reason, why: z.enum(['allowance', 'budget']) })),
   nothingFound: z
-    .object({ message: z.string(), nearest: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })) })
+    .object({
+      message: z.string(),
+      nearest: z.array(z.object({ id: z.string(), title: z.string(), score: z.number() })),
+    })
     .optional(),
   judge: z.object({
     mode: z.enum(['off', 'shadow', 'gate']),
@@ -112,7 +143,18 @@ const output = {
     called: z.boolean(),
     fallbackReason: z.string().optional(),
     /** Every verdict, in the in-process result (the editor's chat); the call log keeps them too. Neither the text nor MCP structured content carries them: they can pass the budget. */
-    verdicts: z.array(z.object({ id: z.string(), kind: z.string(), subject: z.string(), applied: answer, heuristic: answer.omit({ from: true }), model: answer.optional() })).optional(),
+    verdicts: z
+      .array(
+        z.object({
+          id: z.string(),
+          kind: z.string(),
+          subject: z.string(),
+          applied: answer,
+          heuristic: answer.omit({ from: true }),
+          model: answer.optional(),
+        }),
+      )
+      .optional(),
     /** How many questions the judge (or its heuristics) answered. */
     questions: z.number(),
   }),
@@ -137,7 +179,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   name: 'get_context',
   title: 'Get the context for a task',
   description: [
-    'Describe the task you are about to do in plain words; get back one Markdown bundle sized to max_tokens (default 12,000): the team\'s agent instructions,',
+    "Describe the task you are about to do in plain words; get back one Markdown bundle sized to max_tokens (default 12,000): the team's agent instructions,",
     'every rule in full under "Rules (always follow)", then "Reference": pinned and pack pages whole and the best excerpts, grouped by page.',
     'Each page carries its page_id: read_page(page_id) returns the whole page, get_file(page_id) its attached file.',
     'After the library pages come excerpts of the docs (TechDocs), repository overviews and epics of the services the task names, each labelled with its source kind.',
@@ -150,7 +192,14 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   async run(services: Services, args, context) {
     const started = performance.now();
     let built: BuiltContext | undefined;
-    const logInput = { task: args.task, max_tokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, format: args.format };
+    const logInput = {
+      task: args.task,
+      max_tokens: args.max_tokens,
+      pack: args.pack,
+      tags: args.tags,
+      folder: args.folder,
+      format: args.format,
+    };
     try {
       const out = await runContext(services, args, context, (b) => (built = b));
       logCall(services, context, logInput, started, built);
@@ -162,7 +211,8 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   },
   unreadable: (args, notice) => coldOutput(args, args.format ?? 'markdown', notice, ['scope-unreadable']),
   renderText(out) {
-    if (out.degraded.includes('index-cold') || out.degraded.includes('scope-unreadable')) return out.notice ?? COLD_NOTICE;
+    if (out.degraded.includes('index-cold') || out.degraded.includes('scope-unreadable'))
+      return out.notice ?? COLD_NOTICE;
     if (out.format === 'markdown' && out.markdown !== undefined) return out.markdown;
     // The JSON bundle: every page with its text, reasons and similarities; not the verdicts.
     const { markdown: _markdown, ...json } = out;
@@ -182,7 +232,12 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
   },
 };
 
-export async function runContext(services: Services, args: Args, context: ToolCallContext, keep: (b: BuiltContext) => void): Promise<GetContextOutput> {
+export async function runContext(
+  services: Services,
+  args: Args,
+  context: ToolCallContext,
+  keep: (b: BuiltContext) => void,
+): Promise<GetContextOutput> {
   const format = args.format ?? 'markdown';
   const found = await libraryState(services, [args.task, args.pack, ...(args.tags ?? []), args.folder]);
   if (found.kind === 'cold') return coldOutput(args, format);
@@ -199,12 +254,24 @@ export async function runContext(services: Services, args: Args, context: ToolCa
   const meaning = engine.meaningSource(entityState, queryVector);
   const ranked = rankEntityPassages(entityState, args.task, { now: services.now().getTime(), meaning });
   // A store ranks without texts; the excerpts are chosen by what is under their headings.
-  await completePassages(engine, entityState.folders[0], ranked.passages.map((p) => p.entry));
+  await completePassages(
+    engine,
+    entityState.folders[0],
+    ranked.passages.map((p) => p.entry),
+  );
   const entities = selectEntityExcerpts(ranked);
   const built = await buildContext({
     entityExcerpts: entities,
     view,
-    request: { task: args.task, maxTokens: args.max_tokens, pack: args.pack, tags: args.tags, folder: args.folder, sessionId: context.sessionId, signal: context.signal },
+    request: {
+      task: args.task,
+      maxTokens: args.max_tokens,
+      pack: args.pack,
+      tags: args.tags,
+      folder: args.folder,
+      sessionId: context.sessionId,
+      signal: context.signal,
+    },
     hooks,
     meaning: services.sectionMeaning,
     organization: hooks.organization ?? services.engine.folders[0].name,
@@ -215,7 +282,12 @@ export async function runContext(services: Services, args: Args, context: ToolCa
   return toOutput(built, format, found.indexedAt);
 }
 
-function coldOutput(args: Args, format: 'markdown' | 'json', notice = COLD_NOTICE, degraded = ['index-cold']): GetContextOutput {
+function coldOutput(
+  args: Args,
+  format: 'markdown' | 'json',
+  notice = COLD_NOTICE,
+  degraded = ['index-cold'],
+): GetContextOutput {
   return {
     task: args.task,
     format,
@@ -243,7 +315,12 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
   const page = (p: BundlePage): z.infer<typeof outputPage> => {
     const doc = p.doc;
     const notes = conflictNotes(p.conflicts ?? [], idOf, true);
-    const text = p.whole ? `${wholePageBody(doc)}${notes ? `\n\n${notes}` : ''}` : [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map((s) => excerptBlock(s, idOf)).join('\n\n');
+    const text = p.whole
+      ? `${wholePageBody(doc)}${notes ? `\n\n${notes}` : ''}`
+      : [...p.sections]
+          .sort((a, b) => a.entry.position - b.entry.position)
+          .map((s) => excerptBlock(s, idOf))
+          .join('\n\n');
     return {
       id: idOf(doc.id),
       title: doc.title,
@@ -257,16 +334,18 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       ...(doc.library?.file ? { file: doc.library.file } : {}),
       ...(p.via ? { via: idOf(p.via.id) } : {}),
       text,
-      sections: [...p.sections].sort((a, b) => a.entry.position - b.entry.position).map((s) => ({
-        id: idOf(s.entry.section.id),
-        heading: sectionHeading(s.entry.section, doc),
-        reachedBy: s.reachedBy,
-        ...(s.similarity !== undefined ? { similarity: s.similarity } : {}),
-        ...(s.confidence !== undefined ? { confidence: s.confidence } : {}),
-        ...(s.via ? { via: idOf(s.via.id) } : {}),
-        ...(s.rows && s.rows.dropped > 0 ? { rowsDropped: s.rows.dropped } : {}),
-        ...(!p.whole && s.conflicts?.length ? { conflicts: s.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
-      })),
+      sections: [...p.sections]
+        .sort((a, b) => a.entry.position - b.entry.position)
+        .map((s) => ({
+          id: idOf(s.entry.section.id),
+          heading: sectionHeading(s.entry.section, doc),
+          reachedBy: s.reachedBy,
+          ...(s.similarity !== undefined ? { similarity: s.similarity } : {}),
+          ...(s.confidence !== undefined ? { confidence: s.confidence } : {}),
+          ...(s.via ? { via: idOf(s.via.id) } : {}),
+          ...(s.rows && s.rows.dropped > 0 ? { rowsDropped: s.rows.dropped } : {}),
+          ...(!p.whole && s.conflicts?.length ? { conflicts: s.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
+        })),
       ...(p.whole && p.conflicts?.length ? { conflicts: p.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
       ...(p.entity ? { sourceKind: p.entity.sourceKind, entity: p.entity.ref } : {}),
     };
@@ -289,7 +368,14 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       madeBy: plan.madeBy,
       ...(plan.fallbackReason ? { fallbackReason: plan.fallbackReason } : {}),
     },
-    packs: bundle.packs.map((p) => ({ name: p.name, applied: p.applied, forced: p.forced, score: p.score, phrasing: p.phrasing, decidedBy: p.decidedBy })),
+    packs: bundle.packs.map((p) => ({
+      name: p.name,
+      applied: p.applied,
+      forced: p.forced,
+      score: p.score,
+      phrasing: p.phrasing,
+      decidedBy: p.decidedBy,
+    })),
     tagsFound: bundle.tagsFound,
     pages: [...bundle.rules, ...bundle.reference].map(page),
     skipped: bundle.skipped.map((s) => ({ id: idOf(s.doc.id), title: s.doc.title, reason: s.reason, why: s.why })),
@@ -297,7 +383,11 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       ? {
           nothingFound: {
             message: nothingFoundBlock(bundle.nothingFound.nearest, idOf).split('\n')[0],
-            nearest: bundle.nothingFound.nearest.map((n) => ({ id: idOf(n.doc.id), title: n.doc.title, score: n.score })),
+            nearest: bundle.nothingFound.nearest.map((n) => ({
+              id: idOf(n.doc.id),
+              title: n.doc.title,
+              score: n.score,
+            })),
           },
         }
       : {}),
@@ -313,7 +403,9 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
         subject: /^[0-9a-f]{64}/.test(v.subject) ? `${idOf(v.subject.slice(0, 64))}${v.subject.slice(64)}` : v.subject,
         applied: { yes: v.applied.yes, probability: round(v.applied.probability), from: v.applied.from },
         heuristic: { yes: v.heuristic.yes, probability: round(v.heuristic.probability) },
-        ...(v.model ? { model: { yes: v.model.yes, probability: round(v.model.probability), from: v.model.from } } : {}),
+        ...(v.model
+          ? { model: { yes: v.model.yes, probability: round(v.model.probability), from: v.model.from } }
+          : {}),
       })),
     },
     steps: bundle.steps,
@@ -327,17 +419,35 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
  * empty when nothing was found) plus `context`: the plan, the packs applied, which provider did
  * each step, the judge's verdicts and, when nothing was found, the nearest pages.
  */
-function logCall(services: Pick<Services, 'activity'>, context: ToolCallContext, input: Record<string, unknown>, started: number, built: BuiltContext | undefined, error?: string): void {
+function logCall(
+  services: Pick<Services, 'activity'>,
+  context: ToolCallContext,
+  input: Record<string, unknown>,
+  started: number,
+  built: BuiltContext | undefined,
+  error?: string,
+): void {
   const log = services.activity;
   if (!log) return;
   const latencyMs = Math.round((performance.now() - started) * 100) / 100;
   if (!built) {
-    log.append({ tool: 'get_context', session: context.sessionId, input, latencyMs, resultIds: [], empty: true, ...(error !== undefined ? { error } : {}) });
+    log.append({
+      tool: 'get_context',
+      session: context.sessionId,
+      input,
+      latencyMs,
+      resultIds: [],
+      empty: true,
+      ...(error !== undefined ? { error } : {}),
+    });
     return;
   }
   const { bundle } = built;
   const pages = [...bundle.rules, ...bundle.reference];
-  const resultIds = [...pages.map((p) => p.doc.id), ...pages.flatMap((p) => (p.whole ? p.doc.sections.map((s) => s.id) : p.sections.map((s) => s.entry.section.id)))];
+  const resultIds = [
+    ...pages.map((p) => p.doc.id),
+    ...pages.flatMap((p) => (p.whole ? p.doc.sections.map((s) => s.id) : p.sections.map((s) => s.entry.section.id))),
+  ];
   const entry: Omit<ActivityEntry, 'at'> & { context: ContextLogDetails } = {
     tool: 'get_context',
     session: context.sessionId,
@@ -347,16 +457,30 @@ function logCall(services: Pick<Services, 'activity'>, context: ToolCallContext,
     empty: bundle.nothingFound !== undefined,
     context: {
       tokens: bundle.tokens,
-      plan: { names: bundle.plan.names.map((n) => `${n.text} (${n.kind})`), searches: bundle.plan.searches, madeBy: bundle.plan.madeBy, ...(bundle.plan.fallbackReason ? { fallbackReason: bundle.plan.fallbackReason } : {}) },
+      plan: {
+        names: bundle.plan.names.map((n) => `${n.text} (${n.kind})`),
+        searches: bundle.plan.searches,
+        madeBy: bundle.plan.madeBy,
+        ...(bundle.plan.fallbackReason ? { fallbackReason: bundle.plan.fallbackReason } : {}),
+      },
       packs: bundle.packs.filter((p) => p.applied).map((p) => p.name),
       steps: bundle.steps,
       judge: {
         mode: bundle.judge.mode,
         provider: bundle.judge.provider,
         ...(bundle.judge.fallbackReason !== undefined ? { fallbackReason: bundle.judge.fallbackReason } : {}),
-        verdicts: bundle.judge.verdicts.map((v) => ({ kind: v.kind, subject: v.subject, yes: v.applied.yes, p: round(v.applied.probability), from: v.applied.from, ...(v.model ? { model: round(v.model.probability) } : {}) })),
+        verdicts: bundle.judge.verdicts.map((v) => ({
+          kind: v.kind,
+          subject: v.subject,
+          yes: v.applied.yes,
+          p: round(v.applied.probability),
+          from: v.applied.from,
+          ...(v.model ? { model: round(v.model.probability) } : {}),
+        })),
       },
-      ...(bundle.nothingFound ? { nothingFound: { nearest: bundle.nothingFound.nearest.map((n) => ({ id: n.doc.id, title: n.doc.title })) } } : {}),
+      ...(bundle.nothingFound
+        ? { nothingFound: { nearest: bundle.nothingFound.nearest.map((n) => ({ id: n.doc.id, title: n.doc.title })) } }
+        : {}),
     },
   };
   log.append(entry);

@@ -1,5 +1,5 @@
 /**
- * `get_file(page_id)` (seed 000): the file attached to a library page (front matter `file:`), as
+ * `get_file(page_id)` (docs/ARCHITECTURE.md, get_context's contract): the file attached to a library page (front matter `file:`), as
  * text when it is UTF-8 text, else base64, with its name, size and media type. Only the attached
  * file of a ready page, only inside the workspace folder, at most {@link MAX_FILE_BYTES}; nothing
  * is ever written.
@@ -8,12 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import type { Engine } from '../engine/engine';
-import type { Doc } from '../engine/model';
-import { shownId } from '../engine/library/libraryView';
-import { baseName, extName } from '../engine/sources/paths';
-import { estimateTokens } from '../engine/text/tokenEstimate';
-import { readGuardedBytes } from '../engine/workspace/readGuard';
+import { type Engine, type Doc, baseName, extName, estimateTokens, readGuardedBytes } from '../engine';
+import { shownId } from '../library/view/libraryView';
 import { COLD_NOTICE, libraryState, logged } from './libraryTool';
 import { findPage } from './readPage';
 import type { Services } from '../services/services';
@@ -47,7 +43,9 @@ const MEDIA_TYPES: Record<string, string> = {
 };
 
 const input = {
-  page_id: boundedString(INPUT_LIMITS.id).min(1).describe('The page_id of a page with an attached file (get_context and read_page say which pages have one).'),
+  page_id: boundedString(INPUT_LIMITS.id)
+    .min(1)
+    .describe('The page_id of a page with an attached file (get_context and read_page say which pages have one).'),
 };
 
 const output = {
@@ -75,7 +73,7 @@ export type GetFileOutput = z.infer<z.ZodObject<typeof output>>;
 
 export const getFileTool: ToolDefinition<typeof input, typeof output> = {
   name: 'get_file',
-  title: 'Get a page\'s attached file',
+  title: "Get a page's attached file",
   description: [
     'Returns the file attached to a library page (an OpenAPI file, a CSV of alert thresholds, a PDF): text files as text, others base64-encoded, with name, size and media type.',
     'Pass the page_id get_context or read_page printed for a page that says it has an attached file.',
@@ -98,16 +96,32 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
         // added since, or it is there but not servable (a FIFO), and the answer says which.
         const file = doc.library?.file ?? doc.library?.missingFile;
         // A valid page without a file is an answer, not a mistake: say so and point at the page.
-        if (!file) return { notice: `"${doc.title}" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`, degraded: [], indexedAt: found.indexedAt };
+        if (!file)
+          return {
+            notice: `"${doc.title}" (page_id ${id}) has no attached file; read_page(page_id="${id}") returns the page itself.`,
+            degraded: [],
+            indexedAt: found.indexedAt,
+          };
         const { abs, root } = absolutePath(services.engine, doc, file);
         // Through the read guard: inside the page's folder, a regular file (a FIFO is refused
         // before it is opened, and opened non-blocking), at most MAX_FILE_BYTES actually read.
         const read = await readGuardedBytes(abs, [root], MAX_FILE_BYTES);
         if (!read.ok) {
-          if (read.refusal === 'too-large') throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is over the ${MAX_FILE_BYTES.toLocaleString('en-US')}-byte limit; open it in the workspace instead.`);
-          if (read.refusal === 'unreadable' && /ENOENT|ENOTDIR/.test(read.message)) throw new ToolInputError(`page_id: "${doc.title}" names the attached file ${file} in its front matter, but there is no such file.`);
-          if (read.refusal === 'outside') throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) is outside the workspace folder and is not served.`);
-          throw new ToolInputError(`page_id: the file attached to "${doc.title}" (${file}) cannot be served: ${read.message}.`);
+          if (read.refusal === 'too-large')
+            throw new ToolInputError(
+              `page_id: the file attached to "${doc.title}" (${file}) is over the ${MAX_FILE_BYTES.toLocaleString('en-US')}-byte limit; open it in the workspace instead.`,
+            );
+          if (read.refusal === 'unreadable' && /ENOENT|ENOTDIR/.test(read.message))
+            throw new ToolInputError(
+              `page_id: "${doc.title}" names the attached file ${file} in its front matter, but there is no such file.`,
+            );
+          if (read.refusal === 'outside')
+            throw new ToolInputError(
+              `page_id: the file attached to "${doc.title}" (${file}) is outside the workspace folder and is not served.`,
+            );
+          throw new ToolInputError(
+            `page_id: the file attached to "${doc.title}" (${file}) cannot be served: ${read.message}.`,
+          );
         }
         const bytes = read.bytes;
         returned = doc.id;
@@ -146,7 +160,8 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
 /** The attached file's path on disk, and the real path of the folder it must lie in. */
 function absolutePath(engine: Engine, doc: Doc, file: string): { abs: string; root: string } {
   const folder = engine.folders.find((f) => f.name === doc.folder) ?? engine.folders[0];
-  const rel = engine.folders.length > 1 && file.startsWith(`${folder.name}/`) ? file.slice(folder.name.length + 1) : file;
+  const rel =
+    engine.folders.length > 1 && file.startsWith(`${folder.name}/`) ? file.slice(folder.name.length + 1) : file;
   const abs = path.resolve(folder.absPath, ...rel.split('/'));
   let root = folder.absPath;
   try {

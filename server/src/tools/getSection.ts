@@ -1,20 +1,33 @@
 /**
- * `get_section(id)` (seed 002): one whole section of a ready library document, with its
- * document's title and id. Ids as DESIGN.md section 3: the printed 8 characters, any unique prefix
+ * `get_section(id)` (docs/ARCHITECTURE.md, the library tools' contract): one whole section of a ready library document, with its
+ * document's title and id. Ids as docs/ARCHITECTURE.md, "Identity, commits, freshness": the printed 8 characters, any unique prefix
  * of 4 or more, or the full id; an ambiguous prefix is refused with the candidates listed.
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { lookupSection, shownId } from '../engine/library/libraryView';
-import { namespaceLabel } from '../engine/library/namespaces';
-import { formatSectionBlock, sectionBlockTokens } from '../engine/library/sectionRender';
-import { sectionBody, sectionHeading } from '../engine/library/summaries';
-import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
+import { lookupSection, shownId } from '../library/view/libraryView';
+import { namespaceLabel } from '../library/view/namespaces';
+import { formatSectionBlock, sectionBlockTokens } from '../library/view/sectionRender';
+import { sectionBody, sectionHeading } from '../library/view/summaries';
+import {
+  COLD_NOTICE,
+  commonOutput,
+  idError,
+  libraryState,
+  logged,
+  pinnedFor,
+  pinnedPrefix,
+  servedPinned,
+} from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 
 const input = {
-  id: boundedString(INPUT_LIMITS.id).min(1).describe('A section id as get_toc or search_instructions printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
+  id: boundedString(INPUT_LIMITS.id)
+    .min(1)
+    .describe(
+      'A section id as get_toc or search_instructions printed it (8 characters), any unique prefix of 4 or more, or the full id.',
+    ),
 };
 
 const output = {
@@ -46,7 +59,7 @@ export const getSectionTool: ToolDefinition<typeof input, typeof output> = {
   description: [
     'Returns one whole section of the rules and instructions library, with the title and id of the document it comes from.',
     'Pass a section id from get_toc or search_instructions: the 8 printed characters, any unique prefix of 4 or more, or the full id.',
-    'For a document\'s list of sections use get_toc(document_id); to find sections by task use search_instructions(plan).',
+    "For a document's list of sections use get_toc(document_id); to find sections by task use search_instructions(plan).",
   ].join(' '),
   input,
   output,
@@ -76,7 +89,13 @@ export const getSectionTool: ToolDefinition<typeof input, typeof output> = {
             tokens: sectionBlockTokens(view, section, doc),
             sourceRef: `${doc.path}:${section.startLine}-${section.endLine}`,
           },
-          document: { id: shownId(view, doc.id), title: doc.title, path: doc.path, namespace: namespaceLabel(doc.library!.namespace), format: doc.format },
+          document: {
+            id: shownId(view, doc.id),
+            title: doc.title,
+            path: doc.path,
+            namespace: namespaceLabel(doc.library!.namespace),
+            format: doc.format,
+          },
           ...(pinned.length > 0 ? { pinned } : {}),
           degraded: [],
           indexedAt: found.indexedAt,
@@ -89,7 +108,13 @@ export const getSectionTool: ToolDefinition<typeof input, typeof output> = {
   renderText(out) {
     const { section, document } = out;
     if (!section || !document) return out.notice ?? 'No section.';
-    const block = formatSectionBlock({ heading: section.heading, id: section.id, title: document.title, docId: document.id, body: section.body });
+    const block = formatSectionBlock({
+      heading: section.heading,
+      id: section.id,
+      title: document.title,
+      docId: document.id,
+      body: section.body,
+    });
     return `${pinnedPrefix(out.pinned)}${block}`;
   },
 };

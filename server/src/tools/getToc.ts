@@ -1,28 +1,50 @@
 /**
- * `get_toc(query?, document_id?, namespace?)` (seed 002, "The table of contents"): the map of the
+ * `get_toc(query?, document_id?, namespace?)` (docs/ARCHITECTURE.md, the library tools' contract, "The table of contents"): the map of the
  * ready library documents within about 8,000 tokens; with `query`, the documents that best match,
  * best first; with `document_id`, one document's sections. No model runs.
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { TOC_INLINE_SECTIONS, TOC_TOKEN_BUDGET } from '../engine/library/constants';
-import { lookupDocument } from '../engine/library/libraryView';
-import { namespaceFromArg, namespaceLabel } from '../engine/library/namespaces';
-import { rankLibrary } from '../engine/library/ranking';
-import { buildTocDocument, buildTocMap, buildTocQuery } from '../engine/library/tocMap';
-import { renderToc, type TocResult } from '../engine/library/tocRender';
-import { COLD_NOTICE, commonOutput, idError, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
+import { TOC_INLINE_SECTIONS, TOC_TOKEN_BUDGET } from '../library/view/constants';
+import { lookupDocument } from '../library/view/libraryView';
+import { namespaceFromArg, namespaceLabel } from '../library/view/namespaces';
+import { rankLibrary } from '../library/view/ranking';
+import { buildTocDocument, buildTocMap, buildTocQuery } from '../library/view/tocMap';
+import { renderToc, type TocResult } from '../library/view/tocRender';
+import {
+  COLD_NOTICE,
+  commonOutput,
+  idError,
+  libraryState,
+  logged,
+  pinnedFor,
+  pinnedPrefix,
+  servedPinned,
+} from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
 import { ToolInputError } from './toolError';
 
 const input = {
-  query: boundedString(INPUT_LIMITS.query).optional().describe('What you are working on, e.g. "postmortem for a billing-worker incident": returns the documents that best match, best first, instead of the whole map.'),
-  document_id: boundedString(INPUT_LIMITS.id).optional().describe('A document id from the map (8 characters, or any unique prefix of 4+): lists that document\'s sections.'),
-  namespace: boundedString(INPUT_LIMITS.name).optional().describe('A namespace (a folder of the library, "." for the top): the map, or the query, of that namespace only.'),
+  query: boundedString(INPUT_LIMITS.query)
+    .optional()
+    .describe(
+      'What you are working on, e.g. "postmortem for a billing-worker incident": returns the documents that best match, best first, instead of the whole map.',
+    ),
+  document_id: boundedString(INPUT_LIMITS.id)
+    .optional()
+    .describe("A document id from the map (8 characters, or any unique prefix of 4+): lists that document's sections."),
+  namespace: boundedString(INPUT_LIMITS.name)
+    .optional()
+    .describe('A namespace (a folder of the library, "." for the top): the map, or the query, of that namespace only.'),
 };
 
-const sectionLine = z.object({ id: z.string(), heading: z.string(), depth: z.number(), summary: z.string().optional() });
+const sectionLine = z.object({
+  id: z.string(),
+  heading: z.string(),
+  depth: z.number(),
+  summary: z.string().optional(),
+});
 const documentEntry = z.object({
   id: z.string(),
   title: z.string(),
@@ -73,9 +95,9 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
   name: 'get_toc',
   title: 'Map the rules and instructions library',
   description: [
-    'The table of contents of the team\'s rules and instructions library (coding rules, runbooks, templates for postmortems and architecture decisions): one entry per document with its id, a one-line summary and, for documents of up to',
+    "The table of contents of the team's rules and instructions library (coding rules, runbooks, templates for postmortems and architecture decisions): one entry per document with its id, a one-line summary and, for documents of up to",
     `${TOC_INLINE_SECTIONS} sections, the sections with their ids. The map stays within about ${TOC_TOKEN_BUDGET.toLocaleString('en-US')} tokens and says when a large namespace is condensed.`,
-    'Pass `query` (what you are about to do) for the documents that best match, best first; `document_id` to list one document\'s sections; `namespace` to map one folder.',
+    "Pass `query` (what you are about to do) for the documents that best match, best first; `document_id` to list one document's sections; `namespace` to map one folder.",
     'Then read a section with get_section(id), or call search_instructions(plan) to get the matching sections whole.',
   ].join(' '),
   input,
@@ -91,7 +113,15 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
       async () => {
         const found = await libraryState(services, [args.query]);
         if (found.kind === 'cold') {
-          return { mode: 'map' as const, condensed: false, tokens: 0, budget: TOC_TOKEN_BUDGET, notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
+          return {
+            mode: 'map' as const,
+            condensed: false,
+            tokens: 0,
+            budget: TOC_TOKEN_BUDGET,
+            notice: COLD_NOTICE,
+            degraded: ['index-cold'],
+            indexedAt: null,
+          };
         }
         const { view } = found;
         let namespace: string | undefined;
@@ -99,7 +129,9 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
           namespace = namespaceFromArg(args.namespace);
           if (!view.namespaceByName.has(namespace)) {
             const known = view.namespaces.map((n) => JSON.stringify(namespaceLabel(n.name))).join(', ');
-            throw new ToolInputError(`namespace: ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${known || '(none: the library is empty)'}.`);
+            throw new ToolInputError(
+              `namespace: ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${known || '(none: the library is empty)'}.`,
+            );
           }
         }
         const meaning = services.sectionMeaning;
@@ -109,12 +141,17 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
           if (!lookup.ok) throw idError('document_id', args.document_id, lookup, view, 'document');
           const doc = view.docById.get(lookup.id)!;
           if (namespace !== undefined && doc.library!.namespace !== namespace) {
-            throw new ToolInputError(`namespace: document ${JSON.stringify(args.document_id)} ("${doc.title}") is in namespace ${JSON.stringify(namespaceLabel(doc.library!.namespace))}, not ${JSON.stringify(args.namespace)}; leave namespace out.`);
+            throw new ToolInputError(
+              `namespace: document ${JSON.stringify(args.document_id)} ("${doc.title}") is in namespace ${JSON.stringify(namespaceLabel(doc.library!.namespace))}, not ${JSON.stringify(args.namespace)}; leave namespace out.`,
+            );
           }
           const ranking = query ? await rankLibrary(view, query, { meaning, filter: (e) => e.doc === doc }) : undefined;
           result = buildTocDocument(view, doc, { ranking });
         } else if (query) {
-          const ranking = await rankLibrary(view, query, { meaning, filter: namespace === undefined ? undefined : (e) => e.doc.library!.namespace === namespace });
+          const ranking = await rankLibrary(view, query, {
+            meaning,
+            filter: namespace === undefined ? undefined : (e) => e.doc.library!.namespace === namespace,
+          });
           result = buildTocQuery(view, ranking, { namespace });
         } else {
           result = buildTocMap(view, { namespace });
@@ -133,9 +170,21 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
       (out) => tocOutcome(out),
     );
   },
-  unreadable: (_args, notice) => ({ mode: 'map' as const, condensed: false, tokens: 0, budget: TOC_TOKEN_BUDGET, notice, degraded: ['scope-unreadable'], indexedAt: null }),
+  unreadable: (_args, notice) => ({
+    mode: 'map' as const,
+    condensed: false,
+    tokens: 0,
+    budget: TOC_TOKEN_BUDGET,
+    notice,
+    degraded: ['scope-unreadable'],
+    indexedAt: null,
+  }),
   renderText(out) {
-    if (out.notice && (out.degraded.includes('index-cold') || (out.degraded.includes('scope-unreadable') && out.tokens === 0))) return out.notice;
+    if (
+      out.notice &&
+      (out.degraded.includes('index-cold') || (out.degraded.includes('scope-unreadable') && out.tokens === 0))
+    )
+      return out.notice;
     const text = renderToc(out as unknown as TocResult);
     return `${pinnedPrefix(out.pinned)}${text}${out.notice ? `\n\n${out.notice}` : ''}`;
   },
@@ -143,7 +192,8 @@ export const getTocTool: ToolDefinition<typeof input, typeof output> = {
 
 /** Logged result: the documents a query or map listed (ids as printed), or the sections of one. */
 function tocOutcome(out: GetTocOutput): { resultIds: string[]; empty: boolean } {
-  if (out.mode === 'query') return { resultIds: (out.documents ?? []).map((d) => d.id), empty: (out.matched ?? 0) === 0 };
+  if (out.mode === 'query')
+    return { resultIds: (out.documents ?? []).map((d) => d.id), empty: (out.matched ?? 0) === 0 };
   if (out.mode === 'document') return { resultIds: out.document ? [out.document.id] : [], empty: false };
   return { resultIds: [], empty: (out.documentCount ?? 0) === 0 };
 }

@@ -36,7 +36,9 @@ export function boundedString(max: number): z.ZodString {
 /** A list argument of at most INPUT_LIMITS.listLength items (strings of at most INPUT_LIMITS.listItem characters by default). */
 export function boundedList<Item extends z.ZodType = z.ZodString>(item?: Item): z.ZodArray<Item> {
   const of = (item ?? boundedString(INPUT_LIMITS.listItem)) as Item;
-  return z.array(of, { error: (issue) => (issue.input === undefined ? undefined : 'must be a list') }).max(INPUT_LIMITS.listLength, { message: `must hold at most ${INPUT_LIMITS.listLength} items` });
+  return z
+    .array(of, { error: (issue) => (issue.input === undefined ? undefined : 'must be a list') })
+    .max(INPUT_LIMITS.listLength, { message: `must hold at most ${INPUT_LIMITS.listLength} items` });
 }
 
 const count = (n: number) => n.toLocaleString('en-US');
@@ -59,6 +61,9 @@ export function wholeNumber(min: number, max: number, defaultValue: number, why?
  */
 export function oneOf<Value extends string>(values: readonly Value[], what: string, many = false) {
   return z.enum(values as [Value, ...Value[]], {
-    error: (issue) => (issue.input === undefined ? undefined : `${JSON.stringify(issue.input)} is not ${what}; use ${many ? 'any' : 'one'} of ${values.join(', ')}`),
+    error: (issue) =>
+      issue.input === undefined
+        ? undefined
+        : `${JSON.stringify(issue.input)} is not ${what}; use ${many ? 'any' : 'one'} of ${values.join(', ')}`,
   });
 }

@@ -4,11 +4,11 @@
  * and the schemas of those parts.
  */
 import { z } from 'zod';
-import type { IdLookup } from '../engine/chunking/ids';
-import { hiddenMatch, libraryView, shownId, type LibraryView } from '../engine/library/libraryView';
-import { pinnedDocuments, renderPinned, type PinnedDocument } from '../engine/library/pinned';
-import { dayOf } from '../engine/library/readiness';
-import { sectionHeading } from '../engine/library/summaries';
+import type { IdLookup } from '../engine';
+import { hiddenMatch, libraryView, shownId, type LibraryView } from '../library/view/libraryView';
+import { pinnedDocuments, renderPinned, type PinnedDocument } from '../library/view/pinned';
+import { dayOf } from '../library/view/readiness';
+import { sectionHeading } from '../library/view/summaries';
 import type { Services } from '../services/services';
 import type { ToolCallContext } from './toolDefinition';
 import { libraryIndexState } from './queryState';
@@ -39,8 +39,14 @@ export const COLD_NOTICE = 'The index is still empty; indexing has started. Ask 
  * today's date). `texts` are the call's own words (plan, task, pack, tags, folder): a store reads
  * how often the workspace holds them before the call.
  */
-export async function libraryState(services: Pick<Services, 'engine' | 'now'>, texts: readonly (string | undefined)[] = []): Promise<LibraryState> {
-  const state = await libraryIndexState(services.engine, texts.filter((t): t is string => t !== undefined));
+export async function libraryState(
+  services: Pick<Services, 'engine' | 'now'>,
+  texts: readonly (string | undefined)[] = [],
+): Promise<LibraryState> {
+  const state = await libraryIndexState(
+    services.engine,
+    texts.filter((t): t is string => t !== undefined),
+  );
   if (!state) return { kind: 'cold' };
   return { kind: 'ready', view: libraryView(state, dayOf(services.now())), indexedAt: state.indexedAt };
 }
@@ -49,7 +55,11 @@ export async function libraryState(services: Pick<Services, 'engine' | 'now'>, t
  * The pinned documents for this answer: all of them on the session's first answer, none after.
  * Call {@link servedPinned} once the answer is complete.
  */
-export function pinnedFor(services: Pick<Services, 'pinnedSessions'>, view: LibraryView, context: ToolCallContext): PinnedDocument[] {
+export function pinnedFor(
+  services: Pick<Services, 'pinnedSessions'>,
+  view: LibraryView,
+  context: ToolCallContext,
+): PinnedDocument[] {
   return services.pinnedSessions.needs(context.sessionId) ? pinnedDocuments(view) : [];
 }
 
@@ -70,26 +80,40 @@ export { logged } from './callLog';
  * The error for an id that resolved to nothing served: too short, not hex, ambiguous (listing
  * the candidates), or unknown (saying when it names a draft or expired page).
  */
-export function idError(field: string, input: string, lookup: Extract<IdLookup, { ok: false }>, view: LibraryView, what: 'document' | 'section'): ToolInputError {
+export function idError(
+  field: string,
+  input: string,
+  lookup: Extract<IdLookup, { ok: false }>,
+  view: LibraryView,
+  what: 'document' | 'section',
+): ToolInputError {
   const given = JSON.stringify(input);
   switch (lookup.reason) {
     case 'not-hex':
-      return new ToolInputError(`${field}: ${given} is not an id; ids are hexadecimal, printed with 8 characters (for example "3f2a9c1e"). get_toc() lists them.`);
+      return new ToolInputError(
+        `${field}: ${given} is not an id; ids are hexadecimal, printed with 8 characters (for example "3f2a9c1e"). get_toc() lists them.`,
+      );
     case 'too-short':
-      return new ToolInputError(`${field}: ${given} is too short; give at least 4 characters of the id, or all 8 as printed.`);
+      return new ToolInputError(
+        `${field}: ${given} is too short; give at least 4 characters of the id, or all 8 as printed.`,
+      );
     case 'ambiguous': {
       const list = lookup.candidates
         .slice(0, 10)
         .map((id) => describeId(view, id))
         .join('; ');
       const more = lookup.candidates.length > 10 ? `; and ${lookup.candidates.length - 10} more` : '';
-      return new ToolInputError(`${field}: ${given} matches ${lookup.candidates.length} ${what}s: ${list}${more}. Give more characters of the id.`);
+      return new ToolInputError(
+        `${field}: ${given} matches ${lookup.candidates.length} ${what}s: ${list}${more}. Give more characters of the id.`,
+      );
     }
     case 'unknown': {
       const hidden = hiddenMatch(view, input);
       if (hidden) {
         const state = hidden.reason === 'draft' ? 'a draft' : `expired (expires: ${hidden.doc.library?.expires})`;
-        return new ToolInputError(`${field}: ${given} belongs to "${hidden.doc.title}", which is ${state}; drafts and expired pages are not served.`);
+        return new ToolInputError(
+          `${field}: ${given} belongs to "${hidden.doc.title}", which is ${state}; drafts and expired pages are not served.`,
+        );
       }
       const hint =
         what === 'section' && view.docById.has(resolveAny(view, input, 'document'))
@@ -104,7 +128,8 @@ export function idError(field: string, input: string, lookup: Extract<IdLookup, 
 
 function describeId(view: LibraryView, id: string): string {
   const section = view.sectionById.get(id);
-  if (section) return `[${shownId(view, id)}] ${sectionHeading(section.section, section.doc)} (in "${section.doc.title}")`;
+  if (section)
+    return `[${shownId(view, id)}] ${sectionHeading(section.section, section.doc)} (in "${section.doc.title}")`;
   const doc = view.docById.get(id);
   return doc ? `[doc ${shownId(view, id)}] ${doc.title}` : id.slice(0, 8);
 }

@@ -1,26 +1,25 @@
 /**
- * `read_page(page_id)` (seed 000): the whole page behind a `get_context` label, without front
- * matter, with its type, usage notes and attached file. Ids as DESIGN.md section 3: the printed 8
+ * `read_page(page_id)` (docs/ARCHITECTURE.md, get_context's contract): the whole page behind a `get_context` label, without front
+ * matter, with its type, usage notes and attached file. Ids as docs/ARCHITECTURE.md, "Identity, commits, freshness": the printed 8
  * characters, any unique prefix of 4 or more, or the full id. The user's own private notes are
  * readable from the user's own connections only.
  */
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { resolveIdPrefix } from '../engine/chunking/ids';
-import { isPrivateNote } from '../engine/context/privateNotes';
-import type { Doc } from '../engine/model';
-import { lookupDocument, shownId, type LibraryView } from '../engine/library/libraryView';
-import { namespaceLabel } from '../engine/library/namespaces';
-import { documentText } from '../engine/library/sectionRender';
-import { documentSummary } from '../engine/library/summaries';
-import { baseName } from '../engine/sources/paths';
-import { estimateTokens } from '../engine/text/tokenEstimate';
+import { resolveIdPrefix, type Doc, baseName, estimateTokens } from '../engine';
+import { isPrivateNote } from '../library/context/privateNotes';
+import { lookupDocument, shownId, type LibraryView } from '../library/view/libraryView';
+import { namespaceLabel } from '../library/view/namespaces';
+import { documentText } from '../library/view/sectionRender';
+import { documentSummary } from '../library/view/summaries';
 import { COLD_NOTICE, idError, libraryState, logged } from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
 const input = {
-  page_id: boundedString(INPUT_LIMITS.id).min(1).describe('A page_id as get_context printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
+  page_id: boundedString(INPUT_LIMITS.id)
+    .min(1)
+    .describe('A page_id as get_context printed it (8 characters), any unique prefix of 4 or more, or the full id.'),
 };
 
 const output = {
@@ -111,7 +110,13 @@ export const readPageTool: ToolDefinition<typeof input, typeof output> = {
  * The ready page (or, on the user's own connections, private note) an id names; an error naming
  * `field` otherwise (too short, ambiguous with the candidates, a draft, unknown).
  */
-export function findPage(services: Pick<Services, 'privateNotes'>, view: LibraryView, field: string, id: string, context: ToolCallContext): Doc {
+export function findPage(
+  services: Pick<Services, 'privateNotes'>,
+  view: LibraryView,
+  field: string,
+  id: string,
+  context: ToolCallContext,
+): Doc {
   const notes = services.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ? notes.docs(view.today) : [];
   if (own.length > 0) {

@@ -1,8 +1,8 @@
 /**
- * `search_instructions(plan, profile?)` (seed 002, "Search"): the whole library sections that
+ * `search_instructions(plan, profile?)` (docs/ARCHITECTURE.md, the library tools' contract, "Search"): the whole library sections that
  * apply to what the agent is about to do, grouped by document, best document first, within about
  * 4,000 tokens from at most 6 documents; the documents that matched but did not fit are named at
- * the end. Three signals fused with reciprocal rank fusion (engine/library/ranking.ts); no model
+ * the end. Three signals fused with reciprocal rank fusion (library/view/ranking.ts); no model
  * runs at call time.
  */
 import { z } from 'zod';
@@ -13,16 +13,16 @@ import {
   SEARCH_MAX_DOCUMENTS,
   SEARCH_TOKEN_BUDGET,
   SMALL_DOCUMENT_TOKENS,
-} from '../engine/library/constants';
-import { shownId, type LibraryView } from '../engine/library/libraryView';
-import { namespaceLabel } from '../engine/library/namespaces';
-import type { RankedSection } from '../engine/library/ranking';
-import { searchLibrary, type LibrarySearch } from '../engine/library/search';
-import type { CutReason } from '../engine/library/searchPack';
-import { formatSectionBlock } from '../engine/library/sectionRender';
-import { sectionBody, sectionHeading } from '../engine/library/summaries';
+} from '../library/view/constants';
+import { shownId, type LibraryView } from '../library/view/libraryView';
+import { namespaceLabel } from '../library/view/namespaces';
+import type { RankedSection } from '../library/view/ranking';
+import { searchLibrary, type LibrarySearch } from '../library/view/search';
+import type { CutReason } from '../library/view/searchPack';
+import { formatSectionBlock } from '../library/view/sectionRender';
+import { sectionBody, sectionHeading } from '../library/view/summaries';
 import { COLD_NOTICE, commonOutput, libraryState, logged, pinnedFor, pinnedPrefix, servedPinned } from './libraryTool';
-import { librarySoundness, type LibrarySoundness } from '../engine/library/soundness';
+import { librarySoundness, type LibrarySoundness } from '../library/view/soundness';
 import type { Services } from '../services/services';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';
@@ -30,14 +30,22 @@ import type { ToolDefinition } from './toolDefinition';
 const input = {
   plan: boundedString(INPUT_LIMITS.text)
     .min(1)
-    .describe(`What you are about to do, in a sentence: "writing a migration that adds a column to the invoices table of billing-worker". Name the service, API or identifier when you know it. At most ${INPUT_LIMITS.text} characters.`),
+    .describe(
+      `What you are about to do, in a sentence: "writing a migration that adds a column to the invoices table of billing-worker". Name the service, API or identifier when you know it. At most ${INPUT_LIMITS.text} characters.`,
+    ),
   profile: oneOf(['focused', 'catalog'] as const, 'a profile')
     .optional()
-    .describe('`focused` leaves out documents whose match is weak next to the best one; `catalog` keeps every match (for many similar documents). Default: each namespace\'s own setting, else focused.'),
+    .describe(
+      "`focused` leaves out documents whose match is weak next to the best one; `catalog` keeps every match (for many similar documents). Default: each namespace's own setting, else focused.",
+    ),
 };
 
 const signalScore = z.object({ rank: z.number(), score: z.number() });
-const signals = z.object({ summary: signalScore.optional(), meaning: signalScore.optional(), exact: signalScore.optional() });
+const signals = z.object({
+  summary: signalScore.optional(),
+  meaning: signalScore.optional(),
+  exact: signalScore.optional(),
+});
 
 const outputSection = z.object({
   id: z.string(),
@@ -118,7 +126,10 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
         const empty = emptySearch(args);
         if (found.kind === 'cold') return { ...empty, notice: COLD_NOTICE, degraded: ['index-cold'], indexedAt: null };
         const { view } = found;
-        const search = await searchLibrary(view, args.plan, { profile: args.profile, meaning: services.sectionMeaning });
+        const search = await searchLibrary(view, args.plan, {
+          profile: args.profile,
+          meaning: services.sectionMeaning,
+        });
         const pinned = pinnedFor(services, view, context);
         servedPinned(services, context);
         const soundness = librarySoundness(view, services.conflictCheck ? [services.conflictCheck] : []);
@@ -141,7 +152,13 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
 
 type Body = Omit<SearchInstructionsOutput, 'pinned' | 'degraded' | 'indexedAt' | 'notice'> & { notice?: string };
 
-function toOutput(view: LibraryView, plan: string, profile: 'focused' | 'catalog' | undefined, search: LibrarySearch, soundness: LibrarySoundness): Body {
+function toOutput(
+  view: LibraryView,
+  plan: string,
+  profile: 'focused' | 'catalog' | undefined,
+  search: LibrarySearch,
+  soundness: LibrarySoundness,
+): Body {
   const { ranking, pack } = search;
   const cut = pack.cut.map((c) => ({
     id: shownId(view, c.ranked.doc.id),
@@ -175,7 +192,12 @@ function toOutput(view: LibraryView, plan: string, profile: 'focused' | 'catalog
 }
 
 /** A packed section as output: printed id, body, size, signals rounded. */
-function outputSectionOf(view: LibraryView, ranked: RankedSection, tokens: number, soundness: LibrarySoundness): z.infer<typeof outputSection> {
+function outputSectionOf(
+  view: LibraryView,
+  ranked: RankedSection,
+  tokens: number,
+  soundness: LibrarySoundness,
+): z.infer<typeof outputSection> {
   const { section, doc } = ranked.entry;
   const conflicts = soundness.sectionConflicts(section.id);
   const sig: z.infer<typeof signals> = {};
@@ -208,7 +230,10 @@ export function renderSearch(out: SearchInstructionsOutput): string {
   for (const doc of out.documents) {
     for (const s of doc.sections) {
       const block = formatSectionBlock({ heading: s.heading, id: s.id, title: doc.title, docId: doc.id, body: s.body });
-      const notes = (s.conflicts ?? []).map((c) => `> Conflict: "${c.with.title}" [doc ${c.with.id}] › ${c.with.heading} says "${c.there}", where this says "${c.here}" (${c.what}). Check which holds before relying on either.`);
+      const notes = (s.conflicts ?? []).map(
+        (c) =>
+          `> Conflict: "${c.with.title}" [doc ${c.with.id}] › ${c.with.heading} says "${c.there}", where this says "${c.here}" (${c.what}). Check which holds before relying on either.`,
+      );
       blocks.push(notes.length > 0 ? `${block}\n\n${notes.join('\n')}` : block);
     }
   }
@@ -216,7 +241,8 @@ export function renderSearch(out: SearchInstructionsOutput): string {
   if (out.cut.length > 0) {
     const lines = ['Also matched, not included (open with get_toc(document_id=...) or get_section(id=...)):'];
     for (const c of out.cut) {
-      const best = c.bestSections.length > 0 ? `; best sections ${c.bestSections.map((id) => `[${id}]`).join(', ')}` : '';
+      const best =
+        c.bestSections.length > 0 ? `; best sections ${c.bestSections.map((id) => `[${id}]`).join(', ')}` : '';
       lines.push(`- ${c.title}  [doc ${c.id}]: ${REASONS[c.reason]}${best}`);
     }
     if (out.moreCut > 0) lines.push(`- and ${out.moreCut} more; add words to the plan to narrow it.`);

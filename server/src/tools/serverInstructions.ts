@@ -2,8 +2,8 @@
  * The MCP server's `instructions`: what the server holds and how to use its tools, with the
  * library's paragraph (and its pinned documents, whole) once the first pass is in service.
  */
-import type { Engine } from '../engine/engine';
-import { libraryInstructions } from '../engine/library/pinned';
+import type { Engine } from '../engine';
+import { libraryInstructions } from '../library/view/pinned';
 
 /** Text for an MCP server's `instructions`, from the engine's folders and its current state. */
 export function serverInstructions(engine: Engine): string {
@@ -15,5 +15,7 @@ export function serverInstructions(engine: Engine): string {
     "Before writing or changing something, call get_context with the task in plain words: it returns the team's rules (always follow them) and the reference pages and excerpts that apply, within a token budget. Use get_toc, get_section and search_instructions to browse or search the instructions library yourself, read_page for a whole page and get_file for a page's attachment.",
     `Pass the workspace folder name as \`workspace\` (${names}).`,
     libraryInstructions(engine.current()),
-  ].filter(Boolean).join('\n');
+  ]
+    .filter(Boolean)
+    .join('\n');
 }

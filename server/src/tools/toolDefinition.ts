@@ -3,7 +3,7 @@
  * call tools from one table (registry.ts) instead of each wiring them by hand.
  */
 import type { z, ZodRawShape } from 'zod';
-import type { ModelProvider } from '../engine/models/modelProvider';
+import type { ModelProvider } from '../library/models/modelProvider';
 import type { Services } from '../services/services';
 
 export interface ToolCallContext {
@@ -19,7 +19,7 @@ export interface ToolCallContext {
 }
 
 export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShape extends ZodRawShape = ZodRawShape> {
-  /** snake_case, as the seeds name the tools. */
+  /** snake_case, as the contracts name the tools (docs/ARCHITECTURE.md). */
   name: string;
   title: string;
   /** Written for agents: when to use it, what comes back, how to follow up. */
@@ -28,11 +28,15 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   /** The structured result's schema (MCP `outputSchema`; the SDK checks every answer against it). */
   output: OutShape;
   /** Runs the tool with the host's services (the engine and the collaborators it needs). */
-  run(services: Services, input: z.infer<z.ZodObject<Shape>>, context: ToolCallContext): Promise<z.infer<z.ZodObject<OutShape>>>;
+  run(
+    services: Services,
+    input: z.infer<z.ZodObject<Shape>>,
+    context: ToolCallContext,
+  ): Promise<z.infer<z.ZodObject<OutShape>>>;
   /**
    * The answer when the index store could not be read during the call (engine/store/
    * storeAvailability.ts): empty, with `notice` and the `scope-unreadable` flag, so an agent's
-   * turn goes on (seed 001: reads fail soft). Only a store-backed engine's calls use it.
+   * turn goes on (docs/ARCHITECTURE.md, workspace_context's contract: reads fail soft). Only a store-backed engine's calls use it.
    */
   unreadable(input: z.infer<z.ZodObject<Shape>>, notice: string): z.infer<z.ZodObject<OutShape>>;
   /** A readable rendering of the result (MCP text content, CLI output). */

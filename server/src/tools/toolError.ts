@@ -5,7 +5,7 @@
  */
 import type { ZodError, ZodRawShape } from 'zod';
 import type { core } from 'zod';
-import { InputError } from '../engine/errors';
+import { InputError } from '../engine';
 
 /** A tool's input was wrong; hosts catch `InputError`, which this extends. */
 export class ToolInputError extends InputError {
@@ -21,18 +21,27 @@ export { InputError };
 export function describeZodError(error: ZodError): string {
   return error.issues
     .map((issue) => {
-      const field = issue.path.length ? issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') : 'input';
+      const field = issue.path.length
+        ? issue.path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('')
+        : 'input';
       return `${field}: ${issue.message}`;
     })
     .join('; ');
 }
 
-const TYPE_WORDS: Record<string, string> = { string: 'text (a JSON string)', number: 'a number', array: 'a list', object: 'an object', boolean: 'true or false' };
+const TYPE_WORDS: Record<string, string> = {
+  string: 'text (a JSON string)',
+  number: 'a number',
+  array: 'a list',
+  object: 'an object',
+  boolean: 'true or false',
+};
 
 function typeOf(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  if (typeof value === 'string') return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
+  if (typeof value === 'string')
+    return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`;
   if (typeof value === 'number' || typeof value === 'boolean') return `${typeof value} ${value}`;
   return typeof value === 'object' ? 'an object' : typeof value;
 }

@@ -1,29 +1,45 @@
 /**
  * `workspace_context`: ranked passages for a plain question, each with its provenance and the
- * `why[]` that produced its score (seed 001), plus the one-hop neighbourhood of every entity the
+ * `why[]` that produced its score (docs/ARCHITECTURE.md, workspace_context's contract), plus the one-hop neighbourhood of every entity the
  * passages cite.
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import { shortId } from '../engine/chunking/ids';
-import type { Engine } from '../engine/engine';
-import type { IndexState, WorkspaceFolder } from '../engine/indexState';
-import { SOURCE_KINDS, type SourceKind } from '../engine/model';
-import { RELATION_PAIRS } from '../engine/graph/relationTypes';
-import { CONTRACT_VERSION, DOCUMENT_CAP } from '../engine/ranking/contract';
-import { comparePassages, rankWorkspaceContext, type RankedPassage, type RankResult } from '../engine/ranking/workspaceContextRanker';
-import { folderScopedState } from '../engine/ranking/folderScope';
-import { fromWorkspacePath } from '../engine/workspace/paths';
+import {
+  shortId,
+  type Engine,
+  type IndexState,
+  type WorkspaceFolder,
+  SOURCE_KINDS,
+  type SourceKind,
+  RELATION_PAIRS,
+  CONTRACT_VERSION,
+  DOCUMENT_CAP,
+  comparePassages,
+  rankWorkspaceContext,
+  type RankedPassage,
+  type RankResult,
+  folderScopedState,
+  fromWorkspacePath,
+  isExpired,
+  memoryReaderOf,
+  storeBackedOf,
+  storeReaderOf,
+} from '../engine';
 import { pathToFileURL } from 'node:url';
-import { memoryReaderOf, storeBackedOf, storeReaderOf } from '../engine/store/storeReader';
-import { completePassages, stateForQuery, wholeLibraryState, type DegradedFlag, type StateForQuery } from './queryState';
+import {
+  completePassages,
+  stateForQuery,
+  wholeLibraryState,
+  type DegradedFlag,
+  type StateForQuery,
+} from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
-import { libraryView } from '../engine/library/libraryView';
-import { dayOf } from '../engine/library/readiness';
-import { librarySoundness, type LibrarySoundness } from '../engine/library/soundness';
-import { isExpired } from '../engine/sources/library';
+import { libraryView } from '../library/view/libraryView';
+import { dayOf } from '../library/view/readiness';
+import { librarySoundness, type LibrarySoundness } from '../library/view/soundness';
 import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { ToolDefinition } from './toolDefinition';
 
@@ -38,11 +54,23 @@ export const NEIGHBOURHOOD_MAX_EDGES = 10;
 const input = {
   workspace: boundedString(INPUT_LIMITS.workspace)
     .optional()
-    .describe(`The served workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters). Leave it out to ask every served folder at once.`),
-  question: boundedString(INPUT_LIMITS.text).describe(`A plain-language question, e.g. "how do we roll back billing-worker?" (at most ${INPUT_LIMITS.text} characters).`),
-  limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(`How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`),
-  asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: answer from the workspace as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
-  sourceKinds: boundedList(oneOf(SOURCE_KINDS, 'a source kind', true)).optional().describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
+    .describe(
+      `The served workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters). Leave it out to ask every served folder at once.`,
+    ),
+  question: boundedString(INPUT_LIMITS.text).describe(
+    `A plain-language question, e.g. "how do we roll back billing-worker?" (at most ${INPUT_LIMITS.text} characters).`,
+  ),
+  limit: wholeNumber(1, CONTEXT_MAX_LIMIT, CONTEXT_DEFAULT_LIMIT).describe(
+    `How many passages, 1 to ${CONTEXT_MAX_LIMIT} (default ${CONTEXT_DEFAULT_LIMIT}).`,
+  ),
+  asOf: boundedString(INPUT_LIMITS.asOf)
+    .optional()
+    .describe(
+      `ISO date-time or commit: answer from the workspace as it was then (at most ${INPUT_LIMITS.asOf} characters).`,
+    ),
+  sourceKinds: boundedList(oneOf(SOURCE_KINDS, 'a source kind', true))
+    .optional()
+    .describe(`Only these kinds of source: ${SOURCE_KINDS.join(', ')}.`),
 };
 
 const whyTerm = z.object({
@@ -52,7 +80,15 @@ const whyTerm = z.object({
   contribution: z.number(),
   detail: z.string(),
   terms: z
-    .array(z.object({ term: z.string(), weight: z.number(), share: z.number(), saturation: z.number(), fields: z.array(z.string()) }))
+    .array(
+      z.object({
+        term: z.string(),
+        weight: z.number(),
+        share: z.number(),
+        saturation: z.number(),
+        fields: z.array(z.string()),
+      }),
+    )
     .optional()
     .describe('words and title: each question term; raw = the sum of share x saturation'),
 });
@@ -99,17 +135,32 @@ const output = {
   queryTerms: z.array(z.object({ term: z.string(), surface: z.string(), weight: z.number() })),
   namedEntities: z.array(z.string()),
   candidates: z.number(),
-  candidatesCapped: z.object({ droppedTerms: z.array(z.string()), droppedByBudget: z.number(), byteBudget: z.number() }).optional(),
+  candidatesCapped: z
+    .object({ droppedTerms: z.array(z.string()), droppedByBudget: z.number(), byteBudget: z.number() })
+    .optional(),
   /**
    * Passages the per-document cap (at most DOCUMENT_CAP of one document) kept out of the answer,
    * by document, best first: each scored above the last passage shown. Absent when it kept none.
    */
   heldBack: z
-    .object({ perDocument: z.number(), documents: z.array(z.object({ documentId: z.string(), title: z.string(), path: z.string(), passages: z.number(), bestScore: z.number() })) })
+    .object({
+      perDocument: z.number(),
+      documents: z.array(
+        z.object({
+          documentId: z.string(),
+          title: z.string(),
+          path: z.string(),
+          passages: z.number(),
+          bestScore: z.number(),
+        }),
+      ),
+    })
     .optional(),
   notice: z.string().optional(),
   /** The embedding model and how many sections still rank on words alone; null when embeddings are off. */
-  meaning: z.object({ model: z.string(), sectionsWithVectors: z.number(), sectionsWithoutVectors: z.number() }).nullable(),
+  meaning: z
+    .object({ model: z.string(), sectionsWithVectors: z.number(), sectionsWithoutVectors: z.number() })
+    .nullable(),
   degraded: z.array(z.string()),
   indexedAt: z.string().nullable(),
 };
@@ -128,15 +179,38 @@ export const workspaceContextTool: ToolDefinition<typeof input, typeof output> =
   input,
   output,
   run(services: Services, args, context) {
-    return logged(services, context, 'workspace_context', { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds }, () => answerQuestion(services, args), (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }));
+    return logged(
+      services,
+      context,
+      'workspace_context',
+      { question: args.question, limit: args.limit, asOf: args.asOf, sourceKinds: args.sourceKinds },
+      () => answerQuestion(services, args),
+      (out) => ({ resultIds: out.passages.map((p) => p.id), empty: out.passages.length === 0 }),
+    );
   },
-  unreadable: (args, notice) => ({ workspace: args.workspace ?? '', folders: args.workspace ? [args.workspace] : [], ...emptyAnswer(args.question, null), notice, degraded: ['scope-unreadable'], indexedAt: null }),
+  unreadable: (args, notice) => ({
+    workspace: args.workspace ?? '',
+    folders: args.workspace ? [args.workspace] : [],
+    ...emptyAnswer(args.question, null),
+    notice,
+    degraded: ['scope-unreadable'],
+    indexedAt: null,
+  }),
   renderText: renderContext,
 };
 
 /** An answer without passages. */
 function emptyAnswer(question: string, meaning: ContextOutput['meaning']) {
-  return { question, contractVersion: CONTRACT_VERSION, passages: [], neighbourhood: [], queryTerms: [], namedEntities: [], candidates: 0, meaning };
+  return {
+    question,
+    contractVersion: CONTRACT_VERSION,
+    passages: [],
+    neighbourhood: [],
+    queryTerms: [],
+    namedEntities: [],
+    candidates: 0,
+    meaning,
+  };
 }
 
 type Args = z.infer<z.ZodObject<typeof input>>;
@@ -165,20 +239,45 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   let cold: StateForQuery | undefined;
   for (const target of targets) {
     // A store reads only the sections that can be among the passages ranked this way.
-    const found = await stateForQuery(engine, target.name, args.asOf, args.question, queryVector, { limit, now, sourceKinds });
+    const found = await stateForQuery(engine, target.name, args.asOf, args.question, queryVector, {
+      limit,
+      now,
+      sourceKinds,
+    });
     for (const flag of found.degraded) degraded.add(flag);
     if (found.kind === 'cold') {
       cold = found;
       continue;
     }
     const state = found.state.folders.length > 1 ? folderScopedState(found.state, found.workspace.name) : found.state;
-    const ranked = rankWorkspaceContext(state, { question: args.question, limit, now, sourceKinds, meaning: engine.meaningSource(state, queryVector) });
-    await completePassages(engine, found.workspace, ranked.passages.map((p) => p.entry));
+    const ranked = rankWorkspaceContext(state, {
+      question: args.question,
+      limit,
+      now,
+      sourceKinds,
+      meaning: engine.meaningSource(state, queryVector),
+    });
+    await completePassages(
+      engine,
+      found.workspace,
+      ranked.passages.map((p) => p.entry),
+    );
     answers.push({ workspace: found.workspace, state, ranked });
   }
-  const meaning = meaningSummary(engine, answers.map((a) => a.state));
+  const meaning = meaningSummary(
+    engine,
+    answers.map((a) => a.state),
+  );
   if (answers.length === 0) {
-    return { workspace: named, folders: targets.map((f) => f.name), ...emptyAnswer(args.question, meaning), notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.', meaning, degraded: [...(cold?.degraded ?? ['index-cold'])], indexedAt: null };
+    return {
+      workspace: named,
+      folders: targets.map((f) => f.name),
+      ...emptyAnswer(args.question, meaning),
+      notice: 'Nothing is indexed yet; indexing has started. Ask again in a moment.',
+      meaning,
+      degraded: [...(cold?.degraded ?? ['index-cold'])],
+      indexedAt: null,
+    };
   }
 
   const today = dayOf(services.now());
@@ -202,7 +301,13 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   if (capped) degraded.add('candidates-capped');
   const state = first.state;
   // A past state without documents (asOf before the history) is the workspace as it was, not an empty index.
-  const empties = passages.length === 0 ? emptyNotice(answers.map((a) => a.state), args.asOf === undefined) : undefined;
+  const empties =
+    passages.length === 0
+      ? emptyNotice(
+          answers.map((a) => a.state),
+          args.asOf === undefined,
+        )
+      : undefined;
   if (empties?.flag) degraded.add(empties.flag);
   return {
     workspace: named,
@@ -210,7 +315,10 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
     question: args.question,
     contractVersion: CONTRACT_VERSION,
     passages,
-    neighbourhood: neighbourhood(answers.map((a) => a.state), passages),
+    neighbourhood: neighbourhood(
+      answers.map((a) => a.state),
+      passages,
+    ),
     // Term weights are each folder's own (a passage's why[] has its folder's); these are the first passage's folder's.
     queryTerms: first.ranked.terms,
     namedEntities: [...new Set(answers.flatMap((a) => a.ranked.named.map((n) => n.ref)))],
@@ -237,7 +345,9 @@ async function foldersToAsk(engine: Engine, workspace: string | undefined): Prom
   const folder = engine.findFolder(workspace);
   if (!folder) {
     const served = engine.folders.map((f) => `'${f.name}'`).join(', ');
-    throw new ToolInputError(`workspace: this server does not serve a workspace named '${workspace}'; it serves ${served} (give one of these names or its path, or leave workspace out to ask them all).`);
+    throw new ToolInputError(
+      `workspace: this server does not serve a workspace named '${workspace}'; it serves ${served} (give one of these names or its path, or leave workspace out to ask them all).`,
+    );
   }
   return [folder];
 }
@@ -246,7 +356,10 @@ async function foldersToAsk(engine: Engine, workspace: string | undefined): Prom
  * The folders' passages in one order: the best head of any folder's list first, by the ranker's
  * own order (score, then its tie rules), each folder's list kept in the order its ranker gave.
  */
-function mergeByScore(answers: readonly FolderAnswer[], limit: number): { answer: FolderAnswer; passage: RankedPassage }[] {
+function mergeByScore(
+  answers: readonly FolderAnswer[],
+  limit: number,
+): { answer: FolderAnswer; passage: RankedPassage }[] {
   const heads = answers.map(() => 0);
   const merged: { answer: FolderAnswer; passage: RankedPassage }[] = [];
   while (merged.length < limit) {
@@ -263,9 +376,15 @@ function mergeByScore(answers: readonly FolderAnswer[], limit: number): { answer
 }
 
 /** The library's conflict flags in the folder a library passage came from (computed once per answer). */
-async function soundnessOf(services: Services, answer: FolderAnswer & { soundness?: Promise<LibrarySoundness> }): Promise<LibrarySoundness> {
+async function soundnessOf(
+  services: Services,
+  answer: FolderAnswer & { soundness?: Promise<LibrarySoundness> },
+): Promise<LibrarySoundness> {
   answer.soundness ??= (async () =>
-    librarySoundness(libraryView(await wholeLibraryState(services.engine, answer.workspace, answer.state), dayOf(services.now())), services.conflictCheck ? [services.conflictCheck] : []))();
+    librarySoundness(
+      libraryView(await wholeLibraryState(services.engine, answer.workspace, answer.state), dayOf(services.now())),
+      services.conflictCheck ? [services.conflictCheck] : [],
+    ))();
   return answer.soundness;
 }
 
@@ -276,7 +395,8 @@ async function soundnessOf(services: Services, answer: FolderAnswer & { soundnes
 function emptyNotice(states: readonly IndexState[], current: boolean): { notice: string; flag?: DegradedFlag } {
   if (current && states.every((s) => s.docs.size === 0)) {
     return {
-      notice: 'Nothing is indexed: the served folders hold no catalog file, documentation, README or library page that the source globs read (wsctx doctor says what each folder holds and how to have it read).',
+      notice:
+        'Nothing is indexed: the served folders hold no catalog file, documentation, README or library page that the source globs read (wsctx doctor says what each folder holds and how to have it read).',
       flag: 'index-empty',
     };
   }
@@ -285,7 +405,13 @@ function emptyNotice(states: readonly IndexState[], current: boolean): { notice:
 
 function heldBackOutput(held: RankResult['heldBack']): Pick<ContextOutput, 'heldBack'> {
   if (held.length === 0) return {};
-  const documents = held.map((h) => ({ documentId: shortId(h.doc.id), title: h.doc.title, path: h.doc.path, passages: h.passages, bestScore: h.bestScore }));
+  const documents = held.map((h) => ({
+    documentId: shortId(h.doc.id),
+    title: h.doc.title,
+    path: h.doc.path,
+    passages: h.passages,
+    bestScore: h.bestScore,
+  }));
   return { heldBack: { perDocument: DOCUMENT_CAP, documents } };
 }
 
@@ -296,26 +422,42 @@ function meaningSummary(engine: Engine, states: readonly IndexState[]): ContextO
   if (reader || memory) {
     // A store's question state counts the namespace's stored vectors; the engine holds none itself.
     const model = storeBackedOf(engine)!.queryModel;
-    const stored = states.map((s) => (memory ? memory.meaningSummaryOf(s, model) : reader!.meaningSummaryOf(s))).filter((m) => m !== undefined && m !== null);
+    const stored = states
+      .map((s) => (memory ? memory.meaningSummaryOf(s, model) : reader!.meaningSummaryOf(s)))
+      .filter((m) => m !== undefined && m !== null);
     if (stored.length === 0) return null;
     const withVectors = stored.reduce((sum, m) => sum + m!.sectionsWithVectors, 0);
-    return { model: stored[0]!.model, sectionsWithVectors: withVectors, sectionsWithoutVectors: Math.max(0, sections - withVectors) };
+    return {
+      model: stored[0]!.model,
+      sectionsWithVectors: withVectors,
+      sectionsWithoutVectors: Math.max(0, sections - withVectors),
+    };
   }
   const status = engine.status().meaning;
   if (!status) return null;
   const total = states.length > 0 ? sections : 0;
   // In memory the vector count is the whole index's; a folder's share is not kept apart.
   const withVectors = Math.min(status.sectionsWithVectors, total);
-  return { model: status.model, sectionsWithVectors: withVectors, sectionsWithoutVectors: Math.max(0, total - withVectors) };
+  return {
+    model: status.model,
+    sectionsWithVectors: withVectors,
+    sectionsWithoutVectors: Math.max(0, total - withVectors),
+  };
 }
 
 /** A ranked passage as output, with its expiry and its conflicts when it is a library page's. */
-function toPassage(state: IndexState, ranked: RankedPassage, library: { today: string; soundness?: LibrarySoundness }): ContextPassage {
+function toPassage(
+  state: IndexState,
+  ranked: RankedPassage,
+  library: { today: string; soundness?: LibrarySoundness },
+): ContextPassage {
   const { section, doc } = ranked.entry;
   const conflicts = library.soundness?.sectionConflicts(section.id) ?? [];
   const info = state.commits.get(doc.path);
   const abs = fromWorkspacePath(state.folders, doc.path)?.absPath;
-  const uri = abs ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}` : `${doc.path}#L${section.startLine}-L${section.endLine}`;
+  const uri = abs
+    ? `${pathToFileURL(abs).href}#L${section.startLine}-L${section.endLine}`
+    : `${doc.path}#L${section.startLine}-L${section.endLine}`;
   return {
     id: shortId(section.id),
     folder: doc.folder,
@@ -336,7 +478,10 @@ function toPassage(state: IndexState, ranked: RankedPassage, library: { today: s
   };
 }
 
-function neighbourhood(states: readonly IndexState[], passages: readonly ContextPassage[]): ContextOutput['neighbourhood'] {
+function neighbourhood(
+  states: readonly IndexState[],
+  passages: readonly ContextPassage[],
+): ContextOutput['neighbourhood'] {
   // Each passage's first entity before any passage's second, so a passage citing many entities
   // cannot use up the cap before the passages after it get theirs.
   const cited: string[] = [];
@@ -357,14 +502,23 @@ function neighbourhood(states: readonly IndexState[], passages: readonly Context
       entity: entity?.ref ?? key,
       kind: entity?.kind ?? key.split(':')[0],
       ...(entity?.title ? { title: entity.title } : {}),
-      edges: capEdges(edges, NEIGHBOURHOOD_MAX_EDGES).map((e) => ({ source: e.sourceRef, type: e.type, target: e.targetRef, resolved: e.resolved })),
+      edges: capEdges(edges, NEIGHBOURHOOD_MAX_EDGES).map((e) => ({
+        source: e.sourceRef,
+        type: e.type,
+        target: e.targetRef,
+        resolved: e.resolved,
+      })),
       moreEdges: Math.max(0, edges.length - NEIGHBOURHOOD_MAX_EDGES),
     };
   });
 }
 
 /** ownedBy, then the other forward halves (dependsOn, partOf...), then the inverses, in Backstage's pair order. */
-const EDGE_ORDER: readonly string[] = ['ownedBy', ...RELATION_PAIRS.map((p) => p.forward).filter((t) => t !== 'ownedBy'), ...RELATION_PAIRS.map((p) => p.inverse)];
+const EDGE_ORDER: readonly string[] = [
+  'ownedBy',
+  ...RELATION_PAIRS.map((p) => p.forward).filter((t) => t !== 'ownedBy'),
+  ...RELATION_PAIRS.map((p) => p.inverse),
+];
 
 /** Position of each relation type in EDGE_ORDER: a sort comparator reads it per comparison (a Group owns hundreds). */
 const EDGE_RANK = new Map<string, number>();
@@ -413,8 +567,14 @@ function capEdges<E extends { type: string }>(edges: readonly E[], cap: number):
  */
 export function passageMarkers(p: Pick<ContextPassage, 'expired' | 'conflicts'>): string[] {
   const lines: string[] = [];
-  if (p.expired) lines.push(`EXPIRED on ${p.expired}: this library page is past its expires date and the library tools no longer serve it; do not rely on it.`);
-  for (const c of p.conflicts ?? []) lines.push(`CONFLICT: "${c.with.title}" [${c.with.id}] › ${c.with.heading} (${c.with.path}:${c.with.line}) says "${c.there}", where this says "${c.here}" (${c.what}).`);
+  if (p.expired)
+    lines.push(
+      `EXPIRED on ${p.expired}: this library page is past its expires date and the library tools no longer serve it; do not rely on it.`,
+    );
+  for (const c of p.conflicts ?? [])
+    lines.push(
+      `CONFLICT: "${c.with.title}" [${c.with.id}] › ${c.with.heading} (${c.with.path}:${c.with.line}) says "${c.there}", where this says "${c.here}" (${c.what}).`,
+    );
   return lines;
 }
 
@@ -424,31 +584,46 @@ export function renderContext(out: ContextOutput): string {
   out.passages.forEach((p, i) => {
     lines.push(`## ${i + 1}. ${[p.title, ...p.headingPath.filter((h) => h !== p.title)].join(' › ')}  [${p.id}]`);
     const commit = p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : '';
-    lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${commit}`);
+    lines.push(
+      `score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${commit}`,
+    );
     if (p.entityRefs.length) lines.push(`entities: ${p.entityRefs.join(', ')}`);
     for (const note of passageMarkers(p)) lines.push(note);
-    lines.push(`why: ${p.why.map((w) => `${w.signal} ${w.weight.toFixed(2)}×${w.raw.toFixed(2)}=${w.contribution.toFixed(3)} (${w.detail})`).join(' + ')}`);
+    lines.push(
+      `why: ${p.why.map((w) => `${w.signal} ${w.weight.toFixed(2)}×${w.raw.toFixed(2)}=${w.contribution.toFixed(3)} (${w.detail})`).join(' + ')}`,
+    );
     lines.push('', p.text.trim(), '');
   });
   if (out.neighbourhood.length) {
     lines.push('## Neighbourhood');
     for (const n of out.neighbourhood) {
       const more = n.moreEdges ? ` (+${n.moreEdges} more: use workspace_expand)` : '';
-      lines.push(`- ${n.entity}${n.title ? ` (${n.title})` : ''}: ${n.edges.map((e) => `${e.source} ${e.type} ${e.target}${e.resolved ? '' : ' [unresolved]'}`).join('; ')}${more}`);
+      lines.push(
+        `- ${n.entity}${n.title ? ` (${n.title})` : ''}: ${n.edges.map((e) => `${e.source} ${e.type} ${e.target}${e.resolved ? '' : ' [unresolved]'}`).join('; ')}${more}`,
+      );
     }
   }
   if (out.heldBack) {
-    const held = out.heldBack.documents.map((d) => `${d.passages} of "${d.title}" [${d.documentId}] (best ${d.bestScore.toFixed(3)})`);
-    lines.push(`held back by the cap of ${out.heldBack.perDocument} passages per document: ${held.join('; ')}: open the document to read them, or ask about it by name.`);
+    const held = out.heldBack.documents.map(
+      (d) => `${d.passages} of "${d.title}" [${d.documentId}] (best ${d.bestScore.toFixed(3)})`,
+    );
+    lines.push(
+      `held back by the cap of ${out.heldBack.perDocument} passages per document: ${held.join('; ')}: open the document to read them, or ask about it by name.`,
+    );
   }
   if (out.candidatesCapped) {
     const c = out.candidatesCapped;
-    const parts = [c.droppedTerms.length ? `terms not used: ${c.droppedTerms.join(', ')}` : '', c.droppedByBudget ? `${c.droppedByBudget} passages past the ${c.byteBudget}-byte budget` : ''].filter(Boolean);
+    const parts = [
+      c.droppedTerms.length ? `terms not used: ${c.droppedTerms.join(', ')}` : '',
+      c.droppedByBudget ? `${c.droppedByBudget} passages past the ${c.byteBudget}-byte budget` : '',
+    ].filter(Boolean);
     lines.push(`candidates-capped: ${parts.join('; ')}. Narrow the question.`);
   }
   const meaning = out.meaning
     ? ` · meaning ${out.meaning.model}${out.meaning.sectionsWithoutVectors ? ` (${out.meaning.sectionsWithoutVectors} sections still on words alone)` : ''}`
     : ' · embeddings off';
-  lines.push(`contractVersion ${out.contractVersion} · indexedAt ${out.indexedAt ?? 'never'}${meaning}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`);
+  lines.push(
+    `contractVersion ${out.contractVersion} · indexedAt ${out.indexedAt ?? 'never'}${meaning}${out.degraded.length ? ` · degraded: ${out.degraded.join(', ')}` : ''}`,
+  );
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
 /**
- * `workspace_expand`: walk the component graph from one entity (seed 001).
+ * `workspace_expand`: walk the component graph from one entity (docs/ARCHITECTURE.md, workspace_context's contract).
  *
  * Depth over 3 and limit over 100 are refused with a message rather than clamped: a silently
  * smaller graph looks complete. Whatever the limit or the byte budget drops is reported as
@@ -7,12 +7,19 @@
  */
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
-import type { Engine } from '../engine/engine';
-import type { GraphEdge } from '../engine/graph/componentGraph';
-import { resolveEntityInput, summarizeEntity } from '../engine/graph/entityLookup';
-import { inverseType, RELATION_TYPES } from '../engine/graph/relationTypes';
-import { MAX_WALK_DEPTH, typesAgainstDirection, walkGraph, type WalkDirection } from '../engine/graph/walk';
-import type { RelationType } from '../engine/model';
+import {
+  type Engine,
+  type GraphEdge,
+  resolveEntityInput,
+  summarizeEntity,
+  inverseType,
+  RELATION_TYPES,
+  MAX_WALK_DEPTH,
+  typesAgainstDirection,
+  walkGraph,
+  type WalkDirection,
+  type RelationType,
+} from '../engine';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
 import type { ToolDefinition } from './toolDefinition';
@@ -25,19 +32,39 @@ export const EXPAND_MAX_LIMIT = 100;
 export const EXPAND_BYTE_BUDGET = 48 * 1024;
 
 const input = {
-  workspace: boundedString(INPUT_LIMITS.workspace).min(1).describe(`Workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters).`),
+  workspace: boundedString(INPUT_LIMITS.workspace)
+    .min(1)
+    .describe(`Workspace folder to answer from: its name or path (at most ${INPUT_LIMITS.workspace} characters).`),
   entityRef: boundedString(INPUT_LIMITS.entityRef)
     .min(1)
-    .describe(`Entity to start from: \`kind:namespace/name\`, \`kind:name\`, or a name when only one entity has it (at most ${INPUT_LIMITS.entityRef} characters).`),
-  depth: wholeNumber(1, MAX_WALK_DEPTH, 1, 'deeper walks are refused, never clamped (a smaller graph would look complete): expand again from an entity at the edge').describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
+    .describe(
+      `Entity to start from: \`kind:namespace/name\`, \`kind:name\`, or a name when only one entity has it (at most ${INPUT_LIMITS.entityRef} characters).`,
+    ),
+  depth: wholeNumber(
+    1,
+    MAX_WALK_DEPTH,
+    1,
+    'deeper walks are refused, never clamped (a smaller graph would look complete): expand again from an entity at the edge',
+  ).describe(`Hops to walk, 1 to ${MAX_WALK_DEPTH} (default 1). Deeper asks are refused, not clamped.`),
   direction: oneOf(['out', 'in', 'both'] as const, 'a direction')
     .optional()
-    .describe('By the relation\'s meaning: `out` for what the entity depends on or points to (dependsOn, consumesApi, providesApi, ownedBy, partOf, childOf, memberOf); `in` for what depends on it or points to it (dependencyOf, apiConsumedBy, apiProvidedBy, ownerOf, hasPart, parentOf, hasMember); `both` (default) for either.'),
+    .describe(
+      "By the relation's meaning: `out` for what the entity depends on or points to (dependsOn, consumesApi, providesApi, ownedBy, partOf, childOf, memberOf); `in` for what depends on it or points to it (dependencyOf, apiConsumedBy, apiProvidedBy, ownerOf, hasPart, parentOf, hasMember); `both` (default) for either.",
+    ),
   edgeTypes: boundedList(oneOf(RELATION_TYPES, 'a relation type', true))
     .optional()
-    .describe(`Relation types to follow, as Backstage names them read from the entity at hand, so each type has one direction (dependsOn is out, dependencyOf in; a type of the other side with an explicit direction is refused): ${RELATION_TYPES.join(', ')}.`),
-  limit: wholeNumber(1, EXPAND_MAX_LIMIT, EXPAND_DEFAULT_LIMIT, 'narrow the walk with edgeTypes or direction instead').describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
-  asOf: boundedString(INPUT_LIMITS.asOf).optional().describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
+    .describe(
+      `Relation types to follow, as Backstage names them read from the entity at hand, so each type has one direction (dependsOn is out, dependencyOf in; a type of the other side with an explicit direction is refused): ${RELATION_TYPES.join(', ')}.`,
+    ),
+  limit: wholeNumber(
+    1,
+    EXPAND_MAX_LIMIT,
+    EXPAND_DEFAULT_LIMIT,
+    'narrow the walk with edgeTypes or direction instead',
+  ).describe(`Most edges to return, 1 to ${EXPAND_MAX_LIMIT} (default ${EXPAND_DEFAULT_LIMIT}).`),
+  asOf: boundedString(INPUT_LIMITS.asOf)
+    .optional()
+    .describe(`ISO date-time or commit: walk the catalog as it was then (at most ${INPUT_LIMITS.asOf} characters).`),
 };
 
 const entitySummary = z.object({
@@ -108,9 +135,34 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
   input,
   output,
   run(services: Services, args, context) {
-    return logged(services, context, 'workspace_expand', { entityRef: args.entityRef, depth: args.depth, direction: args.direction, edgeTypes: args.edgeTypes, limit: args.limit, asOf: args.asOf }, () => walk(services.engine, args), (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }));
+    return logged(
+      services,
+      context,
+      'workspace_expand',
+      {
+        entityRef: args.entityRef,
+        depth: args.depth,
+        direction: args.direction,
+        edgeTypes: args.edgeTypes,
+        limit: args.limit,
+        asOf: args.asOf,
+      },
+      () => walk(services.engine, args),
+      (out) => ({ resultIds: out.nodes.map((n) => n.ref), empty: out.edges.length === 0 }),
+    );
   },
-  unreadable: (args, notice) => ({ workspace: args.workspace, notice, depth: args.depth ?? 1, direction: args.direction ?? 'both', edgeTypes: args.edgeTypes ? [...new Set(args.edgeTypes)] : null, edges: [], nodes: [], totalEdges: 0, degraded: ['scope-unreadable'], indexedAt: null }),
+  unreadable: (args, notice) => ({
+    workspace: args.workspace,
+    notice,
+    depth: args.depth ?? 1,
+    direction: args.direction ?? 'both',
+    edgeTypes: args.edgeTypes ? [...new Set(args.edgeTypes)] : null,
+    edges: [],
+    nodes: [],
+    totalEdges: 0,
+    degraded: ['scope-unreadable'],
+    indexedAt: null,
+  }),
   renderText: renderExpand,
 };
 
@@ -126,7 +178,18 @@ async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
   const found = await stateForQuery(engine, args.workspace, args.asOf);
   if (found.kind !== 'ready') {
     const notice = 'The index is still empty; indexing has started. Ask again in a moment.';
-    return { workspace: found.workspace.name, notice, depth, direction, edgeTypes: edgeTypes ? [...edgeTypes] : null, edges: [], nodes: [], totalEdges: 0, degraded: found.degraded, indexedAt: null };
+    return {
+      workspace: found.workspace.name,
+      notice,
+      depth,
+      direction,
+      edgeTypes: edgeTypes ? [...edgeTypes] : null,
+      edges: [],
+      nodes: [],
+      totalEdges: 0,
+      degraded: found.degraded,
+      indexedAt: null,
+    };
   }
   const { state, degraded, workspace } = found;
 
@@ -161,7 +224,13 @@ async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
     .filter((n) => touched.has(n.key))
     .map((n): ExpandNode => {
       const entity = state.graph.get(n.key);
-      return { ref: n.ref, kind: entity?.kind ?? n.ref.split(':')[0], title: entity?.title, depth: n.depth, resolved: n.resolved };
+      return {
+        ref: n.ref,
+        kind: entity?.kind ?? n.ref.split(':')[0],
+        title: entity?.title,
+        depth: n.depth,
+        resolved: n.resolved,
+      };
     });
   const capped = droppedByLimit + droppedByBudget > 0;
   return {
@@ -185,7 +254,9 @@ async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
  */
 function againstMessage(types: RelationType[], direction: WalkDirection): string {
   const other = direction === 'out' ? 'in' : 'out';
-  const named = types.map((t) => `${t} is ${other} (read from the entity; its ${direction} half is ${inverseType(t)})`).join('; ');
+  const named = types
+    .map((t) => `${t} is ${other} (read from the entity; its ${direction} half is ${inverseType(t)})`)
+    .join('; ');
   return `edgeTypes: ${named}. With direction "${direction}" it can never match: ask direction "${other}" or "both", or name ${types.map(inverseType).join(', ')}.`;
 }
 
@@ -204,17 +275,28 @@ function toExpandEdge(edge: GraphEdge, depth: number): ExpandEdge {
 export function renderExpand(out: ExpandOutput): string {
   const lines: string[] = [];
   const e = out.entity;
-  if (!e) return [out.notice ?? 'Nothing to walk.', out.degraded.length ? `degraded: ${out.degraded.join(', ')}` : ''].filter(Boolean).join('\n');
+  if (!e)
+    return [out.notice ?? 'Nothing to walk.', out.degraded.length ? `degraded: ${out.degraded.join(', ')}` : '']
+      .filter(Boolean)
+      .join('\n');
   lines.push(`# ${e.ref}${e.title ? ` (${e.title})` : ''}`);
-  const facts = [e.type && `type ${e.type}`, e.lifecycle && `lifecycle ${e.lifecycle}`, e.owner && `owner ${e.owner}`].filter(Boolean);
+  const facts = [
+    e.type && `type ${e.type}`,
+    e.lifecycle && `lifecycle ${e.lifecycle}`,
+    e.owner && `owner ${e.owner}`,
+  ].filter(Boolean);
   if (facts.length) lines.push(facts.join(', '));
   if (e.description) lines.push(e.description);
   lines.push('');
   const filter = out.edgeTypes ? `, edge types ${out.edgeTypes.join(', ')}` : '';
-  lines.push(`Walk: depth ${out.depth}, direction ${out.direction}${filter}; ${out.edges.length} of ${out.totalEdges} edges.`);
+  lines.push(
+    `Walk: depth ${out.depth}, direction ${out.direction}${filter}; ${out.edges.length} of ${out.totalEdges} edges.`,
+  );
   for (const edge of out.edges) {
     const mark = edge.resolved ? '' : '  [unresolved]';
-    lines.push(`  ${'  '.repeat(edge.depth - 1)}${edge.source} --${edge.type}--> ${edge.target}${mark}   (${edge.declaredAt})`);
+    lines.push(
+      `  ${'  '.repeat(edge.depth - 1)}${edge.source} --${edge.type}--> ${edge.target}${mark}   (${edge.declaredAt})`,
+    );
   }
   if (out.edges.length === 0) lines.push('  (no edges)');
   if (out.candidatesCapped) {

@@ -91,7 +91,11 @@ function meaningOf(result: BenchResult, name: string) {
 }
 
 function run(script: string, args: string[]): string {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], { cwd: REPO_ROOT, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 });
+  const child = spawnSync(process.execPath, ['--import', 'tsx', script, ...args], {
+    cwd: REPO_ROOT,
+    encoding: 'utf8',
+    maxBuffer: 64 * 2 ** 20,
+  });
   assert.equal(child.status, 0, `${script} failed:\n${child.stderr}`);
   return child.stdout;
 }
@@ -109,20 +113,33 @@ describe('bench and eval, smoke', function () {
   it('npm run bench -- --quick --runs 1 prints every row and writes every figure', () => {
     const out = path.join(scratch, 'bench.json');
     const stdout = run('bench/bench.ts', ['--quick', '--runs', '1', '--out', out]);
-    const rowNames = stdout.split('\n').filter((l) => l.startsWith('| ')).map((l) => l.split(' | ')[0].slice(2));
+    const rowNames = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('| '))
+      .map((l) => l.split(' | ')[0].slice(2));
 
     assert.match(stdout, /^\| figure \| fernhill \| 1k \|$/m);
     for (const row of ENGINE_ROWS) assert.ok(rowNames.includes(row), `row "${row}" missing`);
     for (const tool of TOOLS) {
-      const name = tool.name === 'workspace_expand' ? 'query workspace_expand (depth 3): p50 / p95 ms' : `query ${tool.name}: p50 / p95 ms`;
+      const name =
+        tool.name === 'workspace_expand'
+          ? 'query workspace_expand (depth 3): p50 / p95 ms'
+          : `query ${tool.name}: p50 / p95 ms`;
       const line = stdout.split('\n').find((l) => l.startsWith(`| ${name} |`));
       assert.ok(line, `row for tool ${tool.name} missing`);
       assert.doesNotMatch(line, /skipped/, `tool ${tool.name} was not timed: ${line}`);
     }
-    for (const ws of ['fernhill', '1k']) assert.match(stdout, new RegExp(`^### ${ws}: [\\d,]+ sections, 50 queries`, 'm'));
-    for (const b of BASELINES) assert.equal(rowNames.filter((r) => r === b.label).length, 2, `baseline ${b.label} once per workspace`);
+    for (const ws of ['fernhill', '1k'])
+      assert.match(stdout, new RegExp(`^### ${ws}: [\\d,]+ sections, 50 queries`, 'm'));
+    for (const b of BASELINES)
+      assert.equal(rowNames.filter((r) => r === b.label).length, 2, `baseline ${b.label} once per workspace`);
     assert.equal(rowNames.filter((r) => r.startsWith('ours (')).length, 2);
-    const cells = (row: string) => stdout.split('\n').find((l) => l.startsWith(`| ${row} |`))?.split(' | ').slice(1);
+    const cells = (row: string) =>
+      stdout
+        .split('\n')
+        .find((l) => l.startsWith(`| ${row} |`))
+        ?.split(' | ')
+        .slice(1);
     for (const row of MEANING_ROWS) {
       const line = cells(row);
       assert.equal(line?.length, 2, `embeddings-on row "${row}" missing or not one cell per workspace`);
@@ -136,14 +153,28 @@ describe('bench and eval, smoke', function () {
     const result = JSON.parse(readFileSync(out, 'utf8')) as BenchResult;
     assert.equal(result.environment.cores, os.cpus().length);
     assert.equal(result.environment.node, process.version);
-    assert.equal(result.environment.commit, execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim());
-    assert.ok(stdout.includes(`commit ${result.environment.commit.slice(0, 12)}`) && stdout.includes(`${result.environment.cores} cores`) && stdout.includes(`Node ${process.version}`));
-    assert.deepEqual(result.tools, TOOLS.map((t) => t.name));
-    assert.deepEqual(result.workspaces.map((w) => w.figures.name), ['fernhill', '1k']);
+    assert.equal(
+      result.environment.commit,
+      execFileSync('git', ['rev-parse', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim(),
+    );
+    assert.ok(
+      stdout.includes(`commit ${result.environment.commit.slice(0, 12)}`) &&
+        stdout.includes(`${result.environment.cores} cores`) &&
+        stdout.includes(`Node ${process.version}`),
+    );
+    assert.deepEqual(
+      result.tools,
+      TOOLS.map((t) => t.name),
+    );
+    assert.deepEqual(
+      result.workspaces.map((w) => w.figures.name),
+      ['fernhill', '1k'],
+    );
     for (const { figures: f, generated } of result.workspaces) {
       const at = (what: string) => `${f.name}: ${what}`;
       assert.ok(f.counts.sections > 0 && f.counts.entities > 0, at('counts'));
-      if (generated) assert.equal(f.counts.sections, generated.predictedSections, at('sections indexed = sections generated'));
+      if (generated)
+        assert.equal(f.counts.sections, generated.predictedSections, at('sections indexed = sections generated'));
       for (const [what, x] of Object.entries({
         'cold median': f.coldIndex.runs.median,
         'cold first': f.coldIndex.firstRunMs,
@@ -212,17 +243,34 @@ describe('bench and eval, smoke', function () {
       })) {
         finite(x, at(what));
       }
-      assert.ok(m.snapshot.bytes > 0 && m.snapshot.vectorIndexBytes > 0 && m.snapshot.vectorCacheBytes > 0, at('snapshot files'));
+      assert.ok(
+        m.snapshot.bytes > 0 && m.snapshot.vectorIndexBytes > 0 && m.snapshot.vectorCacheBytes > 0,
+        at('snapshot files'),
+      );
       assert.ok(m.snapshot.savedIndexUsed, at('the restored engine used the saved vector index'));
       assert.equal(m.prepare.coldEmbed, undefined, at('no cold embed in --quick'));
       for (const figure of [m.query.embedQuery, m.query.tool, m.memory.withModel]) {
-        assert.match('skipped' in figure ? figure.skipped : '', /^skipped in --quick: /, at('figures that need the model say why they are missing'));
+        assert.match(
+          'skipped' in figure ? figure.skipped : '',
+          /^skipped in --quick: /,
+          at('figures that need the model say why they are missing'),
+        );
       }
     }
 
-    assert.deepEqual(result.vectorIndex.map((v) => [v.size, v.vectors, v.queries]), [['1k', 1000, 50]]);
+    assert.deepEqual(
+      result.vectorIndex.map((v) => [v.size, v.vectors, v.queries]),
+      [['1k', 1000, 50]],
+    );
     const v = result.vectorIndex[0];
-    assert.deepEqual(v.hnsw.searches.map((s) => [s.efSearch, s.k]), [[64, 10], [10, 10], [ENGINE_K, ENGINE_K]]);
+    assert.deepEqual(
+      v.hnsw.searches.map((s) => [s.efSearch, s.k]),
+      [
+        [64, 10],
+        [10, 10],
+        [ENGINE_K, ENGINE_K],
+      ],
+    );
     for (const s of v.hnsw.searches) {
       assert.ok(s.recall >= 0 && s.recall <= 1, `recall ${s.recall}`);
       finite(s.latency.p95, `HNSW ef ${s.efSearch} p95`);
@@ -231,9 +279,19 @@ describe('bench and eval, smoke', function () {
     assert.ok(!('skipped' in v.hnswlib), 'hnswlib-node measured beside the built-in graph');
     const hnswlib = v.hnswlib as Exclude<typeof v.hnswlib, { skipped: string }>;
     assert.deepEqual([v.hnsw.backend, hnswlib.backend], ['hnsw', 'hnswlib']);
-    assert.deepEqual(hnswlib.searches.map((s) => [s.efSearch, s.k]), [[64, 10], [10, 10], [ENGINE_K, ENGINE_K]]);
-    for (const g of [v.hnsw, hnswlib]) for (const x of [g.buildMs, g.buildCpuMs, g.fileBytes, g.saveMs, g.loadMs, g.rssBytes]) finite(x, `${g.backend} figure`);
-    for (const x of [v.exact.buildMs, v.exact.bytes, v.exact.latency.p95, v.exact.engineK.p95]) finite(x, 'vector index figure');
+    assert.deepEqual(
+      hnswlib.searches.map((s) => [s.efSearch, s.k]),
+      [
+        [64, 10],
+        [10, 10],
+        [ENGINE_K, ENGINE_K],
+      ],
+    );
+    for (const g of [v.hnsw, hnswlib])
+      for (const x of [g.buildMs, g.buildCpuMs, g.fileBytes, g.saveMs, g.loadMs, g.rssBytes])
+        finite(x, `${g.backend} figure`);
+    for (const x of [v.exact.buildMs, v.exact.bytes, v.exact.latency.p95, v.exact.engineK.p95])
+      finite(x, 'vector index figure');
     // The built-in graph's file holds the int8 vectors and the links; hnswlib's a float32 copy besides.
     assert.ok(v.hnsw.fileBytes > 1000 * 384, 'the graph file holds every vector');
     assert.ok(hnswlib.fileBytes > 1000 * 384 * 4, 'the hnswlib file holds every vector');
@@ -243,7 +301,8 @@ describe('bench and eval, smoke', function () {
     const out = path.join(scratch, 'eval.json');
     const stdout = run('bench/eval.ts', ['--dataset', 'fernhill', '--out', out]);
     const cases = loadCases(path.join(REPO_ROOT, 'examples', 'fernhill-cases.yaml'));
-    const count = (pick: (c: (typeof cases)[number]) => string, value: string) => cases.filter((c) => pick(c) === value).length;
+    const count = (pick: (c: (typeof cases)[number]) => string, value: string) =>
+      cases.filter((c) => pick(c) === value).length;
     const result = JSON.parse(readFileSync(out, 'utf8')) as EvalResult;
     assert.equal(result.scifact, undefined);
     assert.equal(result.embeddings, 'off');
@@ -251,31 +310,63 @@ describe('bench and eval, smoke', function () {
     assert.equal(fh.cases, cases.length);
     assert.equal(fh.meaning, undefined, 'words only: nothing embedded');
     const systems = fh.systems.map((s) => s.system);
-    assert.deepEqual(systems, [...(TOOLS.some((t) => t.name === 'workspace_context') ? [ourSystemLabel('off')] : []), ...BASELINES.map((b) => b.label)]);
+    assert.deepEqual(systems, [
+      ...(TOOLS.some((t) => t.name === 'workspace_context') ? [ourSystemLabel('off')] : []),
+      ...BASELINES.map((b) => b.label),
+    ]);
     for (const s of fh.systems) {
       assert.equal(s.cases.length, cases.length);
       assert.equal(s.overall.queries, cases.length);
-      for (const m of [s.overall.ndcg10, s.overall.recall5, s.overall.recall10, s.overall.mrr10]) assert.ok(m >= 0 && m <= 1);
+      for (const m of [s.overall.ndcg10, s.overall.recall5, s.overall.recall10, s.overall.mrr10])
+        assert.ok(m >= 0 && m <= 1);
       assert.deepEqual(Object.keys(s.byKind).sort(), ['meaning', 'words']);
-      assert.deepEqual(Object.keys(s.bySourceKind).sort(), ['catalog_doc', 'catalog_entity', 'epic_doc', 'library', 'repo_overview']);
+      assert.deepEqual(Object.keys(s.bySourceKind).sort(), [
+        'catalog_doc',
+        'catalog_entity',
+        'epic_doc',
+        'library',
+        'repo_overview',
+      ]);
       assert.equal(s.overall.passed, s.cases.filter((c) => c.passed).length);
       assert.ok(stdout.includes(`| ${s.system} | ${s.overall.ndcg10.toFixed(3)} |`), `overall row of ${s.system}`);
     }
-    for (const kind of ['meaning', 'words']) assert.ok(stdout.includes(`| kind ${kind} (${count((c) => c.kind, kind)}) |`), kind);
-    for (const source of ['catalog_doc', 'library']) assert.ok(stdout.includes(`| source ${source} (${count((c) => c.sourceKind, source)}) |`), source);
+    for (const kind of ['meaning', 'words'])
+      assert.ok(stdout.includes(`| kind ${kind} (${count((c) => c.kind, kind)}) |`), kind);
+    for (const source of ['catalog_doc', 'library'])
+      assert.ok(stdout.includes(`| source ${source} (${count((c) => c.sourceKind, source)}) |`), source);
     const failing = fh.systems[0].cases.filter((c) => !c.passed);
     assert.ok(stdout.includes(`Failing cases for ${fh.systems[0].system} (${failing.length})`));
-    for (const c of failing) assert.match(stdout, new RegExp(`^\\| ${c.id} \\| ${c.kind} \\| ${c.sourceKind} \\| ${c.within} \\| ${c.rank === null ? '> 20' : c.rank} \\|`, 'm'));
+    for (const c of failing)
+      assert.match(
+        stdout,
+        new RegExp(
+          `^\\| ${c.id} \\| ${c.kind} \\| ${c.sourceKind} \\| ${c.within} \\| ${c.rank === null ? '> 20' : c.rank} \\|`,
+          'm',
+        ),
+      );
   });
 
   it('reads SciFact in its BEIR layout and writes each abstract as one section', () => {
     const dir = path.join(scratch, 'scifact');
     mkdirSync(path.join(dir, 'qrels'), { recursive: true });
-    writeFileSync(path.join(dir, 'corpus.jsonl'), ['{"_id": "10", "title": "Alpha", "text": "first\\nline"}', '{"_id": "11", "title": "Beta", "text": "# not a heading"}', ''].join('\n'));
-    writeFileSync(path.join(dir, 'queries.jsonl'), ['{"_id": "1", "text": "alpha?"}', '{"_id": "2", "text": "unjudged"}'].join('\n'));
+    writeFileSync(
+      path.join(dir, 'corpus.jsonl'),
+      [
+        '{"_id": "10", "title": "Alpha", "text": "first\\nline"}',
+        '{"_id": "11", "title": "Beta", "text": "# not a heading"}',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      path.join(dir, 'queries.jsonl'),
+      ['{"_id": "1", "text": "alpha?"}', '{"_id": "2", "text": "unjudged"}'].join('\n'),
+    );
     writeFileSync(path.join(dir, 'qrels', 'test.tsv'), 'query-id\tcorpus-id\tscore\r\n1\t10\t1\r\n');
     const corpus = loadScifact(dir);
-    assert.deepEqual(corpus.docs, [{ id: '10', title: 'Alpha', text: 'first\nline' }, { id: '11', title: 'Beta', text: '# not a heading' }]);
+    assert.deepEqual(corpus.docs, [
+      { id: '10', title: 'Alpha', text: 'first\nline' },
+      { id: '11', title: 'Beta', text: '# not a heading' },
+    ]);
     assert.deepEqual(corpus.queries, [{ id: '1', text: 'alpha?' }]);
     assert.deepEqual([...corpus.qrels.get('1')!], [['10', 1]]);
     assert.equal(abstractMarkdown('Alpha', 'first\nline'), '# Alpha\n\nfirst line\n');

@@ -11,7 +11,7 @@ describe('bench/baselines/bm25', () => {
   ];
   const index = Bm25Index.build(docs);
 
-  it('finds a term in the documents holding it only, with Anserini\'s BEIR settings', () => {
+  it("finds a term in the documents holding it only, with Anserini's BEIR settings", () => {
     assert.deepEqual(index.search('ledger', 10), [101]);
     assert.deepEqual(index.search('journals', 10), [101], 'stemmed like the engine: journals -> journal');
     assert.equal(BM25_K1, 0.9);
@@ -56,7 +56,16 @@ describe('bench/queries', () => {
 
   it('draws content words only, identifiers kept whole', () => {
     const { words, counts } = corpusVocabulary(texts);
-    assert.deepEqual(words, ['deploy', 'billing-worker', 'ledger', 'migration', 'billing', 'retries', 'posts', 'entries']);
+    assert.deepEqual(words, [
+      'deploy',
+      'billing-worker',
+      'ledger',
+      'migration',
+      'billing',
+      'retries',
+      'posts',
+      'entries',
+    ]);
     assert.deepEqual([...counts], [1, 1, 2, 1, 1, 1, 1, 1]);
   });
 

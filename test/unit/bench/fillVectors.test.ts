@@ -34,7 +34,10 @@ describe('bench fillVectorCache', function () {
     const plan = planWindows(state);
     const live = state.sections.filter((e) => e !== undefined);
     assert.equal(plan.sections, live.length);
-    assert.equal(plan.windows, live.reduce((n, e) => n + splitWindows(embeddingText(e), { maxTokens: MINILM_MAX_INPUT_TOKENS }).length, 0));
+    assert.equal(
+      plan.windows,
+      live.reduce((n, e) => n + splitWindows(embeddingText(e), { maxTokens: MINILM_MAX_INPUT_TOKENS }).length, 0),
+    );
     assert.ok(plan.digests.length <= plan.windows && new Set(plan.digests).size === plan.digests.length);
 
     const pool = syntheticPool(1);

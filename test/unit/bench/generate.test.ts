@@ -14,7 +14,13 @@ function digests(dir: string, prefix = ''): Map<string, string> {
     if (entry.name === '.git') continue;
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
     if (entry.isDirectory()) for (const [k, v] of digests(dir, rel)) out.set(k, v);
-    else out.set(rel, createHash('sha256').update(readFileSync(path.join(dir, rel))).digest('hex'));
+    else
+      out.set(
+        rel,
+        createHash('sha256')
+          .update(readFileSync(path.join(dir, rel)))
+          .digest('hex'),
+      );
   }
   return out;
 }
@@ -56,11 +62,28 @@ describe('bench/generate', function () {
   it('writes every source kind, with relations between entities, near the size asked for', () => {
     const files = [...digests(first.dir).keys()];
     assert.ok(first.predictedSections >= 1000 && first.predictedSections < 1200, `sections ${first.predictedSections}`);
-    assert.ok(files.includes('org/catalog/groups.yaml') && files.includes('org/catalog/users.yaml') && files.includes('AGENTS.md'));
-    assert.ok(files.some((f) => /^[^/]+\/services\/[^/]+\/mkdocs\.yml$/.test(f)), 'TechDocs sites');
-    assert.ok(files.some((f) => /^[^/]+\/overview\.md$/.test(f)), 'repository overviews');
-    assert.ok(files.some((f) => /^[^/]+\/epics\/[^/]+\.md$/.test(f)), 'epics');
-    assert.ok(files.some((f) => /^\.context\/rules\/[^/]+\.md$/.test(f)) && files.includes('.context/packs/service-change.yaml'), 'library');
+    assert.ok(
+      files.includes('org/catalog/groups.yaml') &&
+        files.includes('org/catalog/users.yaml') &&
+        files.includes('AGENTS.md'),
+    );
+    assert.ok(
+      files.some((f) => /^[^/]+\/services\/[^/]+\/mkdocs\.yml$/.test(f)),
+      'TechDocs sites',
+    );
+    assert.ok(
+      files.some((f) => /^[^/]+\/overview\.md$/.test(f)),
+      'repository overviews',
+    );
+    assert.ok(
+      files.some((f) => /^[^/]+\/epics\/[^/]+\.md$/.test(f)),
+      'epics',
+    );
+    assert.ok(
+      files.some((f) => /^\.context\/rules\/[^/]+\.md$/.test(f)) &&
+        files.includes('.context/packs/service-change.yaml'),
+      'library',
+    );
     for (const kind of ['Group', 'User', 'Domain', 'System', 'Component', 'API', 'Resource', 'Location']) {
       assert.ok((first.entitiesByKind[kind] ?? 0) > 0, `no ${kind}`);
     }
@@ -83,7 +106,11 @@ describe('bench/generate', function () {
       assert.equal(state.counts.files, first.files);
       // Every repository (with its overview) is a root, plus the workspace folder itself.
       assert.equal(state.repos.length, first.repositories + 1);
-      assert.ok(state.counts.edgesByType.dependsOn > 0 && state.counts.edgesByType.consumesApi > 0 && state.counts.edgesByType.memberOf > 0);
+      assert.ok(
+        state.counts.edgesByType.dependsOn > 0 &&
+          state.counts.edgesByType.consumesApi > 0 &&
+          state.counts.edgesByType.memberOf > 0,
+      );
       for (const kind of ['catalog_entity', 'catalog_doc', 'repo_overview', 'epic_doc', 'library'] as const) {
         assert.ok(state.counts.bySourceKind[kind] > 0, `no ${kind}`);
       }
@@ -95,11 +122,17 @@ describe('bench/generate', function () {
   it('makes each repository a git repository with back-dated commits in git mode', async () => {
     const made = generateWorkspace({ dir: fresh(), sections: 300, seed: 3, git: true });
     const repo = path.join(made.dir, path.dirname(made.probes.catalogFile));
-    const log = execFileSync('git', ['log', '--format=%ad %s', '--date=iso-strict'], { cwd: repo, encoding: 'utf8' }).trim().split('\n');
+    const log = execFileSync('git', ['log', '--format=%ad %s', '--date=iso-strict'], { cwd: repo, encoding: 'utf8' })
+      .trim()
+      .split('\n');
     assert.equal(log.length, 3);
     assert.match(log[2], /part 1 of 3$/);
     for (const line of log) assert.ok(Date.parse(line.split(' ')[0]) < Date.UTC(2026, 9, 1), line);
-    assert.equal(execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' }), '', 'every file is committed');
+    assert.equal(
+      execFileSync('git', ['status', '--porcelain'], { cwd: repo, encoding: 'utf8' }),
+      '',
+      'every file is committed',
+    );
     const engine = new Engine({ folders: [{ name: 'ws', absPath: made.dir }], settings: { refreshAfterMs: 0 } });
     try {
       const state = await engine.waitForIndex();

@@ -7,7 +7,19 @@ describe('bench vector index figures', function () {
 
   it('recall is the mean share of each exact top k found', () => {
     assert.equal(meanRecall([[1, 2, 3]], [[3, 2, 1]]), 1);
-    assert.equal(meanRecall([[1, 9, 8], [4, 5, 6]], [[1, 2, 3], [4, 5, 6]]), (1 / 3 + 1) / 2);
+    assert.equal(
+      meanRecall(
+        [
+          [1, 9, 8],
+          [4, 5, 6],
+        ],
+        [
+          [1, 2, 3],
+          [4, 5, 6],
+        ],
+      ),
+      (1 / 3 + 1) / 2,
+    );
     assert.equal(meanRecall([[7]], [[1, 2]]), 0);
     assert.ok(Number.isNaN(meanRecall([], [])));
   });
@@ -20,18 +32,38 @@ describe('bench vector index figures', function () {
     assert.equal(f.queries, 30);
     assert.equal(f.hnsw.m, 16);
     assert.equal(f.hnsw.efConstruction, 200);
-    assert.deepEqual(f.hnsw.searches.map((s) => [s.efSearch, s.k, s.latency.n]), [[64, 10, 30], [LOW_EF_SEARCH, 10, 30], [ENGINE_K, ENGINE_K, 30]]);
+    assert.deepEqual(
+      f.hnsw.searches.map((s) => [s.efSearch, s.k, s.latency.n]),
+      [
+        [64, 10, 30],
+        [LOW_EF_SEARCH, 10, 30],
+        [ENGINE_K, ENGINE_K, 30],
+      ],
+    );
     for (const s of f.hnsw.searches) assert.ok(s.recall >= 0 && s.recall <= 1);
     // The built-in graph saves the int8 codes and links; hnswlib-node a float32 copy besides.
     assert.equal(f.hnsw.backend, 'hnsw');
-    assert.ok(f.hnsw.fileBytes > 300 * 384 && f.hnsw.fileBytes < 300 * 384 * 4, `the saved graph holds every int8 vector (${f.hnsw.fileBytes} bytes)`);
+    assert.ok(
+      f.hnsw.fileBytes > 300 * 384 && f.hnsw.fileBytes < 300 * 384 * 4,
+      `the saved graph holds every int8 vector (${f.hnsw.fileBytes} bytes)`,
+    );
     assert.ok(!('skipped' in f.hnswlib), 'hnswlib-node measured beside it');
     const hnswlib = f.hnswlib as Exclude<typeof f.hnswlib, { skipped: string }>;
     assert.equal(hnswlib.backend, 'hnswlib');
-    assert.deepEqual(hnswlib.searches.map((s) => [s.efSearch, s.k, s.latency.n]), [[64, 10, 30], [LOW_EF_SEARCH, 10, 30], [ENGINE_K, ENGINE_K, 30]]);
+    assert.deepEqual(
+      hnswlib.searches.map((s) => [s.efSearch, s.k, s.latency.n]),
+      [
+        [64, 10, 30],
+        [LOW_EF_SEARCH, 10, 30],
+        [ENGINE_K, ENGINE_K, 30],
+      ],
+    );
     assert.ok(hnswlib.fileBytes > 300 * 384 * 4, 'the hnswlib file holds every float32 vector');
     assert.ok(Number.isFinite(f.hnsw.buildCpuMs) && Number.isFinite(hnswlib.buildCpuMs));
-    assert.ok(Number.isFinite(f.exact.bytes) && Number.isFinite(f.hnsw.rssBytes), 'memory figures (exact only under --expose-gc)');
+    assert.ok(
+      Number.isFinite(f.exact.bytes) && Number.isFinite(f.hnsw.rssBytes),
+      'memory figures (exact only under --expose-gc)',
+    );
     assert.equal(f.exact.latency.n, 30);
   });
 });

@@ -104,23 +104,63 @@ describe('bench/metrics', () => {
       const a = evaluateQuery(['a'], judged({ a: 1 }));
       const b = evaluateQuery(['x', 'x2', 'b'], judged({ b: 1 }));
       const mean = meanMetrics([a, null, b]);
-      assert.deepEqual(mean, { ndcg10: 0.75, recall5: 1, recall10: 1, mrr10: (1 + 1 / 3) / 2, queries: 2, unjudged: 1 });
+      assert.deepEqual(mean, {
+        ndcg10: 0.75,
+        recall5: 1,
+        recall10: 1,
+        mrr10: (1 + 1 / 3) / 2,
+        queries: 2,
+        unjudged: 1,
+      });
       assert.deepEqual(meanMetrics([null]), { ndcg10: 0, recall5: 0, recall10: 0, mrr10: 0, queries: 0, unjudged: 1 });
     });
   });
 
   describe('rankByScore', () => {
     it('sorts by score, highest first, and breaks ties by id', () => {
-      assert.deepEqual(rankByScore(new Map([['b', 1], ['c', 2], ['a', 1], ['d', 0.5]])), ['c', 'a', 'b', 'd']);
+      assert.deepEqual(
+        rankByScore(
+          new Map([
+            ['b', 1],
+            ['c', 2],
+            ['a', 1],
+            ['d', 0.5],
+          ]),
+        ),
+        ['c', 'a', 'b', 'd'],
+      );
     });
 
     it('gives the same list whatever order equal scores arrive in', () => {
-      const one = rankByScore(new Map([['q', 1], ['p', 1], ['r', 1]]));
-      const two = rankByScore(new Map([['r', 1], ['q', 1], ['p', 1]]));
+      const one = rankByScore(
+        new Map([
+          ['q', 1],
+          ['p', 1],
+          ['r', 1],
+        ]),
+      );
+      const two = rankByScore(
+        new Map([
+          ['r', 1],
+          ['q', 1],
+          ['p', 1],
+        ]),
+      );
       assert.deepEqual(one, ['p', 'q', 'r']);
       assert.deepEqual(two, one);
       // So a tie between a relevant and a non-relevant document always resolves the same way.
-      assert.equal(ndcgAt(rankByScore(new Map([['z', 1], ['a', 1]])), judged({ z: 1 })), 0.6309297535714575);
+      assert.equal(
+        ndcgAt(
+          rankByScore(
+            new Map([
+              ['z', 1],
+              ['a', 1],
+            ]),
+          ),
+          judged({ z: 1 }),
+        ),
+        0.6309297535714575,
+      );
     });
   });
 });

@@ -9,7 +9,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { localModelId } from '../../../server/src/engine/embeddings/localModels';
 import { textDigest, VectorCache, vectorCacheFileName } from '../../../server/src/engine/embeddings/vectorCache';
-import { grownVector, HELD_OUT, heldOutVector, normalise, scifactPool, syntheticPool, type VectorPool } from '../../../bench/standinVectors';
+import {
+  grownVector,
+  HELD_OUT,
+  heldOutVector,
+  normalise,
+  scifactPool,
+  syntheticPool,
+  type VectorPool,
+} from '../../../bench/standinVectors';
 import { Random } from '../../../bench/random';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * b[i], 0);
@@ -33,7 +41,10 @@ describe('bench stand-in vectors', () => {
     }
     const mean = cosines.reduce((a, b) => a + b, 0) / cosines.length;
     assert.ok(mean > 0.88 && mean < 0.92, `mean cosine to the row ${mean}`);
-    assert.ok(cosines.every((c) => c < 0.999), 'every copy differs from its row');
+    assert.ok(
+      cosines.every((c) => c < 0.999),
+      'every copy differs from its row',
+    );
   });
 
   it('is the same for the same seed and differs for another', () => {
@@ -47,7 +58,8 @@ describe('bench stand-in vectors', () => {
   it('keeps the held-out query rows out of every grown set', () => {
     const q = heldOutVector(pool, 3);
     assert.deepEqual(q, pool.data.slice((pool.rows + 3) * 384, (pool.rows + 4) * 384));
-    for (let j = 0; j < pool.rows; j++) assert.ok(dot(q, grownVector(pool, j, 1)) < 0.999, `row ${j} is a held-out query`);
+    for (let j = 0; j < pool.rows; j++)
+      assert.ok(dot(q, grownVector(pool, j, 1)) < 0.999, `row ${j} is a held-out query`);
   });
 
   it('reads the SciFact pool from a vector cache file in digest order, held-out rows last', () => {
@@ -79,7 +91,7 @@ describe('bench stand-in vectors', () => {
     }
   });
 
-  it('says why there is no SciFact pool, and leaves another model\'s cache file alone', () => {
+  it("says why there is no SciFact pool, and leaves another model's cache file alone", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'wsctx-standin-'));
     try {
       assert.match(scifactPool(dir) as string, /^no SciFact vector cache at .*npm run eval/);

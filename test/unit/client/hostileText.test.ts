@@ -11,14 +11,19 @@ import { checkEntityDocsArgs, checkExpandArgs, isWorkspaceRelativePath } from '.
 import type { ExpandView } from '../../../client/src/pickItems';
 import { linkTargets } from '../../helpers/markdownLinks';
 
-const CLICK = '`` [x](command:workspaceContext.showEntityDocs?%5B%5D) <command:workspaceContext.showEntityDocs> [r]: command:workspaceContext.showEntityDocs\n\n[r] `';
+const CLICK =
+  '`` [x](command:workspaceContext.showEntityDocs?%5B%5D) <command:workspaceContext.showEntityDocs> [r]: command:workspaceContext.showEntityDocs\n\n[r] `';
 
 describe('client: hostile workspace text and command arguments', () => {
   it('the shared helpers keep any string text, in a code span or as text', () => {
     for (const s of [CLICK, '`', '``a``', ' ` ', '', 'a\n\n[x](command:y)', '\\[x](command:y)']) {
       assert.deepEqual(linkTargets(`a ${markdownText(s)} b`), [], s);
       assert.deepEqual(linkTargets(`a ${markdownCode(s)} b`), [], s);
-      assert.deepEqual(linkTargets(`[label](${markdownLinkTarget(`file:///ws/${s}`)}) ${markdownText(s)}`).length, 1, s);
+      assert.deepEqual(
+        linkTargets(`[label](${markdownLinkTarget(`file:///ws/${s}`)}) ${markdownText(s)}`).length,
+        1,
+        s,
+      );
     }
   });
 
@@ -30,7 +35,17 @@ describe('client: hostile workspace text and command arguments', () => {
       direction: 'out',
       totalEdges: 1,
       degraded: [CLICK],
-      edges: [{ source: `component:default/a${CLICK}`, type: `dependsOn${CLICK}`, target: 'component:default/b', resolved: true, depth: 1, declaredAt: `${CLICK}:3`, field: CLICK } as ExpandView['edges'][number]],
+      edges: [
+        {
+          source: `component:default/a${CLICK}`,
+          type: `dependsOn${CLICK}`,
+          target: 'component:default/b',
+          resolved: true,
+          depth: 1,
+          declaredAt: `${CLICK}:3`,
+          field: CLICK,
+        } as ExpandView['edges'][number],
+      ],
     };
     const targets = linkTargets(renderExpand(out));
     assert.equal(targets.length, 1);
@@ -40,24 +55,87 @@ describe('client: hostile workspace text and command arguments', () => {
   });
 
   it('/why shows questions, notices, labels and details as text', () => {
-    const passage = { id: '1', documentId: '2', title: CLICK, headingPath: [CLICK], label: CLICK, sourceKind: 'library', path: 'a.md', startLine: 1, endLine: 2, uri: 'file:///ws/a.md#L1-L2', score: 1, leadingWhy: [], why: [{ signal: 'words', weight: 1, raw: 1, contribution: 1, detail: CLICK }], preview: CLICK };
-    const result = { question: CLICK, notice: CLICK, contractVersion: 'v', indexedAt: null, degraded: [], passages: [passage] } as unknown as SearchResult;
+    const passage = {
+      id: '1',
+      documentId: '2',
+      title: CLICK,
+      headingPath: [CLICK],
+      label: CLICK,
+      sourceKind: 'library',
+      path: 'a.md',
+      startLine: 1,
+      endLine: 2,
+      uri: 'file:///ws/a.md#L1-L2',
+      score: 1,
+      leadingWhy: [],
+      why: [{ signal: 'words', weight: 1, raw: 1, contribution: 1, detail: CLICK }],
+      preview: CLICK,
+    };
+    const result = {
+      question: CLICK,
+      notice: CLICK,
+      contractVersion: 'v',
+      indexedAt: null,
+      degraded: [],
+      passages: [passage],
+    } as unknown as SearchResult;
     assert.deepEqual(linkTargets(whyHeader(result)), []);
     for (const block of whyBlocks(result)) assert.deepEqual(linkTargets(`${block.heading}\n\n${block.table}`), []);
   });
 
   it('the trusted commands take an entity ref and workspace paths, never a URI or a path out', () => {
-    assert.equal(checkExpandArgs({ entityRef: 'component:default/billing-worker', direction: 'in', depth: 2 }).ok, true);
-    for (const bad of [{ entityRef: 'file:///etc/passwd', direction: 'out', depth: 1 }, { entityRef: 'a b', direction: 'out', depth: 1 }, { entityRef: 'x', direction: 'up', depth: 1 }, { entityRef: 'x', direction: 'out', depth: 9 }, null, 'component:x']) {
+    assert.equal(
+      checkExpandArgs({ entityRef: 'component:default/billing-worker', direction: 'in', depth: 2 }).ok,
+      true,
+    );
+    for (const bad of [
+      { entityRef: 'file:///etc/passwd', direction: 'out', depth: 1 },
+      { entityRef: 'a b', direction: 'out', depth: 1 },
+      { entityRef: 'x', direction: 'up', depth: 1 },
+      { entityRef: 'x', direction: 'out', depth: 9 },
+      null,
+      'component:x',
+    ]) {
       assert.equal(checkExpandArgs(bad).ok, false, JSON.stringify(bad));
     }
-    const good = checkEntityDocsArgs({ entityRef: 'component:default/x', docs: [{ title: 'Runbook', path: 'services/x/docs/runbook.md', sourceKind: 'catalog_doc' }] });
-    assert.deepEqual(good, { ok: true, value: { entityRef: 'component:default/x', docs: [{ title: 'Runbook', path: 'services/x/docs/runbook.md', sourceKind: 'catalog_doc' }] } });
-    for (const path of ['file:///etc/passwd', '/etc/passwd', '../../etc/passwd', 'a/../../b', 'C:\\x', 'vscode-userdata:/x', 'a//b', './a', 'a\u0000b', '']) {
+    const good = checkEntityDocsArgs({
+      entityRef: 'component:default/x',
+      docs: [{ title: 'Runbook', path: 'services/x/docs/runbook.md', sourceKind: 'catalog_doc' }],
+    });
+    assert.deepEqual(good, {
+      ok: true,
+      value: {
+        entityRef: 'component:default/x',
+        docs: [{ title: 'Runbook', path: 'services/x/docs/runbook.md', sourceKind: 'catalog_doc' }],
+      },
+    });
+    for (const path of [
+      'file:///etc/passwd',
+      '/etc/passwd',
+      '../../etc/passwd',
+      'a/../../b',
+      'C:\\x',
+      'vscode-userdata:/x',
+      'a//b',
+      './a',
+      'a\u0000b',
+      '',
+    ]) {
       assert.equal(isWorkspaceRelativePath(path), false, path);
-      assert.equal(checkEntityDocsArgs({ entityRef: 'component:default/x', docs: [{ title: 't', path, sourceKind: 'library' }] }).ok, false, path);
+      assert.equal(
+        checkEntityDocsArgs({ entityRef: 'component:default/x', docs: [{ title: 't', path, sourceKind: 'library' }] })
+          .ok,
+        false,
+        path,
+      );
     }
     // The old shape, a URI per document, is refused.
-    assert.equal(checkEntityDocsArgs({ entityRef: 'component:default/x', docs: [{ title: 't', uri: 'file:///etc/passwd', sourceKind: 'library' }] }).ok, false);
+    assert.equal(
+      checkEntityDocsArgs({
+        entityRef: 'component:default/x',
+        docs: [{ title: 't', uri: 'file:///etc/passwd', sourceKind: 'library' }],
+      }).ok,
+      false,
+    );
   });
 });

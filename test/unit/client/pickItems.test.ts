@@ -5,16 +5,55 @@
  */
 import assert from 'node:assert/strict';
 import type { DiagnosticsReport } from '../../../shared/protocol';
-import { diagnosticsRows, diagnosticsTitle, entityDocsRows, entityRows, expandRows, expandTitle, farEnd, parsePathLine, tocRows, type ExpandView } from '../../../client/src/pickItems';
+import {
+  diagnosticsRows,
+  diagnosticsTitle,
+  entityDocsRows,
+  entityRows,
+  expandRows,
+  expandTitle,
+  farEnd,
+  parsePathLine,
+  tocRows,
+  type ExpandView,
+} from '../../../client/src/pickItems';
 
 const walk: ExpandView = {
-  entity: { ref: 'group:default/payments-team', title: 'Payments team', sourceRef: 'platform-infra/catalog/groups.yaml:33' },
+  entity: {
+    ref: 'group:default/payments-team',
+    title: 'Payments team',
+    sourceRef: 'platform-infra/catalog/groups.yaml:33',
+  },
   depth: 2,
   direction: 'out',
   edges: [
-    { source: 'group:default/engineering', type: 'childOf', target: 'group:default/fernhill', depth: 2, resolved: true, declaredAt: 'platform-infra/catalog/groups.yaml:14', field: 'spec.children' },
-    { source: 'group:default/payments-team', type: 'childOf', target: 'group:default/engineering', depth: 1, resolved: true, declaredAt: 'platform-infra/catalog/groups.yaml:28', field: 'spec.children' },
-    { source: 'group:default/payments-team', type: 'memberOf', target: 'group:default/ghost', depth: 1, resolved: false, declaredAt: 'platform-infra/catalog/groups.yaml:40', field: 'spec.memberOf' },
+    {
+      source: 'group:default/engineering',
+      type: 'childOf',
+      target: 'group:default/fernhill',
+      depth: 2,
+      resolved: true,
+      declaredAt: 'platform-infra/catalog/groups.yaml:14',
+      field: 'spec.children',
+    },
+    {
+      source: 'group:default/payments-team',
+      type: 'childOf',
+      target: 'group:default/engineering',
+      depth: 1,
+      resolved: true,
+      declaredAt: 'platform-infra/catalog/groups.yaml:28',
+      field: 'spec.children',
+    },
+    {
+      source: 'group:default/payments-team',
+      type: 'memberOf',
+      target: 'group:default/ghost',
+      depth: 1,
+      resolved: false,
+      declaredAt: 'platform-infra/catalog/groups.yaml:40',
+      field: 'spec.memberOf',
+    },
   ],
   totalEdges: 3,
   degraded: [],
@@ -22,14 +61,22 @@ const walk: ExpandView = {
 
 describe('client pick rows', () => {
   it('titles a walk with the entity, direction, depth and edge counts', () => {
-    assert.equal(expandTitle(walk), 'group:default/payments-team (Payments team) · dependencies · depth 2 · 3 of 3 edges');
-    assert.equal(expandTitle({ ...walk, candidatesCapped: { droppedByLimit: 4, droppedByBudget: 0, limit: 3 } }), 'group:default/payments-team (Payments team) · dependencies · depth 2 · 3 of 3 edges, capped');
+    assert.equal(
+      expandTitle(walk),
+      'group:default/payments-team (Payments team) · dependencies · depth 2 · 3 of 3 edges',
+    );
+    assert.equal(
+      expandTitle({ ...walk, candidatesCapped: { droppedByLimit: 4, droppedByBudget: 0, limit: 3 } }),
+      'group:default/payments-team (Payments team) · dependencies · depth 2 · 3 of 3 edges, capped',
+    );
     assert.equal(expandTitle({ ...walk, entity: undefined, notice: 'No entity "x".' }), 'No entity "x".');
   });
 
   it('lists a walk hop by hop, marking unresolved edges and where each is declared', () => {
     assert.deepEqual(
-      expandRows(walk).map((r) => (r.kind === 'separator' ? `-- ${r.label}` : `${r.label} | ${r.description} | ${r.detail}`)),
+      expandRows(walk).map((r) =>
+        r.kind === 'separator' ? `-- ${r.label}` : `${r.label} | ${r.description} | ${r.detail}`,
+      ),
       [
         '-- 1 hop',
         'group:default/payments-team ─childOf→ group:default/engineering |  | declared at platform-infra/catalog/groups.yaml:28 (spec.children)',
@@ -41,8 +88,14 @@ describe('client pick rows', () => {
   });
 
   it('walks on from the far end of an edge: its target, since every edge is read from the entity it was reached from', () => {
-    assert.equal(farEnd({ source: 'component:default/billing-worker', target: 'resource:default/invoices-db' }), 'resource:default/invoices-db');
-    assert.equal(farEnd({ source: 'resource:default/invoices-db', target: 'component:default/billing-worker' }), 'component:default/billing-worker');
+    assert.equal(
+      farEnd({ source: 'component:default/billing-worker', target: 'resource:default/invoices-db' }),
+      'resource:default/invoices-db',
+    );
+    assert.equal(
+      farEnd({ source: 'resource:default/invoices-db', target: 'component:default/billing-worker' }),
+      'component:default/billing-worker',
+    );
   });
 
   it('reads path:line and path:start-end, and nothing else', () => {
@@ -59,14 +112,26 @@ describe('client pick rows', () => {
           name: 'rules',
           label: 'rules',
           documents: [
-            { id: 'ab12cd34', title: 'Money in minor units', namespace: 'rules', summary: 'Store money as integers.', sectionCount: 2, pinned: true, sections: [{ id: 'ef56ab78', heading: 'Why', depth: 2 }] },
+            {
+              id: 'ab12cd34',
+              title: 'Money in minor units',
+              namespace: 'rules',
+              summary: 'Store money as integers.',
+              sectionCount: 2,
+              pinned: true,
+              sections: [{ id: 'ef56ab78', heading: 'Why', depth: 2 }],
+            },
             { id: 'cd34ef56', title: 'Never log PANs', namespace: 'rules', sectionCount: 1, pinned: false },
           ],
         },
       ],
     });
     assert.deepEqual(
-      rows.map((r) => (r.kind === 'separator' ? `-- ${r.label}` : [r.label, r.description, r.detail ?? '', JSON.stringify(r.value)].join(' | '))),
+      rows.map((r) =>
+        r.kind === 'separator'
+          ? `-- ${r.label}`
+          : [r.label, r.description, r.detail ?? '', JSON.stringify(r.value)].join(' | '),
+      ),
       [
         '-- rules',
         '$(book) Money in minor units | ab12cd34 · 2 sections · pinned | Store money as integers. | {"kind":"document","id":"ab12cd34","title":"Money in minor units"}',
@@ -77,8 +142,15 @@ describe('client pick rows', () => {
   });
 
   it("lists a document's sections under its title", () => {
-    const rows = tocRows({ mode: 'document', document: { id: 'ab12cd34', title: 'Money in minor units', namespace: 'rules', sectionCount: 2, pinned: false }, sections: [{ id: 'ef56ab78', heading: 'Why', depth: 1 }] });
-    assert.deepEqual(rows.map((r) => r.label), ['Money in minor units', '\u2003Why']);
+    const rows = tocRows({
+      mode: 'document',
+      document: { id: 'ab12cd34', title: 'Money in minor units', namespace: 'rules', sectionCount: 2, pinned: false },
+      sections: [{ id: 'ef56ab78', heading: 'Why', depth: 1 }],
+    });
+    assert.deepEqual(
+      rows.map((r) => r.label),
+      ['Money in minor units', '\u2003Why'],
+    );
   });
 
   it('lists diagnostics by file with severity, place, code, source and the related place', () => {
@@ -90,14 +162,38 @@ describe('client pick rows', () => {
       bySeverity: { error: 1, warning: 1, info: 0 },
       byCode: {},
       items: [
-        { uri: 'file:///ws/a.yaml', path: 'a.yaml', range: range(17), severity: 'warning', code: 'ref.unresolved', message: 'No entity x', source: 'unresolved-refs', related: [] },
-        { uri: 'file:///ws/a.yaml', path: 'a.yaml', range: range(24), severity: 'error', code: 'catalog.duplicate', message: 'Declared twice', source: 'problems', related: [{ uri: 'file:///ws/b.yaml', path: 'b.yaml', range: range(2), message: 'first here' }] },
+        {
+          uri: 'file:///ws/a.yaml',
+          path: 'a.yaml',
+          range: range(17),
+          severity: 'warning',
+          code: 'ref.unresolved',
+          message: 'No entity x',
+          source: 'unresolved-refs',
+          related: [],
+        },
+        {
+          uri: 'file:///ws/a.yaml',
+          path: 'a.yaml',
+          range: range(24),
+          severity: 'error',
+          code: 'catalog.duplicate',
+          message: 'Declared twice',
+          source: 'problems',
+          related: [{ uri: 'file:///ws/b.yaml', path: 'b.yaml', range: range(2), message: 'first here' }],
+        },
       ],
     };
     assert.equal(diagnosticsTitle(report), 'Workspace Context: 2 diagnostics (1 error, 1 warning, 0 info)');
     assert.deepEqual(
-      diagnosticsRows(report).map((r) => (r.kind === 'separator' ? `-- ${r.label}` : `${r.label} | ${r.description} | ${r.detail}`)),
-      ['-- a.yaml', '$(warning) No entity x | a.yaml:18 | ref.unresolved · unresolved-refs', '$(error) Declared twice | a.yaml:25 | catalog.duplicate · problems · see b.yaml:3'],
+      diagnosticsRows(report).map((r) =>
+        r.kind === 'separator' ? `-- ${r.label}` : `${r.label} | ${r.description} | ${r.detail}`,
+      ),
+      [
+        '-- a.yaml',
+        '$(warning) No entity x | a.yaml:18 | ref.unresolved · unresolved-refs',
+        '$(error) Declared twice | a.yaml:25 | catalog.duplicate · problems · see b.yaml:3',
+      ],
     );
   });
 
@@ -108,14 +204,20 @@ describe('client pick rows', () => {
       { name: 'component:default/billing-worker', containerName: 'Billing worker' },
       { name: 'group:default/payments-team' },
     ]);
-    assert.deepEqual(rows.map((r) => (r.kind === 'item' ? [r.label, r.description] : [])), [
-      ['component:default/billing-worker', 'Billing worker'],
-      ['group:default/payments-team', ''],
-    ]);
+    assert.deepEqual(
+      rows.map((r) => (r.kind === 'item' ? [r.label, r.description] : [])),
+      [
+        ['component:default/billing-worker', 'Billing worker'],
+        ['group:default/payments-team', ''],
+      ],
+    );
   });
 
   it("lists an entity's documents with their kind", () => {
-    const rows = entityDocsRows({ entityRef: 'component:default/billing-worker', docs: [{ title: 'Runbook', path: 'docs/r.md', sourceKind: 'catalog_doc' }] });
+    const rows = entityDocsRows({
+      entityRef: 'component:default/billing-worker',
+      docs: [{ title: 'Runbook', path: 'docs/r.md', sourceKind: 'catalog_doc' }],
+    });
     assert.deepEqual(rows, [{ kind: 'item', label: 'Runbook', description: 'catalog doc', value: 'docs/r.md' }]);
   });
 });

@@ -20,14 +20,27 @@ const passage: SearchPassage = {
   score: 1.15,
   leadingWhy: [
     { signal: 'words', weight: 1, raw: 1, contribution: 1, detail: '3 of 3 terms' },
-    { signal: 'namedEntity', weight: 0.15, raw: 1, contribution: 0.15, detail: 'belongs to component:default/billing-worker' },
+    {
+      signal: 'namedEntity',
+      weight: 0.15,
+      raw: 1,
+      contribution: 0.15,
+      detail: 'belongs to component:default/billing-worker',
+    },
   ],
   why: [],
   preview: 'Roll back first, investigate second.',
 };
 
 function result(passages: SearchPassage[], extra: Partial<SearchResult> = {}): SearchResult {
-  return { question: 'how do I roll back billing-worker?', passages, contractVersion: '2026-11-30.2', indexedAt: null, degraded: [], ...extra };
+  return {
+    question: 'how do I roll back billing-worker?',
+    passages,
+    contractVersion: '2026-11-30.2',
+    indexedAt: null,
+    degraded: [],
+    ...extra,
+  };
 }
 
 describe('client search rows', () => {
@@ -43,16 +56,33 @@ describe('client search rows', () => {
   });
 
   it('keeps the server order and leaves the preview out when there is none', () => {
-    const second = { ...passage, id: 'x', label: 'Rolling back anything', score: 0.89, leadingWhy: [{ signal: 'words', weight: 1, raw: 0.74, contribution: 0.741, detail: '' }], preview: '' };
-    assert.deepEqual(searchRows(result([passage, second])).map((r) => [r.label, r.detail]), [
-      ['Deploy and rollback › Rolling back', 'score 1.15 · words +1.00 · namedEntity +0.15 — Roll back first, investigate second.'],
-      ['Rolling back anything', 'score 0.89 · words +0.74'],
-    ]);
+    const second = {
+      ...passage,
+      id: 'x',
+      label: 'Rolling back anything',
+      score: 0.89,
+      leadingWhy: [{ signal: 'words', weight: 1, raw: 0.74, contribution: 0.741, detail: '' }],
+      preview: '',
+    };
+    assert.deepEqual(
+      searchRows(result([passage, second])).map((r) => [r.label, r.detail]),
+      [
+        [
+          'Deploy and rollback › Rolling back',
+          'score 1.15 · words +1.00 · namedEntity +0.15 — Roll back first, investigate second.',
+        ],
+        ['Rolling back anything', 'score 0.89 · words +0.74'],
+      ],
+    );
   });
 
   it('says so when nothing matches, with the notice or the degraded flags', () => {
     assert.deepEqual(searchRows(result([], { notice: 'The index is cold; indexing started.' })), [
-      { label: 'No passages match "how do I roll back billing-worker?"', description: '', detail: 'The index is cold; indexing started.' },
+      {
+        label: 'No passages match "how do I roll back billing-worker?"',
+        description: '',
+        detail: 'The index is cold; indexing started.',
+      },
     ]);
     assert.equal(searchRows(result([], { degraded: ['index-cold'] }))[0].detail, 'degraded: index-cold');
     assert.equal(searchRows(result([]))[0].detail, 'Try other words, or an entity name.');
@@ -60,7 +90,10 @@ describe('client search rows', () => {
 
   it('titles the answer with its count and degraded flags', () => {
     assert.equal(searchTitle(result([passage])), 'Workspace context: 1 passage');
-    assert.equal(searchTitle(result([passage, passage], { degraded: ['embeddings-off'] })), 'Workspace context: 2 passages · degraded: embeddings-off');
+    assert.equal(
+      searchTitle(result([passage, passage], { degraded: ['embeddings-off'] })),
+      'Workspace context: 2 passages · degraded: embeddings-off',
+    );
   });
 
   it('scores with two decimals and the terms in the order given', () => {
@@ -73,7 +106,11 @@ describe('client search rows', () => {
   });
 
   it('splits a source URI into the file and its lines', () => {
-    assert.deepEqual(splitSourceUri('file:///ws/a.md#L35-L45'), { file: 'file:///ws/a.md', startLine: 35, endLine: 45 });
+    assert.deepEqual(splitSourceUri('file:///ws/a.md#L35-L45'), {
+      file: 'file:///ws/a.md',
+      startLine: 35,
+      endLine: 45,
+    });
     assert.deepEqual(splitSourceUri('file:///ws/a.md#L7'), { file: 'file:///ws/a.md', startLine: 7, endLine: 7 });
     assert.deepEqual(splitSourceUri('file:///ws/a.md'), { file: 'file:///ws/a.md', startLine: 1, endLine: 1 });
   });

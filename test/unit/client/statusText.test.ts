@@ -4,7 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import type { IndexStatus } from '../../../shared/protocol';
-import { describeStatus, formatIndexedAt, parseProgressCount, progressCount, reindexSummary } from '../../../client/src/statusText';
+import {
+  describeStatus,
+  formatIndexedAt,
+  parseProgressCount,
+  progressCount,
+  reindexSummary,
+} from '../../../client/src/statusText';
 
 function status(overrides: Partial<IndexStatus> = {}): IndexStatus {
   return {
@@ -12,7 +18,16 @@ function status(overrides: Partial<IndexStatus> = {}): IndexStatus {
     updating: false,
     indexedAt: '2026-11-30T14:05:12.345Z',
     folders: ['fernhill'],
-    counts: { files: 97, documents: 133, sections: 350, entities: 66, edges: 150, unresolvedEdges: 1, problems: 1, bySourceKind: {} },
+    counts: {
+      files: 97,
+      documents: 133,
+      sections: 350,
+      entities: 66,
+      edges: 150,
+      unresolvedEdges: 1,
+      problems: 1,
+      bySourceKind: {},
+    },
     lastPass: { kind: 'full', filesRead: 97, filesChanged: 0, filesRemoved: 0, durationMs: 412 },
     lastError: null,
     degraded: [],
@@ -29,7 +44,11 @@ describe('client status text', () => {
   });
 
   it('says cold before the first pass', () => {
-    const view = describeStatus({ status: status({ phase: 'cold', indexedAt: null, counts: null, lastPass: null }), client: 'running', trusted: true });
+    const view = describeStatus({
+      status: status({ phase: 'cold', indexedAt: null, counts: null, lastPass: null }),
+      client: 'running',
+      trusted: true,
+    });
     assert.equal(view.text, '$(circle-outline) Context: cold');
     assert.equal(view.detail, 'not indexed yet');
     assert.equal(view.severity, 'info');
@@ -37,11 +56,21 @@ describe('client status text', () => {
 
   it('says indexing n of N when the progress counts, or just indexing', () => {
     const indexing = status({ phase: 'indexing', indexedAt: null, counts: null, lastPass: null });
-    const counted = describeStatus({ status: indexing, client: 'running', trusted: true, progress: { message: 'Read 12 of 97 files', done: 12, total: 97 } });
+    const counted = describeStatus({
+      status: indexing,
+      client: 'running',
+      trusted: true,
+      progress: { message: 'Read 12 of 97 files', done: 12, total: 97 },
+    });
     assert.equal(counted.text, '$(sync~spin) Context: indexing 12 of 97');
     assert.equal(counted.detail, 'Read 12 of 97 files');
     assert.equal(counted.busy, true);
-    const plain = describeStatus({ status: indexing, client: 'running', trusted: true, progress: { message: 'Indexing fernhill' } });
+    const plain = describeStatus({
+      status: indexing,
+      client: 'running',
+      trusted: true,
+      progress: { message: 'Indexing fernhill' },
+    });
     assert.equal(plain.text, '$(sync~spin) Context: indexing');
     assert.equal(plain.accessibilityLabel, 'Workspace Context: indexing, Indexing fernhill');
   });
@@ -57,11 +86,20 @@ describe('client status text', () => {
       status: status(),
       client: 'running',
       trusted: true,
-      mcp: { state: 'running', url: 'http://127.0.0.1:4100/mcp', token: 't', reason: null, serverName: 'workspace-context' },
+      mcp: {
+        state: 'running',
+        url: 'http://127.0.0.1:4100/mcp',
+        token: 't',
+        reason: null,
+        serverName: 'workspace-context',
+      },
     });
     assert.equal(view.text, '$(check) Context: ready');
     assert.equal(view.detail, '66 entities, 350 sections, indexed 2026-11-30 14:05:12 UTC');
-    assert.equal(view.accessibilityLabel, 'Workspace Context: ready, 66 entities, 350 sections, indexed 2026-11-30 14:05:12 UTC');
+    assert.equal(
+      view.accessibilityLabel,
+      'Workspace Context: ready, 66 entities, 350 sections, indexed 2026-11-30 14:05:12 UTC',
+    );
     assert.deepEqual(view.tooltip, [
       '**Workspace Context**: ready.',
       '',
@@ -77,34 +115,58 @@ describe('client status text', () => {
   });
 
   it('says embedding n of N with the minutes left while sections get their vectors, then ready', () => {
-    const embedding = describeStatus({ status: status({ embedding: { done: 120, total: 54571, secondsLeft: 545 } }), client: 'running', trusted: true });
+    const embedding = describeStatus({
+      status: status({ embedding: { done: 120, total: 54571, secondsLeft: 545 } }),
+      client: 'running',
+      trusted: true,
+    });
     assert.equal(embedding.text, '$(sync~spin) Context: embedding 120 of 54571, about 9 min left');
     assert.equal(embedding.busy, true);
     assert.match(embedding.detail, /sections without vectors yet rank on words$/);
-    const early = describeStatus({ status: status({ embedding: { done: 0, total: 350, secondsLeft: null } }), client: 'running', trusted: true });
+    const early = describeStatus({
+      status: status({ embedding: { done: 0, total: 350, secondsLeft: null } }),
+      client: 'running',
+      trusted: true,
+    });
     assert.equal(early.text, '$(sync~spin) Context: embedding 0 of 350');
     const done = describeStatus({ status: status({ embedding: null }), client: 'running', trusted: true });
     assert.equal(done.text, '$(check) Context: ready');
   });
 
   it('flags degraded states with their reasons; a failed pass is an error', () => {
-    const degraded = describeStatus({ status: status({ degraded: [{ flag: 'mcp-disabled', reason: 'Turned off by the setting.' }] }), client: 'running', trusted: true });
+    const degraded = describeStatus({
+      status: status({ degraded: [{ flag: 'mcp-disabled', reason: 'Turned off by the setting.' }] }),
+      client: 'running',
+      trusted: true,
+    });
     assert.equal(degraded.text, '$(warning) Context: ready');
     assert.equal(degraded.severity, 'warning');
     assert.match(degraded.detail, /, degraded: mcp-disabled$/);
     assert.ok(degraded.tooltip.includes('**mcp-disabled**: Turned off by the setting.'));
-    const failed = describeStatus({ status: status({ degraded: [{ flag: 'index-failed', reason: 'The last index pass failed: EACCES' }] }), client: 'running', trusted: true });
+    const failed = describeStatus({
+      status: status({ degraded: [{ flag: 'index-failed', reason: 'The last index pass failed: EACCES' }] }),
+      client: 'running',
+      trusted: true,
+    });
     assert.equal(failed.text, '$(error) Context: ready');
     assert.equal(failed.severity, 'error');
   });
 
   it('says restricted mode in an untrusted workspace, without listing the flag as degraded', () => {
     const reason = 'The workspace is not trusted (restricted mode), so the MCP endpoint is not started.';
-    const view = describeStatus({ status: status({ degraded: [{ flag: 'restricted-mode', reason }] }), client: 'running', trusted: false });
+    const view = describeStatus({
+      status: status({ degraded: [{ flag: 'restricted-mode', reason }] }),
+      client: 'running',
+      trusted: false,
+    });
     assert.equal(view.text, '$(shield) Context: ready (restricted mode)');
     assert.equal(view.shortText, 'Ready (restricted mode)');
     assert.equal(view.severity, 'warning');
-    assert.ok(view.tooltip.some((l) => l.startsWith('**Restricted mode**: this workspace is not trusted, so the MCP endpoint is not started')));
+    assert.ok(
+      view.tooltip.some((l) =>
+        l.startsWith('**Restricted mode**: this workspace is not trusted, so the MCP endpoint is not started'),
+      ),
+    );
     assert.ok(!view.tooltip.some((l) => l.startsWith('**restricted-mode**')));
   });
 
@@ -113,7 +175,10 @@ describe('client status text', () => {
     assert.equal(failed.text, '$(error) Context: server failed');
     assert.equal(failed.detail, 'the language server failed: spawn ENOENT');
     assert.equal(failed.severity, 'error');
-    assert.equal(describeStatus({ status: status(), client: 'stopped', trusted: true }).text, '$(circle-slash) Context: server stopped');
+    assert.equal(
+      describeStatus({ status: status(), client: 'stopped', trusted: true }).text,
+      '$(circle-slash) Context: server stopped',
+    );
   });
 
   it('reads "n of N" from progress messages, and nothing from others', () => {
@@ -130,7 +195,15 @@ describe('client status text', () => {
   });
 
   it('sums up a re-index: what the index holds and what the pass did', () => {
-    assert.equal(reindexSummary(status({ lastPass: { kind: 'full', filesRead: 0, filesChanged: 0, filesRemoved: 0, durationMs: 380 } })), 're-indexed fernhill: 97 files, 350 sections, 66 entities (full pass, 0 files read again, 0.4 s).');
-    assert.equal(reindexSummary(status({ counts: null, lastPass: null, lastError: 'EACCES', folders: [] })), 're-indexed: nothing indexed. The pass failed: EACCES');
+    assert.equal(
+      reindexSummary(
+        status({ lastPass: { kind: 'full', filesRead: 0, filesChanged: 0, filesRemoved: 0, durationMs: 380 } }),
+      ),
+      're-indexed fernhill: 97 files, 350 sections, 66 entities (full pass, 0 files read again, 0.4 s).',
+    );
+    assert.equal(
+      reindexSummary(status({ counts: null, lastPass: null, lastError: 'EACCES', folders: [] })),
+      're-indexed: nothing indexed. The pass failed: EACCES',
+    );
   });
 });

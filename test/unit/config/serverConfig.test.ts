@@ -9,7 +9,11 @@ const TOKEN = 'a'.repeat(32);
 
 describe('server config (serve --store --config)', () => {
   it('reads tokens written out or taken from the environment, with their folders', () => {
-    const config = parseServerConfig('/etc/wsctx.yaml', `tokens:\n  - name: all\n    token: ${TOKEN}\n  - name: docs\n    tokenEnv: DOCS_TOKEN\n    folders: [argocd, fernhill]\n`, { DOCS_TOKEN: 'b'.repeat(40) });
+    const config = parseServerConfig(
+      '/etc/wsctx.yaml',
+      `tokens:\n  - name: all\n    token: ${TOKEN}\n  - name: docs\n    tokenEnv: DOCS_TOKEN\n    folders: [argocd, fernhill]\n`,
+      { DOCS_TOKEN: 'b'.repeat(40) },
+    );
     assert.deepEqual(
       config.tokens.map((t) => [t.name, t.token, t.folders, t.line]),
       [
@@ -53,16 +57,37 @@ describe('server config (serve --store --config)', () => {
   it('reads the namespaces a reader serves (names and patterns), with tokens or alone', () => {
     const alone = parseServerConfig('r.yaml', "namespaces: [billing, 'payments-*']\n", {});
     assert.deepEqual([alone.namespaces, alone.tokens, alone.namespacesLine], [['billing', 'payments-*'], [], 1]);
-    const both = parseServerConfig('r.yaml', `tokens:\n  - name: all\n    token: ${TOKEN}\nnamespaces:\n  - billing\n`, {});
+    const both = parseServerConfig(
+      'r.yaml',
+      `tokens:\n  - name: all\n    token: ${TOKEN}\nnamespaces:\n  - billing\n`,
+      {},
+    );
     assert.deepEqual([both.namespaces, both.tokens.map((t) => t.name), both.namespacesLine], [['billing'], ['all'], 5]);
     assert.equal(parseServerConfig('r.yaml', `tokens:\n  - name: all\n    token: ${TOKEN}\n`, {}).namespaces, null);
-    assert.throws(() => parseServerConfig('r.yaml', 'namespaces: []\n', {}), /r\.yaml:1: namespaces: a non-empty list of namespace names \(or patterns with \*\) this server serves/);
-    assert.throws(() => parseServerConfig('r.yaml', 'namespaces: billing\n', {}), /r\.yaml:1: namespaces: a non-empty list/);
-    assert.throws(() => parseServerConfig('r.yaml', 'other: 1\n', {}), /r\.yaml:1: tokens: a list of \{ name, token or tokenEnv, folders \} is required/);
+    assert.throws(
+      () => parseServerConfig('r.yaml', 'namespaces: []\n', {}),
+      /r\.yaml:1: namespaces: a non-empty list of namespace names \(or patterns with \*\) this server serves/,
+    );
+    assert.throws(
+      () => parseServerConfig('r.yaml', 'namespaces: billing\n', {}),
+      /r\.yaml:1: namespaces: a non-empty list/,
+    );
+    assert.throws(
+      () => parseServerConfig('r.yaml', 'other: 1\n', {}),
+      /r\.yaml:1: tokens: a list of \{ name, token or tokenEnv, folders \} is required/,
+    );
   });
 
   it('refuses two callers sharing one token, and broken YAML with its line', () => {
-    assert.throws(() => parseServerConfig('s.yaml', `tokens:\n  - name: a\n    token: ${TOKEN}\n  - name: b\n    token: ${TOKEN}\n`, {}), /s\.yaml:4: tokens: b has the same token as a \(line 2\)/);
+    assert.throws(
+      () =>
+        parseServerConfig(
+          's.yaml',
+          `tokens:\n  - name: a\n    token: ${TOKEN}\n  - name: b\n    token: ${TOKEN}\n`,
+          {},
+        ),
+      /s\.yaml:4: tokens: b has the same token as a \(line 2\)/,
+    );
     assert.throws(() => parseServerConfig('s.yaml', 'tokens: [\n', {}), /s\.yaml:\d+: /);
   });
 });

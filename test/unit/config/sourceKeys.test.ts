@@ -5,7 +5,12 @@
  * ignored fails its case. Keys the loader cannot honour are refused with `file:line: key: message`.
  */
 import assert from 'node:assert/strict';
-import { engineGlobsFrom, formatConfigProblem, layerSettings, parseWorkspaceConfig } from '../../../server/src/config/workspaceConfig';
+import {
+  engineGlobsFrom,
+  formatConfigProblem,
+  layerSettings,
+  parseWorkspaceConfig,
+} from '../../../server/src/config/workspaceConfig';
 import { Engine } from '../../../server/src/engine/engine';
 import type { IndexState } from '../../../server/src/engine/indexState';
 import { SETTING_SPECS } from '../../../shared/settings';
@@ -14,7 +19,16 @@ import { removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
 /** A workspace with one file for each thing a key can add or take away. */
 const FILES: Record<string, string> = {
   'catalog-info.yaml': entity('Component', 'default-catalog'),
-  'org/teams.yaml': ['apiVersion: backstage.io/v1alpha1', 'kind: Group', 'metadata:', '  name: platform-team', 'spec:', '  type: team', '  children: []', ''].join('\n'),
+  'org/teams.yaml': [
+    'apiVersion: backstage.io/v1alpha1',
+    'kind: Group',
+    'metadata:',
+    '  name: platform-team',
+    'spec:',
+    '  type: team',
+    '  children: []',
+    '',
+  ].join('\n'),
   'README.md': '# Readme\nThe repository.\n',
   'ABOUT.md': '# About\nWhat this repository is.\n',
   'epics/checkout.md': '# Checkout epic\nOne-page checkout.\n',
@@ -34,8 +48,25 @@ const FILES: Record<string, string> = {
   'drafts/wip.md': '---\nkind: epic\n---\n# Draft epic\nNot ready.\n',
   '.wsctx/run-health.json': JSON.stringify({ status: 'failed' }),
   'ci/verdict.json': JSON.stringify({ status: 'succeeded' }),
-  'locations.yaml': ['apiVersion: backstage.io/v1alpha1', 'kind: Location', 'metadata:', '  name: teams', 'spec:', '  targets: ["./teams/a.yml"]', ''].join('\n'),
-  'teams/a.yml': ['apiVersion: backstage.io/v1alpha1', 'kind: Group', 'metadata:', '  name: located-team', 'spec:', '  type: team', '  children: []', ''].join('\n'),
+  'locations.yaml': [
+    'apiVersion: backstage.io/v1alpha1',
+    'kind: Location',
+    'metadata:',
+    '  name: teams',
+    'spec:',
+    '  targets: ["./teams/a.yml"]',
+    '',
+  ].join('\n'),
+  'teams/a.yml': [
+    'apiVersion: backstage.io/v1alpha1',
+    'kind: Group',
+    'metadata:',
+    '  name: located-team',
+    'spec:',
+    '  type: team',
+    '  children: []',
+    '',
+  ].join('\n'),
   'api/catalog-info.yaml': [
     'apiVersion: backstage.io/v1alpha1',
     'kind: API',
@@ -53,7 +84,17 @@ const FILES: Record<string, string> = {
 };
 
 function entity(kind: string, name: string): string {
-  return ['apiVersion: backstage.io/v1alpha1', `kind: ${kind}`, 'metadata:', `  name: ${name}`, 'spec:', '  type: service', '  lifecycle: production', '  owner: platform-team', ''].join('\n');
+  return [
+    'apiVersion: backstage.io/v1alpha1',
+    `kind: ${kind}`,
+    'metadata:',
+    `  name: ${name}`,
+    'spec:',
+    '  type: service',
+    '  lifecycle: production',
+    '  owner: platform-team',
+    '',
+  ].join('\n');
 }
 
 async function indexWith(config: string): Promise<IndexState> {
@@ -61,7 +102,11 @@ async function indexWith(config: string): Promise<IndexState> {
   for (const [rel, text] of Object.entries(FILES)) write(ws, rel, text);
   const parsed = parseWorkspaceConfig(`${ws}/.wsctx.yaml`, config);
   assert.deepEqual(parsed.problems.map(formatConfigProblem), []);
-  const engine = new Engine({ folders: [{ name: 'ws', absPath: ws }], embeddings: { provider: 'off' }, settings: engineGlobsFrom(layerSettings(parsed)) });
+  const engine = new Engine({
+    folders: [{ name: 'ws', absPath: ws }],
+    embeddings: { provider: 'off' },
+    settings: engineGlobsFrom(layerSettings(parsed)),
+  });
   try {
     return await engine.waitForIndex();
   } finally {
@@ -86,19 +131,43 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
   overview: {
     yaml: "sources:\n  overview: ['ABOUT.md']\n",
     check: (custom, defaults) => {
-      assert.deepEqual(docs(defaults).filter((d) => d.startsWith('repo_overview')), ['repo_overview README.md']);
-      assert.deepEqual(docs(custom).filter((d) => d.startsWith('repo_overview')), ['repo_overview ABOUT.md']);
+      assert.deepEqual(
+        docs(defaults).filter((d) => d.startsWith('repo_overview')),
+        ['repo_overview README.md'],
+      );
+      assert.deepEqual(
+        docs(custom).filter((d) => d.startsWith('repo_overview')),
+        ['repo_overview ABOUT.md'],
+      );
     },
   },
-  epics: { yaml: "sources:\n  epics: ['plans/**/*.md']\n", check: replaces('epic_doc epics/checkout.md', 'epic_doc plans/q1.md') },
-  library: { yaml: "sources:\n  library: ['handbook/**/*.md']\n", check: replaces('library .context/rules/style.md', 'library handbook/oncall.md') },
+  epics: {
+    yaml: "sources:\n  epics: ['plans/**/*.md']\n",
+    check: replaces('epic_doc epics/checkout.md', 'epic_doc plans/q1.md'),
+  },
+  library: {
+    yaml: "sources:\n  library: ['handbook/**/*.md']\n",
+    check: replaces('library .context/rules/style.md', 'library handbook/oncall.md'),
+  },
   agentsMd: { yaml: 'sources:\n  agentsMd: []\n', check: removes('library AGENTS.md') },
   claudeMd: { yaml: 'sources:\n  claudeMd: []\n', check: removes('library CLAUDE.md') },
-  copilotInstructions: { yaml: 'sources:\n  copilotInstructions: []\n', check: removes('library .github/copilot-instructions.md') },
-  instructionFiles: { yaml: 'sources:\n  instructionFiles: []\n', check: removes('library .github/instructions/ts.instructions.md') },
-  cursorRules: { yaml: "sources:\n  cursorRules: ['rules/*.mdc']\n", check: replaces('library .cursor/rules/react.mdc', 'library rules/go.mdc') },
+  copilotInstructions: {
+    yaml: 'sources:\n  copilotInstructions: []\n',
+    check: removes('library .github/copilot-instructions.md'),
+  },
+  instructionFiles: {
+    yaml: 'sources:\n  instructionFiles: []\n',
+    check: removes('library .github/instructions/ts.instructions.md'),
+  },
+  cursorRules: {
+    yaml: "sources:\n  cursorRules: ['rules/*.mdc']\n",
+    check: replaces('library .cursor/rules/react.mdc', 'library rules/go.mdc'),
+  },
   techdocs: { yaml: 'sources:\n  techdocs: []\n', check: removes('catalog_doc site/pages/index.md') },
-  docs: { yaml: "sources:\n  docs: ['handbook/**/*.md']\n", check: replaces('catalog_doc docs/guide.md', 'catalog_doc handbook/oncall.md') },
+  docs: {
+    yaml: "sources:\n  docs: ['handbook/**/*.md']\n",
+    check: replaces('catalog_doc docs/guide.md', 'catalog_doc handbook/oncall.md'),
+  },
   markdown: { yaml: 'sources:\n  markdown: []\n', check: removes('epic_doc notes/plan.md') },
   catalogTargets: {
     yaml: 'sources:\n  catalogTargets: []\n',
@@ -110,7 +179,8 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
   placeholderTargets: {
     yaml: 'sources:\n  placeholderTargets: []\n',
     check: (custom, defaults) => {
-      const unresolved = (s: IndexState) => s.problems.filter((p) => p.code === 'catalog.placeholder-unresolved').map((p) => p.path);
+      const unresolved = (s: IndexState) =>
+        s.problems.filter((p) => p.code === 'catalog.placeholder-unresolved').map((p) => p.path);
       assert.deepEqual(unresolved(defaults), []);
       assert.deepEqual(unresolved(custom), ['api/catalog-info.yaml']);
     },
@@ -128,7 +198,10 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
 /** The defaults read `before` and not `after`; the key reads `after` and not `before`. */
 function replaces(before: string, after: string): (custom: IndexState, defaults: IndexState) => void {
   return (custom, defaults) => {
-    assert.ok(docs(defaults).includes(before) && !docs(defaults).includes(after), `the defaults read ${before}, not ${after}`);
+    assert.ok(
+      docs(defaults).includes(before) && !docs(defaults).includes(after),
+      `the defaults read ${before}, not ${after}`,
+    );
     assert.ok(docs(custom).includes(after) && !docs(custom).includes(before), `the key reads ${after}, not ${before}`);
   };
 }
@@ -158,7 +231,10 @@ describe('.wsctx.yaml sources.* keys: each one honoured', function () {
   }
 
   it('refuses a glob it could never match, naming the file, line and key', () => {
-    const config = parseWorkspaceConfig('/ws/.wsctx.yaml', "sources:\n  docs: ['./guides/**/*.md']\n  library:\n    - /abs/rules/**\n  epics: ['../plans/*.md']\n  overview: ['docs\\readme.md']\n");
+    const config = parseWorkspaceConfig(
+      '/ws/.wsctx.yaml',
+      "sources:\n  docs: ['./guides/**/*.md']\n  library:\n    - /abs/rules/**\n  epics: ['../plans/*.md']\n  overview: ['docs\\readme.md']\n",
+    );
     assert.deepEqual(config.problems.map(formatConfigProblem), [
       "/ws/.wsctx.yaml:4: sources.library: '/abs/rules/**' is an absolute path; source globs match paths relative to each repository root (write it without the leading '/'); not applied",
       "/ws/.wsctx.yaml:5: sources.epics: '../plans/*.md' reaches above the repository root with '..'; source globs match files inside each repository; not applied",

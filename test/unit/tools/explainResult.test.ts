@@ -20,13 +20,28 @@ import { copyExampleWorkspace, removeTempDirs, tempDir, write } from '../../help
 const ARGOCD = path.resolve(__dirname, '../../fixtures/argocd-docs');
 
 async function ask(engine: Engine, question: string, limit: number): Promise<ContextOutput> {
-  return (await callTool(createServices({ engine }), findTool('workspace_context')!, { question, limit }, { sessionId: 't' })) as ContextOutput;
+  return (await callTool(
+    createServices({ engine }),
+    findTool('workspace_context')!,
+    { question, limit },
+    { sessionId: 't' },
+  )) as ContextOutput;
 }
 
-async function explain(engine: Engine, question: string, expected: string, limit = 10, extra: Record<string, unknown> = {}): Promise<ExplainOutput> {
-  return (await callTool(createServices({ engine }), findTool('explain_result')!, { question, expected, limit, ...extra }, { sessionId: 't' })) as ExplainOutput;
+async function explain(
+  engine: Engine,
+  question: string,
+  expected: string,
+  limit = 10,
+  extra: Record<string, unknown> = {},
+): Promise<ExplainOutput> {
+  return (await callTool(
+    createServices({ engine }),
+    findTool('explain_result')!,
+    { question, expected, limit, ...extra },
+    { sessionId: 't' },
+  )) as ExplainOutput;
 }
-
 
 describe('explain_result: why not this page?', function () {
   this.timeout(300_000);
@@ -36,9 +51,16 @@ describe('explain_result: why not this page?', function () {
       const result = await evalExplain(docsCorpora(ARGOCD)[0], () => {}, tempDir('explain-argocd'));
       // npm run eval reports the three corpora; here: there are misses, and every cause is true.
       assert.ok(result.misses >= 20, `misses ${result.misses}`);
-      const wrong = result.cases.filter((c) => !c.verified).map((c) => `${c.id} ${c.gold}: ${c.standing}: ${c.failure}`);
+      const wrong = result.cases
+        .filter((c) => !c.verified)
+        .map((c) => `${c.id} ${c.gold}: ${c.standing}: ${c.failure}`);
       assert.deepEqual(wrong, []);
-      assert.ok(Object.keys(result.byStanding).every((s) => ['ranked-below-limit', 'below-floor', 'no-candidate', 'held-back'].includes(s)), JSON.stringify(result.byStanding));
+      assert.ok(
+        Object.keys(result.byStanding).every((s) =>
+          ['ranked-below-limit', 'below-floor', 'no-candidate', 'held-back'].includes(s),
+        ),
+        JSON.stringify(result.byStanding),
+      );
     });
 
     it('says a page that comes is returned, at its rank', async () => {
@@ -66,14 +88,31 @@ describe('explain_result: why not this page?', function () {
       outside = write(tempDir('explain-outside'), 'docs/elsewhere.md', '# Elsewhere\n\nWebhook cache notes.\n');
       const runbook = ['---', 'kind: epic', '---', '# Webhook cache runbook', '', 'How the webhook cache is run.', ''];
       for (const part of ['Sizing', 'Eviction', 'Warming', 'Metrics', 'Limits']) {
-        runbook.push(`## Webhook cache ${part.toLowerCase()}`, '', `${part} of the webhook cache: the webhook cache size bounds the webhook cache; set webhook.cache.size for the webhook cache.`, '');
+        runbook.push(
+          `## Webhook cache ${part.toLowerCase()}`,
+          '',
+          `${part} of the webhook cache: the webhook cache size bounds the webhook cache; set webhook.cache.size for the webhook cache.`,
+          '',
+        );
       }
       write(dir, 'epics/webhook-cache.md', runbook.join('\n'));
-      write(dir, 'epics/dashboards.md', '---\nkind: epic\n---\n# Dashboards\n\n## Panels\n\nThe dashboards show the queue, the workers and the webhook cache size of the last day.\n');
+      write(
+        dir,
+        'epics/dashboards.md',
+        '---\nkind: epic\n---\n# Dashboards\n\n## Panels\n\nThe dashboards show the queue, the workers and the webhook cache size of the last day.\n',
+      );
       write(dir, 'notes/cache.md', '# Cache notes\n\nThe webhook cache size is set by hand.\n');
       write(dir, 'private/docs/cache.md', '# Private cache\n\nThe webhook cache size.\n');
-      write(dir, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: cache-service\n  annotations: [unclosed\nspec:\n  type: service\n');
-      engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], embeddings: { provider: 'off' }, settings: { globs: { ignore: ['private/**'] } } });
+      write(
+        dir,
+        'catalog-info.yaml',
+        'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: cache-service\n  annotations: [unclosed\nspec:\n  type: service\n',
+      );
+      engine = new Engine({
+        folders: [{ name: 'ws', absPath: dir }],
+        embeddings: { provider: 'off' },
+        settings: { globs: { ignore: ['private/**'] } },
+      });
       await engine.waitForIndex();
     });
     after(() => {
@@ -140,7 +179,10 @@ describe('explain_result for a get_context task (the example workspace)', functi
   this.timeout(120_000);
   let engine: Engine;
   before(async () => {
-    engine = new Engine({ folders: [{ name: 'fernhill', absPath: copyExampleWorkspace() }], embeddings: { provider: 'off' } });
+    engine = new Engine({
+      folders: [{ name: 'fernhill', absPath: copyExampleWorkspace() }],
+      embeddings: { provider: 'off' },
+    });
     await engine.waitForIndex();
   });
   after(() => {
@@ -148,17 +190,38 @@ describe('explain_result for a get_context task (the example workspace)', functi
     removeTempDirs();
   });
   const task = (t: string, expected: string, extra: Record<string, unknown> = {}) =>
-    callTool(createServices({ engine }), findTool('explain_result')!, { task: t, expected, ...extra }, { sessionId: 't' }) as Promise<ExplainOutput>;
+    callTool(
+      createServices({ engine }),
+      findTool('explain_result')!,
+      { task: t, expected, ...extra },
+      { sessionId: 't' },
+    ) as Promise<ExplainOutput>;
   const bundleTitles = async (t: string, extra: Record<string, unknown> = {}) =>
-    ((await callTool(createServices({ engine }), findTool('get_context')!, { task: t, format: 'json', ...extra }, { sessionId: 't' })) as { pages: { title: string }[] }).pages.map((p) => p.title);
+    (
+      (await callTool(
+        createServices({ engine }),
+        findTool('get_context')!,
+        { task: t, format: 'json', ...extra },
+        { sessionId: 't' },
+      )) as { pages: { title: string }[] }
+    ).pages.map((p) => p.title);
 
   it('a read-whole page past the budget did not fit; with the default budget it comes', async () => {
-    const e = await task('write a postmortem for the checkout outage', '.context/templates/incident-postmortem.md', { max_tokens: 1000 });
+    const e = await task('write a postmortem for the checkout outage', '.context/templates/incident-postmortem.md', {
+      max_tokens: 1000,
+    });
     assert.equal(e.standing, 'did-not-fit');
     assert.equal(e.reason, 'budget');
     assert.match(e.fix, /The budget is full of rules/);
-    assert.ok(!(await bundleTitles('write a postmortem for the checkout outage', { max_tokens: 1000 })).includes('Incident postmortem'));
-    assert.equal((await task('write a postmortem for the checkout outage', '.context/templates/incident-postmortem.md')).standing, 'returned');
+    assert.ok(
+      !(await bundleTitles('write a postmortem for the checkout outage', { max_tokens: 1000 })).includes(
+        'Incident postmortem',
+      ),
+    );
+    assert.equal(
+      (await task('write a postmortem for the checkout outage', '.context/templates/incident-postmortem.md')).standing,
+      'returned',
+    );
     assert.ok((await bundleTitles('write a postmortem for the checkout outage')).includes('Incident postmortem'));
   });
 
@@ -174,7 +237,23 @@ describe('explain_result for a get_context task (the example workspace)', functi
   });
 
   it('refuses question and task together, and get_context flags with a question', async () => {
-    await assert.rejects(callTool(createServices({ engine }), findTool('explain_result')!, { question: 'a', task: 'b', expected: 'x.md' }, { sessionId: 't' }), /question, task: give one/);
-    await assert.rejects(callTool(createServices({ engine }), findTool('explain_result')!, { question: 'a', max_tokens: 2000, expected: 'x.md' }, { sessionId: 't' }), /give them with task, not question/);
+    await assert.rejects(
+      callTool(
+        createServices({ engine }),
+        findTool('explain_result')!,
+        { question: 'a', task: 'b', expected: 'x.md' },
+        { sessionId: 't' },
+      ),
+      /question, task: give one/,
+    );
+    await assert.rejects(
+      callTool(
+        createServices({ engine }),
+        findTool('explain_result')!,
+        { question: 'a', max_tokens: 2000, expected: 'x.md' },
+        { sessionId: 't' },
+      ),
+      /give them with task, not question/,
+    );
   });
 });

@@ -10,7 +10,8 @@ import type { ContextOutput } from '../../../server/src/tools/workspaceContext';
 import { commitAll, copyExampleWorkspace, initRepo, removeTempDirs, tempDir, write } from '../../helpers/tempWorkspace';
 
 const tool = findTool('workspace_context')!;
-const ask = (engine: Engine, args: Record<string, unknown>) => callTool(createServices({ engine }), tool, args, { sessionId: 't' }) as Promise<ContextOutput>;
+const ask = (engine: Engine, args: Record<string, unknown>) =>
+  callTool(createServices({ engine }), tool, args, { sessionId: 't' }) as Promise<ContextOutput>;
 
 describe('workspace_context tool', () => {
   after(removeTempDirs);
@@ -35,14 +36,26 @@ describe('workspace_context tool', () => {
   it('returns every passage field with provenance: lines, commit, dirty, file URI, entity refs', async () => {
     const dir = tempDir('fields');
     initRepo(dir);
-    write(dir, 'catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: search-api, annotations: { backstage.io/techdocs-ref: "dir:." } }\nspec: { type: service, lifecycle: production, owner: team-a }\n');
+    write(
+      dir,
+      'catalog-info.yaml',
+      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: search-api, annotations: { backstage.io/techdocs-ref: "dir:." } }\nspec: { type: service, lifecycle: production, owner: team-a }\n',
+    );
     write(dir, 'mkdocs.yml', 'site_name: Search\nnav:\n  - Home: index.md\n');
-    write(dir, 'docs/index.md', '# Search API\n\n## Reindexing\n\nRun `search reindex --full` after a mapping change.\n');
+    write(
+      dir,
+      'docs/index.md',
+      '# Search API\n\n## Reindexing\n\nRun `search reindex --full` after a mapping change.\n',
+    );
     const commit = commitAll(dir, 'docs', Math.floor(Date.now() / 1000) - 3600);
     fs.appendFileSync(path.join(dir, 'docs/index.md'), '\nIt takes about forty minutes.\n');
     const engine = new Engine({ folders: [{ name: 'search', absPath: dir }] });
     await engine.waitForIndex();
-    const out = await ask(engine, { workspace: 'search', question: 'how do I reindex after a mapping change?', limit: 1 });
+    const out = await ask(engine, {
+      workspace: 'search',
+      question: 'how do I reindex after a mapping change?',
+      limit: 1,
+    });
     const [p] = out.passages;
     assert.equal(p.title, 'Search API');
     assert.deepEqual(p.headingPath, ['Search API', 'Reindexing']);
@@ -54,9 +67,10 @@ describe('workspace_context tool', () => {
     assert.deepEqual(p.entityRefs, ['component:default/search-api']);
     assert.match(p.id, /^[0-9a-f]{8}$/);
     assert.ok(p.text.startsWith('## Reindexing'));
-    assert.deepEqual(out.neighbourhood.map((n) => [n.entity, n.edges.map((e) => `${e.type} ${e.target}`)]), [
-      ['component:default/search-api', ['ownedBy group:default/team-a']],
-    ]);
+    assert.deepEqual(
+      out.neighbourhood.map((n) => [n.entity, n.edges.map((e) => `${e.type} ${e.target}`)]),
+      [['component:default/search-api', ['ownedBy group:default/team-a']]],
+    );
     engine.dispose();
   });
 
@@ -64,13 +78,27 @@ describe('workspace_context tool', () => {
     const dir = copyExampleWorkspace();
     const engine = new Engine({ folders: [{ name: 'fernhill', absPath: dir }] });
     await engine.waitForIndex();
-    const epics = await ask(engine, { workspace: 'fernhill', question: 'dunning', sourceKinds: ['epic_doc'], limit: 50 });
+    const epics = await ask(engine, {
+      workspace: 'fernhill',
+      question: 'dunning',
+      sourceKinds: ['epic_doc'],
+      limit: 50,
+    });
     assert.ok(epics.passages.length > 0);
     assert.ok(epics.passages.every((p) => p.sourceKind === 'epic_doc'));
-    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'dunning', limit: 0 }), /^ToolInputError|Invalid input for workspace_context: limit: must be a whole number from 1 to 50 \(the default is 10\)$/);
+    await assert.rejects(
+      ask(engine, { workspace: 'fernhill', question: 'dunning', limit: 0 }),
+      /^ToolInputError|Invalid input for workspace_context: limit: must be a whole number from 1 to 50 \(the default is 10\)$/,
+    );
     await assert.rejects(ask(engine, { workspace: 'fernhill', question: '   ' }), /question: ask something/);
-    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'x', sourceKinds: ['wiki'] }), /sourceKinds\[0\]: "wiki" is not a source kind; use any of catalog_entity, catalog_doc, repo_overview, epic_doc, library$/);
-    await assert.rejects(ask(engine, { workspace: 'fernhill', question: 'x', extra: 1 }), /Invalid input for workspace_context: input: "extra" is not an argument of workspace_context; it takes workspace, question, limit, asOf, sourceKinds$/);
+    await assert.rejects(
+      ask(engine, { workspace: 'fernhill', question: 'x', sourceKinds: ['wiki'] }),
+      /sourceKinds\[0\]: "wiki" is not a source kind; use any of catalog_entity, catalog_doc, repo_overview, epic_doc, library$/,
+    );
+    await assert.rejects(
+      ask(engine, { workspace: 'fernhill', question: 'x', extra: 1 }),
+      /Invalid input for workspace_context: input: "extra" is not an argument of workspace_context; it takes workspace, question, limit, asOf, sourceKinds$/,
+    );
     engine.dispose();
   });
 
@@ -110,7 +138,12 @@ describe('workspace_context honesty flags', () => {
         })();`;
       const { execFileSync } = await import('node:child_process');
       for (const p of [path.dirname(dir), dir]) fs.chmodSync(p, 0o755);
-      const stdout = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { uid: 65534, gid: 65534, encoding: 'utf8', env: { ...process.env, HOME: '/tmp' } });
+      const stdout = execFileSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+        uid: 65534,
+        gid: 65534,
+        encoding: 'utf8',
+        env: { ...process.env, HOME: '/tmp' },
+      });
       fs.chmodSync(path.join(dir, 'secret'), 0o755);
       const result = JSON.parse(stdout) as { degraded: string[]; paths: string[] };
       assert.deepEqual(result.degraded, ['scope-unreadable']);
@@ -125,7 +158,10 @@ describe('workspace_context honesty flags', () => {
       const out = await ask(engine, { workspace: 'ws', question: 'ledger nightly' });
       fs.chmodSync(path.join(dir, 'secret'), 0o755);
       assert.deepEqual(out.degraded, ['scope-unreadable']);
-      assert.deepEqual(out.passages.map((p) => p.sourceRef.path), ['epics/open.md']);
+      assert.deepEqual(
+        out.passages.map((p) => p.sourceRef.path),
+        ['epics/open.md'],
+      );
       engine.dispose();
     }
   });

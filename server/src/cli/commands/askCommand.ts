@@ -27,7 +27,14 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
   const body = columns - INDENT.length;
   const lines: string[] = [];
   if (out.notice) lines.push(...wrapWords(out.notice, columns), '');
-  const surfaces = [...new Set(out.queryTerms.flatMap((t) => [t.surface, t.term]).filter((w) => w.length > 1).map((w) => w.toLowerCase()))];
+  const surfaces = [
+    ...new Set(
+      out.queryTerms
+        .flatMap((t) => [t.surface, t.term])
+        .filter((w) => w.length > 1)
+        .map((w) => w.toLowerCase()),
+    ),
+  ];
   const manyFolders = out.folders.length > 1;
   out.passages.forEach((p, i) => {
     if (i > 0) lines.push('');
@@ -37,7 +44,12 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
     lines.push(...hanging(`${i + 1}. ${p.score.toFixed(3)}  ${markers}${heading}`, columns, INDENT));
     // The whole path:lines, always: a path wider than the line gets a line of its own, uncut.
     const commit = p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? '+dirty' : ''}` : '';
-    const where = [`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`, p.sourceKind, ...(manyFolders ? [`folder ${p.folder}`] : []), `[${p.id}]${commit}`];
+    const where = [
+      `${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`,
+      p.sourceKind,
+      ...(manyFolders ? [`folder ${p.folder}`] : []),
+      `[${p.id}]${commit}`,
+    ];
     lines.push(...wrapParts(where, ' · ', body).map((l) => `${INDENT}${l}`));
     lines.push(`${INDENT}${p.sourceUri}`);
     const place = entityParts(p.entityRefs, out.neighbourhood);
@@ -55,8 +67,13 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
     lines.push(`${INDENT}"${excerpt(p, surfaces, Math.min(EXCERPT_CHARS, body - 2))}"`);
   });
   if (out.heldBack) {
-    const held = out.heldBack.documents.map((d) => `${d.passages} of ${d.title} [${d.documentId}] (best ${d.bestScore.toFixed(3)})`).join('; ');
-    lines.push('', ...wrapWords(`Held back by the cap of ${out.heldBack.perDocument} passages per document: ${held}.`, columns));
+    const held = out.heldBack.documents
+      .map((d) => `${d.passages} of ${d.title} [${d.documentId}] (best ${d.bestScore.toFixed(3)})`)
+      .join('; ');
+    lines.push(
+      '',
+      ...wrapWords(`Held back by the cap of ${out.heldBack.perDocument} passages per document: ${held}.`, columns),
+    );
   }
   const meaning = out.meaning
     ? `meaning ${out.meaning.model}${out.meaning.sectionsWithoutVectors ? `, ${out.meaning.sectionsWithoutVectors} sections without vectors (run wsctx index to embed them)` : ''}`

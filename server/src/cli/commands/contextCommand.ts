@@ -16,7 +16,11 @@ export interface ContextCommandArgs {
   folder?: string;
 }
 
-export async function contextCommand(services: Services, args: ContextCommandArgs, options: { json: boolean }): Promise<string> {
+export async function contextCommand(
+  services: Services,
+  args: ContextCommandArgs,
+  options: { json: boolean },
+): Promise<string> {
   await waitForLibrary(services.engine);
   const input: Record<string, unknown> = { task: args.task, format: options.json ? 'json' : 'markdown' };
   if (args.maxTokens !== undefined) input.max_tokens = args.maxTokens;

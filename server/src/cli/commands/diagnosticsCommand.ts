@@ -1,16 +1,20 @@
 /**
  * `wsctx diagnostics`: what agents' calls to every tool looked like, from the local call
- * log (engine/activity): latency percentiles, empty answers, library sections never returned and
+ * log (library/activity): latency percentiles, empty answers, library sections never returned and
  * near-duplicate sections across documents.
  *
  * The log is the one the host's services hold (startup/startup.ts keeps it in the cache folder).
  */
-import type { ActivityLog } from '../../engine/activity/activityLog';
-import { diagnose, type DiagnosticsReport } from '../../engine/activity/diagnostics';
-import { InputError } from '../../engine/errors';
-import { libraryView } from '../../engine/library/libraryView';
-import { dayOf } from '../../engine/library/readiness';
-import { contextDiagnosticsFor, renderContextDiagnostics, type ContextDiagnostics } from '../../engine/context/contextDiagnostics';
+import type { ActivityLog } from '../../library/activity/activityLog';
+import { diagnose, type DiagnosticsReport } from '../../library/activity/diagnostics';
+import { InputError } from '../../engine';
+import { libraryView } from '../../library/view/libraryView';
+import { dayOf } from '../../library/view/readiness';
+import {
+  contextDiagnosticsFor,
+  renderContextDiagnostics,
+  type ContextDiagnostics,
+} from '../../library/context/contextDiagnostics';
 import type { Services } from '../../services/services';
 import { table } from '../format';
 
@@ -24,9 +28,14 @@ export async function diagnosticsReport(services: Services, activity: ActivityLo
 }
 
 /** `activity` defaults to the services' call log. */
-export async function diagnosticsCommand(services: Services, activity: ActivityLog | undefined, options: { json: boolean }): Promise<string> {
+export async function diagnosticsCommand(
+  services: Services,
+  activity: ActivityLog | undefined,
+  options: { json: boolean },
+): Promise<string> {
   const log = activity ?? services.activity;
-  if (!log) throw new InputError('diagnostics reads the call log kept in the cache directory; there is none with --no-cache');
+  if (!log)
+    throw new InputError('diagnostics reads the call log kept in the cache directory; there is none with --no-cache');
   const report = await diagnosticsReport(services, log);
   return options.json ? JSON.stringify(report, null, 2) : renderDiagnostics(report);
 }
@@ -37,7 +46,13 @@ export function renderDiagnostics(r: FullDiagnostics): string {
   out.push(`Tool calls: ${r.calls}${span}${r.errors ? ` (${r.errors} refused or failed)` : ''}.`, `Log: ${r.log}`);
   out.push('', 'Latency (ms):');
   if (r.latency.length === 0) out.push('  no calls logged yet');
-  else out.push(table([['tool', 'calls', 'p50', 'p90', 'p99', 'max'], ...r.latency.map((l) => [l.tool, l.calls, ms(l.p50), ms(l.p90), ms(l.p99), ms(l.max)])]));
+  else
+    out.push(
+      table([
+        ['tool', 'calls', 'p50', 'p90', 'p99', 'max'],
+        ...r.latency.map((l) => [l.tool, l.calls, ms(l.p50), ms(l.p90), ms(l.p99), ms(l.max)]),
+      ]),
+    );
   out.push('', `Empty answers (${r.emptySearchCalls}):`);
   if (r.emptySearches.length === 0) out.push('  none');
   else out.push(table(r.emptySearches.map((e) => [e.tool, JSON.stringify(e.text), `x${e.count}`, `last ${e.lastAt}`])));

@@ -9,16 +9,23 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { EmbeddingSettings } from '../../engine/embeddings/embedder';
-import { NOTHING_INDEXED } from '../../engine/indexing/emptyFolders';
-import { Engine } from '../../engine/engine';
-import type { WorkspaceFolder } from '../../engine/indexState';
-import { loadWebTreeSitter } from '../../engine/parsing/syntaxTree';
-import { loadHnswlib } from '../../engine/vector/hnswIndex';
-import { vectorBackendStatus } from '../../engine/vector/vectorIndex';
-import type { EngineSettings } from '../../engine/settings';
-import { fromWorkspacePath } from '../../engine/workspace/paths';
-import { CONFIG_FILE_NAME, formatConfigProblem, type ConfigProblem, type WorkspaceConfig } from '../../config/workspaceConfig';
+import {
+  type EmbeddingSettings,
+  NOTHING_INDEXED,
+  Engine,
+  type WorkspaceFolder,
+  loadWebTreeSitter,
+  loadHnswlib,
+  vectorBackendStatus,
+  type EngineSettings,
+  fromWorkspacePath,
+} from '../../engine';
+import {
+  CONFIG_FILE_NAME,
+  formatConfigProblem,
+  type ConfigProblem,
+  type WorkspaceConfig,
+} from '../../config/workspaceConfig';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
@@ -63,29 +70,52 @@ export async function runDoctor(input: DoctorInput): Promise<DoctorCheck[]> {
 export function nodeCheck(version: string): DoctorCheck {
   const [major, minor] = version.split('.').map(Number);
   const ok = major > MIN_NODE[0] || (major === MIN_NODE[0] && minor >= MIN_NODE[1]);
-  return { name: 'node', status: ok ? 'ok' : 'fail', detail: ok ? `v${version}` : `v${version} is too old; install Node ${MIN_NODE.join('.')} or newer` };
+  return {
+    name: 'node',
+    status: ok ? 'ok' : 'fail',
+    detail: ok ? `v${version}` : `v${version} is too old; install Node ${MIN_NODE.join('.')} or newer`,
+  };
 }
 
 function gitCheck(): DoctorCheck {
   const run = spawnSync('git', ['--version'], { encoding: 'utf8' });
   if (run.status === 0) return { name: 'git', status: 'ok', detail: run.stdout.trim() };
   const why = run.error ? run.error.message : run.stderr.trim();
-  return { name: 'git', status: 'fail', detail: `git could not be run (${why}); commits, dirty flags and asOf need it: install git and put it on PATH` };
+  return {
+    name: 'git',
+    status: 'fail',
+    detail: `git could not be run (${why}); commits, dirty flags and asOf need it: install git and put it on PATH`,
+  };
 }
 
 function hnswCheck(): DoctorCheck {
   // The default needs nothing native; hnswlib-node is the alternative backend, told apart.
   const addon = loadHnswlib();
-  const alternative = 'lib' in addon ? 'hnswlib-node also loads (backend hnswlib)' : `hnswlib-node does not load, so backend hnswlib is unavailable: ${addon.error}`;
-  return { name: 'vector index', status: 'ok', detail: `${vectorBackendStatus().reason}: nearest sections by meaning; ${alternative}` };
+  const alternative =
+    'lib' in addon
+      ? 'hnswlib-node also loads (backend hnswlib)'
+      : `hnswlib-node does not load, so backend hnswlib is unavailable: ${addon.error}`;
+  return {
+    name: 'vector index',
+    status: 'ok',
+    detail: `${vectorBackendStatus().reason}: nearest sections by meaning; ${alternative}`,
+  };
 }
 
 async function treeSitterCheck(): Promise<DoctorCheck> {
   try {
     await loadWebTreeSitter();
-    return { name: 'syntax trees', status: 'ok', detail: 'web-tree-sitter loaded: comments and strings in code are found by syntax tree' };
+    return {
+      name: 'syntax trees',
+      status: 'ok',
+      detail: 'web-tree-sitter loaded: comments and strings in code are found by syntax tree',
+    };
   } catch (error) {
-    return { name: 'syntax trees', status: 'warn', detail: `web-tree-sitter could not be loaded (${firstLine(error)}); the plain-text scanner runs instead` };
+    return {
+      name: 'syntax trees',
+      status: 'warn',
+      detail: `web-tree-sitter could not be loaded (${firstLine(error)}); the plain-text scanner runs instead`,
+    };
   }
 }
 
@@ -102,8 +132,18 @@ function onnxRuntime(): { version: string } | { error: string } {
 
 async function modelChecks(input: DoctorInput): Promise<DoctorCheck[]> {
   const provider = input.embeddings.provider ?? 'local';
-  if (provider === 'off') return [{ name: 'embeddings', status: 'ok', detail: 'off: passages rank on words alone (--embeddings local to rank on meaning too)' }];
-  const model = provider === 'local' ? `local ${input.embeddings.localModel ?? 'minilm'}` : `openai ${input.embeddings.model ?? '(default model)'} at ${input.embeddings.baseUrl ?? 'the default URL'}`;
+  if (provider === 'off')
+    return [
+      {
+        name: 'embeddings',
+        status: 'ok',
+        detail: 'off: passages rank on words alone (--embeddings local to rank on meaning too)',
+      },
+    ];
+  const model =
+    provider === 'local'
+      ? `local ${input.embeddings.localModel ?? 'minilm'}`
+      : `openai ${input.embeddings.model ?? '(default model)'} at ${input.embeddings.baseUrl ?? 'the default URL'}`;
   // The real thing: the configured model embeds one question, through the engine, timed.
   const logs: string[] = [];
   const engine = new Engine({ folders: input.folders, embeddings: input.embeddings, log: (m) => logs.push(m) });
@@ -113,8 +153,16 @@ async function modelChecks(input: DoctorInput): Promise<DoctorCheck[]> {
     const vector = await engine.embedQuery('how do we roll back billing-worker?');
     const ms = performance.now() - started;
     embedded = vector
-      ? { name: 'embeddings', status: 'ok', detail: `${model}: loaded and embedded a question in ${Math.round(ms)} ms (${vector.length} dimensions)` }
-      : { name: 'embeddings', status: 'fail', detail: `${model} did not load${logs.length ? ` (${logs.join('; ')})` : ''}; run with --embeddings off to rank on words alone` };
+      ? {
+          name: 'embeddings',
+          status: 'ok',
+          detail: `${model}: loaded and embedded a question in ${Math.round(ms)} ms (${vector.length} dimensions)`,
+        }
+      : {
+          name: 'embeddings',
+          status: 'fail',
+          detail: `${model} did not load${logs.length ? ` (${logs.join('; ')})` : ''}; run with --embeddings off to rank on words alone`,
+        };
   } finally {
     engine.dispose();
   }
@@ -125,14 +173,24 @@ async function modelChecks(input: DoctorInput): Promise<DoctorCheck[]> {
   const runtime: DoctorCheck =
     'version' in ort
       ? { name: 'onnxruntime-node', status: 'ok', detail: `loaded (${ort.version})` }
-      : { name: 'onnxruntime-node', status: embedded.status === 'ok' ? 'ok' : 'warn', detail: `not installed (${ort.error})${embedded.status === 'ok' ? '; the local model ran without it' : ''}` };
+      : {
+          name: 'onnxruntime-node',
+          status: embedded.status === 'ok' ? 'ok' : 'warn',
+          detail: `not installed (${ort.error})${embedded.status === 'ok' ? '; the local model ran without it' : ''}`,
+        };
   return [runtime, embedded];
 }
 
 export function cacheCheck(cacheDir: string | undefined, folders: readonly WorkspaceFolder[]): DoctorCheck {
-  if (cacheDir === undefined) return { name: 'cache', status: 'ok', detail: 'off (--no-cache): every run indexes from scratch' };
+  if (cacheDir === undefined)
+    return { name: 'cache', status: 'ok', detail: 'off (--no-cache): every run indexes from scratch' };
   const inside = folders.find((f) => cacheDir === f.absPath || cacheDir.startsWith(f.absPath + path.sep));
-  if (inside) return { name: 'cache', status: 'fail', detail: `${cacheDir} is inside the served folder ${inside.absPath}, and nothing is written into a workspace; pass --cache-dir elsewhere` };
+  if (inside)
+    return {
+      name: 'cache',
+      status: 'fail',
+      detail: `${cacheDir} is inside the served folder ${inside.absPath}, and nothing is written into a workspace; pass --cache-dir elsewhere`,
+    };
   try {
     fs.mkdirSync(cacheDir, { recursive: true });
     const probe = path.join(cacheDir, `.doctor-${process.pid}`);
@@ -140,7 +198,11 @@ export function cacheCheck(cacheDir: string | undefined, folders: readonly Works
     fs.rmSync(probe);
     return { name: 'cache', status: 'ok', detail: `${cacheDir} is writable` };
   } catch (error) {
-    return { name: 'cache', status: 'fail', detail: `${cacheDir} is not writable (${firstLine(error)}); pass --cache-dir DIR or set $WSCTX_CACHE_DIR` };
+    return {
+      name: 'cache',
+      status: 'fail',
+      detail: `${cacheDir} is not writable (${firstLine(error)}); pass --cache-dir DIR or set $WSCTX_CACHE_DIR`,
+    };
   }
 }
 
@@ -151,12 +213,23 @@ export function cacheCheck(cacheDir: string | undefined, folders: readonly Works
  */
 export function configChecks(config: WorkspaceConfig, folder: string): DoctorCheck[] {
   const name = 'config';
-  if (config.path === null) return [{ name, status: 'ok', detail: `no ${CONFIG_FILE_NAME} in ${folder}: the built-in defaults apply` }];
+  if (config.path === null)
+    return [{ name, status: 'ok', detail: `no ${CONFIG_FILE_NAME} in ${folder}: the built-in defaults apply` }];
   const keys = Object.keys(config.values);
   if (config.problems.length === 0) {
-    return [{ name, status: 'ok', detail: `${config.path} read: ${keys.length ? `sets ${keys.join(', ')}` : 'sets nothing'}` }];
+    return [
+      {
+        name,
+        status: 'ok',
+        detail: `${config.path} read: ${keys.length ? `sets ${keys.join(', ')}` : 'sets nothing'}`,
+      },
+    ];
   }
-  return config.problems.map((problem) => ({ name, status: 'fail' as const, detail: `${formatConfigProblem(problem)} (other commands stop on this: ${problem.key ? 'fix or remove the key' : 'fix the file'})` }));
+  return config.problems.map((problem) => ({
+    name,
+    status: 'fail' as const,
+    detail: `${formatConfigProblem(problem)} (other commands stop on this: ${problem.key ? 'fix or remove the key' : 'fix the file'})`,
+  }));
 }
 
 /**
@@ -166,15 +239,28 @@ export function configChecks(config: WorkspaceConfig, folder: string): DoctorChe
 export function userConfigChecks(user: WorkspaceConfig | undefined, refused: readonly ConfigProblem[]): DoctorCheck[] {
   const checks: DoctorCheck[] = [];
   if (user?.path) {
-    if (user.problems.length === 0) checks.push({ name: 'user config', status: 'ok', detail: `${user.path} read: ${Object.keys(user.values).length ? `sets ${Object.keys(user.values).join(', ')}` : 'sets nothing'}` });
-    for (const problem of user.problems) checks.push({ name: 'user config', status: 'fail', detail: `${formatConfigProblem(problem)} (other commands stop on this)` });
+    if (user.problems.length === 0)
+      checks.push({
+        name: 'user config',
+        status: 'ok',
+        detail: `${user.path} read: ${Object.keys(user.values).length ? `sets ${Object.keys(user.values).join(', ')}` : 'sets nothing'}`,
+      });
+    for (const problem of user.problems)
+      checks.push({
+        name: 'user config',
+        status: 'fail',
+        detail: `${formatConfigProblem(problem)} (other commands stop on this)`,
+      });
   }
   for (const warning of refused) checks.push({ name: 'config', status: 'warn', detail: formatConfigProblem(warning) });
   return checks;
 }
 
 /** Indexes the folders (words only, no snapshot) with the configured globs and says what each holds. */
-async function folderChecks(folders: readonly WorkspaceFolder[], globs: Partial<EngineSettings> = {}): Promise<DoctorCheck[]> {
+async function folderChecks(
+  folders: readonly WorkspaceFolder[],
+  globs: Partial<EngineSettings> = {},
+): Promise<DoctorCheck[]> {
   const engine = new Engine({ folders, embeddings: { provider: 'off' }, settings: globs });
   try {
     const state = await engine.waitForIndex();
@@ -191,9 +277,20 @@ async function folderChecks(folders: readonly WorkspaceFolder[], globs: Partial<
       const found = `${files} files, ${entities} catalog entities, ${docs.length} documents (${byCount.map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${problems} problem${problems === 1 ? '' : 's'}`;
       const name = `folder ${folder.name}`;
       // A folder that yields no document fails, with the indexer's reason and what to do.
-      const empty = state.problems.find((p) => p.code === NOTHING_INDEXED && (folders.length === 1 || p.path === folder.name));
-      if (empty || docs.length === 0) return { name, status: 'fail' as const, detail: empty?.message ?? `${folder.absPath}: ${found}; nothing is indexed` };
-      return { name, status: problems > 0 ? ('warn' as const) : ('ok' as const), detail: `${folder.absPath}: ${found}${problems ? ' (wsctx index lists them)' : ''}` };
+      const empty = state.problems.find(
+        (p) => p.code === NOTHING_INDEXED && (folders.length === 1 || p.path === folder.name),
+      );
+      if (empty || docs.length === 0)
+        return {
+          name,
+          status: 'fail' as const,
+          detail: empty?.message ?? `${folder.absPath}: ${found}; nothing is indexed`,
+        };
+      return {
+        name,
+        status: problems > 0 ? ('warn' as const) : ('ok' as const),
+        detail: `${folder.absPath}: ${found}${problems ? ' (wsctx index lists them)' : ''}`,
+      };
     });
   } finally {
     engine.dispose();

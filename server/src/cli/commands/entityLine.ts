@@ -4,7 +4,7 @@
  * "who owns billing-worker?" is answered on screen even when the passage's text never names the
  * team. A passage of several entities lists each with its owner instead.
  */
-import { RELATION_PAIRS } from '../../engine/graph/relationTypes';
+import { RELATION_PAIRS } from '../../engine';
 import type { ContextOutput } from '../../tools/workspaceContext';
 
 type Neighbour = ContextOutput['neighbourhood'][number];
@@ -54,7 +54,10 @@ export function entityLine(entityRefs: readonly string[], neighbourhood: readonl
  * The same line in its parts (the ref, `owner ...`, one part per relation type), for a caller that
  * wraps between parts: a name is never cut.
  */
-export function entityParts(entityRefs: readonly string[], neighbourhood: readonly Neighbour[]): { parts: string[]; separator: string } {
+export function entityParts(
+  entityRefs: readonly string[],
+  neighbourhood: readonly Neighbour[],
+): { parts: string[]; separator: string } {
   if (entityRefs.length === 0) return { parts: [], separator: ' · ' };
   const byRef = new Map(neighbourhood.map((n) => [n.entity.toLowerCase(), n]));
   if (entityRefs.length > 1) {

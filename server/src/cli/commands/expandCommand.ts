@@ -12,20 +12,37 @@ import { shortRef } from './entityLine';
 export function renderExpandTable(out: ExpandOutput, columns = 100): string {
   const width = Math.max(40, columns);
   const e = out.entity;
-  if (!e) return [out.notice ?? 'Nothing to walk.', out.degraded.length ? `degraded: ${out.degraded.join(', ')}` : ''].filter(Boolean).join('\n');
+  if (!e)
+    return [out.notice ?? 'Nothing to walk.', out.degraded.length ? `degraded: ${out.degraded.join(', ')}` : '']
+      .filter(Boolean)
+      .join('\n');
   const lines: string[] = [];
   lines.push(...wrap(`# ${e.ref}${e.title ? ` (${e.title})` : ''}`, width));
-  const facts = [e.type && `type ${e.type}`, e.lifecycle && `lifecycle ${e.lifecycle}`, e.owner && `owner ${e.owner}`].filter(Boolean);
+  const facts = [
+    e.type && `type ${e.type}`,
+    e.lifecycle && `lifecycle ${e.lifecycle}`,
+    e.owner && `owner ${e.owner}`,
+  ].filter(Boolean);
   if (facts.length) lines.push(...wrap(facts.join(', '), width));
   if (e.description) lines.push(...wrap(e.description, width));
   lines.push('');
   const filter = out.edgeTypes ? `, edge types ${out.edgeTypes.join(', ')}` : '';
-  lines.push(...wrap(`Walk: depth ${out.depth}, direction ${out.direction}${filter}; ${out.edges.length} of ${out.totalEdges} edges.`, width));
+  lines.push(
+    ...wrap(
+      `Walk: depth ${out.depth}, direction ${out.direction}${filter}; ${out.edges.length} of ${out.totalEdges} edges.`,
+      width,
+    ),
+  );
   if (out.edges.length === 0) lines.push('  (no edges)');
   else lines.push(...edgeLines(out.edges, width));
   if (out.candidatesCapped) {
     const c = out.candidatesCapped;
-    lines.push(...wrap(`candidates-capped: ${c.droppedByLimit} edges over the limit of ${c.limit}, ${c.droppedByBudget} over the ${c.byteBudget}-byte budget. Narrow with --edge-types or --direction.`, width));
+    lines.push(
+      ...wrap(
+        `candidates-capped: ${c.droppedByLimit} edges over the limit of ${c.limit}, ${c.droppedByBudget} over the ${c.byteBudget}-byte budget. Narrow with --edge-types or --direction.`,
+        width,
+      ),
+    );
   }
   if (out.degraded.length) lines.push(...wrap(`degraded: ${out.degraded.join(', ')}`, width));
   lines.push(`indexedAt: ${out.indexedAt ?? 'never'}`);
@@ -41,13 +58,22 @@ const MIN_PATH = 24;
  * relation to` wrapped between the refs and `declared at` beneath: a ref is never cut.
  */
 function edgeLines(edges: ExpandOutput['edges'], width: number): string[] {
-  const rows = edges.map((edge) => [String(edge.depth), shortRef(edge.source), edge.type, `${shortRef(edge.target)}${edge.resolved ? '' : ' [unresolved]'}`, edge.declaredAt]);
+  const rows = edges.map((edge) => [
+    String(edge.depth),
+    shortRef(edge.source),
+    edge.type,
+    `${shortRef(edge.target)}${edge.resolved ? '' : ' [unresolved]'}`,
+    edge.declaredAt,
+  ]);
   const all = [['hop', 'from', 'relation', 'to', 'declared at'], ...rows];
   const widths = [0, 1, 2, 3].map((c) => Math.max(...all.map((r) => r[c].length)));
   // Two columns of indent, then the cells two apart.
   const pathRoom = width - 2 - widths.reduce((a, b) => a + b, 0) - 2 * 4;
   if (pathRoom >= Math.min(MIN_PATH, Math.max(...all.map((r) => r[4].length)))) {
-    return table(all.map((r) => [...r.slice(0, 4), shortenMiddle(r[4], pathRoom)]), '  ').split('\n');
+    return table(
+      all.map((r) => [...r.slice(0, 4), shortenMiddle(r[4], pathRoom)]),
+      '  ',
+    ).split('\n');
   }
   const lines: string[] = [];
   for (const [hop, from, type, to, at] of rows) {

@@ -10,8 +10,7 @@
  * `B dependencyOf A`). DOT draws one arrow per pair, the half the dependent declares, since two
  * arrows for one fact only clutter a drawing.
  */
-import { isForward, isRelationType } from '../../engine/graph/relationTypes';
-import type { IndexState } from '../../engine/indexState';
+import { isForward, isRelationType, type IndexState } from '../../engine';
 import { shortRef } from './entityLine';
 import { wrap } from './expandCommand';
 
@@ -55,7 +54,12 @@ const KIND_SHAPES: Record<string, string> = {
 
 /** Graphviz DOT; unresolved targets are drawn dashed and grey. */
 export function renderDot(graph: GraphExport): string {
-  const lines = ['digraph catalog {', '  rankdir=LR;', '  node [fontname="Helvetica", fontsize=10];', '  edge [fontname="Helvetica", fontsize=8];'];
+  const lines = [
+    'digraph catalog {',
+    '  rankdir=LR;',
+    '  node [fontname="Helvetica", fontsize=10];',
+    '  edge [fontname="Helvetica", fontsize=8];',
+  ];
   const known = new Set(graph.entities.map((e) => e.ref.toLowerCase()));
   for (const e of graph.entities) {
     const label = e.title ? `${e.ref}\n${e.title}` : e.ref;
@@ -84,8 +88,14 @@ export function renderGraphText(graph: GraphExport, columns = 100): string {
   const declared = graph.edges.filter((e) => !isRelationType(e.type) || isForward(e.type));
   const unresolved = declared.filter((e) => !e.resolved).length;
   const lines = [
-    ...wrap(`${graph.entities.length} entities, ${declared.length} relations (${graph.edges.length} halves as Backstage stores them), ${unresolved} unresolved. Indexed ${graph.indexedAt}.`, width),
-    ...wrap('Each entity with the relations it declares; --json has both halves of every relation, --format dot draws them.', width),
+    ...wrap(
+      `${graph.entities.length} entities, ${declared.length} relations (${graph.edges.length} halves as Backstage stores them), ${unresolved} unresolved. Indexed ${graph.indexedAt}.`,
+      width,
+    ),
+    ...wrap(
+      'Each entity with the relations it declares; --json has both halves of every relation, --format dot draws them.',
+      width,
+    ),
   ];
   const bySource = new Map<string, typeof declared>();
   for (const e of declared) bySource.set(e.source.toLowerCase(), [...(bySource.get(e.source.toLowerCase()) ?? []), e]);
@@ -95,11 +105,18 @@ export function renderGraphText(graph: GraphExport, columns = 100): string {
   };
   const entities = [...graph.entities].sort((a, b) => rank(a.kind) - rank(b.kind) || a.ref.localeCompare(b.ref));
   for (const entity of entities) {
-    lines.push('', ...wrap(`${shortRef(entity.ref)}${entity.title && entity.title !== entity.name ? ` (${entity.title})` : ''}`, width));
+    lines.push(
+      '',
+      ...wrap(
+        `${shortRef(entity.ref)}${entity.title && entity.title !== entity.name ? ` (${entity.title})` : ''}`,
+        width,
+      ),
+    );
     // One line, however long: a path is never broken.
     lines.push(`  declared at ${entity.sourceRef}`);
     const byType = new Map<string, string[]>();
-    for (const e of bySource.get(entity.ref.toLowerCase()) ?? []) byType.set(e.type, [...(byType.get(e.type) ?? []), `${shortRef(e.target)}${e.resolved ? '' : ' [unresolved]'}`]);
+    for (const e of bySource.get(entity.ref.toLowerCase()) ?? [])
+      byType.set(e.type, [...(byType.get(e.type) ?? []), `${shortRef(e.target)}${e.resolved ? '' : ' [unresolved]'}`]);
     for (const [type, targets] of byType) {
       const [first, ...rest] = wrapList(targets, width - 4 - type.length - 1);
       lines.push(`  ${type} ${first}`, ...rest.map((l) => `${' '.repeat(3 + type.length)}${l}`));

@@ -1,11 +1,7 @@
 /**
  * `wsctx index`: index the workspace and say what was found, what is broken and how long it took.
  */
-import { NOTHING_INDEXED } from '../../engine/indexing/emptyFolders';
-import { isForward, isRelationType } from '../../engine/graph/relationTypes';
-import type { Engine } from '../../engine/engine';
-import type { IndexState } from '../../engine/indexState';
-import type { Problem } from '../../engine/model';
+import { NOTHING_INDEXED, isForward, isRelationType, type Engine, type IndexState, type Problem } from '../../engine';
 import { countRows, seconds, table } from '../format';
 
 export interface IndexSummary {
@@ -25,7 +21,14 @@ export interface IndexSummary {
   problems: Problem[];
   indexedAt: string;
   /** Embeddings: filled by the CLI once vectors are complete; absent when embeddings are off. */
-  meaning?: { model: string; runtime: string | null; backend: string | null; sectionsWithVectors: number; seconds: number; error: string | null };
+  meaning?: {
+    model: string;
+    runtime: string | null;
+    backend: string | null;
+    sectionsWithVectors: number;
+    seconds: number;
+    error: string | null;
+  };
 }
 
 export async function runIndex(engine: Engine): Promise<IndexSummary> {
@@ -52,7 +55,12 @@ function summarize(engine: Engine, state: IndexState, durationMs: number): Index
     // One line per ref: of the two halves Backstage stores, the one the dependent usually declares.
     unresolved: edges
       .filter((e) => !e.resolved && (!isRelationType(e.type) || isForward(e.type)))
-      .map((e) => ({ source: e.sourceRef, type: e.type, target: e.targetRef, declaredAt: `${e.origin.path}:${e.origin.line}` })),
+      .map((e) => ({
+        source: e.sourceRef,
+        type: e.type,
+        target: e.targetRef,
+        declaredAt: `${e.origin.path}:${e.origin.line}`,
+      })),
     repositories: state.repos.map((r) => ({ root: r.root || '.', folder: r.folder, git: r.git, head: r.head })),
     problems: [...state.problems],
     indexedAt: state.indexedAt,
@@ -92,7 +100,9 @@ export function problemLines(problems: readonly Problem[], verbose = false): str
 
 export function renderIndexSummary(s: IndexSummary, options: IndexRenderOptions = {}): string {
   const out: string[] = [];
-  out.push(`Indexed ${s.folders.map((f) => f.name).join(', ')} in ${seconds(s.durationMs)}: ${s.files} files (${s.filesRead} read), ${s.documents} documents, ${s.sections} sections.`);
+  out.push(
+    `Indexed ${s.folders.map((f) => f.name).join(', ')} in ${seconds(s.durationMs)}: ${s.files} files (${s.filesRead} read), ${s.documents} documents, ${s.sections} sections.`,
+  );
   // A folder that yields nothing is said first, not left to a count of zero.
   for (const p of s.problems.filter((p) => p.code === NOTHING_INDEXED)) out.push('', `warning: ${p.message}`);
   out.push('', 'Documents by source kind:', table(countRows(s.bySourceKind)));
@@ -103,17 +113,26 @@ export function renderIndexSummary(s: IndexSummary, options: IndexRenderOptions 
   else {
     const shown = options.verbose ? s.unresolved : s.unresolved.slice(0, UNRESOLVED_SHOWN);
     out.push(table(shown.map((u) => [`${u.source} --${u.type}--> ${u.target}`, u.declaredAt])));
-    if (shown.length < s.unresolved.length) out.push(`  and ${s.unresolved.length - shown.length} more (--verbose lists each)`);
+    if (shown.length < s.unresolved.length)
+      out.push(`  and ${s.unresolved.length - shown.length} more (--verbose lists each)`);
   }
   out.push('', `Repositories (${s.repositories.length}):`);
-  out.push(table(s.repositories.map((r) => [r.root, r.git ? (r.head ? r.head.slice(0, 12) : 'no commits') : 'no git'])));
+  out.push(
+    table(s.repositories.map((r) => [r.root, r.git ? (r.head ? r.head.slice(0, 12) : 'no commits') : 'no git'])),
+  );
   const errors = s.problems.filter((p) => p.severity !== 'info');
-  out.push('', `Problems (${errors.length}${s.problems.length > errors.length ? `, plus ${s.problems.length - errors.length} info` : ''}):`);
+  out.push(
+    '',
+    `Problems (${errors.length}${s.problems.length > errors.length ? `, plus ${s.problems.length - errors.length} info` : ''}):`,
+  );
   if (errors.length === 0) out.push('  none');
   out.push(...problemLines(errors, options.verbose));
   if (s.meaning) {
     const failed = s.meaning.error ? `; stopped: ${s.meaning.error}` : '';
-    out.push('', `Meaning: ${s.meaning.sectionsWithVectors} of ${s.sections} sections embedded with ${s.meaning.model}${s.meaning.runtime ? ` on ${s.meaning.runtime}` : ''} (${s.meaning.backend ?? 'no'} vector index) in ${seconds(s.meaning.seconds * 1000)}${failed}.`);
+    out.push(
+      '',
+      `Meaning: ${s.meaning.sectionsWithVectors} of ${s.sections} sections embedded with ${s.meaning.model}${s.meaning.runtime ? ` on ${s.meaning.runtime}` : ''} (${s.meaning.backend ?? 'no'} vector index) in ${seconds(s.meaning.seconds * 1000)}${failed}.`,
+    );
   } else {
     out.push('', 'Meaning: embeddings off (words only).');
   }

@@ -4,9 +4,12 @@
  * `wsctx toc` (the map, where a person starts) and elsewhere says in one closing line that they
  * exist. `--json` keeps the tool's own answer, pinned documents included.
  */
-import type { PinnedDocument } from '../../engine/library/pinned';
+import type { PinnedDocument } from '../../library/view/pinned';
 
-export function renderWithoutPinned<Output extends { pinned?: PinnedDocument[] }>(output: Output, render: (output: Output) => string): string {
+export function renderWithoutPinned<Output extends { pinned?: PinnedDocument[] }>(
+  output: Output,
+  render: (output: Output) => string,
+): string {
   const pinned = output.pinned ?? [];
   const text = render({ ...output, pinned: undefined });
   if (pinned.length === 0) return text;

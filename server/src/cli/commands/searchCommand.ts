@@ -13,9 +13,17 @@ export interface SearchCommandArgs {
   profile?: string;
 }
 
-export async function searchCommand(services: Services, args: SearchCommandArgs, options: { json: boolean }): Promise<string> {
+export async function searchCommand(
+  services: Services,
+  args: SearchCommandArgs,
+  options: { json: boolean },
+): Promise<string> {
   await waitForLibrary(services.engine);
   const input = args.profile === undefined ? { plan: args.plan } : { plan: args.plan, profile: args.profile };
   const output = await callTool(services, searchInstructionsTool, input, { sessionId: 'cli' });
-  return options.json ? JSON.stringify(output, null, 2) : renderWithoutPinned(output as Parameters<typeof searchInstructionsTool.renderText>[0], (o) => searchInstructionsTool.renderText(o));
+  return options.json
+    ? JSON.stringify(output, null, 2)
+    : renderWithoutPinned(output as Parameters<typeof searchInstructionsTool.renderText>[0], (o) =>
+        searchInstructionsTool.renderText(o),
+      );
 }

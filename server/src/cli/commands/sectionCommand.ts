@@ -11,5 +11,7 @@ import { renderWithoutPinned } from './pinnedOnce';
 export async function sectionCommand(services: Services, id: string, options: { json: boolean }): Promise<string> {
   await waitForLibrary(services.engine);
   const output = await callTool(services, getSectionTool, { id }, { sessionId: 'cli' });
-  return options.json ? JSON.stringify(output, null, 2) : renderWithoutPinned(output as GetSectionOutput, (o) => getSectionTool.renderText(o));
+  return options.json
+    ? JSON.stringify(output, null, 2)
+    : renderWithoutPinned(output as GetSectionOutput, (o) => getSectionTool.renderText(o));
 }

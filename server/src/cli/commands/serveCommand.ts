@@ -12,9 +12,7 @@
  */
 import * as path from 'node:path';
 import { readServerConfig, type ServerConfig, type ServerToken } from '../../config/serverConfig';
-import type { Engine } from '../../engine/engine';
-import { InputError } from '../../engine/errors';
-import type { WorkspaceFolder } from '../../engine/indexState';
+import { type Engine, InputError, type WorkspaceFolder } from '../../engine';
 import { checkToken, startHttpMcpServer, type HttpAccess, type HttpMcpServer } from '../../mcp/http';
 import { createServices, type Services } from '../../services/services';
 import { UsageError, type CliOptions } from '../../startup/args';
@@ -34,7 +32,8 @@ interface TokenFolders {
  */
 export function serverConfigOf(options: CliOptions): ServerConfig | undefined {
   const config = options.config !== undefined ? readServerConfig(path.resolve(options.config)) : undefined;
-  if (options.token !== undefined && config && config.tokens.length > 0) throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
+  if (options.token !== undefined && config && config.tokens.length > 0)
+    throw new UsageError('--token and --config: the config file lists the tokens; give one or the other');
   if (options.token !== undefined) checkToken(options.token);
   return config;
 }
@@ -49,9 +48,16 @@ function tokenFolders(config: ServerConfig, served: readonly string[], absentOk:
     if (token.folders === null) return { token, folders: null };
     const allowed = token.folders.filter((f) => served.includes(f));
     const absent = token.folders.filter((f) => !served.includes(f));
-    if (allowed.length === 0) throw new InputError(`${config.path}:${token.line}: tokens: ${token.name} may read ${token.folders.join(', ')}, none of which this server serves (it serves ${served.join(', ')})`);
-    if (absent.length && !absentOk) throw new InputError(`${config.path}:${token.line}: tokens: ${token.name} may read ${absent.join(', ')}, which this server does not serve (it serves ${served.join(', ')}; folders are named by their directory names)`);
-    if (absent.length) logToStderr(`[serve] ${token.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.join(', ')}`);
+    if (allowed.length === 0)
+      throw new InputError(
+        `${config.path}:${token.line}: tokens: ${token.name} may read ${token.folders.join(', ')}, none of which this server serves (it serves ${served.join(', ')})`,
+      );
+    if (absent.length && !absentOk)
+      throw new InputError(
+        `${config.path}:${token.line}: tokens: ${token.name} may read ${absent.join(', ')}, which this server does not serve (it serves ${served.join(', ')}; folders are named by their directory names)`,
+      );
+    if (absent.length)
+      logToStderr(`[serve] ${token.name}: ${absent.join(', ')} not in the store (yet); it reads ${allowed.join(', ')}`);
     return { token, folders: allowed };
   });
 }
@@ -59,10 +65,26 @@ function tokenFolders(config: ServerConfig, served: readonly string[], absentOk:
 /** `serve` over the in-memory engine: one engine for every folder, one more per distinct set of folders a token is limited to. */
 export async function serveMemory(options: CliOptions): Promise<number> {
   const config = serverConfigOf(options);
-  if (config?.namespaces) throw new InputError(`${config.path}:${config.namespacesLine}: namespaces: a list of the store's namespaces to serve, for serve --store; without a store, --workspace names the folders`);
+  if (config?.namespaces)
+    throw new InputError(
+      `${config.path}:${config.namespacesLine}: namespaces: a list of the store's namespaces to serve, for serve --store; without a store, --workspace names the folders`,
+    );
   const folders = workspaceFolders(options.workspaces);
-  const limits = config?.tokens.length ? tokenFolders(config, folders.map((f) => f.name), false) : [];
-  const start = (subset?: readonly WorkspaceFolder[]) => startServices(options, { meaning: 'serve', log: logToStderr, callLog: true, connections: 'shared', ...(subset ? { folders: subset } : {}) });
+  const limits = config?.tokens.length
+    ? tokenFolders(
+        config,
+        folders.map((f) => f.name),
+        false,
+      )
+    : [];
+  const start = (subset?: readonly WorkspaceFolder[]) =>
+    startServices(options, {
+      meaning: 'serve',
+      log: logToStderr,
+      callLog: true,
+      connections: 'shared',
+      ...(subset ? { folders: subset } : {}),
+    });
   const main = start();
   const running: { services: Services; unwatch: () => void }[] = [];
   const run = (services: Services) => {
@@ -76,18 +98,26 @@ export async function serveMemory(options: CliOptions): Promise<number> {
     // One engine per distinct set of folders: two tokens limited to the same folders share it.
     const bySet = new Map<string, Services>();
     const access: HttpAccess[] = limits.map(({ token, folders: allowed }) => {
-      if (allowed === null || allowed.length === folders.length) return { name: token.name, token: token.token, services: main };
+      if (allowed === null || allowed.length === folders.length)
+        return { name: token.name, token: token.token, services: main };
       const key = [...allowed].sort().join('\n');
       let services = bySet.get(key);
       if (!services) bySet.set(key, (services = run(start(folders.filter((f) => allowed.includes(f.name))))));
       return { name: token.name, token: token.token, services };
     });
-    server = await startHttpMcpServer({ services: main, ...(limits.length ? { access } : { token: options.token }), port: options.port, log: logToStderr });
+    server = await startHttpMcpServer({
+      services: main,
+      ...(limits.length ? { access } : { token: options.token }),
+      port: options.port,
+      log: logToStderr,
+    });
   } catch (error) {
     await stopAll(running, false);
     throw error;
   }
-  process.stderr.write(`wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${limits.length ? `tokens from ${config!.path}: ${config!.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n`);
+  process.stderr.write(
+    `wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${limits.length ? `tokens from ${config!.path}: ${config!.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n`,
+  );
   await untilSignal();
   await server.close();
   await stopAll(running, true);
@@ -110,25 +140,49 @@ async function stopAll(running: readonly { services: Services; unwatch: () => vo
  * held once whatever the tokens. `GET /status` answers each token with the namespaces it may
  * read: generation, sections and, in memory, the estimated bytes held.
  */
-export async function serveStore(opened: StoreEngine, options: CliOptions, config: ServerConfig | undefined): Promise<number> {
+export async function serveStore(
+  opened: StoreEngine,
+  options: CliOptions,
+  config: ServerConfig | undefined,
+): Promise<number> {
   const served = opened.namespaces.map((n) => n.name);
   const engines: Engine[] = [];
   const readers = { reader: opened.reader, memory: opened.memory };
-  const access: HttpAccess[] = (config?.tokens.length ? tokenFolders(config, served, true) : []).map(({ token, folders }) => {
-    const allowed = folders === null ? opened.namespaces : opened.namespaces.filter((n) => folders.includes(n.name));
-    const engine = storeEngine(allowed, readers, logToStderr, opened.embedder, options.workspacesGiven ? 'these' : (token.folders ?? 'all'));
-    engines.push(engine);
-    return { name: token.name, token: token.token, services: createServices({ engine }), status: () => storeStatus(opened, engine) };
-  });
+  const access: HttpAccess[] = (config?.tokens.length ? tokenFolders(config, served, true) : []).map(
+    ({ token, folders }) => {
+      const allowed = folders === null ? opened.namespaces : opened.namespaces.filter((n) => folders.includes(n.name));
+      const engine = storeEngine(
+        allowed,
+        readers,
+        logToStderr,
+        opened.embedder,
+        options.workspacesGiven ? 'these' : (token.folders ?? 'all'),
+      );
+      engines.push(engine);
+      return {
+        name: token.name,
+        token: token.token,
+        services: createServices({ engine }),
+        status: () => storeStatus(opened, engine),
+      };
+    },
+  );
   const server = await startHttpMcpServer({
     services: createServices({ engine: opened.engine }),
     ...(access.length ? { access } : { token: options.token, status: () => storeStatus(opened, opened.engine) }),
     port: options.port,
     log: logToStderr,
   });
-  const who = access.length ? `tokens from ${config!.path}: ${access.map((a) => a.name).join(', ')}` : `token: ${server.token}`;
-  const how = opened.mode === 'memory' ? 'answering from memory, following writes' : 'reading the store for each question (--store-mode per-question)';
-  process.stderr.write(`wsctx: serving MCP over HTTP from the store (${served.join(', ')}), ${how}\n  url:   ${server.url}\n  ${who}\n  status: GET ${server.url.replace(/\/mcp$/, '/status')}\n`);
+  const who = access.length
+    ? `tokens from ${config!.path}: ${access.map((a) => a.name).join(', ')}`
+    : `token: ${server.token}`;
+  const how =
+    opened.mode === 'memory'
+      ? 'answering from memory, following writes'
+      : 'reading the store for each question (--store-mode per-question)';
+  process.stderr.write(
+    `wsctx: serving MCP over HTTP from the store (${served.join(', ')}), ${how}\n  url:   ${server.url}\n  ${who}\n  status: GET ${server.url.replace(/\/mcp$/, '/status')}\n`,
+  );
   await untilSignal();
   await server.close();
   for (const engine of engines) engine.dispose();
@@ -141,7 +195,12 @@ function storeStatus(opened: StoreEngine, engine: Engine): unknown {
   if (opened.memory) {
     const status = opened.memory.status();
     const namespaces = status.namespaces.filter((n) => names.has(n.name));
-    return { ...status, estimatedBytes: namespaces.reduce((sum, n) => sum + n.estimatedBytes, 0), namespaces, rssBytes: process.memoryUsage.rss() };
+    return {
+      ...status,
+      estimatedBytes: namespaces.reduce((sum, n) => sum + n.estimatedBytes, 0),
+      namespaces,
+      rssBytes: process.memoryUsage.rss(),
+    };
   }
   return { mode: 'per-question', namespaces: engine.folders.map((f) => ({ name: f.name })) };
 }

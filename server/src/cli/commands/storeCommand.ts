@@ -9,17 +9,27 @@
  */
 import * as path from 'node:path';
 import { getHeapStatistics } from 'node:v8';
-import { createEmbedder, DEFAULT_EMBEDDING_SETTINGS, type Embedder, type EmbeddingSettings } from '../../engine/embeddings/embedder';
-import { Engine } from '../../engine/engine';
-import { InputError } from '../../engine/errors';
-import type { IndexState, WorkspaceFolder } from '../../engine/indexState';
-import type { MeaningSource } from '../../engine/ranking/workspaceContextRanker';
-import type { StoredNamespace } from '../../engine/store/indexStore';
-import type { WriteReport } from '../../engine/store/rows';
-import { StoreReader, type StoreBacked } from '../../engine/store/storeReader';
-import { globMatches, MemoryReader, type NamespaceChoice } from '../../engine/store/memoryReader';
-import { formatBytes, parseByteSize } from '../../engine/store/memoryEstimate';
-import { workspaceRows } from '../../engine/store/storeRows';
+import {
+  createEmbedder,
+  DEFAULT_EMBEDDING_SETTINGS,
+  type Embedder,
+  type EmbeddingSettings,
+  Engine,
+  InputError,
+  type IndexState,
+  type WorkspaceFolder,
+  type MeaningSource,
+  type StoredNamespace,
+  type WriteReport,
+  StoreReader,
+  type StoreBacked,
+  globMatches,
+  MemoryReader,
+  type NamespaceChoice,
+  formatBytes,
+  parseByteSize,
+  workspaceRows,
+} from '../../engine';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgStore';
 import { engineGlobsFrom } from '../../config/workspaceConfig';
 import { UsageError, type CliOptions } from '../../startup/args';
@@ -27,7 +37,19 @@ import { cliSettings } from '../../startup/hostConfig';
 import { embeddingSettings } from '../../startup/startup';
 
 /** The commands that answer from a store. */
-export const STORE_COMMANDS = ['index', 'ask', 'expand', 'toc', 'section', 'search', 'context', 'page', 'file', 'mcp', 'serve'] as const;
+export const STORE_COMMANDS = [
+  'index',
+  'ask',
+  'expand',
+  'toc',
+  'section',
+  'search',
+  'context',
+  'page',
+  'file',
+  'mcp',
+  'serve',
+] as const;
 
 export interface StoreIndexSummary {
   store: string;
@@ -41,7 +63,11 @@ export interface StoreIndexSummary {
  * embeddings on (the CLI's default, `--embeddings`), each folder's sections are embedded first
  * (the vector cache spares what was embedded before) and their vectors written beside them.
  */
-export async function indexIntoStore(options: CliOptions, folders: readonly WorkspaceFolder[], cacheDir: string | undefined): Promise<StoreIndexSummary> {
+export async function indexIntoStore(
+  options: CliOptions,
+  folders: readonly WorkspaceFolder[],
+  cacheDir: string | undefined,
+): Promise<StoreIndexSummary> {
   const store = await openPostgresStore(options.store!);
   try {
     const summary: StoreIndexSummary = { store: redactUrl(options.store!), namespaces: [], failed: [] };
@@ -49,7 +75,13 @@ export async function indexIntoStore(options: CliOptions, folders: readonly Work
       const started = performance.now();
       // The folder's own settings file, as `wsctx index --workspace <folder>` reads it.
       const own: CliOptions = { ...options, workspaces: [folder.absPath] };
-      const engine = new Engine({ folders: [folder], cacheDir, settings: engineGlobsFrom(cliSettings(own)), embeddings: embeddingSettings(own), embedInBackground: false });
+      const engine = new Engine({
+        folders: [folder],
+        cacheDir,
+        settings: engineGlobsFrom(cliSettings(own)),
+        embeddings: embeddingSettings(own),
+        embedInBackground: false,
+      });
       try {
         const state = await engine.waitForIndex();
         await engine.embedPendingMeaning();
@@ -63,7 +95,12 @@ export async function indexIntoStore(options: CliOptions, folders: readonly Work
           summary.failed.push({ namespace: folder.name, error: (error as Error).message });
           continue;
         }
-        summary.namespaces.push({ ...report, documents: state.counts.documents, sections: state.counts.sections, indexMs });
+        summary.namespaces.push({
+          ...report,
+          documents: state.counts.documents,
+          sections: state.counts.sections,
+          indexMs,
+        });
       } finally {
         engine.dispose();
       }
@@ -78,7 +115,9 @@ export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
   const lines = [`store ${summary.store}`];
   for (const n of summary.namespaces) {
     if (n.unchanged) {
-      lines.push(`${n.namespace}: ${n.documents} documents, ${n.sections} sections indexed in ${(n.indexMs / 1000).toFixed(1)} s; unchanged (its digest compared in ${(n.durationMs / 1000).toFixed(1)} s), nothing written (generation ${n.generation})`);
+      lines.push(
+        `${n.namespace}: ${n.documents} documents, ${n.sections} sections indexed in ${(n.indexMs / 1000).toFixed(1)} s; unchanged (its digest compared in ${(n.durationMs / 1000).toFixed(1)} s), nothing written (generation ${n.generation})`,
+      );
       continue;
     }
     lines.push(
@@ -87,7 +126,10 @@ export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
         `${n.catalogWritten ? 'catalog' : 'catalog unchanged'}, ${n.commitsWritten} commit facts, vectors of ${n.vectorSectionsWritten} sections (${n.windowsWritten} windows) ` +
         `in ${(n.durationMs / 1000).toFixed(1)} s (generation ${n.generation})`,
     );
-    for (const c of n.cleaned ?? []) lines.push(`  ${c.path}: ${c.characters} ${c.characters === 1 ? 'character' : 'characters'} PostgreSQL cannot store (NUL or an unpaired surrogate) written as U+FFFD`);
+    for (const c of n.cleaned ?? [])
+      lines.push(
+        `  ${c.path}: ${c.characters} ${c.characters === 1 ? 'character' : 'characters'} PostgreSQL cannot store (NUL or an unpaired surrogate) written as U+FFFD`,
+      );
   }
   for (const f of summary.failed) lines.push(`${f.namespace}: not written (rolled back): ${f.error}`);
   return lines.join('\n');
@@ -120,14 +162,16 @@ export type StoreMode = 'memory' | 'per-question';
 export function storeModeOf(options: CliOptions, command: string): StoreMode {
   const given = options.storeMode;
   if (given === undefined) return command === 'mcp' || command === 'serve' ? 'memory' : 'per-question';
-  if (given !== 'memory' && given !== 'per-question') throw new UsageError(`--store-mode must be memory or per-question (got "${given}")`);
+  if (given !== 'memory' && given !== 'per-question')
+    throw new UsageError(`--store-mode must be memory or per-question (got "${given}")`);
   return given;
 }
 
 /** $WSCTX_STORE_VECTOR_SEARCH: `exact` scans the vectors even where pgvector's HNSW index exists. */
 function vectorSearchFromEnv(): 'auto' | 'exact' {
   const raw = process.env.WSCTX_STORE_VECTOR_SEARCH ?? 'auto';
-  if (raw !== 'auto' && raw !== 'exact') throw new InputError(`WSCTX_STORE_VECTOR_SEARCH must be auto or exact (got "${raw}")`);
+  if (raw !== 'auto' && raw !== 'exact')
+    throw new InputError(`WSCTX_STORE_VECTOR_SEARCH must be auto or exact (got "${raw}")`);
   return raw;
 }
 
@@ -136,7 +180,8 @@ function pollMsFromEnv(): number | undefined {
   const raw = process.env.WSCTX_STORE_POLL_MS;
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 50 || n > 3_600_000) throw new InputError(`WSCTX_STORE_POLL_MS must be a whole number of milliseconds 50..3600000 (got "${raw}")`);
+  if (!Number.isInteger(n) || n < 50 || n > 3_600_000)
+    throw new InputError(`WSCTX_STORE_POLL_MS must be a whole number of milliseconds 50..3600000 (got "${raw}")`);
   return n;
 }
 
@@ -169,19 +214,31 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
       namespaces = namespaces.filter((n) => patterns.some((p) => globMatches(p, n.name)));
       // A server answers for at least one namespace: a list that matches none is a mistake to name, not an empty server.
       if (namespaces.length === 0) {
-        throw new InputError(`${open.namespacePatternsAt ?? '--config'}: namespaces: none of the store's namespaces matches ${patterns.join(', ')}; it holds ${stored.map((n) => n.name).join(', ')}`);
+        throw new InputError(
+          `${open.namespacePatternsAt ?? '--config'}: namespaces: none of the store's namespaces matches ${patterns.join(', ')}; it holds ${stored.map((n) => n.name).join(', ')}`,
+        );
       }
     }
     const log = open.log;
     // One embedder for every engine of the store (serve --config makes one per token).
-    const settings: EmbeddingSettings = { ...DEFAULT_EMBEDDING_SETTINGS, ...stripUndefined(embeddingSettings(options)) };
+    const settings: EmbeddingSettings = {
+      ...DEFAULT_EMBEDDING_SETTINGS,
+      ...stripUndefined(embeddingSettings(options)),
+    };
     const embedder = createEmbedder(settings, { log });
     const serves: ServedNamespaces = options.workspacesGiven ? 'these' : 'all';
     let reader: StoreReader | undefined;
     if (open.mode === 'memory') {
       const maxBytes = options.maxMemory === undefined ? undefined : parseByteSize(options.maxMemory);
-      if (options.maxMemory !== undefined && maxBytes === undefined) throw new UsageError(`--max-memory must be a size such as 8GB, 512MB or 2000000000 (got "${options.maxMemory}")`);
-      const choice: NamespaceChoice = options.workspacesGiven ? { kind: 'these', names: namespaces.map((n) => n.name) } : patterns ? { kind: 'patterns', patterns } : { kind: 'all' };
+      if (options.maxMemory !== undefined && maxBytes === undefined)
+        throw new UsageError(
+          `--max-memory must be a size such as 8GB, 512MB or 2000000000 (got "${options.maxMemory}")`,
+        );
+      const choice: NamespaceChoice = options.workspacesGiven
+        ? { kind: 'these', names: namespaces.map((n) => n.name) }
+        : patterns
+          ? { kind: 'patterns', patterns }
+          : { kind: 'all' };
       memory = new MemoryReader(store, choice, { maxBytes, pollMs: pollMsFromEnv(), log });
       const planned = memory.plan(namespaces);
       log?.(renderPlan(planned, maxBytes));
@@ -189,14 +246,21 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
       const total = planned.reduce((sum, p) => sum + p.estimatedBytes, 0);
       const heapLimit = getHeapStatistics().heap_size_limit;
       if (total > heapLimit * 0.9) {
-        log?.(`[store] warning: about ${formatBytes(total)} is past 90% of Node's heap limit (${formatBytes(heapLimit)}); start the reader with NODE_OPTIONS=--max-old-space-size=${Math.ceil((total * 1.5) / 1024 ** 2)} or serve fewer namespaces`);
+        log?.(
+          `[store] warning: about ${formatBytes(total)} is past 90% of Node's heap limit (${formatBytes(heapLimit)}); start the reader with NODE_OPTIONS=--max-old-space-size=${Math.ceil((total * 1.5) / 1024 ** 2)} or serve fewer namespaces`,
+        );
       }
       const started = performance.now();
       await memory.start(planned);
       const status = memory.status();
-      log?.(`[store] ${status.namespaces.length} namespaces in memory (${status.namespaces.reduce((n, l) => n + l.sections, 0)} sections) in ${((performance.now() - started) / 1000).toFixed(1)} s; following writes by ${status.following === 'notifications' ? `the store's notifications and a poll every ${status.pollMs} ms` : `a poll every ${status.pollMs} ms`}`);
+      log?.(
+        `[store] ${status.namespaces.length} namespaces in memory (${status.namespaces.reduce((n, l) => n + l.sections, 0)} sections) in ${((performance.now() - started) / 1000).toFixed(1)} s; following writes by ${status.following === 'notifications' ? `the store's notifications and a poll every ${status.pollMs} ms` : `a poll every ${status.pollMs} ms`}`,
+      );
     } else {
-      if (options.maxMemory !== undefined) throw new UsageError('--max-memory: a reader that reads the store per question holds no namespace in memory (leave it out, or --store-mode memory)');
+      if (options.maxMemory !== undefined)
+        throw new UsageError(
+          '--max-memory: a reader that reads the store per question holds no namespace in memory (leave it out, or --store-mode memory)',
+        );
       reader = new StoreReader(store, { vectorSearch: vectorSearchFromEnv() });
     }
     const engine = storeEngine(namespaces, { reader, memory }, log, embedder, serves);
@@ -223,11 +287,18 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
 }
 
 /** What a reader holding the store in memory will load, before it loads: each namespace's estimate and the total. */
-function renderPlan(planned: readonly { namespace: StoredNamespace; estimatedBytes: number }[], maxBytes: number | undefined): string {
+function renderPlan(
+  planned: readonly { namespace: StoredNamespace; estimatedBytes: number }[],
+  maxBytes: number | undefined,
+): string {
   const total = planned.reduce((sum, p) => sum + p.estimatedBytes, 0);
-  const lines = [`[store] loading ${planned.length} ${planned.length === 1 ? 'namespace' : 'namespaces'} into memory, about ${formatBytes(total)}${maxBytes === undefined ? '' : ` of --max-memory ${formatBytes(maxBytes)}`}:`];
+  const lines = [
+    `[store] loading ${planned.length} ${planned.length === 1 ? 'namespace' : 'namespaces'} into memory, about ${formatBytes(total)}${maxBytes === undefined ? '' : ` of --max-memory ${formatBytes(maxBytes)}`}:`,
+  ];
   for (const { namespace: n, estimatedBytes } of planned) {
-    lines.push(`  ${n.name}: ${n.sizes.sections} sections, ${n.sizes.postings} postings, ${n.sizes.windows} vector windows, generation ${n.generation}: about ${formatBytes(estimatedBytes)}`);
+    lines.push(
+      `  ${n.name}: ${n.sizes.sections} sections, ${n.sizes.postings} postings, ${n.sizes.windows} vector windows, generation ${n.generation}: about ${formatBytes(estimatedBytes)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -242,9 +313,19 @@ export interface StoreReaders {
  * An engine serving `namespaces` from `readers`: its folders are the namespaces (by name, with the
  * path they were indexed from, so passages keep their file URIs); it never indexes.
  */
-export function storeEngine(namespaces: readonly { name: string; absPath: string }[], readers: StoreReader | StoreReaders, log?: (message: string) => void, embedder: Embedder | null = null, serves: ServedNamespaces = 'these'): Engine {
+export function storeEngine(
+  namespaces: readonly { name: string; absPath: string }[],
+  readers: StoreReader | StoreReaders,
+  log?: (message: string) => void,
+  embedder: Embedder | null = null,
+  serves: ServedNamespaces = 'these',
+): Engine {
   const both = readers instanceof StoreReader ? { reader: readers, memory: undefined } : readers;
-  return new StoreBackedEngine(both.reader, both.memory, embedder, serves, { folders: namespaces.map(folderOf), embeddings: { provider: 'off' }, log });
+  return new StoreBackedEngine(both.reader, both.memory, embedder, serves, {
+    folders: namespaces.map(folderOf),
+    embeddings: { provider: 'off' },
+    log,
+  });
 }
 
 /**
@@ -286,13 +367,16 @@ class StoreBackedEngine extends Engine implements StoreBacked {
     let folders: WorkspaceFolder[];
     const memory = this.memoryReader;
     if (memory) {
-      if (wanted !== undefined && !this.findFolder(wanted) && memory.serves(wanted) && !memory.stateOf(wanted)) await memory.refresh();
+      if (wanted !== undefined && !this.findFolder(wanted) && memory.serves(wanted) && !memory.stateOf(wanted))
+        await memory.refresh();
       folders = memory
         .names()
         .filter((name) => !allowed || allowed.has(name))
         .map((name) => memory.stateOf(name)!.folders[0]);
     } else {
-      folders = (await this.storeReader!.store.namespaces()).filter((n) => !allowed || allowed.has(n.name)).map(folderOf);
+      folders = (await this.storeReader!.store.namespaces())
+        .filter((n) => !allowed || allowed.has(n.name))
+        .map(folderOf);
     }
     // Never fewer than at start: a namespace dropped meanwhile answers cold (`index-cold`), as before.
     const known = new Set(folders.map((f) => f.name));
@@ -308,12 +392,16 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   override async embedQuery(question: string): Promise<Float32Array | null> {
     const embedder = this.queryEmbedder;
     if (!embedder || !question.trim()) return null;
-    const holds = this.memoryReader ? this.memoryReader.holdsVectorsOf(embedder.id) : await this.storeReader!.holdsVectorsOf(embedder.id);
+    const holds = this.memoryReader
+      ? this.memoryReader.holdsVectorsOf(embedder.id)
+      : await this.storeReader!.holdsVectorsOf(embedder.id);
     if (!holds) return null;
     try {
       return await embedder.embedQuery(question);
     } catch (error) {
-      this.options.log?.(`[meaning] the question could not be embedded (${(error as Error).message}); answering on words`);
+      this.options.log?.(
+        `[meaning] the question could not be embedded (${(error as Error).message}); answering on words`,
+      );
       return null;
     }
   }
@@ -321,29 +409,33 @@ class StoreBackedEngine extends Engine implements StoreBacked {
   /** The meaning half of a question on a namespace's state: from its vectors in memory, or the per-question state's own. */
   override meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
     if (!queryVector) return null;
-    if (this.memoryReader) return this.queryModel ? this.memoryReader.meaningSource(state, queryVector, this.queryModel) : null;
+    if (this.memoryReader)
+      return this.queryModel ? this.memoryReader.meaningSource(state, queryVector, this.queryModel) : null;
     return this.storeReader!.meaningOf(state) ?? null;
   }
 
   /**
-   * Every tool answers from a store (the library tools from the one namespace holding a library,
-   * tools/queryState.ts); the in-memory rule (a tool is listed once its sources are indexed) reads
-   * a state a store engine never has. Except explain_result: it scores the expected page's
-   * sections wherever they rank, and a store's question state holds only the candidates.
+   * A question's state over a store is not the whole index the way the in-memory engine's is:
+   * explain_result, which scores the expected page's sections wherever they rank, is not listed
+   * (tools/availability.ts).
    */
-  override canAnswer(tool: string): boolean {
-    return tool !== 'explain_result';
-  }
+  override readonly holdsWholeIndex = false;
 }
 
 /** The namespaces `--workspace` names (by folder name or by the path indexed), or all of them. */
 export function selectNamespaces(stored: readonly StoredNamespace[], options: CliOptions): StoredNamespace[] {
-  if (stored.length === 0) throw new InputError(`--store: the store holds no workspace yet; write one with wsctx index --store URL --workspace DIR`);
+  if (stored.length === 0)
+    throw new InputError(
+      `--store: the store holds no workspace yet; write one with wsctx index --store URL --workspace DIR`,
+    );
   if (!options.workspacesGiven) return [...stored];
   const names = stored.map((n) => n.name).join(', ');
   return options.workspaces.map((wanted) => {
     const abs = path.resolve(wanted);
-    const found = stored.find((n) => n.name === wanted) ?? stored.find((n) => n.absPath === abs) ?? stored.find((n) => n.name === path.basename(abs));
+    const found =
+      stored.find((n) => n.name === wanted) ??
+      stored.find((n) => n.absPath === abs) ??
+      stored.find((n) => n.name === path.basename(abs));
     if (!found) throw new InputError(`--workspace ${wanted}: the store holds no such workspace; it holds ${names}`);
     return found;
   });

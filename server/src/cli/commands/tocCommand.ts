@@ -13,10 +13,16 @@ export interface TocCommandArgs {
   namespace?: string;
 }
 
-export async function tocCommand(services: Services, args: TocCommandArgs, options: { json: boolean }): Promise<string> {
+export async function tocCommand(
+  services: Services,
+  args: TocCommandArgs,
+  options: { json: boolean },
+): Promise<string> {
   await waitForLibrary(services.engine);
   const input = Object.fromEntries(
-    Object.entries({ query: args.query, document_id: args.document, namespace: args.namespace }).filter(([, v]) => v !== undefined),
+    Object.entries({ query: args.query, document_id: args.document, namespace: args.namespace }).filter(
+      ([, v]) => v !== undefined,
+    ),
   );
   const output = await callTool(services, getTocTool, input, { sessionId: 'cli' });
   return options.json ? JSON.stringify(output, null, 2) : getTocTool.renderText(output as never);

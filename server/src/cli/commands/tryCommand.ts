@@ -1,18 +1,18 @@
 /**
- * `wsctx try "<plan>" [--profile focused|catalog] [--namespace NS] [--limit N]`: a search with its workings shown (seed 002,
+ * `wsctx try "<plan>" [--profile focused|catalog] [--namespace NS] [--limit N]`: a search with its workings shown (docs/ARCHITECTURE.md, the library tools' contract,
  * "Try a search"): for each matched section, every signal's rank and raw score, the title bonus,
  * the fused score, its size in tokens and whether it made the answer (and why not). Runs the
  * engine directly and is not logged: trying a search is not an agent's call.
  */
-import { InputError } from '../../engine/errors';
-import { RRF_K, type LibraryProfile } from '../../engine/library/constants';
-import { libraryView, shownId, type LibrarySection } from '../../engine/library/libraryView';
-import { namespaceFromArg, namespaceLabel } from '../../engine/library/namespaces';
-import { dayOf } from '../../engine/library/readiness';
-import type { SignalScore } from '../../engine/library/ranking';
-import { searchLibrary } from '../../engine/library/search';
-import { sectionBlockTokens } from '../../engine/library/sectionRender';
-import { sectionHeading } from '../../engine/library/summaries';
+import { InputError } from '../../engine';
+import { RRF_K, type LibraryProfile } from '../../library/view/constants';
+import { libraryView, shownId, type LibrarySection } from '../../library/view/libraryView';
+import { namespaceFromArg, namespaceLabel } from '../../library/view/namespaces';
+import { dayOf } from '../../library/view/readiness';
+import type { SignalScore } from '../../library/view/ranking';
+import { searchLibrary } from '../../library/view/search';
+import { sectionBlockTokens } from '../../library/view/sectionRender';
+import { sectionHeading } from '../../library/view/summaries';
 import type { Services } from '../../services/services';
 import { table } from '../format';
 
@@ -59,7 +59,10 @@ export interface TryCommandArgs {
   limit?: number;
 }
 
-export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sectionMeaning'>, args: TryCommandArgs): Promise<TryReport> {
+export async function tryReport(
+  services: Pick<Services, 'engine' | 'now' | 'sectionMeaning'>,
+  args: TryCommandArgs,
+): Promise<TryReport> {
   if (args.profile !== undefined && args.profile !== 'focused' && args.profile !== 'catalog') {
     throw new InputError(`--profile must be focused or catalog (got "${args.profile}")`);
   }
@@ -70,7 +73,9 @@ export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sec
   if (args.namespace !== undefined) {
     const namespace = namespaceFromArg(args.namespace);
     if (!view.namespaceByName.has(namespace)) {
-      throw new InputError(`--namespace ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${view.namespaces.map((n) => JSON.stringify(namespaceLabel(n.name))).join(', ')}`);
+      throw new InputError(
+        `--namespace ${JSON.stringify(args.namespace)} is not a library namespace; use one of ${view.namespaces.map((n) => JSON.stringify(namespaceLabel(n.name))).join(', ')}`,
+      );
     }
     filter = (e) => e.doc.library!.namespace === namespace;
   }
@@ -108,7 +113,11 @@ export async function tryReport(services: Pick<Services, 'engine' | 'now' | 'sec
   };
 }
 
-export async function tryCommand(services: Services, args: TryCommandArgs, options: { json: boolean }): Promise<string> {
+export async function tryCommand(
+  services: Services,
+  args: TryCommandArgs,
+  options: { json: boolean },
+): Promise<string> {
   const report = await tryReport(services, args);
   return options.json ? JSON.stringify(report, null, 2) : renderTry(report);
 }
@@ -122,7 +131,9 @@ export function renderTry(r: TryReport): string {
   ];
   if (r.rows.length === 0) return `${lines.join('\n')}\n\nNothing matched.`;
   const sig = (s?: SignalScore) => (s ? `#${s.rank} ${s.score.toFixed(3)}` : '-');
-  const rows: (string | number)[][] = [['#', 'section', 'heading', 'document', 'summary', 'meaning', 'exact', 'title', 'fused', 'tokens', 'result']];
+  const rows: (string | number)[][] = [
+    ['#', 'section', 'heading', 'document', 'summary', 'meaning', 'exact', 'title', 'fused', 'tokens', 'result'],
+  ];
   for (const row of r.rows) {
     rows.push([
       row.rank,
@@ -138,7 +149,8 @@ export function renderTry(r: TryReport): string {
       row.result,
     ]);
   }
-  const more = r.matchedSections > r.rows.length ? `\n  … ${r.matchedSections - r.rows.length} more matched sections` : '';
+  const more =
+    r.matchedSections > r.rows.length ? `\n  … ${r.matchedSections - r.rows.length} more matched sections` : '';
   return `${lines.join('\n')}\n\n${table(rows)}${more}`;
 }
 

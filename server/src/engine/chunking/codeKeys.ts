@@ -71,7 +71,14 @@ interface ConfigBlock {
 }
 
 const FENCE_OPEN = /^( {0,12})((?:>\s?)*)(`{3,}|~{3,})\s*([^\s`{]*)/;
-const TAGS: Readonly<Record<string, ConfigLanguage>> = { yaml: 'yaml', yml: 'yaml', json: 'json', jsonc: 'json', json5: 'json', toml: 'toml' };
+const TAGS: Readonly<Record<string, ConfigLanguage>> = {
+  yaml: 'yaml',
+  yml: 'yaml',
+  json: 'json',
+  jsonc: 'json',
+  json5: 'json',
+  toml: 'toml',
+};
 
 /**
  * The configuration blocks of a Markdown text: fenced blocks tagged with a configuration language,
@@ -94,7 +101,8 @@ function configBlocks(markdown: string): ConfigBlock[] {
       i++;
       for (; i < lines.length; i++) {
         const line = unquote(lines[i], quotes);
-        if (line.trimStart().startsWith(fence[0].repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '') break;
+        if (line.trimStart().startsWith(fence[0].repeat(fence.length)) && line.trim().replace(/[`~]/g, '') === '')
+          break;
         body.push(line.slice(Math.min(indent, line.length - line.trimStart().length)));
       }
       i++;
@@ -106,7 +114,8 @@ function configBlocks(markdown: string): ConfigBlock[] {
     if (previousBlank && /^( {4}|\t)\S/.test(lines[i])) {
       // An indented code block: lines indented by four or more (blank lines inside it kept).
       const body: string[] = [];
-      for (; i < lines.length && (/^( {4}|\t)/.test(lines[i]) || lines[i].trim() === ''); i++) body.push(lines[i].replace(/^( {4}|\t)/, ''));
+      for (; i < lines.length && (/^( {4}|\t)/.test(lines[i]) || lines[i].trim() === ''); i++)
+        body.push(lines[i].replace(/^( {4}|\t)/, ''));
       if (readsAsYaml(body)) blocks.push({ language: 'yaml', text: body.join('\n') });
       previousBlank = false;
       continue;
@@ -167,7 +176,7 @@ function yamlKeyPaths(text: string, emit: (stack: readonly string[]) => void): v
       scalarIndent = -1;
     }
     if (content === '' || content.startsWith('#')) continue;
-    if (content === '---' || content === '...' && indent === 0) {
+    if (content === '---' || (content === '...' && indent === 0)) {
       stack.length = 0;
       continue;
     }
@@ -252,7 +261,8 @@ function tomlKeyPaths(text: string, emit: (stack: readonly string[]) => void): v
       if (table.length) emit(table);
       continue;
     }
-    const pair = /^((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=\s*(.*)$/.exec(line);
+    const pair =
+      /^((?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=\s*(.*)$/.exec(line);
     if (!pair) continue;
     const keys = tomlKeys(pair[1]);
     for (let k = 1; k <= keys.length; k++) emit([...table, ...keys.slice(0, k)]);

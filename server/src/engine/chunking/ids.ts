@@ -1,5 +1,5 @@
 /**
- * Document and section ids (DESIGN.md section 3).
+ * Document and section ids (docs/ARCHITECTURE.md, "Identity, commits, freshness").
  *
  * A document's id is the SHA-256 of its workspace-relative path; a section's id hashes the path
  * and the section's heading path, so ids survive edits elsewhere in the file and change only when

@@ -93,7 +93,12 @@ export function scanMarkdown(lines: readonly string[]): MarkdownScan {
         .slice(paraStart, i)
         .map((l) => l.trim())
         .join(' ');
-      headings.push({ level: underline[1][0] === '=' ? 1 : 2, text: cleanHeading(text), startLine: paraStart, endLine: i });
+      headings.push({
+        level: underline[1][0] === '=' ? 1 : 2,
+        text: cleanHeading(text),
+        startLine: paraStart,
+        endLine: i,
+      });
       block = 'none';
       continue;
     }

@@ -1,5 +1,5 @@
 /**
- * Markdown documents -> sections (DESIGN.md section 2): one section per heading, running to the
+ * Markdown documents -> sections (docs/ARCHITECTURE.md, "What is read"): one section per heading, running to the
  * next heading of any level, plus a preamble for text before the first heading. Sections are
  * never split or merged, so a section is exactly what its author wrote under that heading.
  *
@@ -126,7 +126,10 @@ function lastHeading(section: MarkdownSection): string {
 export function humanizeFileName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
   const stem = base.replace(/\.(md|mdc|markdown|mdown|mkd|mkdn)$/i, '');
-  const words = stem.replace(/[-_.]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const words = stem
+    .replace(/[-_.]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (words === '') return base;
   return words[0].toUpperCase() + words.slice(1);
 }

@@ -58,7 +58,12 @@ export async function embedTextsCached(
   const chunks: string[][] = [];
   for (let s = 0; s < todo.length; s += chunkSize) chunks.push(todo.slice(s, s + chunkSize));
   // Queue every chunk now (workers stay busy), then collect them in order.
-  const pending = chunks.map((chunk) => embedder.embed(chunk.map((d) => texts[missing.get(d)![0]]), signal));
+  const pending = chunks.map((chunk) =>
+    embedder.embed(
+      chunk.map((d) => texts[missing.get(d)![0]]),
+      signal,
+    ),
+  );
   // Keep unobserved rejections of later chunks from surfacing when an earlier one fails.
   pending.forEach((p) => p.catch(() => {}));
   for (let c = 0; c < chunks.length; c++) {

@@ -38,7 +38,10 @@ export interface EmbedWorkerData {
   modelCacheDir?: string;
 }
 
-export type WorkerRequest = { type: 'embed'; id: number; texts: string[]; priority: boolean } | { type: 'cancel'; id: number } | { type: 'close' };
+export type WorkerRequest =
+  | { type: 'embed'; id: number; texts: string[]; priority: boolean }
+  | { type: 'cancel'; id: number }
+  | { type: 'close' };
 
 export type WorkerReply =
   | { type: 'ready'; dimension: number }
@@ -60,7 +63,12 @@ function loadModel(data: EmbedWorkerData): Promise<SentenceModel> {
   const name = localModelSpec(data.model ?? DEFAULT_LOCAL_MODEL).name;
   if (name === 'use-lite') return loadUseLite();
   if (data.runtime === 'onnx') {
-    return loadOrtMiniLm({ precision: data.precision ?? 'int8', threads: data.threads ?? 1, cacheDir: data.modelCacheDir, log: (m) => console.error(m) });
+    return loadOrtMiniLm({
+      precision: data.precision ?? 'int8',
+      threads: data.threads ?? 1,
+      cacheDir: data.modelCacheDir,
+      log: (m) => console.error(m),
+    });
   }
   return loadMiniLm();
 }
@@ -69,7 +77,8 @@ function pack(vectors: ArrayLike<number>[]): { data: Float32Array; dimension: nu
   const dimension = vectors[0]?.length ?? 0;
   const data = new Float32Array(vectors.length * dimension);
   vectors.forEach((v, i) => {
-    if (v.length !== dimension) throw new Error(`the model returned vectors of ${dimension} and ${v.length} dimensions`);
+    if (v.length !== dimension)
+      throw new Error(`the model returned vectors of ${dimension} and ${v.length} dimensions`);
     const row = data.subarray(i * dimension, (i + 1) * dimension);
     row.set(v);
     normalizeInPlace(row);
@@ -117,7 +126,9 @@ async function main(): Promise<void> {
   let model: SentenceModel;
   let dimension: number;
   try {
-    model = await inModelCall(() => loadModel((workerData as EmbedWorkerData | null) ?? { model: DEFAULT_LOCAL_MODEL }));
+    model = await inModelCall(() =>
+      loadModel((workerData as EmbedWorkerData | null) ?? { model: DEFAULT_LOCAL_MODEL }),
+    );
     dimension = pack([await inModelCall(() => model.embedOne('warm up'))]).dimension;
   } catch (err) {
     post({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` });

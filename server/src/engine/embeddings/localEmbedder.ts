@@ -13,7 +13,13 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Embedder, ProgressFn } from './embedder';
-import { DEFAULT_LOCAL_MODEL, localModelId, localModelSpec, type LocalModelName, type SimilarityRange } from './localModels';
+import {
+  DEFAULT_LOCAL_MODEL,
+  localModelId,
+  localModelSpec,
+  type LocalModelName,
+  type SimilarityRange,
+} from './localModels';
 import { MINILM_GRAPH_VERSION, type MiniLmPrecision } from './miniLmOnnxGraph';
 import { EmbedWorkerPool } from './workerPool';
 
@@ -43,7 +49,14 @@ export function onnxRuntimeAvailable(): { ok: true; version: string } | { ok: fa
 const SECTIONS_PER_SECOND_PER_THREAD = { onnxInt8: 30, onnxFp32: 12, wasm: 4, useLite: 10 };
 
 function expectedRate(model: LocalModelName, onnx: boolean, precision: MiniLmPrecision, threads: number): number {
-  const perThread = model === 'use-lite' ? SECTIONS_PER_SECOND_PER_THREAD.useLite : !onnx ? SECTIONS_PER_SECOND_PER_THREAD.wasm : precision === 'int8' ? SECTIONS_PER_SECOND_PER_THREAD.onnxInt8 : SECTIONS_PER_SECOND_PER_THREAD.onnxFp32;
+  const perThread =
+    model === 'use-lite'
+      ? SECTIONS_PER_SECOND_PER_THREAD.useLite
+      : !onnx
+        ? SECTIONS_PER_SECOND_PER_THREAD.wasm
+        : precision === 'int8'
+          ? SECTIONS_PER_SECOND_PER_THREAD.onnxInt8
+          : SECTIONS_PER_SECOND_PER_THREAD.onnxFp32;
   // Threads of one process share memory bandwidth: a second thread adds about two thirds.
   return perThread * (1 + (Math.min(threads, availableParallelism()) - 1) * 0.66);
 }
@@ -119,14 +132,20 @@ export class LocalEmbedder implements Embedder {
     const precision = options.precision ?? 'int8';
     const threads = Math.max(1, Math.round(options.threads ?? defaultOnnxThreads(workers)));
     // The graph version is part of the id: a graph whose vectors differ must not mix with cached ones.
-    this.id = onnx ? localModelId(spec.name).replace(/^local:([^@]+)@/, `local:$1+onnx-${precision}-g${MINILM_GRAPH_VERSION}@`) : localModelId(spec.name);
-    this.runtime = onnx ? `onnxruntime-node ${(onnxRuntimeAvailable() as { version: string }).version}, ${precision}, ${workers} x ${threads} threads` : why;
+    this.id = onnx
+      ? localModelId(spec.name).replace(/^local:([^@]+)@/, `local:$1+onnx-${precision}-g${MINILM_GRAPH_VERSION}@`)
+      : localModelId(spec.name);
+    this.runtime = onnx
+      ? `onnxruntime-node ${(onnxRuntimeAvailable() as { version: string }).version}, ${precision}, ${workers} x ${threads} threads`
+      : why;
     this.expectedSectionsPerSecond = expectedRate(spec.name, onnx, precision, workers * (onnx ? threads : 1));
     this.pool = new EmbedWorkerPool({
       workers,
       batchSize: options.batchSize,
       queryWorker: onnx,
-      workerData: onnx ? { model: spec.name, runtime: 'onnx', precision, threads, modelCacheDir: options.modelCacheDir } : { model: spec.name, runtime: 'wasm' },
+      workerData: onnx
+        ? { model: spec.name, runtime: 'onnx', precision, threads, modelCacheDir: options.modelCacheDir }
+        : { model: spec.name, runtime: 'wasm' },
       dimension: spec.dimension,
       log: options.log,
       workerScript: options.workerScript,

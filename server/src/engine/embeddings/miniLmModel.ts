@@ -39,7 +39,12 @@ interface WasmEmbedder {
   embed(input: string[]): number[][];
 }
 
-type WasmEmbedderClass = new (weights: Uint8Array, tokenizer: Uint8Array, config: Uint8Array, maxTokens: number) => WasmEmbedder;
+type WasmEmbedderClass = new (
+  weights: Uint8Array,
+  tokenizer: Uint8Array,
+  config: Uint8Array,
+  maxTokens: number,
+) => WasmEmbedder;
 
 /**
  * Loads the engine and the weights; rejects with a message naming what is missing or wrong.
@@ -57,7 +62,12 @@ export async function loadMiniLm(fromDir = __dirname): Promise<SentenceModel> {
     throw new Error(`cannot load the MiniLM engine ${enginePath}: ${(err as Error).message}`);
   }
   // A Buffer is a Uint8Array: passed as is, the engine copies it into WASM memory once.
-  const engine = new Embedder(readFileSync(manifest.weightsPath), readFileSync(manifest.tokenizerPath), readFileSync(manifest.configPath), manifest.maxTokens);
+  const engine = new Embedder(
+    readFileSync(manifest.weightsPath),
+    readFileSync(manifest.tokenizerPath),
+    readFileSync(manifest.configPath),
+    manifest.maxTokens,
+  );
   if (engine.dimensions() !== MINILM_DIMENSION) {
     throw new Error(`the MiniLM engine reports ${engine.dimensions()} dimensions, expected ${MINILM_DIMENSION}`);
   }
@@ -89,12 +99,14 @@ async function importDefault(dir: string): Promise<unknown> {
 function checkManifest(value: unknown): ModelManifest {
   const m = value as Partial<ModelManifest> | undefined;
   const problems: string[] = [];
-  if (m?.dimensions !== MINILM_DIMENSION) problems.push(`dimensions ${String(m?.dimensions)}, expected ${MINILM_DIMENSION}`);
+  if (m?.dimensions !== MINILM_DIMENSION)
+    problems.push(`dimensions ${String(m?.dimensions)}, expected ${MINILM_DIMENSION}`);
   if (m?.pooling !== 'mean') problems.push(`pooling '${String(m?.pooling)}', expected 'mean'`);
   if (typeof m?.maxTokens !== 'number' || m.maxTokens < 8) problems.push(`maxTokens ${String(m?.maxTokens)}`);
   for (const key of ['weightsPath', 'tokenizerPath', 'configPath'] as const) {
     if (typeof m?.[key] !== 'string') problems.push(`no ${key}`);
   }
-  if (problems.length) throw new Error(`${MINILM_WEIGHTS_PACKAGE} exports an unexpected model manifest: ${problems.join('; ')}`);
+  if (problems.length)
+    throw new Error(`${MINILM_WEIGHTS_PACKAGE} exports an unexpected model manifest: ${problems.join('; ')}`);
   return m as ModelManifest;
 }

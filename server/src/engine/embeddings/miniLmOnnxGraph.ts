@@ -61,11 +61,21 @@ const ATTR = onnx.AttributeProto.AttributeType;
 /** Checks the config fields the graph depends on; throws naming the field. */
 export function checkBertConfig(value: unknown, file = 'config.json'): BertConfig {
   const c = value as Partial<BertConfig> | null;
-  for (const key of ['hidden_size', 'num_attention_heads', 'num_hidden_layers', 'intermediate_size', 'max_position_embeddings', 'vocab_size'] as const) {
-    if (!Number.isInteger(c?.[key]) || (c![key] as number) <= 0) throw new Error(`${file}: ${key} must be a positive integer (got ${String(c?.[key])})`);
+  for (const key of [
+    'hidden_size',
+    'num_attention_heads',
+    'num_hidden_layers',
+    'intermediate_size',
+    'max_position_embeddings',
+    'vocab_size',
+  ] as const) {
+    if (!Number.isInteger(c?.[key]) || (c![key] as number) <= 0)
+      throw new Error(`${file}: ${key} must be a positive integer (got ${String(c?.[key])})`);
   }
-  if (c!.hidden_size! % c!.num_attention_heads! !== 0) throw new Error(`${file}: hidden_size is not a multiple of num_attention_heads`);
-  if (c!.hidden_act !== 'gelu') throw new Error(`${file}: hidden_act '${String(c!.hidden_act)}', only 'gelu' is supported`);
+  if (c!.hidden_size! % c!.num_attention_heads! !== 0)
+    throw new Error(`${file}: hidden_size is not a multiple of num_attention_heads`);
+  if (c!.hidden_act !== 'gelu')
+    throw new Error(`${file}: hidden_act '${String(c!.hidden_act)}', only 'gelu' is supported`);
   return { ...(c as BertConfig), layer_norm_eps: typeof c!.layer_norm_eps === 'number' ? c!.layer_norm_eps : 1e-12 };
 }
 
@@ -96,7 +106,9 @@ export function buildMiniLmOnnx(weightsFile: Uint8Array, configJson: unknown, pr
     const context = g.contrib('MultiHeadAttention', [`${split}_0`, `${split}_1`, `${split}_2`], { num_heads: heads });
     const attended = g.linear(context, `${p}.attention.output.dense`, H, H, precision);
     hidden = g.layerNorm(g.node('Add', [attended, hidden]), `${p}.attention.output.LayerNorm`, H, eps);
-    const inner = g.contrib('Gelu', [g.linear(hidden, `${p}.intermediate.dense`, H, config.intermediate_size, precision)]);
+    const inner = g.contrib('Gelu', [
+      g.linear(hidden, `${p}.intermediate.dense`, H, config.intermediate_size, precision),
+    ]);
     const out = g.linear(inner, `${p}.output.dense`, config.intermediate_size, H, precision);
     hidden = g.layerNorm(g.node('Add', [out, hidden]), `${p}.output.LayerNorm`, H, eps);
   }
@@ -107,7 +119,12 @@ export function buildMiniLmOnnx(weightsFile: Uint8Array, configJson: unknown, pr
   const io = (name: string, type: number, dims: (string | number)[]) =>
     onnx.ValueInfoProto.create({
       name,
-      type: { tensorType: { elemType: type, shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) } } },
+      type: {
+        tensorType: {
+          elemType: type,
+          shape: { dim: dims.map((d) => (typeof d === 'string' ? { dimParam: d } : { dimValue: d })) },
+        },
+      },
     });
   const model = onnx.ModelProto.create({
     irVersion: 8,
@@ -148,7 +165,8 @@ class GraphBuilder {
   /** A float weight as an initializer of the given shape (checked). */
   weight(name: string, dims: number[]): string {
     const values = this.float(name);
-    if (values.length !== dims.reduce((a, b) => a * b, 1)) throw new Error(`tensor ${name} has ${values.length} values, expected shape ${dims.join('x')}`);
+    if (values.length !== dims.reduce((a, b) => a * b, 1))
+      throw new Error(`tensor ${name} has ${values.length} values, expected shape ${dims.join('x')}`);
     return this.initFloat(name, dims, values);
   }
 
@@ -183,7 +201,11 @@ class GraphBuilder {
         output: outs,
         name: base,
         attribute: Object.entries(attrs).map(([name, v]) =>
-          Array.isArray(v) ? { name, type: ATTR.INTS, ints: v } : Number.isInteger(v) ? { name, type: ATTR.INT, i: v } : { name, type: ATTR.FLOAT, f: v },
+          Array.isArray(v)
+            ? { name, type: ATTR.INTS, ints: v }
+            : Number.isInteger(v)
+              ? { name, type: ATTR.INT, i: v }
+              : { name, type: ATTR.FLOAT, f: v },
         ),
       }),
     );
@@ -206,7 +228,8 @@ class GraphBuilder {
   /** x times a PyTorch Linear (weight out x in, bias out), as fp32 or int8 weights. */
   linear(x: string, prefix: string, inSize: number, outSize: number, precision: MiniLmPrecision): string {
     const w = this.float(`${prefix}.weight`);
-    if (w.length !== inSize * outSize) throw new Error(`tensor ${prefix}.weight has ${w.length} values, expected ${outSize}x${inSize}`);
+    if (w.length !== inSize * outSize)
+      throw new Error(`tensor ${prefix}.weight has ${w.length} values, expected ${outSize}x${inSize}`);
     const bias = this.weight(`${prefix}.bias`, [outSize]);
     return this.product(x, prefix, transpose(w, outSize, inSize), inSize, outSize, bias, precision);
   }
@@ -221,7 +244,8 @@ class GraphBuilder {
     ['query', 'key', 'value'].forEach((part, j) => {
       const w = this.float(`${prefix}.${part}.weight`);
       const b = this.float(`${prefix}.${part}.bias`);
-      if (w.length !== size * size || b.length !== size) throw new Error(`tensor ${prefix}.${part}.weight or .bias does not fit hidden size ${size}`);
+      if (w.length !== size * size || b.length !== size)
+        throw new Error(`tensor ${prefix}.${part}.weight or .bias does not fit hidden size ${size}`);
       for (let o = 0; o < size; o++) for (let i = 0; i < size; i++) wt[i * 3 * size + j * size + o] = w[o * size + i];
       bias.set(b, j * size);
     });
@@ -230,7 +254,15 @@ class GraphBuilder {
   }
 
   /** x times an in x out weight matrix, plus bias. */
-  private product(x: string, prefix: string, wt: Float32Array, inSize: number, outSize: number, bias: string, precision: MiniLmPrecision): string {
+  private product(
+    x: string,
+    prefix: string,
+    wt: Float32Array,
+    inSize: number,
+    outSize: number,
+    bias: string,
+    precision: MiniLmPrecision,
+  ): string {
     if (precision === 'fp32') {
       const weight = this.initFloat(`${prefix}.weight_t`, [inSize, outSize], wt);
       return this.node('Add', [this.node('MatMul', [x, weight]), bias]);
@@ -254,7 +286,11 @@ function transpose(w: Float32Array, rows: number, cols: number): Float32Array {
  * Symmetric int8 per output column of an in x out matrix: scale = max |w| / 127, q = round(w / scale).
  * A column of zeros gets scale 1 (its values quantize to 0 either way).
  */
-export function quantizeColumns(w: Float32Array, rows: number, cols: number): { values: Int8Array; scales: Float32Array } {
+export function quantizeColumns(
+  w: Float32Array,
+  rows: number,
+  cols: number,
+): { values: Int8Array; scales: Float32Array } {
   const scales = new Float32Array(cols);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) scales[c] = Math.max(scales[c], Math.abs(w[r * cols + c]));
@@ -262,7 +298,8 @@ export function quantizeColumns(w: Float32Array, rows: number, cols: number): { 
   for (let c = 0; c < cols; c++) scales[c] = scales[c] > 0 ? scales[c] / 127 : 1;
   const values = new Int8Array(rows * cols);
   for (let r = 0; r < rows; r++) {
-    for (let c = 0; c < cols; c++) values[r * cols + c] = Math.max(-127, Math.min(127, Math.round(w[r * cols + c] / scales[c])));
+    for (let c = 0; c < cols; c++)
+      values[r * cols + c] = Math.max(-127, Math.min(127, Math.round(w[r * cols + c] / scales[c])));
   }
   return { values, scales };
 }

@@ -9,7 +9,12 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import * as path from 'node:path';
 
 /** The bytes for `key`: read from `dir/<key>.onnx`, else built and written there (when `dir` is given). */
-export function cachedModelBytes(dir: string | undefined, key: string, build: () => Uint8Array, log?: (message: string) => void): Uint8Array {
+export function cachedModelBytes(
+  dir: string | undefined,
+  key: string,
+  build: () => Uint8Array,
+  log?: (message: string) => void,
+): Uint8Array {
   if (!dir) return build();
   const file = path.join(dir, `${key.replace(/[^A-Za-z0-9.-]+/g, '-')}.onnx`);
   if (existsSync(file)) {

@@ -49,7 +49,8 @@ export class OpenAiEmbedder implements Embedder {
 
   constructor(options: OpenAiEmbedderOptions) {
     const base = options.baseUrl.trim().replace(/\/+$/, '');
-    if (!/^https?:\/\//i.test(base)) throw new Error(`embeddings: baseUrl must start with http:// or https:// (got '${options.baseUrl}')`);
+    if (!/^https?:\/\//i.test(base))
+      throw new Error(`embeddings: baseUrl must start with http:// or https:// (got '${options.baseUrl}')`);
     if (!options.model.trim()) throw new Error('embeddings: a model name is required for the openai provider');
     this.url = `${base}/embeddings`;
     this.model = options.model.trim();
@@ -112,7 +113,8 @@ export class OpenAiEmbedder implements Embedder {
           });
           body = await res.text();
         } catch (err) {
-          if (controller.signal.aborted) throw controller.signal.reason instanceof Error ? controller.signal.reason : abortError(signal);
+          if (controller.signal.aborted)
+            throw controller.signal.reason instanceof Error ? controller.signal.reason : abortError(signal);
           if (attempt >= 2) throw new Error(`embeddings: could not reach ${this.url}: ${causeText(err)}`);
           res = undefined;
         }
@@ -136,7 +138,8 @@ export class OpenAiEmbedder implements Embedder {
       throw new Error(`embeddings: ${this.url} answered with invalid JSON: ${snippet(body)}`);
     }
     const data = (json as { data?: unknown })?.data;
-    if (!Array.isArray(data)) throw new Error(`embeddings: ${this.url} answered without a 'data' array: ${snippet(body)}`);
+    if (!Array.isArray(data))
+      throw new Error(`embeddings: ${this.url} answered without a 'data' array: ${snippet(body)}`);
     if (data.length !== expected) {
       throw new Error(`embeddings: ${this.url} returned ${data.length} embeddings for ${expected} inputs`);
     }

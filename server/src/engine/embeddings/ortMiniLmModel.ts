@@ -39,20 +39,32 @@ interface HfTokenizer {
 }
 
 /** The package files: weights, config.json, tokenizer.json, and the weights package's version. */
-export function miniLmFiles(fromDir = __dirname): { weights: string; config: string; tokenizer: string; version: string } {
+export function miniLmFiles(fromDir = __dirname): {
+  weights: string;
+  config: string;
+  tokenizer: string;
+  version: string;
+} {
   const name = LOCAL_MODELS.minilm.weightsPackage;
   const dir = findPackageDir(name, fromDir);
   if (!dir) throw new Error(`the package ${name} is not installed (looked in every node_modules from ${fromDir} up)`);
   const version = (JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string }).version;
   const model = path.join(dir, 'model');
-  return { weights: path.join(model, 'model.fp16.safetensors'), config: path.join(model, 'config.json'), tokenizer: path.join(model, 'tokenizer.json'), version };
+  return {
+    weights: path.join(model, 'model.fp16.safetensors'),
+    config: path.join(model, 'config.json'),
+    tokenizer: path.join(model, 'tokenizer.json'),
+    version,
+  };
 }
 
 /** BERT uncased WordPiece from tokenizer.json, truncated to the model's input. */
 export function loadMiniLmTokenizer(tokenizerFile: string): MiniLmTokenizer {
   // Required lazily: only workers that run the model load it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { Tokenizer } = require('@huggingface/tokenizers') as { Tokenizer: new (json: object, config: object) => HfTokenizer };
+  const { Tokenizer } = require('@huggingface/tokenizers') as {
+    Tokenizer: new (json: object, config: object) => HfTokenizer;
+  };
   const tokenizer = new Tokenizer(JSON.parse(readFileSync(tokenizerFile, 'utf8')) as object, {});
   return {
     encode(text) {
@@ -71,7 +83,13 @@ export async function loadOrtMiniLm(options: OrtMiniLmOptions): Promise<Sentence
   const files = miniLmFiles(options.fromDir);
   const tokenizer = loadMiniLmTokenizer(files.tokenizer);
   const key = `minilm-${options.precision}-${files.version}-g${MINILM_GRAPH_VERSION}`;
-  const bytes = cachedModelBytes(options.cacheDir, key, () => buildMiniLmOnnx(readFileSync(files.weights), JSON.parse(readFileSync(files.config, 'utf8')), options.precision), options.log);
+  const bytes = cachedModelBytes(
+    options.cacheDir,
+    key,
+    () =>
+      buildMiniLmOnnx(readFileSync(files.weights), JSON.parse(readFileSync(files.config, 'utf8')), options.precision),
+    options.log,
+  );
   const session = await ort.InferenceSession.create(bytes, {
     intraOpNumThreads: Math.max(1, Math.round(options.threads)),
     interOpNumThreads: 1,
@@ -98,7 +116,8 @@ export async function loadOrtMiniLm(options: OrtMiniLmOptions): Promise<Sentence
     for (let i = 0; i < pieces.length; i++) ids[i] = BigInt(pieces[i]);
     const out = await session.run({ input_ids: new ort.Tensor('int64', ids, [1, pieces.length]) });
     const data = out.embedding.data as Float32Array;
-    if (data.length !== MINILM_DIMENSION) throw new Error(`the ONNX model returned ${data.length} values for one text, expected ${MINILM_DIMENSION}`);
+    if (data.length !== MINILM_DIMENSION)
+      throw new Error(`the ONNX model returned ${data.length} values for one text, expected ${MINILM_DIMENSION}`);
     return data;
   };
   const embedBatch = async (texts: readonly string[]): Promise<Float32Array[]> => {

@@ -16,7 +16,8 @@ export function readSafetensors(buffer: Uint8Array, file = 'weights'): Map<strin
   if (buffer.byteLength < 8) throw new Error(`${file}: too short for a safetensors header`);
   const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   const headerLength = Number(view.getBigUint64(0, true));
-  if (headerLength <= 0 || 8 + headerLength > buffer.byteLength) throw new Error(`${file}: bad safetensors header length ${headerLength}`);
+  if (headerLength <= 0 || 8 + headerLength > buffer.byteLength)
+    throw new Error(`${file}: bad safetensors header length ${headerLength}`);
   let header: Record<string, { dtype?: string; shape?: number[]; data_offsets?: [number, number] }>;
   try {
     header = JSON.parse(new TextDecoder().decode(buffer.subarray(8, 8 + headerLength)));
@@ -28,7 +29,13 @@ export function readSafetensors(buffer: Uint8Array, file = 'weights'): Map<strin
   for (const [name, entry] of Object.entries(header)) {
     if (name === '__metadata__') continue;
     const [start, end] = entry.data_offsets ?? [-1, -1];
-    if (typeof entry.dtype !== 'string' || !Array.isArray(entry.shape) || start < 0 || end < start || base + end > buffer.byteLength) {
+    if (
+      typeof entry.dtype !== 'string' ||
+      !Array.isArray(entry.shape) ||
+      start < 0 ||
+      end < start ||
+      base + end > buffer.byteLength
+    ) {
       throw new Error(`${file}: tensor ${name} has a bad header entry`);
     }
     out.set(name, { dtype: entry.dtype, shape: entry.shape, bytes: buffer.subarray(base + start, base + end) });

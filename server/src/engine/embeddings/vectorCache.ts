@@ -1,6 +1,6 @@
 /**
  * Embeddings cached on disk by (model id, digest of the text embedded), so an unchanged text is
- * never embedded twice (DESIGN.md section 3).
+ * never embedded twice (docs/ARCHITECTURE.md, "Identity, commits, freshness").
  *
  * One append-only binary file per model in the cache folder. It is scanned once, at the first
  * use (not at open: a restart served from the saved vector index never reads it), into a Map from
@@ -17,7 +17,17 @@
  * its complete records and loses the torn tail. `compact()` rewrites only the live records to a
  * temporary file and renames it over the old one, so a crash leaves either file intact.
  */
-import { closeSync, existsSync, fstatSync, mkdirSync, openSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from 'node:fs';
 import { endianness } from 'node:os';
 import * as path from 'node:path';
 import { crc32 } from 'node:zlib';
@@ -115,7 +125,6 @@ export class VectorCache {
     }
   }
 
-
   /** Stores the vectors of one text (one per window) and appends them to the file at once. */
   put(digest: string, vectors: readonly Float32Array[]): void {
     this.putMany([[digest, vectors]]);
@@ -133,12 +142,17 @@ export class VectorCache {
       if (this.dim === 0) this.dim = vectors[0].length;
       for (const v of vectors) {
         if (v.length !== this.dim) {
-          throw new Error(`vector cache: a ${v.length}-dimension vector cannot join a ${this.dim}-dimension cache for ${this.modelId}`);
+          throw new Error(
+            `vector cache: a ${v.length}-dimension vector cannot join a ${this.dim}-dimension cache for ${this.modelId}`,
+          );
         }
       }
       if (this.has(digest)) this.stale++;
       if (this.disabled) {
-        this.memoryOnly.set(digest, vectors.map((v) => Float32Array.from(v)));
+        this.memoryOnly.set(
+          digest,
+          vectors.map((v) => Float32Array.from(v)),
+        );
         continue;
       }
       const record = encodeRecord(digest, vectors, this.dim);
@@ -283,7 +297,8 @@ export class VectorCache {
       readExactly(fd, first, 0);
       const header = decodeHeader(first);
       if (typeof header === 'string') return this.discard(header);
-      if (header.modelId !== this.modelId) return this.discard(`was written by model '${header.modelId}', not '${this.modelId}'`);
+      if (header.modelId !== this.modelId)
+        return this.discard(`was written by model '${header.modelId}', not '${this.modelId}'`);
       if (this.dim !== 0 && header.dimension !== this.dim) {
         return this.discard(`holds ${header.dimension}-dimension vectors, expected ${this.dim}`);
       }
@@ -318,7 +333,8 @@ export class VectorCache {
           break;
         }
         const base = at - chunkStart;
-        if (crc32(chunk.subarray(base + RECORD_HEAD, base + bytes)) !== sum) return this.discard(`has a record whose checksum fails at byte ${at}`);
+        if (crc32(chunk.subarray(base + RECORD_HEAD, base + bytes)) !== sum)
+          return this.discard(`has a record whose checksum fails at byte ${at}`);
         const digest = chunk.toString('hex', base, base + DIGEST_BYTES);
         if (this.offsets.has(digest)) this.stale++;
         this.offsets.set(digest, at);

@@ -13,7 +13,7 @@
 import type { Embedder } from './embedder';
 import { dot } from './vectorMath';
 
-/** Characters per estimated token (DESIGN.md section 4). */
+/** Characters per estimated token (docs/ARCHITECTURE.md, "Text analysis and candidates"). */
 export const CHARS_PER_TOKEN = 4;
 
 export interface WindowOptions {
@@ -59,7 +59,10 @@ export function windowOptionsFor(embedder: Pick<Embedder, 'maxInputTokens'>): Wi
 export function splitWindows(text: string, options: WindowOptions): TextWindow[] {
   const maxTokens = Math.max(8, Math.floor(options.maxTokens));
   const size = maxTokens * CHARS_PER_TOKEN;
-  const overlapTokens = Math.min(Math.floor(maxTokens / 2), Math.max(0, Math.floor(options.overlapTokens ?? maxTokens / 8)));
+  const overlapTokens = Math.min(
+    Math.floor(maxTokens / 2),
+    Math.max(0, Math.floor(options.overlapTokens ?? maxTokens / 8)),
+  );
   const overlap = overlapTokens * CHARS_PER_TOKEN;
   const maxWindows = Math.max(1, Math.floor(options.maxWindows ?? DEFAULT_MAX_WINDOWS));
   if (text.length <= size) return [{ start: 0, end: text.length, text }];

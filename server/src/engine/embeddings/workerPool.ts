@@ -113,13 +113,28 @@ export class EmbedWorkerPool {
    * Embeds texts in order. `priority` (queries) puts each text ahead of all bulk work. Aborting
    * `signal` drops the batches not yet sent, stops those in flight and rejects with its reason.
    */
-  run(texts: readonly string[], priority: boolean, signal?: AbortSignal, onProgress?: ProgressFn): Promise<Float32Array[]> {
+  run(
+    texts: readonly string[],
+    priority: boolean,
+    signal?: AbortSignal,
+    onProgress?: ProgressFn,
+  ): Promise<Float32Array[]> {
     if (this.disposed) return Promise.reject(new Error('embeddings: the local embedder was disposed'));
     if (this.fatal) return Promise.reject(this.fatal);
     if (signal?.aborted) return Promise.reject(abortError(signal));
     if (texts.length === 0) return Promise.resolve([]);
     return new Promise<Float32Array[]>((resolve, reject) => {
-      const job: Job = { texts, results: new Array(texts.length), done: 0, pending: 0, settled: false, resolve, reject, onProgress, signal };
+      const job: Job = {
+        texts,
+        results: new Array(texts.length),
+        done: 0,
+        pending: 0,
+        settled: false,
+        resolve,
+        reject,
+        onProgress,
+        signal,
+      };
       const queue = priority ? this.queries : this.bulk;
       const size = priority ? 1 : this.batchSize;
       // Longest first: each batch holds texts of about one length, and the slow ones start early.
@@ -153,7 +168,8 @@ export class EmbedWorkerPool {
     if (this.disposed) return;
     this.disposed = true;
     const err = new Error('embeddings: the local embedder was disposed');
-    for (const batch of [...this.queries, ...this.bulk, ...this.slots.flatMap((s) => [...s.inFlight.values()])]) this.fail(batch.job, err);
+    for (const batch of [...this.queries, ...this.bulk, ...this.slots.flatMap((s) => [...s.inFlight.values()])])
+      this.fail(batch.job, err);
     this.queries.length = 0;
     this.bulk.length = 0;
     for (const slot of this.slots) clearTimeout(slot.idleTimer);
@@ -238,14 +254,21 @@ export class EmbedWorkerPool {
     slot.idleTimer = undefined;
     slot.inFlight.set(id, batch);
     slot.worker.ref();
-    slot.worker.postMessage({ type: 'embed', id, texts: batch.texts, priority: batch.priority } satisfies WorkerRequest);
+    slot.worker.postMessage({
+      type: 'embed',
+      id,
+      texts: batch.texts,
+      priority: batch.priority,
+    } satisfies WorkerRequest);
   }
 
   private spawn(forQueries: boolean): boolean {
     let worker: Worker;
     try {
       const { file, execArgv } = this.resolveWorker();
-      const workerData: EmbedWorkerData = forQueries ? { ...this.options.workerData, threads: 1 } : this.options.workerData;
+      const workerData: EmbedWorkerData = forQueries
+        ? { ...this.options.workerData, threads: 1 }
+        : this.options.workerData;
       // The worker reroutes its own console to 'log' messages (workerConsole.ts).
       worker = new Worker(file, { execArgv, workerData });
       this.started++;
@@ -261,8 +284,12 @@ export class EmbedWorkerPool {
     // terminating at 'error' could drop them.
     worker.on('error', (err) => (slot.crash = `crashed: ${err.message}`));
     worker.on('exit', (code) => this.onExit(slot, slot.crash ?? `exited with code ${code}`));
-    const role = forQueries ? 'the query worker' : `a bulk worker (${this.slots.filter((s) => !s.forQueries).length}/${this.workerCount})`;
-    this.log(`embeddings: started ${role} for ${this.options.workerData.model} on ${this.options.workerData.runtime ?? 'wasm'}`);
+    const role = forQueries
+      ? 'the query worker'
+      : `a bulk worker (${this.slots.filter((s) => !s.forQueries).length}/${this.workerCount})`;
+    this.log(
+      `embeddings: started ${role} for ${this.options.workerData.model} on ${this.options.workerData.runtime ?? 'wasm'}`,
+    );
     return true;
   }
 

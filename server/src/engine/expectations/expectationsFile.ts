@@ -72,12 +72,19 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
   const lineCounter = new LineCounter();
   const problems: ExpectationProblem[] = [];
   const expectations: Expectation[] = [];
-  const lineOf = (node: unknown, fallback = 1) => ((node as YamlNode | null)?.range ? lineCounter.linePos((node as YamlNode).range![0]).line : fallback);
-  const problem = (node: unknown, field: string, message: string, fallback = 1) => problems.push({ path: file, line: lineOf(node, fallback), field, message });
+  const lineOf = (node: unknown, fallback = 1) =>
+    (node as YamlNode | null)?.range ? lineCounter.linePos((node as YamlNode).range![0]).line : fallback;
+  const problem = (node: unknown, field: string, message: string, fallback = 1) =>
+    problems.push({ path: file, line: lineOf(node, fallback), field, message });
   const doc = parseDocumentBounded(text, { lineCounter, merge: false, prettyErrors: true });
   if (doc.errors.length > 0) {
     const error = doc.errors[0];
-    problems.push({ path: file, line: error.linePos?.[0].line ?? 1, field: '', message: `YAML error: ${error.message.split('\n')[0]}` });
+    problems.push({
+      path: file,
+      line: error.linePos?.[0].line ?? 1,
+      field: '',
+      message: `YAML error: ${error.message.split('\n')[0]}`,
+    });
     return { path: file, expectations, problems };
   }
   const root = doc.contents;
@@ -92,13 +99,26 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
     else problem(pair.key, key, 'unknown key; the file holds expectations: a list of questions');
   }
   if (!isSeq(list)) {
-    problem(list ?? root, 'expectations', 'expected a list of questions, each with question: and expect: or exclude:', lineOf(root));
+    problem(
+      list ?? root,
+      'expectations',
+      'expected a list of questions, each with question: and expect: or exclude:',
+      lineOf(root),
+    );
     return { path: file, expectations, problems };
   }
   list.items.forEach((node, i) => {
     const field = `expectations[${i}]`;
-    if (!isMap(node)) return void problem(node, field, 'expected a mapping with question: and expect: or exclude:', lineOf(list));
-    const entry: Expectation = { question: '', task: false, limit: EXPECTATION_DEFAULT_LIMIT, expect: [], exclude: [], line: lineOf(node) };
+    if (!isMap(node))
+      return void problem(node, field, 'expected a mapping with question: and expect: or exclude:', lineOf(list));
+    const entry: Expectation = {
+      question: '',
+      task: false,
+      limit: EXPECTATION_DEFAULT_LIMIT,
+      expect: [],
+      exclude: [],
+      line: lineOf(node),
+    };
     let ok = true;
     for (const pair of node.items) {
       const key = isScalar(pair.key) ? String(pair.key.value) : '';
@@ -114,11 +134,18 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
         }
       } else if (key === 'max_tokens') {
         const n = isScalar(value) ? value.value : undefined;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1000 || n > 30000) ok = !problem(value ?? pair.key, at, 'expected a whole number from 1000 to 30000', lineOf(pair.key));
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1000 || n > 30000)
+          ok = !problem(value ?? pair.key, at, 'expected a whole number from 1000 to 30000', lineOf(pair.key));
         else entry.maxTokens = n;
       } else if (key === 'limit') {
         const n = isScalar(value) ? value.value : undefined;
-        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > EXPECTATION_MAX_LIMIT) ok = !problem(value ?? pair.key, at, `expected a whole number from 1 to ${EXPECTATION_MAX_LIMIT}`, lineOf(pair.key));
+        if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > EXPECTATION_MAX_LIMIT)
+          ok = !problem(
+            value ?? pair.key,
+            at,
+            `expected a whole number from 1 to ${EXPECTATION_MAX_LIMIT}`,
+            lineOf(pair.key),
+          );
         else entry.limit = n;
       } else if (key === 'expect' || key === 'exclude') {
         const items = readItems(value, at, lineOf(pair.key));
@@ -128,25 +155,55 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
         ok = !problem(pair.key, at, `unknown key; an expectation holds ${ENTRY_KEYS.join(', ')}`);
       }
     }
-    if (!entry.question && ok) ok = !problem(node, `${field}.question`, 'missing: the question to ask (or task: a get_context task)');
-    if (ok && entry.task && (entry.expect.some((i) => i.within !== undefined) || node.items.some((p) => isScalar(p.key) && p.key.value === 'limit'))) ok = !problem(node, `${field}.task`, "limit and within are workspace_context's: a task's page must be in the bundle, give max_tokens instead");
-    if (ok && !entry.task && entry.maxTokens !== undefined) ok = !problem(node, `${field}.max_tokens`, "max_tokens is get_context's: give it with task:, not question:");
-    if (ok && entry.expect.length === 0 && entry.exclude.length === 0) ok = !problem(node, `${field}.expect`, 'missing: list the pages that must come (expect:) or must not (exclude:)');
+    if (!entry.question && ok)
+      ok = !problem(node, `${field}.question`, 'missing: the question to ask (or task: a get_context task)');
+    if (
+      ok &&
+      entry.task &&
+      (entry.expect.some((i) => i.within !== undefined) ||
+        node.items.some((p) => isScalar(p.key) && p.key.value === 'limit'))
+    )
+      ok = !problem(
+        node,
+        `${field}.task`,
+        "limit and within are workspace_context's: a task's page must be in the bundle, give max_tokens instead",
+      );
+    if (ok && !entry.task && entry.maxTokens !== undefined)
+      ok = !problem(node, `${field}.max_tokens`, "max_tokens is get_context's: give it with task:, not question:");
+    if (ok && entry.expect.length === 0 && entry.exclude.length === 0)
+      ok = !problem(node, `${field}.expect`, 'missing: list the pages that must come (expect:) or must not (exclude:)');
     for (const item of entry.expect) {
-      if (item.within !== undefined && item.within > entry.limit) ok = !problems.push({ path: file, line: item.line, field: `${field}.expect.within`, message: `within ${item.within} is past the question's limit ${entry.limit}` });
+      if (item.within !== undefined && item.within > entry.limit)
+        ok = !problems.push({
+          path: file,
+          line: item.line,
+          field: `${field}.expect.within`,
+          message: `within ${item.within} is past the question's limit ${entry.limit}`,
+        });
     }
     if (ok) expectations.push(entry);
   });
   return { path: file, expectations, problems };
 
   function readItems(value: unknown, field: string, line: number): ExpectedItem[] | null {
-    if (!isSeq(value)) return problem(value, field, 'expected a list of pages (a path, an id or an entity ref, or { page, within })', line), null;
+    if (!isSeq(value))
+      return (
+        problem(value, field, 'expected a list of pages (a path, an id or an entity ref, or { page, within })', line),
+        null
+      );
     const items: ExpectedItem[] = [];
     let ok = true;
     value.items.forEach((node, j) => {
       const at = `${field}[${j}]`;
-      if (isScalar(node) && typeof node.value === 'string' && node.value.trim()) return void items.push({ page: node.value.trim(), line: lineOf(node) });
-      if (!isMap(node)) return void (ok = !problem(node, at, 'expected a page (a path, an id or an entity ref) or { page, within }', line));
+      if (isScalar(node) && typeof node.value === 'string' && node.value.trim())
+        return void items.push({ page: node.value.trim(), line: lineOf(node) });
+      if (!isMap(node))
+        return void (ok = !problem(
+          node,
+          at,
+          'expected a page (a path, an id or an entity ref) or { page, within }',
+          line,
+        ));
       const item: ExpectedItem = { page: '', line: lineOf(node) };
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : '';
@@ -156,7 +213,13 @@ export function parseExpectations(file: string, text: string): ExpectationsFile 
           else ok = !problem(v ?? pair.key, `${at}.page`, 'expected a path, an id or an entity ref', lineOf(pair.key));
         } else if (key === 'within') {
           const n = isScalar(v) ? v.value : undefined;
-          if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > EXPECTATION_MAX_LIMIT) ok = !problem(v ?? pair.key, `${at}.within`, `expected a whole number from 1 to ${EXPECTATION_MAX_LIMIT}`, lineOf(pair.key));
+          if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > EXPECTATION_MAX_LIMIT)
+            ok = !problem(
+              v ?? pair.key,
+              `${at}.within`,
+              `expected a whole number from 1 to ${EXPECTATION_MAX_LIMIT}`,
+              lineOf(pair.key),
+            );
           else item.within = n;
         } else ok = !problem(pair.key, `${at}.${key}`, `unknown key; a page holds ${ITEM_KEYS.join(', ')}`);
       }

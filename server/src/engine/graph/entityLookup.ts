@@ -14,7 +14,8 @@ export type EntityLookup = { ok: true; key: EntityKey } | { ok: false; message: 
 
 export function resolveEntityInput(graph: ComponentGraph, input: string): EntityLookup {
   const text = input.trim();
-  if (!text) return { ok: false, message: 'an entity ref is required, like component:default/billing-worker', suggestions: [] };
+  if (!text)
+    return { ok: false, message: 'an entity ref is required, like component:default/billing-worker', suggestions: [] };
   const colon = text.indexOf(':');
   const kind = colon > 0 ? text.slice(0, colon) : undefined;
   const rest = colon > 0 ? text.slice(colon + 1) : text;
@@ -32,7 +33,11 @@ export function resolveEntityInput(graph: ComponentGraph, input: string): Entity
     if (matches.length === 1) return { ok: true, key: matches[0].key };
     if (matches.length > 1) {
       const refs = matches.map((e) => e.ref).sort();
-      return { ok: false, message: `"${text}" names ${matches.length} entities; say which: ${refs.join(', ')}`, suggestions: refs };
+      return {
+        ok: false,
+        message: `"${text}" names ${matches.length} entities; say which: ${refs.join(', ')}`,
+        suggestions: refs,
+      };
     }
   }
   const suggestions = nearestRefs(text, graph.entities());

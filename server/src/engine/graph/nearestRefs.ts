@@ -35,8 +35,10 @@ export function nearestRefs(input: string, entities: Iterable<CatalogEntity>, co
     if (prefixOnly && name.charAt(0) !== first) continue;
     let score = Math.abs(name.length - typedName.length) > 6 ? Infinity : boundedEditDistance(typedName, name, cutoff);
     // One name inside the other (`payments` for `payments-api`) is close, the closer the lengths.
-    if (name.includes(typedName) || typedName.includes(name)) score = Math.min(score, 1 + Math.abs(name.length - typedName.length) / 4);
-    if (Math.abs(entity.key.length - typed.length) <= cutoff) score = Math.min(score, boundedEditDistance(typed, entity.key, cutoff));
+    if (name.includes(typedName) || typedName.includes(name))
+      score = Math.min(score, 1 + Math.abs(name.length - typedName.length) / 4);
+    if (Math.abs(entity.key.length - typed.length) <= cutoff)
+      score = Math.min(score, boundedEditDistance(typed, entity.key, cutoff));
     // A kind the user named counts: prefer refs of that kind among equally close names.
     if (typed.includes(':') && !entity.key.startsWith(typed.slice(0, typed.indexOf(':') + 1))) score += 0.5;
     if (score <= cutoff) scored.push({ ref: entity.ref, score });

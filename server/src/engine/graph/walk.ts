@@ -33,7 +33,7 @@ import { forwardType, inverseType, isForward } from './relationTypes';
 
 export type WalkDirection = 'out' | 'in' | 'both';
 
-/** Deepest walk the contract allows; deeper asks are refused, never clamped (seed 001). */
+/** Deepest walk the contract allows; deeper asks are refused, never clamped (docs/ARCHITECTURE.md, workspace_context's contract). */
 export const MAX_WALK_DEPTH = 3;
 
 export interface WalkOptions {
@@ -155,5 +155,7 @@ function turnRound(edge: GraphEdge): GraphEdge {
 
 /** One key for both halves of a relation: its forward half's source, type and target. */
 function relationKey(edge: GraphEdge): string {
-  return isForward(edge.type) ? `${edge.source} ${edge.type} ${edge.target}` : `${edge.target} ${forwardType(edge.type)} ${edge.source}`;
+  return isForward(edge.type)
+    ? `${edge.source} ${edge.type} ${edge.target}`
+    : `${edge.target} ${forwardType(edge.type)} ${edge.source}`;
 }

@@ -42,7 +42,9 @@ export async function buildAsOfState(
 ): Promise<AsOfState> {
   const gitDirs = [...new Set(discovery.roots.map((r) => r.gitAbsRoot).filter((d): d is string => d !== null))];
   if (gitDirs.length === 0 && parseIsoDateTime(asOf) === null && !/^[0-9a-f]{4,40}$/i.test(asOf.trim())) {
-    throw new InputError(`asOf: "${asOf}" is neither an ISO date-time (2026-03-01 or 2026-03-01T12:00:00Z) nor a commit id.`);
+    throw new InputError(
+      `asOf: "${asOf}" is neither an ISO date-time (2026-03-01 or 2026-03-01T12:00:00Z) nor a commit id.`,
+    );
   }
   const commits: Record<string, string> = {};
   const notes: string[] = [];
@@ -73,12 +75,17 @@ export async function buildAsOfState(
   // off as the past. (A commit of one repository in a workspace of several is that repository's
   // past; the others answer as they are now, flagged approximate.)
   if (gitDirs.length > 0 && unknown.length === gitDirs.length) {
-    throw new InputError(`asOf: "${asOf.trim()}" is neither an ISO 8601 date-time (2026-03-01 or 2026-03-01T12:00:00Z) nor a commit of any repository in the workspace.`);
+    throw new InputError(
+      `asOf: "${asOf.trim()}" is neither an ISO 8601 date-time (2026-03-01 or 2026-03-01T12:00:00Z) nor a commit of any repository in the workspace.`,
+    );
   }
 
   const entries = new Map<string, FileEntry>();
   const commitOf = new Map<string, string>();
-  const tree = await GitTreeFileSource.open(folders, trees, { globs: settings.globs, maxFileSize: settings.maxFileSize });
+  const tree = await GitTreeFileSource.open(folders, trees, {
+    globs: settings.globs,
+    maxFileSize: settings.maxFileSize,
+  });
   try {
     for (const wsPath of tree.list()) {
       const info = tree.entry(wsPath);
@@ -119,7 +126,8 @@ export async function buildAsOfState(
   store.rebuild(produced.docs);
   const snapshot = store.snapshot();
   const commitInfos = new Map<string, FileCommitInfo>();
-  for (const wsPath of table.list()) commitInfos.set(wsPath, { commit: commitOf.get(wsPath) ?? null, dirty: false, lastCommitTime: null });
+  for (const wsPath of table.list())
+    commitInfos.set(wsPath, { commit: commitOf.get(wsPath) ?? null, dirty: false, lastCommitTime: null });
   const graph = new ComponentGraph(produced.catalog.entities, produced.catalog.relations);
   const problems = [...tree.problems, ...produced.problems];
   const state: IndexState = {
@@ -143,7 +151,14 @@ export async function buildAsOfState(
     runHealth: new Map(),
     problems,
     indexedAt: new Date().toISOString(),
-    counts: countState({ docs: snapshot.docs, graph, entities: produced.catalog.entities, problems, files: table.size, sections: store.sectionCount }),
+    counts: countState({
+      docs: snapshot.docs,
+      graph,
+      entities: produced.catalog.entities,
+      problems,
+      files: table.size,
+      sections: store.sectionCount,
+    }),
   };
   return { state, commits, approximate, beforeHistory, notes };
 }

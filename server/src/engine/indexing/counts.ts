@@ -40,7 +40,12 @@ const catalogCountCache = new WeakMap<ComponentGraph, { entities: readonly Catal
 
 function catalogCounts(entities: readonly CatalogEntity[], graph: ComponentGraph): CatalogCounts {
   const known = catalogCountCache.get(graph);
-  if (known && known.entities === entities) return { ...known.counts, entitiesByKind: { ...known.counts.entitiesByKind }, edgesByType: { ...known.counts.edgesByType } };
+  if (known && known.entities === entities)
+    return {
+      ...known.counts,
+      entitiesByKind: { ...known.counts.entitiesByKind },
+      edgesByType: { ...known.counts.edgesByType },
+    };
   const entitiesByKind: Record<string, number> = {};
   for (const entity of entities) entitiesByKind[entity.kind] = (entitiesByKind[entity.kind] ?? 0) + 1;
   const edgesByType: Record<string, number> = {};

@@ -39,7 +39,12 @@ export function rootLookup(roots: readonly DiscoveredRoot[]): (path: string) => 
  * The mkdocs.yml files (the `techdocs` globs, in path order) no entity site read, each a site of
  * its own, attached to the entities owning its folder.
  */
-export function mkdocsSites(configs: readonly string[], claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
+export function mkdocsSites(
+  configs: readonly string[],
+  claimed: ClaimedSites,
+  owners: PlaceOwners,
+  rootOf: (path: string) => string,
+): StandaloneSite[] {
   const sites: StandaloneSite[] = [];
   for (const path of configs) {
     if (claimed.configs.has(path)) continue;
@@ -55,7 +60,12 @@ export function mkdocsSites(configs: readonly string[], claimed: ClaimedSites, o
  * folder named `docs` holding the file inside its repository, else the file's own folder. Each
  * group is read as a site without mkdocs.yml (path order; its `index.md` or `README.md` first).
  */
-export function looseDocsSites(docsFiles: readonly string[], claimed: ClaimedSites, owners: PlaceOwners, rootOf: (path: string) => string): StandaloneSite[] {
+export function looseDocsSites(
+  docsFiles: readonly string[],
+  claimed: ClaimedSites,
+  owners: PlaceOwners,
+  rootOf: (path: string) => string,
+): StandaloneSite[] {
   const groups = new Map<string, string[]>();
   for (const path of docsFiles) {
     if (insideAny(path, claimed.docsDirs)) continue;
@@ -67,7 +77,13 @@ export function looseDocsSites(docsFiles: readonly string[], claimed: ClaimedSit
   const sites: StandaloneSite[] = [];
   for (const [docsDir, files] of groups) {
     const keys = owners.ofFolder(docsDir, rootOf(files[0]));
-    sites.push({ kind: 'docs', key: `docs:${docsDir}\u0000${files.join('\n')}\u0000${keys.join('\n')}`, docsDir, files, owners: keys });
+    sites.push({
+      kind: 'docs',
+      key: `docs:${docsDir}\u0000${files.join('\n')}\u0000${keys.join('\n')}`,
+      docsDir,
+      files,
+      owners: keys,
+    });
   }
   return sites;
 }
@@ -123,7 +139,10 @@ export function elsewhereProblems(refs: readonly ElsewhereRef[]): Problem[] {
   const problems: Problem[] = [];
   for (const list of byRepository.values()) {
     const [first] = list;
-    const named = list.slice(0, NAMED_IN_GROUP).map((r) => r.entityRef).join(', ');
+    const named = list
+      .slice(0, NAMED_IN_GROUP)
+      .map((r) => r.entityRef)
+      .join(', ');
     const more = list.length > NAMED_IN_GROUP ? ` and ${list.length - NAMED_IN_GROUP} more` : '';
     const whose = list.length === 1 ? `TechDocs of ${named}` : `TechDocs of ${list.length} entities (${named}${more})`;
     const where = first.target.outsideServed
@@ -135,12 +154,20 @@ export function elsewhereProblems(refs: readonly ElsewhereRef[]): Problem[] {
       severity: 'warning',
       code: 'techdocs.url-ref',
       message: `${whose} ${where}.`,
-      ...(list.length > 1 ? { related: list.slice(1).map((r) => ({ path: r.catalogPath, line: r.line, message: `${TECHDOCS_ANNOTATION} of ${r.entityRef}` })) } : {}),
+      ...(list.length > 1
+        ? {
+            related: list
+              .slice(1)
+              .map((r) => ({ path: r.catalogPath, line: r.line, message: `${TECHDOCS_ANNOTATION} of ${r.entityRef}` })),
+          }
+        : {}),
     });
   }
   return problems;
 }
 
 function describeRepository(repository: string): string {
-  return /^[a-z0-9.-]+\//.test(repository) && !repository.includes('://') ? `the repository ${repository}` : `'${repository}'`;
+  return /^[a-z0-9.-]+\//.test(repository) && !repository.includes('://')
+    ? `the repository ${repository}`
+    : `'${repository}'`;
 }

@@ -15,7 +15,11 @@ export const NOTHING_INDEXED = 'workspace.nothing-indexed';
 const EXAMPLES = 3;
 
 /** One warning per served folder that holds no document, at the folder's top. */
-export function emptyFolderProblems(folders: readonly WorkspaceFolder[], docs: Iterable<Doc>, table: FileTable): Problem[] {
+export function emptyFolderProblems(
+  folders: readonly WorkspaceFolder[],
+  docs: Iterable<Doc>,
+  table: FileTable,
+): Problem[] {
   // Stops at the first document of the last folder still without one: a pass over a folder
   // that has documents costs a few reads, not one per document.
   const withDocs = new Set<string>();
@@ -35,7 +39,13 @@ export function emptyFolderProblems(folders: readonly WorkspaceFolder[], docs: I
       if (extName(path) === 'md' || extName(path) === 'markdown') markdown.push(path);
     }
     const top = folders.length > 1 ? folder.name : '';
-    problems.push({ path: top, line: 1, severity: 'warning', code: NOTHING_INDEXED, message: emptyMessage(folder, files, markdown) });
+    problems.push({
+      path: top,
+      line: 1,
+      severity: 'warning',
+      code: NOTHING_INDEXED,
+      message: emptyMessage(folder, files, markdown),
+    });
   }
   return problems;
 }
@@ -51,6 +61,7 @@ function emptyMessage(folder: WorkspaceFolder, files: number, markdown: readonly
       `To read them, set sources.docs in .wsctx.yaml, e.g. "sources: { docs: ['**/*.md'] }", or add an mkdocs.yml whose docs_dir holds them.`
     );
   }
-  if (files > 0) return `Nothing in ${folder.absPath} is indexed: ${files} file${files === 1 ? '' : 's'} matched a source glob but none made a document (${read}). wsctx index lists the problems found in them.`;
+  if (files > 0)
+    return `Nothing in ${folder.absPath} is indexed: ${files} file${files === 1 ? '' : 's'} matched a source glob but none made a document (${read}). wsctx index lists the problems found in them.`;
   return `Nothing in ${folder.absPath} is indexed: no file there matches a source glob (${read}). Is this the workspace's root folder? A folder of code alone has nothing to index until it has a README.md or docs.`;
 }

@@ -12,7 +12,10 @@ import { renderEntityText, type CatalogLoad } from '../sources/catalog/loadCatal
 /** The entity documents of the last catalog, and the document made for each entity object. */
 export class EntityDocs {
   /** Each entity object's document, the relations it was rendered with, and the last catalog it was checked for. */
-  private readonly byEntity = new WeakMap<CatalogEntity, { relations: readonly Relation[]; doc: Doc; catalog: CatalogLoad }>();
+  private readonly byEntity = new WeakMap<
+    CatalogEntity,
+    { relations: readonly Relation[]; doc: Doc; catalog: CatalogLoad }
+  >();
   private last: { catalog: CatalogLoad; docs: Doc[] } | null = null;
 
   /**
@@ -27,7 +30,9 @@ export class EntityDocs {
     // checked for the last catalog keeps its document, and only new entity objects (those of the
     // edited files) need their relations, gathered in one pass instead of grouping them all.
     const relationsKept = last !== null && sameRelations(last.catalog.relations, catalog.relations);
-    const fresh = relationsKept ? catalog.entities.filter((entity) => this.byEntity.get(entity)?.catalog !== last.catalog) : catalog.entities;
+    const fresh = relationsKept
+      ? catalog.entities.filter((entity) => this.byEntity.get(entity)?.catalog !== last.catalog)
+      : catalog.entities;
     const byKey = relationsBySource(catalog, relationsKept ? new Set(fresh.map((entity) => entity.key)) : undefined);
     const docs = catalog.entities.map((entity) => {
       const known = this.byEntity.get(entity);
@@ -91,7 +96,8 @@ function sameRendering(a: readonly Relation[], b: readonly Relation[]): boolean 
     const y = b[i];
     // Relations of unchanged entities are the very objects of the last catalog (relations.ts).
     if (x === y) continue;
-    if (x.type !== y.type || x.target !== y.target || x.targetRef !== y.targetRef || x.resolved !== y.resolved) return false;
+    if (x.type !== y.type || x.target !== y.target || x.targetRef !== y.targetRef || x.resolved !== y.resolved)
+      return false;
   }
   return true;
 }

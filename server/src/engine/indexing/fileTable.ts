@@ -185,9 +185,14 @@ export async function fillFileTable(
       const file = files[next++];
       if (report && next % reportEvery === 0) report(next, files.length);
       const before = previous?.get(file.path);
-      const unchanged = before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
+      const unchanged =
+        before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
       if (unchanged && !options.forceRead?.has(file.path)) {
-        entries.set(file.path, { ...file, digest: before.digest, ...(before.text !== undefined ? { text: before.text } : {}) });
+        entries.set(file.path, {
+          ...file,
+          digest: before.digest,
+          ...(before.text !== undefined ? { text: before.text } : {}),
+        });
         const kept = previous!.encodingProblems.get(file.path);
         if (kept) encoding.set(file.path, kept);
         continue;
@@ -213,7 +218,8 @@ export async function fillFileTable(
   const table = new FileTable(ordered, reader);
   table.encodingProblems = encoding;
   problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
-  if (previous) table.delta = deltaOf(previous, changed, removed, removed.length > 0 || changed.some((p) => !previous.has(p)));
+  if (previous)
+    table.delta = deltaOf(previous, changed, removed, removed.length > 0 || changed.some((p) => !previous.has(p)));
   return { table, changed, removed, unread, read, problems };
 }
 
@@ -223,7 +229,11 @@ export async function fillFileTable(
  * `previous`'s entry map: `previous` must not be read afterwards. Gives what `fillFileTable` gives for the same files when only `reread`
  * can have changed (its `forceRead` = `reread`).
  */
-export async function refreshFileTable(previous: FileTable, reread: readonly DiscoveredFile[], removedPaths: Iterable<string>): Promise<FillResult> {
+export async function refreshFileTable(
+  previous: FileTable,
+  reread: readonly DiscoveredFile[],
+  removedPaths: Iterable<string>,
+): Promise<FillResult> {
   // The previous table is the indexer's and is replaced by this one: its map is taken over
   // rather than copied (an update pass then costs nothing per unchanged file).
   const before = new Map<string, FileEntry | undefined>(reread.map((file) => [file.path, previous.get(file.path)]));
@@ -259,7 +269,10 @@ export async function refreshFileTable(previous: FileTable, reread: readonly Dis
   const sameFiles = removed.length === 0 && !added;
   const table = sameFiles
     ? previous.withEntries(entries)
-    : new FileTable(added ? new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))) : entries, previous.reader);
+    : new FileTable(
+        added ? new Map([...entries].sort((a, b) => compareCodeUnits(a[0], b[0]))) : entries,
+        previous.reader,
+      );
   table.delta = deltaOf(previous, changed, removed, !sameFiles);
   table.noteLoaded(readPaths);
   table.encodingProblems = encoding;
@@ -267,22 +280,43 @@ export async function refreshFileTable(previous: FileTable, reread: readonly Dis
   return { table, changed, removed, unread, read, problems };
 }
 
-function deltaOf(previous: FileTable, changed: readonly string[], removed: readonly string[], listingChanged: boolean): TableDelta {
+function deltaOf(
+  previous: FileTable,
+  changed: readonly string[],
+  removed: readonly string[],
+  listingChanged: boolean,
+): TableDelta {
   return { from: previous.id, paths: new Set([...changed, ...removed]), listingChanged };
 }
 
 /** Problem codes of a refused read (readGuard.ts `ReadRefusal`). */
-const REFUSAL_CODES = { outside: 'workspace.outside', 'not-regular': 'workspace.not-regular', 'too-large': 'workspace.too-large', unreadable: 'workspace.read-failed' } as const;
+const REFUSAL_CODES = {
+  outside: 'workspace.outside',
+  'not-regular': 'workspace.not-regular',
+  'too-large': 'workspace.too-large',
+  unreadable: 'workspace.read-failed',
+} as const;
 
 /**
  * Reads one file into an entry through the guard, or records why it cannot be read. Text that is
  * not valid UTF-8 is kept (invalid bytes become U+FFFD) and reported where the first bad byte is.
  */
-async function readEntry(file: DiscoveredFile, reader: WorkspaceReader, problems: Problem[], encoding: Map<string, Problem>): Promise<FileEntry | null> {
+async function readEntry(
+  file: DiscoveredFile,
+  reader: WorkspaceReader,
+  problems: Problem[],
+  encoding: Map<string, Problem>,
+): Promise<FileEntry | null> {
   const read = await reader.readText(file.absPath);
   encoding.delete(file.path);
   if (!read.ok) {
-    problems.push({ path: file.path, line: 1, severity: 'warning', code: REFUSAL_CODES[read.refusal], message: `File ${read.message}; it is left out of the index.` });
+    problems.push({
+      path: file.path,
+      line: 1,
+      severity: 'warning',
+      code: REFUSAL_CODES[read.refusal],
+      message: `File ${read.message}; it is left out of the index.`,
+    });
     return null;
   }
   if (read.invalidUtf8) {

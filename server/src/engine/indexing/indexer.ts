@@ -14,7 +14,12 @@ import type { FileCommitInfo, Problem } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { EngineSettings } from '../settings';
 import { WorkspaceReader } from '../workspace/readGuard';
-import { discoverWorkspace, type DiscoveredFile, type DiscoveredRoot, type WorkspaceDiscovery } from '../workspace/discovery';
+import {
+  discoverWorkspace,
+  type DiscoveredFile,
+  type DiscoveredRoot,
+  type WorkspaceDiscovery,
+} from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
 import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
 import { readRemotes, type RepositoryRemotes } from '../workspace/remotes';
@@ -23,7 +28,7 @@ import { fromWorkspacePath, toWorkspacePath, usesFolderPrefix } from '../workspa
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
 import { InputError } from '../errors';
-import type { IndexerMemory } from '../persistence/indexSnapshot';
+import type { IndexerMemory } from './indexerMemory';
 import { countState } from './counts';
 import { fillFileTable, refreshFileTable, type FileEntry, type FileTable, type FillResult } from './fileTable';
 import { DocProducers } from './produceDocs';
@@ -93,12 +98,25 @@ export class Indexer {
     const early = this.settings.useGit && before ? loadGitFacts(before) : undefined;
     const table = this.table;
     this.onProgress?.({ step: 'walking' });
-    this.discovery = await discoverWorkspace(this.folders, { globs: this.settings.globs, maxFileSize: this.settings.maxFileSize, known: table && ((path) => table.get(path)) });
+    this.discovery = await discoverWorkspace(this.folders, {
+      globs: this.settings.globs,
+      maxFileSize: this.settings.maxFileSize,
+      known: table && ((path) => table.get(path)),
+    });
     const roots = this.discovery.roots;
-    const git = !this.settings.useGit ? Promise.resolve(undefined) : early && sameGitRoots(before!, roots) ? early : loadGitFacts(roots);
+    const git = !this.settings.useGit
+      ? Promise.resolve(undefined)
+      : early && sameGitRoots(before!, roots)
+        ? early
+        : loadGitFacts(roots);
     this.remotes = undefined;
     const report = this.onProgress;
-    const filled = await fillFileTable(this.discovery.files, this.table, this.reader, report && { onProgress: (done, total) => report({ step: 'reading', done, total }) });
+    const filled = await fillFileTable(
+      this.discovery.files,
+      this.table,
+      this.reader,
+      report && { onProgress: (done, total) => report({ step: 'reading', done, total }) },
+    );
     report?.({ step: 'parsing', files: this.discovery.files.length });
     this.dirtyOverrides.clear();
     return this.finish('full', started, filled, git);
@@ -149,7 +167,8 @@ export class Indexer {
     }
     if (needsWalk) return this.full();
     // Files that could not be read last time are tried again, as a full read of the table would.
-    for (const path of this.unread) if (!reread.has(path) && !removed.has(path) && known.has(path)) reread.set(path, known.get(path)!);
+    for (const path of this.unread)
+      if (!reread.has(path) && !removed.has(path) && known.has(path)) reread.set(path, known.get(path)!);
     if (reread.size > 0 || removed.size > 0) {
       for (const [path, file] of reread) known.set(path, file);
       for (const path of removed) known.delete(path);
@@ -214,13 +233,21 @@ export class Indexer {
       this.git = await git;
       this.commitLookup = undefined;
     }
-    const problems: Problem[] = [...discovery.problems, ...filled.problems, ...(this.git?.problems ?? []), ...produced.problems];
+    const problems: Problem[] = [
+      ...discovery.problems,
+      ...filled.problems,
+      ...(this.git?.problems ?? []),
+      ...produced.problems,
+    ];
     for (const problem of emptyFolderProblems(this.folders, produced.docs, filled.table)) problems.push(problem);
     this.runHealthFound = runHealthFiles(discovery, filled.table, this.runHealthFound);
     const runHealth = await readRunHealth(discovery.roots, this.runHealthFound.files, filled.table, problems);
     // No await below this line (see above).
     if (!this.graph || this.graph.catalog !== produced.catalog) {
-      this.graph = { catalog: produced.catalog, graph: new ComponentGraph(produced.catalog.entities, produced.catalog.relations) };
+      this.graph = {
+        catalog: produced.catalog,
+        graph: new ComponentGraph(produced.catalog.entities, produced.catalog.relations),
+      };
     }
     const commits = this.commitInfos(kind, filled);
     const sections = this.store.apply(produced.docs);
@@ -245,7 +272,14 @@ export class Indexer {
       runHealth,
       problems,
       indexedAt: new Date().toISOString(),
-      counts: countState({ docs: snapshot.docs, graph: this.graph.graph, entities: produced.catalog.entities, problems, files: filled.table.size, sections: this.store.sectionCount }),
+      counts: countState({
+        docs: snapshot.docs,
+        graph: this.graph.graph,
+        entities: produced.catalog.entities,
+        problems,
+        files: filled.table.size,
+        sections: this.store.sectionCount,
+      }),
     };
     this.lastState = state;
     const report: PassReport = {
@@ -303,7 +337,8 @@ export class Indexer {
 
   /** The workspace as it was at `asOf` (asOfIndex.ts); needs one completed pass first. */
   async asOf(asOf: string): Promise<AsOfState> {
-    if (!this.settings.useGit) throw new InputError('asOf: git is off in this workspace (untrusted), so its history cannot be read.');
+    if (!this.settings.useGit)
+      throw new InputError('asOf: git is off in this workspace (untrusted), so its history cannot be read.');
     if (!this.discovery || !this.table) await this.full();
     return buildAsOfState(asOf, this.folders, this.settings, this.discovery!, this.table!);
   }
@@ -374,7 +409,9 @@ function keepsText(entry: FileEntry): boolean {
 /** True when two walks found the same directories to run git in, for the same roots. */
 function sameGitRoots(a: readonly DiscoveredRoot[], b: readonly DiscoveredRoot[]): boolean {
   const gitRoots = (roots: readonly DiscoveredRoot[]) =>
-    roots.filter((r) => r.gitAbsRoot !== null && r.gitAbsRoot === r.absRoot).map((r) => `${r.folder}\u0000${r.root}\u0000${r.absRoot}`);
+    roots
+      .filter((r) => r.gitAbsRoot !== null && r.gitAbsRoot === r.absRoot)
+      .map((r) => `${r.folder}\u0000${r.root}\u0000${r.absRoot}`);
   const x = gitRoots(a);
   const y = gitRoots(b);
   return x.length === y.length && x.every((key, i) => key === y[i]);
@@ -396,7 +433,12 @@ function indexOfPath(files: readonly DiscoveredFile[], path: string): number {
  * Each repository root's last run verdict (sources/runHealth.ts): the first file in path order
  * that the `runHealth` globs matched in the repository (default `.wsctx/run-health.json`).
  */
-async function readRunHealth(roots: readonly DiscoveredRoot[], files: ReadonlyMap<string, string>, table: FileTable, problems: Problem[]): Promise<Map<string, RunHealth>> {
+async function readRunHealth(
+  roots: readonly DiscoveredRoot[],
+  files: ReadonlyMap<string, string>,
+  table: FileTable,
+  problems: Problem[],
+): Promise<Map<string, RunHealth>> {
   const health = new Map<string, RunHealth>();
   for (const root of roots) {
     const path = files.get(root.root);
@@ -421,7 +463,11 @@ interface RunHealthFiles {
  * Each root's run-health file: `last` again while the list of files and the roots are the same
  * (an update pass that adds or removes no file; a pass over every file costs ~8 ms at 100k).
  */
-function runHealthFiles(discovery: WorkspaceDiscovery, table: FileTable, last: RunHealthFiles | undefined): RunHealthFiles {
+function runHealthFiles(
+  discovery: WorkspaceDiscovery,
+  table: FileTable,
+  last: RunHealthFiles | undefined,
+): RunHealthFiles {
   const paths = table.list();
   if (last?.paths === paths && last.roots === discovery.roots) return last;
   const rootOf = new RootMap(discovery.roots);

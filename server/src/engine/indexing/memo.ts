@@ -112,14 +112,26 @@ export class ProducerMemo<V> {
    * `produce` runs against a tracking source. Entries not asked for in a pass are forgotten at
    * `endPass()`, so removed entities and files do not pile up.
    */
-  async get(key: string, table: FileTable, listing: string, produce: (source: TrackingSource) => Promise<V> | V): Promise<V> {
+  async get(
+    key: string,
+    table: FileTable,
+    listing: string,
+    produce: (source: TrackingSource) => Promise<V> | V,
+  ): Promise<V> {
     const hit = this.lookup(key, table, listing);
     if (hit) return hit.value;
     this.misses++;
     const source = new TrackingSource(table);
     const value = await produce(source);
     const dirs = source.dirs.size > 0 ? source.dirs : null;
-    const entry: MemoEntry<V> = { value, deps: source.deps, listing: source.listed ? listing : null, dirs, dirsCheckedAt: dirs ? listing : null, pass: this.passNumber };
+    const entry: MemoEntry<V> = {
+      value,
+      deps: source.deps,
+      listing: source.listed ? listing : null,
+      dirs,
+      dirsCheckedAt: dirs ? listing : null,
+      pass: this.passNumber,
+    };
     this.entries.set(key, entry);
     this.track(key, entry);
     return value;
@@ -163,7 +175,12 @@ export class ProducerMemo<V> {
   /** The remembered entries as plain data (snapshot.ts writes them). */
   export(): MemoRecord<V>[] {
     return [...this.entries].map(([key, e]) => {
-      const record: MemoRecord<V> = { key, value: e.value, deps: [...e.deps].map(([p, d]) => [p, d ?? null]), listing: e.listing };
+      const record: MemoRecord<V> = {
+        key,
+        value: e.value,
+        deps: [...e.deps].map(([p, d]) => [p, d ?? null]),
+        listing: e.listing,
+      };
       if (e.dirs) record.dirs = [...e.dirs];
       return record;
     });

@@ -15,16 +15,36 @@ import { formatFieldPath } from '../sources/catalog/fieldPath';
 import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
 import { parseEpic, resolveEpic } from '../sources/epics';
 import { isFolderDescriptionPath, isPackPath, libraryFileByRoles } from '../sources/instructionFormats';
-import { parseFolderDescription, parsePack, readLibraryPage, type FolderDescription, type LibraryPack } from '../sources/library';
+import {
+  parseFolderDescription,
+  parsePack,
+  readLibraryPage,
+  type FolderDescription,
+  type LibraryPack,
+} from '../sources/library';
 import { buildRepoOverview, overviewPreference } from '../sources/overview';
 import { dirName } from '../sources/paths';
-import { parseTechDocsRef, readDocsSite, readTechDocs, TECHDOCS_ANNOTATION, type TechDocsResult } from '../sources/techdocs';
+import {
+  parseTechDocsRef,
+  readDocsSite,
+  readTechDocs,
+  TECHDOCS_ANNOTATION,
+  type TechDocsResult,
+} from '../sources/techdocs';
 import { resolveTechDocsUrl } from '../sources/techdocsUrl';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import type { RepositoryRemotes } from '../workspace/remotes';
 import type { SourceRole } from '../workspace/globs';
 import { RootMap } from '../workspace/rootMap';
-import { elsewhereProblems, looseDocsSites, mkdocsSites, rootLookup, type ClaimedSites, type ElsewhereRef, type StandaloneSite } from './docSites';
+import {
+  elsewhereProblems,
+  looseDocsSites,
+  mkdocsSites,
+  rootLookup,
+  type ClaimedSites,
+  type ElsewhereRef,
+  type StandaloneSite,
+} from './docSites';
 import { EntityDocs } from './entityDocs';
 import { PlaceOwners } from './placeOwners';
 import { EventLoopTurns } from './eventLoopTurns';
@@ -70,7 +90,10 @@ export class DocProducers {
   private readonly parseCache = new CatalogParseCache();
   private readonly entityDocs = new EntityDocs();
   /** Epic product -> its resolution against the last entity set it was resolved with. */
-  private readonly resolvedEpics = new WeakMap<FileProduct, { keys: ReadonlySet<EntityKey>; doc: Doc; problems: Problem[] }>();
+  private readonly resolvedEpics = new WeakMap<
+    FileProduct,
+    { keys: ReadonlySet<EntityKey>; doc: Doc; problems: Problem[] }
+  >();
   private owners: EntityOwners | undefined;
   private keys: { catalog: CatalogLoad; keys: ReadonlySet<EntityKey> } | undefined;
 
@@ -113,7 +136,11 @@ export class DocProducers {
    * identities (workspace/remotes.ts), asked only when an entity's TechDocs ref is a `url:`: one
    * naming a served repository is read from disk.
    */
-  async produce(table: FileTable, roots: readonly DiscoveredRoot[], remotes: () => Promise<readonly RepositoryRemotes[]> = async () => []): Promise<ProducedDocs> {
+  async produce(
+    table: FileTable,
+    roots: readonly DiscoveredRoot[],
+    remotes: () => Promise<readonly RepositoryRemotes[]> = async () => [],
+  ): Promise<ProducedDocs> {
     const listing = table.signature;
     // Between files, the host's requests get a turn (eventLoopTurns.ts).
     const turns = new EventLoopTurns();
@@ -140,7 +167,15 @@ export class DocProducers {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
       await turns.maybe();
-      const target = site.url === undefined ? undefined : resolveTechDocsUrl(site.url, await remotes(), (dir) => table.listUnder(dir).length > 0, rootOf(entity.location.path));
+      const target =
+        site.url === undefined
+          ? undefined
+          : resolveTechDocsUrl(
+              site.url,
+              await remotes(),
+              (dir) => table.listUnder(dir).length > 0,
+              rootOf(entity.location.path),
+            );
       const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
@@ -159,8 +194,16 @@ export class DocProducers {
           }),
         ));
       for (const doc of result.docs) docs.push(doc);
-      for (const problem of result.problems) problems.push(problem.line === ANNOTATION_LINE ? { ...problem, line: site.line } : problem);
-      if (result.elsewhere) elsewhere.push({ entityRef: entity.ref, catalogPath: entity.location.path, line: site.line, url: result.url ?? '', target: result.elsewhere });
+      for (const problem of result.problems)
+        problems.push(problem.line === ANNOTATION_LINE ? { ...problem, line: site.line } : problem);
+      if (result.elsewhere)
+        elsewhere.push({
+          entityRef: entity.ref,
+          catalogPath: entity.location.path,
+          line: site.line,
+          url: result.url ?? '',
+          target: result.elsewhere,
+        });
       siteResults.push(result);
     }
     for (const problem of elsewhereProblems(elsewhere)) problems.push(problem);
@@ -168,7 +211,9 @@ export class DocProducers {
     // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
     const owners = this.placeOwners(catalog);
     const entityClaims = claimKeys(siteResults);
-    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, () => mkdocsSites(byRole.techdocsConfigs, claimedBy(siteResults), owners, rootOf));
+    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, () =>
+      mkdocsSites(byRole.techdocsConfigs, claimedBy(siteResults), owners, rootOf),
+    );
     for (const site of mkdocs) {
       await turns.maybe();
       const result = await this.readStandaloneSite(site, table, listing);
@@ -176,7 +221,9 @@ export class DocProducers {
       for (const problem of result.problems) problems.push(problem);
       siteResults.push(result);
     }
-    const loose = this.docsPlan.get([byRole, owners], claimKeys(siteResults), () => looseDocsSites(byRole.docsFiles, claimedBy(siteResults), owners, rootOf));
+    const loose = this.docsPlan.get([byRole, owners], claimKeys(siteResults), () =>
+      looseDocsSites(byRole.docsFiles, claimedBy(siteResults), owners, rootOf),
+    );
     for (const site of loose) {
       await turns.maybe();
       const result = await this.readStandaloneSite(site, table, listing);
@@ -212,12 +259,18 @@ export class DocProducers {
     const rootAt = new RootMap(roots);
     for (const [dir, overviewPath] of byRole.overviewByDir) {
       const repoRoots = rootAt.at(dir).filter((root) => root.folder === folderOf(table, overviewPath));
-      const keys = repoRoots.length > 0 ? (repositoryOwners.keys.get(repoRoots[0]) ?? []) : owners.ofFolder(dir, rootOf(overviewPath));
+      const keys =
+        repoRoots.length > 0
+          ? (repositoryOwners.keys.get(repoRoots[0]) ?? [])
+          : owners.ofFolder(dir, rootOf(overviewPath));
       // The owners' list is the same array while they are the same (entityOwners, PlaceOwners):
       // its digest is taken once, not on every pass.
       let known = repositoryOwners.overviewKeys.get(overviewPath);
       if (known?.keys !== keys) {
-        known = { keys, key: `overview:${folderOf(table, overviewPath)}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}` };
+        known = {
+          keys,
+          key: `overview:${folderOf(table, overviewPath)}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}`,
+        };
         repositoryOwners.overviewKeys.set(overviewPath, known);
       }
       const key = known.key;
@@ -242,9 +295,23 @@ export class DocProducers {
   private async readStandaloneSite(site: StandaloneSite, table: FileTable, listing: string): Promise<TechDocsResult> {
     const read = (files: FileSource) =>
       site.kind === 'mkdocs'
-        ? readDocsSite({ files, configPath: site.configPath, entityKeys: site.owners, folder: folderOf(table, site.configPath) })
-        : readDocsSite({ files, docsDir: site.docsDir, markdownFiles: site.files, entityKeys: site.owners, folder: folderOf(table, site.files[0]) });
-    return this.techdocsMemo.lookup(site.key, table, listing)?.value ?? (await this.techdocsMemo.get(site.key, table, listing, read));
+        ? readDocsSite({
+            files,
+            configPath: site.configPath,
+            entityKeys: site.owners,
+            folder: folderOf(table, site.configPath),
+          })
+        : readDocsSite({
+            files,
+            docsDir: site.docsDir,
+            markdownFiles: site.files,
+            entityKeys: site.owners,
+            folder: folderOf(table, site.files[0]),
+          });
+    return (
+      this.techdocsMemo.lookup(site.key, table, listing)?.value ??
+      (await this.techdocsMemo.get(site.key, table, listing, read))
+    );
   }
 
   /**
@@ -254,7 +321,10 @@ export class DocProducers {
    */
   private placeOwners(catalog: CatalogLoad): PlaceOwners {
     if (this.owned?.catalog === catalog) return this.owned.owners;
-    const owners = this.owned && sameEntityPlaces(this.owned.catalog, catalog) ? this.owned.owners : new PlaceOwners(catalog.entities);
+    const owners =
+      this.owned && sameEntityPlaces(this.owned.catalog, catalog)
+        ? this.owned.owners
+        : new PlaceOwners(catalog.entities);
     this.owned = { catalog, owners };
     return owners;
   }
@@ -273,7 +343,12 @@ export class DocProducers {
    */
   private merge(docs: Doc[]): Doc[] {
     const last = this.lastMerge;
-    if (last && !last.merged && last.input.length === docs.length && docs.every((doc, i) => doc === last.input[i] || doc.id === last.input[i].id)) {
+    if (
+      last &&
+      !last.merged &&
+      last.input.length === docs.length &&
+      docs.every((doc, i) => doc === last.input[i] || doc.id === last.input[i].id)
+    ) {
       this.lastMerge = { input: docs, merged: false };
       return docs;
     }
@@ -311,7 +386,15 @@ export class DocProducers {
       const held = overviewByDir.get(dir);
       if (held === undefined || overviewPreference(path) < overviewPreference(held)) overviewByDir.set(dir, path);
     }
-    const value = { catalog, catalogCandidates, catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`, fileProducts, techdocsConfigs, docsFiles, overviewByDir };
+    const value = {
+      catalog,
+      catalogCandidates,
+      catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`,
+      fileProducts,
+      techdocsConfigs,
+      docsFiles,
+      overviewByDir,
+    };
     this.roles = { paths, value };
     return value;
   }
@@ -332,7 +415,12 @@ export class DocProducers {
     } else {
       const line = catalog.fieldLines[entity.key]?.[ANNOTATION_FIELD] ?? entity.location.startLine;
       const ref = parseTechDocsRef(annotation);
-      site = { annotation, line, key: `techdocs:${entity.key}:${entity.location.path}:${annotation}`, ...(ref.type === 'url' ? { url: ref.target } : {}) };
+      site = {
+        annotation,
+        line,
+        key: `techdocs:${entity.key}:${entity.location.path}:${annotation}`,
+        ...(ref.type === 'url' ? { url: ref.target } : {}),
+      };
     }
     this.techdocsSites.set(entity, site);
     return site;
@@ -348,8 +436,14 @@ export class DocProducers {
     const last = this.resolvedEpics.get(product);
     if (last?.keys === entityKeys) return last;
     const parsed = product.doc!;
-    const resolved = resolveEpic({ doc: parsed, refs: [], problems: product.problems, unlessKnown: product.epicChecks! }, (key) => entityKeys.has(key));
-    const doc = resolved.doc !== parsed && last && last.doc !== parsed && sameList(last.doc.entityRefs, resolved.doc.entityRefs) ? last.doc : resolved.doc;
+    const resolved = resolveEpic(
+      { doc: parsed, refs: [], problems: product.problems, unlessKnown: product.epicChecks! },
+      (key) => entityKeys.has(key),
+    );
+    const doc =
+      resolved.doc !== parsed && last && last.doc !== parsed && sameList(last.doc.entityRefs, resolved.doc.entityRefs)
+        ? last.doc
+        : resolved.doc;
     const result = { keys: entityKeys, doc, problems: resolved.problems };
     this.resolvedEpics.set(product, result);
     return result;
@@ -362,7 +456,8 @@ export class DocProducers {
   private keySet(catalog: CatalogLoad): ReadonlySet<EntityKey> {
     const last = this.keys;
     if (last?.catalog === catalog) return last.keys;
-    const same = last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
+    const same =
+      last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
     const keys = same ? last.keys : new Set(catalog.entities.map((e) => e.key));
     this.keys = { catalog, keys };
     return keys;
@@ -454,7 +549,8 @@ function claimedBy(results: readonly TechDocsResult[]): ClaimedSites {
 function claimKeys(results: readonly TechDocsResult[]): string[] {
   return results.map((r) => {
     let key = claimKeyOf.get(r);
-    if (key === undefined) claimKeyOf.set(r, (key = `${r.configPath ?? ''}\u0000${r.docs.length > 0 ? (r.docsDir ?? '') : ''}`));
+    if (key === undefined)
+      claimKeyOf.set(r, (key = `${r.configPath ?? ''}\u0000${r.docs.length > 0 ? (r.docsDir ?? '') : ''}`));
     return key;
   });
 }
@@ -470,7 +566,8 @@ class LastPlan<V> {
   private value: V | undefined;
 
   get(inputs: readonly unknown[], keys: readonly string[], compute: () => V): V {
-    const same = (a: readonly unknown[], b: readonly unknown[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+    const same = (a: readonly unknown[], b: readonly unknown[]) =>
+      a.length === b.length && a.every((x, i) => x === b[i]);
     if (this.value !== undefined && same(inputs, this.inputs) && same(keys, this.keys)) return this.value;
     this.inputs = inputs;
     this.keys = keys;
@@ -512,7 +609,12 @@ export interface FileProduct {
 
 /** False for files `produceFromFile` answers with nothing whatever they hold (catalog YAML...). */
 function mayProduceFromFile(path: string, roles: readonly SourceRole[]): boolean {
-  return isLibraryStructure(path, roles) || libraryFileByRoles(path, roles) !== null || roles.includes('epics') || roles.includes('markdown');
+  return (
+    isLibraryStructure(path, roles) ||
+    libraryFileByRoles(path, roles) !== null ||
+    roles.includes('epics') ||
+    roles.includes('markdown')
+  );
 }
 
 /** A library folder's description or a pack: `.context` files the `library` globs take in. */
@@ -526,7 +628,13 @@ function claimedByOtherRole(path: string, roles: readonly SourceRole[]): boolean
 }
 
 /** Library pages, folder descriptions, packs and epics: documents made from one file alone. */
-function produceFromFile(path: string, text: string, folder: string, roles: readonly SourceRole[], exists: (path: string) => boolean): FileProduct {
+function produceFromFile(
+  path: string,
+  text: string,
+  folder: string,
+  roles: readonly SourceRole[],
+  exists: (path: string) => boolean,
+): FileProduct {
   if (isLibraryStructure(path, roles) && isFolderDescriptionPath(path)) {
     const parsed = parseFolderDescription(path, text);
     return { doc: null, folderDescription: parsed.folder, problems: parsed.problems };
@@ -542,7 +650,9 @@ function produceFromFile(path: string, text: string, folder: string, roles: read
   }
   if (roles.includes('epics') || (roles.includes('markdown') && text.startsWith('---'))) {
     const epic = parseEpic({ path, text, folder, matchesEpicGlobs: roles.includes('epics') });
-    return epic ? { doc: epic.doc, problems: epic.problems, epicChecks: epic.unlessKnown } : { doc: null, problems: [] };
+    return epic
+      ? { doc: epic.doc, problems: epic.problems, epicChecks: epic.unlessKnown }
+      : { doc: null, problems: [] };
   }
   return { doc: null, problems: [] };
 }
@@ -555,7 +665,8 @@ function mergeByPath(docs: Doc[]): Doc[] {
       byId.set(doc.id, doc);
       continue;
     }
-    const [keep, other] = SOURCE_PRIORITY[doc.sourceKind] < SOURCE_PRIORITY[existing.sourceKind] ? [doc, existing] : [existing, doc];
+    const [keep, other] =
+      SOURCE_PRIORITY[doc.sourceKind] < SOURCE_PRIORITY[existing.sourceKind] ? [doc, existing] : [existing, doc];
     const refs = [...new Set([...keep.entityRefs, ...other.entityRefs])];
     byId.set(doc.id, refs.length === keep.entityRefs.length ? keep : { ...keep, entityRefs: refs });
   }

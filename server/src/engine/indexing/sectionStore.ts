@@ -109,7 +109,10 @@ export class SectionStore {
       diff.changedDocs.push(doc.id);
     }
     // Nothing left to keep (a first pass), or too many holes: number everything afresh, in bulk.
-    if (this.live === 0 || this.entries.length + countSections(fresh) > RENUMBER_FACTOR * Math.max(1024, this.live + countSections(fresh))) {
+    if (
+      this.live === 0 ||
+      this.entries.length + countSections(fresh) > RENUMBER_FACTOR * Math.max(1024, this.live + countSections(fresh))
+    ) {
       this.rebuild([...this.docs.values(), ...fresh]);
       diff.addedSections += countSections(fresh);
       this.lastInput = docs;
@@ -149,7 +152,12 @@ export class SectionStore {
    * postings, without analysing any text again when `terms` (each document's title and context
    * terms, in `docs` order) are given.
    */
-  restore(docs: readonly Doc[], ordinals: readonly number[], postings: PostingsIndex, terms?: readonly { title: readonly string[]; context: readonly string[] }[]): void {
+  restore(
+    docs: readonly Doc[],
+    ordinals: readonly number[],
+    postings: PostingsIndex,
+    terms?: readonly { title: readonly string[]; context: readonly string[] }[],
+  ): void {
     this.lastInput = undefined;
     // Sized up front: assigning far past an array's end can turn it into a slow dictionary.
     let size = 0;
@@ -172,7 +180,8 @@ export class SectionStore {
         this.live++;
       }
     });
-    if (i !== ordinals.length) throw new Error(`SectionStore: snapshot holds ${ordinals.length} ordinals for ${i} sections`);
+    if (i !== ordinals.length)
+      throw new Error(`SectionStore: snapshot holds ${ordinals.length} ordinals for ${i} sections`);
     this.postings = postings;
   }
 
@@ -250,7 +259,12 @@ function sameIndexedContent(a: Doc, b: Doc): boolean {
 }
 
 function sameAttachments(a: Doc, b: Doc): boolean {
-  return a.entityRefs.length === b.entityRefs.length && a.entityRefs.every((ref, i) => ref === b.entityRefs[i]) && a.docsRole === b.docsRole && a.folder === b.folder;
+  return (
+    a.entityRefs.length === b.entityRefs.length &&
+    a.entityRefs.every((ref, i) => ref === b.entityRefs[i]) &&
+    a.docsRole === b.docsRole &&
+    a.folder === b.folder
+  );
 }
 
 function countSections(docs: readonly Doc[]): number {

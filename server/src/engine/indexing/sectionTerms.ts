@@ -1,6 +1,6 @@
 /**
  * What a section is matched on: its heading path, its document's title, folder, type and tags,
- * and then its body (DESIGN.md section 2), all through the one analysis of text/analyzer.ts.
+ * and then its body (docs/ARCHITECTURE.md, "What is read"), all through the one analysis of text/analyzer.ts.
  *
  * Folder words come from the file's directories, so a runbook under
  * `services/billing-worker/docs/` answers a question that names `billing-worker` even when the
@@ -65,10 +65,14 @@ export function documentFields(doc: Doc, pathInFolder: string = doc.path): Docum
 
 /**
  * Every index term of a section with its frequency per field: its document's title and context
- * fields, its heading path and its body (DESIGN.md section 2), and each field's length. The body
+ * fields, its heading path and its body (docs/ARCHITECTURE.md, "What is read"), and each field's length. The body
  * also holds the configuration key paths the section shows (`spec.privatekey.rotationpolicy`).
  */
-export function sectionFields(section: Section, doc: Doc, docFields: DocumentFields = documentFields(doc)): SectionFields {
+export function sectionFields(
+  section: Section,
+  doc: Doc,
+  docFields: DocumentFields = documentFields(doc),
+): SectionFields {
   const counts = new Map(docFields.counts);
   let heading = 0;
   forEachTerm(section.headingPath.join('\n'), (term) => {
@@ -82,9 +86,21 @@ export function sectionFields(section: Section, doc: Doc, docFields: DocumentFie
   });
   // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
   // not in its length. A catalog entity's text is rendered from its file, not the file itself.
-  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')));
+  if (doc.format !== 'catalog')
+    forEachKeyPathTerm(section.text, doc.path, (term) =>
+      counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')),
+    );
   const own = section.headingPath[section.headingPath.length - 1] ?? '';
-  return { counts, lengths: { body, heading, title: docFields.titleLength, context: docFields.contextLength, questionHeading: isQuestionHeading(own) } };
+  return {
+    counts,
+    lengths: {
+      body,
+      heading,
+      title: docFields.titleLength,
+      context: docFields.contextLength,
+      questionHeading: isQuestionHeading(own),
+    },
+  };
 }
 
 /** The terms of a document's title, for the contract's title bonus. */

@@ -56,8 +56,18 @@ export function unpackCounts(packed: number): FieldCounts {
   };
 }
 
-const FIELD_SHIFT: Readonly<Record<Field, number>> = { body: 0, heading: HEADING_SHIFT, title: TITLE_SHIFT, context: CONTEXT_SHIFT };
-const FIELD_MAX: Readonly<Record<Field, number>> = { body: BODY_MAX, heading: HEADING_MAX, title: TITLE_MAX, context: CONTEXT_MAX };
+const FIELD_SHIFT: Readonly<Record<Field, number>> = {
+  body: 0,
+  heading: HEADING_SHIFT,
+  title: TITLE_SHIFT,
+  context: CONTEXT_SHIFT,
+};
+const FIELD_MAX: Readonly<Record<Field, number>> = {
+  body: BODY_MAX,
+  heading: HEADING_MAX,
+  title: TITLE_MAX,
+  context: CONTEXT_MAX,
+};
 
 /** Adds one occurrence in `field` to a packed value (saturating at the field's cap). */
 export function addOccurrence(packed: number, field: Field): number {
@@ -68,7 +78,15 @@ export function addOccurrence(packed: number, field: Field): number {
 }
 
 /** Bit layout, read by the hot loop without unpacking objects. */
-export const PACKED = { BODY_MAX, HEADING_SHIFT, HEADING_MAX, TITLE_SHIFT, TITLE_MAX, CONTEXT_SHIFT, CONTEXT_MAX } as const;
+export const PACKED = {
+  BODY_MAX,
+  HEADING_SHIFT,
+  HEADING_MAX,
+  TITLE_SHIFT,
+  TITLE_MAX,
+  CONTEXT_SHIFT,
+  CONTEXT_MAX,
+} as const;
 
 /** Lengths (in index terms) of a section's fields. */
 export interface FieldLengths {
@@ -104,11 +122,18 @@ export function unpackLengths(body: number, short: number): FieldLengths {
     heading: short & SHORT_HEADING_MAX,
     title: (short >>> SHORT_TITLE_SHIFT) & SHORT_TITLE_MAX,
     context: (short >>> SHORT_CONTEXT_SHIFT) & SHORT_CONTEXT_MAX,
-    questionHeading: (short >>> SHORT_QUESTION_BIT) === 1,
+    questionHeading: short >>> SHORT_QUESTION_BIT === 1,
   };
 }
 
-export const SHORT = { SHORT_HEADING_MAX, SHORT_TITLE_SHIFT, SHORT_TITLE_MAX, SHORT_CONTEXT_SHIFT, SHORT_CONTEXT_MAX, SHORT_QUESTION_BIT } as const;
+export const SHORT = {
+  SHORT_HEADING_MAX,
+  SHORT_TITLE_SHIFT,
+  SHORT_TITLE_MAX,
+  SHORT_CONTEXT_SHIFT,
+  SHORT_CONTEXT_MAX,
+  SHORT_QUESTION_BIT,
+} as const;
 
 /** True when a heading reads as a question: it ends with `?`, or opens with a question word. */
 export function isQuestionHeading(heading: string): boolean {

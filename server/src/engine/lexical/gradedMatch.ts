@@ -21,7 +21,16 @@
  * ~100k postings per question.
  */
 import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
-import { bestScore, keepContenders, kthBestScore, poolAndList, prunedScore, selectBest, type KthBest, type Pruning } from './maxScore';
+import {
+  bestScore,
+  keepContenders,
+  kthBestScore,
+  poolAndList,
+  prunedScore,
+  selectBest,
+  type KthBest,
+  type Pruning,
+} from './maxScore';
 import { formUnit, postingsLength, rareParts, rarePostings, readingOrder, type RareParts } from './gradedSteps';
 import type { GradedUnit, PostingsView } from './gradedUnits';
 import { OrdinalSortWork, sortOrdinals } from './ordinalSort';
@@ -138,9 +147,13 @@ function fieldTf(packed: number, norm: number, shortLength: number, n: Normalize
       tf += (w * heading) / (n.headingKeep + n.headingPer * (shortLength & SHORT_HEADING_MAX));
     }
     const title = (packed >>> TITLE_SHIFT) & TITLE_MAX;
-    if (title !== 0) tf += (n.titleW * title) / (n.titleKeep + n.titlePer * ((shortLength >>> SHORT_TITLE_SHIFT) & SHORT_TITLE_MAX));
+    if (title !== 0)
+      tf += (n.titleW * title) / (n.titleKeep + n.titlePer * ((shortLength >>> SHORT_TITLE_SHIFT) & SHORT_TITLE_MAX));
     const context = (packed >>> CONTEXT_SHIFT) & CONTEXT_MAX;
-    if (context !== 0) tf += (n.contextW * context) / (n.contextKeep + n.contextPer * ((shortLength >>> SHORT_CONTEXT_SHIFT) & SHORT_CONTEXT_MAX));
+    if (context !== 0)
+      tf +=
+        (n.contextW * context) /
+        (n.contextKeep + n.contextPer * ((shortLength >>> SHORT_CONTEXT_SHIFT) & SHORT_CONTEXT_MAX));
   }
   return tf;
 }
@@ -156,9 +169,11 @@ class BodyNorms {
 
   of(view: PostingsView, n: Normalizers): Float64Array {
     const key = `${n.bodyW} ${n.bodyKeep} ${n.bodyPer}`;
-    if (this.version === view.lengthsVersion && this.key === key && this.table.length >= view.ordinalBound) return this.table;
+    if (this.version === view.lengthsVersion && this.key === key && this.table.length >= view.ordinalBound)
+      return this.table;
     const lengths = view.bodyLengths;
-    if (this.table.length < view.ordinalBound) this.table = new Float64Array(Math.max(view.ordinalBound, Math.ceil(this.table.length * 1.5)));
+    if (this.table.length < view.ordinalBound)
+      this.table = new Float64Array(Math.max(view.ordinalBound, Math.ceil(this.table.length * 1.5)));
     const table = this.table;
     for (let o = 0; o < view.ordinalBound; o++) table[o] = bodyNorm(n, lengths[o] ?? 0);
     this.version = view.lengthsVersion;
@@ -224,7 +239,22 @@ export class GradedScratch {
   }
 
   byteSize(): number {
-    return this.flat.byteLength + this.acc.byteLength + this.words.byteLength + this.touched.byteLength + this.parts.byteLength + this.cover.byteLength + this.unitTouched.byteLength + this.held.byteLength + this.kept.byteLength + this.live.byteLength + this.hitOrdinals.byteLength + this.hitPacked.byteLength + this.bodyNorms.byteSize() + this.sortWork.byteSize();
+    return (
+      this.flat.byteLength +
+      this.acc.byteLength +
+      this.words.byteLength +
+      this.touched.byteLength +
+      this.parts.byteLength +
+      this.cover.byteLength +
+      this.unitTouched.byteLength +
+      this.held.byteLength +
+      this.kept.byteLength +
+      this.live.byteLength +
+      this.hitOrdinals.byteLength +
+      this.hitPacked.byteLength +
+      this.bodyNorms.byteSize() +
+      this.sortWork.byteSize()
+    );
   }
 }
 
@@ -237,7 +267,13 @@ export class GradedScratch {
  * order for every section. With `pruning`, only the sections that can be among the caller's
  * best `k` come back (see the header).
  */
-export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: readonly GradedUnit[], model: FieldModel, pruning?: Pruning): GradedMatch {
+export function gradedMatch(
+  view: PostingsView,
+  scratch: GradedScratch,
+  units: readonly GradedUnit[],
+  model: FieldModel,
+  pruning?: Pruning,
+): GradedMatch {
   if (units.length > MAX_MATCH_UNITS) {
     throw new RangeError(`PostingsIndex: gradedMatch takes at most ${MAX_MATCH_UNITS} units, got ${units.length}`);
   }
@@ -250,7 +286,9 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
   const remaining = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) remaining[i] = remaining[i + 1] + steps[i].most;
   // beyondRare[i]: the same for a section holding none of the rare parts of those steps' identifiers.
-  const rare = pruning ? steps.map((step) => (step.parts && step.form < 0 ? rareParts(view, units[step.unit]) : null)) : [];
+  const rare = pruning
+    ? steps.map((step) => (step.parts && step.form < 0 ? rareParts(view, units[step.unit]) : null))
+    : [];
   const beyondRare = new Float64Array(steps.length + 1);
   for (let i = steps.length - 1; i >= 0; i--) beyondRare[i] = beyondRare[i + 1] + (rare[i]?.most ?? steps[i].most);
   // What each identifier's steps read so far gave, as (ordinal, value) pairs: what its later steps add beyond.
@@ -276,8 +314,20 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
     const lengthFree = unit.lengthFree === true && (!parts || form >= 0);
     if (lengthFree) scratch.bodyNorm = scratch.flatNorms(view.ordinalBound, norm.bodyW);
     // A trailing form is read as a parts step of one part at its credit: it adds only what it gives beyond.
-    if (parts) count = addParts(view, scratch, form < 0 ? unit : formUnit(unit, form), norm, bit, count, survivors, heldOf.get(j)!, fallbacks > 1);
-    else if (survivors !== null) count = addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, count, survivors, record);
+    if (parts)
+      count = addParts(
+        view,
+        scratch,
+        form < 0 ? unit : formUnit(unit, form),
+        norm,
+        bit,
+        count,
+        survivors,
+        heldOf.get(j)!,
+        fallbacks > 1,
+      );
+    else if (survivors !== null)
+      count = addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, count, survivors, record);
     else count = scanWords(view, scratch, unit.term, norm, unit.weight, bit, count, record);
     if (lengthFree) scratch.bodyNorm = bodyNorms;
 
@@ -298,12 +348,22 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       pooledAt = i;
       threshold = Math.max(threshold, measured.score);
       heaviest = Math.min(heaviest, measured.heaviest);
-      if (bestScore(pruning, left) < threshold) survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
+      if (bestScore(pruning, left) < threshold)
+        survivors = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
       else if (bestScore(pruning, beyondRare[i + 1]) < threshold && rarePostings(rare, i + 1) * 2 <= count) {
         // Only a section holding a rare part of an identifier still to come can still come in:
         // those join the sections in the running now, with nothing added yet. Not when they
         // are many: the running would then hold more sections than reading on touches.
-        const contenders = keepContenders(scratch, view.ordinalBound, null, count, left, threshold, pruning, remaining[0]);
+        const contenders = keepContenders(
+          scratch,
+          view.ordinalBound,
+          null,
+          count,
+          left,
+          threshold,
+          pruning,
+          remaining[0],
+        );
         survivors = addRareHolders(view, scratch, contenders, rare.slice(i + 1), left, threshold, pruning);
       }
     } else {
@@ -311,7 +371,16 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
       // reads its whole list anyway, narrowing first costs more than it spares.
       if (survivors.length * 16 >= postingsLength(view, units, steps[i + 1])) continue;
       threshold = Math.max(threshold, kthBestScore(scratch, survivors, survivors.length, pruning).score);
-      survivors = keepContenders(scratch, view.ordinalBound, survivors, survivors.length, left, threshold, pruning, remaining[0]);
+      survivors = keepContenders(
+        scratch,
+        view.ordinalBound,
+        survivors,
+        survivors.length,
+        left,
+        threshold,
+        pruning,
+        remaining[0],
+      );
     }
   }
   if (pruning) return selectBest(scratch, view.ordinalBound, count, survivors, pruning);
@@ -324,7 +393,15 @@ export function gradedMatch(view: PostingsView, scratch: GradedScratch, units: r
  * `left` still to come) reaches `threshold`, ascending; the new ones are marked live. Their sums
  * start at 0 as in the full computation, so the steps after add to them exactly as they would.
  */
-function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32Array, rare: readonly (RareParts | null)[], left: number, threshold: number, pruning: Pruning): Uint32Array {
+function addRareHolders(
+  view: PostingsView,
+  s: GradedScratch,
+  contenders: Uint32Array,
+  rare: readonly (RareParts | null)[],
+  left: number,
+  threshold: number,
+  pruning: Pruning,
+): Uint32Array {
   const { acc, live, kept } = s;
   const dead = view.dead;
   let n = contenders.length;
@@ -355,7 +432,16 @@ function addRareHolders(view: PostingsView, s: GradedScratch, contenders: Uint32
  * Adds weight x saturation of `term` to every live section holding it, noting each section's
  * saturation in `record` when given (an identifier's whole form); returns the new touched count.
  */
-function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, record: number[] | null): number {
+function scanWords(
+  view: PostingsView,
+  s: GradedScratch,
+  term: string,
+  norm: Normalizers,
+  weight: number,
+  bit: number,
+  count: number,
+  record: number[] | null,
+): number {
   const list = view.postingsOf(term);
   if (list === null) return count;
   const { postings, freqs, end } = list;
@@ -411,7 +497,17 @@ function scanWords(view: PostingsView, s: GradedScratch, term: string, norm: Nor
  * for the steps after. Before pruning every section holding a part is reached; after it, only
  * the survivors.
  */
-function addParts(view: PostingsView, s: GradedScratch, unit: GradedUnit, norm: Normalizers, bit: number, count: number, survivors: Uint32Array | null, held: number[], keep: boolean): number {
+function addParts(
+  view: PostingsView,
+  s: GradedScratch,
+  unit: GradedUnit,
+  norm: Normalizers,
+  bit: number,
+  count: number,
+  survivors: Uint32Array | null,
+  held: number[],
+  keep: boolean,
+): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const { parts, cover, unitTouched } = s;
@@ -546,7 +642,17 @@ function gallop(postings: Uint32Array, from: number, end: number, o: number): nu
  * {@link survivorPostings}, written out for the common case (no tombstones, no record, no
  * delta) so that the hot loop adds as it finds, without collecting first.
  */
-function addToSurvivors(view: PostingsView, s: GradedScratch, term: string, norm: Normalizers, weight: number, bit: number, count: number, survivors: Uint32Array, record: number[] | null): number {
+function addToSurvivors(
+  view: PostingsView,
+  s: GradedScratch,
+  term: string,
+  norm: Normalizers,
+  weight: number,
+  bit: number,
+  count: number,
+  survivors: Uint32Array,
+  record: number[] | null,
+): number {
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const { acc, words, live, touched } = s;

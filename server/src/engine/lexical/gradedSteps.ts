@@ -11,7 +11,8 @@ import type { GradedUnit, PostingsView } from './gradedUnits';
 export function postingsLength(view: PostingsView, units: readonly GradedUnit[], step: Step): number {
   const unit = units[step.unit];
   let n = 0;
-  const terms = step.form >= 0 ? [unit.forms![step.form].term] : step.parts ? unit.parts.map((p) => p.term) : [unit.term];
+  const terms =
+    step.form >= 0 ? [unit.forms![step.form].term] : step.parts ? unit.parts.map((p) => p.term) : [unit.term];
   for (const term of terms) {
     const list = view.postingsOf(term);
     if (list !== null) n += list.end - list.start + (list.delta?.length ?? 0);
@@ -43,7 +44,9 @@ export function readingOrder(units: readonly GradedUnit[]): Step[] {
     unit.forms?.forEach((f, k) => steps.push({ unit: j, parts: true, form: k, most: unit.weight * f.credit }));
     if (unit.parts.length > 0) steps.push({ unit: j, parts: true, form: -1, most: unit.weight * unit.partCredit });
   });
-  return steps.sort((a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit || a.form - b.form);
+  return steps.sort(
+    (a, b) => b.most - a.most || Number(a.parts) - Number(b.parts) || a.unit - b.unit || a.form - b.form,
+  );
 }
 
 /** The unit's form `k` as a parts step reads it: one part at the form's credit. */

@@ -22,7 +22,9 @@ export interface PruningScratch {
 /** What the k-th best estimate reads of the index: a term's live postings (gradedMatch.ts `PostingsView`). */
 export interface PostingsSource {
   dead: Uint32Array | null;
-  postingsOf(term: string): { postings: Uint32Array; start: number; end: number; delta: readonly number[] | null } | null;
+  postingsOf(
+    term: string,
+  ): { postings: Uint32Array; start: number; end: number; delta: readonly number[] | null } | null;
 }
 
 /** The cut's result, as gradedMatch.ts returns it (`GradedMatch`). */
@@ -77,7 +79,13 @@ export function bestScore(p: Pruning, sum: number): number {
  * The sections whose exact score reaches the k-th best score of all (ties at the k-th included,
  * so the caller's own tie-breaks decide among them), ascending, and every scratch array back to zero.
  */
-export function selectBest(s: PruningScratch, bound: number, count: number, survivors: Uint32Array | null, p: Pruning): PrunedMatch {
+export function selectBest(
+  s: PruningScratch,
+  bound: number,
+  count: number,
+  survivors: Uint32Array | null,
+  p: Pruning,
+): PrunedMatch {
   const { acc, words, touched, live } = s;
   const { k, floor, total, gate, groupOf, bonus, scale } = p;
   const from = survivors ?? touched;
@@ -246,7 +254,16 @@ export function poolAndList(view: PostingsSource, s: PruningScratch, pool: Uint3
  * null: every section touched so far (`count` of them), read in ordinal order from the
  * accumulator when that is cheaper than sorting them.
  */
-export function keepContenders(s: PruningScratch, bound: number, candidates: Uint32Array | null, count: number, left: number, threshold: number, pruning: Pruning, total: number): Uint32Array {
+export function keepContenders(
+  s: PruningScratch,
+  bound: number,
+  candidates: Uint32Array | null,
+  count: number,
+  left: number,
+  threshold: number,
+  pruning: Pruning,
+  total: number,
+): Uint32Array {
   const { words, live, acc, kept } = s;
   const needed = leastSumReaching(threshold, pruning, total) - left;
   let n = 0;

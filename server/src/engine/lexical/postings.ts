@@ -1,5 +1,5 @@
 /**
- * The compact postings index: the hot path of candidate narrowing (DESIGN.md section 4).
+ * The compact postings index: the hot path of candidate narrowing (docs/ARCHITECTURE.md, "Text analysis and candidates").
  *
  * Two questions are answered fast: which sections hold which of these units (`match`, a set test
  * with one bit per unit), and how strongly each section holds each of a question's terms
@@ -23,7 +23,20 @@
  */
 import { detach } from '../text/detach';
 import { FIELDS, PACKED, packShortLengths, unpackLengths, type FieldLengths, type SectionFields } from './fields';
-import { GradedScratch, MAX_MATCH_UNITS, bodyNorm, gradedMatch, normalizers, saturate, type FieldModel, type GradedMatch, type GradedUnit, type Pruning, type PostingsView, type TermPostings } from './gradedMatch';
+import {
+  GradedScratch,
+  MAX_MATCH_UNITS,
+  bodyNorm,
+  gradedMatch,
+  normalizers,
+  saturate,
+  type FieldModel,
+  type GradedMatch,
+  type GradedUnit,
+  type Pruning,
+  type PostingsView,
+  type TermPostings,
+} from './gradedMatch';
 import { encodeSegment, decodeSegment } from './postingsCodec';
 import { sortOrdinals } from './ordinalSort';
 import {
@@ -222,7 +235,12 @@ export class PostingsIndex {
   averageLengths(): FieldLengths {
     const n = Math.max(1, this.sectionCount);
     const avg = (sum: number) => (sum > 0 ? sum / n : 1);
-    return { body: avg(this.lengthSums.body), heading: avg(this.lengthSums.heading), title: avg(this.lengthSums.title), context: avg(this.lengthSums.context) };
+    return {
+      body: avg(this.lengthSums.body),
+      heading: avg(this.lengthSums.heading),
+      title: avg(this.lengthSums.title),
+      context: avg(this.lengthSums.context),
+    };
   }
 
   /**
@@ -240,7 +258,8 @@ export class PostingsIndex {
    */
   saturations(model: FieldModel): (ordinal: number, packed: number) => number {
     const n = normalizers(model, this.averageLengths());
-    return (ordinal, packed) => saturate(packed, bodyNorm(n, this.bodyLengths[ordinal] ?? 0), this.shortLengths[ordinal] ?? 0, n);
+    return (ordinal, packed) =>
+      saturate(packed, bodyNorm(n, this.bodyLengths[ordinal] ?? 0), this.shortLengths[ordinal] ?? 0, n);
   }
 
   /**
@@ -620,7 +639,11 @@ export function toSectionFields(input: SectionFields | Iterable<string>): Sectio
 }
 
 function isSectionFields(input: SectionFields | Iterable<string>): input is SectionFields {
-  return typeof (input as SectionFields).counts === 'object' && (input as SectionFields).counts instanceof Map && typeof (input as SectionFields).lengths === 'object';
+  return (
+    typeof (input as SectionFields).counts === 'object' &&
+    (input as SectionFields).counts instanceof Map &&
+    typeof (input as SectionFields).lengths === 'object'
+  );
 }
 
 /**

@@ -36,7 +36,12 @@ export function encodeSegment(segment: BaseSegment): Uint8Array {
   const text = terms.join('');
   const textBytes = new TextEncoder().encode(text);
   const wordsBefore =
-    HEADER_WORDS + (termCount + 1) + 2 * segment.postings.length + 2 * segment.ordinalBound + segment.present.length + termCount;
+    HEADER_WORDS +
+    (termCount + 1) +
+    2 * segment.postings.length +
+    2 * segment.ordinalBound +
+    segment.present.length +
+    termCount;
   const totalBytes = wordsBefore * 4 + Math.ceil(textBytes.length / 4) * 4;
   const out = new Uint8Array(totalBytes);
   const words = new Uint32Array(out.buffer, 0, wordsBefore);
@@ -100,7 +105,8 @@ export function decodeSegment(bytes: Uint8Array): BaseSegment {
     let prev = -1;
     for (let k = from; k < to; k++) {
       const o = postings[k];
-      if (o <= prev || o >= ordinalBound) fail(`postings of term ${t} are not ascending ordinals below ${ordinalBound}`);
+      if (o <= prev || o >= ordinalBound)
+        fail(`postings of term ${t} are not ascending ordinals below ${ordinalBound}`);
       prev = o;
     }
   }
@@ -114,7 +120,17 @@ export function decodeSegment(bytes: Uint8Array): BaseSegment {
   }
   if (at !== textChars) fail('term lengths do not add up');
 
-  return { terms, offsets, postings, freqs, bodyLengths, shortLengths, present, sectionCount: popCount(present), ordinalBound };
+  return {
+    terms,
+    offsets,
+    postings,
+    freqs,
+    bodyLengths,
+    shortLengths,
+    present,
+    sectionCount: popCount(present),
+    ordinalBound,
+  };
 }
 
 function assertLittleEndian(): void {

@@ -1,6 +1,6 @@
 /**
  * Search-as-you-type over short fields (entity names and refs, titles, headings) with MiniSearch:
- * prefix and fuzzy matching, where its cost is worth it (DESIGN.md section 4). It is NOT used to
+ * prefix and fuzzy matching, where its cost is worth it (docs/ARCHITECTURE.md, "Text analysis and candidates"). It is NOT used to
  * rank passages; the postings index narrows candidates for the tools.
  *
  * Text is split with the project tokenizer, and each token is indexed lower-cased as a whole AND

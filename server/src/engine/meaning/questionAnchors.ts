@@ -15,7 +15,13 @@
  * is the same at 1k and 1M sections), which makes it the same for the same index and question. Below MEANING_MIN_SAMPLE sections with vectors a percentile
  * says little, and the model's own anchors apply.
  */
-import { MEANING_CROWD_PERCENTILE, MEANING_MIN_SAMPLE, MEANING_SAMPLE, MEANING_SPAN, type SimilarityAnchors } from '../ranking/contract';
+import {
+  MEANING_CROWD_PERCENTILE,
+  MEANING_MIN_SAMPLE,
+  MEANING_SAMPLE,
+  MEANING_SPAN,
+  type SimilarityAnchors,
+} from '../ranking/contract';
 
 export interface QuestionCosines {
   /** Sections in the index (ordinals 0..count-1; some may be empty slots). */

@@ -19,7 +19,14 @@ import { textDigest, type VectorCache } from '../embeddings/vectorCache';
 import { splitWindows, windowOptionsFor, type WindowOptions } from '../embeddings/windows';
 import { existsSync, renameSync, writeFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createVectorIndex, loadVectorIndexAsync, vectorBackendStatus, type VectorBackendChoice, type VectorIndex, type VectorIndexKind } from '../vector/vectorIndex';
+import {
+  createVectorIndex,
+  loadVectorIndexAsync,
+  vectorBackendStatus,
+  type VectorBackendChoice,
+  type VectorIndex,
+  type VectorIndexKind,
+} from '../vector/vectorIndex';
 import type { Section } from '../model';
 
 /** Version of the saved section-to-label map. */
@@ -202,7 +209,9 @@ export class SectionVectors {
    * window order) and the digest of the text embedded, or null when it has no vector for its
    * current text: what a store writes (engine/store/storeRows.ts).
    */
-  quantizedWindows(entry: SectionEntry): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null {
+  quantizedWindows(
+    entry: SectionEntry,
+  ): { digest: string; windows: { codes: Int8Array; inverseNorm: number }[] } | null {
     const have = this.bySection.get(entry.section.id);
     if (!have || !this.index || have.digest !== this.digestOf(entry)) return null;
     const windows: { codes: Int8Array; inverseNorm: number }[] = [];
@@ -268,13 +277,23 @@ export class SectionVectors {
     if (!existsSync(file) || !existsSync(`${file}.sections.json`)) return false;
     // Another backend's file is refused, not rebuilt here: the restore waits for this read, and the
     // background sync re-attaches every vector from the cache without holding answers back.
-    const indexRead = loadVectorIndexAsync(file, { backend: this.backend, foreign: 'refuse', log: (m) => this.log(`[meaning] ${m}`) });
+    const indexRead = loadVectorIndexAsync(file, {
+      backend: this.backend,
+      foreign: 'refuse',
+      log: (m) => this.log(`[meaning] ${m}`),
+    });
     indexRead.catch(() => {}); // observed below; a failed map read must not leave it unhandled
     try {
       // The section map is small and read first: parsed while the index's files (and the lexical
       // snapshot) are still being read, the thread's wait for them hides its parse.
-      const saved = JSON.parse(await readFile(`${file}.sections.json`, 'utf8')) as { format: number; model: string; snapshot?: string | null; sections: [string, string, number[]][] };
-      if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id) throw new Error('saved for another model or format');
+      const saved = JSON.parse(await readFile(`${file}.sections.json`, 'utf8')) as {
+        format: number;
+        model: string;
+        snapshot?: string | null;
+        sections: [string, string, number[]][];
+      };
+      if (saved.format !== SAVED_FORMAT || saved.model !== this.embedder.id)
+        throw new Error('saved for another model or format');
       const bySection = new Map<string, SectionVectorsEntry>();
       const labelToSection: string[] = [];
       for (const [id, digest, labels] of saved.sections) {
@@ -283,7 +302,9 @@ export class SectionVectors {
       }
       const index = await indexRead;
       if (this.index) return false; // vectors attached meanwhile: they are newer than the file
-      for (const [id, { labels }] of bySection) for (const label of labels) if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
+      for (const [id, { labels }] of bySection)
+        for (const label of labels)
+          if (!index.has(label)) throw new Error(`label ${label} of ${id} is not in the index`);
       // Nothing is attached (no index yet), so the loaded maps replace the empty ones outright.
       this.bySection = bySection;
       this.labelToSection = labelToSection;
@@ -291,7 +312,9 @@ export class SectionVectors {
       this.loadedFor = typeof saved.snapshot === 'string' ? saved.snapshot : null;
       return true;
     } catch (error) {
-      this.log(`[meaning] saved vector index not used (${(error as Error).message}); rebuilding it from the vector cache`);
+      this.log(
+        `[meaning] saved vector index not used (${(error as Error).message}); rebuilding it from the vector cache`,
+      );
       return false;
     }
   }
@@ -323,7 +346,10 @@ export class SectionVectors {
     let chunk: typeof todo = [];
     let windows = 0;
     for (const section of todo) {
-      if (chunk.length && (chunk.length >= EMBED_CHUNK_SECTIONS || windows + section.windows.length > EMBED_CHUNK_WINDOWS)) {
+      if (
+        chunk.length &&
+        (chunk.length >= EMBED_CHUNK_SECTIONS || windows + section.windows.length > EMBED_CHUNK_WINDOWS)
+      ) {
         chunks.push(chunk);
         chunk = [];
         windows = 0;
@@ -332,7 +358,12 @@ export class SectionVectors {
       windows += section.windows.length;
     }
     if (chunk.length) chunks.push(chunk);
-    const embedChunk = (chunk: typeof todo) => embedTextsCached(this.embedder, chunk.flatMap((s) => s.windows), { cache: this.cache, signal });
+    const embedChunk = (chunk: typeof todo) =>
+      embedTextsCached(
+        this.embedder,
+        chunk.flatMap((s) => s.windows),
+        { cache: this.cache, signal },
+      );
     try {
       let done = 0;
       // One chunk queued ahead, so the workers never wait while a finished chunk is attached.
@@ -402,7 +433,10 @@ export class SectionVectors {
 
   private attach(id: string, digest: string, vectors: Float32Array[]): void {
     if (vectors.length === 0) return;
-    this.index ??= createVectorIndex(vectors[0].length, { backend: this.backend, log: (m) => this.log(`[meaning] ${m}`) });
+    this.index ??= createVectorIndex(vectors[0].length, {
+      backend: this.backend,
+      log: (m) => this.log(`[meaning] ${m}`),
+    });
     const labels = vectors.map((vector) => {
       const label = this.freeLabels.pop() ?? this.labelToSection.length;
       this.labelToSection[label] = id;
@@ -445,7 +479,10 @@ export function embeddingText(entry: SectionEntry): string {
 function documentLead(entry: SectionEntry): string {
   const first = entry.doc.sections[0];
   if (!first || first === entry.section || entry.doc.sections.length < 2) return '';
-  const body = first.text.split('\n').filter((l) => l.trim() && !/^#{1,6}\s/.test(l) && !/^[=-]{3,}\s*$/.test(l)).join(' ');
+  const body = first.text
+    .split('\n')
+    .filter((l) => l.trim() && !/^#{1,6}\s/.test(l) && !/^[=-]{3,}\s*$/.test(l))
+    .join(' ');
   const sentences = body.match(/[^.!?]+[.!?]+/g) ?? [body];
   let lead = '';
   for (const s of sentences) {

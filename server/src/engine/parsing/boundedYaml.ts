@@ -99,7 +99,8 @@ function flowOverflowOffset(text: string): number {
   let afterScalarMark = false;
   for (const token of new Lexer().lex(text)) {
     // The lexer's control tokens (document start, scalar mark...) are not source text.
-    const control = token.length === 1 && token.charCodeAt(0) < 0x20 && token !== '\n' && token !== '\t' && token !== '\r';
+    const control =
+      token.length === 1 && token.charCodeAt(0) < 0x20 && token !== '\n' && token !== '\t' && token !== '\r';
     if (!afterScalarMark) {
       if (token === '[' || token === '{') {
         if (++depth > MAX_YAML_NESTING) return offset;
@@ -114,7 +115,12 @@ function flowOverflowOffset(text: string): number {
 }
 
 /** A document that was not composed, with one error at `offset`. */
-function refusedDocument(text: string, offset: number, options: BoundedYamlOptions, lineCounter: LineCounter): Document.Parsed {
+function refusedDocument(
+  text: string,
+  offset: number,
+  options: BoundedYamlOptions,
+  lineCounter: LineCounter,
+): Document.Parsed {
   // The line counter must know the text's lines, as after a real parse.
   if (lineCounter.lineStarts.length === 0) {
     lineCounter.addNewLine(0);
@@ -122,7 +128,9 @@ function refusedDocument(text: string, offset: number, options: BoundedYamlOptio
   }
   const doc = new Document(null, options) as Document.Parsed;
   doc.range = [0, text.length, text.length];
-  doc.errors.push(positioned(new YAMLParseError([offset, offset + 1], 'IMPOSSIBLE', DEPTH_MESSAGE), options, lineCounter));
+  doc.errors.push(
+    positioned(new YAMLParseError([offset, offset + 1], 'IMPOSSIBLE', DEPTH_MESSAGE), options, lineCounter),
+  );
   return doc;
 }
 
@@ -149,7 +157,13 @@ function checkDocument(doc: Document.Parsed, options: BoundedYamlOptions, lineCo
           const identity = scalarIdentity(key.value);
           if (seen.has(identity)) {
             const at = key.range?.[0] ?? 0;
-            found.push(positioned(new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'), options, lineCounter));
+            found.push(
+              positioned(
+                new YAMLParseError([at, at + 1], 'DUPLICATE_KEY', 'Map keys must be unique'),
+                options,
+                lineCounter,
+              ),
+            );
           } else {
             seen.add(identity);
           }
@@ -179,6 +193,7 @@ function scalarIdentity(value: unknown): unknown {
 /** The error with its line and column, and the position in its message when `prettyErrors`. */
 function positioned(error: YAMLParseError, options: BoundedYamlOptions, lineCounter: LineCounter): YAMLParseError {
   error.linePos = [lineCounter.linePos(error.pos[0]), lineCounter.linePos(error.pos[1])];
-  if (options.prettyErrors !== false) error.message += ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
+  if (options.prettyErrors !== false)
+    error.message += ` at line ${error.linePos[0].line}, column ${error.linePos[0].col}`;
   return error;
 }

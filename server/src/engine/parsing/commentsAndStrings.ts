@@ -9,7 +9,11 @@ import { scanCommentsAndStrings } from './plainComments';
 import { sharedSyntaxTrees, type SyntaxTrees } from './syntaxTree';
 
 /** Waits for tree-sitter's runtime and grammar on the first file of a language. */
-export async function sourceCommentAndStringRanges(path: string, text: string, trees: SyntaxTrees = sharedSyntaxTrees()): Promise<TextRange[] | null> {
+export async function sourceCommentAndStringRanges(
+  path: string,
+  text: string,
+  trees: SyntaxTrees = sharedSyntaxTrees(),
+): Promise<TextRange[] | null> {
   const language = sourceLanguageOf(path);
   if (!language) return null;
   return (await trees.commentAndStringRanges(path, text)) ?? scanCommentsAndStrings(language, text);
@@ -20,7 +24,11 @@ export async function sourceCommentAndStringRanges(path: string, text: string, t
  * the language's grammar is already loaded, else the plain scanner while this call starts loading
  * it, so the next answer comes from tree-sitter.
  */
-export function sourceCommentAndStringRangesNow(path: string, text: string, trees: SyntaxTrees = sharedSyntaxTrees()): TextRange[] | null {
+export function sourceCommentAndStringRangesNow(
+  path: string,
+  text: string,
+  trees: SyntaxTrees = sharedSyntaxTrees(),
+): TextRange[] | null {
   const language = sourceLanguageOf(path);
   if (!language) return null;
   return trees.commentAndStringRangesNow(path, text) ?? scanCommentsAndStrings(language, text);

@@ -26,7 +26,14 @@ const NEEDED = 2;
  * as it came, for the loader to accept or refuse.
  */
 export function upgradeDylinkSection(module: Uint8Array): Uint8Array {
-  if (module.length <= MAGIC_AND_VERSION || module[0] !== 0 || module[1] !== 0x61 || module[2] !== 0x73 || module[3] !== 0x6d) return module;
+  if (
+    module.length <= MAGIC_AND_VERSION ||
+    module[0] !== 0 ||
+    module[1] !== 0x61 ||
+    module[2] !== 0x73 ||
+    module[3] !== 0x6d
+  )
+    return module;
   if (module[MAGIC_AND_VERSION] !== CUSTOM_SECTION) return module;
   try {
     const size = readLeb(module, MAGIC_AND_VERSION + 1);

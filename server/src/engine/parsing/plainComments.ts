@@ -43,7 +43,12 @@ interface Family {
   heredocs?: boolean;
 }
 
-const q = (open: string, escapes: QuoteRule['escapes'], multiline: boolean, more: Partial<QuoteRule> = {}): QuoteRule => ({ open, escapes, multiline, ...more });
+const q = (
+  open: string,
+  escapes: QuoteRule['escapes'],
+  multiline: boolean,
+  more: Partial<QuoteRule> = {},
+): QuoteRule => ({ open, escapes, multiline, ...more });
 
 const C_QUOTES = [q('"', 'backslash', false), q("'", 'backslash', false)];
 const C: Family = { lineComments: ['//'], blockComment: ['/*', '*/'], quotes: C_QUOTES };
@@ -55,7 +60,12 @@ const FAMILIES: Readonly<Record<SourceLanguage, Family>> = {
   javascript: { ...C, quotes: [...C_QUOTES, q('`', 'backslash', true, { holes: 'dollarBrace' })], regexLiterals: true },
   python: {
     lineComments: ['#'],
-    quotes: [q('"""', 'backslash', true), q("'''", 'backslash', true), q('"', 'backslash', false), q("'", 'backslash', false)],
+    quotes: [
+      q('"""', 'backslash', true),
+      q("'''", 'backslash', true),
+      q('"', 'backslash', false),
+      q("'", 'backslash', false),
+    ],
     pythonPrefixes: true,
   },
   go: { ...C, quotes: [...C_QUOTES, q('`', 'none', true)] },
@@ -63,7 +73,11 @@ const FAMILIES: Readonly<Record<SourceLanguage, Family>> = {
   kotlin: {
     ...C,
     nestedBlocks: true,
-    quotes: [q('"""', 'none', true, { holes: 'kotlin' }), q('"', 'backslash', false, { holes: 'kotlin' }), q("'", 'backslash', false)],
+    quotes: [
+      q('"""', 'none', true, { holes: 'kotlin' }),
+      q('"', 'backslash', false, { holes: 'kotlin' }),
+      q("'", 'backslash', false),
+    ],
   },
   rust: { ...C, nestedBlocks: true, quotes: [q('"', 'backslash', true)], rustLiterals: true },
   c: C,
@@ -79,7 +93,12 @@ const FAMILIES: Readonly<Record<SourceLanguage, Family>> = {
   },
   graphql: { lineComments: ['#'], quotes: [q('"""', 'backslash', true), q('"', 'backslash', false)] },
   sql: { lineComments: ['--'], blockComment: ['/*', '*/'], quotes: [q("'", 'double', true), q('"', 'double', true)] },
-  shell: { lineComments: ['#'], hashAtWordStart: true, quotes: [q('"', 'backslash', true), q("'", 'none', true)], heredocs: true },
+  shell: {
+    lineComments: ['#'],
+    hashAtWordStart: true,
+    quotes: [q('"', 'backslash', true), q("'", 'none', true)],
+    heredocs: true,
+  },
   hcl: { lineComments: ['#', '//'], blockComment: ['/*', '*/'], quotes: [q('"', 'backslash', false)], heredocs: true },
   toml: {
     lineComments: ['#'],
@@ -89,14 +108,36 @@ const FAMILIES: Readonly<Record<SourceLanguage, Family>> = {
 };
 
 // Words after which a `/` starts a regular expression rather than dividing.
-const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const REGEX_AFTER_WORD = new Set([
+  'return',
+  'typeof',
+  'instanceof',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'case',
+  'do',
+  'else',
+  'yield',
+  'await',
+]);
 const PYTHON_PREFIX = /(?:[rR][bBfF]?|[bBfF][rR]?|[uU])(?=["'])/y;
 const RUST_RAW = /b?r(#*)"/y;
 const RUST_CHAR = /b?'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]{1,6}\}|.)|[^\\'\n\r])'/uy;
 const HEREDOC = /<<([-~]?)[ \t]*(["']?)([A-Za-z_][A-Za-z0-9_]*)\2/y;
 
 function isWordChar(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 || code === 36 || (code > 127 && /[\p{L}\p{N}]/u.test(String.fromCharCode(code)));
+  return (
+    (code >= 48 && code <= 57) ||
+    (code >= 65 && code <= 90) ||
+    (code >= 97 && code <= 122) ||
+    code === 95 ||
+    code === 36 ||
+    (code > 127 && /[\p{L}\p{N}]/u.test(String.fromCharCode(code)))
+  );
 }
 
 function isIdentStart(code: number): boolean {
@@ -214,7 +255,8 @@ class Scanner {
       if (prefix) {
         const after = at + prefix[0].length;
         const rule = family.quotes.find((r) => text.startsWith(r.open, after));
-        if (rule) return this.string(at, after + rule.open.length, rule, /f/i.test(prefix[0]) ? 'pythonBrace' : undefined);
+        if (rule)
+          return this.string(at, after + rule.open.length, rule, /f/i.test(prefix[0]) ? 'pythonBrace' : undefined);
       }
     }
     if (family.rustLiterals && wordStart) {

@@ -57,22 +57,38 @@ interface NodeTypes {
   holeOpeners?: ReadonlySet<string>;
 }
 
-const JS_TYPES: NodeTypes = { comments: new Set(['comment']), strings: new Set(['string', 'template_string']), holes: new Set(['template_substitution']) };
+const JS_TYPES: NodeTypes = {
+  comments: new Set(['comment']),
+  strings: new Set(['string', 'template_string']),
+  holes: new Set(['template_substitution']),
+};
 
 const NODE_TYPES: Readonly<Record<GrammarLanguage, NodeTypes>> = {
   typescript: JS_TYPES,
   tsx: JS_TYPES,
   javascript: JS_TYPES,
   python: { comments: new Set(['comment']), strings: new Set(['string']), holes: new Set(['interpolation']) },
-  go: { comments: new Set(['comment']), strings: new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal']), holes: new Set() },
-  java: { comments: new Set(['line_comment', 'block_comment']), strings: new Set(['string_literal', 'character_literal']), holes: new Set() },
+  go: {
+    comments: new Set(['comment']),
+    strings: new Set(['interpreted_string_literal', 'raw_string_literal', 'rune_literal']),
+    holes: new Set(),
+  },
+  java: {
+    comments: new Set(['line_comment', 'block_comment']),
+    strings: new Set(['string_literal', 'character_literal']),
+    holes: new Set(),
+  },
   kotlin: {
     comments: new Set(['line_comment', 'multiline_comment']),
     strings: new Set(['string_literal', 'character_literal']),
     holes: new Set(),
     holeOpeners: new Set(['${', '$']),
   },
-  rust: { comments: new Set(['line_comment', 'block_comment']), strings: new Set(['string_literal', 'raw_string_literal', 'char_literal']), holes: new Set() },
+  rust: {
+    comments: new Set(['line_comment', 'block_comment']),
+    strings: new Set(['string_literal', 'raw_string_literal', 'char_literal']),
+    holes: new Set(),
+  },
 };
 
 export interface SyntaxTreeOptions {
@@ -144,29 +160,39 @@ export class SyntaxTrees implements CommentAndStringFinder {
   }
 
   /** Loads the grammars of `languages` now (all by default), so later answers need not wait. */
-  async preload(languages: readonly GrammarLanguage[] = Object.keys(GRAMMAR_FILES) as GrammarLanguage[]): Promise<void> {
+  async preload(
+    languages: readonly GrammarLanguage[] = Object.keys(GRAMMAR_FILES) as GrammarLanguage[],
+  ): Promise<void> {
     await Promise.all(languages.map((language) => this.parser(language)));
   }
 
   status(): SyntaxStatus {
     const grammars: Partial<Record<GrammarLanguage, string>> = {};
     for (const [language, loaded] of this.ready) grammars[language] = loaded.ok ? 'loaded' : loaded.error;
-    if (!this.runtimeResult) return { backend: 'not-loaded', reason: 'web-tree-sitter is loaded on the first source file', grammars };
-    if (!this.runtimeResult.ok) return { backend: 'plain', reason: `${this.runtimeResult.error}; comments and strings are found by the plain scanner`, grammars };
+    if (!this.runtimeResult)
+      return { backend: 'not-loaded', reason: 'web-tree-sitter is loaded on the first source file', grammars };
+    if (!this.runtimeResult.ok)
+      return {
+        backend: 'plain',
+        reason: `${this.runtimeResult.error}; comments and strings are found by the plain scanner`,
+        grammars,
+      };
     return { backend: 'tree-sitter', reason: 'web-tree-sitter loaded', grammars };
   }
 
   private loadRuntime(): Promise<Loaded<TreeSitterModule>> {
     const load = this.options.loader ?? (() => loadWebTreeSitter());
     // Through a promise, so a loader that throws rather than rejects is caught the same way.
-    this.runtime ??= Promise.resolve().then(load).then(
-      (value): Loaded<TreeSitterModule> => (this.runtimeResult = { ok: true, value }),
-      (err: unknown): Loaded<TreeSitterModule> => {
-        this.runtimeResult = { ok: false, error: `web-tree-sitter could not be loaded (${firstLine(err)})` };
-        this.log?.(`syntax: ${this.runtimeResult.error}; comments and strings are found by the plain scanner`);
-        return this.runtimeResult;
-      },
-    );
+    this.runtime ??= Promise.resolve()
+      .then(load)
+      .then(
+        (value): Loaded<TreeSitterModule> => (this.runtimeResult = { ok: true, value }),
+        (err: unknown): Loaded<TreeSitterModule> => {
+          this.runtimeResult = { ok: false, error: `web-tree-sitter could not be loaded (${firstLine(err)})` };
+          this.log?.(`syntax: ${this.runtimeResult.error}; comments and strings are found by the plain scanner`);
+          return this.runtimeResult;
+        },
+      );
     return this.runtime;
   }
 

@@ -33,6 +33,7 @@ import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
 import { fromWorkspacePath } from '../workspace/paths';
 import type { WorkspaceReader } from '../workspace/readGuard';
 import { FileTable, type FileEntry } from '../indexing/fileTable';
+import type { DocTerms, IndexerMemory } from '../indexing/indexerMemory';
 import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
 import { decodeRelations, encodeRelations, type RelationTable } from './relationTable';
@@ -41,32 +42,7 @@ import { decodeTexts, encodeTexts } from './textColumn';
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
 export const SNAPSHOT_FORMAT = 6;
 
-/** Everything the indexer needs to continue where a previous process stopped. */
-export interface IndexerMemory {
-  discovery: WorkspaceDiscovery;
-  table: FileTable;
-  git: WorkspaceGitFacts | undefined;
-  producers: ProducerMemos;
-  catalog: CatalogLoad;
-  docs: Doc[];
-  ordinals: number[];
-  postings: PostingsIndex;
-  state: IndexState;
-  /** Analysed title and context terms of each document of `docs`, when known (sectionStore.ts). */
-  docTerms?: DocTerms[];
-  /**
-   * A random id given to one written snapshot, also recorded by the files saved beside it (the
-   * vector index's section map), so a restart can tell those files were written with this very
-   * snapshot. Absent in memory that was never written, and in snapshots written before it existed.
-   */
-  snapshotId?: string;
-}
-
-/** A document's analysed title terms and context terms (sectionTerms.ts). */
-export interface DocTerms {
-  title: readonly string[];
-  context: readonly string[];
-}
+export type { DocTerms, IndexerMemory };
 
 /** A section as written: `[id, headingPath, level, startLine, endLine, entityRefs?]`; its text is in the text column. */
 type SectionTuple = [string, string[], number, number, number, EntityKey[]?];
@@ -81,7 +57,13 @@ interface SnapshotJson {
   snapshotId?: string;
   discovery: WorkspaceDiscovery;
   digests: [string, string][];
-  git: { repos: (Omit<RepoGitFacts, 'lastCommitTimes' | 'dirty'> & { lastCommitTimes: [string, number][]; dirty: string[] })[]; problems: WorkspaceGitFacts['problems'] } | null;
+  git: {
+    repos: (Omit<RepoGitFacts, 'lastCommitTimes' | 'dirty'> & {
+      lastCommitTimes: [string, number][];
+      dirty: string[];
+    })[];
+    problems: WorkspaceGitFacts['problems'];
+  } | null;
   docs: DocJson[];
   /** Section texts the text column cannot carry (textColumn.ts), by position in section order. */
   irregularTexts: [number, string][];
@@ -126,15 +108,29 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
     digests: [...memory.table.entries.values()].map((f) => [f.path, f.digest]),
     git: memory.git
       ? {
-          repos: memory.git.repos.map((r) => ({ absRoot: r.absRoot, git: r.git, head: r.head, lastCommitTimes: [...r.lastCommitTimes], dirty: [...r.dirty] })),
+          repos: memory.git.repos.map((r) => ({
+            absRoot: r.absRoot,
+            git: r.git,
+            head: r.head,
+            lastCommitTimes: [...r.lastCommitTimes],
+            dirty: [...r.dirty],
+          })),
           problems: memory.git.problems,
         }
       : null,
     docs: memory.docs.map(docJson),
     irregularTexts: texts.irregular,
-    terms: memory.docs.map((doc) => [[...(state.titleTerms.get(doc.id) ?? [])], [...(state.contextTerms.get(doc.id) ?? [])]]),
+    terms: memory.docs.map((doc) => [
+      [...(state.titleTerms.get(doc.id) ?? [])],
+      [...(state.contextTerms.get(doc.id) ?? [])],
+    ]),
     ordinals: memory.ordinals,
-    catalog: { entities: memory.catalog.entities, problems: memory.catalog.problems, files: memory.catalog.files, fieldLines: memory.catalog.fieldLines },
+    catalog: {
+      entities: memory.catalog.entities,
+      problems: memory.catalog.problems,
+      files: memory.catalog.files,
+      fieldLines: memory.catalog.fieldLines,
+    },
     relations: encodeRelations(memory.catalog.relations),
     memos,
     state: {
@@ -163,20 +159,32 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
  */
 function checkSnapshotPaths(json: SnapshotJson, folders: readonly WorkspaceFolder[]): void {
   const inside = (wsPath: unknown, what: string): void => {
-    if (typeof wsPath !== 'string' || fromWorkspacePath(folders, wsPath) === null) throw new Error(`snapshot names ${JSON.stringify(String(wsPath).slice(0, 200))} (${what}), which is not inside its folders`);
+    if (typeof wsPath !== 'string' || fromWorkspacePath(folders, wsPath) === null)
+      throw new Error(
+        `snapshot names ${JSON.stringify(String(wsPath).slice(0, 200))} (${what}), which is not inside its folders`,
+      );
   };
   for (const file of json.discovery.files) {
     inside(file.path, 'a file');
-    if (fromWorkspacePath(folders, file.path)!.absPath !== file.absPath) throw new Error(`snapshot places ${JSON.stringify(file.path)} at ${JSON.stringify(String(file.absPath).slice(0, 200))}, not in its folder`);
+    if (fromWorkspacePath(folders, file.path)!.absPath !== file.absPath)
+      throw new Error(
+        `snapshot places ${JSON.stringify(file.path)} at ${JSON.stringify(String(file.absPath).slice(0, 200))}, not in its folder`,
+      );
   }
   for (const doc of json.docs) inside(doc.path, 'a document');
   for (const entity of json.catalog.entities) inside(entity.location.path, `where ${entity.ref} is declared`);
   for (const problem of json.catalog.problems) inside(problem.path, 'a problem');
 }
 
-export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly WorkspaceFolder[], reader: WorkspaceReader): IndexerMemory {
+export function decodeIndexerMemory(
+  parts: SnapshotParts,
+  folders: readonly WorkspaceFolder[],
+  reader: WorkspaceReader,
+): IndexerMemory {
   const json = parts.json as SnapshotJson;
-  const same = json.folders.length === folders.length && json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
+  const same =
+    json.folders.length === folders.length &&
+    json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
   if (!same) throw new Error('snapshot is for other workspace folders');
   if (parts.binaries.length !== 2) throw new Error(`snapshot has ${parts.binaries.length} binary parts, not 2`);
   checkSnapshotPaths(json, folders);
@@ -193,7 +201,14 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
     if (digest !== undefined) entries.set(file.path, { ...file, digest });
   }
   const git: WorkspaceGitFacts | undefined = json.git
-    ? { repos: json.git.repos.map((r) => ({ ...r, lastCommitTimes: new Map(r.lastCommitTimes), dirty: new Set(r.dirty) })), problems: json.git.problems }
+    ? {
+        repos: json.git.repos.map((r) => ({
+          ...r,
+          lastCommitTimes: new Map(r.lastCommitTimes),
+          dirty: new Set(r.dirty),
+        })),
+        problems: json.git.problems,
+      }
     : undefined;
   // Kept as views on its part (readSnapshotFile reads each part into a buffer of its own).
   const postings = PostingsIndex.deserialize(parts.binaries[0]);
@@ -231,7 +246,8 @@ export function decodeIndexerMemory(parts: SnapshotParts, folders: readonly Work
     ordinals: json.ordinals,
     postings,
     state,
-    docTerms: json.terms.length === docs.length ? json.terms.map(([title, context]) => ({ title, context })) : undefined,
+    docTerms:
+      json.terms.length === docs.length ? json.terms.map(([title, context]) => ({ title, context })) : undefined,
     snapshotId: typeof json.snapshotId === 'string' ? json.snapshotId : undefined,
   };
 }

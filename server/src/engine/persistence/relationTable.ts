@@ -34,7 +34,17 @@ export function encodeRelations(relations: readonly Relation[]): RelationTable {
   };
   const rows: number[] = [];
   for (const r of relations) {
-    rows.push(at(r.source), at(r.type), at(r.target), at(r.sourceRef), at(r.targetRef), at(r.origin.path), at(r.origin.field), r.resolved ? 1 : 0, r.origin.line);
+    rows.push(
+      at(r.source),
+      at(r.type),
+      at(r.target),
+      at(r.sourceRef),
+      at(r.targetRef),
+      at(r.origin.path),
+      at(r.origin.field),
+      r.resolved ? 1 : 0,
+      r.origin.line,
+    );
   }
   return { strings, rows };
 }
@@ -45,10 +55,12 @@ export function encodeRelations(relations: readonly Relation[]): RelationTable {
  */
 export function decodeRelations(table: RelationTable): Relation[] {
   const { strings, rows } = table ?? ({} as Partial<RelationTable>);
-  if (!Array.isArray(strings) || !Array.isArray(rows) || rows.length % ROW !== 0) throw new Error('snapshot relations: the table is not whole rows');
+  if (!Array.isArray(strings) || !Array.isArray(rows) || rows.length % ROW !== 0)
+    throw new Error('snapshot relations: the table is not whole rows');
   const str = (i: number): string => {
     const s = strings[i];
-    if (typeof s !== 'string') throw new Error(`snapshot relations: string ${i} is not in the table of ${strings.length}`);
+    if (typeof s !== 'string')
+      throw new Error(`snapshot relations: string ${i} is not in the table of ${strings.length}`);
     return s;
   };
   const relations: Relation[] = new Array(rows.length / ROW);
@@ -58,7 +70,8 @@ export function decodeRelations(table: RelationTable): Relation[] {
     const field = str(rows[k + 6]);
     const line = rows[k + 8];
     if (!Number.isInteger(line)) throw new Error(`snapshot relations: row ${r} has no line`);
-    if (!origin || origin.path !== path || origin.field !== field || origin.line !== line) origin = { path, line, field };
+    if (!origin || origin.path !== path || origin.field !== field || origin.line !== line)
+      origin = { path, line, field };
     relations[r] = {
       source: str(rows[k]),
       type: str(rows[k + 1]) as RelationType,

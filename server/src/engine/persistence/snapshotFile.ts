@@ -56,9 +56,11 @@ export function encodeSnapshot(format: number, parts: SnapshotParts): Buffer {
 }
 
 export function decodeSnapshot(format: number, bytes: Buffer): SnapshotRead {
-  if (bytes.length < MAGIC.length + 16 || !bytes.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'not a snapshot file' };
+  if (bytes.length < MAGIC.length + 16 || !bytes.subarray(0, MAGIC.length).equals(MAGIC))
+    return { ok: false, reason: 'not a snapshot file' };
   const body = bytes.subarray(0, bytes.length - 4);
-  if ((crc32(body) >>> 0) !== bytes.readUInt32LE(bytes.length - 4)) return { ok: false, reason: 'checksum mismatch (truncated or corrupt)' };
+  if (crc32(body) >>> 0 !== bytes.readUInt32LE(bytes.length - 4))
+    return { ok: false, reason: 'checksum mismatch (truncated or corrupt)' };
   let offset = MAGIC.length;
   const found = bytes.readUInt32LE(offset);
   if (found !== format) return { ok: false, reason: `format ${found}, this version reads format ${format}` };
@@ -116,8 +118,13 @@ export async function readSnapshotFile(file: string, format: number): Promise<Sn
   if (!guarded.ok) return { ok: false, reason: guarded.message };
   try {
     const uid = process.getuid?.();
-    if (uid !== undefined && guarded.opened.uid !== uid) return { ok: false, reason: `it belongs to another user (uid ${guarded.opened.uid}, you are ${uid}), who could have planted it; not read` };
-    if (guarded.opened.size > MAX_SNAPSHOT_BYTES) return { ok: false, reason: `more than ${MAX_SNAPSHOT_BYTES} bytes (the size cap); not read` };
+    if (uid !== undefined && guarded.opened.uid !== uid)
+      return {
+        ok: false,
+        reason: `it belongs to another user (uid ${guarded.opened.uid}, you are ${uid}), who could have planted it; not read`,
+      };
+    if (guarded.opened.size > MAX_SNAPSHOT_BYTES)
+      return { ok: false, reason: `more than ${MAX_SNAPSHOT_BYTES} bytes (the size cap); not read` };
     return await readParts(guarded.handle, guarded.opened.size, format);
   } catch (error) {
     return { ok: false, reason: `cannot be decoded: ${(error as Error).message}` };
@@ -169,7 +176,7 @@ async function readParts(handle: fs.FileHandle, size: number, format: number): P
   if (position !== bodyEnd) return { ok: false, reason: 'section lengths do not add up' };
   const stored = Buffer.alloc(4);
   const { bytesRead } = await handle.read(stored, 0, 4, bodyEnd);
-  if (bytesRead !== 4 || (crc >>> 0) !== stored.readUInt32LE(0)) return truncated;
+  if (bytesRead !== 4 || crc >>> 0 !== stored.readUInt32LE(0)) return truncated;
   // Parsed last: the checksum is known good before the largest single cost of a read.
   return { ok: true, parts: { json: JSON.parse(json.toString('utf8')) as unknown, binaries } };
 }
@@ -223,7 +230,9 @@ export function assertCacheOutside(cacheDir: string, folders: readonly { name: s
   for (const folder of folders) {
     const root = realPathOf(folder.absPath);
     if (isWithin(root, cache)) {
-      throw new InputError(`the cache folder ${cacheDir} lies inside the served folder ${folder.absPath}; the tool never writes into what it reads. Choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
+      throw new InputError(
+        `the cache folder ${cacheDir} lies inside the served folder ${folder.absPath}; the tool never writes into what it reads. Choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`,
+      );
     }
   }
 }
@@ -242,10 +251,15 @@ export function prepareCacheFolder(cacheDir: string): void {
     return;
   }
   const stat = lstatSync(dir);
-  if (!stat.isDirectory()) throw new InputError(`the cache folder ${cacheDir} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
+  if (!stat.isDirectory())
+    throw new InputError(
+      `the cache folder ${cacheDir} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a folder'}; choose another with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`,
+    );
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) {
-    throw new InputError(`the cache folder ${cacheDir} belongs to another user (uid ${stat.uid}, you are ${uid}); a snapshot there could have been planted, and your questions would be readable. Choose your own with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`);
+    throw new InputError(
+      `the cache folder ${cacheDir} belongs to another user (uid ${stat.uid}, you are ${uid}); a snapshot there could have been planted, and your questions would be readable. Choose your own with --cache-dir (or $WSCTX_CACHE_DIR), or use --no-cache.`,
+    );
   }
   if ((stat.mode & 0o077) !== 0) chmodSync(dir, 0o700);
 }

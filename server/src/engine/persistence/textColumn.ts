@@ -112,7 +112,8 @@ export function decodeTexts(bytes: Uint8Array, irregular: readonly [number, stri
   }
   if (i !== count || textAt !== buf.length) fail('the chunks do not add up to the column');
   for (const [position, text] of irregular) {
-    if (!(position >= 0 && position < count) || texts[position] !== '') fail(`irregular text at ${position} does not fit the column`);
+    if (!(position >= 0 && position < count) || texts[position] !== '')
+      fail(`irregular text at ${position} does not fit the column`);
     texts[position] = text;
   }
   return texts;

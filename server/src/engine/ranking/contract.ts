@@ -1,5 +1,5 @@
 /**
- * The published ranking contract of `workspace_context` (seed 001), every number in one place.
+ * The published ranking contract of `workspace_context` (docs/ARCHITECTURE.md, workspace_context's contract), every number in one place.
  *
  *   words = sum over question terms of idf x saturation / sum of their idf      (BM25F, graded)
  *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: hybridMeaning of meaningTerm)
@@ -156,7 +156,7 @@ export const FLOOR = 0.05;
 export const BM25F_K1 = 1.2;
 
 /**
- * How much one occurrence in each field counts, against one in the body (the seeds weigh
+ * How much one occurrence in each field counts, against one in the body (the contracts weigh
  * headings and titles above the body). Measured on Argo CD, nDCG@10: heading 2 -> 0.693,
  * 3 -> 0.691, 5 -> 0.685; title 1 / 2 / 4 within 0.002; context (folder, type, tags) 0.3 / 1
  * alike. SciFact: heading 2 -> 0.687, 3 -> 0.681.

@@ -14,7 +14,21 @@
 import type { Doc } from '../model';
 
 /** Folders that hold release notes: `releases/`, `release-notes/`, `changelog/`, `upgrading/`, `whats-new/`. */
-const RELEASE_FOLDERS = new Set(['releases', 'release-notes', 'release_notes', 'releasenotes', 'changelog', 'changelogs', 'changes', 'upgrading', 'upgrades', 'upgrade-notes', 'upgrade_notes', 'whats-new', 'news']);
+const RELEASE_FOLDERS = new Set([
+  'releases',
+  'release-notes',
+  'release_notes',
+  'releasenotes',
+  'changelog',
+  'changelogs',
+  'changes',
+  'upgrading',
+  'upgrades',
+  'upgrade-notes',
+  'upgrade_notes',
+  'whats-new',
+  'news',
+]);
 
 /** A repository's changelog by convention: the file name in capitals (`CHANGELOG.md`, `RELEASE_NOTES.md`). */
 const CHANGELOG_FILE = /^(?:CHANGELOG|CHANGES|HISTORY|NEWS|RELEASE[-_]?NOTES|RELEASES)$/;
@@ -38,7 +52,9 @@ export function isReleaseNote(doc: Pick<Doc, 'path' | 'title'>): boolean {
   const stem = file.replace(/\.[^.]*$/, '');
   if (segments.slice(0, -1).some((folder) => RELEASE_FOLDERS.has(folder.toLowerCase()))) return true;
   if (CHANGELOG_FILE.test(stem)) return true;
-  return (VERSION.test(doc.title) || VERSION.test(stem)) && (RELEASE_WORD.test(doc.title) || RELEASE_WORD.test(doc.path));
+  return (
+    (VERSION.test(doc.title) || VERSION.test(stem)) && (RELEASE_WORD.test(doc.title) || RELEASE_WORD.test(doc.path))
+  );
 }
 
 /** What makes a question one about a version or a change. */

@@ -20,7 +20,14 @@
 import type { IndexState, SectionEntry } from '../indexState';
 import { estimateTokens } from '../text/tokenEstimate';
 import { FLOOR, MIN_MATCH, DOCUMENT_CAP } from './contract';
-import { comparePassages, rankWorkspaceContext, scoreSections, type MeaningSource, type RankedPassage, type RankOptions } from './workspaceContextRanker';
+import {
+  comparePassages,
+  rankWorkspaceContext,
+  scoreSections,
+  type MeaningSource,
+  type RankedPassage,
+  type RankOptions,
+} from './workspaceContextRanker';
 
 /** One served folder's index for the question (folder-scoped when several are served) and its meaning source. */
 export interface FolderRanking {
@@ -86,7 +93,11 @@ export interface ExplainRankingOptions extends Omit<RankOptions, 'meaning' | 'li
  * Where the sections `isTarget` accepts stand for `options.question` across `folders`, merged by
  * the ranker's own order as `workspace_context` merges folders.
  */
-export function explainRanking(folders: readonly FolderRanking[], options: ExplainRankingOptions, isTarget: (entry: SectionEntry) => boolean): RankingExplanation {
+export function explainRanking(
+  folders: readonly FolderRanking[],
+  options: ExplainRankingOptions,
+  isTarget: (entry: SectionEntry) => boolean,
+): RankingExplanation {
   const ranked = (limit: number) => merged(folders, options, limit);
   const position = (list: readonly RankedPassage[]) => list.findIndex((p) => isTarget(p.entry));
 
@@ -129,13 +140,32 @@ export function explainRanking(folders: readonly FolderRanking[], options: Expla
   const aboveCount = rank === null ? Math.min(deep.length, ABOVE_SHOWN) : Math.min(rank - 1, ABOVE_SHOWN);
   const above = deep.slice(0, aboveCount).map((passage, i) => describeAbove(i + 1, passage, best));
 
-  const base = { rank, limitNeeded, searchedDepth, limit: options.limit, best, missingTerms, weakTerms, questionTerms, bestTokens };
+  const base = {
+    rank,
+    limitNeeded,
+    searchedDepth,
+    limit: options.limit,
+    best,
+    missingTerms,
+    weakTerms,
+    questionTerms,
+    bestTokens,
+  };
   if (shown >= 0) {
-    return { ...base, standing: 'returned', above, summary: `It is returned, at rank ${rank} of ${answer.passages.length}.`, fix: 'Nothing to fix.' };
+    return {
+      ...base,
+      standing: 'returned',
+      above,
+      summary: `It is returned, at rank ${rank} of ${answer.passages.length}.`,
+      fix: 'Nothing to fix.',
+    };
   }
   // By score it belongs in the answer, yet it is not there: only the per-document rule does that.
   const last = answer.passages.at(-1);
-  const inByScore = best !== null && best.score >= FLOOR && (answer.passages.length < options.limit || (last !== undefined && comparePassages(best, last) < 0));
+  const inByScore =
+    best !== null &&
+    best.score >= FLOOR &&
+    (answer.passages.length < options.limit || (last !== undefined && comparePassages(best, last) < 0));
   if (inByScore && limitNeeded !== undefined) {
     return {
       ...base,
@@ -146,8 +176,17 @@ export function explainRanking(folders: readonly FolderRanking[], options: Expla
     };
   }
   if (rank !== null || (best && best.score >= FLOOR)) {
-    const where = rank !== null ? `ranked ${ordinal(rank)} (it comes at limit ${limitNeeded})` : `ranked below the first ${searchedDepth}`;
-    return { ...base, standing: 'ranked-below-limit', above, summary: `It is a candidate (score ${best ? best.score.toFixed(3) : '?'}), ${where}, past the limit of ${options.limit}.${aboveSummary(above)}`, fix: rankedFix(base, above) };
+    const where =
+      rank !== null
+        ? `ranked ${ordinal(rank)} (it comes at limit ${limitNeeded})`
+        : `ranked below the first ${searchedDepth}`;
+    return {
+      ...base,
+      standing: 'ranked-below-limit',
+      above,
+      summary: `It is a candidate (score ${best ? best.score.toFixed(3) : '?'}), ${where}, past the limit of ${options.limit}.${aboveSummary(above)}`,
+      fix: rankedFix(base, above),
+    };
   }
   if (!best || termsOf(best).present.length === 0) {
     const meaning = best?.why.find((w) => w.signal === 'meaning' && w.weight > 0);
@@ -159,7 +198,10 @@ export function explainRanking(folders: readonly FolderRanking[], options: Expla
       fix: noCandidateFix(base),
     };
   }
-  const gated = best.match < MIN_MATCH ? ` Its match ${best.match.toFixed(3)} is below the minimum ${MIN_MATCH}, so it earns no bonus (title, named entity, recency, run health).` : '';
+  const gated =
+    best.match < MIN_MATCH
+      ? ` Its match ${best.match.toFixed(3)} is below the minimum ${MIN_MATCH}, so it earns no bonus (title, named entity, recency, run health).`
+      : '';
   return {
     ...base,
     standing: 'below-floor',
@@ -170,15 +212,26 @@ export function explainRanking(folders: readonly FolderRanking[], options: Expla
 }
 
 /** The folders' rankings at `limit`, merged by the ranker's order; `more` when any folder may hold more above the floor. */
-function merged(folders: readonly FolderRanking[], options: ExplainRankingOptions, limit: number): { passages: RankedPassage[]; terms: string[]; more: boolean } {
+function merged(
+  folders: readonly FolderRanking[],
+  options: ExplainRankingOptions,
+  limit: number,
+): { passages: RankedPassage[]; terms: string[]; more: boolean } {
   const lists = folders.map((f) => rankWorkspaceContext(f.state, { ...options, limit, meaning: f.meaning }));
-  const passages = lists.flatMap((l) => l.passages).sort(comparePassages).slice(0, limit);
+  const passages = lists
+    .flatMap((l) => l.passages)
+    .sort(comparePassages)
+    .slice(0, limit);
   const terms = lists[0]?.terms.map((t) => t.surface) ?? [];
   return { passages, terms, more: lists.some((l) => l.passages.length >= limit) };
 }
 
 /** The page's best-scoring section (the formula's score and why[]), across the folders that hold it. */
-function bestSection(folders: readonly FolderRanking[], options: ExplainRankingOptions, isTarget: (entry: SectionEntry) => boolean): RankedPassage | null {
+function bestSection(
+  folders: readonly FolderRanking[],
+  options: ExplainRankingOptions,
+  isTarget: (entry: SectionEntry) => boolean,
+): RankedPassage | null {
   let best: RankedPassage | null = null;
   for (const f of folders) {
     const ordinals: number[] = [];
@@ -195,13 +248,18 @@ function bestSection(folders: readonly FolderRanking[], options: ExplainRankingO
 export function termsOf(passage: RankedPassage): { present: string[]; missing: string[] } {
   const words = passage.why.find((w) => w.signal === 'words');
   const terms = words?.terms ?? [];
-  return { present: terms.filter((t) => t.saturation > 0).map((t) => t.term), missing: terms.filter((t) => t.saturation === 0).map((t) => t.term) };
+  return {
+    present: terms.filter((t) => t.saturation > 0).map((t) => t.term),
+    missing: terms.filter((t) => t.saturation === 0).map((t) => t.term),
+  };
 }
 
 function describeAbove(rank: number, passage: RankedPassage, best: RankedPassage | null): PassageAbove {
   const targetHas = new Set(best ? termsOf(best).present : []);
   const termsTheTargetLacks = termsOf(passage).present.filter((t) => !targetHas.has(t));
-  const targetSaturation = new Map((best?.why.find((w) => w.signal === 'words')?.terms ?? []).map((t) => [t.term, t.saturation]));
+  const targetSaturation = new Map(
+    (best?.why.find((w) => w.signal === 'words')?.terms ?? []).map((t) => [t.term, t.saturation]),
+  );
   const termsHeldMoreStrongly = (passage.why.find((w) => w.signal === 'words')?.terms ?? [])
     .filter((t) => targetHas.has(t.term) && t.saturation >= (targetSaturation.get(t.term) ?? 0) + STRONGER_BY)
     .map((t) => `${t.term} ${t.saturation.toFixed(2)} (${(targetSaturation.get(t.term) ?? 0).toFixed(2)} there)`);
@@ -217,22 +275,45 @@ function describeAbove(rank: number, passage: RankedPassage, best: RankedPassage
 function aboveSummary(above: readonly PassageAbove[]): string {
   if (above.length === 0) return '';
   const first = above[0];
-  const why = [first.termsTheTargetLacks.length ? `holds ${first.termsTheTargetLacks.join(', ')}, which it lacks` : '', first.termsHeldMoreStrongly.length ? `holds ${first.termsHeldMoreStrongly.join(', ')} more strongly` : '', first.bonusesTheTargetLacks.length ? `earns ${first.bonusesTheTargetLacks.join(', ')}` : ''].filter(Boolean).join(' and ');
+  const why = [
+    first.termsTheTargetLacks.length ? `holds ${first.termsTheTargetLacks.join(', ')}, which it lacks` : '',
+    first.termsHeldMoreStrongly.length ? `holds ${first.termsHeldMoreStrongly.join(', ')} more strongly` : '',
+    first.bonusesTheTargetLacks.length ? `earns ${first.bonusesTheTargetLacks.join(', ')}` : '',
+  ]
+    .filter(Boolean)
+    .join(' and ');
   return ` The first passage above it, "${first.passage.entry.doc.title}" (${first.passage.entry.doc.path}, score ${first.passage.score.toFixed(3)})${why ? `, ${why}` : ', scores higher on the same terms'}.`;
 }
 
-type Base = Pick<RankingExplanation, 'rank' | 'limitNeeded' | 'searchedDepth' | 'limit' | 'best' | 'missingTerms' | 'weakTerms' | 'questionTerms' | 'bestTokens'>;
+type Base = Pick<
+  RankingExplanation,
+  | 'rank'
+  | 'limitNeeded'
+  | 'searchedDepth'
+  | 'limit'
+  | 'best'
+  | 'missingTerms'
+  | 'weakTerms'
+  | 'questionTerms'
+  | 'bestTokens'
+>;
 
 /** Question terms a passage holds with a saturation below WEAK_SATURATION. */
 function weakTermsOf(passage: RankedPassage): string[] {
-  return (passage.why.find((w) => w.signal === 'words')?.terms ?? []).filter((t) => t.saturation > 0 && t.saturation < WEAK_SATURATION).map((t) => t.term);
+  return (passage.why.find((w) => w.signal === 'words')?.terms ?? [])
+    .filter((t) => t.saturation > 0 && t.saturation < WEAK_SATURATION)
+    .map((t) => t.term);
 }
 
 /** "it holds a, b (weakly: c) but not d, e", in words. */
 function holding(base: Base): string {
   const present = base.best ? termsOf(base.best).present : [];
   const strong = present.filter((t) => !base.weakTerms.includes(t));
-  const parts = [strong.length ? `it holds ${strong.join(', ')}` : '', base.weakTerms.length ? `${strong.length ? 'and ' : 'it holds '}${base.weakTerms.join(', ')} only weakly` : '', base.missingTerms.length ? `but not ${base.missingTerms.join(', ')}` : 'and no term is missing'];
+  const parts = [
+    strong.length ? `it holds ${strong.join(', ')}` : '',
+    base.weakTerms.length ? `${strong.length ? 'and ' : 'it holds '}${base.weakTerms.join(', ')} only weakly` : '',
+    base.missingTerms.length ? `but not ${base.missingTerms.join(', ')}` : 'and no term is missing',
+  ];
   return parts.filter(Boolean).join(' ');
 }
 
@@ -251,17 +332,33 @@ function belowFloorFix(base: Base): string {
 function rankedFix(base: Base, above: readonly PassageAbove[]): string {
   const fixes: string[] = [];
   if (base.best && base.bestTokens > BIG_SECTION_TOKENS) {
-    fixes.push(`The fact is buried in a big section ("${base.best.entry.section.headingPath.at(-1) ?? base.best.entry.doc.title}", about ${base.bestTokens} tokens): split it with specific headings, so the part that answers stands on its own.`);
+    fixes.push(
+      `The fact is buried in a big section ("${base.best.entry.section.headingPath.at(-1) ?? base.best.entry.doc.title}", about ${base.bestTokens} tokens): split it with specific headings, so the part that answers stands on its own.`,
+    );
   }
   const lacked = [...new Set(above.flatMap((a) => a.termsTheTargetLacks))];
   if (base.missingTerms.length) {
-    fixes.push(`It lacks ${base.missingTerms.join(', ')}${lacked.length ? ` (the passages above hold ${lacked.join(', ')})` : ''}: ask with the page's own words, or give the section a heading in the words people ask with (a library page: a Good-for phrasing).`);
+    fixes.push(
+      `It lacks ${base.missingTerms.join(', ')}${lacked.length ? ` (the passages above hold ${lacked.join(', ')})` : ''}: ask with the page's own words, or give the section a heading in the words people ask with (a library page: a Good-for phrasing).`,
+    );
   } else {
-    const weak = (base.best?.why.find((w) => w.signal === 'words')?.terms ?? []).filter((t) => t.saturation > 0 && t.saturation < WEAK_SATURATION);
-    if (weak.length) fixes.push(`It holds ${weak.map((t) => `${t.term} only weakly (${t.saturation.toFixed(2)}${t.fields.includes('parts') ? ', by its parts' : ''})`).join(', ')}: nothing in the question points at it as strongly as at the passages above; a heading in the words people ask with ("${weak.map((t) => t.term).join(' ')}") lifts it.`);
-    else if (!fixes.length) fixes.push('It holds every question term, but the passages above hold them more densely or earn bonuses it lacks (title, named entity): a specific heading or title with those words lifts it.');
+    const weak = (base.best?.why.find((w) => w.signal === 'words')?.terms ?? []).filter(
+      (t) => t.saturation > 0 && t.saturation < WEAK_SATURATION,
+    );
+    if (weak.length)
+      fixes.push(
+        `It holds ${weak.map((t) => `${t.term} only weakly (${t.saturation.toFixed(2)}${t.fields.includes('parts') ? ', by its parts' : ''})`).join(', ')}: nothing in the question points at it as strongly as at the passages above; a heading in the words people ask with ("${weak.map((t) => t.term).join(' ')}") lifts it.`,
+      );
+    else if (!fixes.length)
+      fixes.push(
+        'It holds every question term, but the passages above hold them more densely or earn bonuses it lacks (title, named entity): a specific heading or title with those words lifts it.',
+      );
   }
-  fixes.push(base.limitNeeded !== undefined ? `Or raise the limit to ${base.limitNeeded}.` : `It is not in the first ${base.searchedDepth}: name it in the question.`);
+  fixes.push(
+    base.limitNeeded !== undefined
+      ? `Or raise the limit to ${base.limitNeeded}.`
+      : `It is not in the first ${base.searchedDepth}: name it in the question.`,
+  );
   return fixes.join(' ');
 }
 
@@ -269,11 +366,14 @@ function rankedFix(base: Base, above: readonly PassageAbove[]): string {
 function noCandidateFix(base: Base): string {
   const doc = base.best?.entry.doc;
   const heading = base.missingTerms.length ? base.missingTerms.join(' ') : base.questionTerms.join(' ');
-  const goodFor = doc?.sourceKind === 'library' ? ', or add a Good-for phrasing (good_for in its front matter) that names the work' : '';
+  const goodFor =
+    doc?.sourceKind === 'library'
+      ? ', or add a Good-for phrasing (good_for in its front matter) that names the work'
+      : '';
   return `Nothing in the question points at it. Ask with the words the page uses, or give it a heading in the question's words (e.g. "## ${heading}")${goodFor}.`;
 }
 
 function ordinal(n: number): string {
-  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] ?? 'th';
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `${n}${suffix}`;
 }

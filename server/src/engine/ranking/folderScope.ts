@@ -42,7 +42,8 @@ function narrow(state: IndexState, folder: string): IndexState {
   }
   // The folder's entities are those its catalog files declare (their documents are its own).
   const keys = new Set<string>();
-  for (const doc of docs.values()) if (doc.sourceKind === 'catalog_entity') for (const key of doc.entityRefs) keys.add(key);
+  for (const doc of docs.values())
+    if (doc.sourceKind === 'catalog_entity') for (const key of doc.entityRefs) keys.add(key);
   const entities: CatalogEntity[] = state.entities.filter((entity) => keys.has(entity.key));
   return {
     ...state,

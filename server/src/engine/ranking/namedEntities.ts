@@ -25,7 +25,9 @@ export class EntityDictionary {
   constructor(entities: readonly CatalogEntity[]) {
     for (const entity of entities) {
       this.byKey.set(entity.key, entity);
-      const forms = new Set([entity.name, entity.title ?? '', entity.ref, `${entity.kind}:${entity.name}`].map(normalizeName));
+      const forms = new Set(
+        [entity.name, entity.title ?? '', entity.ref, `${entity.kind}:${entity.name}`].map(normalizeName),
+      );
       for (const form of forms) {
         if (!form) continue;
         const list = this.phrases.get(form);

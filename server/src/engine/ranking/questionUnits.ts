@@ -63,13 +63,18 @@ export function weighUnit(documentFrequency: (term: string) => number, unit: Que
     unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
     return;
   }
-  unit.partCredit = df > 0 || unit.forms.length > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
+  unit.partCredit =
+    df > 0 || unit.forms.length > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
   if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
 }
 
 /** A key path's trailing forms that occur in the workspace, with their credits. */
-function trailingForms(documentFrequency: (term: string) => number, term: QueryTerm, n: number): { term: string; credit: number }[] {
+function trailingForms(
+  documentFrequency: (term: string) => number,
+  term: QueryTerm,
+  n: number,
+): { term: string; credit: number }[] {
   const path = term.path;
   if (!path || path.trailing.length === 0) return [];
   const present = path.trailing.filter((t) => documentFrequency(t.term) > 0);
@@ -78,7 +83,9 @@ function trailingForms(documentFrequency: (term: string) => number, term: QueryT
     const key = segmentTerm(segment);
     return key === null ? 0 : idf(documentFrequency(key), n);
   });
-  return present.map((t) => ({ term: t.term, credit: contract.trailingFormCredit(weights, t.from) })).filter((f) => f.credit > 0);
+  return present
+    .map((t) => ({ term: t.term, credit: contract.trailingFormCredit(weights, t.from) }))
+    .filter((f) => f.credit > 0);
 }
 
 /** A question unit as a store's candidate search bounds it (engine/store/candidateBound.ts). */
@@ -102,5 +109,10 @@ export interface WeighedUnit {
 export function weighedQuestionUnits(question: string, df: (term: string) => number, n: number): WeighedUnit[] {
   const { units } = planUnits(questionTerms(question, (term) => df(term) > 0));
   for (const unit of units) weighUnit(df, unit, Math.max(1, n));
-  return units.map((u) => ({ term: u.term.key, parts: u.term.parts, forms: u.forms.map((f) => f.term), weight: u.weight }));
+  return units.map((u) => ({
+    term: u.term.key,
+    parts: u.term.parts,
+    forms: u.forms.map((f) => f.term),
+    weight: u.weight,
+  }));
 }

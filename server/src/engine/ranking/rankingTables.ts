@@ -111,8 +111,28 @@ function buildTables(state: IndexState): RankingTables {
     titleTermCount += n;
   });
   // A state of candidates only (a store's) normalises by the whole corpus's mean.
-  const averageTitleTerms = state.corpus ? state.corpus.averageTitleTerms : docs.length ? titleTermCount / docs.length : 1;
-  return { docs, docOfSection, kindOfDoc, folderOfDoc, lastCommitOfDoc, healthyDoc, rootOfDoc, titleIndex, contextIndex, entityDocs, averageTitleTerms, titleTermsOfDoc, matchScaleOfDoc, pageMatchScaleOfDoc, releaseNoteDoc };
+  const averageTitleTerms = state.corpus
+    ? state.corpus.averageTitleTerms
+    : docs.length
+      ? titleTermCount / docs.length
+      : 1;
+  return {
+    docs,
+    docOfSection,
+    kindOfDoc,
+    folderOfDoc,
+    lastCommitOfDoc,
+    healthyDoc,
+    rootOfDoc,
+    titleIndex,
+    contextIndex,
+    entityDocs,
+    averageTitleTerms,
+    titleTermsOfDoc,
+    matchScaleOfDoc,
+    pageMatchScaleOfDoc,
+    releaseNoteDoc,
+  };
 }
 
 /**
@@ -123,7 +143,11 @@ function buildTables(state: IndexState): RankingTables {
  */
 export function isSignedRecord(doc: Pick<Doc, 'frontMatter'>): boolean {
   const fm = doc.frontMatter ?? {};
-  return [fm.author, fm.authors].some((v) => (typeof v === 'string' ? v.trim() !== '' : Array.isArray(v) && v.some((a) => a !== null && a !== undefined && String(a).trim() !== '')));
+  return [fm.author, fm.authors].some((v) =>
+    typeof v === 'string'
+      ? v.trim() !== ''
+      : Array.isArray(v) && v.some((a) => a !== null && a !== undefined && String(a).trim() !== ''),
+  );
 }
 
 function push<K>(map: Map<K, number[]>, key: K, value: number): void {

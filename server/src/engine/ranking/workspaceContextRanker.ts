@@ -37,11 +37,26 @@ export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
 // transforms, where each imported name is a getter).
-const { FLOOR, MEANING_WEIGHT, MIN_MATCH, NAMED_ENTITY_WEIGHT, RECENCY_WEIGHT, RUN_HEALTH_WEIGHT, TITLE_WEIGHT, WORDS_WEIGHT, DOCUMENT_CAP } = contract;
+const {
+  FLOOR,
+  MEANING_WEIGHT,
+  MIN_MATCH,
+  NAMED_ENTITY_WEIGHT,
+  RECENCY_WEIGHT,
+  RUN_HEALTH_WEIGHT,
+  TITLE_WEIGHT,
+  WORDS_WEIGHT,
+  DOCUMENT_CAP,
+} = contract;
 const { hybridMeaning, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
 
 /** The contract's BM25F parameters as the postings index takes them: for statements, and for questions. */
-const FIELD_MODEL: FieldModel = { k1: contract.BM25F_K1, weight: contract.FIELD_WEIGHTS, b: contract.FIELD_LENGTH_NORMALISATION, questionHeadingBoost: 1 };
+const FIELD_MODEL: FieldModel = {
+  k1: contract.BM25F_K1,
+  weight: contract.FIELD_WEIGHTS,
+  b: contract.FIELD_LENGTH_NORMALISATION,
+  questionHeadingBoost: 1,
+};
 const QUESTION_FIELD_MODEL: FieldModel = { ...FIELD_MODEL, questionHeadingBoost: contract.QUESTION_HEADING_BOOST };
 
 /** What the meaning half of the score can ask about a section. */
@@ -206,12 +221,21 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
   const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
 
-  const graded: GradedUnit[] = units.map((u) => ({ term: u.term.key, weight: u.weight, parts: u.parts, partCredit: u.partCredit, ...(u.forms.length ? { forms: u.forms } : {}), ...(u.term.path ? { lengthFree: true } : {}) }));
+  const graded: GradedUnit[] = units.map((u) => ({
+    term: u.term.key,
+    weight: u.weight,
+    parts: u.parts,
+    partCredit: u.partCredit,
+    ...(u.forms.length ? { forms: u.forms } : {}),
+    ...(u.term.path ? { lengthFree: true } : {}),
+  }));
   const meaning = options.meaning ?? null;
   // Words only, a passage's score is a function of its words: the index can skip what cannot
   // reach the top (max-score). With meaning, a passage with few words can still rise on its cosine.
   const pruning: Pruning | undefined = meaning ? undefined : scorer.pruning(top.capacity);
-  const lexical = units.length ? state.lexical.gradedMatch(graded, model, pruning) : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), words: new Float64Array(0), count: 0, considered: 0 };
+  const lexical = units.length
+    ? state.lexical.gradedMatch(graded, model, pruning)
+    : { ordinals: new Uint32Array(0), masks: new Uint32Array(0), words: new Float64Array(0), count: 0, considered: 0 };
   let candidates = lexical.considered;
 
   // The nearest sections by meaning first, with their cosines: their scores fill the top, so
@@ -219,7 +243,8 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
   const nearestIndex = new Map<number, number>();
   if (meaning) {
     for (const ordinal of meaning.nearest) nearestIndex.set(ordinal, NOT_LEXICAL);
-    for (let i = 0; i < lexical.count; i++) if (nearestIndex.has(lexical.ordinals[i])) nearestIndex.set(lexical.ordinals[i], i);
+    for (let i = 0; i < lexical.count; i++)
+      if (nearestIndex.has(lexical.ordinals[i])) nearestIndex.set(lexical.ordinals[i], i);
     for (const [ordinal, i] of nearestIndex) {
       if (i === NOT_LEXICAL) candidates++;
       const doc = scorer.eligibleDoc(ordinal);
@@ -232,7 +257,8 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
 
   // Lexical candidates, scored with numbers; those with a vector wait for their cosine, bounded
   // by the best meaning a section outside the nearest can have.
-  const outsideMeaning = meaning && meaning.outsideCosine !== null ? meaningTerm(meaning.outsideCosine, meaning.anchors) : 1;
+  const outsideMeaning =
+    meaning && meaning.outsideCosine !== null ? meaningTerm(meaning.outsideCosine, meaning.anchors) : 1;
   const deferred: { ordinal: number; doc: number; mask: number; words: number; bound: number }[] = [];
   for (let i = 0; i < lexical.count; i++) {
     const ordinal = lexical.ordinals[i];
@@ -258,8 +284,19 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
     }
   }
   const capped = capPerDocument(top.sorted(), options.limit);
-  const heldBack = capped.heldBack.map((h) => ({ doc: state.sections[h.first.ordinal]!.doc, passages: h.passages, bestScore: scorer.explain(h.first, true).score }));
-  return { passages: capped.shown.map(({ s, capped }) => scorer.explain(s, capped)), heldBack, terms, droppedTerms: dropped, named, candidates };
+  const heldBack = capped.heldBack.map((h) => ({
+    doc: state.sections[h.first.ordinal]!.doc,
+    passages: h.passages,
+    bestScore: scorer.explain(h.first, true).score,
+  }));
+  return {
+    passages: capped.shown.map(({ s, capped }) => scorer.explain(s, capped)),
+    heldBack,
+    terms,
+    droppedTerms: dropped,
+    named,
+    candidates,
+  };
 }
 
 /**
@@ -269,7 +306,10 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
  * other documents are left. Those it keeps out are counted per document, never silently dropped:
  * each scored above the last passage shown.
  */
-function capPerDocument(sorted: readonly Scored[], limit: number): { shown: { s: Scored; capped: boolean }[]; heldBack: { first: Scored; passages: number }[] } {
+function capPerDocument(
+  sorted: readonly Scored[],
+  limit: number,
+): { shown: { s: Scored; capped: boolean }[]; heldBack: { first: Scored; passages: number }[] } {
   const perDoc = new Map<number, number>();
   const chosen = new Map<Scored, boolean>();
   let uncapped = 0;
@@ -336,12 +376,21 @@ function documentArrays(tables: RankingTables): QuestionArrays {
  * `out`, and the largest. One pass over all documents per question (~24k at 100k sections),
  * with every array a local rather than read through `this` and the tables on each document.
  */
-function documentBonuses(out: Float64Array, named: number, namedDoc: Uint8Array, lastCommit: Float64Array, now: number, healthy: Uint8Array, title: Float64Array): number {
+function documentBonuses(
+  out: Float64Array,
+  named: number,
+  namedDoc: Uint8Array,
+  lastCommit: Float64Array,
+  now: number,
+  healthy: Uint8Array,
+  title: Float64Array,
+): number {
   let max = 0;
   for (let d = 0; d < out.length; d++) {
     const commit = lastCommit[d];
     const recency = Number.isNaN(commit) ? 0 : recencyRaw(now - commit);
-    const bonus = named * namedDoc[d] + RECENCY_WEIGHT * recency + RUN_HEALTH_WEIGHT * healthy[d] + TITLE_WEIGHT * title[d];
+    const bonus =
+      named * namedDoc[d] + RECENCY_WEIGHT * recency + RUN_HEALTH_WEIGHT * healthy[d] + TITLE_WEIGHT * title[d];
     out[d] = bonus;
     if (bonus > max) max = bonus;
   }
@@ -387,11 +436,15 @@ class Scorer {
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
     this.releasesAsked = asksAboutReleases(options.question);
-    this.wordShare = this.totalWeight > 0 ? units.filter((u) => !u.term.isIdentifier).reduce((sum, u) => sum + u.weight, 0) / this.totalWeight : 1;
+    this.wordShare =
+      this.totalWeight > 0
+        ? units.filter((u) => !u.term.isIdentifier).reduce((sum, u) => sum + u.weight, 0) / this.totalWeight
+        : 1;
     this.scale = this.releasesAsked ? tables.matchScaleOfDoc : tables.pageMatchScaleOfDoc;
     const arrays = documentArrays(tables);
     this.contextMask = arrays.contextMask;
-    for (const unit of units) for (const d of tables.contextIndex.get(unit.term.key) ?? []) this.contextMask[d] |= unit.bit;
+    for (const unit of units)
+      for (const d of tables.contextIndex.get(unit.term.key) ?? []) this.contextMask[d] |= unit.bit;
     this.namedDoc = arrays.namedDoc;
     let namedSections = 0;
     for (const entity of named) {
@@ -405,10 +458,20 @@ class Scorer {
     if (state.corpus) namedSections = state.corpus.namedEntitySections;
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
-    this.kindAllowed = options.sourceKinds ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0)) : null;
+    this.kindAllowed = options.sourceKinds
+      ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0))
+      : null;
     this.titleWords = this.titleWordsOfDocs(arrays);
     this.bonusOfDoc = arrays.bonusOfDoc;
-    this.maxBonus = documentBonuses(this.bonusOfDoc, NAMED_ENTITY_WEIGHT * this.namedRaw, this.namedDoc, tables.lastCommitOfDoc, options.now, tables.healthyDoc, this.titleWords);
+    this.maxBonus = documentBonuses(
+      this.bonusOfDoc,
+      NAMED_ENTITY_WEIGHT * this.namedRaw,
+      this.namedDoc,
+      tables.lastCommitOfDoc,
+      options.now,
+      tables.healthyDoc,
+      this.titleWords,
+    );
   }
 
   /** The candidate's document index, or -1 when the section is gone or filtered out. */
@@ -450,7 +513,16 @@ class Scorer {
       groupOf = Int32Array.from(groupOf);
       for (let o = 0; o < groupOf.length; o++) if (groupOf[o] >= 0 && this.eligibleDoc(o) < 0) groupOf[o] = -1;
     }
-    return { k, floor: FLOOR, total: this.totalWeight, gate: MIN_MATCH, groupOf, bonus: this.bonusOfDoc, scale: this.scale, maxBonus: this.maxBonus };
+    return {
+      k,
+      floor: FLOOR,
+      total: this.totalWeight,
+      gate: MIN_MATCH,
+      groupOf,
+      bonus: this.bonusOfDoc,
+      scale: this.scale,
+      maxBonus: this.maxBonus,
+    };
   }
 
   /** The score of a passage without a vector, as a number only (the hot path). */
@@ -467,7 +539,13 @@ class Scorer {
 
   score(ordinal: number, doc: number, mask: number, words: number, cosine: number | null): Scored {
     const scale = this.scale[doc];
-    const match = cosine === null ? scale * words : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
+    const match =
+      cosine === null
+        ? scale * words
+        : scale * WORDS_WEIGHT * words +
+          scale *
+            MEANING_WEIGHT *
+            hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
     const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
@@ -476,8 +554,14 @@ class Scorer {
   /** Why a document's match counts less (explain's words and meaning details). */
   private roleOf(doc: number): string {
     const reasons: string[] = [];
-    if (this.tables.matchScaleOfDoc[doc] < 1) reasons.push(`a signed record (its front matter names its authors), not a maintained page (x${contract.SIGNED_RECORD_WEIGHT})`);
-    if (!this.releasesAsked && this.tables.releaseNoteDoc[doc]) reasons.push(`a release note (by its path or title) and the question asks about no version or change (x${contract.RELEASE_NOTE_WEIGHT})`);
+    if (this.tables.matchScaleOfDoc[doc] < 1)
+      reasons.push(
+        `a signed record (its front matter names its authors), not a maintained page (x${contract.SIGNED_RECORD_WEIGHT})`,
+      );
+    if (!this.releasesAsked && this.tables.releaseNoteDoc[doc])
+      reasons.push(
+        `a release note (by its path or title) and the question asks about no version or change (x${contract.RELEASE_NOTE_WEIGHT})`,
+      );
     return reasons.join('; ');
   }
 
@@ -544,7 +628,14 @@ class Scorer {
           fields = ['parts'];
         }
       }
-      if (s > 0) out.push({ term: unit.term.surface, weight: unit.weight, share: unit.weight / this.totalWeight, saturation: s, fields });
+      if (s > 0)
+        out.push({
+          term: unit.term.surface,
+          weight: unit.weight,
+          share: unit.weight / this.totalWeight,
+          saturation: s,
+          fields,
+        });
     }
     return out;
   }
@@ -567,27 +658,54 @@ class Scorer {
     // A signed record's match counts for SIGNED_RECORD_WEIGHT: its weights say so, its raw values stay as measured.
     const scale = this.scale[s.doc];
     const record = scale < 1 ? `; x${scale.toFixed(2)}: ${this.roleOf(s.doc)}` : '';
-    why.push({ ...term('words', (hasVector ? WORDS_WEIGHT : 1) * scale, s.words, this.wordsDetail(wordTerms) + record), terms: wordTerms });
+    why.push({
+      ...term('words', (hasVector ? WORDS_WEIGHT : 1) * scale, s.words, this.wordsDetail(wordTerms) + record),
+      terms: wordTerms,
+    });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
       const cosineTerm = meaningTerm(s.cosine!, anchors);
       const value = hybridMeaning(cosineTerm, s.words, this.wordShare);
-      const floor = value > cosineTerm ? `; ${cosineTerm.toFixed(3)} raised to ${value.toFixed(3)}: meaning counts at least the passage's words${this.wordShare < 1 ? ` and adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : ''}` : this.wordShare < 1 ? `; meaning adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : '';
-      why.push(term('meaning', MEANING_WEIGHT * scale, value, `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${floor}${record}`));
+      const floor =
+        value > cosineTerm
+          ? `; ${cosineTerm.toFixed(3)} raised to ${value.toFixed(3)}: meaning counts at least the passage's words${this.wordShare < 1 ? ` and adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : ''}`
+          : this.wordShare < 1
+            ? `; meaning adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)`
+            : '';
+      why.push(
+        term(
+          'meaning',
+          MEANING_WEIGHT * scale,
+          value,
+          `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${floor}${record}`,
+        ),
+      );
     } else {
-      why.push({ signal: 'meaning', weight: 0, raw: 0, contribution: 0, detail: this.options.meaning ? 'no embedding for this passage yet: words count at full weight' : 'embeddings are off: words count at full weight' });
+      why.push({
+        signal: 'meaning',
+        weight: 0,
+        raw: 0,
+        contribution: 0,
+        detail: this.options.meaning
+          ? 'no embedding for this passage yet: words count at full weight'
+          : 'embeddings are off: words count at full weight',
+      });
     }
     const bonuses = s.match >= MIN_MATCH;
     const gate = `no bonus: match ${s.match.toFixed(3)} is below the minimum ${MIN_MATCH}`;
     const bonus = (signal: Signal, weight: number, raw: number, detail: string, terms?: WhyWordTerm[]) =>
-      why.push(bonuses ? { ...term(signal, weight, raw, detail), ...(terms ? { terms } : {}) } : zero(signal, weight, gate));
+      why.push(
+        bonuses ? { ...term(signal, weight, raw, detail), ...(terms ? { terms } : {}) } : zero(signal, weight, gate),
+      );
 
     const titleTerms = this.titleTerms(s.doc);
     bonus(
       'title',
       TITLE_WEIGHT,
       this.title(s.doc),
-      titleTerms.length ? `title "${doc.title}" holds ${titleTerms.map((t) => `${t.term} ${t.saturation.toFixed(2)}`).join(', ')}` : `no question term in the title "${doc.title}"`,
+      titleTerms.length
+        ? `title "${doc.title}" holds ${titleTerms.map((t) => `${t.term} ${t.saturation.toFixed(2)}`).join(', ')}`
+        : `no question term in the title "${doc.title}"`,
       titleTerms,
     );
 
@@ -596,7 +714,8 @@ class Scorer {
     let namedDetail: string;
     if (this.named.length === 0) namedDetail = 'the question names no catalog entity';
     else if (!hit) namedDetail = `belongs to none of the named entities (${this.named.map((e) => e.ref).join(', ')})`;
-    else if (this.namedRaw < 1) namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"; the named entities hold ${Math.round(this.namedShare * 100)}% of all passages, so the bonus is scaled to ${this.namedRaw.toFixed(2)} (it cannot tell their passages apart)`;
+    else if (this.namedRaw < 1)
+      namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"; the named entities hold ${Math.round(this.namedShare * 100)}% of all passages, so the bonus is scaled to ${this.namedRaw.toFixed(2)} (it cannot tell their passages apart)`;
     else namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"`;
     bonus('namedEntity', NAMED_ENTITY_WEIGHT, this.namedDoc[s.doc] * this.namedRaw, namedDetail);
 
@@ -604,13 +723,30 @@ class Scorer {
     if (Number.isNaN(commit)) bonus('recency', RECENCY_WEIGHT, 0, 'no commit history for this file');
     else {
       const days = Math.max(0, Math.floor((this.options.now - commit) / 86_400_000));
-      bonus('recency', RECENCY_WEIGHT, recencyRaw(this.options.now - commit), `last committed ${days} day${days === 1 ? '' : 's'} ago`);
+      bonus(
+        'recency',
+        RECENCY_WEIGHT,
+        recencyRaw(this.options.now - commit),
+        `last committed ${days} day${days === 1 ? '' : 's'} ago`,
+      );
     }
 
     const root = this.tables.rootOfDoc[s.doc];
     const health = root === undefined ? undefined : this.state.runHealth.get(root);
-    if (!health || health.verdict === 'unknown') bonus('runHealth', RUN_HEALTH_WEIGHT, 0, `no run verdict for repository ${root || '.'} (unknown counts as nothing)`);
-    else bonus('runHealth', RUN_HEALTH_WEIGHT, health.verdict === 'succeeded' ? 1 : 0, `last run of ${root || '.'} ${health.verdict}${health.finishedAt ? ` at ${health.finishedAt}` : ''}`);
+    if (!health || health.verdict === 'unknown')
+      bonus(
+        'runHealth',
+        RUN_HEALTH_WEIGHT,
+        0,
+        `no run verdict for repository ${root || '.'} (unknown counts as nothing)`,
+      );
+    else
+      bonus(
+        'runHealth',
+        RUN_HEALTH_WEIGHT,
+        health.verdict === 'succeeded' ? 1 : 0,
+        `last run of ${root || '.'} ${health.verdict}${health.finishedAt ? ` at ${health.finishedAt}` : ''}`,
+      );
 
     // The score is the sum of the listed contributions, in order: why[] always adds up.
     let score = 0;
@@ -622,7 +758,10 @@ class Scorer {
   private wordTerms(ordinal: number): WhyWordTerm[] {
     const lexical = this.state.lexical;
     const saturation = (this.saturation ??= lexical.saturations(this.model));
-    const lengthFree = (this.lengthFreeSaturation ??= lexical.saturations({ ...this.model, b: { ...this.model.b, body: 0 } }));
+    const lengthFree = (this.lengthFreeSaturation ??= lexical.saturations({
+      ...this.model,
+      b: { ...this.model.b, body: 0 },
+    }));
     const out: WhyWordTerm[] = [];
     for (const unit of this.units) {
       const share = this.totalWeight > 0 ? unit.weight / this.totalWeight : 0;
@@ -658,7 +797,14 @@ class Scorer {
           matched = form.term;
         }
       }
-      out.push({ term: unit.term.surface, weight: unit.weight, share, saturation: sat, fields, ...(matched ? { matched } : {}) });
+      out.push({
+        term: unit.term.surface,
+        weight: unit.weight,
+        share,
+        saturation: sat,
+        fields,
+        ...(matched ? { matched } : {}),
+      });
     }
     return out;
   }
@@ -668,8 +814,12 @@ class Scorer {
     const present = terms.filter((t) => t.saturation > 0);
     const missing = terms.filter((t) => t.saturation === 0).map((t) => t.term);
     const head = `${present.length} of ${this.units.length} terms`;
-    const found = present.map((t) => `${t.term} ${t.saturation.toFixed(2)} (${t.matched ? `trailing ${t.matched}` : t.fields.join('+')})`).join(', ');
-    return [head, found ? `matched ${found}` : '', missing.length ? `missing ${missing.join(', ')}` : ''].filter(Boolean).join('; ');
+    const found = present
+      .map((t) => `${t.term} ${t.saturation.toFixed(2)} (${t.matched ? `trailing ${t.matched}` : t.fields.join('+')})`)
+      .join(', ');
+    return [head, found ? `matched ${found}` : '', missing.length ? `missing ${missing.join(', ')}` : '']
+      .filter(Boolean)
+      .join('; ');
   }
 }
 
@@ -737,7 +887,8 @@ export function comparePassages(a: RankedPassage, b: RankedPassage): number {
   if (a.ownWords !== b.ownWords) return b.ownWords - a.ownWords;
   const ea = a.entry;
   const eb = b.entry;
-  if (ea.doc.id === eb.doc.id && ea.section.startLine !== eb.section.startLine) return ea.section.startLine - eb.section.startLine;
+  if (ea.doc.id === eb.doc.id && ea.section.startLine !== eb.section.startLine)
+    return ea.section.startLine - eb.section.startLine;
   if (ea.doc.id !== eb.doc.id && (ea.doc.folder !== eb.doc.folder || ea.doc.path !== eb.doc.path)) {
     if (ea.doc.folder !== eb.doc.folder) return ea.doc.folder < eb.doc.folder ? -1 : 1;
     return ea.doc.path < eb.doc.path ? -1 : 1;
@@ -757,7 +908,11 @@ function zero(signal: Signal, weight: number, detail: string): WhyTerm {
 export function repoRootOf(state: IndexState, path: string): string | undefined {
   let best: string | undefined;
   for (const repo of state.repos) {
-    if ((repo.root === '' || path.startsWith(`${repo.root}/`)) && (best === undefined || repo.root.length > best.length)) best = repo.root;
+    if (
+      (repo.root === '' || path.startsWith(`${repo.root}/`)) &&
+      (best === undefined || repo.root.length > best.length)
+    )
+      best = repo.root;
   }
   return best;
 }

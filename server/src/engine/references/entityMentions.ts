@@ -67,7 +67,10 @@ export function findEntityMentions(path: string, text: string, options: FindMent
   const refs = extractEntityRefs(text);
   let ranges: readonly TextRange[] | null = null;
   if (refs.length > 0 && !isYamlPath(path)) {
-    ranges = options.commentsAndStrings !== undefined ? options.commentsAndStrings : sourceCommentAndStringRangesNow(path, text);
+    ranges =
+      options.commentsAndStrings !== undefined
+        ? options.commentsAndStrings
+        : sourceCommentAndStringRangesNow(path, text);
   }
   return mentionsOf(path, text, refs, ranges);
 }
@@ -82,14 +85,20 @@ export async function findEntityMentionsAsync(path: string, text: string): Promi
   return mentionsOf(path, text, refs, ranges);
 }
 
-function mentionsOf(path: string, text: string, refs: readonly RawEntityRef[], ranges: readonly TextRange[] | null): EntityMention[] {
+function mentionsOf(
+  path: string,
+  text: string,
+  refs: readonly RawEntityRef[],
+  ranges: readonly TextRange[] | null,
+): EntityMention[] {
   const lines = text.split('\n');
   const structured = isYamlPath(path) ? catalogMentions(path, text, lines) : [];
   const taken = new Set(structured.map((m) => `${m.line}:${m.column}`));
   const mentions = [...structured];
   for (const ref of refs) {
     if (ranges && !insideRanges(ranges, ref.offset, ref.offset + ref.text.length)) continue;
-    if (overlapsAny(structured, ref.line, ref.column, ref.endColumn) || taken.has(`${ref.line}:${ref.column}`)) continue;
+    if (overlapsAny(structured, ref.line, ref.column, ref.endColumn) || taken.has(`${ref.line}:${ref.column}`))
+      continue;
     mentions.push({
       line: ref.line,
       column: ref.column,
@@ -118,13 +127,27 @@ function catalogMentions(path: string, text: string, lines: readonly string[]): 
     const nameLine = fieldLines['metadata.name'];
     if (nameLine !== undefined) {
       const token = valueTokens(lines[nameLine - 1] ?? '').find((t) => t.text === entity.name);
-      if (token) mentions.push({ line: nameLine, column: token.start + 1, endColumn: token.end + 1, written: token.text, key: entity.key, via: 'name', entity: entity.key, field: 'metadata.name' });
+      if (token)
+        mentions.push({
+          line: nameLine,
+          column: token.start + 1,
+          endColumn: token.end + 1,
+          written: token.text,
+          key: entity.key,
+          via: 'name',
+          entity: entity.key,
+          field: 'metadata.name',
+        });
     }
     for (const field of relationFieldsOf(entity.kind)) {
       const fieldPath = `spec.${field.key}`;
       const fieldLinesOf = new Set<number>();
       for (const [printed, line] of Object.entries(fieldLines)) {
-        if (printed === fieldPath || (printed.startsWith(`${fieldPath}[`) && /^\[\d+\]$/.test(printed.slice(fieldPath.length)))) fieldLinesOf.add(line);
+        if (
+          printed === fieldPath ||
+          (printed.startsWith(`${fieldPath}[`) && /^\[\d+\]$/.test(printed.slice(fieldPath.length)))
+        )
+          fieldLinesOf.add(line);
       }
       for (const line of [...fieldLinesOf].sort((a, b) => a - b)) {
         for (const token of valueTokens(lines[line - 1] ?? '')) {

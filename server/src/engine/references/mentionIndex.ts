@@ -132,7 +132,11 @@ export class MentionIndex {
       return;
     }
     const text = read.text;
-    this.cache.set(file.path, { size: file.size, mtimeMs: file.mtimeMs, mentions: await findEntityMentionsAsync(file.path, text) });
+    this.cache.set(file.path, {
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      mentions: await findEntityMentionsAsync(file.path, text),
+    });
   }
 }
 

@@ -99,7 +99,9 @@ export const keepAllRefs: EntityResolver = (ref) => refKey(ref, { defaultKind: '
 export function isEpicPath(path: string): boolean {
   if (extName(path) !== 'md') return false;
   if (baseName(path).toLowerCase().endsWith('.epic.md')) return true;
-  return dirName(path).split('/').some((segment) => segment.toLowerCase() === 'epics');
+  return dirName(path)
+    .split('/')
+    .some((segment) => segment.toLowerCase() === 'epics');
 }
 
 /** True when the front matter declares `kind: epic` (any case). */
@@ -166,7 +168,10 @@ export function parseEpic(input: Omit<EpicInput, 'resolve'>): ParsedEpic | null 
  * The parsed epic against the entities known now: the document attached only to known entities
  * (the parsed document itself when every ref is known) and the problems that apply.
  */
-export function resolveEpic(parsed: ParsedEpic, isKnown: (key: EntityKey) => boolean): { doc: Doc; problems: Problem[] } {
+export function resolveEpic(
+  parsed: ParsedEpic,
+  isKnown: (key: EntityKey) => boolean,
+): { doc: Doc; problems: Problem[] } {
   const refs = parsed.doc.entityRefs.filter(isKnown);
   const doc = refs.length === parsed.doc.entityRefs.length ? parsed.doc : { ...parsed.doc, entityRefs: refs };
   if (parsed.unlessKnown.length === 0) return { doc, problems: parsed.problems };
@@ -179,7 +184,11 @@ export function resolveEpic(parsed: ParsedEpic, isKnown: (key: EntityKey) => boo
  * The one reading of an epic. With `deferUnknown`, a front-matter ref the resolver keeps is also
  * reported as unknown, and the report is listed in `unlessKnown` for `resolveEpic` to drop.
  */
-function readEpicWith(input: Omit<EpicInput, 'resolve'>, resolve: EntityResolver, deferUnknown = false): ParsedEpic | null {
+function readEpicWith(
+  input: Omit<EpicInput, 'resolve'>,
+  resolve: EntityResolver,
+  deferUnknown = false,
+): ParsedEpic | null {
   const markdown = parseMarkdown(input.path, input.text);
   const data = markdown.frontMatter.data;
   if (!(input.matchesEpicGlobs ?? isEpicPath(input.path)) && !declaresEpic(data)) return null;

@@ -1,5 +1,5 @@
 /**
- * Which files belong to the library (DESIGN.md section 2) and in which format they came.
+ * Which files belong to the library (docs/ARCHITECTURE.md, "What is read") and in which format they came.
  *
  * The library is `.context/**` plus the instruction files coding agents already read:
  *

@@ -1,5 +1,5 @@
 /**
- * The rules-and-instructions library (DESIGN.md section 2): `.context/**` pages with their front
+ * The rules-and-instructions library (docs/ARCHITECTURE.md, "What is read"): `.context/**` pages with their front
  * matter, `folder.yaml` folder descriptions, `.context/packs/*.yaml` packs, and the instruction
  * files agents keep (AGENTS.md, CLAUDE.md, Copilot and Cursor files; see instructionFormats.ts).
  *
@@ -128,8 +128,12 @@ export function readLibraryPage(input: LibraryPageInput): { doc: Doc | null; pro
   const alwaysApply = fields.boolean('alwaysApply');
   if (alwaysApply !== undefined) library.alwaysApply = alwaysApply;
   // Settled flags live in the library itself, written by its authors: the tool never writes a file.
-  const resolved = fields.stringList(CONFLICTS_RESOLVED_KEY).map((name) => name.replace(/^\[\[(.*)\]\]$/, '$1').trim()).filter((name) => name !== '');
-  if (resolved.length > 0) library.conflictsResolved = { pages: resolved, line: markdown.frontMatter.keyLines[CONFLICTS_RESOLVED_KEY] ?? 1 };
+  const resolved = fields
+    .stringList(CONFLICTS_RESOLVED_KEY)
+    .map((name) => name.replace(/^\[\[(.*)\]\]$/, '$1').trim())
+    .filter((name) => name !== '');
+  if (resolved.length > 0)
+    library.conflictsResolved = { pages: resolved, line: markdown.frontMatter.keyLines[CONFLICTS_RESOLVED_KEY] ?? 1 };
 
   const built = buildDoc({
     path: input.path,

@@ -6,7 +6,7 @@
  *
  * `status` is `succeeded` or `failed` (also accepted: success/passed/ok, failure/error/broken);
  * the other fields are optional and only shown. A missing file, an unreadable one or any other
- * status means unknown, which earns nothing (seed 001: a term with the same value on every row
+ * status means unknown, which earns nothing (docs/ARCHITECTURE.md, workspace_context's contract: a term with the same value on every row
  * cannot order anything).
  */
 import type { Problem } from '../model';
@@ -32,18 +32,43 @@ export function parseRunHealth(path: string, text: string): { health: RunHealth;
   } catch (error) {
     return {
       health: { verdict: 'unknown', path },
-      problems: [{ path, line: 1, severity: 'warning', code: 'run-health.invalid-json', message: `Run health file is not valid JSON (${(error as Error).message}); the verdict counts as unknown.` }],
+      problems: [
+        {
+          path,
+          line: 1,
+          severity: 'warning',
+          code: 'run-health.invalid-json',
+          message: `Run health file is not valid JSON (${(error as Error).message}); the verdict counts as unknown.`,
+        },
+      ],
     };
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return { health: { verdict: 'unknown', path }, problems: [{ path, line: 1, severity: 'warning', code: 'run-health.not-an-object', message: 'Run health file must hold a JSON object with a "status" field; the verdict counts as unknown.' }] };
+    return {
+      health: { verdict: 'unknown', path },
+      problems: [
+        {
+          path,
+          line: 1,
+          severity: 'warning',
+          code: 'run-health.not-an-object',
+          message: 'Run health file must hold a JSON object with a "status" field; the verdict counts as unknown.',
+        },
+      ],
+    };
   }
   const record = data as Record<string, unknown>;
   const status = typeof record.status === 'string' ? record.status.trim().toLowerCase() : '';
   const verdict: RunVerdict = SUCCEEDED.has(status) ? 'succeeded' : FAILED.has(status) ? 'failed' : 'unknown';
   const problems: Problem[] = [];
   if (verdict === 'unknown') {
-    problems.push({ path, line: 1, severity: 'warning', code: 'run-health.unknown-status', message: `Field "status" is ${JSON.stringify(record.status)}; expected "succeeded" or "failed". The verdict counts as unknown.` });
+    problems.push({
+      path,
+      line: 1,
+      severity: 'warning',
+      code: 'run-health.unknown-status',
+      message: `Field "status" is ${JSON.stringify(record.status)}; expected "succeeded" or "failed". The verdict counts as unknown.`,
+    });
   }
   const health: RunHealth = { verdict, path };
   if (typeof record.finishedAt === 'string') health.finishedAt = record.finishedAt;

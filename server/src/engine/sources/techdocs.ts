@@ -123,7 +123,12 @@ export function parseMkDocs(path: string, text: string): MkDocsConfig {
     label: 'mkdocs.yml field',
     problems,
   });
-  const config: MkDocsConfig = { docsDir: fields.string('docs_dir') ?? 'docs', nav: [], keyLines: yaml.keyLines, problems };
+  const config: MkDocsConfig = {
+    docsDir: fields.string('docs_dir') ?? 'docs',
+    nav: [],
+    keyLines: yaml.keyLines,
+    problems,
+  };
   const siteName = fields.string('site_name');
   if (siteName) config.siteName = siteName;
 
@@ -180,7 +185,14 @@ export async function readDocsSite(input: DocsSiteInput): Promise<TechDocsResult
   if (input.configPath) {
     const text = await input.files.readText(input.configPath);
     if (text === null) return result;
-    located = siteOf(input.files, dirName(input.configPath), input.configPath, text, result, `the docs site '${input.configPath}'`);
+    located = siteOf(
+      input.files,
+      dirName(input.configPath),
+      input.configPath,
+      text,
+      result,
+      `the docs site '${input.configPath}'`,
+    );
   } else {
     const docsDir = input.docsDir ?? '';
     const markdownFiles = input.markdownFiles ? [...input.markdownFiles].sort() : markdownUnder(input.files, docsDir);
@@ -193,7 +205,13 @@ export async function readDocsSite(input: DocsSiteInput): Promise<TechDocsResult
 }
 
 /** Reads a located site's pages in reading order into `result`. */
-async function readPages(files: FileSource, located: Located, entityKeys: readonly EntityKey[], folder: string | undefined, result: TechDocsResult): Promise<void> {
+async function readPages(
+  files: FileSource,
+  located: Located,
+  entityKeys: readonly EntityKey[],
+  folder: string | undefined,
+  result: TechDocsResult,
+): Promise<void> {
   const { config, configPath, docsDir, markdownFiles } = located;
   for (const entry of readingOrder(docsDir, markdownFiles, config, configPath ?? docsDir, result.problems)) {
     const text = await files.readText(entry.path);
@@ -201,7 +219,8 @@ async function readPages(files: FileSource, located: Located, entityKeys: readon
     // The page's own title (front matter or H1) describes its content; a nav label ("Home",
     // "Overview") only names a menu entry, so it titles pages that have none of their own.
     const markdown = parseMarkdown(entry.path, text);
-    const ownTitle = typeof markdown.frontMatter.data.title === 'string' || markdown.sections.some((s) => s.level === 1);
+    const ownTitle =
+      typeof markdown.frontMatter.data.title === 'string' || markdown.sections.some((s) => s.level === 1);
     const built = buildDoc({
       path: entry.path,
       text,
@@ -250,7 +269,11 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
       result.elsewhere = target;
       if (input.reportElsewhere === false) return null;
       const where = target.outsideServed ? 'in a part of this repository that is not served' : 'outside the workspace';
-      return report('warning', 'techdocs.url-ref', `TechDocs of ${entityKey} live at '${ref.target}', ${where}; they are not fetched.`);
+      return report(
+        'warning',
+        'techdocs.url-ref',
+        `TechDocs of ${entityKey} live at '${ref.target}', ${where}; they are not fetched.`,
+      );
     }
     dir = target.dir;
   } else {
@@ -263,7 +286,11 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
   const shown = dir === '' ? 'the workspace root' : `'${dir}'`;
   // Listed by directory (fileSource.ts): one site's files, not the whole workspace per site.
   if (dir !== '' && filesUnder(files, dir).length === 0) {
-    return report('warning', 'techdocs.missing-dir', `TechDocs folder ${shown} of ${entityKey} does not exist or is empty.`);
+    return report(
+      'warning',
+      'techdocs.missing-dir',
+      `TechDocs folder ${shown} of ${entityKey} does not exist or is empty.`,
+    );
   }
 
   const configPath = ['mkdocs.yml', 'mkdocs.yaml']
@@ -274,9 +301,17 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
   const docsDir = joinPath(dir, 'docs') ?? dir;
   const markdownFiles = markdownUnder(files, docsDir);
   if (markdownFiles.length === 0) {
-    return report('warning', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown} and no Markdown in '${docsDir}' for ${entityKey}.`);
+    return report(
+      'warning',
+      'techdocs.missing-mkdocs',
+      `No mkdocs.yml in ${shown} and no Markdown in '${docsDir}' for ${entityKey}.`,
+    );
   }
-  report('info', 'techdocs.missing-mkdocs', `No mkdocs.yml in ${shown}; reading the Markdown of '${docsDir}' in path order.`);
+  report(
+    'info',
+    'techdocs.missing-mkdocs',
+    `No mkdocs.yml in ${shown}; reading the Markdown of '${docsDir}' in path order.`,
+  );
   result.docsDir = docsDir;
   return { config: emptyConfig(), docsDir, markdownFiles };
 }
@@ -286,7 +321,14 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
  * Null, with a problem, when docs_dir leaves the workspace or holds no Markdown. `subject` names
  * whose docs these are in messages.
  */
-function siteOf(files: FileSource, dir: string, configPath: string, configText: string, result: TechDocsResult, subject: string): Located | null {
+function siteOf(
+  files: FileSource,
+  dir: string,
+  configPath: string,
+  configText: string,
+  result: TechDocsResult,
+  subject: string,
+): Located | null {
   const config = parseMkDocs(configPath, configText);
   result.problems.push(...config.problems);
   if (config.siteName) result.siteName = config.siteName;
@@ -348,7 +390,8 @@ function readingOrder(
     }
     nav.push(page.title === undefined ? { path } : { path, title: page.title });
   }
-  const topLevel = (name: string) => markdownFiles.find((path) => path.toLowerCase() === `${docsDir}/${name}`.replace(/^\//, ''));
+  const topLevel = (name: string) =>
+    markdownFiles.find((path) => path.toLowerCase() === `${docsDir}/${name}`.replace(/^\//, ''));
   const overviewPath = topLevel('index.md') ?? topLevel('readme.md') ?? nav[0]?.path;
 
   const ordered: OrderedPage[] = [];

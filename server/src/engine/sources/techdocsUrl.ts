@@ -52,7 +52,11 @@ export function resolveTechDocsUrl(
     .map((remote) => ({ remote, match: remote.repositories.find((id) => startsWithSegments(parsed.id, id)) }))
     .filter((h): h is { remote: RepositoryRemotes; match: string } => h.match !== undefined)
     // The longest repository id that prefixes the URL (GitLab subgroups), the catalog's own first.
-    .sort((a, b) => b.match.length - a.match.length || Number(b.remote.root === catalogRoot) - Number(a.remote.root === catalogRoot));
+    .sort(
+      (a, b) =>
+        b.match.length - a.match.length ||
+        Number(b.remote.root === catalogRoot) - Number(a.remote.root === catalogRoot),
+    );
   if (holders.length === 0) return { kind: 'elsewhere', repository: parsed.repositoryGuess };
   const { remote, match } = holders[0];
   const rest = parsed.segments.slice(match.split('/').length);
@@ -108,7 +112,15 @@ function parseBrowseUrl(url: string): BrowseUrl | null {
   const markerAt = pathSegments.findIndex((s, i) => i >= 2 && BROWSE_MARKERS.has(s));
   const repoPart = markerAt < 0 ? pathSegments : pathSegments.slice(0, markerAt);
   const guess = repositoryId(`https://${host}/${repoPart.join('/')}`) ?? url;
-  return { id: segments.map((s) => s.toLowerCase()).join('/').replace(/\.git$/, ''), segments, query: parsed.searchParams, repositoryGuess: guess };
+  return {
+    id: segments
+      .map((s) => s.toLowerCase())
+      .join('/')
+      .replace(/\.git$/, ''),
+    segments,
+    query: parsed.searchParams,
+    repositoryGuess: guess,
+  };
 }
 
 function startsWithSegments(id: string, prefix: string): boolean {

@@ -13,8 +13,21 @@
  */
 import type { IndexState } from '../indexState';
 import { FLOOR, meaningTerm } from '../ranking/contract';
-import { rankWorkspaceContext, weighedQuestionUnits, type MeaningSource, type RankOptions } from '../ranking/workspaceContextRanker';
-import { answerThreshold, boundOutside, cannotReach, firstWholeTerms, largestBonuses, nextWholeTerm, type BoundContext } from './candidateBound';
+import {
+  rankWorkspaceContext,
+  weighedQuestionUnits,
+  type MeaningSource,
+  type RankOptions,
+} from '../ranking/workspaceContextRanker';
+import {
+  answerThreshold,
+  boundOutside,
+  cannotReach,
+  firstWholeTerms,
+  largestBonuses,
+  nextWholeTerm,
+  type BoundContext,
+} from './candidateBound';
 import type { IndexStore } from './indexStore';
 import type { CandidateRows, StoredDoc } from './rows';
 import { questionState, type NamespaceBase } from './scopedState';
@@ -47,12 +60,22 @@ export interface BoundedRead {
 }
 
 /** The rows read and the state built from them; undefined when a write moved the namespace on. */
-export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: CandidateRows; state: IndexState } | undefined> {
+export async function readBoundedCandidates(
+  read: BoundedRead,
+): Promise<{ rows: CandidateRows; state: IndexState } | undefined> {
   const { store, namespace, base, question, asked, named, frequencies, scope } = read;
   const generation = base.generation;
   const df = (term: string) => frequencies.get(term) ?? 0;
   const units = weighedQuestionUnits(question, df, base.stats.sectionCount);
-  const rows: CandidateRows = { postings: [], sections: [], docs: [], commits: new Map(), namedEntitySections: 0, generation, stats: base.stats };
+  const rows: CandidateRows = {
+    postings: [],
+    sections: [],
+    docs: [],
+    commits: new Map(),
+    namedEntitySections: 0,
+    generation,
+    stats: base.stats,
+  };
   const docIds = new Set<string>();
   const seen = new Set<number>();
   const whole = new Set<string>();
@@ -61,7 +84,11 @@ export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: 
   // The meaning a section outside the nearest can have, and the largest bonuses (candidateBound.ts).
   const outside = read.meaningOf(rows);
   const context: BoundContext = {
-    meaningMax: outside ? (outside.outsideCosine === null ? 1 : meaningTerm(outside.outsideCosine, outside.anchors)) : null,
+    meaningMax: outside
+      ? outside.outsideCosine === null
+        ? 1
+        : meaningTerm(outside.outsideCosine, outside.anchors)
+      : null,
     bonusMax: 0,
   };
   // No passage under the floor is returned: below it nothing needs reading.
@@ -81,7 +108,12 @@ export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: 
     for (const o of also) take(o);
     also = [];
     if (fresh.length > 0) {
-      const found = await store.sectionCandidates(namespace, fresh, asked.filter((t) => !whole.has(t)), named);
+      const found = await store.sectionCandidates(
+        namespace,
+        fresh,
+        asked.filter((t) => !whole.has(t)),
+        named,
+      );
       if (found.generation !== generation) return undefined;
       // Their postings of this round's lists are in hand (a list read whole in an earlier round
       // holds none of them: they would have been read then); the other terms' were looked up.
@@ -94,7 +126,8 @@ export async function readBoundedCandidates(read: BoundedRead): Promise<{ rows: 
       rows.namedEntitySections = found.namedEntitySections;
     }
     context.bonusMax = largestBonuses({
-      namedShare: named.length > 0 ? Math.min(1, rows.namedEntitySections / Math.max(1, base.stats.sectionCount)) : null,
+      namedShare:
+        named.length > 0 ? Math.min(1, rows.namedEntitySections / Math.max(1, base.stats.sectionCount)) : null,
       newestCommitTime: base.stats.newestCommitTime,
       now: scope.now,
       anyHealthy: [...base.runHealth.values()].some((h) => h.verdict === 'succeeded'),

@@ -49,9 +49,18 @@ export interface BoundContext {
  * (contract.ts): the named entities' bonus at their share of the sections, recency at the newest
  * commit's age, and run health when some repository's last run succeeded.
  */
-export function largestBonuses(facts: { namedShare: number | null; newestCommitTime: number | null; now: number; anyHealthy: boolean }): number {
-  const named = facts.namedShare === null ? 0 : contract.NAMED_ENTITY_WEIGHT * contract.namedEntityRaw(facts.namedShare);
-  const recency = facts.newestCommitTime === null ? 0 : contract.RECENCY_WEIGHT * contract.recencyRaw(facts.now - facts.newestCommitTime);
+export function largestBonuses(facts: {
+  namedShare: number | null;
+  newestCommitTime: number | null;
+  now: number;
+  anyHealthy: boolean;
+}): number {
+  const named =
+    facts.namedShare === null ? 0 : contract.NAMED_ENTITY_WEIGHT * contract.namedEntityRaw(facts.namedShare);
+  const recency =
+    facts.newestCommitTime === null
+      ? 0
+      : contract.RECENCY_WEIGHT * contract.recencyRaw(facts.now - facts.newestCommitTime);
   return named + recency + (facts.anyHealthy ? contract.RUN_HEALTH_WEIGHT : 0);
 }
 
@@ -60,7 +69,11 @@ export function largestBonuses(facts: { namedShare: number | null; newestCommitT
  * hold `budget` postings (at least one list). Terms that occur nowhere cost nothing and are all
  * taken.
  */
-export function firstWholeTerms(units: readonly WeighedUnit[], df: (term: string) => number, budget = FIRST_ROUND_POSTINGS): string[] {
+export function firstWholeTerms(
+  units: readonly WeighedUnit[],
+  df: (term: string) => number,
+  budget = FIRST_ROUND_POSTINGS,
+): string[] {
   const order = rarestFirst(units, df);
   const whole: string[] = [];
   let postings = 0;
@@ -74,7 +87,11 @@ export function firstWholeTerms(units: readonly WeighedUnit[], df: (term: string
 }
 
 /** The next term to read whole (the rarest not yet read), or undefined when every list is read. */
-export function nextWholeTerm(units: readonly WeighedUnit[], df: (term: string) => number, whole: ReadonlySet<string>): string | undefined {
+export function nextWholeTerm(
+  units: readonly WeighedUnit[],
+  df: (term: string) => number,
+  whole: ReadonlySet<string>,
+): string | undefined {
   return rarestFirst(units, df).find((t) => !whole.has(t));
 }
 
@@ -88,10 +105,15 @@ export function boundOutside(units: readonly WeighedUnit[], whole: ReadonlySet<s
   const total = units.reduce((sum, u) => sum + u.weight, 0);
   if (total <= 0) return 0;
   let reachable = 0;
-  for (const u of units) if (!whole.has(u.term) || u.parts.some((p) => !whole.has(p)) || u.forms?.some((f) => !whole.has(f))) reachable += u.weight;
+  for (const u of units)
+    if (!whole.has(u.term) || u.parts.some((p) => !whole.has(p)) || u.forms?.some((f) => !whole.has(f)))
+      reachable += u.weight;
   const words = Math.min(1, reachable / total);
   // A signed record's match counts less (contract.ts SIGNED_RECORD_WEIGHT): at most the full match.
-  const match = context.meaningMax === null ? words : Math.max(words, contract.WORDS_WEIGHT * words + contract.MEANING_WEIGHT * context.meaningMax);
+  const match =
+    context.meaningMax === null
+      ? words
+      : Math.max(words, contract.WORDS_WEIGHT * words + contract.MEANING_WEIGHT * context.meaningMax);
   if (match < contract.MIN_MATCH) return match;
   return match + context.bonusMax + contract.TITLE_WEIGHT * words;
 }

@@ -5,7 +5,19 @@
  * the in-memory engine uses, over the state scopedState.ts builds from these rows.
  */
 import type { CatalogEntity, FileCommitInfo, Relation } from '../model';
-import type { CandidateRows, CandidateSection, LibraryRows, NamespaceSizes, PostingRow, NamespaceStats, StoredDoc, StoredMeaning, StoredWorkspace, StoredWorkspaceInfo, WriteReport } from './rows';
+import type {
+  CandidateRows,
+  CandidateSection,
+  LibraryRows,
+  NamespaceSizes,
+  PostingRow,
+  NamespaceStats,
+  StoredDoc,
+  StoredMeaning,
+  StoredWorkspace,
+  StoredWorkspaceInfo,
+  WriteReport,
+} from './rows';
 
 /** A namespace as listed by a store. */
 export interface StoredNamespace {
@@ -130,7 +142,12 @@ export interface IndexStore {
    * sections of the documents attached to any of `namedEntities` (entity keys). `alsoOrdinals`
    * (the nearest sections by meaning) are returned too, with their postings of `terms`.
    */
-  candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[], alsoOrdinals?: readonly number[]): Promise<CandidateRows>;
+  candidates(
+    namespace: string,
+    terms: readonly string[],
+    namedEntities: readonly string[],
+    alsoOrdinals?: readonly number[],
+  ): Promise<CandidateRows>;
   /** Every posting of `terms` (their whole lists), and the generation they were read at. */
   termPostings(namespace: string, terms: readonly string[]): Promise<{ generation: number; postings: PostingRow[] }>;
   /**
@@ -139,19 +156,32 @@ export interface IndexStore {
    * documents attached to any of `namedEntities`. A question told its ranking reads its
    * candidates with this and {@link termPostings} (engine/store/boundedCandidates.ts).
    */
-  sectionCandidates(namespace: string, ordinals: readonly number[], terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows>;
+  sectionCandidates(
+    namespace: string,
+    ordinals: readonly number[],
+    terms: readonly string[],
+    namedEntities: readonly string[],
+  ): Promise<CandidateRows>;
   /** The namespace's whole library (its `library` documents, sections and postings), or undefined when it is not stored. */
   libraryRows(namespace: string): Promise<LibraryRows | undefined>;
   /**
    * How many of the namespace's sections hold each of `terms` (a term held by none maps to 0), at
    * `generation`; undefined when a write has moved the namespace past it.
    */
-  documentFrequencies(namespace: string, terms: readonly string[], generation: number): Promise<Map<string, number> | undefined>;
+  documentFrequencies(
+    namespace: string,
+    terms: readonly string[],
+    generation: number,
+  ): Promise<Map<string, number> | undefined>;
   /**
    * The namespace's vectors a reader at `afterGeneration` (0: none) lacks, in one snapshot: the
    * removals first (returned), the windows added handed to `onPage` in pages.
    */
-  readWindows(namespace: string, afterGeneration: number, onPage: (rows: StoredWindowRow[]) => void): Promise<VectorCatchUp>;
+  readWindows(
+    namespace: string,
+    afterGeneration: number,
+    onPage: (rows: StoredWindowRow[]) => void,
+  ): Promise<VectorCatchUp>;
   /** The `k` windows nearest `query` by the store's own vector index; undefined when it has none (the reader scans). */
   nearestWindows(namespace: string, query: Float32Array, k: number): Promise<NearestWindows | undefined>;
   /**
@@ -160,12 +190,19 @@ export interface IndexStore {
    * rewritten since, the vectors added since). Term blocks and windows go to `sink` as they
    * arrive; undefined when the namespace is not stored.
    */
-  loadNamespace(namespace: string, since: LoadedVersion | undefined, sink: LoadSink): Promise<NamespaceLoad | undefined>;
+  loadNamespace(
+    namespace: string,
+    since: LoadedVersion | undefined,
+    sink: LoadSink,
+  ): Promise<NamespaceLoad | undefined>;
   /**
    * Calls `onChange` as writes commit (the store's notifications); `onLost` when the
    * notifications stop (a reader polls then). Undefined when the store cannot notify.
    */
-  watch(onChange: (change: { namespace: string; generation: number }) => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> } | undefined>;
+  watch(
+    onChange: (change: { namespace: string; generation: number }) => void,
+    onLost: (error: Error) => void,
+  ): Promise<{ close(): Promise<void> } | undefined>;
   /** The texts of sections by id (the few a question keeps). */
   sectionTexts(namespace: string, sectionIds: readonly string[]): Promise<Map<string, string>>;
   close(): Promise<void>;

@@ -25,7 +25,15 @@ import { unpackLengths } from '../lexical/fields';
 import { PostingsIndex } from '../lexical/postings';
 import { bitsetWords, setBit, type BaseSegment } from '../lexical/segment';
 import type { CatalogEntity, Doc, FileCommitInfo, Relation, Section } from '../model';
-import type { LoadedBlock, LoadedVersion, LoadSink, NamespaceLoad, StoredMeaningRows, StoredWindowRow, VectorCatchUp } from './indexStore';
+import type {
+  LoadedBlock,
+  LoadedVersion,
+  LoadSink,
+  NamespaceLoad,
+  StoredMeaningRows,
+  StoredWindowRow,
+  VectorCatchUp,
+} from './indexStore';
 import type { CandidateSection, NamespaceSizes, StoredDoc, StoredWorkspaceInfo } from './rows';
 import { StoredVectors } from './storedVectors';
 
@@ -37,7 +45,9 @@ import { StoredVectors } from './storedVectors';
 export class LoadReceiver implements LoadSink {
   readonly segment: SegmentBuilder | undefined;
   readonly pending: LoadedBlock[] = [];
-  received: { meaning: StoredMeaningRows; catchUp: VectorCatchUp; fresh?: StoredVectors; pages: StoredWindowRow[][] } | undefined;
+  received:
+    | { meaning: StoredMeaningRows; catchUp: VectorCatchUp; fresh?: StoredVectors; pages: StoredWindowRow[][] }
+    | undefined;
 
   constructor(full: boolean, expectedPostings = 0) {
     this.segment = full ? new SegmentBuilder(expectedPostings) : undefined;
@@ -50,7 +60,12 @@ export class LoadReceiver implements LoadSink {
 
   vectors(meaning: StoredMeaningRows, catchUp: VectorCatchUp): void {
     // A fresh copy is filled page by page: nothing answers from it until the load is applied.
-    this.received = { meaning, catchUp, pages: [], ...(catchUp.removed === 'all' ? { fresh: new StoredVectors(meaning) } : {}) };
+    this.received = {
+      meaning,
+      catchUp,
+      pages: [],
+      ...(catchUp.removed === 'all' ? { fresh: new StoredVectors(meaning) } : {}),
+    };
   }
 
   windows(page: StoredWindowRow[]): void {
@@ -68,7 +83,11 @@ export class LoadedNamespace {
   private titles = new Map<string, ReadonlySet<string>>();
   private contexts = new Map<string, ReadonlySet<string>>();
   private postings = new PostingsIndex();
-  private catalog: { entities: readonly CatalogEntity[]; relations: readonly Relation[]; graph: ComponentGraph } = { entities: [], relations: [], graph: new ComponentGraph([], []) };
+  private catalog: { entities: readonly CatalogEntity[]; relations: readonly Relation[]; graph: ComponentGraph } = {
+    entities: [],
+    relations: [],
+    graph: new ComponentGraph([], []),
+  };
   private commits: ReadonlyMap<string, FileCommitInfo> = new Map();
   private info: StoredWorkspaceInfo | undefined;
   /** The namespace's vectors, in line with `generation`; undefined without vectors. */
@@ -84,7 +103,12 @@ export class LoadedNamespace {
   /** What this copy holds, for the next read of what changed since (IndexStore.loadNamespace). */
   version(): LoadedVersion | undefined {
     if (!this.state) return undefined;
-    return { generation: this.generation, epoch: this.epoch, vectorGeneration: this.vectors?.generation ?? 0, vectorModel: this.vectors?.meaning.model ?? null };
+    return {
+      generation: this.generation,
+      epoch: this.epoch,
+      vectorGeneration: this.vectors?.generation ?? 0,
+      vectorModel: this.vectors?.meaning.model ?? null,
+    };
   }
 
   /** Sections held. */
@@ -123,7 +147,10 @@ export class LoadedNamespace {
       this.addDoc(doc, sections);
       for (const s of sections) {
         const f = fresh.get(s.ordinal)!;
-        this.postings.add(s.ordinal, { counts: new Map(f.terms.map((t, i) => [t, f.packed[i]])), lengths: unpackLengths(s.bodyLength, s.shortLengths) });
+        this.postings.add(s.ordinal, {
+          counts: new Map(f.terms.map((t, i) => [t, f.packed[i]])),
+          lengths: unpackLengths(s.bodyLength, s.shortLengths),
+        });
       }
     }
     if (this.postings.needsCompaction()) this.postings.compact();
@@ -155,7 +182,9 @@ export class LoadedNamespace {
     const sectionCount = this.ordinals.size;
     // A load asked as a catch-up comes back whole when the store renumbered: its blocks were kept in order.
     const segment = received.segment ?? SegmentBuilder.of(received.pending);
-    this.postings = new PostingsIndex(segment.build({ bodyLengths, shortLengths, present, sectionCount, ordinalBound: bound }));
+    this.postings = new PostingsIndex(
+      segment.build({ bodyLengths, shortLengths, present, sectionCount, ordinalBound: bound }),
+    );
     this.vectors = undefined;
     this.applyCommon(load, received);
     return { written: load.docs.length, removed: 0 };
@@ -163,7 +192,12 @@ export class LoadedNamespace {
 
   /** What every load changes the same way: the catalog, commits, facts, vectors and the state. */
   private applyCommon(load: NamespaceLoad, received: LoadReceiver): void {
-    if (load.catalog) this.catalog = { entities: load.catalog.entities, relations: load.catalog.relations, graph: new ComponentGraph(load.catalog.entities, load.catalog.relations) };
+    if (load.catalog)
+      this.catalog = {
+        entities: load.catalog.entities,
+        relations: load.catalog.relations,
+        graph: new ComponentGraph(load.catalog.entities, load.catalog.relations),
+      };
     this.commits = new Map(load.commits);
     this.info = load.info;
     const v = received.received;
@@ -296,7 +330,9 @@ export class SegmentBuilder {
   }
 
   /** The segment over the sections' lengths; throws when a term's ordinals do not ascend or name a section not held. */
-  build(sections: Pick<BaseSegment, 'bodyLengths' | 'shortLengths' | 'present' | 'sectionCount' | 'ordinalBound'>): BaseSegment {
+  build(
+    sections: Pick<BaseSegment, 'bodyLengths' | 'shortLengths' | 'present' | 'sectionCount' | 'ordinalBound'>,
+  ): BaseSegment {
     const offsets = new Uint32Array(this.terms.length + 1);
     offsets.set(this.starts);
     offsets[this.terms.length] = this.length;
@@ -307,7 +343,9 @@ export class SegmentBuilder {
       for (let k = offsets[t]; k < offsets[t + 1]; k++) {
         const o = postings[k];
         if (o <= previous || o >= sections.ordinalBound || ((sections.present[o >>> 5] >>> (o & 31)) & 1) === 0) {
-          throw new Error(`store: the postings of "${this.terms[t]}" name section ${o}, which the namespace does not hold in order`);
+          throw new Error(
+            `store: the postings of "${this.terms[t]}" name section ${o}, which the namespace does not hold in order`,
+          );
         }
         previous = o;
       }

@@ -22,7 +22,10 @@ import { LoadedNamespace, LoadReceiver } from './loadedNamespace';
 import { estimateNamespaceBytes, formatBytes } from './memoryEstimate';
 
 /** Which namespaces a reader serves: a fixed list (`--workspace`), name patterns (`*` any run of characters) or every one. */
-export type NamespaceChoice = { kind: 'these'; names: readonly string[] } | { kind: 'patterns'; patterns: readonly string[] } | { kind: 'all' };
+export type NamespaceChoice =
+  | { kind: 'these'; names: readonly string[] }
+  | { kind: 'patterns'; patterns: readonly string[] }
+  | { kind: 'all' };
 
 export interface MemoryReaderOptions {
   /** Refuse to hold more than this many bytes (estimated); undefined: no limit. */
@@ -61,7 +64,10 @@ export interface Refused {
 }
 
 export class MemoryReader {
-  private readonly loaded = new Map<string, { ns: LoadedNamespace; estimate: number; loadedAt: string; lastLoadMs: number; lastLoadDocuments: number }>();
+  private readonly loaded = new Map<
+    string,
+    { ns: LoadedNamespace; estimate: number; loadedAt: string; lastLoadMs: number; lastLoadDocuments: number }
+  >();
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly refused = new Set<string>();
   private watching: { close(): Promise<void> } | undefined;
@@ -95,7 +101,9 @@ export class MemoryReader {
    * naming them all when together they pass the memory limit (nothing is loaded then).
    */
   plan(stored: readonly StoredNamespace[]): { namespace: StoredNamespace; estimatedBytes: number }[] {
-    const planned = stored.filter((n) => this.serves(n.name)).map((namespace) => ({ namespace, estimatedBytes: estimateNamespaceBytes(namespace.sizes) }));
+    const planned = stored
+      .filter((n) => this.serves(n.name))
+      .map((namespace) => ({ namespace, estimatedBytes: estimateNamespaceBytes(namespace.sizes) }));
     const total = planned.reduce((sum, p) => sum + p.estimatedBytes, 0);
     const max = this.options.maxBytes;
     if (max !== undefined && total > max) {
@@ -115,7 +123,8 @@ export class MemoryReader {
   async start(planned: readonly { namespace: StoredNamespace }[]): Promise<void> {
     const queue = [...planned];
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) await this.catchUp(next.namespace.name, next.namespace.sizes.postings).catch(() => undefined);
+      for (let next = queue.shift(); next; next = queue.shift())
+        await this.catchUp(next.namespace.name, next.namespace.sizes.postings).catch(() => undefined);
     };
     await Promise.all([worker(), worker()]);
     if (this.closed) return;
@@ -123,7 +132,9 @@ export class MemoryReader {
       .watch(
         (change) => void this.onChange(change.namespace, change.generation),
         (error) => {
-          this.log(`[store] notifications stopped (${error.message}); following writes by polling every ${this.pollMs} ms`);
+          this.log(
+            `[store] notifications stopped (${error.message}); following writes by polling every ${this.pollMs} ms`,
+          );
           this.watching = undefined;
         },
       )
@@ -171,7 +182,10 @@ export class MemoryReader {
   }
 
   /** The model and how many of the namespace's sections have vectors of it, for a state answered with meaning. */
-  meaningSummaryOf(state: IndexState, model: string | null): { model: string; sectionsWithVectors: number } | undefined {
+  meaningSummaryOf(
+    state: IndexState,
+    model: string | null,
+  ): { model: string; sectionsWithVectors: number } | undefined {
     const vectors = this.namespaceOf(state)?.vectors;
     if (!vectors || model === null || vectors.meaning.model !== model) return undefined;
     return { model, sectionsWithVectors: vectors.sections };
@@ -185,7 +199,15 @@ export class MemoryReader {
 
   status(): MemoryReaderStatus {
     const namespaces = [...this.loaded.values()]
-      .map(({ ns, estimate, loadedAt, lastLoadMs, lastLoadDocuments }) => ({ name: ns.name, generation: ns.generation, sections: ns.sectionCount, estimatedBytes: estimate, loadedAt, lastLoadMs, lastLoadDocuments }))
+      .map(({ ns, estimate, loadedAt, lastLoadMs, lastLoadDocuments }) => ({
+        name: ns.name,
+        generation: ns.generation,
+        sections: ns.sectionCount,
+        estimatedBytes: estimate,
+        loadedAt,
+        lastLoadMs,
+        lastLoadDocuments,
+      }))
       .sort((a, b) => a.name.localeCompare(b.name));
     return {
       mode: 'memory',
@@ -234,7 +256,10 @@ export class MemoryReader {
         stored = await this.store.namespaces();
       } catch (error) {
         // Said once per outage: a poll every few seconds would fill the log.
-        if (!this.unreachable) this.log(`[store] cannot be read (${(error as Error).message}); answering from memory as loaded until it can`);
+        if (!this.unreachable)
+          this.log(
+            `[store] cannot be read (${(error as Error).message}); answering from memory as loaded until it can`,
+          );
         this.unreachable = true;
         return;
       }
@@ -274,7 +299,9 @@ export class MemoryReader {
     }
     if (!this.refused.has(n.name)) {
       this.refused.add(n.name);
-      this.log(`[store] ${n.name}: not loaded: it would take about ${formatBytes(estimate)} beside the ${formatBytes(held)} held, past --max-memory ${formatBytes(max)}`);
+      this.log(
+        `[store] ${n.name}: not loaded: it would take about ${formatBytes(estimate)} beside the ${formatBytes(held)} held, past --max-memory ${formatBytes(max)}`,
+      );
     }
     return false;
   }
@@ -283,7 +310,9 @@ export class MemoryReader {
   private catchUp(name: string, expectedPostings = 0): Promise<void> {
     const previous = this.chains.get(name) ?? Promise.resolve();
     const run = previous.catch(() => undefined).then(() => this.load(name, expectedPostings));
-    const chain = run.catch((error) => this.log(`[store] ${name}: could not be read (${(error as Error).message}); answering from what is held`));
+    const chain = run.catch((error) =>
+      this.log(`[store] ${name}: could not be read (${(error as Error).message}); answering from what is held`),
+    );
     this.chains.set(name, chain);
     void chain.finally(() => {
       if (this.chains.get(name) === chain) this.chains.delete(name);
@@ -308,13 +337,25 @@ export class MemoryReader {
     const applied = ns.apply(load, receiver);
     const lastLoadMs = performance.now() - started;
     const estimate = estimateNamespaceBytes(load.sizes);
-    this.loaded.set(name, { ns, estimate, loadedAt: new Date().toISOString(), lastLoadMs, lastLoadDocuments: applied.written + applied.removed });
-    if (since) this.log(`[store] ${name}: generation ${load.generation} loaded in ${lastLoadMs.toFixed(0)} ms (${load.full ? 'whole' : `${applied.written} documents written, ${applied.removed} removed`})`);
+    this.loaded.set(name, {
+      ns,
+      estimate,
+      loadedAt: new Date().toISOString(),
+      lastLoadMs,
+      lastLoadDocuments: applied.written + applied.removed,
+    });
+    if (since)
+      this.log(
+        `[store] ${name}: generation ${load.generation} loaded in ${lastLoadMs.toFixed(0)} ms (${load.full ? 'whole' : `${applied.written} documents written, ${applied.removed} removed`})`,
+      );
   }
 }
 
 /** `name` matches `pattern`, where `*` is any run of characters and `?` one. */
 export function globMatches(pattern: string, name: string): boolean {
-  const source = pattern.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  const source = pattern
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.');
   return new RegExp(`^${source}$`).test(name);
 }

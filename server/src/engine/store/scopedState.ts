@@ -15,7 +15,7 @@ import { PostingsIndex } from '../lexical/postings';
 import { bitsetWords, emptySegment, setBit, type BaseSegment } from '../lexical/segment';
 import type { CatalogEntity, Doc, FileCommitInfo, Relation, Section } from '../model';
 import type { RunHealth } from '../sources/runHealth';
-import { CorpusScopedPostings, type CorpusStatistics } from './corpus';
+import { CorpusScopedPostings, type CorpusStatistics } from '../lexical/corpus';
 import type { CandidateRows, LibraryRows, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from './rows';
 import type { StoredVectors } from './storedVectors';
 
@@ -35,7 +35,14 @@ export interface NamespaceBase {
 
 /** The namespace without sections: the graph tools' state. */
 export function baseState(base: NamespaceBase): IndexState {
-  return stateOf(base, { docs: new Map(), sections: [], lexical: new PostingsIndex(emptySegment()), commits: new Map(), titleTerms: new Map(), contextTerms: new Map() });
+  return stateOf(base, {
+    docs: new Map(),
+    sections: [],
+    lexical: new PostingsIndex(emptySegment()),
+    commits: new Map(),
+    titleTerms: new Map(),
+    contextTerms: new Map(),
+  });
 }
 
 /**
@@ -45,7 +52,12 @@ export function baseState(base: NamespaceBase): IndexState {
  * hold every posting of them.
  * Section texts are empty until {@link StoreReader.completeTexts} fills the kept ones.
  */
-export function questionState(base: NamespaceBase, rows: CandidateRows, askedTerms: readonly string[], frequencies?: ReadonlyMap<string, number>): IndexState {
+export function questionState(
+  base: NamespaceBase,
+  rows: CandidateRows,
+  askedTerms: readonly string[],
+  frequencies?: ReadonlyMap<string, number>,
+): IndexState {
   // Rows holding every posting of the asked terms count them; rows read for some sections only
   // (candidateBound.ts) come with the namespace's counts.
   let documentFrequency = frequencies;
@@ -65,11 +77,23 @@ export function questionState(base: NamespaceBase, rows: CandidateRows, askedTer
  * the reader adds a call's terms before the call (storeReader.ts), so it grows and never
  * changes within a generation.
  */
-export function libraryState(base: NamespaceBase, rows: LibraryRows, documentFrequency: ReadonlyMap<string, number>, unknownTerms?: Set<string>): IndexState {
-  return sectionsState(base, rows, { ...corpusOf(rows.stats, documentFrequency, 0), ...(unknownTerms ? { unknownTerms } : {}) });
+export function libraryState(
+  base: NamespaceBase,
+  rows: LibraryRows,
+  documentFrequency: ReadonlyMap<string, number>,
+  unknownTerms?: Set<string>,
+): IndexState {
+  return sectionsState(base, rows, {
+    ...corpusOf(rows.stats, documentFrequency, 0),
+    ...(unknownTerms ? { unknownTerms } : {}),
+  });
 }
 
-function corpusOf(stats: NamespaceStats, documentFrequency: ReadonlyMap<string, number>, namedEntitySections: number): CorpusStatistics {
+function corpusOf(
+  stats: NamespaceStats,
+  documentFrequency: ReadonlyMap<string, number>,
+  namedEntitySections: number,
+): CorpusStatistics {
   return {
     sectionCount: stats.sectionCount,
     lengthSums: stats.lengthSums,
@@ -80,7 +104,11 @@ function corpusOf(stats: NamespaceStats, documentFrequency: ReadonlyMap<string, 
 }
 
 /** Sections read from a store (a question's candidates or a library) as a state over `base`. */
-function sectionsState(base: NamespaceBase, rows: Pick<CandidateRows, 'sections' | 'docs' | 'postings' | 'commits'>, corpus: CorpusStatistics): IndexState {
+function sectionsState(
+  base: NamespaceBase,
+  rows: Pick<CandidateRows, 'sections' | 'docs' | 'postings' | 'commits'>,
+  corpus: CorpusStatistics,
+): IndexState {
   const candidates = sortedCandidates(rows);
   const dense = new Map<number, number>();
   candidates.forEach((c, i) => dense.set(c.ordinal, i));
@@ -110,7 +138,13 @@ function sectionsState(base: NamespaceBase, rows: Pick<CandidateRows, 'sections'
     const stored = storedDocs.get(docId);
     if (!stored) throw new Error(`store: section of document ${docId} returned without its document`);
     list.sort((a, b) => a.position - b.position);
-    const { sectionCount: _count, titleTerms: title, contextTerms: context, contentDigest: _digest, ...fields } = stored;
+    const {
+      sectionCount: _count,
+      titleTerms: title,
+      contextTerms: context,
+      contentDigest: _digest,
+      ...fields
+    } = stored;
     const doc: Doc = { ...fields, sections: list.map((s) => s.section) };
     docs.set(docId, doc);
     titleTerms.set(docId, new Set(title));
@@ -128,7 +162,11 @@ export function sortedCandidates(rows: Pick<CandidateRows, 'sections'>): Candida
 }
 
 /** The candidates' postings laid out as a postings index segment (segment.ts), ordinals dense. */
-function candidateSegment(candidates: readonly { bodyLength: number; shortLengths: number }[], postings: CandidateRows['postings'], dense: ReadonlyMap<number, number>): BaseSegment {
+function candidateSegment(
+  candidates: readonly { bodyLength: number; shortLengths: number }[],
+  postings: CandidateRows['postings'],
+  dense: ReadonlyMap<number, number>,
+): BaseSegment {
   const byTerm = new Map<string, { o: number; packed: number }[]>();
   for (const p of postings) {
     const o = dense.get(p.ordinal);

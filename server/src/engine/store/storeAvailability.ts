@@ -1,5 +1,5 @@
 /**
- * Whether an error means the store could not be reached (seed 001, "Reads fail soft"): a stopped
+ * Whether an error means the store could not be reached (docs/ARCHITECTURE.md, workspace_context's contract, "Reads fail soft"): a stopped
  * or restarting server, a dropped connection, an unreachable host. A tool that meets one answers
  * empty, flagged `scope-unreadable`, instead of failing the agent's turn. Errors that mean the
  * caller may not read (a refused password, a missing privilege) are not unavailability:
@@ -10,7 +10,19 @@
  */
 
 /** Socket errors: nothing is listening, the connection broke, the host cannot be found or reached. */
-const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'EHOSTDOWN', 'ENETUNREACH', 'ENETDOWN', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EHOSTDOWN',
+  'ENETUNREACH',
+  'ENETDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 
 /**
  * SQLSTATEs of a server that is going away or not taking connections: class 08 (connection
@@ -21,11 +33,17 @@ const SOCKET_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'ETI
 const SQLSTATE_UNAVAILABLE = /^(08...|57P0[123]|53300)$/;
 
 /** What node-postgres says when a connection ends without a socket error code. */
-const LOST_CONNECTION = /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable)\b/;
+const LOST_CONNECTION =
+  /^(Connection terminated( unexpectedly| due to connection timeout)?|Client has encountered a connection error and is not queryable|timeout exceeded when trying to connect|Client was closed and is not queryable)\b/;
 
 export function isStoreUnavailable(error: unknown, depth = 0): boolean {
   if (!error || typeof error !== 'object' || depth > 4) return false;
-  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  const { code, message, errors, cause } = error as {
+    code?: unknown;
+    message?: unknown;
+    errors?: unknown;
+    cause?: unknown;
+  };
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SQLSTATE_UNAVAILABLE.test(code))) return true;
   if (typeof message === 'string' && LOST_CONNECTION.test(message)) return true;
   // Node's connection attempts to several addresses fail as one AggregateError.

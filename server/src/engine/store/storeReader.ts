@@ -3,7 +3,7 @@
  * statistics) and its library until a write bumps its generation, and builds each question's
  * state from the candidates the store finds.
  */
-import { identityTerms } from '../context/stackNames';
+import { identityTerms } from '../text/identityTerms';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';
@@ -121,14 +121,29 @@ export class StoreReader {
    * sections that can be among them (boundedCandidates.ts): the same passages, fewer read.
    * Undefined when the namespace is not stored.
    */
-  async questionState(namespace: string, question: string, query?: QueryVector, scope?: QuestionScope): Promise<IndexState | undefined> {
+  async questionState(
+    namespace: string,
+    question: string,
+    query?: QueryVector,
+    scope?: QuestionScope,
+  ): Promise<IndexState | undefined> {
     const base = await this.base(namespace);
     if (!base) return undefined;
-    const vectors = query && base.vectors && base.vectors.meaning.model === query.model && base.vectors.meaning.dimension === query.vector.length ? base.vectors : undefined;
+    const vectors =
+      query &&
+      base.vectors &&
+      base.vectors.meaning.model === query.model &&
+      base.vectors.meaning.dimension === query.vector.length
+        ? base.vectors
+        : undefined;
     let nearest: NearestSections | undefined;
     if (vectors && query) {
-      const proposed = this.vectorSearch === 'auto' && vectors.meaning.hnsw ? await this.store.nearestWindows(namespace, query.vector, MEANING_CANDIDATES * 3) : undefined;
-      if (proposed && proposed.generation !== base.generation) return this.questionState(namespace, question, query, scope);
+      const proposed =
+        this.vectorSearch === 'auto' && vectors.meaning.hnsw
+          ? await this.store.nearestWindows(namespace, query.vector, MEANING_CANDIDATES * 3)
+          : undefined;
+      if (proposed && proposed.generation !== base.generation)
+        return this.questionState(namespace, question, query, scope);
       nearest = proposed ? vectors.nearestFrom(proposed.hits) : vectors.nearestExact(query.vector);
     }
     const terms = new Set<string>();
@@ -145,21 +160,35 @@ export class StoreReader {
         if (key !== null) terms.add(key);
       }
     }
-    const named = entityDictionary(base.entities).find(question).map((e) => e.key);
+    const named = entityDictionary(base.entities)
+      .find(question)
+      .map((e) => e.key);
     const asked = [...terms];
-    const meaningOf = (rows: CandidateRows) => (vectors && query && nearest ? meaningSource(rows, vectors, query.vector, nearest) : undefined);
+    const meaningOf = (rows: CandidateRows) =>
+      vectors && query && nearest ? meaningSource(rows, vectors, query.vector, nearest) : undefined;
     const found = scope
       ? await this.boundedCandidates(namespace, base, question, asked, named, nearest, meaningOf, scope)
       : await this.allCandidates(namespace, base, asked, named, nearest);
     // A write landed between the base and the candidates: read both at the new generation.
     if (!found) return this.questionState(namespace, question, query, scope);
     const meaning = meaningOf(found.rows);
-    if (vectors && meaning) this.meanings.set(found.state, { source: meaning, model: vectors.meaning.model, sectionsWithVectors: vectors.sections });
+    if (vectors && meaning)
+      this.meanings.set(found.state, {
+        source: meaning,
+        model: vectors.meaning.model,
+        sectionsWithVectors: vectors.sections,
+      });
     return found.state;
   }
 
   /** Every section holding an asked term (and the nearest by meaning); undefined when a write moved the namespace on. */
-  private async allCandidates(namespace: string, base: NamespaceBase, asked: string[], named: string[], nearest: NearestSections | undefined): Promise<FoundCandidates | undefined> {
+  private async allCandidates(
+    namespace: string,
+    base: NamespaceBase,
+    asked: string[],
+    named: string[],
+    nearest: NearestSections | undefined,
+  ): Promise<FoundCandidates | undefined> {
     const rows = await this.store.candidates(namespace, asked, named, nearest?.ordinals ?? []);
     if (rows.generation !== base.generation) return undefined;
     return { rows, state: questionState(base, rows, asked) };
@@ -181,14 +210,30 @@ export class StoreReader {
   ): Promise<FoundCandidates | undefined> {
     const frequencies = await this.documentFrequencies(namespace, base.generation, asked);
     if (!frequencies) return undefined;
-    return readBoundedCandidates({ store: this.store, namespace, base, question, asked, named, nearest: nearest?.ordinals ?? [], frequencies, meaningOf, scope, firstRoundPostings: this.firstRoundPostings });
+    return readBoundedCandidates({
+      store: this.store,
+      namespace,
+      base,
+      question,
+      asked,
+      named,
+      nearest: nearest?.ordinals ?? [],
+      frequencies,
+      meaningOf,
+      scope,
+      firstRoundPostings: this.firstRoundPostings,
+    });
   }
 
   /**
    * The namespace's count of each of `terms` at `generation`, from the reader's copy (one per
    * namespace and generation) or the store; undefined when a write moved the namespace on.
    */
-  private async documentFrequencies(namespace: string, generation: number, terms: readonly string[]): Promise<ReadonlyMap<string, number> | undefined> {
+  private async documentFrequencies(
+    namespace: string,
+    generation: number,
+    terms: readonly string[],
+  ): Promise<ReadonlyMap<string, number> | undefined> {
     let held = this.frequencies.get(namespace);
     if (!held || held.generation !== generation || held.counts.size > MAX_HELD_FREQUENCIES) {
       held = { generation, counts: new Map() };
@@ -229,7 +274,10 @@ export class StoreReader {
    * call's plan or task, its pack, tags and folder) are read before the call, beside those of
    * the library's own words, read with it.
    */
-  async libraryStateOf(namespaces: readonly string[], texts: readonly string[]): Promise<{ state: IndexState | undefined; holders: string[] }> {
+  async libraryStateOf(
+    namespaces: readonly string[],
+    texts: readonly string[],
+  ): Promise<{ state: IndexState | undefined; holders: string[] }> {
     const libraries: { namespace: string; library: StoredLibrary | undefined }[] = [];
     for (const namespace of namespaces) libraries.push({ namespace, library: await this.library(namespace) });
     const holders = libraries.filter((l) => (l.library?.rows.docs.length ?? 0) > 0);
@@ -240,7 +288,11 @@ export class StoreReader {
   }
 
   /** `library`'s state once the counts of `texts`' terms are known (read from the store if not yet). */
-  private async withCountsOf(namespace: string, library: StoredLibrary, texts: readonly string[]): Promise<IndexState | undefined> {
+  private async withCountsOf(
+    namespace: string,
+    library: StoredLibrary,
+    texts: readonly string[],
+  ): Promise<IndexState | undefined> {
     const wanted = [...callTerms(texts)].filter((t) => !library.documentFrequency.has(t));
     if (wanted.length === 0) return library.state;
     const counts = await this.store.documentFrequencies(namespace, wanted, library.base.generation);
@@ -255,7 +307,8 @@ export class StoreReader {
       if (library.unknownTerms.delete(term)) askedBefore = true;
     }
     // A state whose caches never saw these terms needs no rebuilding; one that scored them as absent does.
-    if (askedBefore) library.state = libraryState(library.base, library.rows, library.documentFrequency, library.unknownTerms);
+    if (askedBefore)
+      library.state = libraryState(library.base, library.rows, library.documentFrequency, library.unknownTerms);
     return library.state;
   }
 
@@ -268,7 +321,10 @@ export class StoreReader {
   async completeTexts(namespace: string, entries: readonly SectionEntry[]): Promise<void> {
     const missing = entries.filter((e) => e.section.text === '');
     if (missing.length === 0) return;
-    const texts = await this.store.sectionTexts(namespace, missing.map((e) => e.section.id));
+    const texts = await this.store.sectionTexts(
+      namespace,
+      missing.map((e) => e.section.id),
+    );
     // These sections were made for this one question (scopedState.ts): nothing else holds them.
     for (const entry of missing) entry.section.text = texts.get(entry.section.id) ?? '';
   }
@@ -304,11 +360,23 @@ export class StoreReader {
     // The words the library tools weigh without a call naming them: the library's own (its
     // sections' terms, front matter, packs and folders) and the catalog's names.
     const terms = new Set(rows.postings.map((p) => p.term));
-    for (const t of callTerms([JSON.stringify(rows.docs), JSON.stringify(base.info.packs), JSON.stringify(base.info.libraryFolders), JSON.stringify(base.entities)])) terms.add(t);
+    for (const t of callTerms([
+      JSON.stringify(rows.docs),
+      JSON.stringify(base.info.packs),
+      JSON.stringify(base.info.libraryFolders),
+      JSON.stringify(base.entities),
+    ]))
+      terms.add(t);
     const documentFrequency = await this.store.documentFrequencies(namespace, [...terms], base.generation);
     if (!documentFrequency) return again();
     const unknownTerms = new Set<string>();
-    return { base, rows, documentFrequency, unknownTerms, state: libraryState(base, rows, documentFrequency, unknownTerms) };
+    return {
+      base,
+      rows,
+      documentFrequency,
+      unknownTerms,
+      state: libraryState(base, rows, documentFrequency, unknownTerms),
+    };
   }
 
   private async readBase(namespace: string): Promise<NamespaceBase | undefined> {
@@ -341,7 +409,9 @@ export class StoreReader {
       const have = entry.vectors && entry.vectors.meaning.model === meaning.model ? entry.vectors : undefined;
       if (!have) {
         const fresh = new StoredVectors(meaning);
-        const catchUp = await this.store.readWindows(namespace, 0, (rows) => fresh.apply({ generation: 0, removed: [] }, [rows], meaning));
+        const catchUp = await this.store.readWindows(namespace, 0, (rows) =>
+          fresh.apply({ generation: 0, removed: [] }, [rows], meaning),
+        );
         fresh.apply({ generation: catchUp.generation, removed: [] }, [], meaning);
         entry.vectors = fresh;
         return fresh;
@@ -357,7 +427,12 @@ export class StoreReader {
 }
 
 /** The question state's meaning source: dense candidate ordinals mapped to store ordinals. */
-function meaningSource(rows: CandidateRows, vectors: StoredVectors, query: Float32Array, nearest: NearestSections): MeaningSource {
+function meaningSource(
+  rows: CandidateRows,
+  vectors: StoredVectors,
+  query: Float32Array,
+  nearest: NearestSections,
+): MeaningSource {
   const ordinals = sortedCandidates(rows).map((c) => c.ordinal);
   const dense = new Map(ordinals.map((o, i) => [o, i]));
   return {
@@ -394,7 +469,9 @@ export interface StoreBacked {
 /** The store-backed engine `engine` is, or undefined for the in-memory engine. */
 export function storeBackedOf(engine: object): StoreBacked | undefined {
   const backed = engine as Partial<StoreBacked>;
-  return backed.storeReader instanceof StoreReader || backed.memoryReader instanceof MemoryReader ? (engine as StoreBacked) : undefined;
+  return backed.storeReader instanceof StoreReader || backed.memoryReader instanceof MemoryReader
+    ? (engine as StoreBacked)
+    : undefined;
 }
 
 /** The embedder id a store-backed engine embeds questions with (null: off or not a store engine). */

@@ -6,7 +6,7 @@
  * the in-memory index holds, term for term.
  */
 import { sha256Hex } from '../chunking/ids';
-import type { MeaningRows } from '../engine';
+import type { MeaningRows } from '../meaning/meaningRows';
 import type { IndexState } from '../indexState';
 import { anchorSampleOrdinals } from '../meaning/questionAnchors';
 import { documentFields, sectionFields } from '../indexing/sectionTerms';
@@ -20,7 +20,8 @@ import type { StoredDoc, StoredMeaning, StoredSectionTerms, StoredWorkspace } fr
  * With `meaning` (Engine.meaningRows) each section carries its int8 windows.
  */
 export function workspaceRows(state: IndexState, meaning?: MeaningRows | null): StoredWorkspace {
-  if (state.folders.length !== 1) throw new Error(`a store namespace holds one workspace folder; this index holds ${state.folders.length}`);
+  if (state.folders.length !== 1)
+    throw new Error(`a store namespace holds one workspace folder; this index holds ${state.folders.length}`);
   const docs: StoredWorkspace['docs'] = [];
   for (const doc of state.docs.values()) docs.push(docRows(state, doc, meaning ?? null));
   const paths = new Set(docs.map((d) => d.doc.path));
@@ -47,16 +48,26 @@ export function workspaceRows(state: IndexState, meaning?: MeaningRows | null): 
 /** The namespace's meaning facts: model, dimension, anchors and the crowd sample's section ids. */
 function storedMeaning(state: IndexState, meaning: MeaningRows, docs: StoredWorkspace['docs']): StoredMeaning {
   let dimension = 0;
-  for (const { sections } of docs) for (const s of sections) if (s.vectors?.codes.length) dimension ||= s.vectors.codes[0].length;
+  for (const { sections } of docs)
+    for (const s of sections) if (s.vectors?.codes.length) dimension ||= s.vectors.codes[0].length;
   const sampleIds: string[] = [];
   for (const o of anchorSampleOrdinals(state.sections.length)) {
     const entry = state.sections[o];
     if (entry) sampleIds.push(entry.section.id);
   }
-  return { model: meaning.model, dimension, anchors: { unrelated: meaning.anchors.unrelated, related: meaning.anchors.related }, sampleIds };
+  return {
+    model: meaning.model,
+    dimension,
+    anchors: { unrelated: meaning.anchors.unrelated, related: meaning.anchors.related },
+    sampleIds,
+  };
 }
 
-function docRows(state: IndexState, doc: Doc, meaning: MeaningRows | null): { doc: StoredDoc; sections: StoredSectionTerms[] } {
+function docRows(
+  state: IndexState,
+  doc: Doc,
+  meaning: MeaningRows | null,
+): { doc: StoredDoc; sections: StoredSectionTerms[] } {
   const fields = documentFields(doc);
   const sections: StoredSectionTerms[] = [];
   doc.sections.forEach((section, position) => {
@@ -87,14 +98,24 @@ function docRows(state: IndexState, doc: Doc, meaning: MeaningRows | null): { do
   const { sections: _sections, ...rest } = doc;
   const titleTerms = [...(state.titleTerms.get(doc.id) ?? [])];
   const contextTerms = [...(state.contextTerms.get(doc.id) ?? [])];
-  const stored: Omit<StoredDoc, 'contentDigest'> = { ...rest, sectionCount: doc.sections.length, titleTerms, contextTerms };
+  const stored: Omit<StoredDoc, 'contentDigest'> = {
+    ...rest,
+    sectionCount: doc.sections.length,
+    titleTerms,
+    contextTerms,
+  };
   const contentDigest = sha256Hex(JSON.stringify([stored, sections]));
   // After the digest: vectors are written by their own digest (the text embedded) and model.
   if (meaning) {
     for (const s of sections) {
       const ordinal = state.sectionOrdinalById.get(s.id)!;
       const windows = meaning.windowsOf(state.sections[ordinal]!);
-      if (windows) s.vectors = { digest: windows.digest, codes: windows.windows.map((w) => w.codes), inverseNorms: windows.windows.map((w) => w.inverseNorm) };
+      if (windows)
+        s.vectors = {
+          digest: windows.digest,
+          codes: windows.windows.map((w) => w.codes),
+          inverseNorms: windows.windows.map((w) => w.inverseNorm),
+        };
     }
   }
   return { doc: { ...stored, contentDigest }, sections };

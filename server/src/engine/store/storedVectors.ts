@@ -29,9 +29,7 @@ export class StoredVectors {
   /** The generation the vectors are in line with (0: none read yet). */
   generation = 0;
 
-  constructor(
-    public meaning: StoredMeaningRows,
-  ) {
+  constructor(public meaning: StoredMeaningRows) {
     this.index = new ExactIndex(meaning.dimension);
   }
 
@@ -83,12 +81,18 @@ export class StoredVectors {
   /** The nearest sections by the exact scan over every window held (SectionVectors.nearest, exact index). */
   nearestExact(query: Float32Array, k = MEANING_CANDIDATES): NearestSections {
     if (this.index.size === 0) return { ordinals: [], outside: null };
-    return this.dedupe(this.index.search(query, k * 3).map((hit) => ({ ordinal: this.ordinalOf[hit.label], cosine: hit.score })), k);
+    return this.dedupe(
+      this.index.search(query, k * 3).map((hit) => ({ ordinal: this.ordinalOf[hit.label], cosine: hit.score })),
+      k,
+    );
   }
 
   /** The nearest sections from the windows the store's vector index proposed, in its order. */
   nearestFrom(hits: NearestWindows['hits'], k = MEANING_CANDIDATES): NearestSections {
-    return this.dedupe(hits.filter((h) => this.labelsOf.has(h.ordinal)), k);
+    return this.dedupe(
+      hits.filter((h) => this.labelsOf.has(h.ordinal)),
+      k,
+    );
   }
 
   /** Windows of one section can crowd the top: each section once, `outside` the last window looked at. */

@@ -1,5 +1,5 @@
 /**
- * The one text analysis used for documents AND queries (DESIGN.md section 4), so a query term can
+ * The one text analysis used for documents AND queries (docs/ARCHITECTURE.md, "Text analysis and candidates"), so a query term can
  * only ever be compared with index terms made the same way.
  *
  * - A plain word is lower-cased; a stop word is dropped; a word of ASCII letters only is reduced

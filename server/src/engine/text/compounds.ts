@@ -72,14 +72,29 @@ function stemJoinedTerm(text: string, a: Span, b: Span): string | null {
  * as a noun or adjective (`rollback`, `setup`, `login`, `checkout`, `shutdown`, `failover`,
  * `teardown`, `walkthrough`, `handoff`).
  */
-const PARTICLES: ReadonlySet<string> = new Set(['back', 'up', 'out', 'in', 'off', 'over', 'down', 'on', 'away', 'through']);
+const PARTICLES: ReadonlySet<string> = new Set([
+  'back',
+  'up',
+  'out',
+  'in',
+  'off',
+  'over',
+  'down',
+  'on',
+  'away',
+  'through',
+]);
 
 /**
  * `terms` (analyzeQuery's, of `text`) with each joinable pair of adjacent words replaced by one
  * compound unit where the first word's unit was. `known(term)` says whether the index holds a
  * term; only joined forms are asked about.
  */
-export function joinCompounds(text: string, terms: readonly QueryTerm[], known: (term: string) => boolean): QueryTerm[] {
+export function joinCompounds(
+  text: string,
+  terms: readonly QueryTerm[],
+  known: (term: string) => boolean,
+): QueryTerm[] {
   const words = wordSpans(text);
   let out: QueryTerm[] | null = null;
   for (let i = 0; i + 1 < words.length; i++) {
@@ -94,7 +109,13 @@ export function joinCompounds(text: string, terms: readonly QueryTerm[], known: 
     const current: QueryTerm[] = out ?? [...terms];
     if (current.some((t) => t.key === joined)) continue;
     const parts = [analyzeWord(first), analyzeWord(second)].filter((p): p is string => p !== null && p !== joined);
-    const unit: QueryTerm = { key: joined, surface: text.slice(a.start, b.end), isIdentifier: true, parts: [...new Set(parts)], compound: true };
+    const unit: QueryTerm = {
+      key: joined,
+      surface: text.slice(a.start, b.end),
+      isIdentifier: true,
+      parts: [...new Set(parts)],
+      compound: true,
+    };
     // The compound takes the place of its first word's unit; the second word's unit goes unless
     // another place in the question asks for it.
     const at = current.findIndex((t) => !t.isIdentifier && t.key === parts[0]);
@@ -113,5 +134,7 @@ export function joinCompounds(text: string, terms: readonly QueryTerm[], known: 
 
 /** True when a word other than the one at `index` analyses to `key`. */
 function usedElsewhere(words: readonly Span[], text: string, index: number, key: string): boolean {
-  return words.some((w, j) => j !== index && j !== index - 1 && !w.identifier && analyzeWord(text.slice(w.start, w.end)) === key);
+  return words.some(
+    (w, j) => j !== index && j !== index - 1 && !w.identifier && analyzeWord(text.slice(w.start, w.end)) === key,
+  );
 }

@@ -100,7 +100,8 @@ export function askedPath(segments: readonly string[]): AskedPath {
   const last = lastPlaceholder(lower);
   const whole = lower.map((s) => (s === PLACEHOLDER ? '*' : s)).join('.');
   const trailing: { term: string; from: number }[] = [];
-  for (let from = Math.max(1, last + 1); from <= lower.length - 2; from++) trailing.push({ term: lower.slice(from).join('.'), from });
+  for (let from = Math.max(1, last + 1); from <= lower.length - 2; from++)
+    trailing.push({ term: lower.slice(from).join('.'), from });
   return { written: [...segments], segments: lower, whole, trailing };
 }
 

@@ -2,7 +2,7 @@
  * The stemmer every index term and query term goes through: Porter's revised algorithm (Porter2,
  * Snowball English; `porter2.ts`), memoised.
  *
- * Porter2 rather than the 1980 algorithm because the seed's examples need it: "deploy",
+ * Porter2 rather than the 1980 algorithm because the contract's examples need it (docs/ARCHITECTURE.md, "Text analysis and candidates"): "deploy",
  * "deploying", "deployed" and "deployment" are one stem (`deploy`), and "rotating" meets
  * "rotate" (`rotat`). The 1980 algorithm split the first four (`deploi` vs `deploy`).
  */

@@ -4,7 +4,7 @@
  * prefixes `past`, `univers`, `later`, `emerg`, `organ` and `inter`; `ogist` -> `og`; `ying` -> `ie` after
  * one consonant; no undoubling of `add`, `ebb`, `err`, `off`).
  *
- * Why Porter2 and not the 1980 algorithm: the seed's own examples need it. Porter 1980 stems
+ * Why Porter2 and not the 1980 algorithm: the contract's own examples need it (docs/ARCHITECTURE.md, "Text analysis and candidates"). Porter 1980 stems
  * "deploy", "deploying" and "deployed" to `deploi` but "deployment" to `deploy`, so "how to
  * deploy" never met "How deployment works"; Porter2 keeps a final `y` after a vowel and gives
  * `deploy` for all four. The unit test runs Snowball's whole published vocabulary (42,649 words,
@@ -92,7 +92,26 @@ const STEP3: readonly [string, string][] = sortedRules([
 ]);
 
 const STEP4 = sortedRules(
-  ['al', 'ance', 'ence', 'er', 'ic', 'able', 'ible', 'ant', 'ement', 'ment', 'ent', 'ism', 'ate', 'iti', 'ous', 'ive', 'ize', 'ion'].map((s): [string, string] => [s, '']),
+  [
+    'al',
+    'ance',
+    'ence',
+    'er',
+    'ic',
+    'able',
+    'ible',
+    'ant',
+    'ement',
+    'ment',
+    'ent',
+    'ism',
+    'ate',
+    'iti',
+    'ous',
+    'ive',
+    'ize',
+    'ion',
+  ].map((s): [string, string] => [s, '']),
 );
 
 /** Longest suffix first, so the first rule that matches is Snowball's `among` choice. */
@@ -184,7 +203,8 @@ class Porter2Word {
   /** True when the word up to `end` ends in a short syllable (Snowball's shortv). */
   private shortSyllableBefore(end: number): boolean {
     const w = this.w;
-    if (end >= 3 && !isVowel(w[end - 1]) && !'wxY'.includes(w[end - 1]) && isVowel(w[end - 2]) && !isVowel(w[end - 3])) return true;
+    if (end >= 3 && !isVowel(w[end - 1]) && !'wxY'.includes(w[end - 1]) && isVowel(w[end - 2]) && !isVowel(w[end - 3]))
+      return true;
     if (end === 2 && !isVowel(w[1]) && isVowel(w[0])) return true;
     return w.slice(0, end).endsWith('past');
   }

@@ -48,9 +48,13 @@ const FRAME_PHRASES = [
   'please',
 ].sort((a, b) => b.length - a.length);
 
-const FRAME = new RegExp(`(^|[^\\p{L}\\p{N}])(?:${FRAME_PHRASES.map(escape).join('|')})(?=$|[^\\p{L}\\p{N}])`, 'giu');
+const FRAME = new RegExp(
+  `(^|[^\\p{L}\\p{N}])(?:${FRAME_PHRASES.map(escapeRegExp).join('|')})(?=$|[^\\p{L}\\p{N}])`,
+  'giu',
+);
 
-const QUESTION_START = /^\s*(how|why|what|what's|when|where|which|who|can|could|should|is|are|does|do|did|will|would)\b/i;
+const QUESTION_START =
+  /^\s*(how|why|what|what's|when|where|which|who|can|could|should|is|are|does|do|did|will|would)\b/i;
 
 /** The question with its framing phrases replaced by spaces. */
 export function stripQuestionFrame(question: string): string {
@@ -62,6 +66,6 @@ export function isQuestion(text: string): boolean {
   return text.trim().endsWith('?') || QUESTION_START.test(text);
 }
 
-function escape(phrase: string): string {
+function escapeRegExp(phrase: string): string {
   return phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/ /g, '\\s+');
 }

@@ -1,5 +1,5 @@
 /**
- * English stop words: dropped from queries and never indexed (DESIGN.md section 4).
+ * English stop words: dropped from queries and never indexed (docs/ARCHITECTURE.md, "Text analysis and candidates").
  *
  * The `workspace_context` words score is the fraction of the query's terms a passage contains, so
  * every query word that carries no topic lowers every passage's score alike and blurs the ranking.

@@ -1,5 +1,5 @@
 /**
- * Token counts are estimates (DESIGN.md section 4): characters / 4, rounded up. Characters are
+ * Token counts are estimates (docs/ARCHITECTURE.md, "Text analysis and candidates"): characters / 4, rounded up. Characters are
  * UTF-16 code units (`text.length`), which is what every budget in the tools is measured against.
  */
 export const CHARS_PER_TOKEN = 4;

@@ -1,5 +1,5 @@
 /**
- * Splits text into word and identifier tokens with their character offsets (DESIGN.md section 4).
+ * Splits text into word and identifier tokens with their character offsets (docs/ARCHITECTURE.md, "Text analysis and candidates").
  *
  * - A plain word is a run of word characters: ASCII letters and digits, and any Unicode letter,
  *   number or combining mark. A run of CJK characters is one token (no word segmentation).

@@ -22,7 +22,10 @@ export class ExactIndex implements VectorIndex {
   private store: Int8VectorStore;
 
   /** @param initialCapacity vectors allocated up front; default 256, grows by doubling. */
-  constructor(readonly dimension: number, initialCapacity = 256) {
+  constructor(
+    readonly dimension: number,
+    initialCapacity = 256,
+  ) {
     this.store = new Int8VectorStore(dimension, initialCapacity);
   }
 
@@ -110,7 +113,8 @@ export class ExactIndex implements VectorIndex {
       }
     }
     const hits: SearchHit[] = [];
-    for (let i = topScores.length - 1; i >= 0; i--) hits.push({ label: store.labels[topSlots[i]], score: topScores[i] });
+    for (let i = topScores.length - 1; i >= 0; i--)
+      hits.push({ label: store.labels[topSlots[i]], score: topScores[i] });
     return hits;
   }
 
@@ -129,7 +133,12 @@ export class ExactIndex implements VectorIndex {
   }
 
   static load(path: string): ExactIndex {
-    const { buf, dimension } = readVectorFileHeader(readFileSync(path), path, { magic: EXACT_INDEX_MAGIC, format: FORMAT, what: 'an exact index file', minBytes: HEADER_BYTES });
+    const { buf, dimension } = readVectorFileHeader(readFileSync(path), path, {
+      magic: EXACT_INDEX_MAGIC,
+      format: FORMAT,
+      what: 'an exact index file',
+      minBytes: HEADER_BYTES,
+    });
     const bad = (why: string) => new Error(`vector index: ${path} ${why}`);
     const { store, end } = Int8VectorStore.deserialize(buf, HEADER_BYTES, dimension, path);
     if (end !== buf.length) throw bad('is truncated or damaged');

@@ -42,11 +42,22 @@ export class GraphIndex implements VectorIndex {
   private outSlots = new Uint32Array(64);
   private outScores = new Float64Array(64);
 
-  constructor(readonly dimension: number, options: HnswOptions = {}, existing?: { store: Int8VectorStore; graph: HnswGraph }) {
-    if (!Number.isInteger(dimension) || dimension < 1) throw new RangeError(`vector index: dimension must be a positive integer (got ${dimension})`);
+  constructor(
+    readonly dimension: number,
+    options: HnswOptions = {},
+    existing?: { store: Int8VectorStore; graph: HnswGraph },
+  ) {
+    if (!Number.isInteger(dimension) || dimension < 1)
+      throw new RangeError(`vector index: dimension must be a positive integer (got ${dimension})`);
     this.opts = { ...HNSW_DEFAULTS, ...options };
     this.store = existing?.store ?? new Int8VectorStore(dimension, Math.max(16, this.opts.initialCapacity));
-    this.graph = existing?.graph ?? new HnswGraph(this.store, { m: this.opts.m, efConstruction: this.opts.efConstruction, seed: this.opts.randomSeed }, this.store.capacity);
+    this.graph =
+      existing?.graph ??
+      new HnswGraph(
+        this.store,
+        { m: this.opts.m, efConstruction: this.opts.efConstruction, seed: this.opts.randomSeed },
+        this.store.capacity,
+      );
   }
 
   get size(): number {
@@ -138,7 +149,9 @@ export class GraphIndex implements VectorIndex {
     }
     const live = store.live;
     const labels = store.labels;
-    const accept = filter ? (slot: number) => live[slot] === 1 && filter(labels[slot]) : (slot: number) => live[slot] === 1;
+    const accept = filter
+      ? (slot: number) => live[slot] === 1 && filter(labels[slot])
+      : (slot: number) => live[slot] === 1;
     const n = this.graph.search(want, Math.max(this.opts.efSearch, want), accept, this.outSlots, this.outScores);
     const hits: SearchHit[] = new Array(n);
     for (let i = 0; i < n; i++) hits[i] = { label: labels[this.outSlots[i]], score: this.outScores[i] };
@@ -184,7 +197,12 @@ export class GraphIndex implements VectorIndex {
 
   /** `load` from the file's bytes already read (`path` names it in errors). */
   static fromBytes(path: string, raw: Buffer, options: HnswOptions = {}): GraphIndex {
-    const { buf, dimension } = readVectorFileHeader(raw, path, { magic: GRAPH_INDEX_MAGIC, format: FORMAT, what: 'an HNSW graph index file', minBytes: HEADER_BYTES });
+    const { buf, dimension } = readVectorFileHeader(raw, path, {
+      magic: GRAPH_INDEX_MAGIC,
+      format: FORMAT,
+      what: 'an HNSW graph index file',
+      minBytes: HEADER_BYTES,
+    });
     const bad = () => new Error(`vector index: ${path} is truncated or damaged`);
     let at = VECTOR_FILE_HEADER_BYTES;
     const m = buf.readUInt32LE(at);
@@ -197,7 +215,14 @@ export class GraphIndex implements VectorIndex {
     const { store, end } = Int8VectorStore.deserialize(buf, HEADER_BYTES, dimension, path);
     at = end;
     const params = { m, efConstruction, seed: 0 };
-    const { graph, end: graphEnd } = readGraphLinks(store, params, { entry, maxLevel, rngState, upperUsed }, buf, at, path);
+    const { graph, end: graphEnd } = readGraphLinks(
+      store,
+      params,
+      { entry, maxLevel, rngState, upperUsed },
+      buf,
+      at,
+      path,
+    );
     if (graphEnd !== buf.length) throw bad();
     return new GraphIndex(dimension, { ...options, m, efConstruction }, { store, graph });
   }

@@ -75,7 +75,11 @@ export class HnswGraph {
   private chosen = new Uint32Array(64);
   private chosenScores = new Float64Array(64);
 
-  constructor(private readonly store: Int8VectorStore, params: HnswGraphParams, capacity: number) {
+  constructor(
+    private readonly store: Int8VectorStore,
+    params: HnswGraphParams,
+    capacity: number,
+  ) {
     this.m = params.m;
     this.m0 = 2 * params.m;
     this.efConstruction = params.efConstruction;
@@ -96,7 +100,14 @@ export class HnswGraph {
 
   /** Bytes of the graph's arrays (allocated capacity). */
   get bytes(): number {
-    return this.links0.byteLength + this.count0.byteLength + this.levels.byteLength + this.upperAt.byteLength + this.upper.byteLength + this.visited.byteLength;
+    return (
+      this.links0.byteLength +
+      this.count0.byteLength +
+      this.levels.byteLength +
+      this.upperAt.byteLength +
+      this.upper.byteLength +
+      this.visited.byteLength
+    );
   }
 
   /** Makes room for slots below `capacity` (the store's capacity: the two grow together). */
@@ -120,7 +131,8 @@ export class HnswGraph {
     this.levels[slot] = level;
     if (level > 0) {
       const need = this.upperUsed + level * (1 + this.m);
-      if (need > this.upper.length) this.upper = grown(this.upper, new Uint32Array(Math.max(need, this.upper.length * 2)));
+      if (need > this.upper.length)
+        this.upper = grown(this.upper, new Uint32Array(Math.max(need, this.upper.length * 2)));
       this.upperAt[slot] = this.upperUsed;
       this.upper.fill(0, this.upperUsed, need);
       this.upperUsed = need;
@@ -158,7 +170,13 @@ export class HnswGraph {
    * the caller), best first, into `outSlots`/`outScores`; returns how many. `ef` is the candidate
    * list (at least `k`); `accept` says which slots may be returned (all are walked through).
    */
-  search(k: number, ef: number, accept: (slot: number) => boolean, outSlots: Uint32Array, outScores: Float64Array): number {
+  search(
+    k: number,
+    ef: number,
+    accept: (slot: number) => boolean,
+    outSlots: Uint32Array,
+    outScores: Float64Array,
+  ): number {
     if (this.entry < 0 || k <= 0) return 0;
     this.queryBase = 0;
     this.queryInverseNorm = this.store.queryInverseNorm;
@@ -220,13 +238,21 @@ export class HnswGraph {
   /** Cosine of the current query with a slot. */
   private score(slot: number): number {
     const store = this.store;
-    return store.dotCodes(this.queryBase, (slot + 1) * store.stride, store.stride) * this.queryInverseNorm * store.inverseNorms[slot];
+    return (
+      store.dotCodes(this.queryBase, (slot + 1) * store.stride, store.stride) *
+      this.queryInverseNorm *
+      store.inverseNorms[slot]
+    );
   }
 
   /** Cosine of two slots' vectors. */
   private pairScore(a: number, b: number): number {
     const store = this.store;
-    return store.dotCodes((a + 1) * store.stride, (b + 1) * store.stride, store.stride) * store.inverseNorms[a] * store.inverseNorms[b];
+    return (
+      store.dotCodes((a + 1) * store.stride, (b + 1) * store.stride, store.stride) *
+      store.inverseNorms[a] *
+      store.inverseNorms[b]
+    );
   }
 
   /** Walks `level` greedily towards the query from `start`; leaves the closest slot found and its score in `greedySlot`/`greedyScore`. */
@@ -257,7 +283,14 @@ export class HnswGraph {
    * left in `results` (weakest on top). Slots `accept` refuses are walked through but not kept;
    * `skip` (the slot being linked) is neither.
    */
-  private searchLevel(start: number, startScore: number, ef: number, level: number, accept: (slot: number) => boolean, skip: number): void {
+  private searchLevel(
+    start: number,
+    startScore: number,
+    ef: number,
+    level: number,
+    accept: (slot: number) => boolean,
+    skip: number,
+  ): void {
     const visited = this.visited;
     if (++this.generation === 0xffffffff) {
       visited.fill(0);

@@ -42,7 +42,14 @@ export function writeGraphLinks(graph: HnswGraph, buf: Buffer, offset: number, n
  * is at the top level (a damaged file would otherwise send a search out of bounds). `what` names
  * the file in errors.
  */
-export function readGraphLinks(store: Int8VectorStore, params: HnswGraphParams, saved: SavedGraphHeader, buf: Buffer, offset: number, what: string): { graph: HnswGraph; end: number } {
+export function readGraphLinks(
+  store: Int8VectorStore,
+  params: HnswGraphParams,
+  saved: SavedGraphHeader,
+  buf: Buffer,
+  offset: number,
+  what: string,
+): { graph: HnswGraph; end: number } {
   const bad = () => new Error(`vector index: ${what} is truncated or damaged`);
   const n = store.count;
   const graph = new HnswGraph(store, params, store.capacity);
@@ -63,7 +70,10 @@ export function readGraphLinks(store: Int8VectorStore, params: HnswGraphParams, 
   graph.entry = saved.entry;
   graph.maxLevel = saved.maxLevel;
   graph.rngState = saved.rngState >>> 0;
-  if (n === 0 ? saved.entry !== -1 : saved.entry < 0 || saved.entry >= n || graph.levels[saved.entry] !== saved.maxLevel) throw bad();
+  if (
+    n === 0 ? saved.entry !== -1 : saved.entry < 0 || saved.entry >= n || graph.levels[saved.entry] !== saved.maxLevel
+  )
+    throw bad();
   const width = 1 + graph.m;
   for (let slot = 0; slot < n; slot++) {
     const count = graph.count0[slot];

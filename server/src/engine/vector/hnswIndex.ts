@@ -54,7 +54,9 @@ export function loadHnswlib(loader?: HnswLoader): { lib: HnswlibModule } | { err
     if (typeof lib?.HierarchicalNSW !== 'function') throw new Error('the module has no HierarchicalNSW class');
     result = { lib };
   } catch (err) {
-    result = { error: `hnswlib-node could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})` };
+    result = {
+      error: `hnswlib-node could not be loaded (${err instanceof Error ? err.message.split('\n')[0] : String(err)})`,
+    };
   }
   if (!loader) defaultLoad = result;
   return result;
@@ -79,7 +81,12 @@ export class HnswIndex implements VectorIndex {
   private store: Int8VectorStore;
   private readonly opts: Required<HnswOptions>;
 
-  constructor(lib: HnswlibModule, readonly dimension: number, options: HnswOptions = {}, existing?: { raw: Hnswlib.HierarchicalNSW; store: Int8VectorStore }) {
+  constructor(
+    lib: HnswlibModule,
+    readonly dimension: number,
+    options: HnswOptions = {},
+    existing?: { raw: Hnswlib.HierarchicalNSW; store: Int8VectorStore },
+  ) {
     this.opts = { ...DEFAULTS, ...options };
     this.index = existing?.raw ?? new lib.HierarchicalNSW('cosine', dimension);
     this.store = existing?.store ?? new Int8VectorStore(dimension, 256);
@@ -240,15 +247,30 @@ export class HnswIndex implements VectorIndex {
   }
 
   /** The index from hnswlib's loaded graph and the store's bytes, once they are known to belong together. */
-  private static assemble(lib: HnswlibModule, path: string, header: StoreHeader, raw: Hnswlib.HierarchicalNSW, options: HnswOptions): HnswIndex {
+  private static assemble(
+    lib: HnswlibModule,
+    path: string,
+    header: StoreHeader,
+    raw: Hnswlib.HierarchicalNSW,
+    options: HnswOptions,
+  ): HnswIndex {
     const storeFile = hnswStorePath(path);
     const { store, end } = Int8VectorStore.deserialize(header.buf, STORE_HEADER_BYTES, header.dimension, storeFile);
     if (end !== header.buf.length) throw new Error(`vector index: ${storeFile} is truncated or damaged`);
     const labels = raw.getIdsList();
-    if (raw.getNumDimensions() !== header.dimension || labels.length !== store.count || labels.some((label) => !store.slotOf.has(label))) {
+    if (
+      raw.getNumDimensions() !== header.dimension ||
+      labels.length !== store.count ||
+      labels.some((label) => !store.slotOf.has(label))
+    ) {
       throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
     }
-    return new HnswIndex(lib, header.dimension, { ...options, m: header.m, efConstruction: header.efConstruction }, { raw, store });
+    return new HnswIndex(
+      lib,
+      header.dimension,
+      { ...options, m: header.m, efConstruction: header.efConstruction },
+      { raw, store },
+    );
   }
 }
 
@@ -265,14 +287,20 @@ interface StoreHeader {
  */
 function readStoreHeader(path: string, raw: Buffer): StoreHeader {
   const storeFile = hnswStorePath(path);
-  const { buf, dimension } = readVectorFileHeader(raw, storeFile, { magic: HNSW_STORE_MAGIC, format: STORE_FORMAT, what: 'an HNSW store file', minBytes: STORE_HEADER_BYTES });
+  const { buf, dimension } = readVectorFileHeader(raw, storeFile, {
+    magic: HNSW_STORE_MAGIC,
+    format: STORE_FORMAT,
+    what: 'an HNSW store file',
+    minBytes: STORE_HEADER_BYTES,
+  });
   let size: number;
   try {
     size = statSync(path).size;
   } catch (err) {
     throw new Error(`vector index: cannot read HNSW index ${path}: ${(err as Error).message}`);
   }
-  if (size !== buf.readDoubleLE(20)) throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
+  if (size !== buf.readDoubleLE(20))
+    throw new Error(`vector index: ${path} does not match ${storeFile} (saved by an interrupted write?)`);
   return { buf, dimension, m: buf.readUInt32LE(12), efConstruction: buf.readUInt32LE(16) };
 }
 
@@ -283,7 +311,12 @@ function readStoreHeader(path: string, raw: Buffer): StoreHeader {
  */
 export function readHnswlibStore(path: string, raw: Buffer): Int8VectorStore {
   const header = readStoreHeader(path, raw);
-  const { store, end } = Int8VectorStore.deserialize(header.buf, STORE_HEADER_BYTES, header.dimension, hnswStorePath(path));
+  const { store, end } = Int8VectorStore.deserialize(
+    header.buf,
+    STORE_HEADER_BYTES,
+    header.dimension,
+    hnswStorePath(path),
+  );
   if (end !== header.buf.length) throw new Error(`vector index: ${hnswStorePath(path)} is truncated or damaged`);
   return store;
 }

@@ -16,4 +16,10 @@ export interface HnswOptions {
   randomSeed?: number;
 }
 
-export const HNSW_DEFAULTS: Required<HnswOptions> = { m: 16, efConstruction: 200, efSearch: 64, initialCapacity: 1024, randomSeed: 100 };
+export const HNSW_DEFAULTS: Required<HnswOptions> = {
+  m: 16,
+  efConstruction: 200,
+  efSearch: 64,
+  initialCapacity: 1024,
+  randomSeed: 100,
+};

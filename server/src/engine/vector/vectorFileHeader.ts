@@ -16,10 +16,15 @@ export function writeVectorFileHeader(buf: Buffer, magic: string, format: number
  * the error) and returns them 4-byte aligned, as the int8 store's typed arrays need, with the
  * dimension. Errors name the file: not this kind, another format, truncated or damaged.
  */
-export function readVectorFileHeader(buf: Buffer, file: string, expected: { magic: string; format: number; what: string; minBytes: number }): { buf: Buffer; dimension: number } {
+export function readVectorFileHeader(
+  buf: Buffer,
+  file: string,
+  expected: { magic: string; format: number; what: string; minBytes: number },
+): { buf: Buffer; dimension: number } {
   const aligned = buf.byteOffset % 4 === 0 ? buf : Buffer.from(buf);
   const bad = (why: string) => new Error(`vector index: ${file} ${why}`);
-  if (aligned.length < expected.minBytes || aligned.toString('latin1', 0, 4) !== expected.magic) throw bad(`is not ${expected.what}`);
+  if (aligned.length < expected.minBytes || aligned.toString('latin1', 0, 4) !== expected.magic)
+    throw bad(`is not ${expected.what}`);
   const format = aligned.readUInt32LE(4);
   if (format !== expected.format) throw bad(`has format ${format}, expected ${expected.format}`);
   const dimension = aligned.readUInt32LE(8);

@@ -1,5 +1,5 @@
 /**
- * Nearest-neighbour search over embeddings (DESIGN.md section 4): candidates by meaning.
+ * Nearest-neighbour search over embeddings (docs/ARCHITECTURE.md, "Text analysis and candidates"): candidates by meaning.
  *
  * Three implementations behind one interface, all holding the vectors once as int8 codes with a
  * norm each in one contiguous store (vectorStore.ts), which answers `similarity` (the ranker's
@@ -18,7 +18,14 @@ import { closeSync, openSync, readFileSync, readSync } from 'node:fs';
 import { open, readFile } from 'node:fs/promises';
 import { ExactIndex, EXACT_INDEX_MAGIC } from './exactIndex';
 import { GraphIndex, GRAPH_INDEX_MAGIC } from './graphIndex';
-import { HnswIndex, hnswStorePath, loadHnswlib, readHnswlibStore, type HnswlibModule, type HnswLoader } from './hnswIndex';
+import {
+  HnswIndex,
+  hnswStorePath,
+  loadHnswlib,
+  readHnswlibStore,
+  type HnswlibModule,
+  type HnswLoader,
+} from './hnswIndex';
 import type { HnswOptions } from './hnswOptions';
 import type { Int8VectorStore } from './vectorStore';
 
@@ -82,8 +89,15 @@ export function vectorBackendStatus(choice: VectorBackendChoice = 'auto', loader
   if (choice === 'exact') return { backend: 'exact', reason: 'the exact cosine scan, as configured' };
   if (choice === 'hnswlib') {
     const loaded = loadHnswlib(loader);
-    if ('lib' in loaded) return { backend: 'hnswlib', reason: 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)' };
-    return { backend: 'hnsw', reason: `hnswlib configured, but ${loaded.error}; using the built-in HNSW graph over the int8 vector store` };
+    if ('lib' in loaded)
+      return {
+        backend: 'hnswlib',
+        reason: 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)',
+      };
+    return {
+      backend: 'hnsw',
+      reason: `hnswlib configured, but ${loaded.error}; using the built-in HNSW graph over the int8 vector store`,
+    };
   }
   return { backend: 'hnsw', reason: 'the built-in HNSW graph over the int8 vector store' };
 }
@@ -103,7 +117,8 @@ export interface CreateVectorIndexOptions {
 
 /** Creates an empty index of the chosen kind. */
 export function createVectorIndex(dimension: number, options: CreateVectorIndexOptions = {}): VectorIndex {
-  if (!Number.isInteger(dimension) || dimension < 1) throw new RangeError(`vector index: dimension must be a positive integer (got ${dimension})`);
+  if (!Number.isInteger(dimension) || dimension < 1)
+    throw new RangeError(`vector index: dimension must be a positive integer (got ${dimension})`);
   const backend = options.backend ?? 'auto';
   if (backend === 'exact') return new ExactIndex(dimension);
   if (backend === 'hnswlib') {
@@ -125,8 +140,16 @@ export interface LoadVectorIndexOptions extends CreateVectorIndexOptions {
 }
 
 /** Throws for `foreign: 'refuse'` when the saved kind is not the chosen one. */
-function refuseForeign(path: string, from: VectorIndexKind, wanted: VectorIndexKind, options: LoadVectorIndexOptions): void {
-  if (options.foreign === 'refuse' && from !== wanted) throw new Error(`vector index: ${path} was saved by the ${BACKEND_NAMES[from]}, the ${BACKEND_NAMES[wanted]} is chosen`);
+function refuseForeign(
+  path: string,
+  from: VectorIndexKind,
+  wanted: VectorIndexKind,
+  options: LoadVectorIndexOptions,
+): void {
+  if (options.foreign === 'refuse' && from !== wanted)
+    throw new Error(
+      `vector index: ${path} was saved by the ${BACKEND_NAMES[from]}, the ${BACKEND_NAMES[wanted]} is chosen`,
+    );
 }
 
 /** What a saved index file at `path` is, by its first bytes. */
@@ -154,7 +177,8 @@ function codesOfStore(store: Int8VectorStore): CodesSource {
   return {
     count: store.liveCount,
     *each() {
-      for (let slot = 0; slot < store.count; slot++) if (store.live[slot] === 1) yield [store.labels[slot], store.quantizedOf(slot)];
+      for (let slot = 0; slot < store.count; slot++)
+        if (store.live[slot] === 1) yield [store.labels[slot], store.quantizedOf(slot)];
     },
   };
 }
@@ -164,25 +188,49 @@ function codesOfStore(store: Int8VectorStore): CodesSource {
  * to it so its cosines stay the same: the built-in graph and the exact scan take the codes as they
  * are; hnswlib-node takes them dequantized (quantized again, they give the same codes).
  */
-function rebuildTarget(path: string, from: VectorIndexKind, source: CodesSource, dimension: number, options: LoadVectorIndexOptions) {
+function rebuildTarget(
+  path: string,
+  from: VectorIndexKind,
+  source: CodesSource,
+  dimension: number,
+  options: LoadVectorIndexOptions,
+) {
   const target = createVectorIndex(dimension, options);
-  options.log?.(`vector index: ${path} was saved by the ${BACKEND_NAMES[from]}; building the ${BACKEND_NAMES[target.kind]} from its int8 vectors (${source.count}), once`);
+  options.log?.(
+    `vector index: ${path} was saved by the ${BACKEND_NAMES[from]}; building the ${BACKEND_NAMES[target.kind]} from its int8 vectors (${source.count}), once`,
+  );
   const add = (label: number, { codes, inverseNorm }: { codes: Int8Array; inverseNorm: number }) => {
     if (target instanceof GraphIndex || target instanceof ExactIndex) target.addQuantized(label, codes, inverseNorm);
-    else target.add(label, Float32Array.from(codes, (c) => c * inverseNorm));
+    else
+      target.add(
+        label,
+        Float32Array.from(codes, (c) => c * inverseNorm),
+      );
   };
   return { target, add };
 }
 
 /** `source`'s vectors in a new index of the chosen backend (rebuildTarget). */
-function rebuildAs(path: string, from: VectorIndexKind, source: CodesSource, dimension: number, options: LoadVectorIndexOptions): VectorIndex {
+function rebuildAs(
+  path: string,
+  from: VectorIndexKind,
+  source: CodesSource,
+  dimension: number,
+  options: LoadVectorIndexOptions,
+): VectorIndex {
   const { target, add } = rebuildTarget(path, from, source, dimension, options);
   for (const [label, codes] of source.each()) add(label, codes);
   return target;
 }
 
 /** `rebuildAs`, yielding to the event loop every 512 vectors (a graph insertion is ~1 ms at 250k). */
-async function rebuildAsAsync(path: string, from: VectorIndexKind, source: CodesSource, dimension: number, options: LoadVectorIndexOptions): Promise<VectorIndex> {
+async function rebuildAsAsync(
+  path: string,
+  from: VectorIndexKind,
+  source: CodesSource,
+  dimension: number,
+  options: LoadVectorIndexOptions,
+): Promise<VectorIndex> {
   const { target, add } = rebuildTarget(path, from, source, dimension, options);
   let done = 0;
   for (const [label, codes] of source.each()) {
@@ -192,7 +240,11 @@ async function rebuildAsAsync(path: string, from: VectorIndexKind, source: Codes
   return target;
 }
 
-const BACKEND_NAMES: Record<VectorIndexKind, string> = { hnsw: 'built-in HNSW graph', hnswlib: 'hnswlib-node index', exact: 'exact scan' };
+const BACKEND_NAMES: Record<VectorIndexKind, string> = {
+  hnsw: 'built-in HNSW graph',
+  hnswlib: 'hnswlib-node index',
+  exact: 'exact scan',
+};
 
 /** The kind `options` choose (`auto`: the graph; `hnswlib` where the addon does not load: the graph). */
 function wantedKind(options: LoadVectorIndexOptions): VectorIndexKind {
@@ -222,10 +274,18 @@ export function loadVectorIndex(path: string, options: LoadVectorIndexOptions = 
   const wanted = wantedKind(options);
   refuseForeign(path, kind, wanted, options);
   if (kind === 'hnswlib' && wanted !== 'hnswlib') {
-    const store = readHnswlibStore(path, readStoreFile(path, () => readFileSync(hnswStorePath(path))));
+    const store = readHnswlibStore(
+      path,
+      readStoreFile(path, () => readFileSync(hnswStorePath(path))),
+    );
     return rebuildAs(path, kind, codesOfStore(store), store.dimension, options);
   }
-  const index = kind === 'exact' ? ExactIndex.load(path) : kind === 'hnsw' ? GraphIndex.load(path, options.hnsw) : HnswIndex.load(hnswlibFor(path, options.loader), path, options.hnsw);
+  const index =
+    kind === 'exact'
+      ? ExactIndex.load(path)
+      : kind === 'hnsw'
+        ? GraphIndex.load(path, options.hnsw)
+        : HnswIndex.load(hnswlibFor(path, options.loader), path, options.hnsw);
   return kind === wanted ? index : rebuildAs(path, kind, codesOfIndex(index), index.dimension, options);
 }
 
@@ -276,7 +336,9 @@ export async function loadVectorIndexAsync(path: string, options: LoadVectorInde
 }
 
 function noStoreFile(path: string, err: unknown): Error {
-  return new Error(`vector index: ${path} has no readable store file ${hnswStorePath(path)}: ${(err as Error).message}`);
+  return new Error(
+    `vector index: ${path} has no readable store file ${hnswStorePath(path)}: ${(err as Error).message}`,
+  );
 }
 
 function readStoreFile(path: string, read: () => Buffer): Buffer {

@@ -25,7 +25,6 @@
 import { createWasmMemory, int8DotOver, WASM_PAGE as PAGE, type Int8Dot, type WasmMemory } from './int8Dot';
 import { checkDimension, checkLabel } from './vectorChecks';
 
-
 export class Int8VectorStore {
   /** Codes per row: `dimension` rounded up to a multiple of 16 (the padding is zero). */
   readonly stride: number;
@@ -52,7 +51,10 @@ export class Int8VectorStore {
   liveCount = 0;
 
   /** @param initialCapacity slots allocated up front; default 256, doubles when full. */
-  constructor(readonly dimension: number, initialCapacity = 256) {
+  constructor(
+    readonly dimension: number,
+    initialCapacity = 256,
+  ) {
     const cap = Math.max(1, initialCapacity);
     this.stride = Math.ceil(dimension / 16) * 16;
     this.memory = createWasmMemory(Math.ceil(((cap + 1) * this.stride) / PAGE));
@@ -88,7 +90,8 @@ export class Int8VectorStore {
    */
   appendQuantized(label: number, codes: ArrayLike<number>, inverseNorm: number): number {
     checkLabel(label);
-    if (codes.length !== this.dimension) throw new RangeError(`vector store: expected ${this.dimension} codes, got ${codes.length}`);
+    if (codes.length !== this.dimension)
+      throw new RangeError(`vector store: expected ${this.dimension} codes, got ${codes.length}`);
     const slot = this.newSlot(label);
     this.codes.set(codes, (slot + 1) * this.stride);
     this.inverseNorms[slot] = inverseNorm;
@@ -226,7 +229,13 @@ export class Int8VectorStore {
    * Reads what `serialize` wrote (`buf` 4-aligned). The arrays are copied out of `buf` with room
    * for `spare` more slots. Throws a message naming what is wrong; `what` names the file.
    */
-  static deserialize(buf: Buffer, offset: number, dimension: number, what: string, spare = 0): { store: Int8VectorStore; end: number } {
+  static deserialize(
+    buf: Buffer,
+    offset: number,
+    dimension: number,
+    what: string,
+    spare = 0,
+  ): { store: Int8VectorStore; end: number } {
     const bad = (why: string) => new Error(`vector index: ${what} ${why}`);
     if (offset + 4 > buf.length) throw bad('is truncated or damaged');
     const n = buf.readUInt32LE(offset);
@@ -260,7 +269,8 @@ export class Int8VectorStore {
   grow(capacity: number): void {
     if (capacity <= this.capacity) return;
     const bytes = (capacity + 1) * this.stride;
-    if (bytes > this.memory.buffer.byteLength) this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
+    if (bytes > this.memory.buffer.byteLength)
+      this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
     // Growing detaches the old buffer: view the new one.
     this.codes = new Int8Array(this.memory.buffer, 0, bytes);
     const norms = new Float32Array(capacity);

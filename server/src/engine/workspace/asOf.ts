@@ -1,5 +1,5 @@
 /**
- * `asOf`: which commit a repository was at, at a time or at a named commit (DESIGN.md section 3).
+ * `asOf`: which commit a repository was at, at a time or at a named commit (docs/ARCHITECTURE.md, "Identity, commits, freshness").
  */
 import { defaultGitRunner } from './gitHelper';
 import { GIT_LOG_SAFE_OPTIONS, GitUnavailableError, type GitRunner } from './gitRunner';
@@ -19,7 +19,7 @@ export type AsOfFailure =
   | 'unknown-commit';
 
 export type AsOfResolution =
-  | { ok: true; commit: string; /** Committer time of `commit`, epoch ms. */ commitTime: number }
+  | { ok: true; commit: string /** Committer time of `commit`, epoch ms. */; commitTime: number }
   | { ok: false; reason: AsOfFailure; message: string };
 
 /** `YYYY-MM-DD`, optionally with `THH:MM[:SS[.fff]]` (or a space for `T`) and a zone. */
@@ -93,38 +93,70 @@ export async function resolveAsOf(
     }
     const shallow = inside.stdout.split('\n')[1] === 'true';
     const head = await runner.run(['rev-parse', '--verify', '--quiet', 'HEAD^{commit}'], absRoot);
-    if (head.code !== 0) return fail('no-commits', `asOf needs git history, but the repository at ${absRoot} has no commits yet`);
+    if (head.code !== 0)
+      return fail('no-commits', `asOf needs git history, but the repository at ${absRoot} has no commits yet`);
 
     const time = parseIsoDateTime(text);
     if (time !== null) {
       const seconds = Math.floor(time / 1000);
       // Before 1970 no commit can be found by git's date filter; say so instead of asking it.
-      if (seconds < 0) return fail('before-history', `asOf ${new Date(time).toISOString()} is before the repository's history`);
+      if (seconds < 0)
+        return fail('before-history', `asOf ${new Date(time).toISOString()} is before the repository's history`);
       // `@<seconds> +0000`, not `@<seconds>`: git reads a bare `@<number>` under 9 digits (any time
       // before 1973) as something else and answers with HEAD.
-      const found = await runner.run(['log', ...GIT_LOG_SAFE_OPTIONS, '-1', '--first-parent', `--before=@${seconds} +0000`, '--format=%H %ct', 'HEAD', '--'], absRoot);
+      const found = await runner.run(
+        [
+          'log',
+          ...GIT_LOG_SAFE_OPTIONS,
+          '-1',
+          '--first-parent',
+          `--before=@${seconds} +0000`,
+          '--format=%H %ct',
+          'HEAD',
+          '--',
+        ],
+        absRoot,
+      );
       const parsed = parseCommitLine(found.stdout);
       if (found.code === 0 && parsed) return { ok: true, ...parsed };
       const iso = new Date(time).toISOString();
       if (shallow) {
-        return fail('shallow', `asOf ${iso}: this shallow clone holds no commit that old; fetch more history (git fetch --unshallow) to read the workspace as of that time`);
+        return fail(
+          'shallow',
+          `asOf ${iso}: this shallow clone holds no commit that old; fetch more history (git fetch --unshallow) to read the workspace as of that time`,
+        );
       }
-      const first = await runner.run(['log', ...GIT_LOG_SAFE_OPTIONS, '-1', '--max-parents=0', '--format=%ct', 'HEAD', '--'], absRoot);
+      const first = await runner.run(
+        ['log', ...GIT_LOG_SAFE_OPTIONS, '-1', '--max-parents=0', '--format=%ct', 'HEAD', '--'],
+        absRoot,
+      );
       const firstSeconds = Number(first.stdout.trim());
-      const since = first.stdout.trim() !== '' && Number.isFinite(firstSeconds) ? new Date(firstSeconds * 1000).toISOString() : '';
-      return fail('before-history', `asOf ${iso} is before the repository's history${since ? `, which starts at ${since}` : ''}`);
+      const since =
+        first.stdout.trim() !== '' && Number.isFinite(firstSeconds) ? new Date(firstSeconds * 1000).toISOString() : '';
+      return fail(
+        'before-history',
+        `asOf ${iso} is before the repository's history${since ? `, which starts at ${since}` : ''}`,
+      );
     }
 
     const verified = await runner.run(['rev-parse', '--verify', '--quiet', `${text}^{commit}`], absRoot);
     if (verified.code !== 0) {
       return shallow
-        ? fail('shallow', `asOf "${text}" names no commit in this shallow clone; it may be outside the fetched history (git fetch --unshallow)`)
+        ? fail(
+            'shallow',
+            `asOf "${text}" names no commit in this shallow clone; it may be outside the fetched history (git fetch --unshallow)`,
+          )
         : fail('unknown-commit', `asOf "${text}" names no commit in the repository at ${absRoot}`);
     }
     const sha = verified.stdout.trim();
-    const shown = await runner.run(['log', ...GIT_LOG_SAFE_OPTIONS, '-1', '--no-walk', '--format=%H %ct', sha, '--'], absRoot);
+    const shown = await runner.run(
+      ['log', ...GIT_LOG_SAFE_OPTIONS, '-1', '--no-walk', '--format=%H %ct', sha, '--'],
+      absRoot,
+    );
     const parsed = parseCommitLine(shown.stdout);
-    return parsed ? { ok: true, ...parsed } : fail('unknown-commit', `asOf "${text}" resolved to ${sha}, which git cannot show`);
+    return parsed
+      ? { ok: true, ...parsed }
+      : fail('unknown-commit', `asOf "${text}" resolved to ${sha}, which git cannot show`);
   } catch (error) {
     if (error instanceof GitUnavailableError) return fail('no-git', `asOf needs git history: ${error.message}`);
     return fail('no-git', `asOf could not read git history: ${(error as Error).message}`);

@@ -33,7 +33,8 @@ export class CatFileBatch {
   read(objectId: string): Promise<Buffer | null> {
     if (this.disposed) return Promise.reject(new Error('git cat-file: reader was disposed'));
     if (this.failure) return Promise.reject(this.failure);
-    if (!/^[0-9a-f]{4,64}$/i.test(objectId)) return Promise.reject(new Error(`git cat-file: "${objectId}" is not an object id`));
+    if (!/^[0-9a-f]{4,64}$/i.test(objectId))
+      return Promise.reject(new Error(`git cat-file: "${objectId}" is not an object id`));
     const child = this.start();
     return new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject });

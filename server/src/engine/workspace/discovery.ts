@@ -28,17 +28,17 @@ import { promises as fs } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Problem } from '../model';
-import { compileSourceGlobs, type SourceGlobs, type SourceMatcher, type SourceRole, ALWAYS_SKIPPED_DIRS } from './globs';
+import {
+  compileSourceGlobs,
+  type SourceGlobs,
+  type SourceMatcher,
+  type SourceRole,
+  ALWAYS_SKIPPED_DIRS,
+} from './globs';
 import { IgnoreChain } from './ignoreRules';
 import { GUARDED_OPEN_FLAGS, readSmallFile } from './readGuard';
 import { isWithin, joinPosix, relativePosix, relativeTo, workspacePath, type WorkspaceFolderRef } from './paths';
-import {
-  findEnclosingWorkTree,
-  hasGitEntry,
-  infoExcludePath,
-  isExportedRepoRoot,
-  type RootReason,
-} from './repoRoots';
+import { findEnclosingWorkTree, hasGitEntry, infoExcludePath, isExportedRepoRoot, type RootReason } from './repoRoots';
 
 export { DiskFileSource } from './diskFileSource';
 export type { RootReason } from './repoRoots';
@@ -178,7 +178,10 @@ class Walker {
     this.matcher = compileSourceGlobs(options.globs);
     this.maxFileSize = options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
     this.concurrency = Math.min(256, Math.max(1, Math.floor(options.concurrency ?? DEFAULT_DISCOVERY_CONCURRENCY)));
-    this.probeDepth = Math.min(8, Math.max(0, Math.floor(options.nestedRepoProbeDepth ?? DEFAULT_NESTED_REPO_PROBE_DEPTH)));
+    this.probeDepth = Math.min(
+      8,
+      Math.max(0, Math.floor(options.nestedRepoProbeDepth ?? DEFAULT_NESTED_REPO_PROBE_DEPTH)),
+    );
     this.known = options.known;
   }
 
@@ -211,7 +214,13 @@ class Walker {
     try {
       real = await fs.realpath(abs);
     } catch (error) {
-      this.problem(folder.name, '', 'warning', 'workspace.unreadable-folder', `Workspace folder ${abs} cannot be read: ${reason(error)}.`);
+      this.problem(
+        folder.name,
+        '',
+        'warning',
+        'workspace.unreadable-folder',
+        `Workspace folder ${abs} cannot be read: ${reason(error)}.`,
+      );
       this.addRoot(index, '', abs, ['folder'], null);
       return null;
     }
@@ -259,7 +268,13 @@ class Walker {
   }
 
   private refuseOutside(folder: number, rel: string, real: string): void {
-    this.problem(this.folders[folder].name, rel, 'warning', 'workspace.symlink-outside', `Symbolic link points outside the served folders (to ${real}); not followed.`);
+    this.problem(
+      this.folders[folder].name,
+      rel,
+      'warning',
+      'workspace.symlink-outside',
+      `Symbolic link points outside the served folders (to ${real}); not followed.`,
+    );
   }
 
   private isOtherFolderRoot(real: string, folder: number): boolean {
@@ -295,8 +310,15 @@ class Walker {
       entries = await fs.readdir(task.abs, { withFileTypes: true });
     } catch (error) {
       if (task.probe !== undefined) return; // ignored content: nothing to report
-      this.problem(folder.name, task.rel, 'warning', 'workspace.unreadable-dir', `Directory cannot be read: ${reason(error)}.`);
-      if (task.root === null) this.addRoot(task.folder, '', task.abs, ['folder'], this.enclosingGit[task.folder] ? task.abs : null);
+      this.problem(
+        folder.name,
+        task.rel,
+        'warning',
+        'workspace.unreadable-dir',
+        `Directory cannot be read: ${reason(error)}.`,
+      );
+      if (task.root === null)
+        this.addRoot(task.folder, '', task.abs, ['folder'], this.enclosingGit[task.folder] ? task.abs : null);
       return;
     }
     let chain = task.chain;
@@ -379,7 +401,13 @@ class Walker {
       if (!entry.isDirectory() || ALWAYS_SKIPPED_DIRS.has(entry.name)) continue;
       const rel = joinPosix(task.rel, entry.name);
       if (this.matcher.isIgnored(rel)) continue;
-      queue.push({ ...task, abs: path.join(task.abs, entry.name), real: path.join(task.real, entry.name), rel, probe: levels - 1 });
+      queue.push({
+        ...task,
+        abs: path.join(task.abs, entry.name),
+        real: path.join(task.real, entry.name),
+        rel,
+        probe: levels - 1,
+      });
     }
   }
 
@@ -392,13 +420,20 @@ class Walker {
       const real = await fs.realpath(abs);
       if (!this.isInside(real)) {
         // A link to a file is reported when it would have been read; one to a folder always.
-        if (kind === 'dir' || this.matcher.isCandidate(relativeTo(root.dirRel, rel)!)) this.refuseOutside(folder, rel, real);
+        if (kind === 'dir' || this.matcher.isCandidate(relativeTo(root.dirRel, rel)!))
+          this.refuseOutside(folder, rel, real);
         return 'other';
       }
       return kind;
     } catch (error) {
       if (this.matcher.isCandidate(relativeTo(root.dirRel, rel)!)) {
-        this.problem(this.folders[folder].name, rel, 'info', 'workspace.broken-symlink', `Symbolic link cannot be followed: ${reason(error)}; not read.`);
+        this.problem(
+          this.folders[folder].name,
+          rel,
+          'info',
+          'workspace.broken-symlink',
+          `Symbolic link cannot be followed: ${reason(error)}; not read.`,
+        );
       }
       return 'other';
     }
@@ -414,14 +449,26 @@ class Walker {
       const stat = await handle.stat();
       if (!stat.isFile()) return;
       if (stat.size > this.maxFileSize) {
-        this.problem(folderName, task.rel, 'info', 'workspace.too-large', `File is ${stat.size} bytes, over the ${this.maxFileSize}-byte size cap (maxFileSize); not read.`);
+        this.problem(
+          folderName,
+          task.rel,
+          'info',
+          'workspace.too-large',
+          `File is ${stat.size} bytes, over the ${this.maxFileSize}-byte size cap (maxFileSize); not read.`,
+        );
         return;
       }
       if (stat.size > 0) {
         const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, stat.size));
         const { bytesRead } = await handle.read(head, 0, head.length, 0);
         if (head.subarray(0, bytesRead).includes(0)) {
-          this.problem(folderName, task.rel, 'info', 'workspace.binary', 'File looks binary (a NUL byte in its first 8 KiB); not read.');
+          this.problem(
+            folderName,
+            task.rel,
+            'info',
+            'workspace.binary',
+            'File looks binary (a NUL byte in its first 8 KiB); not read.',
+          );
           return;
         }
       }
@@ -435,7 +482,13 @@ class Walker {
         roles: task.roles,
       });
     } catch (error) {
-      this.problem(folderName, task.rel, 'warning', 'workspace.unreadable-file', `File cannot be read: ${reason(error)}.`);
+      this.problem(
+        folderName,
+        task.rel,
+        'warning',
+        'workspace.unreadable-file',
+        `File cannot be read: ${reason(error)}.`,
+      );
     } finally {
       await handle?.close().catch(() => undefined);
     }
@@ -449,14 +502,23 @@ class Walker {
     const path = workspacePath(this.folders, folderName, task.rel);
     const known = this.known?.(path);
     if (!known || known.absPath !== task.abs) return false;
-    let stat;
+    let stat: Awaited<ReturnType<typeof fs.stat>>;
     try {
       stat = await fs.stat(task.abs);
     } catch {
       return false;
     }
-    if (!stat.isFile() || stat.size !== known.size || stat.mtimeMs !== known.mtimeMs || stat.size > this.maxFileSize) return false;
-    this.files.push({ path, absPath: task.abs, folder: folderName, size: stat.size, mtimeMs: stat.mtimeMs, root: task.root.ws, roles: task.roles });
+    if (!stat.isFile() || stat.size !== known.size || stat.mtimeMs !== known.mtimeMs || stat.size > this.maxFileSize)
+      return false;
+    this.files.push({
+      path,
+      absPath: task.abs,
+      folder: folderName,
+      size: stat.size,
+      mtimeMs: stat.mtimeMs,
+      root: task.root.ws,
+      roles: task.roles,
+    });
     return true;
   }
 
@@ -468,15 +530,35 @@ class Walker {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code !== 'ENOENT' && code !== 'ENOTDIR') {
-        this.problems.push({ path: folderName, line: 1, severity: 'warning', code: 'workspace.unreadable-ignore', message: `Ignore rules in ${file} cannot be read: ${reason(error)}.` });
+        this.problems.push({
+          path: folderName,
+          line: 1,
+          severity: 'warning',
+          code: 'workspace.unreadable-ignore',
+          message: `Ignore rules in ${file} cannot be read: ${reason(error)}.`,
+        });
       }
       return null;
     }
   }
 
-  private addRoot(folder: number, rel: string, absRoot: string, reasons: RootReason[], gitAbsRoot: string | null): void {
+  private addRoot(
+    folder: number,
+    rel: string,
+    absRoot: string,
+    reasons: RootReason[],
+    gitAbsRoot: string | null,
+  ): void {
     const name = this.folders[folder].name;
-    this.roots.push({ order: folder, root: workspacePath(this.folders, name, rel), folder: name, absRoot, reasons, git: gitAbsRoot !== null, gitAbsRoot });
+    this.roots.push({
+      order: folder,
+      root: workspacePath(this.folders, name, rel),
+      folder: name,
+      absRoot,
+      reasons,
+      git: gitAbsRoot !== null,
+      gitAbsRoot,
+    });
   }
 
   private problem(folderName: string, rel: string, severity: Problem['severity'], code: string, message: string): void {

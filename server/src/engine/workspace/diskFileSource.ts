@@ -43,16 +43,34 @@ export class DiskFileSource implements FileSource {
   async readText(path: string): Promise<string | null> {
     const file = this.byPath.get(path);
     if (!file) {
-      this.problems.push({ path, line: 1, severity: 'warning', code: 'workspace.not-listed', message: 'File is not part of the discovered workspace; not read.' });
+      this.problems.push({
+        path,
+        line: 1,
+        severity: 'warning',
+        code: 'workspace.not-listed',
+        message: 'File is not part of the discovered workspace; not read.',
+      });
       return null;
     }
     const read = await this.reader.readText(file.absPath);
     if (!read.ok) {
-      this.problems.push({ path, line: 1, severity: 'warning', code: 'workspace.read-failed', message: `File ${read.message}.` });
+      this.problems.push({
+        path,
+        line: 1,
+        severity: 'warning',
+        code: 'workspace.read-failed',
+        message: `File ${read.message}.`,
+      });
       return null;
     }
     if (read.invalidUtf8) {
-      this.problems.push({ path, line: read.invalidUtf8.line, severity: 'warning', code: 'workspace.invalid-utf8', message: `File is not valid UTF-8 (first invalid byte at offset ${read.invalidUtf8.offset}); invalid bytes are read as U+FFFD.` });
+      this.problems.push({
+        path,
+        line: read.invalidUtf8.line,
+        severity: 'warning',
+        code: 'workspace.invalid-utf8',
+        message: `File is not valid UTF-8 (first invalid byte at offset ${read.invalidUtf8.offset}); invalid bytes are read as U+FFFD.`,
+      });
     }
     return read.text;
   }

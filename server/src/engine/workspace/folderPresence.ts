@@ -41,13 +41,16 @@ export class FolderPresence {
 
   private watchForReturn(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      void this.check().then((missing) => {
-        if (missing.length > 0 || !this.timer) return;
-        this.dispose();
-        this.onReturn();
-      });
-    }, Math.max(50, this.pollMs));
+    this.timer = setInterval(
+      () => {
+        void this.check().then((missing) => {
+          if (missing.length > 0 || !this.timer) return;
+          this.dispose();
+          this.onReturn();
+        });
+      },
+      Math.max(50, this.pollMs),
+    );
     // Looking for a folder never keeps a process alive on its own.
     this.timer.unref();
   }

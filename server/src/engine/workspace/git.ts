@@ -1,5 +1,5 @@
 /**
- * Git facts for indexing (DESIGN.md section 3): each repository's HEAD, the last commit that
+ * Git facts for indexing (docs/ARCHITECTURE.md, "Identity, commits, freshness"): each repository's HEAD, the last commit that
  * touched each file, and which files differ from HEAD. A repository costs a fixed handful of git
  * processes whatever its size (never one per file); a folder without git, or a machine without
  * git, still indexes with `commit: null`, `dirty: false`, `lastCommitTime: null`.
@@ -57,7 +57,10 @@ export interface WorkTreeInfo {
 /** Work-tree facts of `absRoot`, or null when it is not inside a git work tree. */
 export async function workTreeInfo(absRoot: string, options: GitOptions = {}): Promise<WorkTreeInfo | null> {
   const runner = options.runner ?? defaultGitRunner();
-  const result = await runner.run(['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix'], absRoot);
+  const result = await runner.run(
+    ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix'],
+    absRoot,
+  );
   if (result.code !== 0) return null;
   const [inside, shallow, prefix = ''] = result.stdout.split('\n');
   if (inside !== 'true') return null;
@@ -75,9 +78,20 @@ export async function repoHead(absRoot: string, options: GitOptions = {}): Promi
  * `workTreeInfo` and `repoHead` from ONE git process: where `absRoot` sits in its work tree and
  * HEAD's commit (null before the first commit). Null when `absRoot` is not in a work tree.
  */
-export async function workTreeState(absRoot: string, options: GitOptions = {}): Promise<(WorkTreeInfo & { head: string | null }) | null> {
+export async function workTreeState(
+  absRoot: string,
+  options: GitOptions = {},
+): Promise<(WorkTreeInfo & { head: string | null }) | null> {
   const runner = options.runner ?? defaultGitRunner();
-  const args = ['rev-parse', '--is-inside-work-tree', '--is-shallow-repository', '--show-prefix', '--verify', '--quiet', 'HEAD^{commit}'];
+  const args = [
+    'rev-parse',
+    '--is-inside-work-tree',
+    '--is-shallow-repository',
+    '--show-prefix',
+    '--verify',
+    '--quiet',
+    'HEAD^{commit}',
+  ];
   const result = await runner.run(args, absRoot);
   // Exit 1 with the first three answers printed: a work tree whose HEAD has no commit yet.
   if (result.code !== 0 && result.code !== 1) return null;
@@ -106,7 +120,20 @@ const RECORD = '\x1e';
 export async function lastCommitTimes(absRoot: string, options: HistoryOptions = {}): Promise<Map<string, number>> {
   const runner = options.runner ?? defaultGitRunner();
   const limit = options.maxCommits !== undefined ? [`--max-count=${Math.max(1, Math.floor(options.maxCommits))}`] : [];
-  let args = ['log', ...GIT_LOG_SAFE_OPTIONS, ...limit, '-z', `--format=${RECORD}%ct`, '--name-only', '--no-renames', '--diff-merges=first-parent', '--root', '--relative', 'HEAD', '--'];
+  let args = [
+    'log',
+    ...GIT_LOG_SAFE_OPTIONS,
+    ...limit,
+    '-z',
+    `--format=${RECORD}%ct`,
+    '--name-only',
+    '--no-renames',
+    '--diff-merges=first-parent',
+    '--root',
+    '--relative',
+    'HEAD',
+    '--',
+  ];
   let result = await runner.run(args, absRoot);
   if (result.code !== 0 && /diff-merges/.test(result.stderr)) {
     // git before 2.31: merges then contribute nothing of their own (git log's default).
@@ -146,7 +173,10 @@ export function parseLogNames(stdout: string): Map<string, number> {
  * @param prefix `absRoot`'s prefix in the work tree (workTreeInfo); looked up when left out
  * @throws GitUnavailableError without git; GitCommandError when git fails otherwise
  */
-export async function dirtyPaths(absRoot: string, options: GitOptions & { prefix?: string } = {}): Promise<Set<string>> {
+export async function dirtyPaths(
+  absRoot: string,
+  options: GitOptions & { prefix?: string } = {},
+): Promise<Set<string>> {
   const runner = options.runner ?? defaultGitRunner();
   let prefix = options.prefix;
   if (prefix === undefined) {
@@ -182,7 +212,11 @@ export async function driverOverrides(runner: GitRunner, absRoot: string): Promi
     const match = /^filter\.(.+)\.[^.]+$/s.exec(key);
     if (match) drivers.add(match[1]);
   }
-  return [...drivers].flatMap((driver) => [...FILTER_PROGRAM_KEYS.flatMap((key) => ['-c', `filter.${driver}.${key}=`]), '-c', `filter.${driver}.required=false`]);
+  return [...drivers].flatMap((driver) => [
+    ...FILTER_PROGRAM_KEYS.flatMap((key) => ['-c', `filter.${driver}.${key}=`]),
+    '-c',
+    `filter.${driver}.required=false`,
+  ]);
 }
 
 /** Parses porcelain v1 `-z` output; paths there are relative to the work tree's top. */
@@ -204,7 +238,9 @@ export function parseStatus(stdout: string, prefix = ''): Set<string> {
 }
 
 function isNoRepoOrNoCommits(stderr: string): boolean {
-  return /not a git repository|does not have any commits|unknown revision|bad revision 'HEAD'|bad default revision|ambiguous argument 'HEAD'/i.test(stderr);
+  return /not a git repository|does not have any commits|unknown revision|bad revision 'HEAD'|bad default revision|ambiguous argument 'HEAD'/i.test(
+    stderr,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -236,7 +272,10 @@ const REPO_CONCURRENCY = 4;
  * gives one `git.unavailable` Problem and facts without git; a failing repository gives a
  * `git.failed` Problem and facts without git for that repository.
  */
-export async function loadGitFacts(roots: readonly DiscoveredRoot[], options: HistoryOptions = {}): Promise<WorkspaceGitFacts> {
+export async function loadGitFacts(
+  roots: readonly DiscoveredRoot[],
+  options: HistoryOptions = {},
+): Promise<WorkspaceGitFacts> {
   const gitRoots = gitRunningRoots(roots);
   const problems: Problem[] = [];
   let unavailable: GitUnavailableError | undefined;
@@ -245,12 +284,25 @@ export async function loadGitFacts(roots: readonly DiscoveredRoot[], options: Hi
       return unavailable ? noGit(root.absRoot) : await loadRepoGitFacts(root.absRoot, options);
     } catch (error) {
       if (error instanceof GitUnavailableError) unavailable ??= error;
-      else problems.push({ path: root.root, line: 1, severity: 'warning', code: 'git.failed', message: `Git facts for this repository are unavailable: ${(error as Error).message}` });
+      else
+        problems.push({
+          path: root.root,
+          line: 1,
+          severity: 'warning',
+          code: 'git.failed',
+          message: `Git facts for this repository are unavailable: ${(error as Error).message}`,
+        });
       return noGit(root.absRoot);
     }
   });
   if (unavailable) {
-    problems.unshift({ path: gitRoots[0]?.root ?? '', line: 1, severity: 'warning', code: 'git.unavailable', message: `${unavailable.message}. Files index without commit, dirty state or recency.` });
+    problems.unshift({
+      path: gitRoots[0]?.root ?? '',
+      line: 1,
+      severity: 'warning',
+      code: 'git.unavailable',
+      message: `${unavailable.message}. Files index without commit, dirty state or recency.`,
+    });
   }
   return { repos, problems };
 }
@@ -261,7 +313,10 @@ export function gitRunningRoots(roots: readonly DiscoveredRoot[]): DiscoveredRoo
 }
 
 /** `read` for each root, REPO_CONCURRENCY at a time, results in the roots' order. */
-export async function eachRoot<T>(roots: readonly DiscoveredRoot[], read: (root: DiscoveredRoot) => Promise<T>): Promise<T[]> {
+export async function eachRoot<T>(
+  roots: readonly DiscoveredRoot[],
+  read: (root: DiscoveredRoot) => Promise<T>,
+): Promise<T[]> {
   const results: T[] = new Array(roots.length);
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -351,7 +406,13 @@ export function repoInfos(roots: readonly DiscoveredRoot[], repos: readonly Repo
   const byAbs = new Map(repos.map((repo) => [repo.absRoot, repo]));
   return roots.map((root) => {
     const facts = root.gitAbsRoot === null ? undefined : byAbs.get(root.gitAbsRoot);
-    return { root: root.root, folder: root.folder, absRoot: root.absRoot, head: facts?.head ?? null, git: facts?.git ?? false };
+    return {
+      root: root.root,
+      folder: root.folder,
+      absRoot: root.absRoot,
+      head: facts?.head ?? null,
+      git: facts?.git ?? false,
+    };
   });
 }
 

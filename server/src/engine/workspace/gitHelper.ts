@@ -17,7 +17,16 @@
  * calls in flight and every later call run through `execFileGitRunner` instead.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { DEFAULT_GIT_MAX_BUFFER, DEFAULT_GIT_TIMEOUT_MS, execFileGitRunner, gitEnv, gitPrefixArgs, settleGitRun, type GitRunner, type GitRunResult } from './gitRunner';
+import {
+  DEFAULT_GIT_MAX_BUFFER,
+  DEFAULT_GIT_TIMEOUT_MS,
+  execFileGitRunner,
+  gitEnv,
+  gitPrefixArgs,
+  settleGitRun,
+  type GitRunner,
+  type GitRunResult,
+} from './gitRunner';
 
 /** Default idle time before the helper exits: 30 s. */
 export const DEFAULT_GIT_HELPER_IDLE_MS = 30_000;
@@ -140,7 +149,11 @@ export class HelperGitRunner implements GitRunner {
       const env = gitEnv();
       // The engine's own Node options (an inspector port, a loader) are not the helper's.
       delete env.NODE_OPTIONS;
-      child = spawn(this.nodePath, ['-e', HELPER_SOURCE, this.gitPath, String(this.maxBuffer), String(DEFAULT_GIT_TIMEOUT_MS)], { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true });
+      child = spawn(
+        this.nodePath,
+        ['-e', HELPER_SOURCE, this.gitPath, String(this.maxBuffer), String(DEFAULT_GIT_TIMEOUT_MS)],
+        { stdio: ['pipe', 'pipe', 'ignore'], env, windowsHide: true },
+      );
     } catch {
       this.broken = true;
       return undefined;

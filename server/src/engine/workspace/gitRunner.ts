@@ -101,13 +101,27 @@ export const GIT_SAFE_CONFIG: readonly (readonly [key: string, value: string])[]
 export const GIT_GLOBAL_OPTIONS: readonly string[] = ['--no-pager', '--no-optional-locks'];
 
 /** The arguments every call starts with: global options, then `-c key=value` for each safe setting. */
-export const GIT_CONFIG_ARGS: readonly string[] = [...GIT_GLOBAL_OPTIONS, ...GIT_SAFE_CONFIG.flatMap(([key, value]) => ['-c', `${key}=${value}`])];
+export const GIT_CONFIG_ARGS: readonly string[] = [
+  ...GIT_GLOBAL_OPTIONS,
+  ...GIT_SAFE_CONFIG.flatMap(([key, value]) => ['-c', `${key}=${value}`]),
+];
 
 /** Options for every `log`: no external diff, no textconv driver (both name programs). */
 export const GIT_LOG_SAFE_OPTIONS: readonly string[] = ['--no-ext-diff', '--no-textconv'];
 
 /** Environment variables from the caller's environment that would point git elsewhere. */
-const DROPPED_ENV = ['GIT_DIR', 'GIT_WORK_TREE', 'GIT_INDEX_FILE', 'GIT_OBJECT_DIRECTORY', 'GIT_COMMON_DIR', 'GIT_CONFIG', 'GIT_CONFIG_PARAMETERS', 'GIT_CONFIG_COUNT', 'GIT_EXTERNAL_DIFF', 'GIT_EXEC_PATH'];
+const DROPPED_ENV = [
+  'GIT_DIR',
+  'GIT_WORK_TREE',
+  'GIT_INDEX_FILE',
+  'GIT_OBJECT_DIRECTORY',
+  'GIT_COMMON_DIR',
+  'GIT_CONFIG',
+  'GIT_CONFIG_PARAMETERS',
+  'GIT_CONFIG_COUNT',
+  'GIT_EXTERNAL_DIFF',
+  'GIT_EXEC_PATH',
+];
 
 /**
  * Environment for git: never prompt, never take optional locks a user's git would wait on, no
@@ -210,7 +224,11 @@ export function settleGitRun(
  * @param maxBuffer output limit per call in bytes; default {@link DEFAULT_GIT_MAX_BUFFER}
  * @param timeoutMs a call running longer is killed; default {@link DEFAULT_GIT_TIMEOUT_MS}
  */
-export function execFileGitRunner(gitPath = 'git', maxBuffer = DEFAULT_GIT_MAX_BUFFER, timeoutMs = DEFAULT_GIT_TIMEOUT_MS): GitRunner {
+export function execFileGitRunner(
+  gitPath = 'git',
+  maxBuffer = DEFAULT_GIT_MAX_BUFFER,
+  timeoutMs = DEFAULT_GIT_TIMEOUT_MS,
+): GitRunner {
   return {
     gitPath,
     run: (args, cwd) =>
@@ -218,12 +236,27 @@ export function execFileGitRunner(gitPath = 'git', maxBuffer = DEFAULT_GIT_MAX_B
         execFile(
           gitPath,
           [...gitPrefixArgs(gitPath), ...args],
-          { cwd, env: gitEnv(), maxBuffer, timeout: timeoutMs, killSignal: 'SIGKILL', encoding: 'utf8', windowsHide: true },
+          {
+            cwd,
+            env: gitEnv(),
+            maxBuffer,
+            timeout: timeoutMs,
+            killSignal: 'SIGKILL',
+            encoding: 'utf8',
+            windowsHide: true,
+          },
           (error, stdout, stderr) => {
             const err = error as (NodeJS.ErrnoException & { code?: number | string }) | null;
             const code = err ? (typeof err.code === 'number' ? err.code : null) : 0;
             const errCode = err && typeof err.code === 'string' ? err.code : null;
-            settleGitRun(gitPath, args, cwd, { code, errCode, message: err?.message ?? '', stdout, stderr }, resolve, reject);
+            settleGitRun(
+              gitPath,
+              args,
+              cwd,
+              { code, errCode, message: err?.message ?? '', stdout, stderr },
+              resolve,
+              reject,
+            );
           },
         );
       }),

@@ -94,7 +94,13 @@ export class GitTreeFileSource implements FileSource {
         if (roles.length === 0) continue;
         const wsPath = workspacePath(folders, folder.name, folderRel);
         if (blob.size > maxFileSize) {
-          problems.push({ path: wsPath, line: 1, severity: 'info', code: 'workspace.too-large', message: `File is ${blob.size} bytes at ${repo.commit}, over the ${maxFileSize}-byte size cap (maxFileSize); not read.` });
+          problems.push({
+            path: wsPath,
+            line: 1,
+            severity: 'info',
+            code: 'workspace.too-large',
+            message: `File is ${blob.size} bytes at ${repo.commit}, over the ${maxFileSize}-byte size cap (maxFileSize); not read.`,
+          });
           continue;
         }
         entries.set(wsPath, { repo: index, objectId: blob.objectId, size: blob.size, roles });
@@ -134,7 +140,13 @@ export class GitTreeFileSource implements FileSource {
       return null;
     }
     if (content.subarray(0, BINARY_SNIFF_BYTES).includes(0)) {
-      this.problems.push({ path, line: 1, severity: 'info', code: 'workspace.binary', message: 'File looks binary (a NUL byte in its first 8 KiB); not read.' });
+      this.problems.push({
+        path,
+        line: 1,
+        severity: 'info',
+        code: 'workspace.binary',
+        message: 'File looks binary (a NUL byte in its first 8 KiB); not read.',
+      });
       return null;
     }
     return stripBom(content.toString('utf8'));

@@ -239,7 +239,8 @@ export class LazyDfa {
       if (next.dead) return false;
       state = next;
     }
-    if (state.accepts === undefined) state.accepts = this.closure(state.kernel, -1).some((pc) => this.program.op[pc] === Op.Match);
+    if (state.accepts === undefined)
+      state.accepts = this.closure(state.kernel, -1).some((pc) => this.program.op[pc] === Op.Match);
     return state.accepts;
   }
 

@@ -36,8 +36,10 @@ export const MAX_GLOB_LENGTH = 1024;
 
 /** Why a glob cannot be used as written, or undefined when it can. */
 export function globProblem(glob: string): string | undefined {
-  if (glob.length > MAX_GLOB_LENGTH) return `a glob may be at most ${MAX_GLOB_LENGTH} characters long (this one has ${glob.length})`;
-  if (/(^|[^\\])!\(/.test(glob.replace(/^!+(?!\()/, ''))) return '"!(...)" inside a glob is not supported; list the names to match instead, or negate the whole glob with a leading "!"';
+  if (glob.length > MAX_GLOB_LENGTH)
+    return `a glob may be at most ${MAX_GLOB_LENGTH} characters long (this one has ${glob.length})`;
+  if (/(^|[^\\])!\(/.test(glob.replace(/^!+(?!\()/, '')))
+    return '"!(...)" inside a glob is not supported; list the names to match instead, or negate the whole glob with a leading "!"';
   return undefined;
 }
 
@@ -74,8 +76,15 @@ export function compileGlobs(globs: readonly string[], options: GlobOptions = {}
       literal.add(glob);
     }
   }
-  const program = positives.length > 0 ? compileProgram(positives.map((body) => parse(body)), options) : undefined;
+  const program =
+    positives.length > 0
+      ? compileProgram(
+          positives.map((body) => parse(body)),
+          options,
+        )
+      : undefined;
   const dfa = program && new LazyDfa(program, options.nocase === true);
   if (!dfa && negatives.length === 0) return () => false;
-  return (path) => literal.has(path) || (dfa !== undefined && dfa.matches(path)) || negatives.some((match) => match(path));
+  return (path) =>
+    literal.has(path) || (dfa !== undefined && dfa.matches(path)) || negatives.some((match) => match(path));
 }

@@ -88,7 +88,8 @@ function readPosixChar(spec: string, i: number): [number, number] {
  */
 export function parse(glob: string): Node[] {
   let i = 0;
-  const literal = (text: string): Node[] => Array.from({ length: text.length }, (_, k) => ({ t: 'char' as const, c: text.charCodeAt(k) }));
+  const literal = (text: string): Node[] =>
+    Array.from({ length: text.length }, (_, k) => ({ t: 'char' as const, c: text.charCodeAt(k) }));
 
   /** Parses until one of `stops` (at depth 0) or the end; returns nodes and the stop found. */
   const sequence = (stops: string): { nodes: Node[]; stop: string | undefined } => {

@@ -1,5 +1,5 @@
 /**
- * Which files the engine reads (DESIGN.md section 2), as globs the user can override per field.
+ * Which files the engine reads (docs/ARCHITECTURE.md, "What is read"), as globs the user can override per field.
  *
  * Role globs are matched against a file's path relative to its repository root (the innermost
  * root discovery found: a git work tree, a workspace folder, or an exported repository), so
@@ -81,7 +81,7 @@ export interface SourceGlobs {
 /** A role a file plays: every `SourceGlobs` field but `ignore`. */
 export type SourceRole = Exclude<keyof SourceGlobs, 'ignore'>;
 
-/** The defaults of DESIGN.md section 2, plus the conventions agents already use. */
+/** The defaults of docs/ARCHITECTURE.md, "What is read", plus the conventions agents already use. */
 export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   catalog: ['**/catalog-info.{yaml,yml}'],
   overview: ['overview.md', '**/README.md'],

@@ -30,11 +30,7 @@ export function usesFolderPrefix(folders: readonly WorkspaceFolderRef[]): boolea
 }
 
 /** Workspace-relative path of `relInFolder` (posix, relative to the folder named `folderName`). */
-export function workspacePath(
-  folders: readonly WorkspaceFolderRef[],
-  folderName: string,
-  relInFolder: string,
-): string {
+export function workspacePath(folders: readonly WorkspaceFolderRef[], folderName: string, relInFolder: string): string {
   return usesFolderPrefix(folders) ? joinPosix(folderName, relInFolder) : relInFolder;
 }
 
@@ -53,10 +49,7 @@ export function relativePosix(fromAbs: string, toAbs: string): string {
  * The folder holding `absPath`: the innermost one when folders nest, as VS Code's
  * `getWorkspaceFolder` picks it. Undefined when no folder holds it.
  */
-export function folderOf(
-  folders: readonly WorkspaceFolderRef[],
-  absPath: string,
-): WorkspaceFolderRef | undefined {
+export function folderOf(folders: readonly WorkspaceFolderRef[], absPath: string): WorkspaceFolderRef | undefined {
   let best: WorkspaceFolderRef | undefined;
   for (const folder of folders) {
     if (!isWithin(folder.absPath, absPath)) continue;
@@ -103,7 +96,13 @@ export function fromWorkspacePath(
   }
   // A path from anywhere but a walk (a snapshot, a client) may lead out: `..`, `.`, empty
   // segments and backslashes never name a file inside the folder.
-  if (relInFolder !== '' && !relInFolder.split('/').every((segment) => segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('\\'))) return null;
+  if (
+    relInFolder !== '' &&
+    !relInFolder
+      .split('/')
+      .every((segment) => segment !== '' && segment !== '.' && segment !== '..' && !segment.includes('\\'))
+  )
+    return null;
   const absPath = relInFolder === '' ? folder.absPath : path.join(folder.absPath, ...relInFolder.split('/'));
   return { folder, relInFolder, absPath };
 }

@@ -31,7 +31,9 @@ export type ReadRefusal =
   /** Missing, unreadable, or replaced while it was being opened. */
   | 'unreadable';
 
-export type GuardedBytes = { ok: true; bytes: Buffer; realPath: string } | { ok: false; refusal: ReadRefusal; message: string };
+export type GuardedBytes =
+  | { ok: true; bytes: Buffer; realPath: string }
+  | { ok: false; refusal: ReadRefusal; message: string };
 
 export type GuardedText =
   | {
@@ -56,7 +58,11 @@ const BIG_READ = 32 * 1024 * 1024;
  * @param roots real paths (fs.realpath) of the folders the file must lie in
  * @param maxBytes largest file accepted, in bytes
  */
-export async function readGuardedBytes(absPath: string, roots: readonly string[], maxBytes: number): Promise<GuardedBytes> {
+export async function readGuardedBytes(
+  absPath: string,
+  roots: readonly string[],
+  maxBytes: number,
+): Promise<GuardedBytes> {
   let handle: fs.promises.FileHandle | undefined;
   try {
     const guarded = await openGuarded(absPath, roots);
@@ -99,7 +105,9 @@ export async function readGuardedBytes(absPath: string, roots: readonly string[]
 }
 
 /** A descriptor opened through the guard (steps 1 to 3 of the module comment), for a caller that reads it itself. */
-export type GuardedHandle = { ok: true; handle: fs.promises.FileHandle; opened: fs.Stats; realPath: string } | { ok: false; refusal: ReadRefusal; message: string };
+export type GuardedHandle =
+  | { ok: true; handle: fs.promises.FileHandle; opened: fs.Stats; realPath: string }
+  | { ok: false; refusal: ReadRefusal; message: string };
 
 /**
  * Opens `absPath` through the guard's checks (module comment, steps 1 to 3) and hands back the
@@ -119,7 +127,8 @@ export async function openGuarded(absPath: string, roots: readonly string[]): Pr
     const placed = placement(realPath, roots);
     if (placed && !placed.ok) return closing(handle, placed);
     const atReal = await fs.promises.stat(realPath);
-    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev) return closing(handle, refuse('unreadable', 'the file was replaced while it was opened'));
+    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev)
+      return closing(handle, refuse('unreadable', 'the file was replaced while it was opened'));
     return { ok: true, handle, opened, realPath };
   } catch (error) {
     return closing(handle, refuse('unreadable', `cannot be read: ${errorCode(error)}`));
@@ -145,7 +154,8 @@ export function readGuardedBytesSync(absPath: string, roots: readonly string[], 
     const placed = placement(realPath, roots);
     if (placed) return placed;
     const atReal = fs.statSync(realPath);
-    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev) return refuse('unreadable', 'the file was replaced while it was opened');
+    if (atReal.ino !== opened.ino || atReal.dev !== opened.dev)
+      return refuse('unreadable', 'the file was replaced while it was opened');
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -253,7 +263,9 @@ export class WorkspaceReader {
   }
 
   private realRoots(): Promise<string[]> {
-    this.roots ??= Promise.all(this.folders.map((folder) => fs.promises.realpath(folder.absPath).catch(() => path.resolve(folder.absPath))));
+    this.roots ??= Promise.all(
+      this.folders.map((folder) => fs.promises.realpath(folder.absPath).catch(() => path.resolve(folder.absPath))),
+    );
     return this.roots;
   }
 }

@@ -35,7 +35,10 @@ export interface RepositoryRemotes {
 }
 
 /** The remotes of every root that runs its own git. Never throws: a root git cannot read has none. */
-export async function readRemotes(roots: readonly DiscoveredRoot[], runner: GitRunner = defaultGitRunner()): Promise<RepositoryRemotes[]> {
+export async function readRemotes(
+  roots: readonly DiscoveredRoot[],
+  runner: GitRunner = defaultGitRunner(),
+): Promise<RepositoryRemotes[]> {
   const found = await eachRoot(gitRunningRoots(roots), async (root): Promise<RepositoryRemotes | null> => {
     try {
       const [listed, prefix] = await Promise.all([

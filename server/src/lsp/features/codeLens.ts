@@ -12,7 +12,7 @@ import { lineRange } from './documents';
 import { docsOf, plural } from './entityFacts';
 import { lensCounts } from './entityLenses';
 import { documentMentions } from './refsAtPosition';
-import { directionOf } from '../../engine/graph/walk';
+import { directionOf } from '../../engine';
 
 export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): Promise<CodeLens[]> {
   const state = ctx.state();
@@ -29,13 +29,23 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
     const docs: ShowEntityDocsArgs = {
       entityRef: entity.ref,
       // Paths, not URIs: the client opens a path only inside a served folder.
-      docs: docsOf(state, entity.key).flatMap((doc) => (ctx.documents.uriOf(doc.path) ? [{ title: doc.title, path: doc.path, sourceKind: doc.sourceKind }] : [])),
+      docs: docsOf(state, entity.key).flatMap((doc) =>
+        ctx.documents.uriOf(doc.path) ? [{ title: doc.title, path: doc.path, sourceKind: doc.sourceKind }] : [],
+      ),
     };
     for (const count of lensCounts(state, entity.key, entity.kind)) {
-      const walk: ExpandEntityArgs = { entityRef: entity.ref, direction: directionOf(count.edgeTypes), depth: 1, edgeTypes: count.edgeTypes };
+      const walk: ExpandEntityArgs = {
+        entityRef: entity.ref,
+        direction: directionOf(count.edgeTypes),
+        depth: 1,
+        edgeTypes: count.edgeTypes,
+      };
       lenses.push({ range, command: { title: count.title, command: ClientCommands.expandEntity, arguments: [walk] } });
     }
-    lenses.push({ range, command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] } });
+    lenses.push({
+      range,
+      command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] },
+    });
   }
   return lenses;
 }

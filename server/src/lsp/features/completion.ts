@@ -10,8 +10,7 @@
  * entity as `kind:name`.
  */
 import { CompletionItemKind, type CompletionItem, type CompletionParams } from 'vscode-languageserver';
-import { defaultKindForField } from '../../engine/sources/catalog/relationFields';
-import type { CatalogEntity } from '../../engine/model';
+import { defaultKindForField, type CatalogEntity } from '../../engine';
 import type { FeatureContext } from './context';
 
 export interface FieldContext {
@@ -33,16 +32,24 @@ export async function completion(ctx: FeatureContext, params: CompletionParams):
   const state = ctx.state();
   const text = await ctx.documents.text(uri);
   if (!state || text === null) return null;
-  const field = fieldContext(text.split('\n').map((l) => l.replace(/\r$/, '')), params.position.line, params.position.character);
+  const field = fieldContext(
+    text.split('\n').map((l) => l.replace(/\r$/, '')),
+    params.position.line,
+    params.position.character,
+  );
   if (!field) return null;
   const typed = text.split('\n')[params.position.line].slice(field.tokenStart, params.position.character);
   const typedKind = typed.includes(':') ? typed.slice(0, typed.indexOf(':')).toLowerCase() : undefined;
 
   const items: CompletionItem[] = [];
   for (const entity of state.entities) {
-    if (field.selfName && entity.name === field.selfName && entity.kind.toLowerCase() === field.kind.toLowerCase()) continue;
+    if (field.selfName && entity.name === field.selfName && entity.kind.toLowerCase() === field.kind.toLowerCase())
+      continue;
     const sameKind = !!field.defaultKind && entity.kind.toLowerCase() === field.defaultKind.toLowerCase();
-    if (typedKind !== undefined ? entity.kind.toLowerCase() !== typedKind : field.defaultKind !== undefined && !sameKind) continue;
+    if (
+      typedKind !== undefined ? entity.kind.toLowerCase() !== typedKind : field.defaultKind !== undefined && !sameKind
+    )
+      continue;
     const label = shortRef(entity, field.namespace, typedKind === undefined && sameKind);
     items.push({
       label,
@@ -52,7 +59,10 @@ export async function completion(ctx: FeatureContext, params: CompletionParams):
       sortText: `${entity.kind.toLowerCase()}:${label.toLowerCase()}`,
       filterText: label,
       textEdit: {
-        range: { start: { line: params.position.line, character: field.tokenStart }, end: { line: params.position.line, character: field.tokenEnd } },
+        range: {
+          start: { line: params.position.line, character: field.tokenStart },
+          end: { line: params.position.line, character: field.tokenEnd },
+        },
         newText: label,
       },
     });
@@ -96,7 +106,8 @@ export function fieldContext(lines: readonly string[], line: number, character: 
       const listItem = ITEM_LINE.exec(text);
       if (listItem && listItem[1].length === itemIndent) continue;
       const keyMatch = KEY_LINE.exec(text);
-      if (keyMatch && keyMatch[1].length <= itemIndent && keyMatch[3].trim() === '') found = { line: l, indent: keyMatch[1].length, key: keyMatch[2] };
+      if (keyMatch && keyMatch[1].length <= itemIndent && keyMatch[3].trim() === '')
+        found = { line: l, indent: keyMatch[1].length, key: keyMatch[2] };
       break;
     }
     if (!found) return null;
@@ -111,9 +122,18 @@ export function fieldContext(lines: readonly string[], line: number, character: 
   if (!kind) return null;
   const field = defaultKindForField(kind, key);
   if (!field.found) return null;
-  const namespace = doc.map((l) => /^\s+namespace\s*:\s*["']?([A-Za-z0-9._-]+)/.exec(l)?.[1]).find(Boolean) ?? 'default';
+  const namespace =
+    doc.map((l) => /^\s+namespace\s*:\s*["']?([A-Za-z0-9._-]+)/.exec(l)?.[1]).find(Boolean) ?? 'default';
   const selfName = doc.map((l) => /^\s+name\s*:\s*["']?([A-Za-z0-9._-]+)/.exec(l)?.[1]).find(Boolean);
-  return { kind, namespace, field: key, defaultKind: field.defaultKind, tokenStart, tokenEnd, ...(selfName ? { selfName } : {}) };
+  return {
+    kind,
+    namespace,
+    field: key,
+    defaultKind: field.defaultKind,
+    tokenStart,
+    tokenEnd,
+    ...(selfName ? { selfName } : {}),
+  };
 }
 
 function lastBoundary(before: string): number {

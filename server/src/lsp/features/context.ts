@@ -4,9 +4,7 @@
  * return the answer; none of them touches the connection (main.ts wires them).
  */
 import type { WorkspaceContextSettings } from '../../../../shared/settings';
-import type { Engine } from '../../engine/engine';
-import type { IndexState } from '../../engine/indexState';
-import type { MentionIndex } from '../../engine/references/mentionIndex';
+import type { Engine, IndexState, MentionIndex } from '../../engine';
 import type { Services } from '../../services/services';
 import type { DocumentStore } from './documents';
 import type { ResultsStore } from './resultsDocument';

@@ -8,7 +8,7 @@
  * - `unresolved-refs`: relation fields and `kind:name` refs in indexed documents that name no
  *   entity, with the nearest refs as related information;
  * - `expired-pages`: library pages past their `expires` date, with the pages that link to them;
- * - `library-flags`: conflicting and near-duplicate library pages (engine/library/conflicts.ts,
+ * - `library-flags`: conflicting and near-duplicate library pages (library/view/conflicts.ts,
  *   with the model's conflict flags when the host runs the check), one on each page with the
  *   other as related information, less those the pages settle with `conflicts_resolved`; and
  *   the problems of those `conflicts_resolved` entries (library/soundness.ts).
@@ -19,14 +19,18 @@
  */
 import { DiagnosticSeverity, type Diagnostic, type DiagnosticRelatedInformation } from 'vscode-languageserver';
 import type { DiagnosticsReport, DiagnosticsReportItem, ReportSeverity } from '../../../../shared/protocol';
-import type { IndexState } from '../../engine/indexState';
-import { flagsAsProblems, type FlagSource } from '../../engine/library/conflicts';
-import { libraryView } from '../../engine/library/libraryView';
-import { dayOf } from '../../engine/library/readiness';
-import { librarySoundness } from '../../engine/library/soundness';
-import type { RelatedPlace, Severity } from '../../engine/model';
-import { findEntityMentionsAsync, type EntityMention } from '../../engine/references/entityMentions';
-import { isExpired } from '../../engine/sources/library';
+import {
+  type IndexState,
+  type RelatedPlace,
+  type Severity,
+  findEntityMentionsAsync,
+  type EntityMention,
+  isExpired,
+} from '../../engine';
+import { flagsAsProblems, type FlagSource } from '../../library/view/conflicts';
+import { libraryView } from '../../library/view/libraryView';
+import { dayOf } from '../../library/view/readiness';
+import { librarySoundness } from '../../library/view/soundness';
 import { contentRange, lineRange, type DocumentStore } from './documents';
 import { declarationLine, suggestionsFor } from './entityFacts';
 import { pageLinks } from './documentLinks';
@@ -114,7 +118,9 @@ const unresolvedRefsSource: DiagnosticSource = {
           source: 'unresolved-refs',
           related: suggestions.flatMap((ref) => {
             const entity = state.graph.get(ref);
-            return entity ? [{ path: entity.location.path, line: declarationLine(state, entity), message: `Did you mean ${ref}?` }] : [];
+            return entity
+              ? [{ path: entity.location.path, line: declarationLine(state, entity), message: `Did you mean ${ref}?` }]
+              : [];
           }),
         });
       }
@@ -127,15 +133,21 @@ const expiredPagesSource: DiagnosticSource = {
   id: 'expired-pages',
   async collect({ state, today, readText }) {
     const out: WorkspaceDiagnostic[] = [];
-    const docs = [...state.docs.values()].filter((d) => d.library && isExpired(d.library, today)).sort((a, b) => (a.path < b.path ? -1 : 1));
+    const docs = [...state.docs.values()]
+      .filter((d) => d.library && isExpired(d.library, today))
+      .sort((a, b) => (a.path < b.path ? -1 : 1));
     for (const doc of docs) {
       const text = (await readText(doc.path)) ?? '';
       const line = frontMatterLine(text, 'expires') ?? 1;
       const related: RelatedPlace[] = [];
       for (const other of state.docs.values()) {
-        if (other.id === doc.id || !other.library?.links.some((l) => l.toLowerCase() === doc.title.toLowerCase())) continue;
+        if (other.id === doc.id || !other.library?.links.some((l) => l.toLowerCase() === doc.title.toLowerCase()))
+          continue;
         const otherText = await readText(other.path);
-        const link = otherText === null ? undefined : pageLinks(otherText).find((l) => l.title.toLowerCase() === doc.title.toLowerCase());
+        const link =
+          otherText === null
+            ? undefined
+            : pageLinks(otherText).find((l) => l.title.toLowerCase() === doc.title.toLowerCase());
         related.push({ path: other.path, line: link?.line ?? 1, message: `"${other.title}" links to it` });
       }
       out.push({
@@ -145,7 +157,9 @@ const expiredPagesSource: DiagnosticSource = {
         code: 'library.expired',
         message: `"${doc.title}" expired on ${doc.library!.expires}; library tools no longer serve it. Update it and its expires date, or remove it.`,
         source: 'expired-pages',
-        ...(related.length ? { related: related.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)) } : {}),
+        ...(related.length
+          ? { related: related.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)) }
+          : {}),
       });
     }
     return out;
@@ -177,10 +191,19 @@ const expectationsSource: DiagnosticSource = {
   },
 };
 
-export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [problemsSource, unresolvedRefsSource, expiredPagesSource, libraryFlagsSource, expectationsSource];
+export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [
+  problemsSource,
+  unresolvedRefsSource,
+  expiredPagesSource,
+  libraryFlagsSource,
+  expectationsSource,
+];
 
 /** Every diagnostic of the state, sorted by path, line, column and code. */
-export async function collectDiagnostics(input: DiagnosticInput, sources: readonly DiagnosticSource[] = DIAGNOSTIC_SOURCES): Promise<WorkspaceDiagnostic[]> {
+export async function collectDiagnostics(
+  input: DiagnosticInput,
+  sources: readonly DiagnosticSource[] = DIAGNOSTIC_SOURCES,
+): Promise<WorkspaceDiagnostic[]> {
   const all: WorkspaceDiagnostic[] = [];
   for (const source of sources) all.push(...(await source.collect(input)));
   return all.sort(
@@ -195,7 +218,12 @@ export async function collectDiagnostics(input: DiagnosticInput, sources: readon
 /** Mentions by path, kept while the file's digest in the index is unchanged. */
 const mentionCache = new Map<string, { digest: string; mentions: EntityMention[] }>();
 
-export function diagnosticInput(state: IndexState, documents: DocumentStore, now = new Date(), flagSources: readonly FlagSource[] = []): DiagnosticInput {
+export function diagnosticInput(
+  state: IndexState,
+  documents: DocumentStore,
+  now = new Date(),
+  flagSources: readonly FlagSource[] = [],
+): DiagnosticInput {
   const texts = new Map<string, Promise<string | null>>();
   const readText = (path: string) => {
     let text = texts.get(path);
@@ -231,21 +259,37 @@ interface Converted {
 }
 
 /** Each item as an LSP diagnostic (items outside the served folders are left out). */
-async function convert(items: readonly WorkspaceDiagnostic[], input: DiagnosticInput, documents: DocumentStore): Promise<Converted[]> {
+async function convert(
+  items: readonly WorkspaceDiagnostic[],
+  input: DiagnosticInput,
+  documents: DocumentStore,
+): Promise<Converted[]> {
   const out: Converted[] = [];
   for (const item of items) {
     const uri = documents.uriOf(item.path);
     if (!uri) continue;
-    const range = item.endColumn !== undefined ? lineRange(item.line, item.column, item.endColumn) : contentRange(await input.readText(item.path), item.line, item.column);
+    const range =
+      item.endColumn !== undefined
+        ? lineRange(item.line, item.column, item.endColumn)
+        : contentRange(await input.readText(item.path), item.line, item.column);
     const related: DiagnosticRelatedInformation[] = [];
     const relatedPaths: string[] = [];
     for (const place of item.related ?? []) {
       const relatedUri = documents.uriOf(place.path);
       if (!relatedUri) continue;
-      related.push({ location: { uri: relatedUri, range: contentRange(await input.readText(place.path), place.line) }, message: place.message });
+      related.push({
+        location: { uri: relatedUri, range: contentRange(await input.readText(place.path), place.line) },
+        message: place.message,
+      });
       relatedPaths.push(place.path);
     }
-    const diagnostic: Diagnostic = { range, severity: SEVERITIES[item.severity], code: item.code, source: 'workspace-context', message: item.message };
+    const diagnostic: Diagnostic = {
+      range,
+      severity: SEVERITIES[item.severity],
+      code: item.code,
+      source: 'workspace-context',
+      message: item.message,
+    };
     if (related.length) diagnostic.relatedInformation = related;
     out.push({ uri, item, diagnostic, relatedPaths });
   }
@@ -253,7 +297,11 @@ async function convert(items: readonly WorkspaceDiagnostic[], input: DiagnosticI
 }
 
 /** LSP diagnostics by document URI. */
-export async function toLspDiagnostics(items: readonly WorkspaceDiagnostic[], input: DiagnosticInput, documents: DocumentStore): Promise<Map<string, Diagnostic[]>> {
+export async function toLspDiagnostics(
+  items: readonly WorkspaceDiagnostic[],
+  input: DiagnosticInput,
+  documents: DocumentStore,
+): Promise<Map<string, Diagnostic[]>> {
   const byUri = new Map<string, Diagnostic[]>();
   for (const { uri, diagnostic } of await convert(items, input, documents)) {
     const list = byUri.get(uri);
@@ -264,7 +312,13 @@ export async function toLspDiagnostics(items: readonly WorkspaceDiagnostic[], in
 }
 
 /** The "Show diagnostics" report of the same items. */
-export async function diagnosticsReport(state: IndexState, items: readonly WorkspaceDiagnostic[], input: DiagnosticInput, documents: DocumentStore, now = new Date()): Promise<DiagnosticsReport> {
+export async function diagnosticsReport(
+  state: IndexState,
+  items: readonly WorkspaceDiagnostic[],
+  input: DiagnosticInput,
+  documents: DocumentStore,
+  now = new Date(),
+): Promise<DiagnosticsReport> {
   const bySeverity: Record<ReportSeverity, number> = { error: 0, warning: 0, info: 0 };
   const byCode: Record<string, number> = {};
   const reportItems: DiagnosticsReportItem[] = [];
@@ -279,10 +333,22 @@ export async function diagnosticsReport(state: IndexState, items: readonly Works
       code: item.code,
       message: item.message,
       source: item.source,
-      related: (diagnostic.relatedInformation ?? []).map((r, i) => ({ uri: r.location.uri, path: relatedPaths[i], range: r.location.range, message: r.message })),
+      related: (diagnostic.relatedInformation ?? []).map((r, i) => ({
+        uri: r.location.uri,
+        path: relatedPaths[i],
+        range: r.location.range,
+        message: r.message,
+      })),
     });
   }
-  return { generatedAt: now.toISOString(), indexedAt: state.indexedAt, total: reportItems.length, bySeverity, byCode, items: reportItems };
+  return {
+    generatedAt: now.toISOString(),
+    indexedAt: state.indexedAt,
+    total: reportItems.length,
+    bySeverity,
+    byCode,
+    items: reportItems,
+  };
 }
 
 /** Line of a top-level front matter key, or undefined. */

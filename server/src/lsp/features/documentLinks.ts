@@ -4,8 +4,7 @@
  * declaration. Targets are `file:` URIs with a `#L<line>` fragment, which VS Code opens at the line.
  */
 import type { DocumentLink, DocumentLinkParams } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import type { Doc } from '../../engine/model';
+import type { IndexState, Doc } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
 import { declarationLine } from './entityFacts';
@@ -34,9 +33,15 @@ export async function documentLinks(ctx: FeatureContext, params: DocumentLinkPar
     const doc = byTitle.get(link.title.toLowerCase());
     const target = doc && ctx.documents.uriOf(doc.path);
     if (!doc || !target) continue;
-    links.push({ range: lineRange(link.line, link.column, link.endColumn), target: `${target}#L1`, tooltip: `Open "${doc.title}" (${doc.path})` });
+    links.push({
+      range: lineRange(link.line, link.column, link.endColumn),
+      target: `${target}#L1`,
+      tooltip: `Open "${doc.title}" (${doc.path})`,
+    });
   }
-  return links.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return links.sort(
+    (a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character,
+  );
 }
 
 /** A `[[Page title]]` link written in a text, with its position (1-based; end exclusive). */
@@ -81,7 +86,9 @@ export function pagesByTitle(state: IndexState): Map<string, Doc> {
   let byTitle = pagesByState.get(state);
   if (!byTitle) {
     byTitle = new Map();
-    const docs = [...state.docs.values()].sort((a, b) => Number(b.sourceKind === 'library') - Number(a.sourceKind === 'library') || (a.path < b.path ? -1 : 1));
+    const docs = [...state.docs.values()].sort(
+      (a, b) => Number(b.sourceKind === 'library') - Number(a.sourceKind === 'library') || (a.path < b.path ? -1 : 1),
+    );
     for (const doc of docs) {
       if (doc.sourceKind === 'catalog_entity') continue;
       const title = doc.title.trim().toLowerCase();

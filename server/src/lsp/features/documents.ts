@@ -6,10 +6,13 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Location, Range } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { WorkspaceFolder } from '../../engine/indexState';
-import { DEFAULT_MAX_FILE_SIZE } from '../../engine/workspace/discovery';
-import { fromWorkspacePath, toWorkspacePath } from '../../engine/workspace/paths';
-import { WorkspaceReader } from '../../engine/workspace/readGuard';
+import {
+  type WorkspaceFolder,
+  DEFAULT_MAX_FILE_SIZE,
+  fromWorkspacePath,
+  toWorkspacePath,
+  WorkspaceReader,
+} from '../../engine';
 
 /** The open documents (vscode-languageserver's `TextDocuments`). */
 export interface OpenDocuments {
@@ -96,7 +99,10 @@ export function lineRange(line: number, column = 1, endColumn = column): Range {
 export function contentRange(text: string | null, line: number, column?: number): Range {
   const lineText = text?.split('\n')[line - 1]?.replace(/\r$/, '') ?? '';
   const start = column !== undefined ? column - 1 : Math.max(0, lineText.length - lineText.trimStart().length);
-  return { start: { line: line - 1, character: start }, end: { line: line - 1, character: Math.max(start, lineText.length) } };
+  return {
+    start: { line: line - 1, character: start },
+    end: { line: line - 1, character: Math.max(start, lineText.length) },
+  };
 }
 
 export function location(uri: string, range: Range): Location {

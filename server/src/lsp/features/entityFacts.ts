@@ -2,10 +2,15 @@
  * Facts about an entity that several features show: its neighbours grouped by edge type and
  * direction, its attached documents, and where its name is written.
  */
-import type { IndexState } from '../../engine/indexState';
-import { nearestRefs } from '../../engine/graph/nearestRefs';
-import { RELATION_PAIRS } from '../../engine/graph/relationTypes';
-import type { CatalogEntity, Doc, EntityKey, RelationType } from '../../engine/model';
+import {
+  type IndexState,
+  nearestRefs,
+  RELATION_PAIRS,
+  type CatalogEntity,
+  type Doc,
+  type EntityKey,
+  type RelationType,
+} from '../../engine';
 
 export interface NeighbourGroup {
   /** The relation as the entity holds it (Backstage's `relations` of the entity). */
@@ -28,7 +33,11 @@ export function neighbourGroups(state: IndexState, key: EntityKey): NeighbourGro
   const add = (direction: 'out' | 'in', type: RelationType) => {
     const matching = own.filter((e) => e.type === type);
     if (matching.length === 0) return;
-    groups.push({ type, direction, refs: matching.map((e) => ({ ref: e.targetRef, resolved: state.graph.has(e.target) })) });
+    groups.push({
+      type,
+      direction,
+      refs: matching.map((e) => ({ ref: e.targetRef, resolved: state.graph.has(e.target) })),
+    });
   };
   for (const pair of RELATION_PAIRS) add('out', pair.forward);
   for (const pair of RELATION_PAIRS) add('in', pair.inverse);

@@ -12,8 +12,7 @@
  * - User: the groups it is a member of;
  * - any other kind: dependents and dependencies, as for a component.
  */
-import type { IndexState } from '../../engine/indexState';
-import type { EntityKey, RelationType } from '../../engine/model';
+import type { IndexState, EntityKey, RelationType } from '../../engine';
 import { plural } from './entityFacts';
 
 export interface LensCount {
@@ -33,7 +32,10 @@ interface LensRule {
 }
 
 const dependents: LensRule = { types: ['dependencyOf'], title: (n) => plural(n, 'dependent') };
-const dependencies: LensRule = { types: ['dependsOn', 'consumesApi'], title: (n) => plural(n, 'dependency', 'dependencies') };
+const dependencies: LensRule = {
+  types: ['dependsOn', 'consumesApi'],
+  title: (n) => plural(n, 'dependency', 'dependencies'),
+};
 
 const RULES: Readonly<Record<string, readonly LensRule[]>> = {
   System: [

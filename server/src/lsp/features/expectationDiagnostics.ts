@@ -3,14 +3,16 @@
  * the index after every pass (as `wsctx check` runs it), each failing page a warning on its own
  * line with why it did not come and the fix, each problem of the file an error on its line.
  */
-import type { IndexState } from '../../engine/indexState';
-import { EXPECTATIONS_FILE, parseExpectations } from '../../engine/expectations/expectationsFile';
-import { workspacePath } from '../../engine/workspace/paths';
+import { type IndexState, EXPECTATIONS_FILE, parseExpectations, workspacePath } from '../../engine';
 import type { Services } from '../../services/services';
 import { runExpectations } from '../../tools/expectationsCheck';
 import type { WorkspaceDiagnostic } from './diagnostics';
 
-export async function expectationDiagnostics(services: Services, state: IndexState, readText: (path: string) => Promise<string | null>): Promise<WorkspaceDiagnostic[]> {
+export async function expectationDiagnostics(
+  services: Services,
+  state: IndexState,
+  readText: (path: string) => Promise<string | null>,
+): Promise<WorkspaceDiagnostic[]> {
   const out: WorkspaceDiagnostic[] = [];
   for (const folder of state.folders) {
     const path = workspacePath(state.folders, folder.name, EXPECTATIONS_FILE);
@@ -18,16 +20,33 @@ export async function expectationDiagnostics(services: Services, state: IndexSta
     if (text === null) continue;
     const parsed = parseExpectations(path, text);
     for (const p of parsed.problems) {
-      out.push({ path, line: p.line, severity: 'error', code: 'expectation.invalid', message: `${p.field ? `${p.field}: ` : ''}${p.message}; this entry is not checked`, source: 'expectations' });
+      out.push({
+        path,
+        line: p.line,
+        severity: 'error',
+        code: 'expectation.invalid',
+        message: `${p.field ? `${p.field}: ` : ''}${p.message}; this entry is not checked`,
+        source: 'expectations',
+      });
     }
     const report = await runExpectations(services, parsed);
     for (const row of report.rows.filter((r) => !r.pass)) {
       const e = row.explanation;
       const asked = `${row.task ? 'the task ' : ''}"${row.question}"`;
       const where = row.task ? 'in the bundle' : `within ${row.within}`;
-      const want = row.kind === 'expect' ? `${row.page} should come ${where} for ${asked}` : `${row.page} should not come ${where} for ${asked}`;
+      const want =
+        row.kind === 'expect'
+          ? `${row.page} should come ${where} for ${asked}`
+          : `${row.page} should not come ${where} for ${asked}`;
       const got = e ? `${e.summary} Fix: ${e.fix}` : row.got;
-      out.push({ path, line: row.line, severity: 'warning', code: 'expectation.failed', message: `${want}: ${row.got}. ${got}`, source: 'expectations' });
+      out.push({
+        path,
+        line: row.line,
+        severity: 'warning',
+        code: 'expectation.failed',
+        message: `${want}: ${row.got}. ${got}`,
+        source: 'expectations',
+      });
     }
   }
   return out;

@@ -8,7 +8,7 @@
  * indexed files under it.
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
+import type { IndexState } from '../../engine';
 import type { DocumentStore } from './documents';
 
 /** Names of files that can become a source when created (the default globs' extensions). */
@@ -22,7 +22,11 @@ export interface RoutedEvents {
   inWorkspace: boolean;
 }
 
-export function routeFileEvents(changes: readonly FileEvent[], documents: DocumentStore, state: IndexState | undefined): RoutedEvents {
+export function routeFileEvents(
+  changes: readonly FileEvent[],
+  documents: DocumentStore,
+  state: IndexState | undefined,
+): RoutedEvents {
   const paths: string[] = [];
   let inWorkspace = false;
   const add = (path: string) => {

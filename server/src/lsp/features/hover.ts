@@ -8,10 +8,7 @@
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import { markdownCode, markdownLinkTarget, markdownText } from '../../../../shared/markdown';
 import { ClientCommands, RESULTS_SCHEME, type ExpandEntityArgs } from '../../../../shared/protocol';
-import { nearestRefs } from '../../engine/graph/nearestRefs';
-import type { IndexState } from '../../engine/indexState';
-import type { EntityMention } from '../../engine/references/entityMentions';
-import type { CatalogEntity } from '../../engine/model';
+import { nearestRefs, type IndexState, type EntityMention, type CatalogEntity } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
 import { declarationLine, neighbourGroups, suggestionsFor } from './entityFacts';
@@ -60,7 +57,9 @@ export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: Inde
   } else {
     lines.push(`**Neighbours** (${edges} ${edges === 1 ? 'edge' : 'edges'})`, '');
     for (const group of groups) {
-      const shown = group.refs.slice(0, HOVER_REFS_PER_GROUP).map((r) => `${markdownCode(r.ref)}${r.resolved ? '' : ' (unresolved)'}`);
+      const shown = group.refs
+        .slice(0, HOVER_REFS_PER_GROUP)
+        .map((r) => `${markdownCode(r.ref)}${r.resolved ? '' : ' (unresolved)'}`);
       const more = group.refs.length > HOVER_REFS_PER_GROUP ? ` +${group.refs.length - HOVER_REFS_PER_GROUP} more` : '';
       lines.push(`- ${group.type} ${group.direction === 'out' ? '→' : '←'} ${shown.join(', ')}${more}`);
     }
@@ -69,7 +68,10 @@ export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: Inde
 
   const link = (label: string, direction: ExpandEntityArgs['direction']) =>
     `[${label}](${markdownLinkTarget(commandUri(ClientCommands.expandEntity, { entityRef: entity.ref, direction, depth: HOVER_EXPAND_DEPTH }))})`;
-  lines.push(`Expand ${HOVER_EXPAND_DEPTH} hops: ${link('dependencies', 'out')} · ${link('dependents', 'in')} · ${link('both', 'both')}`, '');
+  lines.push(
+    `Expand ${HOVER_EXPAND_DEPTH} hops: ${link('dependencies', 'out')} · ${link('dependents', 'in')} · ${link('both', 'both')}`,
+    '',
+  );
 
   const line = declarationLine(state, entity);
   const uri = ctx.documents.uriOf(entity.location.path);
@@ -80,12 +82,20 @@ export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: Inde
 
 function renderUnresolved(state: IndexState, mention: EntityMention): string {
   if (!mention.key) {
-    const lines = [`**Not an entity ref:** ${markdownCode(mention.written)}`, '', markdownText(mention.error ?? 'This value is not an entity ref.')];
+    const lines = [
+      `**Not an entity ref:** ${markdownCode(mention.written)}`,
+      '',
+      markdownText(mention.error ?? 'This value is not an entity ref.'),
+    ];
     const suggestions = nearestRefs(mention.written, state.graph.entities());
     if (suggestions.length) lines.push('', `Did you mean ${suggestions.map(markdownCode).join(' or ')}?`);
     return lines.join('\n');
   }
-  const lines = [`**Unresolved entity ref:** ${markdownCode(mention.key)}`, '', 'No entity with this ref is in the catalog.'];
+  const lines = [
+    `**Unresolved entity ref:** ${markdownCode(mention.key)}`,
+    '',
+    'No entity with this ref is in the catalog.',
+  ];
   const suggestions = suggestionsFor(state, mention.key);
   if (suggestions.length) lines.push('', `Did you mean ${suggestions.map(markdownCode).join(' or ')}?`);
   return lines.join('\n');

@@ -3,7 +3,7 @@
  * what is degraded with the reason.
  */
 import type { IndexStatus } from '../../../../shared/protocol';
-import type { Engine } from '../../engine/engine';
+import type { Engine } from '../../engine';
 
 export interface StatusExtras {
   /** True while a pass the server started is running. */
@@ -22,15 +22,23 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
       counts: null,
       lastPass: null,
       lastError: null,
-      degraded: [{ flag: 'no-folder', reason: 'No workspace folder is open; open a folder to index it.' }, ...extras.degraded],
+      degraded: [
+        { flag: 'no-folder', reason: 'No workspace folder is open; open a folder to index it.' },
+        ...extras.degraded,
+      ],
     };
   }
   const status = engine.status();
   const state = engine.current();
   const degraded = [...extras.degraded];
-  if (status.lastError) degraded.unshift({ flag: 'index-failed', reason: `The last index pass failed: ${status.lastError}` });
+  if (status.lastError)
+    degraded.unshift({ flag: 'index-failed', reason: `The last index pass failed: ${status.lastError}` });
   const unreadable = state?.problems.filter((p) => p.code === 'workspace.unreadable') ?? [];
-  if (unreadable.length) degraded.unshift({ flag: 'scope-unreadable', reason: `${unreadable.length} ${unreadable.length === 1 ? 'folder' : 'folders'} could not be read (${unreadable[0].path}).` });
+  if (unreadable.length)
+    degraded.unshift({
+      flag: 'scope-unreadable',
+      reason: `${unreadable.length} ${unreadable.length === 1 ? 'folder' : 'folders'} could not be read (${unreadable[0].path}).`,
+    });
   return {
     phase: status.phase === 'cold' && extras.updating ? 'indexing' : status.phase,
     updating: extras.updating && !!state,
@@ -58,7 +66,13 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
         }
       : null,
     lastError: status.lastError,
-    embedding: status.meaning?.embedding ? { done: status.meaning.embedding.done, total: status.meaning.embedding.total, secondsLeft: status.meaning.embedding.secondsLeft } : null,
+    embedding: status.meaning?.embedding
+      ? {
+          done: status.meaning.embedding.done,
+          total: status.meaning.embedding.total,
+          secondsLeft: status.meaning.embedding.secondsLeft,
+        }
+      : null,
     degraded,
   };
 }

@@ -20,7 +20,13 @@ export interface McpEndpointOptions {
 
 export class McpEndpoint {
   private server: HttpMcpServer | undefined;
-  private info: McpEndpointInfo = { state: 'stopped', url: null, token: null, reason: 'Not started yet.', serverName: SERVER_NAME };
+  private info: McpEndpointInfo = {
+    state: 'stopped',
+    url: null,
+    token: null,
+    reason: 'Not started yet.',
+    serverName: SERVER_NAME,
+  };
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: McpEndpointOptions) {}
@@ -33,8 +39,10 @@ export class McpEndpoint {
   start(services: Services | undefined, disabledReason: string | null): Promise<McpEndpointInfo> {
     return this.serial(async () => {
       await this.close();
-      if (disabledReason !== null) return this.set({ state: 'disabled', url: null, token: null, reason: disabledReason });
-      if (!services) return this.set({ state: 'stopped', url: null, token: null, reason: 'No workspace folder is open.' });
+      if (disabledReason !== null)
+        return this.set({ state: 'disabled', url: null, token: null, reason: disabledReason });
+      if (!services)
+        return this.set({ state: 'stopped', url: null, token: null, reason: 'No workspace folder is open.' });
       this.set({ state: 'starting', url: null, token: null, reason: null });
       try {
         this.server = await startHttpMcpServer({ services, log: this.options.log });
@@ -42,7 +50,12 @@ export class McpEndpoint {
         return this.set({ state: 'running', url: this.server.url, token: this.server.token, reason: null });
       } catch (error) {
         this.options.log(`[mcp-http] could not start: ${(error as Error).stack ?? error}`);
-        return this.set({ state: 'failed', url: null, token: null, reason: `The MCP endpoint could not start: ${(error as Error).message}` });
+        return this.set({
+          state: 'failed',
+          url: null,
+          token: null,
+          reason: `The MCP endpoint could not start: ${(error as Error).message}`,
+        });
       }
     });
   }
@@ -57,7 +70,8 @@ export class McpEndpoint {
   private async close(): Promise<void> {
     const server = this.server;
     this.server = undefined;
-    if (server) await server.close().catch((error) => this.options.log(`[mcp-http] close failed: ${(error as Error).message}`));
+    if (server)
+      await server.close().catch((error) => this.options.log(`[mcp-http] close failed: ${(error as Error).message}`));
   }
 
   private set(info: Omit<McpEndpointInfo, 'serverName'>): McpEndpointInfo {

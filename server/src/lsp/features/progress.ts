@@ -8,9 +8,7 @@
  * gets none (and still gets the index status notifications).
  */
 import type { WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import type { PassProgress } from '../../engine/indexing/indexer';
-import type { MeaningStatus } from '../../engine/meaning/sectionVectors';
+import type { IndexState, PassProgress, MeaningStatus } from '../../engine';
 
 export interface ProgressChannel {
   /** Asks the client to create `token`; false when it refused or cannot show progress. */
@@ -95,13 +93,18 @@ export class EmbeddingProgress {
     const embedding = meaning?.embedding;
     if (embedding) {
       this.handle ??= this.progress.begin(`Embedding ${embedding.total} sections (${meaning.model})`, 'embedding');
-      const left = embedding.secondsLeft === null || embedding.done >= embedding.total ? '' : `, about ${minutesLeft(embedding.secondsLeft)} left`;
+      const left =
+        embedding.secondsLeft === null || embedding.done >= embedding.total
+          ? ''
+          : `, about ${minutesLeft(embedding.secondsLeft)} left`;
       const text = `Embedded ${embedding.done} of ${embedding.total} sections${left}`;
       void this.handle.then((handle) => handle.report(text));
     } else if (this.handle) {
       const handle = this.handle;
       this.handle = undefined;
-      const text = meaning?.lastError ? `Embedding stopped: ${meaning.lastError}` : `${meaning?.sectionsWithVectors ?? 0} sections have vectors`;
+      const text = meaning?.lastError
+        ? `Embedding stopped: ${meaning.lastError}`
+        : `${meaning?.sectionsWithVectors ?? 0} sections have vectors`;
       void handle.then((h) => h.end(text));
     }
   }

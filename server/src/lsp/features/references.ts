@@ -4,8 +4,7 @@
  * in Markdown, code comments and text), with open documents read from their unsaved buffers.
  */
 import type { Location, ReferenceParams } from 'vscode-languageserver';
-import type { EntityKey } from '../../engine/model';
-import type { EntityMention } from '../../engine/references/entityMentions';
+import type { EntityKey, EntityMention } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
 import { documentMentions, mentionAtPosition } from './refsAtPosition';
@@ -17,7 +16,11 @@ export async function references(ctx: FeatureContext, params: ReferenceParams): 
 }
 
 /** Every place naming `key`, by path then position; the declaration only when asked for. */
-export async function referencesTo(ctx: FeatureContext, key: EntityKey, includeDeclaration: boolean): Promise<Location[]> {
+export async function referencesTo(
+  ctx: FeatureContext,
+  key: EntityKey,
+  includeDeclaration: boolean,
+): Promise<Location[]> {
   const index = ctx.mentions();
   if (!index) return [];
   const found: { path: string; mention: EntityMention }[] = [];
@@ -26,13 +29,15 @@ export async function referencesTo(ctx: FeatureContext, key: EntityKey, includeD
   for (const hit of await index.mentionsOf(key)) if (!openPaths.has(hit.path)) found.push(hit);
   // An open buffer may differ from the file on disk: its own text is what the user sees.
   for (const doc of open) {
-    for (const mention of documentMentions(doc.uri, doc.text)) if (mention.key === key) found.push({ path: doc.path, mention });
+    for (const mention of documentMentions(doc.uri, doc.text))
+      if (mention.key === key) found.push({ path: doc.path, mention });
   }
   const locations: { path: string; location: Location }[] = [];
   for (const { path, mention } of found) {
     if (mention.via === 'name' && !includeDeclaration) continue;
     const uri = ctx.documents.uriOf(path);
-    if (uri) locations.push({ path, location: { uri, range: lineRange(mention.line, mention.column, mention.endColumn) } });
+    if (uri)
+      locations.push({ path, location: { uri, range: lineRange(mention.line, mention.column, mention.endColumn) } });
   }
   locations.sort(
     (a, b) =>

@@ -4,8 +4,7 @@
  * answer per document so a burst of requests on an unchanged buffer parses it once.
  */
 import type { Position } from 'vscode-languageserver';
-import type { IndexState } from '../../engine/indexState';
-import { findEntityMentions, mentionAt, type EntityMention } from '../../engine/references/entityMentions';
+import { type IndexState, findEntityMentions, mentionAt, type EntityMention } from '../../engine';
 import type { DocumentStore } from './documents';
 
 /** Documents whose mentions are remembered. Default 32. */
@@ -27,7 +26,11 @@ export function documentMentions(uri: string, text: string): EntityMention[] {
 }
 
 /** The mention under an LSP position, or undefined. */
-export async function mentionAtPosition(documents: DocumentStore, uri: string, position: Position): Promise<EntityMention | undefined> {
+export async function mentionAtPosition(
+  documents: DocumentStore,
+  uri: string,
+  position: Position,
+): Promise<EntityMention | undefined> {
   const text = await documents.text(uri);
   if (text === null) return undefined;
   return mentionAt(documentMentions(uri, text), position.line + 1, position.character + 1);

@@ -59,7 +59,10 @@ export class ResultsStore {
 
   private find(uri: string): ResultsDocument | undefined {
     // Clients may re-encode the URI (`%20`, case of the scheme); compare decoded forms.
-    return this.docs.get(uri) ?? [...this.docs.values()].find((d) => safeDecode(d.uri).toLowerCase() === safeDecode(uri).toLowerCase());
+    return (
+      this.docs.get(uri) ??
+      [...this.docs.values()].find((d) => safeDecode(d.uri).toLowerCase() === safeDecode(uri).toLowerCase())
+    );
   }
 }
 
@@ -83,10 +86,14 @@ export function renderResults(answer: ContextOutput): { text: string; blocks: Pa
   answer.passages.forEach((p, i) => {
     const startLine = lines.length;
     lines.push(`## ${i + 1}. ${markdownText(passageLabel(p))}`, '');
-    lines.push(`score ${p.score.toFixed(3)} · ${p.sourceKind} · ${markdownText(`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`)}`, '');
+    lines.push(
+      `score ${p.score.toFixed(3)} · ${p.sourceKind} · ${markdownText(`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}`)}`,
+      '',
+    );
     lines.push(`[Open the source](${markdownLinkTarget(p.sourceUri)})`, '');
     for (const marker of passageMarkers(p)) lines.push(`**${markdownText(marker)}**`, '');
-    for (const textLine of p.text.trimEnd().split('\n')) lines.push(textLine.trim() === '' ? '>' : `> ${markdownText(textLine)}`);
+    for (const textLine of p.text.trimEnd().split('\n'))
+      lines.push(textLine.trim() === '' ? '>' : `> ${markdownText(textLine)}`);
     blocks.push({ startLine, endLine: lines.length - 1, rank: i + 1, passage: p });
     lines.push('');
   });
@@ -103,14 +110,25 @@ export function renderWhy(rank: number, p: ContextPassage): string {
   const lines = [`**${rank}. ${markdownText(passageLabel(p))}** · score ${p.score.toFixed(3)}`, ''];
   for (const marker of passageMarkers(p)) lines.push(`> ${markdownText(marker)}`, '');
   lines.push('| signal | weight | raw | contribution | detail |', '| --- | ---: | ---: | ---: | --- |');
-  for (const w of p.why) lines.push(`| ${markdownText(w.signal)} | ${w.weight.toFixed(2)} | ${w.raw.toFixed(3)} | ${w.contribution.toFixed(3)} | ${markdownText(w.detail)} |`);
+  for (const w of p.why)
+    lines.push(
+      `| ${markdownText(w.signal)} | ${w.weight.toFixed(2)} | ${w.raw.toFixed(3)} | ${w.contribution.toFixed(3)} | ${markdownText(w.detail)} |`,
+    );
   lines.push(`| **score** | | | **${p.score.toFixed(3)}** | |`);
-  lines.push('', markdownText(`${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : ''}`));
+  lines.push(
+    '',
+    markdownText(
+      `${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${p.sourceCommit ? ` @ ${p.sourceCommit.slice(0, 12)}${p.dirty ? ' (uncommitted changes)' : ''}` : ''}`,
+    ),
+  );
   return lines.join('\n');
 }
 
 function slug(question: string): string {
-  const words = question.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '');
+  const words = question
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
   return words.slice(0, 60).replace(/-+$/, '') || 'results';
 }
 

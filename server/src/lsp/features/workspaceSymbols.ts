@@ -69,7 +69,12 @@ export function workspaceSymbols(ctx: FeatureContext, params: WorkspaceSymbolPar
         () => {
           const uri = ctx.documents.uriOf(doc.path);
           if (!uri) return null;
-          return { name, kind: SymbolKind.String, location: { uri, range: lineRange(section.startLine) }, containerName: `${doc.title} · ${doc.path}` };
+          return {
+            name,
+            kind: SymbolKind.String,
+            location: { uri, range: lineRange(section.startLine) },
+            containerName: `${doc.title} · ${doc.path}`,
+          };
         },
         false,
       );

@@ -3,9 +3,20 @@
  * so it sees one generation): the rows a question's candidates are made of (the per-question
  * read), and a namespace in bulk for a reader that answers from memory.
  */
-import type { LoadedVersion, LoadSink, NamespaceLoad } from '../../engine/store/indexStore';
-import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
-import type { CandidateRows, CandidateSection, NamespaceSizes, NamespaceStats, StoredDoc, StoredWorkspaceInfo } from '../../engine/store/rows';
+import type {
+  LoadedVersion,
+  LoadSink,
+  NamespaceLoad,
+  CatalogEntity,
+  FileCommitInfo,
+  Relation,
+  CandidateRows,
+  CandidateSection,
+  NamespaceSizes,
+  NamespaceStats,
+  StoredDoc,
+  StoredWorkspaceInfo,
+} from '../../engine';
 import { decodeBlock, readBlocksSince } from './pgTermBlocks';
 import { readMeaning, readWindows, type PoolClient } from './pgVectors';
 
@@ -26,7 +37,8 @@ export interface SectionRow {
   short_lengths: number;
 }
 
-const SECTION_COLUMNS = 'ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths';
+const SECTION_COLUMNS =
+  'ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths';
 
 export function candidateSection(r: SectionRow & { text?: string }): CandidateSection {
   return {
@@ -88,55 +100,118 @@ export async function namespaceRow(client: PoolClient, name: string): Promise<Na
     catalogGeneration: r.catalog_generation,
     info: r.info,
     sizes: r.sizes,
-    stats: { sectionCount: r.section_count, lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context }, docCount: r.doc_count, titleTermSum: r.title_terms, newestCommitTime: r.newest_commit_time },
+    stats: {
+      sectionCount: r.section_count,
+      lengthSums: { body: r.body, heading: r.heading, title: r.title, context: r.context },
+      docCount: r.doc_count,
+      titleTermSum: r.title_terms,
+      newestCommitTime: r.newest_commit_time,
+    },
   };
 }
 
 /** The candidate rows but the postings: the sections at `ordinals`, their documents and git facts, the named entities' share. */
-export async function candidateRows(client: PoolClient, ns: NamespaceRead, ordinals: readonly number[], namedEntities: readonly string[]): Promise<Omit<CandidateRows, 'postings'>> {
-  const sections = (await client.query<SectionRow>(`SELECT ${SECTION_COLUMNS} FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])`, [ns.id, ordinals])).rows.map(candidateSection);
+export async function candidateRows(
+  client: PoolClient,
+  ns: NamespaceRead,
+  ordinals: readonly number[],
+  namedEntities: readonly string[],
+): Promise<Omit<CandidateRows, 'postings'>> {
+  const sections = (
+    await client.query<SectionRow>(
+      `SELECT ${SECTION_COLUMNS} FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])`,
+      [ns.id, ordinals],
+    )
+  ).rows.map(candidateSection);
   const docIds = [...new Set(sections.map((s) => s.docId))];
-  const docs = (await client.query<{ doc: StoredDoc }>('SELECT doc FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, docIds])).rows.map((r) => r.doc);
-  const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
+  const docs = (
+    await client.query<{ doc: StoredDoc }>('SELECT doc FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [
+      ns.id,
+      docIds,
+    ])
+  ).rows.map((r) => r.doc);
+  const commits = await commitsOf(
+    client,
+    ns.id,
+    docs.map((d) => d.path),
+  );
   let namedEntitySections = 0;
   if (namedEntities.length) {
-    const named = await client.query<{ n: number }>('SELECT coalesce(sum(section_count), 0)::int AS n FROM wsctx.docs WHERE ns = $1 AND entity_refs && $2::text[]', [ns.id, namedEntities]);
+    const named = await client.query<{ n: number }>(
+      'SELECT coalesce(sum(section_count), 0)::int AS n FROM wsctx.docs WHERE ns = $1 AND entity_refs && $2::text[]',
+      [ns.id, namedEntities],
+    );
     namedEntitySections = named.rows[0].n;
   }
   return { sections, docs, commits, namedEntitySections, generation: ns.generation, stats: ns.stats };
 }
 
 /** The git facts of the documents at `paths`. */
-export async function commitsOf(client: PoolClient, ns: number, paths: readonly string[]): Promise<Map<string, FileCommitInfo>> {
-  const rows = await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>(
-    'SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])',
-    [ns, paths],
+export async function commitsOf(
+  client: PoolClient,
+  ns: number,
+  paths: readonly string[],
+): Promise<Map<string, FileCommitInfo>> {
+  const rows = await client.query<{
+    path: string;
+    commit: string | null;
+    dirty: boolean;
+    last_commit_time: number | null;
+  }>('SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])', [
+    ns,
+    paths,
+  ]);
+  return new Map(
+    rows.rows.map((r) => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }]),
   );
-  return new Map(rows.rows.map((r) => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }]));
 }
 
 /** The library's sections, texts included. */
-export async function librarySections(client: PoolClient, ns: number, docIds: readonly string[]): Promise<CandidateSection[]> {
-  return (await client.query<SectionRow & { text: string }>(`SELECT ${SECTION_COLUMNS}, text FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])`, [ns, docIds])).rows.map(candidateSection);
+export async function librarySections(
+  client: PoolClient,
+  ns: number,
+  docIds: readonly string[],
+): Promise<CandidateSection[]> {
+  return (
+    await client.query<SectionRow & { text: string }>(
+      `SELECT ${SECTION_COLUMNS}, text FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])`,
+      [ns, docIds],
+    )
+  ).rows.map(candidateSection);
 }
 
 /**
  * Namespace `name` in bulk, or what changed since `since` (IndexStore.loadNamespace), inside the
  * caller's snapshot. A different epoch (the store renumbered) reads everything.
  */
-export async function loadNamespace(client: PoolClient, name: string, since: LoadedVersion | undefined, sink: LoadSink): Promise<NamespaceLoad | undefined> {
+export async function loadNamespace(
+  client: PoolClient,
+  name: string,
+  since: LoadedVersion | undefined,
+  sink: LoadSink,
+): Promise<NamespaceLoad | undefined> {
   const ns = await namespaceRow(client, name);
   if (!ns) return undefined;
   const full = !since || since.epoch !== ns.epoch;
   const after = full ? 0 : since.generation;
   const catalog = full || ns.catalogGeneration > after ? await readCatalog(client, ns.id) : undefined;
-  const commits = (await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>('SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1', [ns.id])).rows.map(
-    (r): [string, FileCommitInfo] => [r.path, { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time }],
-  );
-  const docIds = full ? [] : (await client.query<{ id: string }>('SELECT id FROM wsctx.docs WHERE ns = $1', [ns.id])).rows.map((r) => r.id);
+  const commits = (
+    await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>(
+      'SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1',
+      [ns.id],
+    )
+  ).rows.map((r): [string, FileCommitInfo] => [
+    r.path,
+    { commit: r.commit, dirty: r.dirty, lastCommitTime: r.last_commit_time },
+  ]);
+  const docIds = full
+    ? []
+    : (await client.query<{ id: string }>('SELECT id FROM wsctx.docs WHERE ns = $1', [ns.id])).rows.map((r) => r.id);
   const docs = await readDocsSince(client, ns.id, after);
   if (full) for (const d of docs) docIds.push(d.doc.id);
-  await readBlocksSince(client, ns.id, after, (page) => sink.blocks(page.map((b) => ({ term: b.term, ...decodeBlock(b.postings, b.count) }))));
+  await readBlocksSince(client, ns.id, after, (page) =>
+    sink.blocks(page.map((b) => ({ term: b.term, ...decodeBlock(b.postings, b.count) }))),
+  );
   const meaning = await readMeaning(client, ns.id);
   if (meaning) {
     // Another model's vectors (or none held): read them all afresh.
@@ -153,12 +228,33 @@ export async function loadNamespace(client: PoolClient, name: string, since: Loa
       for (const page of pages) sink.windows(page);
     }
   }
-  return { generation: ns.generation, epoch: ns.epoch, full, info: ns.info, stats: ns.stats, sizes: ns.sizes, ...(catalog ? { catalog } : {}), commits, docIds, docs, ...(meaning ? { meaning } : {}) };
+  return {
+    generation: ns.generation,
+    epoch: ns.epoch,
+    full,
+    info: ns.info,
+    stats: ns.stats,
+    sizes: ns.sizes,
+    ...(catalog ? { catalog } : {}),
+    commits,
+    docIds,
+    docs,
+    ...(meaning ? { meaning } : {}),
+  };
 }
 
-async function readCatalog(client: PoolClient, ns: number): Promise<{ entities: CatalogEntity[]; relations: Relation[] }> {
-  const entities = (await client.query<{ entity: CatalogEntity }>('SELECT entity FROM wsctx.entities WHERE ns = $1 ORDER BY position', [ns])).rows.map((r) => r.entity);
-  const relations = (await client.query<{ relation: Relation }>('SELECT relation FROM wsctx.edges WHERE ns = $1 ORDER BY position', [ns])).rows.map((r) => r.relation);
+async function readCatalog(
+  client: PoolClient,
+  ns: number,
+): Promise<{ entities: CatalogEntity[]; relations: Relation[] }> {
+  const entities = (
+    await client.query<{ entity: CatalogEntity }>('SELECT entity FROM wsctx.entities WHERE ns = $1 ORDER BY position', [
+      ns,
+    ])
+  ).rows.map((r) => r.entity);
+  const relations = (
+    await client.query<{ relation: Relation }>('SELECT relation FROM wsctx.edges WHERE ns = $1 ORDER BY position', [ns])
+  ).rows.map((r) => r.relation);
   return { entities, relations };
 }
 
@@ -167,7 +263,11 @@ async function readCatalog(client: PoolClient, ns: number): Promise<{ entities: 
  * their place in the write), each with its sections (texts included) in position order, read
  * page by page.
  */
-async function readDocsSince(client: PoolClient, ns: number, after: number): Promise<{ doc: StoredDoc; sections: CandidateSection[] }[]> {
+async function readDocsSince(
+  client: PoolClient,
+  ns: number,
+  after: number,
+): Promise<{ doc: StoredDoc; sections: CandidateSection[] }[]> {
   const docs = new Map<string, { doc: StoredDoc; sections: CandidateSection[] }>();
   let last = [after, -1];
   for (;;) {
@@ -188,8 +288,18 @@ async function readDocsSince(client: PoolClient, ns: number, after: number): Pro
   const ids = byOrdinal ? [] : [...docs.keys()];
   for (let i = 0; byOrdinal || i < ids.length; i += LOAD_PAGE) {
     const rows = byOrdinal
-      ? (await client.query<SectionRow & { text: string }>(`SELECT ${SECTION_COLUMNS}, text FROM wsctx.sections WHERE ns = $1 AND ordinal > $2 ORDER BY ordinal LIMIT $3`, [ns, lastOrdinal, LOAD_PAGE])).rows
-      : (await client.query<SectionRow & { text: string }>(`SELECT ${SECTION_COLUMNS}, text FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])`, [ns, ids.slice(i, i + LOAD_PAGE)])).rows;
+      ? (
+          await client.query<SectionRow & { text: string }>(
+            `SELECT ${SECTION_COLUMNS}, text FROM wsctx.sections WHERE ns = $1 AND ordinal > $2 ORDER BY ordinal LIMIT $3`,
+            [ns, lastOrdinal, LOAD_PAGE],
+          )
+        ).rows
+      : (
+          await client.query<SectionRow & { text: string }>(
+            `SELECT ${SECTION_COLUMNS}, text FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])`,
+            [ns, ids.slice(i, i + LOAD_PAGE)],
+          )
+        ).rows;
     for (const r of rows) {
       const holder = docs.get(r.doc_id);
       if (!holder) throw new Error(`store: section ${r.id} of document ${r.doc_id}, which the store does not hold`);

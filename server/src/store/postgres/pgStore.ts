@@ -9,10 +9,27 @@
  * transaction, so neither ever sees half a write.
  */
 import { Client, Pool, type PoolClient } from 'pg';
-import { InputError } from '../../engine/errors';
-import type { IndexStore, LoadedVersion, LoadSink, NamespaceBaseRows, NamespaceLoad, NearestWindows, StoredNamespace, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
-import type { CandidateRows, LibraryRows, NamespaceSizes, PostingRow, StoredDoc, StoredWorkspace, WriteReport } from '../../engine/store/rows';
-import type { CatalogEntity, Relation } from '../../engine/model';
+import {
+  InputError,
+  type IndexStore,
+  type LoadedVersion,
+  type LoadSink,
+  type NamespaceBaseRows,
+  type NamespaceLoad,
+  type NearestWindows,
+  type StoredNamespace,
+  type StoredWindowRow,
+  type VectorCatchUp,
+  type CandidateRows,
+  type LibraryRows,
+  type NamespaceSizes,
+  type PostingRow,
+  type StoredDoc,
+  type StoredWorkspace,
+  type WriteReport,
+  type CatalogEntity,
+  type Relation,
+} from '../../engine';
 import { enablePgvector, nearestWindows, pgvectorReady, readMeaning, readWindows } from './pgVectors';
 import { candidateRows, commitsOf, librarySections, loadNamespace, namespaceRow } from './pgRead';
 import { blockOf, blockPostingRows, readTermBlocks } from './pgTermBlocks';
@@ -63,7 +80,8 @@ function connectionsFromEnv(): number | undefined {
   const raw = process.env.WSCTX_STORE_CONNECTIONS;
   if (raw === undefined || raw === '') return undefined;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 1 || n > 1000) throw new InputError(`WSCTX_STORE_CONNECTIONS must be a whole number 1..1000 (got "${raw}")`);
+  if (!Number.isInteger(n) || n < 1 || n > 1000)
+    throw new InputError(`WSCTX_STORE_CONNECTIONS must be a whole number 1..1000 (got "${raw}")`);
   return n;
 }
 
@@ -84,15 +102,22 @@ async function migrate(pool: Pool): Promise<boolean> {
         return ready === 'ready';
       }
     } else if (current !== undefined) {
-      throw new InputError(`--store: the database holds a store of schema version ${current}; this wsctx writes version ${STORE_SCHEMA_VERSION} (drop the wsctx schema to index again)`);
+      throw new InputError(
+        `--store: the database holds a store of schema version ${current}; this wsctx writes version ${STORE_SCHEMA_VERSION} (drop the wsctx schema to index again)`,
+      );
     }
     // Two processes creating the schema at once would race: one at a time.
     await client.query('SELECT pg_advisory_xact_lock(7461726)');
     await client.query(SCHEMA_SQL);
     const found = await client.query<{ value: string }>("SELECT value FROM wsctx.meta WHERE key = 'schema_version'");
-    if (found.rows.length === 0) await client.query("INSERT INTO wsctx.meta (key, value) VALUES ('schema_version', $1)", [String(STORE_SCHEMA_VERSION)]);
+    if (found.rows.length === 0)
+      await client.query("INSERT INTO wsctx.meta (key, value) VALUES ('schema_version', $1)", [
+        String(STORE_SCHEMA_VERSION),
+      ]);
     else if (found.rows[0].value !== String(STORE_SCHEMA_VERSION)) {
-      throw new InputError(`--store: the database holds a store of schema version ${found.rows[0].value}; this wsctx writes version ${STORE_SCHEMA_VERSION} (drop the wsctx schema to index again)`);
+      throw new InputError(
+        `--store: the database holds a store of schema version ${found.rows[0].value}; this wsctx writes version ${STORE_SCHEMA_VERSION} (drop the wsctx schema to index again)`,
+      );
     }
     const pgvector = await enablePgvector(client);
     await client.query('COMMIT');
@@ -109,7 +134,8 @@ async function migrate(pool: Pool): Promise<boolean> {
 async function schemaVersion(client: PoolClient): Promise<string | undefined> {
   const exists = await client.query<{ found: boolean }>("SELECT to_regclass('wsctx.meta') IS NOT NULL AS found");
   if (!exists.rows[0].found) return undefined;
-  return (await client.query<{ value: string }>("SELECT value FROM wsctx.meta WHERE key = 'schema_version'")).rows[0]?.value;
+  return (await client.query<{ value: string }>("SELECT value FROM wsctx.meta WHERE key = 'schema_version'")).rows[0]
+    ?.value;
 }
 
 /** The URL without its password, for messages. */
@@ -127,33 +153,75 @@ export class PostgresStore implements IndexStore {
   ) {}
 
   async namespaces(): Promise<StoredNamespace[]> {
-    const result = await this.pool.query<{ name: string; abs_path: string; generation: number; indexed_at: string; vector_model: string | null; epoch: number; sizes: NamespaceSizes }>(
+    const result = await this.pool.query<{
+      name: string;
+      abs_path: string;
+      generation: number;
+      indexed_at: string;
+      vector_model: string | null;
+      epoch: number;
+      sizes: NamespaceSizes;
+    }>(
       'SELECT name, abs_path, generation, indexed_at, vector_model, epoch, sizes FROM wsctx.namespaces WHERE generation > 0 ORDER BY name',
     );
-    return result.rows.map((r) => ({ name: r.name, absPath: r.abs_path, generation: r.generation, indexedAt: r.indexed_at, vectorModel: r.vector_model, epoch: r.epoch, sizes: r.sizes }));
+    return result.rows.map((r) => ({
+      name: r.name,
+      absPath: r.abs_path,
+      generation: r.generation,
+      indexedAt: r.indexed_at,
+      vectorModel: r.vector_model,
+      epoch: r.epoch,
+      sizes: r.sizes,
+    }));
   }
 
   async generation(namespace: string): Promise<number | undefined> {
-    const result = await this.pool.query<{ generation: number }>('SELECT generation FROM wsctx.namespaces WHERE name = $1 AND generation > 0', [namespace]);
+    const result = await this.pool.query<{ generation: number }>(
+      'SELECT generation FROM wsctx.namespaces WHERE name = $1 AND generation > 0',
+      [namespace],
+    );
     return result.rows[0]?.generation;
   }
 
   async write(rows: StoredWorkspace): Promise<WriteReport> {
-    return this.transaction('READ COMMITTED', false, (client) => writeNamespace(client, rows, this.pgvector, this.renumberFloor));
+    return this.transaction('READ COMMITTED', false, (client) =>
+      writeNamespace(client, rows, this.pgvector, this.renumberFloor),
+    );
   }
 
   async readBase(namespace: string): Promise<NamespaceBaseRows | undefined> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) return undefined;
-      const entities = (await client.query<{ entity: CatalogEntity }>('SELECT entity FROM wsctx.entities WHERE ns = $1 ORDER BY position', [ns.id])).rows.map((r) => r.entity);
-      const relations = (await client.query<{ relation: Relation }>('SELECT relation FROM wsctx.edges WHERE ns = $1 ORDER BY position', [ns.id])).rows.map((r) => r.relation);
+      const entities = (
+        await client.query<{ entity: CatalogEntity }>(
+          'SELECT entity FROM wsctx.entities WHERE ns = $1 ORDER BY position',
+          [ns.id],
+        )
+      ).rows.map((r) => r.entity);
+      const relations = (
+        await client.query<{ relation: Relation }>('SELECT relation FROM wsctx.edges WHERE ns = $1 ORDER BY position', [
+          ns.id,
+        ])
+      ).rows.map((r) => r.relation);
       const meaning = await readMeaning(client, ns.id);
-      return { info: ns.info, generation: ns.generation, entities, relations, stats: ns.stats, ...(meaning ? { meaning } : {}) };
+      return {
+        info: ns.info,
+        generation: ns.generation,
+        entities,
+        relations,
+        stats: ns.stats,
+        ...(meaning ? { meaning } : {}),
+      };
     });
   }
 
-  async candidates(namespace: string, terms: readonly string[], namedEntities: readonly string[], alsoOrdinals: readonly number[] = []): Promise<CandidateRows> {
+  async candidates(
+    namespace: string,
+    terms: readonly string[],
+    namedEntities: readonly string[],
+    alsoOrdinals: readonly number[] = [],
+  ): Promise<CandidateRows> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
@@ -163,7 +231,10 @@ export class PostgresStore implements IndexStore {
     });
   }
 
-  async termPostings(namespace: string, terms: readonly string[]): Promise<{ generation: number; postings: PostingRow[] }> {
+  async termPostings(
+    namespace: string,
+    terms: readonly string[],
+  ): Promise<{ generation: number; postings: PostingRow[] }> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
@@ -171,13 +242,21 @@ export class PostgresStore implements IndexStore {
     });
   }
 
-  async sectionCandidates(namespace: string, ordinals: readonly number[], terms: readonly string[], namedEntities: readonly string[]): Promise<CandidateRows> {
+  async sectionCandidates(
+    namespace: string,
+    ordinals: readonly number[],
+    terms: readonly string[],
+    namedEntities: readonly string[],
+  ): Promise<CandidateRows> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
       // Only the terms' blocks that hold these sections' ordinals, kept to those sections.
       const blocks = [...new Set(ordinals.map(blockOf))];
-      const postings = ordinals.length > 0 ? blockPostingRows(await readTermBlocks(client, ns.id, terms, blocks), new Set(ordinals)) : [];
+      const postings =
+        ordinals.length > 0
+          ? blockPostingRows(await readTermBlocks(client, ns.id, terms, blocks), new Set(ordinals))
+          : [];
       return { postings, ...(await candidateRows(client, ns, ordinals, namedEntities)) };
     });
   }
@@ -186,34 +265,70 @@ export class PostgresStore implements IndexStore {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) return undefined;
-      const docs = (await client.query<{ doc: StoredDoc }>("SELECT doc FROM wsctx.docs WHERE ns = $1 AND doc->>'sourceKind' = 'library'", [ns.id])).rows.map((r) => r.doc);
-      const sections = docs.length ? await librarySections(client, ns.id, docs.map((d) => d.id)) : [];
+      const docs = (
+        await client.query<{ doc: StoredDoc }>(
+          "SELECT doc FROM wsctx.docs WHERE ns = $1 AND doc->>'sourceKind' = 'library'",
+          [ns.id],
+        )
+      ).rows.map((r) => r.doc);
+      const sections = docs.length
+        ? await librarySections(
+            client,
+            ns.id,
+            docs.map((d) => d.id),
+          )
+        : [];
       // The library's postings: every term's blocks that hold a library section, kept to them.
       const ordinals = new Set(sections.map((s) => s.ordinal));
       const postings: PostingRow[] = [];
       if (ordinals.size) {
         const blocks = [...new Set([...ordinals].map(blockOf))];
-        const terms = (await client.query<{ term: string }>('SELECT DISTINCT term FROM wsctx.term_blocks WHERE ns = $1 AND block = ANY($2::int[])', [ns.id, blocks])).rows.map((r) => r.term);
-        for (let i = 0; i < terms.length; i += 5000) for (const row of blockPostingRows(await readTermBlocks(client, ns.id, terms.slice(i, i + 5000), blocks), ordinals)) postings.push(row);
+        const terms = (
+          await client.query<{ term: string }>(
+            'SELECT DISTINCT term FROM wsctx.term_blocks WHERE ns = $1 AND block = ANY($2::int[])',
+            [ns.id, blocks],
+          )
+        ).rows.map((r) => r.term);
+        for (let i = 0; i < terms.length; i += 5000)
+          for (const row of blockPostingRows(
+            await readTermBlocks(client, ns.id, terms.slice(i, i + 5000), blocks),
+            ordinals,
+          ))
+            postings.push(row);
       }
-      const commits = await commitsOf(client, ns.id, docs.map((d) => d.path));
+      const commits = await commitsOf(
+        client,
+        ns.id,
+        docs.map((d) => d.path),
+      );
       return { postings, sections, docs, commits, generation: ns.generation, stats: ns.stats };
     });
   }
 
-  async documentFrequencies(namespace: string, terms: readonly string[], generation: number): Promise<Map<string, number> | undefined> {
+  async documentFrequencies(
+    namespace: string,
+    terms: readonly string[],
+    generation: number,
+  ): Promise<Map<string, number> | undefined> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns || ns.generation !== generation) return undefined;
       const found = new Map<string, number>(terms.map((t) => [t, 0]));
       if (terms.length === 0) return found;
-      const counts = await client.query<{ term: string; n: number }>('SELECT term, sum(count)::int AS n FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[]) GROUP BY term', [ns.id, terms]);
+      const counts = await client.query<{ term: string; n: number }>(
+        'SELECT term, sum(count)::int AS n FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[]) GROUP BY term',
+        [ns.id, terms],
+      );
       for (const r of counts.rows) found.set(r.term, r.n);
       return found;
     });
   }
 
-  async readWindows(namespace: string, afterGeneration: number, onPage: (rows: StoredWindowRow[]) => void): Promise<VectorCatchUp> {
+  async readWindows(
+    namespace: string,
+    afterGeneration: number,
+    onPage: (rows: StoredWindowRow[]) => void,
+  ): Promise<VectorCatchUp> {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
@@ -227,7 +342,10 @@ export class PostgresStore implements IndexStore {
     return this.transaction('REPEATABLE READ', true, async (client) => {
       const ns = await namespaceRow(client, namespace);
       if (!ns) throw new Error(`store: namespace ${namespace} is not stored`);
-      const meaning = await client.query<{ vector_hnsw: boolean; vector_dimension: number | null }>('SELECT vector_hnsw, vector_dimension FROM wsctx.namespaces WHERE id = $1', [ns.id]);
+      const meaning = await client.query<{ vector_hnsw: boolean; vector_dimension: number | null }>(
+        'SELECT vector_hnsw, vector_dimension FROM wsctx.namespaces WHERE id = $1',
+        [ns.id],
+      );
       const row = meaning.rows[0];
       if (!row?.vector_hnsw || !row.vector_dimension) return undefined;
       return { generation: ns.generation, hits: await nearestWindows(client, ns.id, row.vector_dimension, query, k) };
@@ -242,7 +360,11 @@ export class PostgresStore implements IndexStore {
     return new Map(result.rows.map((r) => [r.id, r.text]));
   }
 
-  async loadNamespace(namespace: string, since: LoadedVersion | undefined, sink: LoadSink): Promise<NamespaceLoad | undefined> {
+  async loadNamespace(
+    namespace: string,
+    since: LoadedVersion | undefined,
+    sink: LoadSink,
+  ): Promise<NamespaceLoad | undefined> {
     return this.transaction('REPEATABLE READ', true, (client) => loadNamespace(client, namespace, since, sink));
   }
 
@@ -250,7 +372,10 @@ export class PostgresStore implements IndexStore {
    * Listens on the store's channel on a connection of its own (LISTEN/NOTIFY): each write's
    * commit calls `onChange`; `onLost` once when the connection fails or ends.
    */
-  async watch(onChange: (change: { namespace: string; generation: number }) => void, onLost: (error: Error) => void): Promise<{ close(): Promise<void> } | undefined> {
+  async watch(
+    onChange: (change: { namespace: string; generation: number }) => void,
+    onLost: (error: Error) => void,
+  ): Promise<{ close(): Promise<void> } | undefined> {
     const client = new Client({ connectionString: this.url });
     let closing = false;
     let lost = false;
@@ -265,7 +390,8 @@ export class PostgresStore implements IndexStore {
       if (message.channel !== GENERATION_CHANNEL || !message.payload) return;
       try {
         const change = JSON.parse(message.payload) as { namespace?: unknown; generation?: unknown };
-        if (typeof change.namespace === 'string' && typeof change.generation === 'number') onChange({ namespace: change.namespace, generation: change.generation });
+        if (typeof change.namespace === 'string' && typeof change.generation === 'number')
+          onChange({ namespace: change.namespace, generation: change.generation });
       } catch {
         // Not ours: the channel is named for wsctx, but anyone may notify on it.
       }
@@ -289,9 +415,14 @@ export class PostgresStore implements IndexStore {
   /** Removes a namespace and everything written for it. */
   async drop(namespace: string): Promise<boolean> {
     return this.transaction('READ COMMITTED', false, async (client) => {
-      const gone = await client.query<{ id: number }>('DELETE FROM wsctx.namespaces WHERE name = $1 RETURNING id', [namespace]);
+      const gone = await client.query<{ id: number }>('DELETE FROM wsctx.namespaces WHERE name = $1 RETURNING id', [
+        namespace,
+      ]);
       if (gone.rows.length === 0) return false;
-      await client.query('SELECT pg_notify($1, $2)', [GENERATION_CHANNEL, JSON.stringify({ namespace, generation: 0 })]);
+      await client.query('SELECT pg_notify($1, $2)', [
+        GENERATION_CHANNEL,
+        JSON.stringify({ namespace, generation: 0 }),
+      ]);
       return true;
     });
   }
@@ -300,7 +431,11 @@ export class PostgresStore implements IndexStore {
     await this.pool.end();
   }
 
-  private async transaction<T>(isolation: 'READ COMMITTED' | 'REPEATABLE READ', readOnly: boolean, body: (client: PoolClient) => Promise<T>): Promise<T> {
+  private async transaction<T>(
+    isolation: 'READ COMMITTED' | 'REPEATABLE READ',
+    readOnly: boolean,
+    body: (client: PoolClient) => Promise<T>,
+  ): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query(`BEGIN ISOLATION LEVEL ${isolation}${readOnly ? ' READ ONLY' : ''}`);

@@ -12,7 +12,7 @@
  * rewritten only when its digest changed.
  */
 import { createHash } from 'node:crypto';
-import type { PostingRow, StoredSectionTerms } from '../../engine/store/rows';
+import type { PostingRow, StoredSectionTerms } from '../../engine';
 import type { PoolClient } from './pgVectors';
 
 /** Store ordinals per block: 65,536 (a common term's block is at most 512 KB). */
@@ -39,7 +39,8 @@ export interface TermBlock {
 
 /** The ordinals and packed counts of a stored block, as views on its bytes when aligned. */
 export function decodeBlock(postings: Buffer, count: number): { ordinals: Uint32Array; packed: Uint32Array } {
-  if (postings.byteLength !== count * 8) throw new Error(`store: a term block of ${count} postings holds ${postings.byteLength} bytes`);
+  if (postings.byteLength !== count * 8)
+    throw new Error(`store: a term block of ${count} postings holds ${postings.byteLength} bytes`);
   const bytes = postings.byteOffset % 4 === 0 ? postings : Buffer.from(postings);
   const words = new Uint32Array(bytes.buffer, bytes.byteOffset, count * 2);
   return { ordinals: words.subarray(0, count), packed: words.subarray(count) };
@@ -63,7 +64,10 @@ export function blockPostingRows(blocks: readonly TermBlock[], only?: ReadonlySe
  * `blocks`: each term's ordinals ascending with their packed counts. Sections outside `blocks`
  * are skipped.
  */
-export function buildBlocks(placed: readonly { ordinal: number; section: Pick<StoredSectionTerms, 'terms' | 'packed'> }[], blocks: ReadonlySet<number>): Map<string, TermBlock> {
+export function buildBlocks(
+  placed: readonly { ordinal: number; section: Pick<StoredSectionTerms, 'terms' | 'packed'> }[],
+  blocks: ReadonlySet<number>,
+): Map<string, TermBlock> {
   const lists = new Map<string, { term: string; block: number; ordinals: number[]; packed: number[] }>();
   for (const { ordinal, section } of placed) {
     const block = blockOf(ordinal);
@@ -79,7 +83,9 @@ export function buildBlocks(placed: readonly { ordinal: number; section: Pick<St
   const out = new Map<string, TermBlock>();
   for (const [key, list] of lists) {
     const n = list.ordinals.length;
-    const order = isAscending(list.ordinals) ? null : [...list.ordinals.keys()].sort((a, b) => list.ordinals[a] - list.ordinals[b]);
+    const order = isAscending(list.ordinals)
+      ? null
+      : [...list.ordinals.keys()].sort((a, b) => list.ordinals[a] - list.ordinals[b]);
     const postings = Buffer.alloc(n * 8);
     for (let i = 0; i < n; i++) {
       const at = order ? order[i] : i;
@@ -106,20 +112,29 @@ export function blockDigest(postings: Buffer): Buffer {
  * keyed `block\0term`): writes the blocks whose digest changed or that are new, removes the ones
  * no section holds any more. Returns the postings and blocks written.
  */
-export async function writeBlocks(client: PoolClient, ns: number, generation: number, touched: ReadonlySet<number>, built: ReadonlyMap<string, TermBlock>, firstWrite: boolean): Promise<{ postings: number; blocks: number }> {
+export async function writeBlocks(
+  client: PoolClient,
+  ns: number,
+  generation: number,
+  touched: ReadonlySet<number>,
+  built: ReadonlyMap<string, TermBlock>,
+  firstWrite: boolean,
+): Promise<{ postings: number; blocks: number }> {
   const stored = new Map<string, Buffer>();
   if (!firstWrite && touched.size > 0) {
-    const rows = await client.query<{ term: string; block: number; digest: Buffer }>('SELECT term, block, digest FROM wsctx.term_blocks WHERE ns = $1 AND block = ANY($2::int[])', [ns, [...touched]]);
+    const rows = await client.query<{ term: string; block: number; digest: Buffer }>(
+      'SELECT term, block, digest FROM wsctx.term_blocks WHERE ns = $1 AND block = ANY($2::int[])',
+      [ns, [...touched]],
+    );
     for (const r of rows.rows) stored.set(`${r.block}\u0000${r.term}`, r.digest);
   }
   const gone = [...stored.keys()].filter((key) => !built.has(key));
   for (let i = 0; i < gone.length; i += 10_000) {
     const batch = gone.slice(i, i + 10_000).map((key) => key.split('\u0000'));
-    await client.query('DELETE FROM wsctx.term_blocks t USING unnest($2::int[], $3::text[]) AS x(b, term) WHERE t.ns = $1 AND t.block = x.b AND t.term = x.term', [
-      ns,
-      batch.map(([b]) => Number(b)),
-      batch.map(([, term]) => term),
-    ]);
+    await client.query(
+      'DELETE FROM wsctx.term_blocks t USING unnest($2::int[], $3::text[]) AS x(b, term) WHERE t.ns = $1 AND t.block = x.b AND t.term = x.term',
+      [ns, batch.map(([b]) => Number(b)), batch.map(([, term]) => term)],
+    );
   }
   let postings = 0;
   let blocks = 0;
@@ -160,16 +175,32 @@ export async function writeBlocks(client: PoolClient, ns: number, generation: nu
  * text, decoded natively by the client: its parser reads every field as UTF-8 text, so asking
  * for PostgreSQL's binary format would mangle every byte past 0x7f.
  */
-export async function readTermBlocks(client: PoolClient, ns: number, terms: readonly string[], blocks?: readonly number[]): Promise<TermBlock[]> {
+export async function readTermBlocks(
+  client: PoolClient,
+  ns: number,
+  terms: readonly string[],
+  blocks?: readonly number[],
+): Promise<TermBlock[]> {
   if (terms.length === 0) return [];
   const found = blocks
-    ? await client.query<TermBlock>('SELECT term, block, count, postings FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[]) AND block = ANY($3::int[])', [ns, terms, blocks])
-    : await client.query<TermBlock>('SELECT term, block, count, postings FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[])', [ns, terms]);
+    ? await client.query<TermBlock>(
+        'SELECT term, block, count, postings FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[]) AND block = ANY($3::int[])',
+        [ns, terms, blocks],
+      )
+    : await client.query<TermBlock>(
+        'SELECT term, block, count, postings FROM wsctx.term_blocks WHERE ns = $1 AND term = ANY($2::text[])',
+        [ns, terms],
+      );
   return found.rows;
 }
 
 /** Every block of namespace `ns` written after `afterGeneration` (0: all of them), handed over in pages. */
-export async function readBlocksSince(client: PoolClient, ns: number, afterGeneration: number, onPage: (blocks: TermBlock[]) => void): Promise<void> {
+export async function readBlocksSince(
+  client: PoolClient,
+  ns: number,
+  afterGeneration: number,
+  onPage: (blocks: TermBlock[]) => void,
+): Promise<void> {
   let lastTerm = '';
   let lastBlock = -1;
   for (;;) {

@@ -8,8 +8,14 @@
  * in-memory engine's. With pgvector, the window's unit vector (dequantized from those codes) is
  * stored besides for the HNSW index; it only proposes candidates, it never scores them.
  */
-import type { StoredMeaningRows, StoredWindowRow, VectorCatchUp } from '../../engine/store/indexStore';
-import type { StoredMeaning, StoredSectionTerms, StoredWorkspace } from '../../engine/store/rows';
+import type {
+  StoredMeaningRows,
+  StoredWindowRow,
+  VectorCatchUp,
+  StoredMeaning,
+  StoredSectionTerms,
+  StoredWorkspace,
+} from '../../engine';
 
 /**
  * What these functions need of a connection: pgStore.ts, the one module that imports the client
@@ -77,12 +83,22 @@ export interface PlacedSection {
 }
 
 /** The sections of the documents a write keeps (unchanged digests), at their store ordinals: their vectors may still change. */
-export async function keptSections(client: PoolClient, ns: number, rows: StoredWorkspace, changed: ReadonlySet<string>): Promise<PlacedSection[]> {
+export async function keptSections(
+  client: PoolClient,
+  ns: number,
+  rows: StoredWorkspace,
+  changed: ReadonlySet<string>,
+): Promise<PlacedSection[]> {
   if (!rows.meaning) return [];
   const keptDocs = rows.docs.filter((d) => !changed.has(d.doc.id));
   if (keptDocs.length === 0) return [];
   const ordinals = new Map(
-    (await client.query<{ id: string; ordinal: number }>('SELECT id, ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns, keptDocs.map((d) => d.doc.id)])).rows.map((r) => [r.id, r.ordinal]),
+    (
+      await client.query<{ id: string; ordinal: number }>(
+        'SELECT id, ordinal FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])',
+        [ns, keptDocs.map((d) => d.doc.id)],
+      )
+    ).rows.map((r) => [r.id, r.ordinal]),
   );
   const placed: PlacedSection[] = [];
   for (const { sections } of keptDocs) {
@@ -112,10 +128,17 @@ export async function writeVectors(
   pgvector: boolean,
 ): Promise<{ sections: number; windows: number }> {
   let reset = false;
-  if (meaning && meaning.dimension > 0 && ns.vector_model !== null && (ns.vector_model !== meaning.model || ns.vector_dimension !== meaning.dimension)) {
+  if (
+    meaning &&
+    meaning.dimension > 0 &&
+    ns.vector_model !== null &&
+    (ns.vector_model !== meaning.model || ns.vector_dimension !== meaning.dimension)
+  ) {
     // Vectors of two models are never mixed: the old ones go, every section is written again.
     await client.query('DELETE FROM wsctx.windows WHERE ns = $1', [ns.id]);
-    await client.query('UPDATE wsctx.sections SET vector_digest = NULL WHERE ns = $1 AND vector_digest IS NOT NULL', [ns.id]);
+    await client.query('UPDATE wsctx.sections SET vector_digest = NULL WHERE ns = $1 AND vector_digest IS NOT NULL', [
+      ns.id,
+    ]);
     if (ns.vector_hnsw) await client.query(`DROP INDEX IF EXISTS wsctx.${hnswIndexName(ns.id)}`);
     ns.vector_hnsw = false;
     reset = true;
@@ -126,10 +149,12 @@ export async function writeVectors(
     for (const p of fresh) if (p.section.vectors) todo.push(p);
     if (kept.length) {
       const stored = new Map(
-        (await client.query<{ ordinal: number; vector_digest: string | null }>('SELECT ordinal, vector_digest FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, kept.map((p) => p.ordinal)])).rows.map((r) => [
-          r.ordinal,
-          reset ? null : r.vector_digest,
-        ]),
+        (
+          await client.query<{ ordinal: number; vector_digest: string | null }>(
+            'SELECT ordinal, vector_digest FROM wsctx.sections WHERE ns = $1 AND ordinal = ANY($2::int[])',
+            [ns.id, kept.map((p) => p.ordinal)],
+          )
+        ).rows.map((r) => [r.ordinal, reset ? null : r.vector_digest]),
       );
       for (const p of kept) {
         const have = stored.get(p.ordinal) ?? null;
@@ -139,7 +164,8 @@ export async function writeVectors(
       }
     }
   }
-  if (replaced.length) await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, replaced]);
+  if (replaced.length)
+    await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, replaced]);
   const gone = [...removed, ...replaced];
   if (reset || gone.length) {
     // A renumbering write (pgWrite.ts) has recorded that every vector moved: that stands.
@@ -154,7 +180,14 @@ export async function writeVectors(
   let batch: { ordinal: number; win: number; inverseNorm: number; codes: Int8Array }[] = [];
   const flush = async () => {
     if (batch.length === 0) return;
-    const params: unknown[] = [ns.id, generation, batch.map((w) => w.ordinal), batch.map((w) => w.win), batch.map((w) => w.inverseNorm), batch.map((w) => Buffer.from(w.codes.buffer, w.codes.byteOffset, w.codes.length))];
+    const params: unknown[] = [
+      ns.id,
+      generation,
+      batch.map((w) => w.ordinal),
+      batch.map((w) => w.win),
+      batch.map((w) => w.inverseNorm),
+      batch.map((w) => Buffer.from(w.codes.buffer, w.codes.byteOffset, w.codes.length)),
+    ];
     if (pgvector) {
       params.push(batch.map((w) => vectorLiteral(w.codes, w.inverseNorm)));
       await client.query(
@@ -163,7 +196,10 @@ export async function writeVectors(
         params,
       );
     } else {
-      await client.query('INSERT INTO wsctx.windows (ns, generation, ordinal, win, inverse_norm, codes) SELECT $1, $2, * FROM unnest($3::int[], $4::smallint[], $5::real[], $6::bytea[])', params);
+      await client.query(
+        'INSERT INTO wsctx.windows (ns, generation, ordinal, win, inverse_norm, codes) SELECT $1, $2, * FROM unnest($3::int[], $4::smallint[], $5::real[], $6::bytea[])',
+        params,
+      );
     }
     windows += batch.length;
     batch = [];
@@ -175,20 +211,16 @@ export async function writeVectors(
   }
   await flush();
   if (todo.length) {
-    await client.query('UPDATE wsctx.sections s SET vector_digest = x.d FROM unnest($2::int[], $3::text[]) AS x(o, d) WHERE s.ns = $1 AND s.ordinal = x.o', [
-      ns.id,
-      todo.map((p) => p.ordinal),
-      todo.map((p) => p.section.vectors!.digest),
-    ]);
+    await client.query(
+      'UPDATE wsctx.sections s SET vector_digest = x.d FROM unnest($2::int[], $3::text[]) AS x(o, d) WHERE s.ns = $1 AND s.ordinal = x.o',
+      [ns.id, todo.map((p) => p.ordinal), todo.map((p) => p.section.vectors!.digest)],
+    );
   }
   if (meaning && meaning.dimension > 0) {
-    await client.query('UPDATE wsctx.namespaces SET vector_model = $2, vector_dimension = $3, vector_anchors = $4::jsonb, vector_sample = $5 WHERE id = $1', [
-      ns.id,
-      meaning.model,
-      meaning.dimension,
-      JSON.stringify(meaning.anchors),
-      meaning.sampleIds,
-    ]);
+    await client.query(
+      'UPDATE wsctx.namespaces SET vector_model = $2, vector_dimension = $3, vector_anchors = $4::jsonb, vector_sample = $5 WHERE id = $1',
+      [ns.id, meaning.model, meaning.dimension, JSON.stringify(meaning.anchors), meaning.sampleIds],
+    );
     if (pgvector && !ns.vector_hnsw && windows > 0) {
       // Built after the rows are in (faster than growing it row by row); one per namespace, so a
       // search never wades through other namespaces' windows.
@@ -216,14 +248,27 @@ function vectorLiteral(codes: Int8Array, inverseNorm: number): string {
 /** The namespace's meaning facts, with the crowd sample's store ordinals; undefined without vectors. */
 export async function readMeaning(client: PoolClient, ns: number): Promise<StoredMeaningRows | undefined> {
   const row = (
-    await client.query<{ vector_model: string | null; vector_dimension: number | null; vector_anchors: { unrelated: number; related: number } | null; vector_sample: string[] | null; vector_hnsw: boolean }>(
+    await client.query<{
+      vector_model: string | null;
+      vector_dimension: number | null;
+      vector_anchors: { unrelated: number; related: number } | null;
+      vector_sample: string[] | null;
+      vector_hnsw: boolean;
+    }>(
       'SELECT vector_model, vector_dimension, vector_anchors, vector_sample, vector_hnsw FROM wsctx.namespaces WHERE id = $1',
       [ns],
     )
   ).rows[0];
   if (!row?.vector_model || !row.vector_dimension || !row.vector_anchors) return undefined;
   const sampleIds = row.vector_sample ?? [];
-  const byId = new Map((await client.query<{ id: string; ordinal: number }>('SELECT id, ordinal FROM wsctx.sections WHERE ns = $1 AND id = ANY($2::text[])', [ns, sampleIds])).rows.map((r) => [r.id, r.ordinal]));
+  const byId = new Map(
+    (
+      await client.query<{ id: string; ordinal: number }>(
+        'SELECT id, ordinal FROM wsctx.sections WHERE ns = $1 AND id = ANY($2::text[])',
+        [ns, sampleIds],
+      )
+    ).rows.map((r) => [r.id, r.ordinal]),
+  );
   return {
     model: row.vector_model,
     dimension: row.vector_dimension,
@@ -239,11 +284,21 @@ export async function readMeaning(client: PoolClient, ns: number): Promise<Store
  * whose windows were removed since (or `all`), then every window added since, in (ordinal,
  * window) order, handed over in pages.
  */
-export async function readWindows(client: PoolClient, ns: number, afterGeneration: number, onPage: (rows: StoredWindowRow[]) => void): Promise<VectorCatchUp['removed']> {
+export async function readWindows(
+  client: PoolClient,
+  ns: number,
+  afterGeneration: number,
+  onPage: (rows: StoredWindowRow[]) => void,
+): Promise<VectorCatchUp['removed']> {
   let removed: VectorCatchUp['removed'] = [];
   let after = afterGeneration;
   if (afterGeneration > 0) {
-    const removals = (await client.query<{ ordinals: number[] | null }>('SELECT ordinals FROM wsctx.vector_removals WHERE ns = $1 AND generation > $2 ORDER BY generation', [ns, afterGeneration])).rows;
+    const removals = (
+      await client.query<{ ordinals: number[] | null }>(
+        'SELECT ordinals FROM wsctx.vector_removals WHERE ns = $1 AND generation > $2 ORDER BY generation',
+        [ns, afterGeneration],
+      )
+    ).rows;
     if (removals.some((r) => r.ordinals === null)) {
       removed = 'all';
       after = 0;
@@ -260,7 +315,14 @@ export async function readWindows(client: PoolClient, ns: number, afterGeneratio
       )
     ).rows;
     if (rows.length === 0) break;
-    onPage(rows.map((r) => ({ ordinal: r.ordinal, window: r.win, inverseNorm: r.inverse_norm, codes: new Int8Array(r.codes.buffer, r.codes.byteOffset, r.codes.length) })));
+    onPage(
+      rows.map((r) => ({
+        ordinal: r.ordinal,
+        window: r.win,
+        inverseNorm: r.inverse_norm,
+        codes: new Int8Array(r.codes.buffer, r.codes.byteOffset, r.codes.length),
+      })),
+    );
     const last = rows[rows.length - 1];
     lastOrdinal = last.ordinal;
     lastWin = last.win;
@@ -273,7 +335,13 @@ export async function readWindows(client: PoolClient, ns: number, afterGeneratio
  * The `k` windows nearest `query` by pgvector's HNSW index (approximate), nearest first, with
  * their cosines as pgvector computes them on the stored unit vectors.
  */
-export async function nearestWindows(client: PoolClient, ns: number, dimension: number, query: Float32Array, k: number): Promise<{ ordinal: number; window: number; cosine: number }[]> {
+export async function nearestWindows(
+  client: PoolClient,
+  ns: number,
+  dimension: number,
+  query: Float32Array,
+  k: number,
+): Promise<{ ordinal: number; window: number; cosine: number }[]> {
   await client.query(`SET LOCAL hnsw.ef_search = ${Math.max(HNSW_EF_SEARCH, k) | 0}`);
   const literal = `[${Array.from(query, (x) => String(x)).join(',')}]`;
   const rows = (

@@ -12,9 +12,17 @@
  * - When fresh ordinals have spread the namespace over more than twice its sections, the write
  *   numbers its sections afresh (a new `epoch`: readers load it whole again).
  */
-import { sha256Hex } from '../../engine/chunking/ids';
-import type { CatalogEntity, FileCommitInfo, Relation } from '../../engine/model';
-import type { NamespaceSizes, StoredDoc, StoredSectionTerms, StoredWorkspace, WriteReport } from '../../engine/store/rows';
+import {
+  sha256Hex,
+  type CatalogEntity,
+  type FileCommitInfo,
+  type Relation,
+  type NamespaceSizes,
+  type StoredDoc,
+  type StoredSectionTerms,
+  type StoredWorkspace,
+  type WriteReport,
+} from '../../engine';
 import { BLOCK_SIZE, blockOf, buildBlocks, writeBlocks } from './pgTermBlocks';
 import { keptSections, writeVectors, type PlacedSection, type PoolClient } from './pgVectors';
 import { storableJson, unstorableCharacters } from './storableJson';
@@ -42,7 +50,12 @@ interface NamespaceRow {
   vector_hnsw: boolean;
 }
 
-export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, pgvector: boolean, renumberFloor = BLOCK_SIZE): Promise<WriteReport> {
+export async function writeNamespace(
+  client: PoolClient,
+  rows: StoredWorkspace,
+  pgvector: boolean,
+  renumberFloor = BLOCK_SIZE,
+): Promise<WriteReport> {
   const started = performance.now();
   const name = rows.info.folder.name;
   // The upsert locks the namespace's row: two writers of one namespace go one after the other.
@@ -75,13 +88,24 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
     cleaned: [],
     ...fields,
   });
-  if (ns.generation > 0 && contentDigest === ns.content_digest && (vectorDigest === null || vectorDigest === ns.vector_digest)) {
+  if (
+    ns.generation > 0 &&
+    contentDigest === ns.content_digest &&
+    (vectorDigest === null || vectorDigest === ns.vector_digest)
+  ) {
     await client.query('UPDATE wsctx.namespaces SET checked_at = $2 WHERE id = $1', [ns.id, rows.info.indexedAt]);
     return report({ unchanged: true, durationMs: performance.now() - started });
   }
   const generation = ns.generation + 1;
 
-  const existing = new Map((await client.query<{ id: string; content_digest: string }>('SELECT id, content_digest FROM wsctx.docs WHERE ns = $1', [ns.id])).rows.map((r) => [r.id, r.content_digest]));
+  const existing = new Map(
+    (
+      await client.query<{ id: string; content_digest: string }>(
+        'SELECT id, content_digest FROM wsctx.docs WHERE ns = $1',
+        [ns.id],
+      )
+    ).rows.map((r) => [r.id, r.content_digest]),
+  );
   const incoming = new Set(rows.docs.map((d) => d.doc.id));
   const changed = rows.docs.filter((d) => existing.get(d.doc.id) !== d.doc.contentDigest);
   const changedIds = new Set(changed.map((d) => d.doc.id));
@@ -89,10 +113,19 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
   let removedOrdinals: number[] = [];
   let vectorsRemoved: number[] = [];
   if (stale.length) {
-    const gone = (await client.query<{ ordinal: number; vectors: boolean }>('SELECT ordinal, vector_digest IS NOT NULL AS vectors FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns.id, stale])).rows;
+    const gone = (
+      await client.query<{ ordinal: number; vectors: boolean }>(
+        'SELECT ordinal, vector_digest IS NOT NULL AS vectors FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])',
+        [ns.id, stale],
+      )
+    ).rows;
     removedOrdinals = gone.map((r) => r.ordinal);
     vectorsRemoved = gone.filter((r) => r.vectors).map((r) => r.ordinal);
-    if (vectorsRemoved.length) await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [ns.id, vectorsRemoved]);
+    if (vectorsRemoved.length)
+      await client.query('DELETE FROM wsctx.windows WHERE ns = $1 AND ordinal = ANY($2::int[])', [
+        ns.id,
+        vectorsRemoved,
+      ]);
     await client.query('DELETE FROM wsctx.sections WHERE ns = $1 AND doc_id = ANY($2::text[])', [ns.id, stale]);
     await client.query('DELETE FROM wsctx.docs WHERE ns = $1 AND id = ANY($2::text[])', [ns.id, stale]);
   }
@@ -112,7 +145,13 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
 
   // Text PostgreSQL cannot hold (NUL, unpaired surrogates) is written as U+FFFD, per document.
   const storable = new StorableWriter(new Map(rows.docs.map((d) => [d.doc.id, d.doc.path])));
-  await insertDocs(client, ns.id, generation, changed.map((d) => d.doc), storable);
+  await insertDocs(
+    client,
+    ns.id,
+    generation,
+    changed.map((d) => d.doc),
+    storable,
+  );
   const fresh: PlacedSection[] = [];
   const sectionRows: Record<string, unknown>[] = [];
   let sectionsWritten = 0;
@@ -121,7 +160,8 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
       const ordinal = nextOrdinal++;
       fresh.push({ ordinal, section: s });
       sectionRows.push(sectionRow(ordinal, s));
-      if (sectionRows.length >= SECTION_BATCH) sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
+      if (sectionRows.length >= SECTION_BATCH)
+        sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
     }
   }
   sectionsWritten += await insertSections(client, ns.id, sectionRows.splice(0), storable);
@@ -133,7 +173,9 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
     for (const p of fresh) touched.add(blockOf(p.ordinal));
     for (const o of removedOrdinals) touched.add(blockOf(o));
   }
-  const blocks = touched.size ? await writeTouchedBlocks(client, ns.id, generation, touched, rows, fresh, everyBlock) : { postings: 0, blocks: 0 };
+  const blocks = touched.size
+    ? await writeTouchedBlocks(client, ns.id, generation, touched, rows, fresh, everyBlock)
+    : { postings: 0, blocks: 0 };
 
   const catalogWritten = catalogDigest !== ns.catalog_digest;
   if (catalogWritten) await writeCatalog(client, ns.id, rows.entities, rows.relations, storable);
@@ -156,10 +198,25 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
              FROM wsctx.sections WHERE ns = $1) s,
           (SELECT count(*)::int AS count, coalesce(sum(title_term_count), 0) AS title_terms FROM wsctx.docs WHERE ns = $1) d
      WHERE n.id = $1`,
-    [ns.id, generation, rows.info.indexedAt, storable.one(rows.info, `${name} (its problems and facts)`), catalogDigest, nextOrdinal, contentDigest, epoch, JSON.stringify(sizes), catalogWritten || everyBlock, vectorDigest],
+    [
+      ns.id,
+      generation,
+      rows.info.indexedAt,
+      storable.one(rows.info, `${name} (its problems and facts)`),
+      catalogDigest,
+      nextOrdinal,
+      contentDigest,
+      epoch,
+      JSON.stringify(sizes),
+      catalogWritten || everyBlock,
+      vectorDigest,
+    ],
   );
   // Delivered to every listening reader when (and only if) this transaction commits.
-  await client.query('SELECT pg_notify($1, $2)', [GENERATION_CHANNEL, JSON.stringify({ namespace: name, generation, epoch })]);
+  await client.query('SELECT pg_notify($1, $2)', [
+    GENERATION_CHANNEL,
+    JSON.stringify({ namespace: name, generation, epoch }),
+  ]);
   return report({
     documentsWritten: changed.length,
     documentsKept: rows.docs.length - changed.length,
@@ -177,20 +234,29 @@ export async function writeNamespace(client: PoolClient, rows: StoredWorkspace, 
   });
 }
 
-
 /**
  * The digest of everything a write stores of the namespace but its vectors and the time it was
  * indexed: equal digests, nothing to write.
  */
 function namespaceDigest(rows: StoredWorkspace, catalogDigest: string): string {
   const { indexedAt: _at, ...facts } = rows.info;
-  return sha256Hex(JSON.stringify([facts, catalogDigest, rows.commits, rows.docs.map((d) => [d.doc.id, d.doc.contentDigest])]));
+  return sha256Hex(
+    JSON.stringify([facts, catalogDigest, rows.commits, rows.docs.map((d) => [d.doc.id, d.doc.contentDigest])]),
+  );
 }
 
 /** The digest of the vectors a write carries: model, anchors, crowd sample and each section's text digest. */
 function meaningDigest(rows: StoredWorkspace): string {
   const m = rows.meaning!;
-  return sha256Hex(JSON.stringify([m.model, m.dimension, m.anchors, m.sampleIds, rows.docs.map((d) => d.sections.map((s) => s.vectors?.digest ?? null))]));
+  return sha256Hex(
+    JSON.stringify([
+      m.model,
+      m.dimension,
+      m.anchors,
+      m.sampleIds,
+      rows.docs.map((d) => d.sections.map((s) => s.vectors?.digest ?? null)),
+    ]),
+  );
 }
 
 /**
@@ -199,22 +265,39 @@ function meaningDigest(rows: StoredWorkspace): string {
  * ordinal. Runs after the write's removals, before its inserts.
  */
 async function renumber(client: PoolClient, ns: number, generation: number): Promise<number> {
-  await client.query('CREATE TEMP TABLE wsctx_renumber ON COMMIT DROP AS SELECT ordinal AS old, (row_number() OVER (ORDER BY ordinal) - 1)::int AS new FROM wsctx.sections WHERE ns = $1', [ns]);
+  await client.query(
+    'CREATE TEMP TABLE wsctx_renumber ON COMMIT DROP AS SELECT ordinal AS old, (row_number() OVER (ORDER BY ordinal) - 1)::int AS new FROM wsctx.sections WHERE ns = $1',
+    [ns],
+  );
   // Through negative ordinals: the primary keys hold at every row, whatever the order of the update.
   for (const table of ['sections', 'windows']) {
-    await client.query(`UPDATE wsctx.${table} t SET ordinal = -1 - r.new FROM wsctx_renumber r WHERE t.ns = $1 AND t.ordinal = r.old`, [ns]);
+    await client.query(
+      `UPDATE wsctx.${table} t SET ordinal = -1 - r.new FROM wsctx_renumber r WHERE t.ns = $1 AND t.ordinal = r.old`,
+      [ns],
+    );
     await client.query(`UPDATE wsctx.${table} SET ordinal = -1 - ordinal WHERE ns = $1 AND ordinal < 0`, [ns]);
   }
   await client.query('DELETE FROM wsctx.term_blocks WHERE ns = $1', [ns]);
   await client.query('DELETE FROM wsctx.vector_removals WHERE ns = $1', [ns]);
-  await client.query('INSERT INTO wsctx.vector_removals (ns, generation, ordinals) VALUES ($1, $2, NULL)', [ns, generation]);
+  await client.query('INSERT INTO wsctx.vector_removals (ns, generation, ordinals) VALUES ($1, $2, NULL)', [
+    ns,
+    generation,
+  ]);
   const count = (await client.query<{ n: number }>('SELECT count(*)::int AS n FROM wsctx_renumber')).rows[0].n;
   await client.query('DROP TABLE wsctx_renumber');
   return count;
 }
 
 /** Rebuilds the term blocks numbered `touched` from every live section in them and writes those that changed. */
-async function writeTouchedBlocks(client: PoolClient, ns: number, generation: number, touched: ReadonlySet<number>, rows: StoredWorkspace, fresh: readonly PlacedSection[], firstWrite: boolean): Promise<{ postings: number; blocks: number }> {
+async function writeTouchedBlocks(
+  client: PoolClient,
+  ns: number,
+  generation: number,
+  touched: ReadonlySet<number>,
+  rows: StoredWorkspace,
+  fresh: readonly PlacedSection[],
+  firstWrite: boolean,
+): Promise<{ postings: number; blocks: number }> {
   const byId = new Map<string, StoredSectionTerms>();
   for (const { sections } of rows.docs) for (const s of sections) byId.set(s.id, s);
   const freshOrdinals = new Set(fresh.map((p) => p.ordinal));
@@ -320,9 +403,24 @@ class StorableWriter {
 }
 
 /** The documents a write replaces, in the write's order (`seq`): readers hold them in (generation, seq) order, as the engine does. */
-async function insertDocs(client: PoolClient, ns: number, generation: number, docs: readonly StoredDoc[], storable: StorableWriter): Promise<void> {
+async function insertDocs(
+  client: PoolClient,
+  ns: number,
+  generation: number,
+  docs: readonly StoredDoc[],
+  storable: StorableWriter,
+): Promise<void> {
   for (let i = 0; i < docs.length; i += SECTION_BATCH) {
-    const batch = docs.slice(i, i + SECTION_BATCH).map((d, k) => ({ seq: i + k, id: d.id, path: d.path, entity_refs: d.entityRefs, section_count: d.sectionCount, title_term_count: d.titleTerms.length, content_digest: d.contentDigest, doc: d }));
+    const batch = docs.slice(i, i + SECTION_BATCH).map((d, k) => ({
+      seq: i + k,
+      id: d.id,
+      path: d.path,
+      entity_refs: d.entityRefs,
+      section_count: d.sectionCount,
+      title_term_count: d.titleTerms.length,
+      content_digest: d.contentDigest,
+      doc: d,
+    }));
     await client.query(
       `INSERT INTO wsctx.docs (ns, generation, seq, id, path, entity_refs, section_count, title_term_count, content_digest, doc)
        SELECT $1, $2, x.seq, x.id, x.path, ARRAY(SELECT jsonb_array_elements_text(x.entity_refs)), x.section_count, x.title_term_count, x.content_digest, x.doc
@@ -332,7 +430,12 @@ async function insertDocs(client: PoolClient, ns: number, generation: number, do
   }
 }
 
-async function insertSections(client: PoolClient, ns: number, rows: readonly Record<string, unknown>[], storable: StorableWriter): Promise<number> {
+async function insertSections(
+  client: PoolClient,
+  ns: number,
+  rows: readonly Record<string, unknown>[],
+  storable: StorableWriter,
+): Promise<number> {
   if (rows.length === 0) return 0;
   await client.query(
     `INSERT INTO wsctx.sections (ns, ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs,
@@ -344,15 +447,32 @@ async function insertSections(client: PoolClient, ns: number, rows: readonly Rec
   return rows.length;
 }
 
-async function writeCatalog(client: PoolClient, ns: number, entities: readonly CatalogEntity[], relations: readonly Relation[], storable: StorableWriter): Promise<void> {
+async function writeCatalog(
+  client: PoolClient,
+  ns: number,
+  entities: readonly CatalogEntity[],
+  relations: readonly Relation[],
+  storable: StorableWriter,
+): Promise<void> {
   await client.query('DELETE FROM wsctx.entities WHERE ns = $1', [ns]);
   await client.query('DELETE FROM wsctx.edges WHERE ns = $1', [ns]);
   for (let i = 0; i < entities.length; i += SECTION_BATCH) {
-    const batch = entities.slice(i, i + SECTION_BATCH).map((entity, k) => ({ position: i + k, key: entity.key, entity }));
-    await client.query('INSERT INTO wsctx.entities (ns, position, key, entity) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, key text, entity jsonb)', [ns, storable.json(batch, (row) => row.entity.location.path)]);
+    const batch = entities
+      .slice(i, i + SECTION_BATCH)
+      .map((entity, k) => ({ position: i + k, key: entity.key, entity }));
+    await client.query(
+      'INSERT INTO wsctx.entities (ns, position, key, entity) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, key text, entity jsonb)',
+      [ns, storable.json(batch, (row) => row.entity.location.path)],
+    );
   }
   for (let i = 0; i < relations.length; i += SECTION_BATCH) {
-    const batch = relations.slice(i, i + SECTION_BATCH).map((relation, k) => ({ position: i + k, source: relation.source, type: relation.type, target: relation.target, relation }));
+    const batch = relations.slice(i, i + SECTION_BATCH).map((relation, k) => ({
+      position: i + k,
+      source: relation.source,
+      type: relation.type,
+      target: relation.target,
+      relation,
+    }));
     await client.query(
       'INSERT INTO wsctx.edges (ns, position, source, type, target, relation) SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(position int, source text, type text, target text, relation jsonb)',
       [ns, storable.json(batch, (row) => row.relation.origin.path)],
@@ -361,24 +481,38 @@ async function writeCatalog(client: PoolClient, ns: number, entities: readonly C
 }
 
 /** Writes the commit facts that changed and removes those of files no longer indexed; returns how many were written. */
-async function writeCommits(client: PoolClient, ns: number, commits: readonly [string, FileCommitInfo][]): Promise<number> {
+async function writeCommits(
+  client: PoolClient,
+  ns: number,
+  commits: readonly [string, FileCommitInfo][],
+): Promise<number> {
   const existing = new Map(
-    (await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>('SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1', [ns])).rows.map((r) => [
-      r.path,
-      `${r.commit}\u0000${r.dirty}\u0000${r.last_commit_time}`,
-    ]),
+    (
+      await client.query<{ path: string; commit: string | null; dirty: boolean; last_commit_time: number | null }>(
+        'SELECT path, commit, dirty, last_commit_time FROM wsctx.commits WHERE ns = $1',
+        [ns],
+      )
+    ).rows.map((r) => [r.path, `${r.commit}\u0000${r.dirty}\u0000${r.last_commit_time}`]),
   );
   const incoming = new Set(commits.map(([p]) => p));
   const gone = [...existing.keys()].filter((p) => !incoming.has(p));
   if (gone.length) await client.query('DELETE FROM wsctx.commits WHERE ns = $1 AND path = ANY($2::text[])', [ns, gone]);
-  const changed = commits.filter(([p, c]) => existing.get(p) !== `${c.commit}\u0000${c.dirty}\u0000${c.lastCommitTime}`);
+  const changed = commits.filter(
+    ([p, c]) => existing.get(p) !== `${c.commit}\u0000${c.dirty}\u0000${c.lastCommitTime}`,
+  );
   for (let i = 0; i < changed.length; i += COMMIT_BATCH) {
     const batch = changed.slice(i, i + COMMIT_BATCH);
     await client.query(
       `INSERT INTO wsctx.commits (ns, path, commit, dirty, last_commit_time)
        SELECT $1, * FROM unnest($2::text[], $3::text[], $4::boolean[], $5::float8[])
        ON CONFLICT (ns, path) DO UPDATE SET commit = EXCLUDED.commit, dirty = EXCLUDED.dirty, last_commit_time = EXCLUDED.last_commit_time`,
-      [ns, batch.map(([p]) => p), batch.map(([, c]) => c.commit), batch.map(([, c]) => c.dirty), batch.map(([, c]) => c.lastCommitTime)],
+      [
+        ns,
+        batch.map(([p]) => p),
+        batch.map(([, c]) => c.commit),
+        batch.map(([, c]) => c.dirty),
+        batch.map(([, c]) => c.lastCommitTime),
+      ],
     );
   }
   return changed.length;

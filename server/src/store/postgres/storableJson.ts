@@ -10,7 +10,8 @@
  */
 
 /** Every escape of a JSON text, left to right (so `\\u0000`, an escaped backslash, is not read as NUL). */
-const ESCAPE = /\\(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[dD][89a-fA-F][0-9a-fA-F]{2}|u0000|[^])/g;
+const ESCAPE =
+  /\\(u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}|u[dD][89a-fA-F][0-9a-fA-F]{2}|u0000|[\s\S])/g;
 /** Anything worth the rewrite: a NUL or a surrogate escape. */
 const SUSPECT = /\\u(?:0000|[dD][89a-fA-F])/;
 
@@ -25,12 +26,12 @@ export function storableJson(value: unknown): StorableJson {
   const json = JSON.stringify(value);
   if (!SUSPECT.test(json)) return { json, replaced: 0 };
   let replaced = 0;
-  const cleaned = json.replace(ESCAPE, (escape: string, body: string) => {
+  const cleaned = json.replace(ESCAPE, (match: string, body: string) => {
     if (body === 'u0000' || (body.length === 5 && /^u[dD][89a-fA-F]/.test(body))) {
       replaced++;
       return '\\ufffd';
     }
-    return escape;
+    return match;
   });
   return { json: cleaned, replaced };
 }

@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { configLanguageOf, forEachCodeKeyPath, forEachConfigKeyPath, type ConfigLanguage } from '../../../../server/src/engine/chunking/codeKeys';
+import {
+  configLanguageOf,
+  forEachCodeKeyPath,
+  forEachConfigKeyPath,
+  type ConfigLanguage,
+} from '../../../../server/src/engine/chunking/codeKeys';
 import { forEachKeyPathTerm } from '../../../../server/src/engine/chunking/sectionKeyPaths';
 
 const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
@@ -54,13 +59,37 @@ describe('configuration key paths of code blocks', () => {
   });
 
   it('reads JSON with comments by its brackets, arrays under their key', () => {
-    const json = '{\n  // the server\n  "server": { "port": 8080, "tls": { "cert": "a" } },\n  "routes": [ { "path": "/", "weight": 1 } ],\n  "a.b": { "c": 1 }\n}';
-    assert.deepEqual(paths('json', json), ['server.port', 'server.tls', 'server.tls.cert', 'routes.path', 'routes.weight']);
+    const json =
+      '{\n  // the server\n  "server": { "port": 8080, "tls": { "cert": "a" } },\n  "routes": [ { "path": "/", "weight": 1 } ],\n  "a.b": { "c": 1 }\n}';
+    assert.deepEqual(paths('json', json), [
+      'server.port',
+      'server.tls',
+      'server.tls.cert',
+      'routes.path',
+      'routes.weight',
+    ]);
   });
 
   it('reads TOML tables, arrays of tables and dotted keys', () => {
-    const toml = ['[tool.ruff.lint]', 'select = ["E"]', '[[inputs.cpu]]', 'percpu = true', 'a.b = 1', 'doc = """', 'x = 1', '"""'].join('\n');
-    assert.deepEqual(paths('toml', toml), ['tool.ruff.lint', 'tool.ruff.lint.select', 'inputs.cpu', 'inputs.cpu.percpu', 'inputs.cpu.a', 'inputs.cpu.a.b', 'inputs.cpu.doc']);
+    const toml = [
+      '[tool.ruff.lint]',
+      'select = ["E"]',
+      '[[inputs.cpu]]',
+      'percpu = true',
+      'a.b = 1',
+      'doc = """',
+      'x = 1',
+      '"""',
+    ].join('\n');
+    assert.deepEqual(paths('toml', toml), [
+      'tool.ruff.lint',
+      'tool.ruff.lint.select',
+      'inputs.cpu',
+      'inputs.cpu.percpu',
+      'inputs.cpu.a',
+      'inputs.cpu.a.b',
+      'inputs.cpu.doc',
+    ]);
   });
 
   it('takes tagged fences, untagged and indented blocks that read as YAML, and quoted fences; not shell sessions', () => {
@@ -96,7 +125,14 @@ describe('configuration key paths of code blocks', () => {
       '    repository:',
       '      token: abc',
     ].join('\n');
-    assert.deepEqual(blockPaths(markdown), ['snapshot.version_template', 'git.tag_sort', 'git.ignore_tags', 'kubernetes.serviceAccountRef', 'kubernetes.serviceAccountRef.audiences', 'repository.token']);
+    assert.deepEqual(blockPaths(markdown), [
+      'snapshot.version_template',
+      'git.tag_sort',
+      'git.ignore_tags',
+      'kubernetes.serviceAccountRef',
+      'kubernetes.serviceAccountRef.audiences',
+      'repository.token',
+    ]);
   });
 
   it('knows configuration files by their name', () => {
@@ -114,7 +150,13 @@ describe('configuration key paths of code blocks', () => {
     };
     assert.deepEqual([...terms('goreleaser/docs/customization/publish/snapshots.md')], ['snapshot.version_template']);
     const certificate = terms('cert-manager/docs/usage/certificate.md');
-    for (const t of ['spec.privatekey.rotationpolicy', 'privatekey.rotationpolicy', 'spec.renewal.windows.windowduration', 'spec.keystores.pkcs12.create']) assert.ok(certificate.has(t), t);
+    for (const t of [
+      'spec.privatekey.rotationpolicy',
+      'privatekey.rotationpolicy',
+      'spec.renewal.windows.windowduration',
+      'spec.keystores.pkcs12.create',
+    ])
+      assert.ok(certificate.has(t), t);
     // An included fragment, indented as a code block: its keys under `repository`.
     const repository = terms('goreleaser/docs/includes/repository.md');
     assert.ok(repository.has('repository.token'));

@@ -63,7 +63,8 @@ describe('chunking/frontMatter', () => {
   });
 
   it('refuses alias bombs instead of throwing', () => {
-    const text = '---\na: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\nbody';
+    const text =
+      '---\na: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n---\nbody';
     const fm = parseFrontMatter(text, 'a.md');
     assert.deepEqual(fm.data, {});
     assert.equal(fm.problems[0].code, 'frontmatter.yaml');

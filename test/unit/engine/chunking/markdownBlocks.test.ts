@@ -20,14 +20,11 @@ describe('chunking/markdownBlocks', () => {
   });
 
   it('reads empty ATX headings and headings made only of closing hashes as empty text', () => {
-    assert.deepEqual(
-      scanMarkdown(['#', '### ###', '   ## indented ok', '    ## too indented']).headings,
-      [
-        { level: 1, text: '', startLine: 0, endLine: 0 },
-        { level: 3, text: '', startLine: 1, endLine: 1 },
-        { level: 2, text: 'indented ok', startLine: 2, endLine: 2 },
-      ],
-    );
+    assert.deepEqual(scanMarkdown(['#', '### ###', '   ## indented ok', '    ## too indented']).headings, [
+      { level: 1, text: '', startLine: 0, endLine: 0 },
+      { level: 3, text: '', startLine: 1, endLine: 1 },
+      { level: 2, text: 'indented ok', startLine: 2, endLine: 2 },
+    ]);
   });
 
   it('lets only a list starting at 1 interrupt a paragraph', () => {

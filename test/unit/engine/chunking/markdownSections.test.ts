@@ -158,7 +158,18 @@ describe('chunking/markdownSections', () => {
   });
 
   it('shifts line numbers past front matter so they point into the original file', () => {
-    const text = ['---', 'title: Runbook', 'tags: [ops]', '---', '', 'Intro', '# Alerts', 'Page on call.', '## Paging', 'Use the pager.'].join('\n');
+    const text = [
+      '---',
+      'title: Runbook',
+      'tags: [ops]',
+      '---',
+      '',
+      'Intro',
+      '# Alerts',
+      'Page on call.',
+      '## Paging',
+      'Use the pager.',
+    ].join('\n');
     const doc = parseMarkdown('docs/runbook.md', text);
     assert.equal(doc.title, 'Runbook');
     assert.deepEqual(doc.problems, []);

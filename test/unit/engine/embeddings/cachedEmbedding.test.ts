@@ -10,7 +10,10 @@ import { splitWindows } from '../../../../server/src/engine/embeddings/windows';
 import { sharedLocalEmbedder } from './sharedLocalEmbedder';
 
 const paragraph = (topic: string, n: number) =>
-  Array.from({ length: n }, (_, i) => `Step ${i + 1} of the ${topic} procedure is written down in this paragraph.`).join(' ');
+  Array.from(
+    { length: n },
+    (_, i) => `Step ${i + 1} of the ${topic} procedure is written down in this paragraph.`,
+  ).join(' ');
 
 describe('engine/embeddings/cachedEmbedding', function () {
   // Loading a model in a worker takes seconds on a busy machine (mocha's default is 2 s).

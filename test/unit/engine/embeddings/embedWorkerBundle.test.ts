@@ -44,10 +44,20 @@ describe('engine/embeddings/embedWorker bundle', function () {
     try {
       const dist = path.join(root, 'dist');
       fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-      await esbuild.build({ ...BUNDLE_OPTIONS, entryPoints: [path.join(EMBEDDINGS, 'embedWorker.ts')], outfile: path.join(dist, 'embedWorker.js') });
-      await esbuild.build({ ...BUNDLE_OPTIONS, stdin: { contents: PROBE, loader: 'ts', resolveDir: EMBEDDINGS }, outfile: path.join(dist, 'probe.js') });
+      await esbuild.build({
+        ...BUNDLE_OPTIONS,
+        entryPoints: [path.join(EMBEDDINGS, 'embedWorker.ts')],
+        outfile: path.join(dist, 'embedWorker.js'),
+      });
+      await esbuild.build({
+        ...BUNDLE_OPTIONS,
+        stdin: { contents: PROBE, loader: 'ts', resolveDir: EMBEDDINGS },
+        outfile: path.join(dist, 'probe.js'),
+      });
 
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(dist, 'probe.js')], { cwd: root });
+      const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(dist, 'probe.js')], {
+        cwd: root,
+      });
       // The worker's own output goes to the log, so stdout holds the probe's line alone.
       assert.equal(stdout.trim().split('\n').length, 1, stdout);
       assert.equal(stderr, '');
@@ -56,7 +66,10 @@ describe('engine/embeddings/embedWorker bundle', function () {
         length: 384,
         query: true,
         related: true,
-        logs: ['embeddings: started the query worker for minilm on onnx', 'embeddings: started a bulk worker (1/1) for minilm on onnx'],
+        logs: [
+          'embeddings: started the query worker for minilm on onnx',
+          'embeddings: started a bulk worker (1/1) for minilm on onnx',
+        ],
       });
     } finally {
       fs.rmSync(root, { recursive: true, force: true });

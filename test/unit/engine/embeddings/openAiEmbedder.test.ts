@@ -27,11 +27,18 @@ async function startServer(answer?: Answer): Promise<{ baseUrl: string; seen: Se
     req.on('data', (c) => (body += c));
     req.on('end', async () => {
       const parsed = JSON.parse(body) as { model: string; input: string[] };
-      const entry: Seen = { url: req.url ?? '', authorization: req.headers.authorization, model: parsed.model, input: parsed.input };
+      const entry: Seen = {
+        url: req.url ?? '',
+        authorization: req.headers.authorization,
+        model: parsed.model,
+        input: parsed.input,
+      };
       seen.push(entry);
       if (answer) return answer(entry, res);
       const vectors = await local.embed(parsed.input);
-      const data = vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v].map((x) => x * 3) })).reverse();
+      const data = vectors
+        .map((v, index) => ({ object: 'embedding', index, embedding: [...v].map((x) => x * 3) }))
+        .reverse();
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ object: 'list', data, model: parsed.model }));
     });
@@ -60,10 +67,21 @@ describe('engine/embeddings/openAiEmbedder', function () {
   it('embeds through an OpenAI-compatible endpoint: batches, bearer key, order, normalized vectors', async () => {
     const server = await startServer();
     try {
-      const embedder = new OpenAiEmbedder({ baseUrl: `${server.baseUrl}/`, model: 'all-minilm-l6-v2', apiKey: 'sk-test', batchSize: 2 });
+      const embedder = new OpenAiEmbedder({
+        baseUrl: `${server.baseUrl}/`,
+        model: 'all-minilm-l6-v2',
+        apiKey: 'sk-test',
+        batchSize: 2,
+      });
       assert.equal(embedder.id, `openai:${server.baseUrl}#all-minilm-l6-v2`);
       assert.equal(embedder.dimension, 0);
-      const texts = ['invoice retries', 'dunning process for failed payments: re-attempt the charge on a collection schedule', 'how to rotate TLS certificates', 'who owns billing-worker', 'billing-worker is owned by the payments team'];
+      const texts = [
+        'invoice retries',
+        'dunning process for failed payments: re-attempt the charge on a collection schedule',
+        'how to rotate TLS certificates',
+        'who owns billing-worker',
+        'billing-worker is owned by the payments team',
+      ];
       const progress: [number, number][] = [];
       const vectors = await embedder.embed(texts, undefined, (d, t) => progress.push([d, t]));
       assert.equal(embedder.dimension, 384); // the default local model's, as the test server answers with it
@@ -101,7 +119,9 @@ describe('engine/embeddings/openAiEmbedder', function () {
       const embedder = new OpenAiEmbedder({ baseUrl: server.baseUrl, model: 'm' });
       await assert.rejects(
         embedder.embed(['a']),
-        new RegExp(`^Error: embeddings: ${server.baseUrl}/embeddings answered HTTP 500 Internal Server Error: \\{"error":\\{"message":"model not loaded"\\}\\}$`),
+        new RegExp(
+          `^Error: embeddings: ${server.baseUrl}/embeddings answered HTTP 500 Internal Server Error: \\{"error":\\{"message":"model not loaded"\\}\\}$`,
+        ),
       );
     } finally {
       await server.close();
@@ -137,13 +157,18 @@ describe('engine/embeddings/openAiEmbedder', function () {
   it('refuses a response whose dimension differs from the first one', async () => {
     let dim = 4;
     const server = await startServer((req, res) =>
-      json(res, 200, { data: req.input.map((_, index) => ({ index, embedding: Array.from({ length: dim }, (_, i) => i + 1) })) }),
+      json(res, 200, {
+        data: req.input.map((_, index) => ({ index, embedding: Array.from({ length: dim }, (_, i) => i + 1) })),
+      }),
     );
     try {
       const embedder = new OpenAiEmbedder({ baseUrl: server.baseUrl, model: 'nomic-embed-text' });
       const [v] = await embedder.embed(['a']);
       assert.equal(embedder.dimension, 4);
-      assert.deepEqual([...v].map((x) => Math.round(x * 1000)), [183, 365, 548, 730]);
+      assert.deepEqual(
+        [...v].map((x) => Math.round(x * 1000)),
+        [183, 365, 548, 730],
+      );
       dim = 3;
       await assert.rejects(embedder.embed(['b']), {
         message: `embeddings: ${server.baseUrl}/embeddings returned a 3-dimension embedding for model 'nomic-embed-text', but earlier responses had 4; was the model changed on the server?`,
@@ -158,7 +183,10 @@ describe('engine/embeddings/openAiEmbedder', function () {
     const server = await startServer((_req, res) => void hanging.push(res));
     try {
       const slow = new OpenAiEmbedder({ baseUrl: server.baseUrl, model: 'm', timeoutMs: 200 });
-      await assert.rejects(slow.embedQuery('a'), { name: 'TimeoutError', message: `embeddings: ${server.baseUrl}/embeddings did not answer within 200 ms` });
+      await assert.rejects(slow.embedQuery('a'), {
+        name: 'TimeoutError',
+        message: `embeddings: ${server.baseUrl}/embeddings did not answer within 200 ms`,
+      });
 
       const controller = new AbortController();
       const pending = new OpenAiEmbedder({ baseUrl: server.baseUrl, model: 'm' }).embed(['a', 'b'], controller.signal);
@@ -175,11 +203,20 @@ describe('engine/embeddings/openAiEmbedder', function () {
     const closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
     await new Promise<void>((resolve) => probe.close(() => resolve()));
     const gone = new OpenAiEmbedder({ baseUrl: closedUrl, model: 'm' });
-    await assert.rejects(gone.embedQuery('a'), new RegExp(`^Error: embeddings: could not reach ${closedUrl}/embeddings: fetch failed \\(.*ECONNREFUSED.*\\)$`));
+    await assert.rejects(
+      gone.embedQuery('a'),
+      new RegExp(`^Error: embeddings: could not reach ${closedUrl}/embeddings: fetch failed \\(.*ECONNREFUSED.*\\)$`),
+    );
   });
 
   it('validates its settings', () => {
-    assert.throws(() => new OpenAiEmbedder({ baseUrl: 'localhost:11434', model: 'm' }), /baseUrl must start with http:\/\/ or https:\/\/ \(got 'localhost:11434'\)/);
-    assert.throws(() => new OpenAiEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', model: ' ' }), /a model name is required/);
+    assert.throws(
+      () => new OpenAiEmbedder({ baseUrl: 'localhost:11434', model: 'm' }),
+      /baseUrl must start with http:\/\/ or https:\/\/ \(got 'localhost:11434'\)/,
+    );
+    assert.throws(
+      () => new OpenAiEmbedder({ baseUrl: 'http://127.0.0.1:1/v1', model: ' ' }),
+      /a model name is required/,
+    );
   });
 });

@@ -183,7 +183,10 @@ describe('engine/embeddings/vectorCache', function () {
 
   it('refuses vectors of another dimension and keys that are not digests', () => {
     const cache = VectorCache.open({ dir, modelId: MODEL, dimension: 4, log });
-    assert.throws(() => cache.put(textDigest('a'), [vec(3, 1)]), /a 3-dimension vector cannot join a 4-dimension cache for test:model/);
+    assert.throws(
+      () => cache.put(textDigest('a'), [vec(3, 1)]),
+      /a 3-dimension vector cannot join a 4-dimension cache for test:model/,
+    );
     assert.throws(() => cache.put('abc', [vec(4, 1)]), /'abc' is not a SHA-256 hex digest/);
     cache.close();
   });
@@ -208,7 +211,10 @@ describe('engine/embeddings/vectorCache', function () {
     assert.equal(back.has(textDigest('b')), true);
     assert.match(logs.join('\n'), /ends inside a record; dropping the last 7 bytes/);
     const one = back.get(textDigest('b'))!;
-    assert.deepEqual(one.map((v) => [...v]), [[...vec(4, 1)], [...vec(4, 11)]]);
+    assert.deepEqual(
+      one.map((v) => [...v]),
+      [[...vec(4, 1)], [...vec(4, 11)]],
+    );
     one[0][0] = 99; // a caller's copy: the cache still answers with the stored vector
     assert.deepEqual([...back.get(textDigest('b'))![0]], [...vec(4, 1)]);
     // Appends after the compaction land at the offsets the map records.

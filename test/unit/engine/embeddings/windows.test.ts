@@ -118,7 +118,10 @@ describe('engine/embeddings/windows', function () {
 
   it('folds window hits from a vector index into one best score per section', async () => {
     const embedder = sharedLocalEmbedder();
-    const sections = [LONG_SECTION, 'Deploy the frontend with helm: bump the chart version and run the release pipeline.'];
+    const sections = [
+      LONG_SECTION,
+      'Deploy the frontend with helm: bump the chart version and run the release pipeline.',
+    ];
     const plan = planWindows(sections, { maxTokens: embedder.maxInputTokens });
     const vectors = await embedder.embed(plan.map((w) => w.text));
     const index = new ExactIndex(embedder.dimension);

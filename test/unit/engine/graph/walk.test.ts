@@ -19,9 +19,13 @@ const relation = (source: string, type: RelationType, target: string): Relation 
   origin: { path: 'catalog-info.yaml', line: 1, field: 'spec.dependsOn' },
 });
 
-const ENTITIES = ['component:default/web', 'component:default/api', 'resource:default/db', 'group:default/team'].map(entity);
+const ENTITIES = ['component:default/web', 'component:default/api', 'resource:default/db', 'group:default/team'].map(
+  entity,
+);
 const walk = (relations: Relation[], start: string, direction: WalkDirection, depth = 2) =>
-  walkGraph(new ComponentGraph(ENTITIES, relations), start, { depth, direction }).steps.map((s) => `${s.depth} ${s.edge.source} ${s.edge.type} ${s.edge.target} ${s.via}`);
+  walkGraph(new ComponentGraph(ENTITIES, relations), start, { depth, direction }).steps.map(
+    (s) => `${s.depth} ${s.edge.source} ${s.edge.type} ${s.edge.target} ${s.via}`,
+  );
 
 describe('walkGraph direction', () => {
   const forwardOnly = [
@@ -35,13 +39,19 @@ describe('walkGraph direction', () => {
     relation('group:default/team', 'ownerOf', 'resource:default/db'),
   ];
 
-  for (const [name, relations] of [['forward halves only', forwardOnly], ['inverse halves only', inverseOnly], ['both halves', [...forwardOnly, ...inverseOnly]]] as const) {
+  for (const [name, relations] of [
+    ['forward halves only', forwardOnly],
+    ['inverse halves only', inverseOnly],
+    ['both halves', [...forwardOnly, ...inverseOnly]],
+  ] as const) {
     it(`${name}: out is what the entity depends on, in what depends on it, each relation once`, () => {
       assert.deepEqual(walk([...relations], 'component:default/api', 'out'), [
         '1 component:default/api dependsOn resource:default/db out',
         '2 resource:default/db ownedBy group:default/team out',
       ]);
-      assert.deepEqual(walk([...relations], 'component:default/api', 'in'), ['1 component:default/api dependencyOf component:default/web in']);
+      assert.deepEqual(walk([...relations], 'component:default/api', 'in'), [
+        '1 component:default/api dependencyOf component:default/web in',
+      ]);
       assert.deepEqual(walk([...relations], 'resource:default/db', 'in'), [
         '1 resource:default/db dependencyOf component:default/api in',
         '2 component:default/api dependencyOf component:default/web in',

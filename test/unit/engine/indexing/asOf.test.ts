@@ -28,18 +28,45 @@ describe('asOf from git history', () => {
   let engine: Engine;
   let first: string;
   let second: string;
-  const expand = (args: Record<string, unknown>) => callTool(createServices({ engine }), findTool('workspace_expand')!, { workspace: 'repo', ...args }, { sessionId: 't' }) as Promise<ExpandOutput>;
-  const ask = (args: Record<string, unknown>) => callTool(createServices({ engine }), findTool('workspace_context')!, { workspace: 'repo', ...args }, { sessionId: 't' }) as Promise<ContextOutput>;
+  const expand = (args: Record<string, unknown>) =>
+    callTool(
+      createServices({ engine }),
+      findTool('workspace_expand')!,
+      { workspace: 'repo', ...args },
+      { sessionId: 't' },
+    ) as Promise<ExpandOutput>;
+  const ask = (args: Record<string, unknown>) =>
+    callTool(
+      createServices({ engine }),
+      findTool('workspace_context')!,
+      { workspace: 'repo', ...args },
+      { sessionId: 't' },
+    ) as Promise<ContextOutput>;
 
   before(async () => {
     dir = tempDir('asof');
     initRepo(dir);
     write(dir, 'catalog-info.yaml', catalog('invoices-db'));
     write(dir, 'mkdocs.yml', 'site_name: Billing\n');
-    write(dir, 'docs/index.md', '# Billing worker\n\n## Failover\n\nFail over by promoting the invoices replica by hand.\n');
+    write(
+      dir,
+      'docs/index.md',
+      '# Billing worker\n\n## Failover\n\nFail over by promoting the invoices replica by hand.\n',
+    );
     first = commitAll(dir, 'first', Date.UTC(2026, 0, 10) / 1000);
-    write(dir, 'catalog-info.yaml', catalog('ledger-db', '---\napiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: refund-api }\nspec: { type: service, lifecycle: experimental, owner: payments }\n'));
-    write(dir, 'docs/index.md', '# Billing worker\n\n## Failover\n\nFailover is automatic since the ledger migration; nothing to promote.\n');
+    write(
+      dir,
+      'catalog-info.yaml',
+      catalog(
+        'ledger-db',
+        '---\napiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata: { name: refund-api }\nspec: { type: service, lifecycle: experimental, owner: payments }\n',
+      ),
+    );
+    write(
+      dir,
+      'docs/index.md',
+      '# Billing worker\n\n## Failover\n\nFailover is automatic since the ledger migration; nothing to promote.\n',
+    );
     second = commitAll(dir, 'second', Date.UTC(2026, 5, 1) / 1000);
     write(dir, 'docs/index.md', '# Billing worker\n\n## Failover\n\nUncommitted draft about failover drills.\n');
     engine = new Engine({ folders: [{ name: 'repo', absPath: dir }] });
@@ -52,10 +79,17 @@ describe('asOf from git history', () => {
 
   it('walks the graph as the catalog was at a date and at a commit', async () => {
     const now = await expand({ entityRef: 'billing-worker', direction: 'out', edgeTypes: ['dependsOn'] });
-    assert.deepEqual(now.edges.map((e) => e.target), ['resource:default/ledger-db']);
+    assert.deepEqual(
+      now.edges.map((e) => e.target),
+      ['resource:default/ledger-db'],
+    );
     for (const asOf of ['2026-02-01', '2026-02-01T12:00:00Z', first, first.slice(0, 10)]) {
       const past = await expand({ entityRef: 'billing-worker', direction: 'out', edgeTypes: ['dependsOn'], asOf });
-      assert.deepEqual(past.edges.map((e) => e.target), ['resource:default/invoices-db'], `asOf ${asOf}`);
+      assert.deepEqual(
+        past.edges.map((e) => e.target),
+        ['resource:default/invoices-db'],
+        `asOf ${asOf}`,
+      );
       assert.deepEqual(past.degraded, []);
     }
     await assert.rejects(expand({ entityRef: 'refund-api', asOf: '2026-02-01' }), /No entity 'refund-api'/);
@@ -87,11 +121,20 @@ describe('asOf from git history', () => {
   it('refuses an asOf that names no commit, naming the field, instead of answering from today', async () => {
     await assert.rejects(ask({ question: 'failover', asOf: 'no-such-commit' }), (error: Error) => {
       assert.equal(error.name, 'InputError');
-      assert.match(error.message, /^asOf: "no-such-commit" is neither an ISO 8601 date-time .* nor a commit of any repository/);
+      assert.match(
+        error.message,
+        /^asOf: "no-such-commit" is neither an ISO 8601 date-time .* nor a commit of any repository/,
+      );
       return true;
     });
-    await assert.rejects(ask({ question: 'failover', asOf: 'deadbeefdeadbeef' }), /asOf: "deadbeefdeadbeef" is neither/);
-    await assert.rejects(expand({ entityRef: 'billing-worker', asOf: '2026-02-30' }), /asOf: .*not a valid ISO 8601 date-time/);
+    await assert.rejects(
+      ask({ question: 'failover', asOf: 'deadbeefdeadbeef' }),
+      /asOf: "deadbeefdeadbeef" is neither/,
+    );
+    await assert.rejects(
+      expand({ entityRef: 'billing-worker', asOf: '2026-02-30' }),
+      /asOf: .*not a valid ISO 8601 date-time/,
+    );
   });
 
   it('flags as-of-chunks-approximate when a folder has no history to read', async () => {
@@ -100,7 +143,12 @@ describe('asOf from git history', () => {
     const e = new Engine({ folders: [{ name: 'plain', absPath: plain }] });
     try {
       await e.waitForIndex();
-      const out = (await callTool(createServices({ engine: e }), findTool('workspace_context')!, { workspace: 'plain', question: 'ledger migration', asOf: '2026-01-01' }, { sessionId: 't' })) as ContextOutput;
+      const out = (await callTool(
+        createServices({ engine: e }),
+        findTool('workspace_context')!,
+        { workspace: 'plain', question: 'ledger migration', asOf: '2026-01-01' },
+        { sessionId: 't' },
+      )) as ContextOutput;
       assert.deepEqual(out.degraded, ['as-of-chunks-approximate']);
       assert.equal(out.passages[0].sourceRef.path, 'epics/plan.md');
     } finally {

@@ -35,7 +35,17 @@ describe('Engine over the example workspace', () => {
     assert.equal(treeDigest(dir), before, 'indexing must not modify the workspace');
 
     assert.equal(state.entities.length, 66);
-    assert.deepEqual(state.counts.entitiesByKind, { API: 8, Component: 20, Domain: 3, Group: 7, Location: 2, Resource: 9, System: 6, Template: 1, User: 10 });
+    assert.deepEqual(state.counts.entitiesByKind, {
+      API: 8,
+      Component: 20,
+      Domain: 3,
+      Group: 7,
+      Location: 2,
+      Resource: 9,
+      System: 6,
+      Template: 1,
+      User: 10,
+    });
     assert.equal(state.counts.bySourceKind.catalog_entity, 66);
     assert.equal(state.counts.bySourceKind.repo_overview, 3);
     assert.equal(state.counts.bySourceKind.epic_doc, 7);
@@ -43,7 +53,10 @@ describe('Engine over the example workspace', () => {
     assert.ok(state.counts.bySourceKind.library >= 20);
     // The deliberately broken entity is a problem with file:line; its neighbours in the file index.
     const invalid = state.problems.filter((p) => p.code === 'catalog.invalid-entity');
-    assert.deepEqual(invalid.map((p) => `${p.path}:${p.line}`), ['storefront/catalog/legacy-entities.yaml:25']);
+    assert.deepEqual(
+      invalid.map((p) => `${p.path}:${p.line}`),
+      ['storefront/catalog/legacy-entities.yaml:25'],
+    );
     assert.ok(state.graph.has('component:default/order-export'));
     // Ignored build output and node_modules never reach the index.
     assert.ok(![...state.fileDigests.keys()].some((p) => p.includes('/build/') || p.includes('node_modules')));
@@ -66,7 +79,10 @@ describe('Engine over the example workspace', () => {
     const runbook = 'payments-platform/services/billing-worker/docs/runbooks/deploy.md';
     const before = docAt(first, runbook)!;
 
-    fs.appendFileSync(path.join(dir, runbook), '\n## Canary window\n\nHold the kestrelhold canary for exactly 17 minutes before promoting.\n');
+    fs.appendFileSync(
+      path.join(dir, runbook),
+      '\n## Canary window\n\nHold the kestrelhold canary for exactly 17 minutes before promoting.\n',
+    );
     const report = await engine.update([path.join(dir, runbook)]);
     assert.equal(report?.kind, 'update');
     assert.equal(report?.filesRead, 1, 'only the edited file is read again');
@@ -101,7 +117,10 @@ describe('Engine over the example workspace', () => {
     fs.appendFileSync(path.join(dir, 'storefront/overview.md'), '\nEdited locally.\n');
     const engine = new Engine({ folders: [{ name: 'fernhill', absPath: dir }] });
     const state = await engine.waitForIndex();
-    const repoRoots = state.repos.filter((r) => r.git).map((r) => r.root).sort();
+    const repoRoots = state.repos
+      .filter((r) => r.git)
+      .map((r) => r.root)
+      .sort();
     assert.deepEqual(repoRoots, ['', 'payments-platform', 'platform-infra', 'storefront']);
     const payments = state.repos.find((r) => r.root === 'payments-platform')!;
     const info = state.commits.get('payments-platform/overview.md')!;
@@ -133,16 +152,26 @@ describe('Engine updates from file events', () => {
     const dir = copyExampleWorkspace();
     const engine = new Engine({ folders: [{ name: 'fernhill', absPath: dir }], settings: { updateDebounceMs: 0 } });
     await engine.waitForIndex();
-    fs.writeFileSync(path.join(dir, 'payments-platform/services/billing-worker/src/new-file.ts'), 'export const x = 1;\n');
+    fs.writeFileSync(
+      path.join(dir, 'payments-platform/services/billing-worker/src/new-file.ts'),
+      'export const x = 1;\n',
+    );
     const ignored = await engine.update([path.join(dir, 'payments-platform/services/billing-worker/src/new-file.ts')]);
     assert.equal(ignored?.kind, 'update', 'a source file is not ours: no walk');
     assert.equal(ignored?.filesRead, 0);
 
     fs.mkdirSync(path.join(dir, 'payments-platform/epics/2027'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'payments-platform/epics/2027/refunds.md'), '# Instant refunds\n\nRefund within the same session.\n');
+    fs.writeFileSync(
+      path.join(dir, 'payments-platform/epics/2027/refunds.md'),
+      '# Instant refunds\n\nRefund within the same session.\n',
+    );
     const walked = await engine.update([path.join(dir, 'payments-platform/epics/2027/refunds.md')]);
     assert.equal(walked?.kind, 'full', 'a new epic needs a walk to learn its roles');
-    assert.ok([...engine.current()!.docs.values()].some((d) => d.path === 'payments-platform/epics/2027/refunds.md' && d.sourceKind === 'epic_doc'));
+    assert.ok(
+      [...engine.current()!.docs.values()].some(
+        (d) => d.path === 'payments-platform/epics/2027/refunds.md' && d.sourceKind === 'epic_doc',
+      ),
+    );
 
     fs.rmSync(path.join(dir, 'payments-platform/services/billing-worker/docs/runbooks'), { recursive: true });
     const removed = await engine.update([path.join(dir, 'payments-platform/services/billing-worker/docs/runbooks')]);
@@ -165,7 +194,10 @@ describe('Engine without git (untrusted workspaces)', () => {
     const state = await engine.waitForIndex();
     assert.ok(state.counts.sections > 300);
     assert.ok([...state.commits.values()].every((c) => c.commit === null && c.lastCommitTime === null));
-    await assert.rejects(engine.stateAsOf('2026-01-01'), /^InputError: asOf: git is off in this workspace \(untrusted\)|asOf: git is off/);
+    await assert.rejects(
+      engine.stateAsOf('2026-01-01'),
+      /^InputError: asOf: git is off in this workspace \(untrusted\)|asOf: git is off/,
+    );
     engine.dispose();
   });
 });

@@ -31,13 +31,21 @@ describe('indexing/fileTable', () => {
     for (let i = 0; i < 450; i++) files[`docs/page-${String(i).padStart(3, '0')}.md`] = `page ${i}`;
     const { discovery } = await workspace(files);
     const heard: string[] = [];
-    const { read } = await fillFileTable(discovery.files, undefined, readerOf(discovery), { onProgress: (done, total) => heard.push(`${done}/${total}`) });
+    const { read } = await fillFileTable(discovery.files, undefined, readerOf(discovery), {
+      onProgress: (done, total) => heard.push(`${done}/${total}`),
+    });
     assert.equal(read, 450);
     assert.deepEqual(heard, ['200/450', '400/450', '450/450']);
   });
 
   it('lists the files under a directory by binary search', async () => {
-    const { discovery } = await workspace({ 'docs/a.md': 'a', 'docs/sub/b.md': 'b', 'docs-old/c.md': 'c', 'docs.md': 'd', 'z/e.md': 'e' });
+    const { discovery } = await workspace({
+      'docs/a.md': 'a',
+      'docs/sub/b.md': 'b',
+      'docs-old/c.md': 'c',
+      'docs.md': 'd',
+      'z/e.md': 'e',
+    });
     const { table } = await fillFileTable(discovery.files, undefined, readerOf(discovery));
     assert.deepEqual(table.listUnder('docs'), ['docs/a.md', 'docs/sub/b.md']);
     assert.deepEqual(table.listUnder('docs/sub'), ['docs/sub/b.md']);
@@ -46,23 +54,45 @@ describe('indexing/fileTable', () => {
   });
 
   it('refreshFileTable gives what fillFileTable gives when only the touched files changed', async () => {
-    const { dir, discovery } = await workspace({ 'a.md': 'alpha', 'b.md': 'beta', 'c.md': 'gamma', 'docs/d.md': 'delta' });
+    const { dir, discovery } = await workspace({
+      'a.md': 'alpha',
+      'b.md': 'beta',
+      'c.md': 'gamma',
+      'docs/d.md': 'delta',
+    });
     const base = await fillFileTable(discovery.files, undefined, readerOf(discovery));
     const previous = (await fillFileTable(discovery.files, undefined, readerOf(discovery))).table;
     write(dir, 'b.md', 'beta, edited');
     fs.rmSync(path.join(dir, 'docs/d.md'));
-    const touched = [await restat(dir, discovery.files.find((f) => f.path === 'b.md')!), discovery.files.find((f) => f.path === 'c.md')!];
-    const remaining = discovery.files.filter((f) => f.path !== 'docs/d.md').map((f) => touched.find((t) => t.path === f.path) ?? f);
-    const full = await fillFileTable(remaining, base.table, readerOf(discovery), { forceRead: new Set(['b.md', 'c.md']) });
+    const touched = [
+      await restat(dir, discovery.files.find((f) => f.path === 'b.md')!),
+      discovery.files.find((f) => f.path === 'c.md')!,
+    ];
+    const remaining = discovery.files
+      .filter((f) => f.path !== 'docs/d.md')
+      .map((f) => touched.find((t) => t.path === f.path) ?? f);
+    const full = await fillFileTable(remaining, base.table, readerOf(discovery), {
+      forceRead: new Set(['b.md', 'c.md']),
+    });
 
     const again = await fillFileTable(remaining, undefined, readerOf(discovery));
     const quick = await refreshFileTable(previous, touched, ['docs/d.md']);
     assert.deepEqual(contents(quick.table), contents(full.table));
     assert.deepEqual(contents(quick.table), contents(again.table));
-    assert.deepEqual([quick.changed, quick.removed, quick.unread, quick.read], [full.changed, full.removed, full.unread, full.read]);
+    assert.deepEqual(
+      [quick.changed, quick.removed, quick.unread, quick.read],
+      [full.changed, full.removed, full.unread, full.read],
+    );
     assert.deepEqual([quick.changed, quick.removed, quick.read], [['b.md'], ['docs/d.md'], 2]);
     // The delta names the digests that changed and that files were removed.
-    assert.deepEqual(quick.table.delta && { from: quick.table.delta.from, paths: [...quick.table.delta.paths], listingChanged: quick.table.delta.listingChanged }, { from: previous.id, paths: ['b.md', 'docs/d.md'], listingChanged: true });
+    assert.deepEqual(
+      quick.table.delta && {
+        from: quick.table.delta.from,
+        paths: [...quick.table.delta.paths],
+        listingChanged: quick.table.delta.listingChanged,
+      },
+      { from: previous.id, paths: ['b.md', 'docs/d.md'], listingChanged: true },
+    );
     assert.equal(quick.table.signature, again.table.signature);
   });
 
@@ -80,7 +110,10 @@ describe('indexing/fileTable', () => {
     fs.rmSync(path.join(dir, 'b.md'));
     const gone = await refreshFileTable(edited.table, [discovery.files[1]], []);
     assert.deepEqual([gone.unread, gone.removed, [...gone.table.list()]], [['b.md'], ['b.md'], ['a.md']]);
-    assert.deepEqual(gone.problems.map((p) => [p.path, p.code]), [['b.md', 'workspace.read-failed']]);
+    assert.deepEqual(
+      gone.problems.map((p) => [p.path, p.code]),
+      [['b.md', 'workspace.read-failed']],
+    );
   });
 
   it('releases texts it is told to and reads them from disk again when asked', async () => {

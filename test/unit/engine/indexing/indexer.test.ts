@@ -22,7 +22,9 @@ function facts(state: IndexState) {
   return {
     commits: [...state.commits].sort(([a], [b]) => (a < b ? -1 : 1)),
     digests: [...state.fileDigests].sort(([a], [b]) => (a < b ? -1 : 1)),
-    docs: [...state.docs.values()].map((d) => [d.path, d.sourceKind, d.digest, d.entityRefs]).sort((a, b) => (`${a[0]}${a[1]}` < `${b[0]}${b[1]}` ? -1 : 1)),
+    docs: [...state.docs.values()]
+      .map((d) => [d.path, d.sourceKind, d.digest, d.entityRefs])
+      .sort((a, b) => (`${a[0]}${a[1]}` < `${b[0]}${b[1]}` ? -1 : 1)),
     problems: state.problems,
     counts: state.counts,
   };
@@ -49,14 +51,21 @@ describe('indexing/indexer: update passes', () => {
     const { dir, alpha, folders } = await workspace();
     const indexer = new Indexer(folders, resolveEngineSettings({}));
     const first = (await indexer.full()).state;
-    assert.deepEqual(first.commits.get('alpha/epics/one.md'), { commit: first.repos.find((r) => r.root === 'alpha')!.head, dirty: false, lastCommitTime: T1 * 1000 });
+    assert.deepEqual(first.commits.get('alpha/epics/one.md'), {
+      commit: first.repos.find((r) => r.root === 'alpha')!.head,
+      dirty: false,
+      lastCommitTime: T1 * 1000,
+    });
     const betaInfo = first.commits.get('beta/overview.md');
 
     write(alpha, 'epics/one.md', '# One\n\nFirst epic, edited.\n');
     const { state, report } = await indexer.update([path.join(alpha, 'epics/one.md')]);
     assert.equal(report.kind, 'update');
     assert.deepEqual(report.filesChanged, ['alpha/epics/one.md']);
-    assert.deepEqual(state.commits.get('alpha/epics/one.md'), { ...first.commits.get('alpha/epics/one.md')!, dirty: true });
+    assert.deepEqual(state.commits.get('alpha/epics/one.md'), {
+      ...first.commits.get('alpha/epics/one.md')!,
+      dirty: true,
+    });
     assert.equal(state.commits.get('beta/overview.md'), betaInfo, 'an untouched file keeps its facts object');
     assert.deepEqual(facts(state), facts(await fresh(folders)));
 
@@ -78,7 +87,10 @@ describe('indexing/indexer: update passes', () => {
     const onDisk = fs.statSync(path.join(alpha, 'AGENTS.md'));
     const listed = memory.discovery.files.find((f) => f.path === 'alpha/AGENTS.md')!;
     assert.deepEqual([listed.size, listed.mtimeMs], [onDisk.size, onDisk.mtimeMs]);
-    assert.deepEqual(memory.discovery.files.map((f) => f.path), [...memory.table.list()]);
+    assert.deepEqual(
+      memory.discovery.files.map((f) => f.path),
+      [...memory.table.list()],
+    );
 
     // The next full pass re-reads nothing: every size and mtime matches.
     const full = await indexer.full();
@@ -94,7 +106,11 @@ describe('indexing/indexer: update passes', () => {
     write(gamma, 'overview.md', '# Gamma\n');
     commitAll(gamma, 'gamma', T2);
     const { state } = await indexer.full();
-    assert.deepEqual(state.commits.get('gamma/overview.md'), { commit: state.repos.find((r) => r.root === 'gamma')!.head, dirty: false, lastCommitTime: T2 * 1000 });
+    assert.deepEqual(state.commits.get('gamma/overview.md'), {
+      commit: state.repos.find((r) => r.root === 'gamma')!.head,
+      dirty: false,
+      lastCommitTime: T2 * 1000,
+    });
     assert.deepEqual(facts(state), facts(await fresh(folders)));
   });
 

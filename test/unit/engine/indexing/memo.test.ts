@@ -28,7 +28,13 @@ async function setUp(files: Record<string, string>) {
   return { dir, folders, discovery, table };
 }
 
-async function edited(dir: string, table: FileTable, files: readonly DiscoveredFile[], rel: string, text: string): Promise<FileTable> {
+async function edited(
+  dir: string,
+  table: FileTable,
+  files: readonly DiscoveredFile[],
+  rel: string,
+  text: string,
+): Promise<FileTable> {
   write(dir, rel, text);
   const file = files.find((f) => f.path === rel)!;
   const info = await fs.promises.stat(path.join(dir, rel));
@@ -36,7 +42,12 @@ async function edited(dir: string, table: FileTable, files: readonly DiscoveredF
 }
 
 /** One pass: every key asked for, in order. */
-async function pass(memo: ProducerMemo<string>, table: FileTable, keys: readonly string[], produce: (key: string) => (source: TrackingSource) => Promise<string>): Promise<string[]> {
+async function pass(
+  memo: ProducerMemo<string>,
+  table: FileTable,
+  keys: readonly string[],
+  produce: (key: string) => (source: TrackingSource) => Promise<string>,
+): Promise<string[]> {
   const values: string[] = [];
   for (const key of keys) values.push(await memo.get(key, table, table.signature, produce(key)));
   memo.endPass();
@@ -61,7 +72,13 @@ describe('indexing/memo', () => {
     assert.equal(memo.checks - checksBefore, 1, 'only the entry that read b.md was checked');
 
     // A table made some other way (a restart, a fresh fill) proves nothing: every entry is checked.
-    const fresh = (await fillFileTable(discovery.files.map((f) => ({ ...f, mtimeMs: 0 })), undefined, readerOf(discovery))).table;
+    const fresh = (
+      await fillFileTable(
+        discovery.files.map((f) => ({ ...f, mtimeMs: 0 })),
+        undefined,
+        readerOf(discovery),
+      )
+    ).table;
     const checks = memo.checks;
     assert.deepEqual(await pass(memo, fresh, keys, reader(runs)), ['a.md: alpha', 'b.md: beta, edited', 'c.md: gamma']);
     assert.deepEqual(runs.splice(0), []);
@@ -76,7 +93,10 @@ describe('indexing/memo', () => {
     await pass(memo, table, ['a.md'], reader(runs));
     await pass(memo, table, ['a.md', 'b.md'], reader(runs));
     assert.deepEqual(runs, ['a.md', 'b.md', 'b.md']);
-    assert.deepEqual(memo.export().map((r) => r.key), ['a.md', 'b.md']);
+    assert.deepEqual(
+      memo.export().map((r) => r.key),
+      ['a.md', 'b.md'],
+    );
   });
 
   it('tracks a directory listing: a file added in it re-runs the producer, one added elsewhere does not', async () => {
@@ -93,7 +113,10 @@ describe('indexing/memo', () => {
       return value;
     };
     assert.equal(await run(table), 'site/docs/a.md');
-    assert.deepEqual(memo.export()[0].dirs?.map(([d]) => d), ['site/docs']);
+    assert.deepEqual(
+      memo.export()[0].dirs?.map(([d]) => d),
+      ['site/docs'],
+    );
 
     const grow = async (previous: FileTable, rel: string) => {
       write(dir, rel, 'new');

@@ -15,12 +15,29 @@ import { initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempW
 const component = (name: string, description: string, extra = '') =>
   `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: ${name}\n  description: ${description}\n${extra}spec:\n  type: service\n  lifecycle: production\n  owner: team-a\n`;
 
-const EPIC = ['---', 'entities:', '  - billing', '  - ledger', '---', '# Faster billing', '', 'Touches component:billing and component:ledger.', ''].join('\n');
+const EPIC = [
+  '---',
+  'entities:',
+  '  - billing',
+  '  - ledger',
+  '---',
+  '# Faster billing',
+  '',
+  'Touches component:billing and component:ledger.',
+  '',
+].join('\n');
 
 async function workspace() {
   const dir = tempDir('produce');
   initRepo(dir);
-  write(dir, 'catalog-info.yaml', [component('billing', 'Bills customers.', "  annotations:\n    backstage.io/techdocs-ref: dir:./billing\n"), component('ledger', 'Keeps the books.')].join('---\n'));
+  write(
+    dir,
+    'catalog-info.yaml',
+    [
+      component('billing', 'Bills customers.', '  annotations:\n    backstage.io/techdocs-ref: dir:./billing\n'),
+      component('ledger', 'Keeps the books.'),
+    ].join('---\n'),
+  );
   write(dir, 'overview.md', '# Payments\n\nThe payments repository.\n');
   write(dir, 'billing/mkdocs.yml', 'site_name: Billing\nnav:\n  - Home: index.md\n');
   write(dir, 'billing/docs/index.md', '# Billing\n\nHow billing works.\n');
@@ -44,7 +61,12 @@ async function fromScratch(folders: { name: string; absPath: string }[]): Promis
 }
 
 function comparable(produced: ProducedDocs) {
-  return { docs: produced.docs, problems: produced.problems, entities: produced.catalog.entities, relations: produced.catalog.relations };
+  return {
+    docs: produced.docs,
+    problems: produced.problems,
+    entities: produced.catalog.entities,
+    relations: produced.catalog.relations,
+  };
 }
 
 function doc(produced: ProducedDocs, path: string, kind: Doc['sourceKind']): Doc {
@@ -57,8 +79,13 @@ describe('indexing/produceDocs', () => {
   it('attaches each overview to the entities of its own repository, nested repositories apart', async () => {
     const { folders } = await workspace();
     const produced = await fromScratch(folders);
-    assert.deepEqual(doc(produced, 'overview.md', 'repo_overview').entityRefs, ['component:default/billing', 'component:default/ledger']);
-    assert.deepEqual(doc(produced, 'vendor/search/overview.md', 'repo_overview').entityRefs, ['component:default/search']);
+    assert.deepEqual(doc(produced, 'overview.md', 'repo_overview').entityRefs, [
+      'component:default/billing',
+      'component:default/ledger',
+    ]);
+    assert.deepEqual(doc(produced, 'vendor/search/overview.md', 'repo_overview').entityRefs, [
+      'component:default/search',
+    ]);
     assert.deepEqual(doc(produced, 'billing/docs/index.md', 'catalog_doc').entityRefs, ['component:default/billing']);
   });
 
@@ -79,8 +106,14 @@ describe('indexing/produceDocs', () => {
     assert.equal(stats.techdocs.misses - start.techdocs.misses, 0);
     // Untouched documents are the very same objects; the edited entity's is new.
     assert.equal(doc(after, 'epics/faster-billing.md', 'epic_doc'), doc(before, 'epics/faster-billing.md', 'epic_doc'));
-    assert.equal(after.docs.find((d) => d.title === 'billing'), before.docs.find((d) => d.title === 'billing'));
-    assert.notEqual(after.docs.find((d) => d.title === 'search'), before.docs.find((d) => d.title === 'search'));
+    assert.equal(
+      after.docs.find((d) => d.title === 'billing'),
+      before.docs.find((d) => d.title === 'billing'),
+    );
+    assert.notEqual(
+      after.docs.find((d) => d.title === 'search'),
+      before.docs.find((d) => d.title === 'search'),
+    );
     assert.match(after.docs.find((d) => d.title === 'search')!.sections[0].text, /Finds things fast\./);
     assert.deepEqual(comparable(after), comparable(await fromScratch(folders)));
   });
@@ -99,25 +132,51 @@ describe('indexing/produceDocs', () => {
     const misses = producers.stats().files.misses;
 
     // The ledger leaves the catalog: the epic loses it and its front matter names an unknown entity.
-    write(dir, 'catalog-info.yaml', component('billing', 'Bills customers.', "  annotations:\n    backstage.io/techdocs-ref: dir:./billing\n"));
+    write(
+      dir,
+      'catalog-info.yaml',
+      component('billing', 'Bills customers.', '  annotations:\n    backstage.io/techdocs-ref: dir:./billing\n'),
+    );
     const without = await pass();
     assert.deepEqual(doc(without, 'epics/faster-billing.md', 'epic_doc').entityRefs, ['component:default/billing']);
     assert.deepEqual(
-      without.problems.filter((p) => p.path === 'epics/faster-billing.md').map((p) => [p.line, p.severity, p.code, p.message]),
-      [[2, 'warning', 'epic.invalid-field', "Front matter field 'entities' names 'ledger', which is not a known entity."]],
+      without.problems
+        .filter((p) => p.path === 'epics/faster-billing.md')
+        .map((p) => [p.line, p.severity, p.code, p.message]),
+      [
+        [
+          2,
+          'warning',
+          'epic.invalid-field',
+          "Front matter field 'entities' names 'ledger', which is not a known entity.",
+        ],
+      ],
     );
     assert.deepEqual(comparable(without), comparable(await fromScratch(folders)));
 
     // Another catalog edit that keeps the ledger out: the same resolved document object.
     write(dir, 'vendor/search/catalog-info.yaml', component('search', 'Finds things, again.'));
     const still = await pass();
-    assert.equal(doc(still, 'epics/faster-billing.md', 'epic_doc'), doc(without, 'epics/faster-billing.md', 'epic_doc'));
+    assert.equal(
+      doc(still, 'epics/faster-billing.md', 'epic_doc'),
+      doc(without, 'epics/faster-billing.md', 'epic_doc'),
+    );
 
     // It comes back: the parsed document again, and no problem.
-    write(dir, 'catalog-info.yaml', [component('billing', 'Bills customers.', "  annotations:\n    backstage.io/techdocs-ref: dir:./billing\n"), component('ledger', 'Keeps the books.')].join('---\n'));
+    write(
+      dir,
+      'catalog-info.yaml',
+      [
+        component('billing', 'Bills customers.', '  annotations:\n    backstage.io/techdocs-ref: dir:./billing\n'),
+        component('ledger', 'Keeps the books.'),
+      ].join('---\n'),
+    );
     const back = await pass();
     assert.equal(doc(back, 'epics/faster-billing.md', 'epic_doc'), parsedEpic);
-    assert.deepEqual(back.problems.filter((p) => p.path === 'epics/faster-billing.md'), []);
+    assert.deepEqual(
+      back.problems.filter((p) => p.path === 'epics/faster-billing.md'),
+      [],
+    );
     assert.equal(producers.stats().files.misses, misses, 'the epic was never parsed again');
   });
 
@@ -135,21 +194,31 @@ describe('indexing/produceDocs', () => {
     const third = await tableOf(folders, second.table);
     const produced = await producers.produce(third.table, third.roots);
     assert.equal(producers.stats().techdocs.misses, start + 1);
-    assert.deepEqual(produced.docs.filter((d) => d.sourceKind === 'catalog_doc').map((d) => d.path), ['billing/docs/index.md', 'billing/docs/runbook.md']);
+    assert.deepEqual(
+      produced.docs.filter((d) => d.sourceKind === 'catalog_doc').map((d) => d.path),
+      ['billing/docs/index.md', 'billing/docs/runbook.md'],
+    );
     fs.rmSync(`${dir}/billing/docs/runbook.md`);
   });
 
   it('moves a TechDocs problem with its annotation when lines above it move, without reading the site again', async () => {
     const { dir, folders } = await workspace();
-    const broken = (lead: string) => lead + component('archive', 'Keeps old records.', "  annotations:\n    backstage.io/techdocs-ref: dir:./no-such-docs\n");
+    const broken = (lead: string) =>
+      lead +
+      component('archive', 'Keeps old records.', '  annotations:\n    backstage.io/techdocs-ref: dir:./no-such-docs\n');
     write(dir, 'vendor/search/catalog-info.yaml', broken(''));
     const producers = new DocProducers();
     let current = await tableOf(folders);
     const first = await producers.produce(current.table, current.roots);
-    const site = (produced: ProducedDocs) => produced.problems.filter((p) => p.code === 'techdocs.missing-dir').map((p) => [p.path, p.line]);
+    const site = (produced: ProducedDocs) =>
+      produced.problems.filter((p) => p.code === 'techdocs.missing-dir').map((p) => [p.path, p.line]);
     assert.deepEqual(site(first), [['vendor/search/catalog-info.yaml', 7]]);
     const misses = producers.stats().techdocs.misses;
-    write(dir, 'vendor/search/catalog-info.yaml', broken('# The archive lives here for now.\n# It moves next quarter.\n'));
+    write(
+      dir,
+      'vendor/search/catalog-info.yaml',
+      broken('# The archive lives here for now.\n# It moves next quarter.\n'),
+    );
     current = await tableOf(folders, current.table);
     const moved = await producers.produce(current.table, current.roots);
     assert.deepEqual(site(moved), [['vendor/search/catalog-info.yaml', 9]]);

@@ -11,7 +11,9 @@ function page(path: string, text: string, entityRefs: string[] = []): Doc {
 function view(store: SectionStore, terms: readonly string[]) {
   const snapshot = store.snapshot();
   const byOrdinal = new Map(snapshot.sections.filter((e) => e !== undefined).map((e) => [e!.ordinal, e!]));
-  const sections = [...byOrdinal.values()].map((e) => [e.section.id, e.section.text, e.doc.entityRefs.join(',')]).sort();
+  const sections = [...byOrdinal.values()]
+    .map((e) => [e.section.id, e.section.text, e.doc.entityRefs.join(',')])
+    .sort();
   const found = terms.map((term) => {
     const match = store.postings.match([[term]]);
     const ids: string[] = [];
@@ -54,6 +56,11 @@ describe('indexing/sectionStore', () => {
     rebuilt.rebuild([c, a, d]);
     assert.deepEqual(view(store, TERMS), view(rebuilt, TERMS));
     // Same ids again at the same positions, nothing replaced: nothing to do.
-    assert.deepEqual(store.apply([c, a, d]), { addedSections: 0, removedSections: 0, changedDocs: [], removedDocs: [] });
+    assert.deepEqual(store.apply([c, a, d]), {
+      addedSections: 0,
+      removedSections: 0,
+      changedDocs: [],
+      removedDocs: [],
+    });
   });
 });

@@ -10,11 +10,21 @@
 import assert from 'node:assert/strict';
 import { packCounts, type SectionFields } from '../../../../server/src/engine/lexical/fields';
 import { prunedScore, type Pruning } from '../../../../server/src/engine/lexical/gradedMatch';
-import { PostingsIndex, type FieldModel, type GradedMatch, type GradedUnit } from '../../../../server/src/engine/lexical/postings';
+import {
+  PostingsIndex,
+  type FieldModel,
+  type GradedMatch,
+  type GradedUnit,
+} from '../../../../server/src/engine/lexical/postings';
 import { PostingsBuilder } from '../../../../server/src/engine/lexical/postingsBuilder';
 import { Random } from '../../../../bench/random';
 
-const MODEL: FieldModel = { k1: 1.2, weight: { body: 1, heading: 2, title: 2, context: 1 }, b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 }, questionHeadingBoost: 2 };
+const MODEL: FieldModel = {
+  k1: 1.2,
+  weight: { body: 1, heading: 2, title: 2, context: 1 },
+  b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 },
+  questionHeadingBoost: 2,
+};
 const VOCABULARY = 400;
 const SECTIONS = 3000;
 
@@ -55,7 +65,8 @@ function section(next: () => number): SectionFields {
   if (next() < 0.05) tally.set('tls.cert', { body: 1 + Math.floor(next() * 2), heading: 0 });
   if (next() < 0.15) tally.set('tls', { body: 1, heading: 0 });
   if (next() < 0.1) tally.set('cert', { body: 1, heading: 0 });
-  for (const [term, t] of tally) counts.set(term, packCounts({ body: t.body, heading: t.heading, title: 0, context: 0 }));
+  for (const [term, t] of tally)
+    counts.set(term, packCounts({ body: t.body, heading: t.heading, title: 0, context: 0 }));
   return { counts, lengths: { body, heading, title: 0, context: 0, questionHeading: next() < 0.1 } };
 }
 
@@ -70,13 +81,28 @@ function bestK(match: GradedMatch, pruning: Pruning): string[] {
   return scored.slice(0, pruning.k).map((s) => `${s.o}:${s.sum}:${s.mask}`);
 }
 
-function pruningFor(units: readonly GradedUnit[], k: number, groups: number, next: () => number, filtered: boolean): Pruning {
+function pruningFor(
+  units: readonly GradedUnit[],
+  k: number,
+  groups: number,
+  next: () => number,
+  filtered: boolean,
+): Pruning {
   const groupOf = new Int32Array(SECTIONS + 200);
   for (let o = 0; o < groupOf.length; o++) groupOf[o] = filtered && o % 7 === 0 ? -1 : o % groups;
   const bonus = Float64Array.from({ length: groups }, () => (next() < 0.5 ? 0.3 * next() : 0));
   // Some groups' words count for less (the ranker's signed records): pruning must stay exact.
   const scale = Float64Array.from({ length: groups }, () => (next() < 0.2 ? 0.5 + 0.5 * next() : 1));
-  return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf, bonus, scale, maxBonus: Math.max(...bonus) };
+  return {
+    k,
+    floor: 0.05,
+    total: units.reduce((sum, u) => sum + u.weight, 0),
+    gate: 0.2,
+    groupOf,
+    bonus,
+    scale,
+    maxBonus: Math.max(...bonus),
+  };
 }
 
 function questions(index: PostingsIndex, next: () => number, n: number): GradedUnit[][] {
@@ -87,17 +113,39 @@ function questions(index: PostingsIndex, next: () => number, n: number): GradedU
     const terms = new Set<string>();
     while (terms.size < size) terms.add(next() < 0.15 ? `t${Math.floor(next() * VOCABULARY)}` : zipf(next));
     const units: GradedUnit[] = [...terms].map((term) => ({ term, weight: idf(term), parts: [], partCredit: 0 }));
-    if (q % 5 === 0) units.push({ term: 'ledger-rejects-worker', weight: idf('ledger-rejects-worker'), parts: [{ term: 'ledger', weight: idf('ledger') }, { term: 'rejects', weight: idf('rejects') }, { term: 'worker', weight: 3 }], partCredit: q % 2 ? 0.15 : 0.7 });
+    if (q % 5 === 0)
+      units.push({
+        term: 'ledger-rejects-worker',
+        weight: idf('ledger-rejects-worker'),
+        parts: [
+          { term: 'ledger', weight: idf('ledger') },
+          { term: 'rejects', weight: idf('rejects') },
+          { term: 'worker', weight: 3 },
+        ],
+        partCredit: q % 2 ? 0.15 : 0.7,
+      });
     // An identifier no section spells, with a rare part (t350: ~5% of sections) and common ones:
     // sections holding only the rare part can join the running after pruning has started.
     if (q % 5 === 2) {
       const parts = ['t350', 't1', 't3'].map((term) => ({ term, weight: idf(term) }));
-      units.push({ term: 't350-t1-t3', weight: parts.reduce((sum, p) => sum + p.weight, 0) / parts.length, parts, partCredit: 0.7 });
+      units.push({
+        term: 't350-t1-t3',
+        weight: parts.reduce((sum, p) => sum + p.weight, 0) / parts.length,
+        parts,
+        partCredit: 0.7,
+      });
     }
     // A key path with a trailing form, read length-free (the ranker's dotted paths).
     if (q % 5 === 4) {
       const parts = ['cfg', 'tls', 'cert'].map((term) => ({ term, weight: idf(term) }));
-      units.push({ term: 'cfg.tls.cert', weight: idf('cfg.tls.cert'), parts, partCredit: 0.15, forms: [{ term: 'tls.cert', credit: q % 2 ? 0.6 : 0.9 }], lengthFree: true });
+      units.push({
+        term: 'cfg.tls.cert',
+        weight: idf('cfg.tls.cert'),
+        parts,
+        partCredit: 0.15,
+        forms: [{ term: 'tls.cert', credit: q % 2 ? 0.6 : 0.9 }],
+        lengthFree: true,
+      });
     }
     out.push(units);
   }
@@ -118,7 +166,11 @@ describe('graded match pruning (max-score)', () => {
         const pruning = pruningFor(units, k, 40 + q, next, q % 3 === 0);
         const full = index.gradedMatch(units, MODEL);
         const cut = index.gradedMatch(units, MODEL, pruning);
-        assert.deepEqual(bestK(cut, pruning), bestK(full, pruning), `${label}: question ${q} (${units.map((u) => u.term).join(' ')}), k ${k}`);
+        assert.deepEqual(
+          bestK(cut, pruning),
+          bestK(full, pruning),
+          `${label}: question ${q} (${units.map((u) => u.term).join(' ')}), k ${k}`,
+        );
         pruned += cut.count;
         read += full.count;
       }
@@ -141,24 +193,51 @@ describe('graded match pruning (max-score)', () => {
     const full = index.gradedMatch(units, MODEL);
     assert.equal(full.considered, full.count);
     const cut = index.gradedMatch(units, MODEL, pruningFor(units, 10, 50, next, false));
-    assert.ok(cut.considered <= full.count && cut.considered >= cut.count, `${cut.count} <= ${cut.considered} <= ${full.count}`);
+    assert.ok(
+      cut.considered <= full.count && cut.considered >= cut.count,
+      `${cut.count} <= ${cut.considered} <= ${full.count}`,
+    );
   });
 
   /** A pruning with one group, no bonus: the score is the words. */
   function plain(units: readonly GradedUnit[], k: number, bound: number): Pruning {
-    return { k, floor: 0.05, total: units.reduce((sum, u) => sum + u.weight, 0), gate: 0.2, groupOf: new Int32Array(bound), bonus: new Float64Array(1), scale: Float64Array.of(1), maxBonus: 0 };
+    return {
+      k,
+      floor: 0.05,
+      total: units.reduce((sum, u) => sum + u.weight, 0),
+      gate: 0.2,
+      groupOf: new Int32Array(bound),
+      bonus: new Float64Array(1),
+      scale: Float64Array.of(1),
+      maxBonus: 0,
+    };
   }
 
   it('returns every section tied with the k-th best, whatever order the caller breaks ties in', () => {
     // 40 identical sections (the same counts and lengths: the same score) among 400 that hold
     // the word once in a long body; the best 10 are some 10 of the 40, chosen by the caller.
     const tied = new PostingsBuilder();
-    const same = (): SectionFields => ({ counts: new Map([['alpha', packCounts({ body: 2, heading: 1, title: 0, context: 0 })]]), lengths: { body: 20, heading: 2, title: 0, context: 0 } });
-    for (let o = 0; o < 400; o++) tied.add(o, o % 10 === 3 ? same() : { counts: new Map([['alpha', packCounts({ body: 1, heading: 0, title: 0, context: 0 })]]), lengths: { body: 150, heading: 2, title: 0, context: 0 } });
+    const same = (): SectionFields => ({
+      counts: new Map([['alpha', packCounts({ body: 2, heading: 1, title: 0, context: 0 })]]),
+      lengths: { body: 20, heading: 2, title: 0, context: 0 },
+    });
+    for (let o = 0; o < 400; o++)
+      tied.add(
+        o,
+        o % 10 === 3
+          ? same()
+          : {
+              counts: new Map([['alpha', packCounts({ body: 1, heading: 0, title: 0, context: 0 })]]),
+              lengths: { body: 150, heading: 2, title: 0, context: 0 },
+            },
+      );
     const index = tied.build();
     const units: GradedUnit[] = [{ term: 'alpha', weight: 2, parts: [], partCredit: 0 }];
     const cut = index.gradedMatch(units, MODEL, plain(units, 10, 400));
-    assert.deepEqual([...cut.ordinals], Array.from({ length: 40 }, (_, i) => 10 * i + 3));
+    assert.deepEqual(
+      [...cut.ordinals],
+      Array.from({ length: 40 }, (_, i) => 10 * i + 3),
+    );
   });
 
   it('takes in the sections holding only a rare part of an identifier once the rest cannot reach the top', () => {
@@ -193,7 +272,11 @@ describe('graded match pruning (max-score)', () => {
     const cut = index.gradedMatch(units, MODEL, pruning);
     assert.deepEqual(bestK(cut, pruning), bestK(index.gradedMatch(units, MODEL), pruning));
     const best = bestK(cut, pruning).map((s) => Number(s.split(':')[0]));
-    assert.deepEqual(best.filter((o) => o % 50 !== 1), [], `the best 10 hold the rare parts: ${best.join(' ')}`);
+    assert.deepEqual(
+      best.filter((o) => o % 50 !== 1),
+      [],
+      `the best 10 hold the rare parts: ${best.join(' ')}`,
+    );
     // Read: the 200 omega sections and the 30 rare-part holders, nothing else.
     assert.equal(cut.considered, 230);
   });
@@ -220,9 +303,11 @@ describe('graded match pruning (max-score)', () => {
     const pruning = plain(units, 10, 1020);
     const cut = index.gradedMatch(units, MODEL, pruning);
     assert.deepEqual(bestK(cut, pruning), bestK(index.gradedMatch(units, MODEL), pruning));
-    assert.deepEqual([...cut.ordinals], Array.from({ length: 10 }, (_, i) => i));
+    assert.deepEqual(
+      [...cut.ordinals],
+      Array.from({ length: 10 }, (_, i) => i),
+    );
     // The pruned path ran: the sections holding only beta were read but not returned.
     assert.equal(cut.considered, 1020);
   });
 });
-

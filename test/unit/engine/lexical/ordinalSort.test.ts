@@ -46,7 +46,12 @@ describe('sortOrdinals', () => {
 
   it('reuses one work object across sorts of different sizes', () => {
     const work = new OrdinalSortWork();
-    for (const [n, seed] of [[20_000, 1], [6_000, 2], [30_000, 3], [5_000, 4]] as const) {
+    for (const [n, seed] of [
+      [20_000, 1],
+      [6_000, 2],
+      [30_000, 3],
+      [5_000, 4],
+    ] as const) {
       const ordinals = shuffledOrdinals(n, 200_000, seed);
       const expected = Array.from(ordinals).sort((a, b) => a - b);
       assert.deepEqual(Array.from(sortOrdinals(ordinals, work)), expected, `${n} ordinals after earlier sorts`);

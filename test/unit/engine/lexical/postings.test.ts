@@ -48,7 +48,10 @@ function plain(result: MatchResult): { ordinals: number[]; masks: number[] } {
 /** A synthetic corpus: Zipf-like term frequencies over a small vocabulary, ordinals with gaps. */
 class Corpus {
   readonly vocab: string[];
-  constructor(private readonly random: () => number, size: number) {
+  constructor(
+    private readonly random: () => number,
+    size: number,
+  ) {
     this.vocab = Array.from({ length: size }, (_, i) => `t${i}`);
   }
   term(): string {
@@ -81,7 +84,11 @@ function assertAgrees(index: PostingsIndex, model: Model, corpus: Corpus, random
   for (let k = 0; k < 200; k++) {
     const ordinal = random() < 0.9 ? ordinals[Math.floor(random() * ordinals.length)] : Math.floor(random() * 6000);
     const term = corpus.term();
-    assert.equal(index.has(ordinal, term), model.get(ordinal)?.has(term) ?? false, `${label}: has(${ordinal}, ${term})`);
+    assert.equal(
+      index.has(ordinal, term),
+      model.get(ordinal)?.has(term) ?? false,
+      `${label}: has(${ordinal}, ${term})`,
+    );
     assert.equal(index.hasSection(ordinal), model.has(ordinal), `${label}: hasSection(${ordinal})`);
   }
 }
@@ -176,7 +183,10 @@ describe('lexical/postings', () => {
         [5, ['x']],
       ]);
       index.add(9, []);
-      assert.deepEqual([index.sectionCount, index.hasSection(0), index.hasSection(9), index.hasSection(4)], [3, true, true, false]);
+      assert.deepEqual(
+        [index.sectionCount, index.hasSection(0), index.hasSection(9), index.hasSection(4)],
+        [3, true, true, false],
+      );
       assert.equal(index.remove(0), true);
       assert.equal(index.remove(0), false);
       index.compact();
@@ -201,7 +211,10 @@ describe('lexical/postings', () => {
     it('asks for compaction past the threshold and not after', () => {
       const index = buildPostings([[0, ['a']]]);
       assert.equal(index.needsCompaction(), false);
-      index.add(1, Array.from({ length: COMPACT_MIN_POSTINGS + 1 }, (_, i) => `w${i}`));
+      index.add(
+        1,
+        Array.from({ length: COMPACT_MIN_POSTINGS + 1 }, (_, i) => `w${i}`),
+      );
       assert.equal(index.needsCompaction(), true);
       index.compact();
       assert.equal(index.needsCompaction(), false);
@@ -234,7 +247,12 @@ describe('lexical/postings', () => {
       // the graded sums, parts, cover and an identifier's whole-form saturations (8 bytes each)
       // and the pruning's live marks (1 byte)
       assert.equal(index.byteSize(), 158 + 2 * (6 * 4 + 4 * 8 + 1));
-      index.gradedMatch([{ term: 'a', weight: 1, parts: [], partCredit: 0 }], { k1: 1.2, weight: { body: 1, heading: 2, title: 2, context: 1 }, b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 }, questionHeadingBoost: 1 });
+      index.gradedMatch([{ term: 'a', weight: 1, parts: [], partCredit: 0 }], {
+        k1: 1.2,
+        weight: { body: 1, heading: 2, title: 2, context: 1 },
+        b: { body: 0.75, heading: 0.5, title: 0.5, context: 0 },
+        questionHeadingBoost: 1,
+      });
       // and the body norms of the graded match, one float64 per ordinal
       assert.equal(index.byteSize(), 158 + 2 * (6 * 4 + 4 * 8 + 1) + 2 * 8);
     });

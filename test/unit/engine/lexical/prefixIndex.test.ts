@@ -3,7 +3,11 @@ import { PrefixIndex, defaultFuzzy, prefixTerms } from '../../../../server/src/e
 
 function entities(): PrefixIndex {
   const index = new PrefixIndex({ fields: ['name', 'title', 'ref'], boost: { name: 3 } });
-  index.add('billing-worker', { name: 'billing-worker', title: 'Billing worker', ref: 'component:default/billing-worker' });
+  index.add('billing-worker', {
+    name: 'billing-worker',
+    title: 'Billing worker',
+    ref: 'component:default/billing-worker',
+  });
   index.add('billing-api', { name: 'billing-api', title: 'Billing API', ref: 'api:default/billing-api' });
   index.add('payments-team', { name: 'payments', title: 'Payments team', ref: 'group:default/payments' });
   index.add('invoice-api', { name: 'invoiceApi', title: 'Invoice API', ref: 'api:default/invoice-api' });
@@ -11,12 +15,18 @@ function entities(): PrefixIndex {
   return index;
 }
 
-const ids = (index: PrefixIndex, query: string, limit?: number): string[] => index.suggest(query, limit).map((s) => s.id);
+const ids = (index: PrefixIndex, query: string, limit?: number): string[] =>
+  index.suggest(query, limit).map((s) => s.id);
 
 describe('lexical/prefixIndex', () => {
   it('indexes whole lower-cased tokens and their identifier parts, unstemmed', () => {
     assert.deepEqual(prefixTerms('component:default/billing-worker Retries'), [
-      'component:default/billing-worker', 'component', 'default', 'billing', 'worker', 'retries',
+      'component:default/billing-worker',
+      'component',
+      'default',
+      'billing',
+      'worker',
+      'retries',
     ]);
     assert.deepEqual(prefixTerms('invoiceApi'), ['invoiceapi', 'invoice', 'api']);
   });
@@ -45,7 +55,10 @@ describe('lexical/prefixIndex', () => {
     assert.deepEqual(ids(index, 'runbok'), ['runbook']);
     assert.deepEqual(ids(index, 'invoic api'), ['invoice-api']);
     assert.deepEqual(ids(index, 'apx'), []);
-    assert.deepEqual([2, 3, 4, 7, 8, 20].map((n) => defaultFuzzy('x'.repeat(n))), [0, 0, 1, 1, 2, 2]);
+    assert.deepEqual(
+      [2, 3, 4, 7, 8, 20].map((n) => defaultFuzzy('x'.repeat(n))),
+      [0, 0, 1, 1, 2, 2],
+    );
   });
 
   it('reports the indexed terms that matched', () => {

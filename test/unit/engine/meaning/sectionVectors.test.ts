@@ -19,9 +19,12 @@ import type { ContextOutput } from '../../../../server/src/tools/workspaceContex
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const DOCS: Record<string, string> = {
-  'epics/dunning.md': '# Dunning\n\n## Collection schedule\n\nA declined charge is attempted again on days 1, 3, 7 and 14; then the subscription is suspended.\n',
-  'epics/tls.md': '# Certificates\n\n## Renewal\n\nCertificates are renewed by cert-manager thirty days before they expire.\n',
-  'epics/deploy.md': '# Deploys\n\n## Canary\n\nEvery release goes to a canary first and is promoted after ten minutes.\n',
+  'epics/dunning.md':
+    '# Dunning\n\n## Collection schedule\n\nA declined charge is attempted again on days 1, 3, 7 and 14; then the subscription is suspended.\n',
+  'epics/tls.md':
+    '# Certificates\n\n## Renewal\n\nCertificates are renewed by cert-manager thirty days before they expire.\n',
+  'epics/deploy.md':
+    '# Deploys\n\n## Canary\n\nEvery release goes to a canary first and is promoted after ten minutes.\n',
 };
 
 function workspace(): string {
@@ -31,7 +34,12 @@ function workspace(): string {
 }
 
 async function ask(engine: Engine, question: string): Promise<ContextOutput> {
-  return (await callTool(createServices({ engine }), findTool('workspace_context')!, { workspace: 'ws', question, limit: 5 }, { sessionId: 't' })) as ContextOutput;
+  return (await callTool(
+    createServices({ engine }),
+    findTool('workspace_context')!,
+    { workspace: 'ws', question, limit: 5 },
+    { sessionId: 't' },
+  )) as ContextOutput;
 }
 
 describe('meaning in the engine (local model)', function () {
@@ -42,7 +50,12 @@ describe('meaning in the engine (local model)', function () {
     const dir = workspace();
     const cache = tempDir('cache');
     const logs: string[] = [];
-    const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
+    const first = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: cache,
+      embeddings: { provider: 'local' },
+      log: (m) => logs.push(m),
+    });
     await first.waitForIndex();
     await first.waitForMeaning();
     const status = first.status().meaning!;
@@ -50,7 +63,10 @@ describe('meaning in the engine (local model)', function () {
     assert.match(status.runtime ?? '', /^onnxruntime-node 1\.30\.0, int8, /);
     // The assembled ONNX model is cached beside the vectors, keyed by the weights package version.
     // (The query and the bulk worker may both build it at first start; the later one's temporary file can still be there.)
-    assert.deepEqual(fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')), ['minilm-int8-0.1.0-g3.onnx']);
+    assert.deepEqual(
+      fs.readdirSync(path.join(cache, 'models')).filter((f) => !f.endsWith('.tmp')),
+      ['minilm-int8-0.1.0-g3.onnx'],
+    );
     assert.equal(status.sectionsWithVectors, first.current()!.counts.sections);
     assert.equal(status.sectionsPending, 0);
     assert.equal(status.backend, 'hnsw');
@@ -58,7 +74,11 @@ describe('meaning in the engine (local model)', function () {
     first.dispose();
 
     // A second engine on the same cache: every vector comes from disk, nothing is embedded.
-    const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' } });
+    const second = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: cache,
+      embeddings: { provider: 'local' },
+    });
     const progress: number[] = [];
     second.onDidChangeMeaning(() => {
       const p = second.status().meaning?.embedding;
@@ -73,20 +93,31 @@ describe('meaning in the engine (local model)', function () {
     fs.appendFileSync(path.join(dir, 'epics/tls.md'), '\n## Revocation\n\nA leaked key is revoked at once.\n');
     await second.update(['epics/tls.md']);
     await second.waitForMeaning();
-    assert.ok(progress.length > 0 && progress.every((total) => total <= 2), `only the edited file's sections were embedded: ${progress.join(',')}`);
+    assert.ok(
+      progress.length > 0 && progress.every((total) => total <= 2),
+      `only the edited file's sections were embedded: ${progress.join(',')}`,
+    );
     second.dispose();
   });
 
   it('finds a passage by meaning that shares no word with the question, with why[] showing both halves', async () => {
     const dir = workspace();
-    const engine = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: tempDir('cache'), embeddings: { provider: 'local' } });
+    const engine = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: tempDir('cache'),
+      embeddings: { provider: 'local' },
+    });
     await engine.waitForIndex();
     await engine.waitForMeaning();
     const words = new Engine({ folders: [{ name: 'ws', absPath: dir }] });
     await words.waitForIndex();
     try {
       const question = 'what happens when a card payment keeps failing?';
-      assert.deepEqual((await ask(words, question)).passages.map((p) => p.sourceRef.path), [], 'words alone find nothing');
+      assert.deepEqual(
+        (await ask(words, question)).passages.map((p) => p.sourceRef.path),
+        [],
+        'words alone find nothing',
+      );
       const out = await ask(engine, question);
       assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
       const [wordsTerm, meaningTerm] = out.passages[0].why;
@@ -102,7 +133,10 @@ describe('meaning in the engine (local model)', function () {
       const cosine = Number(/^cosine (0\.\d{3})/.exec(meaningTerm.detail)![1]);
       const linear = Math.min(1, Math.max(0, (cosine - 0.1) / 0.5));
       assert.ok(linear > 0.05 && linear < 0.95, `a cosine between the anchors (${cosine})`);
-      assert.ok(Math.abs(meaningTerm.raw - linear ** MEANING_CURVE) < 0.003, `raw ${meaningTerm.raw} is ${linear.toFixed(3)} ^ ${MEANING_CURVE}`);
+      assert.ok(
+        Math.abs(meaningTerm.raw - linear ** MEANING_CURVE) < 0.003,
+        `raw ${meaningTerm.raw} is ${linear.toFixed(3)} ^ ${MEANING_CURVE}`,
+      );
       assert.ok(meaningTerm.raw > linear + 0.005, `raw ${meaningTerm.raw} is above the linear ${linear.toFixed(3)}`);
       assert.equal(out.meaning?.sectionsWithoutVectors, 0);
     } finally {
@@ -135,7 +169,13 @@ describe('meaning in the engine (local model)', function () {
         requests.push(payload);
         const vectors = await model.embed(payload.input);
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ object: 'list', data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v] })), model: payload.model }));
+        res.end(
+          JSON.stringify({
+            object: 'list',
+            data: vectors.map((v, index) => ({ object: 'embedding', index, embedding: [...v] })),
+            model: payload.model,
+          }),
+        );
       });
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -144,7 +184,12 @@ describe('meaning in the engine (local model)', function () {
     const engine = new Engine({
       folders: [{ name: 'ws', absPath: dir }],
       cacheDir: tempDir('cache'),
-      embeddings: { provider: 'openai', baseUrl: `http://127.0.0.1:${port}/v1`, model: 'fake-minilm', similarity: { unrelated: 0.1, related: 0.6 } },
+      embeddings: {
+        provider: 'openai',
+        baseUrl: `http://127.0.0.1:${port}/v1`,
+        model: 'fake-minilm',
+        similarity: { unrelated: 0.1, related: 0.6 },
+      },
     });
     try {
       await engine.waitForIndex();
@@ -169,7 +214,11 @@ describe('meaning after a restart (saved vector index)', function () {
   it('loads the saved vector index with the snapshot and answers by meaning at once, embedding nothing', async () => {
     const dir = workspace();
     const cache = tempDir('cache');
-    const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' } });
+    const first = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: cache,
+      embeddings: { provider: 'local' },
+    });
     await first.waitForIndex();
     await first.waitForMeaning();
     const question = 'what happens when a card payment keeps failing?';
@@ -179,14 +228,22 @@ describe('meaning after a restart (saved vector index)', function () {
     const saved = fs.readdirSync(path.join(cache, 'vectors'));
     assert.ok(saved.some((f) => f.endsWith('.vectors.sections.json')));
     // The built-in graph's one file: the int8 vectors and the links.
-    assert.ok(saved.some((f) => f.endsWith('.vectors')) && !saved.some((f) => f.endsWith('.vectors.int8')), saved.join(', '));
+    assert.ok(
+      saved.some((f) => f.endsWith('.vectors')) && !saved.some((f) => f.endsWith('.vectors.int8')),
+      saved.join(', '),
+    );
     // The saved index holds the vectors themselves: with the vector cache moved away, the restart
     // still has every section's vector (the cache is read only for texts the index lacks).
     const cacheFile = fs.readdirSync(path.join(cache, 'vectors')).find((f) => /^vectors-.*\.bin$/.test(f))!;
     fs.renameSync(path.join(cache, 'vectors', cacheFile), path.join(cache, `${cacheFile}.moved`));
 
     const logs: string[] = [];
-    const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
+    const second = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: cache,
+      embeddings: { provider: 'local' },
+      log: (m) => logs.push(m),
+    });
     const restored = new Promise<void>((resolve) => second.onDidChangeState(() => resolve()));
     assert.equal(second.stateForQuery(), undefined);
     await restored;
@@ -209,27 +266,47 @@ describe('meaning after a restart (saved vector index)', function () {
   it('restores a snapshot whose vectors hnswlib-node saved: served on words at once, the built-in graph filled from the vector cache behind, with a log line and the same answer', async () => {
     const dir = workspace();
     const cache = tempDir('cache');
-    const first = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, vectorBackend: 'hnswlib' });
+    const first = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: cache,
+      embeddings: { provider: 'local' },
+      vectorBackend: 'hnswlib',
+    });
     await first.waitForIndex();
     await first.waitForMeaning();
     const status = first.status().meaning!;
-    assert.deepEqual([status.backend, status.backendReason], ['hnswlib', 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)']);
+    assert.deepEqual(
+      [status.backend, status.backendReason],
+      ['hnswlib', 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)'],
+    );
     const question = 'what happens when a card payment keeps failing?';
     const before = await ask(first, question);
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
     const saved = fs.readdirSync(path.join(cache, 'vectors'));
-    assert.ok(saved.some((f) => f.endsWith('.vectors.int8')), `hnswlib's pair: ${saved.join(', ')}`);
+    assert.ok(
+      saved.some((f) => f.endsWith('.vectors.int8')),
+      `hnswlib's pair: ${saved.join(', ')}`,
+    );
 
     const logs: string[] = [];
-    const second = new Engine({ folders: [{ name: 'ws', absPath: dir }], cacheDir: cache, embeddings: { provider: 'local' }, log: (m) => logs.push(m) });
+    const second = new Engine({
+      folders: [{ name: 'ws', absPath: dir }],
+      cacheDir: cache,
+      embeddings: { provider: 'local' },
+      log: (m) => logs.push(m),
+    });
     const restored = new Promise<void>((resolve) => second.onDidChangeState(() => resolve()));
     assert.equal(second.stateForQuery(), undefined); // starts the engine: the restore runs
     await restored;
     assert.equal(second.status().fromSnapshot, true);
     // The restore did not build a graph from hnswlib's file: it refused the file and went on.
     assert.ok(
-      logs.some((l) => /^\[meaning\] saved vector index not used \(vector index: .*\.vectors was saved by the hnswlib-node index, the built-in HNSW graph is chosen\); rebuilding it from the vector cache$/.test(l)),
+      logs.some((l) =>
+        /^\[meaning\] saved vector index not used \(vector index: .*\.vectors was saved by the hnswlib-node index, the built-in HNSW graph is chosen\); rebuilding it from the vector cache$/.test(
+          l,
+        ),
+      ),
       logs.join('\n'),
     );
     assert.ok(!logs.some((l) => l.includes('building the built-in HNSW graph from its int8 vectors')), logs.join('\n'));
@@ -255,9 +332,14 @@ describe('meaning after a restart (saved vector index)', function () {
     const cache = tempDir('cache');
     const folders = [{ name: 'ws', absPath: dir }];
     const question = 'what happens when a card payment keeps failing?';
-    const dunningMeaning = (out: ContextOutput) => out.passages.find((p) => p.sourceRef.path === 'epics/dunning.md')?.why[1].raw;
-    const savedFiles = () => fs.readdirSync(path.join(cache, 'vectors')).filter((f) => /\.vectors(\.int8|\.sections\.json)?$/.test(f));
-    const boundTo = () => JSON.parse(fs.readFileSync(path.join(cache, 'vectors', savedFiles().find((f) => f.endsWith('.sections.json'))!), 'utf8')).snapshot as unknown;
+    const dunningMeaning = (out: ContextOutput) =>
+      out.passages.find((p) => p.sourceRef.path === 'epics/dunning.md')?.why[1].raw;
+    const savedFiles = () =>
+      fs.readdirSync(path.join(cache, 'vectors')).filter((f) => /\.vectors(\.int8|\.sections\.json)?$/.test(f));
+    const boundTo = () =>
+      JSON.parse(
+        fs.readFileSync(path.join(cache, 'vectors', savedFiles().find((f) => f.endsWith('.sections.json'))!), 'utf8'),
+      ).snapshot as unknown;
 
     const first = new Engine({ folders, cacheDir: cache, embeddings: { provider: 'local' } });
     await first.waitForIndex();
@@ -271,7 +353,11 @@ describe('meaning after a restart (saved vector index)', function () {
     for (const f of savedFiles()) fs.copyFileSync(path.join(cache, 'vectors', f), path.join(older, f));
 
     // The dunning page now says something else: the next engine restores, re-reads it, embeds it.
-    write(dir, 'epics/dunning.md', '# Dunning\n\n## Collection schedule\n\nOnce a card payment has failed four times the account is handed to the collections agency.\n');
+    write(
+      dir,
+      'epics/dunning.md',
+      '# Dunning\n\n## Collection schedule\n\nOnce a card payment has failed four times the account is handed to the collections agency.\n',
+    );
     const second = new Engine({ folders, cacheDir: cache, embeddings: { provider: 'local' } });
     await second.waitForIndex();
     await second.waitForMeaning();
@@ -279,7 +365,10 @@ describe('meaning after a restart (saved vector index)', function () {
     assert.equal(await second.saveSnapshot(), true);
     second.dispose();
     assert.notEqual(boundTo(), oldBinding);
-    assert.ok(oldMeaning !== undefined && newMeaning !== undefined && Math.abs(oldMeaning - newMeaning) > 1e-3, `${oldMeaning} vs ${newMeaning}`);
+    assert.ok(
+      oldMeaning !== undefined && newMeaning !== undefined && Math.abs(oldMeaning - newMeaning) > 1e-3,
+      `${oldMeaning} vs ${newMeaning}`,
+    );
 
     // The older section map (and its index) beside the newer snapshot, as a save skipped while
     // embedding ran would leave them: its digests are not taken on trust, so the changed page's
@@ -290,7 +379,11 @@ describe('meaning after a restart (saved vector index)', function () {
     await third.waitForIndex();
     await third.waitForMeaning();
     // The older map was loaded (not refused as damaged): the check section by section did the rest.
-    assert.ok(logs.some((l) => l.startsWith('[snapshot] restored')) && !logs.some((l) => l.includes('saved vector index not used')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.startsWith('[snapshot] restored')) &&
+        !logs.some((l) => l.includes('saved vector index not used')),
+      logs.join('\n'),
+    );
     assert.equal(third.status().meaning!.sectionsWithVectors, third.current()!.counts.sections);
     assert.equal(dunningMeaning(await ask(third, question)), newMeaning);
     third.dispose();

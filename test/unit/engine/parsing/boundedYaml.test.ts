@@ -4,12 +4,21 @@
  */
 import * as assert from 'node:assert/strict';
 import { LineCounter, parseAllDocuments, type YAMLError } from 'yaml';
-import { exceedsNesting, MAX_YAML_NESTING, parseAllDocumentsBounded, parseDocumentBounded, parseYamlValue } from '../../../../server/src/engine/parsing/boundedYaml';
+import {
+  exceedsNesting,
+  MAX_YAML_NESTING,
+  parseAllDocumentsBounded,
+  parseDocumentBounded,
+  parseYamlValue,
+} from '../../../../server/src/engine/parsing/boundedYaml';
 
 /** Each document's errors as [code, line, col], and its value. */
 function outline(docs: unknown) {
   const list = (Array.isArray(docs) ? docs : [docs]) as { errors: YAMLError[]; toJS(): unknown }[];
-  return list.map((doc) => ({ errors: doc.errors.map((e) => [e.code, e.linePos?.[0].line, e.linePos?.[0].col]), value: doc.errors.length ? null : doc.toJS() }));
+  return list.map((doc) => ({
+    errors: doc.errors.map((e) => [e.code, e.linePos?.[0].line, e.linePos?.[0].col]),
+    value: doc.errors.length ? null : doc.toJS(),
+  }));
 }
 
 describe('engine/parsing/boundedYaml', () => {
@@ -38,19 +47,36 @@ describe('engine/parsing/boundedYaml', () => {
   it('checks a 100,000-key mapping in linear time (the yaml check compares every pair)', () => {
     const keys = Array.from({ length: 100_000 }, (_, i) => `k${i}: ${i}`);
     const docs = parseAllDocumentsBounded(`{${keys.join(', ')}, k99999: again}`);
-    assert.deepEqual(docs[0].errors.map((e) => e.code), ['DUPLICATE_KEY']);
+    assert.deepEqual(
+      docs[0].errors.map((e) => e.code),
+      ['DUPLICATE_KEY'],
+    );
   });
 
   it('refuses nesting past the limit, flow (before composing) or block, with the line', () => {
     const flow = parseAllDocumentsBounded(`a: 1\nb: ${'['.repeat(40_000)}${']'.repeat(40_000)}\n`);
-    assert.deepEqual(flow.map((d) => d.errors.map((e) => [e.code, e.linePos?.[0].line, e.message])), [[['IMPOSSIBLE', 2, `Nested deeper than ${MAX_YAML_NESTING} levels of mappings and lists at line 2, column ${4 + MAX_YAML_NESTING}`]]]);
+    assert.deepEqual(
+      flow.map((d) => d.errors.map((e) => [e.code, e.linePos?.[0].line, e.message])),
+      [
+        [
+          [
+            'IMPOSSIBLE',
+            2,
+            `Nested deeper than ${MAX_YAML_NESTING} levels of mappings and lists at line 2, column ${4 + MAX_YAML_NESTING}`,
+          ],
+        ],
+      ],
+    );
     // Brackets inside quotes, comments and block scalars are not nesting.
     const text = `q: "${'['.repeat(200)}"\n# ${'{'.repeat(200)}\nb: |\n  ${'['.repeat(200)}\n`;
     assert.deepEqual(parseAllDocumentsBounded(text)[0].errors, []);
     let block = '';
     for (let depth = 0; depth <= MAX_YAML_NESTING + 1; depth++) block += `${' '.repeat(depth)}k:\n`;
     const deep = parseDocumentBounded(block);
-    assert.deepEqual(deep.errors.map((e) => [e.code, e.linePos?.[0].line]), [['IMPOSSIBLE', MAX_YAML_NESTING + 1]]);
+    assert.deepEqual(
+      deep.errors.map((e) => [e.code, e.linePos?.[0].line]),
+      [['IMPOSSIBLE', MAX_YAML_NESTING + 1]],
+    );
     assert.throws(() => parseYamlValue(block), /Nested deeper than 100 levels/);
     assert.deepEqual(parseYamlValue('a: [1, {b: 2}]\n'), { a: [1, { b: 2 }] });
   });

@@ -27,7 +27,8 @@ function customModule(name: string, payload: number[]): Uint8Array {
   return Uint8Array.from([...HEADER, 0, body.length, ...body]);
 }
 
-const section = (module: Uint8Array, name: string) => WasmModule.customSections(new WasmModule(module), name).map((s) => [...new Uint8Array(s)]);
+const section = (module: Uint8Array, name: string) =>
+  WasmModule.customSections(new WasmModule(module), name).map((s) => [...new Uint8Array(s)]);
 
 describe('dylink section upgrade', () => {
   it('rewrites a tree-sitter-wasms grammar: same memory and table figures, same code', () => {
@@ -54,7 +55,9 @@ describe('dylink section upgrade', () => {
 
   it('carries the needed libraries into their own subsection', () => {
     const legacy = customModule('dylink', [0x80, 0x01, 2, 3, 0, 1, 9, ...ascii('libfoo.so')]);
-    assert.deepEqual(section(upgradeDylinkSection(legacy), 'dylink.0'), [[1, 5, 0x80, 0x01, 2, 3, 0, 2, 11, 1, 9, ...ascii('libfoo.so')]]);
+    assert.deepEqual(section(upgradeDylinkSection(legacy), 'dylink.0'), [
+      [1, 5, 0x80, 0x01, 2, 3, 0, 2, 11, 1, 9, ...ascii('libfoo.so')],
+    ]);
   });
 
   it('returns anything else as it came', () => {

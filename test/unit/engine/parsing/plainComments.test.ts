@@ -3,7 +3,11 @@
  * for languages only it reads, and what it does with text a reader would call broken.
  */
 import assert from 'node:assert/strict';
-import { plainCommentAndStringRanges, plainComments, scanCommentsAndStrings } from '../../../../server/src/engine/parsing/plainComments';
+import {
+  plainCommentAndStringRanges,
+  plainComments,
+  scanCommentsAndStrings,
+} from '../../../../server/src/engine/parsing/plainComments';
 import { GRAMMAR_SAMPLES, PLAIN_SAMPLES, marked } from './samples';
 
 describe('plain comment and string scanner', () => {
@@ -24,7 +28,9 @@ describe('plain comment and string scanner', () => {
       assert.equal(plainCommentAndStringRanges(p, '# x // y "z"'), null, p);
       assert.equal(await plainComments.commentAndStringRanges(p, '# x'), null, p);
     }
-    assert.deepEqual(await plainComments.commentAndStringRanges('a.go', '// x'), [{ start: 0, end: 4, kind: 'comment' }]);
+    assert.deepEqual(await plainComments.commentAndStringRanges('a.go', '// x'), [
+      { start: 0, end: 4, kind: 'comment' },
+    ]);
   });
 
   it('ends unterminated literals where the language does, and never throws', () => {
@@ -35,10 +41,11 @@ describe('plain comment and string scanner', () => {
       marked('a.kt', 'val s = ‹"a ›${f(‹"b"›'),
       marked('a.rs', "fn f<'a>() { let c = ‹'\\u{1F600}'›; } «/* /* */»"),
     ];
-    for (const sample of cases) assert.deepEqual(plainCommentAndStringRanges(sample.path, sample.text), sample.ranges, sample.path);
+    for (const sample of cases)
+      assert.deepEqual(plainCommentAndStringRanges(sample.path, sample.text), sample.ranges, sample.path);
   });
 
   it('scans by language as well as by path', () => {
-    assert.deepEqual(scanCommentsAndStrings('sql', "-- a\nb"), [{ start: 0, end: 4, kind: 'comment' }]);
+    assert.deepEqual(scanCommentsAndStrings('sql', '-- a\nb'), [{ start: 0, end: 4, kind: 'comment' }]);
   });
 });

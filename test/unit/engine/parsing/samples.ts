@@ -57,7 +57,9 @@ export const GRAMMAR_SAMPLES: readonly Sample[] = [
   ),
   marked(
     'lib/index.mjs',
-    ['«/** component:a */»', 'let s = ‹`a›${‹`n›${1}‹`›}‹b`›; «// tail»', 'const o = {component:inCode};', ''].join('\n'),
+    ['«/** component:a */»', 'let s = ‹`a›${‹`n›${1}‹`›}‹b`›; «// tail»', 'const o = {component:inCode};', ''].join(
+      '\n',
+    ),
   ),
   marked(
     'app/ranking.py',
@@ -66,7 +68,7 @@ export const GRAMMAR_SAMPLES: readonly Sample[] = [
       'def rank(b, d):',
       '    ‹"""Docstring naming api:search-api.',
       '    Two lines."""›',
-      '    component:billing_worker = {‹\'a\'›: 1}',
+      "    component:billing_worker = {‹'a'›: 1}",
       '    return ‹f"a›{b!r:{d}}‹c{{d}}"› + ‹rb\'\\x\'›  «# c»',
       '',
     ].join('\n'),
@@ -79,7 +81,7 @@ export const GRAMMAR_SAMPLES: readonly Sample[] = [
       '',
       'var a = ‹"component:x \\" y"› + ‹`raw api:y`›',
       'var p = T{component:one}',
-      'var r = ‹\'\\n\'› «/* block */»',
+      "var r = ‹'\\n'› «/* block */»",
       '',
     ].join('\n'),
   ),
@@ -91,7 +93,7 @@ export const GRAMMAR_SAMPLES: readonly Sample[] = [
       '  String s = ‹"""',
       '    text api:y',
       '    """›;',
-      '  char c = ‹\'\\\'\'›; «// c»',
+      "  char c = ‹'\\''›; «// c»",
       '  void m() { component:for (;;) { break component; } }',
       '}',
       '',
@@ -103,7 +105,7 @@ export const GRAMMAR_SAMPLES: readonly Sample[] = [
       '«// component:payments-gateway, POST /v3/charges»',
       'val s = ‹"a ›${b}‹ c \\" ›$d‹ e"› + ‹"""raw ›${‹"in"›}‹ ›$f‹"""›',
       '«/* k /* nested */ k */»',
-      'val c = ‹\'x\'›',
+      "val c = ‹'x'›",
       'val component:Int = 1',
       '',
     ].join('\n'),
@@ -124,18 +126,27 @@ export const GRAMMAR_SAMPLES: readonly Sample[] = [
   // Regular expressions against division: a quote inside a regex opens nothing.
   marked('lib/regex.js', 'x = a / b; y = /"/.test(s) ? ‹"q"› : c / 2; return /\'[/]\'/g;'),
   // Python string prefixes, f-string braces (`{{` is text, `\{` still opens), nested strings.
-  marked('app/prefixes.py', 'x = ‹Rb"\\""› + ‹rf\'\\›{p}‹z{{}}\'› + ‹F"›{d[‹"k"›]:>{w}}‹"› + ‹u\'\'\'a\'\'\'›\n'),
+  marked('app/prefixes.py', "x = ‹Rb\"\\\"\"› + ‹rf'\\›{p}‹z{{}}'› + ‹F\"›{d[‹\"k\"›]:>{w}}‹\"› + ‹u'''a'''›\n"),
   // A Rust lifetime is code; a character literal (any escape) is a string.
   marked('src/chars.rs', "fn f<'a>(x: &'a str) { let c = ‹'\\u{1F600}'›; let d = ‹'\\''›; }\n"),
 ];
 
 /** Languages read only by the plain scanner (no grammar here). */
 export const PLAIN_SAMPLES: readonly Sample[] = [
-  marked('proto/ledger.proto', '«// api:ledger-api, served by component:ledger-service.»\nsyntax = ‹"proto3"›;\nmessage M { string component = 1; «/* c */» }\n'),
-  marked('db/schema.sql', 'SELECT ‹\'it\'\'s\'›, ‹"col"› «-- component:x»\nFROM t «/* b */»;\n'),
-  marked('scripts/run.sh', '«# component:x»\necho ‹"a \\" b"› ‹\'c\'› a#b ${#v}\ncat <<EOF | sort\n‹body component:y\n›EOF\necho done\n'),
+  marked(
+    'proto/ledger.proto',
+    '«// api:ledger-api, served by component:ledger-service.»\nsyntax = ‹"proto3"›;\nmessage M { string component = 1; «/* c */» }\n',
+  ),
+  marked('db/schema.sql', "SELECT ‹'it''s'›, ‹\"col\"› «-- component:x»\nFROM t «/* b */»;\n"),
+  marked(
+    'scripts/run.sh',
+    '«# component:x»\necho ‹"a \\" b"› ‹\'c\'› a#b ${#v}\ncat <<EOF | sort\n‹body component:y\n›EOF\necho done\n',
+  ),
   marked('Dockerfile', '«# Image of component:billing-worker»\nFROM node:20\nLABEL owner=‹"group:payments"›\n'),
-  marked('infra/main.tf', '«# FIFO queue for resource:payments-queue»\nresource ‹"aws_sqs_queue"› ‹"q"› {\n  «// d»\n  policy = <<-EOT\n‹    {"a": 1}\n›  EOT\n}\n'),
+  marked(
+    'infra/main.tf',
+    '«# FIFO queue for resource:payments-queue»\nresource ‹"aws_sqs_queue"› ‹"q"› {\n  «// d»\n  policy = <<-EOT\n‹    {"a": 1}\n›  EOT\n}\n',
+  ),
   marked('compose.yaml', "«# component:x»\nkey: ‹'it''s'›\nplain: it's here «# c»\nurl: a#b\nlist: [‹\"q\"›]\n"),
   marked('src/A.cs', 'var p = ‹@"C:\\dir ""q"""›; «// c»\nvar c = ‹\'x\'›;\n'),
   marked('pyproject.toml', 'name = ‹"x"› «# c»\nlit = ‹\'C:\\path\'›\nml = ‹"""\na\n"""›\n'),

@@ -8,9 +8,19 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import picomatch from 'picomatch';
-import { sourceCommentAndStringRanges, sourceCommentAndStringRangesNow } from '../../../../server/src/engine/parsing/commentsAndStrings';
+import {
+  sourceCommentAndStringRanges,
+  sourceCommentAndStringRangesNow,
+} from '../../../../server/src/engine/parsing/commentsAndStrings';
 import { sourceLanguageOf } from '../../../../server/src/engine/parsing/languages';
-import { GRAMMAR_FILES, SyntaxTrees, defaultGrammarDir, grammarLanguageOf, loadWebTreeSitter, type GrammarLanguage } from '../../../../server/src/engine/parsing/syntaxTree';
+import {
+  GRAMMAR_FILES,
+  SyntaxTrees,
+  defaultGrammarDir,
+  grammarLanguageOf,
+  loadWebTreeSitter,
+  type GrammarLanguage,
+} from '../../../../server/src/engine/parsing/syntaxTree';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 import { GRAMMAR_SAMPLES, marked } from './samples';
 
@@ -47,8 +57,12 @@ describe('syntax trees (web-tree-sitter)', () => {
   it('is packaged with exactly the grammar files it loads', () => {
     // .vscodeignore is an allow-list: the grammars ship only where a `!` line names them.
     const lines = fs.readFileSync(path.resolve(__dirname, '../../../../.vscodeignore'), 'utf8').split('\n');
-    const allowed = lines.filter((l) => l.startsWith('!node_modules/tree-sitter-wasms/out/')).map((l) => picomatch(l.slice(1)));
-    const shipped = fs.readdirSync(defaultGrammarDir()).filter((f) => allowed.some((match) => match(`node_modules/tree-sitter-wasms/out/${f}`)));
+    const allowed = lines
+      .filter((l) => l.startsWith('!node_modules/tree-sitter-wasms/out/'))
+      .map((l) => picomatch(l.slice(1)));
+    const shipped = fs
+      .readdirSync(defaultGrammarDir())
+      .filter((f) => allowed.some((match) => match(`node_modules/tree-sitter-wasms/out/${f}`)));
     assert.deepEqual(shipped.sort(), Object.values(GRAMMAR_FILES).sort());
   });
 
@@ -88,7 +102,8 @@ describe('syntax trees (web-tree-sitter)', () => {
     // A real copy of the package whose .wasm is not WebAssembly.
     const root = tempDir('bad-runtime');
     const installed = path.dirname(require.resolve('web-tree-sitter'));
-    for (const file of ['package.json', 'web-tree-sitter.cjs']) write(root, `node_modules/web-tree-sitter/${file}`, fs.readFileSync(path.join(installed, file)));
+    for (const file of ['package.json', 'web-tree-sitter.cjs'])
+      write(root, `node_modules/web-tree-sitter/${file}`, fs.readFileSync(path.join(installed, file)));
     write(root, 'node_modules/web-tree-sitter/web-tree-sitter.wasm', 'not wasm');
     const logged: string[] = [];
     const trees = new SyntaxTrees({ loader: () => loadWebTreeSitter(root), log: (m) => logged.push(m) });
@@ -100,9 +115,14 @@ describe('syntax trees (web-tree-sitter)', () => {
       process.stderr.write = original;
     }
     assert.equal(trees.status().backend, 'plain');
-    assert.match(trees.status().reason, /^web-tree-sitter could not be loaded \(Aborted\(CompileError: WebAssembly\.instantiate\(\): expected magic word 00 61 73 6d/);
+    assert.match(
+      trees.status().reason,
+      /^web-tree-sitter could not be loaded \(Aborted\(CompileError: WebAssembly\.instantiate\(\): expected magic word 00 61 73 6d/,
+    );
     assert.equal(logged.length, 1);
-    assert.deepEqual(await sourceCommentAndStringRanges('a.ts', '// x', trees), [{ start: 0, end: 4, kind: 'comment' }]);
+    assert.deepEqual(await sourceCommentAndStringRanges('a.ts', '// x', trees), [
+      { start: 0, end: 4, kind: 'comment' },
+    ]);
   });
 
   it('falls back per language when a grammar file is missing or broken, naming the file', async () => {
@@ -121,10 +141,16 @@ describe('syntax trees (web-tree-sitter)', () => {
     assert.equal(status.backend, 'tree-sitter');
     assert.equal(status.grammars.python, 'loaded');
     assert.match(status.grammars.go ?? '', /^grammar tree-sitter-go\.wasm could not be loaded \(.+\)$/);
-    assert.match(status.grammars.typescript ?? '', /^grammar tree-sitter-typescript\.wasm could not be loaded \(ENOENT/);
+    assert.match(
+      status.grammars.typescript ?? '',
+      /^grammar tree-sitter-typescript\.wasm could not be loaded \(ENOENT/,
+    );
     assert.deepEqual(
       logged.map((m) => m.replace(/ \(.*\);/, ' (...);')),
-      ['syntax: grammar tree-sitter-go.wasm could not be loaded (...); go files use the plain scanner', 'syntax: grammar tree-sitter-typescript.wasm could not be loaded (...); typescript files use the plain scanner'],
+      [
+        'syntax: grammar tree-sitter-go.wasm could not be loaded (...); go files use the plain scanner',
+        'syntax: grammar tree-sitter-typescript.wasm could not be loaded (...); typescript files use the plain scanner',
+      ],
     );
   });
 });

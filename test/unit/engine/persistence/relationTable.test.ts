@@ -24,10 +24,24 @@ describe('snapshot relation table', () => {
 
   it('refuses rows that do not fit the table', () => {
     const table = encodeRelations([
-      { source: 'component:default/a', type: 'ownedBy', target: 'group:default/t', sourceRef: 'component:default/a', targetRef: 'group:default/t', resolved: false, origin: { path: 'a.yaml', line: 3, field: 'spec.owner' } },
+      {
+        source: 'component:default/a',
+        type: 'ownedBy',
+        target: 'group:default/t',
+        sourceRef: 'component:default/a',
+        targetRef: 'group:default/t',
+        resolved: false,
+        origin: { path: 'a.yaml', line: 3, field: 'spec.owner' },
+      },
     ]);
-    assert.throws(() => decodeRelations({ strings: table.strings, rows: table.rows.slice(0, 8) }), /^Error: snapshot relations: the table is not whole rows$/);
-    assert.throws(() => decodeRelations({ strings: table.strings.slice(0, 2), rows: table.rows }), /^Error: snapshot relations: string \d+ is not in the table of 2$/);
+    assert.throws(
+      () => decodeRelations({ strings: table.strings, rows: table.rows.slice(0, 8) }),
+      /^Error: snapshot relations: the table is not whole rows$/,
+    );
+    assert.throws(
+      () => decodeRelations({ strings: table.strings.slice(0, 2), rows: table.rows }),
+      /^Error: snapshot relations: string \d+ is not in the table of 2$/,
+    );
     assert.throws(() => decodeRelations(undefined as never), /snapshot relations/);
   });
 });

@@ -16,7 +16,9 @@ import { copyExampleWorkspace, removeTempDirs, tempDir } from '../../../helpers/
 const QUESTION = 'how is the dunning collection schedule set?';
 
 function top(engine: Engine, question = QUESTION): string[] {
-  return rankWorkspaceContext(engine.current()!, { question, limit: 5, now: 0 }).passages.map((p) => `${p.entry.section.id}:${p.score.toFixed(6)}`);
+  return rankWorkspaceContext(engine.current()!, { question, limit: 5, now: 0 }).passages.map(
+    (p) => `${p.entry.section.id}:${p.score.toFixed(6)}`,
+  );
 }
 
 describe('index snapshot', () => {
@@ -68,7 +70,10 @@ describe('index snapshot', () => {
     const restored = second.current()!;
     assert.equal(second.status().fromSnapshot, true);
     assert.deepEqual([...restored.docs.values()], [...saved.docs.values()]);
-    assert.deepEqual(restored.sections.map((e) => e && [e.ordinal, e.section, e.doc.id]), saved.sections.map((e) => e && [e.ordinal, e.section, e.doc.id]));
+    assert.deepEqual(
+      restored.sections.map((e) => e && [e.ordinal, e.section, e.doc.id]),
+      saved.sections.map((e) => e && [e.ordinal, e.section, e.doc.id]),
+    );
     assert.deepEqual(restored.relations, saved.relations);
     assert.deepEqual(restored.entities, saved.entities);
     assert.deepEqual([...restored.titleTerms], [...saved.titleTerms]);
@@ -87,7 +92,10 @@ describe('index snapshot', () => {
     await first.saveSnapshot();
     first.dispose();
     const edited = 'payments-platform/services/billing-worker/docs/runbooks/dunning.md';
-    fs.appendFileSync(path.join(dir, edited), '\n## Grace period\n\nPast-due accounts keep access for a quokka-length grace window.\n');
+    fs.appendFileSync(
+      path.join(dir, edited),
+      '\n## Grace period\n\nPast-due accounts keep access for a quokka-length grace window.\n',
+    );
     const second = new Engine({ folders, cacheDir: cache });
     await second.waitForIndex();
     const pass = second.status().lastPass!;
@@ -112,7 +120,12 @@ describe('index snapshot', () => {
     const logs: string[] = [];
     const second = new Engine({ folders, cacheDir: cache, log: (m) => logs.push(m) });
     const state = await second.waitForIndex();
-    assert.ok(logs.some((l) => l === `[snapshot] discarded ${file}: checksum mismatch (truncated or corrupt); indexing from scratch`), logs.join('\n'));
+    assert.ok(
+      logs.some(
+        (l) => l === `[snapshot] discarded ${file}: checksum mismatch (truncated or corrupt); indexing from scratch`,
+      ),
+      logs.join('\n'),
+    );
     assert.equal(second.status().fromSnapshot, false);
     assert.ok(state.counts.sections > 300);
     assert.ok(second.status().lastPass!.filesRead > 90, 'rebuilt by reading the files');
@@ -130,14 +143,20 @@ describe('index snapshot', () => {
     const bytes = fs.readFileSync(snapshotFileFor(cache, folders));
     assert.equal(decodeSnapshot(SNAPSHOT_FORMAT, bytes).ok, true);
     const other = decodeSnapshot(SNAPSHOT_FORMAT + 1, bytes);
-    assert.deepEqual(other, { ok: false, reason: `format ${SNAPSHOT_FORMAT}, this version reads format ${SNAPSHOT_FORMAT + 1}` });
+    assert.deepEqual(other, {
+      ok: false,
+      reason: `format ${SNAPSHOT_FORMAT}, this version reads format ${SNAPSHOT_FORMAT + 1}`,
+    });
     // Same file copied to the name another folder set would use: refused by its folder list.
     const elsewhere = [{ name: 'fernhill', absPath: tempDir('other') }];
     fs.copyFileSync(snapshotFileFor(cache, folders), snapshotFileFor(cache, elsewhere));
     const logs: string[] = [];
     const engine = new Engine({ folders: elsewhere, cacheDir: cache, log: (m) => logs.push(m) });
     await engine.waitForIndex();
-    assert.ok(logs.some((l) => l.endsWith('snapshot is for other workspace folders; indexing from scratch')), logs.join('\n'));
+    assert.ok(
+      logs.some((l) => l.endsWith('snapshot is for other workspace folders; indexing from scratch')),
+      logs.join('\n'),
+    );
     engine.dispose();
   });
 

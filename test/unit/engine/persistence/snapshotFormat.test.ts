@@ -29,12 +29,21 @@ const QUESTIONS = [
  * workspace_context's whole answer to each question at limits 3 and 10, but for `indexedAt`
  * (a rebuild has its own, and the restart's pass that follows the restore sets a new one).
  */
-async function answers(engine: Engine, workspace: string, questions: readonly string[]): Promise<Omit<ContextOutput, 'indexedAt'>[]> {
+async function answers(
+  engine: Engine,
+  workspace: string,
+  questions: readonly string[],
+): Promise<Omit<ContextOutput, 'indexedAt'>[]> {
   const services = createServices({ engine });
   const out: Omit<ContextOutput, 'indexedAt'>[] = [];
   for (const question of questions) {
     for (const limit of [3, 10]) {
-      const { indexedAt: _when, ...answer } = (await callTool(services, findTool('workspace_context')!, { workspace, question, limit }, { sessionId: 't' })) as ContextOutput;
+      const { indexedAt: _when, ...answer } = (await callTool(
+        services,
+        findTool('workspace_context')!,
+        { workspace, question, limit },
+        { sessionId: 't' },
+      )) as ContextOutput;
       out.push(answer);
     }
   }
@@ -82,7 +91,10 @@ describe('index snapshot format', function () {
     const expected = await answers(first, 'fernhill', QUESTIONS);
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
-    assert.ok(expected.every((a) => a.passages.length > 0), 'every question finds passages');
+    assert.ok(
+      expected.every((a) => a.passages.length > 0),
+      'every question finds passages',
+    );
 
     const { engine: second, logs } = await started({ folders, cacheDir: cache });
     assert.equal(second.status().fromSnapshot, true);
@@ -94,25 +106,45 @@ describe('index snapshot format', function () {
 
   it('with vectors: a restart answers exactly as before, the meaning half of why[] included, and every text (accents, CJK, emoji) reads back', async () => {
     const dir = tempDir('meaning');
-    write(dir, 'epics/dunning.md', '# Dunning\n\n## Collection schedule\n\nA declined charge is attempted again on days 1, 3, 7 and 14; then the subscription is suspended.\n');
-    write(dir, 'epics/tls.md', '# Certificates\n\n## Renewal\n\nCertificates are renewed by cert-manager thirty days before they expire.\n');
-    write(dir, 'epics/café.md', '# Café crème\n\n## Résumé\n\nLe façade naïve: 日本語のテキスト and a rocket 🚀 on the deploy board.\n\n## Canary\n\nEvery release goes to a canary first and is promoted after ten minutes.\n');
+    write(
+      dir,
+      'epics/dunning.md',
+      '# Dunning\n\n## Collection schedule\n\nA declined charge is attempted again on days 1, 3, 7 and 14; then the subscription is suspended.\n',
+    );
+    write(
+      dir,
+      'epics/tls.md',
+      '# Certificates\n\n## Renewal\n\nCertificates are renewed by cert-manager thirty days before they expire.\n',
+    );
+    write(
+      dir,
+      'epics/café.md',
+      '# Café crème\n\n## Résumé\n\nLe façade naïve: 日本語のテキスト and a rocket 🚀 on the deploy board.\n\n## Canary\n\nEvery release goes to a canary first and is promoted after ten minutes.\n',
+    );
     const cache = tempDir('cache');
     const folders = [{ name: 'ws', absPath: dir }];
-    const questions = ['what happens when a card payment keeps failing?', 'how are releases promoted?', 'rocket deploy board'];
+    const questions = [
+      'what happens when a card payment keeps failing?',
+      'how are releases promoted?',
+      'rocket deploy board',
+    ];
     const first = new Engine({ folders, cacheDir: cache, embeddings: { provider: 'local' } });
     const saved = await first.waitForIndex();
     await first.waitForMeaning();
     const expected = await answers(first, 'ws', questions);
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
-    assert.ok(expected[0].passages[0].why.some((w) => w.signal === 'meaning' && w.raw > 0), JSON.stringify(expected[0].passages[0].why));
+    assert.ok(
+      expected[0].passages[0].why.some((w) => w.signal === 'meaning' && w.raw > 0),
+      JSON.stringify(expected[0].passages[0].why),
+    );
 
     const { engine: second, logs } = await started({ folders, cacheDir: cache, embeddings: { provider: 'local' } });
     assert.equal(second.status().fromSnapshot, true);
     assert.equal(second.status().meaning!.sectionsWithVectors, second.current()!.counts.sections);
     assert.ok(!logs.some((l) => l.includes('saved vector index not used')), logs.join('\n'));
-    const texts = (state: typeof saved) => [...state.docs.values()].flatMap((d) => d.sections.map((s) => [s.id, s.text]));
+    const texts = (state: typeof saved) =>
+      [...state.docs.values()].flatMap((d) => d.sections.map((s) => [s.id, s.text]));
     assert.deepEqual(texts(second.current()!), texts(saved));
     assert.deepEqual(await answers(second, 'ws', questions), expected);
     // Answered from the restored documents: the pass after the restore read no file again.
@@ -134,7 +166,12 @@ describe('index snapshot format', function () {
     fs.writeFileSync(file, asFormat4(fs.readFileSync(file)));
 
     const { engine: second, logs } = await started({ folders, cacheDir: cache });
-    assert.ok(logs.includes(`[snapshot] discarded ${file}: format 4, this version reads format ${SNAPSHOT_FORMAT}; indexing from scratch`), logs.join('\n'));
+    assert.ok(
+      logs.includes(
+        `[snapshot] discarded ${file}: format 4, this version reads format ${SNAPSHOT_FORMAT}; indexing from scratch`,
+      ),
+      logs.join('\n'),
+    );
     assert.equal(second.status().fromSnapshot, false);
     assert.ok(second.status().lastPass!.filesRead > 90, 'rebuilt by reading the files');
     assert.deepEqual(await answers(second, 'fernhill', QUESTIONS.slice(0, 2)), expected);
@@ -159,7 +196,12 @@ describe('index snapshot format', function () {
     // Cut short, as a full disk would leave it: refused by its checksum.
     fs.writeFileSync(file, good.subarray(0, Math.floor(good.length * 0.6)));
     const truncated = await started({ folders, cacheDir: cache });
-    assert.ok(truncated.logs.includes(`[snapshot] discarded ${file}: checksum mismatch (truncated or corrupt); indexing from scratch`), truncated.logs.join('\n'));
+    assert.ok(
+      truncated.logs.includes(
+        `[snapshot] discarded ${file}: checksum mismatch (truncated or corrupt); indexing from scratch`,
+      ),
+      truncated.logs.join('\n'),
+    );
     assert.equal(truncated.engine.status().fromSnapshot, false);
     assert.deepEqual(await answers(truncated.engine, 'fernhill', QUESTIONS.slice(0, 1)), expected);
     truncated.engine.dispose();
@@ -169,7 +211,13 @@ describe('index snapshot format', function () {
     const read = decodeSnapshot(SNAPSHOT_FORMAT, good);
     assert.ok(read.ok);
     const [postings, texts] = read.parts.binaries;
-    fs.writeFileSync(file, encodeSnapshot(SNAPSHOT_FORMAT, { json: read.parts.json, binaries: [postings, texts.subarray(0, texts.length - 5)] }));
+    fs.writeFileSync(
+      file,
+      encodeSnapshot(SNAPSHOT_FORMAT, {
+        json: read.parts.json,
+        binaries: [postings, texts.subarray(0, texts.length - 5)],
+      }),
+    );
     const damaged = await started({ folders, cacheDir: cache });
     const line = damaged.logs.find((l) => l.startsWith(`[snapshot] discarded ${file}: snapshot texts: `));
     assert.ok(line?.endsWith('; indexing from scratch'), damaged.logs.join('\n'));

@@ -48,6 +48,9 @@ describe('snapshot text column', () => {
     const firstLength = 8 + chunkCount * 8;
     shifted.writeUInt32LE(shifted.readUInt32LE(firstLength) - 1, firstLength);
     assert.throws(() => decodeTexts(shifted, irregular), /snapshot texts: text lengths do not add up to their chunk/);
-    assert.throws(() => decodeTexts(bytes, [[0, 'not empty in the column']]), /irregular text at 0 does not fit the column/);
+    assert.throws(
+      () => decodeTexts(bytes, [[0, 'not empty in the column']]),
+      /irregular text at 0 does not fit the column/,
+    );
   });
 });

@@ -20,7 +20,23 @@ const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
 /** A docs repository of one catalog entity holding `files` of a corpus (paths under its docs/). */
 function docsRepository(corpus: string, files: readonly string[]): string {
   const dir = tempDir(corpus);
-  write(dir, 'catalog-info.yaml', ['apiVersion: backstage.io/v1alpha1', 'kind: Component', 'metadata:', `  name: ${corpus}`, '  annotations:', '    backstage.io/techdocs-ref: dir:.', 'spec:', '  type: service', '  lifecycle: production', '  owner: docs', ''].join('\n'));
+  write(
+    dir,
+    'catalog-info.yaml',
+    [
+      'apiVersion: backstage.io/v1alpha1',
+      'kind: Component',
+      'metadata:',
+      `  name: ${corpus}`,
+      '  annotations:',
+      '    backstage.io/techdocs-ref: dir:.',
+      'spec:',
+      '  type: service',
+      '  lifecycle: production',
+      '  owner: docs',
+      '',
+    ].join('\n'),
+  );
   write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
   for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
   return dir;
@@ -58,7 +74,9 @@ describe('workspace_context: configuration keys and release notes', () => {
 
     it('a nested-YAML key asked as a dotted path: the section that nests it holds the whole path', () => {
       const passages = rank(state, 'spec.privateKey.rotationPolicy');
-      const at = passages.findIndex((p) => heading(p) === 'docs/usage/certificate.md › Issuance behavior: Rotation of the private key');
+      const at = passages.findIndex(
+        (p) => heading(p) === 'docs/usage/certificate.md › Issuance behavior: Rotation of the private key',
+      );
       // With the annotation that sets the same field (`reference/annotations.md`, which spells the path), ahead of every release note.
       assert.ok(at >= 0 && at <= 1, `rank ${at + 1}: ${passages.slice(0, 3).map(heading).join(' | ')}`);
       const firstNote = passages.findIndex((p) => p.entry.doc.path.startsWith('docs/releases/'));
@@ -75,7 +93,10 @@ describe('workspace_context: configuration keys and release notes', () => {
       assert.ok(notes.length > 0, 'the release notes still come, after the page');
       for (const p of notes) {
         assert.equal(words(p).weight, RELEASE_NOTE_WEIGHT);
-        assert.match(words(p).detail, /a release note \(by its path or title\) and the question asks about no version or change/);
+        assert.match(
+          words(p).detail,
+          /a release note \(by its path or title\) and the question asks about no version or change/,
+        );
       }
       // Asked about the release, the notes count in full and answer first.
       const asked = rank(state, 'what changed about spec.privateKey.rotationPolicy in 1.18?');
@@ -129,9 +150,11 @@ describe('workspace_context: configuration keys and release notes', () => {
       const term = words(passages[0]).terms![0];
       assert.deepEqual(term.fields, ['trailing']);
       assert.equal(term.matched, 'repository.token');
-      assert.match(words(passages[0]).detail, /homebrew_casks\.repository\.token \d\.\d\d \(trailing repository\.token\)/);
+      assert.match(
+        words(passages[0]).detail,
+        /homebrew_casks\.repository\.token \d\.\d\d \(trailing repository\.token\)/,
+      );
       assert.ok(term.saturation > 0 && term.saturation < 0.9 * 0.6, `${term.saturation}: less than a whole match`);
     });
-
   });
 });

@@ -30,11 +30,17 @@ describe('workspace_context document order', () => {
     write(
       dir,
       'epics/plugins.md',
-      epic('Extensions', '## Sidecar plugin\n\nInstall a plugin as a sidecar container of the repo server: add the container to the repo server deployment and mount the plugin configuration into it.'),
+      epic(
+        'Extensions',
+        '## Sidecar plugin\n\nInstall a plugin as a sidecar container of the repo server: add the container to the repo server deployment and mount the plugin configuration into it.',
+      ),
     );
     const { engine, state } = await index(dir);
     engines.push(engine);
-    const passages = rank(state, 'How do I plug a custom manifest rendering tool into the repo server as a sidecar plugin?');
+    const passages = rank(
+      state,
+      'How do I plug a custom manifest rendering tool into the repo server as a sidecar plugin?',
+    );
     assert.equal(heading(passages[0]), 'epics/plugins.md › Sidecar plugin');
     const record = passages.find((p) => p.entry.doc.path === 'epics/plugin-proposal.md')!;
     assert.ok(record, 'the proposal still answers, below');
@@ -62,7 +68,10 @@ describe('workspace_context document order', () => {
   it('orders passages of equal score by their documents’ paths', async () => {
     const dir = tempDir('ties');
     const page = (verb: string) =>
-      epic(`ledger ${verb}-ignore`, `## ledger ${verb}-ignore\n\n${verb === 'add' ? 'Add' : 'Remove'} a resource to the ignore list of a project's orphaned resources.`);
+      epic(
+        `ledger ${verb}-ignore`,
+        `## ledger ${verb}-ignore\n\n${verb === 'add' ? 'Add' : 'Remove'} a resource to the ignore list of a project's orphaned resources.`,
+      );
     write(dir, 'epics/ledger-remove-ignore.md', page('remove'));
     write(dir, 'epics/ledger-add-ignore.md', page('add'));
     const { engine, state } = await index(dir);

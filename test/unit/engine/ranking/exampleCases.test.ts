@@ -32,8 +32,13 @@ describe('ranking cases on the example workspace (words only)', () => {
     it(`${c.id}: "${c.question}" -> ${c.expect.path}${c.expect.heading ? ` # ${c.expect.heading}` : ''} within ${c.within}`, () => {
       const result = rankWorkspaceContext(state, { question: c.question, limit: 10, now: Date.now() });
       const rank = result.passages.findIndex((p) => isExpected(c, p.entry.doc.path, p.entry.section.headingPath)) + 1;
-      const top = result.passages.slice(0, 3).map((p) => `${p.entry.doc.path} # ${p.entry.section.headingPath.at(-1)} (${p.score.toFixed(3)})`);
-      assert.ok(rank >= 1 && rank <= c.within, `expected within ${c.within}, got ${rank || 'not in top 10'}; top 3: ${top.join(' | ')}`);
+      const top = result.passages
+        .slice(0, 3)
+        .map((p) => `${p.entry.doc.path} # ${p.entry.section.headingPath.at(-1)} (${p.score.toFixed(3)})`);
+      assert.ok(
+        rank >= 1 && rank <= c.within,
+        `expected within ${c.within}, got ${rank || 'not in top 10'}; top 3: ${top.join(' | ')}`,
+      );
       assert.equal(result.passages[rank - 1].entry.doc.sourceKind, c.sourceKind);
     });
   }

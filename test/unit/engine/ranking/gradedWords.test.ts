@@ -35,7 +35,10 @@ describe('workspace_context graded words', () => {
     write(
       dir,
       'epics/webhook-cache.md',
-      epic('Webhook cache', '## Sizing the webhook cache\n\nThe webhook cache holds recent deliveries. Set `webhook.cache.size` to bound it; the default is 500 entries.'),
+      epic(
+        'Webhook cache',
+        '## Sizing the webhook cache\n\nThe webhook cache holds recent deliveries. Set `webhook.cache.size` to bound it; the default is 500 entries.',
+      ),
     );
     const { engine, state } = await index(dir);
     engines.push(engine);
@@ -75,14 +78,28 @@ describe('workspace_context graded words', () => {
     );
     const { engine, state } = await index(dir);
     engines.push(engine);
-    const passages = rank(state, 'A sync has been hanging for ages. How can I cancel the sync that is currently in progress?');
+    const passages = rank(
+      state,
+      'A sync has been hanging for ages. How can I cancel the sync that is currently in progress?',
+    );
     assert.equal(heading(passages[0]), 'epics/faq.md › How can I terminate a sync?');
   });
 
   it('finds "How deployment works" for "how to deploy" (Porter2: one stem)', async () => {
     const dir = tempDir('deploy');
-    write(dir, 'epics/release.md', epic('Release train', '## How deployment works\n\nEvery merge to main builds an image and rolls it out to staging, then production.'));
-    write(dir, 'epics/other.md', epic('Local setup', '## Running tests\n\nRun the suite before opening a pull request.'));
+    write(
+      dir,
+      'epics/release.md',
+      epic(
+        'Release train',
+        '## How deployment works\n\nEvery merge to main builds an image and rolls it out to staging, then production.',
+      ),
+    );
+    write(
+      dir,
+      'epics/other.md',
+      epic('Local setup', '## Running tests\n\nRun the suite before opening a pull request.'),
+    );
     const { engine, state } = await index(dir);
     engines.push(engine);
     const passages = rank(state, 'how to deploy');
@@ -96,7 +113,14 @@ describe('workspace_context graded words', () => {
 
   it("why[] lists every term's weight, share, saturation and fields, and they add up to words", async () => {
     const dir = tempDir('why');
-    write(dir, 'epics/dunning.md', epic('Dunning', '## Dunning schedule\n\nThe dunning schedule retries a failed invoice on day 1, 3 and 7. Invoices are retried by billing-worker.'));
+    write(
+      dir,
+      'epics/dunning.md',
+      epic(
+        'Dunning',
+        '## Dunning schedule\n\nThe dunning schedule retries a failed invoice on day 1, 3 and 7. Invoices are retried by billing-worker.',
+      ),
+    );
     write(dir, 'epics/invoices.md', epic('Invoices', '## Invoice numbering\n\nInvoices are numbered per tenant.'));
     const { engine, state } = await index(dir);
     engines.push(engine);
@@ -113,7 +137,8 @@ describe('workspace_context graded words', () => {
     assert.ok(Math.abs(shares - 1) < 1e-9, `shares add to 1, got ${shares}`);
     const sum = terms.reduce((acc, t) => acc + t.share * t.saturation, 0);
     assert.ok(Math.abs(sum - words.raw) < 1e-9, `sum of share x saturation ${sum} equals words ${words.raw}`);
-    for (const t of terms) assert.ok(t.saturation > 0 && t.saturation < 1, `${t.term} saturation ${t.saturation} is graded`);
+    for (const t of terms)
+      assert.ok(t.saturation > 0 && t.saturation < 1, `${t.term} saturation ${t.saturation} is graded`);
     assert.deepEqual(terms.find((t) => t.term === 'dunning')!.fields, ['heading', 'title', 'body']);
     // A term in the heading and the body saturates more than one said once in the body.
     assert.ok(terms.find((t) => t.term === 'dunning')!.saturation > terms.find((t) => t.term === 'failed')!.saturation);

@@ -18,7 +18,23 @@ const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
 
 function docsRepository(corpus: string, files: readonly string[]): string {
   const dir = tempDir(`${corpus}-meaning`);
-  write(dir, 'catalog-info.yaml', ['apiVersion: backstage.io/v1alpha1', 'kind: Component', 'metadata:', `  name: ${corpus}`, '  annotations:', '    backstage.io/techdocs-ref: dir:.', 'spec:', '  type: service', '  lifecycle: production', '  owner: docs', ''].join('\n'));
+  write(
+    dir,
+    'catalog-info.yaml',
+    [
+      'apiVersion: backstage.io/v1alpha1',
+      'kind: Component',
+      'metadata:',
+      `  name: ${corpus}`,
+      '  annotations:',
+      '    backstage.io/techdocs-ref: dir:.',
+      'spec:',
+      '  type: service',
+      '  lifecycle: production',
+      '  owner: docs',
+      '',
+    ].join('\n'),
+  );
   write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
   for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
   return dir;
@@ -35,7 +51,11 @@ describe('meaning adds to words, never takes away (local model)', function () {
   });
 
   async function embedded(dir: string): Promise<{ engine: Engine; state: IndexState }> {
-    const engine = new Engine({ folders: [{ name: 'docs', absPath: dir }], cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'), embeddings: { provider: 'local' } });
+    const engine = new Engine({
+      folders: [{ name: 'docs', absPath: dir }],
+      cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
+      embeddings: { provider: 'local' },
+    });
     engines.push(engine);
     await engine.waitForIndex();
     await engine.waitForMeaning();
@@ -69,7 +89,11 @@ describe('meaning adds to words, never takes away (local model)', function () {
     );
     const { words, hybrid } = await both(engine, state, 'homebrew_casks.repository.token');
     assert.equal(words[0].entry.doc.path, 'docs/includes/repository.md');
-    assert.equal(hybrid[0].entry.doc.path, 'docs/includes/repository.md', `hybrid first: ${files(hybrid).slice(0, 3).join(' ')}`);
+    assert.equal(
+      hybrid[0].entry.doc.path,
+      'docs/includes/repository.md',
+      `hybrid first: ${files(hybrid).slice(0, 3).join(' ')}`,
+    );
     const meaning = hybrid[0].why.find((w) => w.signal === 'meaning')!;
     assert.match(meaning.detail, /adds only for the 0% of the question in plain words/);
   });
@@ -93,7 +117,11 @@ describe('meaning adds to words, never takes away (local model)', function () {
     const { words, hybrid } = await both(engine, state, question);
     // Before, the neighbouring upgrade note (1.18 to 1.19), closer in meaning, came first.
     assert.equal(words[0].entry.doc.path, 'docs/releases/upgrading/upgrading-1.17-1.18.md');
-    assert.equal(hybrid[0].entry.doc.path, 'docs/releases/upgrading/upgrading-1.17-1.18.md', `hybrid: ${files(hybrid).slice(0, 4).join(' ')}`);
+    assert.equal(
+      hybrid[0].entry.doc.path,
+      'docs/releases/upgrading/upgrading-1.17-1.18.md',
+      `hybrid: ${files(hybrid).slice(0, 4).join(' ')}`,
+    );
     // Every passage's hybrid match is at least its words alone.
     for (const p of hybrid) {
       const w = p.why.find((t) => t.signal === 'words')!;
@@ -107,6 +135,11 @@ describe('meaning adds to words, never takes away (local model)', function () {
     assert.equal(hybridMeaning(0.9, 0.5, 1), 0.9);
     assert.equal(hybridMeaning(0.9, 0.5, 0), 0.5);
     assert.ok(Math.abs(hybridMeaning(0.9, 0.5, 0.5) - 0.7) < 1e-12);
-    for (const [c, w, s] of [[0, 0.4, 1], [1, 0, 0.3], [0.3, 0.6, 0.8]]) assert.ok(WORDS_WEIGHT * w + MEANING_WEIGHT * hybridMeaning(c, w, s) >= w - 1e-12);
+    for (const [c, w, s] of [
+      [0, 0.4, 1],
+      [1, 0, 0.3],
+      [0.3, 0.6, 0.8],
+    ])
+      assert.ok(WORDS_WEIGHT * w + MEANING_WEIGHT * hybridMeaning(c, w, s) >= w - 1e-12);
   });
 });

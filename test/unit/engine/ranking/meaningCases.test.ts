@@ -42,7 +42,11 @@ describe('meaning-only cases on the example workspace (local model)', function (
   let state: IndexState;
 
   before(async () => {
-    engine = new Engine({ folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }], cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'), embeddings: { provider: 'local' } });
+    engine = new Engine({
+      folders: [{ name: 'fernhill', absPath: EXAMPLE_WORKSPACE }],
+      cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
+      embeddings: { provider: 'local' },
+    });
     await engine.waitForIndex();
     await engine.waitForMeaning();
     state = engine.current()!;
@@ -52,7 +56,10 @@ describe('meaning-only cases on the example workspace (local model)', function (
   it('words-only ranking returns none of the expected passages', () => {
     for (const c of cases) {
       const ranked = rankWorkspaceContext(state, { question: c.question, limit: 50, now: Date.now() });
-      assert.ok(!ranked.passages.some((p) => isExpected(c, p.entry.doc.path, p.entry.section.headingPath)), `${c.id} found by words alone`);
+      assert.ok(
+        !ranked.passages.some((p) => isExpected(c, p.entry.doc.path, p.entry.section.headingPath)),
+        `${c.id} found by words alone`,
+      );
     }
   });
 
@@ -62,7 +69,9 @@ describe('meaning-only cases on the example workspace (local model)', function (
       const meaning = engine.meaningSource(state, await engine.embedQuery(question))!;
       assert.ok(meaning.outsideCosine !== null && meaning.outsideCosine < 1, `${question}: a bound below 1`);
       const rank = (m: typeof meaning) =>
-        rankWorkspaceContext(state, { question, limit: 10, now: Date.UTC(2026, 10, 30), meaning: m }).passages.map((p) => `${p.entry.section.id} ${p.score.toFixed(6)}`);
+        rankWorkspaceContext(state, { question, limit: 10, now: Date.UTC(2026, 10, 30), meaning: m }).passages.map(
+          (p) => `${p.entry.section.id} ${p.score.toFixed(6)}`,
+        );
       assert.deepEqual(rank(meaning), rank({ ...meaning, outsideCosine: null }), question);
     }
   });
@@ -72,7 +81,10 @@ describe('meaning-only cases on the example workspace (local model)', function (
       const meaning = engine.meaningSource(state, await engine.embedQuery(c.question))!;
       const cosines = state.sections.map((_, o) => meaning.cosine(o)).filter((x): x is number => x !== null);
       const below = cosines.filter((x) => x <= meaning.anchors.unrelated).length / cosines.length;
-      assert.ok(below > 0.85 && below < 0.95, `${c.id}: ${(below * 100).toFixed(1)}% of sections at or below ${meaning.anchors.unrelated}`);
+      assert.ok(
+        below > 0.85 && below < 0.95,
+        `${c.id}: ${(below * 100).toFixed(1)}% of sections at or below ${meaning.anchors.unrelated}`,
+      );
       assert.equal(Math.round((meaning.anchors.related - meaning.anchors.unrelated) * 1000), 400, c.id);
     }
   });
@@ -81,7 +93,12 @@ describe('meaning-only cases on the example workspace (local model)', function (
     it(`hybrid ranking finds ${id} in the top 3`, async () => {
       const c = cases.find((x) => x.id === id)!;
       const query = await engine.embedQuery(c.question);
-      const ranked = rankWorkspaceContext(state, { question: c.question, limit: 10, now: Date.now(), meaning: engine.meaningSource(state, query) });
+      const ranked = rankWorkspaceContext(state, {
+        question: c.question,
+        limit: 10,
+        now: Date.now(),
+        meaning: engine.meaningSource(state, query),
+      });
       const rank = ranked.passages.findIndex((p) => isExpected(c, p.entry.doc.path, p.entry.section.headingPath)) + 1;
       assert.ok(rank >= 1 && rank <= 3, `"${c.question}": rank ${rank || 'not in top 10'}`);
       const why = ranked.passages[rank - 1].why;

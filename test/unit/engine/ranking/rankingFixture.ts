@@ -19,7 +19,9 @@ export function rank(state: IndexState, question: string, limit = 10): RankedPas
 }
 
 /** `path › last heading` of a passage. */
-export const heading = (p: RankedPassage) => `${p.entry.doc.path} › ${p.entry.section.headingPath[p.entry.section.headingPath.length - 1]}`;
+export const heading = (p: RankedPassage) =>
+  `${p.entry.doc.path} › ${p.entry.section.headingPath[p.entry.section.headingPath.length - 1]}`;
 
 /** An epic page; `extra` adds front matter lines (each ending in a newline). */
-export const epic = (title: string, body: string, extra = '') => `---\nkind: epic\n${extra}---\n# ${title}\n\n${body}\n`;
+export const epic = (title: string, body: string, extra = '') =>
+  `---\nkind: epic\n${extra}---\n# ${title}\n\n${body}\n`;

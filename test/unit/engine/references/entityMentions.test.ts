@@ -5,9 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { plainCommentAndStringRanges } from '../../../../server/src/engine/parsing/plainComments';
-import { findEntityMentions, findEntityMentionsAsync, mentionAt, valueTokens, type EntityMention } from '../../../../server/src/engine/references/entityMentions';
+import {
+  findEntityMentions,
+  findEntityMentionsAsync,
+  mentionAt,
+  valueTokens,
+  type EntityMention,
+} from '../../../../server/src/engine/references/entityMentions';
 
-const brief = (m: EntityMention) => `${m.line}:${m.column}-${m.endColumn} ${m.via} ${m.written} -> ${m.key ?? `null (${m.error})`}${m.field ? ` [${m.field}]` : ''}`;
+const brief = (m: EntityMention) =>
+  `${m.line}:${m.column}-${m.endColumn} ${m.via} ${m.written} -> ${m.key ?? `null (${m.error})`}${m.field ? ` [${m.field}]` : ''}`;
 
 describe('entity mentions', () => {
   it('reads relation fields with their default kind and the entity namespace, and the declaration', () => {
@@ -43,23 +50,47 @@ describe('entity mentions', () => {
   });
 
   it('reads only text refs in Markdown and code, and in YAML that is not a catalog', () => {
-    assert.deepEqual(findEntityMentions('notes.md', 'Owned by group:payments-team, see\napi:default/ledger-api and owner: payments-team.').map(brief), [
-      '1:10-29 text group:payments-team -> group:default/payments-team',
-      '2:1-23 text api:default/ledger-api -> api:default/ledger-api',
-    ]);
-    assert.deepEqual(findEntityMentions('docker-compose.yml', 'services:\n  api:\n    image: component:x\n').map(brief), ['3:12-23 text component:x -> component:default/x']);
+    assert.deepEqual(
+      findEntityMentions(
+        'notes.md',
+        'Owned by group:payments-team, see\napi:default/ledger-api and owner: payments-team.',
+      ).map(brief),
+      [
+        '1:10-29 text group:payments-team -> group:default/payments-team',
+        '2:1-23 text api:default/ledger-api -> api:default/ledger-api',
+      ],
+    );
+    assert.deepEqual(
+      findEntityMentions('docker-compose.yml', 'services:\n  api:\n    image: component:x\n').map(brief),
+      ['3:12-23 text component:x -> component:default/x'],
+    );
   });
 
   // Each file names one entity in a comment, one in a string and one in code.
   const CODE: Array<[string, string]> = [
-    ['src/worker.ts', '// Entry point of component:billing-worker.\nconst route = { component:checkout };\nlog(`via api:ledger-api`);\n'],
-    ['web/App.tsx', '// component:billing-worker\nconst o = { component:checkout };\nconst a = <a title="api:ledger-api" />;\n'],
-    ['internal/validate.go', '// Callers: component:billing-worker\nvar p = T{component:checkout}\nvar s = "api:ledger-api"\n'],
+    [
+      'src/worker.ts',
+      '// Entry point of component:billing-worker.\nconst route = { component:checkout };\nlog(`via api:ledger-api`);\n',
+    ],
+    [
+      'web/App.tsx',
+      '// component:billing-worker\nconst o = { component:checkout };\nconst a = <a title="api:ledger-api" />;\n',
+    ],
+    [
+      'internal/validate.go',
+      '// Callers: component:billing-worker\nvar p = T{component:checkout}\nvar s = "api:ledger-api"\n',
+    ],
     ['src/Charge.kt', '// component:billing-worker\nval component:checkout = 1\nval s = "api:ledger-api"\n'],
     ['app/ranking.py', '# component:billing-worker\ncomponent:checkout = 1\n"""api:ledger-api"""\n'],
     ['src/lib.rs', '/// component:billing-worker\nConfig { component:checkout };\nlet s = "api:ledger-api";\n'],
-    ['src/A.java', '/** component:billing-worker */\nvoid m() { component:checkout for (;;) {} }\nString s = "api:ledger-api";\n'],
-    ['proto/ledger.proto', '// component:billing-worker\nmessage M { component:checkout }\noption x = "api:ledger-api";\n'],
+    [
+      'src/A.java',
+      '/** component:billing-worker */\nvoid m() { component:checkout for (;;) {} }\nString s = "api:ledger-api";\n',
+    ],
+    [
+      'proto/ledger.proto',
+      '// component:billing-worker\nmessage M { component:checkout }\noption x = "api:ledger-api";\n',
+    ],
     ['scripts/run.sh', '# component:billing-worker\necho component:checkout\necho "api:ledger-api"\n'],
   ];
   const inCommentAndString = ['1 text component:billing-worker', '3 text api:ledger-api'];
@@ -67,10 +98,18 @@ describe('entity mentions', () => {
 
   it('counts refs in source code only inside comments and strings, with tree-sitter and with the plain scanner', async () => {
     for (const [path, text] of CODE) {
-      assert.deepEqual((await findEntityMentionsAsync(path, text)).map(lineBrief), inCommentAndString, `${path} (waiting for tree-sitter)`);
+      assert.deepEqual(
+        (await findEntityMentionsAsync(path, text)).map(lineBrief),
+        inCommentAndString,
+        `${path} (waiting for tree-sitter)`,
+      );
       assert.deepEqual(findEntityMentions(path, text).map(lineBrief), inCommentAndString, `${path} (at once)`);
       const plain = plainCommentAndStringRanges(path, text);
-      assert.deepEqual(findEntityMentions(path, text, { commentsAndStrings: plain }).map(lineBrief), inCommentAndString, `${path} (plain)`);
+      assert.deepEqual(
+        findEntityMentions(path, text, { commentsAndStrings: plain }).map(lineBrief),
+        inCommentAndString,
+        `${path} (plain)`,
+      );
     }
   });
 
@@ -91,7 +130,9 @@ describe('entity mentions', () => {
   });
 
   it('keeps the text refs of a catalog file that does not parse', () => {
-    assert.deepEqual(findEntityMentions('catalog-info.yaml', 'kind: [unclosed\nowner: component:a\n').map(brief), ['2:8-19 text component:a -> component:default/a']);
+    assert.deepEqual(findEntityMentions('catalog-info.yaml', 'kind: [unclosed\nowner: component:a\n').map(brief), [
+      '2:8-19 text component:a -> component:default/a',
+    ]);
   });
 
   it('finds the mention under a position, its last character included', () => {
@@ -103,7 +144,9 @@ describe('entity mentions', () => {
   });
 
   it('splits a YAML line into its values', () => {
-    assert.deepEqual(valueTokens('  owner: group:default/x # comment'), [{ text: 'group:default/x', start: 9, end: 24 }]);
+    assert.deepEqual(valueTokens('  owner: group:default/x # comment'), [
+      { text: 'group:default/x', start: 9, end: 24 },
+    ]);
     assert.deepEqual(valueTokens('    - "resource:y"'), [{ text: 'resource:y', start: 7, end: 17 }]);
     assert.deepEqual(valueTokens('  consumesApis: [a, b]'), [
       { text: 'a', start: 17, end: 18 },

@@ -46,11 +46,21 @@ describe('sources/docBuilder', () => {
   it('lets an explicit title win and passes the Markdown problems through', () => {
     const bad = '---\ntitle: [\n---\n# H\n';
     const markdown = parseMarkdown('a.md', bad);
-    const built = buildDoc({ path: 'a.md', text: bad, sourceKind: 'library', format: 'agents-md', title: 'Nav title', markdown });
+    const built = buildDoc({
+      path: 'a.md',
+      text: bad,
+      sourceKind: 'library',
+      format: 'agents-md',
+      title: 'Nav title',
+      markdown,
+    });
     assert.equal(built.doc.title, 'Nav title');
     assert.equal(built.doc.folder, '');
     assert.deepEqual(built.problems, markdown.problems);
-    assert.deepEqual(built.problems.map((p) => [p.line, p.code]), [[3, 'frontmatter.yaml']]);
+    assert.deepEqual(
+      built.problems.map((p) => [p.line, p.code]),
+      [[3, 'frontmatter.yaml']],
+    );
   });
 });
 

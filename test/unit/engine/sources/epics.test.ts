@@ -17,7 +17,15 @@ describe('sources/epics', () => {
       '  owned by group:default/team-payments.', // 3
     ].join('\n');
     assert.deepEqual(extractEntityRefs(text, 10), [
-      { text: 'component:billing-worker', kind: 'component', name: 'billing-worker', line: 11, column: 9, endColumn: 33, offset: 8 },
+      {
+        text: 'component:billing-worker',
+        kind: 'component',
+        name: 'billing-worker',
+        line: 11,
+        column: 9,
+        endColumn: 33,
+        offset: 8,
+      },
       {
         text: 'API:payments/Payments-API',
         kind: 'api',
@@ -140,14 +148,28 @@ describe('sources/epics', () => {
       [],
       ['component:default/billing-worker', 'api:default/payments-api', 'system:default/payments'],
       ['component:default/ghost', 'resource:default/unknown-db'],
-      ['component:default/billing-worker', 'component:default/ghost', 'api:default/payments-api', 'system:default/payments', 'resource:default/unknown-db'],
+      [
+        'component:default/billing-worker',
+        'component:default/ghost',
+        'api:default/payments-api',
+        'system:default/payments',
+        'resource:default/unknown-db',
+      ],
     ];
 
     it('gives, for any set of known entities, exactly what readEpic gives with that catalog', () => {
       const parsed = parseEpic({ path: 'docs/refunds.md', text, folder: 'ws' })!;
       assert.ok(parsed);
       for (const known of catalogs.map((keys) => new Set(keys))) {
-        const expected = readEpic({ path: 'docs/refunds.md', text, folder: 'ws', resolve: (ref) => { const key = keepAllRefs(ref); return key && known.has(key) ? key : null; } });
+        const expected = readEpic({
+          path: 'docs/refunds.md',
+          text,
+          folder: 'ws',
+          resolve: (ref) => {
+            const key = keepAllRefs(ref);
+            return key && known.has(key) ? key : null;
+          },
+        });
         const resolved = resolveEpic(parsed, (key) => known.has(key));
         assert.deepEqual(resolved.doc, expected.doc, [...known].join(', '));
         assert.deepEqual(resolved.problems, expected.problems, [...known].join(', '));
@@ -164,14 +186,26 @@ describe('sources/epics', () => {
         'resource:default/unknown-db',
       ]);
       // The unknown-entity reports of well-formed refs are conditional; the malformed one is not.
-      assert.deepEqual(parsed.unlessKnown.map(([i, key]) => [parsed.problems[i].message, key]), [
-        ["Front matter field 'entities' names 'ghost', which is not a known entity.", 'component:default/ghost'],
-        ["Front matter field 'entities' names 'billing-worker', which is not a known entity.", 'component:default/billing-worker'],
-        ["Front matter field 'entities' names 'api:payments-api', which is not a known entity.", 'api:default/payments-api'],
-      ]);
+      assert.deepEqual(
+        parsed.unlessKnown.map(([i, key]) => [parsed.problems[i].message, key]),
+        [
+          ["Front matter field 'entities' names 'ghost', which is not a known entity.", 'component:default/ghost'],
+          [
+            "Front matter field 'entities' names 'billing-worker', which is not a known entity.",
+            'component:default/billing-worker',
+          ],
+          [
+            "Front matter field 'entities' names 'api:payments-api', which is not a known entity.",
+            'api:default/payments-api',
+          ],
+        ],
+      );
       const all = resolveEpic(parsed, () => true);
       assert.equal(all.doc, parsed.doc);
-      assert.deepEqual(all.problems.map((p) => [p.line, p.code, p.message]), [[3, 'epic.invalid-field', "Front matter field 'entities' names 'component:', which is not a known entity."]]);
+      assert.deepEqual(
+        all.problems.map((p) => [p.line, p.code, p.message]),
+        [[3, 'epic.invalid-field', "Front matter field 'entities' names 'component:', which is not a known entity."]],
+      );
       assert.equal(parseEpic({ path: 'docs/notes.md', text: '# Notes\ncomponent:a\n' }), null);
     });
   });

@@ -30,7 +30,16 @@ describe('sources/instructionFormats', () => {
       assert.deepEqual([kind?.format, kind?.defaultType, kind?.namespace], [format, type, namespace], path);
     }
     assert.equal(classifyLibraryPath('.context/instructions.md')?.teamInstructions, true);
-    for (const path of ['agents.md', 'docs/AGENTS.markdown', '.github/instructions/ts.md', '.github/copilot.md', '.cursor/rules/a.md', '.cursor/a.mdc', '.context/folder.yaml', '.context']) {
+    for (const path of [
+      'agents.md',
+      'docs/AGENTS.markdown',
+      '.github/instructions/ts.md',
+      '.github/copilot.md',
+      '.cursor/rules/a.md',
+      '.cursor/a.mdc',
+      '.context/folder.yaml',
+      '.context',
+    ]) {
       assert.equal(classifyLibraryPath(path), null, path);
     }
   });
@@ -47,12 +56,15 @@ describe('sources/instructionFormats', () => {
   });
 
   it('quotes bare globs in front matter only, keeping the line count', () => {
-    const text = '---\napplyTo: **/*.ts\nglobs: *.tsx, it\'s\ndescription: *x\n---\napplyTo: **/*.md\n';
+    const text = "---\napplyTo: **/*.ts\nglobs: *.tsx, it's\ndescription: *x\n---\napplyTo: **/*.md\n";
     assert.equal(
       quoteBareGlobs(text),
       "---\napplyTo: '**/*.ts'\nglobs: '*.tsx, it''s'\ndescription: *x\n---\napplyTo: **/*.md\n",
     );
     assert.equal(quoteBareGlobs('applyTo: **/*.ts\n'), 'applyTo: **/*.ts\n');
-    assert.equal(quoteBareGlobs("---\r\napplyTo: '**'\r\nglobs: *.ts\r\n---\r\n"), "---\r\napplyTo: '**'\r\nglobs: '*.ts'\r\n---\r\n");
+    assert.equal(
+      quoteBareGlobs("---\r\napplyTo: '**'\r\nglobs: *.ts\r\n---\r\n"),
+      "---\r\napplyTo: '**'\r\nglobs: '*.ts'\r\n---\r\n",
+    );
   });
 });

@@ -80,7 +80,8 @@ const FILES: Record<string, string> = {
   '.github/copilot-instructions.md': '# Copilot\nPrefer small diffs.\n',
   '.github/instructions/typescript.instructions.md':
     '---\napplyTo: **/*.ts,**/*.tsx\ndescription: TypeScript conventions\n---\nUse strict mode.\n',
-  '.cursor/rules/api.mdc': '---\ndescription: API rules\nglobs: *.api.ts, src/api/**\nalwaysApply: true\n---\n# API\nVersion every route.\n',
+  '.cursor/rules/api.mdc':
+    '---\ndescription: API rules\nglobs: *.api.ts, src/api/**\nalwaysApply: true\n---\n# API\nVersion every route.\n',
   'README.md': '# Not in the library\n',
   'docs/agents.md': '# Not an AGENTS.md\n',
 };
@@ -141,7 +142,13 @@ describe('sources/library', () => {
         ['.context/style.md', 'context-page', 'Style', undefined, ''],
         ['.cursor/rules/api.mdc', 'cursor-mdc', 'API', 'instructions', ''],
         ['.github/copilot-instructions.md', 'copilot-instructions', 'Copilot', 'instructions', ''],
-        ['.github/instructions/typescript.instructions.md', 'instructions-md', 'Typescript instructions', 'instructions', ''],
+        [
+          '.github/instructions/typescript.instructions.md',
+          'instructions-md',
+          'Typescript instructions',
+          'instructions',
+          '',
+        ],
         ['AGENTS.md', 'agents-md', 'Agent guide', 'instructions', ''],
         ['CLAUDE.md', 'claude-md', 'Claude notes', 'instructions', ''],
         ['services/billing/AGENTS.md', 'agents-md', 'AGENTS', 'instructions', ''],
@@ -225,9 +232,21 @@ describe('sources/library', () => {
         [8, 'library.invalid-field', "Front matter field 'good_for' must contain only text items (1 ignored)."],
         [4, 'library.invalid-field', "Front matter field 'tags' must be a list of text items."],
         [5, 'library.invalid-field', "Front matter field 'always_include' must be true or false."],
-        [6, 'library.invalid-field', "Front matter field 'status' must be one of 'published', 'draft' (got 'archived')."],
-        [7, 'library.invalid-field', 'Front matter field \'expires\' must be a date written YYYY-MM-DD (got "2025-02-30").'],
-        [9, 'library.invalid-field', "Front matter field 'file' names '.context/policies/missing.pdf', which does not exist."],
+        [
+          6,
+          'library.invalid-field',
+          "Front matter field 'status' must be one of 'published', 'draft' (got 'archived').",
+        ],
+        [
+          7,
+          'library.invalid-field',
+          'Front matter field \'expires\' must be a date written YYYY-MM-DD (got "2025-02-30").',
+        ],
+        [
+          9,
+          'library.invalid-field',
+          "Front matter field 'file' names '.context/policies/missing.pdf', which does not exist.",
+        ],
       ],
     );
     assert.equal(doc?.title, 'Refund policy');
@@ -249,15 +268,22 @@ describe('sources/library', () => {
     const folder = parseFolderDescription('.context/ops/folder.yaml', 'description: Ops\nprofile: wide\n');
     assert.equal(folder.folder.description, 'Ops');
     assert.equal(folder.folder.profile, undefined);
-    assert.deepEqual(folder.problems.map((p) => [p.line, p.message]), [
-      [2, "folder.yaml field 'profile' must be one of 'focused', 'catalog' (got 'wide')."],
-    ]);
+    assert.deepEqual(
+      folder.problems.map((p) => [p.line, p.message]),
+      [[2, "folder.yaml field 'profile' must be one of 'focused', 'catalog' (got 'wide')."]],
+    );
     const pack = parsePack('.context/packs/x.yaml', 'name: X\nalways: {a: b}\n');
     assert.deepEqual(pack.pack?.always, []);
-    assert.deepEqual(pack.problems.map((p) => [p.line, p.message]), [[2, "Pack field 'always' must be a list of text items."]]);
+    assert.deepEqual(
+      pack.problems.map((p) => [p.line, p.message]),
+      [[2, "Pack field 'always' must be a list of text items."]],
+    );
     const broken = parsePack('.context/packs/y.yaml', 'name: [\n');
     assert.equal(broken.pack, null);
-    assert.deepEqual(broken.problems.map((p) => p.code), ['library.yaml']);
+    assert.deepEqual(
+      broken.problems.map((p) => p.code),
+      ['library.yaml'],
+    );
   });
 
   it('parses expired and draft flags', () => {
@@ -273,10 +299,11 @@ describe('sources/library', () => {
   });
 
   it('extracts [[links]] outside code only', () => {
-    assert.deepEqual(
-      extractPageLinks('[[A]] `[[B]]` [[C|c]]\n\n    [[D]]\n~~~\n[[E]]\n~~~\n[[]] [[ F ]] [[A]]'),
-      ['A', 'C', 'F'],
-    );
+    assert.deepEqual(extractPageLinks('[[A]] `[[B]]` [[C|c]]\n\n    [[D]]\n~~~\n[[E]]\n~~~\n[[]] [[ F ]] [[A]]'), [
+      'A',
+      'C',
+      'F',
+    ]);
   });
 
   it('ignores files outside the library', () => {

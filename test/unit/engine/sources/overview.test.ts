@@ -34,7 +34,12 @@ describe('sources/overview', () => {
   const entities = ['component:default/billing-worker', 'api:default/payments-api', 'component:default/billing-worker'];
 
   it('reads overview.md in any case at the repository root and attaches every entity', async () => {
-    const { doc, problems } = await readRepoOverview({ files, repoRoot: 'repos/payments', entityKeys: entities, folder: 'ws' });
+    const { doc, problems } = await readRepoOverview({
+      files,
+      repoRoot: 'repos/payments',
+      entityKeys: entities,
+      folder: 'ws',
+    });
     assert.deepEqual(problems, []);
     assert.ok(doc);
     assert.equal(doc.id, documentId('repos/payments/OVERVIEW.md'));
@@ -58,14 +63,20 @@ describe('sources/overview', () => {
   });
 
   it('returns no document for a repository without an overview at its root', async () => {
-    assert.deepEqual(await readRepoOverview({ files, repoRoot: 'repos/empty', entityKeys: [] }), { doc: null, problems: [] });
+    assert.deepEqual(await readRepoOverview({ files, repoRoot: 'repos/empty', entityKeys: [] }), {
+      doc: null,
+      problems: [],
+    });
   });
 
   it('reads the first of several case variants and reports the rest', async () => {
     const twice = workspaceOnDisk({ 'Overview.md': '# A\n', 'overview.md': '# B\n' });
     const { doc, problems } = await readRepoOverview({ files: twice, repoRoot: '', entityKeys: [] });
     assert.equal(doc?.path, 'Overview.md');
-    assert.deepEqual(problems.map((p) => [p.path, p.code, p.related?.[0].path]), [['overview.md', 'overview.duplicate', 'Overview.md']]);
+    assert.deepEqual(
+      problems.map((p) => [p.path, p.code, p.related?.[0].path]),
+      [['overview.md', 'overview.duplicate', 'Overview.md']],
+    );
   });
 
   it('recognises overview paths only directly at the root', () => {

@@ -53,7 +53,13 @@ describe('sources/techdocs', () => {
       'services/billing/docs/appendix/a.md': 'Appendix body only\n',
       'services/billing/docs/diagram.png': 'not markdown',
     });
-    const result = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'dir:.', folder: 'acme' });
+    const result = await readTechDocs({
+      files,
+      entityKey: ENTITY,
+      catalogPath: CATALOG,
+      annotation: 'dir:.',
+      folder: 'acme',
+    });
     assert.deepEqual(
       result.docs.map((d) => [d.path, d.docsRole, d.title]),
       [
@@ -100,7 +106,12 @@ describe('sources/techdocs', () => {
       'apps/api/docs/more.md': '# More\n',
       'apps/api/docs/intro.md': '# Intro page\n',
     });
-    const web = await readTechDocs({ files, entityKey: 'component:default/web', catalogPath: 'apps/web/catalog-info.yaml', annotation: 'dir:./site' });
+    const web = await readTechDocs({
+      files,
+      entityKey: 'component:default/web',
+      catalogPath: 'apps/web/catalog-info.yaml',
+      annotation: 'dir:./site',
+    });
     assert.deepEqual(
       web.docs.map((d) => [d.path, d.docsRole]),
       [
@@ -112,7 +123,12 @@ describe('sources/techdocs', () => {
     assert.equal(web.docsDir, 'apps/web/site/content');
     assert.deepEqual(web.problems, []);
 
-    const api = await readTechDocs({ files, entityKey: 'component:default/api', catalogPath: 'apps/api/catalog-info.yaml', annotation: 'dir:.' });
+    const api = await readTechDocs({
+      files,
+      entityKey: 'component:default/api',
+      catalogPath: 'apps/api/catalog-info.yaml',
+      annotation: 'dir:.',
+    });
     assert.deepEqual(
       api.docs.map((d) => [d.path, d.docsRole, d.title]),
       [
@@ -160,7 +176,12 @@ describe('sources/techdocs', () => {
       [[CATALOG, 'info', 'techdocs.missing-mkdocs']],
     );
 
-    const missing = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'dir:../nowhere' });
+    const missing = await readTechDocs({
+      files,
+      entityKey: ENTITY,
+      catalogPath: CATALOG,
+      annotation: 'dir:../nowhere',
+    });
     assert.deepEqual(missing.docs, []);
     assert.deepEqual(
       missing.problems.map((p) => [p.severity, p.code]),
@@ -169,9 +190,15 @@ describe('sources/techdocs', () => {
     assert.match(missing.problems[0].message, /'services\/nowhere'/);
 
     const outside = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'dir:../../..' });
-    assert.deepEqual(outside.problems.map((p) => p.code), ['techdocs.invalid-ref']);
+    assert.deepEqual(
+      outside.problems.map((p) => p.code),
+      ['techdocs.invalid-ref'],
+    );
     const bad = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'git:somewhere' });
-    assert.deepEqual(bad.problems.map((p) => p.code), ['techdocs.invalid-ref']);
+    assert.deepEqual(
+      bad.problems.map((p) => p.code),
+      ['techdocs.invalid-ref'],
+    );
   });
 
   it('reports invalid mkdocs.yml and still reads the docs folder in path order', async () => {
@@ -182,11 +209,17 @@ describe('sources/techdocs', () => {
       'services/billing/docs/a.md': '# A\n',
     });
     const result = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'dir:.' });
-    assert.deepEqual(result.docs.map((d) => [d.path, d.docsRole]), [
-      ['services/billing/docs/a.md', 'page'],
-      ['services/billing/docs/b.md', 'page'],
-    ]);
-    assert.deepEqual(result.problems.map((p) => [p.path, p.code]), [['services/billing/mkdocs.yml', 'techdocs.yaml']]);
+    assert.deepEqual(
+      result.docs.map((d) => [d.path, d.docsRole]),
+      [
+        ['services/billing/docs/a.md', 'page'],
+        ['services/billing/docs/b.md', 'page'],
+      ],
+    );
+    assert.deepEqual(
+      result.problems.map((p) => [p.path, p.code]),
+      [['services/billing/mkdocs.yml', 'techdocs.yaml']],
+    );
   });
 
   it('parses refs and mkdocs nav with titles, sections, anchors and lines', () => {
@@ -199,6 +232,9 @@ describe('sources/techdocs', () => {
       { file: 'b.md', title: 'T', sections: ['S'], line: 4 },
     ]);
     assert.equal(config.docsDir, '7');
-    assert.deepEqual(config.problems.map((p) => [p.line, p.code]), [[5, 'techdocs.invalid-nav']]);
+    assert.deepEqual(
+      config.problems.map((p) => [p.line, p.code]),
+      [[5, 'techdocs.invalid-nav']],
+    );
   });
 });

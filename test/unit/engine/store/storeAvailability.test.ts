@@ -10,7 +10,10 @@ describe('store availability: which errors fail soft', () => {
     assert.equal(isStoreUnavailable(withCode('57P03', 'the database system is starting up')), true);
     assert.equal(isStoreUnavailable(withCode('08006')), true);
     assert.equal(isStoreUnavailable(new Error('Connection terminated unexpectedly')), true);
-    assert.equal(isStoreUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect failed')), true);
+    assert.equal(
+      isStoreUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], 'connect failed')),
+      true,
+    );
   });
 
   it('never takes authorization, bad SQL or a bug as unavailable', () => {

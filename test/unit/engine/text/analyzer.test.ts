@@ -20,23 +20,44 @@ function units(question: string): string[] {
 describe('text/analyzer', () => {
   describe('analyzeWord', () => {
     it('lower-cases and stems plain words', () => {
-      assert.deepEqual(
-        ['Workers', 'retries', 'Failed', 'invoices', 'running', 'billing'].map(analyzeWord),
-        ['worker', 'retri', 'fail', 'invoic', 'run', 'bill'],
-      );
+      assert.deepEqual(['Workers', 'retries', 'Failed', 'invoices', 'running', 'billing'].map(analyzeWord), [
+        'worker',
+        'retri',
+        'fail',
+        'invoic',
+        'run',
+        'bill',
+      ]);
     });
     it('never stems a word with a digit, only lower-cases it', () => {
-      assert.deepEqual(
-        ['sha256', 'SHA256', 'v2', 'http2', 'utf8s', '404s', 'runs2'].map(analyzeWord),
-        ['sha256', 'sha256', 'v2', 'http2', 'utf8s', '404s', 'runs2'],
-      );
+      assert.deepEqual(['sha256', 'SHA256', 'v2', 'http2', 'utf8s', '404s', 'runs2'].map(analyzeWord), [
+        'sha256',
+        'sha256',
+        'v2',
+        'http2',
+        'utf8s',
+        '404s',
+        'runs2',
+      ]);
     });
     it('does not stem words with non-ASCII letters or apostrophes', () => {
-      assert.deepEqual(['Cafés', 'naïve', 'straße', "o'clock"].map(analyzeWord), ['cafés', 'naïve', 'straße', "o'clock"]);
+      assert.deepEqual(['Cafés', 'naïve', 'straße', "o'clock"].map(analyzeWord), [
+        'cafés',
+        'naïve',
+        'straße',
+        "o'clock",
+      ]);
     });
     it('drops stop words, in any case and with either apostrophe', () => {
       assert.deepEqual(['The', 'how', 'WHAT', 'does', 'not', "don't", 'don’t', 'it'].map(analyzeWord), [
-        null, null, null, null, null, null, null, null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
       ]);
     });
     it('drops words longer than MAX_TERM_LENGTH', () => {
@@ -49,7 +70,11 @@ describe('text/analyzer', () => {
     it('gives an identifier its whole form and its stemmed parts', () => {
       assert.deepEqual(analyzeToken('billing-worker', true), ['billing-worker', 'bill', 'worker']);
       assert.deepEqual(analyzeToken('BILLING_RETRY_MAX_ATTEMPTS', true), [
-        'billing_retry_max_attempts', 'bill', 'retri', 'max', 'attempt',
+        'billing_retry_max_attempts',
+        'bill',
+        'retri',
+        'max',
+        'attempt',
       ]);
       assert.deepEqual(analyzeToken('HTTPServerError', true), ['httpservererror', 'http', 'server', 'error']);
     });
@@ -73,7 +98,15 @@ describe('text/analyzer', () => {
     it('counts every occurrence', () => {
       assert.deepEqual(
         [...termCounts(text)],
-        [['billing-worker', 2], ['bill', 2], ['worker', 3], ['retri', 2], ['fail', 1], ['invoic', 1], ['queue', 1]],
+        [
+          ['billing-worker', 2],
+          ['bill', 2],
+          ['worker', 3],
+          ['retri', 2],
+          ['fail', 1],
+          ['invoic', 1],
+          ['queue', 1],
+        ],
       );
       const seen: string[] = [];
       forEachTerm('Workers and workers', (t) => seen.push(t));
@@ -89,10 +122,15 @@ describe('text/analyzer', () => {
       assert.deepEqual(units('Who owns billing-worker?'), ['own', 'billing-worker*(bill,worker)']);
       assert.deepEqual(units('How do invoice retries work?'), ['invoic', 'retri', 'work']);
       assert.deepEqual(units('What happens when state.run.failed is emitted by the BillingWorker?'), [
-        'happen', 'state.run.failed*(state,run,fail)', 'emit', 'billingworker*(bill,worker)',
+        'happen',
+        'state.run.failed*(state,run,fail)',
+        'emit',
+        'billingworker*(bill,worker)',
       ]);
       assert.deepEqual(units('which APIs does component:default/payments-api provide?'), [
-        'api', 'component:default/payments-api*(compon,default,payment,api)', 'provid',
+        'api',
+        'component:default/payments-api*(compon,default,payment,api)',
+        'provid',
       ]);
       assert.deepEqual(units('why is sha256 not v2 here'), ['sha256', 'v2']);
       assert.deepEqual(units('the and of'), []);
@@ -121,9 +159,23 @@ describe('text/analyzer', () => {
       assert.equal(unit.key, 'spec.acme.solvers.http01.ingress.podtemplate.spec.nodeselector');
       assert.equal(unit.surface, 'spec.acme.solvers[].http01.ingress.podTemplate.spec.nodeSelector');
       assert.ok(unit.isIdentifier);
-      assert.deepEqual(unit.path?.written, ['spec', 'acme', 'solvers', 'http01', 'ingress', 'podTemplate', 'spec', 'nodeSelector']);
-      assert.deepEqual(unit.path?.trailing.map((t) => t.term).slice(-2), ['podtemplate.spec.nodeselector', 'spec.nodeselector']);
-      assert.ok(unit.parts.includes('podtemplate') && unit.parts.includes('nodeselector') && unit.parts.includes('solver'));
+      assert.deepEqual(unit.path?.written, [
+        'spec',
+        'acme',
+        'solvers',
+        'http01',
+        'ingress',
+        'podTemplate',
+        'spec',
+        'nodeSelector',
+      ]);
+      assert.deepEqual(unit.path?.trailing.map((t) => t.term).slice(-2), [
+        'podtemplate.spec.nodeselector',
+        'spec.nodeselector',
+      ]);
+      assert.ok(
+        unit.parts.includes('podtemplate') && unit.parts.includes('nodeselector') && unit.parts.includes('solver'),
+      );
       assert.equal(word.key, 'default');
     });
     it('reads a placeholder segment as any key, and a plain dotted identifier as a path', () => {
@@ -140,7 +192,22 @@ describe('text/analyzer', () => {
 
   describe('stop words', () => {
     it('holds question words, auxiliaries, negations and articles, not content words', () => {
-      for (const w of ['how', 'what', 'who', 'which', 'why', 'when', 'where', 'do', 'does', 'did', 'not', 'no', 'the', 'a']) {
+      for (const w of [
+        'how',
+        'what',
+        'who',
+        'which',
+        'why',
+        'when',
+        'where',
+        'do',
+        'does',
+        'did',
+        'not',
+        'no',
+        'the',
+        'a',
+      ]) {
         assert.ok(STOP_WORDS.has(w), w);
       }
       for (const w of ['use', 'get', 'work', 'new', 'down', 'up', 'out', 'off', 'service', 'api']) {

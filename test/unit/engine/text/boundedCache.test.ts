@@ -10,7 +10,10 @@ describe('text/boundedCache', () => {
     assert.equal(cache.get('a'), 1); // promoted into the young one (c, a)
     cache.set('d', 4); // young (c, a) ages; b is dropped
     assert.equal(cache.get('b'), undefined);
-    assert.deepEqual(['a', 'c', 'd'].map((k) => cache.get(k)), [1, 3, 4]);
+    assert.deepEqual(
+      ['a', 'c', 'd'].map((k) => cache.get(k)),
+      [1, 3, 4],
+    );
     assert.ok(cache.size <= 4);
   });
 

@@ -5,7 +5,9 @@ import { compoundCandidates, joinCompounds } from '../../../../server/src/engine
 /** The question's terms as `key` or `key(parts)` for a compound; `vocabulary`: words the index holds. */
 function terms(text: string, vocabulary: readonly string[]): string[] {
   const known = new Set(vocabulary.map((w) => analyzeWord(w) ?? w));
-  return joinCompounds(text, analyzeQuery(text), (t) => known.has(t)).map((t) => (t.compound ? `${t.key}(${t.parts.join(',')})` : t.key));
+  return joinCompounds(text, analyzeQuery(text), (t) => known.has(t)).map((t) =>
+    t.compound ? `${t.key}(${t.parts.join(',')})` : t.key,
+  );
 }
 
 describe('engine/text/compounds', () => {
@@ -32,6 +34,11 @@ describe('engine/text/compounds', () => {
 
   it('keeps a particle the question asks for elsewhere, and names what a store must count', () => {
     assert.deepEqual(terms('roll back, then go back', ['rollback']), ['rollback(roll,back)', 'back', 'go']);
-    assert.deepEqual(compoundCandidates('how do I roll back, set up or keep logging in'), ['rollback', 'setup', 'loggingin', 'login']);
+    assert.deepEqual(compoundCandidates('how do I roll back, set up or keep logging in'), [
+      'rollback',
+      'setup',
+      'loggingin',
+      'login',
+    ]);
   });
 });

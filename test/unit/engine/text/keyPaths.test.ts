@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
-import { askedPath, forEachMarkedPath, keyPathSegments, keyPathTerms, PLACEHOLDER } from '../../../../server/src/engine/text/keyPaths';
+import {
+  askedPath,
+  forEachMarkedPath,
+  keyPathSegments,
+  keyPathTerms,
+  PLACEHOLDER,
+} from '../../../../server/src/engine/text/keyPaths';
 
 describe('key paths', () => {
   describe('keyPathSegments', () => {
     it('reads dotted keys as written, case kept', () => {
       assert.deepEqual(keyPathSegments('spec.privateKey.rotationPolicy'), ['spec', 'privateKey', 'rotationPolicy']);
-      assert.deepEqual(keyPathSegments('archives.format_overrides.formats'), ['archives', 'format_overrides', 'formats']);
+      assert.deepEqual(keyPathSegments('archives.format_overrides.formats'), [
+        'archives',
+        'format_overrides',
+        'formats',
+      ]);
       assert.deepEqual(keyPathSegments('x-kubernetes.preserve-unknown'), ['x-kubernetes', 'preserve-unknown']);
     });
     it('drops array marks and numeric items: a list item shows its keys under the list', () => {
@@ -29,7 +39,10 @@ describe('key paths', () => {
   });
 
   it('keyPathTerms: the whole form and each trailing form of two or more keys, lower-cased, none spanning a placeholder', () => {
-    assert.deepEqual(keyPathTerms(['spec', 'privateKey', 'rotationPolicy']), ['spec.privatekey.rotationpolicy', 'privatekey.rotationpolicy']);
+    assert.deepEqual(keyPathTerms(['spec', 'privateKey', 'rotationPolicy']), [
+      'spec.privatekey.rotationpolicy',
+      'privatekey.rotationpolicy',
+    ]);
     assert.deepEqual(keyPathTerms(['a', 'b']), ['a.b']);
     assert.deepEqual(keyPathTerms(['steps', PLACEHOLDER, 'when', 'branch']), ['when.branch']);
   });
@@ -46,7 +59,8 @@ describe('key paths', () => {
 
   it('forEachMarkedPath finds paths the tokenizer would split, and leaves plain dotted identifiers and file names alone', () => {
     const found: [string, string[]][] = [];
-    const text = 'Set spec.acme.solvers[].http01.ingress.class, or steps.<name>.when, or a.0.b; not spec.duration, v1.2.3 or release-notes-1.18.md';
+    const text =
+      'Set spec.acme.solvers[].http01.ingress.class, or steps.<name>.when, or a.0.b; not spec.duration, v1.2.3 or release-notes-1.18.md';
     forEachMarkedPath(text, (start, end, segments) => found.push([text.slice(start, end), segments]));
     assert.deepEqual(found, [
       ['spec.acme.solvers[].http01.ingress.class', ['spec', 'acme', 'solvers', 'http01', 'ingress', 'class']],

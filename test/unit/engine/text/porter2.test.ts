@@ -8,7 +8,9 @@ import { analyzeQuery, analyzeText } from '../../../../server/src/engine/text/an
 const VOCAB = join(__dirname, 'porter2Vocab');
 
 function lines(file: string): string[] {
-  return readFileSync(join(VOCAB, file), 'utf8').split('\n').filter((line) => line.length > 0);
+  return readFileSync(join(VOCAB, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.length > 0);
 }
 
 describe('Porter2 stemmer', () => {
@@ -25,16 +27,31 @@ describe('Porter2 stemmer', () => {
     assert.deepEqual(mismatches.slice(0, 20), [], `${mismatches.length} mismatches`);
   });
 
-  it("makes the seed's examples one word: deploy / deploying / deployed / deployment, rotating / rotate", () => {
-    assert.deepEqual(['deploy', 'deploying', 'deployed', 'deployment', 'deploys'].map(porterStem), ['deploy', 'deploy', 'deploy', 'deploy', 'deploy']);
+  it("makes the contract's examples one word (docs/ARCHITECTURE.md): deploy / deploying / deployed / deployment, rotating / rotate", () => {
+    assert.deepEqual(['deploy', 'deploying', 'deployed', 'deployment', 'deploys'].map(porterStem), [
+      'deploy',
+      'deploy',
+      'deploy',
+      'deploy',
+      'deploy',
+    ]);
     assert.equal(porterStem('rotating'), porterStem('rotate'));
-    assert.deepEqual(analyzeQuery('how to deploy').map((t) => t.key), ['deploy']);
+    assert.deepEqual(
+      analyzeQuery('how to deploy').map((t) => t.key),
+      ['deploy'],
+    );
     assert.ok(analyzeText('How deployment works').includes('deploy'));
     assert.ok(analyzeText('there is nothing to rotate by hand').includes(analyzeQuery('rotating secrets')[0].key));
   });
 
   it('is Porter2, not the 1980 algorithm (generously, a final y after a vowel)', () => {
-    assert.deepEqual(['generously', 'retries', 'workers', 'billing', 'played'].map(porterStem), ['generous', 'retri', 'worker', 'bill', 'play']);
+    assert.deepEqual(['generously', 'retries', 'workers', 'billing', 'played'].map(porterStem), [
+      'generous',
+      'retri',
+      'worker',
+      'bill',
+      'play',
+    ]);
   });
 
   it('answers the same from its cache', () => {

@@ -17,7 +17,10 @@ describe('text/tokenMemo', () => {
     const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
     // Forcing every key onto one probe chain exercises the character comparison.
     for (const k of keys) memo.set(k, 7, k.toUpperCase());
-    assert.deepEqual(keys.map((k) => memo.get(k, 0, k.length, 7)), keys.map((k) => k.toUpperCase()));
+    assert.deepEqual(
+      keys.map((k) => memo.get(k, 0, k.length, 7)),
+      keys.map((k) => k.toUpperCase()),
+    );
     assert.equal(memo.size, 8);
     memo.set('k8', 7, 'K8');
     assert.deepEqual([memo.size, memo.get('k8', 0, 2, 7), memo.get('k0', 0, 2, 7)], [1, 'K8', undefined]);

@@ -19,7 +19,11 @@ describe('text/tokenize', () => {
     ['PascalCase acronym', 'HTTPServer and http2Server', ['HTTPServer*', 'and', 'http2Server*']],
     ['capitalised word is plain', 'Billing HTTP API', ['Billing', 'HTTP', 'API']],
     ['plural acronyms are plain', 'list the APIs and IDs', ['list', 'the', 'APIs', 'and', 'IDs']],
-    ['trailing punctuation', 'Restart billing-worker. Then state.run.failed!', ['Restart', 'billing-worker*', 'Then', 'state.run.failed*']],
+    [
+      'trailing punctuation',
+      'Restart billing-worker. Then state.run.failed!',
+      ['Restart', 'billing-worker*', 'Then', 'state.run.failed*'],
+    ],
     ['trailing connectors', 'path a/ b- c_ d: e.', ['path', 'a', 'b', 'c', 'd', 'e']],
     ['leading connectors', 'run --force on /api/v1 and .env', ['run', 'force', 'on', 'api/v1*', 'and', 'env']],
     ['double connectors split', 'a--b c..d e__f', ['a', 'b', 'c', 'd', 'e', 'f']],
@@ -40,7 +44,11 @@ describe('text/tokenize', () => {
     ['contractions', "don't isn’t can't", ["don't", 'isn’t', "can't"]],
     ['quotes are not apostrophes', "say 'worker' now", ['say', 'worker', 'now']],
     ['emoji and symbols', '🚀 deploy → prod (v2)', ['deploy', 'prod', 'v2']],
-    ['markdown', '## Retry `billing-worker` [docs](./docs/retry.md)', ['Retry', 'billing-worker*', 'docs', 'docs/retry.md*']],
+    [
+      'markdown',
+      '## Retry `billing-worker` [docs](./docs/retry.md)',
+      ['Retry', 'billing-worker*', 'docs', 'docs/retry.md*'],
+    ],
     ['empty', '', []],
     ['only punctuation', ' -- ... ', []],
   ];

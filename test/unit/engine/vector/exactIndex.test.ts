@@ -9,7 +9,7 @@ function round(hits: { label: number; score: number }[]): [number, number][] {
 }
 
 describe('engine/vector/exactIndex', () => {
-  it('ranks by cosine, whatever the vectors\' lengths', () => {
+  it("ranks by cosine, whatever the vectors' lengths", () => {
     const index = new ExactIndex(3, 1);
     index.add(10, [1, 0, 0]);
     index.add(11, [0, 5, 0]);
@@ -19,9 +19,17 @@ describe('engine/vector/exactIndex', () => {
     // The float cosines are 0.995, 0.774 and 0.100; int8 codes of three components (the query's
     // too) keep them within 0.005.
     const hits = index.search([2, 0.2, 0], 3);
-    assert.deepEqual(hits.map((h) => h.label), [10, 12, 11]);
-    [0.995, 0.774, 0.1].forEach((want, i) => assert.ok(Math.abs(hits[i].score - want) < 0.005, `${hits[i].score} vs ${want}`));
-    assert.deepEqual(round(index.search([1, 0, 0], 10)).map(([l]) => l), [10, 12, 11, 13]);
+    assert.deepEqual(
+      hits.map((h) => h.label),
+      [10, 12, 11],
+    );
+    [0.995, 0.774, 0.1].forEach((want, i) =>
+      assert.ok(Math.abs(hits[i].score - want) < 0.005, `${hits[i].score} vs ${want}`),
+    );
+    assert.deepEqual(
+      round(index.search([1, 0, 0], 10)).map(([l]) => l),
+      [10, 12, 11, 13],
+    );
   });
 
   it('replaces the vector of a label added twice', () => {
@@ -44,8 +52,14 @@ describe('engine/vector/exactIndex', () => {
     assert.equal(index.remove(99), false);
     assert.equal(index.size, 5);
     assert.equal(index.has(0), false);
-    assert.deepEqual(index.search([1, 0], 6).map((h) => h.label), [1, 2, 3, 4, 5]);
-    assert.deepEqual(index.search([1, 0], 6, (l) => l % 2 === 0).map((h) => h.label), [2, 4]);
+    assert.deepEqual(
+      index.search([1, 0], 6).map((h) => h.label),
+      [1, 2, 3, 4, 5],
+    );
+    assert.deepEqual(
+      index.search([1, 0], 6, (l) => l % 2 === 0).map((h) => h.label),
+      [2, 4],
+    );
   });
 
   it('saves and loads the same index', () => {

@@ -11,7 +11,13 @@ const DIM = 64;
 const COUNT = 3000;
 
 /** Share of the exact scan's top k that `index` returns, over `queries`. */
-function recallAt(k: number, index: GraphIndex, exact: ExactIndex, queries: Float32Array[], filter?: (l: number) => boolean): number {
+function recallAt(
+  k: number,
+  index: GraphIndex,
+  exact: ExactIndex,
+  queries: Float32Array[],
+  filter?: (l: number) => boolean,
+): number {
   let found = 0;
   let wanted = 0;
   for (const q of queries) {
@@ -75,7 +81,10 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
     const small = vectors.slice(0, 500);
     // A short candidate list, so the links depend on the path a search takes, hence on the levels.
     const build = (seed?: number) => {
-      const index = new GraphIndex(DIM, seed === undefined ? { efConstruction: 16 } : { efConstruction: 16, randomSeed: seed });
+      const index = new GraphIndex(
+        DIM,
+        seed === undefined ? { efConstruction: 16 } : { efConstruction: 16, randomSeed: seed },
+      );
       small.forEach((v, label) => index.add(label, v));
       return index;
     };
@@ -114,7 +123,11 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
     assert.equal(index.has(3), false);
     assert.equal(index.similarity(3, queries[0]), null);
     assert.equal(index.quantized(3), null);
-    for (const q of queries) assert.ok(index.search(q, 50).every((h) => h.label % 3 !== 0), 'a removed label is never returned');
+    for (const q of queries)
+      assert.ok(
+        index.search(q, 50).every((h) => h.label % 3 !== 0),
+        'a removed label is never returned',
+      );
     const recall = recallAt(10, index, truth, queries);
     assert.ok(recall >= 0.95, `recall@10 among the live labels was ${recall}`);
 
@@ -140,7 +153,10 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
     first.save(file);
     const back = loadVectorIndex(file) as GraphIndex;
     assert.ok(back instanceof GraphIndex);
-    assert.deepEqual([back.kind, back.size, back.dimension, back.m, back.efConstruction, back.deletedCount], ['hnsw', 1999, DIM, 16, 200, 1]);
+    assert.deepEqual(
+      [back.kind, back.size, back.dimension, back.m, back.efConstruction, back.deletedCount],
+      ['hnsw', 1999, DIM, 16, 200, 1],
+    );
     for (const q of queries) assert.deepEqual(back.search(q, 30), first.search(q, 30));
     assert.equal(back.has(17), false);
     assert.deepEqual(back.quantized(5), first.quantized(5));
@@ -181,7 +197,10 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
     const bytes = fs.readFileSync(file);
 
     fs.writeFileSync(file, bytes.subarray(0, bytes.length - 10));
-    assert.throws(() => GraphIndex.load(file), new RegExp(`vector index: ${escape(file)} is truncated or damaged`));
+    assert.throws(
+      () => GraphIndex.load(file),
+      new RegExp(`vector index: ${escapeRegExp(file)} is truncated or damaged`),
+    );
     fs.writeFileSync(file, bytes.subarray(0, 20));
     assert.throws(() => loadVectorIndex(file), /graph\.vectors is not an HNSW graph index file/);
 
@@ -198,9 +217,8 @@ describe('engine/vector/graphIndex (the built-in HNSW over the int8 store)', fun
     assert.throws(() => loadVectorIndex(file), /graph\.vectors has format 99, expected 1/);
     assert.throws(() => GraphIndex.load(path.join(dir, 'missing.vectors')), /cannot read .*missing\.vectors/);
   });
-
 });
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

@@ -4,14 +4,24 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ExactIndex } from '../../../../server/src/engine/vector/exactIndex';
 import { HnswIndex, loadHnswlib } from '../../../../server/src/engine/vector/hnswIndex';
-import { loadVectorIndex, loadVectorIndexAsync, type VectorIndex } from '../../../../server/src/engine/vector/vectorIndex';
+import {
+  loadVectorIndex,
+  loadVectorIndexAsync,
+  type VectorIndex,
+} from '../../../../server/src/engine/vector/vectorIndex';
 import { clusteredVectors } from './syntheticVectors';
 
 const DIM = 64;
 const COUNT = 3000;
 const K = 10;
 
-function recallAt(k: number, approx: VectorIndex, exact: ExactIndex, queries: Float32Array[], filter?: (l: number) => boolean): number {
+function recallAt(
+  k: number,
+  approx: VectorIndex,
+  exact: ExactIndex,
+  queries: Float32Array[],
+  filter?: (l: number) => boolean,
+): number {
   let found = 0;
   for (const q of queries) {
     const truth = new Set(exact.search(q, k, filter).map((h) => h.label));
@@ -55,7 +65,7 @@ describe('engine/vector/hnswIndex', function () {
     assert.ok(recall < 0.9, `recall@10 with ef=10 was ${recall}`);
   });
 
-  it('scores are cosines, equal to the exact scan\'s for the same labels within int8 rounding', () => {
+  it("scores are cosines, equal to the exact scan's for the same labels within int8 rounding", () => {
     const q = queries[0];
     // The exact scan and `similarity` read the int8 store; hnswlib scores its float32 copy.
     const truth = new Map(exact.search(q, K).map((h) => [h.label, h.score]));
@@ -111,7 +121,9 @@ describe('engine/vector/hnswIndex', function () {
     // hnswlib's own file and the int8 store beside it; no temporary file left.
     assert.deepEqual(fs.readdirSync(dir).sort(), ['index.hnsw', 'index.hnsw.int8']);
     const back = loadVectorIndex(file, { backend: 'hnswlib' });
-    for (const q of queries.slice(0, 5)) for (let label = 0; label < COUNT; label += 97) assert.equal(back.similarity(label, q), hnsw.similarity(label, q));
+    for (const q of queries.slice(0, 5))
+      for (let label = 0; label < COUNT; label += 97)
+        assert.equal(back.similarity(label, q), hnsw.similarity(label, q));
     assert.equal(back.kind, 'hnswlib');
     assert.equal(back.size, hnsw.size);
     assert.equal((back as HnswIndex).deletedCount, hnsw.deletedCount);
@@ -130,7 +142,8 @@ describe('engine/vector/hnswIndex', function () {
     assert.equal(back.kind, 'hnswlib');
     assert.equal(back.size, hnsw.size);
     for (const q of queries.slice(0, 10)) assert.deepEqual(back.search(q, K), hnsw.search(q, K));
-    for (let label = 0; label < COUNT; label += 101) assert.equal(back.similarity(label, queries[3]), hnsw.similarity(label, queries[3]));
+    for (let label = 0; label < COUNT; label += 101)
+      assert.equal(back.similarity(label, queries[3]), hnsw.similarity(label, queries[3]));
     await assert.rejects(loadVectorIndexAsync(path.join(dir, 'none.hnsw')), /cannot read .*none\.hnsw/);
   });
 
@@ -142,11 +155,17 @@ describe('engine/vector/hnswIndex', function () {
     small.save(other);
     const store = fs.readFileSync(`${file}.int8`);
     fs.copyFileSync(`${other}.int8`, `${file}.int8`);
-    assert.throws(() => loadVectorIndex(file, { backend: 'hnswlib' }), /index\.hnsw does not match .*index\.hnsw\.int8/);
+    assert.throws(
+      () => loadVectorIndex(file, { backend: 'hnswlib' }),
+      /index\.hnsw does not match .*index\.hnsw\.int8/,
+    );
     fs.writeFileSync(`${file}.int8`, store.subarray(0, store.length - 10));
     assert.throws(() => loadVectorIndex(file, { backend: 'hnswlib' }), /index\.hnsw\.int8 is truncated or damaged/);
     fs.rmSync(`${file}.int8`);
-    assert.throws(() => loadVectorIndex(file, { backend: 'hnswlib' }), /has no readable store file .*index\.hnsw\.int8/);
+    assert.throws(
+      () => loadVectorIndex(file, { backend: 'hnswlib' }),
+      /has no readable store file .*index\.hnsw\.int8/,
+    );
     // Where the built-in graph is wanted the store file is what it is rebuilt from: the same error.
     assert.throws(() => loadVectorIndex(file), /has no readable store file .*index\.hnsw\.int8/);
   });

@@ -18,9 +18,17 @@ function gaussian(rand: () => number): number {
 }
 
 /** `count` vectors around `clusters` random centres; `spread` is the noise relative to a centre. */
-export function clusteredVectors(count: number, dimension: number, clusters: number, spread: number, seed: number): Float32Array[] {
+export function clusteredVectors(
+  count: number,
+  dimension: number,
+  clusters: number,
+  spread: number,
+  seed: number,
+): Float32Array[] {
   const rand = seededRandom(seed);
-  const centres = Array.from({ length: clusters }, () => Float32Array.from({ length: dimension }, () => gaussian(rand)));
+  const centres = Array.from({ length: clusters }, () =>
+    Float32Array.from({ length: dimension }, () => gaussian(rand)),
+  );
   return Array.from({ length: count }, () => {
     const c = centres[Math.floor(rand() * clusters)];
     return Float32Array.from(c, (x) => x + spread * gaussian(rand));

@@ -23,12 +23,29 @@ describe('engine/vector/vectorIndex', () => {
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   it('uses the built-in HNSW graph by default, hnswlib-node or the exact scan when chosen, and says which', () => {
-    assert.deepEqual(vectorBackendStatus(), { backend: 'hnsw', reason: 'the built-in HNSW graph over the int8 vector store' });
+    assert.deepEqual(vectorBackendStatus(), {
+      backend: 'hnsw',
+      reason: 'the built-in HNSW graph over the int8 vector store',
+    });
     assert.deepEqual(vectorBackendStatus('hnsw'), vectorBackendStatus());
-    assert.deepEqual(vectorBackendStatus('hnswlib'), { backend: 'hnswlib', reason: 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)' });
-    assert.deepEqual(vectorBackendStatus('exact'), { backend: 'exact', reason: 'the exact cosine scan, as configured' });
+    assert.deepEqual(vectorBackendStatus('hnswlib'), {
+      backend: 'hnswlib',
+      reason: 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)',
+    });
+    assert.deepEqual(vectorBackendStatus('exact'), {
+      backend: 'exact',
+      reason: 'the exact cosine scan, as configured',
+    });
     const kinds = (['auto', 'hnsw', 'hnswlib', 'exact'] as const).map((backend) => createVectorIndex(8, { backend }));
-    assert.deepEqual(kinds.map((index) => [index.kind, index.dimension]), [['hnsw', 8], ['hnsw', 8], ['hnswlib', 8], ['exact', 8]]);
+    assert.deepEqual(
+      kinds.map((index) => [index.kind, index.dimension]),
+      [
+        ['hnsw', 8],
+        ['hnsw', 8],
+        ['hnswlib', 8],
+        ['exact', 8],
+      ],
+    );
     assert.ok(kinds[0] instanceof GraphIndex);
   });
 
@@ -36,7 +53,8 @@ describe('engine/vector/vectorIndex', () => {
     const logged: string[] = [];
     const index = createVectorIndex(16, { backend: 'hnswlib', loader: missingAddon, log: (m) => logged.push(m) });
     assert.equal(index.kind, 'hnsw');
-    const reason = "hnswlib configured, but hnswlib-node could not be loaded (Cannot find module './build/Release/addon.node'); using the built-in HNSW graph over the int8 vector store";
+    const reason =
+      "hnswlib configured, but hnswlib-node could not be loaded (Cannot find module './build/Release/addon.node'); using the built-in HNSW graph over the int8 vector store";
     assert.deepEqual(logged, [`vector index: ${reason}`]);
     assert.deepEqual(vectorBackendStatus('hnswlib', missingAddon), { backend: 'hnsw', reason });
     const bogus = (() => ({})) as unknown as HnswLoader;
@@ -53,7 +71,9 @@ describe('engine/vector/vectorIndex', () => {
   it("every backend answers a label's cosine from the same int8 store, within 0.005 of the float cosine", () => {
     const vectors = clusteredVectors(300, 384, 10, 0.3, 5);
     const query = clusteredVectors(1, 384, 10, 0.3, 99)[0];
-    const [graph, hnswlib, exact] = (['hnsw', 'hnswlib', 'exact'] as const).map((backend) => createVectorIndex(384, { backend }));
+    const [graph, hnswlib, exact] = (['hnsw', 'hnswlib', 'exact'] as const).map((backend) =>
+      createVectorIndex(384, { backend }),
+    );
     vectors.forEach((v, label) => {
       for (const index of [graph, hnswlib, exact]) index.add(label, v);
     });
@@ -75,8 +95,16 @@ describe('engine/vector/vectorIndex', () => {
 
   it('loads each kind from disk, and names the problem when it cannot', () => {
     const vectors = clusteredVectors(50, 8, 5, 0.3, 11);
-    const files = { exact: path.join(dir, 'exact.idx'), hnsw: path.join(dir, 'graph.idx'), hnswlib: path.join(dir, 'hnswlib.idx') };
-    const built = { exact: createVectorIndex(8, { backend: 'exact' }), hnsw: createVectorIndex(8), hnswlib: createVectorIndex(8, { backend: 'hnswlib' }) };
+    const files = {
+      exact: path.join(dir, 'exact.idx'),
+      hnsw: path.join(dir, 'graph.idx'),
+      hnswlib: path.join(dir, 'hnswlib.idx'),
+    };
+    const built = {
+      exact: createVectorIndex(8, { backend: 'exact' }),
+      hnsw: createVectorIndex(8),
+      hnswlib: createVectorIndex(8, { backend: 'hnswlib' }),
+    };
     for (const kind of ['exact', 'hnsw', 'hnswlib'] as const) {
       vectors.forEach((v, label) => built[kind].add(label, v));
       built[kind].save(files[kind]);
@@ -111,15 +139,21 @@ describe('engine/vector/vectorIndex', () => {
     exact.remove(7);
     old.save(file);
     type Log = (message: string) => void;
-    for (const read of [(log: Log) => loadVectorIndex(file, { loader: missingAddon, log }), (log: Log) => loadVectorIndexAsync(file, { loader: missingAddon, log })]) {
+    for (const read of [
+      (log: Log) => loadVectorIndex(file, { loader: missingAddon, log }),
+      (log: Log) => loadVectorIndexAsync(file, { loader: missingAddon, log }),
+    ]) {
       const logged: string[] = [];
       const index = await read((m) => logged.push(m));
       assert.equal(index.kind, 'hnsw');
-      assert.deepEqual(logged, [`vector index: ${file} was saved by the hnswlib-node index; building the built-in HNSW graph from its int8 vectors (399), once`]);
+      assert.deepEqual(logged, [
+        `vector index: ${file} was saved by the hnswlib-node index; building the built-in HNSW graph from its int8 vectors (399), once`,
+      ]);
       assert.equal(index.size, 399);
       assert.equal(index.has(7), false);
       // The codes are carried over as they are: the same cosines as the hnswlib index's store.
-      for (const label of [0, 100, 399]) assert.equal(index.similarity(label, vectors[5]), old.similarity(label, vectors[5]));
+      for (const label of [0, 100, 399])
+        assert.equal(index.similarity(label, vectors[5]), old.similarity(label, vectors[5]));
       for (const q of vectors.slice(0, 10)) assert.deepEqual(index.search(q, 10), exact.search(q, 10));
     }
   });
@@ -142,11 +176,17 @@ describe('engine/vector/vectorIndex', () => {
       for (const to of ['exact', 'hnsw', 'hnswlib'] as const) {
         if (from === to) continue;
         const logged: string[] = [];
-        const index = from === 'hnsw' && to === 'exact' ? await loadVectorIndexAsync(saved[from], { backend: to, log: (m) => logged.push(m) }) : loadVectorIndex(saved[from], { backend: to, log: (m) => logged.push(m) });
+        const index =
+          from === 'hnsw' && to === 'exact'
+            ? await loadVectorIndexAsync(saved[from], { backend: to, log: (m) => logged.push(m) })
+            : loadVectorIndex(saved[from], { backend: to, log: (m) => logged.push(m) });
         assert.equal(index.kind, to, `${from} -> ${to}`);
-        assert.deepEqual(logged, [`vector index: ${saved[from]} was saved by the ${names[from]}; building the ${names[to]} from its int8 vectors (299), once`]);
+        assert.deepEqual(logged, [
+          `vector index: ${saved[from]} was saved by the ${names[from]}; building the ${names[to]} from its int8 vectors (299), once`,
+        ]);
         assert.deepEqual([index.size, index.has(9)], [299, false]);
-        for (const label of [0, 150, 299]) assert.deepEqual(index.quantized(label), truth.quantized(label), `${from} -> ${to}: the same codes`);
+        for (const label of [0, 150, 299])
+          assert.deepEqual(index.quantized(label), truth.quantized(label), `${from} -> ${to}: the same codes`);
         if (to !== 'hnswlib') for (const q of queries) assert.deepEqual(index.search(q, 10), truth.search(q, 10));
       }
     }

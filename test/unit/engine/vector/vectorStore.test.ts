@@ -12,11 +12,13 @@ describe('engine/vector/vectorStore (int8 codes with a norm each)', () => {
     vectors.forEach((v, label) => store.append(label, v));
     assert.equal(store.count, 500);
     let worstSelf = 1;
-    for (let slot = 0; slot < store.count; slot++) worstSelf = Math.min(worstSelf, floatCosine(store.vector(slot), vectors[slot]));
+    for (let slot = 0; slot < store.count; slot++)
+      worstSelf = Math.min(worstSelf, floatCosine(store.vector(slot), vectors[slot]));
     assert.ok(worstSelf >= 0.999, `dequantized vs float32: worst cosine ${worstSelf}`);
     let worst = 0;
     for (const q of queries) {
-      for (let slot = 0; slot < store.count; slot++) worst = Math.max(worst, Math.abs(store.similarity(slot, q) - floatCosine(q, vectors[slot])));
+      for (let slot = 0; slot < store.count; slot++)
+        worst = Math.max(worst, Math.abs(store.similarity(slot, q) - floatCosine(q, vectors[slot])));
     }
     assert.ok(worst < 0.005, `int8 vs float32 cosine: worst error ${worst}`);
   });
@@ -30,7 +32,8 @@ describe('engine/vector/vectorStore (int8 codes with a norm each)', () => {
       const tenth = floatTop[9][1];
       // Every float top-10 member is in the int8 top 10 unless its cosine is within 0.01 of the 10th.
       const got = new Set(int8Top.slice(0, 10).map(([i]) => i));
-      for (const [i, c] of floatTop.slice(0, 10)) if (c - tenth > 0.01) assert.ok(got.has(i), `label ${i} (cosine ${c}) left the top 10`);
+      for (const [i, c] of floatTop.slice(0, 10))
+        if (c - tenth > 0.01) assert.ok(got.has(i), `label ${i} (cosine ${c}) left the top 10`);
     }
   });
 
@@ -46,7 +49,11 @@ describe('engine/vector/vectorStore (int8 codes with a norm each)', () => {
     assert.equal(back.liveCount, 39);
     assert.equal(back.live[5], 0);
     assert.equal(back.slotOf.get(39 * 3), 39);
-    for (const q of queries.slice(0, 3)) for (let slot = 0; slot < 40; slot++) assert.equal(back.similarity(slot, q), store.similarity(slot, q));
-    assert.throws(() => Int8VectorStore.deserialize(buf.subarray(0, buf.length - 1), 8, DIM, 'test buffer'), /test buffer is truncated or damaged/);
+    for (const q of queries.slice(0, 3))
+      for (let slot = 0; slot < 40; slot++) assert.equal(back.similarity(slot, q), store.similarity(slot, q));
+    assert.throws(
+      () => Int8VectorStore.deserialize(buf.subarray(0, buf.length - 1), 8, DIM, 'test buffer'),
+      /test buffer is truncated or damaged/,
+    );
   });
 });

@@ -67,7 +67,12 @@ describe('engine/workspace/asOf', () => {
 
   it('explains each failure', async () => {
     const cases: [string, string, string, RegExp][] = [
-      [repo, iso(T1 - 1), 'before-history', /before the repository's history, which starts at 2020-09-13T12:26:40.000Z/],
+      [
+        repo,
+        iso(T1 - 1),
+        'before-history',
+        /before the repository's history, which starts at 2020-09-13T12:26:40.000Z/,
+      ],
       [repo, 'deadbeefdeadbeef', 'unknown-commit', /names no commit/],
       [repo, 'no-such-branch', 'unknown-commit', /"no-such-branch" names no commit/],
       [repo, '--output=/tmp/x', 'invalid', /neither an ISO 8601 date-time/],
@@ -102,7 +107,11 @@ describe('engine/workspace/asOf', () => {
   it('refuses a date-shaped asOf that is no date', async () => {
     for (const asOf of ['2024-13-45', '2024-02-30T25:00']) {
       const result = await resolveAsOf(repo, asOf);
-      assert.deepEqual(result.ok ? result.commit : [result.reason, /not a valid ISO 8601 date-time/.test(result.message)], ['invalid', true], asOf);
+      assert.deepEqual(
+        result.ok ? result.commit : [result.reason, /not a valid ISO 8601 date-time/.test(result.message)],
+        ['invalid', true],
+        asOf,
+      );
     }
   });
 

@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { discoverWorkspace, DiskFileSource, type WorkspaceDiscovery } from '../../../../server/src/engine/workspace/discovery';
+import {
+  discoverWorkspace,
+  DiskFileSource,
+  type WorkspaceDiscovery,
+} from '../../../../server/src/engine/workspace/discovery';
 import { commitAll, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const paths = (d: WorkspaceDiscovery): string[] => d.files.map((f) => f.path);
@@ -18,14 +22,30 @@ describe('engine/workspace/discovery', () => {
     write(root, 'other/.gitignore', '*.yaml\n');
     write(root, '.git/info/exclude', 'excluded.md\n');
     for (const rel of [
-      'README.md', 'local.md', 'secret.md', 'excluded.md', 'catalog-info.yaml', 'build/out.md',
-      'docs/a.md', 'docs/x.draft.md', 'docs/keep.draft.md', 'docs/local.md',
-      'other/catalog-info.yaml', 'other/notes.md', 'src/index.ts',
-    ]) write(root, rel, `# ${rel}\n`);
+      'README.md',
+      'local.md',
+      'secret.md',
+      'excluded.md',
+      'catalog-info.yaml',
+      'build/out.md',
+      'docs/a.md',
+      'docs/x.draft.md',
+      'docs/keep.draft.md',
+      'docs/local.md',
+      'other/catalog-info.yaml',
+      'other/notes.md',
+      'src/index.ts',
+    ])
+      write(root, rel, `# ${rel}\n`);
 
     const found = await discoverWorkspace([{ name: 'repo', absPath: root }]);
     const expected = [
-      'README.md', 'catalog-info.yaml', 'docs/a.md', 'docs/keep.draft.md', 'local.md', 'other/notes.md',
+      'README.md',
+      'catalog-info.yaml',
+      'docs/a.md',
+      'docs/keep.draft.md',
+      'local.md',
+      'other/notes.md',
     ];
     assert.deepEqual(paths(found), expected);
     // The same files git itself considers not ignored (minus non-candidates such as src/index.ts).
@@ -49,9 +69,17 @@ describe('engine/workspace/discovery', () => {
     write(root, 'drafts/x.md', 'draft');
 
     const plain = await discoverWorkspace([{ name: 'r', absPath: root }]);
-    assert.deepEqual(paths(plain), ['AGENTS.md', 'drafts/x.md', 'packages/a/AGENTS.md', 'test/fixtures/AGENTS.md', 'test/fixtures/deep/catalog-info.yaml']);
+    assert.deepEqual(paths(plain), [
+      'AGENTS.md',
+      'drafts/x.md',
+      'packages/a/AGENTS.md',
+      'test/fixtures/AGENTS.md',
+      'test/fixtures/deep/catalog-info.yaml',
+    ]);
 
-    const pruned = await discoverWorkspace([{ name: 'r', absPath: root }], { globs: { ignore: ['**/fixtures/**', 'drafts/*.md'] } });
+    const pruned = await discoverWorkspace([{ name: 'r', absPath: root }], {
+      globs: { ignore: ['**/fixtures/**', 'drafts/*.md'] },
+    });
     assert.deepEqual(paths(pruned), ['AGENTS.md', 'packages/a/AGENTS.md']);
   });
 
@@ -64,7 +92,11 @@ describe('engine/workspace/discovery', () => {
 
     const capped = await discoverWorkspace([{ name: 'r', absPath: root }], { maxFileSize: 100 });
     assert.deepEqual(paths(capped), ['docs/exact.md']);
-    assert.deepEqual(problems(capped), ['info workspace.too-large docs/huge.md', 'info workspace.too-large docs/max.md', 'info workspace.too-large docs/over.md']);
+    assert.deepEqual(problems(capped), [
+      'info workspace.too-large docs/huge.md',
+      'info workspace.too-large docs/max.md',
+      'info workspace.too-large docs/over.md',
+    ]);
 
     const byDefault = await discoverWorkspace([{ name: 'r', absPath: root }]);
     assert.deepEqual(paths(byDefault), ['docs/exact.md', 'docs/max.md', 'docs/over.md']);
@@ -99,7 +131,10 @@ describe('engine/workspace/discovery', () => {
     // `shared` leads out of the workspace: not followed, and said.
     assert.deepEqual(paths(found), ['AGENTS.md', 'CLAUDE.md', 'docs/guide.md']);
     assert.deepEqual(found.files.find((f) => f.path === 'CLAUDE.md')!.roles, ['claudeMd', 'markdown']);
-    assert.deepEqual(problems(found), ['info workspace.broken-symlink docs/broken.md', 'warning workspace.symlink-outside shared']);
+    assert.deepEqual(problems(found), [
+      'info workspace.broken-symlink docs/broken.md',
+      'warning workspace.symlink-outside shared',
+    ]);
   });
 
   it('prefixes paths with the folder name only in a multi-root workspace', async () => {
@@ -109,10 +144,25 @@ describe('engine/workspace/discovery', () => {
     write(web, '.github/copilot-instructions.md', 'be nice');
     write(web, 'src/app.ts', 'code');
 
-    const multi = await discoverWorkspace([{ name: 'api', absPath: api }, { name: 'web', absPath: web }]);
+    const multi = await discoverWorkspace([
+      { name: 'api', absPath: api },
+      { name: 'web', absPath: web },
+    ]);
     assert.deepEqual(paths(multi), ['api/overview.md', 'web/.github/copilot-instructions.md']);
-    assert.deepEqual(multi.files.map((f) => [f.folder, f.root]), [['api', 'api'], ['web', 'web']]);
-    assert.deepEqual(multi.roots.map((r) => [r.root, r.folder, r.absRoot]), [['api', 'api', api], ['web', 'web', web]]);
+    assert.deepEqual(
+      multi.files.map((f) => [f.folder, f.root]),
+      [
+        ['api', 'api'],
+        ['web', 'web'],
+      ],
+    );
+    assert.deepEqual(
+      multi.roots.map((r) => [r.root, r.folder, r.absRoot]),
+      [
+        ['api', 'api', api],
+        ['web', 'web', web],
+      ],
+    );
 
     const single = await discoverWorkspace([{ name: 'web', absPath: web }]);
     assert.deepEqual(paths(single), ['.github/copilot-instructions.md']);
@@ -189,15 +239,25 @@ describe('engine/workspace/discovery', () => {
     write(root, 'epics/2024/checkout.md', '# Checkout');
     write(root, 'billing.epic.md', '# Billing');
     const found = await discoverWorkspace([{ name: 'plain', absPath: root }]);
-    assert.deepEqual(found.roots, [{ root: '', folder: 'plain', absRoot: root, reasons: ['folder'], git: false, gitAbsRoot: null }]);
-    assert.deepEqual(found.files.map((f) => [f.path, f.roles.join(',')]), [
-      ['billing.epic.md', 'epics,markdown'],
-      ['epics/2024/checkout.md', 'epics,markdown'],
+    assert.deepEqual(found.roots, [
+      { root: '', folder: 'plain', absRoot: root, reasons: ['folder'], git: false, gitAbsRoot: null },
     ]);
+    assert.deepEqual(
+      found.files.map((f) => [f.path, f.roles.join(',')]),
+      [
+        ['billing.epic.md', 'epics,markdown'],
+        ['epics/2024/checkout.md', 'epics,markdown'],
+      ],
+    );
     const stat = fs.statSync(path.join(root, 'billing.epic.md'));
     assert.deepEqual(found.files[0], {
-      path: 'billing.epic.md', absPath: path.join(root, 'billing.epic.md'), folder: 'plain',
-      size: 9, mtimeMs: stat.mtimeMs, root: '', roles: ['epics', 'markdown'],
+      path: 'billing.epic.md',
+      absPath: path.join(root, 'billing.epic.md'),
+      folder: 'plain',
+      size: 9,
+      mtimeMs: stat.mtimeMs,
+      root: '',
+      roles: ['epics', 'markdown'],
     });
   });
 
@@ -211,7 +271,10 @@ describe('engine/workspace/discovery', () => {
     const folder = path.join(repo, 'services', 'billing');
     const found = await discoverWorkspace([{ name: 'billing', absPath: folder }]);
     assert.deepEqual(paths(found), ['overview.md']);
-    assert.deepEqual(found.roots.map((r) => [r.root, r.reasons.join(','), r.git, r.gitAbsRoot]), [['', 'folder', true, folder]]);
+    assert.deepEqual(
+      found.roots.map((r) => [r.root, r.reasons.join(','), r.git, r.gitAbsRoot]),
+      [['', 'folder', true, folder]],
+    );
   });
 
   it('reports an unreadable directory or folder as a Problem instead of throwing', async function () {
@@ -219,7 +282,10 @@ describe('engine/workspace/discovery', () => {
     const gone = await discoverWorkspace([{ name: 'gone', absPath: missing }]);
     // A single-root workspace's folder is the path ''.
     assert.deepEqual(problems(gone), ['warning workspace.unreadable-folder ']);
-    assert.deepEqual(gone.roots.map((r) => r.root), ['']);
+    assert.deepEqual(
+      gone.roots.map((r) => r.root),
+      [''],
+    );
 
     const root = tempDir('locked');
     write(root, 'AGENTS.md', 'ok');
@@ -227,7 +293,8 @@ describe('engine/workspace/discovery', () => {
     fs.chmodSync(root, 0o755);
     fs.chmodSync(path.join(root, 'locked'), 0o000);
     try {
-      const result = process.getuid?.() === 0 ? discoverAsNobody(root) : await discoverWorkspace([{ name: 'r', absPath: root }]);
+      const result =
+        process.getuid?.() === 0 ? discoverAsNobody(root) : await discoverWorkspace([{ name: 'r', absPath: root }]);
       assert.deepEqual(paths(result), ['AGENTS.md']);
       assert.deepEqual(problems(result), ['warning workspace.unreadable-dir locked']);
     } finally {
@@ -262,7 +329,9 @@ describe('engine/workspace/discovery', () => {
     assert.deepEqual(paths(await discoverWorkspace(folders, { known })), ['a.md', 'c.md']);
     assert.deepEqual(paths(await discoverWorkspace(folders)), ['c.md']);
     // A known file at another absolute path (another folder layout) is checked in full too.
-    const moved = await discoverWorkspace(folders, { known: (p) => (byPath.has(p) ? { ...byPath.get(p)!, absPath: '/elsewhere' } : undefined) });
+    const moved = await discoverWorkspace(folders, {
+      known: (p) => (byPath.has(p) ? { ...byPath.get(p)!, absPath: '/elsewhere' } : undefined),
+    });
     assert.deepEqual(moved, await discoverWorkspace(folders));
   });
 
@@ -279,7 +348,10 @@ describe('engine/workspace/discovery', () => {
     fs.rmSync(path.join(root, 'CLAUDE.md'));
     assert.equal(await source.readText('CLAUDE.md'), null);
     assert.equal(await source.readText('nope.md'), null);
-    assert.deepEqual(source.problems.map((p) => `${p.code} ${p.path}`), ['workspace.read-failed CLAUDE.md', 'workspace.not-listed nope.md']);
+    assert.deepEqual(
+      source.problems.map((p) => `${p.code} ${p.path}`),
+      ['workspace.read-failed CLAUDE.md', 'workspace.not-listed nope.md'],
+    );
   });
 });
 

@@ -1,5 +1,10 @@
 import assert from 'node:assert/strict';
-import { filesUnder, MemoryFileSource, sortedUnder, type FileSource } from '../../../../server/src/engine/workspace/fileSource';
+import {
+  filesUnder,
+  MemoryFileSource,
+  sortedUnder,
+  type FileSource,
+} from '../../../../server/src/engine/workspace/fileSource';
 
 const PATHS = [
   'a.md',
@@ -22,10 +27,27 @@ describe('workspace/fileSource: files under a directory', () => {
   const sorted = [...PATHS].sort();
 
   it('finds exactly the files inside a directory by binary search, in list order', () => {
-    for (const dir of ['', 'docs', 'docs/guide', 'docs/guide/deep', 'docs-old', 'docs0', 'services', 'services/api/docs', 'nothing', 'docs/index.md', 'a']) {
+    for (const dir of [
+      '',
+      'docs',
+      'docs/guide',
+      'docs/guide/deep',
+      'docs-old',
+      'docs0',
+      'services',
+      'services/api/docs',
+      'nothing',
+      'docs/index.md',
+      'a',
+    ]) {
       assert.deepEqual(sortedUnder(sorted, dir), byFilter(sorted, dir), `dir '${dir}'`);
     }
-    assert.deepEqual(sortedUnder(sorted, 'docs'), ['docs/guide/deep/x.md', 'docs/guide/y.md', 'docs/index.md', 'docs/\u00e9t\u00e9.md']);
+    assert.deepEqual(sortedUnder(sorted, 'docs'), [
+      'docs/guide/deep/x.md',
+      'docs/guide/y.md',
+      'docs/index.md',
+      'docs/\u00e9t\u00e9.md',
+    ]);
     assert.deepEqual(sortedUnder([], 'docs'), []);
   });
 

@@ -138,10 +138,19 @@ describe('engine/workspace/git', () => {
     const runner = countingRunner();
     const dirty = await dirtyPaths(repo, { runner, prefix: '' });
     assert.deepEqual([...dirty].sort(), [
-      'added.md', 'deleted.md', 'modified.md', 'moved.md', 'new-dir/deep/untracked.md', 'renamed.md', 'staged-edit.md',
+      'added.md',
+      'deleted.md',
+      'modified.md',
+      'moved.md',
+      'new-dir/deep/untracked.md',
+      'renamed.md',
+      'staged-edit.md',
     ]);
     // `config` lists the filter drivers that status must not run (driverOverrides).
-    assert.deepEqual(runner.calls.map((c) => c[0]), ['config', 'status']);
+    assert.deepEqual(
+      runner.calls.map((c) => c[0]),
+      ['config', 'status'],
+    );
   });
 
   it('limits history and status to a subdirectory and makes paths relative to it', async () => {
@@ -173,7 +182,10 @@ describe('engine/workspace/git', () => {
     write(beta, 'CLAUDE.md', 'untracked');
     const plain = tempDir('facts-plain');
     write(plain, 'AGENTS.md', 'no git here');
-    const folders = [{ name: 'ws', absPath: ws }, { name: 'plain', absPath: plain }];
+    const folders = [
+      { name: 'ws', absPath: ws },
+      { name: 'plain', absPath: plain },
+    ];
 
     const found = await discoverWorkspace(folders);
     const facts = await loadGitFacts(found.roots);
@@ -200,7 +212,11 @@ describe('engine/workspace/git', () => {
     const runner = countingRunner();
     assert.deepEqual(await workTreeState(repo, { runner }), { prefix: '', shallow: false, head: null });
     const head = commitAll(repo, 'first', T1);
-    assert.deepEqual(await workTreeState(path.join(repo, 'sub', 'dir'), { runner }), { prefix: 'sub/dir/', shallow: false, head });
+    assert.deepEqual(await workTreeState(path.join(repo, 'sub', 'dir'), { runner }), {
+      prefix: 'sub/dir/',
+      shallow: false,
+      head,
+    });
     assert.equal(await workTreeState(tempDir('not-a-repo'), { runner }), null);
     assert.equal(runner.calls.length, 3);
   });
@@ -209,13 +225,25 @@ describe('engine/workspace/git', () => {
     const repo = initRepo(tempDir('three'));
     write(repo, 'a.md', 'a');
     let runner = countingRunner();
-    assert.deepEqual(await loadRepoGitFacts(repo, { runner }), { absRoot: repo, git: true, head: null, lastCommitTimes: new Map(), dirty: new Set(['a.md']) });
+    assert.deepEqual(await loadRepoGitFacts(repo, { runner }), {
+      absRoot: repo,
+      git: true,
+      head: null,
+      lastCommitTimes: new Map(),
+      dirty: new Set(['a.md']),
+    });
     assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['config', 'rev-parse', 'status']);
     const head = commitAll(repo, 'first', T1);
     write(repo, 'b.md', 'b');
     runner = countingRunner();
     const facts = await loadRepoGitFacts(repo, { runner });
-    assert.deepEqual(facts, { absRoot: repo, git: true, head, lastCommitTimes: new Map([['a.md', T1 * 1000]]), dirty: new Set(['b.md']) });
+    assert.deepEqual(facts, {
+      absRoot: repo,
+      git: true,
+      head,
+      lastCommitTimes: new Map([['a.md', T1 * 1000]]),
+      dirty: new Set(['b.md']),
+    });
     assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['config', 'log', 'rev-parse', 'status']);
   });
 
@@ -226,7 +254,11 @@ describe('engine/workspace/git', () => {
     write(outer, 'AGENTS.md', 'outer rules');
     write(outer, 'apps/web/overview.md', 'web');
     // An exported repository (catalog + overview, no .git) inside the outer work tree.
-    write(outer, 'exported/catalog-info.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: exported\n');
+    write(
+      outer,
+      'exported/catalog-info.yaml',
+      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: exported\n',
+    );
     write(outer, 'exported/overview.md', 'exported');
     write(outer, '.gitignore', 'clones/\n');
     commitAll(outer, 'outer', T1);
@@ -239,15 +271,24 @@ describe('engine/workspace/git', () => {
     write(plain, 'AGENTS.md', 'no git');
     // A second folder opened inside the first repository's work tree.
     const nested = path.join(ws, 'apps', 'web');
-    const folders = [{ name: 'ws', absPath: ws }, { name: 'plain', absPath: plain }, { name: 'web', absPath: nested }];
+    const folders = [
+      { name: 'ws', absPath: ws },
+      { name: 'plain', absPath: plain },
+      { name: 'web', absPath: nested },
+    ];
 
     const found = await discoverWorkspace(folders);
     const facts = await loadGitFacts(found.roots);
     assert.deepEqual(facts.problems, []);
     const lookup = new CommitInfoLookup(found.roots, facts.repos);
     assert.ok(found.files.length >= 8, `files: ${found.files.map((f) => f.path).join(', ')}`);
-    for (const file of found.files) assert.deepEqual(lookup.get(file.path), fileCommitInfo(file.path, folders, facts.repos), file.path);
-    assert.deepEqual(lookup.get('ws/clones/inner/epics/two.md'), { commit: git(inner, ['rev-parse', 'HEAD']).trim(), dirty: true, lastCommitTime: null });
+    for (const file of found.files)
+      assert.deepEqual(lookup.get(file.path), fileCommitInfo(file.path, folders, facts.repos), file.path);
+    assert.deepEqual(lookup.get('ws/clones/inner/epics/two.md'), {
+      commit: git(inner, ['rev-parse', 'HEAD']).trim(),
+      dirty: true,
+      lastCommitTime: null,
+    });
     assert.deepEqual(lookup.get('ws/exported/overview.md').lastCommitTime, T1 * 1000);
     assert.deepEqual(lookup.get('plain/AGENTS.md'), { commit: null, dirty: false, lastCommitTime: null });
     assert.deepEqual(lookup.get('elsewhere/x.md'), fileCommitInfo('elsewhere/x.md', folders, facts.repos));
@@ -263,8 +304,15 @@ describe('engine/workspace/git', () => {
     const folders = [{ name: 'r', absPath: repo }];
     const found = await discoverWorkspace(folders);
     const facts = await loadGitFacts(found.roots, { runner });
-    assert.deepEqual(facts.problems.map((p) => `${p.severity} ${p.code} ${p.path}`), ['warning git.unavailable ']);
+    assert.deepEqual(
+      facts.problems.map((p) => `${p.severity} ${p.code} ${p.path}`),
+      ['warning git.unavailable '],
+    );
     assert.match(facts.problems[0].message, /git is not available/);
-    assert.deepEqual(fileCommitInfo('AGENTS.md', folders, facts.repos), { commit: null, dirty: false, lastCommitTime: null });
+    assert.deepEqual(fileCommitInfo('AGENTS.md', folders, facts.repos), {
+      commit: null,
+      dirty: false,
+      lastCommitTime: null,
+    });
   });
 });

@@ -7,7 +7,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { execFileGitRunner, GitUnavailableError, HelperGitRunner, type GitRunner } from '../../../../server/src/engine/workspace/git';
+import {
+  execFileGitRunner,
+  GitUnavailableError,
+  HelperGitRunner,
+  type GitRunner,
+} from '../../../../server/src/engine/workspace/git';
 import { commitAll, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const T1 = 1_600_000_000;
@@ -43,7 +48,10 @@ describe('engine/workspace/gitHelper', () => {
     try {
       const expected = await answers(execFileGitRunner(), dir);
       assert.deepEqual(await answers(helper, dir), expected);
-      assert.deepEqual(expected.map((r) => r.code), [0, 0, 0, 1, 1]);
+      assert.deepEqual(
+        expected.map((r) => r.code),
+        [0, 0, 0, 1, 1],
+      );
       assert.match(expected[1].stdout, /caf\u00e9 notes\.md/);
       assert.match(expected[4].stderr, /no-such-command/);
       // Many calls in flight share the one helper.
@@ -60,10 +68,16 @@ describe('engine/workspace/gitHelper', () => {
     const dir = repo();
     const helper = new HelperGitRunner({ gitPath: path.join(tempDir('bin'), 'no-such-git') });
     try {
-      await assert.rejects(helper.run(['status'], dir), (error) => error instanceof GitUnavailableError && /git is not available/.test(error.message));
+      await assert.rejects(
+        helper.run(['status'], dir),
+        (error) => error instanceof GitUnavailableError && /git is not available/.test(error.message),
+      );
       const plain = new HelperGitRunner();
       try {
-        await assert.rejects(plain.run(['status'], path.join(dir, 'missing-dir')), /git cannot run in .*missing-dir: no such directory/);
+        await assert.rejects(
+          plain.run(['status'], path.join(dir, 'missing-dir')),
+          /git cannot run in .*missing-dir: no such directory/,
+        );
       } finally {
         plain.dispose();
       }
@@ -121,7 +135,10 @@ describe('engine/workspace/gitHelper', () => {
     const script = `
       const { HelperGitRunner } = require(${JSON.stringify(path.resolve(__dirname, '../../../../server/src/engine/workspace/gitHelper.ts'))});
       new HelperGitRunner().run(['rev-parse', '--is-inside-work-tree'], ${JSON.stringify(dir)}).then((r) => process.stdout.write(r.stdout));`;
-    const child = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], { encoding: 'utf8', timeout: 20_000 });
+    const child = spawnSync(process.execPath, ['--require', require.resolve('tsx/cjs'), '-e', script], {
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
     assert.equal(child.error, undefined, 'the script exited within 20 s');
     assert.equal(child.status, 0, child.stderr);
     assert.equal(child.stdout, 'true\n');

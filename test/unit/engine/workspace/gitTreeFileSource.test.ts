@@ -42,14 +42,20 @@ describe('engine/workspace/gitTreeFileSource', () => {
 
     const atOld = await open(folders, [{ absRoot: repo, commit: old }], { maxFileSize: 200 });
     assert.deepEqual(atOld.list(), ['AGENTS.md', 'catalog-info.yaml', 'docs/logo.md']);
-    assert.deepEqual(atOld.problems.map((p) => `${p.severity} ${p.code} ${p.path}`), ['info workspace.too-large docs/big.md']);
+    assert.deepEqual(
+      atOld.problems.map((p) => `${p.severity} ${p.code} ${p.path}`),
+      ['info workspace.too-large docs/big.md'],
+    );
     assert.equal(atOld.has('overview.md'), false);
     assert.deepEqual(atOld.entry('AGENTS.md')?.roles, ['agentsMd', 'markdown']);
     assert.equal(await atOld.readText('AGENTS.md'), '# Rules v1\n');
     assert.equal(await atOld.readText('catalog-info.yaml'), 'kind: Component\nmetadata:\n  name: old\n');
     assert.equal(await atOld.readText('docs/logo.md'), null);
     assert.equal(await atOld.readText('overview.md'), null);
-    assert.deepEqual(atOld.problems.slice(1).map((p) => `${p.code} ${p.path}`), ['workspace.binary docs/logo.md', 'workspace.not-listed overview.md']);
+    assert.deepEqual(
+      atOld.problems.slice(1).map((p) => `${p.code} ${p.path}`),
+      ['workspace.binary docs/logo.md', 'workspace.not-listed overview.md'],
+    );
     assert.equal(atOld.readerCount, 1);
 
     const atHead = await open(folders, [{ absRoot: repo, commit: 'HEAD' }]);
@@ -64,7 +70,8 @@ describe('engine/workspace/gitTreeFileSource', () => {
     const ws = tempDir('tree-multi');
     const alpha = initRepo(path.join(ws, 'repos', 'alpha'));
     const beta = initRepo(path.join(ws, 'beta'));
-    for (let i = 0; i < 40; i++) write(alpha, `.context/pages/page-${String(i).padStart(2, '0')}.md`, `alpha page ${i}\n`.repeat(i * 50 + 1));
+    for (let i = 0; i < 40; i++)
+      write(alpha, `.context/pages/page-${String(i).padStart(2, '0')}.md`, `alpha page ${i}\n`.repeat(i * 50 + 1));
     write(alpha, 'services/pay/catalog-info.yaml', 'kind: Component');
     write(alpha, 'services/pay/overview.md', '# Pay');
     write(alpha, 'services/ship/overview.md', '# Not a root: no catalog file');
@@ -72,17 +79,26 @@ describe('engine/workspace/gitTreeFileSource', () => {
     write(beta, 'AGENTS.md', 'beta rules');
     const betaHead = commitAll(beta, 'beta', T2);
     const other = tempDir('tree-other');
-    const folders = [{ name: 'ws', absPath: ws }, { name: 'other', absPath: other }];
+    const folders = [
+      { name: 'ws', absPath: ws },
+      { name: 'other', absPath: other },
+    ];
 
-    const source = await open(folders, [{ absRoot: alpha, commit: alphaHead }, { absRoot: beta, commit: betaHead }]);
+    const source = await open(folders, [
+      { absRoot: alpha, commit: alphaHead },
+      { absRoot: beta, commit: betaHead },
+    ]);
     const pages = source.list().filter((p) => p.includes('/pages/'));
     assert.equal(pages.length, 40);
-    assert.deepEqual(source.list().filter((p) => !p.includes('/pages/')), [
-      'ws/beta/AGENTS.md',
-      'ws/repos/alpha/services/pay/catalog-info.yaml',
-      'ws/repos/alpha/services/pay/overview.md',
-      'ws/repos/alpha/services/ship/overview.md',
-    ]);
+    assert.deepEqual(
+      source.list().filter((p) => !p.includes('/pages/')),
+      [
+        'ws/beta/AGENTS.md',
+        'ws/repos/alpha/services/pay/catalog-info.yaml',
+        'ws/repos/alpha/services/pay/overview.md',
+        'ws/repos/alpha/services/ship/overview.md',
+      ],
+    );
     assert.deepEqual(source.entry('ws/repos/alpha/services/pay/overview.md')?.roles, ['overview', 'markdown']);
     assert.deepEqual(source.entry('ws/repos/alpha/services/ship/overview.md')?.roles, ['markdown']);
 
@@ -105,9 +121,16 @@ describe('engine/workspace/gitTreeFileSource', () => {
     const head = commitAll(good, 'good', T1);
     const empty = initRepo(path.join(ws, 'empty'));
     const folders = [{ name: 'ws', absPath: ws }];
-    const source = await open(folders, [{ absRoot: good, commit: head }, { absRoot: empty, commit: 'HEAD' }, { absRoot: good, commit: '--output=x' }]);
+    const source = await open(folders, [
+      { absRoot: good, commit: head },
+      { absRoot: empty, commit: 'HEAD' },
+      { absRoot: good, commit: '--output=x' },
+    ]);
     assert.deepEqual(source.list(), ['good/AGENTS.md']);
-    assert.deepEqual(source.problems.map((p) => `${p.code} ${p.path}`), ['git.tree-failed empty', 'git.tree-failed good']);
+    assert.deepEqual(
+      source.problems.map((p) => `${p.code} ${p.path}`),
+      ['git.tree-failed empty', 'git.tree-failed good'],
+    );
     assert.equal(await source.readText('good/AGENTS.md'), 'good');
   });
 });

@@ -6,7 +6,13 @@
 import * as assert from 'node:assert/strict';
 import picomatch from 'picomatch';
 import { checkSetting, MAX_SETTING_GLOB_LENGTH } from '../../../../shared/settings';
-import { compileGlob, compileGlobs, globProblem, isGlobPattern, MAX_GLOB_LENGTH } from '../../../../server/src/engine/workspace/globMatch';
+import {
+  compileGlob,
+  compileGlobs,
+  globProblem,
+  isGlobPattern,
+  MAX_GLOB_LENGTH,
+} from '../../../../server/src/engine/workspace/globMatch';
 
 /** A small deterministic generator (the same cases on every run). */
 function generator(seed: number) {
@@ -18,7 +24,33 @@ function generator(seed: number) {
   return { next, pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] };
 }
 
-const ATOMS = ['a', 'b', 'A', '.', 'ab', '.a', '*', '?', '\\*', '[ab]', '[a-b]', '[A-b]', '[[:alpha:]]', '[[:upper:]]', '{a,b}', '{a,.b}', '{a,b/c}', 'x{,a}', '{a..c}', '{1..3}', '(a|b)', '@(a|b)', '+(a|b)', '*(a|ab)', '?(a|b)'];
+const ATOMS = [
+  'a',
+  'b',
+  'A',
+  '.',
+  'ab',
+  '.a',
+  '*',
+  '?',
+  '\\*',
+  '[ab]',
+  '[a-b]',
+  '[A-b]',
+  '[[:alpha:]]',
+  '[[:upper:]]',
+  '{a,b}',
+  '{a,.b}',
+  '{a,b/c}',
+  'x{,a}',
+  '{a..c}',
+  '{1..3}',
+  '(a|b)',
+  '@(a|b)',
+  '+(a|b)',
+  '*(a|ab)',
+  '?(a|b)',
+];
 const NAME_CHARS = ['a', 'a', 'b', 'c', '.', 'A', '*', '1', '2'];
 
 describe('engine/workspace/globMatch', () => {
@@ -62,7 +94,10 @@ describe('engine/workspace/globMatch', () => {
         const ours = compileGlob(pattern, options);
         for (const p of paths) {
           compared++;
-          if (theirs(p) !== ours(p)) differences.push(`${JSON.stringify(pattern)} ${JSON.stringify(options)} ${JSON.stringify(p)}: picomatch ${theirs(p)}`);
+          if (theirs(p) !== ours(p))
+            differences.push(
+              `${JSON.stringify(pattern)} ${JSON.stringify(options)} ${JSON.stringify(p)}: picomatch ${theirs(p)}`,
+            );
         }
       }
     }
@@ -96,7 +131,8 @@ describe('engine/workspace/globMatch', () => {
       ['[^a]x', '.x', true, { dot: true }],
       ['[a/b]x', 'a/bx', false],
     ];
-    for (const [glob, path, expected, options] of cases) assert.equal(compileGlob(glob, options)(path), expected, `${glob} ${path}`);
+    for (const [glob, path, expected, options] of cases)
+      assert.equal(compileGlob(glob, options)(path), expected, `${glob} ${path}`);
     assert.equal(compileGlobs(['*.md', '!docs/**'])('docs/a.txt'), false);
     assert.equal(compileGlobs(['*.md', '!docs/**'])('src/a.txt'), true);
     assert.equal(compileGlobs([])('a'), false);
@@ -116,7 +152,10 @@ describe('engine/workspace/globMatch', () => {
 
   it('says which globs it cannot use, and a glob past the length cap matches nothing', () => {
     assert.equal(globProblem('**/*.md'), undefined);
-    assert.equal(globProblem('x'.repeat(MAX_GLOB_LENGTH + 1)), `a glob may be at most ${MAX_GLOB_LENGTH} characters long (this one has ${MAX_GLOB_LENGTH + 1})`);
+    assert.equal(
+      globProblem('x'.repeat(MAX_GLOB_LENGTH + 1)),
+      `a glob may be at most ${MAX_GLOB_LENGTH} characters long (this one has ${MAX_GLOB_LENGTH + 1})`,
+    );
     assert.match(globProblem('*.!(md)')!, /^"!\(\.\.\.\)" inside a glob is not supported/);
     assert.equal(globProblem('!docs/**'), undefined);
     assert.equal(compileGlob(`${'*'.repeat(MAX_GLOB_LENGTH)}x`)('ax'), false);
@@ -124,10 +163,14 @@ describe('engine/workspace/globMatch', () => {
     assert.equal(MAX_SETTING_GLOB_LENGTH, MAX_GLOB_LENGTH);
     const spec = { key: 'sources.ignore', type: 'globs', description: '' } as const;
     assert.deepEqual(checkSetting(spec, ['*.!(md)']), { ok: false, error: `"*.!(md)": ${globProblem('*.!(md)')}` });
-    assert.deepEqual(checkSetting(spec, ['x'.repeat(MAX_GLOB_LENGTH + 1)]), { ok: false, error: `"${'x'.repeat(57)}...": ${globProblem('x'.repeat(MAX_GLOB_LENGTH + 1))}` });
+    assert.deepEqual(checkSetting(spec, ['x'.repeat(MAX_GLOB_LENGTH + 1)]), {
+      ok: false,
+      error: `"${'x'.repeat(57)}...": ${globProblem('x'.repeat(MAX_GLOB_LENGTH + 1))}`,
+    });
     assert.deepEqual(checkSetting(spec, [' **/*.md ', '']), { ok: true, value: ['**/*.md'] });
     assert.equal(isGlobPattern('docs/a.yaml'), false);
     assert.equal(isGlobPattern('docs/\\*.yaml'), false);
-    for (const glob of ['docs/*.yaml', 'a?.yaml', '{a,b}.yaml', '[ab].yaml', '@(a|b).yaml']) assert.equal(isGlobPattern(glob), true, glob);
+    for (const glob of ['docs/*.yaml', 'a?.yaml', '{a,b}.yaml', '[ab].yaml', '@(a|b).yaml'])
+      assert.equal(isGlobPattern(glob), true, glob);
   });
 });

@@ -35,7 +35,9 @@ describe('engine/workspace/paths', () => {
 
   it('maps workspace paths back, matching the longest folder name', () => {
     assert.deepEqual(fromWorkspacePath(single, 'docs/a.md'), {
-      folder: single[0], relInFolder: 'docs/a.md', absPath: path.join(root, 'app', 'docs', 'a.md'),
+      folder: single[0],
+      relInFolder: 'docs/a.md',
+      absPath: path.join(root, 'app', 'docs', 'a.md'),
     });
     assert.equal(fromWorkspacePath(multi, 'app/docs/guide.md')?.absPath, path.join(root, 'docs-folder', 'guide.md'));
     assert.equal(fromWorkspacePath(multi, 'app/README.md')?.absPath, path.join(root, 'app', 'README.md'));

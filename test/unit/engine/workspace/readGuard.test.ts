@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { decodeText, firstInvalidUtf8, readGuardedBytes, readGuardedBytesSync, WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
+import {
+  decodeText,
+  firstInvalidUtf8,
+  readGuardedBytes,
+  readGuardedBytesSync,
+  WorkspaceReader,
+} from '../../../../server/src/engine/workspace/readGuard';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 describe('engine/workspace/readGuard', () => {
@@ -28,7 +34,13 @@ describe('engine/workspace/readGuard', () => {
       return read.ok ? 'read' : read.refusal;
     };
     assert.deepEqual(
-      [await refusal('environ.md'), await refusal('pagemap.md'), await refusal('zero.md'), await refusal('pipe.md'), await refusal('missing.md')],
+      [
+        await refusal('environ.md'),
+        await refusal('pagemap.md'),
+        await refusal('zero.md'),
+        await refusal('pipe.md'),
+        await refusal('missing.md'),
+      ],
       ['outside', 'outside', 'not-regular', 'not-regular', 'unreadable'],
     );
     const sync = readGuardedBytesSync(path.join(root, 'pipe.md'), [root], 1024);
@@ -46,7 +58,10 @@ describe('engine/workspace/readGuard', () => {
     assert.equal(read.bytes.length, content.length);
     assert.ok(read.bytes.equals(content));
     const capped = await readGuardedBytes(file, [root], content.length - 1);
-    assert.deepEqual(capped.ok ? 'read' : [capped.refusal, capped.message], ['too-large', `more than ${content.length - 1} bytes (the size cap); not read`]);
+    assert.deepEqual(capped.ok ? 'read' : [capped.refusal, capped.message], [
+      'too-large',
+      `more than ${content.length - 1} bytes (the size cap); not read`,
+    ]);
     const exact = await readGuardedBytes(file, [root], content.length);
     assert.ok(exact.ok && exact.bytes.equals(content));
   });
@@ -55,7 +70,10 @@ describe('engine/workspace/readGuard', () => {
     const status = fs.statSync('/proc/self/status');
     assert.equal(status.size, 0);
     const small = await readGuardedBytes('/proc/self/status', ['/proc'], 16);
-    assert.deepEqual(small.ok ? 'read' : [small.refusal, small.message], ['too-large', 'more than 16 bytes (the size cap); not read']);
+    assert.deepEqual(small.ok ? 'read' : [small.refusal, small.message], [
+      'too-large',
+      'more than 16 bytes (the size cap); not read',
+    ]);
     const whole = await readGuardedBytes('/proc/self/status', ['/proc'], 1 << 20);
     assert.ok(whole.ok && whole.bytes.length > 16 && /^Name:/.test(whole.bytes.toString('utf8')));
   });
@@ -65,7 +83,10 @@ describe('engine/workspace/readGuard', () => {
     assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0xc0, 0x80])), 1); // overlong
     assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0xed, 0xa0, 0x80])), 1); // surrogate
     assert.equal(firstInvalidUtf8(Buffer.from([0x61, 0x62, 0xe2, 0x82])), 2); // truncated
-    assert.deepEqual(decodeText(Buffer.concat([Buffer.from('one\ntwo\nthr'), Buffer.from([0xe9, 0x65])])), { text: 'one\ntwo\nthr\ufffde', invalidUtf8: { offset: 11, line: 3 } });
+    assert.deepEqual(decodeText(Buffer.concat([Buffer.from('one\ntwo\nthr'), Buffer.from([0xe9, 0x65])])), {
+      text: 'one\ntwo\nthr\ufffde',
+      invalidUtf8: { offset: 11, line: 3 },
+    });
     assert.deepEqual(decodeText(Buffer.from('\ufeffbom')), { text: 'bom' });
   });
 });

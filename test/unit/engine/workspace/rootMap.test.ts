@@ -55,7 +55,10 @@ describe('workspace/rootMap', () => {
       { root: 'a', folder: 'two' },
       { root: 'a/b', folder: 'one' },
     ]);
-    assert.deepEqual(map.at('a').map((r) => r.folder), ['one', 'two']);
+    assert.deepEqual(
+      map.at('a').map((r) => r.folder),
+      ['one', 'two'],
+    );
     const seen: string[] = [];
     map.visitHolding('a/b/c.md', (root) => void seen.push(`${root.folder}:${root.root}`));
     assert.deepEqual(seen, ['one:a/b', 'one:a', 'two:a']);

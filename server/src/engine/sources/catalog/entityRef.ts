@@ -101,7 +101,11 @@ export function parseEntityRef(ref: unknown, defaults: RefDefaults = {}): Parsed
   }
   if (!name) return { ok: false, error: `Entity reference ${describe(ref)} had missing or empty name` };
   // Backstage passes non-string parts through and fails later when printing; say so now.
-  for (const [part, value] of [['kind', kind], ['namespace', namespace], ['name', name]] as const) {
+  for (const [part, value] of [
+    ['kind', kind],
+    ['namespace', namespace],
+    ['name', name],
+  ] as const) {
     if (typeof value !== 'string') {
       return { ok: false, error: `Entity reference ${describe(ref)} had a ${part} that is not a string` };
     }

@@ -33,10 +33,7 @@ export function isValidDnsLabel(value: unknown): value is string {
 /** RFC 1123 subdomain: at most 253 characters of dot-separated DNS labels. */
 export function isValidDnsSubdomain(value: unknown): value is string {
   return (
-    typeof value === 'string' &&
-    value.length >= 1 &&
-    value.length <= 253 &&
-    value.split('.').every(isValidDnsLabel)
+    typeof value === 'string' && value.length >= 1 && value.length <= 253 && value.split('.').every(isValidDnsLabel)
   );
 }
 
@@ -110,8 +107,7 @@ export function isNonEmptyString(value: unknown): value is string {
   return typeof value === 'string' && value.trim().length >= 1;
 }
 
-const OBJECT_NAME_EXPECTATION =
-  'sequences of [a-zA-Z0-9] separated by any of [-_.], at most 63 characters in total';
+const OBJECT_NAME_EXPECTATION = 'sequences of [a-zA-Z0-9] separated by any of [-_.], at most 63 characters in total';
 const DNS_LABEL_EXPECTATION = 'sequences of [a-z0-9] separated by [-], at most 63 characters in total';
 const PREFIX_SUFFIX_EXPECTATION =
   'an optional DNS-subdomain prefix and a "/", then sequences of [a-zA-Z0-9] separated by any of [-_.], at most 63 characters';

@@ -36,8 +36,14 @@ const SPEC_SCHEMAS: Record<BuiltinKind, SpecSchema> = {
   Component: {
     required: ['type', 'lifecycle', 'owner'],
     properties: {
-      type: str, lifecycle: str, owner: str, system: str, subcomponentOf: str,
-      providesApis: list, consumesApis: list, dependsOn: list,
+      type: str,
+      lifecycle: str,
+      owner: str,
+      system: str,
+      subcomponentOf: str,
+      providesApis: list,
+      consumesApis: list,
+      dependsOn: list,
     },
   },
   API: {
@@ -127,7 +133,10 @@ function checkRule(rule: Rule, value: unknown, path: FieldPath, errors: SpecErro
       value.forEach((item, i) => {
         const itemPath = [...path, i];
         if (!isMapping(item)) {
-          errors.push({ path: itemPath, message: `${formatFieldPath(itemPath)} must be a mapping, found ${describeValue(item)}` });
+          errors.push({
+            path: itemPath,
+            message: `${formatFieldPath(itemPath)} must be a mapping, found ${describeValue(item)}`,
+          });
           return;
         }
         for (const key of ['type', 'url']) checkRule(str, item[key], [...itemPath, key], errors);

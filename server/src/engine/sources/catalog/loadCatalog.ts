@@ -20,7 +20,13 @@ import type { CatalogEntity, EntityKey, Problem, Relation } from '../../model';
 import type { FileSource } from '../../workspace/fileSource';
 import { formatFieldPath } from './fieldPath';
 import { resolveLocationTarget } from './locationTargets';
-import { lineOfField, parseCatalogFile, toCatalogEntity, type CatalogFileParse, type ParsedEntity } from './parseCatalogFile';
+import {
+  lineOfField,
+  parseCatalogFile,
+  toCatalogEntity,
+  type CatalogFileParse,
+  type ParsedEntity,
+} from './parseCatalogFile';
 import { resolveEntityPlaceholders, standInForPlaceholders } from './placeholders';
 import { deriveRelations, RelationCache } from './relations';
 import { validateEntity } from './validateEntity';
@@ -223,14 +229,24 @@ async function withPlaceholders(
 /** A failure no parser foresaw, as a problem of the file it happened in. */
 function unforeseen(path: string, line: number, what: string, error: unknown): Problem {
   const reason = error instanceof Error ? error.message : String(error);
-  return { path, line, severity: 'error', code: 'catalog.unreadable-entity', message: `${what} (${reason}); it is not indexed` };
+  return {
+    path,
+    line,
+    severity: 'error',
+    code: 'catalog.unreadable-entity',
+    message: `${what} (${reason}); it is not indexed`,
+  };
 }
 
 /**
  * Reads the catalog starting from `roots` (workspace-relative paths of catalog files, typically
  * the discovered `catalog-info.yaml` files). A root the source does not have is a problem.
  */
-export async function loadCatalog(source: FileSource, roots: readonly string[], options: LoadCatalogOptions = {}): Promise<CatalogLoad> {
+export async function loadCatalog(
+  source: FileSource,
+  roots: readonly string[],
+  options: LoadCatalogOptions = {},
+): Promise<CatalogLoad> {
   const cache = options.parseCache;
   const placeholderCache = cache?.placeholders ?? new WeakMap<ParsedEntity, PlaceholderEntry>();
   const problems: Problem[] = [];
@@ -316,7 +332,14 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
         for (const problem of resolved.problems) problems.push(problem);
         if (resolved.entity) entities.push(resolved.entity);
       } catch (error) {
-        problems.push(unforeseen(path, candidate.entity.location.startLine, `The placeholders of ${candidate.entity.ref} could not be resolved`, error));
+        problems.push(
+          unforeseen(
+            path,
+            candidate.entity.location.startLine,
+            `The placeholders of ${candidate.entity.ref} could not be resolved`,
+            error,
+          ),
+        );
       }
     }
     for (const entity of entities) parsed.push(entity);
@@ -364,7 +387,11 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
         `Entity ${candidate.entity.ref} is already declared at ${location.path}:${location.startLine}; ` +
         'this declaration is ignored',
       related: [
-        { path: location.path, line: location.startLine, message: `First declaration of ${first.entity.ref}, which is kept` },
+        {
+          path: location.path,
+          line: location.startLine,
+          message: `First declaration of ${first.entity.ref}, which is kept`,
+        },
       ],
     });
   }
@@ -378,7 +405,7 @@ export async function loadCatalog(source: FileSource, roots: readonly string[], 
       code: 'catalog.unregistered-file',
       message:
         `${file.path} holds Backstage entities but is not named catalog-info.yaml and no Location names it; ` +
-        'it is indexed anyway. Backstage reads it only once registered: add it to a Location\'s spec.targets ' +
+        "it is indexed anyway. Backstage reads it only once registered: add it to a Location's spec.targets " +
         '(or to catalog.locations in app-config.yaml), or rename it catalog-info.yaml',
     });
   }

@@ -64,13 +64,21 @@ export function resolveLocationTarget(
   const isGlob = isGlobPattern(joined);
   const refused = isGlob ? globProblem(joined) : undefined;
   if (refused) {
-    return { kind: 'problem', severity: 'warning', code: 'catalog.location-glob-refused', message: `Location target ${quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted} is not read: ${refused}` };
+    return {
+      kind: 'problem',
+      severity: 'warning',
+      code: 'catalog.location-glob-refused',
+      message: `Location target ${quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted} is not read: ${refused}`,
+    };
   }
   let paths: string[];
   if (isGlob) {
     // Linear in each path whatever the glob (globMatch.ts): a target is the workspace's to write.
     const matches = compileGlob(joined, { dot: false });
-    paths = source.list().filter((p) => matches(p)).sort();
+    paths = source
+      .list()
+      .filter((p) => matches(p))
+      .sort();
   } else {
     paths = source.has(joined) ? [joined] : [];
   }

@@ -8,15 +8,7 @@
  * document is validated (validateEntity.ts); an invalid one becomes one problem per broken field,
  * at that field's line, and is skipped. The other documents of the file load either way.
  */
-import {
-  isCollection,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  type Document,
-  type Node as YamlNode,
-} from 'yaml';
+import { isCollection, isMap, isScalar, isSeq, LineCounter, type Document, type Node as YamlNode } from 'yaml';
 import type { CatalogEntity, Problem } from '../../model';
 import { parseAllDocumentsBounded } from '../../parsing/boundedYaml';
 import { entityKey, printEntityRef } from './entityRef';
@@ -248,7 +240,11 @@ export function parseCatalogFile(path: string, text: string): CatalogFileParse {
       }
       return;
     }
-    entities.push({ entity: toCatalogEntity(result.entity, raw, { path, startLine, endLine }), lines, placeholders: findPlaceholders(raw) });
+    entities.push({
+      entity: toCatalogEntity(result.entity, raw, { path, startLine, endLine }),
+      lines,
+      placeholders: findPlaceholders(raw),
+    });
   });
   return { entities, problems };
 }

@@ -84,7 +84,9 @@ export function standInForPlaceholders(data: unknown): unknown {
   const keys = Object.keys(data);
   if (keys.some((k) => k.startsWith('$'))) {
     const placeholder = asPlaceholder(data);
-    return placeholder && typeof placeholder.target === 'string' && placeholder.target !== '' ? placeholder.target : data;
+    return placeholder && typeof placeholder.target === 'string' && placeholder.target !== ''
+      ? placeholder.target
+      : data;
   }
   return Object.fromEntries(keys.map((k) => [k, standInForPlaceholders(data[k])]));
 }
@@ -109,10 +111,12 @@ const ABSOLUTE = /^([\\/]|[A-Za-z]:[\\/])/;
 
 /** A target relative to `fromPath`, or why it is not read. */
 function workspacePath(fromPath: string, target: string): { ok: true; path: string } | { ok: false; why: string } {
-  if (SCHEME.test(target)) return { ok: false, why: 'is a URL; URLs are never fetched, only files in the workspace are read' };
+  if (SCHEME.test(target))
+    return { ok: false, why: 'is a URL; URLs are never fetched, only files in the workspace are read' };
   if (ABSOLUTE.test(target)) return { ok: false, why: `is an absolute path; write it relative to ${fromPath}` };
   const joined = posix.normalize(posix.join(posix.dirname(fromPath), target));
-  if (joined === '..' || joined.startsWith('../')) return { ok: false, why: `points outside the workspace (${joined})` };
+  if (joined === '..' || joined.startsWith('../'))
+    return { ok: false, why: `points outside the workspace (${joined})` };
   return { ok: true, path: joined };
 }
 
@@ -124,7 +128,13 @@ const MAX_BUNDLED_FILES = 50;
  * what json-schema-ref-parser's `bundle` leaves the document meaning, written out in full.
  * Internal refs (`#/...`) and URLs stay as written; a ref that cannot be read stays as well.
  */
-async function bundleRefs(doc: unknown, docPath: string, source: FileSource, read: string[], seen: Set<string>): Promise<unknown> {
+async function bundleRefs(
+  doc: unknown,
+  docPath: string,
+  source: FileSource,
+  read: string[],
+  seen: Set<string>,
+): Promise<unknown> {
   if (Array.isArray(doc)) return Promise.all(doc.map((item) => bundleRefs(item, docPath, source, read, seen)));
   if (!isMapping(doc)) return doc;
   const ref = doc.$ref;
@@ -167,19 +177,32 @@ function resolvePointer(doc: unknown, pointer: string): unknown {
  * ("Placeholder $json failed to parse JSON data at ./x.json, ...") with the workspace's reasons
  * for not reading added. `read` lists the workspace paths read, for callers that cache.
  */
-export async function resolvePlaceholder(fromPath: string, placeholder: Placeholder, source: FileSource): Promise<PlaceholderResolution> {
+export async function resolvePlaceholder(
+  fromPath: string,
+  placeholder: Placeholder,
+  source: FileSource,
+): Promise<PlaceholderResolution> {
   const { resolver, target } = placeholder;
   const read: string[] = [];
   const key = `$${resolver}`;
   if (typeof target !== 'string' || target === '') {
-    return { ok: false, read, message: `Placeholder ${key} expected a string value parameter, in the form of an absolute URL or a relative path` };
+    return {
+      ok: false,
+      read,
+      message: `Placeholder ${key} expected a string value parameter, in the form of an absolute URL or a relative path`,
+    };
   }
   const where = workspacePath(fromPath, target);
-  if (!where.ok) return { ok: false, read, message: `Placeholder ${key} target ${JSON.stringify(target)} ${where.why}` };
+  if (!where.ok)
+    return { ok: false, read, message: `Placeholder ${key} target ${JSON.stringify(target)} ${where.why}` };
   read.push(where.path);
   const content = await source.readText(where.path);
   if (content === null) {
-    return { ok: false, read, message: `Placeholder ${key} could not read location ${target}: ${where.path} is not a file the workspace index reads` };
+    return {
+      ok: false,
+      read,
+      message: `Placeholder ${key} could not read location ${target}: ${where.path} is not a file the workspace index reads`,
+    };
   }
   switch (resolver) {
     case 'text':
@@ -189,20 +212,37 @@ export async function resolvePlaceholder(fromPath: string, placeholder: Placehol
       try {
         value = JSON.parse(content);
       } catch (e) {
-        return { ok: false, read, message: `Placeholder ${key} failed to parse JSON data at ${target}, ${(e as Error).message}` };
+        return {
+          ok: false,
+          read,
+          message: `Placeholder ${key} failed to parse JSON data at ${target}, ${(e as Error).message}`,
+        };
       }
       // Every later step walks the entity; a value nested without bound would overflow the stack.
-      if (exceedsNesting(value)) return { ok: false, read, message: `Placeholder ${key} found data nested deeper than ${MAX_YAML_NESTING} levels at ${target}` };
+      if (exceedsNesting(value))
+        return {
+          ok: false,
+          read,
+          message: `Placeholder ${key} found data nested deeper than ${MAX_YAML_NESTING} levels at ${target}`,
+        };
       return { ok: true, read, value };
     }
     case 'yaml': {
       const docs = parseAllDocumentsBounded(content, { merge: false });
       const list = Array.isArray(docs) ? docs : [docs];
       if (list.length !== 1) {
-        return { ok: false, read, message: `Placeholder ${key} expected to find exactly one document of data at ${target}, found ${list.length}` };
+        return {
+          ok: false,
+          read,
+          message: `Placeholder ${key} expected to find exactly one document of data at ${target}, found ${list.length}`,
+        };
       }
       if (list[0].errors.length > 0) {
-        return { ok: false, read, message: `Placeholder ${key} found an error in the data at ${target}, ${list[0].errors[0].message.split('\n')[0]}` };
+        return {
+          ok: false,
+          read,
+          message: `Placeholder ${key} found an error in the data at ${target}, ${list[0].errors[0].message.split('\n')[0]}`,
+        };
       }
       return { ok: true, read, value: list[0].toJSON() };
     }
@@ -212,7 +252,11 @@ export async function resolvePlaceholder(fromPath: string, placeholder: Placehol
       try {
         parsed = parseYamlValue(content, { merge: false });
       } catch (e) {
-        return { ok: false, read, message: `Placeholder ${key} unable to bundle the file at ${target}, ${(e as Error).message.split('\n')[0]}` };
+        return {
+          ok: false,
+          read,
+          message: `Placeholder ${key} unable to bundle the file at ${target}, ${(e as Error).message.split('\n')[0]}`,
+        };
       }
       const bundled = await bundleRefs(parsed, where.path, source, read, new Set([`${where.path}#`]));
       return { ok: true, read, value: stringifyYaml(bundled) };

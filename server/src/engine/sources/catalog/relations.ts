@@ -48,7 +48,14 @@ interface Declared {
 }
 
 /** Pairs whose two halves both have fields declaring them (Group parent/children, members/memberOf, dependsOn/dependencyOf). */
-const DECLARED_FROM_BOTH_ENDS: ReadonlySet<RelationType> = new Set<RelationType>(['childOf', 'parentOf', 'hasMember', 'memberOf', 'dependsOn', 'dependencyOf']);
+const DECLARED_FROM_BOTH_ENDS: ReadonlySet<RelationType> = new Set<RelationType>([
+  'childOf',
+  'parentOf',
+  'hasMember',
+  'memberOf',
+  'dependsOn',
+  'dependencyOf',
+]);
 
 /** What one entity object declares, and the relations last made from it. */
 interface EntityRelations {
@@ -126,7 +133,10 @@ function declare(entity: CatalogEntity, lines: Readonly<Record<string, number>>)
  * its reverse. With a `cache` kept between calls, unchanged entity objects cost a lookup per
  * relation (see {@link RelationCache}).
  */
-export function deriveRelations(sources: readonly RelationSource[], cache: RelationCache = new RelationCache()): DerivedRelations {
+export function deriveRelations(
+  sources: readonly RelationSource[],
+  cache: RelationCache = new RelationCache(),
+): DerivedRelations {
   const byKey = new Map<EntityKey, CatalogEntity>();
   for (const { entity } of sources) if (!byKey.has(entity.key)) byKey.set(entity.key, entity);
 
@@ -148,8 +158,24 @@ export function deriveRelations(sources: readonly RelationSource[], cache: Relat
         const targetRef = farRefs[i] ?? printEntityRef(d.name);
         const resolved = farRefs[i] !== undefined;
         list.push(
-          { source: entity.key, type: d.forward, target: d.target, sourceRef: entity.ref, targetRef, resolved, origin: d.origin },
-          { source: d.target, type: d.reverse, target: entity.key, sourceRef: targetRef, targetRef: entity.ref, resolved, origin: d.origin },
+          {
+            source: entity.key,
+            type: d.forward,
+            target: d.target,
+            sourceRef: entity.ref,
+            targetRef,
+            resolved,
+            origin: d.origin,
+          },
+          {
+            source: d.target,
+            type: d.reverse,
+            target: entity.key,
+            sourceRef: targetRef,
+            targetRef: entity.ref,
+            resolved,
+            origin: d.origin,
+          },
         );
       });
       made = { farRefs, relations: list };
@@ -173,7 +199,11 @@ export function deriveRelations(sources: readonly RelationSource[], cache: Relat
 }
 
 /** True when every far end still prints as it did when the relations were made. */
-function farRefsAsMade(farRefs: readonly (string | undefined)[], declared: readonly Declared[], byKey: ReadonlyMap<EntityKey, CatalogEntity>): boolean {
+function farRefsAsMade(
+  farRefs: readonly (string | undefined)[],
+  declared: readonly Declared[],
+  byKey: ReadonlyMap<EntityKey, CatalogEntity>,
+): boolean {
   for (let i = 0; i < declared.length; i++) if (byKey.get(declared[i].target)?.ref !== farRefs[i]) return false;
   return true;
 }

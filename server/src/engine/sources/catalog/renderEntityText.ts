@@ -32,9 +32,23 @@ const PART_OF_LABELS: Readonly<Record<string, string>> = {
 
 /** The order facts from relations are printed in. */
 const LABEL_ORDER = [
-  'Owned by', 'System', 'Domain', 'Subcomponent of', 'Part of', 'Parent group', 'Member of', 'Provides APIs',
-  'Consumes APIs', 'Depends on', 'Dependency of', 'Provided by', 'Consumed by', 'Has parts', 'Child groups',
-  'Members', 'Owns',
+  'Owned by',
+  'System',
+  'Domain',
+  'Subcomponent of',
+  'Part of',
+  'Parent group',
+  'Member of',
+  'Provides APIs',
+  'Consumes APIs',
+  'Depends on',
+  'Dependency of',
+  'Provided by',
+  'Consumed by',
+  'Has parts',
+  'Child groups',
+  'Members',
+  'Owns',
 ];
 
 function kindOfRef(ref: string): string {
@@ -55,7 +69,10 @@ function byCodeUnit(a: string, b: string): number {
  */
 export function renderEntityText(entity: CatalogEntity, relations: readonly Relation[]): string {
   const spec = (entity.raw.spec ?? {}) as Record<string, unknown>;
-  const profile = (typeof spec.profile === 'object' && spec.profile !== null ? spec.profile : {}) as Record<string, unknown>;
+  const profile = (typeof spec.profile === 'object' && spec.profile !== null ? spec.profile : {}) as Record<
+    string,
+    unknown
+  >;
   // A user's display name is their title; printed in the heading, not as a "Display name" fact
   // whose label would match every question about naming things.
   const displayName = entity.title ?? str(profile.displayName);
@@ -71,7 +88,9 @@ export function renderEntityText(entity: CatalogEntity, relations: readonly Rela
     ['Tags', entity.tags.length > 0 ? entity.tags.join(', ') : undefined],
   ];
   if (entity.kind === 'Location') {
-    const targets = [spec.target, ...(Array.isArray(spec.targets) ? spec.targets : [])].filter((t) => typeof t === 'string');
+    const targets = [spec.target, ...(Array.isArray(spec.targets) ? spec.targets : [])].filter(
+      (t) => typeof t === 'string',
+    );
     facts.push(['Targets', targets.length > 0 ? targets.join(', ') : undefined]);
   }
 

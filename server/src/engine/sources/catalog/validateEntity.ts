@@ -178,7 +178,8 @@ export function validateEntity(data: unknown): EntityValidation {
 
   const metadata = data.metadata;
   if (metadata === undefined) issues.add(['metadata'], 'metadata is required');
-  else if (!isMapping(metadata)) issues.add(['metadata'], `metadata must be a mapping, found ${describeValue(metadata)}`);
+  else if (!isMapping(metadata))
+    issues.add(['metadata'], `metadata must be a mapping, found ${describeValue(metadata)}`);
   else checkMetadata(issues, metadata);
 
   const spec = data.spec;

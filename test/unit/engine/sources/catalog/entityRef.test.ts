@@ -100,18 +100,24 @@ describe('catalog/entityRef', () => {
         ok: true,
         value: { kind: 'Group', namespace: 'a', name: 'b:c' },
       });
-      assert.deepEqual(parseEntityRef('k:ns/name/extra'), { ok: true, value: { kind: 'k', namespace: 'ns', name: 'name/extra' } });
+      assert.deepEqual(parseEntityRef('k:ns/name/extra'), {
+        ok: true,
+        value: { kind: 'k', namespace: 'ns', name: 'name/extra' },
+      });
     });
 
     it('keeps whitespace and case as written', () => {
-      assert.deepEqual(parseEntityRef(' component:foo '), { ok: true, value: { kind: ' component', namespace: 'default', name: 'foo ' } });
+      assert.deepEqual(parseEntityRef(' component:foo '), {
+        ok: true,
+        value: { kind: ' component', namespace: 'default', name: 'foo ' },
+      });
       assert.deepEqual(parseEntityRef('COMPONENT:DEFAULT/FooBar'), {
         ok: true,
         value: { kind: 'COMPONENT', namespace: 'DEFAULT', name: 'FooBar' },
       });
     });
 
-    it('reports a missing kind, an empty part and an empty ref with Backstage\'s messages', () => {
+    it("reports a missing kind, an empty part and an empty ref with Backstage's messages", () => {
       assert.deepEqual(parseEntityRef('foo'), {
         ok: false,
         error: 'Entity reference "foo" had missing or empty kind (e.g. did not start with "component:" or similar)',
@@ -180,11 +186,14 @@ describe('catalog/entityRef', () => {
       assert.deepEqual(relationFieldsOf('toString'), []);
     });
 
-    it('inherits the referring entity\'s namespace, as Backstage does for every built-in field', () => {
+    it("inherits the referring entity's namespace, as Backstage does for every built-in field", () => {
       const owner = relationFieldsOf('Component').find((f) => f.key === 'owner')!;
       const ours = parseFieldRef('team-a', owner, 'payments');
       assert.deepEqual(ours, { ok: true, value: { kind: 'Group', namespace: 'payments', name: 'team-a' } });
-      assert.deepEqual(ours.ok && ours.value, backstage.parseEntityRef('team-a', { defaultKind: 'Group', defaultNamespace: 'payments' }));
+      assert.deepEqual(
+        ours.ok && ours.value,
+        backstage.parseEntityRef('team-a', { defaultKind: 'Group', defaultNamespace: 'payments' }),
+      );
       assert.deepEqual(parseFieldRef('user:default/jane', owner, 'payments'), {
         ok: true,
         value: { kind: 'user', namespace: 'default', name: 'jane' },

@@ -6,13 +6,20 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as backstage from '@backstage/catalog-model';
-import { compileCatalogModel, defaultCatalogEntityModel, mcpServerApiEntityValidator } from '@backstage/catalog-model/alpha';
+import {
+  compileCatalogModel,
+  defaultCatalogEntityModel,
+  mcpServerApiEntityValidator,
+} from '@backstage/catalog-model/alpha';
 import type { Relation } from '../../../../../server/src/engine/model';
 import { loadCatalog, type CatalogLoad } from '../../../../../server/src/engine/sources/catalog/loadCatalog';
 import { standInForPlaceholders } from '../../../../../server/src/engine/sources/catalog/placeholders';
 import { DirectoryFileSource } from './diskFileSource';
 
-const EXAMPLES = path.resolve(__dirname, '../../../../fixtures/backstage-catalog-examples/packages/catalog-model/examples');
+const EXAMPLES = path.resolve(
+  __dirname,
+  '../../../../fixtures/backstage-catalog-examples/packages/catalog-model/examples',
+);
 
 function countKinds(load: CatalogLoad): Record<string, number> {
   const counts: Record<string, number> = {};
@@ -42,16 +49,21 @@ function backstageRelations(load: CatalogLoad): Set<string> {
       const value = (raw.spec ?? {})[field.path.replace(/^spec\./, '')] as string | string[] | undefined;
       if (!value) continue;
       for (const target of [value].flat()) {
-        const ref = backstage.parseEntityRef(target, { defaultKind: field.defaultKind, defaultNamespace: self.namespace });
+        const ref = backstage.parseEntityRef(target, {
+          defaultKind: field.defaultKind,
+          defaultNamespace: self.namespace,
+        });
         out.add(`${backstage.stringifyEntityRef(self)} ${field.relation} ${backstage.stringifyEntityRef(ref)}`);
-        out.add(`${backstage.stringifyEntityRef(ref)} ${reverseOf.get(field.relation)} ${backstage.stringifyEntityRef(self)}`);
+        out.add(
+          `${backstage.stringifyEntityRef(ref)} ${reverseOf.get(field.relation)} ${backstage.stringifyEntityRef(self)}`,
+        );
       }
     }
   }
   return out;
 }
 
-describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
+describe("catalog/loadCatalog on Backstage's example catalog", function () {
   before(function () {
     if (!fs.existsSync(EXAMPLES)) throw new Error(`Backstage example catalog missing at ${EXAMPLES}`);
   });
@@ -60,37 +72,72 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
     const load = await loadCatalog(new DirectoryFileSource(EXAMPLES), ['all.yaml', 'acme/org.yaml']);
     // all-apis.yaml names 9 of the 10 API files: apis/petstore-webhook-api.yaml is not a target of
     // any Location, so Backstage does not load it from these roots either (see the next test).
-    assert.deepEqual(countKinds(load), { Component: 13, API: 9, System: 3, Domain: 3, Resource: 1, Group: 9, User: 17, Location: 7 });
+    assert.deepEqual(countKinds(load), {
+      Component: 13,
+      API: 9,
+      System: 3,
+      Domain: 3,
+      Resource: 1,
+      Group: 9,
+      User: 17,
+      Location: 7,
+    });
     assert.equal(load.entities.length, 62);
     // Three APIs name their definition by URL: never fetched, the entities stay.
     assert.deepEqual(
       load.problems.filter((p) => p.severity === 'warning').map((p) => `${p.path}:${p.line} ${p.code}`),
-      ['apis/spotify-api.yaml:16 catalog.placeholder-unresolved', 'apis/wayback-archive-api.yaml:10 catalog.placeholder-unresolved', 'apis/wayback-search-api.yaml:10 catalog.placeholder-unresolved'],
+      [
+        'apis/spotify-api.yaml:16 catalog.placeholder-unresolved',
+        'apis/wayback-archive-api.yaml:10 catalog.placeholder-unresolved',
+        'apis/wayback-search-api.yaml:10 catalog.placeholder-unresolved',
+      ],
     );
-    assert.deepEqual(load.problems.filter((p) => p.severity === 'error'), [
-      {
-        path: 'all.yaml',
-        line: 8,
-        severity: 'error',
-        code: 'catalog.location-missing-target',
-        message:
-          'Location target "./all-ai-resources.yaml" (all-ai-resources.yaml) does not exist in the workspace (spec.targets[0] of location:default/example-all)',
-      },
-    ]);
+    assert.deepEqual(
+      load.problems.filter((p) => p.severity === 'error'),
+      [
+        {
+          path: 'all.yaml',
+          line: 8,
+          severity: 'error',
+          code: 'catalog.location-missing-target',
+          message:
+            'Location target "./all-ai-resources.yaml" (all-ai-resources.yaml) does not exist in the workspace (spec.targets[0] of location:default/example-all)',
+        },
+      ],
+    );
     assert.equal(load.files.length, 44);
     assert.deepEqual(load.files.slice(0, 3), [
       { path: 'all.yaml', reachedBy: { kind: 'root' } },
       { path: 'acme/org.yaml', reachedBy: { kind: 'root' } },
       {
         path: 'all-apis.yaml',
-        reachedBy: { kind: 'location', location: 'location:default/example-all', path: 'all.yaml', line: 9, target: './all-apis.yaml' },
+        reachedBy: {
+          kind: 'location',
+          location: 'location:default/example-all',
+          path: 'all.yaml',
+          line: 9,
+          target: './all-apis.yaml',
+        },
       },
     ]);
   });
 
   it('with apis/petstore-webhook-api.yaml as a third root: 63 entities, 10 APIs', async () => {
-    const load = await loadCatalog(new DirectoryFileSource(EXAMPLES), ['all.yaml', 'acme/org.yaml', 'apis/petstore-webhook-api.yaml']);
-    assert.deepEqual(countKinds(load), { Component: 13, API: 10, System: 3, Domain: 3, Resource: 1, Group: 9, User: 17, Location: 7 });
+    const load = await loadCatalog(new DirectoryFileSource(EXAMPLES), [
+      'all.yaml',
+      'acme/org.yaml',
+      'apis/petstore-webhook-api.yaml',
+    ]);
+    assert.deepEqual(countKinds(load), {
+      Component: 13,
+      API: 10,
+      System: 3,
+      Domain: 3,
+      Resource: 1,
+      Group: 9,
+      User: 17,
+      Location: 7,
+    });
     assert.equal(load.entities.length, 63);
     assert.equal(load.problems.filter((p) => p.severity === 'error').length, 1);
     // Its definition is `$text: ./petstore-webhook.oas.yaml`, read from beside it.
@@ -109,17 +156,30 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
     // petstore-webhook.oas.yaml is an OpenAPI document, not a catalog file.
     assert.ok(!load.files.some((f) => f.path === 'apis/petstore-webhook.oas.yaml'));
     // A file found by content that a Location names later counts as reached by that Location.
-    assert.deepEqual(load.files.filter((f) => f.reachedBy.kind === 'discovered').map((f) => f.path), ['acme/org.yaml', 'all.yaml', 'apis/petstore-webhook-api.yaml']);
+    assert.deepEqual(
+      load.files.filter((f) => f.reachedBy.kind === 'discovered').map((f) => f.path),
+      ['acme/org.yaml', 'all.yaml', 'apis/petstore-webhook-api.yaml'],
+    );
     assert.deepEqual(load.files.find((f) => f.path === 'acme/backstage-group.yaml')?.reachedBy, {
-      kind: 'location', location: 'location:default/example-groups', path: 'acme/org.yaml', line: 28, target: './backstage-group.yaml',
+      kind: 'location',
+      location: 'location:default/example-groups',
+      path: 'acme/org.yaml',
+      line: 28,
+      target: './backstage-group.yaml',
     });
     const unregistered = load.problems.filter((p) => p.code === 'catalog.unregistered-file');
-    assert.deepEqual(unregistered.map((p) => [p.path, p.line, p.severity]), [
-      ['acme/org.yaml', 1, 'info'],
-      ['all.yaml', 1, 'info'],
-      ['apis/petstore-webhook-api.yaml', 1, 'info'],
-    ]);
-    assert.match(unregistered[1].message, /^all\.yaml holds Backstage entities but is not named catalog-info\.yaml and no Location names it; it is indexed anyway\. .*add it to a Location's spec\.targets/);
+    assert.deepEqual(
+      unregistered.map((p) => [p.path, p.line, p.severity]),
+      [
+        ['acme/org.yaml', 1, 'info'],
+        ['all.yaml', 1, 'info'],
+        ['apis/petstore-webhook-api.yaml', 1, 'info'],
+      ],
+    );
+    assert.match(
+      unregistered[1].message,
+      /^all\.yaml holds Backstage entities but is not named catalog-info\.yaml and no Location names it; it is indexed anyway\. .*add it to a Location's spec\.targets/,
+    );
   });
 
   describe('entities and relations', () => {
@@ -137,7 +197,13 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
       const artist = load.entities.find((e) => e.key === 'component:default/artist-lookup')!;
       assert.deepEqual(
         [artist.location, artist.type, artist.lifecycle, artist.tags, artist.description],
-        [{ path: 'components/artist-lookup-component.yaml', startLine: 1, endLine: 35 }, 'service', 'experimental', ['java', 'data'], 'Artist Lookup'],
+        [
+          { path: 'components/artist-lookup-component.yaml', startLine: 1, endLine: 35 },
+          'service',
+          'experimental',
+          ['java', 'data'],
+          'Artist Lookup',
+        ],
       );
     });
 
@@ -158,20 +224,25 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
         ['group:default/team-a', 'childOf', 'group:default/backstage'],
         ['group:default/acme-corp', 'parentOf', 'group:default/infrastructure'],
       ];
-      for (const [source, type, target] of expected) assert.ok(has(load, source, type, target), `${source} ${type} ${target}`);
-      const origin = load.relations.find((r) => r.source === 'component:default/artist-lookup' && r.type === 'ownedBy')!.origin;
+      for (const [source, type, target] of expected)
+        assert.ok(has(load, source, type, target), `${source} ${type} ${target}`);
+      const origin = load.relations.find(
+        (r) => r.source === 'component:default/artist-lookup' && r.type === 'ownedBy',
+      )!.origin;
       assert.deepEqual(origin, { path: 'components/artist-lookup-component.yaml', line: 34, field: 'spec.owner' });
     });
 
     it('keeps an owner that is not in the catalog as an unresolved edge', () => {
-      const unresolved = load.relations.filter((r) => !r.resolved).map((r) => `${r.sourceRef} ${r.type} ${r.targetRef}`);
+      const unresolved = load.relations
+        .filter((r) => !r.resolved)
+        .map((r) => `${r.sourceRef} ${r.type} ${r.targetRef}`);
       assert.deepEqual(unresolved, [
         'component:default/playback-order ownedBy group:default/guest',
         'group:default/guest ownerOf component:default/playback-order',
       ]);
     });
 
-    it('derives exactly the relations Backstage\'s processor would, and every kept entity passes Backstage\'s validation', async () => {
+    it("derives exactly the relations Backstage's processor would, and every kept entity passes Backstage's validation", async () => {
       const ours = new Set(load.relations.map((r) => `${r.source} ${r.type} ${r.target}`));
       assert.deepEqual([...ours].sort(), [...backstageRelations(load)].sort());
 
@@ -182,12 +253,20 @@ describe('catalog/loadCatalog on Backstage\'s example catalog', function () {
         new backstage.FieldFormatEntityPolicy(),
       ]);
       const validators = [
-        backstage.apiEntityV1alpha1Validator, mcpServerApiEntityValidator, backstage.componentEntityV1alpha1Validator,
-        backstage.resourceEntityV1alpha1Validator, backstage.groupEntityV1alpha1Validator, backstage.locationEntityV1alpha1Validator,
-        backstage.userEntityV1alpha1Validator, backstage.systemEntityV1alpha1Validator, backstage.domainEntityV1alpha1Validator,
+        backstage.apiEntityV1alpha1Validator,
+        mcpServerApiEntityValidator,
+        backstage.componentEntityV1alpha1Validator,
+        backstage.resourceEntityV1alpha1Validator,
+        backstage.groupEntityV1alpha1Validator,
+        backstage.locationEntityV1alpha1Validator,
+        backstage.userEntityV1alpha1Validator,
+        backstage.systemEntityV1alpha1Validator,
+        backstage.domainEntityV1alpha1Validator,
       ];
       for (const entity of load.entities) {
-        const resolved = (await policies.enforce(standInForPlaceholders(entity.raw) as backstage.Entity)) as backstage.Entity;
+        const resolved = (await policies.enforce(
+          standInForPlaceholders(entity.raw) as backstage.Entity,
+        )) as backstage.Entity;
         const results = await Promise.all(validators.map((v) => v.check(resolved).catch(() => false)));
         assert.ok(results.includes(true), entity.ref);
       }

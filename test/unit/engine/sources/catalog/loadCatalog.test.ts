@@ -81,15 +81,33 @@ spec:
         { path: 'catalog-info.yaml', reachedBy: { kind: 'root' } },
         {
           path: 'teams/org.yaml',
-          reachedBy: { kind: 'location', location: 'location:default/everything', path: 'catalog-info.yaml', line: 7, target: './teams/org.yaml' },
+          reachedBy: {
+            kind: 'location',
+            location: 'location:default/everything',
+            path: 'catalog-info.yaml',
+            line: 7,
+            target: './teams/org.yaml',
+          },
         },
         {
           path: 'services/billing/catalog-info.yaml',
-          reachedBy: { kind: 'location', location: 'location:default/everything', path: 'catalog-info.yaml', line: 8, target: './services/*/catalog-info.yaml' },
+          reachedBy: {
+            kind: 'location',
+            location: 'location:default/everything',
+            path: 'catalog-info.yaml',
+            line: 8,
+            target: './services/*/catalog-info.yaml',
+          },
         },
         {
           path: 'services/ledger/catalog-info.yaml',
-          reachedBy: { kind: 'location', location: 'location:default/everything', path: 'catalog-info.yaml', line: 8, target: './services/*/catalog-info.yaml' },
+          reachedBy: {
+            kind: 'location',
+            location: 'location:default/everything',
+            path: 'catalog-info.yaml',
+            line: 8,
+            target: './services/*/catalog-info.yaml',
+          },
         },
       ]);
       assert.deepEqual(
@@ -114,7 +132,8 @@ spec:
           line: 9,
           severity: 'error',
           code: 'catalog.location-missing-target',
-          message: 'Location target "./missing.yaml" (missing.yaml) does not exist in the workspace (spec.targets[2] of location:default/everything)',
+          message:
+            'Location target "./missing.yaml" (missing.yaml) does not exist in the workspace (spec.targets[2] of location:default/everything)',
         },
         {
           path: 'catalog-info.yaml',
@@ -155,18 +174,25 @@ spec:
         'resource:default/billing-db ownedBy group:default/team-a',
         'group:default/team-a ownerOf resource:default/billing-db',
       ]);
-      assert.deepEqual(load.relations[2].origin, { path: 'services/billing/catalog-info.yaml', line: 9, field: 'spec.dependsOn' });
+      assert.deepEqual(load.relations[2].origin, {
+        path: 'services/billing/catalog-info.yaml',
+        line: 9,
+        field: 'spec.dependsOn',
+      });
       assert.equal(load.fieldLines['resource:default/billing-db']['spec.owner'], 16);
     });
 
     it('starting from the other end of the loop reads the same files in another order', async () => {
       const load = await loadCatalog(new DirectoryFileSource(root), ['teams/org.yaml']);
-      assert.deepEqual(load.files.map((f) => [f.path, f.reachedBy.kind === 'location' ? f.reachedBy.location : f.reachedBy.kind]), [
-        ['teams/org.yaml', 'root'],
-        ['catalog-info.yaml', 'location:default/back-to-the-top'],
-        ['services/billing/catalog-info.yaml', 'location:default/everything'],
-        ['services/ledger/catalog-info.yaml', 'location:default/everything'],
-      ]);
+      assert.deepEqual(
+        load.files.map((f) => [f.path, f.reachedBy.kind === 'location' ? f.reachedBy.location : f.reachedBy.kind]),
+        [
+          ['teams/org.yaml', 'root'],
+          ['catalog-info.yaml', 'location:default/back-to-the-top'],
+          ['services/billing/catalog-info.yaml', 'location:default/everything'],
+          ['services/ledger/catalog-info.yaml', 'location:default/everything'],
+        ],
+      );
       assert.equal(load.entities.length, 7);
     });
   });
@@ -193,12 +219,19 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
     after(() => removeWorkspace(root));
 
     it('skips the malformed document and the invalid entity, keeps everything else, and reports each', async () => {
-      const load = await loadCatalog(new DirectoryFileSource(root), ['b/catalog-info.yaml', 'a/catalog-info.yaml', 'c/catalog-info.yaml']);
-      assert.deepEqual(load.entities.map((e) => `${e.ref} ${e.location.path}:${e.location.startLine}`), [
-        'component:default/shared a/catalog-info.yaml:1',
-        'component:default/alpha a/catalog-info.yaml:18',
-        'component:default/beta b/catalog-info.yaml:19',
+      const load = await loadCatalog(new DirectoryFileSource(root), [
+        'b/catalog-info.yaml',
+        'a/catalog-info.yaml',
+        'c/catalog-info.yaml',
       ]);
+      assert.deepEqual(
+        load.entities.map((e) => `${e.ref} ${e.location.path}:${e.location.startLine}`),
+        [
+          'component:default/shared a/catalog-info.yaml:1',
+          'component:default/alpha a/catalog-info.yaml:18',
+          'component:default/beta b/catalog-info.yaml:19',
+        ],
+      );
       assert.deepEqual(load.problems, [
         {
           path: 'a/catalog-info.yaml',
@@ -221,8 +254,15 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
           line: 10,
           severity: 'error',
           code: 'catalog.duplicate-entity',
-          message: 'Entity component:default/Shared is already declared at a/catalog-info.yaml:1; this declaration is ignored',
-          related: [{ path: 'a/catalog-info.yaml', line: 1, message: 'First declaration of component:default/shared, which is kept' }],
+          message:
+            'Entity component:default/Shared is already declared at a/catalog-info.yaml:1; this declaration is ignored',
+          related: [
+            {
+              path: 'a/catalog-info.yaml',
+              line: 1,
+              message: 'First declaration of component:default/shared, which is kept',
+            },
+          ],
         },
         {
           path: 'c/catalog-info.yaml',
@@ -232,19 +272,19 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
           message: 'Catalog file c/catalog-info.yaml does not exist in the workspace',
         },
       ]);
-      assert.deepEqual(load.files.map((f) => f.path), ['b/catalog-info.yaml', 'a/catalog-info.yaml']);
+      assert.deepEqual(
+        load.files.map((f) => f.path),
+        ['b/catalog-info.yaml', 'a/catalog-info.yaml'],
+      );
     });
 
     it('resolves refs to the kept duplicate and keeps refs to the skipped entity unresolved', async () => {
       const load = await loadCatalog(new DirectoryFileSource(root), ['a/catalog-info.yaml', 'b/catalog-info.yaml']);
-      assert.deepEqual(
-        load.relations.filter((r) => r.source === 'component:default/beta').map(edge),
-        [
-          'component:default/beta ownedBy group:default/team-a (unresolved)',
-          'component:default/beta dependsOn component:default/alpha',
-          'component:default/beta dependsOn component:default/shared',
-        ],
-      );
+      assert.deepEqual(load.relations.filter((r) => r.source === 'component:default/beta').map(edge), [
+        'component:default/beta ownedBy group:default/team-a (unresolved)',
+        'component:default/beta dependsOn component:default/alpha',
+        'component:default/beta dependsOn component:default/shared',
+      ]);
     });
   });
 
@@ -252,7 +292,8 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
     let root: string;
     before(() => {
       root = writeWorkspace({
-        'catalog-info.yaml': 'apiVersion: backstage.io/v1alpha1\nkind: Location\nmetadata:\n  name: all\nspec:\n  targets: [./services/*.yaml]\n',
+        'catalog-info.yaml':
+          'apiVersion: backstage.io/v1alpha1\nkind: Location\nmetadata:\n  name: all\nspec:\n  targets: [./services/*.yaml]\n',
         'services/a.yaml': component('alpha', '  dependsOn: [component:beta]'),
         'services/b.yaml': component('beta'),
         'services/c.yaml': component('gamma', '  dependsOn: [component:alpha, component:delta]'),
@@ -266,7 +307,12 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
       assert.deepEqual([cache.parses, cache.reuses], [4, 0]);
       assert.deepEqual(first, await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml']));
 
-      fs.writeFileSync(path.join(root, 'services/b.yaml'), component('beta').replace('kind: Component', 'kind: Component\n# renamed below').replace('name: beta', 'name: delta'));
+      fs.writeFileSync(
+        path.join(root, 'services/b.yaml'),
+        component('beta')
+          .replace('kind: Component', 'kind: Component\n# renamed below')
+          .replace('name: beta', 'name: delta'),
+      );
       const second = await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml'], { parseCache: cache });
       assert.deepEqual([cache.parses, cache.reuses], [5, 3], 'one file parsed again, three reused');
       assert.deepEqual(second, await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml']));
@@ -278,12 +324,15 @@ ${component('beta', '  dependsOn: [component:alpha, component:shared]\n')}`,
         'component:default/gamma dependsOn component:default/delta',
       ]);
       // Unchanged files hand back the very entities parsed the first time.
-      assert.equal(second.entities.find((e) => e.name === 'alpha'), first.entities.find((e) => e.name === 'alpha'));
+      assert.equal(
+        second.entities.find((e) => e.name === 'alpha'),
+        first.entities.find((e) => e.name === 'alpha'),
+      );
 
       // A file no longer read is forgotten: it is parsed again when it comes back.
       await loadCatalog(new DirectoryFileSource(root), ['services/a.yaml'], { parseCache: cache });
       await loadCatalog(new DirectoryFileSource(root), ['catalog-info.yaml'], { parseCache: cache });
-      assert.deepEqual([cache.parses, cache.reuses], [8, 5], "a.yaml reused twice, the three others parsed again");
+      assert.deepEqual([cache.parses, cache.reuses], [8, 5], 'a.yaml reused twice, the three others parsed again');
     });
   });
 });

@@ -174,13 +174,15 @@ describe('catalog/parseCatalogFile', () => {
     ].join('\n');
     const result = parseCatalogFile(PATH, text);
     assert.deepEqual(result.problems, []);
-    assert.deepEqual(result.entities.map((e) => [e.entity.ref, e.entity.location.startLine, e.entity.location.endLine]), [
-      ['system:default/payments', 3, 6],
-    ]);
+    assert.deepEqual(
+      result.entities.map((e) => [e.entity.ref, e.entity.location.startLine, e.entity.location.endLine]),
+      [['system:default/payments', 3, 6]],
+    );
   });
 
   it('reads CRLF files with the same lines and treats duplicate keys as a YAML error, as Backstage does', () => {
-    const text = 'apiVersion: backstage.io/v1alpha1\r\nkind: Group\r\nmetadata:\r\n  name: team-a\r\n  name: team-b\r\nspec: {type: team, children: []}\r\n---\r\n# the platform team\r\napiVersion: backstage.io/v1alpha1\r\nkind: Group\r\nmetadata:\r\n  name: platform\r\nspec:\r\n  type: team\r\n  children: [team-a]\r\n';
+    const text =
+      'apiVersion: backstage.io/v1alpha1\r\nkind: Group\r\nmetadata:\r\n  name: team-a\r\n  name: team-b\r\nspec: {type: team, children: []}\r\n---\r\n# the platform team\r\napiVersion: backstage.io/v1alpha1\r\nkind: Group\r\nmetadata:\r\n  name: platform\r\nspec:\r\n  type: team\r\n  children: [team-a]\r\n';
     const result = parseCatalogFile('org.yaml', text);
     assert.deepEqual(result.problems, [
       {
@@ -192,9 +194,10 @@ describe('catalog/parseCatalogFile', () => {
         message: 'YAML error: Map keys must be unique; this document is skipped',
       },
     ]);
-    assert.deepEqual(result.entities.map((e) => [e.entity.ref, e.entity.location]), [
-      ['group:default/platform', { path: 'org.yaml', startLine: 8, endLine: 15 }],
-    ]);
+    assert.deepEqual(
+      result.entities.map((e) => [e.entity.ref, e.entity.location]),
+      [['group:default/platform', { path: 'org.yaml', startLine: 8, endLine: 15 }]],
+    );
     assert.equal(result.entities[0].lines['spec.children[0]'], 15);
   });
 
@@ -207,7 +210,8 @@ describe('catalog/parseCatalogFile', () => {
         line: 1,
         severity: 'error',
         code: 'catalog.not-an-entity',
-        message: 'Expected an entity (a mapping with apiVersion, kind, metadata, spec) at the document root, found a list',
+        message:
+          'Expected an entity (a mapping with apiVersion, kind, metadata, spec) at the document root, found a list',
       },
       {
         path: 'x.yaml',
@@ -218,7 +222,10 @@ describe('catalog/parseCatalogFile', () => {
           'kind "component" is not the built-in kind "Component" (kinds are case-sensitive); it is kept as a custom kind without relations',
       },
     ]);
-    assert.deepEqual(result.entities.map((e) => e.entity.ref), ['component:default/x']);
+    assert.deepEqual(
+      result.entities.map((e) => e.entity.ref),
+      ['component:default/x'],
+    );
   });
 
   it('leaves `$ref` and multi-key mappings alone, so they still fail where Backstage fails', () => {
@@ -235,8 +242,9 @@ describe('catalog/parseCatalogFile', () => {
     ].join('\n');
     const result = parseCatalogFile('api.yaml', text);
     assert.deepEqual(result.entities, []);
-    assert.deepEqual(result.problems.map((p) => [p.line, p.message]), [
-      [8, 'spec.definition must be a non-empty string, found a mapping (API "broken-api" is not indexed)'],
-    ]);
+    assert.deepEqual(
+      result.problems.map((p) => [p.line, p.message]),
+      [[8, 'spec.definition must be a non-empty string, found a mapping (API "broken-api" is not indexed)']],
+    );
   });
 });

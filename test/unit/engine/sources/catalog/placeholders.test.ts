@@ -24,7 +24,8 @@ spec:
 describe('catalog/placeholders', () => {
   let root: string;
   let load: CatalogLoad;
-  const spec = (name: string) => load.entities.find((e) => e.name === name)?.raw.spec as Record<string, unknown> | undefined;
+  const spec = (name: string) =>
+    load.entities.find((e) => e.name === name)?.raw.spec as Record<string, unknown> | undefined;
 
   before(async () => {
     root = writeWorkspace({
@@ -68,7 +69,15 @@ spec:
   after(() => removeWorkspace(root));
 
   it('finds the placeholders Backstage would resolve, and leaves $ref and mixed mappings alone', () => {
-    const raw = { spec: { a: { $text: 'x' }, b: [{ $json: 'y' }], c: { $ref: '#/z' }, d: { $text: 'x', e: 1 }, f: { $unknown: 'q' } } };
+    const raw = {
+      spec: {
+        a: { $text: 'x' },
+        b: [{ $json: 'y' }],
+        c: { $ref: '#/z' },
+        d: { $text: 'x', e: 1 },
+        f: { $unknown: 'q' },
+      },
+    };
     assert.deepEqual(findPlaceholders(raw), [
       { path: ['spec', 'a'], resolver: 'text', target: 'x' },
       { path: ['spec', 'b', 0], resolver: 'json', target: 'y' },
@@ -81,7 +90,10 @@ spec:
 
   it('$openapi and $asyncapi give the document as YAML with its file $refs bundled in', () => {
     const openapi = spec('openapi-api')?.definition as string;
-    assert.equal(openapi, 'openapi: 3.0.0\ncomponents:\n  schemas:\n    Order:\n      type: object\n      properties:\n        id:\n          type: string\n');
+    assert.equal(
+      openapi,
+      'openapi: 3.0.0\ncomponents:\n  schemas:\n    Order:\n      type: object\n      properties:\n        id:\n          type: string\n',
+    );
     assert.equal(spec('asyncapi-api')?.definition, 'asyncapi: 2.6.0\nchannels: {}\n');
   });
 
@@ -96,8 +108,16 @@ spec:
   it('never fetches a URL nor reads outside the workspace: the entity and its relations stay, a warning names file and line', () => {
     for (const name of ['url-api', 'outside-api', 'missing-api']) assert.ok(spec(name), name);
     assert.deepEqual(spec('url-api')?.definition, { $openapi: 'https://example.com/openapi.yaml' });
-    assert.ok(load.relations.some((r) => r.source === 'api:default/url-api' && r.type === 'partOf' && r.target === 'system:default/shop'));
-    assert.ok(load.relations.some((r) => r.source === 'group:default/team-a' && r.type === 'ownerOf' && r.target === 'api:default/url-api'));
+    assert.ok(
+      load.relations.some(
+        (r) => r.source === 'api:default/url-api' && r.type === 'partOf' && r.target === 'system:default/shop',
+      ),
+    );
+    assert.ok(
+      load.relations.some(
+        (r) => r.source === 'group:default/team-a' && r.type === 'ownerOf' && r.target === 'api:default/url-api',
+      ),
+    );
     const warnings = load.problems.map((p) => `${p.path}:${p.line} ${p.severity} ${p.code}: ${p.message}`);
     assert.deepEqual(warnings, [
       'catalog/catalog-info.yaml:46 warning catalog.placeholder-unresolved: Placeholder $openapi target "https://example.com/openapi.yaml" is a URL; URLs are never fetched, only files in the workspace are read; spec.definition of api:default/url-api is left unresolved (the entity is indexed)',
@@ -114,9 +134,12 @@ spec:
     try {
       const broken = await loadCatalog(new DirectoryFileSource(dir), ['catalog-info.yaml']);
       assert.equal(broken.entities.length, 0);
-      assert.deepEqual(broken.problems.map((p) => `${p.line} ${p.code}: ${p.message}`), [
-        '10 catalog.invalid-entity: spec.definition must be a non-empty string, found a mapping once its placeholders are resolved (api:default/json-definition is not indexed)',
-      ]);
+      assert.deepEqual(
+        broken.problems.map((p) => `${p.line} ${p.code}: ${p.message}`),
+        [
+          '10 catalog.invalid-entity: spec.definition must be a non-empty string, found a mapping once its placeholders are resolved (api:default/json-definition is not indexed)',
+        ],
+      );
     } finally {
       removeWorkspace(dir);
     }

@@ -3,7 +3,11 @@ import { compileCatalogModel, defaultCatalogEntityModel } from '@backstage/catal
 import type { Relation } from '../../../../../server/src/engine/model';
 import { parseCatalogFile } from '../../../../../server/src/engine/sources/catalog/parseCatalogFile';
 import { RELATION_FIELDS } from '../../../../../server/src/engine/sources/catalog/relationFields';
-import { deriveRelations, RelationCache, relationsFrom } from '../../../../../server/src/engine/sources/catalog/relations';
+import {
+  deriveRelations,
+  RelationCache,
+  relationsFrom,
+} from '../../../../../server/src/engine/sources/catalog/relations';
 
 // One entity of every kind using every relation field; line numbers below point into this text.
 const CATALOG = `apiVersion: backstage.io/v1alpha1
@@ -222,7 +226,9 @@ describe('catalog/relations', () => {
       origin: { path: 'catalog-info.yaml', line: 11, field: 'spec.consumesApis' },
     });
     // Refs resolve case-insensitively; the key is lower-case and the display keeps the entity's name.
-    const toPortal = derived.relations.find((r) => r.type === 'partOf' && r.sourceRef === 'component:default/web' && r.target === 'component:default/portal');
+    const toPortal = derived.relations.find(
+      (r) => r.type === 'partOf' && r.sourceRef === 'component:default/web' && r.target === 'component:default/portal',
+    );
     assert.equal(toPortal?.targetRef, 'component:default/Portal');
     assert.equal(toPortal?.resolved, true);
   });
@@ -251,7 +257,7 @@ describe('catalog/relations', () => {
     ]);
   });
 
-  it('uses the relation fields, default kinds and relation pairs of @backstage/catalog-model\'s kind model', () => {
+  it("uses the relation fields, default kinds and relation pairs of @backstage/catalog-model's kind model", () => {
     const model = compileCatalogModel([defaultCatalogEntityModel]);
     const reverseOf = new Map<string, string>();
     for (const kind of model.listKinds()) {
@@ -260,7 +266,10 @@ describe('catalog/relations', () => {
         reverseOf.set(pair.reverse.type, pair.forward.type);
       }
     }
-    const kinds = model.listKinds().map((k) => k.names.kind).sort();
+    const kinds = model
+      .listKinds()
+      .map((k) => k.names.kind)
+      .sort();
     assert.deepEqual(kinds, ['API', 'Component', 'Domain', 'Group', 'Location', 'Resource', 'System', 'User']);
     for (const kind of kinds) {
       const theirs = model.getKind({ kind, apiVersion: 'backstage.io/v1alpha1' })!.relationFields.map((f) => ({
@@ -272,11 +281,17 @@ describe('catalog/relations', () => {
       const ours = (RELATION_FIELDS[kind] ?? []).map((f) => ({ ...f }));
       assert.deepEqual(ours, theirs, kind);
     }
-    assert.deepEqual(Object.keys(RELATION_FIELDS).sort(), [...kinds.filter((k) => k !== 'Location'), 'Template'].sort());
+    assert.deepEqual(
+      Object.keys(RELATION_FIELDS).sort(),
+      [...kinds.filter((k) => k !== 'Location'), 'Template'].sort(),
+    );
   });
 
   describe('with a RelationCache kept between derivations', () => {
-    const file = (extra: string) => parseCatalogFile('c.yaml', `apiVersion: backstage.io/v1alpha1
+    const file = (extra: string) =>
+      parseCatalogFile(
+        'c.yaml',
+        `apiVersion: backstage.io/v1alpha1
 kind: Component
 metadata: { name: web }
 spec: { type: website, lifecycle: production, owner: team-a, providesApis: [web-api, web-api], dependsOn: ['component:api'] }
@@ -285,35 +300,44 @@ apiVersion: backstage.io/v1alpha1
 kind: Component
 metadata: { name: api }
 spec: { type: service, lifecycle: production, owner: team-a, dependencyOf: ['component:web'] }
-${extra}`);
+${extra}`,
+      );
 
     it('gives what an uncached derivation gives, each pair once, and the same objects while nothing changed', () => {
       const cache = new RelationCache();
       const parsed = file('');
       const first = deriveRelations(parsed.entities, cache);
       assert.deepEqual(first.relations, deriveRelations(parsed.entities).relations);
-      assert.deepEqual(first.relations.map((r) => `${r.source} ${r.type} ${r.target}`), [
-        'component:default/web ownedBy group:default/team-a',
-        'group:default/team-a ownerOf component:default/web',
-        'component:default/web providesApi api:default/web-api',
-        'api:default/web-api apiProvidedBy component:default/web',
-        'component:default/web dependsOn component:default/api',
-        'component:default/api dependencyOf component:default/web',
-        'component:default/api ownedBy group:default/team-a',
-        'group:default/team-a ownerOf component:default/api',
-      ]);
+      assert.deepEqual(
+        first.relations.map((r) => `${r.source} ${r.type} ${r.target}`),
+        [
+          'component:default/web ownedBy group:default/team-a',
+          'group:default/team-a ownerOf component:default/web',
+          'component:default/web providesApi api:default/web-api',
+          'api:default/web-api apiProvidedBy component:default/web',
+          'component:default/web dependsOn component:default/api',
+          'component:default/api dependencyOf component:default/web',
+          'component:default/api ownedBy group:default/team-a',
+          'group:default/team-a ownerOf component:default/api',
+        ],
+      );
       const again = deriveRelations(parsed.entities, cache);
       assert.ok(again.relations.every((r, i) => r === first.relations[i]));
     });
 
-    it('makes an entity\'s relations again when a far end appears', () => {
+    it("makes an entity's relations again when a far end appears", () => {
       const cache = new RelationCache();
       const before = file('');
       const owned = deriveRelations(before.entities, cache).relations.find((r) => r.type === 'ownedBy')!;
       assert.equal(owned.resolved, false);
-      const team = parseCatalogFile('t.yaml', 'apiVersion: backstage.io/v1alpha1\nkind: Group\nmetadata: { name: Team-A }\nspec: { type: team, children: [] }\n');
+      const team = parseCatalogFile(
+        't.yaml',
+        'apiVersion: backstage.io/v1alpha1\nkind: Group\nmetadata: { name: Team-A }\nspec: { type: team, children: [] }\n',
+      );
       // The same entity objects as before, plus the group they are owned by.
-      const after = deriveRelations([...before.entities, ...team.entities], cache).relations.find((r) => r.type === 'ownedBy')!;
+      const after = deriveRelations([...before.entities, ...team.entities], cache).relations.find(
+        (r) => r.type === 'ownedBy',
+      )!;
       assert.deepEqual([after.resolved, after.targetRef], [true, 'group:default/Team-A']);
     });
   });

@@ -89,7 +89,7 @@ describe('catalog/renderEntityText', () => {
     );
   });
 
-  it('describes a system\'s parts and a location\'s targets', () => {
+  it("describes a system's parts and a location's targets", () => {
     assert.equal(
       renderEntityText(entity('system:default/payments'), relations),
       [

@@ -89,8 +89,16 @@ const TABLE: [string, Mutation, string | null][] = [
   ['label value a number', (e) => (e.metadata.labels = { tier: 1 }), 'metadata.labels.tier'],
   ['labels a list', (e) => (e.metadata.labels = ['x']), 'metadata.labels'],
   ['annotation value with spaces', (e) => (e.metadata.annotations = { 'backstage.io/techdocs-ref': 'dir:. ok' }), null],
-  ['annotation key with a capital prefix', (e) => (e.metadata.annotations = { 'Acme.com/x': 'y' }), 'metadata.annotations["Acme.com/x"]'],
-  ['annotation value a boolean', (e) => (e.metadata.annotations = { 'acme.com/x': true }), 'metadata.annotations["acme.com/x"]'],
+  [
+    'annotation key with a capital prefix',
+    (e) => (e.metadata.annotations = { 'Acme.com/x': 'y' }),
+    'metadata.annotations["Acme.com/x"]',
+  ],
+  [
+    'annotation value a boolean',
+    (e) => (e.metadata.annotations = { 'acme.com/x': true }),
+    'metadata.annotations["acme.com/x"]',
+  ],
   ['tags with + # and :', (e) => (e.metadata.tags = ['c++', 'c#', 'lang:go']), null],
   ['tag with a capital', (e) => (e.metadata.tags = ['Java']), 'metadata.tags[0]'],
   ['tag empty', (e) => (e.metadata.tags = ['java', '']), 'metadata.tags[1]'],
@@ -98,7 +106,11 @@ const TABLE: [string, Mutation, string | null][] = [
   ['link valid', (e) => (e.metadata.links = [{ url: 'https://x.example/a', title: 'A', icon: 'web' }]), null],
   ['link url not a url', (e) => (e.metadata.links = [{ url: 'not a url' }]), 'metadata.links[0].url'],
   ['link without url', (e) => (e.metadata.links = [{ title: 'A' }]), 'metadata.links[0].url'],
-  ['link title blank', (e) => (e.metadata.links = [{ url: 'https://x.example', title: '  ' }]), 'metadata.links[0].title'],
+  [
+    'link title blank',
+    (e) => (e.metadata.links = [{ url: 'https://x.example', title: '  ' }]),
+    'metadata.links[0].title',
+  ],
   ['unknown root field', (e) => (e.status = {}), 'status'],
   ['relations at the root', (e) => (e.relations = []), 'relations'],
   ['spec missing', (e) => delete e.spec, 'spec'],
@@ -111,22 +123,66 @@ const TABLE: [string, Mutation, string | null][] = [
   ['spec.dependsOn a string', (e) => (e.spec.dependsOn = 'component:x'), 'spec.dependsOn'],
   ['spec.providesApis with an empty item', (e) => (e.spec.providesApis = ['a', '']), 'spec.providesApis[1]'],
   ['spec.dependencyOf (not in the schema) a number', (e) => (e.spec.dependencyOf = 5), null],
-  ['API without definition', (e) => Object.assign(e, { kind: 'API', spec: { type: 'openapi', lifecycle: 'x', owner: 'o' } }), 'spec.definition'],
-  ['API with definition', (e) => Object.assign(e, { kind: 'API', spec: { type: 'openapi', lifecycle: 'x', owner: 'o', definition: 'openapi: 3' } }), null],
-  ['mcp-server API with remotes', (e) => Object.assign(e, { kind: 'API', spec: { type: 'mcp-server', lifecycle: 'x', owner: 'o', remotes: [{ type: 'sse', url: 'https://m.example' }] } }), null],
-  ['mcp-server API with empty remotes', (e) => Object.assign(e, { kind: 'API', spec: { type: 'mcp-server', lifecycle: 'x', owner: 'o', remotes: [] } }), 'spec.remotes'],
+  [
+    'API without definition',
+    (e) => Object.assign(e, { kind: 'API', spec: { type: 'openapi', lifecycle: 'x', owner: 'o' } }),
+    'spec.definition',
+  ],
+  [
+    'API with definition',
+    (e) =>
+      Object.assign(e, {
+        kind: 'API',
+        spec: { type: 'openapi', lifecycle: 'x', owner: 'o', definition: 'openapi: 3' },
+      }),
+    null,
+  ],
+  [
+    'mcp-server API with remotes',
+    (e) =>
+      Object.assign(e, {
+        kind: 'API',
+        spec: { type: 'mcp-server', lifecycle: 'x', owner: 'o', remotes: [{ type: 'sse', url: 'https://m.example' }] },
+      }),
+    null,
+  ],
+  [
+    'mcp-server API with empty remotes',
+    (e) => Object.assign(e, { kind: 'API', spec: { type: 'mcp-server', lifecycle: 'x', owner: 'o', remotes: [] } }),
+    'spec.remotes',
+  ],
   ['Resource without type', (e) => Object.assign(e, { kind: 'Resource', spec: { owner: 'o' } }), 'spec.type'],
   ['System with owner only', (e) => Object.assign(e, { kind: 'System', spec: { owner: 'o' } }), null],
-  ['Domain with subdomainOf', (e) => Object.assign(e, { kind: 'Domain', spec: { owner: 'o', subdomainOf: 'audio' } }), null],
-  ['Domain with subdomainOf a list', (e) => Object.assign(e, { kind: 'Domain', spec: { owner: 'o', subdomainOf: ['audio'] } }), 'spec.subdomainOf'],
+  [
+    'Domain with subdomainOf',
+    (e) => Object.assign(e, { kind: 'Domain', spec: { owner: 'o', subdomainOf: 'audio' } }),
+    null,
+  ],
+  [
+    'Domain with subdomainOf a list',
+    (e) => Object.assign(e, { kind: 'Domain', spec: { owner: 'o', subdomainOf: ['audio'] } }),
+    'spec.subdomainOf',
+  ],
   ['Group without children', (e) => Object.assign(e, { kind: 'Group', spec: { type: 'team' } }), 'spec.children'],
   ['Group with empty children', (e) => Object.assign(e, { kind: 'Group', spec: { type: 'team', children: [] } }), null],
-  ['Group with a bad profile email', (e) => Object.assign(e, { kind: 'Group', spec: { type: 'team', children: [], profile: { email: '' } } }), 'spec.profile.email'],
+  [
+    'Group with a bad profile email',
+    (e) => Object.assign(e, { kind: 'Group', spec: { type: 'team', children: [], profile: { email: '' } } }),
+    'spec.profile.email',
+  ],
   ['User without memberOf', (e) => Object.assign(e, { kind: 'User', spec: {} }), 'spec.memberOf'],
   ['User with memberOf', (e) => Object.assign(e, { kind: 'User', spec: { memberOf: ['team-a'] } }), null],
   ['Location with no target at all', (e) => Object.assign(e, { kind: 'Location', spec: {} }), null],
-  ['Location with a bad presence', (e) => Object.assign(e, { kind: 'Location', spec: { target: './x.yaml', presence: 'sometimes' } }), 'spec.presence'],
-  ['Location with targets a string', (e) => Object.assign(e, { kind: 'Location', spec: { targets: './x.yaml' } }), 'spec.targets'],
+  [
+    'Location with a bad presence',
+    (e) => Object.assign(e, { kind: 'Location', spec: { target: './x.yaml', presence: 'sometimes' } }),
+    'spec.presence',
+  ],
+  [
+    'Location with targets a string',
+    (e) => Object.assign(e, { kind: 'Location', spec: { targets: './x.yaml' } }),
+    'spec.targets',
+  ],
 ];
 
 describe('catalog/validateEntity', () => {
@@ -205,21 +261,33 @@ describe('catalog/validateEntity', () => {
     it('says which apiVersions a built-in kind is recognised under', () => {
       const ours = validateEntity({ ...component(), apiVersion: 'acme.com/v1' });
       assert.ok(!ours.ok);
-      assert.deepEqual(ours.errors.map((e) => e.message), [
-        'apiVersion "acme.com/v1" is not recognised for kind Component: expected backstage.io/v1alpha1 or backstage.io/v1beta1',
-      ]);
+      assert.deepEqual(
+        ours.errors.map((e) => e.message),
+        [
+          'apiVersion "acme.com/v1" is not recognised for kind Component: expected backstage.io/v1alpha1 or backstage.io/v1beta1',
+        ],
+      );
     });
 
     it('describes non-string values and unknown root fields', () => {
       const ours = validateEntity({ ...component(), status: {}, metadata: { name: 42 } });
       assert.ok(!ours.ok);
-      assert.deepEqual(ours.errors.map((e) => e.message), [
-        'status is not an entity field: only apiVersion, kind, metadata and spec may appear at the top level',
-        'metadata.name must be a non-empty string, found number 42',
-      ]);
+      assert.deepEqual(
+        ours.errors.map((e) => e.message),
+        [
+          'status is not an entity field: only apiVersion, kind, metadata and spec may appear at the top level',
+          'metadata.name must be a non-empty string, found number 42',
+        ],
+      );
       assert.deepEqual(validateEntity('just text'), {
         ok: false,
-        errors: [{ path: [], field: '<root>', message: 'An entity must be a mapping with apiVersion, kind, metadata and spec, found "just text"' }],
+        errors: [
+          {
+            path: [],
+            field: '<root>',
+            message: 'An entity must be a mapping with apiVersion, kind, metadata and spec, found "just text"',
+          },
+        ],
         warnings: [],
       });
     });
@@ -230,11 +298,52 @@ describe('catalog/validateEntity', () => {
     const common = backstage.CommonValidatorFunctions;
     const defaults = backstage.makeValidator();
     const VALUES: unknown[] = [
-      '', 'a', 'A', 'a-b', 'a--b', '-a', 'a-', 'a_b', 'a.b', 'a..b', 'A.b_C-d', '1', 'a b', ' a', 'a/b', '/b', 'a/',
-      'a/b/c', 'backstage.io/v1alpha1', 'Backstage.io/v1', 'acme.com/tier', 'x'.repeat(63), 'x'.repeat(64),
-      `${'a'.repeat(63)}.${'b'.repeat(63)}/c`, 'c++', 'c#', 'lang:go', 'a+b-c#', 'a:b', 'Java', 'ünïcode',
-      'https://example.com', 'http://x', 'mailto:a@b.c', 'not a url', 'dir:.', '   ', 'kind1', '1kind', 'Kind-1',
-      5, null, undefined, true, ['a'], { a: 1 },
+      '',
+      'a',
+      'A',
+      'a-b',
+      'a--b',
+      '-a',
+      'a-',
+      'a_b',
+      'a.b',
+      'a..b',
+      'A.b_C-d',
+      '1',
+      'a b',
+      ' a',
+      'a/b',
+      '/b',
+      'a/',
+      'a/b/c',
+      'backstage.io/v1alpha1',
+      'Backstage.io/v1',
+      'acme.com/tier',
+      'x'.repeat(63),
+      'x'.repeat(64),
+      `${'a'.repeat(63)}.${'b'.repeat(63)}/c`,
+      'c++',
+      'c#',
+      'lang:go',
+      'a+b-c#',
+      'a:b',
+      'Java',
+      'ünïcode',
+      'https://example.com',
+      'http://x',
+      'mailto:a@b.c',
+      'not a url',
+      'dir:.',
+      '   ',
+      'kind1',
+      '1kind',
+      'Kind-1',
+      5,
+      null,
+      undefined,
+      true,
+      ['a'],
+      { a: 1 },
     ];
     const pairs: [string, (v: unknown) => boolean, (v: unknown) => boolean][] = [
       ['isValidApiVersion', formats.isValidApiVersion, (v) => k8s.isValidApiVersion(v)],

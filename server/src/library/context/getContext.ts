@@ -1,0 +1,667 @@
+/**
+ * `get_context` on the index (docs/ARCHITECTURE.md, get_context's contract, "How get_context chooses"): one task in, one bundle of
+ * rules and reference material out, sized to the budget. Each step is its own module:
+ *
+ *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the named stacks' pages,
+ *   stackPages.ts) -> section search -> widening
+ *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
+ *
+ * `buildContext` reads as those steps: the task analysed once (`analyseTask`), then `prepare`
+ * (budget, scope, rules, pinned pages, what may be searched), the plan, `matchByPurpose` (packs,
+ * Good-for, folders, stacks), `searchAndWiden`, `judgeAndFocus` and `assemble` (budget, render).
+ *
+ * Every model-backed step is optional: with no provider (or a slow or failing one) the
+ * heuristics answer and the bundle is still complete.
+ */
+import {
+  type Doc,
+  type Section,
+  InputError,
+  termSet,
+  estimateTokens,
+  normalizeName,
+  identityTerms,
+} from '../../engine';
+import type { LibrarySection, LibraryView } from '../view/libraryView';
+import type { MeaningScorer } from '../view/ranking';
+import { librarySoundness } from '../view/soundness';
+import { sectionBody } from '../view/summaries';
+import { isReadWhole } from '../models/derivedText';
+import { runJudge, type JudgeQuestion } from '../models/judge';
+import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
+import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
+import { contextIndex, type ContextIndex } from './contextIndex';
+import {
+  bestScores,
+  decideFocus,
+  focusQuestions,
+  heuristicDifferent,
+  heuristicUse,
+  isRelated,
+  otherStackName,
+  type FocusContext,
+} from './focus';
+import { unknownNames } from './stackNames';
+import { stackPages } from './stackPages';
+import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
+import type { EntityExcerpt } from './entityDocs';
+import type { ContextHooks } from './hooks';
+import { nearestPages, spellingNearness } from './nothingFound';
+import { decidePacks, packCandidates, packQuestions } from './packs';
+import { pinnedPages } from './pinned';
+import { makePlan } from './plan';
+import { isPrivateNote } from './privateNotes';
+import { commentBlock, instructionsBlock, pageBlock, renderMarkdown, RULES_HEADING, type IdOf } from './render';
+import { rulePages, teamInstructions } from './rules';
+import { isRule, isTeamInstructions, resolveScope } from './scope';
+import { searchSections } from './sectionSearch';
+import type {
+  BundlePage,
+  BundleSection,
+  Candidate,
+  ContextBundle,
+  ContextRequest,
+  PageReason,
+  ReachedBy,
+} from './types';
+import { widen } from './widening';
+
+export interface BuildContextInput {
+  view: LibraryView;
+  request: ContextRequest;
+  hooks: ContextHooks;
+  /** The services' section-meaning scorer (embeddings), when on. */
+  meaning?: MeaningScorer;
+  /** The name in "Instructions from the <organization> team". */
+  organization: string;
+  /** The user's own ready notes, when the connection is theirs. */
+  privateDocs?: readonly Doc[];
+  privateSections?: readonly LibrarySection[];
+  /**
+   * Passages of the entity docs, overviews and epics of the entities the task names (or that
+   * rank), best first (entityDocs.ts). They come after every library excerpt, labelled with their
+   * source kind, and never when the library found nothing for the task.
+   */
+  entityExcerpts?: readonly EntityExcerpt[];
+}
+
+export interface BuiltContext {
+  bundle: ContextBundle;
+  markdown: string;
+  idOf: IdOf;
+}
+
+/** Validates `max_tokens` (1,000..30,000, default 12,000). Throws {@link InputError} naming the field. */
+export function budgetOf(maxTokens: number | undefined): number {
+  if (maxTokens === undefined) return DEFAULT_MAX_TOKENS;
+  if (!Number.isInteger(maxTokens) || maxTokens < MIN_MAX_TOKENS || maxTokens > MAX_MAX_TOKENS) {
+    throw new InputError(
+      `max_tokens: must be a whole number from ${MIN_MAX_TOKENS.toLocaleString('en-US')} to ${MAX_MAX_TOKENS.toLocaleString('en-US')} (got ${maxTokens}); the default is ${DEFAULT_MAX_TOKENS.toLocaleString('en-US')}`,
+    );
+  }
+  return maxTokens;
+}
+
+/**
+ * The task as every step reads it, analysed once: its words as the index analyses them, its
+ * identity terms (names with their spellings, stackNames.ts) and the proper names in it the
+ * library never mentions.
+ */
+export interface TaskAnalysis {
+  /** The task, trimmed. */
+  text: string;
+  /** Its analysed terms (tags found, the focus step). */
+  terms: ReadonlySet<string>;
+  /** Its identity terms: which stack or product it names (stackNames.ts, stackPages.ts, focus.ts). */
+  identity: ReadonlySet<string>;
+  /** Capitalised names in it that no indexed section holds. */
+  unknown: readonly string[];
+}
+
+export function analyseTask(text: string, view: LibraryView): TaskAnalysis {
+  return {
+    text,
+    terms: termSet(text),
+    identity: identityTerms(text),
+    unknown: unknownNames(text, (t) => view.state.lexical.df(t)),
+  };
+}
+
+/** What the request may draw from: its scope, the pages fixed by the library, and what search may reach. */
+interface Setup {
+  view: LibraryView;
+  maxTokens: number;
+  scope: ReturnType<typeof resolveScope>;
+  index: ContextIndex;
+  idOf: IdOf;
+  instructions: Doc[];
+  rules: Doc[];
+  pinned: Doc[];
+  /** Pages in scope that are searched (not rules, not the team instructions), the user's notes included. */
+  searchDocs: Doc[];
+  searchable: (doc: Doc) => boolean;
+  sections: LibrarySection[];
+  tagsFound: string[];
+}
+
+/** Pages matched by what they are for, packs, folders and the task's stacks (steps 4-5). */
+interface PurposeMatches {
+  packs: Awaited<ReturnType<typeof packCandidates>>;
+  pageScores: GoodForMatch[];
+  stacks: ReturnType<typeof stackPages>;
+  liftedPages: Set<string>;
+  keptLifted: Set<string>;
+}
+
+/** The candidates after section search and widening (step 6), with what the focus step needs. */
+interface Candidates {
+  search: Awaited<ReturnType<typeof searchSections>>;
+  candidates: Map<string, Candidate>;
+  best: ReturnType<typeof bestScores>;
+  goodFor: GoodForMatch[];
+  stackUse: Doc[];
+  focus: FocusContext;
+  markRecipes: (applied: ReadonlySet<string>) => void;
+}
+
+/** The judge's decisions (step 7). */
+interface Judged {
+  run: Awaited<ReturnType<typeof runJudge>>;
+  packDecisions: ReturnType<typeof decidePacks>;
+  applied: PurposeMatches['packs'];
+  recipePages: Set<string>;
+  decisions: ReturnType<typeof decideFocus>;
+  focusDropped: NonNullable<ContextBundle['focusDropped']>;
+  candidateDocs: string[];
+}
+
+export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
+  const { view, request, hooks } = input;
+  const text = request.task.trim();
+  if (text === '') throw new InputError('task: describe what you are about to do, in plain words');
+  const task = analyseTask(text, view);
+  const setup = prepare(input, task);
+  // Step 1: the plan.
+  const plan = await makePlan(task.text, setup.index, hooks.models, {
+    timeoutMs: hooks.planTimeoutMs,
+    signal: request.signal,
+  });
+  const purpose = await matchByPurpose(input, setup, task, plan);
+  const found = await searchAndWiden(input, setup, task, plan, purpose);
+  const judged = await judgeAndFocus(input, task, purpose, found);
+  return assemble(input, setup, task, plan, found, judged, purpose);
+}
+
+/** Validates the request and fixes its scope, the team instructions, rules and pinned pages (steps 2-3), and what may be searched. */
+function prepare(input: BuildContextInput, task: TaskAnalysis): Setup {
+  const { view, request } = input;
+  const maxTokens = budgetOf(request.maxTokens);
+  const scope = resolveScope(view, { folder: request.folder, tags: request.tags });
+  const index = contextIndex(view);
+  const idOf: IdOf = (id) => view.shownIds.get(id) ?? id.slice(0, 8);
+
+  // Steps 2-3: instructions, rules, pinned pages; whatever the tags, only from inside the folder.
+  const instructions = teamInstructions(view).filter(scope.withinFolder);
+  const rules = rulePages(view).filter(scope.withinFolder);
+  const pinned = pinnedPages(view).filter(scope.withinFolder);
+
+  // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
+  const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
+  const searchDocs = [
+    ...view.docs.filter((doc) => !isRule(doc) && !isTeamInstructions(doc) && scope.includes(doc)),
+    ...privateDocs,
+  ];
+  const searchIds = new Set(searchDocs.map((d) => d.id));
+  const searchable = (doc: Doc) => searchIds.has(doc.id);
+  // A section with nothing under its heading (a title followed straight by a subheading) is never an excerpt.
+  const sections = [...view.sections, ...(input.privateSections ?? [])].filter(
+    (s) => searchIds.has(s.doc.id) && hasBody(s.section),
+  );
+  const tagsFound = [...index.tags]
+    .filter(([, terms]) => terms.size > 0 && [...terms].every((t) => task.terms.has(t)))
+    .map(([tag]) => tag)
+    .sort();
+  return {
+    view,
+    maxTokens,
+    scope,
+    index,
+    idOf,
+    instructions,
+    rules,
+    pinned,
+    searchDocs,
+    searchable,
+    sections,
+    tagsFound,
+  };
+}
+
+/** Steps 4-5: packs, pages and folders by what they are for, and the pages of the stacks the task names. */
+async function matchByPurpose(
+  input: BuildContextInput,
+  setup: Setup,
+  task: TaskAnalysis,
+  plan: Awaited<ReturnType<typeof makePlan>>,
+): Promise<PurposeMatches> {
+  const { hooks, request } = input;
+  const { index, searchDocs } = setup;
+  const notes = hooks.notes;
+  const query = { task: task.text, facets: plan.searches };
+  const packs = await packCandidates(index, query, { forced: request.pack, notes, meaning: hooks.textMeaning });
+  const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
+  // The pages whose subject is a stack the task names, and the narrower pages of it the task does not ask for.
+  const stacks = stackPages(
+    task.text,
+    searchDocs.filter((d) => !isPrivateNote(d)),
+    task.identity,
+  );
+  const folders = await matchFolders(
+    index,
+    searchDocs.filter((d) => !isPrivateNote(d)),
+    query,
+    { notes, meaning: hooks.textMeaning },
+  );
+  const liftedPages = new Set(folders.flatMap((f) => f.pages.map((p) => p.id)));
+  // Only a folder whose phrasings are its own keeps its pages past the closeness window: one whose
+  // phrasings are its pages' titles (a flat folder of every stack) matches any task through one
+  // page's title, which says nothing about its siblings.
+  const keptLifted = new Set(folders.filter((f) => f.declared).flatMap((f) => f.pages.map((p) => p.id)));
+  return { packs, pageScores, stacks, liftedPages, keptLifted };
+}
+
+/** Step 6: section search, the pages matched by what they are for, then widening one step from the pages that belong. */
+async function searchAndWiden(
+  input: BuildContextInput,
+  setup: Setup,
+  task: TaskAnalysis,
+  plan: Awaited<ReturnType<typeof makePlan>>,
+  purpose: PurposeMatches,
+): Promise<Candidates> {
+  const { view, hooks } = input;
+  const { index, sections, tagsFound, searchable } = setup;
+  const { packs, pageScores, stacks, liftedPages, keptLifted } = purpose;
+  const notes = hooks.notes;
+  const search = await searchSections({
+    index,
+    sections,
+    queries: [task.text, ...plan.searches],
+    names: plan.names,
+    tags: tagsFound,
+    liftedPages,
+    meaning: input.meaning,
+    notes,
+  });
+  const candidates = new Map<string, Candidate>();
+  for (const hit of search.hits) {
+    candidates.set(hit.entry.section.id, {
+      entry: hit.entry,
+      hit,
+      similarity: hit.similarity,
+      weight: hit.similarity,
+      fused: hit.fused,
+      reachedBy: 'search',
+      // A name brings its section. A page read only whole comes on a name only when it is about
+      // that name: an example row naming billing-worker does not send the postmortem template.
+      named:
+        hit.signals.names.length > 0 &&
+        (!isReadWhole(hit.entry.doc, notes) || isAboutName(index, hit.entry.doc, hit.signals.names)),
+      aboutName: hit.signals.names.length > 0 && isAboutName(index, hit.entry.doc, hit.signals.names),
+    });
+  }
+  const best = bestScores(search.hits);
+  // A page matched by what it is for comes only when something on it is related to the task at
+  // all, unless the words of its own Good-for phrasings matched. Meaning saturates: "prepare for my
+  // first on-call shift" reads close enough to "adding a caller of the payments gateway" to clear
+  // the phrasing bar while no passage of the gateway guide is about on-call. Derived phrasings are
+  // the page's title and summary, words its sections are searched for anyway: when none of them is
+  // related, the title's words were a coincidence ("test" for a Rust MCP server task).
+  const relatedPages = new Set([...candidates.values()].filter((c) => isRelated(c)).map((c) => c.entry.doc.id));
+  const textAgrees = (g: GoodForMatch) =>
+    (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
+  // A page about another stack or product than the task names never comes in by what it is for.
+  const stackOwn = new Set(stacks.forced.map((d) => d.id));
+  const goodFor = selectGoodFor(
+    pageScores,
+    (g) =>
+      (!stackOwn.has(g.doc.id) && otherStackName(g.doc, index, task.identity, task.unknown) !== undefined) ||
+      stacks.narrower.has(g.doc.id) ||
+      !textAgrees(g),
+  );
+  // A page whose subject is a stack the task names comes like a page matched by what it is for,
+  // even when a narrower page of the stack matches the task's other words better.
+  // Its subject is what the task names: the read-alike test (otherStackName) does not apply to it.
+  const stackUse = stacks.forced.filter((doc) => !goodFor.some((g) => g.doc.id === doc.id));
+  const sectionEntry = (doc: Doc, sectionId: string) =>
+    view.sectionById.get(sectionId) ??
+    input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
+  for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) {
+    if (isReadWhole(doc, notes)) continue;
+    const ranked = doc.sections
+      .filter(hasBody)
+      .map((s) => ({ s, c: candidates.get(s.id) }))
+      .sort((a, b) => (b.c?.fused ?? 0) - (a.c?.fused ?? 0) || doc.sections.indexOf(a.s) - doc.sections.indexOf(b.s))
+      .slice(0, GOOD_FOR_SECTIONS);
+    for (const { s, c } of ranked) {
+      if (c) c.keepPastWindow = 'use';
+      else {
+        const entry = sectionEntry(doc, s.id);
+        if (entry)
+          candidates.set(s.id, {
+            entry,
+            similarity: 0,
+            weight: 0,
+            fused: 0,
+            reachedBy: 'use',
+            keepPastWindow: 'use',
+            named: false,
+          });
+      }
+    }
+  }
+  // Sections kept past the closeness window when related at all: an applied pack's When-relevant
+  // pages (recipe), then pages of a folder the task matches (lift).
+  const markRecipes = (applied: ReadonlySet<string>) => {
+    for (const c of candidates.values()) {
+      if (c.keepPastWindow === 'use') continue;
+      if (applied.has(c.entry.doc.id) && isRelated(c)) c.keepPastWindow = 'recipe';
+      else if (keptLifted.has(c.entry.doc.id) && isRelated(c)) c.keepPastWindow = 'lift';
+      else delete c.keepPastWindow;
+    }
+  };
+  markRecipes(new Set(packs.filter((p) => p.heuristic.yes).flatMap((p) => p.whenRelevant.map((d) => d.id))));
+  const focus: FocusContext = {
+    index,
+    task: task.text,
+    names: plan.names,
+    best,
+    taskTerms: task.identity,
+    unknown: task.unknown,
+    narrower: stacks.narrower,
+    stackOwn,
+  };
+  // Widening starts from pages that belong: close enough, and not about another stack than the task's.
+  const seeds = [...candidates.values()]
+    .filter((c) => heuristicUse(c, best).yes && !heuristicDifferent(c, focus).yes)
+    .sort((a, b) => b.fused - a.fused || b.weight - a.weight);
+  widen({ index, candidates, seeds, allowed: searchable, inferred: hooks.inferredLinks });
+  return { search, candidates, best, goodFor, stackUse, focus, markRecipes };
+}
+
+/** Step 7: the judge (one call for packs, sections and rows), then focus: which candidates stay, best first. */
+async function judgeAndFocus(
+  input: BuildContextInput,
+  task: TaskAnalysis,
+  purpose: PurposeMatches,
+  found: Candidates,
+): Promise<Judged> {
+  const { hooks, request } = input;
+  const { packs } = purpose;
+  const { candidates, best, focus, markRecipes } = found;
+  const ordered = [...candidates.values()].sort((a, b) => {
+    const ua = heuristicUse(a, best);
+    const ub = heuristicUse(b, best);
+    return (
+      Number(ub.yes) - Number(ua.yes) ||
+      ub.probability - ua.probability ||
+      b.fused - a.fused ||
+      a.entry.order - b.entry.order
+    );
+  });
+  const asked = focusQuestions(ordered, focus);
+  const questions: JudgeQuestion[] = [...packQuestions(packs), ...asked.questions];
+  const run = await runJudge(questions, {
+    task: task.text,
+    mode: hooks.judgeMode,
+    provider: hooks.models,
+    cache: hooks.verdicts,
+    timeoutMs: hooks.judgeTimeoutMs,
+    signal: request.signal,
+  });
+  const packDecisions = decidePacks(packs, run);
+  const applied = packs.filter((_, i) => packDecisions[i].applied);
+  const recipePages = new Set(applied.flatMap((p) => [...p.always, ...p.whenRelevant].map((d) => d.id)));
+  markRecipes(new Set(applied.flatMap((p) => p.whenRelevant.map((d) => d.id))));
+  const decided = decideFocus(ordered, asked, run, focus);
+  const focusDropped = decided
+    .filter((d) => !d.keep)
+    .map((d) => ({ entry: d.candidate.entry, dropped: d.dropped ?? 'unused', confidence: round(d.confidence) }));
+  const decisions = decided.filter((d) => d.keep);
+  decisions.sort(
+    (a, b) =>
+      Number(b.candidate.named) - Number(a.candidate.named) ||
+      b.confidence - a.confidence ||
+      b.candidate.fused - a.candidate.fused ||
+      a.candidate.entry.order - b.candidate.entry.order,
+  );
+  // What focus dropped and which pages were candidates at all: explain_result's task path reads them.
+  const candidateDocs = [...new Set(ordered.map((c) => c.entry.doc.id))];
+  return { run, packDecisions, applied, recipePages, decisions, focusDropped, candidateDocs };
+}
+
+/** Step 8: whole pages, then excerpts, within the budget, each with its unsettled conflicts; or the nearest pages when nothing matched; rendered. */
+function assemble(
+  input: BuildContextInput,
+  setup: Setup,
+  task: TaskAnalysis,
+  plan: Awaited<ReturnType<typeof makePlan>>,
+  found: Candidates,
+  judged: Judged,
+  purpose: PurposeMatches,
+): BuiltContext {
+  const { view, hooks } = input;
+  const { maxTokens, scope, idOf, instructions, rules, pinned, searchDocs, tagsFound } = setup;
+  const { search, candidates, goodFor, stackUse } = found;
+  const { run, packDecisions, applied, recipePages, decisions } = judged;
+  const notes = hooks.notes;
+  const soundness = librarySoundness(view, hooks.conflictCheck ? [hooks.conflictCheck] : []);
+  const conflictsOf = (doc: Doc) => soundness.pageConflicts(doc.id);
+  // A stack page's sections say how they came: by search, or, kept past the window, by its subject ('use').
+  const useIds = new Set(goodFor.map((g) => g.doc.id));
+  const privateOf = (doc: Doc) => isPrivateNote(doc);
+  const whole: WholeCandidate[] = [];
+  const ruleIds = new Set(rules.map((d) => d.id));
+  const pushWhole = (doc: Doc, reason: PageReason) => {
+    // Pinned pages come whatever the tags (the list is already the folder's); pack and Good-for pages only from inside the scope.
+    if (
+      ruleIds.has(doc.id) ||
+      isTeamInstructions(doc) ||
+      (reason !== 'pinned' && !scope.includes(doc)) ||
+      whole.some((w) => w.doc.id === doc.id)
+    )
+      return;
+    whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
+  };
+  for (const doc of pinned) pushWhole(doc, 'pinned');
+  for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
+  for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
+  const excerpts: ExcerptCandidate[] = decisions.map((d) => {
+    const c = d.candidate;
+    const doc = c.entry.doc;
+    const section: BundleSection = { entry: c.entry, reachedBy: c.reachedBy, confidence: round(d.confidence) };
+    if (c.hit) section.similarity = round(c.similarity);
+    if (c.via) section.via = c.via;
+    if (d.rows) section.rows = d.rows;
+    const conflicts = soundness.sectionConflicts(c.entry.section.id);
+    if (conflicts.length > 0) section.conflicts = conflicts;
+    const reason: PageReason = recipePages.has(doc.id) ? 'recipe' : useIds.has(doc.id) ? 'use' : reasonOf(c.reachedBy);
+    return {
+      section,
+      reason,
+      private: privateOf(doc),
+      readWhole: isReadWhole(doc, notes),
+      pageConflicts: conflictsOf(doc),
+    };
+  });
+  // Searched sections of whole pages are reported with them (JSON similarities).
+  for (const w of whole)
+    for (const c of candidates.values())
+      if (c.entry.doc.id === w.doc.id && c.hit)
+        w.sections.push({ entry: c.entry, reachedBy: c.reachedBy, similarity: round(c.similarity) });
+
+  const nothing = decisions.length === 0 && applied.length === 0 && goodFor.length === 0 && stackUse.length === 0;
+  // A task the library covers may also get its named entities' own docs, after every library
+  // excerpt, when they are in scope: inside the folder, and never in a tagged bundle (they carry no tags).
+  if (!nothing)
+    excerpts.push(
+      ...entityCandidates(
+        view,
+        (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc)),
+      ),
+    );
+  const nearest = nothing ? nearestPages(nearness(task, purpose.pageScores, search, searchDocs)) : undefined;
+
+  const organization = input.organization;
+  const ruleBlocks: BundlePage[] = rules.map((doc) => {
+    const conflicts = conflictsOf(doc);
+    const page: BundlePage = {
+      doc,
+      reason: 'rule',
+      whole: true,
+      private: false,
+      sections: [],
+      chars: 0,
+      ...(conflicts.length > 0 ? { conflicts } : {}),
+    };
+    page.chars = pageBlock(page, idOf).length;
+    return page;
+  });
+  const fixed = [
+    ...(instructions.length > 0 ? [instructionsBlock(organization, instructions)] : []),
+    commentBlock(
+      applied.map((p) => p.pack.name),
+      tagsFound,
+    ),
+    ...(rules.length > 0 ? [RULES_HEADING, ...ruleBlocks.map((p) => pageBlock(p, idOf))] : []),
+  ];
+  const filled = fillBudget({ budgetChars: maxTokens * 4, fixed, whole, excerpts, nothingFound: nearest, idOf });
+
+  const bundle: ContextBundle = {
+    task: task.text,
+    maxTokens,
+    tokens: 0,
+    rulesOverBudget: filled.rulesOverBudget,
+    organization,
+    instructions,
+    plan,
+    packs: packDecisions,
+    tagsFound,
+    rules: ruleBlocks,
+    reference: filled.reference,
+    skipped: filled.skipped,
+    focusDropped: judged.focusDropped,
+    candidateDocs: judged.candidateDocs,
+    ...(nearest && filled.nothingFoundShown ? { nothingFound: { nearest } } : {}),
+    judge: {
+      mode: run.mode,
+      provider: run.provider,
+      called: run.called,
+      ...(run.fallbackReason !== undefined ? { fallbackReason: run.fallbackReason } : {}),
+      verdicts: run.verdicts,
+    },
+    steps: {
+      plan: plan.madeBy,
+      judge: run.called && run.fallbackReason === undefined ? run.provider : 'heuristic',
+      meaning: search.meaning,
+    },
+    scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
+  };
+  const markdown = renderMarkdown(bundle, idOf);
+  bundle.tokens = estimateTokens(markdown);
+  if (markdown.length !== filled.chars)
+    throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
+  return { bundle, markdown, idOf };
+}
+
+/** When nothing matched: how near each page came, for naming the two or three nearest. */
+function nearness(
+  task: TaskAnalysis,
+  pageScores: readonly GoodForMatch[],
+  search: Candidates['search'],
+  searchDocs: readonly Doc[],
+): Map<Doc, number> {
+  const pageNearness = new Map<Doc, number>();
+  for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
+  for (const h of search.hits)
+    pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
+  // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
+  // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
+  // in their fused order, at a nearness too small to show.
+  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+    search.touched.forEach((h, i) => {
+      if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
+    });
+  }
+  // A task that shares no word with the library: the pages spelled most like it, nearer still
+  // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
+  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
+    for (const [doc, near] of spellingNearness(
+      task.text,
+      searchDocs.filter((d) => !isPrivateNote(d)),
+    )) {
+      if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
+    }
+  }
+  return pageNearness;
+}
+
+/** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
+function entityCandidates(view: LibraryView, found: readonly EntityExcerpt[]): ExcerptCandidate[] {
+  return found.map((e) => {
+    const { section, doc, ordinal } = e.passage.entry;
+    const entry: LibrarySection = {
+      section,
+      doc,
+      ordinal,
+      position: Math.max(0, doc.sections.indexOf(section)),
+      order: Number.MAX_SAFE_INTEGER,
+    };
+    const sourceKind = doc.sourceKind as 'catalog_doc' | 'repo_overview' | 'epic_doc';
+    return {
+      section: { entry, reachedBy: 'search', similarity: round(e.passage.match) },
+      reason: 'entity',
+      private: false,
+      readWhole: false,
+      entity: { sourceKind, ref: view.state.graph.get(e.entity)?.ref ?? e.entity, named: e.named },
+    };
+  });
+}
+
+/** The page is about one of `names`: its title holds it, or the dictionary has the page as that name's. */
+function isAboutName(index: ContextIndex, doc: Doc, names: readonly string[]): boolean {
+  const title = ` ${normalizeName(doc.title)} `;
+  const own = new Set(index.names.namesOfPage(doc.id).map((n) => n.text));
+  return names.some((n) => own.has(n) || title.includes(` ${normalizeName(n)} `));
+}
+
+const bodies = new WeakMap<Section, boolean>();
+
+/** True when a section has text under its heading (cached per section). */
+function hasBody(section: Section): boolean {
+  let has = bodies.get(section);
+  if (has === undefined) {
+    has = sectionBody(section).trim() !== '';
+    bodies.set(section, has);
+  }
+  return has;
+}
+
+function reasonOf(reached: ReachedBy): PageReason {
+  switch (reached) {
+    case 'link':
+    case 'inferred-link':
+      return 'link';
+    case 'folder':
+      return 'folder';
+    case 'use':
+      return 'use';
+    case 'recipe':
+      return 'recipe';
+    case 'search':
+      return 'search';
+  }
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
