@@ -205,12 +205,25 @@ describe('wsctx check and wsctx why-not', () => {
   });
 
   it("why-not refuses a get_context flag without --task, and ask's flags with it, naming them", () => {
-    const question = ['why-not', 'how do I roll back billing-worker?', '--expect', RUNBOOK, '--workspace', 'examples/fernhill'];
+    const question = [
+      'why-not',
+      'how do I roll back billing-worker?',
+      '--expect',
+      RUNBOOK,
+      '--workspace',
+      'examples/fernhill',
+    ];
     const contextFlag = wsctx([...question, '--max-tokens', '3000']);
     assert.equal(contextFlag.code, 1);
-    assert.equal(contextFlag.stderr, "wsctx: --max-tokens, --pack, --tags and --folder are context's: add --task to explain a get_context task\n");
+    assert.equal(
+      contextFlag.stderr,
+      "wsctx: --max-tokens, --pack, --tags and --folder are context's: add --task to explain a get_context task\n",
+    );
     const askFlag = wsctx([...question, '--task', '--limit', '3']);
     assert.equal(askFlag.code, 1);
-    assert.equal(askFlag.stderr, "wsctx: --limit and --source-kinds are ask's: with --task give context's --max-tokens, --pack, --tags, --folder\n");
+    assert.equal(
+      askFlag.stderr,
+      "wsctx: --limit and --source-kinds are ask's: with --task give context's --max-tokens, --pack, --tags, --folder\n",
+    );
   });
 });
