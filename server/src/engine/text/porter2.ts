@@ -8,7 +8,7 @@
  * "deploy", "deploying" and "deployed" to `deploi` but "deployment" to `deploy`, so "how to
  * deploy" never met "How deployment works"; Porter2 keeps a final `y` after a vowel and gives
  * `deploy` for all four. The unit test runs Snowball's whole published vocabulary (42,649 words,
- * ../shared/data/porter-stemmer-vocab/snowball-english-porter2) through this module. The npm
+ * test/fixtures/snowball-english-porter2) through this module. The npm
  * packages checked (`wink-porter2-stemmer` 2.0.1 among them) implement the 2002 form and differ
  * from that list in 65 words, hence this module.
  *

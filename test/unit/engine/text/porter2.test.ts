@@ -5,7 +5,7 @@ import { porterStem } from '../../../../server/src/engine/text/porter';
 import { porter2Stem } from '../../../../server/src/engine/text/porter2';
 import { analyzeQuery, analyzeText } from '../../../../server/src/engine/text/analyzer';
 
-const VOCAB = join(__dirname, 'porter2Vocab');
+const VOCAB = join(__dirname, '../../../fixtures/snowball-english-porter2');
 
 function lines(file: string): string[] {
   return readFileSync(join(VOCAB, file), 'utf8')
