@@ -6,41 +6,12 @@
  * paths were indexed and release notes weighed.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import type { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
 import { RELEASE_NOTE_WEIGHT } from '../../../../server/src/engine/ranking/contract';
 import type { RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
-import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { heading, index, rank } from './rankingFixture';
-
-const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
-
-/** A docs repository of one catalog entity holding `files` of a corpus (paths under its docs/). */
-function docsRepository(corpus: string, files: readonly string[]): string {
-  const dir = tempDir(corpus);
-  write(
-    dir,
-    'catalog-info.yaml',
-    [
-      'apiVersion: backstage.io/v1alpha1',
-      'kind: Component',
-      'metadata:',
-      `  name: ${corpus}`,
-      '  annotations:',
-      '    backstage.io/techdocs-ref: dir:.',
-      'spec:',
-      '  type: service',
-      '  lifecycle: production',
-      '  owner: docs',
-      '',
-    ].join('\n'),
-  );
-  write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
-  for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
-  return dir;
-}
+import { removeTempDirs } from '../../../helpers/tempWorkspace';
+import { corpusDocsRepository, heading, index, rank } from './rankingFixture';
 
 const words = (p: RankedPassage) => p.why.find((w) => w.signal === 'words')!;
 
@@ -60,7 +31,7 @@ describe('workspace_context: configuration keys and release notes', () => {
     let state: IndexState;
     before(async () => {
       state = await indexed(
-        docsRepository('cert-manager', [
+        corpusDocsRepository('cert-manager', [
           'usage/certificate.md',
           'reference/annotations.md',
           'releases/release-notes/release-notes-1.8.md',
@@ -118,7 +89,7 @@ describe('workspace_context: configuration keys and release notes', () => {
     let state: IndexState;
     before(async () => {
       state = await indexed(
-        docsRepository('goreleaser', [
+        corpusDocsRepository('goreleaser', [
           'customization/publish/snapshots.md',
           'customization/publish/homebrew_casks.md',
           'customization/publish/changelog.md',

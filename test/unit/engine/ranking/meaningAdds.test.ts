@@ -5,40 +5,12 @@
  * their SOURCE.txt), each set indexed as its docs repository.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
 import { hybridMeaning, WORDS_WEIGHT, MEANING_WEIGHT } from '../../../../server/src/engine/ranking/contract';
 import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
-import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { NOW } from './rankingFixture';
-
-const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
-
-function docsRepository(corpus: string, files: readonly string[]): string {
-  const dir = tempDir(`${corpus}-meaning`);
-  write(
-    dir,
-    'catalog-info.yaml',
-    [
-      'apiVersion: backstage.io/v1alpha1',
-      'kind: Component',
-      'metadata:',
-      `  name: ${corpus}`,
-      '  annotations:',
-      '    backstage.io/techdocs-ref: dir:.',
-      'spec:',
-      '  type: service',
-      '  lifecycle: production',
-      '  owner: docs',
-      '',
-    ].join('\n'),
-  );
-  write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
-  for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
-  return dir;
-}
+import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
+import { corpusDocsRepository, NOW } from './rankingFixture';
 
 const files = (passages: readonly RankedPassage[]) => [...new Set(passages.map((p) => p.entry.doc.path))];
 
@@ -73,7 +45,7 @@ describe('meaning adds to words, never takes away (local model)', function () {
 
   it('a question that is only a key path ranks as on words: the embedding of an identifier does not pull a topical page over the one that shows the key', async () => {
     const { engine, state } = await embedded(
-      docsRepository('goreleaser', [
+      corpusDocsRepository('goreleaser', [
         'includes/repository.md',
         'customization/publish/homebrew_casks.md',
         'customization/publish/homebrew_formulas.md',
@@ -100,7 +72,7 @@ describe('meaning adds to words, never takes away (local model)', function () {
 
   it("a passage the words rank first keeps its words' worth when its cosine is under the question's crowd", async () => {
     const { engine, state } = await embedded(
-      docsRepository('cert-manager', [
+      corpusDocsRepository('cert-manager', [
         'releases/upgrading/upgrading-1.12.md',
         'releases/upgrading/upgrading-1.16-1.17.md',
         'releases/upgrading/upgrading-1.17-1.18.md',

@@ -3,9 +3,12 @@
  * `workspace_context` ranking at a fixed date, a passage named by its file and heading, and an
  * epic page's text.
  */
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
 import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
+import { tempDir, write } from '../../../helpers/tempWorkspace';
 
 export const NOW = Date.UTC(2026, 11, 1);
 
@@ -25,3 +28,33 @@ export const heading = (p: RankedPassage) =>
 /** An epic page; `extra` adds front matter lines (each ending in a newline). */
 export const epic = (title: string, body: string, extra = '') =>
   `---\nkind: epic\n${extra}---\n# ${title}\n\n${body}\n`;
+
+const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
+
+/**
+ * A docs repository of one catalog entity holding `files` of a bench corpus (paths under its
+ * docs/), in a temporary folder: the pages indexed as the site they come from.
+ */
+export function corpusDocsRepository(corpus: string, files: readonly string[]): string {
+  const dir = tempDir(corpus);
+  write(
+    dir,
+    'catalog-info.yaml',
+    [
+      'apiVersion: backstage.io/v1alpha1',
+      'kind: Component',
+      'metadata:',
+      `  name: ${corpus}`,
+      '  annotations:',
+      '    backstage.io/techdocs-ref: dir:.',
+      'spec:',
+      '  type: service',
+      '  lifecycle: production',
+      '  owner: docs',
+      '',
+    ].join('\n'),
+  );
+  write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
+  for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
+  return dir;
+}
