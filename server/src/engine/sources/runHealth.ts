@@ -26,36 +26,25 @@ const SUCCEEDED = new Set(['succeeded', 'success', 'successful', 'passed', 'pass
 const FAILED = new Set(['failed', 'failure', 'fail', 'error', 'errored', 'broken', 'red']);
 
 export function parseRunHealth(path: string, text: string): { health: RunHealth; problems: Problem[] } {
+  // A file that cannot say a verdict counts as unknown, with one warning saying why.
+  const unreadable = (code: string, message: string) => ({
+    health: { verdict: 'unknown' as const, path },
+    problems: [{ path, line: 1, severity: 'warning' as const, code, message }],
+  });
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
-    return {
-      health: { verdict: 'unknown', path },
-      problems: [
-        {
-          path,
-          line: 1,
-          severity: 'warning',
-          code: 'run-health.invalid-json',
-          message: `Run health file is not valid JSON (${(error as Error).message}); the verdict counts as unknown.`,
-        },
-      ],
-    };
+    return unreadable(
+      'run-health.invalid-json',
+      `Run health file is not valid JSON (${(error as Error).message}); the verdict counts as unknown.`,
+    );
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data)) {
-    return {
-      health: { verdict: 'unknown', path },
-      problems: [
-        {
-          path,
-          line: 1,
-          severity: 'warning',
-          code: 'run-health.not-an-object',
-          message: 'Run health file must hold a JSON object with a "status" field; the verdict counts as unknown.',
-        },
-      ],
-    };
+    return unreadable(
+      'run-health.not-an-object',
+      'Run health file must hold a JSON object with a "status" field; the verdict counts as unknown.',
+    );
   }
   const record = data as Record<string, unknown>;
   const status = typeof record.status === 'string' ? record.status.trim().toLowerCase() : '';

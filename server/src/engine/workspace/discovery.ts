@@ -472,15 +472,7 @@ class Walker {
           return;
         }
       }
-      this.files.push({
-        path: workspacePath(this.folders, folderName, task.rel),
-        absPath: task.abs,
-        folder: folderName,
-        size: stat.size,
-        mtimeMs: stat.mtimeMs,
-        root: task.root.ws,
-        roles: task.roles,
-      });
+      this.keep(task, folderName, workspacePath(this.folders, folderName, task.rel), stat);
     } catch (error) {
       this.problem(
         folderName,
@@ -510,6 +502,12 @@ class Walker {
     }
     if (!stat.isFile() || stat.size !== known.size || stat.mtimeMs !== known.mtimeMs || stat.size > this.maxFileSize)
       return false;
+    this.keep(task, folderName, path, stat);
+    return true;
+  }
+
+  /** A file that passed the checks (or one `stat` shows unchanged): indexed by this pass. */
+  private keep(task: FileTask, folderName: string, path: string, stat: { size: number; mtimeMs: number }): void {
     this.files.push({
       path,
       absPath: task.abs,
@@ -519,7 +517,6 @@ class Walker {
       root: task.root.ws,
       roles: task.roles,
     });
-    return true;
   }
 
   /** Text of a rules file, null when absent; an unreadable one (other than absent) is a Problem. */
