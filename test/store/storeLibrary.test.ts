@@ -12,7 +12,7 @@ import { Engine } from '../../server/src/engine/engine';
 import { StoreReader } from '../../server/src/engine/store/storeReader';
 import { workspaceRows } from '../../server/src/engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../server/src/store/postgres/pgStore';
-import { storeEngine } from '../../server/src/cli/commands/storeCommand';
+import { storeIndex } from '../../server/src/store/storeIndex';
 import { createServices, type Services } from '../../server/src/services/services';
 import { callTool } from '../../server/src/tools/callTool';
 import { findTool } from '../../server/src/tools/registry';
@@ -79,7 +79,7 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
         reader = new StoreReader(store);
         memory = createServices({ engine, now: () => NOW });
         stored = createServices({
-          engine: storeEngine([{ name: namespace, absPath: files.workspace }], reader),
+          engine: storeIndex([{ name: namespace, absPath: files.workspace }], reader),
           now: () => NOW,
         });
       });
@@ -153,7 +153,7 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
   describe('two namespaces with a library', () => {
     it('a store serving both refuses the library tools by name', async () => {
       const reader = new StoreReader(store);
-      const engine = storeEngine(
+      const engine = storeIndex(
         (await store.namespaces()).filter((n) => n.name === 'fernhill' || n.name === 'awesome-copilot'),
         reader,
       );
@@ -161,7 +161,6 @@ describe('PostgreSQL store: the library tools answer as the in-memory engine', f
         callTool(createServices({ engine }), findTool('get_toc')!, {}, { sessionId: 'x' }),
         /awesome-copilot, fernhill each hold one: serve the one to read on its own/,
       );
-      engine.dispose();
     });
   });
 });

@@ -325,6 +325,25 @@ const TOLERATED_CYCLE_FOLDERS = [
   'server/src/library/models',
 ];
 
+/** The layers that read an index through WorkspaceIndex and must not learn how it is kept. */
+const BACKEND_BLIND = ['server/src/tools', 'server/src/library', 'server/src/services', 'server/src/mcp'];
+
+/** A name that tells a kind of index apart: a store's readers or index, or a subclass of the in-memory engine. */
+const BACKEND_NAME =
+  /\b(StoreReader|MemoryReader|StoreIndex|storeReaderOf|memoryReaderOf|storeBackedOf)\b|\bextends\s+Engine\b/g;
+
+/** Where `source` (of `fileRel`) names a kind of index, or subclasses the engine outside it. */
+export function backendTells(fileRel: string, source: string): string[] {
+  const blind = BACKEND_BLIND.some((layer) => fileRel.startsWith(`${layer}/`));
+  const outsideEngine = !fileRel.startsWith('server/src/engine/');
+  const found: string[] = [];
+  for (const match of source.matchAll(BACKEND_NAME)) {
+    const subclass = match[1] === undefined;
+    if (subclass ? outsideEngine : blind) found.push(`${fileRel}: ${match[0]}`);
+  }
+  return found;
+}
+
 describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
   it('lets exactly one file touch each native or WASM module', () => {
     const files = ['server/src', 'client/src', 'shared'].flatMap(sourceFiles);
@@ -444,5 +463,28 @@ describe('import rules (docs/ARCHITECTURE.md, code map)', () => {
       cycles.filter((c) => !tolerated(c)),
       [],
     );
+  });
+
+  it('keeps the tools, the library, the services and the MCP host blind to how the index is kept (no store reader named, no Engine subclass anywhere)', () => {
+    const found = ['server/src', 'test', 'bench']
+      .flatMap((dir) => sourceFiles(dir))
+      // This file names them in its crafted cases.
+      .filter((file) => file !== 'test/unit/importRules.test.ts')
+      .flatMap((file) => backendTells(file, fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    assert.deepEqual(found, []);
+  });
+
+  it('finds a tool that asks for the store reader and a store engine that subclasses Engine (the check can fail)', () => {
+    assert.deepEqual(backendTells('server/src/tools/queryState.ts', 'const reader = storeReaderOf(engine);'), [
+      'server/src/tools/queryState.ts: storeReaderOf',
+    ]);
+    assert.deepEqual(
+      backendTells(
+        'server/src/cli/commands/storeCommand.ts',
+        'class StoreBackedEngine extends Engine implements StoreBacked {',
+      ),
+      ['server/src/cli/commands/storeCommand.ts: extends Engine'],
+    );
+    assert.deepEqual(backendTells('server/src/cli/commands/storeCommand.ts', 'new StoreReader(store)'), []);
   });
 });

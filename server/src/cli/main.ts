@@ -483,7 +483,10 @@ async function checkCommand(options: CliOptions, positionals: string[]): Promise
 }
 
 /** Runs a one-shot command, prints its output, then says what meaning it lacked (see `finishOneShot`). */
-async function oneShot(services: Services, command: (services: Services) => Promise<string>): Promise<number> {
+async function oneShot(
+  services: Services<Engine>,
+  command: (services: Services<Engine>) => Promise<string>,
+): Promise<number> {
   try {
     print(await command(services));
   } catch (error) {
@@ -498,7 +501,7 @@ async function oneShot(services: Services, command: (services: Services) => Prom
  * judge: nobody will read their answers), says on stderr when sections had no vectors with how
  * long `wsctx index` would take to embed them, and stops the engine so the process exits now.
  */
-function finishOneShot(services: Services): number {
+function finishOneShot(services: Services<Engine>): number {
   abandonModelWork(services);
   const { engine } = services;
   const meaning = engine.status().meaning;
@@ -525,7 +528,7 @@ function formatDuration(seconds: number): string {
 }
 
 /** Services whose tool calls are logged in the cache dir (`wsctx diagnostics` reads them). */
-function libraryServices(options: CliOptions, meaning: MeaningUse): Services {
+function libraryServices(options: CliOptions, meaning: MeaningUse): Services<Engine> {
   return startServices(options, { meaning, callLog: true });
 }
 

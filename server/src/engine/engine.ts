@@ -15,6 +15,8 @@ import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
 import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
 import { FolderPresence } from './workspace/folderPresence';
+import { findServedFolder } from './servedFolder';
+import type { SourceGlobs } from './workspace/globs';
 import {
   assertCacheOutside,
   encodeSnapshot,
@@ -104,8 +106,7 @@ export class Engine implements WorkspaceIndex {
   private restoreTried = false;
   private fromSnapshot = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
-  /** Protected: a store-backed engine (cli/commands/storeCommand.ts) embeds questions with it. */
-  protected readonly embedder: Embedder | null;
+  private readonly embedder: Embedder | null;
   private readonly vectors: SectionVectors | undefined;
   private oneShot = false;
   private meaningJob: Promise<void> = Promise.resolve();
@@ -244,6 +245,51 @@ export class Engine implements WorkspaceIndex {
       this.requestFull();
     }
     return this.state;
+  }
+
+  // A question's state (WorkspaceIndex): the one state in memory serves every folder and call.
+  readonly keepsHistory = true;
+
+  get sourceGlobs(): Partial<SourceGlobs> {
+    return this.settings.globs;
+  }
+  readonly readsStore = false;
+
+  async refreshFolders(): Promise<void> {}
+
+  async questionState(): Promise<IndexState | undefined> {
+    return this.stateForQuery();
+  }
+
+  async libraryState(): Promise<{ state: IndexState | undefined; holders: string[] }> {
+    return { state: this.stateForQuery(), holders: [] };
+  }
+
+  async wholeLibraryState(_workspace: WorkspaceFolder, state: IndexState): Promise<IndexState> {
+    return state;
+  }
+
+  async excerptState(libraryState: IndexState): Promise<IndexState> {
+    return libraryState;
+  }
+
+  async completeTexts(): Promise<void> {}
+
+  async waitForLibrary(): Promise<void> {
+    await this.waitForIndex();
+  }
+
+  /** The vector count is the whole index's (a folder's share is not kept apart), so at most `sections`. */
+  meaningCoverage(
+    states: readonly IndexState[],
+    sections: number,
+  ): { model: string; sectionsWithVectors: number } | null {
+    const status = this.vectors?.status();
+    if (!status) return null;
+    return {
+      model: status.model,
+      sectionsWithVectors: Math.min(status.sectionsWithVectors, states.length > 0 ? sections : 0),
+    };
   }
 
   /** Resolves with a complete state, running the first pass if needed (one-shot CLI commands). */
@@ -408,13 +454,7 @@ export class Engine implements WorkspaceIndex {
 
   /** The folder a tool's `workspace` argument names: by name, absolute path, or path from the cwd. */
   findFolder(arg: string): WorkspaceFolder | undefined {
-    const wanted = arg.trim();
-    const byName =
-      this.folders.find((f) => f.name === wanted) ??
-      this.folders.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
-    if (byName) return byName;
-    const abs = path.resolve(wanted);
-    return this.folders.find((f) => f.absPath === abs);
+    return findServedFolder(this.folders, arg);
   }
 
   /**

@@ -10,7 +10,8 @@
  * in every tool. Anything else in the engine is its own business and may change without notice
  * to the layers above. See docs/ARCHITECTURE.md, "Code map".
  */
-export type { WorkspaceIndex } from './workspaceIndex';
+export type { AsOfAnswer, EngineStatus, StateListener, WorkspaceIndex } from './workspaceIndex';
+export { findServedFolder } from './servedFolder';
 
 // The index itself: the Engine, its states, the data model, errors and settings.
 export { Engine } from './engine';
@@ -142,8 +143,8 @@ export type {
   NamespaceSizes,
 } from './store/rows';
 export { isStoreUnavailable, unreadableNotice } from './store/storeAvailability';
-export { StoreReader, storeQueryModelOf, storeReaderOf, memoryReaderOf, storeBackedOf } from './store/storeReader';
-export type { QuestionScope, StoreBacked } from './store/storeReader';
+export { StoreReader } from './store/storeReader';
+export type { QuestionScope } from './store/storeReader';
 export { workspaceRows } from './store/storeRows';
 export { formatBytes, parseByteSize } from './store/memoryEstimate';
 export { MemoryReader, globMatches } from './store/memoryReader';

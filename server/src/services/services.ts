@@ -15,16 +15,20 @@
 import type { ActivityLog } from '../library/activity/activityLog';
 import type { ContextHooks } from '../library/context/hooks';
 import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
-import type { Engine } from '../engine';
+import type { WorkspaceIndex } from '../engine';
 import { PinnedSessions } from '../library/view/pinnedSessions';
 import type { MeaningScorer } from '../library/view/ranking';
 import { DEFAULT_JUDGE_MODE } from '../library/models/judge';
 import { NO_MODEL } from '../library/models/modelProvider';
 import { VerdictCache } from '../library/models/verdictCache';
 
-export interface Services extends Readonly<ContextHooks> {
-  /** The index: passes, snapshot, vectors. */
-  readonly engine: Engine;
+/**
+ * `E` is the index the host opened: the tools read it as a {@link WorkspaceIndex}; a host that
+ * opened the in-memory `Engine` keeps that type for what only it has (passes, snapshots).
+ */
+export interface Services<E extends WorkspaceIndex = WorkspaceIndex> extends Readonly<ContextHooks> {
+  /** The index the tools answer from: the in-memory engine, or an index over a store. */
+  readonly engine: E;
   /**
    * The passage-meaning signal of `search_instructions`, `get_toc` and `get_context` (the
    * engine's section vectors). Absent when embeddings are off: search then ranks on the summary
@@ -40,14 +44,14 @@ export interface Services extends Readonly<ContextHooks> {
 }
 
 /** What a host chooses; every part left out takes its default. */
-export type ServiceParts = { engine: Engine } & Partial<Omit<Services, 'engine'>>;
+export type ServiceParts<E extends WorkspaceIndex = WorkspaceIndex> = { engine: E } & Partial<Omit<Services, 'engine'>>;
 
 /**
  * The services of `parts.engine`. Defaults: no model provider (every get_context step uses its
  * heuristic), the `gate` judge mode, a verdict cache in memory, no call log, the system clock,
  * and, when the engine embeds, its phrase meaning and section-meaning signal.
  */
-export function createServices(parts: ServiceParts): Services {
+export function createServices<E extends WorkspaceIndex>(parts: ServiceParts<E>): Services<E> {
   const { engine } = parts;
   // get_context's phrasings are embedded with the index, never lazily by a first request.
   if (engine.textMeaning) engine.setPhrasingSource(libraryPhrasingTexts);
@@ -64,7 +68,7 @@ export function createServices(parts: ServiceParts): Services {
 }
 
 /** The library tools' meaning signal over the engine's section vectors. */
-export function sectionMeaningOf(engine: Engine): MeaningScorer {
+export function sectionMeaningOf(engine: WorkspaceIndex): MeaningScorer {
   return (plan, candidates) =>
     engine.sectionMeaning(
       plan,
@@ -73,6 +77,6 @@ export function sectionMeaningOf(engine: Engine): MeaningScorer {
 }
 
 /** `parts` without its undefined entries, so they leave the defaults in place. */
-function definedParts(parts: ServiceParts): ServiceParts {
-  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)) as ServiceParts;
+function definedParts<E extends WorkspaceIndex>(parts: ServiceParts<E>): ServiceParts<E> {
+  return Object.fromEntries(Object.entries(parts).filter(([, v]) => v !== undefined)) as ServiceParts<E>;
 }

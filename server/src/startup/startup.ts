@@ -59,7 +59,7 @@ export interface StartOptions {
 }
 
 /** The services for this command line: the engine and everything its tools use, built once. */
-export function startServices(options: CliOptions, start: StartOptions): Services {
+export function startServices(options: CliOptions, start: StartOptions): Services<Engine> {
   const dir = cacheDir(options);
   const engine = new Engine({
     folders: start.folders ?? workspaceFolders(options.workspaces),
@@ -72,7 +72,7 @@ export function startServices(options: CliOptions, start: StartOptions): Service
   });
   const activity = start.callLog ? openActivityLog(engine, dir, logToStderr) : undefined;
   const models = contextModels(engine, options, dir);
-  const services = createServices({ engine, activity, ...models.parts, ...userParts(engine, options, start) });
+  const services = createServices({ activity, ...models.parts, ...userParts(engine, options, start), engine });
   modelWork.set(services, models.abandon);
   return services;
 }

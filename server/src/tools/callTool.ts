@@ -6,7 +6,7 @@ import { z } from 'zod';
 import type { Services } from '../services/services';
 import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
-import { isStoreUnavailable, unreadableNotice, storeBackedOf } from '../engine';
+import { isStoreUnavailable, unreadableNotice } from '../engine';
 
 /**
  * Each tool's strict input schema and error map, built on its first call: zod compiles a fast
@@ -53,7 +53,7 @@ export async function callTool(
   } catch (error) {
     // Reads fail soft (docs/ARCHITECTURE.md, workspace_context's contract): a store that cannot be reached gives an empty, flagged answer.
     // A refusal (a bad argument, a workspace this connection may not read) is never one of these.
-    if (!storeBackedOf(services.engine) || !isStoreUnavailable(error)) throw error;
+    if (!services.engine.readsStore || !isStoreUnavailable(error)) throw error;
     output = tool.unreadable(parsed.data, unreadableNotice(error)) as Record<string, unknown>;
   }
   // Every answer says when a served folder is gone and it comes from that folder's last index.

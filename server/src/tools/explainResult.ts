@@ -16,7 +16,6 @@ import {
   folderScopedState,
   type RankedPassage,
   compileSourceGlobs,
-  storeReaderOf,
 } from '../engine';
 import { explainAbsent, resolveTarget, targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
 import { dayOf } from '../library/view/readiness';
@@ -182,7 +181,8 @@ export async function explain(
   context: ToolCallContext = { sessionId: 'explain' },
 ): Promise<ExplainOutput> {
   const { engine } = services;
-  if (storeReaderOf(engine))
+  const globs = engine.sourceGlobs;
+  if (!engine.holdsWholeIndex || !globs)
     throw new ToolInputError(
       'explain_result reads the whole index in memory, and a store answers each question from its candidates only: run wsctx why-not on the workspace itself (without --store).',
     );
@@ -232,7 +232,7 @@ export async function explain(
   };
   const target = resolveTarget(state, args.expected, today);
   if (!target) {
-    const absent = explainAbsent(state, engine.folders, compileSourceGlobs(engine.settings.globs), args.expected);
+    const absent = explainAbsent(state, engine.folders, compileSourceGlobs(globs), args.expected);
     return {
       ...base,
       standing: 'not-indexed',

@@ -18,7 +18,6 @@ import { conflictOutput, conflictSchema } from './conflictOutput';
 import type { BundlePage } from '../library/context/types';
 import { sectionHeading } from '../library/view/summaries';
 import { COLD_NOTICE, libraryState } from './libraryTool';
-import { completePassages, entityExcerptState } from './queryState';
 import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
@@ -250,12 +249,11 @@ export async function runContext(
   // The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula.
   const engine = services.engine;
   const queryVector = await engine.embedQuery(args.task);
-  const entityState = await entityExcerptState(engine, view.state, args.task, queryVector);
+  const entityState = await engine.excerptState(view.state, args.task, queryVector);
   const meaning = engine.meaningSource(entityState, queryVector);
   const ranked = rankEntityPassages(entityState, args.task, { now: services.now().getTime(), meaning });
   // A store ranks without texts; the excerpts are chosen by what is under their headings.
-  await completePassages(
-    engine,
+  await engine.completeTexts(
     entityState.folders[0],
     ranked.passages.map((p) => p.entry),
   );

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
 import { boundedString, INPUT_LIMITS } from './inputLimits';
-import { type Engine, type Doc, baseName, extName, estimateTokens, readGuardedBytes } from '../engine';
+import { type WorkspaceIndex, type Doc, baseName, extName, estimateTokens, readGuardedBytes } from '../engine';
 import { shownId } from '../library/view/libraryView';
 import { COLD_NOTICE, libraryState, logged } from './libraryTool';
 import { findPage } from './readPage';
@@ -158,7 +158,7 @@ export const getFileTool: ToolDefinition<typeof input, typeof output> = {
 };
 
 /** The attached file's path on disk, and the real path of the folder it must lie in. */
-function absolutePath(engine: Engine, doc: Doc, file: string): { abs: string; root: string } {
+function absolutePath(engine: WorkspaceIndex, doc: Doc, file: string): { abs: string; root: string } {
   const folder = engine.folders.find((f) => f.name === doc.folder) ?? engine.folders[0];
   const rel =
     engine.folders.length > 1 && file.startsWith(`${folder.name}/`) ? file.slice(folder.name.length + 1) : file;

@@ -2,11 +2,11 @@
  * The MCP server's `instructions`: what the server holds and how to use its tools, with the
  * library's paragraph (and its pinned documents, whole) once the first pass is in service.
  */
-import type { Engine } from '../engine';
+import type { WorkspaceIndex } from '../engine';
 import { libraryInstructions } from '../library/view/pinned';
 
 /** Text for an MCP server's `instructions`, from the engine's folders and its current state. */
-export function serverInstructions(engine: Engine): string {
+export function serverInstructions(engine: WorkspaceIndex): string {
   const names = engine.folders.map((f) => f.name).join(', ');
   return [
     `Workspace Context serves the knowledge of the workspace folder(s) ${names}: the Backstage catalog and its component graph, docs attached to catalog entities, repository overviews, epic specs, and the team's rules and instructions library.`,

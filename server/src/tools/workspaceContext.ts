@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import {
   shortId,
-  type Engine,
   type IndexState,
+  type WorkspaceIndex,
   type WorkspaceFolder,
   SOURCE_KINDS,
   type SourceKind,
@@ -22,18 +22,9 @@ import {
   folderScopedState,
   fromWorkspacePath,
   isExpired,
-  memoryReaderOf,
-  storeBackedOf,
-  storeReaderOf,
 } from '../engine';
 import { pathToFileURL } from 'node:url';
-import {
-  completePassages,
-  stateForQuery,
-  wholeLibraryState,
-  type DegradedFlag,
-  type StateForQuery,
-} from './queryState';
+import { stateForQuery, type DegradedFlag, type StateForQuery } from './queryState';
 import { logged } from './callLog';
 import { ToolInputError } from './toolError';
 import type { Services } from '../services/services';
@@ -257,8 +248,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
       sourceKinds,
       meaning: engine.meaningSource(state, queryVector),
     });
-    await completePassages(
-      engine,
+    await engine.completeTexts(
       found.workspace,
       ranked.passages.map((p) => p.entry),
     );
@@ -337,10 +327,9 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
  * is left out. A name that is no served folder is the caller's mistake, refused with the names it
  * could have used (an empty answer would read as "nothing is written about it").
  */
-async function foldersToAsk(engine: Engine, workspace: string | undefined): Promise<WorkspaceFolder[]> {
-  const backed = storeBackedOf(engine);
-  // A namespace written into the store since the server started is served without a restart.
-  if (backed && (workspace === undefined || !engine.findFolder(workspace))) await backed.refreshFolders(workspace);
+async function foldersToAsk(engine: WorkspaceIndex, workspace: string | undefined): Promise<WorkspaceFolder[]> {
+  // A namespace written into a store since the server started is served without a restart.
+  if (workspace === undefined || !engine.findFolder(workspace)) await engine.refreshFolders(workspace);
   if (workspace === undefined || workspace.trim() === '') return [...engine.folders];
   const folder = engine.findFolder(workspace);
   if (!folder) {
@@ -382,7 +371,7 @@ async function soundnessOf(
 ): Promise<LibrarySoundness> {
   answer.soundness ??= (async () =>
     librarySoundness(
-      libraryView(await wholeLibraryState(services.engine, answer.workspace, answer.state), dayOf(services.now())),
+      libraryView(await services.engine.wholeLibraryState(answer.workspace, answer.state), dayOf(services.now())),
       services.conflictCheck ? [services.conflictCheck] : [],
     ))();
   return answer.soundness;
@@ -415,33 +404,14 @@ function heldBackOutput(held: RankResult['heldBack']): Pick<ContextOutput, 'held
   return { heldBack: { perDocument: DOCUMENT_CAP, documents } };
 }
 
-function meaningSummary(engine: Engine, states: readonly IndexState[]): ContextOutput['meaning'] {
+function meaningSummary(engine: WorkspaceIndex, states: readonly IndexState[]): ContextOutput['meaning'] {
   const sections = states.reduce((sum, s) => sum + (s.scope ? s.scope.ordinals.length : s.counts.sections), 0);
-  const reader = storeReaderOf(engine);
-  const memory = memoryReaderOf(engine);
-  if (reader || memory) {
-    // A store's question state counts the namespace's stored vectors; the engine holds none itself.
-    const model = storeBackedOf(engine)!.queryModel;
-    const stored = states
-      .map((s) => (memory ? memory.meaningSummaryOf(s, model) : reader!.meaningSummaryOf(s)))
-      .filter((m) => m !== undefined && m !== null);
-    if (stored.length === 0) return null;
-    const withVectors = stored.reduce((sum, m) => sum + m!.sectionsWithVectors, 0);
-    return {
-      model: stored[0]!.model,
-      sectionsWithVectors: withVectors,
-      sectionsWithoutVectors: Math.max(0, sections - withVectors),
-    };
-  }
-  const status = engine.status().meaning;
-  if (!status) return null;
-  const total = states.length > 0 ? sections : 0;
-  // In memory the vector count is the whole index's; a folder's share is not kept apart.
-  const withVectors = Math.min(status.sectionsWithVectors, total);
+  const coverage = engine.meaningCoverage(states, sections);
+  if (!coverage) return null;
   return {
-    model: status.model,
-    sectionsWithVectors: withVectors,
-    sectionsWithoutVectors: Math.max(0, total - withVectors),
+    model: coverage.model,
+    sectionsWithVectors: coverage.sectionsWithVectors,
+    sectionsWithoutVectors: Math.max(0, sections - coverage.sectionsWithVectors),
   };
 }
 

@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import {
-  type Engine,
+  type WorkspaceIndex,
   type GraphEdge,
   resolveEntityInput,
   summarizeEntity,
@@ -168,7 +168,7 @@ export const workspaceExpandTool: ToolDefinition<typeof input, typeof output> = 
 
 type Args = z.infer<z.ZodObject<typeof input>>;
 
-async function walk(engine: Engine, args: Args): Promise<ExpandOutput> {
+async function walk(engine: WorkspaceIndex, args: Args): Promise<ExpandOutput> {
   const depth = args.depth ?? 1;
   const limit = args.limit ?? EXPAND_DEFAULT_LIMIT;
   const edgeTypes = args.edgeTypes ? new Set<RelationType>(args.edgeTypes) : undefined;

@@ -5,7 +5,6 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
-import { waitForLibrary } from '../../tools/queryState';
 import { getContextTool } from '../../tools/getContext';
 
 export interface ContextCommandArgs {
@@ -21,7 +20,7 @@ export async function contextCommand(
   args: ContextCommandArgs,
   options: { json: boolean },
 ): Promise<string> {
-  await waitForLibrary(services.engine);
+  await services.engine.waitForLibrary();
   const input: Record<string, unknown> = { task: args.task, format: options.json ? 'json' : 'markdown' };
   if (args.maxTokens !== undefined) input.max_tokens = args.maxTokens;
   if (args.pack !== undefined) input.pack = args.pack;

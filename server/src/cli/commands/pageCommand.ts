@@ -4,11 +4,10 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
-import { waitForLibrary } from '../../tools/queryState';
 import { readPageTool } from '../../tools/readPage';
 
 export async function pageCommand(services: Services, id: string, options: { json: boolean }): Promise<string> {
-  await waitForLibrary(services.engine);
+  await services.engine.waitForLibrary();
   const output = await callTool(services, readPageTool, { page_id: id }, { sessionId: 'cli' });
   return options.json ? JSON.stringify(output, null, 2) : readPageTool.renderText(output as never);
 }

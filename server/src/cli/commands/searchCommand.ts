@@ -4,7 +4,6 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
-import { waitForLibrary } from '../../tools/queryState';
 import { searchInstructionsTool } from '../../tools/searchInstructions';
 import { renderWithoutPinned } from './pinnedOnce';
 
@@ -18,7 +17,7 @@ export async function searchCommand(
   args: SearchCommandArgs,
   options: { json: boolean },
 ): Promise<string> {
-  await waitForLibrary(services.engine);
+  await services.engine.waitForLibrary();
   const input = args.profile === undefined ? { plan: args.plan } : { plan: args.plan, profile: args.profile };
   const output = await callTool(services, searchInstructionsTool, input, { sessionId: 'cli' });
   return options.json

@@ -4,12 +4,11 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
-import { waitForLibrary } from '../../tools/queryState';
 import { getSectionTool, type GetSectionOutput } from '../../tools/getSection';
 import { renderWithoutPinned } from './pinnedOnce';
 
 export async function sectionCommand(services: Services, id: string, options: { json: boolean }): Promise<string> {
-  await waitForLibrary(services.engine);
+  await services.engine.waitForLibrary();
   const output = await callTool(services, getSectionTool, { id }, { sessionId: 'cli' });
   return options.json
     ? JSON.stringify(output, null, 2)

@@ -18,7 +18,8 @@ import { createServices, type Services } from '../../services/services';
 import { UsageError, type CliOptions } from '../../startup/args';
 import { logToStderr, startServices, workspaceFolders } from '../../startup/startup';
 import { watchWorkspace } from '../../startup/watchWorkspace';
-import { storeEngine, type StoreEngine } from './storeCommand';
+import type { StoreEngine } from './storeCommand';
+import { type StoreIndex, storeIndex } from '../../store/storeIndex';
 
 /** A token of the config file and the served folders it may read (null: every one). */
 interface TokenFolders {
@@ -86,8 +87,8 @@ export async function serveMemory(options: CliOptions): Promise<number> {
       ...(subset ? { folders: subset } : {}),
     });
   const main = start();
-  const running: { services: Services; unwatch: () => void }[] = [];
-  const run = (services: Services) => {
+  const running: { services: Services<Engine>; unwatch: () => void }[] = [];
+  const run = (services: Services<Engine>) => {
     services.engine.stateForQuery();
     running.push({ services, unwatch: watchWorkspace(services.engine, logToStderr) });
     return services;
@@ -124,7 +125,10 @@ export async function serveMemory(options: CliOptions): Promise<number> {
   return 0;
 }
 
-async function stopAll(running: readonly { services: Services; unwatch: () => void }[], save: boolean): Promise<void> {
+async function stopAll(
+  running: readonly { services: Services<Engine>; unwatch: () => void }[],
+  save: boolean,
+): Promise<void> {
   for (const { services, unwatch } of running) {
     unwatch();
     if (save) await services.engine.saveSnapshot();
@@ -146,19 +150,17 @@ export async function serveStore(
   config: ServerConfig | undefined,
 ): Promise<number> {
   const served = opened.namespaces.map((n) => n.name);
-  const engines: Engine[] = [];
   const readers = { reader: opened.reader, memory: opened.memory };
   const access: HttpAccess[] = (config?.tokens.length ? tokenFolders(config, served, true) : []).map(
     ({ token, folders }) => {
       const allowed = folders === null ? opened.namespaces : opened.namespaces.filter((n) => folders.includes(n.name));
-      const engine = storeEngine(
+      const engine = storeIndex(
         allowed,
         readers,
         logToStderr,
         opened.embedder,
         options.workspacesGiven ? 'these' : (token.folders ?? 'all'),
       );
-      engines.push(engine);
       return {
         name: token.name,
         token: token.token,
@@ -185,12 +187,11 @@ export async function serveStore(
   );
   await untilSignal();
   await server.close();
-  for (const engine of engines) engine.dispose();
   return 0;
 }
 
 /** What `GET /status` answers a token: how the store is read and the namespaces its engine serves. */
-function storeStatus(opened: StoreEngine, engine: Engine): unknown {
+function storeStatus(opened: StoreEngine, engine: StoreIndex): unknown {
   const names = new Set(engine.folders.map((f) => f.name));
   if (opened.memory) {
     const status = opened.memory.status();

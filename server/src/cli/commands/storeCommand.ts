@@ -1,7 +1,7 @@
 /**
  * `--store URL`: `wsctx index` writes each `--workspace` folder into a PostgreSQL store as its
- * own namespace; `ask`, `expand`, `mcp` and `serve` answer from the store through an engine whose
- * folders are the store's namespaces (engine/store/storeReader.ts does the reading).
+ * own namespace; `ask`, `expand`, `mcp` and `serve` answer from the store through an index whose
+ * folders are the store's namespaces (store/storeIndex.ts).
  *
  * Each folder is indexed alone, in memory, exactly as `wsctx index --workspace DIR` indexes it
  * (same settings file, same snapshot in the cache folder), then written: a namespace holds the
@@ -16,13 +16,10 @@ import {
   type EmbeddingSettings,
   Engine,
   InputError,
-  type IndexState,
   type WorkspaceFolder,
-  type MeaningSource,
   type StoredNamespace,
   type WriteReport,
   StoreReader,
-  type StoreBacked,
   globMatches,
   MemoryReader,
   type NamespaceChoice,
@@ -31,6 +28,7 @@ import {
   workspaceRows,
 } from '../../engine';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgStore';
+import { type ServedNamespaces, type StoreIndex, storeIndex } from '../../store/storeIndex';
 import { engineGlobsFrom } from '../../config/workspaceConfig';
 import { UsageError, type CliOptions } from '../../startup/args';
 import { cliSettings } from '../../startup/hostConfig';
@@ -135,9 +133,9 @@ export function renderStoreIndexSummary(summary: StoreIndexSummary): string {
   return lines.join('\n');
 }
 
-/** An engine whose tools answer from the store, over the namespaces `--workspace` names (all without it). */
+/** An index whose tools answer from the store, over the namespaces `--workspace` names (all without it). */
 export interface StoreEngine {
-  engine: Engine;
+  engine: StoreIndex;
   store: PostgresStore;
   /** How this process reads the store: `memory` (each namespace loaded, answers from memory) or `per-question`. */
   mode: StoreMode;
@@ -263,7 +261,7 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
         );
       reader = new StoreReader(store, { vectorSearch: vectorSearchFromEnv() });
     }
-    const engine = storeEngine(namespaces, { reader, memory }, log, embedder, serves);
+    const engine = storeIndex(namespaces, { reader, memory }, log, embedder, serves);
     return {
       engine,
       store,
@@ -273,7 +271,6 @@ export async function openStoreEngine(options: CliOptions, open: OpenStoreOption
       namespaces,
       embedder,
       async close() {
-        engine.dispose();
         await memory?.close();
         await embedder?.dispose();
         await store.close();
@@ -301,125 +298,6 @@ function renderPlan(
     );
   }
   return lines.join('\n');
-}
-
-/** The readers a store engine answers from: one of them (the other undefined). */
-export interface StoreReaders {
-  reader: StoreReader | undefined;
-  memory: MemoryReader | undefined;
-}
-
-/**
- * An engine serving `namespaces` from `readers`: its folders are the namespaces (by name, with the
- * path they were indexed from, so passages keep their file URIs); it never indexes.
- */
-export function storeEngine(
-  namespaces: readonly { name: string; absPath: string }[],
-  readers: StoreReader | StoreReaders,
-  log?: (message: string) => void,
-  embedder: Embedder | null = null,
-  serves: ServedNamespaces = 'these',
-): Engine {
-  const both = readers instanceof StoreReader ? { reader: readers, memory: undefined } : readers;
-  return new StoreBackedEngine(both.reader, both.memory, embedder, serves, {
-    folders: namespaces.map(folderOf),
-    embeddings: { provider: 'off' },
-    log,
-  });
-}
-
-/**
- * Which namespaces an engine serves as the store changes: `these` (the ones it started with:
- * `--workspace` named them), `all` (every namespace, also those written later), or a list of
- * names (a token limited to folders: those of them the store holds, now or later).
- */
-export type ServedNamespaces = 'these' | 'all' | readonly string[];
-
-function folderOf(n: { name: string; absPath: string }): WorkspaceFolder {
-  return { name: n.name, absPath: n.absPath };
-}
-
-/** Answers from the store's reader (tools/queryState.ts reads it off the engine) and offers the tools a store answers. */
-class StoreBackedEngine extends Engine implements StoreBacked {
-  readonly queryModel: string | null;
-
-  constructor(
-    readonly storeReader: StoreReader | undefined,
-    readonly memoryReader: MemoryReader | undefined,
-    private readonly queryEmbedder: Embedder | null,
-    private readonly serves: ServedNamespaces,
-    private readonly options: ConstructorParameters<typeof Engine>[0],
-  ) {
-    super(options);
-    this.queryModel = queryEmbedder?.id ?? null;
-  }
-
-  /**
-   * Re-reads the store's namespaces (called when a question names a workspace not served yet, or
-   * asks them all). A connection limited to some folders never reads for a name outside them:
-   * its refusal does not depend on the store being reachable (authorization does not fail soft).
-   * In memory, the namespaces held are the list (a name not held yet makes the reader look).
-   */
-  async refreshFolders(wanted?: string): Promise<void> {
-    if (this.serves === 'these') return;
-    const allowed = this.serves === 'all' ? undefined : new Set(this.serves);
-    if (allowed && wanted !== undefined && !allowed.has(wanted)) return;
-    let folders: WorkspaceFolder[];
-    const memory = this.memoryReader;
-    if (memory) {
-      if (wanted !== undefined && !this.findFolder(wanted) && memory.serves(wanted) && !memory.stateOf(wanted))
-        await memory.refresh();
-      folders = memory
-        .names()
-        .filter((name) => !allowed || allowed.has(name))
-        .map((name) => memory.stateOf(name)!.folders[0]);
-    } else {
-      folders = (await this.storeReader!.store.namespaces())
-        .filter((n) => !allowed || allowed.has(n.name))
-        .map(folderOf);
-    }
-    // Never fewer than at start: a namespace dropped meanwhile answers cold (`index-cold`), as before.
-    const known = new Set(folders.map((f) => f.name));
-    const kept = this.folders.filter((f) => !known.has(f.name));
-    // The folders are the engine's own list; a store engine never indexes them (see storeEngine).
-    (this as { folders: readonly WorkspaceFolder[] }).folders = [...kept, ...folders];
-  }
-
-  /**
-   * The question embedded by the store's shared embedder, or null (words only) when embeddings
-   * are off or no stored namespace has vectors of this model: no model is loaded for nothing.
-   */
-  override async embedQuery(question: string): Promise<Float32Array | null> {
-    const embedder = this.queryEmbedder;
-    if (!embedder || !question.trim()) return null;
-    const holds = this.memoryReader
-      ? this.memoryReader.holdsVectorsOf(embedder.id)
-      : await this.storeReader!.holdsVectorsOf(embedder.id);
-    if (!holds) return null;
-    try {
-      return await embedder.embedQuery(question);
-    } catch (error) {
-      this.options.log?.(
-        `[meaning] the question could not be embedded (${(error as Error).message}); answering on words`,
-      );
-      return null;
-    }
-  }
-
-  /** The meaning half of a question on a namespace's state: from its vectors in memory, or the per-question state's own. */
-  override meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
-    if (!queryVector) return null;
-    if (this.memoryReader)
-      return this.queryModel ? this.memoryReader.meaningSource(state, queryVector, this.queryModel) : null;
-    return this.storeReader!.meaningOf(state) ?? null;
-  }
-
-  /**
-   * A question's state over a store is not the whole index the way the in-memory engine's is:
-   * explain_result, which scores the expected page's sections wherever they rank, is not listed
-   * (tools/availability.ts).
-   */
-  override readonly holdsWholeIndex = false;
 }
 
 /** The namespaces `--workspace` names (by folder name or by the path indexed), or all of them. */

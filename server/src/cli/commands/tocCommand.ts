@@ -4,7 +4,6 @@
  */
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
-import { waitForLibrary } from '../../tools/queryState';
 import { getTocTool } from '../../tools/getToc';
 
 export interface TocCommandArgs {
@@ -18,7 +17,7 @@ export async function tocCommand(
   args: TocCommandArgs,
   options: { json: boolean },
 ): Promise<string> {
-  await waitForLibrary(services.engine);
+  await services.engine.waitForLibrary();
   const input = Object.fromEntries(
     Object.entries({ query: args.query, document_id: args.document, namespace: args.namespace }).filter(
       ([, v]) => v !== undefined,

@@ -19,7 +19,6 @@ export type { QuestionScope } from './boundedCandidates';
 import type { IndexStore, StoredMeaningRows, StoredWindowRow } from './indexStore';
 import { baseState, libraryState, questionState, sortedCandidates, type NamespaceBase } from './scopedState';
 import { StoredVectors, type NearestSections } from './storedVectors';
-import { MemoryReader } from './memoryReader';
 import type { CandidateRows, LibraryRows } from './rows';
 
 /** A namespace's library as read at one generation, with the corpus counts of the terms asked so far. */
@@ -452,41 +451,4 @@ function callTerms(texts: readonly string[]): Set<string> {
     for (const t of identityTerms(text)) terms.add(t);
   }
   return terms;
-}
-
-/** An engine whose tools answer from a store (the `--store` hosts' engines) carries its reader. */
-export interface StoreBacked {
-  /** The per-question reader (`--store-mode per-question`); undefined when the engine answers from memory. */
-  readonly storeReader: StoreReader | undefined;
-  /** The reader holding the namespaces in memory (`--store-mode memory`); undefined when it reads per question. */
-  readonly memoryReader: MemoryReader | undefined;
-  /** The embedder id questions are embedded with, or null when embeddings are off. */
-  readonly queryModel: string | null;
-  /** Brings the engine's folders in line with the namespaces the store holds now (those it may serve), for a call naming `wanted`. */
-  refreshFolders(wanted?: string): Promise<void>;
-}
-
-/** The store-backed engine `engine` is, or undefined for the in-memory engine. */
-export function storeBackedOf(engine: object): StoreBacked | undefined {
-  const backed = engine as Partial<StoreBacked>;
-  return backed.storeReader instanceof StoreReader || backed.memoryReader instanceof MemoryReader
-    ? (engine as StoreBacked)
-    : undefined;
-}
-
-/** The embedder id a store-backed engine embeds questions with (null: off or not a store engine). */
-export function storeQueryModelOf(engine: object): string | null {
-  return storeBackedOf(engine)?.queryModel ?? null;
-}
-
-/** The per-question store reader `engine`'s tools answer from, or undefined (in memory, or a store held in memory). */
-export function storeReaderOf(engine: object): StoreReader | undefined {
-  const reader = (engine as Partial<StoreBacked>).storeReader;
-  return reader instanceof StoreReader ? reader : undefined;
-}
-
-/** The reader holding a store's namespaces in memory that `engine` answers from, or undefined. */
-export function memoryReaderOf(engine: object): MemoryReader | undefined {
-  const reader = (engine as Partial<StoreBacked>).memoryReader;
-  return reader instanceof MemoryReader ? reader : undefined;
 }

@@ -13,7 +13,7 @@
  *
  *   const background = startBackgroundModels(engine, { provider: () => models, log });
  */
-import type { Engine } from '../../engine';
+import type { WorkspaceIndex } from '../../engine';
 import { ModelConflictCheck, watchLibrarySoundness } from '../models/conflictCheck';
 import { libraryView } from '../view/libraryView';
 import { dayOf } from '../view/readiness';
@@ -45,7 +45,7 @@ export interface BackgroundModels {
   stop(): void;
 }
 
-export function startBackgroundModels(engine: Engine, options: BackgroundOptions): BackgroundModels {
+export function startBackgroundModels(engine: WorkspaceIndex, options: BackgroundOptions): BackgroundModels {
   const enrichment = new ModelEnrichment({ file: options.enrichmentFile });
   const links = new InferredLinks({ file: options.linksFile });
   const conflicts = new ModelConflictCheck({ file: options.conflictsFile });

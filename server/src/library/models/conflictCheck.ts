@@ -10,7 +10,7 @@
  * the pages whose content changed, one at a time in the background; without a model it does
  * nothing (the deterministic flags of conflicts.ts need none).
  */
-import { sha256Hex, type Engine, termSet } from '../../engine';
+import { sha256Hex, type WorkspaceIndex, termSet } from '../../engine';
 import type { ModelProvider } from './modelProvider';
 import { readAnswerFile, writeAnswerFile } from './answerFile';
 import { conflictPrompt, parseConflicts, type ModelConflict } from './prompts';
@@ -145,7 +145,7 @@ export class ModelConflictCheck implements FlagSource {
  * Returns the unsubscribe function.
  */
 export function watchLibrarySoundness(
-  engine: Engine,
+  engine: WorkspaceIndex,
   check: ModelConflictCheck,
   provider: () => ModelProvider,
   options: { now?: () => Date; log?: (message: string) => void; maxCalls?: number } = {},

@@ -5,7 +5,7 @@
  * server's instructions and at the top of the first answer of each session, before any map or
  * search. Drafts and expired pages are never pinned.
  */
-import { type Engine, type IndexState, estimateTokens } from '../../engine';
+import { type WorkspaceIndex, type IndexState, estimateTokens } from '../../engine';
 import { SEARCH_TOKEN_BUDGET } from './constants';
 import { libraryView, shownId, type LibraryView } from './libraryView';
 import { dayOf } from './readiness';
@@ -65,7 +65,7 @@ export function libraryInstructions(state: IndexState | undefined, now: Date = n
  * after can put the pinned documents in its instructions. A slower first pass is not waited for:
  * the pinned documents then come with the first answer only. Never rejects.
  */
-export async function settleForInstructions(engine: Engine, maxWaitMs = 5_000): Promise<void> {
+export async function settleForInstructions(engine: WorkspaceIndex, maxWaitMs = 5_000): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, maxWaitMs);
