@@ -36,7 +36,7 @@ export interface ToolDefinition<Shape extends ZodRawShape = ZodRawShape, OutShap
   /**
    * The answer when the index store could not be read during the call (engine/store/
    * storeAvailability.ts): empty, with `notice` and the `scope-unreadable` flag, so an agent's
-   * turn goes on (docs/ARCHITECTURE.md, workspace_context's contract: reads fail soft). Only a store-backed engine's calls use it.
+   * turn goes on (docs/ARCHITECTURE.md, workspace_context's contract: reads fail soft). Only calls on an index read from a store (`WorkspaceIndex.readsStore`) use it.
    */
   unreadable(input: z.infer<z.ZodObject<Shape>>, notice: string): z.infer<z.ZodObject<OutShape>>;
   /** A readable rendering of the result (MCP text content, CLI output). */
