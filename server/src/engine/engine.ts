@@ -25,7 +25,7 @@ import {
   removeOrphanTemps,
   writeFileAtomic,
 } from './persistence/snapshotFile';
-import { questionAnchors } from './meaning/questionAnchors';
+import { stateMeaningSource } from './meaning/stateMeaning';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import {
@@ -362,37 +362,7 @@ export class Engine implements WorkspaceIndex {
   meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
     const vectors = this.vectors;
     if (!vectors || !queryVector) return null;
-    const nearest: number[] = [];
-    const found = vectors.nearest(queryVector);
-    for (const id of found.ids) {
-      const ordinal = state.sectionOrdinalById.get(id);
-      if (ordinal !== undefined) nearest.push(ordinal);
-    }
-    const cosine = (ordinal: number): number | null => {
-      const entry = state.sections[ordinal];
-      return entry ? vectors.cosine(entry, queryVector) : null;
-    };
-    const hasVector = (ordinal: number): boolean => {
-      const entry = state.sections[ordinal];
-      return entry !== undefined && vectors.has(entry.section.id);
-    };
-    return {
-      outsideCosine: found.outside,
-      cosine,
-      hasVector,
-      // One folder of several (ranking/folderScope.ts): the crowd is that folder's sections.
-      anchors: state.scope
-        ? questionAnchors(
-            {
-              count: state.scope.ordinals.length,
-              cosine: (i) => cosine(state.scope!.ordinals[i]),
-              hasVector: (i) => hasVector(state.scope!.ordinals[i]),
-            },
-            this.embedder!.similarity,
-          )
-        : questionAnchors({ count: state.sections.length, cosine, hasVector }, this.embedder!.similarity),
-      nearest,
-    };
+    return stateMeaningSource(vectors, this.embedder!.similarity, state, queryVector);
   }
 
   /**
