@@ -235,7 +235,7 @@ async function runBench(options: BenchOptions): Promise<void> {
     notes,
   };
   mkdirSync(path.dirname(options.out), { recursive: true });
-  writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(renderBench(result));
   process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
   if (options.storeSizes.length) {

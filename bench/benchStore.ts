@@ -619,7 +619,7 @@ export function renderStoreBench(rows: readonly SizeRow[], serverLabel: string):
       ]),
     ),
   );
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Servers started and not stopped yet: stopped when a run fails (main). */

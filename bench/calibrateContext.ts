@@ -140,7 +140,7 @@ async function calibrate(set: ContextSet, embeddings: EvalEmbeddings): Promise<v
     `Pack phrasing, best pack: off-topic ${quantiles(phr.offPack)}`,
     '',
   );
-  process.stdout.write(out.join('\n') + '\n');
+  process.stdout.write(`${out.join('\n')}\n`);
 }
 
 async function main(argv: readonly string[]): Promise<void> {

@@ -232,7 +232,7 @@ export function renderEval(result: EvalResult): string {
   if (result.docs?.length || sf) out.push(...renderSummary(result));
   for (const d of result.docs ?? []) out.push(...renderDocs(d));
   if (result.context) out.push(...renderContext(result.context));
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 const cell = (m: { ndcg10: number; recall5: number } | undefined) => (m ? `${f3(m.ndcg10)} (${f3(m.recall5)})` : '-');
@@ -474,7 +474,7 @@ async function main(argv: readonly string[]): Promise<void> {
     );
   }
   mkdirSync(path.dirname(options.out), { recursive: true });
-  writeFileSync(options.out, JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(renderEval(result));
   process.stdout.write(`\nJSON: ${path.relative(process.cwd(), options.out)}\n`);
 }

@@ -141,7 +141,7 @@ export function passageOrdinal(state: IndexState, passage: Record<string, unknow
   }
   const id = typeof passage.id === 'string' ? passage.id : undefined;
   if (id && id.length >= 4) {
-    const hits = state.sections.filter((e) => e && e.section.id.startsWith(id));
+    const hits = state.sections.filter((e) => e?.section.id.startsWith(id));
     if (hits.length === 1) return hits[0]!.ordinal;
   }
   return undefined;

@@ -188,9 +188,9 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
       '    - ./catalog/users.yaml',
     ].join('\n'),
   );
-  files.push({ path: 'org/catalog-info.yaml', content: [location, ...domainDocs].join('\n---\n') + '\n' });
-  files.push({ path: 'org/catalog/groups.yaml', content: groupDocs.join('\n---\n') + '\n' });
-  files.push({ path: 'org/catalog/users.yaml', content: userDocs.join('\n---\n') + '\n' });
+  files.push({ path: 'org/catalog-info.yaml', content: `${[location, ...domainDocs].join('\n---\n')}\n` });
+  files.push({ path: 'org/catalog/groups.yaml', content: `${groupDocs.join('\n---\n')}\n` });
+  files.push({ path: 'org/catalog/users.yaml', content: `${userDocs.join('\n---\n')}\n` });
   sections += 1 + domains.length + groupDocs.length + userDocs.length;
   const orgOverview = overview(orgProse, orgRandom, orgTopic, 'org', 'Org chart');
   files.push(...orgOverview.files);
@@ -317,7 +317,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
             'Component',
             comp,
             capitalise(comp.replace(/-/g, ' ')),
-            prose.sentence(topic, 10, 30) + ' ' + prose.sentence(topic),
+            `${prose.sentence(topic, 10, 30)} ${prose.sentence(topic)}`,
             random.sample(topic.words, 3),
             spec,
             annotations,
@@ -325,7 +325,7 @@ export function generateWorkspace(options: GenerateOptions): GeneratedWorkspace 
         ),
       );
     }
-    const repoFiles: GeneratedFile[] = [{ path: `${name}/catalog-info.yaml`, content: docs.join('\n---\n') + '\n' }];
+    const repoFiles: GeneratedFile[] = [{ path: `${name}/catalog-info.yaml`, content: `${docs.join('\n---\n')}\n` }];
     sections += docs.length;
     const ov = overview(prose, random, topic, name, capitalise(name.replace(/-/g, ' ')));
     repoFiles.push(...ov.files);

@@ -59,7 +59,7 @@ function markdownDoc(
       sections++;
     }
   }
-  return { text: parts.join('\n\n') + '\n', sections };
+  return { text: `${parts.join('\n\n')}\n`, sections };
 }
 
 function generatedHeadings(prose: Prose, random: Random, topic: Topic, min: number, max: number): string[] {

@@ -422,7 +422,7 @@ async function timeUpdates(
     const t = performance.now();
     const report = await engine.update([abs]);
     const ms = performance.now() - t;
-    if (!report || !report.filesChanged.includes(file))
+    if (!report?.filesChanged.includes(file))
       throw new Error(
         `bench: the update of ${file} did not re-read it (changed: ${JSON.stringify(report?.filesChanged)})`,
       );

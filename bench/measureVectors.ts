@@ -102,7 +102,7 @@ export async function measureVectors(spec: VectorSpec): Promise<VectorFigures> {
     built.push(buildGraph(backend, spec, d, row));
   }
   const exact = createVectorIndex(d, { backend: 'exact' });
-  let t = performance.now();
+  const t = performance.now();
   for (let j = 0; j < spec.count; j++) exact.add(j, row(j));
   const exactBuildMs = performance.now() - t;
 

@@ -4,7 +4,7 @@
  * postings lengths look like real docs: a few terms in nearly every section, a long tail of rare
  * ones, and identifiers (`ledger-0412-worker`, `LEDGER_MAX_7`) that occur in a handful of places.
  */
-import { Random, ZipfSampler } from './random';
+import { type Random, ZipfSampler } from './random';
 import { WORDS } from './vocabulary';
 
 /** Zipf exponent over {@link WORDS}; 1.0 is the classic figure for English text. */
@@ -79,7 +79,7 @@ export class Prose {
       else if (i < n - 1 && this.random.chance(0.07)) w += ',';
       out.push(w);
     }
-    return out.join(' ') + '.';
+    return `${out.join(' ')}.`;
   }
 
   /** A paragraph of about `words` words, wrapped at 100 characters like hand-written Markdown. */

@@ -65,7 +65,7 @@ export class ZipfSampler {
   constructor(n: number, exponent = 1.0) {
     this.cdf = new Float64Array(n);
     let sum = 0;
-    for (let i = 0; i < n; i++) this.cdf[i] = sum += 1 / Math.pow(i + 1, exponent);
+    for (let i = 0; i < n; i++) this.cdf[i] = sum += 1 / (i + 1) ** exponent;
     for (let i = 0; i < n; i++) this.cdf[i] /= sum;
   }
 

@@ -241,7 +241,7 @@ export function renderBench(result: BenchResult): string {
     '- memory: heap and array buffers after a full GC, minus the same before the first engine was built; RSS is the whole process',
   );
   for (const note of meaningNotes(columns, result.vectorIndex, result.options.seed)) out.push(`- ${note}`);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** Below this, a heap difference after GC is noise (it can even come out negative). */

@@ -316,7 +316,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       );
       assert.equal(discovered, names.length);
       const log = await vs.readOutputChannel(`MCP: ${MCP_LABEL}`, (t) => /Discovered \d+ tools/.test(t));
-      assert.match(log, new RegExp(`Connection state: Running`));
+      assert.match(log, /Connection state: Running/);
       assert.doesNotMatch(log, /mcpProxy/, 'the HTTP definition was used, not the stdio proxy');
       const running = await listMcpServers(vs, (servers) =>
         servers.some((s) => s.label === MCP_LABEL && /Running/.test(s.status)),

@@ -130,7 +130,7 @@ export async function backstageCatalog(dir: string): Promise<BackstageCatalog> {
       entities.add(selfRef);
       for (const [kind, field, defaultKind, relation, reverse] of RULES) {
         if (entity.kind !== kind) continue;
-        const targets = (entity.spec ?? {})[field] as string | string[] | undefined;
+        const targets = entity.spec?.[field] as string | string[] | undefined;
         if (!targets) continue;
         for (const target of [targets].flat()) {
           const ref = backstage.stringifyEntityRef(

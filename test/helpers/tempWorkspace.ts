@@ -78,7 +78,7 @@ export function copyExampleWorkspace(options: { git?: boolean; commitEpochSecond
       commitAll(path.join(dir, repo), `Import ${repo}`, when);
     }
     initRepo(dir);
-    fs.writeFileSync(path.join(dir, '.gitignore'), repos.map((r) => `/${r}/`).join('\n') + '\n');
+    fs.writeFileSync(path.join(dir, '.gitignore'), `${repos.map((r) => `/${r}/`).join('\n')}\n`);
     commitAll(dir, 'Workspace root', when);
   }
   return dir;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { ErrorCodes, ResponseError } from 'vscode-languageserver-protocol/node';
+import { ErrorCodes, type ResponseError } from 'vscode-languageserver-protocol/node';
 import {
   CallToolRequest,
   DiagnosticsReportRequest,

@@ -44,7 +44,7 @@ async function createMessage(server: Server, request: CompletionRequest): Promis
   );
   const content = result.content as { type: string; text?: string } | { type: string; text?: string }[];
   const first = Array.isArray(content) ? content.find((c) => c.type === 'text') : content;
-  if (!first || first.type !== 'text' || typeof first.text !== 'string')
+  if (first?.type !== 'text' || typeof first.text !== 'string')
     throw new ModelError(`${SAMPLING_PROVIDER_NAME}: the client answered without text`);
   return first.text;
 }

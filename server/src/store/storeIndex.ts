@@ -16,7 +16,7 @@ import {
   type IndexState,
   InputError,
   type MeaningSource,
-  MemoryReader,
+  type MemoryReader,
   type QuestionScope,
   type SectionEntry,
   type StateListener,

@@ -110,7 +110,7 @@ export const searchInstructionsTool: ToolDefinition<typeof input, typeof output>
     `within about ${SEARCH_TOKEN_BUDGET.toLocaleString('en-US')} tokens from at most ${SEARCH_MAX_DOCUMENTS} documents.`,
     `A document of up to about ${SMALL_DOCUMENT_TOKENS} tokens comes whole; a larger one gives its best matching sections.`,
     'Each section says which document it comes from; documents that matched but did not fit are named at the end with their ids (open them with get_toc(document_id) or get_section).',
-    'Ranks by the section summaries, passage meaning (when embeddings are on) and exact identifiers, codes and flags; a document title counts extra only when the plan names it specifically, so name the service, API or identifier when you know it (e.g. \"retry policy for the payments API webhooks\").',
+    'Ranks by the section summaries, passage meaning (when embeddings are on) and exact identifiers, codes and flags; a document title counts extra only when the plan names it specifically, so name the service, API or identifier when you know it (e.g. "retry policy for the payments API webhooks").',
   ].join(' '),
   input,
   output,

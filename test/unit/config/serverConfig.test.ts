@@ -30,10 +30,10 @@ describe('server config (serve --store --config)', () => {
       '    token: abc',
       '  - name: unset',
       '    tokenEnv: NOT_SET_ANYWHERE',
-      '  - token: ' + TOKEN,
+      `  - token: ${TOKEN}`,
       '    folders: []',
       '  - name: twice',
-      '    token: ' + TOKEN,
+      `    token: ${TOKEN}`,
       '    folder: [x]',
       'listen: 0.0.0.0',
     ].join('\n');

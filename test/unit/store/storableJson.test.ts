@@ -12,7 +12,7 @@ describe('store/postgres/storableJson', () => {
       b: '\\u0000 as text',
       c: '\ud83d\ude00',
       d: '\udc00 alone',
-      ['k\u0000']: 1,
+      'k\u0000': 1,
     });
     assert.equal(out.replaced, 4);
     assert.deepEqual(JSON.parse(out.json), {

@@ -6,7 +6,7 @@
  * recovered mapping could silently drop or misplace fields. Warnings such as unknown tags
  * (`!!python/name:...` in mkdocs configs) are not problems: the value is still read.
  */
-import { Document, LineCounter, isMap, isScalar } from 'yaml';
+import { type Document, LineCounter, isMap, isScalar } from 'yaml';
 import { parseDocumentBounded } from '../parsing/boundedYaml';
 import type { Problem, Severity } from '../model';
 

@@ -70,7 +70,7 @@ export function boundedEditDistance(a: string, b: string, max: number): number {
     for (let j = from; j <= to; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       const value = Math.min(prev[j] + 1, curr[j - 1] + 1, prev[j - 1] + cost);
-      curr[j] = value > big ? big : value;
+      curr[j] = Math.min(value, big);
       if (curr[j] < best) best = curr[j];
     }
     if (best > limit) return Infinity;

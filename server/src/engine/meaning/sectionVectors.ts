@@ -425,7 +425,7 @@ export class SectionVectors {
     const vectors: Float32Array[] = [];
     for (const text of windows) {
       const hit = this.cache.get(textDigest(text));
-      if (!hit || hit.length !== 1) return null;
+      if (hit?.length !== 1) return null;
       vectors.push(hit[0]);
     }
     return vectors;

@@ -157,7 +157,7 @@ async function readParts(handle: fs.FileHandle, size: number, format: number): P
   };
   if (size < MAGIC.length + 16) return { ok: false, reason: 'not a snapshot file' };
   const head = await next(MAGIC.length + 8);
-  if (!head || !head.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'not a snapshot file' };
+  if (!head?.subarray(0, MAGIC.length).equals(MAGIC)) return { ok: false, reason: 'not a snapshot file' };
   const found = head.readUInt32LE(MAGIC.length);
   if (found !== format) return { ok: false, reason: `format ${found}, this version reads format ${format}` };
   const json = await next(head.readUInt32LE(MAGIC.length + 4));

@@ -210,7 +210,7 @@ export function scoreSections(state: IndexState, options: RankOptions, ordinals:
     const doc = scorer.eligibleDoc(ordinal);
     if (doc < 0) continue;
     const { words, mask } = scorer.wordsOf(ordinal);
-    const cosine = meaning && meaning.hasVector(ordinal) ? meaning.cosine(ordinal) : null;
+    const cosine = meaning?.hasVector(ordinal) ? meaning.cosine(ordinal) : null;
     out.push(scorer.explain(scorer.score(ordinal, doc, mask, words, cosine), false));
   }
   return out;
@@ -267,7 +267,7 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
     if (doc < 0) continue;
     const mask = lexical.masks[i];
     const words = scorer.words(lexical.words[i]);
-    if (meaning && meaning.hasVector(ordinal)) {
+    if (meaning?.hasVector(ordinal)) {
       const bound = scorer.upperBound(doc, words, outsideMeaning);
       if (!top.rejects(bound)) deferred.push({ ordinal, doc, mask, words, bound });
     } else if (!top.rejects(scorer.wordsOnlyScore(doc, words))) {

@@ -160,7 +160,7 @@ export class MemoryReader {
   /** The loaded namespace whose state `state` is (undefined for any other state). */
   private namespaceOf(state: IndexState): LoadedNamespace | undefined {
     const held = this.loaded.get(state.folders[0]?.name ?? '');
-    return held && held.ns.state && held.ns.state.lexical === state.lexical ? held.ns : undefined;
+    return held?.ns.state && held.ns.state.lexical === state.lexical ? held.ns : undefined;
   }
 
   /**

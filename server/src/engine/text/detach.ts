@@ -8,5 +8,5 @@
  * Shorter slices are copies already and are returned as they are.
  */
 export function detach(slice: string): string {
-  return slice.length < 13 ? slice : (' ' + slice).slice(1);
+  return slice.length < 13 ? slice : ` ${slice}`.slice(1);
 }

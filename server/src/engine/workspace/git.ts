@@ -366,7 +366,7 @@ export function fileCommitInfo(
 ): FileCommitInfo {
   const resolved = fromWorkspacePath(folders, path);
   const repo = resolved ? repoFor(repos, resolved.absPath) : undefined;
-  if (!resolved || !repo || !repo.git) return { ...NO_GIT_INFO };
+  if (!resolved || !repo?.git) return { ...NO_GIT_INFO };
   const rel = relativePosix(repo.absRoot, resolved.absPath);
   return { commit: repo.head, dirty: repo.dirty.has(rel), lastCommitTime: repo.lastCommitTimes.get(rel) ?? null };
 }
@@ -394,7 +394,7 @@ export class CommitInfoLookup {
   /** Commit facts of a workspace-relative file path. */
   get(path: string): FileCommitInfo {
     const holder = this.roots.innermost(path);
-    if (!holder || !holder.facts.git) return { ...NO_GIT_INFO };
+    if (!holder?.facts.git) return { ...NO_GIT_INFO };
     const { facts } = holder;
     const rel = holder.root === '' ? path : path.slice(holder.root.length + 1);
     return { commit: facts.head, dirty: facts.dirty.has(rel), lastCommitTime: facts.lastCommitTimes.get(rel) ?? null };

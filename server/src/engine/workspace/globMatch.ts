@@ -85,6 +85,5 @@ export function compileGlobs(globs: readonly string[], options: GlobOptions = {}
       : undefined;
   const dfa = program && new LazyDfa(program, options.nocase === true);
   if (!dfa && negatives.length === 0) return () => false;
-  return (path) =>
-    literal.has(path) || (dfa !== undefined && dfa.matches(path)) || negatives.some((match) => match(path));
+  return (path) => literal.has(path) || dfa?.matches(path) || negatives.some((match) => match(path));
 }

@@ -117,7 +117,7 @@ const ABBREVIATION = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|no|fig)$/i;
  * something that can start a sentence, not after a common abbreviation. -1 when there is none.
  */
 function sentenceEnd(text: string): number {
-  for (const match of text.matchAll(/[.!?](?=\s+["'(\[]?[A-Z0-9])/g)) {
+  for (const match of text.matchAll(/[.!?](?=\s+["'([]?[A-Z0-9])/g)) {
     if (match[0] === '.' && ABBREVIATION.test(text.slice(Math.max(0, match.index - 8), match.index))) continue;
     return match.index;
   }

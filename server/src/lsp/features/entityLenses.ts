@@ -65,7 +65,7 @@ const kindOfKey = (key: EntityKey): string => key.slice(0, key.indexOf(':'));
 
 /** The relation counts the lens shows on an entity of `kind`, in display order. */
 export function lensCounts(state: IndexState, key: EntityKey, kind: string): LensCount[] {
-  const rules = Object.prototype.hasOwnProperty.call(RULES, kind) ? RULES[kind] : [dependents, dependencies];
+  const rules = Object.hasOwn(RULES, kind) ? RULES[kind] : [dependents, dependencies];
   const own = state.graph.outgoing(key);
   const out: LensCount[] = [];
   for (const rule of rules) {

@@ -159,7 +159,7 @@ export async function writeBlocks(
   for (const [key, block] of built) {
     const digest = blockDigest(block.postings);
     const had = stored.get(key);
-    if (had && had.equals(digest)) continue;
+    if (had?.equals(digest)) continue;
     rows.push({ block, digest });
     bytes += block.postings.byteLength;
     postings += block.count;

@@ -10,11 +10,11 @@
 import assert from 'node:assert/strict';
 import { packCounts, type SectionFields } from '../../../../server/src/engine/lexical/fields';
 import { prunedScore, type Pruning } from '../../../../server/src/engine/lexical/gradedMatch';
-import {
+import type {
   PostingsIndex,
-  type FieldModel,
-  type GradedMatch,
-  type GradedUnit,
+  FieldModel,
+  GradedMatch,
+  GradedUnit,
 } from '../../../../server/src/engine/lexical/postings';
 import { PostingsBuilder } from '../../../../server/src/engine/lexical/postingsBuilder';
 import { Random } from '../../../../bench/random';

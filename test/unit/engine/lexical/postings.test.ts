@@ -56,7 +56,7 @@ class Corpus {
   }
   term(): string {
     // Rank ~ size^u is a cheap Zipf-like draw: low ranks are common, the tail is long.
-    return this.vocab[Math.floor(Math.pow(this.vocab.length, this.random())) - 1];
+    return this.vocab[Math.floor(this.vocab.length ** this.random()) - 1];
   }
   section(): string[] {
     const n = Math.floor(this.random() * 40);

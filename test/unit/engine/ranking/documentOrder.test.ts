@@ -5,7 +5,7 @@
  * under 2026-12-01.2.
  */
 import assert from 'node:assert/strict';
-import { Engine } from '../../../../server/src/engine/engine';
+import type { Engine } from '../../../../server/src/engine/engine';
 import { SIGNED_RECORD_WEIGHT, WORDS_WEIGHT } from '../../../../server/src/engine/ranking/contract';
 import { isSignedRecord } from '../../../../server/src/engine/ranking/rankingTables';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';

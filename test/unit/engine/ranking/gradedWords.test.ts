@@ -3,7 +3,7 @@
  * the passage, not by presence alone. Each case here failed under the presence-only words term.
  */
 import assert from 'node:assert/strict';
-import { Engine } from '../../../../server/src/engine/engine';
+import type { Engine } from '../../../../server/src/engine/engine';
 import { DOCUMENT_CAP } from '../../../../server/src/engine/ranking/contract';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 import { epic, heading, index, rank } from './rankingFixture';

@@ -36,7 +36,7 @@ describe('get_context with embeddings: phrasings embedded with the index (local 
       // Every phrasing has its vector already: the very first comparison is by meaning, for all of them.
       const scores = await services.textMeaning!.similarities('cold email to a CFO switching from Avalara', texts);
       assert.ok(
-        scores !== null && scores.every((s: number | null) => typeof s === 'number'),
+        scores?.every((s: number | null) => typeof s === 'number'),
         'no phrasing waits for a first request',
       );
       const ask = async () =>

@@ -54,7 +54,7 @@ export const RELATION_FIELDS: Readonly<Record<string, readonly RelationField[]>>
 
 /** The relation fields of a kind (empty for Location and unknown kinds). */
 export function relationFieldsOf(kind: string): readonly RelationField[] {
-  return Object.prototype.hasOwnProperty.call(RELATION_FIELDS, kind) ? RELATION_FIELDS[kind] : [];
+  return Object.hasOwn(RELATION_FIELDS, kind) ? RELATION_FIELDS[kind] : [];
 }
 
 /**

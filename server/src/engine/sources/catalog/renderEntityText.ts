@@ -108,5 +108,5 @@ export function renderEntityText(entity: CatalogEntity, relations: readonly Rela
   }
 
   for (const [label, value] of facts) if (value) out.push(`- ${label}: ${value}`);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }

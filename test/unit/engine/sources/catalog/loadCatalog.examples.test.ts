@@ -46,7 +46,7 @@ function backstageRelations(load: CatalogLoad): Set<string> {
     const self = backstage.getCompoundEntityRef(raw);
     const kind = model.getKind({ kind: raw.kind, apiVersion: raw.apiVersion });
     for (const field of kind?.relationFields ?? []) {
-      const value = (raw.spec ?? {})[field.path.replace(/^spec\./, '')] as string | string[] | undefined;
+      const value = raw.spec?.[field.path.replace(/^spec\./, '')] as string | string[] | undefined;
       if (!value) continue;
       for (const target of [value].flat()) {
         const ref = backstage.parseEntityRef(target, {
