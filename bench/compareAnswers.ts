@@ -2,7 +2,7 @@
  * Every tool's answers, written to a folder, so a change that must not change answers (moving
  * files, a refactor, a formatter) can be checked byte for byte:
  *
- *   npx tsx bench/compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] [--dist DIR]
+ *   npx tsx bench/compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] [--dist DIR] [--store]
  *   npx tsx bench/compareAnswers.ts --diff BEFORE AFTER
  *
  * It runs the BUILT programs (`npm run build` first), as a user would: each `wsctx` command as a
@@ -13,12 +13,17 @@
  * embedder's, not the code this compares. Each workspace gets a fresh cache folder at a fixed
  * path, so a snapshot of one run never answers for the next.
  *
+ * With `--store`, each workspace is also written to a PostgreSQL store (a throwaway server from
+ * the local binaries, scripts/postgres/start-temp.sh, one per run so both runs write a fresh one)
+ * and the commands and MCP tools a store serves are asked again through `--store`, read per
+ * question and held in memory.
+ *
  * The inputs come from the workspace itself (its questions files where it has them, else its
  * entities and library pages), so the script needs nothing but the repository. What changes from
  * run to run by nature (the time a state was indexed, durations, the cache folder's contents) is
  * replaced by a placeholder before writing; `--diff` then compares two folders file by file.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -74,6 +79,8 @@ function normalise(text: string): string {
   out = out.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z/g, '<time>');
   out = out.replace(/\b\d+(?:\.\d+)?\s?(?:ms|s)\b(?!\w)/g, '<duration>');
   out = out.split(SCRATCH).join('<scratch>');
+  // A throwaway store's port is the run's, not the answer's.
+  out = out.replace(/postgresql:\/\/[^\s/]+@127\.0\.0\.1:\d+\/\w+/g, '<store>');
   return out;
 }
 
@@ -268,7 +275,7 @@ function pinnedCopy(dir: string): string {
   return copy;
 }
 
-async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
+async function runWorkspace(ws: Workspace, outDir: string, storeUrl: string | undefined): Promise<void> {
   if (path.resolve(ws.dir).startsWith(ROOT + path.sep)) ws.dir = pinnedCopy(ws.dir);
   const cacheDir = path.join(SCRATCH, 'cache', ws.name);
   fs.rmSync(cacheDir, { recursive: true, force: true });
@@ -352,31 +359,10 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
 
   // MCP: the stdio executable, every tool over one session (the engine stays warm).
   log('mcp');
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: ['-r', clockFile(), MCP, ...w],
-    env: env(cacheDir) as Record<string, string>,
-    stderr: 'pipe',
-  });
-  const client = new Client({ name: 'compare-answers', version: '1.0.0' });
-  await client.connect(transport);
-  try {
+  await mcpSession(['-r', clockFile(), MCP, ...w], cacheDir, out, 'mcp', async (call, client) => {
     const tools = await client.listTools();
     write(out, 'mcp-tools.json', JSON.stringify(tools, null, 2));
     write(out, 'mcp-instructions.txt', client.getInstructions() ?? '');
-    const call = async (file: string, name: string, args: Record<string, unknown>) => {
-      let result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-      for (
-        let i = 0;
-        i < 600 &&
-        ((result.structuredContent as { degraded?: string[] } | undefined)?.degraded ?? []).includes('index-cold');
-        i++
-      ) {
-        await new Promise((r) => setTimeout(r, 200));
-        result = await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 });
-      }
-      write(out, `mcp-${file}.json`, JSON.stringify(normaliseJson(result), null, 2));
-    };
     for (const [i, q] of ws.questions.entries()) {
       await call(`workspace_context-${slug(q, i)}`, 'workspace_context', { question: q });
       if (i < 5)
@@ -423,10 +409,124 @@ async function runWorkspace(ws: Workspace, outDir: string): Promise<void> {
     });
     await call('refuse-section', 'get_section', { id: 'zz' });
     await call('refuse-context-empty', 'workspace_context', { question: '' });
+  });
+  if (storeUrl) await runStore(ws, inputs, outDir, storeUrl);
+  log('done');
+}
+
+type ToolCall = (file: string, name: string, args: Record<string, unknown>) => Promise<void>;
+
+/**
+ * One MCP session over stdio (`args` after node): `body` calls tools through `call`, which asks
+ * again while the answer is `index-cold` and writes each answer, normalised, as `PREFIX-FILE.json`.
+ */
+async function mcpSession(
+  args: string[],
+  cacheDir: string,
+  out: string,
+  prefix: string,
+  body: (call: ToolCall, client: Client) => Promise<void>,
+): Promise<void> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    env: env(cacheDir) as Record<string, string>,
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'compare-answers', version: '1.0.0' });
+  await client.connect(transport);
+  const call: ToolCall = async (file, name, toolArgs) => {
+    let result = await client.callTool({ name, arguments: toolArgs }, undefined, { timeout: 600_000 });
+    for (
+      let i = 0;
+      i < 600 &&
+      ((result.structuredContent as { degraded?: string[] } | undefined)?.degraded ?? []).includes('index-cold');
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 200));
+      result = await client.callTool({ name, arguments: toolArgs }, undefined, { timeout: 600_000 });
+    }
+    write(out, `${prefix}-${file}.json`, JSON.stringify(normaliseJson(result), null, 2));
+  };
+  try {
+    await body(call, client);
   } finally {
     await client.close();
   }
-  log('done');
+}
+
+/**
+ * The workspace written to `storeUrl` (`wsctx index --store`), then what a store serves asked
+ * through it: the CLI's commands read per question and in memory, and the MCP tools of
+ * `wsctx mcp --store` (which holds the namespaces in memory).
+ */
+async function runStore(ws: Workspace, inputs: Inputs, outDir: string, storeUrl: string): Promise<void> {
+  const cacheDir = path.join(SCRATCH, 'cache', `${ws.name}-store`);
+  fs.rmSync(cacheDir, { recursive: true, force: true });
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const out = path.join(outDir, ws.name, 'store');
+  const s = ['--store', storeUrl, '--workspace', ws.dir];
+  process.stderr.write(`[${ws.name}] store\n`);
+  write(out, 'cli-index.txt', cliRecord(cli(['index', ...s], cacheDir), false));
+  for (const mode of ['per-question', 'memory']) {
+    const m = [...s, '--store-mode', mode];
+    ws.questions.slice(0, 4).forEach((q, i) => {
+      write(out, `${mode}-ask-${slug(q, i)}.txt`, cliRecord(cli(['ask', q, ...m, '--why'], cacheDir), false));
+      write(out, `${mode}-ask-${slug(q, i)}.json.txt`, cliRecord(cli(['ask', q, ...m, '--json'], cacheDir), true));
+    });
+    inputs.entityRefs.slice(0, 3).forEach((ref, i) => {
+      write(
+        out,
+        `${mode}-expand-${slug(ref, i)}.txt`,
+        cliRecord(cli(['expand', ref, ...m, '--depth', '2', '--direction', 'both'], cacheDir), false),
+      );
+    });
+    write(out, `${mode}-toc.txt`, cliRecord(cli(['toc', ...m], cacheDir), false));
+    inputs.sectionIds
+      .slice(0, 2)
+      .forEach((id, i) =>
+        write(out, `${mode}-section-${slug(id, i)}.txt`, cliRecord(cli(['section', id, ...m], cacheDir), false)),
+      );
+    inputs.pageIds.slice(0, 2).forEach((id, i) => {
+      write(out, `${mode}-page-${slug(id, i)}.txt`, cliRecord(cli(['page', id, ...m], cacheDir), false));
+      write(out, `${mode}-file-${slug(id, i)}.txt`, cliRecord(cli(['file', id, ...m], cacheDir), false));
+    });
+    ws.tasks.slice(0, 3).forEach((t, i) => {
+      write(out, `${mode}-search-${slug(t, i)}.txt`, cliRecord(cli(['search', t, ...m], cacheDir), false));
+      write(out, `${mode}-context-${slug(t, i)}.txt`, cliRecord(cli(['context', t, ...m], cacheDir), false));
+    });
+    // Refused: what a store cannot answer.
+    write(out, `${mode}-refuse-as-of.txt`, cliRecord(cli(['ask', 'x', ...m, '--as-of', 'HEAD'], cacheDir), false));
+    write(
+      out,
+      `${mode}-refuse-why-not.txt`,
+      cliRecord(cli(['why-not', 'x', ...m, '--expect', 'a.md'], cacheDir), false),
+    );
+  }
+  await mcpSession(['-r', clockFile(), WSCTX, 'mcp', ...s], cacheDir, out, 'mcp', async (call, client) => {
+    write(out, 'mcp-tools.json', JSON.stringify(await client.listTools(), null, 2));
+    for (const [i, q] of ws.questions.entries())
+      await call(`workspace_context-${slug(q, i)}`, 'workspace_context', { question: q });
+    for (const [i, ref] of inputs.entityRefs.slice(0, 6).entries())
+      await call(`workspace_expand-${slug(ref, i)}`, 'workspace_expand', { entityRef: ref, depth: 2 });
+    for (const [i, t] of ws.tasks.entries()) {
+      await call(`get_context-${slug(t, i)}`, 'get_context', { task: t });
+      await call(`search_instructions-${slug(t, i)}`, 'search_instructions', { plan: t });
+    }
+    await call('get_toc', 'get_toc', {});
+    for (const [i, id] of inputs.pageIds.entries())
+      await call(`read_page-${slug(id, i)}`, 'read_page', { page_id: id });
+    for (const [i, id] of inputs.sectionIds.entries()) await call(`get_section-${slug(id, i)}`, 'get_section', { id });
+    await call('refuse-as-of', 'workspace_context', { question: 'x', asOf: 'HEAD' });
+  });
+}
+
+/** A throwaway PostgreSQL server from the local binaries (scripts/postgres/), stopped at the end. */
+function startStore(): { url: string; stop: () => void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-compare-pg-'));
+  const scripts = path.join(ROOT, 'scripts', 'postgres');
+  const url = execFileSync('bash', [path.join(scripts, 'start-temp.sh'), dir], { encoding: 'utf8' }).trim();
+  return { url, stop: () => void spawnSync('bash', [path.join(scripts, 'stop-temp.sh'), dir]) };
 }
 
 function diff(before: string, after: string): number {
@@ -459,13 +559,18 @@ async function main(argv: string[]): Promise<number> {
   const outDir = arg('--out');
   if (!outDir)
     throw new Error(
-      'usage: compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] | --diff BEFORE AFTER',
+      'usage: compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] [--dist DIR] [--store] | --diff BEFORE AFTER',
     );
   if (!fs.existsSync(WSCTX) || !fs.existsSync(MCP))
     throw new Error('dist/wsctx.js or dist/mcp.js is missing: run `npm run build` first');
   const only = arg('--only') ? new Set(arg('--only')!.split(',')) : null;
   fs.mkdirSync(outDir, { recursive: true });
-  for (const ws of workspaces(arg('--big'), only)) await runWorkspace(ws, path.resolve(outDir));
+  const store = argv.includes('--store') ? startStore() : undefined;
+  try {
+    for (const ws of workspaces(arg('--big'), only)) await runWorkspace(ws, path.resolve(outDir), store?.url);
+  } finally {
+    store?.stop();
+  }
   return 0;
 }
 
