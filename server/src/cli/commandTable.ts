@@ -173,9 +173,8 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
         };
         return answerCommand(opening, LOOKS_UP, async ({ services }) => {
           const toc = await tocCommand(services, args, options);
-          // Its notices name the other tools (get_toc(), search_instructions(plan)): here, the
-          // commands. (Not yet over a store, which printed the tool's own words before this table.)
-          return options.json || opening.kind === 'store' ? toc : inCliTerms(toc, 'toc');
+          // Its notices name the other tools (get_toc(), search_instructions(plan)): here, the commands.
+          return options.json ? toc : inCliTerms(toc, 'toc');
         });
       },
     },
