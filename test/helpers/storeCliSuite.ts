@@ -308,6 +308,21 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     }
   });
 
+  it("toc --store words its notices in the command line's terms, as without a store", async () => {
+    // A query nothing matches: the notice names what to run next as the commands that do it
+    // ('wsctx toc', 'wsctx search'), not as the tool calls an agent makes (get_toc(), search_instructions(plan)).
+    const query = 'zyzzogeton quagga';
+    const memory = await run(['toc', query, '--workspace', fernhill, '--no-cache']);
+    const stored = await run(['toc', query, '--store', url(), '--workspace', ns]);
+    assert.equal(stored.code, 0, stored.stderr);
+    assert.match(
+      stored.stdout,
+      /No ready document matches these words\. 'wsctx toc' shows the whole map; 'wsctx search "<plan>"' searches by what you are about to do\./,
+    );
+    assert.doesNotMatch(stored.stdout, /get_toc|search_instructions/);
+    assert.equal(stored.stdout, memory.stdout);
+  });
+
   it('refuses what a store does not answer, naming the flag', async () => {
     const graph = await run(['graph', '--store', url()]);
     assert.equal(graph.code, 1);

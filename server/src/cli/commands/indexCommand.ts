@@ -2,7 +2,8 @@
  * `wsctx index`: index the workspace and say what was found, what is broken and how long it took.
  */
 import { NOTHING_INDEXED, isForward, isRelationType, type Engine, type IndexState, type Problem } from '../../engine';
-import { countRows, seconds, table } from '../format';
+import { countRows, formatDuration, seconds, table } from '../format';
+import { MovingRate } from '../progress';
 
 export interface IndexSummary {
   folders: { name: string; path: string }[];
@@ -36,6 +37,54 @@ export async function runIndex(engine: Engine): Promise<IndexSummary> {
   const state = await engine.waitForIndex();
   const durationMs = performance.now() - started;
   return summarize(engine, state, durationMs);
+}
+
+/**
+ * `wsctx index` also embeds what is not embedded yet (later commands rank with whatever vectors
+ * exist, and say how many sections still lack one), with progress on stderr.
+ */
+export async function embedWithProgress(engine: Engine, summary: IndexSummary): Promise<void> {
+  const first = engine.status().meaning;
+  if (!first) return;
+  process.stderr.write(`embedding with ${first.model} (${first.runtime ?? 'runtime unknown'})\n`);
+  const started = performance.now();
+  let last = 0;
+  const tty = process.stderr.isTTY;
+  const rate = new MovingRate();
+  const unsubscribe = engine.onDidChangeMeaning(() => {
+    const progress = engine.status().meaning?.embedding;
+    if (!progress) return;
+    const now = performance.now();
+    rate.add(now, progress.done);
+    if (now - last < (tty ? 250 : 2000)) return;
+    last = now;
+    const bar = progressBar(progress.done / Math.max(1, progress.total));
+    const perSecond = rate.perSecond(now - started, progress.done, progress.total);
+    const estimate =
+      perSecond === null
+        ? ''
+        : `, ${perSecond.toFixed(0)} sections/s, about ${formatDuration((progress.total - progress.done) / perSecond)} left`;
+    process.stderr.write(
+      `${tty ? '\r\x1b[K' : ''}embedding ${bar} ${progress.done}/${progress.total} sections${estimate}${tty ? '' : '\n'}`,
+    );
+  });
+  await engine.embedPendingMeaning();
+  unsubscribe();
+  const status = engine.status().meaning!;
+  if (tty) process.stderr.write('\n');
+  summary.meaning = {
+    model: status.model,
+    runtime: status.runtime,
+    backend: status.backend,
+    sectionsWithVectors: status.sectionsWithVectors,
+    seconds: (performance.now() - started) / 1000,
+    error: status.lastError,
+  };
+}
+
+function progressBar(fraction: number, width = 24): string {
+  const filled = Math.round(Math.max(0, Math.min(1, fraction)) * width);
+  return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}]`;
 }
 
 function summarize(engine: Engine, state: IndexState, durationMs: number): IndexSummary {

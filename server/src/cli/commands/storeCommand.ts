@@ -34,21 +34,6 @@ import { UsageError, type CliOptions } from '../../startup/args';
 import { cliSettings } from '../../startup/hostConfig';
 import { embeddingSettings } from '../../startup/startup';
 
-/** The commands that answer from a store. */
-export const STORE_COMMANDS = [
-  'index',
-  'ask',
-  'expand',
-  'toc',
-  'section',
-  'search',
-  'context',
-  'page',
-  'file',
-  'mcp',
-  'serve',
-] as const;
-
 export interface StoreIndexSummary {
   store: string;
   namespaces: (WriteReport & { documents: number; sections: number; indexMs: number })[];
