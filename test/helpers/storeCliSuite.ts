@@ -323,6 +323,22 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     assert.equal(stored.stdout, memory.stdout);
   });
 
+  it('expand --store prints the graph table expand prints without a store', async () => {
+    const args = ['expand', 'component:default/billing-worker', '--depth', '2', '--direction', 'both'];
+    const memory = await run([...args, '--workspace', fernhill, '--no-cache']);
+    const stored = await run([...args, '--store', url(), '--workspace', ns]);
+    assert.equal(stored.code, 0, stored.stderr);
+    // The command line's table (at 100 columns: hop, edge, then where it is declared), not the
+    // tool's text for agents (`component:default/billing-worker --consumesApi--> api:default/ledger-api   (file:line)`).
+    assert.match(
+      stored.stdout,
+      /\n {2}1 {2}component:billing-worker consumesApi api:ledger-api\n {5}declared at payments-platform\/catalog-info\.yaml:82\n/,
+    );
+    assert.doesNotMatch(stored.stdout, /--consumesApi-->/);
+    const sameClock = (out: string) => out.replace(/^indexedAt: .*$/m, 'indexedAt: <time>');
+    assert.equal(sameClock(stored.stdout), sameClock(memory.stdout));
+  });
+
   it('refuses what a store does not answer, naming the flag', async () => {
     const graph = await run(['graph', '--store', url()]);
     assert.equal(graph.code, 1);
