@@ -12,7 +12,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { engineGlobsFrom } from '../config/workspaceConfig';
 import { EXPECTATIONS_FILE, parseExpectations } from '../engine';
-import { createServices } from '../services/services';
+import { createServices, type Services } from '../services/services';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import {
@@ -65,6 +65,20 @@ export interface CommandEntry {
 const RANKS: IndexUse = { meaning: 'one-shot', callLog: true };
 /** Looks something up: no meaning needed; its tool calls are logged. */
 const LOOKS_UP: IndexUse = { meaning: 'none', callLog: true };
+
+/** A library command that reads one thing by its id (section, page, file): it looks up, nothing to rank. */
+function readsById(
+  name: string,
+  command: (services: Services, id: string, options: CliOptions) => Promise<string>,
+): CommandEntry {
+  return {
+    store: true,
+    run: ({ positionals, options, opening }) => {
+      const id = single(positionals, name, '<id>');
+      return answerCommand(opening, LOOKS_UP, ({ services }) => command(services, id, options));
+    },
+  };
+}
 
 /** Every command, in the order `wsctx --help` lists them. */
 export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, CommandEntry>([
@@ -179,16 +193,7 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
       },
     },
   ],
-  [
-    'section',
-    {
-      store: true,
-      run: ({ positionals, options, opening }) => {
-        const id = single(positionals, 'section', '<id>');
-        return answerCommand(opening, LOOKS_UP, ({ services }) => sectionCommand(services, id, options));
-      },
-    },
-  ],
+  ['section', readsById('section', sectionCommand)],
   [
     'search',
     {
@@ -231,26 +236,8 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
       },
     },
   ],
-  [
-    'page',
-    {
-      store: true,
-      run: ({ positionals, options, opening }) => {
-        const id = single(positionals, 'page', '<id>');
-        return answerCommand(opening, LOOKS_UP, ({ services }) => pageCommand(services, id, options));
-      },
-    },
-  ],
-  [
-    'file',
-    {
-      store: true,
-      run: ({ positionals, options, opening }) => {
-        const id = single(positionals, 'file', '<id>');
-        return answerCommand(opening, LOOKS_UP, ({ services }) => fileCommand(services, id, options));
-      },
-    },
-  ],
+  ['page', readsById('page', pageCommand)],
+  ['file', readsById('file', fileCommand)],
   [
     'diagnostics',
     {
