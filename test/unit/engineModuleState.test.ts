@@ -1,5 +1,6 @@
 /**
- * No per-engine state at module level in server/src/engine (README, "Where state lives"): what
+ * No per-engine state at module level in server/src/engine, library and store (docs/ARCHITECTURE.md,
+ * "Where state lives"; `serve --config` opens one index per token over one store): what
  * belongs to one engine lives in the Engine object or in the host's services
  * (services/services.ts), never in a module-level `let`, Map, Set or WeakMap that two engines in
  * one process would share (or that a host must remember to fill).
@@ -21,7 +22,7 @@ import * as path from 'node:path';
 const ROOT = path.resolve(__dirname, '../..');
 const SERVER = 'server/src';
 /** The folders the rule covers: the index and what is built on it. */
-const COVERED = ['engine', 'library'];
+const COVERED = ['engine', 'library', 'store'];
 
 type Why = 'memo' | 'process' | 'worker' | 'table' | 'counter';
 
