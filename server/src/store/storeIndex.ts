@@ -180,22 +180,15 @@ export class StoreIndex implements WorkspaceIndex {
 
   /** One namespace's library: the served one that holds library pages (the first served when none does). */
   async libraryState(texts: readonly string[]): Promise<{ state: IndexState | undefined; holders: string[] }> {
-    const memory = this.readers.memory;
-    if (!memory)
-      return this.perQuestion().libraryStateOf(
-        this.served.map((f) => f.name),
-        texts,
-      );
-    const held = this.served.map((f) => ({ name: f.name, state: memory.stateOf(f.name) }));
-    const holders = held.filter((h) => (h.state?.counts.bySourceKind.library ?? 0) > 0);
-    return { state: (holders[0] ?? held[0])?.state, holders: holders.map((h) => h.name) };
+    return this.libraryOf(
+      this.served.map((f) => f.name),
+      texts,
+    );
   }
 
   /** A question's state holds only some library pages and no texts: the namespace's library is read whole. */
   async wholeLibraryState(workspace: WorkspaceFolder, state: IndexState): Promise<IndexState> {
-    const memory = this.readers.memory;
-    if (memory) return memory.stateOf(workspace.name) ?? state;
-    return (await this.perQuestion().libraryStateOf([workspace.name], [])).state ?? state;
+    return (await this.libraryOf([workspace.name], [])).state ?? state;
   }
 
   /** Per question, the task's candidates (texts filled by {@link completeTexts} once ranked); in memory, the library's state. */
@@ -260,6 +253,15 @@ export class StoreIndex implements WorkspaceIndex {
   }
 
   setPhrasingSource(): void {}
+
+  /** The library of `namespaces` from whichever reader this index has (both answer alike). */
+  private async libraryOf(
+    namespaces: readonly string[],
+    texts: readonly string[],
+  ): Promise<{ state: IndexState | undefined; holders: string[] }> {
+    const memory = this.readers.memory;
+    return memory ? memory.libraryStateOf(namespaces) : this.perQuestion().libraryStateOf(namespaces, texts);
+  }
 
   /** The per-question reader (in memory mode every method above returns before asking for it). */
   private perQuestion(): StoreReader {

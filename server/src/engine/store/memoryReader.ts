@@ -147,6 +147,17 @@ export class MemoryReader {
     return this.loaded.get(name)?.ns.state;
   }
 
+  /**
+   * The library tools' state over the served `namespaces`, as StoreReader.libraryStateOf gives it:
+   * the one that holds library pages (the first when none does), and every one holding some
+   * (`holders`: two or more cannot be weighed as one library).
+   */
+  libraryStateOf(namespaces: readonly string[]): { state: IndexState | undefined; holders: string[] } {
+    const held = namespaces.map((name) => ({ name, state: this.stateOf(name) }));
+    const holders = held.filter((h) => (h.state?.counts.bySourceKind.library ?? 0) > 0);
+    return { state: (holders[0] ?? held[0])?.state, holders: holders.map((h) => h.name) };
+  }
+
   /** Names of the namespaces held, sorted. */
   names(): string[] {
     return [...this.loaded.keys()].sort();
