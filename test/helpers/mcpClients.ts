@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { TEST_CACHE_DIR, TEST_CONFIG_HOME, WSCTX } from './cli';
 
 export interface StdioSession {
@@ -28,8 +29,7 @@ export async function connectStdio(workspace: string, extraArgs: string[] = []):
   });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const client = new Client({ name: 'wsctx-test', version: '1.0.0' });
-  await client.connect(transport);
+  const client = await strictClient(transport);
   return { client, stderr: () => stderr, close: () => client.close() };
 }
 
@@ -85,8 +85,18 @@ export async function connectHttp(url: string, token: string): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
+  return strictClient(transport);
+}
+
+/**
+ * Connects as strict clients do: the SDK's Client checks a tool's structured answers against its
+ * published output schema only once it has listed the tools (it caches their validators then), so
+ * every test client lists them first and every answer a test reads has passed that check.
+ */
+async function strictClient(transport: Transport): Promise<Client> {
   const client = new Client({ name: 'wsctx-test', version: '1.0.0' });
   await client.connect(transport);
+  await client.listTools();
   return client;
 }
 

@@ -78,6 +78,10 @@ const whyTerm = z.object({
         share: z.number(),
         saturation: z.number(),
         fields: z.array(z.string()),
+        matched: z
+          .string()
+          .optional()
+          .describe('a key path found only by its trailing form (fields ["trailing"]): the form the passage holds'),
       }),
     )
     .optional()
