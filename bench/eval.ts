@@ -1,7 +1,7 @@
 /**
  * `npm run eval`: retrieval quality.
  *
- *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|docs|context|all] [--embeddings off|local]
+ *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|docs|context|change|all] [--embeddings off|local]
  *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set awesome-copilot|fernhill] [--model-url URL] [--model NAME]
  *
  * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
@@ -16,6 +16,11 @@
  *   instructions (github/awesome-copilot) and on the example; page precision, recall,
  *   nothing-found, tokens per bundle. Without `--embeddings` it runs both words only and hybrid;
  *   the judge is the heuristic one unless `--model-url` (an OpenAI-compatible endpoint) is given.
+ * - `change` (evalChange.ts): get_context given a change (a diff or changed paths, no task) on 56
+ *   labelled changes (bench/corpora/changes: real commits of two public Backstage plugin
+ *   monorepos and changes made on the example); item precision and recall per corpus and per kind
+ *   (owning entities, owners, dependents, pages, rules, epics, expectations), every miss listed.
+ *   Words only (the change's items do not rank by meaning).
  * Without `--embeddings`, `scifact`, the documentation corpora and `context` score
  * `workspace_context` both words only and hybrid (words and meaning, every section embedded first
  * with the packaged model; vectors are cached under the temp folder, so only the first run
@@ -32,12 +37,13 @@ import { evalScifact, type ScifactEval } from './evalScifact';
 import { DOC_STYLES, docsCorpora, evalDocs, type DocsEval, type DocsSystemKey } from './evalDocs';
 import { evalExplain, type ExplainEval } from './evalExplain';
 import { CONTEXT_SETS, evalContext, type ContextEval, type ContextSet } from './evalContext';
+import { evalChange, renderChangeEval, type ChangeEval } from './evalChange';
 import type { MeanMetrics } from './metrics';
 import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DOC_DATASETS = ['argocd', 'cert-manager', 'goreleaser'] as const;
-const DATASETS = ['fernhill', 'scifact', ...DOC_DATASETS, 'context'] as const;
+const DATASETS = ['fernhill', 'scifact', ...DOC_DATASETS, 'context', 'change'] as const;
 
 export interface EvalResult {
   environment: RunEnvironment;
@@ -50,6 +56,8 @@ export interface EvalResult {
   /** The documentation corpora, in DOC_DATASETS order. */
   docs?: DocsEval[];
   context?: ContextEval;
+  /** get_context given a change (evalChange.ts). */
+  change?: ChangeEval;
   /** explain_result on each documentation corpus's misses (words only), each cause checked. */
   explain?: ExplainEval[];
 }
@@ -232,6 +240,7 @@ export function renderEval(result: EvalResult): string {
   if (result.docs?.length || sf) out.push(...renderSummary(result));
   for (const d of result.docs ?? []) out.push(...renderDocs(d));
   if (result.context) out.push(...renderContext(result.context));
+  if (result.change) out.push(...renderChangeEval(result.change));
   return `${out.join('\n')}\n`;
 }
 
@@ -473,6 +482,7 @@ async function main(argv: readonly string[]): Promise<void> {
       log,
     );
   }
+  if (options.datasets.includes('change')) result.change = await evalChange(log);
   mkdirSync(path.dirname(options.out), { recursive: true });
   writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(renderEval(result));

@@ -53,6 +53,12 @@ const ALLOWED: Record<string, Why> = {
   'library/context/sectionSearch.ts: derivedQuestionTerms': 'memo',
   'library/context/sectionSearch.ts: noteQuestionTerms': 'memo',
   'library/context/phraseMatch.ts: termCache': 'memo',
+  // A change's lookups, each keyed by an index state (or a library page), built once per state.
+  'library/context/change/changeBundle.ts: entityDocIndexes': 'memo',
+  'library/context/change/changeInput.ts: tops': 'memo',
+  'library/context/change/changeOwners.ts: indexes': 'memo',
+  'library/context/change/changePages.ts: indexes': 'memo',
+  'library/context/change/ruleScope.ts: matchers': 'memo',
   'library/context/phraseMatch.ts: norms': 'memo',
   // Bounded text memos: the terms or stem of a string.
   'engine/text/porter.ts: cache': 'memo',

@@ -114,6 +114,13 @@ export {
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
 export { compileSourceGlobs, inSkippedDir } from './workspace/globs';
 export type { SourceMatcher } from './workspace/globs';
+export { compileGlobs } from './workspace/globMatch';
+export type { GlobMatcher, GlobOptions } from './workspace/globMatch';
+
+// A change as git sees it (get_context's changes); ownership by place (catalog files per folder).
+export { GitRangeError, MAX_RANGE_LENGTH, rangeProblem, readGitDiff } from './workspace/gitDiff';
+export type { GitDiffRequest, GitDiffResult } from './workspace/gitDiff';
+export { PlaceOwners } from './indexing/placeOwners';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
 export type {

@@ -29,7 +29,14 @@ import { sectionBody } from '../view/summaries';
 import { isReadWhole } from '../models/derivedText';
 import { runJudge, type JudgeQuestion } from '../models/judge';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
-import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
+import {
+  DEFAULT_MAX_TOKENS,
+  GOOD_FOR_MATCH,
+  GOOD_FOR_SECTIONS,
+  MAX_MAX_TOKENS,
+  MIN_MAX_TOKENS,
+  WHOLE_PAGE_SHARE,
+} from './constants';
 import { contextIndex, type ContextIndex } from './contextIndex';
 import {
   bestScores,
@@ -46,7 +53,7 @@ import { stackPages } from './stackPages';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
-import { nearestPages, spellingNearness } from './nothingFound';
+import { nearestPages, pageNearness } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
 import { pinnedPages } from './pinned';
 import { makePlan } from './plan';
@@ -65,6 +72,8 @@ import type {
   ReachedBy,
 } from './types';
 import { widen } from './widening';
+import { analyseRequestChange, changePart } from './change/changeStep';
+import type { ChangeAnalysis } from './change/changeAnalysis';
 
 export interface BuildContextInput {
   view: LibraryView;
@@ -178,9 +187,17 @@ interface Judged {
 export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
   const { view, request, hooks } = input;
   const text = request.task.trim();
-  if (text === '') throw new InputError('task: describe what you are about to do, in plain words');
+  if (text === '' && !request.change)
+    throw new InputError(
+      'task or changes: describe what you are about to do in plain words (task), or give the change (changes: changedPaths or diff)',
+    );
   const task = analyseTask(text, view);
   const setup = prepare(input, task);
+  // The change, when one is given: what it touches, before anything is searched.
+  const change = request.change
+    ? analyseRequestChange(view.state, setup.rules, view.docs, setup.scope, request.change)
+    : undefined;
+  if (text === '' && change) return assembleChange(input, setup, change);
   // Step 1: the plan.
   const plan = await makePlan(task.text, setup.index, hooks.models, {
     timeoutMs: hooks.planTimeoutMs,
@@ -189,7 +206,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const purpose = await matchByPurpose(input, setup, task, plan);
   const found = await searchAndWiden(input, setup, task, plan, purpose);
   const judged = await judgeAndFocus(input, task, purpose, found);
-  return assemble(input, setup, task, plan, found, judged, purpose);
+  return assemble(input, setup, task, plan, found, judged, purpose, change);
 }
 
 /** Validates the request and fixes its scope, the team instructions, rules and pinned pages (steps 2-3), and what may be searched. */
@@ -448,6 +465,7 @@ function assemble(
   found: Candidates,
   judged: Judged,
   purpose: PurposeMatches,
+  change?: ChangeAnalysis,
 ): BuiltContext {
   const { view, hooks } = input;
   const { maxTokens, scope, idOf, instructions, rules, pinned, searchDocs, tagsFound } = setup;
@@ -509,32 +527,44 @@ function assemble(
         (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc)),
       ),
     );
-  const nearest = nothing ? nearestPages(nearness(task, purpose.pageScores, search, searchDocs)) : undefined;
+  const nearest = nothing
+    ? nearestPages(
+        pageNearness(
+          task.text,
+          purpose.pageScores,
+          search,
+          searchDocs.filter((d) => !isPrivateNote(d)),
+        ),
+      )
+    : undefined;
 
   const organization = input.organization;
-  const ruleBlocks: BundlePage[] = rules.map((doc) => {
-    const conflicts = conflictsOf(doc);
-    const page: BundlePage = {
-      doc,
-      reason: 'rule',
-      whole: true,
-      private: false,
-      sections: [],
-      chars: 0,
-      ...(conflicts.length > 0 ? { conflicts } : {}),
-    };
-    page.chars = pageBlock(page, idOf).length;
-    return page;
+  const { ruleBlocks, fixed } = fixedBlocks(
+    input,
+    setup,
+    applied.map((p) => p.pack.name),
+  );
+  // A change's part comes after the rules and leaves the task's search what it does not use (at least a quarter).
+  const part = change
+    ? changePart(
+        change,
+        input.request.change!,
+        view,
+        fixed,
+        maxTokens * 4,
+        Math.floor(WHOLE_PAGE_SHARE * maxTokens * 4),
+        idOf,
+      )
+    : undefined;
+  const filled = fillBudget({
+    budgetChars: maxTokens * 4,
+    fixed,
+    afterFixed: part?.blocks,
+    whole,
+    excerpts,
+    nothingFound: nearest,
+    idOf,
   });
-  const fixed = [
-    ...(instructions.length > 0 ? [instructionsBlock(organization, instructions)] : []),
-    commentBlock(
-      applied.map((p) => p.pack.name),
-      tagsFound,
-    ),
-    ...(rules.length > 0 ? [RULES_HEADING, ...ruleBlocks.map((p) => pageBlock(p, idOf))] : []),
-  ];
-  const filled = fillBudget({ budgetChars: maxTokens * 4, fixed, whole, excerpts, nothingFound: nearest, idOf });
 
   const bundle: ContextBundle = {
     task: task.text,
@@ -565,6 +595,7 @@ function assemble(
       meaning: search.meaning,
     },
     scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
+    ...(part ? { change: part } : {}),
   };
   const markdown = renderMarkdown(bundle, idOf);
   bundle.tokens = estimateTokens(markdown);
@@ -573,36 +604,74 @@ function assemble(
   return { bundle, markdown, idOf };
 }
 
-/** When nothing matched: how near each page came, for naming the two or three nearest. */
-function nearness(
-  task: TaskAnalysis,
-  pageScores: readonly GoodForMatch[],
-  search: Candidates['search'],
-  searchDocs: readonly Doc[],
-): Map<Doc, number> {
-  const pageNearness = new Map<Doc, number>();
-  for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
-  for (const h of search.hits)
-    pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
-  // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
-  // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
-  // in their fused order, at a nearness too small to show.
-  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
-    search.touched.forEach((h, i) => {
-      if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
-    });
-  }
-  // A task that shares no word with the library: the pages spelled most like it, nearer still
-  // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
-  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
-    for (const [doc, near] of spellingNearness(
-      task.text,
-      searchDocs.filter((d) => !isPrivateNote(d)),
-    )) {
-      if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
-    }
-  }
-  return pageNearness;
+/** The blocks every bundle starts with: the team's instructions, the comment, the rules in full. */
+function fixedBlocks(input: BuildContextInput, setup: Setup, packs: readonly string[]) {
+  const { idOf, instructions, rules, tagsFound } = setup;
+  const soundness = librarySoundness(input.view, input.hooks.conflictCheck ? [input.hooks.conflictCheck] : []);
+  const ruleBlocks: BundlePage[] = rules.map((doc) => {
+    const conflicts = soundness.pageConflicts(doc.id);
+    const page: BundlePage = {
+      doc,
+      reason: 'rule',
+      whole: true,
+      private: false,
+      sections: [],
+      chars: 0,
+      ...(conflicts.length > 0 ? { conflicts } : {}),
+    };
+    page.chars = pageBlock(page, idOf).length;
+    return page;
+  });
+  const fixed = [
+    ...(instructions.length > 0 ? [instructionsBlock(input.organization, instructions)] : []),
+    commentBlock(packs, tagsFound),
+    ...(rules.length > 0 ? [RULES_HEADING, ...ruleBlocks.map((p) => pageBlock(p, idOf))] : []),
+  ];
+  return { ruleBlocks, fixed };
+}
+
+/**
+ * A change with no task (change/): the team's instructions and rules, then the change's part
+ * with the whole budget they leave; nothing is searched, so nothing is "not found".
+ */
+function assembleChange(input: BuildContextInput, setup: Setup, change: ChangeAnalysis): BuiltContext {
+  const { view } = input;
+  const { maxTokens, scope, idOf, instructions, tagsFound } = setup;
+  const { ruleBlocks, fixed } = fixedBlocks(input, setup, []);
+  const part = changePart(change, input.request.change!, view, fixed, maxTokens * 4, maxTokens * 4, idOf);
+  const filled = fillBudget({
+    budgetChars: maxTokens * 4,
+    fixed,
+    afterFixed: part.blocks,
+    whole: [],
+    excerpts: [],
+    idOf,
+  });
+  const bundle: ContextBundle = {
+    task: '',
+    maxTokens,
+    tokens: 0,
+    rulesOverBudget: filled.rulesOverBudget,
+    organization: input.organization,
+    instructions,
+    plan: { task: '', names: [], searches: [], constraints: [], madeBy: 'none' },
+    packs: [],
+    tagsFound,
+    rules: ruleBlocks,
+    reference: [],
+    skipped: [],
+    focusDropped: [],
+    candidateDocs: [],
+    judge: { mode: 'off', provider: 'none', called: false, verdicts: [] },
+    steps: { plan: 'none', judge: 'none', meaning: false },
+    scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
+    change: part,
+  };
+  const markdown = renderMarkdown(bundle, idOf);
+  bundle.tokens = estimateTokens(markdown);
+  if (markdown.length !== filled.chars)
+    throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
+  return { bundle, markdown, idOf };
 }
 
 /** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
