@@ -102,7 +102,7 @@ export const changesOutput = z.object({
       entity: z.string().optional(),
       /** expectation: the question or task as written. */
       question: z.string().optional(),
-      why: z.string().optional(),
+      /** The page is in the bundle in full (pages[] has it with why it came); else it is named for the reader to open. */
       sent: z.boolean(),
     }),
   ),
@@ -140,7 +140,6 @@ export function changesOutputOf(part: ChangePart, idOf: IdOf): z.infer<typeof ch
       ...(id ? { id } : {}),
       title: page.doc.title,
       ...(page.change?.entity ? { entity: page.change.entity } : {}),
-      ...(page.change ? { why: page.change.why } : {}),
       sent: isSent,
     });
   };
@@ -150,7 +149,6 @@ export function changesOutputOf(part: ChangePart, idOf: IdOf): z.infer<typeof ch
       reason: 'owns',
       ref: entity.ref,
       title: entity.title ?? entity.ref,
-      ...(page?.change ? { why: page.change.why } : {}),
       sent: page !== undefined,
     });
   }
@@ -160,7 +158,6 @@ export function changesOutputOf(part: ChangePart, idOf: IdOf): z.infer<typeof ch
     items.push({
       reason: 'depends-on-changed',
       ref: d.ref,
-      ...(page?.change ? { why: page.change.why } : {}),
       sent: page !== undefined,
     });
   }
@@ -188,7 +185,6 @@ export function changesOutputOf(part: ChangePart, idOf: IdOf): z.infer<typeof ch
       reason: 'expectation',
       path: e.file,
       question: e.question,
-      why: `line ${e.line}: ${e.pages.map((p) => `${p.kind}s ${p.page}`).join(', ')}`,
       sent: true,
     });
   return {

@@ -294,14 +294,7 @@ export async function runContext(
     request: {
       task,
       ...(args.changes
-        ? {
-            change: {
-              request: args.changes,
-              expectations: await readExpectations(services.engine),
-              // A JSON answer carries the change's data in its text and its structured content.
-              dataCopies: format === 'json' ? 2 : 1,
-            },
-          }
+        ? { change: { request: args.changes, expectations: await readExpectations(services.engine) } }
         : {}),
       maxTokens: args.max_tokens,
       pack: args.pack,

@@ -546,15 +546,7 @@ function assemble(
   );
   // A change's part comes after the rules and leaves the task's search what it does not use (at least a quarter).
   const part = change
-    ? changePart(
-        change,
-        input.request.change!,
-        view,
-        fixed,
-        maxTokens * 4,
-        Math.floor(WHOLE_PAGE_SHARE * maxTokens * 4),
-        idOf,
-      )
+    ? changePart(change, view, fixed, maxTokens * 4, Math.floor(WHOLE_PAGE_SHARE * maxTokens * 4), idOf)
     : undefined;
   const filled = fillBudget({
     budgetChars: maxTokens * 4,
@@ -638,7 +630,7 @@ function assembleChange(input: BuildContextInput, setup: Setup, change: ChangeAn
   const { view } = input;
   const { maxTokens, scope, idOf, instructions, tagsFound } = setup;
   const { ruleBlocks, fixed } = fixedBlocks(input, setup, []);
-  const part = changePart(change, input.request.change!, view, fixed, maxTokens * 4, maxTokens * 4, idOf);
+  const part = changePart(change, view, fixed, maxTokens * 4, maxTokens * 4, idOf);
   const filled = fillBudget({
     budgetChars: maxTokens * 4,
     fixed,

@@ -18,8 +18,6 @@ export interface ChangeInput {
   request: ChangeRequest;
   /** Each served folder's expectations file, as the host read it. */
   expectations?: readonly ExpectationsSource[];
-  /** How many times the answer carries the change's data beside the Markdown (2 for a JSON answer). Default 1. */
-  dataCopies?: number;
 }
 
 export interface OwnedEntity {

@@ -53,12 +53,6 @@ export function fillChange(input: {
   /** Characters the change's part may use (the summary goes whatever it costs). */
   budgetChars: number;
   idOf: IdOf;
-  /**
-   * How many times the answer carries the change's data beside the Markdown: 1 (structured
-   * content), 2 for a JSON answer (its text too). The pages leave room for it, so the whole
-   * response stays within what the budget promises. Default 1.
-   */
-  dataCopies?: number;
 }): ChangePart {
   const { analysis, state, idOf } = input;
   const sep = BLOCK_SEPARATOR.length;
@@ -95,8 +89,10 @@ export function fillChange(input: {
       sent.add(c);
     }
   };
-  // The change's data (entities, dependents, items, files) rides beside the Markdown: room for it first.
-  used += (input.dataCopies ?? 1) * changeDataChars(analysis, candidates);
+  // The change's data (entities, dependents, items, files) rides beside the Markdown in the
+  // answer's structured content: the pages leave room for it, so the whole response stays within
+  // what the budget promises (a JSON answer's text holds it instead of the Markdown's summary).
+  used += changeDataChars(analysis, candidates);
   const byPriority = [...candidates].sort((a, b) => a.priority - b.priority);
   fill(byPriority.filter((c) => c.hop !== 2));
   const hop2 = byPriority.filter((c) => c.hop === 2);
@@ -129,7 +125,7 @@ export function fillChange(input: {
 /**
  * About how many characters the answer's `changes` data takes (tools/contextChange.ts shapes it):
  * its files (at most {@link CHANGE_FILES_LISTED}), entities, dependents, items and expectations,
- * each as the JSON it becomes, rounded up by a third for the keys and flags not counted here.
+ * each as the JSON it becomes, rounded up by half for the keys and flags not counted here.
  */
 export function changeDataChars(analysis: ChangeAnalysis, candidates: readonly Candidate[]): number {
   const json = (value: unknown) => JSON.stringify(value).length;
@@ -139,10 +135,10 @@ export function changeDataChars(analysis: ChangeAnalysis, candidates: readonly C
   for (const e of analysis.owned)
     chars += json([e.ref, e.title, e.type, e.lifecycle, e.owner, e.evidence, e.provides]) + 80;
   for (const d of analysis.dependents) chars += json([d.ref, d.owner, d.lifecycle, d.via]) + 60;
-  for (const c of candidates) chars += json([c.doc.path, c.doc.title, c.label]) + 50;
+  for (const c of candidates) chars += json([c.doc.path, c.doc.title, c.label.reason, c.label.entity]) + 50;
   for (const e of analysis.expectations) chars += json(e) + 60;
   chars += json(analysis.unowned.slice(0, 500)) + json(analysis.problems);
-  return Math.ceil(chars * 1.33);
+  return Math.ceil(chars * 1.5);
 }
 
 /** Every page the change could send, with its label, priority and place. */
@@ -228,7 +224,11 @@ function summaryBlock(analysis: ChangeAnalysis, secondHop: boolean): string {
     lines.push(`- Changed: ${listed.join(', ')}${more > 0 ? `, and ${more} more` : ''}`);
     if (entity.provides.length > 0) lines.push(`- Provides: ${entity.provides.join(', ')}`);
     const on = analysis.dependents.filter((d) => d.hop === 1 && d.via.some((v) => v.on === entity.ref));
-    if (on.length > 0) lines.push(`- Depended on by: ${on.map((d) => dependentLine(d, entity.ref)).join('; ')}`);
+    lines.push(
+      on.length > 0
+        ? `- Depended on by: ${on.map((d) => dependentLine(d, entity.ref)).join('; ')}`
+        : '- Depended on by: nothing in the catalog (no entity depends on it or consumes an API it provides)',
+    );
   }
   const second = analysis.dependents.filter((d) => d.hop === 2);
   if (secondHop && second.length > 0) {

@@ -67,9 +67,12 @@ export function dependentsOf(state: IndexState, owned: readonly EntityKey[], hop
       const ref = entity?.ref ?? key;
       for (const s of near(state, key, 'in', ['dependencyOf']))
         add(s.target, s.targetRef, hop, { on: ref, relation: 'dependsOn' });
-      for (const api of near(state, key, 'out', ['providesApi']))
+      for (const api of near(state, key, 'out', ['providesApi'])) {
+        // An API the change owns itself already brought its consumers, through it.
+        if (ownedSet.has(api.target)) continue;
         for (const s of near(state, api.target, 'in', ['apiConsumedBy']))
           add(s.target, s.targetRef, hop, { on: ref, relation: 'consumesApi', api: api.targetRef });
+      }
     }
   };
   step(owned, 1);

@@ -33,7 +33,6 @@ export function analyseRequestChange(
  */
 export function changePart(
   change: ChangeAnalysis,
-  input: ChangeInput,
   view: LibraryView,
   fixed: readonly string[],
   totalChars: number,
@@ -44,5 +43,5 @@ export function changePart(
   // The fixed blocks joined, then the separator before the change's heading.
   const fixedChars = fixed.reduce((n, b) => n + b.length, 0) + sep * fixed.length;
   const budgetChars = Math.max(0, Math.min(capChars, totalChars - fixedChars));
-  return fillChange({ analysis: change, state: view.state, budgetChars, idOf, dataCopies: input.dataCopies });
+  return fillChange({ analysis: change, state: view.state, budgetChars, idOf });
 }
