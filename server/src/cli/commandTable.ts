@@ -228,7 +228,10 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
         const change = contextChange(options);
         const task = positionals.join(' ').trim();
         const args = {
-          task: change && task === '' ? undefined : text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'),
+          task:
+            change && task === ''
+              ? undefined
+              : text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'),
           change,
           maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens,
           pack: options.pack,

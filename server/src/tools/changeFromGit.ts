@@ -27,10 +27,7 @@ export interface GitChange {
 }
 
 /** Reads the change; throws InputError for a refused range, or when no repository could be read. */
-export async function changeFromGit(
-  repos: IndexState['repos'],
-  request: GitDiffRequest,
-): Promise<GitChange> {
+export async function changeFromGit(repos: IndexState['repos'], request: GitDiffRequest): Promise<GitChange> {
   const gitRepos = [...new Map(repos.filter((r) => r.git).map((r) => [r.absRoot, r])).values()].sort((a, b) =>
     a.root < b.root ? -1 : 1,
   );
