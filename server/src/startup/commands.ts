@@ -265,7 +265,7 @@ export const COMMANDS: readonly CommandHelp[] = [
     examples: [
       'wsctx context "add a retry to the dunning schedule in billing-worker"',
       'wsctx context "write a postmortem" --max-tokens 4000 --json',
-      'wsctx context --changed payments-platform/services/billing-worker/src/worker.ts --json',
+      'wsctx context --changed services/billing-worker/src/worker.ts --json',
       'wsctx context --diff main...HEAD',
       'wsctx context "review for PCI scope" --diff --staged',
     ],
