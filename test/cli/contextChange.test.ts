@@ -46,7 +46,10 @@ describe('wsctx context for a change (built CLI)', function () {
       md.stdout,
       /\n- Depended on by: nothing in the catalog \(no entity depends on it or consumes an API it provides\)\n/,
     );
-    assert.match(md.stdout, /\n## Smart dunning schedules\nepic: epic naming component:default\/billing-worker · full page · /);
+    assert.match(
+      md.stdout,
+      /\n## Smart dunning schedules\nepic: epic naming component:default\/billing-worker · full page · /,
+    );
   });
 
   it('a task before --changed searches beside the change; --changed takes every path up to the next flag', () => {
@@ -99,10 +102,19 @@ describe('wsctx context for a change (built CLI)', function () {
       assert.equal(run.code, 1, run.stdout);
       assert.match(run.stderr, message);
     };
-    refused(['--changed', 'a.ts', '--diff'], /--changed and --diff: give the changed files or let git show the change, not both/);
-    refused(['--diff=--output=/tmp/x'], /--diff: "--output=\/tmp\/x" starts with "-", which git would read as an option/);
+    refused(
+      ['--changed', 'a.ts', '--diff'],
+      /--changed and --diff: give the changed files or let git show the change, not both/,
+    );
+    refused(
+      ['--diff=--output=/tmp/x'],
+      /--diff: "--output=\/tmp\/x" starts with "-", which git would read as an option/,
+    );
     refused(['--diff', 'HEAD;id'], /--diff: "HEAD;id" holds characters no revision range is written with/);
-    refused(['--staged', '--diff', 'HEAD~1'], /--staged and --diff HEAD~1: the staged changes are compared with HEAD; give one/);
+    refused(
+      ['--staged', '--diff', 'HEAD~1'],
+      /--staged and --diff HEAD~1: the staged changes are compared with HEAD; give one/,
+    );
     refused([], /context takes a task/);
   });
 });
