@@ -29,6 +29,7 @@ import {
   type ExpandEntityArgs,
 } from '../../shared/protocol';
 import { normalizeSettings, SETTING_KEYS } from '../../shared/settings';
+import { contextForChange } from './changeContext';
 import { checkEntityDocsArgs, checkExpandArgs } from './commandArgs';
 import { Commands } from './contributions';
 import type { ServerConnection } from './languageClient';
@@ -72,6 +73,8 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
   const resultsQuestions = new Map<string, string>();
 
   return [
+    // From the Source Control view's title bar (its argument is the repository) or the palette.
+    run(Commands.contextForChange, () => contextForChange(connection)),
     run(Commands.search, (question?: string) =>
       showSearchPick(connection, typeof question === 'string' ? question : selectedText()),
     ),
