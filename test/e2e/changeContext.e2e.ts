@@ -135,7 +135,10 @@ describe('Context for my change, from the Source Control view (code-server + chr
       },
       UI_TIMEOUT_MS,
     );
-    assert.match(rules, /rule-applies: its globs \([^)]*\) match payments-platform\/services\/billing-worker\/src\/worker\.ts/);
+    assert.match(
+      rules,
+      /rule-applies: its globs \([^)]*\) match payments-platform\/services\/billing-worker\/src\/worker\.ts/,
+    );
     await vs.screenshot('change-rule-applies');
   });
 });
