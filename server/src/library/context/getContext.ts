@@ -51,28 +51,20 @@ import {
 import { unknownNames } from './stackNames';
 import { stackPages } from './stackPages';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
-import type { EntityExcerpt } from './entityDocs';
+import { entityCandidates, type EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
 import { nearestPages, pageNearness } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
 import { pinnedPages } from './pinned';
 import { makePlan } from './plan';
 import { isPrivateNote } from './privateNotes';
-import { commentBlock, instructionsBlock, pageBlock, renderMarkdown, RULES_HEADING, type IdOf } from './render';
-import { rulePages, teamInstructions } from './rules';
+import { renderMarkdown, type IdOf } from './render';
+import { bundleOpening, rulePages, teamInstructions } from './rules';
 import { isRule, isTeamInstructions, resolveScope } from './scope';
 import { searchSections } from './sectionSearch';
-import type {
-  BundlePage,
-  BundleSection,
-  Candidate,
-  ContextBundle,
-  ContextRequest,
-  PageReason,
-  ReachedBy,
-} from './types';
+import type { BundleSection, Candidate, ContextBundle, ContextRequest, PageReason, ReachedBy } from './types';
 import { widen } from './widening';
-import { analyseRequestChange, changePart } from './change/changeStep';
+import { analyseRequestChange, changeOnlyBundle, changePart } from './change/changeStep';
 import type { ChangeAnalysis } from './change/changeAnalysis';
 
 export interface BuildContextInput {
@@ -197,7 +189,18 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const change = request.change
     ? analyseRequestChange(view.state, setup.rules, view.docs, setup.scope, request.change)
     : undefined;
-  if (text === '' && change) return assembleChange(input, setup, change);
+  if (text === '' && change) {
+    const { ruleBlocks, fixed } = openingBlocks(input, setup, []);
+    const { bundle, markdown } = changeOnlyBundle({
+      ...setup,
+      change,
+      view,
+      ruleBlocks,
+      fixed,
+      organization: input.organization,
+    });
+    return { bundle, markdown, idOf: setup.idOf };
+  }
   // Step 1: the plan.
   const plan = await makePlan(task.text, setup.index, hooks.models, {
     timeoutMs: hooks.planTimeoutMs,
@@ -539,7 +542,7 @@ function assemble(
     : undefined;
 
   const organization = input.organization;
-  const { ruleBlocks, fixed } = fixedBlocks(
+  const { ruleBlocks, fixed } = openingBlocks(
     input,
     setup,
     applied.map((p) => p.pack.name),
@@ -596,95 +599,17 @@ function assemble(
   return { bundle, markdown, idOf };
 }
 
-/** The blocks every bundle starts with: the team's instructions, the comment, the rules in full. */
-function fixedBlocks(input: BuildContextInput, setup: Setup, packs: readonly string[]) {
-  const { idOf, instructions, rules, tagsFound } = setup;
+/** The blocks every bundle starts with (rules.ts), from the request's setup. */
+function openingBlocks(input: BuildContextInput, setup: Setup, packs: readonly string[]) {
   const soundness = librarySoundness(input.view, input.hooks.conflictCheck ? [input.hooks.conflictCheck] : []);
-  const ruleBlocks: BundlePage[] = rules.map((doc) => {
-    const conflicts = soundness.pageConflicts(doc.id);
-    const page: BundlePage = {
-      doc,
-      reason: 'rule',
-      whole: true,
-      private: false,
-      sections: [],
-      chars: 0,
-      ...(conflicts.length > 0 ? { conflicts } : {}),
-    };
-    page.chars = pageBlock(page, idOf).length;
-    return page;
-  });
-  const fixed = [
-    ...(instructions.length > 0 ? [instructionsBlock(input.organization, instructions)] : []),
-    commentBlock(packs, tagsFound),
-    ...(rules.length > 0 ? [RULES_HEADING, ...ruleBlocks.map((p) => pageBlock(p, idOf))] : []),
-  ];
-  return { ruleBlocks, fixed };
-}
-
-/**
- * A change with no task (change/): the team's instructions and rules, then the change's part
- * with the whole budget they leave; nothing is searched, so nothing is "not found".
- */
-function assembleChange(input: BuildContextInput, setup: Setup, change: ChangeAnalysis): BuiltContext {
-  const { view } = input;
-  const { maxTokens, scope, idOf, instructions, tagsFound } = setup;
-  const { ruleBlocks, fixed } = fixedBlocks(input, setup, []);
-  const part = changePart(change, view, fixed, maxTokens * 4, maxTokens * 4, idOf);
-  const filled = fillBudget({
-    budgetChars: maxTokens * 4,
-    fixed,
-    afterFixed: part.blocks,
-    whole: [],
-    excerpts: [],
-    idOf,
-  });
-  const bundle: ContextBundle = {
-    task: '',
-    maxTokens,
-    tokens: 0,
-    rulesOverBudget: filled.rulesOverBudget,
+  return bundleOpening({
     organization: input.organization,
-    instructions,
-    plan: { task: '', names: [], searches: [], constraints: [], madeBy: 'none' },
-    packs: [],
-    tagsFound,
-    rules: ruleBlocks,
-    reference: [],
-    skipped: [],
-    focusDropped: [],
-    candidateDocs: [],
-    judge: { mode: 'off', provider: 'none', called: false, verdicts: [] },
-    steps: { plan: 'none', judge: 'none', meaning: false },
-    scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
-    change: part,
-  };
-  const markdown = renderMarkdown(bundle, idOf);
-  bundle.tokens = estimateTokens(markdown);
-  if (markdown.length !== filled.chars)
-    throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
-  return { bundle, markdown, idOf };
-}
-
-/** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
-function entityCandidates(view: LibraryView, found: readonly EntityExcerpt[]): ExcerptCandidate[] {
-  return found.map((e) => {
-    const { section, doc, ordinal } = e.passage.entry;
-    const entry: LibrarySection = {
-      section,
-      doc,
-      ordinal,
-      position: Math.max(0, doc.sections.indexOf(section)),
-      order: Number.MAX_SAFE_INTEGER,
-    };
-    const sourceKind = doc.sourceKind as 'catalog_doc' | 'repo_overview' | 'epic_doc';
-    return {
-      section: { entry, reachedBy: 'search', similarity: round(e.passage.match) },
-      reason: 'entity',
-      private: false,
-      readWhole: false,
-      entity: { sourceKind, ref: view.state.graph.get(e.entity)?.ref ?? e.entity, named: e.named },
-    };
+    instructions: setup.instructions,
+    rules: setup.rules,
+    packs,
+    tagsFound: setup.tagsFound,
+    idOf: setup.idOf,
+    conflictsOf: (doc) => soundness.pageConflicts(doc.id),
   });
 }
 

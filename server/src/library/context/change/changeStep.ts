@@ -2,11 +2,12 @@
  * `buildContext`'s change step (getContext.ts): the change analysed against the request's scope,
  * and its part of the bundle sized to what the fixed blocks leave.
  */
-import type { Doc, IndexState } from '../../../engine';
+import { type Doc, type IndexState, estimateTokens } from '../../../engine';
 import type { LibraryView } from '../../view/libraryView';
-import { BLOCK_SEPARATOR, type IdOf } from '../render';
+import { fillBudget } from '../budget';
+import { BLOCK_SEPARATOR, renderMarkdown, type IdOf } from '../render';
 import type { Scope } from '../scope';
-import type { ChangePart } from '../types';
+import type { BundlePage, ChangePart, ContextBundle } from '../types';
 import { analyseChange, type ChangeAnalysis, type ChangeInput } from './changeAnalysis';
 import { fillChange } from './changeBundle';
 
@@ -44,4 +45,58 @@ export function changePart(
   const fixedChars = fixed.reduce((n, b) => n + b.length, 0) + sep * fixed.length;
   const budgetChars = Math.max(0, Math.min(capChars, totalChars - fixedChars));
   return fillChange({ analysis: change, state: view.state, budgetChars, idOf });
+}
+
+/**
+ * The bundle of a change with no task: the team's instructions and rules (`fixed`, `ruleBlocks`),
+ * then the change's part with the whole budget they leave; nothing is searched, so nothing is
+ * "not found", and no plan, pack or judge runs.
+ */
+export function changeOnlyBundle(input: {
+  change: ChangeAnalysis;
+  view: LibraryView;
+  maxTokens: number;
+  scope: Scope;
+  idOf: IdOf;
+  organization: string;
+  instructions: Doc[];
+  tagsFound: string[];
+  ruleBlocks: BundlePage[];
+  fixed: string[];
+}): { bundle: ContextBundle; markdown: string } {
+  const { maxTokens, scope, idOf, fixed } = input;
+  const part = changePart(input.change, input.view, fixed, maxTokens * 4, maxTokens * 4, idOf);
+  const filled = fillBudget({
+    budgetChars: maxTokens * 4,
+    fixed,
+    afterFixed: part.blocks,
+    whole: [],
+    excerpts: [],
+    idOf,
+  });
+  const bundle: ContextBundle = {
+    task: '',
+    maxTokens,
+    tokens: 0,
+    rulesOverBudget: filled.rulesOverBudget,
+    organization: input.organization,
+    instructions: input.instructions,
+    plan: { task: '', names: [], searches: [], constraints: [], madeBy: 'none' },
+    packs: [],
+    tagsFound: input.tagsFound,
+    rules: input.ruleBlocks,
+    reference: [],
+    skipped: [],
+    focusDropped: [],
+    candidateDocs: [],
+    judge: { mode: 'off', provider: 'none', called: false, verdicts: [] },
+    steps: { plan: 'none', judge: 'none', meaning: false },
+    scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
+    change: part,
+  };
+  const markdown = renderMarkdown(bundle, idOf);
+  bundle.tokens = estimateTokens(markdown);
+  if (markdown.length !== filled.chars)
+    throw new Error(`get_context: budget counted ${filled.chars} characters but the bundle has ${markdown.length}`);
+  return { bundle, markdown };
 }
