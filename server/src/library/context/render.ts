@@ -100,7 +100,9 @@ export function wholePageBody(doc: Doc): string {
     .map((s, i) => {
       if (s.level === 0) return s.text.trimEnd();
       const body = sectionBody(s).trimEnd();
-      if (i === first && s.level === 1 && sectionHeading(s, doc) === doc.title) return body;
+      // An entity's own page is headed by its ref, which the page's header already names.
+      if (i === first && s.level === 1 && (sectionHeading(s, doc) === doc.title || doc.sourceKind === 'catalog_entity'))
+        return body;
       return joinBlock(`${'#'.repeat(Math.min(6, s.level + 1))} ${sectionHeading(s, doc)}`, body);
     })
     .filter((t) => t !== '')

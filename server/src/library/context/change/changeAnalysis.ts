@@ -10,7 +10,7 @@ import type { CatalogEntity, Doc, EntityKey, IndexState } from '../../../engine'
 import { touchedExpectations, type ExpectationsSource, type TouchedExpectation } from './changeExpectations';
 import { readChange, type ChangedFile, type ChangeRequest } from './changeInput';
 import { dependentsOf, type Dependent } from './changeDependents';
-import { ownersOf, type OwnershipEvidence } from './changeOwners';
+import { dirOf, ownersOf, type OwnershipEvidence } from './changeOwners';
 import { changePages, type ChangePage } from './changePages';
 import { rulesForPaths, type ApplyingRule } from './ruleScope';
 
@@ -102,11 +102,18 @@ export function analyseChange(
   }
   const order = [...owned.values()];
   const firstSeen = new Map(order.map((e, i) => [e.key, i]));
-  // An API whose definition changed first: its consumers are who the change breaks.
-  const apiFirst = (e: OwnedEntity) => (e.evidence.some((v) => v.kind === 'api-definition') ? 0 : 1);
+  // An API whose definition changed first: its consumers are who the change breaks. Last, an
+  // entity that owns its files only as the repository's root component (a `.changeset/` note, a
+  // package without a catalog file of its own): what it says about the change is the least.
+  const roots = new Set(state.repos.map((r) => r.root));
+  const rank = (e: OwnedEntity) =>
+    e.evidence.some((v) => v.kind === 'api-definition')
+      ? 0
+      : e.evidence.every((v) => v.kind === 'catalog-place' && roots.has(dirOf(v.detail)))
+        ? 2
+        : 1;
   order.sort(
-    (a, b) =>
-      apiFirst(a) - apiFirst(b) || b.files.length - a.files.length || firstSeen.get(a.key)! - firstSeen.get(b.key)!,
+    (a, b) => rank(a) - rank(b) || b.files.length - a.files.length || firstSeen.get(a.key)! - firstSeen.get(b.key)!,
   );
   const keys = order.map((e) => e.key);
   const dependents = dependentsOf(state, keys, options.hops).map((d): ChangeDependent => {

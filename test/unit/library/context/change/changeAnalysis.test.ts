@@ -166,15 +166,16 @@ describe('what a change touches (library/context/change/changeAnalysis.ts)', fun
       'plugins/backend/rag-ai-backend-retrieval-augmenter/src/x.ts',
       '.changeset/brave-cats.md',
     ]);
+    // The repository's root component, which owns the files no plugin claims, comes last.
     assert.deepEqual(owners(a), [
-      'component:default/roadie-backstage-plugins group:default/open-source catalog-place',
       'component:default/backstage-plugin-iframe group:default/open-source source-location',
+      'component:default/roadie-backstage-plugins group:default/open-source catalog-place',
     ]);
     assert.deepEqual(
       a.pages.map((p) => p.doc.path),
       [
-        'plugins/backend/rag-ai-backend-retrieval-augmenter/README.md',
         'plugins/frontend/backstage-plugin-iframe/README.md',
+        'plugins/backend/rag-ai-backend-retrieval-augmenter/README.md',
       ],
       "neither .changeset's README nor another package's docs",
     );
