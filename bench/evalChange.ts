@@ -64,6 +64,8 @@ export interface ChangeResult {
   missed: string[];
   /** Sent, neither needed nor ok, as `kind: item` (`!` before a must-not). */
   unwanted: string[];
+  /** Pages (runbooks, docs, rules, epics) the answer named but did not send whole (the budget). */
+  notWhole: number;
   /** Characters of the MCP response (text + structured content) per token of max_tokens, the larger of the JSON and Markdown formats. */
   charsPerToken: number;
 }
@@ -244,6 +246,7 @@ export async function evalChange(log: (m: string) => void, only?: readonly strin
           files: out.changes?.filesTotal ?? 0,
           tokens: out.tokens,
           ...scored,
+          notWhole: (out.changes?.items ?? []).filter((i) => i.path && !i.sent && i.reason !== 'expectation').length,
           charsPerToken: Math.max(responseSize(out), responseSize(markdown)),
         });
       }
@@ -278,8 +281,10 @@ export function renderChangeEval(ev: ChangeEval): string[] {
     `| ${name} | ${f.changes} | ${pct(f.precision)} | ${pct(f.recall)} | ${CHANGE_KINDS.map((k) => `${pct(f.byKind[k].precision)} / ${pct(f.byKind[k].recall)}`).join(' | ')} |`;
   for (const c of ev.corpora) out.push(row(c.corpus, c.figures));
   out.push(row('**all**', ev.overall), '');
+  const ok = ev.results.reduce((n, r) => n + CHANGE_KINDS.reduce((m, k) => m + r.counts[k].ok, 0), 0);
+  const notWhole = ev.results.reduce((n, r) => n + r.notWhole, 0);
   out.push(
-    `Items sent / needed by kind (all): ${CHANGE_KINDS.map((k) => `${k} ${ev.overall.byKind[k].sent}/${ev.overall.byKind[k].need}`).join(', ')}. Largest MCP response: ${ev.maxCharsPerToken.toFixed(2)} characters per token of max_tokens.`,
+    `Items sent / needed by kind (all): ${CHANGE_KINDS.map((k) => `${k} ${ev.overall.byKind[k].sent}/${ev.overall.byKind[k].need}`).join(', ')}; ${ok} more sent that the labels call fair (ok, counted neither way); ${notWhole} pages named but not sent whole (the default budget, 12,000 tokens). Largest MCP response: ${ev.maxCharsPerToken.toFixed(2)} characters per token of max_tokens.`,
     '',
   );
   const bad = ev.results.filter((r) => r.missed.length > 0 || r.unwanted.length > 0);
