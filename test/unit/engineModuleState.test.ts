@@ -54,6 +54,8 @@ const ALLOWED: Record<string, Why> = {
   'library/context/sectionSearch.ts: noteQuestionTerms': 'memo',
   'library/context/phraseMatch.ts: termCache': 'memo',
   // A change's lookups, each keyed by an index state (or a library page), built once per state.
+  'library/context/render.ts: wholeBodies': 'memo',
+  'library/context/change/changeAnalysis.ts: pathDocIndexes': 'memo',
   'library/context/change/changeBundle.ts: entityDocIndexes': 'memo',
   'library/context/change/changeInput.ts: tops': 'memo',
   'library/context/change/changeOwners.ts: indexes': 'memo',

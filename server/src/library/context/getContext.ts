@@ -225,6 +225,10 @@ function prepare(input: BuildContextInput, task: TaskAnalysis): Setup {
   const rules = rulePages(view).filter(scope.withinFolder);
   const pinned = pinnedPages(view).filter(scope.withinFolder);
 
+  const fixed = { view, maxTokens, scope, index, idOf, instructions, rules, pinned };
+  // A change with no task searches nothing (changeStep.ts assembles it): nothing is searchable.
+  if (task.text === '') return { ...fixed, searchDocs: [], searchable: () => false, sections: [], tagsFound: [] };
+
   // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
   const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
   const searchDocs = [
@@ -241,20 +245,7 @@ function prepare(input: BuildContextInput, task: TaskAnalysis): Setup {
     .filter(([, terms]) => terms.size > 0 && [...terms].every((t) => task.terms.has(t)))
     .map(([tag]) => tag)
     .sort();
-  return {
-    view,
-    maxTokens,
-    scope,
-    index,
-    idOf,
-    instructions,
-    rules,
-    pinned,
-    searchDocs,
-    searchable,
-    sections,
-    tagsFound,
-  };
+  return { ...fixed, searchDocs, searchable, sections, tagsFound };
 }
 
 /** Steps 4-5: packs, pages and folders by what they are for, and the pages of the stacks the task names. */

@@ -93,8 +93,19 @@ export function entityLabel(entity: EntityLabel): string {
   return `${entity.sourceKind}: ${what} ${entity.ref}${entity.named ? ' (named in the task)' : ''}`;
 }
 
-/** A whole page's text under its header: its H1 title dropped, other headings one level down. */
+const wholeBodies = new WeakMap<Doc, string>();
+
+/**
+ * A whole page's text under its header: its H1 title dropped, other headings one level down.
+ * Kept per document (documents are immutable): every bundle sends every rule whole.
+ */
 export function wholePageBody(doc: Doc): string {
+  let body = wholeBodies.get(doc);
+  if (body === undefined) wholeBodies.set(doc, (body = renderWholeBody(doc)));
+  return body;
+}
+
+function renderWholeBody(doc: Doc): string {
   const first = firstHeadingIndex(doc);
   return doc.sections
     .map((s, i) => {

@@ -77,8 +77,7 @@ export function analyseChange(
   options: { hops: 1 | 2 },
 ): ChangeAnalysis {
   const read = readChange(input.request, state);
-  const docsByPath = new Map<string, Doc>();
-  for (const doc of state.docs.values()) if (doc.sourceKind !== 'catalog_entity') docsByPath.set(doc.path, doc);
+  const docsByPath = pathDocs(state);
   const owned = new Map<EntityKey, OwnedEntity>();
   const files: ChangedFileView[] = [];
   const unowned: string[] = [];
@@ -134,9 +133,27 @@ export function analyseChange(
       order.map((e) => ({ key: e.key, files: e.files })),
       read.files,
     ),
-    expectations: touchedExpectations(state, input.expectations ?? [], read.files, changedEntries),
+    expectations: touchedExpectations(
+      input.expectations ?? [],
+      files.flatMap((f) => (f.doc ? [f.doc] : [])),
+      read.files,
+      changedEntries,
+    ),
     problems: read.problems,
   };
+}
+
+const pathDocIndexes = new WeakMap<IndexState, Map<string, Doc>>();
+
+/** Each indexed file's document by its path (not the catalog's entities, several to a file). */
+function pathDocs(state: IndexState): Map<string, Doc> {
+  let map = pathDocIndexes.get(state);
+  if (!map) {
+    map = new Map();
+    for (const doc of state.docs.values()) if (doc.sourceKind !== 'catalog_entity') map.set(doc.path, doc);
+    pathDocIndexes.set(state, map);
+  }
+  return map;
 }
 
 function describe(state: IndexState, key: EntityKey): OwnedEntity {

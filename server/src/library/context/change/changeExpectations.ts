@@ -11,7 +11,7 @@
  * After such a change, `wsctx check` (or the editor's diagnostics) says whether the entry still
  * holds; the bundle names the entries so the reviewer runs it.
  */
-import type { Doc, EntityKey, Expectation, IndexState } from '../../../engine';
+import type { Doc, EntityKey, Expectation } from '../../../engine';
 import type { ChangedFile } from './changeInput';
 
 /** One folder's expectations file, read by the host (the library reads no files). */
@@ -34,16 +34,15 @@ export interface TouchedExpectation {
   pages: { page: string; kind: 'expect' | 'exclude' }[];
 }
 
+/** `changedDocs`: the indexed documents the changed files are. */
 export function touchedExpectations(
-  state: IndexState,
   sources: readonly ExpectationsSource[],
+  changedDocs: readonly Doc[],
   files: readonly ChangedFile[],
   changedEntities: ReadonlySet<EntityKey>,
 ): TouchedExpectation[] {
   if (sources.length === 0) return [];
   const changed = new Set(files.map((f) => f.path));
-  const changedDocs: Doc[] = [];
-  for (const doc of state.docs.values()) if (changed.has(doc.path)) changedDocs.push(doc);
   const touches = (page: string, prefix: string): boolean => {
     const text = page.trim();
     if (changed.has(text) || changed.has(`${prefix}${text}`)) return true;
