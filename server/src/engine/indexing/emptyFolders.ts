@@ -52,13 +52,13 @@ export function emptyFolderProblems(
 
 function emptyMessage(folder: WorkspaceFolder, files: number, markdown: readonly string[]): string {
   const read =
-    'what is read: catalog-info.yaml files, mkdocs.yml sites, Markdown under docs/ folders, README.md and overview.md, epics, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)';
+    'what is read: catalog-info.yaml files, every Markdown, MDX, reStructuredText and AsciiDoc file that is not vendored, generated or a template (sources.docs), mkdocs.yml sites, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)';
   if (markdown.length > 0) {
     const examples = markdown.slice(0, EXAMPLES).join(', ');
     return (
       `Nothing in ${folder.absPath} is indexed: ${markdown.length} Markdown file${markdown.length === 1 ? '' : 's'} (${examples}${markdown.length > EXAMPLES ? ', ...' : ''}) ` +
-      `${markdown.length === 1 ? 'is' : 'are'} not in any place that is read (${read}). ` +
-      `To read them, set sources.docs in .wsctx.yaml, e.g. "sources: { docs: ['**/*.md'] }", or add an mkdocs.yml whose docs_dir holds them.`
+      `${markdown.length === 1 ? 'is' : 'are'} not read (${read}). ` +
+      `The sources.* keys in .wsctx.yaml leave them out: remove sources.docs, or widen it, e.g. "sources: { docs: ['**/*.md'] }".`
     );
   }
   if (files > 0)

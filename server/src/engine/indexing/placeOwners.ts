@@ -8,6 +8,12 @@
  * `plugins/foo/README.md` and `plugins/foo/docs/`) that is plugin foo's component; a file with no
  * catalog file at or above it in its repository is owned by no entity. `Location` entities own
  * nothing: they only point at other catalog files.
+ *
+ * A repository's own entities, which its root overview (README.md, overview.md) belongs to, are
+ * those its root catalog files declare for it: the entities declared directly in its root folder,
+ * less Locations, Users and Groups (people and teams are not what a repository holds). A catalog
+ * repository whose root file is a `Location` pointing at hundreds of entity files has none, and
+ * its README is not attached to every entity declared anywhere in it.
  */
 import type { CatalogEntity, EntityKey } from '../model';
 import { dirName } from '../sources/paths';
@@ -15,15 +21,26 @@ import { dirName } from '../sources/paths';
 export class PlaceOwners {
   /** Folder -> keys of the entities declared in catalog files directly in it, in catalog order. */
   private readonly byFolder = new Map<string, EntityKey[]>();
+  /** Folder -> the entities of `byFolder` a repository rooted there is (no Users, no Groups). */
+  private readonly repositoryByFolder = new Map<string, EntityKey[]>();
 
   constructor(entities: readonly CatalogEntity[]) {
     for (const entity of entities) {
-      if (entity.kind.toLowerCase() === 'location') continue;
+      const kind = entity.kind.toLowerCase();
+      if (kind === 'location') continue;
       const folder = dirName(entity.location.path);
-      const list = this.byFolder.get(folder);
-      if (!list) this.byFolder.set(folder, [entity.key]);
-      else if (!list.includes(entity.key)) list.push(entity.key);
+      addOnce(this.byFolder, folder, entity.key);
+      if (kind !== 'user' && kind !== 'group') addOnce(this.repositoryByFolder, folder, entity.key);
     }
+  }
+
+  /**
+   * The entities of the repository rooted at `root` (workspace-relative, '' for a folder's top):
+   * those its root catalog files declare, less Users and Groups. Empty when none; the same array
+   * on every call while the catalog's places are unchanged.
+   */
+  ofRepository(root: string): readonly EntityKey[] {
+    return this.repositoryByFolder.get(root) ?? NONE;
   }
 
   /**
@@ -43,4 +60,12 @@ export class PlaceOwners {
 /** True when `dir` is `root` or inside it. */
 function isBelowOrAt(dir: string, root: string): boolean {
   return root === '' || dir === root || dir.startsWith(`${root}/`);
+}
+
+const NONE: readonly EntityKey[] = [];
+
+function addOnce(map: Map<string, EntityKey[]>, folder: string, key: EntityKey): void {
+  const list = map.get(folder);
+  if (!list) map.set(folder, [key]);
+  else if (!list.includes(key)) list.push(key);
 }
