@@ -250,8 +250,9 @@ export class Indexer {
       ...(this.git?.problems ?? []),
       ...produced.problems,
     ];
-    for (const problem of emptyFolderProblems(this.folders, produced.docs, filled.table)) problems.push(problem);
     const coverage = this.coverageOf(discovery, filled.table, produced.docKinds);
+    for (const problem of emptyFolderProblems(this.folders, produced.docs, filled.table, coverage.folders))
+      problems.push(problem);
     for (const problem of coverage.problems) problems.push(problem);
     this.runHealthFound = runHealthFiles(discovery, filled.table, this.runHealthFound);
     const runHealth = await readRunHealth(discovery.roots, this.runHealthFound.files, filled.table, problems);
