@@ -556,13 +556,22 @@ function folderOf(table: FileTable, path: string): string {
   return table.get(path)?.folder ?? '';
 }
 
-/** True when two catalogs hold the same entity keys in the same files, in the same order. */
+/**
+ * True when two catalogs hold the same entity keys in the same files, in the same order, naming
+ * the same TechDocs folders: what PlaceOwners is made of.
+ */
 function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
   if (a.entities.length !== b.entities.length) return false;
   for (let i = 0; i < a.entities.length; i++) {
     const x = a.entities[i];
     const y = b.entities[i];
-    if (x !== y && (x.key !== y.key || x.location.path !== y.location.path)) return false;
+    if (
+      x !== y &&
+      (x.key !== y.key ||
+        x.location.path !== y.location.path ||
+        x.annotations[TECHDOCS_ANNOTATION] !== y.annotations[TECHDOCS_ANNOTATION])
+    )
+      return false;
   }
   return true;
 }

@@ -62,15 +62,7 @@ export type { RootReason } from './repoRoots';
 export { BINARY_SNIFF_BYTES } from './fileCheck';
 export type { DocSkipReason, SkippedDocFile } from './docFiles';
 
-export {
-  DEFAULT_DISCOVERY_CONCURRENCY,
-  DEFAULT_MAX_FILE_SIZE,
-  DEFAULT_NESTED_REPO_PROBE_DEPTH,
-  type DiscoveredFile,
-  type DiscoveredRoot,
-  type DiscoveryOptions,
-  type WorkspaceDiscovery,
-} from './discovered';
+export * from './discovered';
 
 interface RootCtx {
   readonly dirRel: string;

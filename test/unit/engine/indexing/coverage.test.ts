@@ -161,6 +161,29 @@ describe('indexing/coverage: documentation read by content, and what is not read
     }
   });
 
+  it('attaches a page to the entity whose techdocs-ref dir holds it, in a monorepo whose root file declares every service', async () => {
+    const dir = initRepo(tempDir('monorepo'));
+    const service = (name: string) =>
+      component(name).replace('spec:', `  annotations:\n    backstage.io/techdocs-ref: dir:./services/${name}\nspec:`);
+    write(dir, 'catalog-info.yaml', [service('billing'), service('ledger')].join('---\n'));
+    write(dir, 'services/billing/docs/index.md', '# Billing\n\nThe billing docs.\n');
+    write(dir, 'services/billing/README.md', '# billing\n\nRun it with make run.\n');
+    write(dir, 'services/billing/notes/retries.md', '# Retries\n\nHow billing retries.\n');
+    write(dir, 'services/ledger/docs/index.md', '# Ledger\n\nThe ledger docs.\n');
+    write(dir, 'CONTRIBUTING.md', '# Contributing\n\nOne approval per change.\n');
+    commitAll(dir, 'monorepo', 1_700_000_000);
+    const { engine, state } = await indexOf(dir);
+    try {
+      const refs = (path: string) => [...state.docs.values()].find((d) => d.path === path)?.entityRefs;
+      assert.deepEqual(refs('services/billing/docs/index.md'), ['component:default/billing']);
+      assert.deepEqual(refs('services/billing/README.md'), ['component:default/billing']);
+      assert.deepEqual(refs('services/billing/notes/retries.md'), ['component:default/billing']);
+      assert.deepEqual(refs('CONTRIBUTING.md'), ['component:default/billing', 'component:default/ledger']);
+    } finally {
+      engine.dispose();
+    }
+  });
+
   it('attaches a catalog repository README to nothing when its root catalog file is a Location', async () => {
     const dir = initRepo(tempDir('catalog-repo'));
     write(
