@@ -95,6 +95,11 @@ export interface IndexStatus {
   degraded: { flag: string; reason: string }[];
   /** Background embedding while it runs: sections done of total and the estimated seconds left (null until known). */
   embedding?: { done: number; total: number; secondsLeft: number | null } | null;
+  /**
+   * Each served folder's documentation files as `wsctx doctor` says them: `summary` is "read N of
+   * M documentation files (...); not read: ...", `warnings` the folders that read few of theirs.
+   */
+  coverage?: { folder: string; files: number; read: number; summary: string; warnings: string[] }[];
 }
 
 /** Client -> server: the current index status (the status bar asks once; changes are pushed). */

@@ -88,7 +88,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze(
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
-  docs: ['**/docs/**/*.md'],
+  docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
@@ -134,7 +134,7 @@ const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   cursorRules: 'Cursor rules (library pages of type instructions).',
   techdocs:
     'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
-  docs: 'Documentation read without mkdocs.yml or a catalog: Markdown no site claims, as the docs of the folder named docs holding it.',
+  docs: 'Documentation, by content: every Markdown, MDX, reStructuredText and AsciiDoc file no site, overview, library page or epic reads, wherever it sits (vendored, generated and template files are left out). Narrow it to read less.',
   markdown: 'Markdown read so TechDocs pages and front-matter epics can be followed.',
   catalogTargets:
     'YAML a catalog Location entity may name as a target, and YAML checked for Backstage entities no Location names. Empty reads only catalog files.',

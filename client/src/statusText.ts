@@ -136,6 +136,11 @@ export function describeStatus(input: StatusInput): StatusView {
       `${c.files} files, ${c.documents} documents, ${c.sections} sections, ${c.entities} entities, ${c.edges} edges (${c.unresolvedEdges} unresolved), ${c.problems} problems.`,
     );
   }
+  for (const c of status.coverage ?? []) {
+    // The numbers wsctx doctor prints, in the same words.
+    tooltip.push('', `Documentation in ${c.folder}: ${c.summary}.`);
+    for (const warning of c.warnings) tooltip.push('', `**docs-unread**: ${warning}`);
+  }
   if (status.indexedAt)
     tooltip.push(
       '',

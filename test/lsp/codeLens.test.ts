@@ -22,7 +22,8 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
 
   it('puts dependents, dependencies and docs on every valid component and resource, with the commands the client runs', async () => {
     const found = await lenses('storefront/catalog/legacy-entities.yaml');
-    const overview = { title: 'storefront', path: 'storefront/overview.md', sourceKind: 'repo_overview' };
+    // Entities declared in the repository's catalog/ folder, not by its root catalog file: the
+    // repository's overview is not theirs, and no other page is.
     const orderExport = { start: { line: 5, character: 8 }, end: { line: 5, character: 20 } };
     const ordersDb = { start: { line: 35, character: 8 }, end: { line: 35, character: 24 } };
     // Each lens walks its relations the way they lie: dependents in, dependencies out.
@@ -49,9 +50,9 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
       {
         range: orderExport,
         command: {
-          title: '1 doc',
+          title: '0 docs',
           command: 'workspaceContext.showEntityDocs',
-          arguments: [{ entityRef: 'component:default/order-export', docs: [overview] }],
+          arguments: [{ entityRef: 'component:default/order-export', docs: [] }],
         },
       },
       {
@@ -73,9 +74,9 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
       {
         range: ordersDb,
         command: {
-          title: '1 doc',
+          title: '0 docs',
           command: 'workspaceContext.showEntityDocs',
-          arguments: [{ entityRef: 'resource:default/legacy-orders-db', docs: [overview] }],
+          arguments: [{ entityRef: 'resource:default/legacy-orders-db', docs: [] }],
         },
       },
     ]);
@@ -90,20 +91,22 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
     };
     // The domain, its three systems, then the components (dependents | dependencies | docs).
     assert.deepEqual((await titles('payments-platform/catalog-info.yaml')).slice(0, 5), [
-      '3 systems | 1 doc',
-      '4 components | 1 API | 2 resources | 1 doc',
-      '2 components | 2 APIs | 2 resources | 1 doc',
-      '2 components | 1 API | 1 resource | 1 doc',
-      '0 dependents | 5 dependencies | 9 docs',
+      '3 systems | 2 docs',
+      '4 components | 1 API | 2 resources | 2 docs',
+      '2 components | 2 APIs | 2 resources | 2 docs',
+      '2 components | 1 API | 1 resource | 2 docs',
+      '0 dependents | 5 dependencies | 10 docs',
     ]);
+    // Teams and APIs declared in a repository's catalog/ folder are not the repository's own
+    // entities: its overview is not theirs (an API keeps the docs that name it).
     assert.deepEqual((await titles('platform-infra/catalog/groups.yaml')).slice(0, 3), [
-      'owns 0 | 0 members | 1 child group | 1 doc',
-      'owns 2 | 1 member | 4 child groups | 1 doc',
-      'owns 15 | 3 members | 1 doc',
+      'owns 0 | 0 members | 1 child group | 0 docs',
+      'owns 2 | 1 member | 4 child groups | 0 docs',
+      'owns 15 | 3 members | 0 docs',
     ]);
     assert.deepEqual((await titles('payments-platform/catalog/apis.yaml')).slice(0, 2), [
-      '1 provider | 2 consumers | 2 docs',
-      '1 provider | 1 consumer | 1 doc',
+      '1 provider | 2 consumers | 1 doc',
+      '1 provider | 1 consumer | 0 docs',
     ]);
     // A system's lens walks its hasPart relations: its parts point at it, so in.
     const system = (await lenses('payments-platform/catalog-info.yaml')).find(
@@ -118,11 +121,13 @@ describe('LSP code lens (built server, JSON-RPC)', () => {
   it('counts docs, overviews and epics attached to a service', async () => {
     const found = await lenses('payments-platform/catalog-info.yaml');
     const billingWorker = found.filter((l) => l.range.start.line === 56).map((l) => l.command!.title);
-    assert.deepEqual(billingWorker, ['0 dependents', '5 dependencies', '9 docs']);
+    assert.deepEqual(billingWorker, ['0 dependents', '5 dependencies', '10 docs']);
     const docs = found.find(
       (l) => l.range.start.line === 56 && l.command!.command === 'workspaceContext.showEntityDocs',
     )!.command!.arguments![0].docs;
-    assert.equal(docs.length, 9);
+    assert.equal(docs.length, 10);
+    // The repository's README, a page of the repository's own entities since it is read.
+    assert.ok(docs.some((d: { path: string }) => d.path === 'payments-platform/README.md'));
     assert.ok(docs.some((d: { path: string }) => d.path === 'payments-platform/epics/smart-dunning.md'));
   });
 

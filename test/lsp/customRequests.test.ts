@@ -33,13 +33,13 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.deepEqual(status.folders, [path.basename(lsp.workspace)]);
     assert.deepEqual(status.counts, {
       files: 99,
-      documents: 133,
-      sections: 350,
+      documents: 136,
+      sections: 353,
       entities: 66,
       edges: 300,
       unresolvedEdges: 2,
       problems: 1,
-      bySourceKind: { catalog_entity: 66, catalog_doc: 29, repo_overview: 3, epic_doc: 7, library: 28 },
+      bySourceKind: { catalog_entity: 66, catalog_doc: 32, repo_overview: 3, epic_doc: 7, library: 28 },
     });
     assert.equal(status.lastPass?.kind, 'full');
     assert.equal(status.lastPass?.filesRead, 99);
@@ -179,7 +179,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       { kind: 'report', message: 'Listing files' },
       { kind: 'report', message: 'Checked 99 of 99 files' },
       { kind: 'report', message: 'Parsing and indexing 99 files' },
-      { kind: 'end', message: 'Indexed 99 files, 133 documents, 350 sections, 66 entities' },
+      { kind: 'end', message: 'Indexed 99 files, 136 documents, 353 sections, 66 entities' },
     ]);
   });
 });

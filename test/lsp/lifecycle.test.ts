@@ -57,7 +57,7 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
         { kind: 'report', message: 'Listing files' },
         { kind: 'report', message: 'Checked 99 of 99 files' },
         { kind: 'report', message: 'Parsing and indexing 99 files' },
-        { kind: 'end', message: 'Indexed 99 files, 133 documents, 350 sections, 66 entities' },
+        { kind: 'end', message: 'Indexed 99 files, 136 documents, 353 sections, 66 entities' },
       ],
     );
     const phases = lsp.statuses.map((s) => `${s.phase}${s.updating ? '+updating' : ''}`);

@@ -77,6 +77,15 @@ export { vectorBackendStatus } from './vector/vectorIndex';
 
 // What an index pass reports.
 export { NOTHING_INDEXED } from './indexing/emptyFolders';
+export {
+  DOCS_UNREAD,
+  REASON_WORDS,
+  UNREAD_REASONS,
+  type FolderCoverage,
+  type UnreadDocFile,
+  type UnreadReason,
+} from './indexing/coverage';
+export { coverageListing, coverageSummary, unreadCounts } from './indexing/coverageText';
 export type { PassProgress } from './indexing/indexer';
 export { documentContextText } from './indexing/sectionTerms';
 

@@ -114,6 +114,34 @@ describe('client status text', () => {
     assert.equal(view.severity, 'info');
   });
 
+  it("says each folder's documentation coverage in the tooltip, in doctor's words, with its warnings", () => {
+    const summary =
+      'read 41 of 59 documentation files (40 as docs, 1 as overviews); not read: 17 not in sources.docs, 1 template';
+    const view = describeStatus({
+      status: status({
+        coverage: [
+          {
+            folder: 'fernhill',
+            files: 59,
+            read: 41,
+            summary,
+            warnings: [
+              'Documentation/ holds 20 documentation files and 3 of them are read (not read: 17 not in sources.docs).',
+            ],
+          },
+        ],
+      }),
+      client: 'running',
+      trusted: true,
+    });
+    const at = view.tooltip.indexOf(`Documentation in fernhill: ${summary}.`);
+    assert.ok(at > 0, view.tooltip.join('\n'));
+    assert.equal(
+      view.tooltip[at + 2],
+      '**docs-unread**: Documentation/ holds 20 documentation files and 3 of them are read (not read: 17 not in sources.docs).',
+    );
+  });
+
   it('says embedding n of N with the minutes left while sections get their vectors, then ready', () => {
     const embedding = describeStatus({
       status: status({ embedding: { done: 120, total: 54571, secondsLeft: 545 } }),

@@ -21,6 +21,7 @@ import { filesUnder, type FileSource } from '../workspace/fileSource';
 import { parseMarkdown } from '../chunking/markdownSections';
 import { buildDoc } from './docBuilder';
 import { FieldReader } from './fields';
+import { navEntryPages } from './navEntries';
 import { dirName, extName, joinPath } from './paths';
 import type { UrlTarget } from './techdocsUrl';
 
@@ -379,6 +380,12 @@ function readingOrder(
   for (const page of config.nav) {
     const path = joinPath(docsDir, page.file);
     if (path === null || !existing.has(path)) {
+      // A wildcard, a folder or a rest marker stands for the pages it matches (navEntries.ts).
+      const matched = navEntryPages(page.file, docsDir, markdownFiles);
+      if (matched) {
+        for (const each of matched) nav.push({ path: each });
+        continue;
+      }
       problems.push({
         path: configPath,
         line: page.line,

@@ -44,9 +44,11 @@ export interface SourceGlobs {
    */
   techdocs: readonly string[];
   /**
-   * Documentation read without a site configuration or a catalog: Markdown that no `mkdocs.yml`
-   * claims, read as the docs of the folder named `docs` holding it (else of its own folder).
-   * Default `**\/docs/**\/*.md`.
+   * Documentation, by content: every Markdown, MDX, reStructuredText and AsciiDoc file that no
+   * site (`mkdocs.yml`) and no other source (an overview, the library, an epic) reads, wherever it
+   * sits; vendored, generated and template files are left out by discovery (docFiles.ts). Each is
+   * a page of the docs of the folder named `docs` holding it, else of its own folder. Default
+   * `**\/*.{md,markdown,mdx,rst,adoc}`; narrow it (`['docs/**']`) to read less.
    */
   docs: readonly string[];
   /**
@@ -93,7 +95,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
-  docs: ['**/docs/**/*.md'],
+  docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],

@@ -3,7 +3,7 @@
  * what is degraded with the reason.
  */
 import type { IndexStatus } from '../../../../shared/protocol';
-import type { Engine } from '../../engine';
+import { DOCS_UNREAD, coverageSummary, fromWorkspacePath, type Engine } from '../../engine';
 
 export interface StatusExtras {
   /** True while a pass the server started is running. */
@@ -66,6 +66,15 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
         }
       : null,
     lastError: status.lastError,
+    coverage: (state?.coverage ?? []).map((c) => ({
+      folder: c.folder,
+      files: c.files,
+      read: c.read,
+      summary: coverageSummary(c),
+      warnings: (state?.problems ?? [])
+        .filter((p) => p.code === DOCS_UNREAD && fromWorkspacePath(engine.folders, p.path)?.folder?.name === c.folder)
+        .map((p) => p.message),
+    })),
     embedding: status.meaning?.embedding
       ? {
           done: status.meaning.embedding.done,

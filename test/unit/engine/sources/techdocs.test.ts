@@ -94,6 +94,61 @@ describe('sources/techdocs', () => {
     );
   });
 
+  it('places the pages of wildcard, folder and rest nav entries without calling them missing', async () => {
+    // literate-nav and awesome-nav take wildcards and folders in mkdocs.yml's nav; awesome-pages
+    // puts `...` for the rest, ordered by a folder's .pages file.
+    const files = workspaceOnDisk({
+      [CATALOG]: 'kind: Component\n',
+      'services/billing/mkdocs.yml': [
+        'site_name: Billing Worker',
+        'plugins: [literate-nav, awesome-pages]',
+        'nav:',
+        '  - index.md',
+        '  - Tutorials: tutorials/*',
+        '  - reference/',
+        '  - how-to',
+        '  - "*.md"',
+        '  - ...',
+        '  - Gone: gone/*.md',
+        '  - Missing: missing.md',
+      ].join('\n'),
+      'services/billing/docs/index.md': '# Home\n',
+      'services/billing/docs/tutorials/b-second.md': '# Second tutorial\n',
+      'services/billing/docs/tutorials/a-first.md': '# First tutorial\n',
+      'services/billing/docs/tutorials/deep/c-third.md': '# Third tutorial\n',
+      'services/billing/docs/reference/cli.md': '# CLI\n',
+      'services/billing/docs/how-to/.pages': 'nav:\n  - rotate.md\n',
+      'services/billing/docs/how-to/rotate.md': '# Rotate keys\n',
+      'services/billing/docs/faq.md': '# FAQ\n',
+      'services/billing/docs/zz/other.md': '# Other\n',
+    });
+    const result = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'dir:.' });
+    assert.deepEqual(
+      result.docs.map((d) => d.path.replace('services/billing/docs/', '')),
+      [
+        'index.md',
+        'tutorials/a-first.md',
+        'tutorials/b-second.md',
+        'tutorials/deep/c-third.md',
+        'reference/cli.md',
+        'how-to/rotate.md',
+        'faq.md',
+        'zz/other.md',
+      ],
+    );
+    // Only the page that is not there is missing; a wildcard matching nothing names no page.
+    assert.deepEqual(
+      result.problems.map((p) => [p.line, p.code, p.message]),
+      [
+        [
+          11,
+          'techdocs.nav-missing-page',
+          "nav names 'missing.md', which is not a Markdown file in 'services/billing/docs'.",
+        ],
+      ],
+    );
+  });
+
   it('honours docs_dir, takes README.md as the index and the first nav entry when neither exists', async () => {
     const files = workspaceOnDisk({
       'apps/web/catalog-info.yaml': 'kind: Component\n',
