@@ -45,6 +45,8 @@ const FILES: Record<string, string> = {
   'site/mkdocs.yml': 'site_name: Site\ndocs_dir: pages\n',
   'site/pages/index.md': '# Site home\nWelcome.\n',
   'docs/guide.md': '# Guide\nHow to.\n',
+  'website/sidebars.js': "module.exports = { docs: [{ type: 'doc', id: 'intro', label: 'Start here' }] };\n",
+  'website/docs/intro.md': 'A page with no heading of its own.\n',
   'drafts/wip.md': '---\nkind: epic\n---\n# Draft epic\nNot ready.\n',
   '.wsctx/run-health.json': JSON.stringify({ status: 'failed' }),
   'ci/verdict.json': JSON.stringify({ status: 'succeeded' }),
@@ -167,6 +169,14 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
   docs: {
     yaml: "sources:\n  docs: ['handbook/**/*.md']\n",
     check: replaces('catalog_doc docs/guide.md', 'catalog_doc handbook/oncall.md'),
+  },
+  siteNav: {
+    yaml: 'sources:\n  siteNav: []\n',
+    check: (custom, defaults) => {
+      const title = (s: IndexState) => [...s.docs.values()].find((d) => d.path === 'website/docs/intro.md')?.title;
+      assert.equal(title(defaults), 'Start here', 'the sidebars label names a page without a title');
+      assert.equal(title(custom), 'Intro', 'without the sidebars file, its file name does');
+    },
   },
   markdown: { yaml: 'sources:\n  markdown: []\n', check: removes('epic_doc notes/plan.md') },
   catalogTargets: {
