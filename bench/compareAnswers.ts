@@ -7,8 +7,8 @@
  *
  * It runs the BUILT programs (`npm run build` first), as a user would: each `wsctx` command as a
  * process (`dist/wsctx.js`), and each MCP tool over the MCP SDK's stdio client against
- * `dist/mcp.js`, on the example workspace, the labelled documentation corpora (Argo CD's docs,
- * test/fixtures/argocd-docs; cert-manager's and GoReleaser's, bench/corpora) and, with
+ * `dist/mcp.js`, on the example workspace, Argo CD's docs (test/fixtures/argocd-docs), the two
+ * labelled corpora of `npm run eval` (bench/corpora/cert-manager and goreleaser) and, with
  * `--big`, a generated workspace (`npx tsx bench/generate.ts --size 100k --git --out DIR`).
  * Words only (WSCTX_EMBEDDINGS=off): embedding 100k sections takes hours, and the vectors are the
  * embedder's, not the code this compares. Each workspace gets a fresh cache folder at a fixed
@@ -184,7 +184,7 @@ function workspaces(bigDir: string | undefined, only: Set<string> | null): Works
     questions: caseList.map((c) => c.question).slice(0, 30),
     tasks: taskList.map((t) => t.task).slice(0, 12),
   });
-  // The labelled documentation corpora: Argo CD's, cert-manager's and GoReleaser's.
+  // The labelled documentation corpora: their own questions, every 4th asked, every 9th a task.
   for (const [name, dir] of [
     ['argocd', 'test/fixtures/argocd-docs'],
     ['cert-manager', 'bench/corpora/cert-manager'],
