@@ -53,6 +53,7 @@ const BULLET_ITEM = /^ {0,3}[-+*](?:[ \t]|$)/;
 const ORDERED_ITEM = /^ {0,3}(\d{1,9})[.)](?:[ \t]|$)/;
 const HTML_COMMENT_OPEN = /^ {0,3}<!--/;
 const CODE_SHORTCODE_OPEN = /^ {0,3}\{\{[<%]\s*(highlight|[\w-]*code[\w-]*)\b[^}]*[>%]\}\}\s*$/i;
+const SHORTCODE_CLOSE = /^\s*\{\{[<%]\s*\/([\w-]+)\s*[>%]\}\}/;
 const HTML_HEADING_OPEN = /^ {0,3}<h([1-6])(?=[\s>/])([^>]*)>/i;
 /** An HTML heading left open this many lines is not read as one (a stray `<h2>` in prose). */
 const HTML_HEADING_MAX_LINES = 20;
@@ -69,8 +70,14 @@ export function scanMarkdown(lines: readonly string[]): MarkdownScan {
   const headings: Heading[] = [];
   const code = new Array<boolean>(lines.length).fill(false);
   let fence: { char: string; length: number } | null = null;
-  /** Inside a Hugo code shortcode: the closing line that ends it. */
-  let shortcode: RegExp | null = null;
+  /** Inside a Hugo code shortcode: the name whose closing tag ends it. */
+  let shortcode: string | null = null;
+  /** Each shortcode's last closing line (lower-case name), read once: an opening looks it up. */
+  const lastClose = new Map<string, number>();
+  lines.forEach((line, i) => {
+    const close = line.includes('{{') ? SHORTCODE_CLOSE.exec(line) : null;
+    if (close) lastClose.set(close[1].toLowerCase(), i);
+  });
   let inComment = false;
   // 'para': an open paragraph (may become a setext heading); 'container': a list item or block
   // quote line, whose following `---` is a thematic break.
@@ -86,7 +93,7 @@ export function scanMarkdown(lines: readonly string[]): MarkdownScan {
     }
     if (shortcode) {
       code[i] = true;
-      if (shortcode.test(line)) shortcode = null;
+      if (SHORTCODE_CLOSE.exec(line)?.[1].toLowerCase() === shortcode) shortcode = null;
       continue;
     }
     if (inComment) {
@@ -109,11 +116,11 @@ export function scanMarkdown(lines: readonly string[]): MarkdownScan {
       block = 'none';
       continue;
     }
-    const codeShortcode = CODE_SHORTCODE_OPEN.exec(line);
+    const codeShortcode = line.includes('{{') ? CODE_SHORTCODE_OPEN.exec(line) : null;
     // Only a shortcode closed further on wraps code (`{{< codeFromFile file="x" >}}` stands alone).
-    const close = codeShortcode ? new RegExp(`^\\s*\\{\\{[<%]\\s*/${codeShortcode[1]}\\s*[>%]\\}\\}`, 'i') : null;
-    if (close && lines.some((later, j) => j > i && close.test(later))) {
-      shortcode = close;
+    const name = codeShortcode?.[1].toLowerCase();
+    if (name !== undefined && (lastClose.get(name) ?? -1) > i) {
+      shortcode = name;
       code[i] = true;
       block = 'none';
       continue;
