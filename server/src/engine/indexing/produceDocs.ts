@@ -176,7 +176,7 @@ export class DocProducers {
               (dir) => table.listUnder(dir).length > 0,
               rootOf(entity.location.path),
             );
-      const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
+      const key = withNav(target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key, byRole);
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
       const result =
@@ -190,6 +190,7 @@ export class DocProducers {
             annotationLine: ANNOTATION_LINE,
             folder: folderOf(table, entity.location.path),
             resolveUrl: () => target ?? { kind: 'elsewhere', repository: site.url ?? '' },
+            isNavFile: byRole.isNavFile,
             reportElsewhere: false,
           }),
         ));
@@ -216,7 +217,7 @@ export class DocProducers {
     );
     for (const site of mkdocs) {
       await turns.maybe();
-      const result = await this.readStandaloneSite(site, table, listing);
+      const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
       siteResults.push(result);
@@ -226,7 +227,7 @@ export class DocProducers {
     );
     for (const site of loose) {
       await turns.maybe();
-      const result = await this.readStandaloneSite(site, table, listing);
+      const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
     }
@@ -292,7 +293,12 @@ export class DocProducers {
   }
 
   /** A site no entity names, memoised on the files it read like an entity's. */
-  private async readStandaloneSite(site: StandaloneSite, table: FileTable, listing: string): Promise<TechDocsResult> {
+  private async readStandaloneSite(
+    site: StandaloneSite,
+    table: FileTable,
+    listing: string,
+    byRole: FilesByRole,
+  ): Promise<TechDocsResult> {
     const read = (files: FileSource) =>
       site.kind === 'mkdocs'
         ? readDocsSite({
@@ -300,6 +306,7 @@ export class DocProducers {
             configPath: site.configPath,
             entityKeys: site.owners,
             folder: folderOf(table, site.configPath),
+            isNavFile: byRole.isNavFile,
           })
         : readDocsSite({
             files,
@@ -307,10 +314,11 @@ export class DocProducers {
             markdownFiles: site.files,
             entityKeys: site.owners,
             folder: folderOf(table, site.files[0]),
+            isNavFile: byRole.isNavFile,
           });
+    const key = withNav(site.key, byRole);
     return (
-      this.techdocsMemo.lookup(site.key, table, listing)?.value ??
-      (await this.techdocsMemo.get(site.key, table, listing, read))
+      this.techdocsMemo.lookup(key, table, listing)?.value ?? (await this.techdocsMemo.get(key, table, listing, read))
     );
   }
 
@@ -371,6 +379,7 @@ export class DocProducers {
     const fileProducts: string[] = [];
     const techdocsConfigs: string[] = [];
     const docsFiles: string[] = [];
+    const siteNav: string[] = [];
     const overviewByDir = new Map<string, string>();
     for (const path of paths) {
       const roles = table.get(path)!.roles;
@@ -378,6 +387,7 @@ export class DocProducers {
       else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
       if (roles.includes('techdocs')) techdocsConfigs.push(path);
       if (roles.includes('docs')) docsFiles.push(path);
+      if (roles.includes('siteNav')) siteNav.push(path);
       if (mayProduceFromFile(path, roles)) fileProducts.push(path);
       // A file another source reads (a library page, an epic, a docs page) is that, not an overview.
       if (!roles.includes('overview') || claimedByOtherRole(path, roles)) continue;
@@ -393,6 +403,8 @@ export class DocProducers {
       fileProducts,
       techdocsConfigs,
       docsFiles,
+      isNavFile: siteNavLookup(siteNav),
+      siteNavKey: siteNav.length > 0 ? sha256Hex(siteNav.join('\n')) : '',
       overviewByDir,
     };
     this.roles = { paths, value };
@@ -520,6 +532,10 @@ interface FilesByRole {
   techdocsConfigs: string[];
   /** Files of the `docs` globs: read as docs folders unless a site read them. */
   docsFiles: string[];
+  /** Whether a path is a site navigation file (the `siteNav` role): how sites find their configuration. */
+  isNavFile: (path: string) => boolean;
+  /** A digest of the site navigation files' paths ('' when there are none), part of every site's memo key. */
+  siteNavKey: string;
   /** The overview of each directory that has one (overview.md before README.md). */
   overviewByDir: Map<string, string>;
 }
@@ -530,6 +546,20 @@ interface EntitySite {
   line: number;
   key: string;
   url?: string;
+}
+
+/**
+ * A site's memo key with the workspace's site navigation files in it: adding or removing a
+ * sidebars file or a SUMMARY.md plans every site's order again (what a site read of them is in its
+ * memo's dependencies). Unchanged without navigation files, so such workspaces key as before.
+ */
+function withNav(key: string, byRole: FilesByRole): string {
+  return byRole.siteNavKey === '' ? key : `${key}\u0000nav:${byRole.siteNavKey}`;
+}
+
+function siteNavLookup(paths: readonly string[]): (path: string) => boolean {
+  const set = new Set(paths);
+  return (path) => set.has(path);
 }
 
 /** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */

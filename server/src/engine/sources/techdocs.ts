@@ -23,7 +23,7 @@ import { buildDoc } from './docBuilder';
 import { readSiteNav, type NavEntry, type SitePage } from './siteNav/siteNav';
 import { FieldReader } from './fields';
 import { dirName, extName, joinPath } from './paths';
-import { navGlob } from './siteNav/navTypes';
+import { type IsNavFile, navGlob } from './siteNav/navTypes';
 import type { UrlTarget } from './techdocsUrl';
 
 export interface TechDocsInput {
@@ -45,6 +45,8 @@ export interface TechDocsInput {
    * the caller to report once per repository. Default true.
    */
   reportElsewhere?: boolean;
+  /** Which files are site navigation files (siteNav/navTypes.ts). Default: any the source holds. */
+  isNavFile?: IsNavFile;
 }
 
 export interface TechDocsResult {
@@ -76,6 +78,8 @@ export interface DocsSiteInput {
   entityKeys: readonly EntityKey[];
   /** Workspace folder name. Default ''. */
   folder?: string;
+  /** Which files are site navigation files (siteNav/navTypes.ts). Default: any the source holds. */
+  isNavFile?: IsNavFile;
 }
 
 /** A page named in `nav`, flattened in reading order. */
@@ -176,7 +180,7 @@ export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult
   const result: TechDocsResult = { docs: [], problems };
   const located = await locate(input, result);
   if (!located) return result;
-  await readPages(input.files, located, [input.entityKey], input.folder, result);
+  await readPages(input.files, located, [input.entityKey], input.folder, result, input.isNavFile);
   return result;
 }
 
@@ -202,7 +206,7 @@ export async function readDocsSite(input: DocsSiteInput): Promise<TechDocsResult
     if (located) result.docsDir = docsDir;
   }
   if (!located) return result;
-  await readPages(input.files, located, input.entityKeys, input.folder, result);
+  await readPages(input.files, located, input.entityKeys, input.folder, result, input.isNavFile);
   return result;
 }
 
@@ -217,6 +221,7 @@ async function readPages(
   entityKeys: readonly EntityKey[],
   folder: string | undefined,
   result: TechDocsResult,
+  isNavFile?: IsNavFile,
 ): Promise<void> {
   const { config, configPath, docsDir, markdownFiles } = located;
   const pages: SitePage[] = [];
@@ -224,7 +229,7 @@ async function readPages(
     const text = await files.readText(path);
     if (text !== null) pages.push({ path, text, doc: parseDocumentText(path, text) });
   }
-  const nav = await readSiteNav(files, docsDir, pages);
+  const nav = await readSiteNav(files, docsDir, pages, isNavFile);
   for (const problem of nav.problems) result.problems.push(problem);
   const byPath = new Map(pages.map((page) => [page.path, page]));
   const readable = pages.filter((page) => !nav.navFiles.has(page.path)).map((page) => page.path);

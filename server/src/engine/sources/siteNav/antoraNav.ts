@@ -10,23 +10,31 @@
  */
 import { parseYamlMap } from '../../chunking/yamlMap';
 import type { FileSource } from '../../workspace/fileSource';
-import { addEntry, foldersUp, inFolder, type NavReading, noReading, resolveRelative } from './navTypes';
+import { addEntry, foldersUp, inFolder, type IsNavFile, type NavReading, noReading, resolveRelative } from './navTypes';
 
 const XREF = /xref:([^[\s]+)\[([^\]]*)\]/g;
 
 /** The component descriptor (`antora.yml`) at or above the site's folder, if any. */
-export function findAntora(files: FileSource, docsDir: string): string | null {
+export function findAntora(isNavFile: IsNavFile, docsDir: string): string | null {
   for (const dir of foldersUp(docsDir)) {
     for (const name of ['antora.yml', 'antora.yaml']) {
       const path = inFolder(dir, name);
-      if (files.has(path)) return path;
+      if (isNavFile(path)) return path;
     }
   }
   return null;
 }
 
-/** The pages a component's navigation files list, in order. Never throws. */
-export async function readAntoraNav(files: FileSource, descriptor: string): Promise<NavReading> {
+/**
+ * The pages a component's navigation files list, in order; `isPage` says which paths are pages
+ * of the site. Never throws.
+ */
+export async function readAntoraNav(
+  files: FileSource,
+  descriptor: string,
+  isNavFile: IsNavFile,
+  isPage: (path: string) => boolean,
+): Promise<NavReading> {
   const reading = noReading();
   const root = descriptor.slice(0, Math.max(0, descriptor.lastIndexOf('/')));
   const yaml = parseYamlMap((await files.readText(descriptor)) ?? '', {
@@ -44,12 +52,12 @@ export async function readAntoraNav(files: FileSource, descriptor: string): Prom
     'ROOT',
     typeof yaml.data.start_page === 'string' ? yaml.data.start_page : 'index.adoc',
   );
-  if (start && files.has(start)) reading.start = start;
+  if (start && isPage(start)) reading.start = start;
   const seen = new Set<string>();
   for (const navFile of navList) {
     const path = resolveRelative(root, navFile);
     if (path === null) continue;
-    const text = files.has(path) ? await files.readText(path) : null;
+    const text = isNavFile(path) ? await files.readText(path) : null;
     if (text === null) {
       reading.problems.push({
         path: descriptor,
@@ -66,7 +74,7 @@ export async function readAntoraNav(files: FileSource, descriptor: string): Prom
       if (!/^\s*\*+\s/.test(line)) continue;
       for (const match of line.matchAll(XREF)) {
         const page = pagePath(root, component, module, match[1]);
-        if (page && files.has(page)) addEntry(reading.entries, seen, page, match[2]);
+        if (page && isPage(page)) addEntry(reading.entries, seen, page, match[2]);
       }
     }
   }

@@ -12,9 +12,17 @@
  * `require(...)`) is not read: an info problem names its line, and the pages it would have placed
  * keep their folder order.
  */
-import type { FileSource } from '../../workspace/fileSource';
 import { Computed, type JsValue, readExportedValue } from './jsLiteral';
-import { addEntry, foldersUp, inFolder, isInside, type NavReading, noReading, type SitePage } from './navTypes';
+import {
+  addEntry,
+  foldersUp,
+  inFolder,
+  type IsNavFile,
+  isInside,
+  type NavReading,
+  noReading,
+  type SitePage,
+} from './navTypes';
 
 const SIDEBAR_FILES = [
   'sidebars.json',
@@ -27,11 +35,11 @@ const SIDEBAR_FILES = [
 ];
 
 /** The sidebars file of the site whose docs folder holds `docsDir` (or is it), and that docs folder. */
-export function findSidebars(files: FileSource, docsDir: string): { path: string; docsRoot: string } | null {
+export function findSidebars(isNavFile: IsNavFile, docsDir: string): { path: string; docsRoot: string } | null {
   for (const dir of foldersUp(docsDir)) {
     for (const name of SIDEBAR_FILES) {
       const path = inFolder(dir, name);
-      if (!files.has(path)) continue;
+      if (!isNavFile(path)) continue;
       const docsRoot = inFolder(dir, 'docs');
       if (isInside(docsDir, docsRoot) || isInside(docsRoot, docsDir)) return { path, docsRoot };
     }

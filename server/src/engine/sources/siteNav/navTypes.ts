@@ -32,6 +32,14 @@ export interface NavReading {
   start?: string;
 }
 
+/**
+ * Whether a path is one of the workspace's site navigation files (the `siteNav` source role). The
+ * readers look their configuration up through it instead of asking the file source about every
+ * name in every folder above a site: each such question would be remembered as a dependency of
+ * the site, thousands of them in a large workspace.
+ */
+export type IsNavFile = (path: string) => boolean;
+
 /** An empty reading. */
 export function noReading(): NavReading {
   return { entries: [], navFiles: [], problems: [] };

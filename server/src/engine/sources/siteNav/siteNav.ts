@@ -19,7 +19,7 @@ import type { FileSource } from '../../workspace/fileSource';
 import { findAntora, readAntoraNav } from './antoraNav';
 import { findSidebars, readSidebarsNav } from './docusaurusSidebars';
 import { FolderOrder } from './folderOrder';
-import { addEntry, isInside, type NavEntry, type NavReading, type SitePage } from './navTypes';
+import { addEntry, type IsNavFile, isInside, type NavEntry, type NavReading, type SitePage } from './navTypes';
 import { readToctreeNav } from './sphinxToctree';
 import { findSummary, readSummaryNav } from './summaryNav';
 
@@ -39,10 +39,16 @@ export interface SiteNav {
 }
 
 /**
- * The order of a site's pages. `docsDir` is the site's folder; `pages` every page it reads.
+ * The order of a site's pages. `docsDir` is the site's folder; `pages` every page it reads;
+ * `isNavFile` says which files are navigation files (default: any file the source holds).
  * Never throws on content.
  */
-export async function readSiteNav(files: FileSource, docsDir: string, pages: readonly SitePage[]): Promise<SiteNav> {
+export async function readSiteNav(
+  files: FileSource,
+  docsDir: string,
+  pages: readonly SitePage[],
+  isNavFile: IsNavFile = (path) => files.has(path),
+): Promise<SiteNav> {
   const problems: Problem[] = [];
   const navFiles = new Set<string>();
   const exists = new Set(pages.map((p) => p.path));
@@ -57,7 +63,7 @@ export async function readSiteNav(files: FileSource, docsDir: string, pages: rea
   for (const path of folders.navFiles) navFiles.add(path);
 
   const explicit: NavEntry[][] = [];
-  const sidebars = findSidebars(files, docsDir);
+  const sidebars = findSidebars(isNavFile, docsDir);
   if (sidebars) {
     const text = (await files.readText(sidebars.path)) ?? '';
     explicit.push(
@@ -70,7 +76,7 @@ export async function readSiteNav(files: FileSource, docsDir: string, pages: rea
   }
   // A SUMMARY.md among the site's own pages counts too (a book kept below the docs folder).
   const summary =
-    (await findSummary(files, docsDir)) ??
+    (await findSummary(files, isNavFile, docsDir)) ??
     [...pages]
       .filter((p) => p.path.endsWith('/SUMMARY.md') || p.path === 'SUMMARY.md')
       .sort((a, b) => a.path.split('/').length - b.path.split('/').length)[0]?.path ??
@@ -79,10 +85,10 @@ export async function readSiteNav(files: FileSource, docsDir: string, pages: rea
     const text = (await files.readText(summary)) ?? '';
     explicit.push(take(readSummaryNav(summary, text, (path) => exists.has(path))));
   }
-  const antora = findAntora(files, docsDir);
+  const antora = findAntora(isNavFile, docsDir);
   let start: string | undefined;
   if (antora) {
-    const reading = await readAntoraNav(files, antora);
+    const reading = await readAntoraNav(files, antora, isNavFile, (path) => exists.has(path));
     if (reading.start && exists.has(reading.start)) start = reading.start;
     explicit.push(take(reading));
   }

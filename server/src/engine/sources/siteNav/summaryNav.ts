@@ -10,25 +10,34 @@
  */
 import { parseYamlMap } from '../../chunking/yamlMap';
 import type { FileSource } from '../../workspace/fileSource';
-import { addEntry, folderOf, foldersUp, inFolder, type NavReading, noReading, resolveRelative } from './navTypes';
+import {
+  addEntry,
+  folderOf,
+  foldersUp,
+  inFolder,
+  type IsNavFile,
+  type NavReading,
+  noReading,
+  resolveRelative,
+} from './navTypes';
 
 const LINK = /\[((?:[^\]\\]|\\.)*)\]\(\s*<?([^)>\s]*)>?(?:\s+"[^"]*")?\s*\)/g;
 
 /** The summary file that orders the site's pages, or null. Only names asked about are looked up. */
-export async function findSummary(files: FileSource, docsDir: string): Promise<string | null> {
+export async function findSummary(files: FileSource, isNavFile: IsNavFile, docsDir: string): Promise<string | null> {
   for (const dir of foldersUp(docsDir)) {
     const direct = inFolder(dir, 'SUMMARY.md');
-    if (files.has(direct)) return direct;
+    if (isNavFile(direct)) return direct;
     const book = inFolder(dir, 'book.toml');
-    if (files.has(book)) {
+    if (isNavFile(book)) {
       const text = (await files.readText(book)) ?? '';
       const src = /^\s*src\s*=\s*["']([^"']+)["']/m.exec(text)?.[1] ?? 'src';
       const path = resolveRelative(dir, `${src}/SUMMARY.md`);
-      if (path && files.has(path)) return path;
+      if (path && isNavFile(path)) return path;
     }
     for (const name of ['.gitbook.yaml', '.gitbook.yml']) {
       const config = inFolder(dir, name);
-      if (!files.has(config)) continue;
+      if (!isNavFile(config)) continue;
       const yaml = parseYamlMap((await files.readText(config)) ?? '', {
         path: config,
         codePrefix: 'sites',
@@ -43,7 +52,7 @@ export async function findSummary(files: FileSource, docsDir: string): Promise<s
           ? ((structure as Record<string, unknown>).summary as string)
           : 'SUMMARY.md';
       const path = resolveRelative(dir, `${root}/${summary}`);
-      if (path && files.has(path)) return path;
+      if (path && isNavFile(path)) return path;
     }
   }
   return null;
