@@ -131,6 +131,9 @@ export interface Relation {
 export type DocFormat =
   | 'catalog'
   | 'markdown'
+  | 'mdx'
+  | 'rst'
+  | 'asciidoc'
   | 'agents-md'
   | 'copilot-instructions'
   | 'instructions-md'

@@ -31,8 +31,8 @@ export function docFileFormat(path: string): DocFileFormat | undefined {
   return FORMAT_BY_EXTENSION.get(path.slice(dot + 1).toLowerCase());
 }
 
-/** Formats the producers split into sections today. */
-const SPLIT_FORMATS: ReadonlySet<DocFileFormat> = new Set<DocFileFormat>(['markdown']);
+/** Formats the producers split into sections today: each has a reader in documentFormats.ts. */
+const SPLIT_FORMATS: ReadonlySet<DocFileFormat> = new Set<DocFileFormat>(['markdown', 'mdx', 'rst', 'asciidoc']);
 
 /** True when a page of this format can be read into sections. */
 export function splitsFormat(format: DocFileFormat): boolean {

@@ -11,6 +11,7 @@
  * yet is left out here and counted by coverage (coverage.ts).
  */
 import { docFileFormat, splitsFormat } from '../chunking/docFormat';
+import { sha256Hex } from '../chunking/ids';
 import { overviewPreference } from '../sources/overview';
 import { dirName } from '../sources/paths';
 import type { FileTable } from './fileTable';
@@ -30,6 +31,10 @@ export interface FilesByRole {
   techdocsConfigs: string[];
   /** Documentation pages no overview, library page or epic glob claims, in a format read today: read as docs folders unless a site read them. */
   docsFiles: string[];
+  /** Whether a path is a site navigation file (the `siteNav` role): how sites find their configuration. */
+  isNavFile: (path: string) => boolean;
+  /** A digest of the site navigation files' paths ('' when there are none), part of every site's memo key. */
+  siteNavKey: string;
   /** The overview of each directory that has one (overview.md before README.md). */
   overviewByDir: Map<string, string>;
 }
@@ -41,12 +46,14 @@ export function sortFilesByRole(table: FileTable): FilesByRole {
   const fileProducts: string[] = [];
   const techdocsConfigs: string[] = [];
   const docsCandidates: string[] = [];
+  const siteNav: string[] = [];
   const overviewByDir = new Map<string, string>();
   for (const path of table.list()) {
     const roles = table.get(path)!.roles;
     if (roles.includes('catalog')) catalog.push(path);
     else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
     if (roles.includes('techdocs')) techdocsConfigs.push(path);
+    if (roles.includes('siteNav')) siteNav.push(path);
     if (mayProduceFromFile(path, roles)) fileProducts.push(path);
     const claimed = claimedByOtherRole(path, roles);
     if (roles.includes('docs') && (!claimed || inDocsFolder(path, table.get(path)!.root))) docsCandidates.push(path);
@@ -70,6 +77,8 @@ export function sortFilesByRole(table: FileTable): FilesByRole {
     fileProducts,
     techdocsConfigs,
     docsFiles,
+    isNavFile: setLookup(siteNav),
+    siteNavKey: siteNav.length > 0 ? sha256Hex(siteNav.join('\n')) : '',
     overviewByDir,
   };
 }
@@ -78,4 +87,9 @@ export function sortFilesByRole(table: FileTable): FilesByRole {
 export function inDocsFolder(path: string, root: string): boolean {
   const inRepo = root === '' ? path : path.slice(root.length + 1);
   return inRepo.split('/').slice(0, -1).includes('docs');
+}
+
+function setLookup(paths: readonly string[]): (path: string) => boolean {
+  const set = new Set(paths);
+  return (path) => set.has(path);
 }

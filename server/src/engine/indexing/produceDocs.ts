@@ -172,7 +172,7 @@ export class DocProducers {
               (dir) => table.listUnder(dir).length > 0,
               rootOf(entity.location.path),
             );
-      const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
+      const key = withNav(target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key, byRole);
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
       const result =
@@ -186,6 +186,7 @@ export class DocProducers {
             annotationLine: ANNOTATION_LINE,
             folder: folderOf(table, entity.location.path),
             resolveUrl: () => target ?? { kind: 'elsewhere', repository: site.url ?? '' },
+            isNavFile: byRole.isNavFile,
             reportElsewhere: false,
           }),
         ));
@@ -212,7 +213,7 @@ export class DocProducers {
     );
     for (const site of mkdocs) {
       await turns.maybe();
-      const result = await this.readStandaloneSite(site, table, listing);
+      const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
       siteResults.push(result);
@@ -244,7 +245,7 @@ export class DocProducers {
     );
     for (const site of loose) {
       await turns.maybe();
-      const result = await this.readStandaloneSite(site, table, listing);
+      const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
     }
@@ -299,7 +300,12 @@ export class DocProducers {
   }
 
   /** A site no entity names, memoised on the files it read like an entity's. */
-  private async readStandaloneSite(site: StandaloneSite, table: FileTable, listing: string): Promise<TechDocsResult> {
+  private async readStandaloneSite(
+    site: StandaloneSite,
+    table: FileTable,
+    listing: string,
+    byRole: FilesByRole,
+  ): Promise<TechDocsResult> {
     const read = (files: FileSource) =>
       site.kind === 'mkdocs'
         ? readDocsSite({
@@ -307,6 +313,7 @@ export class DocProducers {
             configPath: site.configPath,
             entityKeys: site.owners,
             folder: folderOf(table, site.configPath),
+            isNavFile: byRole.isNavFile,
           })
         : readDocsSite({
             files,
@@ -314,10 +321,11 @@ export class DocProducers {
             markdownFiles: site.files,
             entityKeys: site.owners,
             folder: folderOf(table, site.files[0]),
+            isNavFile: byRole.isNavFile,
           });
+    const key = withNav(site.key, byRole);
     return (
-      this.techdocsMemo.lookup(site.key, table, listing)?.value ??
-      (await this.techdocsMemo.get(site.key, table, listing, read))
+      this.techdocsMemo.lookup(key, table, listing)?.value ?? (await this.techdocsMemo.get(key, table, listing, read))
     );
   }
 
@@ -475,6 +483,15 @@ interface EntitySite {
   line: number;
   key: string;
   url?: string;
+}
+
+/**
+ * A site's memo key with the workspace's site navigation files in it: adding or removing a
+ * sidebars file or a SUMMARY.md plans every site's order again (what a site read of them is in its
+ * memo's dependencies). Unchanged without navigation files, so such workspaces key as before.
+ */
+function withNav(key: string, byRole: FilesByRole): string {
+  return byRole.siteNavKey === '' ? key : `${key}\u0000nav:${byRole.siteNavKey}`;
 }
 
 /** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */

@@ -52,6 +52,15 @@ export interface SourceGlobs {
    */
   docs: readonly string[];
   /**
+   * Site navigation: the files that give a documentation site's pages their order and menu
+   * titles, read without running anything (sources/siteNav): Docusaurus sidebars and
+   * `_category_` files, mdBook and GitBook `SUMMARY.md` (with `book.toml`, `.gitbook.yaml`),
+   * Antora's `antora.yml` and navigation files (`modules/<module>/*.adoc`), awesome-pages `.pages`
+   * and awesome-nav `.nav.yml`. They order and name pages, never decide which are read. Default:
+   * those names at any depth.
+   */
+  siteNav: readonly string[];
+  /**
    * Markdown kept so parsers can follow it without a role of its own: TechDocs pages under a
    * `docs_dir` and epics marked only by front matter (`kind: epic`). Default `**\/*.md`.
    */
@@ -96,6 +105,18 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
+  siteNav: [
+    '**/sidebars.{js,cjs,mjs,ts,cts,mts,json}',
+    '**/_category_.{json,yml,yaml}',
+    '**/SUMMARY.md',
+    '**/book.toml',
+    '**/.gitbook.{yaml,yml}',
+    '**/antora.{yml,yaml}',
+    '**/modules/*/*.adoc',
+    '**/.pages',
+    '**/.pages.{yml,yaml}',
+    '**/.nav.{yml,yaml}',
+  ],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
@@ -116,6 +137,7 @@ export const SOURCE_ROLES: readonly SourceRole[] = [
   'cursorRules',
   'techdocs',
   'docs',
+  'siteNav',
   'markdown',
   'catalogTargets',
   'placeholderTargets',

@@ -91,13 +91,14 @@ describe('indexing/coverage: documentation read by content, and what is not read
       assert.equal(readme.sourceKind, 'repo_overview');
       assert.deepEqual(readme.entityRefs, ['component:default/kubelet-docs']);
       assert.equal(docs.find((d) => d.path === 'SECURITY.md')?.sourceKind, 'catalog_doc');
+      // reStructuredText is read as Markdown is, titled by its first title.
+      assert.equal(docs.find((d) => d.path === 'Documentation/legacy/index.rst')?.title, 'Legacy');
 
       const [coverage] = state.coverage!;
       assert.equal(coverage.folder, 'kubelet');
       assert.deepEqual(
         coverage.unread.map((u) => [u.path, u.reason]),
         [
-          ['Documentation/legacy/index.rst', 'unsupported-format'],
           ['scratch.md', 'ignored'],
           ['vendor/github.com/spf13/cobra/README.md', 'vendored'],
           ['Documentation/reference/flags.md', 'generated'],
@@ -105,14 +106,13 @@ describe('indexing/coverage: documentation read by content, and what is not read
         ],
       );
       assert.equal(coverage.files, 18);
-      assert.equal(coverage.read, 13);
-      assert.deepEqual(coverage.readAs, { catalog_doc: 12, repo_overview: 1 });
+      assert.equal(coverage.read, 14);
+      assert.deepEqual(coverage.readAs, { catalog_doc: 13, repo_overview: 1 });
       assert.equal(
         coverageSummary(coverage),
-        'read 13 of 18 documentation files (12 as docs, 1 as overviews); not read: 1 unsupported format, 1 ignored, 1 vendored, 1 generated, 1 template',
+        'read 14 of 18 documentation files (13 as docs, 1 as overviews); not read: 1 ignored, 1 vendored, 1 generated, 1 template',
       );
       assert.deepEqual(coverageListing(coverage, 5), [
-        'unsupported format: Documentation/legacy/index.rst',
         'ignored: scratch.md',
         'vendored: vendor/github.com/spf13/cobra/README.md',
         'generated: Documentation/reference/flags.md',
@@ -129,11 +129,11 @@ describe('indexing/coverage: documentation read by content, and what is not read
       await engine.update([path.join(dir, '.github/ISSUE_TEMPLATE/bug.md')]);
       assert.deepEqual(
         engine.current()!.coverage![0].unread.map((u) => u.reason),
-        ['unsupported-format', 'ignored', 'vendored', 'generated'],
+        ['ignored', 'vendored', 'generated'],
       );
       write(dir, 'Documentation/content/en/docs/concepts/cgroups.md', '---\ntitle: Cgroups\n---\n\nCgroups.\n');
       await engine.update([path.join(dir, 'Documentation/content/en/docs/concepts/cgroups.md')]);
-      assert.deepEqual([engine.current()!.coverage![0].read, engine.current()!.coverage![0].files], [14, 18]);
+      assert.deepEqual([engine.current()!.coverage![0].read, engine.current()!.coverage![0].files], [15, 18]);
     } finally {
       engine.dispose();
     }

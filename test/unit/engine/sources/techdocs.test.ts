@@ -3,7 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { documentId, sha256Hex } from '../../../../server/src/engine/chunking/ids';
-import { parseMkDocs, parseTechDocsRef, readTechDocs } from '../../../../server/src/engine/sources/techdocs';
+import {
+  parseMkDocs,
+  parseTechDocsRef,
+  readDocsSite,
+  readTechDocs,
+} from '../../../../server/src/engine/sources/techdocs';
 import { type FileSource, MemoryFileSource } from '../../../../server/src/engine/workspace/fileSource';
 
 /** Writes `files` under a fresh temp folder and reads every file back from disk. */
@@ -127,12 +132,13 @@ describe('sources/techdocs', () => {
       result.docs.map((d) => d.path.replace('services/billing/docs/', '')),
       [
         'index.md',
+        // `*` stays in its folder, as a glob does: the deeper page comes with the rest (`...`).
         'tutorials/a-first.md',
         'tutorials/b-second.md',
-        'tutorials/deep/c-third.md',
         'reference/cli.md',
         'how-to/rotate.md',
         'faq.md',
+        'tutorials/deep/c-third.md',
         'zz/other.md',
       ],
     );
@@ -147,6 +153,40 @@ describe('sources/techdocs', () => {
         ],
       ],
     );
+  });
+
+  it('places the pages a nav pattern names (tutorials/*, reference/) in path order, with no missing-page warning', async () => {
+    const files = workspaceOnDisk({
+      'mkdocs.yml': [
+        'site_name: Patterns',
+        'nav:',
+        '  - Home: index.md',
+        '  - Tutorials: tutorials/*',
+        '  - reference/',
+        '  - faq.md',
+      ].join('\n'),
+      'docs/index.md': '# Home\n',
+      'docs/faq.md': '# FAQ\n',
+      'docs/tutorials/b.md': '# B\n',
+      'docs/tutorials/a.md': '# A\n',
+      'docs/tutorials/deep/c.md': '# C\n',
+      'docs/reference/api/x.md': '# X\n',
+      'docs/other.md': '# Other\n',
+    });
+    const result = await readDocsSite({ files, configPath: 'mkdocs.yml', entityKeys: [] });
+    assert.deepEqual(
+      result.docs.map((d) => d.path),
+      [
+        'docs/index.md',
+        'docs/tutorials/a.md',
+        'docs/tutorials/b.md',
+        'docs/reference/api/x.md',
+        'docs/faq.md',
+        'docs/other.md',
+        'docs/tutorials/deep/c.md',
+      ],
+    );
+    assert.deepEqual(result.problems, []);
   });
 
   it('honours docs_dir, takes README.md as the index and the first nav entry when neither exists', async () => {
