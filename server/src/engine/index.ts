@@ -112,8 +112,9 @@ export {
   workspacePath,
 } from './workspace/paths';
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
-export { compileSourceGlobs, inSkippedDir } from './workspace/globs';
-export type { SourceMatcher } from './workspace/globs';
+export { compileSourceGlobs, inSkippedDir, resolveSourceGlobs, sourceGlobInstructions } from './workspace/globs';
+export type { RefusedSourceGlob, SourceMatcher } from './workspace/globs';
+export { MAX_SOURCE_GLOB_INSTRUCTIONS } from './workspace/globBudget';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
 export type {

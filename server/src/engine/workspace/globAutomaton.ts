@@ -34,10 +34,31 @@ export interface Program {
   start: number;
 }
 
-/** Compiles the parsed globs (any of them) into one program. */
-export function compileProgram(globs: Node[][], options: GlobOptions): Program {
+/** Thrown inside compileProgram when the program would pass its size limit. */
+class TooLarge extends Error {}
+
+/**
+ * Compiles the parsed globs (any of them) into one program, or undefined when it would hold more
+ * than `maxInstructions` instructions: building stops at the limit, so a refused glob costs no
+ * more than an accepted one.
+ */
+export function compileProgram(
+  globs: Node[][],
+  options: GlobOptions,
+  maxInstructions = Number.POSITIVE_INFINITY,
+): Program | undefined {
+  try {
+    return buildProgram(globs, options, maxInstructions);
+  } catch (error) {
+    if (error instanceof TooLarge) return undefined;
+    throw error;
+  }
+}
+
+function buildProgram(globs: Node[][], options: GlobOptions, maxInstructions: number): Program {
   const p: Program = { op: [], a: [], b: [], classes: [], start: 0 };
   const emit = (op: Op, a = 0, b = 0): number => {
+    if (p.op.length >= maxInstructions) throw new TooLarge();
     p.op.push(op);
     p.a.push(a);
     p.b.push(b);

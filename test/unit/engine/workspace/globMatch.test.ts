@@ -6,13 +6,20 @@
 import * as assert from 'node:assert/strict';
 import picomatch from 'picomatch';
 import { checkSetting, MAX_SETTING_GLOB_LENGTH } from '../../../../shared/settings';
+import { compileProgram } from '../../../../server/src/engine/workspace/globAutomaton';
+import { GlobBudget } from '../../../../server/src/engine/workspace/globBudget';
 import {
   compileGlob,
   compileGlobs,
+  globLiteralFolder,
   globProblem,
+  globSize,
   isGlobPattern,
   MAX_GLOB_LENGTH,
+  MAX_GLOB_PROGRAM,
 } from '../../../../server/src/engine/workspace/globMatch';
+import { parse } from '../../../../server/src/engine/workspace/globParse';
+import { compileSourceGlobs, DEFAULT_SOURCE_GLOBS } from '../../../../server/src/engine/workspace/globs';
 
 /** A small deterministic generator (the same cases on every run). */
 function generator(seed: number) {
@@ -172,5 +179,95 @@ describe('engine/workspace/globMatch', () => {
     assert.equal(isGlobPattern('docs/\\*.yaml'), false);
     for (const glob of ['docs/*.yaml', 'a?.yaml', '{a,b}.yaml', '[ab].yaml', '@(a|b).yaml'])
       assert.equal(isGlobPattern(glob), true, glob);
+  });
+
+  it('reads a numeric range as its values written out, as a few digit sets: {1..1000} is 19 instructions, not 5,000', () => {
+    // picomatch 4 reads `{5..20}` as a set of characters (`[20-5]`), so the reference is the
+    // values themselves, as the matcher expanded them before.
+    const { next } = generator(41);
+    const differences: string[] = [];
+    for (let g = 0; g < 300; g++) {
+      const a = Math.floor(next() * 2400) - 1200;
+      const b = a + Math.floor(next() * 1000);
+      const values = new Set(Array.from({ length: b - a + 1 }, (_, k) => `x${a + k}y`));
+      const ours = compileGlob(`x{${a}..${b}}y`);
+      for (let k = 0; k < 60; k++) {
+        const n = Math.floor(next() * 3000) - 1500;
+        for (const p of [`x${n}y`, `x0${Math.abs(n)}y`, `x-0${Math.abs(n)}y`, `x${n}${Math.abs(n)}y`])
+          if (ours(p) !== values.has(p)) differences.push(`{${a}..${b}} ${p}: ${ours(p)}`);
+      }
+    }
+    assert.deepEqual(differences.slice(0, 10), []);
+    assert.deepEqual(globSize('{1..1000}'), { ok: true, instructions: 19 });
+    assert.deepEqual(['x1y', 'x0y', 'x10y', 'x999y', 'x1000y', 'x1001y', 'x01y'].map(compileGlob('x{1..1000}y')), [
+      true,
+      false,
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
+  });
+
+  it("bounds a glob's program before it is built: the build stops at the cap, and a glob past it matches nothing", () => {
+    const nodes = [parse('*/'.repeat(400))];
+    const whole = compileProgram(nodes, {});
+    assert.ok(whole && whole.op.length > 1000 && whole.op.length < MAX_GLOB_PROGRAM, String(whole?.op.length));
+    assert.equal(compileProgram(nodes, {}, whole.op.length - 1), undefined);
+    assert.equal(compileProgram(nodes, {}, whole.op.length)?.op.length, whole.op.length);
+    // No glob within the length cap reaches the program cap: the widest constructs, at 1,024 characters.
+    for (const widest of [
+      '*/'.repeat(512),
+      '?/'.repeat(512),
+      '{,}'.repeat(341),
+      '*(|)'.repeat(256),
+      '{1..1000}'.repeat(113),
+    ]) {
+      const size = globSize(widest);
+      assert.ok(size.ok && size.instructions < MAX_GLOB_PROGRAM, `${widest.slice(0, 12)}: ${JSON.stringify(size)}`);
+    }
+  });
+
+  it('names the literal folder of a glob, so a Location target tests only the files under it', () => {
+    assert.equal(globLiteralFolder('catalogs/{1..9}/x.yaml'), 'catalogs');
+    assert.equal(globLiteralFolder('a/b/*.yaml'), 'a/b');
+    assert.equal(globLiteralFolder('a\\*b/c/*.yaml'), 'a*b/c');
+    assert.equal(globLiteralFolder('**/x.yaml'), '');
+    assert.equal(globLiteralFolder('ab*/x.yaml'), '');
+    assert.equal(globLiteralFolder('!a/*.yaml'), '');
+  });
+
+  it('budgets the glob work of a pass: instructions and path tests, a refused glob charging nothing', () => {
+    const budget = new GlobBudget(100, 1000);
+    assert.equal(budget.charge(60, 10), undefined);
+    assert.match(
+      budget.charge(50, 10)!,
+      /^the Location globs of one pass may compile to 100 automaton instructions in all, and 60 are taken \(this one needs 50\)/,
+    );
+    assert.equal(budget.charge(40, 10), undefined);
+    assert.match(
+      budget.charge(0, 981)!,
+      /^the Location globs of one pass may test 1,000 paths in all, and 20 are tested \(this one would test 981\)/,
+    );
+    assert.equal(budget.charge(0, 980), undefined);
+  });
+
+  it("leaves out the source globs past their budget, never another role's defaults, and says which", () => {
+    const range = Array.from({ length: 99 }, () => '{1..1000}').join('/');
+    const many = Array.from({ length: 12 }, (_, i) => `${range}/x${i}.yaml`);
+    const matcher = compileSourceGlobs({ catalog: many, ignore: ['**/fixtures/**'] });
+    const kept = matcher.globs.catalog.length;
+    assert.ok(kept > 0 && kept < 12, String(kept));
+    assert.deepEqual(
+      matcher.refused.map((r) => [r.key, r.glob]),
+      many.slice(kept).map((g) => ['catalog', g]),
+    );
+    // A smaller glob after them still fits; no other role's defaults are crowded out.
+    assert.deepEqual(matcher.globs.ignore, ['**/fixtures/**']);
+    assert.deepEqual(matcher.globs.library, DEFAULT_SOURCE_GLOBS.library);
+    assert.match(matcher.refused[0].reason, /^the source globs may compile to 16,384 automaton instructions in all/);
+    assert.deepEqual(compileSourceGlobs({}).refused, []);
+    assert.deepEqual(compileSourceGlobs({}).globs, { ...DEFAULT_SOURCE_GLOBS });
   });
 });
