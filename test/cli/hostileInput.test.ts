@@ -145,4 +145,37 @@ describe('hostile input files (built CLI)', function () {
       ),
     );
   });
+
+  it("keeps a served folder's dir: ref inside it: a sibling folder's docs stay its own entity's", () => {
+    const parent = tempDir('sibling-folders');
+    const alpha = path.join(parent, 'alpha');
+    const beta = path.join(parent, 'beta');
+    const entity = (name: string, ref: string) =>
+      `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: ${name}\n  annotations:\n    backstage.io/techdocs-ref: ${ref}\nspec:\n  type: service\n  owner: team-x\n  lifecycle: production\n`;
+    write(alpha, 'catalog-info.yaml', entity('alpha-service', 'dir:../beta/site'));
+    write(beta, 'catalog-info.yaml', entity('beta-service', 'dir:./site'));
+    write(beta, 'site/mkdocs.yml', 'site_name: Beta\nnav:\n  - index.md\n');
+    write(beta, 'site/docs/index.md', '# Beta runbook\n\nRestart the beta queue consumer with care.\n');
+    const folders = ['--workspace', alpha, '--workspace', beta, '--no-cache', '--json'];
+    const index = wsctx(['index', ...folders]);
+    assert.equal(index.code, 0, index.stderr);
+    assert.deepEqual(
+      (JSON.parse(index.stdout) as Summary).problems.map((p) => [p.path, p.line, p.code, p.message]),
+      [
+        [
+          'alpha/catalog-info.yaml',
+          6,
+          'techdocs.outside-folder',
+          "Annotation 'backstage.io/techdocs-ref' of component:default/alpha-service leads out of its served folder ('../beta/site' is 'beta/site'); a folder's refs stay inside it, so it is not read.",
+        ],
+      ],
+    );
+    // Before, the page was answered as alpha-service's too.
+    const ask = wsctx(['ask', 'restart the beta queue consumer', ...folders]);
+    assert.equal(ask.code, 0, ask.stderr);
+    const page = (
+      JSON.parse(ask.stdout) as { passages: { sourceRef: { path: string }; entityRefs: string[] }[] }
+    ).passages.find((p) => p.sourceRef.path === 'beta/site/docs/index.md');
+    assert.deepEqual(page?.entityRefs, ['component:default/beta-service']);
+  });
 });

@@ -21,7 +21,7 @@ import { filesUnder, type FileSource } from '../workspace/fileSource';
 import { parseMarkdown } from '../chunking/markdownSections';
 import { buildDoc } from './docBuilder';
 import { FieldReader } from './fields';
-import { dirName, extName, joinPath } from './paths';
+import { dirName, extName, isInside, joinPath } from './paths';
 import type { UrlTarget } from './techdocsUrl';
 
 export interface TechDocsInput {
@@ -36,6 +36,12 @@ export interface TechDocsInput {
   annotationLine?: number;
   /** Workspace folder name. Default ''. */
   folder?: string;
+  /**
+   * The served folder's workspace-relative path ('' when one folder is served, its name when
+   * several are): a `dir:` ref leading out of it, into another served folder, is not followed.
+   * Default '' (the whole workspace).
+   */
+  folderRoot?: string;
   /** How a `url:` ref is resolved (techdocsUrl.ts). Default: every address is elsewhere. */
   resolveUrl?: (url: string) => UrlTarget;
   /**
@@ -278,6 +284,12 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     dir = target.dir;
   } else {
     dir = joinPath(dirName(input.catalogPath), ref.target);
+    // A served folder's refs stay its own: another folder's docs are that folder's entities'.
+    const root = input.folderRoot ?? '';
+    if (dir !== null && dir !== root && !isInside(dir, root)) {
+      const message = `Annotation '${TECHDOCS_ANNOTATION}' of ${entityKey} leads out of its served folder ('${ref.target}' is '${dir}'); a folder's refs stay inside it, so it is not read.`;
+      return report('warning', 'techdocs.outside-folder', message);
+    }
   }
   if (dir === null) {
     const message = `Annotation '${TECHDOCS_ANNOTATION}' points outside the workspace ('${ref.target}').`;
