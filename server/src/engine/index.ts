@@ -107,6 +107,7 @@ export {
   fromWorkspacePath,
   toWorkspacePath,
   folderOf,
+  isWithin,
   relativePosix,
   usesFolderPrefix,
   workspacePath,
@@ -152,5 +153,7 @@ export { MemoryReader, globMatches } from './store/memoryReader';
 export type { NamespaceChoice } from './store/memoryReader';
 
 // The expectations file (.wsctx/expectations.yaml): the questions and the pages that must come.
-export { EXPECTATIONS_FILE, parseExpectations } from './expectations/expectationsFile';
+export { EXPECTATIONS_FILE, MAX_EXPECTATIONS, parseExpectations } from './expectations/expectationsFile';
+export { MAX_EXPECTATIONS_BYTES, readExpectationsFile } from './expectations/readExpectations';
+export type { ExpectationsRead } from './expectations/readExpectations';
 export type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from './expectations/expectationsFile';
