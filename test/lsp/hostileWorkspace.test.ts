@@ -27,8 +27,11 @@ import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 /** A link to a trusted command, as an attacker writes it into any field it controls. */
 const CLICK = (label: string) =>
   `[${label}](command:workspaceContext.showEntityDocs?%5B%7B%22entityRef%22%3A%22x%22%7D%5D)`;
-/** A folder name that is itself a link (a valid name on Linux). */
-const DIR = `svc](command:workspaceContext.showEntityDocs?%5B%5D)`;
+/**
+ * A folder name that is itself a link to a trusted command (a valid name on Linux): shown in the
+ * hover's "Declared in" link, whose label marked reads again with its escapes undone.
+ */
+const DIR = `[svc](command:workspaceContext.showEntityDocs?%5B%5D)`;
 
 describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
   this.timeout(120_000);
@@ -173,7 +176,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       const targets = linkTargets(value);
       assert.deepEqual(
         targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')),
-        [`${uri.replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`],
+        [`${uri.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`],
       );
       assert.equal(targets.length, 4);
       for (const target of targets.slice(0, 3))
