@@ -70,6 +70,8 @@ export type { TextMeaning } from './meaning/textSimilarity';
 // Embedders (the host chooses one; the engine embeds with it).
 export { DEFAULT_EMBEDDING_SETTINGS, createEmbedder } from './embeddings/embedder';
 export type { Embedder, EmbeddingSettings } from './embeddings/embedder';
+// ONNX Runtime, loaded with its telemetry off (the doctor checks that it loads).
+export { loadOnnxRuntime } from './embeddings/onnxRuntime';
 
 // Vector index backends (status and the optional native one).
 export { loadHnswlib } from './vector/hnswIndex';
