@@ -46,15 +46,15 @@ export function rangeGlob(prefix: string, index: number): string {
 }
 
 /**
- * A catalog `Location` with 200 targets built from `{1..1000}` ranges (about 200 KB, no
+ * A catalog `Location` with 200 (or `count`) targets built from `{1..1000}` ranges (about 200 KB, no
  * `.wsctx.yaml` needed): before the globs were sized and budgeted, 40 of them took 24.6 s and
  * 200 took minutes. The first target is an honest range that names one catalog file.
  * Returns the targets in the order written, and the line of each (1-based).
  */
-export function writeRangeLocationTargets(ws: string): { targets: string[]; lines: number[] } {
+export function writeRangeLocationTargets(ws: string, count = 200): { targets: string[]; lines: number[] } {
   const targets = [
     './catalogs/{1..1000}/catalog-info.yaml',
-    ...Array.from({ length: 200 }, (_, i) => rangeGlob('./catalogs/', i)),
+    ...Array.from({ length: count }, (_, i) => rangeGlob('./catalogs/', i)),
   ];
   const head = [
     'apiVersion: backstage.io/v1alpha1',

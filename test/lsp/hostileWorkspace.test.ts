@@ -111,7 +111,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       assert.ok(
         lsp.logs.some((l) =>
           new RegExp(
-            `^\\[settings\\] ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: sources\\.catalog: these globs would take the source globs to [\\d,]+ automaton instructions, past the 16,384 one pass may run over every file; write fewer alternatives, or fewer globs; not applied$`,
+            `^\\[settings\\] ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: sources\\.catalog: these globs would take the source globs to [\\d,]+ automaton instructions, past the 2,048 one pass may run over every file; write fewer alternatives, or fewer globs; not applied$`,
           ).test(l),
         ),
         lsp.logs.join('\n'),

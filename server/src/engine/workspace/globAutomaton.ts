@@ -228,16 +228,28 @@ interface DfaState {
 /**
  * The program run as a DFA built as paths need it: a state is a set of NFA states, a transition
  * is computed once (a closure and a step over the NFA) and then looked up. The table is bounded:
- * past {@link MAX_DFA_STATES} states it is dropped and built again, so memory stays bounded and
- * the cost per character stays at most one closure over the program.
+ * once it holds {@link MAX_DFA_STATES} states (globs whose DFA is exponential, like
+ * `**\/*a????????????`, fill it on every path), it is dropped for good and paths are matched by
+ * running the NFA directly, a set of states stepped per character with nothing built or keyed:
+ * memory stays bounded, and the cost per character is at most one closure over the states alive.
  */
 export class LazyDfa {
   private states = new Map<string, DfaState>();
+  /** True once the table has filled: matching runs the NFA directly from then on. */
+  private direct = false;
   private start: DfaState;
   // Scratch for closures: a generation mark per NFA state and a stack.
   private readonly mark: Int32Array;
   private generation = 0;
   private readonly stack: number[] = [];
+  /** Live and next state lists of the direct simulation (allocated when it first runs). */
+  private live: Int32Array | undefined;
+  private next: Int32Array | undefined;
+  /**
+   * Steps taken so far: one per character looked up in the table, one per NFA state a closure
+   * visits. A caller reads it to charge what matching cost (globBudget.ts).
+   */
+  work = 0;
 
   constructor(
     private readonly program: Program,
@@ -247,7 +259,14 @@ export class LazyDfa {
     this.start = this.state(Int32Array.of(program.start));
   }
 
+  /** True once the table has filled and paths are matched state by state. */
+  get runsDirectly(): boolean {
+    return this.direct;
+  }
+
   matches(path: string): boolean {
+    if (this.direct) return this.simulate(path);
+    this.work += path.length + 1;
     let state = this.start;
     for (let i = 0; i < path.length; i++) {
       let c = path.charCodeAt(i);
@@ -255,7 +274,8 @@ export class LazyDfa {
       let next = c < 128 ? state.ascii[c] : state.other.get(c);
       if (next === undefined) {
         next = this.step(state, c);
-        // The table may have been dropped while stepping; `state` still holds its kernel.
+        // The table filled while stepping: this path and every later one run the NFA directly.
+        if (this.direct) return this.simulate(path);
       }
       if (next.dead) return false;
       state = next;
@@ -270,8 +290,9 @@ export class LazyDfa {
     const known = this.states.get(key);
     if (known) return known;
     if (this.states.size >= MAX_DFA_STATES) {
+      // Filled: a DFA this large would be rebuilt on every path; run the NFA directly instead.
+      this.direct = true;
       this.states = new Map();
-      this.start = this.state(Int32Array.of(this.program.start));
     }
     const created: DfaState = { kernel, ascii: new Array(128), other: new Map(), dead: kernel.length === 0 };
     this.states.set(key, created);
@@ -297,6 +318,70 @@ export class LazyDfa {
     return target;
   }
 
+  /**
+   * Runs the NFA over `path` directly (Thompson's simulation): the live states stepped one
+   * character at a time, each character costing one closure over them, with nothing allocated.
+   * Adds the states it visits to {@link work}.
+   */
+  private simulate(path: string): boolean {
+    const { op, a, b, classes } = this.program;
+    this.live ??= new Int32Array(op.length + 1);
+    this.next ??= new Int32Array(op.length + 1);
+    let live = this.live;
+    let next = this.next;
+    const stack = this.stack;
+    const mark = this.mark;
+    live[0] = this.program.start;
+    let liveLength = 1;
+    for (let i = 0; i <= path.length; i++) {
+      // c = -1 past the end: only the closure runs, to see whether Match is reached.
+      let c = i < path.length ? path.charCodeAt(i) : -1;
+      if (this.nocase && c >= 0) c = lower(c);
+      const gen = ++this.generation;
+      for (let k = liveLength - 1; k >= 0; k--) stack.push(live[k]);
+      let nextLength = 0;
+      let visited = 0;
+      while (stack.length > 0) {
+        const pc = stack.pop()!;
+        if (mark[pc] === gen) continue;
+        mark[pc] = gen;
+        visited++;
+        switch (op[pc]) {
+          case Op.Split:
+            stack.push(b[pc], a[pc]);
+            break;
+          case Op.Jump:
+            stack.push(a[pc]);
+            break;
+          case Op.NotDot:
+            if (c !== DOT) stack.push(pc + 1);
+            break;
+          case Op.Char:
+            if (a[pc] === c) next[nextLength++] = pc + 1;
+            break;
+          case Op.Any:
+            if (c >= 0 && c !== SLASH) next[nextLength++] = pc + 1;
+            break;
+          case Op.Class:
+            if (c >= 0 && c !== SLASH && this.inClass(classes[a[pc]], c)) next[nextLength++] = pc + 1;
+            break;
+          case Op.Match:
+            if (c < 0) {
+              stack.length = 0;
+              this.work += visited;
+              return true;
+            }
+            break;
+        }
+      }
+      this.work += visited + 1;
+      if (nextLength === 0) return false;
+      [live, next] = [next, live];
+      liveLength = nextLength;
+    }
+    return false;
+  }
+
   private inClass(set: { negated: boolean; ranges: number[] }, c: number): boolean {
     const within = (x: number) => {
       for (let k = 0; k < set.ranges.length; k += 2) if (x >= set.ranges[k] && x <= set.ranges[k + 1]) return true;
@@ -307,7 +392,7 @@ export class LazyDfa {
   }
 
   /** The NFA states reachable from `kernel` without consuming, given the next code unit (-1: end). */
-  private closure(kernel: Int32Array, c: number): number[] {
+  private closure(kernel: ArrayLike<number>, c: number): number[] {
     const { op, a, b } = this.program;
     const out: number[] = [];
     const gen = ++this.generation;
@@ -317,6 +402,7 @@ export class LazyDfa {
       const pc = stack.pop()!;
       if (this.mark[pc] === gen) continue;
       this.mark[pc] = gen;
+      this.work++;
       switch (op[pc]) {
         case Op.Split:
           stack.push(b[pc], a[pc]);

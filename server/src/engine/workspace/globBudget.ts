@@ -8,8 +8,8 @@
  * automaton over every file of every pass. So the total is bounded too:
  *
  * - Location targets: one {@link GlobBudget} per catalog load (one per pass) of
- *   {@link MAX_PASS_GLOB_INSTRUCTIONS} instructions compiled and {@link MAX_PASS_GLOB_TESTS}
- *   paths tested; a target past it is not followed, and says so at its line.
+ *   {@link MAX_PASS_GLOB_INSTRUCTIONS} instructions compiled and {@link MAX_PASS_GLOB_WORK}
+ *   matching steps; a target past it is not followed, and says so at its line.
  * - Source globs (`sources.*`, the settings' and the defaults together): at most
  *   {@link MAX_SOURCE_GLOB_INSTRUCTIONS} instructions (globs.ts drops the ones past it;
  *   config/workspaceConfig.ts refuses them first, naming the file and line).
@@ -26,40 +26,53 @@
 export const MAX_PASS_GLOB_INSTRUCTIONS = 65_536;
 
 /**
- * Paths the Location targets of one pass may test in total: 2,000,000 (a target tests the files
- * under its literal folder, `services/` for `./services/*\/catalog-info.yaml`; 20 globs over a
- * folder of 100,000 files). Each test is one step per character of the path.
+ * Matching steps the Location targets of one pass may take in total: 50,000,000 (about a second:
+ * a step is a character looked up in a glob's automaton, or an automaton state visited where a
+ * glob's automaton is too large to tabulate). A target tests only the files under its literal
+ * folder (`services/` for `./services/*\/catalog-info.yaml`): 80 targets over folders of 10,000
+ * files of 60 characters.
  */
-export const MAX_PASS_GLOB_TESTS = 2_000_000;
+export const MAX_PASS_GLOB_WORK = 50_000_000;
 
 /**
- * Instructions the source globs may compile to together: 16,384 (the defaults take 509). They
- * run as one automaton over every path of every pass, so a path costs at most its length times
- * this; measured in bench/RESULTS.md ("Globs at their caps").
+ * Instructions the source globs may compile to together: 2,048 (the defaults take 485, a glob
+ * such as `services/*\/docs/**\/*.md` about 40, a glob naming one file exactly nothing: it is
+ * compared as a string). They run as one automaton over every path of every pass: ordinary globs
+ * stay a small table (a step per character), while globs written to be its worst case
+ * (`**\/*a????????????` repeated) are run state by state, each path costing up to its length
+ * times the states alive (bench/RESULTS.md, "A hostile workspace at the caps", has the figures).
  */
-export const MAX_SOURCE_GLOB_INSTRUCTIONS = 16_384;
+export const MAX_SOURCE_GLOB_INSTRUCTIONS = 2048;
 
 /** The glob work left to one pass's Location targets. */
 export class GlobBudget {
   private instructions = 0;
-  private tests = 0;
+  private steps = 0;
 
   constructor(
     readonly maxInstructions = MAX_PASS_GLOB_INSTRUCTIONS,
-    readonly maxTests = MAX_PASS_GLOB_TESTS,
+    readonly maxWork = MAX_PASS_GLOB_WORK,
   ) {}
 
   /**
-   * Charges a glob of `instructions` that will test `paths` paths; undefined when it fits, else
-   * why not (and nothing is charged: a smaller glob after it may still fit).
+   * Charges a glob of `instructions` about to be compiled; undefined when it fits, else why not
+   * (nothing is charged then: a smaller glob after it may still fit).
    */
-  charge(instructions: number, paths: number): string | undefined {
+  compile(instructions: number): string | undefined {
+    if (this.steps > this.maxWork) return this.spent();
     if (this.instructions + instructions > this.maxInstructions)
       return `the Location globs of one pass may compile to ${this.maxInstructions.toLocaleString('en-US')} automaton instructions in all, and ${this.instructions.toLocaleString('en-US')} are taken (this one needs ${instructions.toLocaleString('en-US')}); name the files, or use fewer globs`;
-    if (this.tests + paths > this.maxTests)
-      return `the Location globs of one pass may test ${this.maxTests.toLocaleString('en-US')} paths in all, and ${this.tests.toLocaleString('en-US')} are tested (this one would test ${paths.toLocaleString('en-US')}); name the files, or start the glob with the folder that holds them`;
     this.instructions += instructions;
-    this.tests += paths;
     return undefined;
+  }
+
+  /** Charges `steps` of matching; undefined while the pass's steps last, else why the glob stops. */
+  work(steps: number): string | undefined {
+    this.steps += steps;
+    return this.steps > this.maxWork ? this.spent() : undefined;
+  }
+
+  private spent(): string {
+    return `the Location globs of one pass may take ${this.maxWork.toLocaleString('en-US')} matching steps in all, and they are spent; name the files, or start the glob with the folder that holds them`;
   }
 }

@@ -116,30 +116,64 @@ export function compileGlob(glob: string, options: GlobOptions = {}): GlobMatche
 }
 
 /**
+ * True when `glob` names one path exactly (no wildcard, set, alternative, group, escape or
+ * negation, and `nocase` off): it is matched by comparing strings, costing its automaton nothing
+ * (and the source globs' budget nothing: a long list of files is no threat).
+ */
+export function isPlainPath(glob: string, options: GlobOptions = {}): boolean {
+  return (
+    options.nocase !== true &&
+    !glob.startsWith('!') &&
+    !glob.startsWith('./') &&
+    !glob.includes('\\') &&
+    !isGlobPattern(glob)
+  );
+}
+
+/**
  * Compiles globs into one matcher that is true when any of them matches: the globs without a
  * leading `!` run as one automaton, each negated one on its own. A glob {@link globProblem}
  * refuses is left out (it matches nothing).
  */
 export function compileGlobs(globs: readonly string[], options: GlobOptions = {}): GlobMatcher {
+  return compileGlobsMetered(globs, options).matches;
+}
+
+/** A matcher and the automaton steps it has taken so far (for a caller that budgets them). */
+export interface MeteredGlobMatcher {
+  matches: GlobMatcher;
+  /** Steps taken over every path matched so far (one per character or NFA state visited). */
+  work(): number;
+}
+
+/** {@link compileGlobs}, with the work its matching does counted. */
+export function compileGlobsMetered(globs: readonly string[], options: GlobOptions = {}): MeteredGlobMatcher {
   const positives: Node[][] = [];
-  const negatives: GlobMatcher[] = [];
+  const negatives: MeteredGlobMatcher[] = [];
   const literal = new Set<string>();
   for (const glob of globs) {
     if (glob.length > MAX_GLOB_LENGTH) continue;
+    if (isPlainPath(glob, options)) {
+      literal.add(glob);
+      continue;
+    }
     const { negated, body } = stripPrefix(glob);
     const nodes = parse(body);
     // Past the size cap a glob matches nothing; the cap is checked before the program is whole.
     if (!compileProgram([nodes], options, MAX_GLOB_PROGRAM)) continue;
-    if (negated) {
-      const inner = compileGlobs([body], options);
-      negatives.push((path) => !inner(path));
-    } else {
+    if (negated) negatives.push(compileGlobsMetered([body], options));
+    else {
       positives.push(nodes);
       literal.add(glob);
     }
   }
   const program = positives.length > 0 ? compileProgram(positives, options) : undefined;
   const dfa = program && new LazyDfa(program, options.nocase === true);
-  if (!dfa && negatives.length === 0) return () => false;
-  return (path) => literal.has(path) || dfa?.matches(path) || negatives.some((match) => match(path));
+  const work = () => (dfa?.work ?? 0) + negatives.reduce((sum, n) => sum + n.work(), 0);
+  if (!dfa && negatives.length === 0) return { matches: (path) => literal.has(path), work };
+  return {
+    matches: (path) =>
+      literal.has(path) || dfa?.matches(path) === true || negatives.some((negative) => !negative.matches(path)),
+    work,
+  };
 }

@@ -11,7 +11,7 @@
  * `overview` is case-insensitive.
  */
 import { MAX_SOURCE_GLOB_INSTRUCTIONS } from './globBudget';
-import { compileGlobs, globSize } from './globMatch';
+import { compileGlobs, globSize, isPlainPath } from './globMatch';
 
 export interface SourceGlobs {
   /** Backstage catalog files. Default `**\/catalog-info.{yaml,yml}`. */
@@ -172,10 +172,16 @@ function combine(patterns: readonly string[], nocase: boolean): Matcher {
   return compileGlobs(patterns, { dot: true, nocase });
 }
 
+/** What one source glob costs its automaton: nothing for a plain path (matched by string). */
+function sourceGlobSize(key: keyof SourceGlobs, glob: string): ReturnType<typeof globSize> {
+  const options = { dot: true, nocase: key !== 'ignore' && CASE_INSENSITIVE_ROLES.has(key) };
+  return isPlainPath(glob, options) ? { ok: true, instructions: 0 } : globSize(glob, options);
+}
+
 /**
  * The globs with those past {@link MAX_SOURCE_GLOB_INSTRUCTIONS} left out, each costing its
  * automaton's size (a glob past its own cap costs nothing: it matches nothing anyway). The
- * default globs are counted first (509 instructions: they always fit), so globs set for one role
+ * default globs are counted first (485 instructions: they always fit), so globs set for one role
  * cannot crowd out another role's defaults; then the others, every role's in role order, then
  * `ignore`'s.
  */
@@ -184,8 +190,7 @@ export function withinSourceBudget(globs: SourceGlobs): { globs: SourceGlobs; re
   const refused: RefusedSourceGlob[] = [];
   const keys = [...SOURCE_ROLES, 'ignore'] as (keyof SourceGlobs)[];
   const isDefault = (key: keyof SourceGlobs, glob: string) => DEFAULT_SOURCE_GLOBS[key].includes(glob);
-  const sizeOf = (key: keyof SourceGlobs, glob: string) =>
-    globSize(glob, { dot: true, nocase: key !== 'ignore' && CASE_INSENSITIVE_ROLES.has(key) });
+  const sizeOf = (key: keyof SourceGlobs, glob: string) => sourceGlobSize(key, glob);
   let spent = 0;
   for (const key of keys)
     for (const glob of globs[key]) {
@@ -216,9 +221,8 @@ export function withinSourceBudget(globs: SourceGlobs): { globs: SourceGlobs; re
 export function sourceGlobInstructions(globs: SourceGlobs): number {
   let total = 0;
   for (const key of [...SOURCE_ROLES, 'ignore'] as (keyof SourceGlobs)[]) {
-    const nocase = key !== 'ignore' && CASE_INSENSITIVE_ROLES.has(key);
     for (const glob of globs[key]) {
-      const size = globSize(glob, { dot: true, nocase });
+      const size = sourceGlobSize(key, glob);
       if (size.ok) total += size.instructions;
     }
   }

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import picomatch from 'picomatch';
 import { checkSetting, MAX_SETTING_GLOB_LENGTH } from '../../../../shared/settings';
-import { compileProgram } from '../../../../server/src/engine/workspace/globAutomaton';
+import { compileProgram, LazyDfa } from '../../../../server/src/engine/workspace/globAutomaton';
 import { GlobBudget } from '../../../../server/src/engine/workspace/globBudget';
 import {
   compileGlob,
@@ -238,23 +238,42 @@ describe('engine/workspace/globMatch', () => {
     assert.equal(globLiteralFolder('!a/*.yaml'), '');
   });
 
-  it('budgets the glob work of a pass: instructions and path tests, a refused glob charging nothing', () => {
+  it('budgets the glob work of a pass: instructions compiled and matching steps, a refused glob charging nothing', () => {
     const budget = new GlobBudget(100, 1000);
-    assert.equal(budget.charge(60, 10), undefined);
+    assert.equal(budget.compile(60), undefined);
     assert.match(
-      budget.charge(50, 10)!,
+      budget.compile(50)!,
       /^the Location globs of one pass may compile to 100 automaton instructions in all, and 60 are taken \(this one needs 50\)/,
     );
-    assert.equal(budget.charge(40, 10), undefined);
+    assert.equal(budget.compile(40), undefined);
+    assert.equal(budget.work(1000), undefined);
     assert.match(
-      budget.charge(0, 981)!,
-      /^the Location globs of one pass may test 1,000 paths in all, and 20 are tested \(this one would test 981\)/,
+      budget.work(1)!,
+      /^the Location globs of one pass may take 1,000 matching steps in all, and they are spent/,
     );
-    assert.equal(budget.charge(0, 980), undefined);
+    // Once spent, the next glob is refused before it is compiled.
+    assert.match(budget.compile(1)!, /matching steps in all, and they are spent/);
+  });
+
+  it('past its table of 4,096 states an automaton runs state by state, and answers as before', () => {
+    // `a` then 12 characters: the DFA of this is 2^12 states and more, filled on the first paths.
+    const glob = '**/*a????????????.md';
+    const { next, pick } = generator(7);
+    const paths = Array.from(
+      { length: 1500 },
+      () =>
+        `d/${Array.from({ length: 10 + Math.floor(next() * 60) }, () => pick(['a', 'b', 'a', 'b', '.'])).join('')}.md`,
+    );
+    const theirs = picomatch(glob, { dot: true });
+    const ours = new LazyDfa(compileProgram([parse(glob)], { dot: true })!, false);
+    const differences = paths.filter((p) => ours.matches(p) !== theirs(p));
+    assert.ok(ours.runsDirectly, 'the table filled');
+    assert.deepEqual(differences.slice(0, 5), []);
+    assert.ok(ours.work > paths.length, String(ours.work));
   });
 
   it("leaves out the source globs past their budget, never another role's defaults, and says which", () => {
-    const range = Array.from({ length: 99 }, () => '{1..1000}').join('/');
+    const range = Array.from({ length: 20 }, () => '{1..1000}').join('/');
     const many = Array.from({ length: 12 }, (_, i) => `${range}/x${i}.yaml`);
     const matcher = compileSourceGlobs({ catalog: many, ignore: ['**/fixtures/**'] });
     const kept = matcher.globs.catalog.length;
@@ -266,8 +285,14 @@ describe('engine/workspace/globMatch', () => {
     // A smaller glob after them still fits; no other role's defaults are crowded out.
     assert.deepEqual(matcher.globs.ignore, ['**/fixtures/**']);
     assert.deepEqual(matcher.globs.library, DEFAULT_SOURCE_GLOBS.library);
-    assert.match(matcher.refused[0].reason, /^the source globs may compile to 16,384 automaton instructions in all/);
+    assert.match(matcher.refused[0].reason, /^the source globs may compile to 2,048 automaton instructions in all/);
     assert.deepEqual(compileSourceGlobs({}).refused, []);
     assert.deepEqual(compileSourceGlobs({}).globs, { ...DEFAULT_SOURCE_GLOBS });
+    // Globs naming one file each are compared as strings: a list of 2,000 costs the automaton nothing.
+    const files = Array.from({ length: 2000 }, (_, i) => `guides/page-${i}.md`);
+    const listed = compileSourceGlobs({ library: files });
+    assert.deepEqual(listed.refused, []);
+    assert.deepEqual(listed.roles('guides/page-1999.md'), ['library', 'markdown']);
+    assert.deepEqual(listed.roles('guides/page-2000.md'), ['markdown']);
   });
 });

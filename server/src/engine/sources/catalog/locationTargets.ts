@@ -12,7 +12,7 @@
 import { posix } from 'node:path';
 import { filesUnder, type FileSource } from '../../workspace/fileSource';
 import type { GlobBudget } from '../../workspace/globBudget';
-import { compileGlob, globLiteralFolder, globSize, isGlobPattern } from '../../workspace/globMatch';
+import { compileGlobsMetered, globLiteralFolder, globSize, isGlobPattern } from '../../workspace/globMatch';
 
 export type TargetResolution =
   /** Workspace-relative paths of the matched files, sorted. */
@@ -77,13 +77,20 @@ export function resolveLocationTarget(
     // files under its literal folder, within what this pass may still spend (globBudget.ts).
     const size = globSize(joined, { dot: false });
     if (!size.ok) return refuse(size.problem);
-    const folder = globLiteralFolder(joined);
-    const candidates = filesUnder(source, folder);
-    const overBudget = budget?.charge(size.instructions, candidates.length + 1);
+    const overBudget = budget?.compile(size.instructions);
     if (overBudget) return refuse(overBudget);
-    const matches = compileGlob(joined, { dot: false });
-    paths = candidates.filter((p) => matches(p));
-    if (folder !== '' && source.has(folder) && matches(folder)) paths.push(folder);
+    const folder = globLiteralFolder(joined);
+    const candidates = [...filesUnder(source, folder)];
+    if (folder !== '' && source.has(folder)) candidates.push(folder);
+    const glob = compileGlobsMetered([joined], { dot: false });
+    paths = [];
+    let charged = 0;
+    for (const path of candidates) {
+      if (glob.matches(path)) paths.push(path);
+      const spent = budget?.work(glob.work() - charged);
+      charged = glob.work();
+      if (spent) return refuse(spent);
+    }
     paths.sort();
   } else {
     paths = source.has(joined) ? [joined] : [];
