@@ -242,8 +242,9 @@ export class LazyDfa {
   private readonly mark: Int32Array;
   private generation = 0;
   private readonly stack: number[] = [];
-  /** Live and next state lists of the direct simulation (allocated when it first runs). */
-  private live: Int32Array | undefined;
+  /** What a closure reached (scratch), and the live and next lists of the direct simulation. */
+  private readonly reached: Int32Array;
+  private live: Int32Array;
   private next: Int32Array | undefined;
   /**
    * Steps taken so far: one per character looked up in the table, one per NFA state a closure
@@ -256,6 +257,8 @@ export class LazyDfa {
     private readonly nocase: boolean,
   ) {
     this.mark = new Int32Array(program.op.length);
+    this.reached = new Int32Array(program.op.length + 1);
+    this.live = new Int32Array(program.op.length + 1);
     this.start = this.state(Int32Array.of(program.start));
   }
 
@@ -281,7 +284,7 @@ export class LazyDfa {
       state = next;
     }
     if (state.accepts === undefined)
-      state.accepts = this.closure(state.kernel, -1).some((pc) => this.program.op[pc] === Op.Match);
+      state.accepts = this.reachesMatch(this.closure(state.kernel, state.kernel.length, -1));
     return state.accepts;
   }
 
@@ -300,16 +303,9 @@ export class LazyDfa {
   }
 
   private step(from: DfaState, c: number): DfaState {
-    const { op, a, classes } = this.program;
     const next: number[] = [];
-    for (const pc of this.closure(from.kernel, c)) {
-      const kind = op[pc];
-      let ok = false;
-      if (kind === Op.Char) ok = a[pc] === c;
-      else if (kind === Op.Any) ok = c !== SLASH;
-      else if (kind === Op.Class) ok = c !== SLASH && this.inClass(classes[a[pc]], c);
-      if (ok) next.push(pc + 1);
-    }
+    const count = this.closure(from.kernel, from.kernel.length, c);
+    for (let k = 0; k < count; k++) if (this.consumes(this.reached[k], c)) next.push(this.reached[k] + 1);
     next.sort((x, y) => x - y);
     const unique = next.filter((pc, k) => k === 0 || next[k - 1] !== pc);
     const target = this.state(Int32Array.from(unique));
@@ -320,66 +316,26 @@ export class LazyDfa {
 
   /**
    * Runs the NFA over `path` directly (Thompson's simulation): the live states stepped one
-   * character at a time, each character costing one closure over them, with nothing allocated.
-   * Adds the states it visits to {@link work}.
+   * character at a time, each character costing one closure over them, with nothing allocated
+   * (the closure counts the states it visits in {@link work}).
    */
   private simulate(path: string): boolean {
-    const { op, a, b, classes } = this.program;
-    this.live ??= new Int32Array(op.length + 1);
-    this.next ??= new Int32Array(op.length + 1);
+    this.next ??= new Int32Array(this.program.op.length + 1);
     let live = this.live;
     let next = this.next;
-    const stack = this.stack;
-    const mark = this.mark;
     live[0] = this.program.start;
     let liveLength = 1;
-    for (let i = 0; i <= path.length; i++) {
-      // c = -1 past the end: only the closure runs, to see whether Match is reached.
-      let c = i < path.length ? path.charCodeAt(i) : -1;
-      if (this.nocase && c >= 0) c = lower(c);
-      const gen = ++this.generation;
-      for (let k = liveLength - 1; k >= 0; k--) stack.push(live[k]);
+    for (let i = 0; i < path.length; i++) {
+      let c = path.charCodeAt(i);
+      if (this.nocase) c = lower(c);
+      const count = this.closure(live, liveLength, c);
       let nextLength = 0;
-      let visited = 0;
-      while (stack.length > 0) {
-        const pc = stack.pop()!;
-        if (mark[pc] === gen) continue;
-        mark[pc] = gen;
-        visited++;
-        switch (op[pc]) {
-          case Op.Split:
-            stack.push(b[pc], a[pc]);
-            break;
-          case Op.Jump:
-            stack.push(a[pc]);
-            break;
-          case Op.NotDot:
-            if (c !== DOT) stack.push(pc + 1);
-            break;
-          case Op.Char:
-            if (a[pc] === c) next[nextLength++] = pc + 1;
-            break;
-          case Op.Any:
-            if (c >= 0 && c !== SLASH) next[nextLength++] = pc + 1;
-            break;
-          case Op.Class:
-            if (c >= 0 && c !== SLASH && this.inClass(classes[a[pc]], c)) next[nextLength++] = pc + 1;
-            break;
-          case Op.Match:
-            if (c < 0) {
-              stack.length = 0;
-              this.work += visited;
-              return true;
-            }
-            break;
-        }
-      }
-      this.work += visited + 1;
+      for (let k = 0; k < count; k++) if (this.consumes(this.reached[k], c)) next[nextLength++] = this.reached[k] + 1;
       if (nextLength === 0) return false;
       [live, next] = [next, live];
       liveLength = nextLength;
     }
-    return false;
+    return this.reachesMatch(this.closure(live, liveLength, -1));
   }
 
   private inClass(set: { negated: boolean; ranges: number[] }, c: number): boolean {
@@ -391,13 +347,18 @@ export class LazyDfa {
     return found !== set.negated;
   }
 
-  /** The NFA states reachable from `kernel` without consuming, given the next code unit (-1: end). */
-  private closure(kernel: ArrayLike<number>, c: number): number[] {
+  /**
+   * The NFA states reachable from the first `length` states of `kernel` without consuming, given
+   * the next code unit (-1: the end), written to the scratch list {@link reached}; returns how
+   * many. Nothing is allocated: the table-free path runs this for every character.
+   */
+  private closure(kernel: ArrayLike<number>, length: number, c: number): number {
     const { op, a, b } = this.program;
-    const out: number[] = [];
+    const out = this.reached;
+    let count = 0;
     const gen = ++this.generation;
     const stack = this.stack;
-    for (let k = kernel.length - 1; k >= 0; k--) stack.push(kernel[k]);
+    for (let k = length - 1; k >= 0; k--) stack.push(kernel[k]);
     while (stack.length > 0) {
       const pc = stack.pop()!;
       if (this.mark[pc] === gen) continue;
@@ -414,9 +375,30 @@ export class LazyDfa {
           if (c !== DOT) stack.push(pc + 1);
           break;
         default:
-          out.push(pc);
+          out[count++] = pc;
       }
     }
-    return out;
+    return count;
+  }
+
+  /** Whether the state at `pc` (a closure's) consumes the code unit `c`. */
+  private consumes(pc: number, c: number): boolean {
+    const { op, a, classes } = this.program;
+    switch (op[pc]) {
+      case Op.Char:
+        return a[pc] === c;
+      case Op.Any:
+        return c >= 0 && c !== SLASH;
+      case Op.Class:
+        return c >= 0 && c !== SLASH && this.inClass(classes[a[pc]], c);
+      default:
+        return false;
+    }
+  }
+
+  /** Whether a closure of `count` states (in {@link reached}) holds the match state. */
+  private reachesMatch(count: number): boolean {
+    for (let k = 0; k < count; k++) if (this.program.op[this.reached[k]] === Op.Match) return true;
+    return false;
   }
 }
