@@ -150,6 +150,10 @@ export { isStoreUnavailable, unreadableNotice } from './store/storeAvailability'
 export { StoreReader } from './store/storeReader';
 export type { QuestionScope } from './store/storeReader';
 export { workspaceRows } from './store/storeRows';
+export { namespaceConflict } from './store/namespaceIdentity';
+export type { NamespaceOrigin } from './store/namespaceIdentity';
+export { readRepositoryIdentity } from './workspace/repositoryIdentity';
+export type { RepositoryIdentity } from './workspace/repositoryIdentity';
 export { formatBytes, parseByteSize } from './store/memoryEstimate';
 export { MemoryReader, globMatches } from './store/memoryReader';
 export type { NamespaceChoice } from './store/memoryReader';
