@@ -53,6 +53,9 @@ describe('nothing phoned home: the local embedder writes only to the cache folde
     assert.match(doctor.stdout, /onnxruntime-node/);
     const outside = filesUnder(home).filter((file) => !file.startsWith('wsctx-cache/'));
     assert.deepEqual(outside, []);
-    assert.ok(filesUnder(home).some((file) => file.startsWith('wsctx-cache/')), 'the cache folder was used');
+    assert.ok(
+      filesUnder(home).some((file) => file.startsWith('wsctx-cache/')),
+      'the cache folder was used',
+    );
   });
 });
