@@ -121,6 +121,10 @@ export class Engine implements WorkspaceIndex {
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
+    // Past the source globs' budget (workspace/globBudget.ts): a file's were refused with their
+    // line already (config/workspaceConfig.ts); what is left came from the host's settings.
+    for (const refused of this.indexer.refusedGlobs)
+      this.log(`[settings] sources.${refused.key}: ${JSON.stringify(refused.glob)} is not matched: ${refused.reason}`);
     this.presence = new FolderPresence(this.folders, this.settings.folderPollMs, () => {
       this.log('[index] every served folder is back; indexing again');
       this.requestFull(0);

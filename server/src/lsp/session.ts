@@ -427,7 +427,7 @@ export class LanguageSession implements FeatureContext {
   private diagnosticInputOf(state: IndexState): DiagnosticInput {
     const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
     const services = this.servicesRef;
-    if (services) input.expectations = () => expectationDiagnostics(services, state, input.readText);
+    if (services) input.expectations = () => expectationDiagnostics(services, state);
     return input;
   }
 

@@ -24,6 +24,7 @@ import {
   vectorBackendStatus,
   type EngineSettings,
   fromWorkspacePath,
+  loadOnnxRuntime,
 } from '../../engine';
 import {
   CONFIG_FILE_NAME,
@@ -130,8 +131,7 @@ async function treeSitterCheck(): Promise<DoctorCheck> {
 /** The ONNX runtime, when the package is installed (the local model runs on it). */
 function onnxRuntime(): { version: string } | { error: string } {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ort = require('onnxruntime-node') as { env?: { versions?: { node?: string; common?: string } } };
+    const ort = loadOnnxRuntime() as { env?: { versions?: { node?: string; common?: string } } };
     return { version: ort.env?.versions?.node ?? ort.env?.versions?.common ?? 'loaded' };
   } catch (error) {
     return { error: firstLine(error) };

@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { abortError } from './abort';
 import type { ProgressFn } from './embedder';
+import { disableOnnxTelemetry } from './onnxRuntime';
 import type { EmbedWorkerData, WorkerReply, WorkerRequest } from './embedWorker';
 
 /** Crashes in a row (no worker became ready in between) before the pool gives up. */
@@ -270,6 +271,8 @@ export class EmbedWorkerPool {
         ? { ...this.options.workerData, threads: 1 }
         : this.options.workerData;
       // The worker reroutes its own console to 'log' messages (workerConsole.ts).
+      // Before the worker loads ONNX Runtime: only this thread's setting reaches its environment.
+      disableOnnxTelemetry();
       worker = new Worker(file, { execArgv, workerData });
       this.started++;
     } catch (err) {

@@ -23,7 +23,7 @@ import {
 import { RootMap } from '../workspace/rootMap';
 import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
 import { readRemotes, type RepositoryRemotes } from '../workspace/remotes';
-import { compileSourceGlobs, type SourceMatcher } from '../workspace/globs';
+import { compileSourceGlobs, type RefusedSourceGlob, type SourceMatcher } from '../workspace/globs';
 import { fromWorkspacePath, toWorkspacePath, usesFolderPrefix } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
@@ -80,6 +80,11 @@ export class Indexer {
 
   /** Every read of a workspace file goes through it (readGuard.ts). */
   readonly reader: WorkspaceReader;
+
+  /** Source globs past their budget, not matched (workspace/globBudget.ts). */
+  get refusedGlobs(): readonly RefusedSourceGlob[] {
+    return this.matcher.refused;
+  }
 
   constructor(
     private readonly folders: readonly WorkspaceFolder[],

@@ -157,6 +157,7 @@ export class DocProducers {
     const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path))];
 
     const rootOf = rootLookup(roots);
+    const folderRoots = new Map(roots.filter((r) => r.reasons.includes('folder')).map((r) => [r.folder, r.root]));
     const siteResults: TechDocsResult[] = [];
     const elsewhere: ElsewhereRef[] = [];
     for (const entity of catalog.entities) {
@@ -185,6 +186,7 @@ export class DocProducers {
             annotation: site.annotation,
             annotationLine: ANNOTATION_LINE,
             folder: folderOf(table, entity.location.path),
+            folderRoot: folderRoots.get(folderOf(table, entity.location.path)) ?? '',
             resolveUrl: () => target ?? { kind: 'elsewhere', repository: site.url ?? '' },
             isNavFile: byRole.isNavFile,
             reportElsewhere: false,

@@ -23,7 +23,7 @@ import { buildDoc } from './docBuilder';
 import { readSiteNav, type NavEntry, type SitePage } from './siteNav/siteNav';
 import { FieldReader } from './fields';
 import { navEntryPages } from './navEntries';
-import { dirName, extName, joinPath } from './paths';
+import { dirName, extName, isInside, joinPath } from './paths';
 import { type IsNavFile, navGlob } from './siteNav/navTypes';
 import type { UrlTarget } from './techdocsUrl';
 
@@ -39,6 +39,12 @@ export interface TechDocsInput {
   annotationLine?: number;
   /** Workspace folder name. Default ''. */
   folder?: string;
+  /**
+   * The served folder's workspace-relative path ('' when one folder is served, its name when
+   * several are): a `dir:` ref leading out of it, into another served folder, is not followed.
+   * Default '' (the whole workspace).
+   */
+  folderRoot?: string;
   /** How a `url:` ref is resolved (techdocsUrl.ts). Default: every address is elsewhere. */
   resolveUrl?: (url: string) => UrlTarget;
   /**
@@ -305,6 +311,12 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     dir = target.dir;
   } else {
     dir = joinPath(dirName(input.catalogPath), ref.target);
+    // A served folder's refs stay its own: another folder's docs are that folder's entities'.
+    const root = input.folderRoot ?? '';
+    if (dir !== null && dir !== root && !isInside(dir, root)) {
+      const message = `Annotation '${TECHDOCS_ANNOTATION}' of ${entityKey} leads out of its served folder ('${ref.target}' is '${dir}'); a folder's refs stay inside it, so it is not read.`;
+      return report('warning', 'techdocs.outside-folder', message);
+    }
   }
   if (dir === null) {
     const message = `Annotation '${TECHDOCS_ANNOTATION}' points outside the workspace ('${ref.target}').`;

@@ -10,7 +10,8 @@
  * `.context/**` reaches dot files and `**` walks through dot folders such as `.github`); only
  * `overview` is case-insensitive.
  */
-import { compileGlobs } from './globMatch';
+import { MAX_SOURCE_GLOB_INSTRUCTIONS } from './globBudget';
+import { compileGlobs, globSize, isPlainPath } from './globMatch';
 
 export interface SourceGlobs {
   /** Backstage catalog files. Default `**\/catalog-info.{yaml,yml}`. */
@@ -160,9 +161,19 @@ export function resolveSourceGlobs(overrides: Partial<SourceGlobs> = {}): Source
   return globs;
 }
 
+/** A source glob left out because the source globs together passed their budget. */
+export interface RefusedSourceGlob {
+  key: keyof SourceGlobs;
+  glob: string;
+  reason: string;
+}
+
 /** Compiled matchers for one `SourceGlobs`. */
 export interface SourceMatcher {
+  /** The globs matched: the given ones, less those in {@link refused}. */
   readonly globs: SourceGlobs;
+  /** Globs past {@link MAX_SOURCE_GLOB_INSTRUCTIONS} (in role order, then `ignore`), not matched. */
+  readonly refused: readonly RefusedSourceGlob[];
   /** Roles of a file given its repository-relative path, in `SOURCE_ROLES` order. */
   roles(repoRelPath: string): SourceRole[];
   /** True when a file matches at least one role. */
@@ -185,8 +196,65 @@ function combine(patterns: readonly string[], nocase: boolean): Matcher {
   return compileGlobs(patterns, { dot: true, nocase });
 }
 
+/** What one source glob costs its automaton: nothing for a plain path (matched by string). */
+function sourceGlobSize(key: keyof SourceGlobs, glob: string): ReturnType<typeof globSize> {
+  const options = { dot: true, nocase: key !== 'ignore' && CASE_INSENSITIVE_ROLES.has(key) };
+  return isPlainPath(glob, options) ? { ok: true, instructions: 0 } : globSize(glob, options);
+}
+
+/**
+ * The globs with those past {@link MAX_SOURCE_GLOB_INSTRUCTIONS} left out, each costing its
+ * automaton's size (a glob past its own cap costs nothing: it matches nothing anyway). The
+ * default globs are counted first (485 instructions: they always fit), so globs set for one role
+ * cannot crowd out another role's defaults; then the others, every role's in role order, then
+ * `ignore`'s.
+ */
+export function withinSourceBudget(globs: SourceGlobs): { globs: SourceGlobs; refused: RefusedSourceGlob[] } {
+  const kept = { ...globs };
+  const refused: RefusedSourceGlob[] = [];
+  const keys = [...SOURCE_ROLES, 'ignore'] as (keyof SourceGlobs)[];
+  const isDefault = (key: keyof SourceGlobs, glob: string) => DEFAULT_SOURCE_GLOBS[key].includes(glob);
+  const sizeOf = (key: keyof SourceGlobs, glob: string) => sourceGlobSize(key, glob);
+  let spent = 0;
+  for (const key of keys)
+    for (const glob of globs[key]) {
+      const size = sizeOf(key, glob);
+      if (size.ok && isDefault(key, glob)) spent += size.instructions;
+    }
+  for (const key of keys) {
+    kept[key] = globs[key].filter((glob) => {
+      if (isDefault(key, glob)) return true;
+      const size = sizeOf(key, glob);
+      if (!size.ok) return true;
+      if (spent + size.instructions > MAX_SOURCE_GLOB_INSTRUCTIONS) {
+        refused.push({
+          key,
+          glob,
+          reason: `the source globs may compile to ${MAX_SOURCE_GLOB_INSTRUCTIONS.toLocaleString('en-US')} automaton instructions in all, and ${spent.toLocaleString('en-US')} are taken (this one needs ${size.instructions.toLocaleString('en-US')})`,
+        });
+        return false;
+      }
+      spent += size.instructions;
+      return true;
+    });
+  }
+  return { globs: kept, refused };
+}
+
+/** What the source globs compile to together, in automaton instructions (globs past their own cap count nothing). */
+export function sourceGlobInstructions(globs: SourceGlobs): number {
+  let total = 0;
+  for (const key of [...SOURCE_ROLES, 'ignore'] as (keyof SourceGlobs)[]) {
+    for (const glob of globs[key]) {
+      const size = sourceGlobSize(key, glob);
+      if (size.ok) total += size.instructions;
+    }
+  }
+  return total;
+}
+
 export function compileSourceGlobs(overrides: Partial<SourceGlobs> = {}): SourceMatcher {
-  const globs = resolveSourceGlobs(overrides);
+  const { globs, refused } = withinSourceBudget(resolveSourceGlobs(overrides));
   const byRole = SOURCE_ROLES.map((role) => [role, compile(globs[role], CASE_INSENSITIVE_ROLES.has(role))] as const);
   const patternsOf = (nocase: boolean): string[] =>
     SOURCE_ROLES.filter((role) => CASE_INSENSITIVE_ROLES.has(role) === nocase).flatMap((role) => globs[role]);
@@ -196,6 +264,7 @@ export function compileSourceGlobs(overrides: Partial<SourceGlobs> = {}): Source
   const ignored = compile(globs.ignore, false);
   return {
     globs,
+    refused,
     roles: (repoRelPath) =>
       isCandidate(repoRelPath) ? byRole.filter(([, match]) => match(repoRelPath)).map(([role]) => role) : [],
     isCandidate,
