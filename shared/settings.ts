@@ -26,6 +26,7 @@ export interface SourceGlobSettings {
   instructionFiles: string[];
   claudeMd: string[];
   cursorRules: string[];
+  windsurfRules: string[];
   techdocs: string[];
   docs: string[];
   markdown: string[];
@@ -87,6 +88,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze(
   instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
+  windsurfRules: ['**/.windsurf/rules/**/*.md'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   docs: ['**/docs/**/*.md'],
   markdown: ['**/*.md'],
@@ -132,6 +134,7 @@ const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   instructionFiles: "Copilot's path-specific instruction files (library pages of type instructions).",
   claudeMd: 'CLAUDE.md files (library pages of type instructions).',
   cursorRules: 'Cursor rules (library pages of type instructions).',
+  windsurfRules: 'Windsurf rules (library pages of type instructions).',
   techdocs:
     'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
   docs: 'Documentation read without mkdocs.yml or a catalog: Markdown no site claims, as the docs of the folder named docs holding it.',
