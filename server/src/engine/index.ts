@@ -113,6 +113,7 @@ export {
 } from './workspace/paths';
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
 export { compileSourceGlobs, inSkippedDir } from './workspace/globs';
+export { compileGlobs } from './workspace/globMatch';
 export type { SourceMatcher } from './workspace/globs';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
