@@ -303,8 +303,12 @@ async function searchAndWiden(
   const relatedPages = new Set([...candidates.values()].filter((c) => isRelated(c)).map((c) => c.entry.doc.id));
   const textAgrees = (g: GoodForMatch) =>
     (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
-  // A page about another subject than the task names, or narrower than it, never comes in by what it is for.
-  const goodFor = selectGoodFor(pageScores, (g) => otherSubject(g.doc.id, subjects) !== undefined || !textAgrees(g));
+  // A page about another subject than the task names, narrower than it, or of a stack it names but
+  // off its topic, never comes in by what it is for.
+  const goodFor = selectGoodFor(
+    pageScores,
+    (g) => otherSubject(g.doc.id, subjects) !== undefined || subjects.offTopic.has(g.doc.id) || !textAgrees(g),
+  );
   // The task's own pages and the general page of each stack it names come like pages matched by
   // what they are for, even when a narrower page of the stack matches the task's other words better.
   const stackUse = subjects.forced.filter((doc) => !goodFor.some((g) => g.doc.id === doc.id));

@@ -41,6 +41,11 @@ export interface TaskSubjects {
   other: ReadonlyMap<string, string>;
   /** Pages narrower than the task, with the name the task does not say. */
   narrower: ReadonlyMap<string, string>;
+  /**
+   * Pages of a stack the task names about a topic it does not say (and no rival topic it does):
+   * they may come through the search, not by what they are for.
+   */
+  offTopic: ReadonlyMap<string, string>;
   /** Pages whose globs match files the task names, with those files. */
   globs: ReadonlyMap<string, readonly string[]>;
 }
@@ -169,7 +174,7 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
       for (const w of unsaidProper) for (const v of subjects.rivals(w)) if (named.has(v) && !p.names.has(v)) return w;
       // A file-scoped page none of whose names the task says, when it says those of another.
       if (scopedSaid && subjects.isScoped(p.doc) && unsaid.length === names.length) return unsaid[0];
-      return rivalName(p, said, named, subjects, complementary);
+      return rivalName(p, said, subjects, complementary);
     }
   }
 
@@ -186,7 +191,9 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
       // The library's own labels (folder, file name, tags) say the page is about the stack.
       if (!p.declared.has(stack) || other.has(p.doc.id) || narrower.has(p.doc.id)) continue;
       if ([...p.names].some((n) => n !== stack && named.has(n))) continue;
-      const extras = [...p.names].filter((n) => !said.has(n));
+      // What else the page is about, said or not: "Routes in Laravel 12" is about routes, however
+      // much the task asks about them; the general page is about the stack.
+      const extras = [...p.names].filter((n) => n !== stack);
       ranked.push({
         p,
         rank: [
@@ -203,6 +210,22 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
     const [, recurring, all] = best.rank;
     if (all === 0 || (chosen.length === 1 && (recurring === 0 || ranked.length === 1)))
       for (const r of chosen) general.add(r.p.doc.id);
+  }
+
+  // On a stack the task names, a page about another of its topics than the one the task says
+  // (the styling page beside the state page of Next.js, for a state question): another subject.
+  // A page of the stack about a topic the task does not say at all is off its topic: it may come
+  // through the search, never by what it is for.
+  const offTopic = new Map<string, string>();
+  for (const p of pages) {
+    const id = p.doc.id;
+    if (other.has(id) || narrower.has(id) || own.has(id) || general.has(id)) continue;
+    const about = [...p.names].filter((n) => named.has(n));
+    const topics = [...p.names].filter((n) => !named.has(n));
+    if (about.length === 0 || topics.length === 0 || topics.some((n) => said.has(n))) continue;
+    const rival = topicRival(p, about, said, pages, subjects, complementary);
+    if (rival !== undefined) other.set(id, rival);
+    else offTopic.set(id, topics[0]);
   }
 
   // Files the task names: the pages whose globs match them, when few do.
@@ -223,6 +246,7 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
     forced: docs.filter((d) => own.has(d.id) || general.has(d.id)),
     other,
     narrower,
+    offTopic,
     globs,
   };
 }
@@ -241,22 +265,13 @@ function hasBroader(p: PageSubject, about: readonly string[], w: string, pages: 
 function rivalName(
   p: PageSubject,
   said: ReadonlySet<string>,
-  named: ReadonlySet<string>,
   subjects: LibrarySubjects,
   complementary: (a: Doc, b: Doc) => boolean,
 ): string | undefined {
   const mine = new Set([...p.names, ...p.versions]);
-  // What a word stands for: a proper name for a proper name, a version for a version, and, on the
-  // pages of a stack the task names, one of the library's recurring topics for another (the
-  // styling page beside the state management page of Next.js, for a state question).
-  const kind = (page: PageSubject, k: string, onNamedStack: boolean) =>
-    page.versions.has(k) && !page.names.has(k)
-      ? 'version'
-      : subjects.isProper(k)
-        ? 'proper'
-        : onNamedStack && subjects.isAxis(k)
-          ? 'topic'
-          : undefined;
+  // What a word stands for: a proper name for a proper name, a version for a version.
+  const kind = (page: PageSubject, k: string) =>
+    page.versions.has(k) && !page.names.has(k) ? 'version' : subjects.isProper(k) ? 'proper' : undefined;
   for (const v of said) {
     if (mine.has(v)) continue;
     for (const q of subjects.holding(v)) {
@@ -270,15 +285,40 @@ function rivalName(
         common.some((k) => p.names.has(k)) ||
         (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
       if (!alike) continue;
-      const onNamedStack = common.some((k) => named.has(k));
-      const wanted = kind(q, v, onNamedStack);
+      const wanted = kind(q, v);
       if (wanted === undefined) continue;
-      const w = onlyMine.find((k) => kind(p, k, onNamedStack) === wanted);
+      const w = onlyMine.find((k) => kind(p, k) === wanted);
       if (w === undefined) continue;
       // Siblings in a folder about one thing go together, unless the word is one of the library's recurring subjects.
       if (complementary(p.doc, q.doc) && !subjects.isAxis(w)) continue;
       return w;
     }
+  }
+  return undefined;
+}
+
+/**
+ * The topic that makes `p`, a page of the stacks the task names (`about`), another one than the
+ * task's: another page of the same stacks holds a topic the task says (not a proper name) that
+ * `p` lacks, while none of `p`'s own topics is said. Siblings in a folder about one thing go
+ * together, unless the topic is one of the library's recurring subjects.
+ */
+function topicRival(
+  p: PageSubject,
+  about: readonly string[],
+  said: ReadonlySet<string>,
+  pages: readonly PageSubject[],
+  subjects: LibrarySubjects,
+  complementary: (a: Doc, b: Doc) => boolean,
+): string | undefined {
+  for (const q of pages) {
+    if (q === p || !about.every((n) => q.names.has(n))) continue;
+    const v = [...q.names].find((n) => said.has(n) && !p.names.has(n) && !subjects.isProper(n));
+    if (v === undefined) continue;
+    const w = [...p.names].find((n) => !q.names.has(n) && !about.includes(n));
+    if (w === undefined) continue;
+    if (complementary(p.doc, q.doc) && !subjects.isAxis(w)) continue;
+    return w;
   }
   return undefined;
 }
