@@ -266,12 +266,19 @@ function capitalUse(doc: Doc): Map<string, { upper: number; lower: number }> {
         // "python-dotenv", "mcp-server": a package or file name, written as its ecosystem writes it.
         if (word.includes('-')) continue;
         const upper = /^\p{Lu}/u.test(word);
+        // In a run of capitalised words ("the Repository Pattern", "on Arch Linux") a capital may
+        // be title case as much as a name's spelling: it counts half.
+        const index = m.index ?? 0;
+        const inRun =
+          /(\p{Lu}[\p{L}\p{N}.+#]*)\s+$/u.test(line.slice(0, index)) ||
+          /^\s+\p{Lu}/u.test(line.slice(index + m[0].length));
+        const weight = upper && inRun ? 0.5 : 1;
         for (const w of subjectWords(word)) {
           if (w.version) continue;
           let u = use.get(w.surface);
           if (!u) use.set(w.surface, (u = { upper: 0, lower: 0 }));
-          if (upper) u.upper++;
-          else u.lower++;
+          if (upper) u.upper += weight;
+          else u.lower += weight;
         }
       }
   }

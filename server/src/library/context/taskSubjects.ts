@@ -135,12 +135,15 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
     if (about.length === 0) continue;
     if (unsaidProper.length > 0) {
       // A proper name the task does not say, on a page of a stack it names: about something else
-      // on that stack when another page of the stack goes without it (Supabase on Next.js beside
-      // Next.js), or when most of the page is what the task does not say and that is one of the
-      // library's recurring subjects (the Kotlin MCP server page for a Ktor route).
+      // on that stack when another page of the stack goes without it and the page is as much about
+      // what the task does not say as about what it does (Supabase on Next.js beside Next.js; not
+      // Astro's content patterns for Astro content collections), or when most of the page is what
+      // the task does not say and that is one of the library's recurring subjects (the Kotlin MCP
+      // server page for a Ktor route).
+      const mostly = unsaid.length >= names.length - unsaid.length;
       const broader = unsaidProper.find((n) => hasBroader(p, about, n, pages));
       const recurring = unsaidProper.find((n) => subjects.isAxis(n));
-      if (broader !== undefined) narrower.set(p.doc.id, broader);
+      if (broader !== undefined && mostly) narrower.set(p.doc.id, broader);
       else if (recurring !== undefined && unsaid.length > names.length - unsaid.length)
         narrower.set(p.doc.id, recurring);
       continue;
