@@ -43,6 +43,7 @@ import {
 } from './constants';
 import type { ContextIndex } from './contextIndex';
 import { rowsAboutOtherNames, sectionTable, tableDescription } from './tableRows';
+import { notForWork } from './deliverable';
 import type { TaskSubjects } from './taskSubjects';
 import type { Candidate, KeptRows } from './types';
 
@@ -63,6 +64,8 @@ export interface FocusContext {
   best: BestScores;
   /** What the task's subjects bring and keep out (taskSubjects.ts). */
   subjects: Pick<TaskSubjects, 'other' | 'narrower'>;
+  /** What the work produces (the plan's deliverable): a page about writing for people is no page for code (deliverable.ts). */
+  deliverable?: string;
 }
 
 /** The subject that makes a page another one than the task's, or narrower than it (taskSubjects.ts). */
@@ -146,7 +149,7 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
 
 /** The heuristic's answer to question 2, with the name that makes it different. */
 export function heuristicDifferent(c: Candidate, ctx: FocusContext): Answer & { name?: string } {
-  const subject = otherSubject(c.entry.doc.id, ctx.subjects);
+  const subject = otherSubject(c.entry.doc.id, ctx.subjects) ?? notForWork(c.entry.doc, ctx.deliverable);
   if (subject !== undefined) return { yes: true, probability: 0.9, name: subject };
   const wanted = new Map<string, Set<string>>();
   for (const n of ctx.names) {

@@ -35,6 +35,7 @@ import {
   otherSubject,
   type FocusContext,
 } from './focus';
+import { notForWork } from './deliverable';
 import { taskSubjects, type TaskSubjects } from './taskSubjects';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
@@ -307,7 +308,11 @@ async function searchAndWiden(
   // off its topic, never comes in by what it is for.
   const goodFor = selectGoodFor(
     pageScores,
-    (g) => otherSubject(g.doc.id, subjects) !== undefined || subjects.offTopic.has(g.doc.id) || !textAgrees(g),
+    (g) =>
+      otherSubject(g.doc.id, subjects) !== undefined ||
+      subjects.offTopic.has(g.doc.id) ||
+      notForWork(g.doc, plan.deliverable) !== undefined ||
+      !textAgrees(g),
   );
   // The task's own pages and the general page of each stack it names come like pages matched by
   // what they are for, even when a narrower page of the stack matches the task's other words better.
@@ -356,6 +361,7 @@ async function searchAndWiden(
     names: plan.names,
     best,
     subjects,
+    ...(plan.deliverable !== undefined ? { deliverable: plan.deliverable } : {}),
   };
   // Widening starts from pages that belong: close enough, and not about another stack than the task's.
   const seeds = [...candidates.values()]
@@ -450,7 +456,9 @@ function assemble(
     whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
-  for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
+  // A pack's Always pages about writing for people do not come with work that produces code.
+  for (const pack of applied)
+    for (const doc of pack.always) if (notForWork(doc, plan.deliverable) === undefined) pushWhole(doc, 'recipe');
   for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
   const excerpts: ExcerptCandidate[] = decisions.map((d) => {
     const c = d.candidate;
