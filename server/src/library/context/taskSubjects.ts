@@ -3,22 +3,28 @@
  * contract, steps 5 and 7), from the pages' subjects (subjects.ts) and what the task says:
  *
  * - the task **names** a subject with a proper name ("Next.js 15", "Clerk", "SvelteKit", "C#":
- *   a capital or letters with digits) that pages of the library hold; it **says** every word it
- *   has, proper or not ("shared state");
- * - a page whose names the task all says, one of them named, is the task's **own** page (Clerk on
- *   Next.js for "Clerk middleware in our Next.js app", Next.js Best Practices for "shared state in
- *   our Next.js app"); for each stack it names, the page of that stack whose other names are
- *   fewest (none that recurs across the library) is the stack's **general** page: both come like
- *   pages matched by what they are for, whatever the search finds;
- * - a page about **another** subject stays out: when the task names something the library never
- *   mentions or names a subject of the library, a page none of whose names it says; and a page
- *   that reads like one holding a word the task says, with its own word in that place and nothing
- *   else the task says (React's state-management page beside Next.js's for a Next.js task; the
- *   styling page beside the state page of the same stack for a state task; Java 11 to 17 beside
- *   Java 17 to 21);
- * - a page **narrower** than the task stays out: a page of a stack it names whose other names the
- *   task does not say, one of them a subject that recurs across the library (Supabase on Next.js
- *   for a Next.js task, Rust MCP servers for a Rust CLI, testing pages for a state question).
+ *   a capital or letters with digits) that pages of the library hold; a named subject other pages
+ *   stand in the place of is a **stack**; the task **says** every word it has, proper or not
+ *   ("shared state"); a proper name no page is about and no section holds (or two capitalised
+ *   words the library never writes together, "React Native") is **unknown**;
+ * - a page all of whose names the task says, one of them named (or two named and nothing proper
+ *   unsaid), is the task's **own** page (Clerk on Next.js for "Clerk middleware in our Next.js
+ *   app"); for each stack it names, the page the library's labels put on that stack with the
+ *   fewest other names (proper names first, then recurring topics) is the stack's **general**
+ *   page: both come like pages matched by what they are for, whatever the search finds;
+ * - a page about **another** subject stays out: a page about a stack or recurring subject none of
+ *   whose proper names the task says, when it names anything; with an unknown name, any page none
+ *   of whose names it says; a page whose proper name stands where a name the task says stands
+ *   (React's pages for a Next.js task, Clerk on React beside Clerk on Next.js, Java 11 to 17
+ *   beside Java 17 to 21); a file-scoped page none of whose names the task says when it says
+ *   another's; and, on a named stack, a page about another of its topics than the one the task
+ *   says (the styling page beside the state page for a state question);
+ * - a page **narrower** than the task stays out: a page of a named stack with a proper name the
+ *   task does not say, when another page of the stack goes without it (Supabase on Next.js for a
+ *   Next.js task, Rust MCP servers for a Rust CLI), or when that name is a recurring subject and
+ *   most of the page is unsaid (the Kotlin MCP server page for a Ktor route);
+ * - a page of a named stack about a topic the task does not say at all is **off topic**: it may
+ *   come through the search, never by what it is for.
  *
  * A page the task's files match through its `globs` or `applyTo` (globEvidence.ts) is its own
  * page too, when few pages match them.
