@@ -5,7 +5,6 @@
  * the Windsurf rules agent-rules-kit installs (a folder per stack, the same file names in every one).
  */
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { contextIndex } from '../../../../server/src/library/context/contextIndex';
 import { searchSections } from '../../../../server/src/library/context/sectionSearch';
 import {
@@ -15,13 +14,9 @@ import {
   subjectWords,
   type LibrarySubjects,
 } from '../../../../server/src/library/context/subjects';
-import { indexDir, type Indexed } from './herald';
+import { devLibraries, pageLabel, type Indexed } from './herald';
 
-const FIXTURES = path.resolve(__dirname, '../../../fixtures');
-const short = (p: string) =>
-  p
-    .replace(/^.*?(\.github\/instructions\/|\.cursor\/rules\/|\.windsurf\/rules\/)/, '')
-    .replace(/(\.instructions)?\.(md|mdc)$/, '');
+const short = pageLabel;
 
 function names(lib: Indexed, subjects: LibrarySubjects, page: string): string[] {
   const doc = lib.view.docs.find((d) => short(d.path) === page);
@@ -31,14 +26,7 @@ function names(lib: Indexed, subjects: LibrarySubjects, page: string): string[] 
 
 describe("get_context: a page's subject from what it says", function () {
   this.timeout(120_000);
-  const libs: Record<string, Indexed> = {};
-  before(async () => {
-    for (const name of ['awesome-copilot', 'instructa-ai-prompts', 'windsurf-agent-rules-kit'])
-      libs[name] = await indexDir(path.join(FIXTURES, name, 'library'), name);
-  });
-  after(() => {
-    for (const lib of Object.values(libs)) lib.engine.dispose();
-  });
+  const libs = devLibraries();
 
   it('reads names as pages write them: Next.js, nextjs and next-15 are one; versions apart; C# and .NET whole', () => {
     const keys = (text: string) => subjectWords(text).map((w) => (w.version ? `v${w.key}` : w.key));

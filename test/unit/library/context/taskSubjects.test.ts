@@ -4,27 +4,15 @@
  * read alike (taskSubjects.ts). On three real libraries nobody here wrote, in three formats.
  */
 import assert from 'node:assert/strict';
-import * as path from 'node:path';
 import { contextIndex } from '../../../../server/src/library/context/contextIndex';
 import { taskSubjects } from '../../../../server/src/library/context/taskSubjects';
-import { indexDir, run, type Indexed } from './herald';
+import { devLibraries, pageLabel, run } from './herald';
 
-const FIXTURES = path.resolve(__dirname, '../../../fixtures');
-const short = (p: string) =>
-  p
-    .replace(/^.*?(\.github\/instructions\/|\.cursor\/rules\/|\.windsurf\/rules\/)/, '')
-    .replace(/(\.instructions)?\.(md|mdc)$/, '');
+const short = pageLabel;
 
 describe('get_context: the pages of the subjects a task names', function () {
   this.timeout(120_000);
-  const libs: Record<string, Indexed> = {};
-  before(async () => {
-    for (const name of ['awesome-copilot', 'instructa-ai-prompts', 'windsurf-agent-rules-kit'])
-      libs[name] = await indexDir(path.join(FIXTURES, name, 'library'), name);
-  });
-  after(() => {
-    for (const lib of Object.values(libs)) lib.engine.dispose();
-  });
+  const libs = devLibraries();
 
   const subjectsOf = (set: string, task: string) => {
     const lib = libs[set];
