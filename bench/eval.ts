@@ -331,7 +331,11 @@ function renderDocs(d: DocsEval): string[] {
   return out;
 }
 
-const shortPage = (p: string) => path.basename(p).replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
+/** A page as the tasks name it: its path below its format's root, without extensions (`nextjs/best-practices`). */
+const shortPage = (p: string) =>
+  p
+    .replace(/^.*?(\.github\/instructions\/|\.cursor\/rules\/|\.windsurf\/rules\/|\.context\/)/, '')
+    .replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
 /** "link from .context/reference/refund-policy.md" as "link from refund-policy". */
 const whyShort = (why: string | undefined) =>
   (why ?? '?').replace(/ from (.+)$/, (_, p: string) => ` from ${shortPage(p)}`);
