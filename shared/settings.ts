@@ -26,6 +26,7 @@ export interface SourceGlobSettings {
   instructionFiles: string[];
   claudeMd: string[];
   cursorRules: string[];
+  windsurfRules: string[];
   techdocs: string[];
   docs: string[];
   siteNav: string[];
@@ -88,6 +89,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze(
   instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
+  windsurfRules: ['**/.windsurf/rules/**/*.md'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
   siteNav: [
@@ -145,6 +147,7 @@ const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   instructionFiles: "Copilot's path-specific instruction files (library pages of type instructions).",
   claudeMd: 'CLAUDE.md files (library pages of type instructions).',
   cursorRules: 'Cursor rules (library pages of type instructions).',
+  windsurfRules: 'Windsurf rules (library pages of type instructions).',
   techdocs:
     'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
   docs: 'Documentation, by content: every Markdown, MDX, reStructuredText and AsciiDoc file no site, overview, library page or epic reads, wherever it sits (vendored, generated and template files are left out). Narrow it to read less.',

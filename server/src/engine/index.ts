@@ -127,6 +127,7 @@ export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } f
 export { compileSourceGlobs, inSkippedDir, resolveSourceGlobs, sourceGlobInstructions } from './workspace/globs';
 export type { RefusedSourceGlob, SourceMatcher } from './workspace/globs';
 export { MAX_SOURCE_GLOB_INSTRUCTIONS } from './workspace/globBudget';
+export { compileGlobs } from './workspace/globMatch';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
 export type {

@@ -139,6 +139,7 @@ export type DocFormat =
   | 'instructions-md'
   | 'claude-md'
   | 'cursor-mdc'
+  | 'windsurf-md'
   | 'context-page';
 
 /** Library page properties (docs/ARCHITECTURE.md, "What is read"); all optional in front matter. */

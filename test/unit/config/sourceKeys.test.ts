@@ -42,6 +42,8 @@ const FILES: Record<string, string> = {
   '.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\n# TypeScript\nStrict mode.\n',
   '.cursor/rules/react.mdc': '---\ndescription: React\n---\n# React\nHooks only.\n',
   'rules/go.mdc': '# Go\nGofmt.\n',
+  '.windsurf/rules/vue/best-practices.md': '# Vue Best Practices\nScript setup.\n',
+  'rules/svelte.md': '# Svelte\nRunes.\n',
   'site/mkdocs.yml': 'site_name: Site\ndocs_dir: pages\nnav:\n  - Home: index.md\n  - Gone: gone.md\n',
   'site/pages/index.md': '# Site home\nWelcome.\n',
   'docs/guide.md': '# Guide\nHow to.\n',
@@ -164,6 +166,10 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
   cursorRules: {
     yaml: "sources:\n  cursorRules: ['rules/*.mdc']\n",
     check: replaces('library .cursor/rules/react.mdc', 'library rules/go.mdc'),
+  },
+  windsurfRules: {
+    yaml: "sources:\n  windsurfRules: ['rules/*.md']\n",
+    check: replaces('library .windsurf/rules/vue/best-practices.md', 'library rules/svelte.md'),
   },
   techdocs: {
     // Without the key mkdocs.yml is no site (its nav is not read); its pages are still read as

@@ -38,6 +38,8 @@ export interface SourceGlobs {
   claudeMd: readonly string[];
   /** Cursor rules. Default `.cursor/rules/*.mdc`. */
   cursorRules: readonly string[];
+  /** Windsurf rules. Default `.windsurf/rules/**\/*.md` (in any folder, subfolders included). */
+  windsurfRules: readonly string[];
   /**
    * TechDocs site configuration. Every match is a documentation site (its `docs_dir`, in `nav`
    * order), whether or not an entity's `backstage.io/techdocs-ref` points at it. Default
@@ -104,6 +106,7 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
+  windsurfRules: ['**/.windsurf/rules/**/*.md'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
   docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
   siteNav: [
@@ -136,6 +139,7 @@ export const SOURCE_ROLES: readonly SourceRole[] = [
   'instructionFiles',
   'claudeMd',
   'cursorRules',
+  'windsurfRules',
   'techdocs',
   'docs',
   'siteNav',
