@@ -2,8 +2,9 @@
  * Code lenses on each entity declared in a catalog file, on its `metadata.name`: the relations
  * that matter for its kind (entityLenses.ts: a system's components, APIs and resources, a
  * group's ownership and members, a component's dependents and dependencies...) and how many
- * documents are attached to it. A relation lens walks those relations (`workspace_expand`, one hop,
- * those edge types, in the direction they lie on); the docs lens picks a document.
+ * documents are attached to it, each only when its count is above zero. A relation lens walks those
+ * relations (`workspace_expand`, one hop, those edge types, in the direction they lie on); the docs
+ * lens picks a document.
  */
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
 import { ClientCommands, type ExpandEntityArgs, type ShowEntityDocsArgs } from '../../../../shared/protocol';
@@ -42,10 +43,11 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
       };
       lenses.push({ range, command: { title: count.title, command: ClientCommands.expandEntity, arguments: [walk] } });
     }
-    lenses.push({
-      range,
-      command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] },
-    });
+    if (docs.docs.length > 0)
+      lenses.push({
+        range,
+        command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] },
+      });
   }
   return lenses;
 }
