@@ -31,6 +31,7 @@ import { until, VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { defaultVsixPath, repoRoot } from './paths';
 import {
   hoverAt,
+  hoverLinksInView,
   listMcpServers,
   mcpDiscoveredToolCount,
   readQuickPickItems,
@@ -185,10 +186,12 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      assert.deepEqual(lines.slice(0, 5), [
+      // The links come before the long parts, so they show whatever the hover's height.
+      assert.deepEqual(lines.slice(0, 6), [
         'Payments team',
-        'Group group:default/payments-team',
-        'type team',
+        'Group group:default/payments-team · type team',
+        'Declared in platform-infra/catalog/groups.yaml:33 · Open its doc',
+        'Expand 2 hops: dependencies · dependents · both',
         'Owns card payments, subscription billing and dunning. Slack #team-payments, on-call rotation payments-primary (weekly, hand-over Monday 10:00 CET).',
         'Neighbours (19 edges)',
       ]);
@@ -197,7 +200,8 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         lines.includes('hasMember ← user:default/jonas.weber, user:default/maria.chen, user:default/rafael.costa'),
         hover,
       );
-      assert.ok(lines.includes('Expand 2 hops: dependencies · dependents · both'), hover);
+      const links = ['platform-infra/catalog/groups.yaml:33', 'Open its doc', 'dependencies', 'dependents', 'both'];
+      assert.deepEqual(await hoverLinksInView(vs, links), Object.fromEntries(links.map((l) => [l, true])));
     });
 
     it("runs the hover's trusted expand link and shows the walk", async function () {

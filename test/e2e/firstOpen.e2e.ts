@@ -170,7 +170,7 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
       .split('\n')
       .map((l) => l.trim())
       .filter(Boolean);
-    assert.deepEqual(lines.slice(0, 2), ['Payments team', 'Group group:default/payments-team']);
+    assert.deepEqual(lines.slice(0, 2), ['Payments team', 'Group group:default/payments-team · type team']);
     assert.ok(lines.includes('childOf → group:default/engineering'), hover);
     assert.ok(lines.includes('Expand 2 hops: dependencies · dependents · both'), hover);
   });

@@ -173,7 +173,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
           position: { line: 3, character: 10 },
         });
         const value = (hover!.contents as { value: string }).value;
-        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)$/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
+        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
       } finally {
         await lsp.stop();
       }

@@ -7,10 +7,10 @@
  * lens picks a document.
  */
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
-import { ClientCommands, type ExpandEntityArgs, type ShowEntityDocsArgs } from '../../../../shared/protocol';
+import { ClientCommands, type ExpandEntityArgs } from '../../../../shared/protocol';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
-import { docsOf, plural } from './entityFacts';
+import { entityDocsArgs, plural } from './entityFacts';
 import { lensCounts } from './entityLenses';
 import { documentMentions } from './refsAtPosition';
 import { directionOf } from '../../engine';
@@ -27,13 +27,7 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
     const entity = state.graph.get(mention.key);
     if (!entity) continue;
     const range = lineRange(mention.line, mention.column, mention.endColumn);
-    const docs: ShowEntityDocsArgs = {
-      entityRef: entity.ref,
-      // Paths, not URIs: the client opens a path only inside a served folder.
-      docs: docsOf(state, entity.key).flatMap((doc) =>
-        ctx.documents.uriOf(doc.path) ? [{ title: doc.title, path: doc.path, sourceKind: doc.sourceKind }] : [],
-      ),
-    };
+    const docs = entityDocsArgs(state, entity, (path) => ctx.documents.uriOf(path));
     for (const count of lensCounts(state, entity.key, entity.kind)) {
       const walk: ExpandEntityArgs = {
         entityRef: entity.ref,
