@@ -1,11 +1,12 @@
 /**
- * The live search QuickPick's rows: one per ranked passage, labelled `Title › Heading`, with the
- * source place as description and the score and leading `why[]` terms (then the passage's first
- * words) as detail. Pure; searchPick.ts shows them.
+ * The live search QuickPick's rows: one per ranked passage, the passage's own words first (the
+ * label, the row's first line), its score as one short item beside them, and where it is (`Title ›
+ * Heading · path:lines`) as the second line. How the score was made is the results view's job (the
+ * title button), where every `why[]` term has room. Pure; searchPick.ts shows them.
  *
  * Imports no `vscode`.
  */
-import type { SearchPassage, SearchResult, WhyTerm } from '../../shared/protocol';
+import type { SearchPassage, SearchResult } from '../../shared/protocol';
 
 /** Wait after the last keystroke before asking the server. Default 200 ms. */
 export const SEARCH_DEBOUNCE_MS = 200;
