@@ -93,8 +93,12 @@ export interface IndexStatus {
   lastError: string | null;
   /** What works less well than it could, and why (`scope-unreadable`, `index-failed`, `mcp-disabled`...). */
   degraded: { flag: string; reason: string }[];
-  /** Background embedding while it runs: sections done of total and the estimated seconds left (null until known). */
-  embedding?: { done: number; total: number; secondsLeft: number | null } | null;
+  /**
+   * Background embedding while it runs: sections done of total and the estimated seconds left,
+   * measured from the rate since the model was loaded (null until known); `loadingModel` while the
+   * job's first chunk is still waiting for the model to load.
+   */
+  embedding?: { done: number; total: number; secondsLeft: number | null; loadingModel?: boolean } | null;
 }
 
 /** Client -> server: the current index status (the status bar asks once; changes are pushed). */

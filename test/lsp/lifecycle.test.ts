@@ -125,9 +125,20 @@ describe('LSP embedding progress (built server, JSON-RPC, the packaged model)', 
     const values = lsp.progress.filter((p) => p.token === begin.token).map((p) => p.value);
     assert.match(values[0].message ?? '', new RegExp(`^Embedding ${sections} sections \\(.+\\)$`));
     const reports = values.filter((v) => v.kind === 'report').map((v) => v.message);
+    // The first chunk waits for the model to load: said as such, not as "embedded 0 of N".
+    assert.equal(reports[0], 'Loading the embedding model');
     assert.equal(reports[reports.length - 1], `Embedded ${sections} of ${sections} sections`);
-    for (const report of reports)
-      assert.match(report ?? '', new RegExp(`^Embedded \\d+ of ${sections} sections(, about \\d+ min left)?$`));
+    for (const report of reports.slice(1))
+      assert.match(
+        report ?? '',
+        new RegExp(`^Embedded \\d+ of ${sections} sections(, (a few seconds|about \\d+ (s|min)) left)?$`),
+      );
+    // The status item's sequence: loading the model, then counting, then done.
+    const phases = lsp.statuses
+      .filter((st) => st.phase === 'ready')
+      .map((st) => (st.embedding ? (st.embedding.loadingModel ? 'loading' : 'embedding') : 'done'))
+      .filter((phase, i, all) => phase !== all[i - 1]);
+    assert.deepEqual(phases.slice(phases.indexOf('loading')), ['loading', 'embedding', 'done']);
     assert.deepEqual(values[values.length - 1], { kind: 'end', message: `${sections} sections have vectors` });
   });
 });

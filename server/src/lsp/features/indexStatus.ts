@@ -71,6 +71,7 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
           done: status.meaning.embedding.done,
           total: status.meaning.embedding.total,
           secondsLeft: status.meaning.embedding.secondsLeft,
+          loadingModel: status.meaning.embedding.loadingModel,
         }
       : null,
     degraded,
