@@ -18,13 +18,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FlagSource } from '../library/view/conflicts';
 import type { FeatureContext } from './features/context';
-import {
-  collectDiagnostics,
-  diagnosticInput,
-  diagnosticsReport,
-  toLspDiagnostics,
-  type DiagnosticInput,
-} from './features/diagnostics';
+import { collectDiagnostics, diagnosticInput, diagnosticsReport, type DiagnosticInput } from './features/diagnostics';
+import { DiagnosticsPublisher } from './features/diagnosticsPublisher';
 import { expectationDiagnostics } from './features/expectationDiagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';
 import { routeFileEvents } from './features/fileEvents';
@@ -87,7 +82,7 @@ export class LanguageSession implements FeatureContext {
   private busy = 0;
   private started = false;
   private afterState: Promise<void> = Promise.resolve();
-  private published = new Set<string>();
+  private readonly diagnostics: DiagnosticsPublisher;
   private readonly progress: IndexProgress;
   private readonly embeddingProgress: EmbeddingProgress;
 
@@ -100,6 +95,11 @@ export class LanguageSession implements FeatureContext {
     this.storagePath = options.storagePath;
     this.current = this.layered(options.settings, (m) => host.log(m));
     this.documents = new DocumentStore(options.open, () => this.folders);
+    this.diagnostics = new DiagnosticsPublisher(
+      (uri, diagnostics) => host.publishDiagnostics(uri, diagnostics),
+      this.documents,
+      (m) => host.log(m),
+    );
     this.progress = new IndexProgress(host.progress);
     this.embeddingProgress = new EmbeddingProgress(this.progress);
     this.mcp = new McpEndpoint({
@@ -310,12 +310,16 @@ export class LanguageSession implements FeatureContext {
       this.afterState = this.afterState.then(() => this.publishDiagnostics(state)).then(() => this.sendStatus());
     });
     let lastMeaningStatus = 0;
+    let lastPhase: string | undefined;
     const unsubscribeMeaning = engine.onDidChangeMeaning(() => {
       if (engine !== this.engineRef) return;
       const meaning = engine.status().meaning;
       this.embeddingProgress.update(meaning);
-      // The status item's "Embedding n of N": at most every 2 s, and always when embedding ends.
-      if (!meaning?.embedding || Date.now() - lastMeaningStatus > 2000) {
+      // The status item's "Embedding n of N": at most every 2 s, and always when the phase
+      // changes (loading the model, embedding, done).
+      const phase = !meaning?.embedding ? 'done' : meaning.embedding.loadingModel ? 'loading' : 'embedding';
+      if (phase !== lastPhase || Date.now() - lastMeaningStatus > 2000) {
+        lastPhase = phase;
         lastMeaningStatus = Date.now();
         this.sendStatus();
       }
@@ -431,13 +435,10 @@ export class LanguageSession implements FeatureContext {
     return input;
   }
 
+  /** The pass's diagnostics now; the expectations' when their questions are answered (diagnosticsPublisher.ts). */
   private async publishDiagnostics(state: IndexState): Promise<void> {
     try {
-      const input = this.diagnosticInputOf(state);
-      const byUri = await toLspDiagnostics(await collectDiagnostics(input), input, this.documents);
-      for (const [uri, diagnostics] of byUri) this.host.publishDiagnostics(uri, diagnostics);
-      for (const uri of this.published) if (!byUri.has(uri)) this.host.publishDiagnostics(uri, []);
-      this.published = new Set(byUri.keys());
+      await this.diagnostics.publishPass(this.diagnosticInputOf(state));
     } catch (error) {
       this.log(`[diagnostics] ${(error as Error).stack ?? error}`);
     }
