@@ -128,6 +128,8 @@ export interface SearchParams {
   limit?: number;
   /** Only these source kinds (catalog_entity, catalog_doc, repo_overview, epic_doc, library). */
   sourceKinds?: string[];
+  /** Each passage's whole text too (`SearchPassage.text`), for the results view. Default false. */
+  withText?: boolean;
 }
 
 export interface SearchPassage {
@@ -152,6 +154,8 @@ export interface SearchPassage {
   preview: string;
   /** Expired page, conflicts with other pages: one sentence each (the label starts with `[expired]` / `[conflict]`). */
   markers?: string[];
+  /** The passage's whole text (Markdown as written in the workspace), when the request asked `withText`. */
+  text?: string;
 }
 
 export interface SearchResult {

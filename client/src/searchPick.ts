@@ -34,7 +34,7 @@ export function showSearchPick(connection: ServerConnection, initialQuestion = '
   pick.placeholder = 'Ask about this workspace, e.g. "how do I roll back billing-worker?"';
   const openResults: QuickInputButton = {
     iconPath: new ThemeIcon('preview'),
-    tooltip: 'Open the answer as a results document (hover a passage for its why[])',
+    tooltip: "Open the answer in the results view (each passage's text and why[] table)",
   };
   pick.buttons = [openResults];
 
