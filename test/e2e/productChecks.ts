@@ -132,10 +132,16 @@ export async function hoverAt(
   token: string,
   expected: string[] = [],
   line?: number,
+  attemptMs?: number,
 ): Promise<string> {
   await vs.openFile(relativePath);
   if (line !== undefined) await vs.goToLine(line);
-  return vs.hoverText(token, (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)));
+  return vs.hoverText(
+    token,
+    (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)),
+    undefined,
+    attemptMs,
+  );
 }
 
 /**
