@@ -41,9 +41,9 @@ const STYLE = `
   pre code { background: none; padding: 0; }
   blockquote { margin: 0 0 1em; padding: 4px 12px; border-left: 3px solid var(--vscode-textBlockQuote-border); background: var(--vscode-textBlockQuote-background); }
   table { border-collapse: collapse; width: 100%; table-layout: auto; margin: 0.5em 0 1em; }
-  th, td { border: 1px solid var(--vscode-panel-border); padding: 3px 8px; vertical-align: top; text-align: left; overflow-wrap: anywhere; }
-  th { background: var(--vscode-keybindingTable-headerBackground, transparent); }
-  td:nth-child(2), td:nth-child(3), td:nth-child(4) { white-space: nowrap; text-align: right; }
+  th, td { border: 1px solid var(--vscode-panel-border); padding: 3px 8px; vertical-align: top; text-align: left; }
+  th { white-space: nowrap; background: var(--vscode-keybindingTable-headerBackground, transparent); }
+  td { overflow-wrap: break-word; }
 `;
 
 /** The click handler, as page source: the view's own links go to the extension, the rest nowhere. */
