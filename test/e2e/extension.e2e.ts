@@ -3,7 +3,7 @@
  * the example workspace, with the packaged VSIX and a test-only chat model installed. Checked
  * through the UI, one screenshot per step: install and activation, the status item reaching
  * ready, a hover with graph neighbours (and its trusted expand link), the grammar's scopes, the
- * live search, the results document's `why[]` hover, "MCP: List Servers" with every tool
+ * live search, the results view and "Why not this page?", "MCP: List Servers" with every tool
  * discovered over HTTP, the commands, and the `@context` participant with and without a model
  * call.
  *
@@ -567,7 +567,11 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await openChatWithoutPickingAModel(vs, 'E2E echo');
       const participants = await chatCompletions(vs, '@', (rows) => rows.includes('@context'));
       assert.ok(participants.includes('@context'), JSON.stringify(participants));
-      const withCommands = await chatCompletions(vs, '@cont', (rows) => rows.length >= 4);
+      const withCommands = await chatCompletions(
+        vs,
+        '@cont',
+        (rows) => rows.length >= 4 && rows.every((r) => r.startsWith('@context')),
+      );
       assert.deepEqual(withCommands, ['@context', '@context /expand', '@context /toc', '@context /why']);
       // Once @context is in the input, its description is the input's hint: the commands that need no model.
       await clearChatInput(vs);
@@ -582,7 +586,11 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       );
       await maximizeChat(vs);
       await vs.screenshot('chat-context-hint');
-      const slash = await chatCompletions(vs, '@context /', (rows) => rows.length >= 3);
+      const slash = await chatCompletions(
+        vs,
+        '@context /',
+        (rows) => rows.length >= 3 && rows.every((r) => r.startsWith('/')),
+      );
       assert.deepEqual(slash, ['/expand', '/toc', '/why']);
       await clearChatInput(vs);
     });
