@@ -79,6 +79,11 @@ export interface IndexStatus {
   phase: IndexPhase;
   /** True while a pass runs over an index already in service (answers still come from the last one). */
   updating: boolean;
+  /**
+   * True while the pass in service has its diagnostics computed and published (the index already
+   * answers; the status item says ready). Absent otherwise.
+   */
+  publishingDiagnostics?: boolean;
   indexedAt: string | null;
   /** Names of the workspace folders served. */
   folders: string[];

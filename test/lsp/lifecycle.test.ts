@@ -60,10 +60,15 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
         { kind: 'end', message: 'Indexed 99 files, 133 documents, 350 sections, 66 entities' },
       ],
     );
-    const phases = lsp.statuses.map((s) => `${s.phase}${s.updating ? '+updating' : ''}`);
+    const phases = lsp.statuses.map(
+      (s) => `${s.phase}${s.updating ? '+updating' : ''}${s.publishingDiagnostics ? '+diagnostics' : ''}`,
+    );
     assert.equal(phases[0], 'indexing');
     assert.equal(phases[phases.length - 1], 'ready');
-    assert.ok(phases.indexOf('ready') > phases.lastIndexOf('indexing'), phases.join(' '));
+    // Ready as soon as the pass is in service, while its diagnostics are computed; then ready once they are out.
+    const inService = phases.indexOf('ready+diagnostics');
+    assert.ok(inService > phases.lastIndexOf('indexing'), phases.join(' '));
+    assert.ok(phases.indexOf('ready') > inService, phases.join(' '));
     assert.ok(
       lsp.logs.some((l) => /^\[index\] full pass: 99 files read/.test(l)),
       lsp.logs.join('\n'),

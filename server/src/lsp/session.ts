@@ -80,6 +80,8 @@ export class LanguageSession implements FeatureContext {
   private mentionIndex: MentionIndex | undefined;
   private unsubscribe: (() => void) | undefined;
   private busy = 0;
+  /** Passes in service whose diagnostics are still being computed and published. */
+  private diagnosticsPending = 0;
   private started = false;
   private afterState: Promise<void> = Promise.resolve();
   private readonly diagnostics: DiagnosticsPublisher;
@@ -191,7 +193,11 @@ export class LanguageSession implements FeatureContext {
         flag: 'workspace-missing',
         reason: `Folder(s) ${missing.join(', ')} are gone; answers come from the last index until they are back.`,
       });
-    return indexStatus(this.engineRef, { updating: this.busy > 0, degraded });
+    return indexStatus(this.engineRef, {
+      updating: this.busy > 0,
+      publishingDiagnostics: this.diagnosticsPending > 0,
+      degraded,
+    });
   }
 
   /** A full pass now ("Re-index"); answers the status once it is in service. */
@@ -402,7 +408,12 @@ export class LanguageSession implements FeatureContext {
     await this.runPass(message, () => engine.waitForIndex());
   }
 
-  /** Runs a pass with progress; status goes out before and after, diagnostics before the last. */
+  /**
+   * Runs a pass with progress. Status goes out before; then, as soon as the pass is in service
+   * (hovers and answers already come from it), ready with `publishingDiagnostics`; then ready
+   * once its diagnostics are published. The status item says ready at the first: computing the
+   * diagnostics (every file's refs) takes seconds on a loaded machine, and it is not indexing.
+   */
   private async runPass(message: string, pass: () => Promise<unknown>): Promise<void> {
     this.busy++;
     this.sendStatus();
@@ -414,11 +425,14 @@ export class LanguageSession implements FeatureContext {
       this.log(`[index] ${message} failed: ${(error as Error).message}`);
     } finally {
       unsubscribe?.();
-      await this.afterState;
       this.busy--;
+      this.diagnosticsPending++;
       const state = this.state();
       const failed = this.engineRef?.status().lastError;
       handle.end(failed ? `Indexing failed: ${failed}` : state ? `Indexed ${describeState(state)}` : undefined);
+      this.sendStatus();
+      await this.afterState;
+      this.diagnosticsPending--;
       this.sendStatus();
     }
   }

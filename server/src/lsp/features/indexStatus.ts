@@ -8,6 +8,8 @@ import type { Engine } from '../../engine';
 export interface StatusExtras {
   /** True while a pass the server started is running. */
   updating: boolean;
+  /** True while a pass in service has its diagnostics computed and published. */
+  publishingDiagnostics?: boolean;
   /** Degraded flags known outside the engine (MCP endpoint off, restricted mode...). */
   degraded: { flag: string; reason: string }[];
 }
@@ -66,6 +68,7 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
         }
       : null,
     lastError: status.lastError,
+    ...(extras.publishingDiagnostics ? { publishingDiagnostics: true } : {}),
     embedding: status.meaning?.embedding
       ? {
           done: status.meaning.embedding.done,
