@@ -19,15 +19,33 @@ export async function askChat(
   accept: (response: string) => boolean,
   timeoutMs = 2 * UI_TIMEOUT_MS,
 ): Promise<string> {
-  const before = await lastResponse(vs);
-  await vs.runCommand('E2E: Open chat with the test model');
-  await vs.waitForQuickInput('E2E chat query');
+  return sendAndRead(vs, query, accept, timeoutMs, lastResponseLabel, async () => {
+    await vs.runCommand('E2E: Open chat with the test model');
+    await vs.waitForQuickInput('E2E chat query');
+  });
+}
+
+/**
+ * Sends `query` where `prepare` left the keyboard (a chat input, or an input box that passes it to
+ * chat) and waits for a new last response, read by `read`, that `accept` takes.
+ */
+async function sendAndRead(
+  vs: VsCodeSession,
+  query: string,
+  accept: (response: string) => boolean,
+  timeoutMs: number,
+  read: (vs: VsCodeSession) => Promise<string | undefined>,
+  prepare: () => Promise<void>,
+): Promise<string> {
+  const before = await read(vs);
+  await prepare();
+  // As a paste: no completion opens to take the Enter.
   await vs.page.keyboard.insertText(query);
   await vs.page.keyboard.press('Enter');
   return until(
     `a chat response to "${query}"`,
     async () => {
-      const text = await lastResponse(vs);
+      const text = await read(vs);
       return text !== undefined && text !== before && accept(text) ? text : undefined;
     },
     timeoutMs,
@@ -73,19 +91,8 @@ export async function typeInChat(
   /** `label`: the response's accessible label (the Markdown streamed); `text`: what it shows (an error too). */
   read: 'label' | 'text' = 'label',
 ): Promise<string> {
-  const lastResponse = read === 'label' ? lastResponseLabel : lastResponseText;
-  const before = await lastResponse(vs);
-  await clearChatInput(vs);
-  // As a paste: no completion opens to take the Enter.
-  await vs.page.keyboard.insertText(query);
-  await vs.page.keyboard.press('Enter');
-  return until(
-    `a chat response to "${query}"`,
-    async () => {
-      const text = await lastResponse(vs);
-      return text !== undefined && text !== before && accept(text) ? text : undefined;
-    },
-    timeoutMs,
+  return sendAndRead(vs, query, accept, timeoutMs, read === 'label' ? lastResponseLabel : lastResponseText, () =>
+    clearChatInput(vs),
   );
 }
 
@@ -154,8 +161,6 @@ async function lastResponseText(vs: VsCodeSession): Promise<string | undefined> 
   if ((await row.count()) === 0) return undefined;
   return row.innerText({ timeout: 1_000 });
 }
-
-const lastResponse = lastResponseLabel;
 
 async function lastResponseLabel(vs: VsCodeSession): Promise<string | undefined> {
   const row = vs.page.locator(LAST_RESPONSE).first();

@@ -8,20 +8,8 @@ import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Engine } from '../../../../server/src/engine/engine';
-import { callTool } from '../../../../server/src/tools/callTool';
-import { createServices } from '../../../../server/src/services/services';
-import { findTool } from '../../../../server/src/tools/registry';
-import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
+import { askEngine } from './askEngine';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-
-async function ask(engine: Engine, question: string): Promise<ContextOutput> {
-  return (await callTool(
-    createServices({ engine }),
-    findTool('workspace_context')!,
-    { workspace: 'ws', question, limit: 5 },
-    { sessionId: 't' },
-  )) as ContextOutput;
-}
 
 describe('a question before any section has a vector', function () {
   // Well under the endpoint's timeout: an answer that waited for the endpoint would not come in time.
@@ -58,10 +46,10 @@ describe('a question before any section has a vector', function () {
     try {
       await engine.waitForIndex();
       await wordsOnly.waitForIndex();
-      const answer = await ask(engine, 'when is a declined charge retried?');
+      const answer = await askEngine(engine, 'when is a declined charge retried?');
       assert.equal(engine.status().meaning?.sectionsWithVectors, 0);
       assert.ok(heard >= 1, 'the background job did ask the endpoint');
-      const expected = await ask(wordsOnly, 'when is a declined charge retried?');
+      const expected = await askEngine(wordsOnly, 'when is a declined charge retried?');
       assert.deepEqual(
         answer.passages.map((p) => [p.title, p.score]),
         expected.passages.map((p) => [p.title, p.score]),
