@@ -643,6 +643,22 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       );
     });
 
+    it('answers a plain question with the passages it found when the model cannot answer', async function () {
+      const vs = session();
+      const response = await askChat(vs, '@context how do I roll back billing-worker when the model fails?', (r) =>
+        r.includes('/why'),
+      );
+      await vs.screenshot('chat-answer-model-failed');
+      assert.match(
+        response,
+        /No chat model answered \(.*E2E model: this request fails.*\)\. The passages it would have answered from:/,
+      );
+      assert.match(
+        response,
+        /1\. Deploy and rollback › Rolling back \(payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md:35-45\)/,
+      );
+    });
+
     it('/expand walks the graph without a model', async function () {
       const vs = session();
       const before = await testModelPrompts(vs);
