@@ -653,10 +653,8 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         response,
         /No chat model answered \(.*E2E model: this request fails.*\)\. The passages it would have answered from:/,
       );
-      assert.match(
-        response,
-        /1\. Deploy and rollback › Rolling back \(payments-platform\/services\/billing-worker\/docs\/runbooks\/deploy\.md:35-45\)/,
-      );
+      // Each passage as a link to its lines (chat shows an anchor by its file and range).
+      assert.match(response, /1\. .*deploy\.md:35-45/);
     });
 
     it('/expand walks the graph without a model', async function () {
