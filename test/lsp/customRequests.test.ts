@@ -88,6 +88,19 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.equal(first.why.length, 6);
     assert.ok(Math.abs(first.why.reduce((s, w) => s + w.contribution, 0) - first.score) < 1e-9);
     assert.equal(first.preview.slice(0, 70), 'Roll back first, investigate second. A rollback takes about 3 minutes.');
+    // The whole text only when asked for (the results view asks).
+    assert.equal(first.text, undefined);
+  });
+
+  it("searches with each passage's whole text when asked, as the results view does", async () => {
+    const result = await lsp.connection.sendRequest(SearchRequest.type, {
+      question: 'how do I roll back billing-worker?',
+      limit: 1,
+      withText: true,
+    });
+    const text = result.passages[0].text ?? '';
+    assert.match(text, /^## Rolling back\n\nRoll back first, investigate second\./);
+    assert.ok(text.includes('```'), "the runbook's commands come as written, in their fence");
   });
 
   it('calls any tool of the shared table by name, defaulting the workspace', async () => {

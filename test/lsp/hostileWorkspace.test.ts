@@ -164,7 +164,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       await lsp.stop();
     });
 
-    it('a hover shows every field as text: its only links are the expand commands and the declaration', async () => {
+    it('a hover shows every field as text: its only links are the declaration, the docs command and the expand commands', async () => {
       const rel = `${DIR}/catalog-info.yaml`;
       const uri = await lsp.open(rel, (await import('node:fs')).readFileSync(`${ws}/${rel}`, 'utf8'));
       const hover = await lsp.connection.sendRequest(HoverRequest.type, {
@@ -174,16 +174,24 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       const value = (hover!.contents as { value: string }).value;
       assert.match(value, /^### Evil /);
       const targets = linkTargets(value);
-      assert.deepEqual(
-        targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')),
-        [`${uri.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`],
-      );
-      assert.equal(targets.length, 4);
-      for (const target of targets.slice(0, 3))
+      const [declaration, docs, ...expand] = targets;
+      assert.equal(declaration, `${uri.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`);
+      // The docs command carries workspace-relative paths (the client opens one only inside a folder).
+      assert.match(docs, /^command:workspaceContext\.showEntityDocs\?/);
+      assert.deepEqual(JSON.parse(decodeURIComponent(docs.split('?')[1])), [
+        {
+          entityRef: 'component:default/evil-service',
+          docs: [{ title: 'Evil service', path: `${DIR}/overview.md`, sourceKind: 'repo_overview' }],
+        },
+      ]);
+      assert.equal(expand.length, 3);
+      for (const target of expand) {
+        assert.match(target, /^command:workspaceContext\.expandEntity\?/);
         assert.equal(
           JSON.parse(decodeURIComponent(target.split('?')[1]))[0].entityRef,
           'component:default/evil-service',
         );
+      }
     });
 
     it('the results document and its hover show titles and headings as text', async () => {
@@ -245,7 +253,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
           position: { line: 3, character: 10 },
         });
         const value = (hover!.contents as { value: string }).value;
-        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)$/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
+        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
       } finally {
         await lsp.stop();
       }

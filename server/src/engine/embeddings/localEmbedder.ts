@@ -166,6 +166,11 @@ export class LocalEmbedder implements Embedder {
     return this.pool.dispose();
   }
 
+  /** True when a bulk worker has its model loaded (see Embedder.warm). */
+  get warm(): boolean {
+    return this.pool.readyBulkWorkers > 0;
+  }
+
   /** Workers currently running (started lazily, on the first call). */
   get runningWorkers(): number {
     return this.pool.runningWorkers;

@@ -8,6 +8,8 @@ import { DOCS_UNREAD, coverageSummary, fromWorkspacePath, type Engine } from '..
 export interface StatusExtras {
   /** True while a pass the server started is running. */
   updating: boolean;
+  /** True while a pass in service has its diagnostics computed and published. */
+  publishingDiagnostics?: boolean;
   /** Degraded flags known outside the engine (MCP endpoint off, restricted mode...). */
   degraded: { flag: string; reason: string }[];
 }
@@ -75,11 +77,13 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
         .filter((p) => p.code === DOCS_UNREAD && fromWorkspacePath(engine.folders, p.path)?.folder?.name === c.folder)
         .map((p) => p.message),
     })),
+    ...(extras.publishingDiagnostics ? { publishingDiagnostics: true } : {}),
     embedding: status.meaning?.embedding
       ? {
           done: status.meaning.embedding.done,
           total: status.meaning.embedding.total,
           secondsLeft: status.meaning.embedding.secondsLeft,
+          loadingModel: status.meaning.embedding.loadingModel,
         }
       : null,
     degraded,
