@@ -175,7 +175,10 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       assert.match(value, /^### Evil /);
       const targets = linkTargets(value);
       const [declaration, docs, ...expand] = targets;
-      assert.equal(declaration, `${uri.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`);
+      assert.equal(
+        declaration,
+        `${uri.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`,
+      );
       // The docs command carries workspace-relative paths (the client opens one only inside a folder).
       assert.match(docs, /^command:workspaceContext\.showEntityDocs\?/);
       assert.deepEqual(JSON.parse(decodeURIComponent(docs.split('?')[1])), [
