@@ -24,7 +24,7 @@ import { readSiteNav, type NavEntry, type SitePage } from './siteNav/siteNav';
 import { FieldReader } from './fields';
 import { navEntryPages } from './navEntries';
 import { dirName, extName, isInside, joinPath } from './paths';
-import { type IsNavFile, navGlob } from './siteNav/navTypes';
+import type { IsNavFile } from './siteNav/navTypes';
 import type { UrlTarget } from './techdocsUrl';
 
 export interface TechDocsInput {
@@ -425,12 +425,6 @@ function readingOrder(
   const existing = new Set(markdownFiles);
   const nav: { path: string; title?: string }[] = [];
   for (const page of config.nav) {
-    if (isNavPattern(page.file)) {
-      const pattern = joinPath(docsDir, page.file.replace(/\/$/, '/**'));
-      const matches = pattern === null ? () => false : navGlob(pattern);
-      for (const path of markdownFiles) if (matches(path)) nav.push({ path });
-      continue;
-    }
     const path = joinPath(docsDir, page.file);
     if (path === null || !existing.has(path)) {
       // A wildcard, a folder or a rest marker stands for the pages it matches (navEntries.ts).
@@ -477,8 +471,3 @@ function readingOrder(
 
 /** Names of a docs folder's index page, in the order they are preferred. */
 const OVERVIEW_NAMES = ['index.md', 'readme.md', 'index.mdx', 'index.rst', 'index.adoc', '_index.md'];
-
-/** A nav entry naming pages by pattern rather than one file: a glob, or a folder (`reference/`). */
-function isNavPattern(file: string): boolean {
-  return /[*?[]/.test(file) || file.endsWith('/');
-}

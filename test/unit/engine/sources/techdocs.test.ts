@@ -132,13 +132,12 @@ describe('sources/techdocs', () => {
       result.docs.map((d) => d.path.replace('services/billing/docs/', '')),
       [
         'index.md',
-        // `*` stays in its folder, as a glob does: the deeper page comes with the rest (`...`).
         'tutorials/a-first.md',
         'tutorials/b-second.md',
+        'tutorials/deep/c-third.md',
         'reference/cli.md',
         'how-to/rotate.md',
         'faq.md',
-        'tutorials/deep/c-third.md',
         'zz/other.md',
       ],
     );
@@ -178,12 +177,13 @@ describe('sources/techdocs', () => {
       result.docs.map((d) => d.path),
       [
         'docs/index.md',
+        // literate-nav reads `tutorials/*` as every entry of the folder, a subfolder's pages included.
         'docs/tutorials/a.md',
         'docs/tutorials/b.md',
+        'docs/tutorials/deep/c.md',
         'docs/reference/api/x.md',
         'docs/faq.md',
         'docs/other.md',
-        'docs/tutorials/deep/c.md',
       ],
     );
     assert.deepEqual(result.problems, []);

@@ -5,6 +5,7 @@
  */
 import type { MarkdownDocument } from '../../chunking/markdownSections';
 import type { Problem } from '../../model';
+import { compileGlob } from '../../workspace/globMatch';
 
 /** One page of a site, read and parsed. */
 export interface SitePage {
@@ -105,21 +106,12 @@ export function isInside(path: string, dir: string): boolean {
 }
 
 /**
- * A glob of one path (`*` within a segment, `**` across segments, `?` one character) as a
- * matcher; for navigation patterns written in site configs, matched against site-relative paths.
+ * A glob of one path (`*` within a segment, `**` across segments, `?` one character, sets and
+ * `{a,b}` as in every glob) as a matcher; for navigation patterns written in site configs,
+ * matched against site-relative paths.
  */
 export function navGlob(pattern: string): (path: string) => boolean {
-  let source = '';
-  for (let i = 0; i < pattern.length; i++) {
-    const ch = pattern[i];
-    if (ch === '*' && pattern[i + 1] === '*') {
-      source += '.*';
-      i++;
-      if (pattern[i + 1] === '/') i++;
-    } else if (ch === '*') source += '[^/]*';
-    else if (ch === '?') source += '[^/]';
-    else source += ch.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }
-  const re = new RegExp(`^${source}$`);
-  return (path) => re.test(path);
+  // The workspace's bounded automaton (workspace/globMatch.ts), not a regular expression built
+  // from the pattern: a site config is workspace input, and `*a*a*a...` must not backtrack.
+  return compileGlob(pattern, { dot: true });
 }
