@@ -39,6 +39,7 @@ export function wsctx(
       WSCTX_CACHE_DIR: TEST_CACHE_DIR,
       XDG_CONFIG_HOME: TEST_CONFIG_HOME,
       WSCTX_EMBEDDINGS: 'off',
+      WSCTX_VALIDATE_OUTPUT: '1',
       ...options.env,
     },
     encoding: 'utf8',
@@ -61,6 +62,7 @@ export function wsctxAsync(args: string[], options: { cwd?: string; env?: NodeJS
         WSCTX_CACHE_DIR: TEST_CACHE_DIR,
         XDG_CONFIG_HOME: TEST_CONFIG_HOME,
         WSCTX_EMBEDDINGS: 'off',
+        WSCTX_VALIDATE_OUTPUT: '1',
         ...options.env,
       },
     });
