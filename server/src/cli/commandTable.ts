@@ -329,7 +329,8 @@ function whyNot(positionals: string[], options: CliOptions, opening: IndexOpenin
     workspace: options.in ?? ALL_FOLDERS,
     question,
     expected: options.expect,
-    limit: options.limit,
+    // The limit `ask` answers with by default, so a page "returned" is one `ask` shows.
+    limit: options.limit ?? cliSettings(options).budgets.contextPassages,
     sourceKinds: options.sourceKinds,
   });
 }
