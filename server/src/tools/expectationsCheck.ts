@@ -6,7 +6,7 @@
  */
 import type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from '../engine';
 import type { Services } from '../services/services';
-import { explain, renderExplanation, type ExplainOutput } from './explainResult';
+import { explain, renderExplanation, type ExplainOutput, type RenderOptions } from './explainResult';
 
 export interface CheckRow {
   question: string;
@@ -111,7 +111,7 @@ function excludedButCame(e: ExplainOutput, task: boolean): ExplainOutput {
 }
 
 /** The report as a table grouped by question (nothing cut), then each failure with its explanation, then the file's problems. */
-export function renderCheckReport(report: CheckReport): string {
+export function renderCheckReport(report: CheckReport, options: RenderOptions = {}): string {
   const lines: string[] = [
     `${report.file}: ${report.rows.length} checks, ${report.passed} passed, ${report.failed} failed`,
   ];
@@ -145,7 +145,7 @@ export function renderCheckReport(report: CheckReport): string {
           ? `expects ${f.page} within ${f.within}`
           : `excludes ${f.page} from the first ${f.within}`;
       lines.push('', `${report.file}:${f.line}: ${f.task ? 'task ' : ''}"${f.question}" ${want}`);
-      if (f.explanation) lines.push(renderExplanation(f.explanation));
+      if (f.explanation) lines.push(renderExplanation(f.explanation, options));
     }
   }
   if (report.problems.length) {

@@ -403,8 +403,15 @@ const STANDING_TITLES: Record<string, string> = {
   'not-a-candidate': "not reached by get_context's search",
 };
 
+export interface RenderOptions {
+  /** Marks a span a wrapping host must not break (the command line's keepTogether); none by default. */
+  keep?: (span: string) => string;
+}
+
 /** The explanation as text: the standing, the summary, the fix, the page's why[] and the passages above it. */
-export function renderExplanation(out: ExplainOutput): string {
+export function renderExplanation(out: ExplainOutput, options: RenderOptions = {}): string {
+  const keep = options.keep ?? ((span: string) => span);
+  const headings = (p: { headingPath: string[]; title: string }) => keep(p.headingPath.join(' > ') || p.title);
   const lines: string[] = [];
   const title = STANDING_TITLES[out.standing] ?? out.standing;
   const asked = out.task ? `the task "${out.question}"` : `"${out.question}" (limit ${out.limit})`;
@@ -419,12 +426,12 @@ export function renderExplanation(out: ExplainOutput): string {
   const settled = out.standing === 'returned' && out.fix === NOTHING_TO_FIX;
   if (out.best && !settled) {
     lines.push(
-      `  Its best section for the question: ${out.best.headingPath.join(' > ') || out.best.title} (${out.best.path}:${out.best.startLine}, ${out.best.tokens} tokens) score ${out.best.score.toFixed(3)}`,
+      `  Its best section for the question: ${headings(out.best)} (${out.best.path}:${out.best.startLine}, ${out.best.tokens} tokens) score ${out.best.score.toFixed(3)}`,
     );
     for (const w of out.best.why) lines.push(`    ${w.signal} ${w.contribution.toFixed(3)}: ${w.detail}`);
     if (out.top)
       lines.push(
-        `  It ranks by another section: ${out.top.headingPath.join(' > ') || out.top.title} (${out.top.path}:${out.top.startLine}) score ${out.top.score.toFixed(3)}`,
+        `  It ranks by another section: ${headings(out.top)} (${out.top.path}:${out.top.startLine}) score ${out.top.score.toFixed(3)}`,
       );
   }
   if (out.above.length && !settled) {
@@ -438,7 +445,7 @@ export function renderExplanation(out: ExplainOutput): string {
         .filter(Boolean)
         .join('; ');
       lines.push(
-        `    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${a.headingPath.join(' > ') || a.title}${why ? ` (${why})` : ''}`,
+        `    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${headings(a)}${why ? ` (${why})` : ''}`,
       );
     }
   }
