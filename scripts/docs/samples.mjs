@@ -163,7 +163,7 @@ function runCommand(sandbox, command, options, server) {
     COLUMNS: options.columns ?? '100',
     ...(server ? { WSCTX_URL: server.url, WSCTX_TOKEN: SAMPLE_TOKEN } : {}),
   });
-  const run = spawnSync('bash', ['-c', `${command} 2>&1`], {
+  const run = spawnSync('bash', ['-c', `{ ${command}\n} 2>&1`], {
     cwd: sandbox.root,
     env,
     encoding: 'utf8',

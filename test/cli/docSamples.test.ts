@@ -42,4 +42,12 @@ describe('command samples in README.md and docs/', function () {
       fs.rmSync(copy, { recursive: true, force: true });
     }
   });
+
+  it('the samples cover the README, the command line and the REST API', () => {
+    const markers = (file: string) =>
+      (fs.readFileSync(path.join(ROOT, file), 'utf8').match(/^<!-- sample( [^>]*)? -->$/gm) ?? []).length;
+    assert.ok(markers('README.md') >= 2, 'README.md: ask and expand');
+    assert.ok(markers('docs/cli.md') >= 4, 'docs/cli.md: why-not, check, an exit code, search');
+    assert.ok(markers('docs/rest.md') >= 5, 'docs/rest.md: curl against wsctx serve');
+  });
 });
