@@ -155,7 +155,8 @@ describe('wsctx doctor (built CLI)', () => {
     assert.match(
       broken.stdout,
       new RegExp(
-        `^fail  config +${config.replace(/[/\\.]/g, '\\$&')}:2: YAML error: [^\\n]*; the file is not applied \\(other commands stop on this: fix the file\\)$`,
+        // At line 1, where the unclosed `[` opens.
+        `^fail  config +${config.replace(/[/\\.]/g, '\\$&')}:1: YAML error: [^\\n]*; the file is not applied \\(other commands stop on this: fix the file\\)$`,
         'm',
       ),
     );

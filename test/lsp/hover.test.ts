@@ -17,10 +17,6 @@ const expandLinks = (ref: string) =>
     })
     .join(' · ')}`;
 
-/** The hover's "Open its docs" link: the entity-docs command with the documents' paths. */
-const openDocs = (entityRef: string, docs: { title: string; path: string; sourceKind: string }[], label: string) =>
-  `[${label}](command:workspaceContext.showEntityDocs?${encodeURIComponent(JSON.stringify([{ entityRef, docs }]))})`;
-
 describe('LSP hover (built server, JSON-RPC)', () => {
   let lsp: LspClient;
   before(async () => {
@@ -49,7 +45,8 @@ describe('LSP hover (built server, JSON-RPC)', () => {
       '',
       'Group `group:default/payments-team` · type `team`',
       '',
-      `Declared in [platform-infra/catalog/groups.yaml:33](${lsp.uri('platform-infra/catalog/groups.yaml')}#L33) · ${openDocs('group:default/payments-team', [{ title: 'platform-infra', path: 'platform-infra/overview.md', sourceKind: 'repo_overview' }], 'Open its doc')}`,
+      // A team declared in the repository's catalog/ folder: the repository's overview is not its page.
+      `Declared in [platform-infra/catalog/groups.yaml:33](${lsp.uri('platform-infra/catalog/groups.yaml')}#L33)`,
       '',
       expandLinks('group:default/payments-team'),
       '',
@@ -69,11 +66,11 @@ describe('LSP hover (built server, JSON-RPC)', () => {
     const hover = await hoverAt(uri, { line: 9, character: 40 });
     assert.deepEqual(hover?.range, { start: { line: 9, character: 35 }, end: { line: 9, character: 67 } });
     const lines = markdown(hover).split('\n');
-    const declared = `Declared in [payments-platform/catalog-info.yaml:57](${lsp.uri('payments-platform/catalog-info.yaml')}#L57) · [Open its 9 docs](command:workspaceContext.showEntityDocs?`;
+    const declared = `Declared in [payments-platform/catalog-info.yaml:57](${lsp.uri('payments-platform/catalog-info.yaml')}#L57) · [Open its 10 docs](command:workspaceContext.showEntityDocs?`;
     assert.ok(lines[4].startsWith(declared), lines[4]);
     const docsArgs = JSON.parse(decodeURIComponent(lines[4].slice(declared.length, -1)));
     assert.equal(docsArgs[0].entityRef, 'component:default/billing-worker');
-    assert.equal(docsArgs[0].docs.length, 9);
+    assert.equal(docsArgs[0].docs.length, 10);
     assert.ok(docsArgs[0].docs.some((d: { path: string }) => d.path === 'payments-platform/epics/smart-dunning.md'));
     assert.deepEqual(
       [...lines.slice(0, 4), ...lines.slice(5)],

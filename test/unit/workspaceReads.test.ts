@@ -25,6 +25,9 @@ const ALLOWED: Record<string, string> = {
   // The walk: lists directories and opens each file non-blocking (GUARDED_OPEN_FLAGS) only to
   // sniff its size and first bytes; its content is read later through the table's WorkspaceReader.
   'server/src/engine/workspace/discovery.ts': 'the walk: directory listings and a non-blocking sniff of each file',
+  'server/src/engine/workspace/fileCheck.ts': "the walk's sniff of one file: non-blocking open, fstat, 8 KiB at most",
+  'server/src/engine/embeddings/embedWorker.ts':
+    "/proc/thread-self: the embedding worker's own thread id, to lower its priority",
   'server/src/engine/persistence/snapshotFile.ts': 'the cache folder: the snapshot (opened through openGuarded)',
   'server/src/engine/embeddings/vectorCache.ts': 'the cache folder: the vector cache',
   'server/src/engine/embeddings/onnxModelCache.ts': 'the cache folder: the assembled ONNX model',

@@ -363,8 +363,11 @@ export class Engine implements WorkspaceIndex {
     return this.embedQueryWithModel(question);
   }
 
-  /** The question's embedding from the model, waiting for it to load; null when it cannot answer. */
-  private async embedQueryWithModel(question: string): Promise<Float32Array | null> {
+  /**
+   * The question's embedding from the model, waiting for it to load; null when it cannot answer.
+   * Unlike {@link embedQuery} it always asks the model: `wsctx doctor` times a real embedding.
+   */
+  async embedQueryWithModel(question: string): Promise<Float32Array | null> {
     if (!this.embedder || !question.trim()) return null;
     try {
       return await this.embedder.embedQuery(question);

@@ -158,7 +158,7 @@ async function modelChecks(input: DoctorInput): Promise<DoctorCheck[]> {
   let embedded: DoctorCheck;
   try {
     const started = performance.now();
-    const vector = await engine.embedQuery('how do we roll back billing-worker?');
+    const vector = await engine.embedQueryWithModel('how do we roll back billing-worker?');
     const ms = performance.now() - started;
     embedded = vector
       ? {

@@ -292,7 +292,7 @@ describe('engine/workspace/globMatch', () => {
     const files = Array.from({ length: 2000 }, (_, i) => `guides/page-${i}.md`);
     const listed = compileSourceGlobs({ library: files });
     assert.deepEqual(listed.refused, []);
-    assert.deepEqual(listed.roles('guides/page-1999.md'), ['library', 'markdown']);
-    assert.deepEqual(listed.roles('guides/page-2000.md'), ['markdown']);
+    assert.deepEqual(listed.roles('guides/page-1999.md'), ['library', 'docs', 'markdown']);
+    assert.deepEqual(listed.roles('guides/page-2000.md'), ['docs', 'markdown']);
   });
 });
