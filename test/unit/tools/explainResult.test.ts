@@ -63,7 +63,7 @@ describe('explain_result: why not this page?', function () {
       );
     });
 
-    it('on a sample of cert-manager and GoReleaser too: every cause named is true, the buried facts included', async () => {
+    it('on a sample of cert-manager and GoReleaser too: every cause named is true', async () => {
       const [, certManager, goreleaser] = docsCorpora(ARGOCD);
       const results = [
         await evalExplain(certManager, () => {}, tempDir('explain-cert-manager'), 2),
@@ -76,8 +76,10 @@ describe('explain_result: why not this page?', function () {
           .map((c) => `${result.corpus} ${c.id} ${c.gold}: ${c.standing}: ${c.failure}`);
         assert.deepEqual(wrong, []);
       }
-      // cert-manager's generated API reference buries fields in one big section: split, they rise.
-      assert.ok(results[0].cases.filter((c) => c.buried).length >= 2, JSON.stringify(results[0].cases));
+      // A buried fact named here is checked by splitting its section (evalExplain's checkBuried, in
+      // `wrong` above). None of these misses is one since key paths are matched as identifiers (a
+      // term held by an identifier's parts is not one a split frees); the buried cause is shown on
+      // Argo CD's argocd-server.md below.
     });
 
     it('says a page that comes is returned, at its rank', async () => {
