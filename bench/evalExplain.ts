@@ -92,7 +92,7 @@ export async function evalExplain(
         const e = await call<ExplainOutput>('explain_result', { question: q.question, expected: gold, limit: LIMIT });
         const failure =
           (await check(engine, workspace, q.question, gold, e)) ??
-          (e.buried ? await checkBuried(engine, workspace, q.question, gold, e) : null);
+          (e.buried ? await checkBuried(engine, workspace, q.question, e) : null);
         cases.push({
           id: q.id,
           gold,
@@ -170,7 +170,6 @@ export async function checkBuried(
   engine: Engine,
   workspace: string,
   question: string,
-  gold: string,
   e: ExplainOutput,
 ): Promise<string | null> {
   const best = e.best!;

@@ -132,7 +132,7 @@ describe('explain_result: why not this page?', function () {
       assert.deepEqual(bySection.buried, e.buried);
       assert.match(bySection.fix, /^The fact is buried in a big section \("Options"/);
       // The cause is true: split there, the page ranks higher.
-      assert.equal(await checkBuried(engine, workspace, QUESTION, PAGE, e), null);
+      assert.equal(await checkBuried(engine, workspace, QUESTION, e), null);
     });
 
     it('"nothing to fix" never answers a page whose section that answers is not shown', async () => {
