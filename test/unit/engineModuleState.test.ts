@@ -48,7 +48,7 @@ const ALLOWED: Record<string, Why> = {
   'library/context/contextIndex.ts: sectionTermCache': 'memo',
   'library/context/contextIndex.ts: docContextCache': 'memo',
   'library/context/coherence.ts: caches': 'memo',
-  'library/context/getContext.ts: bodies': 'memo',
+  'library/context/setup.ts: bodies': 'memo',
   'library/context/tableRows.ts: cache': 'memo',
   'library/context/sectionSearch.ts: derivedQuestionTerms': 'memo',
   'library/context/sectionSearch.ts: noteQuestionTerms': 'memo',

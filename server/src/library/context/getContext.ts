@@ -7,30 +7,21 @@
  *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
  *
  * `buildContext` reads as those steps: the task analysed once (`analyseTask`), then `prepare`
- * (budget, scope, rules, pinned pages, what may be searched), the plan, `matchByPurpose` (packs,
+ * (setup.ts: budget, scope, rules, pinned pages, what may be searched), the plan, `matchByPurpose` (packs,
  * Good-for, folders, stacks), `searchAndWiden`, `judgeAndFocus` and `assemble` (budget, render).
  *
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
  * heuristics answer and the bundle is still complete.
  */
-import { type Doc, type Section, InputError, termSet, estimateTokens, normalizeName } from '../../engine';
+import { type Doc, InputError, estimateTokens, normalizeName } from '../../engine';
 import type { LibrarySection, LibraryView } from '../view/libraryView';
 import type { MeaningScorer } from '../view/ranking';
 import { librarySoundness } from '../view/soundness';
-import { sectionBody } from '../view/summaries';
 import { isReadWhole } from '../models/derivedText';
 import { runJudge, type JudgeQuestion } from '../models/judge';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
-import {
-  DEFAULT_MAX_TOKENS,
-  FOLDER_COHERENCE_MIN,
-  GOOD_FOR_MATCH,
-  GOOD_FOR_SECTIONS,
-  MAX_MAX_TOKENS,
-  MIN_MAX_TOKENS,
-  WHOLE_PAGE_SHARE,
-} from './constants';
-import { contextIndex, type ContextIndex } from './contextIndex';
+import { FOLDER_COHERENCE_MIN, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, WHOLE_PAGE_SHARE } from './constants';
+import type { ContextIndex } from './contextIndex';
 import { folderCoherence, folderOfPath } from './coherence';
 import {
   bestScores,
@@ -49,15 +40,15 @@ import { entityCandidates, type EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
 import { nearestPages, pageNearness } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
-import { pinnedPages } from './pinned';
 import { makePlan } from './plan';
 import { isPrivateNote } from './privateNotes';
 import { renderMarkdown, type IdOf } from './render';
-import { bundleOpening, rulePages, teamInstructions } from './rules';
-import { isRule, isTeamInstructions, resolveScope } from './scope';
+import { bundleOpening } from './rules';
+import { isTeamInstructions } from './scope';
 import { searchSections } from './sectionSearch';
 import type { BundleSection, Candidate, ContextBundle, ContextRequest, PageReason, ReachedBy } from './types';
 import { widen } from './widening';
+import { analyseTask, hasBody, prepare, type Setup, type TaskAnalysis } from './setup';
 import { analyseRequestChange, changeOnlyBundle, changePart } from './change/changeStep';
 import type { ChangeAnalysis } from './change/changeAnalysis';
 
@@ -84,46 +75,6 @@ export interface BuiltContext {
   bundle: ContextBundle;
   markdown: string;
   idOf: IdOf;
-}
-
-/** Validates `max_tokens` (1,000..30,000, default 12,000). Throws {@link InputError} naming the field. */
-export function budgetOf(maxTokens: number | undefined): number {
-  if (maxTokens === undefined) return DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < MIN_MAX_TOKENS || maxTokens > MAX_MAX_TOKENS) {
-    throw new InputError(
-      `max_tokens: must be a whole number from ${MIN_MAX_TOKENS.toLocaleString('en-US')} to ${MAX_MAX_TOKENS.toLocaleString('en-US')} (got ${maxTokens}); the default is ${DEFAULT_MAX_TOKENS.toLocaleString('en-US')}`,
-    );
-  }
-  return maxTokens;
-}
-
-/** The task as every step reads it, analysed once: its words as the index analyses them. */
-export interface TaskAnalysis {
-  /** The task, trimmed. */
-  text: string;
-  /** Its analysed terms (tags found, the focus step). */
-  terms: ReadonlySet<string>;
-}
-
-export function analyseTask(text: string): TaskAnalysis {
-  return { text, terms: termSet(text) };
-}
-
-/** What the request may draw from: its scope, the pages fixed by the library, and what search may reach. */
-interface Setup {
-  view: LibraryView;
-  maxTokens: number;
-  scope: ReturnType<typeof resolveScope>;
-  index: ContextIndex;
-  idOf: IdOf;
-  instructions: Doc[];
-  rules: Doc[];
-  pinned: Doc[];
-  /** Pages in scope that are searched (not rules, not the team instructions), the user's notes included. */
-  searchDocs: Doc[];
-  searchable: (doc: Doc) => boolean;
-  sections: LibrarySection[];
-  tagsFound: string[];
 }
 
 /** Pages matched by what they are for, packs, folders and the task's stacks (steps 4-5). */
@@ -191,42 +142,6 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const found = await searchAndWiden(input, setup, task, plan, purpose);
   const judged = await judgeAndFocus(input, task, purpose, found);
   return assemble(input, setup, task, plan, found, judged, purpose, change);
-}
-
-/** Validates the request and fixes its scope, the team instructions, rules and pinned pages (steps 2-3), and what may be searched. */
-function prepare(input: BuildContextInput, task: TaskAnalysis): Setup {
-  const { view, request } = input;
-  const maxTokens = budgetOf(request.maxTokens);
-  const scope = resolveScope(view, { folder: request.folder, tags: request.tags });
-  const index = contextIndex(view);
-  const idOf: IdOf = (id) => view.shownIds.get(id) ?? id.slice(0, 8);
-
-  // Steps 2-3: instructions, rules, pinned pages; whatever the tags, only from inside the folder.
-  const instructions = teamInstructions(view).filter(scope.withinFolder);
-  const rules = rulePages(view).filter(scope.withinFolder);
-  const pinned = pinnedPages(view).filter(scope.withinFolder);
-
-  const fixed = { view, maxTokens, scope, index, idOf, instructions, rules, pinned };
-  // A change with no task searches nothing (changeStep.ts assembles it): nothing is searchable.
-  if (task.text === '') return { ...fixed, searchDocs: [], searchable: () => false, sections: [], tagsFound: [] };
-
-  // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
-  const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
-  const searchDocs = [
-    ...view.docs.filter((doc) => !isRule(doc) && !isTeamInstructions(doc) && scope.includes(doc)),
-    ...privateDocs,
-  ];
-  const searchIds = new Set(searchDocs.map((d) => d.id));
-  const searchable = (doc: Doc) => searchIds.has(doc.id);
-  // A section with nothing under its heading (a title followed straight by a subheading) is never an excerpt.
-  const sections = [...view.sections, ...(input.privateSections ?? [])].filter(
-    (s) => searchIds.has(s.doc.id) && hasBody(s.section),
-  );
-  const tagsFound = [...index.tags]
-    .filter(([, terms]) => terms.size > 0 && [...terms].every((t) => task.terms.has(t)))
-    .map(([tag]) => tag)
-    .sort();
-  return { ...fixed, searchDocs, searchable, sections, tagsFound };
 }
 
 /** Steps 4-5: packs, pages and folders by what they are for, and the pages of the stacks the task names. */
@@ -594,18 +509,6 @@ function isAboutName(index: ContextIndex, doc: Doc, names: readonly string[]): b
   const title = ` ${normalizeName(doc.title)} `;
   const own = new Set(index.names.namesOfPage(doc.id).map((n) => n.text));
   return names.some((n) => own.has(n) || title.includes(` ${normalizeName(n)} `));
-}
-
-const bodies = new WeakMap<Section, boolean>();
-
-/** True when a section has text under its heading (cached per section). */
-function hasBody(section: Section): boolean {
-  let has = bodies.get(section);
-  if (has === undefined) {
-    has = sectionBody(section).trim() !== '';
-    bodies.set(section, has);
-  }
-  return has;
 }
 
 function reasonOf(reached: ReachedBy): PageReason {
