@@ -69,6 +69,8 @@ describe('what a change touches (library/context/change/changeAnalysis.ts)', fun
         `runbook ${BW}/docs/runbooks/alerts.md`,
         `runbook ${BW}/docs/runbooks/deploy.md`,
         `runbook ${BW}/docs/runbooks/dunning.md`,
+        // The repository's README, which the index attaches to the repository's own entities.
+        'doc payments-platform/README.md',
         `doc ${BW}/docs/index.md`,
         'epic payments-platform/epics/smart-dunning.md',
       ],
