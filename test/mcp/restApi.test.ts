@@ -102,6 +102,37 @@ describe('the REST API (wsctx serve, built server)', function () {
     assert.match(await markdown.text(), /^# Instructions from the fernhill team\n/);
   });
 
+  it('POST /context with a change (changes.changedPaths, no task): the owning entity with its owner, its runbooks, each with its reason', async () => {
+    const BW = 'payments-platform/services/billing-worker';
+    const response = await post('/context', JSON.stringify({ changes: { changedPaths: [`${BW}/src/worker.ts`] } }), {
+      accept: 'application/json',
+    });
+    assert.equal(response.status, 200);
+    const bundle = (await response.json()) as {
+      changes: {
+        entities: { ref: string; owner?: string }[];
+        items: { reason: string; ref?: string; path?: string }[];
+      };
+    };
+    assert.deepEqual(
+      bundle.changes.entities.map((e) => [e.ref, e.owner]),
+      [['component:default/billing-worker', 'group:default/payments-team']],
+    );
+    assert.deepEqual(
+      bundle.changes.items.filter((i) => i.reason === 'runbook').map((i) => i.path),
+      [`${BW}/docs/runbooks/alerts.md`, `${BW}/docs/runbooks/deploy.md`, `${BW}/docs/runbooks/dunning.md`],
+    );
+    const markdown = await post('/context', JSON.stringify({ changes: { changedPaths: [`${BW}/src/worker.ts`] } }));
+    assert.equal(markdown.status, 200);
+    assert.match(
+      await markdown.text(),
+      /\n# The change\n\n1 changed file \(as named\): 1 in 1 entity, 0 owned by none\.\n/,
+    );
+    const neither = await post('/context', JSON.stringify({}));
+    assert.equal(neither.status, 400);
+    assert.match(await neither.text(), /^error: task or changes: /);
+  });
+
   it('GET /workspace_context: ranked passages, as Markdown or JSON', async () => {
     const question = encodeURIComponent('who owns the billing worker?');
     const markdown = await (await get(`/workspace_context?question=${question}&limit=3`)).text();
