@@ -128,9 +128,6 @@ describe('the REST API (wsctx serve, built server)', function () {
       await markdown.text(),
       /\n# The change\n\n1 changed file \(as named\): 1 in 1 entity, 0 owned by none\.\n/,
     );
-    const neither = await post('/context', JSON.stringify({}));
-    assert.equal(neither.status, 400);
-    assert.match(await neither.text(), /^error: task or changes: /);
   });
 
   it('GET /workspace_context: ranked passages, as Markdown or JSON', async () => {
@@ -174,7 +171,12 @@ describe('the REST API (wsctx serve, built server)', function () {
       400,
       'error: Invalid input for get_context: max_tokens (budget): must be a whole number from 1,000 to 30,000 (the default is 12,000)\n',
     );
-    await refusal(await get('/context?budget=2000'), 400, 'error: Invalid input for get_context: task: is required\n');
+    // Neither a task nor a change (a change may come without a task).
+    await refusal(
+      await get('/context?budget=2000'),
+      400,
+      'error: task or changes: describe what you are about to do in plain words (task), or give the change (changes: changedPaths or diff)\n',
+    );
     await refusal(
       await get('/workspace_context?question=x&colour=blue', { accept: 'application/json' }),
       400,
