@@ -22,17 +22,11 @@ import type { Services } from '../services/services';
 /** Most bytes of an expectations file read: 1 MiB. */
 const MAX_EXPECTATIONS_BYTES = 1024 * 1024;
 
-/** Why a page (or a change's item) is in the bundle. */
-export const pageReason = z.enum([
-  'rule',
-  'pinned',
-  'recipe',
-  'use',
-  'link',
-  'folder',
-  'search',
-  'entity',
-  // A change's items (additive: clients that know the first eight still read the rest as strings).
+/** Why a page is in the bundle (pages[] and skipped[]: the published enum, unchanged since before changes). */
+export const pageReason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search', 'entity']);
+
+/** Why a change's item is in the bundle (changes.items, and a change's page's `changeReason`). */
+export const changeReason = z.enum([
   'owns',
   'depends-on-changed',
   'runbook',
@@ -41,6 +35,20 @@ export const pageReason = z.enum([
   'epic',
   'expectation',
 ]);
+
+/**
+ * A change's page in pages[] and skipped[]: its reason in the published enum (`rule` for a rule
+ * the changed paths fall under, `entity` for an entity's page), its change reason beside it, so a
+ * client that knows only the first enum reads every answer.
+ */
+export function publishedReason(reason: string): {
+  reason: z.infer<typeof pageReason>;
+  changeReason?: z.infer<typeof changeReason>;
+} {
+  const change = changeReason.safeParse(reason);
+  if (!change.success) return { reason: reason as z.infer<typeof pageReason> };
+  return { reason: change.data === 'rule-applies' ? 'rule' : 'entity', changeReason: change.data };
+}
 
 /** What a change touches (set when `changes` was given). */
 export const changesOutput = z.object({
@@ -90,7 +98,7 @@ export const changesOutput = z.object({
   /** Every item of the change's bundle with its reason; `sent` says whether its page is in the bundle in full. */
   items: z.array(
     z.object({
-      reason: pageReason,
+      reason: changeReason,
       /** owns, depends-on-changed: the entity. */
       ref: z.string().optional(),
       /** Pages: workspace-relative path. */
@@ -133,7 +141,7 @@ export function changesOutputOf(part: ChangePart, idOf: IdOf): z.infer<typeof ch
   const pageItem = (page: ChangePart['pages'][number], isSent: boolean) => {
     const id = pageIdOf(page.doc);
     items.push({
-      reason: page.reason as z.infer<typeof pageReason>,
+      reason: page.reason as z.infer<typeof changeReason>,
       ...(page.change?.reason === 'owns' || page.change?.reason === 'depends-on-changed'
         ? {}
         : { path: page.doc.path }),
@@ -173,7 +181,7 @@ export function changesOutputOf(part: ChangePart, idOf: IdOf): z.infer<typeof ch
       continue;
     const id = pageIdOf(skipped.doc);
     items.push({
-      reason: skipped.reason as z.infer<typeof pageReason>,
+      reason: skipped.reason as z.infer<typeof changeReason>,
       path: skipped.doc.path,
       ...(id ? { id } : {}),
       title: skipped.doc.title,

@@ -9,7 +9,15 @@
 import { z } from 'zod';
 import type { IndexState } from '../engine';
 import { MAX_CHANGED_PATHS, MAX_DIFF_CHARS, MAX_PATH_CHARS } from '../library/context/change/changeInput';
-import { changesForLog, changesOutput, changesOutputOf, pageReason, readExpectations } from './contextChange';
+import {
+  changeReason,
+  changesForLog,
+  changesOutput,
+  changesOutputOf,
+  pageReason,
+  publishedReason,
+  readExpectations,
+} from './contextChange';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
 import { ToolInputError } from './toolError';
 import type { ActivityEntry } from '../library/activity/activityLog';
@@ -108,6 +116,8 @@ const outputPage = z.object({
   type: z.string(),
   path: z.string(),
   reason,
+  /** A change's page: why the change brings it (owns, depends-on-changed, runbook, doc, rule-applies, epic). */
+  changeReason: changeReason.optional(),
   whole: z.boolean(),
   /** The user's own private note. */
   private: z.boolean(),
@@ -161,7 +171,15 @@ const output = {
   ),
   tagsFound: z.array(z.string()),
   pages: z.array(outputPage),
-  skipped: z.array(z.object({ id: z.string(), title: z.string(), reason, why: z.enum(['allowance', 'budget']) })),
+  skipped: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      reason,
+      changeReason: changeReason.optional(),
+      why: z.enum(['allowance', 'budget']),
+    }),
+  ),
   nothingFound: z
     .object({
       message: z.string(),
@@ -372,7 +390,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       title: doc.title,
       type: doc.library?.type ?? p.entity?.sourceKind ?? 'page',
       path: doc.path,
-      reason: p.reason,
+      ...publishedReason(p.reason),
       whole: p.whole,
       private: p.private,
       tokens: Math.ceil(p.chars / 4),
@@ -430,7 +448,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
     skipped: [...(bundle.change?.skipped ?? []), ...bundle.skipped].map((s) => ({
       id: idOf(s.doc.id),
       title: s.doc.title,
-      reason: s.reason,
+      ...publishedReason(s.reason),
       why: s.why,
     })),
     ...(bundle.nothingFound

@@ -62,7 +62,7 @@ describe('get_context given a change (tools/getContext.ts)', function () {
     assert.ok(changes.items.every((i) => i.sent));
     // The always-on rules still come first, then the change's pages, each labelled.
     assert.deepEqual(
-      [...new Set(out.pages.map((p) => p.reason))],
+      [...new Set(out.pages.map((p) => p.changeReason ?? p.reason))],
       ['rule', 'rule-applies', 'owns', 'runbook', 'doc', 'epic'],
     );
     const runbook = out.pages.find((p) => p.path.endsWith('runbooks/deploy.md'))!;
@@ -132,7 +132,7 @@ describe('get_context given a change (tools/getContext.ts)', function () {
     });
     assert.equal(out.task, 'add a retry to the dunning schedule');
     assert.ok(out.tokens <= 12_000);
-    assert.ok(out.pages.some((p) => p.reason === 'owns'));
+    assert.ok(out.pages.some((p) => p.reason === 'entity' && p.changeReason === 'owns'));
     assert.ok(
       out.pages.some((p) => p.reason === 'search' || p.reason === 'use' || p.reason === 'recipe'),
       'the search found library pages too',
