@@ -238,6 +238,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
       limit,
       now,
       sourceKinds,
+      ...(services.rankingTuning ? { tuning: services.rankingTuning } : {}),
     });
     for (const flag of found.degraded) degraded.add(flag);
     if (found.kind === 'cold') {
@@ -251,6 +252,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
       now,
       sourceKinds,
       meaning: engine.meaningSource(state, queryVector),
+      ...(services.rankingTuning ? { tuning: services.rankingTuning } : {}),
     });
     await engine.completeTexts(
       found.workspace,

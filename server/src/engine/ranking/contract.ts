@@ -286,6 +286,55 @@ export function titleSaturation(titleLength: number, averageTitleLength: number)
   return Math.min(1, (BM25F_K1 + 1) / (1 + BM25F_K1 * norm));
 }
 
+/**
+ * The contract's fitted constants that a measurement may vary: `npm run eval -- --grid NAME=...`
+ * (bench/docsGrid.ts) ranks the dev suite with each value and reports, for every corpus, the value
+ * fitted on the others (leave-one-corpus-out). Nothing that answers users sets them: a host's
+ * services leave them out and the published values apply.
+ */
+export const TUNABLE_CONSTANTS = [
+  'BM25F_K1',
+  'FIELD_WEIGHTS.heading',
+  'FIELD_WEIGHTS.title',
+  'FIELD_WEIGHTS.context',
+  'FIELD_LENGTH_NORMALISATION.body',
+  'FIELD_LENGTH_NORMALISATION.heading',
+  'FIELD_LENGTH_NORMALISATION.title',
+  'QUESTION_HEADING_BOOST',
+  'DOCUMENT_CAP',
+  'MIN_MATCH',
+] as const;
+export type TunableConstant = (typeof TUNABLE_CONSTANTS)[number];
+
+/** Values of some {@link TUNABLE_CONSTANTS} to rank with instead of the published ones (a measurement's). */
+export type RankingTuning = Partial<Record<TunableConstant, number>>;
+
+/** The published value of a tunable constant. */
+export function publishedValue(name: TunableConstant): number {
+  switch (name) {
+    case 'BM25F_K1':
+      return BM25F_K1;
+    case 'FIELD_WEIGHTS.heading':
+      return FIELD_WEIGHTS.heading;
+    case 'FIELD_WEIGHTS.title':
+      return FIELD_WEIGHTS.title;
+    case 'FIELD_WEIGHTS.context':
+      return FIELD_WEIGHTS.context;
+    case 'FIELD_LENGTH_NORMALISATION.body':
+      return FIELD_LENGTH_NORMALISATION.body;
+    case 'FIELD_LENGTH_NORMALISATION.heading':
+      return FIELD_LENGTH_NORMALISATION.heading;
+    case 'FIELD_LENGTH_NORMALISATION.title':
+      return FIELD_LENGTH_NORMALISATION.title;
+    case 'QUESTION_HEADING_BOOST':
+      return QUESTION_HEADING_BOOST;
+    case 'DOCUMENT_CAP':
+      return DOCUMENT_CAP;
+    case 'MIN_MATCH':
+      return MIN_MATCH;
+  }
+}
+
 /** Signals that make up a score, in the order `why[]` lists them. */
 export type Signal = 'words' | 'meaning' | 'title' | 'namedEntity' | 'recency' | 'runHealth';
 

@@ -26,7 +26,7 @@ import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
-import type { Signal, SimilarityAnchors } from './contract';
+import type { RankingTuning, Signal, SimilarityAnchors, TunableConstant } from './contract';
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
 import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
@@ -59,6 +59,27 @@ const FIELD_MODEL: FieldModel = {
 };
 const QUESTION_FIELD_MODEL: FieldModel = { ...FIELD_MODEL, questionHeadingBoost: contract.QUESTION_HEADING_BOOST };
 
+/** The field model with a measurement's values of the contract's constants (contract.ts RankingTuning). */
+function tunedFieldModel(base: FieldModel, question: boolean, tuning: RankingTuning): FieldModel {
+  const value = (name: TunableConstant) => tuning[name] ?? contract.publishedValue(name);
+  return {
+    k1: value('BM25F_K1'),
+    weight: {
+      ...base.weight,
+      heading: value('FIELD_WEIGHTS.heading'),
+      title: value('FIELD_WEIGHTS.title'),
+      context: value('FIELD_WEIGHTS.context'),
+    },
+    b: {
+      ...base.b,
+      body: value('FIELD_LENGTH_NORMALISATION.body'),
+      heading: value('FIELD_LENGTH_NORMALISATION.heading'),
+      title: value('FIELD_LENGTH_NORMALISATION.title'),
+    },
+    questionHeadingBoost: question ? value('QUESTION_HEADING_BOOST') : 1,
+  };
+}
+
 /** What the meaning half of the score can ask about a section. */
 export interface MeaningSource {
   /** Cosine of the question's embedding with the section's (best window), or null without a vector for its text. */
@@ -87,6 +108,8 @@ export interface RankOptions {
   folder?: string;
   /** Null or absent: embeddings off, every passage ranks on words at full weight. */
   meaning?: MeaningSource | null;
+  /** A measurement's values of the contract's fitted constants (contract.ts RankingTuning); absent: the published ones. */
+  tuning?: RankingTuning;
 }
 
 export interface WhyTerm {
@@ -188,7 +211,12 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
   const n = Math.max(1, state.lexical.sectionCount);
   const df = (term: string) => state.lexical.df(term);
   const { units, dropped } = planUnits(questionTerms(options.question, (term) => df(term) > 0));
-  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
+  const asks = isQuestion(options.question);
+  const model = options.tuning
+    ? tunedFieldModel(FIELD_MODEL, asks, options.tuning)
+    : asks
+      ? QUESTION_FIELD_MODEL
+      : FIELD_MODEL;
   const named = entityDictionary(state.entities).find(options.question);
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
@@ -219,7 +247,8 @@ export function scoreSections(state: IndexState, options: RankOptions, ordinals:
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
   const { units, dropped, model, named, terms, scorer } = prepareQuestion(state, options);
   // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
-  const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
+  const cap = options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
+  const top = new TopK(Math.min(options.limit * (cap + 1), options.limit + 200), state.sections);
 
   const graded: GradedUnit[] = units.map((u) => ({
     term: u.term.key,
@@ -283,7 +312,7 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
       top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  const capped = capPerDocument(top.sorted(), options.limit);
+  const capped = capPerDocument(top.sorted(), options.limit, cap);
   const heldBack = capped.heldBack.map((h) => ({
     doc: state.sections[h.first.ordinal]!.doc,
     passages: h.passages,
@@ -309,6 +338,7 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
 function capPerDocument(
   sorted: readonly Scored[],
   limit: number,
+  cap: number,
 ): { shown: { s: Scored; capped: boolean }[]; heldBack: { first: Scored; passages: number }[] } {
   const perDoc = new Map<number, number>();
   const chosen = new Map<Scored, boolean>();
@@ -317,7 +347,7 @@ function capPerDocument(
   for (const s of sorted) {
     if (uncapped >= limit) break;
     const seen = perDoc.get(s.doc) ?? 0;
-    if (seen >= DOCUMENT_CAP) overflow.push(s);
+    if (seen >= cap) overflow.push(s);
     else {
       perDoc.set(s.doc, seen + 1);
       chosen.set(s, false);
@@ -402,6 +432,8 @@ const NOT_LEXICAL = -1;
 
 class Scorer {
   private readonly totalWeight: number;
+  /** The match from which the bonuses are paid (contract.ts MIN_MATCH, or a measurement's value). */
+  private readonly gate: number;
   /** Per document: title + named-entity + recency + run-health bonus, paid once words reach MIN_MATCH. */
   private readonly bonusOfDoc: Float64Array;
   /** Per document: graded title words, computed on first use (NaN until then). */
@@ -435,6 +467,7 @@ class Scorer {
     private readonly model: FieldModel,
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
+    this.gate = options.tuning?.MIN_MATCH ?? MIN_MATCH;
     this.releasesAsked = asksAboutReleases(options.question);
     this.wordShare =
       this.totalWeight > 0
@@ -517,7 +550,7 @@ class Scorer {
       k,
       floor: FLOOR,
       total: this.totalWeight,
-      gate: MIN_MATCH,
+      gate: this.gate,
       groupOf,
       bonus: this.bonusOfDoc,
       scale: this.scale,
@@ -528,7 +561,7 @@ class Scorer {
   /** The score of a passage without a vector, as a number only (the hot path). */
   wordsOnlyScore(doc: number, words: number): number {
     const match = words * this.scale[doc];
-    return match >= MIN_MATCH ? match + this.bonuses(doc) : match;
+    return match >= this.gate ? match + this.bonuses(doc) : match;
   }
 
   /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
@@ -546,7 +579,7 @@ class Scorer {
           scale *
             MEANING_WEIGHT *
             hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
-    const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
+    const score = match + (match >= this.gate ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
   }
@@ -691,8 +724,8 @@ class Scorer {
           : 'embeddings are off: words count at full weight',
       });
     }
-    const bonuses = s.match >= MIN_MATCH;
-    const gate = `no bonus: match ${s.match.toFixed(3)} is below the minimum ${MIN_MATCH}`;
+    const bonuses = s.match >= this.gate;
+    const gate = `no bonus: match ${s.match.toFixed(3)} is below the minimum ${this.gate}`;
     const bonus = (signal: Signal, weight: number, raw: number, detail: string, terms?: WhyWordTerm[]) =>
       why.push(
         bonuses ? { ...term(signal, weight, raw, detail), ...(terms ? { terms } : {}) } : zero(signal, weight, gate),
