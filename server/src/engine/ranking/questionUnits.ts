@@ -5,7 +5,7 @@
  */
 import { MAX_MATCH_UNITS } from '../lexical/postings';
 import { analyzeQuery, segmentTerm, type QueryTerm } from '../text/analyzer';
-import { joinCompounds } from '../text/compounds';
+import { compoundCandidates, joinCompounds } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 
@@ -32,6 +32,27 @@ export interface QuestionUnit {
 export function questionTerms(question: string, known: (term: string) => boolean): QueryTerm[] {
   const text = stripQuestionFrame(question);
   return joinCompounds(text, analyzeQuery(text), known);
+}
+
+/**
+ * Every index term the ranking of `question` may look up: its units' keys, identifiers' parts,
+ * key paths' trailing forms and segments (whose counts weigh the forms' credits), and two
+ * adjacent words the index may hold joined (text/compounds.ts). Their document frequencies are
+ * all a question's weights depend on (a store reads them; several folders' are summed).
+ */
+export function questionIndexTerms(question: string): string[] {
+  const text = stripQuestionFrame(question);
+  const terms = new Set<string>(compoundCandidates(text));
+  for (const term of analyzeQuery(text)) {
+    terms.add(term.key);
+    for (const part of term.parts) terms.add(part);
+    for (const form of term.path?.trailing ?? []) terms.add(form.term);
+    for (const segment of term.path?.written ?? []) {
+      const key = segmentTerm(segment);
+      if (key !== null) terms.add(key);
+    }
+  }
+  return [...terms];
 }
 
 /** One bit per distinct question term; terms past the 32-bit mask are dropped and reported. */

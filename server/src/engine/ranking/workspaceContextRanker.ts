@@ -29,10 +29,12 @@ import * as contract from './contract';
 import type { RankingTuning, Signal, SimilarityAnchors, TunableConstant } from './contract';
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
+import type { QuestionStatistics } from './questionStatistics';
 import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 
 export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
+export type { QuestionStatistics } from './questionStatistics';
 
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
@@ -108,6 +110,18 @@ export interface RankOptions {
   folder?: string;
   /** Null or absent: embeddings off, every passage ranks on words at full weight. */
   meaning?: MeaningSource | null;
+  /**
+   * What the question's terms are weighed by when it is asked of several served folders at once
+   * (questionStatistics.ts): every asked folder's sections and term counts, so that the folders'
+   * scores can be merged. Absent: the state's own.
+   */
+  statistics?: QuestionStatistics;
+  /**
+   * The words with which the question names this served folder, when several are asked at once
+   * (namedEntities.ts `folderNamedBy`): its passages then belong to what the question names, as
+   * an entity's do, for the named-entity bonus (its share the folder's among the asked ones).
+   */
+  namedFolder?: string;
   /** A measurement's values of the contract's fitted constants (contract.ts RankingTuning); absent: the published ones. */
   tuning?: RankingTuning;
 }
@@ -208,8 +222,9 @@ interface Scored {
 /** The question's units, weights and scorer: what ranking and scoring chosen sections share. */
 function prepareQuestion(state: IndexState, options: RankOptions) {
   // The question's frame ("how do I", "is it possible to") is not what it is about.
-  const n = Math.max(1, state.lexical.sectionCount);
-  const df = (term: string) => state.lexical.df(term);
+  const statistics = options.statistics;
+  const n = Math.max(1, statistics ? statistics.sectionCount : state.lexical.sectionCount);
+  const df = statistics ? (term: string) => statistics.df.get(term) ?? 0 : (term: string) => state.lexical.df(term);
   const { units, dropped } = planUnits(questionTerms(options.question, (term) => df(term) > 0));
   const asks = isQuestion(options.question);
   const model = options.tuning
@@ -491,6 +506,16 @@ class Scorer {
     if (state.corpus) namedSections = state.corpus.namedEntitySections;
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
+    // A served folder the question names (several asked at once): all of it is named, its share
+    // the folder's sections among every asked folder's.
+    if (options.namedFolder !== undefined) {
+      this.namedDoc.fill(1);
+      this.namedShare = Math.min(
+        1,
+        state.lexical.sectionCount / Math.max(1, options.statistics?.sectionCount ?? state.lexical.sectionCount),
+      );
+      this.namedRaw = namedEntityRaw(this.namedShare);
+    }
     this.kindAllowed = options.sourceKinds
       ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0))
       : null;
@@ -744,8 +769,11 @@ class Scorer {
 
     const refs = entry.section.entityRefs ?? doc.entityRefs;
     const hit = this.named.find((e) => refs.includes(e.key));
+    const folder = this.options.namedFolder;
     let namedDetail: string;
-    if (this.named.length === 0) namedDetail = 'the question names no catalog entity';
+    if (folder !== undefined)
+      namedDetail = `belongs to the served folder ${doc.folder}, named as "${folder}"; it holds ${Math.round(this.namedShare * 100)}% of the asked folders' passages${this.namedRaw < 1 ? `, so the bonus is scaled to ${this.namedRaw.toFixed(2)}` : ''}`;
+    else if (this.named.length === 0) namedDetail = 'the question names no catalog entity';
     else if (!hit) namedDetail = `belongs to none of the named entities (${this.named.map((e) => e.ref).join(', ')})`;
     else if (this.namedRaw < 1)
       namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"; the named entities hold ${Math.round(this.namedShare * 100)}% of all passages, so the bonus is scaled to ${this.namedRaw.toFixed(2)} (it cannot tell their passages apart)`;
