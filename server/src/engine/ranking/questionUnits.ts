@@ -20,8 +20,11 @@ export interface QuestionUnit {
   parts: { term: string; weight: number }[];
   /** What the parts can give at most (contract.ts): less when the workspace spells the identifier. */
   partCredit: number;
-  /** A key path's trailing forms that occur in the workspace, with their credits (contract.ts trailingFormCredit). */
-  forms: { term: string; credit: number }[];
+  /**
+   * A key path's trailing forms that occur in the workspace, with their credits (contract.ts
+   * trailingFormCredit); `leaf`: its last segment alone, a word of prose rather than a path.
+   */
+  forms: { term: string; credit: number; leaf?: boolean }[];
 }
 
 /**
@@ -85,7 +88,9 @@ export function weighUnit(documentFrequency: (term: string) => number, unit: Que
     return;
   }
   unit.partCredit =
-    df > 0 || unit.forms.length > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
+    df > 0 || unit.forms.some((f) => !f.leaf)
+      ? contract.SPELLED_IDENTIFIER_PART_CREDIT
+      : contract.IDENTIFIER_PART_CREDIT;
   if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
 }
@@ -95,7 +100,7 @@ function trailingForms(
   documentFrequency: (term: string) => number,
   term: QueryTerm,
   n: number,
-): { term: string; credit: number }[] {
+): { term: string; credit: number; leaf?: boolean }[] {
   const path = term.path;
   if (!path || path.trailing.length === 0) return [];
   const present = path.trailing.filter((t) => documentFrequency(t.term) > 0);
@@ -105,7 +110,11 @@ function trailingForms(
     return key === null ? 0 : idf(documentFrequency(key), n);
   });
   return present
-    .map((t) => ({ term: t.term, credit: contract.trailingFormCredit(weights, t.from) }))
+    .map((t) => ({
+      term: t.term,
+      credit: contract.trailingFormCredit(weights, t.from),
+      ...(t.leaf ? { leaf: true } : {}),
+    }))
     .filter((f) => f.credit > 0);
 }
 

@@ -270,7 +270,9 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
     weight: u.weight,
     parts: u.parts,
     partCredit: u.partCredit,
-    ...(u.forms.length ? { forms: u.forms } : {}),
+    ...(u.forms.length
+      ? { forms: u.forms.map((f) => ({ term: f.term, credit: f.credit, ...(f.leaf ? { lengthBound: true } : {}) })) }
+      : {}),
     ...(u.term.path ? { lengthFree: true } : {}),
   }));
   const meaning = options.meaning ?? null;
@@ -851,7 +853,8 @@ class Scorer {
       for (const form of unit.forms) {
         const p = lexical.fieldCounts(ordinal, form.term);
         if (!p) continue;
-        const value = form.credit * named(ordinal, p);
+        // The last key alone is a word of prose: length counts (gradedMatch.ts `lengthBound`).
+        const value = form.credit * (form.leaf ? saturation : named)(ordinal, p);
         if (value > sat) {
           sat = value;
           fields = ['trailing'];
