@@ -3,7 +3,7 @@
  *
  *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|rclone|babel|secrets|scrapy|docs|context|all]
  *                [--embeddings off|local] [--record-main] [--grid NAME=v1,v2,...] [--tune NAME=value]
- *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set awesome-copilot|fernhill] [--model-url URL] [--model NAME]
+ *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set SET[,SET]] [--model-url URL] [--model NAME]
  *
  * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
  *   `workspace_context` and the baselines; metrics overall, by kind and by source kind, and the
@@ -15,8 +15,9 @@
  *   styles, beside the reference BM25 and Lunr; Argo CD's from test/fixtures/argocd-docs, the
  *   others from bench/corpora. The suite table (docsSuite.ts) puts each corpus and style beside
  *   main's recorded figures.
- * - `context` (evalContext.ts): labelled get_context tasks on a real public library of agent
- *   instructions (github/awesome-copilot) and on the example; page precision, recall,
+ * - `context` (evalContext.ts): labelled get_context tasks on three real public libraries of agent
+ *   instructions in three formats (`--context-set` awesome-copilot, instructa-ai-prompts,
+ *   windsurf-agent-rules-kit; comma-separated, default all) and on the example (fernhill); page precision, recall,
  *   nothing-found, tokens per bundle. Without `--embeddings` it runs both words only and hybrid;
  *   the judge is the heuristic one unless `--model-url` (an OpenAI-compatible endpoint) is given.
  * `--grid NAME=v1,v2,...` (repeatable) ranks the documentation corpora words only with each value
@@ -386,7 +387,11 @@ function renderDocs(d: DocsEval): string[] {
   return out;
 }
 
-const shortPage = (p: string) => path.basename(p).replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
+/** A page as the tasks name it: its path below its format's root, without extensions (`nextjs/best-practices`). */
+const shortPage = (p: string) =>
+  p
+    .replace(/^.*?(\.github\/instructions\/|\.cursor\/rules\/|\.windsurf\/rules\/|\.context\/)/, '')
+    .replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
 /** "link from .context/reference/refund-policy.md" as "link from refund-policy". */
 const whyShort = (why: string | undefined) =>
   (why ?? '?').replace(/ from (.+)$/, (_, p: string) => ` from ${shortPage(p)}`);

@@ -8,10 +8,9 @@
  * Arguments are parsed before the index is opened, so a usage error costs no index pass and no
  * connection to the store.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { EXPECTATIONS_FILE, parseExpectations } from '../engine';
+import { EXPECTATIONS_FILE, InputError, isWithin, readExpectationsFile } from '../engine';
 import { createServices, type Services } from '../services/services';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
@@ -338,23 +337,26 @@ function whyNot(positionals: string[], options: CliOptions, opening: IndexOpenin
  * `wsctx check`: the expectations file against a complete index; exit 1 when a check fails or
  * the file has a problem (each named with its line and field), 0 when all pass.
  */
-function check(positionals: string[], options: CliOptions, opening: IndexOpening): Promise<number> {
+async function check(positionals: string[], options: CliOptions, opening: IndexOpening): Promise<number> {
   if (positionals.length > 1)
     throw new UsageError(
       `check takes at most one file (got ${positionals.length}), e.g. wsctx check .wsctx/expectations.yaml`,
     );
-  const folder = workspaceFolders(options.workspaces)[0];
-  const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folder.absPath, EXPECTATIONS_FILE);
-  if (!existsSync(file))
+  const folders = workspaceFolders(options.workspaces);
+  const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folders[0].absPath, EXPECTATIONS_FILE);
+  // Named as the user would type it from here; a file outside the current folder by its absolute path.
+  const relative = path.relative(process.cwd(), file);
+  const shownAs = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+  // Through the read guard (engine/expectations/readExpectations.ts): a file in a served folder
+  // must stay in the served folders; one named outside them, in its own folder.
+  const inside = folders.map((f) => f.absPath).filter((dir) => isWithin(dir, file));
+  const read = await readExpectationsFile(file, inside.length > 0 ? inside : [path.dirname(file)], shownAs);
+  if (read.kind === 'absent')
     throw new UsageError(
       `no expectations file at ${file}: write one (docs/cli.md, "wsctx check", shows the format) or name it: wsctx check FILE`,
     );
-  // Named as the user would type it from here; a file outside the current folder by its absolute path.
-  const relative = path.relative(process.cwd(), file);
-  const parsed = parseExpectations(
-    relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file,
-    readFileSync(file, 'utf8'),
-  );
+  if (read.kind === 'refused') throw new InputError(`${shownAs}:1: ${read.message}; nothing is checked`);
+  const parsed = read.file;
   return withIndex(opening, RANKS, async (index) => {
     await index.ready();
     const report = await runExpectations(index.services, parsed);

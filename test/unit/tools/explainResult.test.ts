@@ -102,6 +102,13 @@ describe('explain_result: why not this page?', function () {
         '---\nkind: epic\n---\n# Dashboards\n\n## Panels\n\nThe dashboards show the queue, the workers and the webhook cache size of the last day.\n',
       );
       write(dir, 'notes/cache.md', '# Cache notes\n\nThe webhook cache size is set by hand.\n');
+      write(
+        dir,
+        '.github/ISSUE_TEMPLATE/cache.md',
+        '---\nname: Cache bug\n---\n\nWhat webhook cache size did you set?\n',
+      );
+      write(dir, 'notes/cache.rst', 'Cache\n=====\n\nThe webhook cache size, in reStructuredText.\n');
+      write(dir, 'notes/cache.txt', 'The webhook cache size, in plain text.\n');
       write(dir, 'private/docs/cache.md', '# Private cache\n\nThe webhook cache size.\n');
       write(
         dir,
@@ -122,12 +129,20 @@ describe('explain_result: why not this page?', function () {
 
     const q = 'webhook cache size';
 
-    it('a file no source glob reads', async () => {
-      const e = await explain(engine, q, 'notes/cache.md');
+    it('a file no source glob reads; Markdown outside docs/ is read', async () => {
+      const e = await explain(engine, q, 'notes/cache.txt');
       assert.equal(e.standing, 'not-indexed');
-      assert.equal(e.reason, 'no-page');
-      assert.match(e.summary, /notes\/cache\.md is read only as markdown/);
-      assert.match(e.fix, /docs\/ or \.context\//);
+      assert.equal(e.reason, 'no-source-glob');
+      assert.match(e.summary, /No source glob matches notes\/cache\.txt/);
+      assert.notEqual((await explain(engine, q, 'notes/cache.md')).standing, 'not-indexed');
+    });
+
+    it('a template with its reason; a reStructuredText page is read like Markdown', async () => {
+      const template = await explain(engine, q, '.github/ISSUE_TEMPLATE/cache.md');
+      assert.equal(template.standing, 'not-indexed');
+      assert.equal(template.reason, 'not-documentation');
+      assert.match(template.summary, /is an issue or pull-request template, so it is not read as documentation/);
+      assert.notEqual((await explain(engine, q, 'notes/cache.rst')).standing, 'not-indexed');
     });
 
     it('a file outside the served folders', async () => {
