@@ -86,6 +86,61 @@ describe('wsctx check and wsctx why-not', () => {
     assert.equal(ask.passages.findIndex((p) => p.sourceRef.path === RUNBOOK) + 1, e.rank);
   });
 
+  it('a failed exclude is explained by what brought the page, never "Nothing to fix"', () => {
+    const ws = copyExampleWorkspace();
+    write(
+      ws,
+      '.wsctx/expectations.yaml',
+      [
+        'expectations:',
+        '  - question: how do I roll back billing-worker?',
+        '    limit: 5',
+        '    exclude:',
+        `      - ${RUNBOOK}`,
+        '  - task: write a postmortem for the checkout outage',
+        '    exclude:',
+        '      - .context/templates/incident-postmortem.md',
+        '',
+      ].join('\n'),
+    );
+    const run = wsctx(['check', '--workspace', ws, '--no-cache']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /2 checks, 0 passed, 2 failed/);
+    assert.doesNotMatch(run.stdout, /Nothing to fix/);
+    assert.match(
+      run.stdout,
+      /It comes at rank 1 of the first 5, which the expectation excludes, by its section "Rolling back" \(score \d\.\d{3}\)\./,
+    );
+    assert.match(run.stdout, /Fix: To keep it out of the first 5: the pages that should answer must rank above it/);
+    assert.match(
+      run.stdout,
+      /It is in the bundle \(search\), and the expectation excludes it\.\n {2}Fix: To keep it out: /,
+    );
+    const report = JSON.parse(wsctx(['check', '--workspace', ws, '--no-cache', '--json']).stdout) as CheckReport;
+    for (const row of report.rows) assert.notEqual(row.explanation?.fix, 'Nothing to fix.', row.page);
+  });
+
+  it('why-not asks at the limit ask answers with: a page past it is never "returned, nothing to fix"', () => {
+    const ws = copyExampleWorkspace();
+    write(ws, '.wsctx.yaml', 'budgets:\n  contextPassages: 3\n');
+    const question = 'how do I roll back billing-worker?';
+    const ask = JSON.parse(wsctx(['ask', question, '--workspace', ws, '--no-cache', '--json']).stdout) as {
+      passages: { sourceRef: { path: string } }[];
+    };
+    assert.equal(ask.passages.length, 3, 'ask answers with budgets.contextPassages');
+    const deeper = JSON.parse(
+      wsctx(['ask', question, '--workspace', ws, '--no-cache', '--json', '--limit', '10']).stdout,
+    ) as { passages: { sourceRef: { path: string } }[] };
+    const shown = new Set(ask.passages.map((p) => p.sourceRef.path));
+    const past = deeper.passages.map((p) => p.sourceRef.path).find((p) => !shown.has(p))!;
+    const run = wsctx(['why-not', question, '--expect', past, '--workspace', ws, '--no-cache', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const e = JSON.parse(run.stdout) as ExplainOutput;
+    assert.equal(e.limit, 3);
+    assert.notEqual(e.standing, 'returned');
+    assert.notEqual(e.fix, 'Nothing to fix.');
+  });
+
   it('a task whose read-whole page no longer fits its budget fails, with the cause get_context had', () => {
     const ws = copyExampleWorkspace();
     write(

@@ -265,15 +265,15 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
       );
       assert.equal(
         timeline.matching(LOADING)[0].label,
-        'Workspace Context: loading the model, 66 entities, 350 sections, answers rank on words until it is loaded',
+        'Workspace Context: loading the model, 66 entities, 353 sections, answers rank on words until it is loaded',
       );
-      // Embedding counts the example's 350 sections up; the first count, just after the load, has
+      // Embedding counts the example's 353 sections up; the first count, just after the load, has
       // no estimate yet (no rate measured after the load); the time left is in seconds or minutes.
       const embedding = timeline.matching(EMBEDDING);
-      const done = embedding.map((c) => Number(/embedding (\d+) of 350/.exec(c.text)?.[1] ?? NaN));
+      const done = embedding.map((c) => Number(/embedding (\d+) of 353/.exec(c.text)?.[1] ?? NaN));
       assert.ok(
         done.every((n) => Number.isInteger(n)),
-        `embedding counts not "n of 350":\n${timeline.describe()}`,
+        `embedding counts not "n of 353":\n${timeline.describe()}`,
       );
       assert.deepEqual(
         done,
@@ -283,11 +283,11 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
       assert.doesNotMatch(embedding[0].text, / left$/, timeline.describe());
       assert.match(
         embedding[embedding.length - 1].label,
-        /^Workspace Context: embedding \d+ of 350(, (a few seconds|about \d+ (s|min)) left)?, 66 entities, 350 sections, sections without vectors yet rank on words$/,
+        /^Workspace Context: embedding \d+ of 353(, (a few seconds|about \d+ (s|min)) left)?, 66 entities, 353 sections, sections without vectors yet rank on words$/,
       );
       assert.match(
         ready.label,
-        /^Workspace Context: ready, 66 entities, 350 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
+        /^Workspace Context: ready, 66 entities, 353 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
       );
       // Estimates against what happened (printed for bench/RESULTS.md, not asserted: timing).
       const readyAt = timeline.changes[lastReady].at;

@@ -64,7 +64,8 @@ interface Run {
 export function wsctxAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WSCTX, ...args], {
-      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...env },
+      // At the documented default width (100 columns), whatever the terminal running the tests.
+      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', COLUMNS: '100', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -310,14 +311,15 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
 
   it("toc --store words its notices in the command line's terms, as without a store", async () => {
     // A query nothing matches: the notice names what to run next as the commands that do it
-    // ('wsctx toc', 'wsctx search'), not as the tool calls an agent makes (get_toc(), search_instructions(plan)).
+    // (wsctx toc, wsctx search), not as the tool calls an agent makes (get_toc(), search_instructions(plan)).
     const query = 'zyzzogeton quagga';
     const memory = await run(['toc', query, '--workspace', fernhill, '--no-cache']);
     const stored = await run(['toc', query, '--store', url(), '--workspace', ns]);
     assert.equal(stored.code, 0, stored.stderr);
+    // (Read as one paragraph: at the terminal's width the notice may wrap.)
     assert.match(
-      stored.stdout,
-      /No ready document matches these words\. 'wsctx toc' shows the whole map; 'wsctx search "<plan>"' searches by what you are about to do\./,
+      stored.stdout.replace(/\n +/g, ' '),
+      /No ready document matches these words\. wsctx toc shows the whole map; wsctx search "<plan>" searches by what you are about to do\./,
     );
     assert.doesNotMatch(stored.stdout, /get_toc|search_instructions/);
     assert.equal(stored.stdout, memory.stdout);
@@ -328,11 +330,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const memory = await run([...args, '--workspace', fernhill, '--no-cache']);
     const stored = await run([...args, '--store', url(), '--workspace', ns]);
     assert.equal(stored.code, 0, stored.stderr);
-    // The command line's table (at 100 columns: hop, edge, then where it is declared), not the
-    // tool's text for agents (`component:default/billing-worker --consumesApi--> api:default/ledger-api   (file:line)`).
+    // The command line's table (at 100 columns: hop, from, relation, to, then where it is
+    // declared beneath), not the tool's text for agents
+    // (`component:default/billing-worker --consumesApi--> api:default/ledger-api   (file:line)`).
     assert.match(
       stored.stdout,
-      /\n {2}1 {2}component:billing-worker consumesApi api:ledger-api\n {5}declared at payments-platform\/catalog-info\.yaml:82\n/,
+      /\n {2}1 {4}component:billing-worker {2}consumesApi {4}api:ledger-api\n {7}declared at payments-platform\/catalog-info\.yaml:82\n/,
     );
     assert.doesNotMatch(stored.stdout, /--consumesApi-->/);
     const sameClock = (out: string) => out.replace(/^indexedAt: .*$/m, 'indexedAt: <time>');

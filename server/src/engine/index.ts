@@ -15,7 +15,7 @@ export { findServedFolder } from './servedFolder';
 
 // The index itself: the Engine, its states, the data model, errors and settings.
 export { Engine } from './engine';
-export { InputError } from './errors';
+export { InputError, UnavailableError } from './errors';
 export type { IndexState, SectionEntry, WorkspaceFolder } from './indexState';
 export { SOURCE_KINDS } from './model';
 export type {

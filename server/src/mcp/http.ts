@@ -12,7 +12,9 @@
  * an `InputError` with one line to say so.
  *
  * `GET /status`, behind the same gates and token, answers what the server holds and how it reads
- * it (a store read per question or held in memory, each namespace's generation), as JSON.
+ * it (a store read per question or held in memory, each namespace's generation), as JSON. Routes
+ * a host adds (`routes`: the REST API) are answered behind the same gates, with the services of
+ * the token that sent the request.
  *
  * Limits, so whoever can reach the port cannot exhaust the process, and one token cannot take
  * another's room (connectionLimits.ts): each token's share of {@link DEFAULT_MAX_SESSIONS} live
@@ -74,6 +76,15 @@ export interface HttpAccess {
   status?: () => unknown;
 }
 
+/**
+ * More routes on the same server, behind the same gates (Host, Origin, bearer token): the REST
+ * API (server/src/rest/). Each request is answered with the services of the token that sent it.
+ */
+export interface HttpRoutes {
+  serves(pathname: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, services: Services): Promise<void>;
+}
+
 export interface HttpMcpOptions {
   /** The engine and the collaborators its tools use; every session shares them. */
   services: Services;
@@ -91,6 +102,8 @@ export interface HttpMcpOptions {
   status?: () => unknown;
   /** Origins a browser-based client may call from; none by default. */
   allowedOrigins?: string[];
+  /** More routes beside MCP and status, answered after the same gates (the REST API). */
+  routes?: HttpRoutes;
   /** Milliseconds a session may stay idle before it is closed; default {@link DEFAULT_SESSION_IDLE_MS}, at least 50. */
   sessionIdleMs?: number;
   /** Live sessions kept, shared equally by the tokens; default {@link DEFAULT_MAX_SESSIONS}, at least 1 per token. */
@@ -159,7 +172,8 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH)
+    const route = options.routes?.serves(url.pathname) ? options.routes : undefined;
+    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH && !route)
       return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
     const host = (req.headers.host ?? '').toLowerCase();
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
@@ -180,6 +194,7 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
         `Too many connections for this token: it holds its ${slots.perToken}; close some, or try again shortly`,
       );
     }
+    if (route) return route.handle(req, res, url, caller.services);
     if (url.pathname === STATUS_HTTP_PATH) {
       // A token's own: a token limited to some folders hears of no other (serveCommand.ts).
       const status = caller.status;
