@@ -28,6 +28,8 @@ import {
 import { stateMeaningSource, unembeddedMeaningSource, UNEMBEDDED_QUESTION } from './meaning/stateMeaning';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
+import { folderScopedState } from './ranking/folderScope';
+import { statisticsOf, type QuestionStatistics } from './ranking/questionStatistics';
 import {
   createEmbedder,
   DEFAULT_EMBEDDING_SETTINGS,
@@ -265,6 +267,15 @@ export class Engine implements WorkspaceIndex {
 
   async questionState(): Promise<IndexState | undefined> {
     return this.stateForQuery();
+  }
+
+  async questionStatistics(
+    workspace: WorkspaceFolder,
+    terms: readonly string[],
+  ): Promise<QuestionStatistics | undefined> {
+    const state = this.stateForQuery();
+    if (!state) return undefined;
+    return statisticsOf(state.folders.length > 1 ? folderScopedState(state, workspace.name) : state, terms);
   }
 
   async libraryState(): Promise<{ state: IndexState | undefined; holders: string[] }> {
