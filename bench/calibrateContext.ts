@@ -1,5 +1,5 @@
 /**
- * `npx tsx bench/calibrateContext.ts [--embeddings off|local] [--set awesome-copilot|fernhill]`:
+ * `npx tsx bench/calibrateContext.ts [--embeddings off|local] [--set SET[,SET]] (awesome-copilot, instructa-ai-prompts, windsurf-agent-rules-kit, fernhill)`:
  * the measurement behind get_context's per-signal thresholds (library/context/constants.ts).
  *
  * For every labelled task of the `context` eval sets (bench/evalContext.ts) it runs the section

@@ -2,12 +2,13 @@
  * Every tool's answers, written to a folder, so a change that must not change answers (moving
  * files, a refactor, a formatter) can be checked byte for byte:
  *
- *   npx tsx bench/compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] [--dist DIR] [--store]
+ *   npx tsx bench/compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,cert-manager,goreleaser,big] [--dist DIR] [--store]
  *   npx tsx bench/compareAnswers.ts --diff BEFORE AFTER
  *
  * It runs the BUILT programs (`npm run build` first), as a user would: each `wsctx` command as a
  * process (`dist/wsctx.js`), and each MCP tool over the MCP SDK's stdio client against
- * `dist/mcp.js`, on the example workspace, Argo CD's docs (test/fixtures/argocd-docs) and, with
+ * `dist/mcp.js`, on the example workspace, Argo CD's docs (test/fixtures/argocd-docs), the two
+ * labelled corpora of `npm run eval` (bench/corpora/cert-manager and goreleaser) and, with
  * `--big`, a generated workspace (`npx tsx bench/generate.ts --size 100k --git --out DIR`).
  * Words only (WSCTX_EMBEDDINGS=off): embedding 100k sections takes hours, and the vectors are the
  * embedder's, not the code this compares. Each workspace gets a fresh cache folder at a fixed
@@ -183,17 +184,24 @@ function workspaces(bigDir: string | undefined, only: Set<string> | null): Works
     questions: caseList.map((c) => c.question).slice(0, 30),
     tasks: taskList.map((t) => t.task).slice(0, 12),
   });
-  const argo = fs
-    .readFileSync(path.join(ROOT, 'test/fixtures/argocd-docs/questions.jsonl'), 'utf8')
-    .split('\n')
-    .filter((l) => l.trim())
-    .map((l) => (JSON.parse(l) as { question: string }).question);
-  list.push({
-    name: 'argocd',
-    dir: path.join(ROOT, 'test/fixtures/argocd-docs'),
-    questions: argo.filter((_, i) => i % 4 === 0).slice(0, 30),
-    tasks: argo.filter((_, i) => i % 9 === 1).slice(0, 8),
-  });
+  // The labelled documentation corpora: their own questions, every 4th asked, every 9th a task.
+  for (const [name, dir] of [
+    ['argocd', 'test/fixtures/argocd-docs'],
+    ['cert-manager', 'bench/corpora/cert-manager'],
+    ['goreleaser', 'bench/corpora/goreleaser'],
+  ]) {
+    const questions = fs
+      .readFileSync(path.join(ROOT, dir, 'questions.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim())
+      .map((l) => (JSON.parse(l) as { question: string }).question);
+    list.push({
+      name,
+      dir: path.join(ROOT, dir),
+      questions: questions.filter((_, i) => i % 4 === 0).slice(0, 30),
+      tasks: questions.filter((_, i) => i % 9 === 1).slice(0, 8),
+    });
+  }
   if (bigDir) list.push({ name: 'big', dir: path.resolve(bigDir), questions: [], tasks: [] });
   return only ? list.filter((w) => only.has(w.name)) : list;
 }
@@ -559,7 +567,7 @@ async function main(argv: string[]): Promise<number> {
   const outDir = arg('--out');
   if (!outDir)
     throw new Error(
-      'usage: compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,big] [--dist DIR] [--store] | --diff BEFORE AFTER',
+      'usage: compareAnswers.ts --out DIR [--big DIR] [--only fernhill,argocd,cert-manager,goreleaser,big] [--dist DIR] [--store] | --diff BEFORE AFTER',
     );
   if (!fs.existsSync(WSCTX) || !fs.existsSync(MCP))
     throw new Error('dist/wsctx.js or dist/mcp.js is missing: run `npm run build` first');

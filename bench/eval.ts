@@ -2,7 +2,7 @@
  * `npm run eval`: retrieval quality.
  *
  *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|docs|context|all] [--embeddings off|local]
- *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set awesome-copilot|fernhill] [--model-url URL] [--model NAME]
+ *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set SET[,SET]] [--model-url URL] [--model NAME]
  *
  * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
  *   `workspace_context` and the baselines; metrics overall, by kind and by source kind, and the
@@ -12,8 +12,9 @@
  * - `argocd`, `cert-manager`, `goreleaser` (evalDocs.ts; `docs` is the three): real documentation
  *   with labelled questions in five styles, beside the reference BM25 and Lunr; Argo CD's from
  *   test/fixtures/argocd-docs, the other two from bench/corpora.
- * - `context` (evalContext.ts): labelled get_context tasks on a real public library of agent
- *   instructions (github/awesome-copilot) and on the example; page precision, recall,
+ * - `context` (evalContext.ts): labelled get_context tasks on three real public libraries of agent
+ *   instructions in three formats (`--context-set` awesome-copilot, instructa-ai-prompts,
+ *   windsurf-agent-rules-kit; comma-separated, default all) and on the example (fernhill); page precision, recall,
  *   nothing-found, tokens per bundle. Without `--embeddings` it runs both words only and hybrid;
  *   the judge is the heuristic one unless `--model-url` (an OpenAI-compatible endpoint) is given.
  * Without `--embeddings`, `scifact`, the documentation corpora and `context` score
@@ -330,7 +331,11 @@ function renderDocs(d: DocsEval): string[] {
   return out;
 }
 
-const shortPage = (p: string) => path.basename(p).replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
+/** A page as the tasks name it: its path below its format's root, without extensions (`nextjs/best-practices`). */
+const shortPage = (p: string) =>
+  p
+    .replace(/^.*?(\.github\/instructions\/|\.cursor\/rules\/|\.windsurf\/rules\/|\.context\/)/, '')
+    .replace(/\.instructions\.md$|\.md$|\.mdc$/, '');
 /** "link from .context/reference/refund-policy.md" as "link from refund-policy". */
 const whyShort = (why: string | undefined) =>
   (why ?? '?').replace(/ from (.+)$/, (_, p: string) => ` from ${shortPage(p)}`);

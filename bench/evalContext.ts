@@ -1,10 +1,18 @@
 /**
- * Eval dataset `context`: does `get_context` hand over what a careful colleague would? Two task
- * sets, each labelled from what the pages say before the product was asked:
+ * Eval dataset `context`: does `get_context` hand over what a careful colleague would? Four task
+ * sets, each labelled from what the pages say before the product was asked; the first three are
+ * real public libraries in three formats, the dev suite that changes are judged on
+ * leave-one-library-out:
  *
  * - `awesome-copilot` (test/fixtures/awesome-copilot): 54 instruction files of
  *   github/awesome-copilot, verbatim, as a workspace's `.github/instructions/` library: ten MCP
  *   server SDKs, seven front-end stacks, three Playwright bindings and more that read alike;
+ * - `instructa-ai-prompts` (test/fixtures/instructa-ai-prompts): 45 Cursor rules of
+ *   instructa/ai-prompts under `.cursor/rules/<folder>/`, a folder per stack or per service on a
+ *   stack (Clerk, Supabase, Auth0 on Next.js, React, Vue...), `description` and `globs` front matter;
+ * - `windsurf-agent-rules-kit` (test/fixtures/windsurf-agent-rules-kit): 47 Windsurf rules as
+ *   tecnomanu/agent-rules-kit installs them, `.windsurf/rules/<stack>/best-practices.md` and the
+ *   like: no front matter, the same file names in every stack's folder;
  * - `fernhill` (examples/fernhill-context-tasks.yaml): the example workspace's library with its
  *   packs, rules, pinned page, tables, acquirer and plan names.
  *
@@ -35,7 +43,12 @@ import { callTool } from '../server/src/tools/callTool';
 import { getContextTool, type GetContextOutput } from '../server/src/tools/getContext';
 import { startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
 
-export const CONTEXT_SETS = ['awesome-copilot', 'fernhill'] as const;
+export const CONTEXT_SETS = [
+  'awesome-copilot',
+  'instructa-ai-prompts',
+  'windsurf-agent-rules-kit',
+  'fernhill',
+] as const;
 export type ContextSet = (typeof CONTEXT_SETS)[number];
 
 export interface ContextTask {
@@ -129,7 +142,7 @@ export function contextSetFiles(set: ContextSet): { workspace: string; tasks: st
       workspace: path.join(REPO_ROOT, 'examples', 'fernhill'),
       tasks: path.join(REPO_ROOT, 'examples', 'fernhill-context-tasks.yaml'),
     };
-  const root = path.join(REPO_ROOT, 'test', 'fixtures', 'awesome-copilot');
+  const root = path.join(REPO_ROOT, 'test', 'fixtures', set);
   return { workspace: path.join(root, 'library'), tasks: path.join(root, 'tasks.yaml') };
 }
 
@@ -168,11 +181,16 @@ export function loadContextTasks(file: string): ContextTask[] {
   });
 }
 
-/** A label's page: a workspace-relative path, or a file name without its extensions. */
+/**
+ * A label's page: a workspace-relative path, the end of one without its extensions (`nextjs/best-practices`
+ * where every stack's folder holds a best-practices.md), or a file name without its extensions.
+ */
 function resolveLabel(label: string, docs: readonly Doc[], where: string): string {
   if (label.includes('/')) {
-    if (!docs.some((d) => d.path === label)) throw new Error(`eval: ${where}: no indexed page at ${label}`);
-    return label;
+    if (docs.some((d) => d.path === label)) return label;
+    const ends = docs.filter((d) => `/${d.path.replace(/\.[^/]*$/, '')}`.endsWith(`/${label}`));
+    if (ends.length !== 1) throw new Error(`eval: ${where}: "${label}" names ${ends.length} pages`);
+    return ends[0].path;
   }
   const hits = docs.filter((d) => path.basename(d.path).split('.')[0] === label);
   if (hits.length !== 1) throw new Error(`eval: ${where}: "${label}" names ${hits.length} pages`);

@@ -17,22 +17,42 @@
  */
 
 /**
- * What could make workspace text more than text: `[` and `]` (links, images and link reference
- * definitions need them), `<` and `>` (autolinks and HTML), backticks (code spans) and the
- * backslash itself; `*`, `_` and `|` so emphasis and table cells show as written. Parentheses
- * only matter inside a link destination, which {@link markdownLinkTarget} guards.
+ * What could make workspace text more than text, backslash-escaped (CommonMark escapes any ASCII
+ * punctuation): `<` and `>` (autolinks and HTML), backticks (code spans) and the backslash
+ * itself; `*`, `_` and `|` so emphasis and table cells show as written. Parentheses only matter
+ * inside a link destination, which {@link markdownLinkTarget} guards.
  */
-const SYNTAX = /[\\`*_[\]<>|]/g;
+const SYNTAX = /[\\`*_<>|]/g;
 
 /**
- * `text` as Markdown text: syntax characters backslash-escaped (CommonMark escapes any ASCII
- * punctuation), so no link, code span, emphasis, HTML or table cell boundary can start in it.
- * Line breaks become spaces unless `multiline` (then each line is escaped, and a blank line still
+ * What turns an address in plain text into a link: marked's GFM autolinks (`https://`, `ftp://`,
+ * `www.`, `name@host.tld`) and markdown-it's linkify (`scheme://`, `//host`, e-mail addresses,
+ * as VS Code's preview runs it: fuzzy links off). An escape splits the text where it stands, so
+ * neither finds one: the `:` and the first `/` of `://`, the `.` of `www.`, every `@`.
+ */
+const ADDRESS = /:(?=\/\/)|\/(?=\/)|(?<=\bwww)\.|@/gi;
+
+/**
+ * `[` and `]` (links, images and link reference definitions need them) are written as character
+ * references, not backslash escapes: marked undoes `\[` and `\]` inside a link's label and reads
+ * the label again, so an escaped `[x](command:...)` in a label of ours became a link of its own
+ * (and `![x](https://...)` a remote image).
+ */
+const BRACKETS: Record<string, string> = { '[': '&#91;', ']': '&#93;' };
+
+/**
+ * `text` as Markdown text: syntax characters escaped, so no link, command, image, code span,
+ * emphasis, HTML or table cell boundary can start in it, in the text or inside a link label of
+ * ours, as `marked` (VS Code's hovers and chat) and `markdown-it` (its preview) read it. Line
+ * breaks become spaces unless `multiline` (then each line is escaped, and a blank line still
  * starts a paragraph, which is harmless).
  */
 export function markdownText(text: string, options: { multiline?: boolean } = {}): string {
   const body = options.multiline ? text.replace(/\r\n?/g, '\n') : text.replace(/[\r\n]+/g, ' ');
-  return body.replace(SYNTAX, '\\$&');
+  return body
+    .replace(SYNTAX, '\\$&')
+    .replace(ADDRESS, '\\$&')
+    .replace(/[[\]]/g, (bracket) => BRACKETS[bracket]);
 }
 
 /**
@@ -54,13 +74,13 @@ export function markdownCode(text: string): string {
 
 /**
  * A link destination as written inside `(...)`: characters that could end it or start another
- * (parentheses, angle brackets, spaces, backslashes, line breaks) percent-encoded. Only for
+ * (parentheses, brackets, angle brackets, spaces, backslashes, line breaks) percent-encoded. Only for
  * destinations the tool makes itself (`file:` URIs of served files, `command:` URIs of its own
  * commands); never for a URI taken from the workspace.
  */
 export function markdownLinkTarget(uri: string): string {
   return uri.replace(
-    /[()<>\\` \t\r\n\f\v]/g,
+    /[()[\]<>\\` \t\r\n\f\v]/g,
     (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
   );
 }

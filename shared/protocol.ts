@@ -79,6 +79,11 @@ export interface IndexStatus {
   phase: IndexPhase;
   /** True while a pass runs over an index already in service (answers still come from the last one). */
   updating: boolean;
+  /**
+   * True while the pass in service has its diagnostics computed and published (the index already
+   * answers; the status item says ready). Absent otherwise.
+   */
+  publishingDiagnostics?: boolean;
   indexedAt: string | null;
   /** Names of the workspace folders served. */
   folders: string[];
@@ -93,8 +98,17 @@ export interface IndexStatus {
   lastError: string | null;
   /** What works less well than it could, and why (`scope-unreadable`, `index-failed`, `mcp-disabled`...). */
   degraded: { flag: string; reason: string }[];
-  /** Background embedding while it runs: sections done of total and the estimated seconds left (null until known). */
-  embedding?: { done: number; total: number; secondsLeft: number | null } | null;
+  /**
+   * Background embedding while it runs: sections done of total and the estimated seconds left,
+   * measured from the rate since the model was loaded (null until known); `loadingModel` while the
+   * job's first chunk is still waiting for the model to load.
+   */
+  embedding?: { done: number; total: number; secondsLeft: number | null; loadingModel?: boolean } | null;
+  /**
+   * Each served folder's documentation files as `wsctx doctor` says them: `summary` is "read N of
+   * M documentation files (...); not read: ...", `warnings` the folders that read few of theirs.
+   */
+  coverage?: { folder: string; files: number; read: number; summary: string; warnings: string[] }[];
 }
 
 /** Client -> server: the current index status (the status bar asks once; changes are pushed). */
@@ -124,6 +138,8 @@ export interface SearchParams {
   limit?: number;
   /** Only these source kinds (catalog_entity, catalog_doc, repo_overview, epic_doc, library). */
   sourceKinds?: string[];
+  /** Each passage's whole text too (`SearchPassage.text`), for the results view. Default false. */
+  withText?: boolean;
 }
 
 export interface SearchPassage {
@@ -148,6 +164,8 @@ export interface SearchPassage {
   preview: string;
   /** Expired page, conflicts with other pages: one sentence each (the label starts with `[expired]` / `[conflict]`). */
   markers?: string[];
+  /** The passage's whole text (Markdown as written in the workspace), when the request asked `withText`. */
+  text?: string;
 }
 
 export interface SearchResult {

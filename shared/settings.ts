@@ -26,8 +26,10 @@ export interface SourceGlobSettings {
   instructionFiles: string[];
   claudeMd: string[];
   cursorRules: string[];
+  windsurfRules: string[];
   techdocs: string[];
   docs: string[];
+  siteNav: string[];
   markdown: string[];
   catalogTargets: string[];
   placeholderTargets: string[];
@@ -87,8 +89,21 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobSettings> = Object.freeze(
   instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
+  windsurfRules: ['**/.windsurf/rules/**/*.md'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
-  docs: ['**/docs/**/*.md'],
+  docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
+  siteNav: [
+    '**/sidebars.{js,cjs,mjs,ts,cts,mts,json}',
+    '**/_category_.{json,yml,yaml}',
+    '**/SUMMARY.md',
+    '**/book.toml',
+    '**/.gitbook.{yaml,yml}',
+    '**/antora.{yml,yaml}',
+    '**/modules/*/*.adoc',
+    '**/.pages',
+    '**/.pages.{yml,yaml}',
+    '**/.nav.{yml,yaml}',
+  ],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
@@ -132,9 +147,12 @@ const SOURCE_DESCRIPTIONS: Record<keyof SourceGlobSettings, string> = {
   instructionFiles: "Copilot's path-specific instruction files (library pages of type instructions).",
   claudeMd: 'CLAUDE.md files (library pages of type instructions).',
   cursorRules: 'Cursor rules (library pages of type instructions).',
+  windsurfRules: 'Windsurf rules (library pages of type instructions).',
   techdocs:
     'Documentation sites (mkdocs.yml): each is read, in nav order, whether or not a catalog entity points at it.',
-  docs: 'Documentation read without mkdocs.yml or a catalog: Markdown no site claims, as the docs of the folder named docs holding it.',
+  docs: 'Documentation, by content: every Markdown, MDX, reStructuredText and AsciiDoc file no site, overview, library page or epic reads, wherever it sits (vendored, generated and template files are left out). Narrow it to read less.',
+  siteNav:
+    "Site navigation read for the order and menu titles of documentation pages, never run: Docusaurus sidebars and _category_ files, mdBook and GitBook SUMMARY.md (book.toml, .gitbook.yaml), Antora's antora.yml and nav files, awesome-pages .pages and awesome-nav .nav.yml.",
   markdown: 'Markdown read so TechDocs pages and front-matter epics can be followed.',
   catalogTargets:
     'YAML a catalog Location entity may name as a target, and YAML checked for Backstage entities no Location names. Empty reads only catalog files.',

@@ -1,16 +1,15 @@
 /**
- * The commands: search, results documents, expand an entity, table of contents, re-index,
- * diagnostics, index status, MCP endpoint restart, output; plus the two the server's hovers and
- * code lenses run (`ClientCommands`). Each asks the language server (custom requests, or a tool by
- * name through `CallToolRequest`) and shows the answer in a QuickPick or an editor; failures are
- * logged and shown with a way to the log.
+ * The commands: search, the results view, "Why not this page?", expand an entity, table of
+ * contents, re-index, diagnostics, index status, MCP endpoint restart, output; plus the two the
+ * server's hovers and code lenses run (`ClientCommands`). Each asks the language server (custom
+ * requests, or a tool by name through `CallToolRequest`) and shows the answer in a QuickPick, the
+ * results view or an editor; failures are logged and shown with a way to the log.
  */
 import {
   commands,
   ProgressLocation,
   QuickPickItemKind,
   ThemeIcon,
-  Uri,
   window,
   workspace,
   type Disposable,
@@ -22,8 +21,6 @@ import { SETTINGS_PREFIX } from '../../shared/ids';
 import {
   CallToolRequest,
   DiagnosticsReportRequest,
-  OpenResultsRequest,
-  RESULTS_SCHEME,
   ReindexRequest,
   RestartMcpEndpointRequest,
   type ExpandEntityArgs,
@@ -53,8 +50,15 @@ import {
 import { showSearchPick } from './searchPick';
 import { reindexSummary } from './statusText';
 import type { StatusItems } from './status';
+import type { ResultsViews } from './views/resultsView';
+import { whyNot, type LastFile } from './views/whyNot';
 
-export function registerCommands(connection: ServerConnection, status: StatusItems): Disposable[] {
+export function registerCommands(
+  connection: ServerConnection,
+  status: StatusItems,
+  views: ResultsViews,
+  lastFile: LastFile,
+): Disposable[] {
   const run = <A extends unknown[]>(name: string, task: (...args: A) => Promise<unknown> | unknown) =>
     commands.registerCommand(name, async (...args: A) => {
       try {
@@ -68,50 +72,25 @@ export function registerCommands(connection: ServerConnection, status: StatusIte
     return { output: result.output as T, text: result.text };
   };
 
-  // The question of each results document opened here, so "Why not this page?" on one asks it again.
-  const resultsQuestions = new Map<string, string>();
-
   return [
     run(Commands.search, (question?: string) =>
       showSearchPick(connection, typeof question === 'string' ? question : selectedText()),
     ),
+    // The answer in the results view: every passage with its text and whole why[] table (what
+    // `@context /why` shows in chat, for editors where chat cannot run).
     run(Commands.openResults, async (question?: string) => {
       const asked =
         typeof question === 'string' && question.trim()
           ? question.trim()
           : await window.showInputBox({
-              title: 'Workspace context results document',
+              title: 'Workspace context: open search results',
               prompt: 'Question',
               value: selectedText(),
             });
-      if (!asked) return;
-      const info = await connection.client.sendRequest(OpenResultsRequest.type, { question: asked });
-      resultsQuestions.set(info.uri, asked);
-      const document = await workspace.openTextDocument(Uri.parse(info.uri));
-      await window.showTextDocument(document, { preview: false });
+      if (asked?.trim()) await views.showResults(asked.trim());
     }),
-    // On a results document: why did the page I expected not come? (explain_result, shown as a document.)
-    run(Commands.whyNot, async () => {
-      const active = window.activeTextEditor?.document;
-      const known = active?.uri.scheme === RESULTS_SCHEME ? resultsQuestions.get(active.uri.toString()) : undefined;
-      const question =
-        known ??
-        (await window.showInputBox({
-          title: 'Why not this page?',
-          prompt: 'The question that was asked',
-          value: selectedText(),
-        }));
-      if (!question?.trim()) return;
-      const expected = await window.showInputBox({
-        title: `Why not this page? "${question}"`,
-        prompt: 'The page you expected: its path as answers print it, a section id, or an entity ref',
-        value: lastFileEditorPath(),
-      });
-      if (!expected?.trim()) return;
-      const { text } = await callTool<unknown>('explain_result', { question, expected: expected.trim() });
-      const document = await workspace.openTextDocument({ content: text, language: 'plaintext' });
-      await window.showTextDocument(document, { preview: false });
-    }),
+    // From a results view's title bar (that view's question) or the palette: explain_result, shown in the results view.
+    run(Commands.whyNot, () => whyNot(views, lastFile, callTool, selectedText)),
     // Hovers and code lenses run these two from trusted Markdown: their arguments are checked
     // (commandArgs.ts) before anything is walked or opened.
     run(Commands.expandEntity, async (given?: unknown) => {
@@ -333,17 +312,6 @@ function pickRow<T>(rows: Row<T>[], options: PickOptions): Promise<Picked<T> | u
     });
     pick.show();
   });
-}
-
-/** The workspace-relative path of a file open in a visible editor (the page a user likely expected), or ''. */
-function lastFileEditorPath(): string {
-  const file = window.visibleTextEditors.find((e) => e.document.uri.scheme === 'file');
-  return file
-    ? workspace.asRelativePath(
-        file.document.uri,
-        workspace.workspaceFolders !== undefined && workspace.workspaceFolders.length > 1,
-      )
-    : '';
 }
 
 function selectedText(): string {

@@ -31,13 +31,15 @@ export interface CommandContribution {
   title: string;
   /** Shown in the command palette (false for commands that only make sense with arguments). */
   palette: boolean;
+  /** A codicon (`$(question)`): the command then shows as a button where a menu puts it on a title bar. */
+  icon?: string;
 }
 
 /** Every command, in the order package.json lists them. */
 export const COMMANDS: readonly CommandContribution[] = [
   { command: Commands.search, title: 'Search workspace context', palette: true },
-  { command: Commands.openResults, title: 'Open search results as a document', palette: true },
-  { command: Commands.whyNot, title: 'Why not this page?', palette: true },
+  { command: Commands.openResults, title: 'Open search results', palette: true },
+  { command: Commands.whyNot, title: 'Why not this page?', palette: true, icon: '$(question)' },
   { command: Commands.expandEntity, title: 'Expand entity', palette: true },
   { command: Commands.showToc, title: 'Show table of contents', palette: true },
   { command: Commands.reindex, title: 'Re-index', palette: true },
@@ -48,6 +50,9 @@ export const COMMANDS: readonly CommandContribution[] = [
   // The code lens passes the entity's documents; without them there is nothing to pick from.
   { command: Commands.showEntityDocs, title: 'Show entity docs', palette: false },
 ];
+
+/** The results view's webview panels (client/src/views/resultsView.ts); its title bar carries "Why not this page?". */
+export const RESULTS_VIEW_TYPE = 'workspaceContext.results';
 
 /** The `@context` chat participant. */
 export const CHAT_PARTICIPANT = {

@@ -2,8 +2,8 @@
  * Extension entry point: wires the parts together and holds no logic of its own.
  *
  * The language server (languageClient.ts) owns the only index; the status items (status.ts), the
- * commands (commands.ts), the MCP server definition (mcpProvider.ts) and the `@context` chat
- * participant (chatParticipant.ts) all ask it.
+ * commands (commands.ts) and the results view they open (views/), the MCP server definition
+ * (mcpProvider.ts) and the `@context` chat participant (chatParticipant.ts) all ask it.
  */
 import { window, type ExtensionContext } from 'vscode';
 import { LANGUAGE_CLIENT_NAME } from '../../shared/ids';
@@ -12,6 +12,8 @@ import { registerCommands } from './commands';
 import { ServerConnection } from './languageClient';
 import { McpProvider } from './mcpProvider';
 import { StatusItems } from './status';
+import { ResultsViews } from './views/resultsView';
+import { LastFile } from './views/whyNot';
 
 let connection: ServerConnection | undefined;
 
@@ -19,11 +21,15 @@ export async function activate(context: ExtensionContext): Promise<void> {
   const output = window.createOutputChannel(LANGUAGE_CLIENT_NAME, { log: true });
   connection = new ServerConnection(context, output);
   const status = new StatusItems(connection);
+  const views = new ResultsViews(connection);
+  const lastFile = new LastFile();
   context.subscriptions.push(
     output,
     connection,
     status,
-    ...registerCommands(connection, status),
+    views,
+    lastFile,
+    ...registerCommands(connection, status, views, lastFile),
     new McpProvider(context, connection),
     registerChatParticipant(context, connection),
   );

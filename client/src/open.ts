@@ -3,16 +3,20 @@
  * workspace-relative `path:line`, or an LSP range. Paths the engine prints are relative to a
  * workspace folder (with several folders, the first that holds the file wins).
  */
-import { Position, Range, Selection, Uri, window, workspace, type TextEditor } from 'vscode';
+import { Position, Range, Selection, Uri, window, workspace, type TextEditor, type ViewColumn } from 'vscode';
 import type { WireRange } from '../../shared/protocol';
 import { isWorkspaceRelativePath } from './commandArgs';
 import { splitSourceUri } from './searchItems';
 
-/** Opens `uri` (`file:...#L35-L45`) with the passage's first line at the cursor. */
-export async function openSource(uri: string): Promise<TextEditor> {
+/** Opens `uri` (`file:...#L35-L45`) with the passage's first line at the cursor (in `column`, default the active one). */
+export async function openSource(uri: string, column?: ViewColumn): Promise<TextEditor> {
   const { file, startLine, endLine } = splitSourceUri(uri);
   const start = new Position(Math.max(0, startLine - 1), 0);
-  const editor = await window.showTextDocument(Uri.parse(file), { preview: true, selection: new Range(start, start) });
+  const editor = await window.showTextDocument(Uri.parse(file), {
+    preview: true,
+    selection: new Range(start, start),
+    ...(column !== undefined ? { viewColumn: column } : {}),
+  });
   editor.revealRange(new Range(start, new Position(Math.max(0, endLine - 1), 0)));
   return editor;
 }

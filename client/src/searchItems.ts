@@ -1,11 +1,12 @@
 /**
- * The live search QuickPick's rows: one per ranked passage, labelled `Title › Heading`, with the
- * source place as description and the score and leading `why[]` terms (then the passage's first
- * words) as detail. Pure; searchPick.ts shows them.
+ * The live search QuickPick's rows: one per ranked passage, the passage's own words first (the
+ * label, the row's first line), its score as one short item beside them, and where it is (`Title ›
+ * Heading · path:lines`) as the second line. How the score was made is the results view's job (the
+ * title button), where every `why[]` term has room. Pure; searchPick.ts shows them.
  *
  * Imports no `vscode`.
  */
-import type { SearchPassage, SearchResult, WhyTerm } from '../../shared/protocol';
+import type { SearchPassage, SearchResult } from '../../shared/protocol';
 
 /** Wait after the last keystroke before asking the server. Default 200 ms. */
 export const SEARCH_DEBOUNCE_MS = 200;
@@ -20,13 +21,17 @@ export interface SearchRow {
   passage?: SearchPassage;
 }
 
-/** `score 1.15 · words +1.00 · namedEntity +0.15`: the score and the terms that made most of it. */
-export function scoreLine(passage: Pick<SearchPassage, 'score' | 'leadingWhy'>): string {
-  return [`score ${passage.score.toFixed(2)}`, ...passage.leadingWhy.map(whyTerm)].join(' · ');
+/** `score 1.15`: the one short item beside the passage's words. */
+export function scoreItem(passage: Pick<SearchPassage, 'score'>): string {
+  return `score ${passage.score.toFixed(2)}`;
 }
 
-export function whyTerm(term: Pick<WhyTerm, 'signal' | 'contribution'>): string {
-  return `${term.signal} +${term.contribution.toFixed(2)}`;
+/**
+ * Workspace text as a QuickPick label or detail shows it: VS Code draws `$(name)` as an icon
+ * there, so a passage about `$(pwd)` would lose its words; escaped, it shows as written.
+ */
+export function pickText(text: string): string {
+  return text.replace(/\$\(/g, '\\$(');
 }
 
 export function searchRows(result: SearchResult): SearchRow[] {
@@ -37,9 +42,10 @@ export function searchRows(result: SearchResult): SearchRow[] {
     return [{ label: `No passages match "${result.question}"`, description: '', detail: why }];
   }
   return result.passages.map((passage) => ({
-    label: passage.label,
-    description: `${passage.path}:${passage.startLine}-${passage.endLine}`,
-    detail: passage.preview ? `${scoreLine(passage)} — ${passage.preview}` : scoreLine(passage),
+    // A section with no words under its heading shows its heading.
+    label: pickText(passage.preview || passage.label),
+    description: scoreItem(passage),
+    detail: pickText(`${passage.label} · ${passage.path}:${passage.startLine}-${passage.endLine}`),
     passage,
   }));
 }

@@ -1,8 +1,8 @@
 /**
  * "Search workspace context": a QuickPick that asks the language server as you type (debounced,
- * the previous request cancelled), shows the ranked passages with their score and leading `why[]`
- * terms, opens the source at the passage's line on Enter, and opens the whole answer as a results
- * document (where hovering a passage shows its `why[]` table) from its title button.
+ * the previous request cancelled), shows the ranked passages (their words first, the score beside
+ * them, where they are below), opens the source at the passage's line on Enter, and opens the whole
+ * answer in the results view (every passage with its `why[]` table) from its title button.
  */
 import {
   CancellationTokenSource,
@@ -34,7 +34,7 @@ export function showSearchPick(connection: ServerConnection, initialQuestion = '
   pick.placeholder = 'Ask about this workspace, e.g. "how do I roll back billing-worker?"';
   const openResults: QuickInputButton = {
     iconPath: new ThemeIcon('preview'),
-    tooltip: 'Open the answer as a results document (hover a passage for its why[])',
+    tooltip: "Open the answer in the results view (each passage's text and why[] table)",
   };
   pick.buttons = [openResults];
 

@@ -1,9 +1,11 @@
 /**
  * The index on screen: a status bar item (always there) and a language status item (beside the
  * language of catalog, Markdown and results documents), both worded by statusText.ts from what the
- * language server pushes: index status, pass progress, MCP endpoint, client state.
+ * language server pushes (index status, pass progress, MCP endpoint, client state) and from the
+ * diagnostics the language client shows in the Problems panel, counted as the panel counts them.
  */
 import {
+  DiagnosticSeverity,
   l10n,
   languages,
   LanguageStatusSeverity,
@@ -16,7 +18,10 @@ import {
 import { RESULTS_SCHEME } from '../../shared/protocol';
 import { Commands, LANGUAGE_STATUS_ITEM_ID, STATUS_BAR_ITEM_ID } from './contributions';
 import type { ServerConnection } from './languageClient';
-import { describeStatus, type PassProgress, type StatusView } from './statusText';
+import { describeStatus, type PassProgress, type ProblemCounts, type StatusView } from './statusText';
+
+/** Wait after a burst of diagnostics changes before counting them again. Default 200 ms. */
+const PROBLEMS_RECOUNT_MS = 200;
 
 export class StatusItems implements Disposable {
   private readonly bar = window.createStatusBarItem(STATUS_BAR_ITEM_ID, StatusBarAlignment.Left, -100);
@@ -27,6 +32,8 @@ export class StatusItems implements Disposable {
   ]);
   private readonly subscriptions: Disposable[];
   private progress: PassProgress | undefined;
+  private problems: ProblemCounts | undefined;
+  private recount: NodeJS.Timeout | undefined;
   current: StatusView | undefined;
 
   constructor(private readonly connection: ServerConnection) {
@@ -43,6 +50,13 @@ export class StatusItems implements Disposable {
         this.render();
       }),
       workspace.onDidGrantWorkspaceTrust(() => this.render()),
+      languages.onDidChangeDiagnostics(() => {
+        clearTimeout(this.recount);
+        this.recount = setTimeout(() => {
+          this.problems = this.countProblems();
+          this.render();
+        }, PROBLEMS_RECOUNT_MS);
+      }),
     ];
     this.render();
     this.bar.show();
@@ -56,6 +70,7 @@ export class StatusItems implements Disposable {
       progress: this.progress,
       mcp: this.connection.latestEndpoint,
       clientError: this.connection.error,
+      problems: this.problems,
     });
     this.current = view;
     const tooltip = new MarkdownString(view.tooltip.join('\n'));
@@ -75,7 +90,24 @@ export class StatusItems implements Disposable {
           : LanguageStatusSeverity.Information;
   }
 
+  /** The language client's diagnostics by severity: what the Problems panel lists from this extension. */
+  private countProblems(): ProblemCounts | undefined {
+    const collection = this.connection.client.diagnostics;
+    if (!collection) return undefined;
+    const counts: ProblemCounts = { error: 0, warning: 0, info: 0 };
+    collection.forEach((_uri, diagnostics) => {
+      for (const d of diagnostics) {
+        if (d.severity === DiagnosticSeverity.Error) counts.error++;
+        else if (d.severity === DiagnosticSeverity.Warning) counts.warning++;
+        else if (d.severity === DiagnosticSeverity.Information) counts.info++;
+        // Hints are not listed in the Problems panel.
+      }
+    });
+    return counts;
+  }
+
   dispose(): void {
+    clearTimeout(this.recount);
     for (const s of this.subscriptions) s.dispose();
     this.bar.dispose();
     this.language.dispose();

@@ -1,11 +1,13 @@
 /**
  * What the status bar item and the language status item say about the index: the phase (starting,
- * cold, indexing n of N, ready with counts and `indexedAt`), degraded flags with their reasons, and
- * restricted mode. Pure, so the wording is unit-tested; status.ts puts it on screen.
+ * cold, indexing n of N, loading the model, embedding n of N with the time left, ready with counts
+ * and `indexedAt`), the Problems panel's count, degraded flags with their reasons, and restricted
+ * mode. Pure, so the wording is unit-tested; status.ts puts it on screen.
  *
  * Imports no `vscode`.
  */
 import type { IndexStatus, McpEndpointInfo } from '../../shared/protocol';
+import { timeLeft } from '../../shared/timeLeft';
 
 /** The language client's own state, before any index status arrives. */
 export type ClientState = 'starting' | 'running' | 'stopped' | 'failed';
@@ -30,6 +32,17 @@ export interface StatusInput {
   mcp?: McpEndpointInfo;
   /** Why the client stopped or failed, when it did. */
   clientError?: string;
+  /**
+   * The diagnostics the Problems panel shows from this extension, counted from the language
+   * client's own collection (the index's parse problems are only some of them).
+   */
+  problems?: ProblemCounts;
+}
+
+export interface ProblemCounts {
+  error: number;
+  warning: number;
+  info: number;
 }
 
 export type StatusSeverity = 'info' | 'warning' | 'error';
@@ -105,12 +118,22 @@ export function describeStatus(input: StatusInput): StatusView {
     tooltip.push(
       `**Workspace Context**: ${shortText.toLowerCase()}${status.phase === 'ready' ? ' (answers come from the last pass meanwhile)' : ''}.`,
     );
+  } else if (status.embedding?.loadingModel) {
+    // The first chunk waits for the embedding model to load: answers work on words meanwhile.
+    icon = 'sync~spin';
+    busy = true;
+    shortText = 'Loading the model';
+    detail = [countsSummary(status), 'answers rank on words until it is loaded'].filter(Boolean).join(', ');
+    tooltip.push(
+      `**Workspace Context**: ready; loading the embedding model to embed ${status.embedding.total} sections. Answers rank on words until it is loaded.`,
+    );
   } else if (status.embedding && status.embedding.done < status.embedding.total) {
     // Answers already work on words; meaning fills in as sections get their vectors.
     const e = status.embedding;
     icon = 'sync~spin';
     busy = true;
-    const left = e.secondsLeft === null ? '' : `, about ${Math.max(1, Math.round(e.secondsLeft / 60))} min left`;
+    // Only an estimate measured after the model loaded (the server sends null before).
+    const left = e.secondsLeft === null ? '' : `, ${timeLeft(e.secondsLeft)}`;
     shortText = `Embedding ${e.done} of ${e.total}${left}`;
     detail = [countsSummary(status), 'sections without vectors yet rank on words'].filter(Boolean).join(', ');
     tooltip.push(
@@ -133,8 +156,14 @@ export function describeStatus(input: StatusInput): StatusView {
     const c = status.counts;
     tooltip.push(
       '',
-      `${c.files} files, ${c.documents} documents, ${c.sections} sections, ${c.entities} entities, ${c.edges} edges (${c.unresolvedEdges} unresolved), ${c.problems} problems.`,
+      `${c.files} files, ${c.documents} documents, ${c.sections} sections, ${c.entities} entities, ${c.edges} edges (${c.unresolvedEdges} unresolved).`,
     );
+  }
+  if (input.problems) tooltip.push('', problemsLine(input.problems));
+  for (const c of status.coverage ?? []) {
+    // The numbers wsctx doctor prints, in the same words.
+    tooltip.push('', `Documentation in ${c.folder}: ${c.summary}.`);
+    for (const warning of c.warnings) tooltip.push('', `**docs-unread**: ${warning}`);
   }
   if (status.indexedAt)
     tooltip.push(
@@ -196,6 +225,17 @@ export function parseProgressCount(message: string | undefined): { done: number;
   const done = Number(match[1].replace(/,/g, ''));
   const total = Number(match[2].replace(/,/g, ''));
   return total > 0 && done <= total ? { done, total } : undefined;
+}
+
+/**
+ * `12 problems in the Problems panel (1 error, 4 warnings, 7 info)`: the same count the panel
+ * shows for this extension, so the two never disagree.
+ */
+export function problemsLine(p: ProblemCounts): string {
+  const total = p.error + p.warning + p.info;
+  if (total === 0) return 'No problems in the Problems panel.';
+  const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+  return `${count(total, 'problem')} in the Problems panel (${count(p.error, 'error')}, ${count(p.warning, 'warning')}, ${p.info} info).`;
 }
 
 function countsSummary(status: IndexStatus): string {

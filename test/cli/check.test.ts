@@ -4,12 +4,13 @@
  * explained; a bad expectations file is refused with its line and field.
  */
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import type { CheckReport } from '../../server/src/tools/expectationsCheck';
 import type { ExplainOutput } from '../../server/src/tools/explainResult';
 import { wsctx } from '../helpers/cli';
-import { copyExampleWorkspace, removeTempDirs, write } from '../helpers/tempWorkspace';
+import { copyExampleWorkspace, removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 
 const RUNBOOK = 'payments-platform/services/billing-worker/docs/runbooks/deploy.md';
 
@@ -83,6 +84,61 @@ describe('wsctx check and wsctx why-not', () => {
       ]).stdout,
     ) as { passages: { sourceRef: { path: string } }[] };
     assert.equal(ask.passages.findIndex((p) => p.sourceRef.path === RUNBOOK) + 1, e.rank);
+  });
+
+  it('a failed exclude is explained by what brought the page, never "Nothing to fix"', () => {
+    const ws = copyExampleWorkspace();
+    write(
+      ws,
+      '.wsctx/expectations.yaml',
+      [
+        'expectations:',
+        '  - question: how do I roll back billing-worker?',
+        '    limit: 5',
+        '    exclude:',
+        `      - ${RUNBOOK}`,
+        '  - task: write a postmortem for the checkout outage',
+        '    exclude:',
+        '      - .context/templates/incident-postmortem.md',
+        '',
+      ].join('\n'),
+    );
+    const run = wsctx(['check', '--workspace', ws, '--no-cache']);
+    assert.equal(run.code, 1, run.stdout + run.stderr);
+    assert.match(run.stdout, /2 checks, 0 passed, 2 failed/);
+    assert.doesNotMatch(run.stdout, /Nothing to fix/);
+    assert.match(
+      run.stdout,
+      /It comes at rank 1 of the first 5, which the expectation excludes, by its section "Rolling back" \(score \d\.\d{3}\)\./,
+    );
+    assert.match(run.stdout, /Fix: To keep it out of the first 5: the pages that should answer must rank above it/);
+    assert.match(
+      run.stdout,
+      /It is in the bundle \(search\), and the expectation excludes it\.\n {2}Fix: To keep it out: /,
+    );
+    const report = JSON.parse(wsctx(['check', '--workspace', ws, '--no-cache', '--json']).stdout) as CheckReport;
+    for (const row of report.rows) assert.notEqual(row.explanation?.fix, 'Nothing to fix.', row.page);
+  });
+
+  it('why-not asks at the limit ask answers with: a page past it is never "returned, nothing to fix"', () => {
+    const ws = copyExampleWorkspace();
+    write(ws, '.wsctx.yaml', 'budgets:\n  contextPassages: 3\n');
+    const question = 'how do I roll back billing-worker?';
+    const ask = JSON.parse(wsctx(['ask', question, '--workspace', ws, '--no-cache', '--json']).stdout) as {
+      passages: { sourceRef: { path: string } }[];
+    };
+    assert.equal(ask.passages.length, 3, 'ask answers with budgets.contextPassages');
+    const deeper = JSON.parse(
+      wsctx(['ask', question, '--workspace', ws, '--no-cache', '--json', '--limit', '10']).stdout,
+    ) as { passages: { sourceRef: { path: string } }[] };
+    const shown = new Set(ask.passages.map((p) => p.sourceRef.path));
+    const past = deeper.passages.map((p) => p.sourceRef.path).find((p) => !shown.has(p))!;
+    const run = wsctx(['why-not', question, '--expect', past, '--workspace', ws, '--no-cache', '--json']);
+    assert.equal(run.code, 0, run.stderr);
+    const e = JSON.parse(run.stdout) as ExplainOutput;
+    assert.equal(e.limit, 3);
+    assert.notEqual(e.standing, 'returned');
+    assert.notEqual(e.fix, 'Nothing to fix.');
   });
 
   it('a task whose read-whole page no longer fits its budget fails, with the cause get_context had', () => {
@@ -225,5 +281,85 @@ describe('wsctx check and wsctx why-not', () => {
       askFlag.stderr,
       "wsctx: --limit and --source-kinds are ask's: with --task give context's --max-tokens, --pack, --tags, --folder\n",
     );
+  });
+
+  describe('a hostile expectations file is read through the read guard', () => {
+    const FILE = '.wsctx/expectations.yaml';
+    const SMALL = (ws: string) => {
+      write(
+        ws,
+        'catalog-info.yaml',
+        'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: billing-worker\nspec:\n  type: service\n  owner: payments\n  lifecycle: production\n',
+      );
+      return ws;
+    };
+
+    it('refuses a FIFO in its place at once, naming it (before, wsctx check waited on it forever)', () => {
+      const ws = SMALL(tempDir('check-fifo'));
+      write(ws, '.wsctx/keep', '');
+      execFileSync('mkfifo', [path.join(ws, FILE)]);
+      const run = wsctx(['check', '--workspace', ws, '--no-cache'], { timeoutMs: 60_000 });
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.equal(
+        run.stderr,
+        `wsctx: ${path.join(ws, FILE)}:1: could not be read: a FIFO (named pipe), not a regular file; nothing is checked\n`,
+      );
+    });
+
+    it('refuses a link to a file outside the served folders, and prints nothing of it', () => {
+      const ws = SMALL(tempDir('check-link'));
+      const outside = tempDir('check-outside');
+      write(
+        outside,
+        'questions.yaml',
+        'expectations:\n  - question: what are the payroll secrets of the outside folder?\n    expect: [billing-worker]\n',
+      );
+      write(ws, '.wsctx/keep', '');
+      symlinkSync(path.join(outside, 'questions.yaml'), path.join(ws, FILE));
+      const run = wsctx(['check', '--workspace', ws, '--no-cache']);
+      assert.equal(run.code, 1, run.stdout + run.stderr);
+      assert.equal(run.stdout, '');
+      assert.equal(
+        run.stderr,
+        `wsctx: ${path.join(ws, FILE)}:1: could not be read: its real path (${path.join(outside, 'questions.yaml')}) is outside the served folders; not read; nothing is checked\n`,
+      );
+      // A file the user names outside the folders is theirs to check (its own folder is its bound).
+      const named = wsctx(['check', path.join(outside, 'questions.yaml'), '--workspace', ws, '--no-cache', '--json']);
+      assert.deepEqual(
+        (JSON.parse(named.stdout) as CheckReport).rows.map((r) => r.question),
+        ['what are the payroll secrets of the outside folder?'],
+      );
+    });
+
+    it('refuses a 400 MB file by its size without reading it, and checks the first 200 of 3,000 questions', () => {
+      const ws = SMALL(tempDir('check-size'));
+      const file = write(ws, FILE, 'expectations: []\n');
+      truncateSync(file, 400 * 1024 * 1024);
+      const huge = wsctx(['check', '--workspace', ws, '--no-cache']);
+      assert.equal(huge.code, 1);
+      assert.equal(
+        huge.stderr,
+        `wsctx: ${file}:1: could not be read: it holds more than 1,048,576 bytes, the most an expectations file may hold; not read; nothing is checked\n`,
+      );
+      rmSync(file);
+      const entries = Array.from(
+        { length: 3000 },
+        (_, i) => `  - question: who owns billing-worker, ask ${i}?\n    expect: [component:default/billing-worker]\n`,
+      );
+      write(ws, FILE, `expectations:\n${entries.join('')}`);
+      const many = wsctx(['check', '--workspace', ws, '--no-cache', '--json']);
+      assert.equal(many.code, 1, many.stderr);
+      const report = JSON.parse(many.stdout) as CheckReport;
+      assert.equal(report.rows.length, 200);
+      assert.deepEqual(report.problems, [
+        {
+          path: file,
+          line: 2 + 200 * 2,
+          field: 'expectations[200]',
+          message:
+            'a file may hold at most 200 questions and tasks; this one and the 2799 after it (2800 in all) are not checked',
+        },
+      ]);
+    });
   });
 });

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
-import { wsctx } from '../helpers/cli';
+import { wsctx as wsctxWide } from '../helpers/cli';
 import { EXAMPLE_WORKSPACE } from '../helpers/tempWorkspace';
+
+/** These tests read the layout at the documented default width, 100 columns (unless one sets its own). */
+const wsctx: typeof wsctxWide = (args, options = {}) =>
+  wsctxWide(args, { ...options, env: { COLUMNS: '100', ...options.env } });
 
 const WS = ['--workspace', EXAMPLE_WORKSPACE];
 
@@ -10,17 +14,18 @@ describe('wsctx CLI on the example workspace', () => {
     assert.equal(run.code, 0, run.stderr);
     assert.match(
       run.stdout,
-      /^Indexed fernhill in [\d.]+ (ms|s): \d+ files \(\d+ read\), 133 documents, \d+ sections\./,
+      /^Indexed fernhill in [\d.]+ (ms|s): \d+ files \(\d+ read\), 136 documents, \d+ sections\./,
     );
     assert.match(run.stdout, /Documents by source kind:\n  catalog_entity\s+66\n/);
     assert.match(run.stdout, /Entities by kind \(66\):\n  Component\s+20\n/);
     assert.match(
       run.stdout,
-      /Unresolved refs \(1\):\n  component:default\/order-export --dependsOn--> resource:default\/legacy-fax-gateway  storefront\/catalog\/legacy-entities\.yaml:18/,
+      // Past 100 columns: the declaration wraps beneath, indented under its line.
+      /Unresolved refs \(1\):\n  component:default\/order-export --dependsOn--> resource:default\/legacy-fax-gateway\n {4}storefront\/catalog\/legacy-entities\.yaml:18\n/,
     );
     assert.match(
       run.stdout,
-      /storefront\/catalog\/legacy-entities\.yaml:25: error catalog\.invalid-entity: metadata\.name "promo banner" is not a valid name/,
+      /storefront\/catalog\/legacy-entities\.yaml:25: error catalog\.invalid-entity: metadata\.name "promo\s+banner" is not a valid name/,
     );
   });
 
@@ -54,12 +59,12 @@ describe('wsctx CLI on the example workspace', () => {
     ]);
     assert.equal(text.code, 0, text.stderr);
     assert.match(text.stdout, /^# component:default\/billing-worker \(Billing worker\)/);
-    // One row per edge: hop, from, relation, to, declared at; within $COLUMNS (default 100), the
-    // declaration path shortened in its middle, never a ref.
-    assert.match(text.stdout, /\n {2}hop {2}from {22}relation {3}to {24}declared at\n/);
+    // One row per edge: hop, from, relation, to; where the declaration does not fit $COLUMNS
+    // (default 100) beside them, it goes whole on the line beneath: nothing is cut.
+    assert.match(text.stdout, /\n {2}hop {2}from {22}relation {3}to\n/);
     assert.match(
       text.stdout,
-      /\n {2}1 {4}component:billing-worker {2}dependsOn {2}resource:invoices-db {6}payments…\/catalog-info\.yaml:79\n/,
+      /\n {2}1 {4}component:billing-worker {2}dependsOn {2}resource:invoices-db\n {7}declared at payments-platform\/catalog-info\.yaml:79\n/,
     );
     const wide = wsctx(['expand', 'billing-worker', ...WS, '--depth', '2']);
     // Each relation once (both halves are stored), out and in by the relation's meaning.
@@ -68,10 +73,20 @@ describe('wsctx CLI on the example workspace', () => {
       wide.stdout.split('\n').filter((l) => l.length > 100),
       [],
     );
-    // Too narrow for the table: each edge on its own lines, every ref whole.
-    const narrow = wsctx(['expand', 'billing-worker', ...WS], { env: { COLUMNS: '70' } });
+    // Too narrow for the declarations beside the refs: each beneath its edge.
+    const beneath = wsctx(['expand', 'billing-worker', ...WS], { env: { COLUMNS: '70' } });
     assert.deepEqual(
-      narrow.stdout.split('\n').filter((l) => l.length > 70),
+      beneath.stdout.split('\n').filter((l) => l.length > 70),
+      [],
+    );
+    assert.match(
+      beneath.stdout,
+      /\n {2}1 {4}component:billing-worker {2}dependsOn {4}resource:invoices-db\n {7}declared at payments-platform\/catalog-info\.yaml:79\n/,
+    );
+    // Too narrow for the refs' table: each edge on its own lines, every ref whole.
+    const narrow = wsctx(['expand', 'billing-worker', ...WS], { env: { COLUMNS: '60' } });
+    assert.deepEqual(
+      narrow.stdout.split('\n').filter((l) => l.length > 60),
       [],
     );
     assert.match(
@@ -248,9 +263,11 @@ describe('wsctx CLI on the example workspace', () => {
       wide.stdout,
       /\n {5}component:billing-worker · owner payments-team · partOf billing · dependsOn fernhill-money, invoices-db, payments-queue · consumesApi ledger-api, payments-gateway-api\n/,
     );
+    // The repository overview belongs to the 12 entities of the repository's root catalog file:
+    // five are listed, the one the question names first, and the rest counted.
     assert.match(
       wide.stdout,
-      /\n {5}domain:money \(owner engineering\), system:billing \(owner payments-team\), system:payments \(owner payments-team\)/,
+      /\n {5}component:billing-worker \(owner payments-team\), domain:money \(owner engineering\), system:billing \(owner payments-team\), system:payments \(owner payments-team\), system:ledger \(owner ledger-team\), \+7 more entities\n/,
     );
     const group = wsctx(['ask', 'what does the payments team own?', ...WS, '--limit', '3'], {
       env: { COLUMNS: '400' },

@@ -33,6 +33,7 @@ describe('wsctx doctor (built CLI)', () => {
         'ok cache',
         'ok config',
         'warn folder fernhill',
+        'ok docs fernhill',
         'All checks passed.',
       ],
     );
@@ -51,7 +52,12 @@ describe('wsctx doctor (built CLI)', () => {
     assert.match(lines[6], /config\s+no \.wsctx\.yaml in \S+examples\/fernhill: the built-in defaults apply$/);
     assert.match(
       lines[7],
-      /folder fernhill\s+\S+examples\/fernhill: 99 files, 66 catalog entities, 133 documents \(66 catalog_entity, 29 catalog_doc, 28 library, 7 epic_doc, 3 repo_overview\), 1 problem \(wsctx index lists them\)$/,
+      /folder fernhill\s+\S+examples\/fernhill: 99 files, 66 catalog entities, 136 documents \(66 catalog_entity, 32 catalog_doc, 28 library, 7 epic_doc, 3 repo_overview\), 1 problem \(wsctx index lists them\)$/,
+    );
+    // Every documentation file of the example is read, each by the source it belongs to.
+    assert.match(
+      lines[8],
+      /docs fernhill\s+read 68 of 68 documentation files \(32 as docs, 3 as overviews, 7 as epics, 26 as library\)$/,
     );
   });
 
@@ -84,7 +90,7 @@ describe('wsctx doctor (built CLI)', () => {
       name: 'folder empty',
       status: 'fail',
       detail:
-        `Nothing in ${empty} is indexed: no file there matches a source glob (what is read: catalog-info.yaml files, mkdocs.yml sites, Markdown under docs/ folders, README.md and overview.md, epics, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)). ` +
+        `Nothing in ${empty} is indexed: no file there matches a source glob (what is read: catalog-info.yaml files, every Markdown, MDX, reStructuredText and AsciiDoc file that is not vendored, generated or a template (sources.docs), mkdocs.yml sites, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)). ` +
         "Is this the workspace's root folder? A folder of code alone has nothing to index until it has a README.md or docs.",
     });
     assert.deepEqual(
@@ -149,7 +155,8 @@ describe('wsctx doctor (built CLI)', () => {
     assert.match(
       broken.stdout,
       new RegExp(
-        `^fail  config +${config.replace(/[/\\.]/g, '\\$&')}:2: YAML error: [^\\n]*; the file is not applied \\(other commands stop on this: fix the file\\)$`,
+        // At line 1, where the unclosed `[` opens.
+        `^fail  config +${config.replace(/[/\\.]/g, '\\$&')}:1: YAML error: [^\\n]*; the file is not applied \\(other commands stop on this: fix the file\\)$`,
         'm',
       ),
     );

@@ -71,9 +71,9 @@ describe('wsctx: bad input is one line naming the flag, exit 1', () => {
     ],
     [
       ['page', 'zz'],
-      `wsctx: "zz" is not an id; ids are hexadecimal, printed with 8 characters (for example "3f2a9c1e"). 'wsctx toc' lists them.`,
+      `wsctx: "zz" is not an id; ids are hexadecimal, printed with 8 characters (for example "3f2a9c1e"). wsctx toc lists them.`,
     ],
-    [['toc', '--document', 'zz'], /^wsctx: --document: "zz" is not an id;.*'wsctx toc' lists them\.$/],
+    [['toc', '--document', 'zz'], /^wsctx: --document: "zz" is not an id;.*wsctx toc lists them\.$/],
     [
       ['expand', 'billing-worker', '--direction', 'up'],
       'wsctx: --direction: "up" is not a direction; use one of out, in, both',

@@ -32,10 +32,10 @@ describe('wsctx: meaning only where a command uses it', function () {
     const run = wsctx(['ask', 'who owns billing-worker?', ...WS, '--limit', '3'], { env });
     assert.equal(run.code, 0, run.stderr);
     assert.match(run.stdout, /^1\. \d\.\d{3}  /);
-    assert.match(run.stdout, /meaning local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0, 350 sections without vectors/);
+    assert.match(run.stdout, /meaning local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0, 353 sections without vectors/);
     assert.match(
       run.stderr,
-      /^wsctx: 350 of 350 sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them \(about \d+ (s|min) at ~\d+ sections\/s here\)\.$/m,
+      /^wsctx: 353 of 353 sections have no vectors yet, so this answer ranked them on words alone; run 'wsctx index' to embed them \(about \d+ (s|min) at ~\d+ sections\/s here\)\.$/m,
     );
     assert.equal(has('models'), false);
   });
@@ -49,7 +49,7 @@ describe('wsctx: meaning only where a command uses it', function () {
     );
     assert.match(
       index.stdout,
-      /Meaning: 350 of 350 sections embedded with local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0 on onnxruntime-node 1\.30\.0, int8/,
+      /Meaning: 353 of 353 sections embedded with local:all-minilm-l6-v2\+onnx-int8-g3@0\.1\.0 on onnxruntime-node 1\.30\.0, int8/,
     );
     // Both workers may build it at first start; a later one's temporary file can still be there.
     assert.deepEqual(

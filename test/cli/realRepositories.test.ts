@@ -102,7 +102,8 @@ describe('the workspaces people have (real repositories, built CLI)', function (
   it('reads a docs site in nav order and its README as the repository overview (httpx)', () => {
     const docs = copyFixture('httpx-docs', { remote: 'https://github.com/encode/httpx.git' });
     const index = indexJson('--workspace', docs);
-    assert.equal(index.bySourceKind.catalog_doc, 23);
+    // The 23 pages of the site and the repository's LICENSE.md, a Markdown page at its root.
+    assert.equal(index.bySourceKind.catalog_doc, 24);
     assert.equal(index.bySourceKind.repo_overview, 1);
     const answer = ask('how do I set a timeout on a client?', '--workspace', docs);
     assert.equal(answer.passages[0].sourceRef.path, 'docs/advanced/timeouts.md');
@@ -249,15 +250,23 @@ describe('the workspaces people have (real repositories, built CLI)', function (
   it('says a folder that yields nothing is not fine: index warns with what to do, doctor fails, answers say index-empty', () => {
     const notes = tempDir('notes');
     write(notes, 'guides/deploying.md', '# Deploying\n\nRun the pipeline, then watch the canary for ten minutes.\n');
+    // Read as it is: a Markdown page is documentation wherever it sits.
+    assert.equal(ask('how do we deploy?', '--workspace', notes).passages[0].sourceRef.path, 'guides/deploying.md');
+    // A sources.docs narrowed to a folder the notes do not have leaves nothing to read, and says so.
+    write(notes, '.wsctx.yaml', "sources:\n  docs: ['docs/**']\n  markdown: []\n");
     const index = wsctx(['index', '--no-cache', '--workspace', notes]);
     assert.equal(index.code, 0, index.stderr);
     assert.match(
       index.stdout.split('\n').slice(0, 4).join('\n'),
-      /warning: Nothing in .* is indexed: 1 Markdown file \(guides\/deploying\.md\) is not in any place that is read .*sources: \{ docs: \['\*\*\/\*\.md'\] \}/,
+      /warning: Nothing in .* is indexed: 1 documentation file \(guides\/deploying\.md: not in sources\.docs\) is not read .*remove sources\.docs, or widen it, e\.g\. "sources: \{ docs: \['\*\*\/\*\.md'\] \}"/,
     );
     const doctor = wsctx(['doctor', '--workspace', notes]);
     assert.equal(doctor.code, 1, doctor.stdout);
     assert.match(doctor.stdout, /fail\s+folder wsctx-notes-\w+\s+Nothing in .* is indexed/);
+    assert.match(
+      doctor.stdout,
+      /docs wsctx-notes-\w+\s+read 0 of 1 documentation file; not read: 1 not in sources\.docs\n/,
+    );
     const answer = ask('how do we deploy?', '--workspace', notes);
     assert.deepEqual(answer.degraded, ['index-empty']);
     assert.match(answer.notice ?? '', /^Nothing is indexed/);

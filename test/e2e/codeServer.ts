@@ -135,9 +135,13 @@ export class CodeServer {
     return path.join(this.extensionsDir, match);
   }
 
-  /** Starts the server on a free loopback port and waits until /healthz answers. */
-  async start(timeoutMs = 120_000): Promise<void> {
-    this.port = await freePort();
+  /**
+   * Starts the server on a free loopback port (or `port`: the workspace storage of a folder is
+   * keyed by its URI, which holds the port, so a second session on the same user data needs the
+   * first one's port) and waits until /healthz answers.
+   */
+  async start(timeoutMs = 120_000, port?: number): Promise<void> {
+    this.port = port ?? (await freePort());
     const log = createWriteStream(this.logFile);
     const child = spawn(
       node24,

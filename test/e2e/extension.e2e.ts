@@ -3,7 +3,7 @@
  * the example workspace, with the packaged VSIX and a test-only chat model installed. Checked
  * through the UI, one screenshot per step: install and activation, the status item reaching
  * ready, a hover with graph neighbours (and its trusted expand link), the grammar's scopes, the
- * live search, the results document's `why[]` hover, "MCP: List Servers" with every tool
+ * live search, the results view and "Why not this page?", "MCP: List Servers" with every tool
  * discovered over HTTP, the commands, and the `@context` participant with and without a model
  * call.
  *
@@ -25,12 +25,23 @@ import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { EXTENSION_ID, LANGUAGE_CLIENT_NAME } from '../../shared/ids';
 import { TOOLS } from '../../server/src/tools/registry';
-import { askChat, maximizeChat, testModelPrompts } from './chatChecks';
+import {
+  askChat,
+  chatCompletions,
+  chatInputHints,
+  clearChatInput,
+  closeDialogs,
+  maximizeChat,
+  openChatWithoutPickingAModel,
+  testModelPrompts,
+  typeInChat,
+} from './chatChecks';
 import { copyWorkspace, listEndpointTools, packTestModel, readEndpointFile, TEST_MODEL_EXTENSION_ID } from './fixtures';
 import { until, VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { defaultVsixPath, repoRoot } from './paths';
 import {
   hoverAt,
+  hoverLinksInView,
   listMcpServers,
   mcpDiscoveredToolCount,
   readQuickPickItems,
@@ -38,7 +49,9 @@ import {
   startMcpServer,
 } from './productChecks';
 import { loadFromExtension, runtimeExternals } from './runtimeModules';
-import { ourItem, readStatusItem, STATUS_ITEM_ID } from './statusChecks';
+import { ourItem, readStatusItem, readStatusTooltip, STATUS_ITEM_ID, workbenchProblemCounts } from './statusChecks';
+import { clickViewLink, quickInputValue, readResultsView, titleBarButton } from './viewChecks';
+import { problemsLine } from '../../client/src/statusText';
 
 const vsixPath = process.env.E2E_VSIX ?? defaultVsixPath;
 const projectDir = process.env.E2E_PROJECT ?? repoRoot;
@@ -69,6 +82,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
   afterEach(async function () {
     if (this.currentTest?.state === 'failed')
       await vscode?.screenshot(`failed-${this.currentTest.title}`).catch(() => undefined);
+    if (vscode) await closeDialogs(vscode).catch(() => undefined);
     await vscode?.dismiss().catch(() => undefined);
   });
 
@@ -171,9 +185,21 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       assert.equal(ready.id, STATUS_ITEM_ID);
       assert.match(
         ready.label,
-        /^Workspace Context: ready, 66 entities, 350 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
+        /^Workspace Context: ready, 66 entities, 353 sections, indexed \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC$/,
       );
       await vs.screenshot('status-ready');
+    });
+
+    it("counts in the status item's tooltip the problems the Problems panel shows", async function () {
+      const vs = session();
+      const panel = await until('the Problems count', async () => {
+        const counts = await workbenchProblemCounts(vs);
+        return counts.error + counts.warning + counts.info === 7 ? counts : undefined;
+      });
+      const tooltip = await readStatusTooltip(vs, (t) => /in the Problems panel/.test(t));
+      await vs.screenshot('status-tooltip-problems');
+      // The same count, in the tooltip's words: "7 problems in the Problems panel (1 error, 4 warnings, 2 info)."
+      assert.ok(tooltip.includes(problemsLine(panel)), `${JSON.stringify(panel)}\n${tooltip}`);
     });
 
     it('hovers an entity ref in a catalog file and shows its neighbours and expand links', async function () {
@@ -185,10 +211,13 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      assert.deepEqual(lines.slice(0, 5), [
+      // The links come before the long parts, so they show whatever the hover's height.
+      assert.deepEqual(lines.slice(0, 6), [
         'Payments team',
-        'Group group:default/payments-team',
-        'type team',
+        'Group group:default/payments-team · type team',
+        // A team declared in the repository's catalog/ folder: the repository's overview is not its page.
+        'Declared in platform-infra/catalog/groups.yaml:33',
+        'Expand 2 hops: dependencies · dependents · both',
         'Owns card payments, subscription billing and dunning. Slack #team-payments, on-call rotation payments-primary (weekly, hand-over Monday 10:00 CET).',
         'Neighbours (19 edges)',
       ]);
@@ -197,7 +226,8 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         lines.includes('hasMember ← user:default/jonas.weber, user:default/maria.chen, user:default/rafael.costa'),
         hover,
       );
-      assert.ok(lines.includes('Expand 2 hops: dependencies · dependents · both'), hover);
+      const links = ['platform-infra/catalog/groups.yaml:33', 'dependencies', 'dependents', 'both'];
+      assert.deepEqual(await hoverLinksInView(vs, links), Object.fromEntries(links.map((l) => [l, true])));
     });
 
     it("runs the hover's trusted expand link and shows the walk", async function () {
@@ -239,18 +269,19 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       assert.match(text, /meta\.entity-ref\.short\.workspace-context/);
     });
 
-    it('searches as you type: the expected first passage with its score and leading why[] terms; Enter opens it at its line', async function () {
+    it("searches as you type: the first row is the expected passage's own words with its score beside them; Enter opens it at its line", async function () {
       const vs = session();
       await searchWorkspaceContext(vs, QUESTION);
       const items = await readQuickPickItems(vs);
       await vs.screenshot('search-live-results');
-      assert.equal(items[0].label, 'Deploy and rollback › Rolling back');
-      assert.equal(items[0].description, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45');
-      assert.match(
+      // The first line is the passage's own words; the score is one short item beside them.
+      assert.match(items[0].label, /^Roll back first, investigate second\. /);
+      assert.equal(items[0].description, 'score 1.11');
+      assert.equal(
         items[0].detail,
-        /^score 1\.11 · words \+0\.81 · namedEntity \+0\.15 · title \+0\.15 — Roll back first, investigate second\./,
+        'Deploy and rollback › Rolling back · payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
       );
-      assert.equal(items[1].label, 'Deploy and rollback › Deploying to production');
+      assert.match(items[1].detail, /^Deploy and rollback › Deploying to production · /);
       await vs.page.keyboard.press('Enter');
       await vs.page
         .locator('.editor-instance .monaco-editor[data-uri$="docs/runbooks/deploy.md"]')
@@ -264,32 +295,85 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       assert.equal(cursor.text, 'Ln 35, Col 1');
     });
 
-    it("opens the answer as a results document whose hover shows a passage's why[] table", async function () {
+    it("opens the answer in the results view: rendered, each passage's whole why[] table, links to file and line", async function () {
       const vs = session();
       await searchWorkspaceContext(vs, QUESTION);
       await vs.page
-        .locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Open the answer as a results document"]')
+        .locator('.quick-input-widget .quick-input-titlebar a[aria-label^="Open the answer in the results view"]')
         .click();
+      const view = await readResultsView(vs, (v) => v.headings.length >= 11);
+      await vs.screenshot('results-view');
+      assert.deepEqual(view.headings.slice(0, 3), [
+        QUESTION,
+        '1. Deploy and rollback › Rolling back',
+        '2. Deploy and rollback › Deploying to production',
+      ]);
+      // Rendered, not Markdown source: the runbook's commands are a code block, no backtick shows.
+      assert.ok(!view.text.includes('`'), `literal backticks in the view:\n${view.text.slice(0, 2000)}`);
+      assert.ok(
+        view.codeBlocks.some((c) => c.includes('fernctl rollback billing-worker --env production --to 7d1e0b3')),
+        JSON.stringify(view.codeBlocks),
+      );
+      // Each passage's why[] table, whole: every signal, and the score they sum to.
+      const why = view.tables.filter((t) => t[0].join('|') === 'signal|weight|raw|contribution|detail');
+      assert.equal(why.length, 10);
+      assert.deepEqual(
+        why[0].map((row) => row[0]),
+        ['signal', 'words', 'meaning', 'title', 'namedEntity', 'recency', 'runHealth', 'score'],
+      );
+      assert.deepEqual(why[0][4].slice(0, 4), ['namedEntity', '0.15', '1.000', '0.150']);
+      assert.deepEqual(why[0][7], ['score', '', '', '1.109', '']);
+      const sum = why[0].slice(1, 7).reduce((total, row) => total + Number(row[3]), 0);
+      assert.ok(Math.abs(sum - 1.109) < 0.002, `the terms sum to ${sum}`);
+      // Its links are the view's own, one per passage, to the passage's file and lines.
+      assert.ok(
+        view.links.length >= 10 && view.links.every((l) => /^wsctx-open:\d+$/.test(l.href)),
+        JSON.stringify(view.links),
+      );
+      assert.equal(view.links[0].text, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45');
+      await clickViewLink(vs, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45');
       await vs.page
-        .locator('.editor-instance .monaco-editor[data-uri^="workspace-context-results:"]')
+        .locator('.editor-instance .monaco-editor[data-uri$="docs/runbooks/deploy.md"]')
         .first()
         .waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-      // Line 15 of the document, inside the first passage's quoted text.
-      const hover = await vs.hoverText('Roll back first, investigate second', (h) => h.includes('contribution'));
-      await vs.screenshot('results-document-why-hover');
-      const lines = hover
+      const cursor = await readStatusItem(
+        vs,
+        (item) => item.id === 'status.editor.selection' && item.text.startsWith('Ln 35,'),
+      );
+      assert.equal(cursor.text, 'Ln 35, Col 1');
+    });
+
+    it('"Why not this page?" is a title-bar button with an icon on the results view, prefilled with the last file opened, and the fix comes first', async function () {
+      const vs = session();
+      // The page the user expected: the file they were reading before asking.
+      const expected = '.context/guides/issuing-refunds.md';
+      await vs.openFile(expected);
+      await vs.runCommand('Workspace Context: Open search results');
+      await vs.waitForQuickInput('Workspace context: open search results');
+      await vs.page.keyboard.insertText(QUESTION);
+      await vs.page.keyboard.press('Enter');
+      await readResultsView(vs, (v) => v.headings[0] === QUESTION);
+      const button = await until('the title-bar button', () => titleBarButton(vs, 'Why not this page?'));
+      assert.match(button.label, /Why not this page\?/);
+      assert.match(button.classes, /codicon-question/, 'shown as its icon');
+      await vs.screenshot('results-view-why-not-button');
+      await button.locator.click();
+      // The view's own question is asked again; the page box holds the last file opened, not the view.
+      await vs.waitForQuickInput(`Why not this page? "${QUESTION}"`);
+      assert.equal(await quickInputValue(vs), expected);
+      await vs.screenshot('why-not-prefilled');
+      await vs.page.keyboard.press('Enter');
+      const explanation = await readResultsView(vs, (v) => v.headings[0] === `Why not ${expected}?`);
+      await vs.screenshot('why-not-explanation');
+      const paragraphs = explanation.text
         .split('\n')
         .map((l) => l.trim())
         .filter(Boolean);
-      assert.equal(lines[0], '1. Deploy and rollback › Rolling back · score 1.109');
-      assert.match(hover, /signal\s+weight\s+raw\s+contribution\s+detail/);
-      // "roll back" is one term, the runbook's `rollback` (contract 2026-12-04.3).
-      assert.match(
-        hover,
-        /words\s+1\.00\s+0\.811\s+0\.811\s+2 of 2 terms; matched roll back 0\.84 \(heading\+title\+body\), billing-worker 0\.72 \(body\+context\)/,
-      );
-      assert.match(hover, /namedEntity\s+0\.15\s+1\.000\s+0\.150\s+belongs to component:default\/billing-worker/);
-      assert.match(hover, /score\s+1\.109/);
+      assert.equal(paragraphs[0], `Why not ${expected}?`);
+      assert.match(paragraphs[1], /^Fix: \S/, 'the fix is the first thing read');
+      assert.equal(explanation.overflows, false, 'every line wraps inside the view');
+      // No untitled buffer was opened for it.
+      assert.equal(await vs.page.locator('.tabs-container .tab', { hasText: /^Untitled/ }).count(), 0);
     });
   });
 
@@ -386,14 +470,20 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await vs.openFile('payments-platform/catalog-info.yaml');
       // Line 57: the billing-worker Component's `metadata:`, where its code lens sits.
       await vs.goToLine(57);
-      await vs.page
-        .locator('.codelens-decoration a', { hasText: /^9 docs$/ })
-        .first()
-        .click();
+      const lens = vs.page.locator('.codelens-decoration a', { hasText: /^10 docs$/ }).first();
+      await lens.waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
+      // Only counts above zero: the billing worker has dependencies and docs, no dependents.
+      const shown = (await vs.page.locator('.codelens-decoration a').allInnerTexts()).map((t) => t.trim());
+      assert.ok(shown.includes('5 dependencies'), JSON.stringify(shown));
+      assert.deepEqual(
+        shown.filter((t) => /^0 |^owns 0$/.test(t)),
+        [],
+      );
+      await lens.click();
       await vs.waitForQuickInput('Documents of component:default/billing-worker');
       const items = await readQuickPickItems(vs);
       await vs.screenshot('code-lens-entity-docs');
-      assert.equal(items.length, 9, JSON.stringify(items));
+      assert.equal(items.length, 10, JSON.stringify(items));
       assert.deepEqual([...new Set(items.map((i) => i.description))].sort(), [
         'catalog doc',
         'epic doc',
@@ -465,14 +555,56 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await vs.screenshot('reindexed');
       assert.match(
         await toast.innerText(),
-        /Workspace Context: re-indexed fernhill: 99 files, 350 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./,
+        /Workspace Context: re-indexed fernhill: 99 files, 353 sections, 66 entities \(full pass, \d+ files read again, \d+\.\d s\)\./,
       );
       const ready = await readStatusItem(vs, ourItem('Context: ready'));
-      assert.match(ready.label, /^Workspace Context: ready, 66 entities, 350 sections/);
+      assert.match(ready.label, /^Workspace Context: ready, 66 entities, 353 sections/);
     });
   });
 
   describe('@context in chat', () => {
+    it('names @context and its commands where chat offers them: @ completion, / completion, the input', async function () {
+      const vs = session();
+      await openChatWithoutPickingAModel(vs, 'E2E echo');
+      const participants = await chatCompletions(vs, '@', (rows) => rows.includes('@context'));
+      assert.ok(participants.includes('@context'), JSON.stringify(participants));
+      // With the MCP server started, its tools and the workspace's files are offered too: the participant's come first.
+      const ours = (rows: string[]) => rows.filter((r) => r === '@context' || r.startsWith('@context /'));
+      const withCommands = await chatCompletions(vs, '@cont', (rows) => ours(rows).length >= 4);
+      assert.deepEqual(withCommands.slice(0, 4), ['@context', '@context /expand', '@context /toc', '@context /why']);
+      // Once @context is in the input, its description is the input's hint: the commands that need no model.
+      await clearChatInput(vs);
+      await vs.page.keyboard.insertText('@context ');
+      const hints = await until('the input hint', async () => {
+        const shown = await chatInputHints(vs);
+        return shown.some((h) => h.includes('/why')) ? shown : undefined;
+      });
+      assert.ok(
+        hints.includes('Ask about this workspace: /why, /expand and /toc answer without a model'),
+        JSON.stringify(hints),
+      );
+      await maximizeChat(vs);
+      await vs.screenshot('chat-context-hint');
+      const slash = await chatCompletions(
+        vs,
+        '@context /',
+        (rows) => rows.length >= 3 && rows.every((r) => r.startsWith('/')),
+      );
+      assert.deepEqual(slash, ['/expand', '/toc', '/why']);
+      await clearChatInput(vs);
+    });
+
+    it('answers @context /why with no model picked (chat uses the one it picked by itself) and never calls it', async function () {
+      const vs = session();
+      const before = await testModelPrompts(vs);
+      await openChatWithoutPickingAModel(vs, 'E2E echo');
+      const response = await typeInChat(vs, '@context /why who owns billing-worker?', (r) => r.includes('### 5.'));
+      await vs.screenshot('chat-why-no-model-picked');
+      assert.match(response, /The 5 best passages for "who owns billing-worker\?", each with how its score was made/);
+      assert.match(response, /### 1\. .+\s+score \*\*\d\.\d{3}\*\* · \w+ · /);
+      assert.deepEqual(await testModelPrompts(vs), before, '/why never calls a model');
+    });
+
     it('/why shows the ranked passages and their why[] without calling the model', async function () {
       const vs = session();
       const before = await testModelPrompts(vs);
@@ -510,6 +642,21 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         after.other > before.other,
         `the server's get_context used the chat model: ${JSON.stringify({ before, after })}`,
       );
+    });
+
+    it('answers a plain question with the passages it found when the model cannot answer', async function () {
+      const vs = session();
+      const response = await askChat(vs, '@context how do I roll back billing-worker when the model fails?', (r) =>
+        r.includes('/why'),
+      );
+      await vs.screenshot('chat-answer-model-failed');
+      assert.match(
+        response,
+        /No chat model answered \(.*E2E model: this request fails.*\)\. The passages it would have answered from:/,
+      );
+      // Each passage as a link to its lines (chat shows an anchor by its file and range).
+      // "when the model fails" asks about failure: "After a rollback" (the DLQ redrive) comes first.
+      assert.match(response, /1\. .*deploy\.md:47-52/);
     });
 
     it('/expand walks the graph without a model', async function () {

@@ -54,6 +54,14 @@ export interface StartOptions {
    * exposed functions and recorders that must see the workbench from its first frame.
    */
   beforeOpen?: (session: VsCodeSession) => Promise<void>;
+  /**
+   * The run folder of a session stopped with `keepRunDir`: its user data (workspace storage, the
+   * extension's caches) and installed extensions are used again, for a warm open. `vsixPaths`
+   * are not installed again.
+   */
+  runDir?: string;
+  /** The loopback port (with `runDir`: the stopped session's, so the folder's workspace storage is the same). */
+  port?: number;
 }
 
 /** Retries `attempt` until it returns a value other than undefined, or throws after `timeoutMs`. */
@@ -130,7 +138,8 @@ export class VsCodeSession {
     if (!artifactsCleared) rmSync(artifactsDir, { recursive: true, force: true });
     artifactsCleared = true;
     mkdirSync(artifactsDir, { recursive: true });
-    const runDir = path.join(runsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
+    const runDir =
+      options.runDir ?? path.join(runsDir, `${new Date().toISOString().replace(/[:.]/g, '-')}-${process.pid}`);
     const server = new CodeServer({
       runDir,
       settings: options.settings,
@@ -140,8 +149,8 @@ export class VsCodeSession {
     let context: BrowserContext | undefined;
     let session: VsCodeSession | undefined;
     try {
-      for (const vsix of options.vsixPaths ?? []) server.installExtension(vsix);
-      await server.start();
+      if (!options.runDir) for (const vsix of options.vsixPaths ?? []) server.installExtension(vsix);
+      await server.start(undefined, options.port);
       context = await loadChromium().launchPersistentContext(path.join(runDir, 'chromium'), {
         executablePath: chromiumPath,
         headless: true,
@@ -354,6 +363,8 @@ export class VsCodeSession {
     text: string,
     accept: (hover: string) => boolean = (h) => h.trim().length > 0,
     timeoutMs = 2 * UI_TIMEOUT_MS,
+    /** How long one hover gesture waits for the hover to show before the next gesture. */
+    attemptMs = 5_000,
   ): Promise<string> {
     const hover = this.page.locator('.monaco-hover:not(.hidden)').first();
     return until(
@@ -365,12 +376,20 @@ export class VsCodeSession {
         if (!point) return undefined;
         await this.page.mouse.move(point.x, point.y, { steps: 3 });
         try {
-          await hover.waitFor({ state: 'visible', timeout: 5_000 });
+          await hover.waitFor({ state: 'visible', timeout: attemptMs });
         } catch {
           return undefined;
         }
-        const content = await hover.innerText();
-        return accept(content) ? content : undefined;
+        // A hover that shows "Loading..." first fills in when the provider answers.
+        const filled = await until(
+          'the hover to fill in',
+          async () => {
+            const content = await hover.innerText();
+            return accept(content) ? content : undefined;
+          },
+          attemptMs,
+        ).catch(() => undefined);
+        return filled;
       },
       timeoutMs,
     );
@@ -516,17 +535,23 @@ export class VsCodeSession {
 
   /**
    * Closes the browser, stops code-server's process group, copies its logs into
-   * test-artifacts/e2e/logs and removes the run folder (kept when E2E_KEEP_RUN=1). Never throws.
+   * test-artifacts/e2e/logs and removes the run folder (kept when E2E_KEEP_RUN=1, or with
+   * `keepRunDir` for a second session on it: remove it with `removeRunDir` then). Never throws.
    */
-  async stop(): Promise<void> {
+  async stop(options: { keepRunDir?: boolean } = {}): Promise<void> {
     await this.context.close().catch(() => undefined);
     await this.server.stop();
-    finishRun(this.server, this.runDir);
+    finishRun(this.server, this.runDir, options.keepRunDir === true);
+  }
+
+  /** Removes the run folder a `stop({ keepRunDir: true })` kept (unless E2E_KEEP_RUN=1). */
+  removeRunDir(): void {
+    if (process.env.E2E_KEEP_RUN !== '1') rmSync(this.runDir, { recursive: true, force: true });
   }
 }
 
 /** Copies a stopped server's logs into test-artifacts/e2e and removes its run folder unless E2E_KEEP_RUN=1. */
-function finishRun(server: CodeServer, runDir: string): void {
+function finishRun(server: CodeServer, runDir: string, keep = false): void {
   try {
     const logs = server.logsDir();
     if (logs) cpSync(logs, path.join(artifactsDir, 'logs', path.basename(logs)), { recursive: true });
@@ -535,7 +560,7 @@ function finishRun(server: CodeServer, runDir: string): void {
   } catch {
     // logs are a convenience; a failed copy must not hide the test's own result
   }
-  if (process.env.E2E_KEEP_RUN !== '1') rmSync(runDir, { recursive: true, force: true });
+  if (process.env.E2E_KEEP_RUN !== '1' && !keep) rmSync(runDir, { recursive: true, force: true });
 }
 
 function findFiles(dir: string, accept: (file: string) => boolean): string[] {

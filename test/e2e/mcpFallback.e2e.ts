@@ -4,6 +4,10 @@
  * from the extension host), the server VS Code lists is the stdio proxy (dist/mcpProxy.js), which
  * forwards to the language server's endpoint: the same tools, discovered through one index.
  *
+ * This session has no chat model at all (no test model, no Copilot), as an editor without one:
+ * VS Code answers every `@context` request "Language model unavailable" before the participant
+ * runs, and the same answer as `/why` comes from the "Open search results" command instead.
+ *
  *   npx mocha --no-config --node-option import=tsx --timeout 600000 test/e2e/mcpFallback.e2e.ts
  *
  * (after `node scripts/e2e/setup.mjs` and `node scripts/package/vsix.mjs`; E2E_VSIX,
@@ -17,8 +21,10 @@ import { TOOLS } from '../../server/src/tools/registry';
 import { copyWorkspace, listEndpointTools, readEndpointFile } from './fixtures';
 import { until, VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { defaultVsixPath, repoRoot } from './paths';
+import { closeDialogs, openChat, typeInChat } from './chatChecks';
 import { listMcpServers, mcpDiscoveredToolCount, startMcpServer } from './productChecks';
 import { ourItem, readStatusItem } from './statusChecks';
+import { readResultsView } from './viewChecks';
 
 const vsixPath = process.env.E2E_VSIX ?? defaultVsixPath;
 const projectDir = process.env.E2E_PROJECT ?? repoRoot;
@@ -49,6 +55,7 @@ describe('Workspace Context MCP through the stdio proxy (code-server + chromium)
   afterEach(async function () {
     if (this.currentTest?.state === 'failed')
       await vscode?.screenshot(`fallback-failed-${this.currentTest.title}`).catch(() => undefined);
+    if (vscode) await closeDialogs(vscode).catch(() => undefined);
     await vscode?.dismiss().catch(() => undefined);
   });
 
@@ -90,5 +97,32 @@ describe('Workspace Context MCP through the stdio proxy (code-server + chromium)
       TOOLS.map((t) => t.name),
     );
     assert.equal(discovered, names.length);
+  });
+
+  it('with no chat model at all, VS Code refuses @context /why before it runs; "Open search results" gives the same answer', async function () {
+    const vs = session();
+    await readStatusItem(vs, ourItem('Context: ready'), 3 * UI_TIMEOUT_MS);
+    await openChat(vs);
+    const refused = await typeInChat(
+      vs,
+      '@context /why how do I roll back billing-worker?',
+      (r) => /Language model unavailable/.test(r),
+      undefined,
+      'text',
+    );
+    await vs.screenshot('no-model-chat-refused');
+    assert.match(refused, /Language model unavailable/);
+    await vs.runCommand('Workspace Context: Open search results');
+    await vs.waitForQuickInput('Workspace context: open search results');
+    await vs.page.keyboard.insertText('how do I roll back billing-worker?');
+    await vs.page.keyboard.press('Enter');
+    const view = await readResultsView(vs, (v) => v.headings.length >= 6);
+    await vs.screenshot('no-model-results-view');
+    // What /why shows: the ranked passages, each with how its score was made.
+    assert.equal(view.headings[1], '1. Deploy and rollback › Rolling back');
+    assert.ok(
+      view.tables.some((t) => t.at(-1)?.join('|') === 'score|||1.109|'),
+      JSON.stringify(view.tables[0]),
+    );
   });
 });

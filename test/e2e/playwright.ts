@@ -27,7 +27,15 @@ export interface Locator {
   evaluateAll<R>(pageFunction: string | ((elements: unknown[]) => R)): Promise<R>;
 }
 
+/** An iframe's document, found by a selector (a webview is one iframe inside another). */
+export interface FrameLocator {
+  frameLocator(selector: string): FrameLocator;
+  locator(selector: string, options?: { hasText?: string | RegExp }): Locator;
+  first(): FrameLocator;
+}
+
 export interface Page {
+  frameLocator(selector: string): FrameLocator;
   goto(
     url: string,
     options?: { timeout?: number; waitUntil?: 'load' | 'domcontentloaded' | 'networkidle' | 'commit' },

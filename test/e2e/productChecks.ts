@@ -132,8 +132,36 @@ export async function hoverAt(
   token: string,
   expected: string[] = [],
   line?: number,
+  attemptMs?: number,
 ): Promise<string> {
   await vs.openFile(relativePath);
   if (line !== undefined) await vs.goToLine(line);
-  return vs.hoverText(token, (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)));
+  return vs.hoverText(
+    token,
+    (hover) => hover.trim().length > 0 && expected.every((e) => hover.includes(e)),
+    undefined,
+    attemptMs,
+  );
+}
+
+/**
+ * Which of the shown hover's links (by their text, or a link whose text contains it) lie wholly
+ * inside the hover's visible box, unscrolled: a link below the hover's height is there in the DOM
+ * but not on screen.
+ */
+export async function hoverLinksInView(vs: VsCodeSession, labels: string[]): Promise<Record<string, boolean>> {
+  return vs.page.evaluate<Record<string, boolean>>(`(() => {
+    const hover = [...document.querySelectorAll('.monaco-hover')].find((h) => !h.classList.contains('hidden'));
+    const result = {};
+    for (const label of ${JSON.stringify(labels)}) result[label] = false;
+    if (!hover) return result;
+    const box = hover.getBoundingClientRect();
+    for (const a of hover.querySelectorAll('a')) {
+      const text = (a.textContent || '').trim();
+      const r = a.getBoundingClientRect();
+      const inView = r.height > 0 && r.top >= box.top && r.bottom <= box.bottom + 0.5 && r.left >= box.left && r.right <= box.right + 0.5;
+      for (const label of ${JSON.stringify(labels)}) if (text === label || text.includes(label)) result[label] = result[label] || inView;
+    }
+    return result;
+  })()`);
 }

@@ -37,3 +37,36 @@ export async function readStatusItem(
     throw new Error(`${(error as Error).message}; the Workspace Context item last read ${JSON.stringify(ours)}`);
   }
 }
+
+/**
+ * The workbench's own problem counts (the status bar's problems item, which counts the markers
+ * the Problems panel lists: errors, warnings, infos).
+ */
+export async function workbenchProblemCounts(
+  vs: VsCodeSession,
+): Promise<{ error: number; warning: number; info: number }> {
+  const item = (await vs.readStatusBar()).find((i) => i.id === 'status.problems');
+  const numbers = (item?.text ?? '').match(/\d+/g)?.map(Number) ?? [];
+  if (numbers.length < 2) throw new Error(`e2e: the problems item reads "${item?.text}"`);
+  return { error: numbers[0], warning: numbers[1], info: numbers[2] ?? 0 };
+}
+
+/** The tooltip of our status bar item, read by hovering the item. */
+export async function readStatusTooltip(
+  vs: VsCodeSession,
+  accept: (text: string) => boolean = () => true,
+): Promise<string> {
+  const item = vs.page.locator(`[id="${STATUS_ITEM_ID}"]`).first();
+  const hover = vs.page.locator('.workbench-hover:visible, .monaco-hover:not(.hidden):visible').first();
+  return until('the status item tooltip', async () => {
+    await vs.page.mouse.move(2, 2);
+    await item.hover();
+    try {
+      await hover.waitFor({ state: 'visible', timeout: 5_000 });
+    } catch {
+      return undefined;
+    }
+    const text = await hover.innerText();
+    return accept(text) ? text : undefined;
+  });
+}

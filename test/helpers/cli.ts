@@ -19,6 +19,13 @@ export const TEST_CACHE_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-cache
  */
 export const TEST_CONFIG_HOME = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-config-'));
 
+/**
+ * The width every run gets unless its test sets `COLUMNS`: wide, so a test of what a command says
+ * reads each line whole, whatever the terminal running the tests. How output fits 80 and 120
+ * columns is tested on its own (test/cli/columns.test.ts, layout.test.ts).
+ */
+export const CONTENT_COLUMNS = '1000';
+
 export interface CliRun {
   code: number;
   stdout: string;
@@ -39,6 +46,8 @@ export function wsctx(
       WSCTX_CACHE_DIR: TEST_CACHE_DIR,
       XDG_CONFIG_HOME: TEST_CONFIG_HOME,
       WSCTX_EMBEDDINGS: 'off',
+      WSCTX_VALIDATE_OUTPUT: '1',
+      COLUMNS: CONTENT_COLUMNS,
       ...options.env,
     },
     encoding: 'utf8',
@@ -61,6 +70,8 @@ export function wsctxAsync(args: string[], options: { cwd?: string; env?: NodeJS
         WSCTX_CACHE_DIR: TEST_CACHE_DIR,
         XDG_CONFIG_HOME: TEST_CONFIG_HOME,
         WSCTX_EMBEDDINGS: 'off',
+        WSCTX_VALIDATE_OUTPUT: '1',
+        COLUMNS: CONTENT_COLUMNS,
         ...options.env,
       },
     });

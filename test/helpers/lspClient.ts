@@ -203,9 +203,10 @@ export class LspClient {
   }
 
   /** Waits until the index status says ready with no pass running, after `since` statuses. */
+  /** The first status since `since` that is ready with the pass's diagnostics published. */
   waitForReady(since = 0): Promise<IndexStatus> {
     return this.waitFor('the index status to say ready', () =>
-      this.statuses.slice(since).find((s) => s.phase === 'ready' && !s.updating),
+      this.statuses.slice(since).find((s) => s.phase === 'ready' && !s.updating && !s.publishingDiagnostics),
     );
   }
 

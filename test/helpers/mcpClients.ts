@@ -24,6 +24,7 @@ export async function connectStdio(workspace: string, extraArgs: string[] = []):
       WSCTX_CACHE_DIR: TEST_CACHE_DIR,
       XDG_CONFIG_HOME: TEST_CONFIG_HOME,
       WSCTX_EMBEDDINGS: 'off',
+      WSCTX_VALIDATE_OUTPUT: '1',
     },
     stderr: 'pipe',
   });
@@ -51,6 +52,7 @@ export async function startHttpServer(workspace: string, token?: string): Promis
         WSCTX_CACHE_DIR: TEST_CACHE_DIR,
         XDG_CONFIG_HOME: TEST_CONFIG_HOME,
         WSCTX_EMBEDDINGS: 'off',
+        WSCTX_VALIDATE_OUTPUT: '1',
       },
     },
   );

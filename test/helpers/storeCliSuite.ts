@@ -15,7 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectHttp } from './mcpClients';
 import { TEST_CACHE_DIR, WSCTX } from './cli';
-import { copyExampleWorkspace, removeTempDirs, tempDir, write } from './tempWorkspace';
+import { commitAll, copyExampleWorkspace, git, initRepo, removeTempDirs, tempDir, write } from './tempWorkspace';
 import { fillVectorCache, planWindows } from '../../bench/fillVectors';
 import { Engine } from '../../server/src/engine/engine';
 import { clusteredVectors } from '../unit/engine/vector/syntheticVectors';
@@ -64,7 +64,8 @@ interface Run {
 export function wsctxAsync(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [WSCTX, ...args], {
-      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', ...env },
+      // At the documented default width (100 columns), whatever the terminal running the tests.
+      env: { ...process.env, WSCTX_CACHE_DIR: TEST_CACHE_DIR, WSCTX_EMBEDDINGS: 'off', COLUMNS: '100', ...env },
     });
     let stdout = '';
     let stderr = '';
@@ -310,14 +311,15 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
 
   it("toc --store words its notices in the command line's terms, as without a store", async () => {
     // A query nothing matches: the notice names what to run next as the commands that do it
-    // ('wsctx toc', 'wsctx search'), not as the tool calls an agent makes (get_toc(), search_instructions(plan)).
+    // (wsctx toc, wsctx search), not as the tool calls an agent makes (get_toc(), search_instructions(plan)).
     const query = 'zyzzogeton quagga';
     const memory = await run(['toc', query, '--workspace', fernhill, '--no-cache']);
     const stored = await run(['toc', query, '--store', url(), '--workspace', ns]);
     assert.equal(stored.code, 0, stored.stderr);
+    // (Read as one paragraph: at the terminal's width the notice may wrap.)
     assert.match(
-      stored.stdout,
-      /No ready document matches these words\. 'wsctx toc' shows the whole map; 'wsctx search "<plan>"' searches by what you are about to do\./,
+      stored.stdout.replace(/\n +/g, ' '),
+      /No ready document matches these words\. wsctx toc shows the whole map; wsctx search "<plan>" searches by what you are about to do\./,
     );
     assert.doesNotMatch(stored.stdout, /get_toc|search_instructions/);
     assert.equal(stored.stdout, memory.stdout);
@@ -328,11 +330,12 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const memory = await run([...args, '--workspace', fernhill, '--no-cache']);
     const stored = await run([...args, '--store', url(), '--workspace', ns]);
     assert.equal(stored.code, 0, stored.stderr);
-    // The command line's table (at 100 columns: hop, edge, then where it is declared), not the
-    // tool's text for agents (`component:default/billing-worker --consumesApi--> api:default/ledger-api   (file:line)`).
+    // The command line's table (at 100 columns: hop, from, relation, to, then where it is
+    // declared beneath), not the tool's text for agents
+    // (`component:default/billing-worker --consumesApi--> api:default/ledger-api   (file:line)`).
     assert.match(
       stored.stdout,
-      /\n {2}1 {2}component:billing-worker consumesApi api:ledger-api\n {5}declared at payments-platform\/catalog-info\.yaml:82\n/,
+      /\n {2}1 {4}component:billing-worker {2}consumesApi {4}api:ledger-api\n {7}declared at payments-platform\/catalog-info\.yaml:82\n/,
     );
     assert.doesNotMatch(stored.stdout, /--consumesApi-->/);
     const sameClock = (out: string) => out.replace(/^indexedAt: .*$/m, 'indexedAt: <time>');
@@ -417,6 +420,53 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       });
       assert.deepEqual(answerOf(stored), answerOf(memory), question);
     }
+  });
+
+  it('keeps a namespace to one repository: another cloned into a folder of the same name is refused, naming both', async () => {
+    // Two organisations' `orders` repositories, checked out in folders of one name.
+    const name = `orders-${process.pid}-${Date.now().toString(36)}`;
+    const repo = (org: string, component: string): string => {
+      const dir = initRepo(path.join(tempDir(`clone-${org}`), name));
+      write(
+        dir,
+        'catalog-info.yaml',
+        `apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: ${component}\nspec:\n  type: service\n  lifecycle: production\n  owner: ${org}\n`,
+      );
+      git(dir, ['remote', 'add', 'origin', `git@github.com:${org}/orders.git`]);
+      commitAll(dir, `${org}'s first commit`, 1_700_000_000);
+      return dir;
+    };
+    const first = repo('org-a', 'alpha-orders');
+    const second = repo('org-b', 'beta-orders');
+    json(await run(['index', '--store', url(), '--workspace', first, '--json']), 'index the first');
+    // Before, this replaced the first's namespace: "1 removed", alpha-orders gone.
+    const refused = await run(['index', '--store', url(), '--workspace', second, '--json']);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.deepEqual((JSON.parse(refused.stdout) as { failed: unknown[] }).failed, [
+      {
+        namespace: name,
+        error: `namespace "${name}" holds another repository, github.com/org-a/orders, at ${first}; this one is github.com/org-b/orders, at ${second}. A namespace is named by its folder and holds one repository, so nothing was replaced: index this one from a folder of another name`,
+      },
+    ]);
+    const kept = json(
+      await run(['expand', 'component:alpha-orders', '--store', url(), '--workspace', name, '--json']),
+      'expand the first',
+    );
+    assert.equal((kept.entity as { ref: string }).ref, 'component:default/alpha-orders');
+    // Another clone of the first repository, at another path, is the same repository: written.
+    const again = path.join(tempDir('clone-again'), name);
+    git(path.dirname(again), ['clone', '-q', first, name]);
+    git(again, ['remote', 'set-url', 'origin', 'https://github.com/Org-A/orders']);
+    json(await run(['index', '--store', url(), '--workspace', again, '--json']), 'index another clone');
+    // A folder of the name that is no repository at all is refused by its path.
+    const plain = path.join(tempDir('plain'), name);
+    write(plain, 'overview.md', '# Orders\n\nNot a repository.\n');
+    const byPath = await run(['index', '--store', url(), '--workspace', plain, '--json']);
+    assert.equal(byPath.code, 2, byPath.stderr);
+    assert.match(
+      (JSON.parse(byPath.stdout) as { failed: { error: string }[] }).failed[0].error,
+      new RegExp(`; this one is the folder ${plain.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\. A namespace`),
+    );
   });
 
   describe('serve --store with tokens limited to folders (config file)', () => {

@@ -33,13 +33,13 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.deepEqual(status.folders, [path.basename(lsp.workspace)]);
     assert.deepEqual(status.counts, {
       files: 99,
-      documents: 133,
-      sections: 350,
+      documents: 136,
+      sections: 353,
       entities: 66,
       edges: 300,
       unresolvedEdges: 2,
       problems: 1,
-      bySourceKind: { catalog_entity: 66, catalog_doc: 29, repo_overview: 3, epic_doc: 7, library: 28 },
+      bySourceKind: { catalog_entity: 66, catalog_doc: 32, repo_overview: 3, epic_doc: 7, library: 28 },
     });
     assert.equal(status.lastPass?.kind, 'full');
     assert.equal(status.lastPass?.filesRead, 99);
@@ -88,6 +88,19 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
     assert.equal(first.why.length, 6);
     assert.ok(Math.abs(first.why.reduce((s, w) => s + w.contribution, 0) - first.score) < 1e-9);
     assert.equal(first.preview.slice(0, 70), 'Roll back first, investigate second. A rollback takes about 3 minutes.');
+    // The whole text only when asked for (the results view asks).
+    assert.equal(first.text, undefined);
+  });
+
+  it("searches with each passage's whole text when asked, as the results view does", async () => {
+    const result = await lsp.connection.sendRequest(SearchRequest.type, {
+      question: 'how do I roll back billing-worker?',
+      limit: 1,
+      withText: true,
+    });
+    const text = result.passages[0].text ?? '';
+    assert.match(text, /^## Rolling back\n\nRoll back first, investigate second\./);
+    assert.ok(text.includes('```'), "the runbook's commands come as written, in their fence");
   });
 
   it('calls any tool of the shared table by name, defaulting the workspace', async () => {
@@ -179,7 +192,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
       { kind: 'report', message: 'Listing files' },
       { kind: 'report', message: 'Checked 99 of 99 files' },
       { kind: 'report', message: 'Parsing and indexing 99 files' },
-      { kind: 'end', message: 'Indexed 99 files, 133 documents, 350 sections, 66 entities' },
+      { kind: 'end', message: 'Indexed 99 files, 136 documents, 353 sections, 66 entities' },
     ]);
   });
 });

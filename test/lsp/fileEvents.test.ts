@@ -41,7 +41,7 @@ describe('LSP file events (built server, JSON-RPC)', () => {
       lsp.progress.slice(progress).map((p) => p.value),
       [
         { kind: 'begin', title: 'Workspace Context', message: 'Updating 1 changed file', cancellable: false },
-        { kind: 'end', message: 'Indexed 99 files, 133 documents, 351 sections, 66 entities' },
+        { kind: 'end', message: 'Indexed 99 files, 136 documents, 354 sections, 66 entities' },
       ],
     );
     const found = await search('zeppelin drills');

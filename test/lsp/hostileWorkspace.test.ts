@@ -19,7 +19,7 @@ import {
   type SymbolInformation,
 } from 'vscode-languageserver-protocol/node';
 import { OpenResultsRequest } from '../../shared/protocol';
-import { writeBacktrackingGlobs } from '../helpers/hostileWorkspaces';
+import { writeBacktrackingGlobs, writeRangeLocationTargets, writeRangeSourceGlobs } from '../helpers/hostileWorkspaces';
 import { LspClient } from '../helpers/lspClient';
 import { linkTargets } from '../helpers/markdownLinks';
 import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
@@ -27,8 +27,11 @@ import { removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
 /** A link to a trusted command, as an attacker writes it into any field it controls. */
 const CLICK = (label: string) =>
   `[${label}](command:workspaceContext.showEntityDocs?%5B%7B%22entityRef%22%3A%22x%22%7D%5D)`;
-/** A folder name that is itself a link (a valid name on Linux). */
-const DIR = `svc](command:workspaceContext.showEntityDocs?%5B%5D)`;
+/**
+ * A folder name that is itself a link to a trusted command (a valid name on Linux): shown in the
+ * hover's "Declared in" link, whose label marked reads again with its escapes undone.
+ */
+const DIR = `[svc](command:workspaceContext.showEntityDocs?%5B%5D)`;
 
 describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
   this.timeout(120_000);
@@ -51,6 +54,75 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       assert.deepEqual(
         found.map((s) => s.name),
         ['component:default/located-by-glob'],
+      );
+    } finally {
+      await lsp.stop();
+    }
+  });
+
+  it('answers workspace/symbol throughout a pass over a Location of 200 {1..1000}-range globs, then from the index', async () => {
+    const ws = tempDir('range-targets-lsp');
+    writeRangeLocationTargets(ws);
+    const lsp = await LspClient.start(ws);
+    try {
+      // Probes one after another until the first pass is in service: each answered in turn, in
+      // the phase it was answered in (before, the pass compiled its globs for minutes and
+      // the index never came into service within the wait).
+      const answers: { phase: string | undefined; names: string[] }[] = [];
+      const ready = lsp.waitForReady();
+      let done = false;
+      void ready.then(() => (done = true));
+      while (!done) {
+        const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, {
+          query: 'located',
+        })) as SymbolInformation[];
+        answers.push({ phase: lsp.statuses.at(-1)?.phase, names: found.map((s) => s.name) });
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      await ready;
+      // Answered while the pass ran, not only before it started or after it ended.
+      assert.ok(
+        answers.some((a) => a.phase === 'indexing'),
+        JSON.stringify(answers),
+      );
+      assert.ok(
+        answers.every((a) => a.names.length === 0 || a.names.join() === 'component:default/located-by-range'),
+        JSON.stringify(answers),
+      );
+      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, {
+        query: 'located',
+      })) as SymbolInformation[];
+      assert.deepEqual(
+        found.map((s) => s.name),
+        ['component:default/located-by-range'],
+      );
+    } finally {
+      await lsp.stop();
+    }
+  });
+
+  it('logs .wsctx.yaml source globs past their budget at their line, and indexes with the defaults', async () => {
+    const ws = tempDir('range-sources-lsp');
+    writeRangeSourceGlobs(ws);
+    const lsp = await LspClient.start(ws);
+    try {
+      await lsp.waitForReady();
+      const config = path.join(ws, '.wsctx.yaml');
+      assert.ok(
+        lsp.logs.some((l) =>
+          new RegExp(
+            `^\\[settings\\] ${config.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3: sources\\.catalog: these globs would take the source globs to [\\d,]+ automaton instructions, past the 2,048 one pass may run over every file; write fewer alternatives, or fewer globs; not applied$`,
+          ).test(l),
+        ),
+        lsp.logs.join('\n'),
+      );
+      // The honest key beside it applies: the fixtures folder is not read.
+      const found = (await lsp.connection.sendRequest(WorkspaceSymbolRequest.type, {
+        query: 'o',
+      })) as SymbolInformation[];
+      assert.deepEqual(
+        found.map((s) => s.name).filter((n) => n.startsWith('component:')),
+        ['component:default/billing-worker'],
       );
     } finally {
       await lsp.stop();
@@ -92,7 +164,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       await lsp.stop();
     });
 
-    it('a hover shows every field as text: its only links are the expand commands and the declaration', async () => {
+    it('a hover shows every field as text: its only links are the declaration, the docs command and the expand commands', async () => {
       const rel = `${DIR}/catalog-info.yaml`;
       const uri = await lsp.open(rel, (await import('node:fs')).readFileSync(`${ws}/${rel}`, 'utf8'));
       const hover = await lsp.connection.sendRequest(HoverRequest.type, {
@@ -102,16 +174,27 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
       const value = (hover!.contents as { value: string }).value;
       assert.match(value, /^### Evil /);
       const targets = linkTargets(value);
-      assert.deepEqual(
-        targets.filter((t) => !t.startsWith('command:workspaceContext.expandEntity?')),
-        [`${uri.replace(/[()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`],
+      const [declaration, docs, ...expand] = targets;
+      assert.equal(
+        declaration,
+        `${uri.replace(/[()[\]]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`)}#L4`,
       );
-      assert.equal(targets.length, 4);
-      for (const target of targets.slice(0, 3))
+      // The docs command carries workspace-relative paths (the client opens one only inside a folder).
+      assert.match(docs, /^command:workspaceContext\.showEntityDocs\?/);
+      assert.deepEqual(JSON.parse(decodeURIComponent(docs.split('?')[1])), [
+        {
+          entityRef: 'component:default/evil-service',
+          docs: [{ title: 'Evil service', path: `${DIR}/overview.md`, sourceKind: 'repo_overview' }],
+        },
+      ]);
+      assert.equal(expand.length, 3);
+      for (const target of expand) {
+        assert.match(target, /^command:workspaceContext\.expandEntity\?/);
         assert.equal(
           JSON.parse(decodeURIComponent(target.split('?')[1]))[0].entityRef,
           'component:default/evil-service',
         );
+      }
     });
 
     it('the results document and its hover show titles and headings as text', async () => {
@@ -173,7 +256,7 @@ describe('LSP: a hostile workspace (built server, JSON-RPC)', function () {
           position: { line: 3, character: 10 },
         });
         const value = (hover!.contents as { value: string }).value;
-        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)$/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
+        return { link: /^Declared in \[[^\]]*\]\(([^)]*)\)/m.exec(value)?.[1] ?? value, logs: [...lsp.logs] };
       } finally {
         await lsp.stop();
       }

@@ -43,9 +43,12 @@ describe('LSP hover (built server, JSON-RPC)', () => {
     assert.deepEqual(markdown(hover).split('\n'), [
       '### Payments team',
       '',
-      'Group `group:default/payments-team`',
+      'Group `group:default/payments-team` · type `team`',
       '',
-      'type `team`',
+      // A team declared in the repository's catalog/ folder: the repository's overview is not its page.
+      `Declared in [platform-infra/catalog/groups.yaml:33](${lsp.uri('platform-infra/catalog/groups.yaml')}#L33)`,
+      '',
+      expandLinks('group:default/payments-team'),
       '',
       'Owns card payments, subscription billing and dunning. Slack #team-payments, on-call rotation payments-primary (weekly, hand-over Monday 10:00 CET).',
       '',
@@ -54,10 +57,6 @@ describe('LSP hover (built server, JSON-RPC)', () => {
       '- childOf → `group:default/engineering`',
       '- ownerOf ← `api:default/invoice-rest-api`, `api:default/payment-events`, `api:default/payments-gateway-api`, `component:default/billing-worker`, `component:default/card-tokenizer` +10 more',
       '- hasMember ← `user:default/jonas.weber`, `user:default/maria.chen`, `user:default/rafael.costa`',
-      '',
-      expandLinks('group:default/payments-team'),
-      '',
-      `Declared in [platform-infra/catalog/groups.yaml:33](${lsp.uri('platform-infra/catalog/groups.yaml')}#L33)`,
     ]);
   });
 
@@ -66,26 +65,33 @@ describe('LSP hover (built server, JSON-RPC)', () => {
     const uri = lsp.uri('.context/instructions.md');
     const hover = await hoverAt(uri, { line: 9, character: 40 });
     assert.deepEqual(hover?.range, { start: { line: 9, character: 35 }, end: { line: 9, character: 67 } });
-    assert.deepEqual(markdown(hover).split('\n'), [
-      '### Billing worker',
-      '',
-      'Component `component:default/billing-worker`',
-      '',
-      'owner `group:default/payments-team` · lifecycle `production` · type `service`',
-      '',
-      'Consumes billing jobs from the payments queue: closes billing cycles, asks the gateway to charge, posts the outcome to the ledger and runs the dunning schedule for declined cards.',
-      '',
-      '**Neighbours** (7 edges)',
-      '',
-      '- dependsOn → `component:default/fernhill-money`, `resource:default/invoices-db`, `resource:default/payments-queue`',
-      '- consumesApi → `api:default/ledger-api`, `api:default/payments-gateway-api`',
-      '- ownedBy → `group:default/payments-team`',
-      '- partOf → `system:default/billing`',
-      '',
-      expandLinks('component:default/billing-worker'),
-      '',
-      `Declared in [payments-platform/catalog-info.yaml:57](${lsp.uri('payments-platform/catalog-info.yaml')}#L57)`,
-    ]);
+    const lines = markdown(hover).split('\n');
+    const declared = `Declared in [payments-platform/catalog-info.yaml:57](${lsp.uri('payments-platform/catalog-info.yaml')}#L57) · [Open its 10 docs](command:workspaceContext.showEntityDocs?`;
+    assert.ok(lines[4].startsWith(declared), lines[4]);
+    const docsArgs = JSON.parse(decodeURIComponent(lines[4].slice(declared.length, -1)));
+    assert.equal(docsArgs[0].entityRef, 'component:default/billing-worker');
+    assert.equal(docsArgs[0].docs.length, 10);
+    assert.ok(docsArgs[0].docs.some((d: { path: string }) => d.path === 'payments-platform/epics/smart-dunning.md'));
+    assert.deepEqual(
+      [...lines.slice(0, 4), ...lines.slice(5)],
+      [
+        '### Billing worker',
+        '',
+        'Component `component:default/billing-worker` · owner `group:default/payments-team` · lifecycle `production` · type `service`',
+        '',
+        '',
+        expandLinks('component:default/billing-worker'),
+        '',
+        'Consumes billing jobs from the payments queue: closes billing cycles, asks the gateway to charge, posts the outcome to the ledger and runs the dunning schedule for declined cards.',
+        '',
+        '**Neighbours** (7 edges)',
+        '',
+        '- dependsOn → `component:default/fernhill-money`, `resource:default/invoices-db`, `resource:default/payments-queue`',
+        '- consumesApi → `api:default/ledger-api`, `api:default/payments-gateway-api`',
+        '- ownedBy → `group:default/payments-team`',
+        '- partOf → `system:default/billing`',
+      ],
+    );
   });
 
   it('resolves a kind:name ref in a code comment (namespace defaulted)', async () => {
@@ -94,7 +100,7 @@ describe('LSP hover (built server, JSON-RPC)', () => {
     const hover = await hoverAt(uri, { line: 0, character: 34 });
     assert.deepEqual(hover?.range, { start: { line: 0, character: 31 }, end: { line: 0, character: 53 } });
     const lines = markdown(hover).split('\n');
-    assert.equal(lines[2], 'API `api:default/storefront-graphql`');
+    assert.match(lines[2], /^API `api:default\/storefront-graphql` · /);
     assert.ok(lines.includes('- apiProvidedBy ← `component:default/storefront-bff`'), lines.join('\n'));
   });
 

@@ -57,13 +57,18 @@ describe('LSP lifecycle (built server, JSON-RPC)', () => {
         { kind: 'report', message: 'Listing files' },
         { kind: 'report', message: 'Checked 99 of 99 files' },
         { kind: 'report', message: 'Parsing and indexing 99 files' },
-        { kind: 'end', message: 'Indexed 99 files, 133 documents, 350 sections, 66 entities' },
+        { kind: 'end', message: 'Indexed 99 files, 136 documents, 353 sections, 66 entities' },
       ],
     );
-    const phases = lsp.statuses.map((s) => `${s.phase}${s.updating ? '+updating' : ''}`);
+    const phases = lsp.statuses.map(
+      (s) => `${s.phase}${s.updating ? '+updating' : ''}${s.publishingDiagnostics ? '+diagnostics' : ''}`,
+    );
     assert.equal(phases[0], 'indexing');
     assert.equal(phases[phases.length - 1], 'ready');
-    assert.ok(phases.indexOf('ready') > phases.lastIndexOf('indexing'), phases.join(' '));
+    // Ready as soon as the pass is in service, while its diagnostics are computed; then ready once they are out.
+    const inService = phases.indexOf('ready+diagnostics');
+    assert.ok(inService > phases.lastIndexOf('indexing'), phases.join(' '));
+    assert.ok(phases.indexOf('ready') > inService, phases.join(' '));
     assert.ok(
       lsp.logs.some((l) => /^\[index\] full pass: 99 files read/.test(l)),
       lsp.logs.join('\n'),
@@ -125,9 +130,20 @@ describe('LSP embedding progress (built server, JSON-RPC, the packaged model)', 
     const values = lsp.progress.filter((p) => p.token === begin.token).map((p) => p.value);
     assert.match(values[0].message ?? '', new RegExp(`^Embedding ${sections} sections \\(.+\\)$`));
     const reports = values.filter((v) => v.kind === 'report').map((v) => v.message);
+    // The first chunk waits for the model to load: said as such, not as "embedded 0 of N".
+    assert.equal(reports[0], 'Loading the embedding model');
     assert.equal(reports[reports.length - 1], `Embedded ${sections} of ${sections} sections`);
-    for (const report of reports)
-      assert.match(report ?? '', new RegExp(`^Embedded \\d+ of ${sections} sections(, about \\d+ min left)?$`));
+    for (const report of reports.slice(1))
+      assert.match(
+        report ?? '',
+        new RegExp(`^Embedded \\d+ of ${sections} sections(, (a few seconds|about \\d+ (s|min)) left)?$`),
+      );
+    // The status item's sequence: loading the model, then counting, then done.
+    const phases = lsp.statuses
+      .filter((st) => st.phase === 'ready')
+      .map((st) => (st.embedding ? (st.embedding.loadingModel ? 'loading' : 'embedding') : 'done'))
+      .filter((phase, i, all) => phase !== all[i - 1]);
+    assert.deepEqual(phases.slice(phases.indexOf('loading')), ['loading', 'embedding', 'done']);
     assert.deepEqual(values[values.length - 1], { kind: 'end', message: `${sections} sections have vectors` });
   });
 });

@@ -128,7 +128,7 @@ describe('LSP results document (built server, JSON-RPC)', () => {
     // In the document too the brackets are escaped (shared/markdown.ts): they render as written.
     assert.match(
       lines[at + 6],
-      /^\*\*CONFLICT: "Issuing refunds" \\\[9cce21de\\\] › Refund window \(\.context\/guides\/issuing-refunds\.md:23\) says "A captured charge can be refunded up to 30 days after capture.*", where this says "Merchants can refund a captured charge within 14 days of capture, in full or in part\." \(14 days vs 30 days\)\.\*\*$/,
+      /^\*\*CONFLICT: "Issuing refunds" &#91;9cce21de&#93; › Refund window \(\.context\/guides\/issuing-refunds\.md:23\) says "A captured charge can be refunded up to 30 days after capture.*", where this says "Merchants can refund a captured charge within 14 days of capture, in full or in part\." \(14 days vs 30 days\)\.\*\*$/,
     );
     const hover = await lsp.connection.sendRequest(HoverRequest.type, {
       textDocument: { uri: refund.uri },
@@ -136,7 +136,7 @@ describe('LSP results document (built server, JSON-RPC)', () => {
     });
     const value = (hover!.contents as { value: string }).value.split('\n');
     // Markdown escaped, so the brackets and quotes render as written.
-    assert.match(value[2], /^> CONFLICT: "Issuing refunds" \\\[9cce21de\\\] › Refund window \(/);
+    assert.match(value[2], /^> CONFLICT: "Issuing refunds" &#91;9cce21de&#93; › Refund window \(/);
 
     const pci = await lsp.connection.sendRequest(OpenResultsRequest.type, {
       question: 'PCI DSS 4.0 transition checklist',

@@ -98,7 +98,7 @@ describe('shared settings', () => {
     assert.deepEqual(properties['workspaceContext.privateNotes.folder'].type, 'string');
     assert.deepEqual(properties['workspaceContext.vectorIndex'].enum, ['hnsw', 'hnswlib', 'exact']);
     assert.equal(properties['workspaceContext.vectorIndex'].default, 'hnsw');
-    assert.equal(SETTING_KEYS.length, 28);
+    assert.equal(SETTING_KEYS.length, 30);
   });
 
   it('maps sources onto engine globs and asks for a new engine only when they change', () => {

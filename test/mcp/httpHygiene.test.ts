@@ -3,6 +3,7 @@
  * the built `wsctx serve`; an idle session is closed and a new one must be initialized.
  */
 import assert from 'node:assert/strict';
+import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Engine } from '../../server/src/engine/engine';
@@ -242,5 +243,144 @@ describe('HTTP MCP hygiene', function () {
       await server.close();
       engine.dispose();
     }
+  });
+
+  describe('sessions and connections per token (`serve --config`: two tokens)', () => {
+    const first = 'a'.repeat(40);
+    const second = 'b'.repeat(40);
+    let engine: Engine;
+    before(() => {
+      const ws = tempDir('tokens');
+      write(ws, '.context/guide.md', '# Guide\n\nDeploy with care.\n');
+      engine = new Engine({ folders: [{ name: 'tokens', absPath: ws }] });
+    });
+    after(() => engine.dispose());
+
+    const headers = (token: string, session?: string) => ({
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(session ? { 'mcp-session-id': session, 'mcp-protocol-version': '2025-03-26' } : {}),
+    });
+    const initialize = async (url: string, token: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: headers(token),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'tok', version: '1' } },
+        }),
+      });
+      await response.text();
+      return { status: response.status, session: response.headers.get('mcp-session-id') ?? '' };
+    };
+    const listTools = async (url: string, token: string, session: string) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: headers(token, session),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+      });
+      await response.text();
+      return response.status;
+    };
+
+    it("one token's 150 sessions and its streams close none of the other's, nor keep it out", async () => {
+      const services = createServices({ engine });
+      const server = await startHttpMcpServer({
+        services,
+        access: [
+          { name: 'first', token: first, services },
+          { name: 'second', token: second, services },
+        ],
+        log: () => undefined,
+      });
+      const streams = new AbortController();
+      try {
+        const mine = await initialize(server.url, first);
+        assert.equal(mine.status, 200);
+        // The second token opens 150 sessions: past its 50, each closes its own longest idle.
+        const theirs: string[] = [];
+        for (let i = 0; i < 150; i++) {
+          const opened = await initialize(server.url, second);
+          assert.equal(opened.status, 200);
+          theirs.push(opened.session);
+        }
+        assert.equal(await listTools(server.url, first, mine.session), 200, 'the first token keeps its session');
+        // Then holds an event stream open on each of its live sessions: every one is busy.
+        const live = theirs.slice(-50);
+        await Promise.all(
+          live.map(async (session) => {
+            const response = await fetch(server.url, {
+              method: 'GET',
+              headers: { ...headers(second, session), accept: 'text/event-stream' },
+              signal: streams.signal,
+            });
+            assert.equal(response.status, 200);
+          }),
+        );
+        assert.equal((await initialize(server.url, second)).status, 503);
+        // The first token still opens sessions and is answered on its own.
+        const another = await initialize(server.url, first);
+        assert.equal(another.status, 200);
+        assert.equal(await listTools(server.url, first, another.session), 200);
+        assert.equal(await listTools(server.url, first, mine.session), 200);
+      } finally {
+        streams.abort();
+        await server.close();
+      }
+    });
+
+    it('connections that never show a token hold no slot: 300 of them, and every one of 49 requests gets in', async () => {
+      const services = createServices({ engine });
+      // The deadline is long here, so the 300 are still open while the real client asks.
+      const server = await startHttpMcpServer({ services, headersTimeoutMs: 60_000, log: () => undefined });
+      const port = Number(new URL(server.url).port);
+      const sockets: net.Socket[] = [];
+      try {
+        await Promise.all(
+          Array.from(
+            { length: 300 },
+            () =>
+              new Promise<void>((resolve) => {
+                const socket = net.connect(port, '127.0.0.1', () => {
+                  // Headers started, never finished, never a token.
+                  socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n`);
+                  resolve();
+                });
+                socket.on('error', () => resolve());
+                sockets.push(socket);
+              }),
+          ),
+        );
+        // Each request on a connection of its own, as a client that does not keep them does.
+        const ask = () =>
+          new Promise<string>((resolve) => {
+            const request = http.request(
+              {
+                host: '127.0.0.1',
+                port,
+                path: '/status',
+                agent: false,
+                headers: { authorization: `Bearer ${server.token}` },
+              },
+              (response) => {
+                response.resume();
+                response.on('end', () => resolve(String(response.statusCode)));
+              },
+            );
+            request.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+            request.end();
+          });
+        const answers: string[] = [];
+        for (let i = 0; i < 49; i++) answers.push(await ask());
+        // 404: this server gives no status, which is an answer; before, 23 of 49 were ECONNRESET.
+        assert.deepEqual([...new Set(answers)], ['404']);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await server.close();
+      }
+    });
   });
 });

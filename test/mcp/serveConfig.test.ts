@@ -144,6 +144,29 @@ describe('wsctx serve --config (in memory)', function () {
     }
   });
 
+  it('the REST API answers each token with its own folders, as MCP does', async () => {
+    const base = endpoint.replace(/\/mcp$/, '');
+    const rest = async (token: string, path: string) => {
+      const response = await fetch(`${base}${path}`, {
+        headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      });
+      return { status: response.status, body: await response.text() };
+    };
+    const task = `/context?task=${encodeURIComponent('rotate the quokka keys of the secret vault')}`;
+    const open = await rest(everyone, task);
+    assert.equal(open.status, 200, open.body);
+    assert.match(open.body, /Rotating the vault keys/);
+    const limited = await rest(fernhillOnly, task);
+    assert.equal(limited.status, 200, limited.body);
+    assert.doesNotMatch(limited.body, /Rotating the vault keys|every 30 days|vault-rotation/i);
+    const question = `/workspace_context?workspace=${vault}&question=${encodeURIComponent('how often are the vault keys rotated?')}`;
+    assert.equal((await rest(everyone, question)).status, 200);
+    const refused = await rest(fernhillOnly, question);
+    assert.equal(refused.status, 400);
+    assert.match(refused.body, new RegExp(`does not serve a workspace named '${vault}'; it serves '${fernhill}'`));
+    assert.doesNotMatch(refused.body, /secret|quokka/i);
+  });
+
   it('refuses a token limited to a folder the server does not serve, naming the file and line', () => {
     const config = path.join(tempDir('bad'), 'server.yaml');
     fs.writeFileSync(

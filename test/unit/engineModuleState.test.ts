@@ -54,6 +54,7 @@ const ALLOWED: Record<string, Why> = {
   'library/context/sectionSearch.ts: noteQuestionTerms': 'memo',
   'library/context/phraseMatch.ts: termCache': 'memo',
   'library/context/phraseMatch.ts: norms': 'memo',
+  'library/context/globEvidence.ts: matchers': 'memo',
   // Bounded text memos: the terms or stem of a string.
   'engine/text/porter.ts: cache': 'memo',
   'engine/text/analyzer.ts: memo': 'memo',

@@ -35,6 +35,7 @@ const ENTRIES = [
 const ABOVE_ENGINE = [
   'server/src/services',
   'server/src/tools',
+  'server/src/rest',
   'server/src/startup',
   'server/src/mcp',
   'server/src/cli',
@@ -69,6 +70,7 @@ const RULES: Rule[] = [
     forbiddenPackages: [...PROTOCOL_SDKS, 'pg'],
     forbiddenFolders: [
       'server/src/tools',
+      'server/src/rest',
       'server/src/startup',
       'server/src/mcp',
       'server/src/cli',
@@ -82,11 +84,27 @@ const RULES: Rule[] = [
     layer: 'server/src/tools',
     forbiddenPackages: [...PROTOCOL_SDKS, 'pg'],
     forbiddenFolders: [
+      'server/src/rest',
       'server/src/startup',
       'server/src/lsp',
       'server/src/mcp',
       'server/src/cli',
       'server/src/store',
+      'client',
+    ],
+  },
+  // The REST API over the tools: plain HTTP handlers a host mounts (mcp/http.ts routes); no
+  // protocol SDK, no transport, no host, no startup.
+  {
+    layer: 'server/src/rest',
+    forbiddenPackages: [...PROTOCOL_SDKS, 'pg'],
+    forbiddenFolders: [
+      'server/src/startup',
+      'server/src/mcp',
+      'server/src/cli',
+      'server/src/lsp',
+      'server/src/store',
+      ...ENTRIES,
       'client',
     ],
   },
@@ -96,12 +114,20 @@ const RULES: Rule[] = [
     forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*', '@modelcontextprotocol/'],
     forbiddenFolders: ['server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'],
   },
-  // The MCP adapter (server, tool registration, transports) is used by the hosts and knows none of them.
+  // The MCP adapter (server, tool registration, transports) is used by the hosts and knows none
+  // of them; routes beside MCP on its HTTP server (the REST API) are given to it, never imported.
   {
     layer: 'server/src/mcp',
     except: ['server/src/mcp/main.ts'],
     forbiddenPackages: ['vscode', 'vscode-languageserver*', 'vscode-languageclient*'],
-    forbiddenFolders: ['server/src/startup', 'server/src/cli', 'server/src/lsp', ...ENTRIES, 'client'],
+    forbiddenFolders: [
+      'server/src/rest',
+      'server/src/startup',
+      'server/src/cli',
+      'server/src/lsp',
+      ...ENTRIES,
+      'client',
+    ],
   },
   // The stdio MCP executable is its startup and nothing else: it does not reach into the CLI.
   {
@@ -326,7 +352,13 @@ const TOLERATED_CYCLE_FOLDERS = [
 ];
 
 /** The layers that read an index through WorkspaceIndex and must not learn how it is kept. */
-const BACKEND_BLIND = ['server/src/tools', 'server/src/library', 'server/src/services', 'server/src/mcp'];
+const BACKEND_BLIND = [
+  'server/src/tools',
+  'server/src/library',
+  'server/src/services',
+  'server/src/mcp',
+  'server/src/rest',
+];
 
 /** A name that tells a kind of index apart: a store's readers or index, or a subclass of the in-memory engine. */
 const BACKEND_NAME =

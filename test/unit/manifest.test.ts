@@ -15,6 +15,7 @@ import {
   COMMANDS,
   MCP_PROVIDER,
   MCP_PROXY_BUNDLE,
+  RESULTS_VIEW_TYPE,
 } from '../../client/src/contributions';
 import { manifestConfiguration, SETTING_KEYS } from '../../shared/settings';
 
@@ -72,21 +73,31 @@ describe('package.json contributes (manifest)', () => {
   it('contributes every command the client registers, under one category, hiding those that need arguments', () => {
     assert.deepEqual(
       contributes.commands,
-      COMMANDS.map((c) => ({ command: c.command, title: c.title, category: COMMAND_CATEGORY })),
+      COMMANDS.map((c) => ({
+        command: c.command,
+        title: c.title,
+        category: COMMAND_CATEGORY,
+        ...(c.icon ? { icon: c.icon } : {}),
+      })),
     );
     assert.deepEqual(
       contributes.menus.commandPalette,
       COMMANDS.filter((c) => !c.palette).map((c) => ({ command: c.command, when: 'false' })),
     );
-    // "Why not this page?" sits on a results document's title bar.
+    // "Why not this page?" is a button (its icon, in the navigation group) on the results view's title bar.
     assert.deepEqual(contributes.menus['editor/title'], [
-      { command: 'workspaceContext.whyNot', when: 'resourceScheme == workspace-context-results' },
+      {
+        command: 'workspaceContext.whyNot',
+        when: `activeWebviewPanelId == '${RESULTS_VIEW_TYPE}'`,
+        group: 'navigation',
+      },
     ]);
+    assert.equal(COMMANDS.find((c) => c.command === 'workspaceContext.whyNot')?.icon, '$(question)');
     assert.deepEqual(
       COMMANDS.filter((c) => c.palette).map((c) => c.title),
       [
         'Search workspace context',
-        'Open search results as a document',
+        'Open search results',
         'Why not this page?',
         'Expand entity',
         'Show table of contents',

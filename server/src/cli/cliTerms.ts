@@ -30,17 +30,73 @@ const ARGUMENTS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
   file: { page_id: '' },
 };
 
-/** Tool calls named in messages, and the commands that make them. */
-const CALLS: readonly [RegExp, string][] = [
-  [/\bget_toc\(\)/g, "'wsctx toc'"],
-  [/\bget_toc\b/g, "'wsctx toc'"],
-  [/\bsearch_instructions\(plan\)/g, `'wsctx search "<plan>"'`],
-  [/\bsearch_instructions\b/g, "'wsctx search'"],
-  [/\bread_page\(page_id\)/g, "'wsctx page <id>'"],
-  [/\bget_file\(page_id\)/g, "'wsctx file <id>'"],
-  [/\bget_section\(id\)/g, "'wsctx section <id>'"],
-  [/\bworkspace_expand\b/g, "'wsctx expand'"],
+/**
+ * The library tools' calls as the commands that make them, with their arguments as the command
+ * takes them: `get_toc(document_id="3f2a9c1e")` is `wsctx toc --document 3f2a9c1e`,
+ * `get_toc(query="<your task>")` is `wsctx toc "<your task>"`, an argument named without a value
+ * (`get_section(id)`) a placeholder (`wsctx section <id>`).
+ */
+const COMMANDS: Readonly<Record<string, { command: string; args: Readonly<Record<string, (v?: string) => string>> }>> =
+  {
+    get_toc: {
+      command: 'wsctx toc',
+      args: {
+        query: (v) => `"${v ?? '<query>'}"`,
+        document_id: (v) => `--document ${v ?? '<id>'}`,
+        namespace: (v) => `--namespace ${v === undefined ? '<namespace>' : /^[\w./-]+$/.test(v) ? v : `"${v}"`}`,
+      },
+    },
+    get_section: { command: 'wsctx section', args: { id: (v) => v ?? '<id>' } },
+    search_instructions: { command: 'wsctx search', args: { plan: (v) => `"${v ?? '<plan>'}"` } },
+    read_page: { command: 'wsctx page', args: { page_id: (v) => v ?? '<id>' } },
+    get_file: { command: 'wsctx file', args: { page_id: (v) => v ?? '<id>' } },
+  };
+
+/** Tool names that stand alone in a message (not a call the command cannot make), and the commands that answer them. */
+const NAMES: readonly [RegExp, string][] = [
+  [/\bget_toc\b(?!\()/g, 'wsctx toc'],
+  [/\bget_section\b(?!\()/g, 'wsctx section'],
+  [/\bsearch_instructions\b(?!\()/g, 'wsctx search'],
+  [/\bread_page\b(?!\()/g, 'wsctx page'],
+  [/\bget_file\b(?!\()/g, 'wsctx file'],
+  [/\bworkspace_expand\b(?!\()/g, 'wsctx expand'],
+  [/\bget_context\b(?!\()/g, 'wsctx context'],
 ];
+
+/** `name(a="x", b)` calls of the library tools, their arguments as written. */
+const CALL = /\b(get_toc|get_section|search_instructions|read_page|get_file)\(([^()]*)\)/g;
+const ARGUMENT = /^\s*([a-z_]+)\s*(?:=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,]+)))?\s*$/;
+
+/** One call in the command line's words, or the call unchanged when an argument is not one the command takes. */
+function commandOf(tool: string, args: string): string | undefined {
+  const known = COMMANDS[tool];
+  const parts = [known.command];
+  for (const raw of args.split(',').filter((a) => a.trim() !== '')) {
+    const match = ARGUMENT.exec(raw);
+    const render = match && known.args[match[1]];
+    if (!match || !render) return undefined;
+    const value = match[2] ?? match[3];
+    parts.push(render(value === '...' ? undefined : value));
+  }
+  return parts.join(' ');
+}
+
+/** "get_file with page_id 3f2a9c1e returns it": the command that prints it. */
+const FILE_WITH_ID = /\bget_file with page_id ([0-9a-f]{4,64}) returns it\b/g;
+/** `page_id: 3f2a9c1e` and `page_id 3f2a9c1e` name a page by its id: `doc 3f2a9c1e`. */
+const PAGE_ID = /\bpage_id:? ([0-9a-f]{4,64})\b/g;
+
+/** Tool calls and tool names in `text`, as the commands that make them. */
+export function commandsInCliTerms(text: string): string {
+  let out = text
+    .replace(FILE_WITH_ID, 'wsctx file $1 prints it')
+    .replace(CALL, (whole, tool: string, args: string) => commandOf(tool, args) ?? whole)
+    .replace(PAGE_ID, 'doc $1')
+    .replace(/\ba page_id\b/g, 'an id')
+    .replace(/\bpage_id\b/g, 'id');
+  for (const [pattern, command] of NAMES) out = out.replace(pattern, command);
+  return out;
+}
 
 /** The tool a command calls, as it names itself in "Invalid input for <tool>: ". */
 const INVALID_INPUT = /^Invalid input for [a-z_]+: /;
@@ -63,6 +119,5 @@ export function inCliTerms(message: string, command: string): string {
       return `${lead}${flag}${index ? ` (item ${Number(index.slice(1, -1)) + 1})` : ''}: `;
     },
   );
-  for (const [pattern, replacement] of CALLS) text = text.replace(pattern, replacement);
-  return text;
+  return commandsInCliTerms(text);
 }

@@ -6,7 +6,8 @@
  */
 import { UsageError } from '../startup/args';
 import { findCommand } from '../startup/commands';
-import { print } from '../startup/startup';
+import { EXIT, print } from '../startup/startup';
+import { fitToColumns } from './format';
 import { callTool } from '../tools/callTool';
 import { findTool } from '../tools/registry';
 import { type IndexOpening, type IndexUse, type OpenIndex, withIndex } from './indexOpening';
@@ -35,17 +36,33 @@ export function toolCommand(
     );
     const output = await callTool(index.services, tool, input, { sessionId: 'cli' });
     await index.saveSnapshot();
-    return print(opening.options.json ? JSON.stringify(output, null, 2) : (render ?? tool.renderText)(output));
+    print(
+      opening.options.json
+        ? JSON.stringify(output, null, 2)
+        : fitToColumns((render ?? tool.renderText)(output), terminalColumns()),
+    );
+    // A store that could not be read answers empty and says so (reads fail soft for agents); a
+    // command line says it by its exit code too: a backend unavailable.
+    const degraded = (output as { degraded?: unknown }).degraded;
+    return Array.isArray(degraded) && degraded.includes('scope-unreadable') ? EXIT.unavailable : EXIT.ok;
   });
 }
 
-/** Prints what `answer` makes of the opened index (a library command's text or JSON). */
+/**
+ * Prints what `answer` makes of the opened index (a library command's text or JSON): fitted to
+ * `$COLUMNS` unless it is the workspace's own text as written (`verbatim`: a page, a section, a
+ * bundle), which is never rewrapped.
+ */
 export function answerCommand(
   opening: IndexOpening,
   use: IndexUse,
   answer: (index: OpenIndex) => Promise<string>,
+  layout: 'fit' | 'verbatim' = 'fit',
 ): Promise<number> {
-  return withIndex(opening, use, async (index) => print(await answer(index)));
+  return withIndex(opening, use, async (index) => {
+    const text = await answer(index);
+    return print(layout === 'fit' && !opening.options.json ? fitToColumns(text, terminalColumns()) : text);
+  });
 }
 
 /** The words after the command, as one text; refused when there are none (or only spaces). */

@@ -8,16 +8,16 @@
  * Arguments are parsed before the index is opened, so a usage error costs no index pass and no
  * connection to the store.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { EXPECTATIONS_FILE, parseExpectations } from '../engine';
+import { EXPECTATIONS_FILE, InputError, isWithin, readExpectationsFile } from '../engine';
 import { createServices, type Services } from '../services/services';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
 import {
   cacheDir,
   embeddingSettings,
+  EXIT,
   logToStderr,
   print,
   runStdioMcp,
@@ -26,9 +26,9 @@ import {
   workspaceFolders,
 } from '../startup/startup';
 import { renderCheckReport, runExpectations } from '../tools/expectationsCheck';
+import { type ExplainOutput, renderExplanation } from '../tools/explainResult';
 import type { ContextOutput } from '../tools/workspaceContext';
 import type { ExpandOutput } from '../tools/workspaceExpand';
-import { inCliTerms } from './cliTerms';
 import { renderAskTable } from './commands/askCommand';
 import { contextCommand } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
@@ -45,6 +45,7 @@ import { tocCommand } from './commands/tocCommand';
 import { tryCommand } from './commands/tryCommand';
 import { renderExpandTable } from './commands/expandCommand';
 import { ALL_FOLDERS, answerCommand, single, terminalColumns, text, toolCommand } from './commandCall';
+import { fitToColumns, keepTogether } from './format';
 import { type IndexOpening, type IndexUse, withIndex } from './indexOpening';
 
 /** One command as the user typed it, with the index opening chosen for it. */
@@ -57,7 +58,7 @@ export interface CommandCall {
 export interface CommandEntry {
   /** Whether a store (`--store`) can serve it; the others read the workspace itself. */
   store: boolean;
-  /** Runs it; resolves with the exit code (0 ok, 1 bad input or a failed check, 2 a write that failed). */
+  /** Runs it; resolves with the exit code (startup.ts EXIT: 0 ok, 1 bad input or a failed check, 2 a backend unavailable). */
   run(call: CommandCall): Promise<number>;
 }
 
@@ -75,7 +76,8 @@ function readsById(
     store: true,
     run: ({ positionals, options, opening }) => {
       const id = single(positionals, name, '<id>');
-      return answerCommand(opening, LOOKS_UP, ({ services }) => command(services, id, options));
+      // The section, the page or the file as written: never rewrapped.
+      return answerCommand(opening, LOOKS_UP, ({ services }) => command(services, id, options), 'verbatim');
     },
   };
 }
@@ -93,23 +95,29 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
               `${options.storeMode !== undefined ? '--store-mode' : '--max-memory'}: index writes the store; it is how a reader reads it`,
             );
           const summary = await indexIntoStore(options, workspaceFolders(options.workspaces), cacheDir(options));
-          print(options.json ? JSON.stringify(summary, null, 2) : renderStoreIndexSummary(summary));
+          print(
+            options.json
+              ? JSON.stringify(summary, null, 2)
+              : fitToColumns(renderStoreIndexSummary(summary), terminalColumns()),
+          );
           // Every folder it could was written; one that could not makes the run fail (exit 2).
-          return summary.failed.length > 0 ? 2 : 0;
+          return summary.failed.length > 0 ? EXIT.unavailable : EXIT.ok;
         }
         const { engine } = startServices(options, { meaning: 'one-shot' });
         const summary = await runIndex(engine);
         await embedWithProgress(engine, summary);
         await engine.saveSnapshot();
         print(
-          options.json ? JSON.stringify(summary, null, 2) : renderIndexSummary(summary, { verbose: options.verbose }),
+          options.json
+            ? JSON.stringify(summary, null, 2)
+            : fitToColumns(renderIndexSummary(summary, { verbose: options.verbose }), terminalColumns()),
         );
         // `index` exists to leave a warm index behind: a snapshot that could not be written fails it.
         if (engine.snapshotError) {
           process.stderr.write(`wsctx: ${engine.snapshotError}\n`);
-          return 2;
+          return EXIT.unavailable;
         }
-        return 0;
+        return EXIT.ok;
       },
     },
   ],
@@ -185,11 +193,8 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
           document: options.document,
           namespace: options.namespace,
         };
-        return answerCommand(opening, LOOKS_UP, async ({ services }) => {
-          const toc = await tocCommand(services, args, options);
-          // Its notices name the other tools (get_toc(), search_instructions(plan)): here, the commands.
-          return options.json ? toc : inCliTerms(toc, 'toc');
-        });
+        // The map fitted to $COLUMNS, the pinned documents as written (tocCommand.ts).
+        return answerCommand(opening, LOOKS_UP, ({ services }) => tocCommand(services, args, options), 'verbatim');
       },
     },
   ],
@@ -200,8 +205,12 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
       store: true,
       run: ({ positionals, options, opening }) => {
         const plan = text(positionals, 'search', 'a plan', 'writing a migration for billing-worker');
-        return answerCommand(opening, RANKS, ({ services }) =>
-          searchCommand(services, { plan, profile: options.profile }, options),
+        // Whole sections as written: never rewrapped.
+        return answerCommand(
+          opening,
+          RANKS,
+          ({ services }) => searchCommand(services, { plan, profile: options.profile }, options),
+          'verbatim',
         );
       },
     },
@@ -232,7 +241,8 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
           tags: options.tags,
           folder: options.folder,
         };
-        return answerCommand(opening, RANKS, ({ services }) => contextCommand(services, args, options));
+        // The bundle as an agent gets it: never rewrapped.
+        return answerCommand(opening, RANKS, ({ services }) => contextCommand(services, args, options), 'verbatim');
       },
     },
   ],
@@ -306,15 +316,21 @@ function whyNot(positionals: string[], options: CliOptions, opening: IndexOpenin
       throw new UsageError(
         "--limit and --source-kinds are ask's: with --task give context's --max-tokens, --pack, --tags, --folder",
       );
-    return toolCommand(opening, RANKS, 'explain_result', {
-      workspace: options.in ?? ALL_FOLDERS,
-      task: question,
-      expected: options.expect,
-      max_tokens: options.maxTokens,
-      pack: options.pack,
-      tags: options.tags,
-      folder: options.folder,
-    });
+    return toolCommand(
+      opening,
+      RANKS,
+      'explain_result',
+      {
+        workspace: options.in ?? ALL_FOLDERS,
+        task: question,
+        expected: options.expect,
+        max_tokens: options.maxTokens,
+        pack: options.pack,
+        tags: options.tags,
+        folder: options.folder,
+      },
+      explanationText,
+    );
   }
   if (
     options.maxTokens !== undefined ||
@@ -325,40 +341,59 @@ function whyNot(positionals: string[], options: CliOptions, opening: IndexOpenin
     throw new UsageError(
       "--max-tokens, --pack, --tags and --folder are context's: add --task to explain a get_context task",
     );
-  return toolCommand(opening, RANKS, 'explain_result', {
-    workspace: options.in ?? ALL_FOLDERS,
-    question,
-    expected: options.expect,
-    limit: options.limit,
-    sourceKinds: options.sourceKinds,
-  });
+  return toolCommand(
+    opening,
+    RANKS,
+    'explain_result',
+    {
+      workspace: options.in ?? ALL_FOLDERS,
+      question,
+      expected: options.expect,
+      // The limit `ask` answers with by default, so a page "returned" is one `ask` shows.
+      limit: options.limit ?? cliSettings(options).budgets.contextPassages,
+      sourceKinds: options.sourceKinds,
+    },
+    explanationText,
+  );
+}
+
+/** An explanation as why-not prints it: heading paths kept whole where lines wrap. */
+function explanationText(output: Record<string, unknown>): string {
+  return renderExplanation(output as ExplainOutput, { keep: keepTogether });
 }
 
 /**
  * `wsctx check`: the expectations file against a complete index; exit 1 when a check fails or
  * the file has a problem (each named with its line and field), 0 when all pass.
  */
-function check(positionals: string[], options: CliOptions, opening: IndexOpening): Promise<number> {
+async function check(positionals: string[], options: CliOptions, opening: IndexOpening): Promise<number> {
   if (positionals.length > 1)
     throw new UsageError(
       `check takes at most one file (got ${positionals.length}), e.g. wsctx check .wsctx/expectations.yaml`,
     );
-  const folder = workspaceFolders(options.workspaces)[0];
-  const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folder.absPath, EXPECTATIONS_FILE);
-  if (!existsSync(file))
+  const folders = workspaceFolders(options.workspaces);
+  const file = positionals[0] ? path.resolve(positionals[0]) : path.join(folders[0].absPath, EXPECTATIONS_FILE);
+  // Named as the user would type it from here; a file outside the current folder by its absolute path.
+  const relative = path.relative(process.cwd(), file);
+  const shownAs = relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file;
+  // Through the read guard (engine/expectations/readExpectations.ts): a file in a served folder
+  // must stay in the served folders; one named outside them, in its own folder.
+  const inside = folders.map((f) => f.absPath).filter((dir) => isWithin(dir, file));
+  const read = await readExpectationsFile(file, inside.length > 0 ? inside : [path.dirname(file)], shownAs);
+  if (read.kind === 'absent')
     throw new UsageError(
       `no expectations file at ${file}: write one (docs/cli.md, "wsctx check", shows the format) or name it: wsctx check FILE`,
     );
-  // Named as the user would type it from here; a file outside the current folder by its absolute path.
-  const relative = path.relative(process.cwd(), file);
-  const parsed = parseExpectations(
-    relative && !relative.startsWith('..') && !path.isAbsolute(relative) ? relative : file,
-    readFileSync(file, 'utf8'),
-  );
+  if (read.kind === 'refused') throw new InputError(`${shownAs}:1: ${read.message}; nothing is checked`);
+  const parsed = read.file;
   return withIndex(opening, RANKS, async (index) => {
     await index.ready();
     const report = await runExpectations(index.services, parsed);
-    print(options.json ? JSON.stringify(report, null, 2) : renderCheckReport(report));
+    print(
+      options.json
+        ? JSON.stringify(report, null, 2)
+        : fitToColumns(renderCheckReport(report, { keep: keepTogether }), terminalColumns()),
+    );
     return report.failed > 0 || parsed.problems.length > 0 || parsed.expectations.length === 0 ? 1 : 0;
   });
 }
@@ -377,6 +412,6 @@ async function doctor(options: CliOptions): Promise<number> {
     refused,
     globs: engineGlobsFrom(settings),
   });
-  print(options.json ? JSON.stringify(checks, null, 2) : renderDoctor(checks));
+  print(options.json ? JSON.stringify(checks, null, 2) : fitToColumns(renderDoctor(checks), terminalColumns()));
   return checks.some((c) => c.status === 'fail') ? 1 : 0;
 }

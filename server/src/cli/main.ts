@@ -6,12 +6,14 @@
  * answers from is chosen up front (indexOpening.ts): in this process's memory, or over a
  * PostgreSQL store when `--store URL` is given.
  *
- * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...), 2 internal error.
+ * Exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...) or a failed check, 2 a
+ * backend unavailable (a store that cannot be reached, a cache that cannot be written), 3 internal
+ * error.
  * Results go to stdout, errors and logs to stderr.
  */
 import { InputError } from '../engine';
 import { UsageError, type CliOptions } from '../startup/args';
-import { hostMain } from '../startup/startup';
+import { EXIT, hostMain } from '../startup/startup';
 import { inCliTerms } from './cliTerms';
 import { COMMANDS, type CommandEntry, storeCommands } from './commandTable';
 import { type IndexOpening, memoryOpening, storeOpening } from './indexOpening';
@@ -56,7 +58,7 @@ if (require.main === module) {
     },
     (error) => {
       process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.internal;
     },
   );
 }

@@ -24,7 +24,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isMap, isScalar, LineCounter, type Node as YamlNode } from 'yaml';
-import { parseDocumentBounded, type EngineSettings } from '../engine';
+import {
+  MAX_SOURCE_GLOB_INSTRUCTIONS,
+  parseDocumentBounded,
+  resolveSourceGlobs,
+  sourceGlobInstructions,
+  type EngineSettings,
+} from '../engine';
 import { readConfigFileText } from './configFileRead';
 import {
   checkSetting,
@@ -104,6 +110,18 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
     });
     return { path: file, values, problems };
   }
+  // The source globs run as one automaton over every path (engine/workspace/globBudget.ts): a
+  // key whose globs would take them past their budget, with the defaults of the keys left out,
+  // is not applied, in the file's order.
+  const sources: Record<string, string[]> = {};
+  const withinGlobBudget = (key: string, globs: string[]): string | undefined => {
+    const role = key.slice('sources.'.length);
+    const total = sourceGlobInstructions(resolveSourceGlobs({ ...sources, [role]: globs }));
+    if (total > MAX_SOURCE_GLOB_INSTRUCTIONS)
+      return `these globs would take the source globs to ${total.toLocaleString('en-US')} automaton instructions, past the ${MAX_SOURCE_GLOB_INSTRUCTIONS.toLocaleString('en-US')} one pass may run over every file; write fewer alternatives, or fewer globs`;
+    sources[role] = globs;
+    return undefined;
+  };
   const visit = (map: YamlNode, prefix: string): void => {
     if (!isMap(map)) return;
     for (const pair of map.items) {
@@ -114,7 +132,11 @@ export function parseWorkspaceConfig(file: string, text: string): WorkspaceConfi
       const valueNode = pair.value as YamlNode | null;
       const spec = SPEC_BY_KEY.get(key);
       if (spec) {
-        const checked = checkSetting(spec, valueNode ? (valueNode as { toJSON(): unknown }).toJSON() : null);
+        let checked = checkSetting(spec, valueNode ? (valueNode as { toJSON(): unknown }).toJSON() : null);
+        if (checked.ok && spec.type === 'globs' && key.startsWith('sources.')) {
+          const over = withinGlobBudget(key, checked.value as string[]);
+          if (over) checked = { ok: false, error: over };
+        }
         if (checked.ok) {
           values[key] = checked.value;
           lines[key] = lineOf(valueNode, line);

@@ -25,7 +25,7 @@ import {
   removeOrphanTemps,
   writeFileAtomic,
 } from './persistence/snapshotFile';
-import { stateMeaningSource } from './meaning/stateMeaning';
+import { stateMeaningSource, unembeddedMeaningSource, UNEMBEDDED_QUESTION } from './meaning/stateMeaning';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
 import {
@@ -123,6 +123,10 @@ export class Engine implements WorkspaceIndex {
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
     this.indexer = new Indexer(this.folders, this.settings);
+    // Past the source globs' budget (workspace/globBudget.ts): a file's were refused with their
+    // line already (config/workspaceConfig.ts); what is left came from the host's settings.
+    for (const refused of this.indexer.refusedGlobs)
+      this.log(`[settings] sources.${refused.key}: ${JSON.stringify(refused.glob)} is not matched: ${refused.reason}`);
     this.presence = new FolderPresence(this.folders, this.settings.folderPollMs, () => {
       this.log('[index] every served folder is back; indexing again');
       this.requestFull(0);
@@ -157,7 +161,7 @@ export class Engine implements WorkspaceIndex {
       );
       this.oneShot = options.embedInBackground === false;
       // get_context compares tasks with Good-for phrasings and section questions by meaning too.
-      this.textMeaning = new TextSimilarity(this.embedder, cache, (text) => this.embedQuery(text), this.log);
+      this.textMeaning = new TextSimilarity(this.embedder, cache, (text) => this.embedQueryWithModel(text), this.log);
     }
   }
 
@@ -203,6 +207,8 @@ export class Engine implements WorkspaceIndex {
     const query = await this.embedQuery(question);
     const state = this.state;
     if (!query || !state) return null;
+    // Asked before any section had a vector: none has one to compare.
+    if (query === UNEMBEDDED_QUESTION) return new Map();
     const scores = new Map<string, number>();
     for (const id of sectionIds) {
       const ordinal = state.sectionOrdinalById.get(id);
@@ -353,6 +359,19 @@ export class Engine implements WorkspaceIndex {
     if (!this.embedder || !question.trim()) return null;
     // A one-shot command on a workspace with no vectors yet answers on words without loading a model.
     if (this.oneShot && this.vectors?.status().sectionsWithVectors === 0) return null;
+    // No section has a vector yet (the first embedding job has attached none): the question's
+    // vector would be compared with nothing, so the answer does not wait seconds for the model to
+    // load for it. The placeholder ranks every section as "no embedding yet", as a real vector would.
+    if (this.vectors?.status().sectionsWithVectors === 0) return UNEMBEDDED_QUESTION;
+    return this.embedQueryWithModel(question);
+  }
+
+  /**
+   * The question's embedding from the model, waiting for it to load; null when it cannot answer.
+   * Unlike {@link embedQuery} it always asks the model: `wsctx doctor` times a real embedding.
+   */
+  async embedQueryWithModel(question: string): Promise<Float32Array | null> {
+    if (!this.embedder || !question.trim()) return null;
     try {
       return await this.embedder.embedQuery(question);
     } catch (error) {
@@ -365,6 +384,7 @@ export class Engine implements WorkspaceIndex {
   meaningSource(state: IndexState, queryVector: Float32Array | null): MeaningSource | null {
     const vectors = this.vectors;
     if (!vectors || !queryVector) return null;
+    if (queryVector === UNEMBEDDED_QUESTION) return unembeddedMeaningSource(this.embedder!.similarity, state);
     return stateMeaningSource(vectors, this.embedder!.similarity, state, queryVector);
   }
 

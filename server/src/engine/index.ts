@@ -15,7 +15,7 @@ export { findServedFolder } from './servedFolder';
 
 // The index itself: the Engine, its states, the data model, errors and settings.
 export { Engine } from './engine';
-export { InputError } from './errors';
+export { InputError, UnavailableError } from './errors';
 export type { IndexState, SectionEntry, WorkspaceFolder } from './indexState';
 export { SOURCE_KINDS } from './model';
 export type {
@@ -70,6 +70,8 @@ export type { TextMeaning } from './meaning/textSimilarity';
 // Embedders (the host chooses one; the engine embeds with it).
 export { DEFAULT_EMBEDDING_SETTINGS, createEmbedder } from './embeddings/embedder';
 export type { Embedder, EmbeddingSettings } from './embeddings/embedder';
+// ONNX Runtime, loaded with its telemetry off (the doctor checks that it loads).
+export { loadOnnxRuntime } from './embeddings/onnxRuntime';
 
 // Vector index backends (status and the optional native one).
 export { loadHnswlib } from './vector/hnswIndex';
@@ -77,6 +79,15 @@ export { vectorBackendStatus } from './vector/vectorIndex';
 
 // What an index pass reports.
 export { NOTHING_INDEXED } from './indexing/emptyFolders';
+export {
+  DOCS_UNREAD,
+  REASON_WORDS,
+  UNREAD_REASONS,
+  type FolderCoverage,
+  type UnreadDocFile,
+  type UnreadReason,
+} from './indexing/coverage';
+export { coverageListing, coverageSummary, unreadCounts } from './indexing/coverageText';
 export type { PassProgress } from './indexing/indexer';
 export { documentContextText } from './indexing/sectionTerms';
 
@@ -107,13 +118,16 @@ export {
   fromWorkspacePath,
   toWorkspacePath,
   folderOf,
+  isWithin,
   relativePosix,
   usesFolderPrefix,
   workspacePath,
 } from './workspace/paths';
 export { WorkspaceReader, decodeText, readGuardedBytes, readGuardedBytesSync } from './workspace/readGuard';
-export { compileSourceGlobs, inSkippedDir } from './workspace/globs';
-export type { SourceMatcher } from './workspace/globs';
+export { compileSourceGlobs, inSkippedDir, resolveSourceGlobs, sourceGlobInstructions } from './workspace/globs';
+export type { RefusedSourceGlob, SourceMatcher } from './workspace/globs';
+export { MAX_SOURCE_GLOB_INSTRUCTIONS } from './workspace/globBudget';
+export { compileGlobs } from './workspace/globMatch';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
 export type {
@@ -146,10 +160,16 @@ export { isStoreUnavailable, unreadableNotice } from './store/storeAvailability'
 export { StoreReader } from './store/storeReader';
 export type { QuestionScope } from './store/storeReader';
 export { workspaceRows } from './store/storeRows';
+export { namespaceConflict } from './store/namespaceIdentity';
+export type { NamespaceOrigin } from './store/namespaceIdentity';
+export { readRepositoryIdentity } from './workspace/repositoryIdentity';
+export type { RepositoryIdentity } from './workspace/repositoryIdentity';
 export { formatBytes, parseByteSize } from './store/memoryEstimate';
 export { MemoryReader, globMatches } from './store/memoryReader';
 export type { NamespaceChoice } from './store/memoryReader';
 
 // The expectations file (.wsctx/expectations.yaml): the questions and the pages that must come.
-export { EXPECTATIONS_FILE, parseExpectations } from './expectations/expectationsFile';
+export { EXPECTATIONS_FILE, MAX_EXPECTATIONS, parseExpectations } from './expectations/expectationsFile';
+export { MAX_EXPECTATIONS_BYTES, readExpectationsFile } from './expectations/readExpectations';
+export type { ExpectationsRead } from './expectations/readExpectations';
 export type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from './expectations/expectationsFile';

@@ -5,7 +5,17 @@
  * complete, so a query that runs while files are being re-indexed always answers from one
  * consistent state (never a torn mix), and `indexedAt` says which one.
  */
-import type { CatalogEntity, Doc, FileCommitInfo, Problem, Relation, RepoInfo, Section, SourceKind } from './model';
+import type {
+  CatalogEntity,
+  Doc,
+  FileCommitInfo,
+  FolderCoverage,
+  Problem,
+  Relation,
+  RepoInfo,
+  Section,
+  SourceKind,
+} from './model';
 import type { ComponentGraph } from './graph/componentGraph';
 import type { PostingsIndex } from './lexical/postings';
 import type { FolderDescription, LibraryPack } from './sources/library';
@@ -67,6 +77,11 @@ export interface IndexState {
   /** The last CI run's verdict per repository root (workspace-relative root path). */
   runHealth: ReadonlyMap<string, RunHealth>;
   problems: readonly Problem[];
+  /**
+   * Each served folder's documentation files: found, read, and the rest by reason
+   * (indexing/coverage.ts). Absent on a state read from a store or as of a past commit.
+   */
+  coverage?: readonly FolderCoverage[];
   /** ISO time at which this state was complete. */
   indexedAt: string;
   counts: IndexCounts;

@@ -131,11 +131,15 @@ export interface Relation {
 export type DocFormat =
   | 'catalog'
   | 'markdown'
+  | 'mdx'
+  | 'rst'
+  | 'asciidoc'
   | 'agents-md'
   | 'copilot-instructions'
   | 'instructions-md'
   | 'claude-md'
   | 'cursor-mdc'
+  | 'windsurf-md'
   | 'context-page';
 
 /** Library page properties (docs/ARCHITECTURE.md, "What is read"); all optional in front matter. */
@@ -212,6 +216,45 @@ export interface Doc {
   library?: LibraryProps;
   /** For catalog docs: `overview` (the docs' index page) or `page`. */
   docsRole?: 'overview' | 'page';
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documentation coverage (indexing/coverage.ts)
+
+/**
+ * Why a documentation file (Markdown, MDX, reStructuredText, AsciiDoc) is not read: ignored
+ * (`.gitignore`, `sources.ignore`), vendored, generated, an issue or pull-request template, over
+ * the size cap, unreadable, left out by the `sources.docs` globs, in a format no splitter reads
+ * yet, or claimed by another source that made no document of it.
+ */
+export type UnreadReason =
+  | 'ignored'
+  | 'vendored'
+  | 'generated'
+  | 'template'
+  | 'too-big'
+  | 'unreadable'
+  | 'not-in-sources'
+  | 'unsupported-format'
+  | 'another-role';
+
+export interface UnreadDocFile {
+  path: string;
+  reason: UnreadReason;
+}
+
+/** One served folder's documentation files: found, read (by source kind), and the rest by reason. */
+export interface FolderCoverage {
+  /** The served folder's name. */
+  folder: string;
+  /** Documentation files found in it (each Markdown, MDX, reStructuredText and AsciiDoc file seen). */
+  files: number;
+  /** Of those, the files a document was made of. */
+  read: number;
+  /** The files read, by the source kind of their document. */
+  readAs: Partial<Record<SourceKind, number>>;
+  /** Every file not read, most actionable reason first, then path order. */
+  unread: UnreadDocFile[];
 }
 
 // ---------------------------------------------------------------------------------------------

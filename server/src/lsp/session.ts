@@ -18,13 +18,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FlagSource } from '../library/view/conflicts';
 import type { FeatureContext } from './features/context';
-import {
-  collectDiagnostics,
-  diagnosticInput,
-  diagnosticsReport,
-  toLspDiagnostics,
-  type DiagnosticInput,
-} from './features/diagnostics';
+import { collectDiagnostics, diagnosticInput, diagnosticsReport, type DiagnosticInput } from './features/diagnostics';
+import { DiagnosticsPublisher } from './features/diagnosticsPublisher';
 import { expectationDiagnostics } from './features/expectationDiagnostics';
 import { DocumentStore, type OpenDocuments } from './features/documents';
 import { routeFileEvents } from './features/fileEvents';
@@ -85,9 +80,11 @@ export class LanguageSession implements FeatureContext {
   private mentionIndex: MentionIndex | undefined;
   private unsubscribe: (() => void) | undefined;
   private busy = 0;
+  /** Passes in service whose diagnostics are still being computed and published. */
+  private diagnosticsPending = 0;
   private started = false;
   private afterState: Promise<void> = Promise.resolve();
-  private published = new Set<string>();
+  private readonly diagnostics: DiagnosticsPublisher;
   private readonly progress: IndexProgress;
   private readonly embeddingProgress: EmbeddingProgress;
 
@@ -100,6 +97,11 @@ export class LanguageSession implements FeatureContext {
     this.storagePath = options.storagePath;
     this.current = this.layered(options.settings, (m) => host.log(m));
     this.documents = new DocumentStore(options.open, () => this.folders);
+    this.diagnostics = new DiagnosticsPublisher(
+      (uri, diagnostics) => host.publishDiagnostics(uri, diagnostics),
+      this.documents,
+      (m) => host.log(m),
+    );
     this.progress = new IndexProgress(host.progress);
     this.embeddingProgress = new EmbeddingProgress(this.progress);
     this.mcp = new McpEndpoint({
@@ -191,7 +193,11 @@ export class LanguageSession implements FeatureContext {
         flag: 'workspace-missing',
         reason: `Folder(s) ${missing.join(', ')} are gone; answers come from the last index until they are back.`,
       });
-    return indexStatus(this.engineRef, { updating: this.busy > 0, degraded });
+    return indexStatus(this.engineRef, {
+      updating: this.busy > 0,
+      publishingDiagnostics: this.diagnosticsPending > 0,
+      degraded,
+    });
   }
 
   /** A full pass now ("Re-index"); answers the status once it is in service. */
@@ -310,12 +316,16 @@ export class LanguageSession implements FeatureContext {
       this.afterState = this.afterState.then(() => this.publishDiagnostics(state)).then(() => this.sendStatus());
     });
     let lastMeaningStatus = 0;
+    let lastPhase: string | undefined;
     const unsubscribeMeaning = engine.onDidChangeMeaning(() => {
       if (engine !== this.engineRef) return;
       const meaning = engine.status().meaning;
       this.embeddingProgress.update(meaning);
-      // The status item's "Embedding n of N": at most every 2 s, and always when embedding ends.
-      if (!meaning?.embedding || Date.now() - lastMeaningStatus > 2000) {
+      // The status item's "Embedding n of N": at most every 2 s, and always when the phase
+      // changes (loading the model, embedding, done).
+      const phase = !meaning?.embedding ? 'done' : meaning.embedding.loadingModel ? 'loading' : 'embedding';
+      if (phase !== lastPhase || Date.now() - lastMeaningStatus > 2000) {
+        lastPhase = phase;
         lastMeaningStatus = Date.now();
         this.sendStatus();
       }
@@ -398,7 +408,12 @@ export class LanguageSession implements FeatureContext {
     await this.runPass(message, () => engine.waitForIndex());
   }
 
-  /** Runs a pass with progress; status goes out before and after, diagnostics before the last. */
+  /**
+   * Runs a pass with progress. Status goes out before; then, as soon as the pass is in service
+   * (hovers and answers already come from it), ready with `publishingDiagnostics`; then ready
+   * once its diagnostics are published. The status item says ready at the first: computing the
+   * diagnostics (every file's refs) takes seconds on a loaded machine, and it is not indexing.
+   */
   private async runPass(message: string, pass: () => Promise<unknown>): Promise<void> {
     this.busy++;
     this.sendStatus();
@@ -410,11 +425,14 @@ export class LanguageSession implements FeatureContext {
       this.log(`[index] ${message} failed: ${(error as Error).message}`);
     } finally {
       unsubscribe?.();
-      await this.afterState;
       this.busy--;
+      this.diagnosticsPending++;
       const state = this.state();
       const failed = this.engineRef?.status().lastError;
       handle.end(failed ? `Indexing failed: ${failed}` : state ? `Indexed ${describeState(state)}` : undefined);
+      this.sendStatus();
+      await this.afterState;
+      this.diagnosticsPending--;
       this.sendStatus();
     }
   }
@@ -427,17 +445,14 @@ export class LanguageSession implements FeatureContext {
   private diagnosticInputOf(state: IndexState): DiagnosticInput {
     const input = diagnosticInput(state, this.documents, new Date(), this.flagSources());
     const services = this.servicesRef;
-    if (services) input.expectations = () => expectationDiagnostics(services, state, input.readText);
+    if (services) input.expectations = () => expectationDiagnostics(services, state);
     return input;
   }
 
+  /** The pass's diagnostics now; the expectations' when their questions are answered (diagnosticsPublisher.ts). */
   private async publishDiagnostics(state: IndexState): Promise<void> {
     try {
-      const input = this.diagnosticInputOf(state);
-      const byUri = await toLspDiagnostics(await collectDiagnostics(input), input, this.documents);
-      for (const [uri, diagnostics] of byUri) this.host.publishDiagnostics(uri, diagnostics);
-      for (const uri of this.published) if (!byUri.has(uri)) this.host.publishDiagnostics(uri, []);
-      this.published = new Set(byUri.keys());
+      await this.diagnostics.publishPass(this.diagnosticInputOf(state));
     } catch (error) {
       this.log(`[diagnostics] ${(error as Error).stack ?? error}`);
     }

@@ -12,14 +12,18 @@
  * an `InputError` with one line to say so.
  *
  * `GET /status`, behind the same gates and token, answers what the server holds and how it reads
- * it (a store read per question or held in memory, each namespace's generation), as JSON.
+ * it (a store read per question or held in memory, each namespace's generation), as JSON. Routes
+ * a host adds (`routes`: the REST API) are answered behind the same gates, with the services of
+ * the token that sent the request.
  *
- * Limits, so whoever can reach the port cannot exhaust the process: at most
- * {@link DEFAULT_MAX_SESSIONS} live sessions (a new one closes the longest-idle session without a
- * request in flight; when every session is busy it is a 503 that says so), at most
- * {@link DEFAULT_MAX_CONNECTIONS} open connections (more are closed as they arrive), a connection
- * that has not sent its headers within {@link HEADERS_TIMEOUT_MS} is closed, and every refused
- * request (no token, wrong Host or Origin, unknown path or session) closes its connection.
+ * Limits, so whoever can reach the port cannot exhaust the process, and one token cannot take
+ * another's room (connectionLimits.ts): each token's share of {@link DEFAULT_MAX_SESSIONS} live
+ * sessions (a new one closes that token's longest-idle session without a request in flight; when
+ * every one of its sessions is busy it is a 503 that says so) and of
+ * {@link DEFAULT_MAX_CONNECTIONS} open connections; a connection that has not shown a valid
+ * token within {@link HEADERS_TIMEOUT_MS} is closed, and is the first closed when connections
+ * run short; every refused request (no token, wrong Host or Origin, unknown path or session)
+ * closes its connection.
  */
 import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -27,7 +31,18 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InputError } from '../engine';
 import type { Services } from '../services/services';
+import {
+  ConnectionSlots,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_SESSIONS,
+  longestIdleOf,
+  sessionsOf,
+  shareOf,
+  TOKEN_DEADLINE_MS,
+} from './connectionLimits';
 import { createMcpServer, type CreatedServer } from './createServer';
+
+export { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS } from './connectionLimits';
 
 export const MCP_HTTP_PATH = '/mcp';
 /** `GET` with the same bearer token: what the server holds and how it reads it (JSON), for operators and probes. */
@@ -39,14 +54,8 @@ export const MIN_TOKEN_LENGTH = 32;
 /** A session idle this long (no request, none in flight) is closed: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
-/** Live MCP sessions one server keeps: 100 (each holds an MCP server object, a few hundred KB). */
-export const DEFAULT_MAX_SESSIONS = 100;
-
-/** Open connections one server accepts: 256 (clients keep one or two each). */
-export const DEFAULT_MAX_CONNECTIONS = 256;
-
-/** A connection must have sent a request's headers within 5 s, or it is closed. */
-export const HEADERS_TIMEOUT_MS = 5_000;
+/** A connection must have shown a valid token (so sent a request's headers) within 5 s, or it is closed. */
+export const HEADERS_TIMEOUT_MS = TOKEN_DEADLINE_MS;
 
 /** Refuses a token that is too short to guard anything; throws InputError naming `--token`. */
 export function checkToken(token: string): void {
@@ -67,6 +76,15 @@ export interface HttpAccess {
   status?: () => unknown;
 }
 
+/**
+ * More routes on the same server, behind the same gates (Host, Origin, bearer token): the REST
+ * API (server/src/rest/). Each request is answered with the services of the token that sent it.
+ */
+export interface HttpRoutes {
+  serves(pathname: string): boolean;
+  handle(req: IncomingMessage, res: ServerResponse, url: URL, services: Services): Promise<void>;
+}
+
 export interface HttpMcpOptions {
   /** The engine and the collaborators its tools use; every session shares them. */
   services: Services;
@@ -84,13 +102,15 @@ export interface HttpMcpOptions {
   status?: () => unknown;
   /** Origins a browser-based client may call from; none by default. */
   allowedOrigins?: string[];
+  /** More routes beside MCP and status, answered after the same gates (the REST API). */
+  routes?: HttpRoutes;
   /** Milliseconds a session may stay idle before it is closed; default {@link DEFAULT_SESSION_IDLE_MS}, at least 50. */
   sessionIdleMs?: number;
-  /** Live sessions kept; default {@link DEFAULT_MAX_SESSIONS}, at least 1. */
+  /** Live sessions kept, shared equally by the tokens; default {@link DEFAULT_MAX_SESSIONS}, at least 1 per token. */
   maxSessions?: number;
-  /** Open connections accepted; default {@link DEFAULT_MAX_CONNECTIONS}, at least 2. */
+  /** Open connections accepted, shared equally by the tokens; default {@link DEFAULT_MAX_CONNECTIONS}, at least 2 per token. */
   maxConnections?: number;
-  /** Milliseconds a connection may take to send a request's headers; default {@link HEADERS_TIMEOUT_MS}. */
+  /** Milliseconds a connection may take to show a valid token; default {@link HEADERS_TIMEOUT_MS}. */
   headersTimeoutMs?: number;
   log: (message: string) => void;
 }
@@ -123,7 +143,8 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     : [{ name: 'default', token, services: options.services, ...(options.status ? { status: options.status } : {}) }];
   const sessions = new Map<string, Session>();
   const idleMs = Math.max(50, options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS);
-  const maxSessions = Math.max(1, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  // Each token's share of the sessions (connectionLimits.ts): no token closes or starves another's.
+  const maxSessions = shareOf(options.maxSessions ?? DEFAULT_MAX_SESSIONS, access.length);
   const headersTimeout = Math.max(100, options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS);
   let port = 0;
 
@@ -143,10 +164,16 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       });
     },
   );
+  const slots = new ConnectionSlots(server, {
+    maxConnections: options.maxConnections ?? DEFAULT_MAX_CONNECTIONS,
+    tokens: access.length,
+    deadlineMs: headersTimeout,
+  });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH)
+    const route = options.routes?.serves(url.pathname) ? options.routes : undefined;
+    if (url.pathname !== MCP_HTTP_PATH && url.pathname !== STATUS_HTTP_PATH && !route)
       return refuse(res, 404, `Not found; the MCP endpoint is ${MCP_HTTP_PATH}`);
     const host = (req.headers.host ?? '').toLowerCase();
     if (host !== `127.0.0.1:${port}` && host !== `localhost:${port}`)
@@ -159,6 +186,15 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       res.setHeader('WWW-Authenticate', 'Bearer realm="workspace-context"');
       return refuse(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
     }
+    if (!slots.admit(req.socket, caller)) {
+      res.setHeader('Retry-After', '5');
+      return refuse(
+        res,
+        503,
+        `Too many connections for this token: it holds its ${slots.perToken}; close some, or try again shortly`,
+      );
+    }
+    if (route) return route.handle(req, res, url, caller.services);
     if (url.pathname === STATUS_HTTP_PATH) {
       // A token's own: a token limited to some folders hears of no other (serveCommand.ts).
       const status = caller.status;
@@ -185,12 +221,13 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
       return;
     }
     // No session yet: only an initialize request may start one (the transport answers 400 otherwise).
-    if (sessions.size >= maxSessions && !closeLongestIdle()) {
+    const held = sessionsOf(sessions, caller);
+    if (held >= maxSessions && !closeLongestIdle(caller)) {
       res.setHeader('Retry-After', '5');
       return refuse(
         res,
         503,
-        `Too many MCP sessions: all ${sessions.size} are answering a request or holding a stream open; close one, or try again shortly`,
+        `Too many MCP sessions: all ${held} are answering a request or holding a stream open; close one, or try again shortly`,
       );
     }
     let current: Session | undefined;
@@ -236,26 +273,15 @@ export async function startHttpMcpServer(options: HttpMcpOptions): Promise<HttpM
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  // Connections past the cap are closed as they arrive (Node's own limit).
-  server.maxConnections = Math.max(2, options.maxConnections ?? DEFAULT_MAX_CONNECTIONS);
-  // Node's headersTimeout starts with a request's first byte: a connection that sends nothing
-  // is closed here instead. Once a request starts, Node's timeouts (and keepAliveTimeout between
-  // requests) take over, and a quiet event stream is never cut.
-  server.on('connection', (socket) => {
-    socket.setTimeout(headersTimeout, () => socket.destroy());
-    socket.once('data', () => socket.setTimeout(0));
-  });
 
-  /** Makes room for one session: closes the one idle longest (none in flight); false when all are busy. */
-  function closeLongestIdle(): boolean {
-    let oldest: [string, Session] | undefined;
-    for (const entry of sessions)
-      if (entry[1].inFlight === 0 && (!oldest || entry[1].lastSeen < oldest[1].lastSeen)) oldest = entry;
+  /** Makes room for one of `caller`'s sessions: closes its own idle longest (none in flight); false when all are busy. */
+  function closeLongestIdle(caller: HttpAccess): boolean {
+    const oldest = longestIdleOf(sessions, caller);
     if (!oldest) return false;
     const [id, session] = oldest;
     sessions.delete(id);
     options.log(
-      `[mcp-http] closed session ${id.slice(0, 8)} (idle ${Math.round((Date.now() - session.lastSeen) / 1000)} s) to make room: ${maxSessions} sessions at most`,
+      `[mcp-http] closed session ${id.slice(0, 8)} (idle ${Math.round((Date.now() - session.lastSeen) / 1000)} s) to make room: ${maxSessions} sessions at most${access.length > 1 ? ` for ${caller.name}` : ''}`,
     );
     void session.transport.close().catch(() => undefined);
     return true;

@@ -3,7 +3,7 @@
  * The same as `wsctx mcp` (both run startup/startup.ts `runStdioMcp`); kept separate so an MCP
  * client config can name one file.
  */
-import { hostMain, runStdioMcp } from '../startup/startup';
+import { EXIT, hostMain, runStdioMcp } from '../startup/startup';
 
 hostMain(['mcp', ...process.argv.slice(2)], (_command, _positionals, options) => runStdioMcp(options)).then(
   (code) => {
@@ -11,6 +11,6 @@ hostMain(['mcp', ...process.argv.slice(2)], (_command, _positionals, options) =>
   },
   (error) => {
     process.stderr.write(`workspace-context mcp: ${(error as Error).stack ?? error}\n`);
-    process.exitCode = 2;
+    process.exitCode = EXIT.internal;
   },
 );

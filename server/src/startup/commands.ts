@@ -131,14 +131,14 @@ export const COMMANDS: readonly CommandHelp[] = [
     args: '"<question>"',
     summary: 'why a page you expected did not come back for a question (or where it ranked)',
     details:
-      'Explains the page, section or entity --expect names for the question as ask ranks it (explain_result): not indexed (outside the served folders, no source glob reads it, ignored, unreadable with its problem), not a candidate (the question terms it lacks), below the floor (its score and why[]), ranked past the limit (the passages above it and the terms that put them there) or held back by the per-document rule; each with the fix.',
+      'Explains the page, section or entity --expect names for the question as ask ranks it (explain_result), by its best section for the question (the one holding the most of its terms): not indexed (outside the served folders, no source glob reads it, ignored, unreadable with its problem), not a candidate (the question terms no section holds), below the floor (its score and why[]), the fact buried in a big section, ranked past the limit (the passages above it and the terms that put them there) or held back by the per-document rule; each with the fix.',
     flags: [
       flag(
         'expect',
         'PAGE',
         'the page expected: a path as answers print it, a document or section id, or an entity ref (required)',
       ),
-      flag('limit', 'N', 'the limit the question was asked with, 1-50 (default 10)'),
+      flag('limit', 'N', "the limit the question was asked with, 1-50 (default: ask's, 10 or budgets.contextPassages)"),
       flag('in', 'NAME', 'the served folder the question was asked in (default: every served folder)'),
       flag('source-kinds', 'a,b', 'the kinds the question was asked for'),
       flag(

@@ -17,7 +17,14 @@ import * as path from 'node:path';
 import { userConfigPath } from '../config/userConfig';
 import { engineGlobsFrom } from '../config/workspaceConfig';
 import { ActivityLog } from '../library/activity/activityLog';
-import { sha256Hex, type EmbeddingSettings, Engine, InputError, type WorkspaceFolder } from '../engine';
+import {
+  sha256Hex,
+  type EmbeddingSettings,
+  Engine,
+  InputError,
+  UnavailableError,
+  type WorkspaceFolder,
+} from '../engine';
 import { startBackgroundModels } from '../library/context/background';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import { checkSetting, SETTING_SPECS } from '../../../shared/settings';
@@ -301,10 +308,23 @@ export async function runStdioMcp(options: CliOptions): Promise<number> {
   return 0;
 }
 
+/** The command line's exit codes (docs/cli.md, "Exit codes"). */
+export const EXIT = {
+  ok: 0,
+  /** Bad input (usage, a refused argument, a bad file), or a command's own "no" (a failed check). */
+  badInput: 1,
+  /** A backend the command needs is unavailable: a store that cannot be reached, a cache that cannot be written. */
+  unavailable: 2,
+  /** A fault of ours. */
+  internal: 3,
+} as const;
+
 /**
  * A command-line host's main: parses `argv`, answers `--version` and `--help`, runs the command
- * and maps failures to exit codes: 0 ok, 1 bad input (usage, unknown entity, refused depth...),
- * 2 internal error. Errors go to stderr as `wsctx: ...`.
+ * and maps failures to exit codes (docs/cli.md, "Exit codes"): 0 ok, 1 bad input (usage, unknown
+ * entity, refused depth...; a command's own "no": a failed check), 2 a backend unavailable (a
+ * store that cannot be reached, a cache that cannot be written), 3 internal error. Errors go to
+ * stderr as `wsctx: ...`.
  */
 export async function hostMain(
   argv: string[],
@@ -330,10 +350,14 @@ export async function hostMain(
   } catch (error) {
     if (error instanceof UsageError || error instanceof InputError) {
       process.stderr.write(`wsctx: ${error.message}\n`);
-      return 1;
+      return EXIT.badInput;
+    }
+    if (error instanceof UnavailableError) {
+      process.stderr.write(`wsctx: ${error.message}\n`);
+      return EXIT.unavailable;
     }
     process.stderr.write(`wsctx: internal error: ${(error as Error).stack ?? error}\n`);
-    return 2;
+    return EXIT.internal;
   }
 }
 

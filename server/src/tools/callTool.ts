@@ -7,6 +7,7 @@ import type { Services } from '../services/services';
 import { describeZodError, toolErrorMap, ToolInputError } from './toolError';
 import type { AnyToolDefinition, ToolCallContext } from './toolDefinition';
 import { isStoreUnavailable, unreadableNotice } from '../engine';
+import { checkOutput, validatesOutput } from './outputContract';
 
 /**
  * Each tool's strict input schema and error map, built on its first call: zod compiles a fast
@@ -64,5 +65,12 @@ export async function callTool(
     services.engine.status().missingFolders.length > 0
   )
     degraded.push('workspace-missing');
+  // Tests and development builds check the answer as strict clients will, and fail loudly here
+  // rather than in an agent's client (outputContract.ts): the whole answer (the CLI's --json, the
+  // REST API's JSON) and what MCP sends as structured content.
+  if (validatesOutput()) {
+    checkOutput(tool, output);
+    if (tool.structuredContent) checkOutput(tool, tool.structuredContent(output));
+  }
   return output;
 }

@@ -6,7 +6,7 @@
  */
 import type { Expectation, ExpectationProblem, ExpectationsFile, ExpectedItem } from '../engine';
 import type { Services } from '../services/services';
-import { explain, renderExplanation, type ExplainOutput } from './explainResult';
+import { explain, renderExplanation, type ExplainOutput, type RenderOptions } from './explainResult';
 
 export interface CheckRow {
   question: string;
@@ -54,6 +54,8 @@ async function checkItem(
     : await explain(services, { question: expectation.question, expected: item.page, limit: within });
   const came = e.standing === 'returned';
   const pass = kind === 'expect' ? came : !came;
+  // An excluded page that came is a failure to explain, never "nothing to fix".
+  const explanation = !pass && kind === 'exclude' ? excludedButCame(e, expectation.task) : e;
   const got = expectation.task
     ? came
       ? `in the bundle (${e.reason})`
@@ -72,12 +74,44 @@ async function checkItem(
     got,
     pass,
     line: item.line,
-    ...(pass ? {} : { explanation: e }),
+    ...(pass ? {} : { explanation }),
+  };
+}
+
+/**
+ * An excluded page that came: where it came and what brought it, and how to keep it out. The
+ * explanation of a page that came says "nothing to fix", which is false for a page that must not.
+ */
+function excludedButCame(e: ExplainOutput, task: boolean): ExplainOutput {
+  if (task) {
+    const why: Record<string, string> = {
+      rule: 'a rule page comes with every task, in full: if it should not, it is not a rule (change its type)',
+      pinned: 'a pinned page comes with every task: if it should not, drop always_include from its front matter',
+      recipe:
+        "it is an Always page of a pack the task applied: take it out of the pack's always list, or narrow the pack's Good-for phrasings",
+      use: 'its Good-for phrasings match the task: make them name only the work it is for',
+      entity: 'the task names the service it documents: name another service, or drop the exclude',
+    };
+    return {
+      ...e,
+      summary: `It is in the bundle (${e.reason ?? 'search'}), and the expectation excludes it.`,
+      fix: `To keep it out: ${why[e.reason ?? ''] ?? 'its sections match the task (by search, or reached from a page that did): the pages that should answer must rank above it, or the task be narrowed to words it lacks'}; if it does belong in the bundle, drop the exclude.`,
+    };
+  }
+  const by = e.top ?? e.best;
+  const words = e.best?.why.find((w) => w.signal === 'words');
+  const held = words
+    ? ` Its best section for the question holds ${words.detail.replace(/^[^;]*; (matched )?/, '')}.`
+    : '';
+  return {
+    ...e,
+    summary: `It comes at rank ${e.rank} of the first ${e.limit}, which the expectation excludes${by ? `, by its section "${by.headingPath.at(-1) ?? by.title}" (score ${by.score.toFixed(3)})` : ''}.${held}`,
+    fix: `To keep it out of the first ${e.limit}: the pages that should answer must rank above it (expect them, and ask why-not for each), or the question must use words this page does not hold; if it does answer the question, drop the exclude.`,
   };
 }
 
 /** The report as a table grouped by question (nothing cut), then each failure with its explanation, then the file's problems. */
-export function renderCheckReport(report: CheckReport): string {
+export function renderCheckReport(report: CheckReport, options: RenderOptions = {}): string {
   const lines: string[] = [
     `${report.file}: ${report.rows.length} checks, ${report.passed} passed, ${report.failed} failed`,
   ];
@@ -111,7 +145,7 @@ export function renderCheckReport(report: CheckReport): string {
           ? `expects ${f.page} within ${f.within}`
           : `excludes ${f.page} from the first ${f.within}`;
       lines.push('', `${report.file}:${f.line}: ${f.task ? 'task ' : ''}"${f.question}" ${want}`);
-      if (f.explanation) lines.push(renderExplanation(f.explanation));
+      if (f.explanation) lines.push(renderExplanation(f.explanation, options));
     }
   }
   if (report.problems.length) {

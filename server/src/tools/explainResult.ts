@@ -99,7 +99,11 @@ const output = {
   limitNeeded: z.number().optional(),
   summary: z.string(),
   fix: z.string(),
-  /** The expected page's best section, scored by the formula (its why[] as workspace_context gives it). */
+  /**
+   * The expected page's best section for the question (the one holding the most of the question's
+   * terms; the top-scoring one when none holds more), scored by the formula (its why[] as
+   * workspace_context gives it). `rank` is its place in the answer, when it is in it.
+   */
   best: passageRef
     .extend({
       match: z.number(),
@@ -115,6 +119,11 @@ const output = {
       ),
     })
     .optional(),
+  /** The page's highest-scoring section, when it is not `best`: the page ranks where this one does. */
+  top: passageRef.optional(),
+  /** The fact is buried in a big section: `best` is over 600 tokens and holds these question terms only weakly. */
+  buried: z.object({ tokens: z.number(), weakTerms: z.array(z.string()) }).optional(),
+  /** Question terms no section of the page holds. */
   missingTerms: z.array(z.string()),
   /** Question terms its best section holds only weakly (a passing mention in a long section, or an identifier's parts). */
   weakTerms: z.array(z.string()).optional(),
@@ -349,7 +358,7 @@ function render(
     ...(e.best
       ? {
           best: {
-            ...passageRefOf(e.best, e.standing === 'returned' ? e.rank : null),
+            ...passageRefOf(e.best, e.bestRank !== null && e.bestRank <= e.limit ? e.bestRank : null),
             match: e.best.match,
             tokens: e.bestTokens,
             why: e.best.why.map(({ signal, weight, raw, contribution, detail }) => ({
@@ -362,6 +371,8 @@ function render(
           },
         }
       : {}),
+    ...(e.top ? { top: passageRefOf(e.top, e.standing === 'returned' ? e.rank : null) } : {}),
+    ...(e.buried ? { buried: { tokens: e.buried.tokens, weakTerms: e.buried.weakTerms } } : {}),
     missingTerms: e.missingTerms,
     ...(e.weakTerms.length ? { weakTerms: e.weakTerms } : {}),
     questionTerms: e.questionTerms,
@@ -374,6 +385,9 @@ function render(
     ...(hidden ? { libraryStatus: hidden } : {}),
   };
 }
+
+/** The fix of a page the answer shows by the section that answers. */
+export const NOTHING_TO_FIX = 'Nothing to fix.';
 
 const STANDING_TITLES: Record<string, string> = {
   returned: 'returned',
@@ -389,8 +403,15 @@ const STANDING_TITLES: Record<string, string> = {
   'not-a-candidate': "not reached by get_context's search",
 };
 
+export interface RenderOptions {
+  /** Marks a span a wrapping host must not break (the command line's keepTogether); none by default. */
+  keep?: (span: string) => string;
+}
+
 /** The explanation as text: the standing, the summary, the fix, the page's why[] and the passages above it. */
-export function renderExplanation(out: ExplainOutput): string {
+export function renderExplanation(out: ExplainOutput, options: RenderOptions = {}): string {
+  const keep = options.keep ?? ((span: string) => span);
+  const headings = (p: { headingPath: string[]; title: string }) => keep(p.headingPath.join(' > ') || p.title);
   const lines: string[] = [];
   const title = STANDING_TITLES[out.standing] ?? out.standing;
   const asked = out.task ? `the task "${out.question}"` : `"${out.question}" (limit ${out.limit})`;
@@ -400,13 +421,20 @@ export function renderExplanation(out: ExplainOutput): string {
   lines.push(`  ${out.summary}`);
   lines.push(`  Fix: ${out.fix}`);
   if (out.libraryStatus) lines.push(`  Note: ${out.libraryStatus}`);
-  if (out.best && out.standing !== 'returned') {
+  // A page returned by the section that answers needs nothing more; otherwise the section that
+  // answers, with its why[], and what ranked above.
+  const settled = out.standing === 'returned' && out.fix === NOTHING_TO_FIX;
+  if (out.best && !settled) {
     lines.push(
-      `  Its best section: ${out.best.headingPath.join(' > ') || out.best.title} (${out.best.path}:${out.best.startLine}, ${out.best.tokens} tokens) score ${out.best.score.toFixed(3)}`,
+      `  Its best section for the question: ${headings(out.best)} (${out.best.path}:${out.best.startLine}, ${out.best.tokens} tokens) score ${out.best.score.toFixed(3)}`,
     );
     for (const w of out.best.why) lines.push(`    ${w.signal} ${w.contribution.toFixed(3)}: ${w.detail}`);
+    if (out.top)
+      lines.push(
+        `  It ranks by another section: ${headings(out.top)} (${out.top.path}:${out.top.startLine}) score ${out.top.score.toFixed(3)}`,
+      );
   }
-  if (out.above.length && out.standing !== 'returned') {
+  if (out.above.length && !settled) {
     lines.push('  Above it:');
     for (const a of out.above) {
       const why = [
@@ -417,7 +445,7 @@ export function renderExplanation(out: ExplainOutput): string {
         .filter(Boolean)
         .join('; ');
       lines.push(
-        `    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${a.headingPath.join(' > ') || a.title}${why ? ` (${why})` : ''}`,
+        `    ${a.rank}. ${a.score.toFixed(3)} ${a.path}:${a.startLine} ${headings(a)}${why ? ` (${why})` : ''}`,
       );
     }
   }

@@ -48,6 +48,8 @@ const sectionLine = z.object({
 const documentEntry = z.object({
   id: z.string(),
   title: z.string(),
+  /** Workspace-relative path. */
+  path: z.string(),
   namespace: z.string(),
   level: z.number(),
   summary: z.string().optional(),

@@ -15,7 +15,7 @@ import { libraryIndexState } from './queryState';
 import { ToolInputError } from './toolError';
 
 export const pinnedSchema = z
-  .array(z.object({ id: z.string(), title: z.string(), text: z.string(), tokens: z.number() }))
+  .array(z.object({ id: z.string(), title: z.string(), path: z.string(), text: z.string(), tokens: z.number() }))
   .optional()
   .describe('Pinned documents, whole: they apply to every task. Present on the first answer of a session only.');
 

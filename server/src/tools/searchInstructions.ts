@@ -64,6 +64,8 @@ const outputSection = z.object({
 const outputDocument = z.object({
   id: z.string(),
   title: z.string(),
+  /** Workspace-relative path. */
+  path: z.string(),
   namespace: z.string(),
   profile: z.enum(['focused', 'catalog']),
   /** True when every section of the document is here. */
@@ -77,6 +79,8 @@ const outputDocument = z.object({
 const cutDocument = z.object({
   id: z.string(),
   title: z.string(),
+  /** Workspace-relative path. */
+  path: z.string(),
   namespace: z.string(),
   reason: z.enum(['weak', 'document-cap', 'budget']),
   score: z.number(),
@@ -163,6 +167,7 @@ function toOutput(
   const cut = pack.cut.map((c) => ({
     id: shownId(view, c.ranked.doc.id),
     title: c.ranked.doc.title,
+    path: c.ranked.doc.path,
     namespace: namespaceLabel(c.ranked.doc.library!.namespace),
     reason: c.reason,
     score: round(c.ranked.score),
@@ -178,6 +183,7 @@ function toOutput(
     documents: pack.documents.map((d) => ({
       id: shownId(view, d.ranked.doc.id),
       title: d.ranked.doc.title,
+      path: d.ranked.doc.path,
       namespace: namespaceLabel(d.ranked.doc.library!.namespace),
       profile: d.profile,
       whole: d.whole,

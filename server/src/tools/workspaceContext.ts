@@ -12,7 +12,6 @@ import {
   type WorkspaceFolder,
   SOURCE_KINDS,
   type SourceKind,
-  RELATION_PAIRS,
   CONTRACT_VERSION,
   DOCUMENT_CAP,
   comparePassages,
@@ -32,15 +31,22 @@ import { libraryView } from '../library/view/libraryView';
 import { dayOf } from '../library/view/readiness';
 import { librarySoundness, type LibrarySoundness } from '../library/view/soundness';
 import { conflictOutput, conflictSchema } from './conflictOutput';
+import { neighbourhood } from './neighbourhood';
+
+export { NEIGHBOURHOOD_MAX_EDGES, NEIGHBOURHOOD_MAX_ENTITIES } from './neighbourhood';
 import type { ToolDefinition } from './toolDefinition';
 
 export const CONTEXT_DEFAULT_LIMIT = 10;
 export const CONTEXT_MAX_LIMIT = 50;
 /** Serialized size the passages of one answer may take (JSON bytes); the rest is reported as capped. */
 export const CONTEXT_BYTE_BUDGET = 96 * 1024;
-/** Neighbourhood caps: entities described, and edges listed per entity. */
-export const NEIGHBOURHOOD_MAX_ENTITIES = 12;
-export const NEIGHBOURHOOD_MAX_EDGES = 10;
+/**
+ * Entity refs a passage lists: a root README of a catalog repository may belong to hundreds of
+ * entities, and one passage must not carry them all (thousands of tokens of refs around five
+ * lines of text). The rest are counted in `entityRefsTotal`; the entities the question names come
+ * first.
+ */
+export const PASSAGE_MAX_ENTITY_REFS = 5;
 
 const input = {
   workspace: boundedString(INPUT_LIMITS.workspace)
@@ -97,6 +103,12 @@ const passage = z.object({
   headingPath: z.array(z.string()),
   text: z.string(),
   entityRefs: z.array(z.string()),
+  entityRefsTotal: z
+    .number()
+    .optional()
+    .describe(
+      `how many entities the passage belongs to, when more than entityRefs lists (at most ${PASSAGE_MAX_ENTITY_REFS}, those the question names first)`,
+    ),
   sourceKind: z.string(),
   sourceRef: z.object({ path: z.string(), startLine: z.number(), endLine: z.number() }),
   sourceCommit: z.string().nullable(),
@@ -280,7 +292,8 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   let droppedByBudget = 0;
   for (const { answer, passage } of mergeByScore(answers, limit)) {
     const soundness = passage.entry.doc.sourceKind === 'library' ? await soundnessOf(services, answer) : undefined;
-    const rendered = toPassage(answer.state, passage, { today, soundness });
+    const named = new Set(answer.ranked.named.map((n) => n.key));
+    const rendered = toPassage(answer.state, passage, { today, soundness }, named);
     const size = JSON.stringify(rendered).length;
     if (bytes + size > CONTEXT_BYTE_BUDGET && passages.length > 0) {
       droppedByBudget++;
@@ -424,6 +437,7 @@ function toPassage(
   state: IndexState,
   ranked: RankedPassage,
   library: { today: string; soundness?: LibrarySoundness },
+  named: ReadonlySet<string>,
 ): ContextPassage {
   const { section, doc } = ranked.entry;
   const conflicts = library.soundness?.sectionConflicts(section.id) ?? [];
@@ -439,7 +453,7 @@ function toPassage(
     title: doc.title,
     headingPath: section.headingPath,
     text: section.text,
-    entityRefs: (section.entityRefs ?? doc.entityRefs).map((key) => state.graph.get(key)?.ref ?? key),
+    ...cappedRefs(section.entityRefs ?? doc.entityRefs, named, (key) => state.graph.get(key)?.ref ?? key),
     sourceKind: doc.sourceKind,
     sourceRef: { path: doc.path, startLine: section.startLine, endLine: section.endLine },
     sourceCommit: info?.commit ?? null,
@@ -452,86 +466,20 @@ function toPassage(
   };
 }
 
-function neighbourhood(
-  states: readonly IndexState[],
-  passages: readonly ContextPassage[],
-): ContextOutput['neighbourhood'] {
-  // Each passage's first entity before any passage's second, so a passage citing many entities
-  // cannot use up the cap before the passages after it get theirs.
-  const cited: string[] = [];
-  const widest = Math.max(0, ...passages.map((p) => p.entityRefs.length));
-  for (let i = 0; i < widest; i++) {
-    for (const p of passages) {
-      const ref = p.entityRefs[i]?.toLowerCase();
-      if (ref && !cited.includes(ref)) cited.push(ref);
-    }
-  }
-  return cited.slice(0, NEIGHBOURHOOD_MAX_ENTITIES).map((key) => {
-    // In memory every folder shares one graph; a store's namespaces each have their own.
-    const graph = (states.find((s) => s.graph.get(key)) ?? states[0]).graph;
-    const entity = graph.get(key);
-    // The entity's own relations: both halves of every pair are stored, so these are all of them.
-    const edges = graph.outgoing(key);
-    return {
-      entity: entity?.ref ?? key,
-      kind: entity?.kind ?? key.split(':')[0],
-      ...(entity?.title ? { title: entity.title } : {}),
-      edges: capEdges(edges, NEIGHBOURHOOD_MAX_EDGES).map((e) => ({
-        source: e.sourceRef,
-        type: e.type,
-        target: e.targetRef,
-        resolved: e.resolved,
-      })),
-      moreEdges: Math.max(0, edges.length - NEIGHBOURHOOD_MAX_EDGES),
-    };
-  });
-}
-
-/** ownedBy, then the other forward halves (dependsOn, partOf...), then the inverses, in Backstage's pair order. */
-const EDGE_ORDER: readonly string[] = [
-  'ownedBy',
-  ...RELATION_PAIRS.map((p) => p.forward).filter((t) => t !== 'ownedBy'),
-  ...RELATION_PAIRS.map((p) => p.inverse),
-];
-
-/** Position of each relation type in EDGE_ORDER: a sort comparator reads it per comparison (a Group owns hundreds). */
-const EDGE_RANK = new Map<string, number>();
-EDGE_ORDER.forEach((type, i) => {
-  if (!EDGE_RANK.has(type)) EDGE_RANK.set(type, i);
-});
-
-function edgeRank(type: string): number {
-  return EDGE_RANK.get(type) ?? EDGE_ORDER.length;
-}
-
 /**
- * At most `cap` of an entity's edges, taken one of each relation type in turn (EDGE_ORDER), so
- * nine `ownerOf` edges cannot crowd out the owner, the system or the members; returned grouped by
- * type in that order, each type's edges in the graph's order.
+ * At most {@link PASSAGE_MAX_ENTITY_REFS} of a passage's entity keys as display refs, those the
+ * question names first, and the total when some were left out.
  */
-function capEdges<E extends { type: string }>(edges: readonly E[], cap: number): E[] {
-  if (edges.length <= cap) return [...edges].sort((a, b) => edgeRank(a.type) - edgeRank(b.type));
-  const byType = new Map<string, E[]>();
-  for (const e of [...edges].sort((a, b) => edgeRank(a.type) - edgeRank(b.type))) {
-    const list = byType.get(e.type);
-    if (list) list.push(e);
-    else byType.set(e.type, [e]);
-  }
-  const taken = new Map<string, number>();
-  let left = cap;
-  for (let round = 0; left > 0; round++) {
-    let any = false;
-    for (const [type, list] of byType) {
-      if (left === 0) break;
-      if (round < list.length) {
-        taken.set(type, round + 1);
-        left--;
-        any = true;
-      }
-    }
-    if (!any) break;
-  }
-  return [...byType].flatMap(([type, list]) => list.slice(0, taken.get(type) ?? 0));
+function cappedRefs(
+  keys: readonly string[],
+  named: ReadonlySet<string>,
+  refOf: (key: string) => string,
+): { entityRefs: string[]; entityRefsTotal?: number } {
+  if (keys.length <= PASSAGE_MAX_ENTITY_REFS) return { entityRefs: keys.map(refOf) };
+  const first = keys.filter((key) => named.has(key));
+  const rest = keys.filter((key) => !named.has(key));
+  const shown = [...first, ...rest].slice(0, PASSAGE_MAX_ENTITY_REFS);
+  return { entityRefs: shown.map(refOf), entityRefsTotal: keys.length };
 }
 
 /**
@@ -552,6 +500,12 @@ export function passageMarkers(p: Pick<ContextPassage, 'expired' | 'conflicts'>)
   return lines;
 }
 
+/** ` (+606 more)` after a passage's capped entity refs, or nothing. */
+export function moreRefs(p: Pick<ContextPassage, 'entityRefs' | 'entityRefsTotal'>): string {
+  const more = (p.entityRefsTotal ?? p.entityRefs.length) - p.entityRefs.length;
+  return more > 0 ? ` (+${more} more)` : '';
+}
+
 export function renderContext(out: ContextOutput): string {
   const lines: string[] = [];
   if (out.notice) lines.push(out.notice);
@@ -561,7 +515,7 @@ export function renderContext(out: ContextOutput): string {
     lines.push(
       `score ${p.score.toFixed(3)} · ${p.sourceKind} · ${p.sourceRef.path}:${p.sourceRef.startLine}-${p.sourceRef.endLine}${commit}`,
     );
-    if (p.entityRefs.length) lines.push(`entities: ${p.entityRefs.join(', ')}`);
+    if (p.entityRefs.length) lines.push(`entities: ${p.entityRefs.join(', ')}${moreRefs(p)}`);
     for (const note of passageMarkers(p)) lines.push(note);
     lines.push(
       `why: ${p.why.map((w) => `${w.signal} ${w.weight.toFixed(2)}×${w.raw.toFixed(2)}=${w.contribution.toFixed(3)} (${w.detail})`).join(' + ')}`,

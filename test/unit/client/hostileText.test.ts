@@ -27,6 +27,40 @@ describe('client: hostile workspace text and command arguments', () => {
     }
   });
 
+  it('workspace text inside a link label of ours, or beside it, renders no link, command or remote image in marked or markdown-it', () => {
+    // marked undoes `\[` and `\]` inside a link's label and reads the label again: a folder named
+    // `svc](command:...)` made the hover's "Declared in" link hold a command link of its own.
+    const hostile = [
+      'svc](command:workspaceContext.showEntityDocs?%5B%5D)',
+      '[x](command:workspaceContext.showEntityDocs?%5B%5D)',
+      '\\[x\\](command:workspaceContext.showEntityDocs)',
+      '![pixel](https://tracker.example/p.png)',
+      '[![pixel](https://tracker.example/p.png)](command:x)',
+      '<https://e.example>',
+      'see https://e.example/x and www.e.example and ftp://e.example',
+      'mail ops@e.example or mailto:ops@e.example',
+      'evil.com and //e.example/x and HTTPS://E.EXAMPLE and Www.E.example',
+      'file:///etc/passwd vscode://x/y command:workspaceContext.showEntityDocs javascript:alert(1)',
+      '<a href="command:x">x</a> <img src="https://tracker.example/p.png">',
+      '&#91;x&#93;(command:x) &lbrack;x&rbrack;(command:x)',
+      '[r]: command:workspaceContext.showEntityDocs\n\n[r]',
+      `${CLICK}/catalog-info.yaml`,
+    ];
+    for (const s of hostile) {
+      const label = `Declared in [${markdownText(`${s}:4`)}](${markdownLinkTarget('file:///ws/svc/catalog-info.yaml')}#L4)`;
+      assert.deepEqual(linkTargets(label), ['file:///ws/svc/catalog-info.yaml#L4'], s);
+      for (const wrap of [
+        (t: string) => `a ${t} b`,
+        (t: string) => `### ${t}`,
+        (t: string) => `> ${t}`,
+        (t: string) => `| ${t} |`,
+      ])
+        assert.deepEqual(linkTargets(wrap(markdownText(s))), [], `${s} ${wrap('')}`);
+      assert.deepEqual(linkTargets(markdownText(s, { multiline: true })), [], `${s} multiline`);
+      assert.deepEqual(linkTargets(`a ${markdownCode(s)} b`), [], `${s} code`);
+    }
+  });
+
   it('/expand links only to the expand command, for the refs the walk reached', () => {
     const out: ExpandView = {
       entity: { ref: `component:default/a${CLICK}`, title: CLICK, sourceRef: 'x' },

@@ -1,10 +1,11 @@
 /**
- * The live search's rows (client/src/searchItems.ts): label, place, score and leading why[] terms
- * with the passage's first words; the empty answer; the title; source URIs with line fragments.
+ * The live search's rows (client/src/searchItems.ts): the passage's words first, the score as one
+ * short item, the heading path and place below; the empty answer; the title; source URIs with line
+ * fragments.
  */
 import assert from 'node:assert/strict';
 import type { SearchPassage, SearchResult } from '../../../shared/protocol';
-import { isSearchable, scoreLine, searchRows, searchTitle, splitSourceUri } from '../../../client/src/searchItems';
+import { isSearchable, scoreItem, searchRows, searchTitle, splitSourceUri } from '../../../client/src/searchItems';
 
 const passage: SearchPassage = {
   id: '1a2b3c4d',
@@ -44,18 +45,25 @@ function result(passages: SearchPassage[], extra: Partial<SearchResult> = {}): S
 }
 
 describe('client search rows', () => {
-  it('labels a passage by its heading path, places it, and explains its score', () => {
+  it("leads with the passage's words, puts the score beside them and the heading path and place below", () => {
     assert.deepEqual(searchRows(result([passage])), [
       {
-        label: 'Deploy and rollback › Rolling back',
-        description: 'payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
-        detail: 'score 1.15 · words +1.00 · namedEntity +0.15 — Roll back first, investigate second.',
+        label: 'Roll back first, investigate second.',
+        description: 'score 1.15',
+        detail:
+          'Deploy and rollback › Rolling back · payments-platform/services/billing-worker/docs/runbooks/deploy.md:35-45',
         passage,
       },
     ]);
   });
 
-  it('keeps the server order and leaves the preview out when there is none', () => {
+  it('shows a `$(name)` in workspace text as written, not as an icon', () => {
+    const row = searchRows(result([{ ...passage, preview: 'Run $(pwd) first', label: 'Shell › $(whoami)' }]))[0];
+    assert.equal(row.label, 'Run \\$(pwd) first');
+    assert.match(row.detail, /^Shell › \\\$\(whoami\) · /);
+  });
+
+  it('keeps the server order and shows the heading when a section has no words of its own', () => {
     const second = {
       ...passage,
       id: 'x',
@@ -65,13 +73,10 @@ describe('client search rows', () => {
       preview: '',
     };
     assert.deepEqual(
-      searchRows(result([passage, second])).map((r) => [r.label, r.detail]),
+      searchRows(result([passage, second])).map((r) => [r.label, r.description]),
       [
-        [
-          'Deploy and rollback › Rolling back',
-          'score 1.15 · words +1.00 · namedEntity +0.15 — Roll back first, investigate second.',
-        ],
-        ['Rolling back anything', 'score 0.89 · words +0.74'],
+        ['Roll back first, investigate second.', 'score 1.15'],
+        ['Rolling back anything', 'score 0.89'],
       ],
     );
   });
@@ -96,8 +101,8 @@ describe('client search rows', () => {
     );
   });
 
-  it('scores with two decimals and the terms in the order given', () => {
-    assert.equal(scoreLine({ score: 0.3333, leadingWhy: [] }), 'score 0.33');
+  it('scores with two decimals', () => {
+    assert.equal(scoreItem({ score: 0.3333 }), 'score 0.33');
   });
 
   it('asks only for questions of two characters or more', () => {

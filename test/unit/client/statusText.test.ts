@@ -8,6 +8,7 @@ import {
   describeStatus,
   formatIndexedAt,
   parseProgressCount,
+  problemsLine,
   progressCount,
   reindexSummary,
 } from '../../../client/src/statusText';
@@ -86,6 +87,7 @@ describe('client status text', () => {
       status: status(),
       client: 'running',
       trusted: true,
+      problems: { error: 1, warning: 4, info: 7 },
       mcp: {
         state: 'running',
         url: 'http://127.0.0.1:4100/mcp',
@@ -103,7 +105,10 @@ describe('client status text', () => {
     assert.deepEqual(view.tooltip, [
       '**Workspace Context**: ready.',
       '',
-      '97 files, 133 documents, 350 sections, 66 entities, 150 edges (1 unresolved), 1 problems.',
+      '97 files, 133 documents, 350 sections, 66 entities, 150 edges (1 unresolved).',
+      '',
+      // What the Problems panel shows from this extension, not the index's parse problems (1).
+      '12 problems in the Problems panel (1 error, 4 warnings, 7 info).',
       '',
       'Indexed at 2026-11-30 14:05:12 UTC (full pass over 97 files in 0.4 s).',
       '',
@@ -114,23 +119,70 @@ describe('client status text', () => {
     assert.equal(view.severity, 'info');
   });
 
-  it('says embedding n of N with the minutes left while sections get their vectors, then ready', () => {
-    const embedding = describeStatus({
-      status: status({ embedding: { done: 120, total: 54571, secondsLeft: 545 } }),
+  it("says each folder's documentation coverage in the tooltip, in doctor's words, with its warnings", () => {
+    const summary =
+      'read 41 of 59 documentation files (40 as docs, 1 as overviews); not read: 17 not in sources.docs, 1 template';
+    const view = describeStatus({
+      status: status({
+        coverage: [
+          {
+            folder: 'fernhill',
+            files: 59,
+            read: 41,
+            summary,
+            warnings: [
+              'Documentation/ holds 20 documentation files and 3 of them are read (not read: 17 not in sources.docs).',
+            ],
+          },
+        ],
+      }),
       client: 'running',
       trusted: true,
     });
-    assert.equal(embedding.text, '$(sync~spin) Context: embedding 120 of 54571, about 9 min left');
-    assert.equal(embedding.busy, true);
-    assert.match(embedding.detail, /sections without vectors yet rank on words$/);
-    const early = describeStatus({
-      status: status({ embedding: { done: 0, total: 350, secondsLeft: null } }),
-      client: 'running',
-      trusted: true,
-    });
-    assert.equal(early.text, '$(sync~spin) Context: embedding 0 of 350');
-    const done = describeStatus({ status: status({ embedding: null }), client: 'running', trusted: true });
-    assert.equal(done.text, '$(check) Context: ready');
+    const at = view.tooltip.indexOf(`Documentation in fernhill: ${summary}.`);
+    assert.ok(at > 0, view.tooltip.join('\n'));
+    assert.equal(
+      view.tooltip[at + 2],
+      '**docs-unread**: Documentation/ holds 20 documentation files and 3 of them are read (not read: 17 not in sources.docs).',
+    );
+  });
+
+  it('says loading the model, then embedding n of N with the time left measured after the load, then ready', () => {
+    const view = (embedding: IndexStatus['embedding']) =>
+      describeStatus({ status: status({ embedding }), client: 'running', trusted: true });
+    const loading = view({ done: 0, total: 350, secondsLeft: null, loadingModel: true });
+    assert.equal(loading.text, '$(sync~spin) Context: loading the model');
+    assert.equal(
+      loading.accessibilityLabel,
+      'Workspace Context: loading the model, 66 entities, 350 sections, answers rank on words until it is loaded',
+    );
+    assert.equal(loading.busy, true);
+    // No rate measured yet: no estimate.
+    assert.equal(
+      view({ done: 32, total: 350, secondsLeft: null, loadingModel: false }).text,
+      '$(sync~spin) Context: embedding 32 of 350',
+    );
+    assert.equal(
+      view({ done: 64, total: 350, secondsLeft: 7.6, loadingModel: false }).text,
+      '$(sync~spin) Context: embedding 64 of 350, a few seconds left',
+    );
+    assert.equal(
+      view({ done: 64, total: 350, secondsLeft: 38 }).text,
+      '$(sync~spin) Context: embedding 64 of 350, about 40 s left',
+    );
+    const long = view({ done: 120, total: 54571, secondsLeft: 545 });
+    assert.equal(long.text, '$(sync~spin) Context: embedding 120 of 54571, about 9 min left');
+    assert.equal(long.busy, true);
+    assert.match(long.detail, /sections without vectors yet rank on words$/);
+    assert.equal(view(null).text, '$(check) Context: ready');
+  });
+
+  it('counts the Problems panel as the panel does, in words', () => {
+    assert.equal(problemsLine({ error: 0, warning: 0, info: 0 }), 'No problems in the Problems panel.');
+    assert.equal(
+      problemsLine({ error: 1, warning: 1, info: 1 }),
+      '3 problems in the Problems panel (1 error, 1 warning, 1 info).',
+    );
   });
 
   it('flags degraded states with their reasons; a failed pass is an error', () => {

@@ -42,9 +42,13 @@ const FILES: Record<string, string> = {
   '.github/instructions/ts.instructions.md': '---\napplyTo: "**/*.ts"\n---\n# TypeScript\nStrict mode.\n',
   '.cursor/rules/react.mdc': '---\ndescription: React\n---\n# React\nHooks only.\n',
   'rules/go.mdc': '# Go\nGofmt.\n',
-  'site/mkdocs.yml': 'site_name: Site\ndocs_dir: pages\n',
+  '.windsurf/rules/vue/best-practices.md': '# Vue Best Practices\nScript setup.\n',
+  'rules/svelte.md': '# Svelte\nRunes.\n',
+  'site/mkdocs.yml': 'site_name: Site\ndocs_dir: pages\nnav:\n  - Home: index.md\n  - Gone: gone.md\n',
   'site/pages/index.md': '# Site home\nWelcome.\n',
   'docs/guide.md': '# Guide\nHow to.\n',
+  'website/sidebars.js': "module.exports = { docs: [{ type: 'doc', id: 'intro', label: 'Start here' }] };\n",
+  'website/docs/intro.md': 'A page with no heading of its own.\n',
   'drafts/wip.md': '---\nkind: epic\n---\n# Draft epic\nNot ready.\n',
   '.wsctx/run-health.json': JSON.stringify({ status: 'failed' }),
   'ci/verdict.json': JSON.stringify({ status: 'succeeded' }),
@@ -163,10 +167,39 @@ const CASES: Record<string, { yaml: string; check: (custom: IndexState, defaults
     yaml: "sources:\n  cursorRules: ['rules/*.mdc']\n",
     check: replaces('library .cursor/rules/react.mdc', 'library rules/go.mdc'),
   },
-  techdocs: { yaml: 'sources:\n  techdocs: []\n', check: removes('catalog_doc site/pages/index.md') },
+  windsurfRules: {
+    yaml: "sources:\n  windsurfRules: ['rules/*.md']\n",
+    check: replaces('library .windsurf/rules/vue/best-practices.md', 'library rules/svelte.md'),
+  },
+  techdocs: {
+    // Without the key mkdocs.yml is no site (its nav is not read); its pages are still read as
+    // documentation, by content.
+    yaml: 'sources:\n  techdocs: []\n',
+    check: (custom, defaults) => {
+      const navMissing = (s: IndexState) =>
+        s.problems.filter((p) => p.code === 'techdocs.nav-missing-page').map((p) => p.path);
+      assert.deepEqual(navMissing(defaults), ['site/mkdocs.yml']);
+      assert.deepEqual(navMissing(custom), []);
+      assert.ok(docs(custom).includes('catalog_doc site/pages/index.md'));
+    },
+  },
   docs: {
+    // The default reads documentation wherever it sits; the key narrows it.
     yaml: "sources:\n  docs: ['handbook/**/*.md']\n",
-    check: replaces('catalog_doc docs/guide.md', 'catalog_doc handbook/oncall.md'),
+    check: (custom, defaults) => {
+      assert.ok(docs(defaults).includes('catalog_doc docs/guide.md'), 'the defaults read docs/guide.md');
+      assert.ok(docs(defaults).includes('catalog_doc handbook/oncall.md'), 'the defaults read handbook/oncall.md');
+      assert.ok(docs(custom).includes('catalog_doc handbook/oncall.md'), 'the key reads handbook/oncall.md');
+      assert.ok(!docs(custom).includes('catalog_doc docs/guide.md'), 'the key leaves docs/guide.md out');
+    },
+  },
+  siteNav: {
+    yaml: 'sources:\n  siteNav: []\n',
+    check: (custom, defaults) => {
+      const title = (s: IndexState) => [...s.docs.values()].find((d) => d.path === 'website/docs/intro.md')?.title;
+      assert.equal(title(defaults), 'Start here', 'the sidebars label names a page without a title');
+      assert.equal(title(custom), 'Intro', 'without the sidebars file, its file name does');
+    },
   },
   markdown: { yaml: 'sources:\n  markdown: []\n', check: removes('epic_doc notes/plan.md') },
   catalogTargets: {

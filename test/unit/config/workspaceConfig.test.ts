@@ -54,7 +54,7 @@ describe('config/workspaceConfig (.wsctx.yaml)', () => {
       ].join('\n'),
     );
     assert.deepEqual(config.problems.map(formatConfigProblem), [
-      '/ws/.wsctx.yaml:2: sources.catalogs: unknown setting; sources holds catalog, overview, epics, library, agentsMd, copilotInstructions, instructionFiles, claudeMd, cursorRules, techdocs, docs, markdown, catalogTargets, placeholderTargets, runHealth, ignore',
+      '/ws/.wsctx.yaml:2: sources.catalogs: unknown setting; sources holds catalog, overview, epics, library, agentsMd, copilotInstructions, instructionFiles, claudeMd, cursorRules, windsurfRules, techdocs, docs, siteNav, markdown, catalogTargets, placeholderTargets, runHealth, ignore',
       '/ws/.wsctx.yaml:3: sources.catalog: expected a list of glob strings; not applied',
       '/ws/.wsctx.yaml:6: budgets.expandEdges: expected a whole number from 1 to 100 (got 500); not applied',
       '/ws/.wsctx.yaml:7: embedings: unknown setting; the file holds sources, embeddings, judge, budgets, mcp, privateNotes, organization, vectorIndex',

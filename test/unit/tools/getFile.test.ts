@@ -50,7 +50,11 @@ describe('get_file (tool)', function () {
       tool.renderText(out),
       `price-list.csv (text/csv, ${Buffer.byteLength(csv)} bytes), attached to "Price list" [page_id: ${id}]\n\n${csv}`,
     );
-    assert.equal(await fileCommand(services, id, { json: false }), tool.renderText(out));
+    // The command line names the page as its commands do: by its id, beside its file's name.
+    assert.equal(
+      await fileCommand(services, id, { json: false }),
+      tool.renderText(out).replace(`[page_id: ${id}]`, `[doc ${id}]`),
+    );
   });
 
   it('says a page has no attached file (and points at read_page) without failing', async () => {

@@ -106,6 +106,7 @@ describe('get_toc', function () {
     assert.deepEqual(byPrefix.document, {
       id: id8(cursor),
       title: 'Money and pci',
+      path: cursor,
       namespace: '',
       level: 1,
       summary: 'Rules for code that handles amounts or card data in payments-platform',

@@ -107,7 +107,7 @@ describe('read_page (tool)', function () {
     const text = await pageCommand(services, id8('.context/voice/voice-and-tone.md'), { json: false });
     assert.equal(
       text,
-      `page_id: ${id8('.context/voice/voice-and-tone.md')} · voice · .context/voice/voice-and-tone.md\n\n# Voice and tone\n\nPlain words. Numbers over adjectives. No exclamation marks.\n\n## Greetings\n\n"Hi Dana," never "Dear Sir or Madam".`,
+      `doc ${id8('.context/voice/voice-and-tone.md')} · voice · .context/voice/voice-and-tone.md\n\n# Voice and tone\n\nPlain words. Numbers over adjectives. No exclamation marks.\n\n## Greetings\n\n"Hi Dana," never "Dear Sir or Madam".`,
     );
     assert.equal(
       JSON.parse(await pageCommand(services, id8('.context/voice/voice-and-tone.md'), { json: true })).page.title,

@@ -7,13 +7,15 @@
  * separators; only the excerpt is shortened (it is one). `--json` prints the tool's own answer.
  */
 import { passageMarkers, type ContextOutput, type ContextPassage } from '../../tools/workspaceContext';
-import { entityParts } from './entityLine';
+import { entityParts, shortRef } from './entityLine';
 
 /** Longest excerpt, before the line width cuts it further. */
 const EXCERPT_CHARS = 240;
 /** Characters kept before the first matched word, so the excerpt reads from the sentence's start. */
 const EXCERPT_LEAD = 40;
 const INDENT = '     ';
+/** Lines a passage's entities may take: the rest is counted (a README of 600 entities is 5 lines of text). */
+export const ENTITY_LINES = 3;
 
 export interface AskRenderOptions {
   /** Every passage's why[] term by term (default: one line). */
@@ -53,7 +55,9 @@ export function renderAskTable(out: ContextOutput, options: AskRenderOptions = {
     lines.push(...wrapParts(where, ' · ', body).map((l) => `${INDENT}${l}`));
     lines.push(`${INDENT}${p.sourceUri}`);
     const place = entityParts(p.entityRefs, out.neighbourhood);
-    if (place.parts.length) lines.push(...wrapParts(place.parts, place.separator, body).map((l) => `${INDENT}${l}`));
+    const uncited = (p.entityRefsTotal ?? p.entityRefs.length) - p.entityRefs.length;
+    if (place.parts.length)
+      lines.push(...fitParts(place, uncited, body, ENTITY_LINES, p.entityRefs).map((l) => `${INDENT}${l}`));
     // Expiry and conflicts are never clipped: the other page's wording is the point.
     for (const marker of passageMarkers(p)) lines.push(...wrapWords(marker, body).map((l) => `${INDENT}${l}`));
     if (options.why) {
@@ -112,6 +116,28 @@ function whyTable(why: ContextPassage['why'], width: number): string[] {
 function hanging(text: string, width: number, indent: string): string[] {
   const [first, ...rest] = wrapWords(text, width);
   return [first, ...(rest.length ? wrapWords(rest.join(' '), width - indent.length).map((l) => `${indent}${l}`) : [])];
+}
+
+/**
+ * The entity line's parts wrapped to `width` in at most `maxLines` lines: as many parts as fit,
+ * then how many more there are (`+606 more entities`; for one entity, its relations left out).
+ * `uncited`: entities the answer counted but did not list (`entityRefsTotal`).
+ */
+function fitParts(
+  place: { parts: string[]; separator: string },
+  uncited: number,
+  width: number,
+  maxLines: number,
+  refs: readonly string[],
+): string[] {
+  const several = refs.length > 1 || uncited > 0;
+  for (let shown = place.parts.length; shown >= 1; shown--) {
+    const hidden = several ? place.parts.length - shown + uncited : place.parts.length - shown;
+    const more = several ? `+${hidden} more entities` : `+${hidden} more (wsctx expand ${shortRef(refs[0] ?? '')})`;
+    const lines = wrapParts(hidden > 0 ? [...place.parts.slice(0, shown), more] : place.parts, place.separator, width);
+    if (lines.length <= maxLines || shown === 1) return lines.slice(0, maxLines);
+  }
+  return [];
 }
 
 /** `parts` joined by `separator`, a new line started wherever the next part would pass `width`. */

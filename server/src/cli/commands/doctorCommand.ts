@@ -11,7 +11,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import {
   type EmbeddingSettings,
+  DOCS_UNREAD,
   NOTHING_INDEXED,
+  coverageListing,
+  coverageSummary,
+  type FolderCoverage,
+  type IndexState,
   Engine,
   type WorkspaceFolder,
   loadWebTreeSitter,
@@ -19,6 +24,7 @@ import {
   vectorBackendStatus,
   type EngineSettings,
   fromWorkspacePath,
+  loadOnnxRuntime,
 } from '../../engine';
 import {
   CONFIG_FILE_NAME,
@@ -26,14 +32,17 @@ import {
   type ConfigProblem,
   type WorkspaceConfig,
 } from '../../config/workspaceConfig';
+import { UNREAD_SHOWN } from './indexCommand';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail';
 
 export interface DoctorCheck {
   name: string;
   status: CheckStatus;
-  /** What was found, and for warn/fail what to do about it. */
+  /** What was found, and for warn/fail what to do about it (further lines list what it found). */
   detail: string;
+  /** `docs` checks: the folder's documentation files, read and not read (every unread file, with why). */
+  coverage?: FolderCoverage;
 }
 
 export interface DoctorInput {
@@ -122,8 +131,7 @@ async function treeSitterCheck(): Promise<DoctorCheck> {
 /** The ONNX runtime, when the package is installed (the local model runs on it). */
 function onnxRuntime(): { version: string } | { error: string } {
   try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const ort = require('onnxruntime-node') as { env?: { versions?: { node?: string; common?: string } } };
+    const ort = loadOnnxRuntime() as { env?: { versions?: { node?: string; common?: string } } };
     return { version: ort.env?.versions?.node ?? ort.env?.versions?.common ?? 'loaded' };
   } catch (error) {
     return { error: firstLine(error) };
@@ -150,7 +158,7 @@ async function modelChecks(input: DoctorInput): Promise<DoctorCheck[]> {
   let embedded: DoctorCheck;
   try {
     const started = performance.now();
-    const vector = await engine.embedQuery('how do we roll back billing-worker?');
+    const vector = await engine.embedQueryWithModel('how do we roll back billing-worker?');
     const ms = performance.now() - started;
     embedded = vector
       ? {
@@ -264,42 +272,66 @@ async function folderChecks(
   const engine = new Engine({ folders, embeddings: { provider: 'off' }, settings: globs });
   try {
     const state = await engine.waitForIndex();
-    return folders.map((folder) => {
-      const mine = (p: string) => fromWorkspacePath(folders, p)?.folder?.name === folder.name;
-      const docs = [...state.docs.values()].filter((d) => mine(d.path));
-      const kinds = new Map<string, number>();
-      for (const d of docs) kinds.set(d.sourceKind, (kinds.get(d.sourceKind) ?? 0) + 1);
-      const entities = state.entities.filter((e) => mine(e.location.path)).length;
-      const problems = state.problems.filter((p) => mine(p.path)).length;
-      const files = [...state.fileDigests.keys()].filter(mine).length;
-      // Most documents first, as wsctx index lists them.
-      const byCount = [...kinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-      const found = `${files} files, ${entities} catalog entities, ${docs.length} documents (${byCount.map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${problems} problem${problems === 1 ? '' : 's'}`;
-      const name = `folder ${folder.name}`;
-      // A folder that yields no document fails, with the indexer's reason and what to do.
-      const empty = state.problems.find(
-        (p) => p.code === NOTHING_INDEXED && (folders.length === 1 || p.path === folder.name),
-      );
-      if (empty || docs.length === 0)
-        return {
-          name,
-          status: 'fail' as const,
-          detail: empty?.message ?? `${folder.absPath}: ${found}; nothing is indexed`,
-        };
-      return {
-        name,
-        status: problems > 0 ? ('warn' as const) : ('ok' as const),
-        detail: `${folder.absPath}: ${found}${problems ? ' (wsctx index lists them)' : ''}`,
-      };
-    });
+    return folders.flatMap((folder) => [folderCheck(state, folders, folder), ...docsCheck(state, folders, folder)]);
   } finally {
     engine.dispose();
   }
 }
 
+/** What indexing found in a folder: files, entities, documents by kind, problems; `fail` when nothing is indexed. */
+function folderCheck(state: IndexState, folders: readonly WorkspaceFolder[], folder: WorkspaceFolder): DoctorCheck {
+  const mine = (p: string) => fromWorkspacePath(folders, p)?.folder?.name === folder.name;
+  const docs = [...state.docs.values()].filter((d) => mine(d.path));
+  const kinds = new Map<string, number>();
+  for (const d of docs) kinds.set(d.sourceKind, (kinds.get(d.sourceKind) ?? 0) + 1);
+  const entities = state.entities.filter((e) => mine(e.location.path)).length;
+  const problems = state.problems.filter((p) => mine(p.path)).length;
+  const files = [...state.fileDigests.keys()].filter(mine).length;
+  // Most documents first, as wsctx index lists them.
+  const byCount = [...kinds].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const found = `${files} files, ${entities} catalog entities, ${docs.length} documents (${byCount.map(([k, n]) => `${n} ${k}`).join(', ') || 'none'}), ${problems} problem${problems === 1 ? '' : 's'}`;
+  const name = `folder ${folder.name}`;
+  // A folder that yields no document fails, with the indexer's reason and what to do.
+  const empty = state.problems.find(
+    (p) => p.code === NOTHING_INDEXED && (folders.length === 1 || p.path === folder.name),
+  );
+  if (empty || docs.length === 0)
+    return { name, status: 'fail', detail: empty?.message ?? `${folder.absPath}: ${found}; nothing is indexed` };
+  return {
+    name,
+    status: problems > 0 ? 'warn' : 'ok',
+    detail: `${folder.absPath}: ${found}${problems ? ' (wsctx index lists them)' : ''}`,
+  };
+}
+
+/**
+ * The folder's documentation files as `wsctx index` says them: read N of M, the folders that read
+ * few of theirs (`warn`), and the unread files by reason; `coverage` carries every one (`--json`).
+ */
+function docsCheck(state: IndexState, folders: readonly WorkspaceFolder[], folder: WorkspaceFolder): DoctorCheck[] {
+  const coverage = state.coverage?.find((c) => c.folder === folder.name);
+  if (!coverage) return [];
+  const mine = (p: string) => fromWorkspacePath(folders, p)?.folder?.name === folder.name;
+  const warnings = state.problems.filter((p) => p.code === DOCS_UNREAD && mine(p.path));
+  return [
+    {
+      name: `docs ${folder.name}`,
+      status: warnings.length > 0 ? 'warn' : 'ok',
+      detail: [
+        coverageSummary(coverage),
+        ...warnings.map((w) => `warning: ${w.message}`),
+        ...coverageListing(coverage, UNREAD_SHOWN),
+      ].join('\n'),
+      coverage,
+    },
+  ];
+}
+
 export function renderDoctor(checks: readonly DoctorCheck[]): string {
   const width = Math.max(...checks.map((c) => c.name.length));
-  const lines = checks.map((c) => `${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail}`);
+  // A detail's further lines (what a check lists) hang under its first.
+  const hang = `\n${' '.repeat(4 + 2 + width + 2)}  `;
+  const lines = checks.map((c) => `${c.status.padEnd(4)}  ${c.name.padEnd(width)}  ${c.detail.split('\n').join(hang)}`);
   const failed = checks.filter((c) => c.status === 'fail').length;
   lines.push(failed ? `${failed} check${failed === 1 ? '' : 's'} failed.` : 'All checks passed.');
   return lines.join('\n');

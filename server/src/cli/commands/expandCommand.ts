@@ -2,7 +2,7 @@
  * `wsctx expand <ref>`: the graph walk as a person reads it, within `columns` characters a line:
  * the entity's facts, then one table row per edge (hop, from, relation, to, where it is declared),
  * refs without the `default` namespace, or each edge on its own lines where the table would not
- * fit: a ref is never cut, only a declaration path's middle. `--json` prints the tool's own answer instead; MCP's text
+ * fit: nothing is cut, neither a ref nor a path. `--json` prints the tool's own answer instead; MCP's text
  * (workspaceExpand.ts renderExpand) keeps full refs for agents.
  */
 import type { ExpandOutput } from '../../tools/workspaceExpand';
@@ -49,13 +49,11 @@ export function renderExpandTable(out: ExpandOutput, columns = 100): string {
   return lines.join('\n');
 }
 
-/** Narrowest a declaration path is shortened to (in its middle) before the table gives way. */
-const MIN_PATH = 24;
-
 /**
- * The edges as a table (hop, from, relation, to, declared at) when it fits `width` with the
- * declaration paths shortened in their middle at most; else each edge on its own lines, `hop from
- * relation to` wrapped between the refs and `declared at` beneath: a ref is never cut.
+ * The edges as a table (hop, from, relation, to, declared at) when it fits `width` whole; else
+ * the same table without its last column and each edge's declaration beneath it; else (the refs
+ * alone do not fit) each edge on its own lines, `hop from relation to` wrapped between the refs
+ * and `declared at` beneath. Nothing is ever cut: not a ref, not a path.
  */
 function edgeLines(edges: ExpandOutput['edges'], width: number): string[] {
   const rows = edges.map((edge) => [
@@ -66,30 +64,22 @@ function edgeLines(edges: ExpandOutput['edges'], width: number): string[] {
     edge.declaredAt,
   ]);
   const all = [['hop', 'from', 'relation', 'to', 'declared at'], ...rows];
-  const widths = [0, 1, 2, 3].map((c) => Math.max(...all.map((r) => r[c].length)));
-  // Two columns of indent, then the cells two apart.
-  const pathRoom = width - 2 - widths.reduce((a, b) => a + b, 0) - 2 * 4;
-  if (pathRoom >= Math.min(MIN_PATH, Math.max(...all.map((r) => r[4].length)))) {
-    return table(
-      all.map((r) => [...r.slice(0, 4), shortenMiddle(r[4], pathRoom)]),
-      '  ',
-    ).split('\n');
-  }
+  const fits = (lines: readonly string[]) => lines.every((l) => l.length <= width);
+  const whole = table(all, '  ').split('\n');
+  if (fits(whole)) return whole;
+  const refs = table(
+    all.map((r) => r.slice(0, 4)),
+    '  ',
+  ).split('\n');
+  const indent = ' '.repeat(2 + all.reduce((w, r) => Math.max(w, r[0].length), 0) + 2);
+  if (fits(refs))
+    return refs.flatMap((line, i) => (i === 0 ? [line] : [line, `${indent}declared at ${rows[i - 1][4]}`]));
   const lines: string[] = [];
   for (const [hop, from, type, to, at] of rows) {
     const [first, ...rest] = wrap(`${from} ${type} ${to}`, width - 5);
     lines.push(`  ${hop.padEnd(3)}${first}`, ...rest.map((l) => `     ${l}`), `     declared at ${at}`);
   }
   return lines;
-}
-
-/** A path no longer than `width`, its middle folders replaced by `…` (the file name and line kept). */
-export function shortenMiddle(path: string, width: number): string {
-  if (path.length <= width) return path;
-  const slash = path.lastIndexOf('/');
-  const tail = path.slice(slash);
-  if (slash < 0 || tail.length + 2 > width) return `…${path.slice(path.length - width + 1)}`;
-  return `${path.slice(0, width - tail.length - 1)}…${tail}`;
 }
 
 /** `text` broken at spaces into lines of at most `width` characters (a longer word stands alone). */

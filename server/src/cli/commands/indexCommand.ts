@@ -1,7 +1,17 @@
 /**
  * `wsctx index`: index the workspace and say what was found, what is broken and how long it took.
  */
-import { NOTHING_INDEXED, isForward, isRelationType, type Engine, type IndexState, type Problem } from '../../engine';
+import {
+  NOTHING_INDEXED,
+  coverageListing,
+  coverageSummary,
+  isForward,
+  isRelationType,
+  type Engine,
+  type FolderCoverage,
+  type IndexState,
+  type Problem,
+} from '../../engine';
 import { countRows, formatDuration, seconds, table } from '../format';
 import { MovingRate } from '../progress';
 
@@ -19,6 +29,8 @@ export interface IndexSummary {
   edgesByType: Record<string, number>;
   unresolved: { source: string; type: string; target: string; declaredAt: string }[];
   repositories: { root: string; folder: string; git: boolean; head: string | null }[];
+  /** Per served folder: its documentation files, how many are read, and every one not read with why. */
+  coverage: FolderCoverage[];
   problems: Problem[];
   indexedAt: string;
   /** Embeddings: filled by the CLI once vectors are complete; absent when embeddings are off. */
@@ -111,6 +123,7 @@ function summarize(engine: Engine, state: IndexState, durationMs: number): Index
         declaredAt: `${e.origin.path}:${e.origin.line}`,
       })),
     repositories: state.repos.map((r) => ({ root: r.root || '.', folder: r.folder, git: r.git, head: r.head })),
+    coverage: [...(state.coverage ?? [])],
     problems: [...state.problems],
     indexedAt: state.indexedAt,
   };
@@ -120,6 +133,8 @@ function summarize(engine: Engine, state: IndexState, durationMs: number): Index
 const GROUP_OVER = 3;
 /** Unresolved refs listed before the rest are only counted. */
 const UNRESOLVED_SHOWN = 10;
+/** Unread documentation files named per reason before the rest are only counted. */
+export const UNREAD_SHOWN = 5;
 
 export interface IndexRenderOptions {
   /** Every problem and unresolved ref, none grouped. */
@@ -154,6 +169,7 @@ export function renderIndexSummary(s: IndexSummary, options: IndexRenderOptions 
   );
   // A folder that yields nothing is said first, not left to a count of zero.
   for (const p of s.problems.filter((p) => p.code === NOTHING_INDEXED)) out.push('', `warning: ${p.message}`);
+  out.push('', 'Documentation files:', ...coverageLines(s.coverage, options.verbose));
   out.push('', 'Documents by source kind:', table(countRows(s.bySourceKind)));
   out.push('', `Entities by kind (${s.entities}):`, table(countRows(s.entitiesByKind)));
   out.push('', `Edges by type (${s.edges}):`, table(countRows(s.edgesByType)));
@@ -187,4 +203,16 @@ export function renderIndexSummary(s: IndexSummary, options: IndexRenderOptions 
   }
   out.push('', `indexedAt: ${s.indexedAt}`);
   return out.join('\n');
+}
+
+/**
+ * Each served folder's documentation coverage: `folder: read N of M documentation files ...`, then
+ * the files not read by reason (a few each unless `verbose`; `--json` lists every one).
+ */
+export function coverageLines(coverage: readonly FolderCoverage[], verbose = false): string[] {
+  if (coverage.length === 0) return ['  none found'];
+  return coverage.flatMap((c) => [
+    `  ${c.folder}: ${coverageSummary(c)}`,
+    ...coverageListing(c, verbose ? undefined : UNREAD_SHOWN).map((line) => `    ${line}`),
+  ]);
 }

@@ -5,6 +5,7 @@
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
 import { searchInstructionsTool } from '../../tools/searchInstructions';
+import { libraryText } from '../libraryText';
 import { renderWithoutPinned } from './pinnedOnce';
 
 export interface SearchCommandArgs {
@@ -22,7 +23,10 @@ export async function searchCommand(
   const output = await callTool(services, searchInstructionsTool, input, { sessionId: 'cli' });
   return options.json
     ? JSON.stringify(output, null, 2)
-    : renderWithoutPinned(output as Parameters<typeof searchInstructionsTool.renderText>[0], (o) =>
-        searchInstructionsTool.renderText(o),
+    : libraryText(
+        renderWithoutPinned(output as Parameters<typeof searchInstructionsTool.renderText>[0], (o) =>
+          searchInstructionsTool.renderText(o),
+        ),
+        output,
       );
 }

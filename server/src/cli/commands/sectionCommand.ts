@@ -5,6 +5,7 @@
 import type { Services } from '../../services/services';
 import { callTool } from '../../tools/callTool';
 import { getSectionTool, type GetSectionOutput } from '../../tools/getSection';
+import { libraryText } from '../libraryText';
 import { renderWithoutPinned } from './pinnedOnce';
 
 export async function sectionCommand(services: Services, id: string, options: { json: boolean }): Promise<string> {
@@ -12,5 +13,8 @@ export async function sectionCommand(services: Services, id: string, options: { 
   const output = await callTool(services, getSectionTool, { id }, { sessionId: 'cli' });
   return options.json
     ? JSON.stringify(output, null, 2)
-    : renderWithoutPinned(output as GetSectionOutput, (o) => getSectionTool.renderText(o));
+    : libraryText(
+        renderWithoutPinned(output as GetSectionOutput, (o) => getSectionTool.renderText(o)),
+        output,
+      );
 }

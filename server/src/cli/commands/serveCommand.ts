@@ -14,9 +14,10 @@ import * as path from 'node:path';
 import { readServerConfig, type ServerConfig, type ServerToken } from '../../config/serverConfig';
 import { type Engine, InputError, type WorkspaceFolder } from '../../engine';
 import { checkToken, startHttpMcpServer, type HttpAccess, type HttpMcpServer } from '../../mcp/http';
+import { restRoutes } from '../../rest/restApi';
 import { createServices, type Services } from '../../services/services';
 import { UsageError, type CliOptions } from '../../startup/args';
-import { logToStderr, startServices, workspaceFolders } from '../../startup/startup';
+import { logToStderr, startServices, VERSION, workspaceFolders } from '../../startup/startup';
 import { watchWorkspace } from '../../startup/watchWorkspace';
 import type { StoreEngine } from './storeCommand';
 import { type StoreIndex, storeIndex } from '../../store/storeIndex';
@@ -110,6 +111,7 @@ export async function serveMemory(options: CliOptions): Promise<number> {
       services: main,
       ...(limits.length ? { access } : { token: options.token }),
       port: options.port,
+      routes: restRoutes({ version: VERSION }),
       log: logToStderr,
     });
   } catch (error) {
@@ -117,7 +119,7 @@ export async function serveMemory(options: CliOptions): Promise<number> {
     throw error;
   }
   process.stderr.write(
-    `wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${limits.length ? `tokens from ${config!.path}: ${config!.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n`,
+    `wsctx: serving MCP over HTTP\n  url:   ${server.url}\n  ${limits.length ? `tokens from ${config!.path}: ${config!.tokens.map((t) => t.name).join(', ')}` : `token: ${server.token}`}\n  ${restLine(server)}\n`,
   );
   await untilSignal();
   await server.close();
@@ -173,6 +175,7 @@ export async function serveStore(
     services: createServices({ engine: opened.engine }),
     ...(access.length ? { access } : { token: options.token, status: () => storeStatus(opened, opened.engine) }),
     port: options.port,
+    routes: restRoutes({ version: VERSION }),
     log: logToStderr,
   });
   const who = access.length
@@ -183,7 +186,7 @@ export async function serveStore(
       ? 'answering from memory, following writes'
       : 'reading the store for each question (--store-mode per-question)';
   process.stderr.write(
-    `wsctx: serving MCP over HTTP from the store (${served.join(', ')}), ${how}\n  url:   ${server.url}\n  ${who}\n  status: GET ${server.url.replace(/\/mcp$/, '/status')}\n`,
+    `wsctx: serving MCP over HTTP from the store (${served.join(', ')}), ${how}\n  url:   ${server.url}\n  ${who}\n  status: GET ${server.url.replace(/\/mcp$/, '/status')}\n  ${restLine(server)}\n`,
   );
   await untilSignal();
   await server.close();
@@ -204,6 +207,12 @@ function storeStatus(opened: StoreEngine, engine: StoreIndex): unknown {
     };
   }
   return { mode: 'per-question', namespaces: engine.folders.map((f) => ({ name: f.name })) };
+}
+
+/** Where the REST API is (docs/rest.md), on the line after the MCP endpoint's. */
+function restLine(server: HttpMcpServer): string {
+  const base = server.url.replace(/\/mcp$/, '');
+  return `rest:  GET|POST ${base}/context, GET|POST ${base}/workspace_context (${base}/openapi.json describes them)`;
 }
 
 function untilSignal(): Promise<void> {

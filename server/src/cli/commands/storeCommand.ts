@@ -26,6 +26,7 @@ import {
   formatBytes,
   parseByteSize,
   workspaceRows,
+  readRepositoryIdentity,
 } from '../../engine';
 import { openPostgresStore, type PostgresStore } from '../../store/postgres/pgStore';
 import { type ServedNamespaces, type StoreIndex, storeIndex } from '../../store/storeIndex';
@@ -73,7 +74,10 @@ export async function indexIntoStore(
         // One folder's failed write (rolled back whole) is its own: the next folders are written.
         let report: WriteReport;
         try {
-          report = await store.write(workspaceRows(state, engine.meaningRows(state)));
+          // Which repository this is (a namespace is named by its folder, and holds one repository).
+          const rows = workspaceRows(state, engine.meaningRows(state));
+          rows.info.identity = await readRepositoryIdentity(folder.absPath);
+          report = await store.write(rows);
         } catch (error) {
           summary.failed.push({ namespace: folder.name, error: (error as Error).message });
           continue;

@@ -21,15 +21,46 @@ export interface MarkdownSection {
   startLine: number;
   endLine: number;
   text: string;
+  /**
+   * The heading's own anchor where the source names one (an HTML heading's `id`, `{#id}`, an
+   * AsciiDoc `[[id]]`, a reStructuredText `.. _label:` before the title): what links to the
+   * section use. Not part of the section's id, which stays its path and heading path.
+   */
+  anchor?: string;
 }
 
+/**
+ * The parsed shape of every documentation format (chunking/documentFormats.ts): Markdown, MDX,
+ * reStructuredText and AsciiDoc give the same sections, title and page labels.
+ */
 export interface MarkdownDocument {
   frontMatter: FrontMatter;
   sections: MarkdownSection[];
-  /** Front matter `title`, else the first level-1 heading, else the first heading, else the file name. */
+  /**
+   * Front matter `title`, else the first level-1 heading, else the first heading, else the
+   * page's menu label (`page.navTitle`), else the file name.
+   */
   title: string;
   /** Front matter problems (syntax, a `title` that is not text). */
   problems: Problem[];
+  /** What the page says of its place in a site (sources/siteNav reads them). */
+  page: PageLabels;
+}
+
+/** What a page says of its place in a documentation site besides its title; all optional. */
+export interface PageLabels {
+  /**
+   * Its short title in menus: front matter `linkTitle` (Hugo), `sidebar_label` (Docusaurus),
+   * `nav_title`; AsciiDoc's `:navtitle:` (Antora).
+   */
+  navTitle?: string;
+  /**
+   * Its place among its siblings, lowest first: front matter `weight` or a `menu` entry's
+   * `weight` (Hugo), `sidebar_position` (Docusaurus), `nav_order` (Jekyll's Just the Docs).
+   */
+  position?: number;
+  /** Docusaurus `id`: the last part of the page's document id in sidebars, instead of its file name. */
+  id?: string;
 }
 
 /** Reads front matter, splits the body into sections and picks the title. Never throws. */
@@ -37,7 +68,8 @@ export function parseMarkdown(path: string, text: string): MarkdownDocument {
   const frontMatter = parseFrontMatter(text, path);
   const problems = [...frontMatter.problems];
   const sections = splitSections(frontMatter.body, frontMatter.bodyLineOffset);
-  let title = titleFromHeadings(sections) ?? humanizeFileName(path);
+  const page = pageLabels(frontMatter.data);
+  let title = titleFromHeadings(sections) ?? page.navTitle ?? humanizeFileName(path);
   const declared = frontMatter.data.title;
   if (typeof declared === 'string' || typeof declared === 'number') {
     if (String(declared).trim() !== '') title = String(declared).trim();
@@ -50,7 +82,52 @@ export function parseMarkdown(path: string, text: string): MarkdownDocument {
       message: `Front matter field 'title' must be text; using "${title}" instead.`,
     });
   }
-  return { frontMatter, sections, title, problems };
+  return { frontMatter, sections, title, problems, page };
+}
+
+/** Front matter keys naming a page in menus, in the order they are tried. */
+const NAV_TITLE_KEYS = ['linkTitle', 'sidebar_label', 'nav_title', 'navTitle'];
+/** Front matter keys placing a page among its siblings, in the order they are tried. */
+const POSITION_KEYS = ['weight', 'sidebar_position', 'nav_order'];
+
+/** The page labels front matter gives (PageLabels); keys of the wrong type are ignored. */
+export function pageLabels(data: Record<string, unknown>): PageLabels {
+  const page: PageLabels = {};
+  for (const key of NAV_TITLE_KEYS) {
+    const value = data[key];
+    if ((typeof value === 'string' && value.trim() !== '') || typeof value === 'number') {
+      page.navTitle = String(value).trim();
+      break;
+    }
+  }
+  for (const key of POSITION_KEYS) {
+    const value = toNumber(data[key]);
+    // Hugo reads a weight of 0 as no weight (such pages sort after the weighted ones).
+    if (value !== undefined && !(key === 'weight' && value === 0)) {
+      page.position = value;
+      break;
+    }
+  }
+  // Hugo also places a page by its menu entry: `menu: { main: { weight: 3 } }`.
+  const menu = data.menu;
+  if (page.position === undefined && menu !== null && typeof menu === 'object' && !Array.isArray(menu)) {
+    for (const entry of Object.values(menu as Record<string, unknown>)) {
+      const weight =
+        entry !== null && typeof entry === 'object' ? toNumber((entry as Record<string, unknown>).weight) : undefined;
+      if (weight !== undefined && weight !== 0) {
+        page.position = weight;
+        break;
+      }
+    }
+  }
+  if (typeof data.id === 'string' && data.id.trim() !== '') page.id = data.id.trim();
+  return page;
+}
+
+function toNumber(value: unknown): number | undefined {
+  if (typeof value === 'number' && Number.isFinite(value)) return value;
+  if (typeof value === 'string' && /^\s*-?\d+(?:\.\d+)?\s*$/.test(value)) return Number(value);
+  return undefined;
 }
 
 /**
@@ -76,7 +153,9 @@ export function splitSections(body: string, lineOffset = 0): MarkdownSection[] {
     // The heading line itself is never blank, so trimming cannot empty the range.
     const end = trimBlank(lines, heading.startLine, next - 1)?.end ?? heading.endLine;
     const path = stack.map((entry) => entry.text);
-    sections.push(makeSection(lines, path, heading.level, heading.startLine, end, lineOffset));
+    const section = makeSection(lines, path, heading.level, heading.startLine, end, lineOffset);
+    if (heading.anchor) section.anchor = heading.anchor;
+    sections.push(section);
   });
   return sections;
 }
@@ -120,12 +199,12 @@ function lastHeading(section: MarkdownSection): string {
 }
 
 /**
- * A file name made readable: extension(s) of Markdown files dropped, `-`, `_` and `.` read as
+ * A file name made readable: the extension of a documentation file dropped, `-`, `_` and `.` read as
  * spaces, first letter upper-cased (`getting-started.md` -> `Getting started`).
  */
 export function humanizeFileName(path: string): string {
   const base = path.slice(path.lastIndexOf('/') + 1);
-  const stem = base.replace(/\.(md|mdc|markdown|mdown|mkd|mkdn)$/i, '');
+  const stem = base.replace(/\.(md|mdc|mdx|markdown|mdown|mkd|mkdn|rst|rest|adoc|asciidoc)$/i, '');
   const words = stem
     .replace(/[-_.]+/g, ' ')
     .replace(/\s+/g, ' ')

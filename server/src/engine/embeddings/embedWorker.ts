@@ -17,6 +17,8 @@
  *        { type: 'error', id, message } | { type: 'cancelled', id }
  *        { type: 'log', message }                  whatever the worker prints (see workerConsole.ts)
  */
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import { DEFAULT_LOCAL_MODEL, localModelSpec, type LocalModelName, type SentenceModel } from './localModels';
 import { loadMiniLm } from './miniLmModel';
@@ -36,6 +38,30 @@ export interface EmbedWorkerData {
   threads?: number;
   /** ONNX only: folder for the assembled model file. */
   modelCacheDir?: string;
+  /**
+   * A bulk worker: its thread (and the threads the model starts from it) run at a lower priority
+   * (`BACKGROUND_NICE`), so embedding in the background never slows what the user is waiting for.
+   */
+  background?: boolean;
+}
+
+/** Nice value of a background worker's thread on Linux (0 is normal, 19 the lowest). Default 10. */
+export const BACKGROUND_NICE = 10;
+
+/**
+ * Lowers this worker thread's scheduling priority. On Linux a thread has its own nice value, set
+ * through its thread id (`/proc/thread-self` names it) and inherited by the threads it starts
+ * later (ONNX Runtime's intra-op pool). Elsewhere `setPriority` would renice the whole process,
+ * the language server with it, so nothing is done; a refusal is reported, not fatal.
+ */
+function lowerThreadPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(readlinkSync('/proc/thread-self').split('/').pop());
+    if (Number.isInteger(tid) && tid > 0 && tid !== process.pid) setPriority(tid, BACKGROUND_NICE);
+  } catch (err) {
+    console.error(`could not lower the background worker's priority: ${message(err)}`);
+  }
 }
 
 export type WorkerRequest =
@@ -123,12 +149,12 @@ async function main(): Promise<void> {
   port.on('message', (req: WorkerRequest) => {
     if (req.type === 'close') closeWhenIdle();
   });
+  const data = (workerData as EmbedWorkerData | null) ?? { model: DEFAULT_LOCAL_MODEL };
+  if (data.background) lowerThreadPriority();
   let model: SentenceModel;
   let dimension: number;
   try {
-    model = await inModelCall(() =>
-      loadModel((workerData as EmbedWorkerData | null) ?? { model: DEFAULT_LOCAL_MODEL }),
-    );
+    model = await inModelCall(() => loadModel(data));
     dimension = pack([await inModelCall(() => model.embedOne('warm up'))]).dimension;
   } catch (err) {
     post({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` });

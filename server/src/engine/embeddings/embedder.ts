@@ -35,6 +35,11 @@ export interface Embedder {
   /** Sections of documentation per second this embedder is expected to reach here (for estimates), when known. */
   readonly expectedSectionsPerSecond?: number;
   /**
+   * False while bulk work would first have to load a model (a local model's workers are not up, or
+   * were closed when idle): the first batch then takes the load too. Absent: nothing to load.
+   */
+  readonly warm?: boolean;
+  /**
    * Embeds texts in order: one normalized vector per text. Work is split into batches; after each
    * one `onProgress` fires. Aborting `signal` drops the batches not yet started and rejects with
    * the signal's reason; the embedder stays usable.

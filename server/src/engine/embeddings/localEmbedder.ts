@@ -21,6 +21,7 @@ import {
   type SimilarityRange,
 } from './localModels';
 import { MINILM_GRAPH_VERSION, type MiniLmPrecision } from './miniLmOnnxGraph';
+import { loadOnnxRuntime } from './onnxRuntime';
 import { EmbedWorkerPool } from './workerPool';
 
 /** `auto` (default): ONNX Runtime where it loads, else WASM; `onnx` or `wasm` to choose. */
@@ -32,8 +33,7 @@ let onnxProbe: { ok: true; version: string } | { ok: false; reason: string } | u
 export function onnxRuntimeAvailable(): { ok: true; version: string } | { ok: false; reason: string } {
   if (!onnxProbe) {
     try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const ort = require('onnxruntime-node') as { env: { versions: { node?: string } } };
+      const ort = loadOnnxRuntime();
       onnxProbe = { ok: true, version: ort.env.versions.node ?? 'unknown' };
     } catch (err) {
       onnxProbe = { ok: false, reason: (err as Error).message.split('\n')[0] };
@@ -164,6 +164,11 @@ export class LocalEmbedder implements Embedder {
 
   dispose(): Promise<void> {
     return this.pool.dispose();
+  }
+
+  /** True when a bulk worker has its model loaded (see Embedder.warm). */
+  get warm(): boolean {
+    return this.pool.readyBulkWorkers > 0;
   }
 
   /** Workers currently running (started lazily, on the first call). */

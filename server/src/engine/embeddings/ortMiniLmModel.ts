@@ -14,6 +14,7 @@ import * as path from 'node:path';
 import { findPackageDir, LOCAL_MODELS, MINILM_DIMENSION, type SentenceModel } from './localModels';
 import { buildMiniLmOnnx, MINILM_GRAPH_VERSION, type MiniLmPrecision } from './miniLmOnnxGraph';
 import { cachedModelBytes } from './onnxModelCache';
+import { loadOnnxRuntime } from './onnxRuntime';
 
 /** Word pieces the model reads, [CLS] and [SEP] included (the WASM engine's limit too). */
 export const MINILM_MAX_PIECES = 256;
@@ -78,8 +79,7 @@ export function loadMiniLmTokenizer(tokenizerFile: string): MiniLmTokenizer {
 
 /** Loads tokenizer, graph and session; rejects naming what is missing or cannot load. */
 export async function loadOrtMiniLm(options: OrtMiniLmOptions): Promise<SentenceModel> {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ort = require('onnxruntime-node') as typeof import('onnxruntime-node');
+  const ort = loadOnnxRuntime();
   const files = miniLmFiles(options.fromDir);
   const tokenizer = loadMiniLmTokenizer(files.tokenizer);
   const key = `minilm-${options.precision}-${files.version}-g${MINILM_GRAPH_VERSION}`;

@@ -21,6 +21,7 @@ import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { abortError } from './abort';
 import type { ProgressFn } from './embedder';
+import { disableOnnxTelemetry } from './onnxRuntime';
 import type { EmbedWorkerData, WorkerReply, WorkerRequest } from './embedWorker';
 
 /** Crashes in a row (no worker became ready in between) before the pool gives up. */
@@ -158,6 +159,11 @@ export class EmbedWorkerPool {
     return this.slots.length;
   }
 
+  /** Bulk workers whose model is loaded and answering (0 while the first loads, and after idle ones closed). */
+  get readyBulkWorkers(): number {
+    return this.slots.filter((s) => s.ready && !s.forQueries).length;
+  }
+
   /** Workers started since the pool was made (restarts included): 0 proves no model was loaded. */
   get startedWorkers(): number {
     return this.started;
@@ -266,10 +272,14 @@ export class EmbedWorkerPool {
     let worker: Worker;
     try {
       const { file, execArgv } = this.resolveWorker();
+      // Bulk workers run below normal priority: loading a model and embedding a workspace in the
+      // background must leave the cores to the editor, the language server's answers and queries.
       const workerData: EmbedWorkerData = forQueries
         ? { ...this.options.workerData, threads: 1 }
-        : this.options.workerData;
+        : { ...this.options.workerData, background: true };
       // The worker reroutes its own console to 'log' messages (workerConsole.ts).
+      // Before the worker loads ONNX Runtime: only this thread's setting reaches its environment.
+      disableOnnxTelemetry();
       worker = new Worker(file, { execArgv, workerData });
       this.started++;
     } catch (err) {

@@ -5,20 +5,24 @@
  * an answer from an index holding nothing is flagged `index-empty` (tools/workspaceContext.ts).
  */
 import type { WorkspaceFolder } from '../indexState';
-import type { Doc, Problem } from '../model';
-import { extName } from '../sources/paths';
+import type { Doc, FolderCoverage, Problem, UnreadDocFile } from '../model';
+import { REASON_WORDS } from './coverage';
 import type { FileTable } from './fileTable';
 
 export const NOTHING_INDEXED = 'workspace.nothing-indexed';
 
-/** Unread Markdown files named as examples in the message. */
+/** Unread documentation files named as examples in the message. */
 const EXAMPLES = 3;
 
-/** One warning per served folder that holds no document, at the folder's top. */
+/**
+ * One warning per served folder that holds no document, at the folder's top. `coverage` names the
+ * folder's documentation files that are not read, and why (coverage.ts).
+ */
 export function emptyFolderProblems(
   folders: readonly WorkspaceFolder[],
   docs: Iterable<Doc>,
   table: FileTable,
+  coverage: readonly FolderCoverage[] = [],
 ): Problem[] {
   // Stops at the first document of the last folder still without one: a pass over a folder
   // that has documents costs a few reads, not one per document.
@@ -30,35 +34,37 @@ export function emptyFolderProblems(
   const problems: Problem[] = [];
   for (const folder of folders) {
     if (withDocs.has(folder.name)) continue;
-    const markdown: string[] = [];
     let files = 0;
-    for (const path of table.list()) {
-      const entry = table.get(path)!;
-      if (entry.folder !== folder.name) continue;
-      files++;
-      if (extName(path) === 'md' || extName(path) === 'markdown') markdown.push(path);
-    }
+    for (const path of table.list()) if (table.get(path)!.folder === folder.name) files++;
+    const unread = coverage.find((c) => c.folder === folder.name)?.unread ?? [];
     const top = folders.length > 1 ? folder.name : '';
     problems.push({
       path: top,
       line: 1,
       severity: 'warning',
       code: NOTHING_INDEXED,
-      message: emptyMessage(folder, files, markdown),
+      message: emptyMessage(folder, files, unread),
     });
   }
   return problems;
 }
 
-function emptyMessage(folder: WorkspaceFolder, files: number, markdown: readonly string[]): string {
+function emptyMessage(folder: WorkspaceFolder, files: number, unread: readonly UnreadDocFile[]): string {
   const read =
-    'what is read: catalog-info.yaml files, mkdocs.yml sites, Markdown under docs/ folders, README.md and overview.md, epics, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)';
-  if (markdown.length > 0) {
-    const examples = markdown.slice(0, EXAMPLES).join(', ');
+    'what is read: catalog-info.yaml files, every Markdown, MDX, reStructuredText and AsciiDoc file that is not vendored, generated or a template (sources.docs), mkdocs.yml sites, .context/ and agent instruction files (AGENTS.md, CLAUDE.md, Copilot and Cursor rules)';
+  if (unread.length > 0) {
+    const examples = unread
+      .slice(0, EXAMPLES)
+      .map((u) => `${u.path}: ${REASON_WORDS[u.reason]}`)
+      .join(', ');
+    const many = unread.length === 1 ? '' : 's';
+    const narrowed = unread.some((u) => u.reason === 'not-in-sources');
     return (
-      `Nothing in ${folder.absPath} is indexed: ${markdown.length} Markdown file${markdown.length === 1 ? '' : 's'} (${examples}${markdown.length > EXAMPLES ? ', ...' : ''}) ` +
-      `${markdown.length === 1 ? 'is' : 'are'} not in any place that is read (${read}). ` +
-      `To read them, set sources.docs in .wsctx.yaml, e.g. "sources: { docs: ['**/*.md'] }", or add an mkdocs.yml whose docs_dir holds them.`
+      `Nothing in ${folder.absPath} is indexed: ${unread.length} documentation file${many} (${examples}${unread.length > EXAMPLES ? ', ...' : ''}) ` +
+      `${unread.length === 1 ? 'is' : 'are'} not read (${read}). ` +
+      (narrowed
+        ? `The sources.* keys in .wsctx.yaml leave them out: remove sources.docs, or widen it, e.g. "sources: { docs: ['**/*.md'] }".`
+        : 'wsctx index lists each with its reason.')
     );
   }
   if (files > 0)

@@ -10,7 +10,7 @@ import type { Stats } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
-import type { FileCommitInfo, Problem } from '../model';
+import type { FileCommitInfo, Problem, SourceKind } from '../model';
 import type { CatalogLoad } from '../sources/catalog/loadCatalog';
 import type { EngineSettings } from '../settings';
 import { WorkspaceReader } from '../workspace/readGuard';
@@ -23,7 +23,7 @@ import {
 import { RootMap } from '../workspace/rootMap';
 import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
 import { readRemotes, type RepositoryRemotes } from '../workspace/remotes';
-import { compileSourceGlobs, type SourceMatcher } from '../workspace/globs';
+import { compileSourceGlobs, type RefusedSourceGlob, type SourceMatcher } from '../workspace/globs';
 import { fromWorkspacePath, toWorkspacePath, usesFolderPrefix } from '../workspace/paths';
 import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
@@ -33,6 +33,7 @@ import { countState } from './counts';
 import { fillFileTable, refreshFileTable, type FileEntry, type FileTable, type FillResult } from './fileTable';
 import { DocProducers } from './produceDocs';
 import { emptyFolderProblems } from './emptyFolders';
+import { documentationCoverage, type Coverage } from './coverage';
 import { SectionStore, type SectionDiff } from './sectionStore';
 import { changesSinceSnapshot } from './gitChanges';
 
@@ -80,6 +81,11 @@ export class Indexer {
 
   /** Every read of a workspace file goes through it (readGuard.ts). */
   readonly reader: WorkspaceReader;
+
+  /** Source globs past their budget, not matched (workspace/globBudget.ts). */
+  get refusedGlobs(): readonly RefusedSourceGlob[] {
+    return this.matcher.refused;
+  }
 
   constructor(
     private readonly folders: readonly WorkspaceFolder[],
@@ -154,7 +160,9 @@ export class Indexer {
       try {
         info = await stat(abs);
       } catch {
-        // Gone: the file, or a directory taking every indexed file under it along.
+        // Gone: the file, or a directory taking every indexed file under it along. A skipped
+        // documentation file (a template, a vendored page) leaves coverage with it.
+        this.dropSkipped(path);
         for (const gone of [path, ...this.knownUnder(path)]) {
           if (!known.has(gone)) continue;
           removed.add(gone);
@@ -227,6 +235,14 @@ export class Indexer {
   }
   private known: { discovery: WorkspaceDiscovery; byPath: Map<string, DiscoveredFile> } | undefined;
 
+  /** Forgets the skipped documentation files at `path` or under it (they are gone). */
+  private dropSkipped(path: string): void {
+    const skipped = this.discovery!.skipped;
+    const prefix = `${path}/`;
+    const kept = skipped.filter((s) => s.path !== path && !s.path.startsWith(prefix));
+    if (kept.length !== skipped.length) this.discovery = { ...this.discovery!, skipped: kept };
+  }
+
   /** Known files below directory `dir`: those in the table, and those it could not read. */
   private knownUnder(dir: string): string[] {
     const prefix = `${dir}/`;
@@ -270,7 +286,10 @@ export class Indexer {
       ...(this.git?.problems ?? []),
       ...produced.problems,
     ];
-    for (const problem of emptyFolderProblems(this.folders, produced.docs, filled.table)) problems.push(problem);
+    const coverage = this.coverageOf(discovery, filled.table, produced.docKinds);
+    for (const problem of emptyFolderProblems(this.folders, produced.docs, filled.table, coverage.folders))
+      problems.push(problem);
+    for (const problem of coverage.problems) problems.push(problem);
     this.runHealthFound = runHealthFiles(discovery, filled.table, this.runHealthFound);
     const runHealth = await readRunHealth(discovery.roots, this.runHealthFound.files, filled.table, problems);
     // No await below this line (see above).
@@ -302,6 +321,7 @@ export class Indexer {
       graph: this.graph.graph,
       runHealth,
       problems,
+      coverage: coverage.folders,
       indexedAt: new Date().toISOString(),
       counts: countState({
         docs: snapshot.docs,
@@ -323,6 +343,31 @@ export class Indexer {
     };
     return { state, report };
   }
+
+  /**
+   * The documentation coverage of a pass (coverage.ts), computed again only when the files, what
+   * discovery skipped, the table's listing or the documents' paths changed: an edit of a page
+   * costs nothing here.
+   */
+  private coverageOf(
+    discovery: WorkspaceDiscovery,
+    table: FileTable,
+    docKinds: ReadonlyMap<string, SourceKind>,
+  ): Coverage {
+    const key = [discovery.files, discovery.files.length, discovery.skipped, table.list(), docKinds];
+    const last = this.coverage;
+    if (last?.key.every((part, i) => part === key[i])) return last.value;
+    const value = documentationCoverage({
+      folders: this.folders,
+      files: discovery.files,
+      skipped: discovery.skipped,
+      inTable: (path) => table.has(path),
+      docKinds,
+    });
+    this.coverage = { key, value };
+    return value;
+  }
+  private coverage: { key: unknown[]; value: Coverage } | undefined;
 
   /** What a snapshot must hold to continue from the last pass (persistence/indexSnapshot.ts). */
   memory(): IndexerMemory | undefined {

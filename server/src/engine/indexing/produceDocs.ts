@@ -10,20 +10,12 @@
  * (library, then epic, then entity docs, then overview) and the entity attachments are merged.
  */
 import { sha256Hex } from '../chunking/ids';
-import type { CatalogEntity, Doc, EntityKey, Problem } from '../model';
+import type { CatalogEntity, Doc, EntityKey, Problem, SourceKind } from '../model';
 import { formatFieldPath } from '../sources/catalog/fieldPath';
 import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
-import { parseEpic, resolveEpic } from '../sources/epics';
-import { isFolderDescriptionPath, isPackPath, libraryFileByRoles } from '../sources/instructionFormats';
-import {
-  parseFolderDescription,
-  parsePack,
-  readLibraryPage,
-  type FolderDescription,
-  type LibraryPack,
-} from '../sources/library';
-import { buildRepoOverview, overviewPreference } from '../sources/overview';
-import { dirName } from '../sources/paths';
+import { resolveEpic } from '../sources/epics';
+import type { FolderDescription, LibraryPack } from '../sources/library';
+import { buildRepoOverview } from '../sources/overview';
 import {
   parseTechDocsRef,
   readDocsSite,
@@ -34,7 +26,6 @@ import {
 import { resolveTechDocsUrl } from '../sources/techdocsUrl';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import type { RepositoryRemotes } from '../workspace/remotes';
-import type { SourceRole } from '../workspace/globs';
 import { RootMap } from '../workspace/rootMap';
 import {
   elsewhereProblems,
@@ -51,10 +42,16 @@ import { EventLoopTurns } from './eventLoopTurns';
 import type { FileTable } from './fileTable';
 import type { FileSource } from '../workspace/fileSource';
 import { ProducerMemo, type MemoRecord } from './memo';
+import { produceFromFile, type FileProduct } from './fileProducts';
+import { inDocsFolder, sortFilesByRole, type FilesByRole } from './filesByRole';
+
+export type { FileProduct } from './fileProducts';
 
 export interface ProducedDocs {
   catalog: CatalogLoad;
   docs: Doc[];
+  /** Each document's path and source kind: the same map while the documents are the same files. */
+  docKinds: ReadonlyMap<string, SourceKind>;
   folders: FolderDescription[];
   packs: LibraryPack[];
   problems: Problem[];
@@ -94,7 +91,6 @@ export class DocProducers {
     FileProduct,
     { keys: ReadonlySet<EntityKey>; doc: Doc; problems: Problem[] }
   >();
-  private owners: EntityOwners | undefined;
   private keys: { catalog: CatalogLoad; keys: ReadonlySet<EntityKey> } | undefined;
 
   /**
@@ -161,6 +157,7 @@ export class DocProducers {
     const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path))];
 
     const rootOf = rootLookup(roots);
+    const folderRoots = new Map(roots.filter((r) => r.reasons.includes('folder')).map((r) => [r.folder, r.root]));
     const siteResults: TechDocsResult[] = [];
     const elsewhere: ElsewhereRef[] = [];
     for (const entity of catalog.entities) {
@@ -176,7 +173,7 @@ export class DocProducers {
               (dir) => table.listUnder(dir).length > 0,
               rootOf(entity.location.path),
             );
-      const key = target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key;
+      const key = withNav(target ? `${site.key}\u0000${JSON.stringify(target)}` : site.key, byRole);
       // Produced with a stand-in annotation line, filled in here: an edit above the entity moves
       // the line without touching the docs, and must not read the whole site again.
       const result =
@@ -189,7 +186,9 @@ export class DocProducers {
             annotation: site.annotation,
             annotationLine: ANNOTATION_LINE,
             folder: folderOf(table, entity.location.path),
+            folderRoot: folderRoots.get(folderOf(table, entity.location.path)) ?? '',
             resolveUrl: () => target ?? { kind: 'elsewhere', repository: site.url ?? '' },
+            isNavFile: byRole.isNavFile,
             reportElsewhere: false,
           }),
         ));
@@ -216,21 +215,16 @@ export class DocProducers {
     );
     for (const site of mkdocs) {
       await turns.maybe();
-      const result = await this.readStandaloneSite(site, table, listing);
+      const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
       siteResults.push(result);
     }
-    const loose = this.docsPlan.get([byRole, owners], claimKeys(siteResults), () =>
-      looseDocsSites(byRole.docsFiles, claimedBy(siteResults), owners, rootOf),
-    );
-    for (const site of loose) {
-      await turns.maybe();
-      const result = await this.readStandaloneSite(site, table, listing);
-      for (const doc of result.docs) docs.push(doc);
-      for (const problem of result.problems) problems.push(problem);
-    }
-
+    // Files that make a document on their own (the library, epics) are read before the loose
+    // docs, so an epic known only by its front matter is not read as a page as well; their
+    // documents still follow the sites', in the order they always had.
+    const products: FileProduct[] = [];
+    const ownDocuments: string[] = [];
     for (const path of byRole.fileProducts) {
       await turns.maybe();
       // Keyed by the path itself: the table's own strings, hashed once.
@@ -241,6 +235,24 @@ export class DocProducers {
           const text = (await source.readText(path)) ?? '';
           return produceFromFile(path, text, entry.folder, entry.roles, (p) => source.has(p));
         }));
+      products.push(product);
+      // Only an epic known by its front matter is among the docs files (fileProducts.ts).
+      const entry = table.get(path)!;
+      if (product.epicChecks && product.doc && !entry.roles.includes('epics') && !inDocsFolder(path, entry.root))
+        ownDocuments.push(path);
+    }
+    const docsFiles = ownDocuments.length === 0 ? byRole.docsFiles : withoutPaths(byRole.docsFiles, ownDocuments);
+    const loose = this.docsPlan.get([byRole, owners], [...claimKeys(siteResults), ...ownDocuments], () =>
+      looseDocsSites(docsFiles, claimedBy(siteResults), owners, rootOf),
+    );
+    for (const site of loose) {
+      await turns.maybe();
+      const result = await this.readStandaloneSite(site, table, listing, byRole);
+      for (const doc of result.docs) docs.push(doc);
+      for (const problem of result.problems) problems.push(problem);
+    }
+
+    for (const product of products) {
       if (product.epicChecks && product.doc) {
         const resolved = this.resolveEpic(product, entityKeys);
         docs.push(resolved.doc);
@@ -253,25 +265,22 @@ export class DocProducers {
       for (const problem of product.problems) problems.push(problem);
     }
 
-    // Overviews: a repository root's describes the repository (every entity declared in it), any
-    // other folder's the package of the nearest catalog file at or above it.
-    const repositoryOwners = this.entityOwners(catalog, roots);
-    const rootAt = new RootMap(roots);
+    // Overviews: a repository root's describes the repository (the entities its root catalog
+    // files declare for it, placeOwners.ts), any other folder's the package of the nearest
+    // catalog file at or above it.
+    const rootAt = this.rootMap(roots);
     for (const [dir, overviewPath] of byRole.overviewByDir) {
-      const repoRoots = rootAt.at(dir).filter((root) => root.folder === folderOf(table, overviewPath));
-      const keys =
-        repoRoots.length > 0
-          ? (repositoryOwners.keys.get(repoRoots[0]) ?? [])
-          : owners.ofFolder(dir, rootOf(overviewPath));
-      // The owners' list is the same array while they are the same (entityOwners, PlaceOwners):
-      // its digest is taken once, not on every pass.
-      let known = repositoryOwners.overviewKeys.get(overviewPath);
+      const atRoot = rootAt.at(dir).some((root) => root.folder === folderOf(table, overviewPath));
+      const keys = atRoot ? owners.ofRepository(dir) : owners.ofFolder(dir, rootOf(overviewPath));
+      // The owners' list is the same array while they are the same (PlaceOwners): its digest is
+      // taken once, not on every pass.
+      let known = this.overviewKeys.get(overviewPath);
       if (known?.keys !== keys) {
         known = {
           keys,
           key: `overview:${folderOf(table, overviewPath)}\u0000${overviewPath}\u0000${sha256Hex(keys.join('\n'))}`,
         };
-        repositoryOwners.overviewKeys.set(overviewPath, known);
+        this.overviewKeys.set(overviewPath, known);
       }
       const key = known.key;
       const folder = folderOf(table, overviewPath);
@@ -288,11 +297,17 @@ export class DocProducers {
     this.techdocsMemo.endPass();
     this.fileMemo.endPass();
     this.overviewMemo.endPass();
-    return { catalog, docs: this.merge(docs), folders, packs, problems };
+    const merged = this.merge(docs);
+    return { catalog, docs: merged, docKinds: this.lastMerge!.kinds, folders, packs, problems };
   }
 
   /** A site no entity names, memoised on the files it read like an entity's. */
-  private async readStandaloneSite(site: StandaloneSite, table: FileTable, listing: string): Promise<TechDocsResult> {
+  private async readStandaloneSite(
+    site: StandaloneSite,
+    table: FileTable,
+    listing: string,
+    byRole: FilesByRole,
+  ): Promise<TechDocsResult> {
     const read = (files: FileSource) =>
       site.kind === 'mkdocs'
         ? readDocsSite({
@@ -300,6 +315,7 @@ export class DocProducers {
             configPath: site.configPath,
             entityKeys: site.owners,
             folder: folderOf(table, site.configPath),
+            isNavFile: byRole.isNavFile,
           })
         : readDocsSite({
             files,
@@ -307,10 +323,11 @@ export class DocProducers {
             markdownFiles: site.files,
             entityKeys: site.owners,
             folder: folderOf(table, site.files[0]),
+            isNavFile: byRole.isNavFile,
           });
+    const key = withNav(site.key, byRole);
     return (
-      this.techdocsMemo.lookup(site.key, table, listing)?.value ??
-      (await this.techdocsMemo.get(site.key, table, listing, read))
+      this.techdocsMemo.lookup(key, table, listing)?.value ?? (await this.techdocsMemo.get(key, table, listing, read))
     );
   }
 
@@ -349,14 +366,16 @@ export class DocProducers {
       last.input.length === docs.length &&
       docs.every((doc, i) => doc === last.input[i] || doc.id === last.input[i].id)
     ) {
-      this.lastMerge = { input: docs, merged: false };
+      this.lastMerge = { input: docs, merged: false, kinds: last.kinds };
       return docs;
     }
     const output = mergeByPath(docs);
-    this.lastMerge = { input: docs, merged: output.length !== docs.length };
+    const kinds = new Map<string, SourceKind>();
+    for (const doc of output) if (doc.sourceKind !== 'catalog_entity') kinds.set(doc.path, doc.sourceKind);
+    this.lastMerge = { input: docs, merged: output.length !== docs.length, kinds };
     return output;
   }
-  private lastMerge: { input: readonly Doc[]; merged: boolean } | undefined;
+  private lastMerge: { input: readonly Doc[]; merged: boolean; kinds: ReadonlyMap<string, SourceKind> } | undefined;
 
   /**
    * Catalog files and overviews by directory, from the files' roles. Tables of the same files
@@ -366,35 +385,7 @@ export class DocProducers {
   private filesByRole(table: FileTable): FilesByRole {
     const paths = table.list();
     if (this.roles?.paths === paths) return this.roles.value;
-    const catalog: string[] = [];
-    const catalogCandidates: string[] = [];
-    const fileProducts: string[] = [];
-    const techdocsConfigs: string[] = [];
-    const docsFiles: string[] = [];
-    const overviewByDir = new Map<string, string>();
-    for (const path of paths) {
-      const roles = table.get(path)!.roles;
-      if (roles.includes('catalog')) catalog.push(path);
-      else if (roles.includes('catalogTargets')) catalogCandidates.push(path);
-      if (roles.includes('techdocs')) techdocsConfigs.push(path);
-      if (roles.includes('docs')) docsFiles.push(path);
-      if (mayProduceFromFile(path, roles)) fileProducts.push(path);
-      // A file another source reads (a library page, an epic, a docs page) is that, not an overview.
-      if (!roles.includes('overview') || claimedByOtherRole(path, roles)) continue;
-      // One overview per folder: overview.md before README.md, then the first in path order.
-      const dir = dirName(path);
-      const held = overviewByDir.get(dir);
-      if (held === undefined || overviewPreference(path) < overviewPreference(held)) overviewByDir.set(dir, path);
-    }
-    const value = {
-      catalog,
-      catalogCandidates,
-      catalogKey: `catalog:${catalog.join('\n')}\u0000${catalogCandidates.join('\n')}`,
-      fileProducts,
-      techdocsConfigs,
-      docsFiles,
-      overviewByDir,
-    };
+    const value = sortFilesByRole(table);
     this.roles = { paths, value };
     return value;
   }
@@ -463,33 +454,15 @@ export class DocProducers {
     return keys;
   }
 
-  /**
-   * Keys of the entities declared in each repository, in catalog order. An entity belongs, in
-   * each workspace folder, to the innermost root of that folder holding its catalog file; found
-   * by walking up the file's directories (rootMap.ts), once per entity.
-   */
-  private entityOwners(catalog: CatalogLoad, roots: readonly DiscoveredRoot[]): EntityOwners {
-    if (this.owners?.catalog === catalog && this.owners.roots === roots) return this.owners;
-    // An edit that keeps every entity where it was (a description, a relation) keeps the owners.
-    if (this.owners?.roots === roots && sameEntityPlaces(this.owners.catalog, catalog)) {
-      this.owners = { ...this.owners, catalog };
-      return this.owners;
-    }
-    const map = new RootMap(roots);
-    const keys = new Map<DiscoveredRoot, EntityKey[]>();
-    for (const entity of catalog.entities) {
-      const folders: string[] = [];
-      map.visitHolding(entity.location.path, (root) => {
-        if (folders.includes(root.folder)) return;
-        folders.push(root.folder);
-        const list = keys.get(root);
-        if (list) list.push(entity.key);
-        else keys.set(root, [entity.key]);
-      });
-    }
-    this.owners = { catalog, roots, keys, overviewKeys: new Map() };
-    return this.owners;
+  /** Overview path -> its memo key (folder, path and the entity keys it is attached to). */
+  private readonly overviewKeys = new Map<string, { keys: readonly EntityKey[]; key: string }>();
+
+  /** The roots by path, made again only when discovery found other roots. */
+  private rootMap(roots: readonly DiscoveredRoot[]): RootMap<DiscoveredRoot> {
+    if (this.roots?.roots !== roots) this.roots = { roots, map: new RootMap(roots) };
+    return this.roots.map;
   }
+  private roots: { roots: readonly DiscoveredRoot[]; map: RootMap<DiscoveredRoot> } | undefined;
 }
 
 export interface MemoStats {
@@ -506,30 +479,21 @@ export interface ProducerStats {
   catalogParses: { parses: number; reuses: number };
 }
 
-/** The files each producer reads, from their roles (DocProducers.filesByRole). */
-interface FilesByRole {
-  /** Catalog files, the catalog's roots. */
-  catalog: string[];
-  /** Other YAML files, checked for entities no Location names (loadCatalog.ts `candidates`). */
-  catalogCandidates: string[];
-  /** The catalog memo's key: the roots and the candidates, in order. */
-  catalogKey: string;
-  /** Files that may make a document, folder description or pack on their own (produceFromFile). */
-  fileProducts: string[];
-  /** Files of the `techdocs` globs: each a documentation site unless an entity's site read it. */
-  techdocsConfigs: string[];
-  /** Files of the `docs` globs: read as docs folders unless a site read them. */
-  docsFiles: string[];
-  /** The overview of each directory that has one (overview.md before README.md). */
-  overviewByDir: Map<string, string>;
-}
-
 /** An entity's TechDocs annotation, its line, its memo key and, for `url:` refs, the address. */
 interface EntitySite {
   annotation: string;
   line: number;
   key: string;
   url?: string;
+}
+
+/**
+ * A site's memo key with the workspace's site navigation files in it: adding or removing a
+ * sidebars file or a SUMMARY.md plans every site's order again (what a site read of them is in its
+ * memo's dependencies). Unchanged without navigation files, so such workspaces key as before.
+ */
+function withNav(key: string, byRole: FilesByRole): string {
+  return byRole.siteNavKey === '' ? key : `${key}\u0000nav:${byRole.siteNavKey}`;
 }
 
 /** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */
@@ -576,15 +540,6 @@ class LastPlan<V> {
   }
 }
 
-/** Which entities each repository declares, for one catalog and one set of roots. */
-interface EntityOwners {
-  catalog: CatalogLoad;
-  roots: readonly DiscoveredRoot[];
-  keys: Map<DiscoveredRoot, EntityKey[]>;
-  /** Overview path -> its memo key (folder, path and the entity keys it is attached to). */
-  overviewKeys: Map<string, { keys: readonly EntityKey[]; key: string }>;
-}
-
 export interface ProducerMemos {
   catalog: MemoRecord<CatalogLoad>[];
   /** The last catalog's entity documents, one per entity in catalog order. */
@@ -592,69 +547,6 @@ export interface ProducerMemos {
   techdocs: MemoRecord<TechDocsResult>[];
   files: MemoRecord<FileProduct>[];
   overviews: MemoRecord<{ doc: Doc; problems: Problem[] }>[];
-}
-
-export interface FileProduct {
-  doc: Doc | null;
-  folderDescription?: FolderDescription;
-  pack?: LibraryPack;
-  problems: Problem[];
-  /**
-   * Epics only: the document is attached to every well-formed ref, and these problems
-   * (`[index in problems, entity key]`) apply only while the entity is not in the catalog
-   * (sources/epics.ts `resolveEpic`).
-   */
-  epicChecks?: [number, EntityKey][];
-}
-
-/** False for files `produceFromFile` answers with nothing whatever they hold (catalog YAML...). */
-function mayProduceFromFile(path: string, roles: readonly SourceRole[]): boolean {
-  return (
-    isLibraryStructure(path, roles) ||
-    libraryFileByRoles(path, roles) !== null ||
-    roles.includes('epics') ||
-    roles.includes('markdown')
-  );
-}
-
-/** A library folder's description or a pack: `.context` files the `library` globs take in. */
-function isLibraryStructure(path: string, roles: readonly SourceRole[]): boolean {
-  return roles.includes('library') && (isFolderDescriptionPath(path) || isPackPath(path));
-}
-
-/** True when a file with the overview role is read by a more specific source (library, epic). */
-function claimedByOtherRole(path: string, roles: readonly SourceRole[]): boolean {
-  return libraryFileByRoles(path, roles) !== null || roles.includes('epics');
-}
-
-/** Library pages, folder descriptions, packs and epics: documents made from one file alone. */
-function produceFromFile(
-  path: string,
-  text: string,
-  folder: string,
-  roles: readonly SourceRole[],
-  exists: (path: string) => boolean,
-): FileProduct {
-  if (isLibraryStructure(path, roles) && isFolderDescriptionPath(path)) {
-    const parsed = parseFolderDescription(path, text);
-    return { doc: null, folderDescription: parsed.folder, problems: parsed.problems };
-  }
-  if (isLibraryStructure(path, roles)) {
-    const parsed = parsePack(path, text);
-    return { doc: null, pack: parsed.pack ?? undefined, problems: parsed.problems };
-  }
-  const library = libraryFileByRoles(path, roles);
-  if (library) {
-    const page = readLibraryPage({ path, text, folder, exists, kind: library });
-    return { doc: page.doc, problems: page.problems };
-  }
-  if (roles.includes('epics') || (roles.includes('markdown') && text.startsWith('---'))) {
-    const epic = parseEpic({ path, text, folder, matchesEpicGlobs: roles.includes('epics') });
-    return epic
-      ? { doc: epic.doc, problems: epic.problems, epicChecks: epic.unlessKnown }
-      : { doc: null, problems: [] };
-  }
-  return { doc: null, problems: [] };
 }
 
 function mergeByPath(docs: Doc[]): Doc[] {
@@ -673,17 +565,32 @@ function mergeByPath(docs: Doc[]): Doc[] {
   return [...byId.values()];
 }
 
+/** `paths` less `drop` (both in path order). */
+function withoutPaths(paths: readonly string[], drop: readonly string[]): string[] {
+  const dropped = new Set(drop);
+  return paths.filter((path) => !dropped.has(path));
+}
+
 function folderOf(table: FileTable, path: string): string {
   return table.get(path)?.folder ?? '';
 }
 
-/** True when two catalogs hold the same entity keys in the same files, in the same order. */
+/**
+ * True when two catalogs hold the same entity keys in the same files, in the same order, naming
+ * the same TechDocs folders: what PlaceOwners is made of.
+ */
 function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
   if (a.entities.length !== b.entities.length) return false;
   for (let i = 0; i < a.entities.length; i++) {
     const x = a.entities[i];
     const y = b.entities[i];
-    if (x !== y && (x.key !== y.key || x.location.path !== y.location.path)) return false;
+    if (
+      x !== y &&
+      (x.key !== y.key ||
+        x.location.path !== y.location.path ||
+        x.annotations[TECHDOCS_ANNOTATION] !== y.annotations[TECHDOCS_ANNOTATION])
+    )
+      return false;
   }
   return true;
 }

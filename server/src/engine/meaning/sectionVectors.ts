@@ -48,9 +48,17 @@ export const MEANING_CANDIDATES = 50;
 export interface MeaningProgress {
   done: number;
   total: number;
-  /** Sections per second so far in this job; null before the first chunk is in. */
+  /**
+   * True until the first chunk is in when the job had to load the model first (Embedder.warm was
+   * false): "loading the model", not "embedding 0 of N".
+   */
+  loadingModel: boolean;
+  /**
+   * Sections per second measured since the model was loaded (the load is not embedding, and
+   * counting it made a 10 s job read "about 1 min left"); null until it is measured.
+   */
   sectionsPerSecond: number | null;
-  /** Estimated seconds until every section has vectors, from the rate so far; null before it is known. */
+  /** Estimated seconds until every section has vectors, from that rate; null before it is known. */
   secondsLeft: number | null;
 }
 
@@ -337,8 +345,11 @@ export class SectionVectors {
     // Sections of about one length together: batches pad little (the worker pool sorts within a call).
     const length = (s: { windows: string[] }) => s.windows.reduce((n, w) => n + w.length, 0);
     todo.sort((a, b) => length(b) - length(a));
-    const started = performance.now();
-    this.progress = { done: 0, total, sectionsPerSecond: null, secondsLeft: null };
+    const loadingModel = this.embedder.warm === false;
+    // Where the rate is measured from: the job's start when the model is up, else the end of the
+    // first chunk (which carried the model's load), with the sections done by then.
+    let measuredFrom = loadingModel ? null : { at: performance.now(), done: 0 };
+    this.progress = { done: 0, total, loadingModel, sectionsPerSecond: null, secondsLeft: null };
     this.emit();
     // Chunks of at most EMBED_CHUNK_SECTIONS sections or EMBED_CHUNK_WINDOWS windows, so progress
     // keeps moving when the longest sections (64 windows each, at most) come first.
@@ -389,9 +400,19 @@ export class SectionVectors {
         }
         done += chunks[c].length;
         this.pending = total - done;
-        const rate = done / Math.max(0.001, (performance.now() - started) / 1000);
+        const now = performance.now();
+        let rate: number | null = null;
+        if (measuredFrom && done > measuredFrom.done)
+          rate = (done - measuredFrom.done) / Math.max(0.001, (now - measuredFrom.at) / 1000);
+        measuredFrom ??= { at: now, done };
         // Longest sections go first, so the rate so far under-promises: the estimate errs long.
-        this.progress = { done, total, sectionsPerSecond: rate, secondsLeft: (total - done) / rate };
+        this.progress = {
+          done,
+          total,
+          loadingModel: false,
+          sectionsPerSecond: rate,
+          secondsLeft: rate === null ? null : (total - done) / rate,
+        };
         this.emit();
       }
       this.progress = null;

@@ -36,14 +36,16 @@ export class TextSimilarity implements TextMeaning {
   ) {}
 
   async similarities(query: string, texts: readonly string[]): Promise<(number | null)[] | null> {
-    const q = await this.embedQuery(query);
-    if (!q) return null;
+    // The texts first: when one has no vector the answer is "on words" whatever the query's, so
+    // the query is not embedded (nor the model waited for) in vain.
     const vectors = texts.map((text) => this.vectorOf(text));
     const missing = texts.filter((_, i) => !vectors[i]);
     if (missing.length) {
       this.embedLater(missing);
       return null;
     }
+    const q = await this.embedQuery(query);
+    if (!q) return null;
     return vectors.map((vector) => meaningRaw(dot(q, vector!), this.embedder.similarity));
   }
 

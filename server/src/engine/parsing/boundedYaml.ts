@@ -11,7 +11,9 @@
  * - documents are composed with `uniqueKeys: false`, and duplicate keys are found afterwards with
  *   one set per mapping, reported exactly as `yaml` reports them (`DUPLICATE_KEY`, "Map keys must
  *   be unique", at the later key);
- * - a composed document nested deeper than the same limit (block nesting) gets an error too.
+ * - a composed document nested deeper than the same limit (block nesting) gets an error too;
+ * - a quoted string or a flow `[`/`{` that is never closed is reported where it opens: `yaml`
+ *   reports it where the text ends, which for an unclosed quote is the end of the file.
  *
  * Callers read `doc.errors` as before: a document with an error is skipped with a problem at its
  * line. Nothing here throws on content.
@@ -48,7 +50,10 @@ export function parseAllDocumentsBounded(text: string, options: BoundedYamlOptio
   if (tooDeep >= 0) return [refusedDocument(text, tooDeep, options, lineCounter)];
   const parsed = parseAllDocuments(text, { ...options, lineCounter, uniqueKeys: false });
   const docs = (Array.isArray(parsed) ? parsed : [parsed]) as Document.Parsed[];
-  for (const doc of docs) checkDocument(doc, options, lineCounter);
+  for (const doc of docs) {
+    checkDocument(doc, options, lineCounter);
+    placeUnclosed(doc, options, lineCounter);
+  }
   return docs;
 }
 
@@ -59,6 +64,7 @@ export function parseDocumentBounded(text: string, options: BoundedYamlOptions =
   if (tooDeep >= 0) return refusedDocument(text, tooDeep, options, lineCounter);
   const doc = parseDocument(text, { ...options, lineCounter, uniqueKeys: false }) as Document.Parsed;
   checkDocument(doc, options, lineCounter);
+  placeUnclosed(doc, options, lineCounter);
   return doc;
 }
 
@@ -180,6 +186,74 @@ function checkDocument(doc: Document.Parsed, options: BoundedYamlOptions, lineCo
   // In the order of the text, among the parser's own errors, as `yaml` reports them.
   const all = [...doc.errors, ...found].sort((a, b) => a.pos[0] - b.pos[0]);
   doc.errors.splice(0, doc.errors.length, ...all);
+}
+
+/** `yaml`'s message for a quote it never found closed ("Missing closing "quote"). */
+const UNCLOSED_QUOTE = /^Missing closing (["'])quote/;
+/** `yaml`'s message for a flow collection whose closing bracket it never found. */
+const UNCLOSED_FLOW = /^Flow (sequence|map) in block collection must be sufficiently indented and end with a ([\]}])/;
+
+/**
+ * Moves the errors of unclosed quoted strings and flow collections to where they open. `yaml`
+ * puts them where the scalar or collection it composed ends: an unclosed quote swallows the rest
+ * of the document, so the error lands on the last line, far from the mistake. The composed node
+ * still starts at the opening quote or bracket, and ends exactly where the error is reported.
+ */
+function placeUnclosed(doc: Document.Parsed, options: BoundedYamlOptions, lineCounter: LineCounter): void {
+  const unclosed = doc.errors.filter(
+    (e) =>
+      (e.code === 'MISSING_CHAR' && UNCLOSED_QUOTE.test(e.message)) ||
+      (e.code === 'BAD_INDENT' && UNCLOSED_FLOW.test(e.message)),
+  );
+  if (unclosed.length === 0) return;
+  // Where each quoted scalar and flow collection ends -> where it starts (the last to end there wins: the innermost).
+  const quotedEnds = new Map<number, { start: number; quote: string }>();
+  const flowEnds = new Map<number, number>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (isPair(node)) {
+      stack.push(node.key, node.value);
+    } else if (isScalar(node)) {
+      const range = node.range;
+      if (range && (node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE'))
+        quotedEnds.set(range[1], { start: range[0], quote: node.type === 'QUOTE_DOUBLE' ? '"' : "'" });
+    } else if (isMap(node) || isSeq(node)) {
+      if (node.flow && node.range) flowEnds.set(node.range[1], node.range[0]);
+      for (const item of node.items) stack.push(item);
+    }
+  }
+  const placed = doc.errors.map((error) => {
+    if (!unclosed.includes(error)) return error;
+    const end = error.pos[0];
+    const quote = UNCLOSED_QUOTE.exec(error.message);
+    if (quote) {
+      const opened = quotedEnds.get(end);
+      if (!opened || opened.quote !== quote[1]) return error;
+      return positioned(
+        new YAMLParseError(
+          [opened.start, opened.start + 1],
+          error.code,
+          `Missing closing ${quote[1]}quote: the string that opens here is never closed`,
+        ),
+        options,
+        lineCounter,
+      );
+    }
+    const flow = UNCLOSED_FLOW.exec(error.message);
+    const start = flowEnds.get(end);
+    if (!flow || start === undefined) return error;
+    return positioned(
+      new YAMLParseError(
+        [start, start + 1],
+        error.code,
+        `Missing closing ${flow[2]}: the flow ${flow[1]} that opens here is never closed`,
+      ),
+      options,
+      lineCounter,
+    );
+  });
+  doc.errors.splice(0, doc.errors.length, ...placed.sort((a, b) => a.pos[0] - b.pos[0]));
 }
 
 /**

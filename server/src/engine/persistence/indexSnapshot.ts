@@ -20,7 +20,9 @@
  * read back from a table of rows (relationTable.ts) instead of derived again. Format 6: entity
  * documents carry their workspace folder, the documentation memos hold the sites no entity
  * names (older snapshots would keep entity documents of no folder), and sections hold the key
- * paths of their code blocks as terms (older postings lack them).
+ * paths of their code blocks as terms (older postings lack them). Format 7: documentation is read
+ * by content (every Markdown file, not only `docs/` folders), the discovery lists the
+ * documentation files it skipped, and the state its coverage (older snapshots hold neither).
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
@@ -40,7 +42,7 @@ import { decodeRelations, encodeRelations, type RelationTable } from './relation
 import { decodeTexts, encodeTexts } from './textColumn';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 6;
+export const SNAPSHOT_FORMAT = 7;
 
 export type { DocTerms, IndexerMemory };
 
@@ -83,6 +85,7 @@ interface SnapshotJson {
     libraryFolders: IndexState['libraryFolders'];
     packs: IndexState['packs'];
     counts: IndexState['counts'];
+    coverage?: IndexState['coverage'];
   };
 }
 
@@ -142,6 +145,7 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
       libraryFolders: state.libraryFolders,
       packs: state.packs,
       counts: state.counts,
+      coverage: state.coverage,
     },
   };
   return { json, binaries: [memory.postings.serialize(), texts.bytes] };
@@ -172,6 +176,8 @@ function checkSnapshotPaths(json: SnapshotJson, folders: readonly WorkspaceFolde
       );
   }
   for (const doc of json.docs) inside(doc.path, 'a document');
+  for (const skip of json.discovery.skipped ?? []) inside(skip.path, 'a skipped file');
+  for (const folder of json.state.coverage ?? []) for (const u of folder.unread) inside(u.path, 'an unread file');
   for (const entity of json.catalog.entities) inside(entity.location.path, `where ${entity.ref} is declared`);
   for (const problem of json.catalog.problems) inside(problem.path, 'a problem');
 }
@@ -235,9 +241,10 @@ export function decodeIndexerMemory(
     problems: json.state.problems,
     indexedAt: json.state.indexedAt,
     counts: json.state.counts,
+    ...(json.state.coverage ? { coverage: json.state.coverage } : {}),
   };
   return {
-    discovery: json.discovery,
+    discovery: { ...json.discovery, skipped: json.discovery.skipped ?? [] },
     table: new FileTable(entries, reader),
     git,
     producers: memos,

@@ -2,20 +2,30 @@
  * "Why not this page?": where an expected page, section or entity stands for a question, and why,
  * read from the `workspace_context` ranker itself (never a second scoring): the answer at the
  * caller's limit, the same ranking run deeper to find the page's position, and the formula's own
- * why[] for the page's best section when it is not a candidate at all or scores below the floor.
+ * why[] for the page's sections.
+ *
+ * Two sections of the page can matter, and the explanation tells them apart:
+ * - its **top** section, the one that scores highest: the page ranks where this one does;
+ * - its **best section for the question**, the one holding the most of the question's terms
+ *   (weighted as the formula weighs them; the top one when none holds more). A fact buried in a
+ *   big section loses to a short section that merely mentions the same words, so this is the
+ *   section a fix is about, and the one the explanation shows.
+ * A term is "lacking" only when no section of the page holds it.
  *
  * Causes, in the order they are told apart:
- * - `returned`: the page is in the answer, at rank k.
+ * - `returned`: the page is in the answer, at rank k (and when its best section for the question
+ *   is not, although another of its sections is, that is said, with the fix: never "nothing to
+ *   fix" for a section the answer does not show);
  * - `held-back`: it is within the limit by score, but DOCUMENT_CAP passages of its own document
- *   came first (the per-document rule).
+ *   came first (the per-document rule);
  * - `ranked-below-limit`: it is a candidate above the floor, ranked k-th, past the limit; the
- *   passages above it and what they hold that it lacks (terms, title, named entity) say why.
- * - `below-floor`: every section of it scores below FLOOR (the formula's why[] shows each term).
+ *   passages above it and what they hold that it lacks (terms, title, named entity) say why;
+ * - `below-floor`: every section of it scores below FLOOR (the formula's why[] shows each term);
  * - `no-candidate`: it holds none of the question's terms (and meaning did not bring it).
  *
- * Each cause carries the fix the product description gives for it (split a big section, name the
- * page's words in the question or a heading, a Good-for phrasing, raise the limit). A page that is
- * not in the index at all is explained by `explainAbsent.ts`.
+ * Each cause carries the fix the product description gives for it (split a big section where a
+ * fact is buried, name the page's words in the question or a heading, a Good-for phrasing, raise
+ * the limit). A page that is not in the index at all is explained by `explainTarget.ts`.
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { estimateTokens } from '../text/tokenEstimate';
@@ -41,12 +51,20 @@ export type Standing = 'returned' | 'held-back' | 'ranked-below-limit' | 'below-
 export interface PassageAbove {
   rank: number;
   passage: RankedPassage;
-  /** Question terms this passage holds that the page's best section lacks. */
+  /** Question terms this passage holds that no section of the page holds. */
   termsTheTargetLacks: string[];
-  /** Question terms both hold, this passage more strongly: `rollback 1.00 (0.10 there)`. */
+  /** Question terms both hold, this passage more strongly than the page's best section: `rollback 1.00 (0.10 there)`. */
   termsHeldMoreStrongly: string[];
   /** Bonuses it earned that the page's best section did not (title, namedEntity, recency, runHealth). */
   bonusesTheTargetLacks: string[];
+}
+
+/** The page's best section for the question is big and holds the question's terms only weakly. */
+export interface BuriedFact {
+  /** Estimated tokens of the section. */
+  tokens: number;
+  /** The question terms it holds only weakly (all of them held, or none lacking beyond the page's). */
+  weakTerms: string[];
 }
 
 export interface RankingExplanation {
@@ -58,12 +76,18 @@ export interface RankingExplanation {
   /** How deep the ranking was run to look for it (when `rank` is null and it scores above the floor). */
   searchedDepth: number;
   limit: number;
-  /** The page's best section as the formula scores it (null when no section of it is eligible). */
+  /** The page's best section for the question (the one holding the most of its terms), scored by the formula; null when no section of it is eligible. */
   best: RankedPassage | null;
-  /** Question terms the best section does not hold (its words term by term). */
+  /** The best section's own position, when it is not the page's top section and comes within the deepest run. */
+  bestRank: number | null;
+  /** The page's highest-scoring section when it is not `best`: the page ranks where this one does. */
+  top: RankedPassage | null;
+  /** Question terms no section of the page holds. */
   missingTerms: string[];
   /** Question terms the best section holds only weakly (saturation below WEAK_SATURATION): a passing mention, or an identifier's parts. */
   weakTerms: string[];
+  /** Set when the fact is buried in a big section (the best section is big and holds the question's terms weakly). */
+  buried?: BuriedFact;
   /** All question terms (surface forms). */
   questionTerms: string[];
   /** Passages above it: the answer's first ones (up to 5). */
@@ -89,6 +113,16 @@ export interface ExplainRankingOptions extends Omit<RankOptions, 'meaning' | 'li
   limit: number;
 }
 
+/** Where a set of sections first comes in the ranking run as deep as needed. */
+interface Located {
+  /** 1-based, at `limitNeeded` (or at the caller's limit when shown there); null when not found. */
+  rank: number | null;
+  limitNeeded?: number;
+  searchedDepth: number;
+  /** The ranking at the limit that shows it (or the deepest run). */
+  deep: RankedPassage[];
+}
+
 /**
  * Where the sections `isTarget` accepts stand for `options.question` across `folders`, merged by
  * the ranker's own order as `workspace_context` merges folders.
@@ -99,96 +133,96 @@ export function explainRanking(
   isTarget: (entry: SectionEntry) => boolean,
 ): RankingExplanation {
   const ranked = (limit: number) => merged(folders, options, limit);
-  const position = (list: readonly RankedPassage[]) => list.findIndex((p) => isTarget(p.entry));
-
   const answer = ranked(options.limit);
-  const shown = position(answer.passages);
-  let rank: number | null = null;
-  let deep: RankedPassage[] = answer.passages;
-  let searchedDepth = options.limit;
-  let limitNeeded: number | undefined;
-  if (shown < 0) {
-    for (const depth of EXPLAIN_DEPTHS) {
-      if (depth <= options.limit) continue;
-      const run = ranked(depth);
-      deep = run.passages;
-      searchedDepth = depth;
-      if (position(deep) >= 0) {
-        // The per-document rule shows a document's later passages only while the limit leaves
-        // room, so a page's position depends on the limit: find the smallest limit that shows it.
-        let low = options.limit;
-        let high: number = depth;
-        while (high - low > 1) {
-          const mid = Math.floor((low + high) / 2);
-          if (position(ranked(mid).passages) >= 0) high = mid;
-          else low = mid;
-        }
-        limitNeeded = high;
-        deep = ranked(high).passages;
-        rank = position(deep) + 1;
-        break;
-      }
-      if (!run.more) break;
-    }
-  } else rank = shown + 1;
+  const shown = answer.passages.findIndex((p) => isTarget(p.entry));
+  const page = locate(ranked, answer, options.limit, isTarget);
 
-  const best = bestSection(folders, options, isTarget);
+  const sections = targetSections(folders, options, isTarget);
+  const top = sections[0] ?? null;
+  const best = bestForQuestion(sections);
   const questionTerms = answer.terms;
-  const missingTerms = best ? termsOf(best).missing : questionTerms;
+  const held = new Set(sections.flatMap((p) => termsOf(p).present));
+  const missingTerms = questionTerms.filter((t) => !held.has(t));
   const bestTokens = best ? estimateTokens(best.entry.section.text) : 0;
   const weakTerms = best ? weakTermsOf(best) : [];
-  const aboveCount = rank === null ? Math.min(deep.length, ABOVE_SHOWN) : Math.min(rank - 1, ABOVE_SHOWN);
-  const above = deep.slice(0, aboveCount).map((passage, i) => describeAbove(i + 1, passage, best));
+  // Buried: the page holds every term, and its best section is big and says some of them only in
+  // passing in its own text (a term held weakly by its title or an identifier's parts is not a
+  // fact a split would free).
+  const diluted = best ? weakTermsOf(best, true) : [];
+  const buried: BuriedFact | undefined =
+    best && bestTokens > BIG_SECTION_TOKENS && diluted.length > 0 && missingTerms.length === 0
+      ? { tokens: bestTokens, weakTerms: diluted }
+      : undefined;
+  // The best section's own place, when the page ranks by another of its sections.
+  const separate = best !== null && top !== null && best !== top;
+  const bestPlace = separate ? locate(ranked, answer, options.limit, (e) => e === best.entry) : null;
+  const aboveCount =
+    page.rank === null ? Math.min(page.deep.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
+  const above = page.deep.slice(0, aboveCount).map((passage, i) => describeAbove(i + 1, passage, best, held));
 
-  const base = {
-    rank,
-    limitNeeded,
-    searchedDepth,
+  const base: Base = {
+    rank: page.rank,
+    limitNeeded: page.limitNeeded,
+    searchedDepth: page.searchedDepth,
     limit: options.limit,
     best,
+    bestRank: bestPlace?.rank ?? (separate ? null : page.rank),
+    top: separate ? top : null,
     missingTerms,
     weakTerms,
+    ...(buried ? { buried } : {}),
     questionTerms,
     bestTokens,
   };
+  const answering = separate ? answeringSentence(base, bestPlace!) : '';
   if (shown >= 0) {
+    const bestShown = !separate || answer.passages.some((p) => p.entry === best.entry);
+    if (bestShown)
+      return {
+        ...base,
+        standing: 'returned',
+        above,
+        summary: `It is returned, at rank ${page.rank} of ${answer.passages.length}.`,
+        fix: 'Nothing to fix.',
+      };
     return {
       ...base,
       standing: 'returned',
       above,
-      summary: `It is returned, at rank ${rank} of ${answer.passages.length}.`,
-      fix: 'Nothing to fix.',
+      summary: `Its section "${heading(top!)}" is returned, at rank ${page.rank} of ${answer.passages.length}, but not the section that answers.${answering}`,
+      fix: sectionFix(base, bestPlace!),
     };
   }
   // By score it belongs in the answer, yet it is not there: only the per-document rule does that.
   const last = answer.passages.at(-1);
   const inByScore =
-    best !== null &&
-    best.score >= FLOOR &&
-    (answer.passages.length < options.limit || (last !== undefined && comparePassages(best, last) < 0));
-  if (inByScore && limitNeeded !== undefined) {
+    top !== null &&
+    top.score >= FLOOR &&
+    (answer.passages.length < options.limit || (last !== undefined && comparePassages(top, last) < 0));
+  if (inByScore && page.limitNeeded !== undefined) {
     return {
       ...base,
       standing: 'held-back',
       above,
-      summary: `By score (${best!.score.toFixed(3)}) it is within the limit of ${options.limit}, but the per-document rule shows at most ${DOCUMENT_CAP} passages of one document while others are left, and its document's earlier passages came first.`,
-      fix: `Ask about what this section says in its own words (its heading "${best?.entry.section.headingPath.at(-1) ?? ''}"), or raise the limit to ${limitNeeded} so its document's later passages are shown.`,
+      summary: `By score (${top!.score.toFixed(3)}) it is within the limit of ${options.limit}, but the per-document rule shows at most ${DOCUMENT_CAP} passages of one document while others are left, and its document's earlier passages came first.`,
+      fix: `Ask about what this section says in its own words (its heading "${top!.entry.section.headingPath.at(-1) ?? ''}"), or raise the limit to ${page.limitNeeded} so its document's later passages are shown.`,
     };
   }
-  if (rank !== null || (best && best.score >= FLOOR)) {
+  if (page.rank !== null || (top && top.score >= FLOOR)) {
     const where =
-      rank !== null
-        ? `ranked ${ordinal(rank)} (it comes at limit ${limitNeeded})`
-        : `ranked below the first ${searchedDepth}`;
+      page.rank !== null
+        ? `ranked ${ordinal(page.rank)} (it comes at limit ${page.limitNeeded})`
+        : `ranked below the first ${page.searchedDepth}`;
+    const by = separate ? `its section "${heading(top!)}", ` : '';
     return {
       ...base,
       standing: 'ranked-below-limit',
       above,
-      summary: `It is a candidate (score ${best ? best.score.toFixed(3) : '?'}), ${where}, past the limit of ${options.limit}.${aboveSummary(above)}`,
+      summary: `It is a candidate (${by}score ${top ? top.score.toFixed(3) : '?'}), ${where}, past the limit of ${options.limit}.${aboveSummary(above)}${answering}`,
       fix: rankedFix(base, above),
     };
   }
-  if (!best || termsOf(best).present.length === 0) {
+  if (!best || held.size === 0) {
     const meaning = best?.why.find((w) => w.signal === 'meaning' && w.weight > 0);
     return {
       ...base,
@@ -206,7 +240,7 @@ export function explainRanking(
     ...base,
     standing: 'below-floor',
     above,
-    summary: `Its best section "${best.entry.section.headingPath.join(' > ') || best.entry.doc.title}" scores ${best.score.toFixed(3)}, below the floor ${FLOOR}: ${holding(base)}.${gated}`,
+    summary: `Its best section for the question, "${heading(best)}", scores ${best.score.toFixed(3)}, below the floor ${FLOOR} (and so does every other section of it): ${holding(base)}.${gated}`,
     fix: belowFloorFix(base),
   };
 }
@@ -226,21 +260,72 @@ function merged(
   return { passages, terms, more: lists.some((l) => l.passages.length >= limit) };
 }
 
-/** The page's best-scoring section (the formula's score and why[]), across the folders that hold it. */
-function bestSection(
+type Ranked = ReturnType<typeof merged>;
+
+/**
+ * Where the first section `accept` takes comes: in the answer at the caller's limit, else in the
+ * ranking run deeper (EXPLAIN_DEPTHS), with the smallest limit that shows it (the per-document
+ * rule makes a page's position depend on the limit).
+ */
+function locate(
+  ranked: (limit: number) => Ranked,
+  answer: Ranked,
+  limit: number,
+  accept: (entry: SectionEntry) => boolean,
+): Located {
+  const position = (list: readonly RankedPassage[]) => list.findIndex((p) => accept(p.entry));
+  const shown = position(answer.passages);
+  if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer.passages };
+  let deep = answer.passages;
+  let searchedDepth = limit;
+  for (const depth of EXPLAIN_DEPTHS) {
+    if (depth <= limit) continue;
+    const run = ranked(depth);
+    deep = run.passages;
+    searchedDepth = depth;
+    if (position(deep) >= 0) {
+      let low = limit;
+      let high: number = depth;
+      while (high - low > 1) {
+        const mid = Math.floor((low + high) / 2);
+        if (position(ranked(mid).passages) >= 0) high = mid;
+        else low = mid;
+      }
+      const at = ranked(high).passages;
+      return { rank: position(at) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
+    }
+    if (!run.more) break;
+  }
+  return { rank: null, searchedDepth, deep };
+}
+
+/** Every section of the target, scored by the formula, best first (the ranker's order). */
+function targetSections(
   folders: readonly FolderRanking[],
   options: ExplainRankingOptions,
   isTarget: (entry: SectionEntry) => boolean,
-): RankedPassage | null {
-  let best: RankedPassage | null = null;
+): RankedPassage[] {
+  const out: RankedPassage[] = [];
   for (const f of folders) {
     const ordinals: number[] = [];
     for (const entry of f.state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
     if (ordinals.length === 0) continue;
-    for (const p of scoreSections(f.state, { ...options, limit: 1, meaning: f.meaning }, ordinals)) {
-      if (!best || comparePassages(p, best) < 0) best = p;
-    }
+    out.push(...scoreSections(f.state, { ...options, limit: 1, meaning: f.meaning }, ordinals));
   }
+  return out.sort(comparePassages);
+}
+
+/** The share of the question's weight a passage holds at all (each held term's share, however weakly held). */
+function coverage(passage: RankedPassage): number {
+  return (passage.why.find((w) => w.signal === 'words')?.terms ?? [])
+    .filter((t) => t.saturation > 0)
+    .reduce((sum, t) => sum + t.share, 0);
+}
+
+/** The section holding the most of the question (by the formula's weights); the top-scoring one among equals. */
+function bestForQuestion(sections: readonly RankedPassage[]): RankedPassage | null {
+  let best: RankedPassage | null = null;
+  for (const p of sections) if (!best || coverage(p) > coverage(best) + 1e-9) best = p;
   return best;
 }
 
@@ -254,14 +339,25 @@ export function termsOf(passage: RankedPassage): { present: string[]; missing: s
   };
 }
 
-function describeAbove(rank: number, passage: RankedPassage, best: RankedPassage | null): PassageAbove {
-  const targetHas = new Set(best ? termsOf(best).present : []);
-  const termsTheTargetLacks = termsOf(passage).present.filter((t) => !targetHas.has(t));
+function describeAbove(
+  rank: number,
+  passage: RankedPassage,
+  best: RankedPassage | null,
+  pageHolds: ReadonlySet<string>,
+): PassageAbove {
+  const termsTheTargetLacks = termsOf(passage).present.filter((t) => !pageHolds.has(t));
+  const bestHolds = new Set(best ? termsOf(best).present : []);
   const targetSaturation = new Map(
     (best?.why.find((w) => w.signal === 'words')?.terms ?? []).map((t) => [t.term, t.saturation]),
   );
   const termsHeldMoreStrongly = (passage.why.find((w) => w.signal === 'words')?.terms ?? [])
-    .filter((t) => targetHas.has(t.term) && t.saturation >= (targetSaturation.get(t.term) ?? 0) + STRONGER_BY)
+    .filter(
+      (t) =>
+        pageHolds.has(t.term) &&
+        t.saturation > 0 &&
+        t.saturation >= (targetSaturation.get(t.term) ?? 0) + STRONGER_BY &&
+        (bestHolds.has(t.term) || !best),
+    )
     .map((t) => `${t.term} ${t.saturation.toFixed(2)} (${(targetSaturation.get(t.term) ?? 0).toFixed(2)} there)`);
   const bonusesTheTargetLacks: string[] = [];
   for (const signal of ['title', 'namedEntity', 'recency', 'runHealth'] as const) {
@@ -292,17 +388,25 @@ type Base = Pick<
   | 'searchedDepth'
   | 'limit'
   | 'best'
+  | 'bestRank'
+  | 'top'
   | 'missingTerms'
   | 'weakTerms'
+  | 'buried'
   | 'questionTerms'
   | 'bestTokens'
 >;
 
-/** Question terms a passage holds with a saturation below WEAK_SATURATION. */
-function weakTermsOf(passage: RankedPassage): string[] {
+/** Question terms a passage holds with a saturation below WEAK_SATURATION (`inBody`: in its own body text, as written). */
+function weakTermsOf(passage: RankedPassage, inBody = false): string[] {
   return (passage.why.find((w) => w.signal === 'words')?.terms ?? [])
     .filter((t) => t.saturation > 0 && t.saturation < WEAK_SATURATION)
+    .filter((t) => !inBody || (t.fields.includes('body') && t.matched === undefined))
     .map((t) => t.term);
+}
+
+function heading(p: RankedPassage): string {
+  return p.entry.section.headingPath.at(-1) ?? p.entry.doc.title;
 }
 
 /** "it holds a, b (weakly: c) but not d, e", in words. */
@@ -317,11 +421,39 @@ function holding(base: Base): string {
   return parts.filter(Boolean).join(' ');
 }
 
+/**
+ * What the page's best section for the question is, when the page ranks by another section:
+ * which terms it holds that the top one does not, its size, and where it comes.
+ */
+function answeringSentence(base: Base, place: Located): string {
+  const best = base.best!;
+  const topHolds = new Set(termsOf(base.top!).present);
+  const more = termsOf(best).present.filter((t) => !topHolds.has(t));
+  const where =
+    place.rank !== null
+      ? `ranks ${ordinal(place.rank)}${place.limitNeeded !== undefined ? ` (it comes at limit ${place.limitNeeded})` : ''}`
+      : `is not in the first ${place.searchedDepth}`;
+  const buried = base.buried
+    ? ` The fact is buried in a big section: it holds ${base.buried.weakTerms.join(', ')} only weakly in about ${base.buried.tokens} tokens.`
+    : '';
+  return ` The section that holds the most of the question, "${heading(best)}" (${best.entry.doc.path}:${best.entry.section.startLine}, about ${base.bestTokens} tokens), holds ${more.length ? `${more.join(', ')}, which "${heading(base.top!)}" lacks,` : 'the same terms'} and ${where}.${buried}`;
+}
+
+/** Seed 000's fix for a fact buried in a big section. */
+function buriedFix(base: Base): string {
+  return `The fact is buried in a big section ("${heading(base.best!)}", about ${base.bestTokens} tokens): a term in so long a section counts for little. Split it with specific headings, so the part that answers stands on its own (e.g. "## ${base.buried!.weakTerms.join(' ')}" over it).`;
+}
+
+/** The page is returned by another section: what would bring the section that answers. */
+function sectionFix(base: Base, place: Located): string {
+  if (base.buried) return buriedFix(base);
+  const words = base.weakTerms.length ? base.weakTerms : base.questionTerms;
+  return `Give "${heading(base.best!)}" a heading in the words people ask with ("## ${words.join(' ')}")${place.limitNeeded !== undefined ? `, or raise the limit to ${place.limitNeeded}` : ''}.`;
+}
+
 /** Seed 000's fixes for a page below the floor: a big section to split, terms to name. */
 function belowFloorFix(base: Base): string {
-  if (base.best && base.bestTokens > BIG_SECTION_TOKENS && base.missingTerms.length === 0) {
-    return `The fact is buried in a big section ("${base.best.entry.section.headingPath.at(-1) ?? base.best.entry.doc.title}", about ${base.bestTokens} tokens): a term in so long a section counts for little. Split it with specific headings, e.g. "## ${base.weakTerms.join(' ')}" over the part that answers.`;
-  }
+  if (base.buried && base.missingTerms.length === 0) return buriedFix(base);
   if (base.missingTerms.length === 0 && base.weakTerms.length) {
     return `It mentions ${base.weakTerms.join(', ')} only in passing: give the part that answers a heading in those words ("## ${base.weakTerms.join(' ')}").`;
   }
@@ -331,17 +463,13 @@ function belowFloorFix(base: Base): string {
 /** Seed 000's fixes for a page that ranks, but too low. */
 function rankedFix(base: Base, above: readonly PassageAbove[]): string {
   const fixes: string[] = [];
-  if (base.best && base.bestTokens > BIG_SECTION_TOKENS) {
-    fixes.push(
-      `The fact is buried in a big section ("${base.best.entry.section.headingPath.at(-1) ?? base.best.entry.doc.title}", about ${base.bestTokens} tokens): split it with specific headings, so the part that answers stands on its own.`,
-    );
-  }
+  if (base.buried) fixes.push(buriedFix(base));
   const lacked = [...new Set(above.flatMap((a) => a.termsTheTargetLacks))];
   if (base.missingTerms.length) {
     fixes.push(
-      `It lacks ${base.missingTerms.join(', ')}${lacked.length ? ` (the passages above hold ${lacked.join(', ')})` : ''}: ask with the page's own words, or give the section a heading in the words people ask with (a library page: a Good-for phrasing).`,
+      `No section of it holds ${base.missingTerms.join(', ')}${lacked.length ? ` (the passages above hold ${lacked.join(', ')})` : ''}: ask with the page's own words, or give the section a heading in the words people ask with (a library page: a Good-for phrasing).`,
     );
-  } else {
+  } else if (!base.buried) {
     const weak = (base.best?.why.find((w) => w.signal === 'words')?.terms ?? []).filter(
       (t) => t.saturation > 0 && t.saturation < WEAK_SATURATION,
     );
@@ -349,7 +477,7 @@ function rankedFix(base: Base, above: readonly PassageAbove[]): string {
       fixes.push(
         `It holds ${weak.map((t) => `${t.term} only weakly (${t.saturation.toFixed(2)}${t.fields.includes('parts') ? ', by its parts' : ''})`).join(', ')}: nothing in the question points at it as strongly as at the passages above; a heading in the words people ask with ("${weak.map((t) => t.term).join(' ')}") lifts it.`,
       );
-    else if (!fixes.length)
+    else
       fixes.push(
         'It holds every question term, but the passages above hold them more densely or earn bonuses it lacks (title, named entity): a specific heading or title with those words lifts it.',
       );
@@ -365,12 +493,12 @@ function rankedFix(base: Base, above: readonly PassageAbove[]): string {
 /** Seed 000's fixes for a page nothing in the question points at. */
 function noCandidateFix(base: Base): string {
   const doc = base.best?.entry.doc;
-  const heading = base.missingTerms.length ? base.missingTerms.join(' ') : base.questionTerms.join(' ');
+  const words = base.missingTerms.length ? base.missingTerms.join(' ') : base.questionTerms.join(' ');
   const goodFor =
     doc?.sourceKind === 'library'
       ? ', or add a Good-for phrasing (good_for in its front matter) that names the work'
       : '';
-  return `Nothing in the question points at it. Ask with the words the page uses, or give it a heading in the question's words (e.g. "## ${heading}")${goodFor}.`;
+  return `Nothing in the question points at it. Ask with the words the page uses, or give it a heading in the question's words (e.g. "## ${words}")${goodFor}.`;
 }
 
 function ordinal(n: number): string {

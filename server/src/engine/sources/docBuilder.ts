@@ -1,9 +1,11 @@
 /**
- * One way to turn a Markdown file into a `Doc`, shared by every Markdown source so ids, digests,
- * titles and sections are computed identically whatever the source kind.
+ * One way to turn a documentation file into a `Doc`, shared by every source so ids, digests,
+ * titles and sections are computed identically whatever the source kind and the format
+ * (chunking/documentFormats.ts reads Markdown, MDX, reStructuredText and AsciiDoc alike).
  */
+import { parseDocumentText } from '../chunking/documentFormats';
 import { documentId, sha256Hex } from '../chunking/ids';
-import { type MarkdownDocument, parseMarkdown, toSections } from '../chunking/markdownSections';
+import { type MarkdownDocument, toSections } from '../chunking/markdownSections';
 import type { Doc, DocFormat, EntityKey, LibraryProps, Problem, SourceKind } from '../model';
 
 export interface DocInput {
@@ -18,9 +20,9 @@ export interface DocInput {
   entityRefs?: readonly EntityKey[];
   docsRole?: Doc['docsRole'];
   library?: LibraryProps;
-  /** A title that wins over the Markdown rule (an MkDocs nav title). */
+  /** A title that wins over the file's own (an MkDocs nav title). */
   title?: string;
-  /** The file already parsed with `parseMarkdown`, to avoid reading it twice. */
+  /** The file already parsed (`parseDocumentText`), to avoid reading it twice. Default: parsed by its extension. */
   markdown?: MarkdownDocument;
 }
 
@@ -31,7 +33,7 @@ export interface BuiltDoc {
 }
 
 export function buildDoc(input: DocInput): BuiltDoc {
-  const markdown = input.markdown ?? parseMarkdown(input.path, input.text);
+  const markdown = input.markdown ?? parseDocumentText(input.path, input.text);
   const id = documentId(input.path);
   const doc: Doc = {
     id,

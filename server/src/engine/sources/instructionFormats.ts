@@ -12,6 +12,7 @@
  * | `.github/copilot-instructions.md` | `copilot-instructions` | `instructions` |
  * | `.github/instructions/**\/*.instructions.md` | `instructions-md` | `instructions` |
  * | `.cursor/rules/**\/*.mdc` | `cursor-mdc` | `instructions` |
+ * | `.windsurf/rules/**\/*.md` | `windsurf-md` | `instructions` |
  *
  * A `.context` folder may sit at any depth (one per repository in a multi-repo workspace).
  */
@@ -41,6 +42,7 @@ export const LIBRARY_GLOBS: readonly string[] = [
   '**/.github/copilot-instructions.md',
   '**/.github/instructions/**/*.instructions.md',
   '**/.cursor/rules/**/*.mdc',
+  '**/.windsurf/rules/**/*.md',
 ];
 
 /** The library format of a Markdown file, or null when the file is not part of the library. */
@@ -74,6 +76,9 @@ export function classifyLibraryPath(path: string): LibraryFile | null {
   }
   const cursorAt = segments.lastIndexOf('.cursor', segments.length - 3);
   if (cursorAt >= 0 && segments[cursorAt + 1] === 'rules' && extName(path) === 'mdc') return instructions('cursor-mdc');
+  const windsurfAt = segments.lastIndexOf('.windsurf', segments.length - 3);
+  if (windsurfAt >= 0 && segments[windsurfAt + 1] === 'rules' && extName(path) === 'md')
+    return instructions('windsurf-md');
   return null;
 }
 
@@ -84,11 +89,12 @@ const INSTRUCTION_ROLES: readonly [SourceRole, DocFormat][] = [
   ['copilotInstructions', 'copilot-instructions'],
   ['instructionFiles', 'instructions-md'],
   ['cursorRules', 'cursor-mdc'],
+  ['windsurfRules', 'windsurf-md'],
 ];
 
 /**
  * The library format of a file from the roles its path matched (the `sources.library`,
- * `agentsMd`, `claudeMd`, `copilotInstructions`, `instructionFiles` and `cursorRules` globs), or
+ * `agentsMd`, `claudeMd`, `copilotInstructions`, `instructionFiles`, `cursorRules` and `windsurfRules` globs), or
  * null when none of them takes it or it is not Markdown. A page inside `.context/` keeps that
  * folder's conventions (its namespace, `.context/instructions.md` as the team's instructions);
  * any other file the library globs take is a page of the top namespace.

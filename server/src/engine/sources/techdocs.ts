@@ -18,10 +18,13 @@ import { isMap, isScalar, isSeq, type Node } from 'yaml';
 import { parseYamlMap } from '../chunking/yamlMap';
 import type { Doc, EntityKey, Problem } from '../model';
 import { filesUnder, type FileSource } from '../workspace/fileSource';
-import { parseMarkdown } from '../chunking/markdownSections';
+import { parseDocumentText, textFormatOf } from '../chunking/documentFormats';
 import { buildDoc } from './docBuilder';
+import { readSiteNav, type NavEntry, type SitePage } from './siteNav/siteNav';
 import { FieldReader } from './fields';
-import { dirName, extName, joinPath } from './paths';
+import { navEntryPages } from './navEntries';
+import { dirName, extName, isInside, joinPath } from './paths';
+import type { IsNavFile } from './siteNav/navTypes';
 import type { UrlTarget } from './techdocsUrl';
 
 export interface TechDocsInput {
@@ -36,6 +39,12 @@ export interface TechDocsInput {
   annotationLine?: number;
   /** Workspace folder name. Default ''. */
   folder?: string;
+  /**
+   * The served folder's workspace-relative path ('' when one folder is served, its name when
+   * several are): a `dir:` ref leading out of it, into another served folder, is not followed.
+   * Default '' (the whole workspace).
+   */
+  folderRoot?: string;
   /** How a `url:` ref is resolved (techdocsUrl.ts). Default: every address is elsewhere. */
   resolveUrl?: (url: string) => UrlTarget;
   /**
@@ -43,6 +52,8 @@ export interface TechDocsInput {
    * the caller to report once per repository. Default true.
    */
   reportElsewhere?: boolean;
+  /** Which files are site navigation files (siteNav/navTypes.ts). Default: any the source holds. */
+  isNavFile?: IsNavFile;
 }
 
 export interface TechDocsResult {
@@ -74,6 +85,8 @@ export interface DocsSiteInput {
   entityKeys: readonly EntityKey[];
   /** Workspace folder name. Default ''. */
   folder?: string;
+  /** Which files are site navigation files (siteNav/navTypes.ts). Default: any the source holds. */
+  isNavFile?: IsNavFile;
 }
 
 /** A page named in `nav`, flattened in reading order. */
@@ -174,7 +187,7 @@ export async function readTechDocs(input: TechDocsInput): Promise<TechDocsResult
   const result: TechDocsResult = { docs: [], problems };
   const located = await locate(input, result);
   if (!located) return result;
-  await readPages(input.files, located, [input.entityKey], input.folder, result);
+  await readPages(input.files, located, [input.entityKey], input.folder, result, input.isNavFile);
   return result;
 }
 
@@ -200,40 +213,60 @@ export async function readDocsSite(input: DocsSiteInput): Promise<TechDocsResult
     if (located) result.docsDir = docsDir;
   }
   if (!located) return result;
-  await readPages(input.files, located, input.entityKeys, input.folder, result);
+  await readPages(input.files, located, input.entityKeys, input.folder, result, input.isNavFile);
   return result;
 }
 
-/** Reads a located site's pages in reading order into `result`. */
+/**
+ * Reads a located site's pages into `result` in reading order: each page read and parsed in its
+ * format (chunking/documentFormats.ts), then ordered by mkdocs.yml's `nav` and the site's own
+ * navigation (siteNav/siteNav.ts). Files the site reads as navigation (a SUMMARY.md) are not pages.
+ */
 async function readPages(
   files: FileSource,
   located: Located,
   entityKeys: readonly EntityKey[],
   folder: string | undefined,
   result: TechDocsResult,
+  isNavFile?: IsNavFile,
 ): Promise<void> {
   const { config, configPath, docsDir, markdownFiles } = located;
-  for (const entry of readingOrder(docsDir, markdownFiles, config, configPath ?? docsDir, result.problems)) {
-    const text = await files.readText(entry.path);
-    if (text === null) continue;
-    // The page's own title (front matter or H1) describes its content; a nav label ("Home",
-    // "Overview") only names a menu entry, so it titles pages that have none of their own.
-    const markdown = parseMarkdown(entry.path, text);
-    const ownTitle =
-      typeof markdown.frontMatter.data.title === 'string' || markdown.sections.some((s) => s.level === 1);
+  const pages: SitePage[] = [];
+  for (const path of markdownFiles) {
+    const text = await files.readText(path);
+    if (text !== null) pages.push({ path, text, doc: parseDocumentText(path, text) });
+  }
+  const nav = await readSiteNav(files, docsDir, pages, isNavFile);
+  for (const problem of nav.problems) result.problems.push(problem);
+  const byPath = new Map(pages.map((page) => [page.path, page]));
+  const readable = pages.filter((page) => !nav.navFiles.has(page.path)).map((page) => page.path);
+  for (const entry of readingOrder(
+    docsDir,
+    readable,
+    config,
+    configPath ?? docsDir,
+    result.problems,
+    nav.order,
+    nav.startPage,
+  )) {
+    const { text, doc } = byPath.get(entry.path)!;
+    // The page's own title (front matter or a top-level heading) describes its content; a nav
+    // label ("Home", "Overview") only names a menu entry, so it titles pages that have none of
+    // their own.
+    const ownTitle = typeof doc.frontMatter.data.title === 'string' || doc.sections.some((s) => s.level === 1);
     const built = buildDoc({
       path: entry.path,
       text,
       sourceKind: 'catalog_doc',
-      format: 'markdown',
+      format: textFormatOf(entry.path) ?? 'markdown',
       folder,
       entityRefs: entityKeys,
       docsRole: entry.role,
       title: ownTitle ? undefined : entry.title,
-      markdown,
+      markdown: doc,
     });
     result.docs.push(built.doc);
-    result.problems.push(...markdown.problems);
+    for (const problem of doc.problems) result.problems.push(problem);
   }
 }
 
@@ -278,6 +311,12 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     dir = target.dir;
   } else {
     dir = joinPath(dirName(input.catalogPath), ref.target);
+    // A served folder's refs stay its own: another folder's docs are that folder's entities'.
+    const root = input.folderRoot ?? '';
+    if (dir !== null && dir !== root && !isInside(dir, root)) {
+      const message = `Annotation '${TECHDOCS_ANNOTATION}' of ${entityKey} leads out of its served folder ('${ref.target}' is '${dir}'); a folder's refs stay inside it, so it is not read.`;
+      return report('warning', 'techdocs.outside-folder', message);
+    }
   }
   if (dir === null) {
     const message = `Annotation '${TECHDOCS_ANNOTATION}' points outside the workspace ('${ref.target}').`;
@@ -367,18 +406,33 @@ interface OrderedPage {
   title?: string;
 }
 
+/**
+ * The overview (the docs' index page: `index.*`, `README.md` or `_index.md` at the top of
+ * docs_dir, else the first mkdocs nav page, else the site's start page by its navigation),
+ * then mkdocs nav pages, then the site's order (`siteOrder`, every page), then any page left.
+ * A nav entry that is a pattern (`tutorials/*`, `reference/`, literate-nav style) places the
+ * pages it matches, in path order.
+ */
 function readingOrder(
   docsDir: string,
   markdownFiles: readonly string[],
   config: MkDocsConfig,
   configPath: string,
   problems: Problem[],
+  siteOrder: readonly NavEntry[] = [],
+  startPage?: string,
 ): OrderedPage[] {
   const existing = new Set(markdownFiles);
   const nav: { path: string; title?: string }[] = [];
   for (const page of config.nav) {
     const path = joinPath(docsDir, page.file);
     if (path === null || !existing.has(path)) {
+      // A wildcard, a folder or a rest marker stands for the pages it matches (navEntries.ts).
+      const matched = navEntryPages(page.file, docsDir, markdownFiles);
+      if (matched) {
+        for (const each of matched) nav.push({ path: each });
+        continue;
+      }
       problems.push({
         path: configPath,
         line: page.line,
@@ -391,8 +445,11 @@ function readingOrder(
     nav.push(page.title === undefined ? { path } : { path, title: page.title });
   }
   const topLevel = (name: string) =>
-    markdownFiles.find((path) => path.toLowerCase() === `${docsDir}/${name}`.replace(/^\//, ''));
-  const overviewPath = topLevel('index.md') ?? topLevel('readme.md') ?? nav[0]?.path;
+    markdownFiles.find((path) => path.toLowerCase() === `${docsDir}/${name}`.replace(/^\//, '').toLowerCase());
+  const overviewPath =
+    OVERVIEW_NAMES.map(topLevel).find((path) => path !== undefined) ??
+    nav[0]?.path ??
+    (startPage !== undefined && existing.has(startPage) ? startPage : undefined);
 
   const ordered: OrderedPage[] = [];
   const placed = new Set<string>();
@@ -401,8 +458,16 @@ function readingOrder(
     placed.add(path);
     ordered.push(title === undefined ? { path, role } : { path, role, title });
   };
-  if (overviewPath) place(overviewPath, 'overview', nav.find((page) => page.path === overviewPath)?.title);
+  if (overviewPath) {
+    const titled =
+      nav.find((page) => page.path === overviewPath) ?? siteOrder.find((page) => page.path === overviewPath);
+    place(overviewPath, 'overview', titled?.title);
+  }
   for (const page of nav) place(page.path, 'page', page.title);
+  for (const page of siteOrder) if (existing.has(page.path)) place(page.path, 'page', page.title);
   for (const path of markdownFiles) place(path, 'page');
   return ordered;
 }
+
+/** Names of a docs folder's index page, in the order they are preferred. */
+const OVERVIEW_NAMES = ['index.md', 'readme.md', 'index.mdx', 'index.rst', 'index.adoc', '_index.md'];

@@ -60,21 +60,24 @@ export function resolveTechDocsUrl(
   if (holders.length === 0) return { kind: 'elsewhere', repository: parsed.repositoryGuess };
   const { remote, match } = holders[0];
   const rest = parsed.segments.slice(match.split('/').length);
-  const candidates = inRepositoryPaths(rest, parsed.query);
-  let outside = false;
-  for (const inRepo of candidates) {
+  const splits = inRepositoryPaths(rest, parsed.query);
+  for (const inRepo of splits.tried) {
     const local = localDir(remote, inRepo);
-    if (local === null) {
-      outside = true;
-      continue;
-    }
-    if (exists(local) || candidates.length === 1) return { kind: 'local', dir: local };
+    if (local !== null && (exists(local) || splits.count === 1)) return { kind: 'local', dir: local };
   }
-  // No split names a folder on disk: the first, so the reader reports it as missing.
-  const first = candidates.length > 0 ? localDir(remote, candidates[0]) : null;
+  // No split names a folder on disk: the first, so the reader reports it as missing; or, when
+  // it lies outside the served part of the repository, that.
+  const first = localDir(remote, splits.first);
   if (first !== null) return { kind: 'local', dir: first };
-  return { kind: 'elsewhere', repository: match, ...(outside ? { outsideServed: true } : {}) };
+  return { kind: 'elsewhere', repository: match, outsideServed: true };
 }
+
+/**
+ * Longest repository path a split is tried as: 4,096 characters (a path on disk is no longer on
+ * Linux, 1,024 on macOS). Past it no split can name a folder of the workspace, so none is built:
+ * a ref of 20,000 segments costs one pass over its text, not 20,000 paths of 20,000 segments.
+ */
+const MAX_FOLDER_PATH = 4096;
 
 interface BrowseUrl {
   /** `host/segment/...`, lower-cased, for matching repository ids. */
@@ -127,31 +130,63 @@ function startsWithSegments(id: string, prefix: string): boolean {
   return id === prefix || id.startsWith(`${prefix}/`);
 }
 
+/** The repository paths a URL may name (inRepositoryPaths). */
+interface Splits {
+  /** One per REF/PATH split (a REF may hold slashes), most likely first, each of at most {@link MAX_FOLDER_PATH} characters. */
+  tried: string[];
+  /** The most likely split's path, whatever its length: the one reported when none exists. */
+  first: string;
+  /** How many splits the URL has, tried or not. */
+  count: number;
+}
+
 /**
- * The repository paths a URL's segments after the repository may name, most likely first: one
- * per REF/PATH split (a REF may hold slashes). '' is the repository's top.
+ * The repository paths a URL's segments after the repository may name. '' is the repository's
+ * top. Linear in the URL's length: the splits are measured from the end, and only those short
+ * enough to name a folder are built.
  */
-function inRepositoryPaths(rest: readonly string[], query: URLSearchParams): string[] {
+function inRepositoryPaths(rest: readonly string[], query: URLSearchParams): Splits {
+  const one = (path: string): Splits => ({
+    tried: path.length <= MAX_FOLDER_PATH ? [path] : [],
+    first: path,
+    count: 1,
+  });
   const azurePath = query.get('path');
-  if (rest[0] === '_git' || azurePath !== null) return [clean(azurePath ?? '')];
-  if (rest.length === 0) return [''];
+  if (rest[0] === '_git' || azurePath !== null) return one(clean(azurePath ?? ''));
+  if (rest.length === 0) return one('');
   let refAndPath: readonly string[];
   const [marker, next] = rest;
   if (marker === '-' && (next === 'tree' || next === 'blob')) refAndPath = rest.slice(2);
   else if (marker === 'src' && (next === 'branch' || next === 'tag' || next === 'commit')) refAndPath = rest.slice(2);
   else if (marker === 'tree' || marker === 'blob' || marker === 'raw' || marker === 'src') refAndPath = rest.slice(1);
   // Bitbucket Server: the ref is in `?at=`, the path follows `browse` directly.
-  else if (marker === 'browse') return [clean(rest.slice(1).join('/'))];
-  else return [clean(rest.join('/'))];
-  if (refAndPath.length <= 1) return [''];
-  const paths: string[] = [];
-  for (let k = 1; k < refAndPath.length; k++) paths.push(clean(refAndPath.slice(k).join('/')));
-  return paths;
+  else if (marker === 'browse') return one(clean(rest.slice(1).join('/')));
+  else return one(clean(rest.join('/')));
+  if (refAndPath.length <= 1) return one('');
+  // The shortest paths are at the end: walk back while the path stays short enough to exist.
+  let shortestTried = refAndPath.length;
+  for (let k = refAndPath.length - 1, length = -1; k >= 1; k--) {
+    length += refAndPath[k].length + 1;
+    if (length > MAX_FOLDER_PATH) break;
+    shortestTried = k;
+  }
+  const tried: string[] = [];
+  for (let k = shortestTried; k < refAndPath.length; k++) tried.push(clean(refAndPath.slice(k).join('/')));
+  return {
+    tried,
+    first: shortestTried === 1 ? tried[0] : clean(refAndPath.slice(1).join('/')),
+    count: refAndPath.length - 1,
+  };
 }
 
 /** A repository path without slashes at its ends; a file's folder when it names a file. */
 function clean(path: string): string {
-  const trimmed = path.replace(/^\/+|\/+$/g, '');
+  // Trimmed by hand: a pattern like `/+$` tries every run of slashes in turn (quadratic).
+  let start = 0;
+  let end = path.length;
+  while (start < end && path[start] === '/') start++;
+  while (end > start && path[end - 1] === '/') end--;
+  const trimmed = path.slice(start, end);
   return /\.(ya?ml|md|markdown)$/i.test(trimmed) ? dirName(trimmed) : trimmed;
 }
 

@@ -11,6 +11,7 @@ import type { IndexCounts, WorkspaceFolder } from '../indexState';
 import type { CatalogEntity, Doc, FileCommitInfo, Problem, Relation, RepoInfo } from '../model';
 import type { FolderDescription, LibraryPack } from '../sources/library';
 import type { SimilarityAnchors } from '../ranking/contract';
+import type { RepositoryIdentity } from '../workspace/repositoryIdentity';
 import type { RunHealth } from '../sources/runHealth';
 
 /** A document without its sections, plus what ranking needs of it. */
@@ -86,6 +87,12 @@ export interface StoredMeaning {
 /** What describes a namespace as a whole: read once per generation and kept by readers. */
 export interface StoredWorkspaceInfo {
   folder: WorkspaceFolder;
+  /**
+   * Which repository the folder is (workspace/repositoryIdentity.ts): a write from another
+   * repository under the same name is refused (store/namespaceIdentity.ts). Absent in
+   * namespaces written before it was kept.
+   */
+  identity?: RepositoryIdentity;
   indexedAt: string;
   repos: RepoInfo[];
   runHealth: [string, RunHealth][];

@@ -1,8 +1,7 @@
 /**
  * A text's identity terms: its analysed terms, with the spellings the analyser would cut written
- * as the words pages use for them ("C#" -> csharp, "C++" -> cpp, ".NET" -> dotnet). Both
- * get_context (which page is about which stack: library/context/stackNames.ts) and the store's
- * reader (the names a question says) compare names this way, so it lives with the text tools.
+ * as the words pages use for them ("C#" -> csharp, "C++" -> cpp, ".NET" -> dotnet). The store's
+ * reader compares the names a question says this way, so it lives with the text tools.
  */
 import { termSet } from './analyzer';
 

@@ -11,7 +11,10 @@
  *   (repositories cloned inside another one, the usual multi-repo layout: `repos/` ignored,
  *   clones in `repos/*`), and a nested work tree starts its own rules;
  * - a file is kept when its repository-relative path matches a role glob (globs.ts), it is at most
- *   `maxFileSize` bytes and its first 8 KiB hold no NUL byte;
+ *   `maxFileSize` bytes and its first 8 KiB hold no NUL byte (fileCheck.ts);
+ * - a documentation file (Markdown, MDX, reStructuredText, AsciiDoc) that is vendored, generated
+ *   or a template loses its documentation roles (docFiles.ts), and every documentation file not
+ *   kept as documentation is listed in `skipped` with its reason, for coverage to say;
  * - symlinks to files and directories are followed while their real path stays inside a served
  *   folder; a link out of every served folder (to `/etc`, to `/proc/self/environ`, to a folder of
  *   someone's notes) is never followed, and is a `workspace.symlink-outside` problem naming the
@@ -21,98 +24,45 @@
  * - a directory that is another workspace folder's root is left to that folder.
  *
  * Only kept candidates are opened (one open, fstat and read of at most 8 KiB each); every other
- * file costs one directory entry and no system call of its own.
+ * file costs one directory entry and no system call of its own. Telling a documentation file
+ * from another is a look at its extension; its generated marker is read from the bytes the binary
+ * check reads anyway.
  */
 import type { Dirent } from 'node:fs';
 import { promises as fs } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Problem } from '../model';
 import {
-  compileSourceGlobs,
-  type SourceGlobs,
-  type SourceMatcher,
-  type SourceRole,
-  ALWAYS_SKIPPED_DIRS,
-} from './globs';
+  folderSkipReason,
+  hasDocRole,
+  isDocFile,
+  isTemplatePath,
+  withoutDocRoles,
+  type DocSkipReason,
+  type SkippedDocFile,
+} from './docFiles';
+import {
+  DEFAULT_DISCOVERY_CONCURRENCY,
+  DEFAULT_MAX_FILE_SIZE,
+  DEFAULT_NESTED_REPO_PROBE_DEPTH,
+  type DiscoveredFile,
+  type DiscoveredRoot,
+  type DiscoveryOptions,
+  type WorkspaceDiscovery,
+} from './discovered';
+import { checkFile, errorReason as reason, unchangedSince } from './fileCheck';
+import { compileSourceGlobs, type SourceMatcher, type SourceRole, ALWAYS_SKIPPED_DIRS } from './globs';
 import { IgnoreChain } from './ignoreRules';
-import { GUARDED_OPEN_FLAGS, readSmallFile } from './readGuard';
+import { readSmallFile } from './readGuard';
 import { isWithin, joinPosix, relativePosix, relativeTo, workspacePath, type WorkspaceFolderRef } from './paths';
 import { findEnclosingWorkTree, hasGitEntry, infoExcludePath, isExportedRepoRoot, type RootReason } from './repoRoots';
 
 export { DiskFileSource } from './diskFileSource';
 export type { RootReason } from './repoRoots';
+export { BINARY_SNIFF_BYTES } from './fileCheck';
+export type { DocSkipReason, SkippedDocFile } from './docFiles';
 
-/** Default size cap: 2 MiB. */
-export const DEFAULT_MAX_FILE_SIZE = 2 * 1024 * 1024;
-/** How many leading bytes are checked for a NUL byte (git's own binary heuristic size). */
-export const BINARY_SNIFF_BYTES = 8192;
-/** Default number of directory reads and file checks in flight. */
-export const DEFAULT_DISCOVERY_CONCURRENCY = 16;
-/** Default depth searched for work trees inside ignored directories. */
-export const DEFAULT_NESTED_REPO_PROBE_DEPTH = 2;
-
-export interface DiscoveryOptions {
-  /** Per-field overrides of the default globs (globs.ts). */
-  globs?: Partial<SourceGlobs>;
-  /** Files larger than this many bytes are skipped with an info Problem. Default 2 MiB. */
-  maxFileSize?: number;
-  /** Directory reads and file checks in flight, 1..256. Default 16. */
-  concurrency?: number;
-  /**
-   * How many levels of a `.gitignore`d directory are searched for nested git work trees: 1 looks
-   * at the directory itself, 2 also at its subdirectories; 0 never enters ignored directories.
-   * Default 2, range 0..8. Nothing else in an ignored directory is read.
-   */
-  nestedRepoProbeDepth?: number;
-  /**
-   * Files an earlier discovery kept, by workspace-relative path (an index's file table). A file
-   * whose path, size and modification time are unchanged was already found readable, within the
-   * size cap and not binary: it costs one `stat` instead of an open and an 8 KiB read (git's own
-   * stat-cache rule). Default: none.
-   */
-  known?: (path: string) => { absPath: string; size: number; mtimeMs: number } | undefined;
-}
-
-export interface DiscoveredFile {
-  /** Workspace-relative path (model.ts conventions). */
-  path: string;
-  absPath: string;
-  /** Name of the workspace folder holding the file. */
-  folder: string;
-  size: number;
-  mtimeMs: number;
-  /** Workspace-relative path of the innermost repository root holding the file. */
-  root: string;
-  /** Roles the file's repository-relative path matched, in `SOURCE_ROLES` order. */
-  roles: SourceRole[];
-}
-
-export interface DiscoveredRoot {
-  /** Workspace-relative root (`''` for the folder itself in a single-root workspace). */
-  root: string;
-  folder: string;
-  absRoot: string;
-  /** Why this directory is a root (repoRoots.ts). */
-  reasons: RootReason[];
-  /** True when the root's files are in a git work tree (its own or an enclosing one). */
-  git: boolean;
-  /**
-   * Directory to run git in for this root's files: the root itself when it is a work tree or a
-   * workspace folder inside one, the enclosing root's for an exported root inside a work tree,
-   * null without git. Always one of the discovered roots' `absRoot`.
-   */
-  gitAbsRoot: string | null;
-}
-
-export interface WorkspaceDiscovery {
-  folders: readonly WorkspaceFolderRef[];
-  /** Kept files sorted by path. */
-  files: DiscoveredFile[];
-  /** Roots by folder order, then path. */
-  roots: DiscoveredRoot[];
-  problems: Problem[];
-}
+export * from './discovered';
 
 interface RootCtx {
   readonly dirRel: string;
@@ -131,6 +81,8 @@ interface DirTask {
   readonly root: RootCtx | null;
   /** Set inside an ignored directory: levels left to search for a work tree; nothing is kept. */
   readonly probe?: number;
+  /** Set inside a vendored or generated folder: its documentation files are not documentation. */
+  readonly docSkip?: 'vendored' | 'generated';
 }
 
 interface FileTask {
@@ -140,6 +92,8 @@ interface FileTask {
   readonly folder: number;
   readonly root: RootCtx;
   readonly roles: SourceRole[];
+  /** A documentation file: checked for a generated marker, and listed when not kept. */
+  readonly docFile: boolean;
 }
 
 type Task = DirTask | FileTask;
@@ -162,6 +116,7 @@ class Walker {
   private readonly probeDepth: number;
   private readonly known: DiscoveryOptions['known'];
   private readonly files: DiscoveredFile[] = [];
+  private readonly skipped: SkippedDocFile[] = [];
   private readonly roots: (DiscoveredRoot & { order: number })[] = [];
   private readonly problems: Problem[] = [];
   private readonly visited = new Set<string>();
@@ -198,11 +153,13 @@ class Walker {
     this.files.sort((a, b) => compare(a.path, b.path));
     this.roots.sort((a, b) => a.order - b.order || compare(a.root, b.root));
     this.problems.sort((a, b) => compare(a.path, b.path) || compare(a.code, b.code));
+    this.skipped.sort((a, b) => compare(a.path, b.path));
     return {
       folders: this.folders,
       files: this.files,
       roots: this.roots.map(({ order, ...root }) => root),
       problems: this.problems,
+      skipped: this.skipped,
     };
   }
 
@@ -352,6 +309,10 @@ class Walker {
       if (text !== null) chain = chain.with(text, task.rel);
     }
     const dirRoot = root!;
+    // A vendored or generated folder's documentation is not this repository's (docFiles.ts).
+    const docSkip =
+      task.docSkip ??
+      (task.rel === '' ? undefined : folderSkipReason(path.basename(task.abs), (entry) => names.includes(entry)));
 
     const kept = entries.filter((entry) => !ALWAYS_SKIPPED_DIRS.has(entry.name));
     const rels = kept.map((entry) => joinPosix(task.rel, entry.name));
@@ -371,26 +332,71 @@ class Walker {
       const name = kept[i].name;
       const rel = rels[i];
       const [kind, viaLink] = kinds[i];
-      if (kind === 'other' || this.matcher.isIgnored(rel)) continue;
+      if (kind === 'other') continue;
+      if (this.matcher.isIgnored(rel)) {
+        if (kind === 'file' && isDocFile(name)) this.skip(task.folder, rel, 'ignored');
+        continue;
+      }
       const abs = path.join(task.abs, name);
       if (kind === 'dir') {
         const ignored = chain.ignores(`${rel}/`);
         if (ignored && (viaLink || this.probeDepth === 0)) continue;
         if (viaLink) {
-          this.pending.push({ kind: 'dir', abs, rel, folder: task.folder, chain, root: dirRoot });
+          this.pending.push({ kind: 'dir', abs, rel, folder: task.folder, chain, root: dirRoot, docSkip });
           continue;
         }
         const real = path.join(task.real, name);
         if (this.visited.has(real) || this.isOtherFolderRoot(real, task.folder)) continue;
         this.visited.add(real);
         const probe = ignored ? this.probeDepth : undefined;
-        queue.push({ kind: 'dir', abs, real, rel, folder: task.folder, chain, root: dirRoot, probe });
+        queue.push({ kind: 'dir', abs, real, rel, folder: task.folder, chain, root: dirRoot, probe, docSkip });
       } else if (kind === 'file') {
-        const roles = this.matcher.roles(relativeTo(dirRoot.dirRel, rel)!);
-        if (roles.length === 0 || chain.ignores(rel)) continue;
-        queue.push({ kind: 'file', abs, rel, folder: task.folder, root: dirRoot, roles });
+        const file = this.fileTask(task.folder, abs, rel, name, dirRoot, chain, docSkip);
+        if (file) queue.push(file);
       }
     }
+  }
+
+  /**
+   * The check a file in a walked folder gets, or null when it is not kept: it matches no role, or
+   * git ignores it, or it is a documentation file that is vendored, generated or a template and
+   * has no other role. A documentation file not kept as documentation is listed with its reason.
+   */
+  private fileTask(
+    folder: number,
+    abs: string,
+    rel: string,
+    name: string,
+    root: RootCtx,
+    chain: IgnoreChain,
+    docSkip: DirTask['docSkip'],
+  ): FileTask | null {
+    const repoRel = relativeTo(root.dirRel, rel)!;
+    let roles = this.matcher.roles(repoRel);
+    if (!isDocFile(name)) {
+      // A vendored or built mkdocs.yml is no site of this repository either.
+      if (docSkip && roles.includes('techdocs')) roles = roles.filter((role) => role !== 'techdocs');
+      if (roles.length === 0 || chain.ignores(rel)) return null;
+      return { kind: 'file', abs, rel, folder, root, roles, docFile: false };
+    }
+    if (chain.ignores(rel)) {
+      this.skip(folder, rel, 'ignored');
+      return null;
+    }
+    const why = docSkip ?? (isTemplatePath(repoRel) ? 'template' : undefined);
+    if (why) {
+      this.skip(folder, rel, why);
+      roles = withoutDocRoles(roles);
+    } else if (roles.length === 0) {
+      this.skip(folder, rel, 'not-in-sources');
+    }
+    return roles.length === 0 ? null : { kind: 'file', abs, rel, folder, root, roles, docFile: true };
+  }
+
+  /** Lists a documentation file not kept as documentation. */
+  private skip(folder: number, rel: string, reason: DocSkipReason): void {
+    const name = this.folders[folder].name;
+    this.skipped.push({ path: workspacePath(this.folders, name, rel), folder: name, reason });
   }
 
   /** Inside an ignored directory: queues subdirectories (no links) while levels are left. */
@@ -442,72 +448,48 @@ class Walker {
   private async checkFile(task: FileTask): Promise<void> {
     const folderName = this.folders[task.folder].name;
     if (await this.stillKnown(task, folderName)) return;
-    let handle: FileHandle | undefined;
-    try {
-      // Non-blocking: a FIFO swapped in for the file since the directory was listed cannot hang the open.
-      handle = await fs.open(task.abs, GUARDED_OPEN_FLAGS);
-      const stat = await handle.stat();
-      if (!stat.isFile()) return;
-      if (stat.size > this.maxFileSize) {
-        this.problem(
-          folderName,
-          task.rel,
-          'info',
-          'workspace.too-large',
-          `File is ${stat.size} bytes, over the ${this.maxFileSize}-byte size cap (maxFileSize); not read.`,
-        );
-        return;
-      }
-      if (stat.size > 0) {
-        const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, stat.size));
-        const { bytesRead } = await handle.read(head, 0, head.length, 0);
-        if (head.subarray(0, bytesRead).includes(0)) {
-          this.problem(
-            folderName,
-            task.rel,
-            'info',
-            'workspace.binary',
-            'File looks binary (a NUL byte in its first 8 KiB); not read.',
-          );
-          return;
-        }
-      }
-      this.keep(task, folderName, workspacePath(this.folders, folderName, task.rel), stat);
-    } catch (error) {
-      this.problem(
-        folderName,
-        task.rel,
-        'warning',
-        'workspace.unreadable-file',
-        `File cannot be read: ${reason(error)}.`,
-      );
-    } finally {
-      await handle?.close().catch(() => undefined);
+    const sniff = task.docFile && hasDocRole(task.roles);
+    const verdict = await checkFile(task.abs, this.maxFileSize, sniff);
+    if (verdict.kind === 'none') return;
+    if (verdict.kind === 'refused') {
+      this.problem(folderName, task.rel, verdict.severity, verdict.code, verdict.message);
+      if (task.docFile) this.skip(task.folder, task.rel, verdict.reason);
+      return;
     }
+    this.keep(task, folderName, workspacePath(this.folders, folderName, task.rel), verdict, verdict.generated);
   }
 
   /**
    * Keeps a file the earlier discovery kept when one `stat` shows it unchanged (`known`); false
-   * sends it through the full check.
+   * sends it through the full check. A generated documentation file stays generated.
    */
   private async stillKnown(task: FileTask, folderName: string): Promise<boolean> {
     const path = workspacePath(this.folders, folderName, task.rel);
     const known = this.known?.(path);
     if (!known || known.absPath !== task.abs) return false;
-    let stat: Awaited<ReturnType<typeof fs.stat>>;
-    try {
-      stat = await fs.stat(task.abs);
-    } catch {
-      return false;
-    }
-    if (!stat.isFile() || stat.size !== known.size || stat.mtimeMs !== known.mtimeMs || stat.size > this.maxFileSize)
-      return false;
-    this.keep(task, folderName, path, stat);
+    const stat = await unchangedSince(task.abs, known, this.maxFileSize);
+    if (!stat) return false;
+    this.keep(task, folderName, path, stat, known.generated === true);
     return true;
   }
 
-  /** A file that passed the checks (or one `stat` shows unchanged): indexed by this pass. */
-  private keep(task: FileTask, folderName: string, path: string, stat: { size: number; mtimeMs: number }): void {
+  /**
+   * A file that passed the checks (or one `stat` shows unchanged): indexed by this pass, less its
+   * documentation roles when it is marked generated (not kept at all when it has no other).
+   */
+  private keep(
+    task: FileTask,
+    folderName: string,
+    path: string,
+    stat: { size: number; mtimeMs: number },
+    generated: boolean,
+  ): void {
+    let roles = task.roles;
+    if (generated && task.docFile) {
+      this.skip(task.folder, task.rel, 'generated');
+      roles = withoutDocRoles(roles);
+      if (roles.length === 0) return;
+    }
     this.files.push({
       path,
       absPath: task.abs,
@@ -515,7 +497,8 @@ class Walker {
       size: stat.size,
       mtimeMs: stat.mtimeMs,
       root: task.root.ws,
-      roles: task.roles,
+      roles,
+      ...(generated && task.docFile ? { generated: true } : {}),
     });
   }
 
@@ -582,11 +565,6 @@ async function lstatKind(abs: string): Promise<Kind> {
   } catch {
     return 'other';
   }
-}
-
-function reason(error: unknown): string {
-  const err = error as NodeJS.ErrnoException;
-  return err?.code ?? (err instanceof Error ? err.message : String(error));
 }
 
 function compare(a: string, b: string): number {

@@ -15,6 +15,7 @@ import { DEFAULT_MAX_FILE_SIZE, BINARY_SNIFF_BYTES } from './discovery';
 import { stripBom } from './diskFileSource';
 import type { FileSource } from './fileSource';
 import { compileSourceGlobs, inSkippedDir, type SourceGlobs, type SourceRole } from './globs';
+import { docPathSkipReason, isDocFile, withoutDocRoles } from './docFiles';
 import { defaultGitRunner } from './gitHelper';
 import type { GitRunner } from './gitRunner';
 import { folderOf, joinPosix, relativePosix, relativeTo, workspacePath, type WorkspaceFolderRef } from './paths';
@@ -86,11 +87,14 @@ export class GitTreeFileSource implements FileSource {
         return;
       }
       const roots = exportedRoots(listing.map((blob) => blob.path));
+      const listed = new Set(listing.map((blob) => blob.path));
       for (const blob of listing) {
         const folderRel = joinPosix(rootRel, blob.path);
         if (inSkippedDir(blob.path) || matcher.isIgnored(folderRel)) continue;
         const root = innermostRoot(roots, blob.path);
-        const roles = matcher.roles(relativeTo(root, blob.path)!);
+        let roles = matcher.roles(relativeTo(root, blob.path)!);
+        // Vendored, built and template pages are not documentation, as on disk (docFiles.ts).
+        if (isDocFile(blob.path) && docPathSkipReason(blob.path, (p) => listed.has(p))) roles = withoutDocRoles(roles);
         if (roles.length === 0) continue;
         const wsPath = workspacePath(folders, folder.name, folderRel);
         if (blob.size > maxFileSize) {

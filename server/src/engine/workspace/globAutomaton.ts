@@ -34,10 +34,31 @@ export interface Program {
   start: number;
 }
 
-/** Compiles the parsed globs (any of them) into one program. */
-export function compileProgram(globs: Node[][], options: GlobOptions): Program {
+/** Thrown inside compileProgram when the program would pass its size limit. */
+class TooLarge extends Error {}
+
+/**
+ * Compiles the parsed globs (any of them) into one program, or undefined when it would hold more
+ * than `maxInstructions` instructions: building stops at the limit, so a refused glob costs no
+ * more than an accepted one.
+ */
+export function compileProgram(
+  globs: Node[][],
+  options: GlobOptions,
+  maxInstructions = Number.POSITIVE_INFINITY,
+): Program | undefined {
+  try {
+    return buildProgram(globs, options, maxInstructions);
+  } catch (error) {
+    if (error instanceof TooLarge) return undefined;
+    throw error;
+  }
+}
+
+function buildProgram(globs: Node[][], options: GlobOptions, maxInstructions: number): Program {
   const p: Program = { op: [], a: [], b: [], classes: [], start: 0 };
   const emit = (op: Op, a = 0, b = 0): number => {
+    if (p.op.length >= maxInstructions) throw new TooLarge();
     p.op.push(op);
     p.a.push(a);
     p.b.push(b);
@@ -207,26 +228,48 @@ interface DfaState {
 /**
  * The program run as a DFA built as paths need it: a state is a set of NFA states, a transition
  * is computed once (a closure and a step over the NFA) and then looked up. The table is bounded:
- * past {@link MAX_DFA_STATES} states it is dropped and built again, so memory stays bounded and
- * the cost per character stays at most one closure over the program.
+ * once it holds {@link MAX_DFA_STATES} states (globs whose DFA is exponential, like
+ * `**\/*a????????????`, fill it on every path), it is dropped for good and paths are matched by
+ * running the NFA directly, a set of states stepped per character with nothing built or keyed:
+ * memory stays bounded, and the cost per character is at most one closure over the states alive.
  */
 export class LazyDfa {
   private states = new Map<string, DfaState>();
+  /** True once the table has filled: matching runs the NFA directly from then on. */
+  private direct = false;
   private start: DfaState;
   // Scratch for closures: a generation mark per NFA state and a stack.
   private readonly mark: Int32Array;
   private generation = 0;
   private readonly stack: number[] = [];
+  /** What a closure reached (scratch), and the live and next lists of the direct simulation. */
+  private readonly reached: Int32Array;
+  private live: Int32Array;
+  private next: Int32Array | undefined;
+  /**
+   * Steps taken so far: one per character looked up in the table, one per NFA state a closure
+   * visits. A caller reads it to charge what matching cost (globBudget.ts).
+   */
+  work = 0;
 
   constructor(
     private readonly program: Program,
     private readonly nocase: boolean,
   ) {
     this.mark = new Int32Array(program.op.length);
+    this.reached = new Int32Array(program.op.length + 1);
+    this.live = new Int32Array(program.op.length + 1);
     this.start = this.state(Int32Array.of(program.start));
   }
 
+  /** True once the table has filled and paths are matched state by state. */
+  get runsDirectly(): boolean {
+    return this.direct;
+  }
+
   matches(path: string): boolean {
+    if (this.direct) return this.simulate(path);
+    this.work += path.length + 1;
     let state = this.start;
     for (let i = 0; i < path.length; i++) {
       let c = path.charCodeAt(i);
@@ -234,13 +277,14 @@ export class LazyDfa {
       let next = c < 128 ? state.ascii[c] : state.other.get(c);
       if (next === undefined) {
         next = this.step(state, c);
-        // The table may have been dropped while stepping; `state` still holds its kernel.
+        // The table filled while stepping: this path and every later one run the NFA directly.
+        if (this.direct) return this.simulate(path);
       }
       if (next.dead) return false;
       state = next;
     }
     if (state.accepts === undefined)
-      state.accepts = this.closure(state.kernel, -1).some((pc) => this.program.op[pc] === Op.Match);
+      state.accepts = this.reachesMatch(this.closure(state.kernel, state.kernel.length, -1));
     return state.accepts;
   }
 
@@ -249,8 +293,9 @@ export class LazyDfa {
     const known = this.states.get(key);
     if (known) return known;
     if (this.states.size >= MAX_DFA_STATES) {
+      // Filled: a DFA this large would be rebuilt on every path; run the NFA directly instead.
+      this.direct = true;
       this.states = new Map();
-      this.start = this.state(Int32Array.of(this.program.start));
     }
     const created: DfaState = { kernel, ascii: new Array(128), other: new Map(), dead: kernel.length === 0 };
     this.states.set(key, created);
@@ -258,22 +303,39 @@ export class LazyDfa {
   }
 
   private step(from: DfaState, c: number): DfaState {
-    const { op, a, classes } = this.program;
     const next: number[] = [];
-    for (const pc of this.closure(from.kernel, c)) {
-      const kind = op[pc];
-      let ok = false;
-      if (kind === Op.Char) ok = a[pc] === c;
-      else if (kind === Op.Any) ok = c !== SLASH;
-      else if (kind === Op.Class) ok = c !== SLASH && this.inClass(classes[a[pc]], c);
-      if (ok) next.push(pc + 1);
-    }
+    const count = this.closure(from.kernel, from.kernel.length, c);
+    for (let k = 0; k < count; k++) if (this.consumes(this.reached[k], c)) next.push(this.reached[k] + 1);
     next.sort((x, y) => x - y);
     const unique = next.filter((pc, k) => k === 0 || next[k - 1] !== pc);
     const target = this.state(Int32Array.from(unique));
     if (c < 128) from.ascii[c] = target;
     else from.other.set(c, target);
     return target;
+  }
+
+  /**
+   * Runs the NFA over `path` directly (Thompson's simulation): the live states stepped one
+   * character at a time, each character costing one closure over them, with nothing allocated
+   * (the closure counts the states it visits in {@link work}).
+   */
+  private simulate(path: string): boolean {
+    this.next ??= new Int32Array(this.program.op.length + 1);
+    let live = this.live;
+    let next = this.next;
+    live[0] = this.program.start;
+    let liveLength = 1;
+    for (let i = 0; i < path.length; i++) {
+      let c = path.charCodeAt(i);
+      if (this.nocase) c = lower(c);
+      const count = this.closure(live, liveLength, c);
+      let nextLength = 0;
+      for (let k = 0; k < count; k++) if (this.consumes(this.reached[k], c)) next[nextLength++] = this.reached[k] + 1;
+      if (nextLength === 0) return false;
+      [live, next] = [next, live];
+      liveLength = nextLength;
+    }
+    return this.reachesMatch(this.closure(live, liveLength, -1));
   }
 
   private inClass(set: { negated: boolean; ranges: number[] }, c: number): boolean {
@@ -285,17 +347,23 @@ export class LazyDfa {
     return found !== set.negated;
   }
 
-  /** The NFA states reachable from `kernel` without consuming, given the next code unit (-1: end). */
-  private closure(kernel: Int32Array, c: number): number[] {
+  /**
+   * The NFA states reachable from the first `length` states of `kernel` without consuming, given
+   * the next code unit (-1: the end), written to the scratch list {@link reached}; returns how
+   * many. Nothing is allocated: the table-free path runs this for every character.
+   */
+  private closure(kernel: ArrayLike<number>, length: number, c: number): number {
     const { op, a, b } = this.program;
-    const out: number[] = [];
+    const out = this.reached;
+    let count = 0;
     const gen = ++this.generation;
     const stack = this.stack;
-    for (let k = kernel.length - 1; k >= 0; k--) stack.push(kernel[k]);
+    for (let k = length - 1; k >= 0; k--) stack.push(kernel[k]);
     while (stack.length > 0) {
       const pc = stack.pop()!;
       if (this.mark[pc] === gen) continue;
       this.mark[pc] = gen;
+      this.work++;
       switch (op[pc]) {
         case Op.Split:
           stack.push(b[pc], a[pc]);
@@ -307,9 +375,30 @@ export class LazyDfa {
           if (c !== DOT) stack.push(pc + 1);
           break;
         default:
-          out.push(pc);
+          out[count++] = pc;
       }
     }
-    return out;
+    return count;
+  }
+
+  /** Whether the state at `pc` (a closure's) consumes the code unit `c`. */
+  private consumes(pc: number, c: number): boolean {
+    const { op, a, classes } = this.program;
+    switch (op[pc]) {
+      case Op.Char:
+        return a[pc] === c;
+      case Op.Any:
+        return c >= 0 && c !== SLASH;
+      case Op.Class:
+        return c >= 0 && c !== SLASH && this.inClass(classes[a[pc]], c);
+      default:
+        return false;
+    }
+  }
+
+  /** Whether a closure of `count` states (in {@link reached}) holds the match state. */
+  private reachesMatch(count: number): boolean {
+    for (let k = 0; k < count; k++) if (this.program.op[this.reached[k]] === Op.Match) return true;
+    return false;
   }
 }

@@ -88,8 +88,6 @@ function readPosixChar(spec: string, i: number): [number, number] {
  */
 export function parse(glob: string): Node[] {
   let i = 0;
-  const literal = (text: string): Node[] =>
-    Array.from({ length: text.length }, (_, k) => ({ t: 'char' as const, c: text.charCodeAt(k) }));
 
   /** Parses until one of `stops` (at depth 0) or the end; returns nodes and the stop found. */
   const sequence = (stops: string): { nodes: Node[]; stop: string | undefined } => {
@@ -216,10 +214,10 @@ export function parse(glob: string): Node[] {
     const start = i;
     const range = /^\{(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])\}/.exec(glob.slice(i, i + 64));
     if (range) {
-      const values = rangeValues(range[1], range[2]);
-      if (values) {
+      const node = rangeNode(range[1], range[2]);
+      if (node) {
         i += range[0].length;
-        return [{ t: 'alt', alts: values.map(literal), min: 1, max: 1 }];
+        return [node];
       }
     }
     i++;
@@ -251,19 +249,70 @@ function collapseGlobstars(nodes: Node[]): Node[] {
   return out;
 }
 
-/** The values `{from..to}` stands for (either direction), or null for a range taken literally. */
-function rangeValues(from: string, to: string): string[] | null {
+/**
+ * The node `{from..to}` stands for, or null for a range taken literally (leading zeros, a
+ * descending or mixed range, more than {@link MAX_RANGE_VALUES} values). A letter range is one
+ * set (`{a..e}` is `[a-e]`, either direction); a numeric range is the few alternatives of digits
+ * and digit sets that match exactly its numbers' decimal forms (`{1..1000}` is `[1-9]`,
+ * `[1-9][0-9]`, `[1-9][0-9][0-9]` or `1000`), as picomatch's regular expressions read it: never
+ * one alternative per value, so a range costs the automaton a few states per digit, not a
+ * thousand literals.
+ */
+function rangeNode(from: string, to: string): Node | null {
   const numeric = /^-?\d+$/.test(from);
   if (numeric !== /^-?\d+$/.test(to)) return null;
-  if (numeric) {
-    if (/^-?0\d/.test(from) || /^-?0\d/.test(to)) return null;
-    const a = Number(from);
-    const b = Number(to);
-    if (Math.abs(a - b) + 1 > MAX_RANGE_VALUES || a > b) return null;
-    return Array.from({ length: b - a + 1 }, (_, k) => String(a + k));
+  if (!numeric) {
+    const a = from.charCodeAt(0);
+    const b = to.charCodeAt(0);
+    return { t: 'class', negated: false, ranges: a <= b ? [a, b] : [b, a] };
   }
-  const a = from.charCodeAt(0);
-  const b = to.charCodeAt(0);
-  const [lo, hi] = a <= b ? [a, b] : [b, a];
-  return Array.from({ length: hi - lo + 1 }, (_, k) => String.fromCharCode(lo + k));
+  if (/^-?0\d/.test(from) || /^-?0\d/.test(to)) return null;
+  const a = Number(from);
+  const b = Number(to);
+  if (a > b || b - a + 1 > MAX_RANGE_VALUES) return null;
+  const alts: Node[][] = [];
+  // Negative values: a minus sign, then the magnitudes.
+  if (a < 0) for (const alt of magnitudes(Math.max(1, -b), -a)) alts.push([{ t: 'char', c: MINUS }, ...alt]);
+  if (b >= 0) for (const alt of magnitudes(Math.max(0, a), b)) alts.push(alt);
+  return { t: 'alt', alts, min: 1, max: 1 };
+}
+
+const MINUS = 45;
+const ZERO = 48;
+const NINE = 57;
+
+/** Alternatives matching the decimal forms of lo..hi (0 <= lo <= hi), one digit count at a time. */
+function magnitudes(lo: number, hi: number): Node[][] {
+  const alts: Node[][] = [];
+  for (let digits = String(lo).length; digits <= String(hi).length; digits++) {
+    const floor = digits === 1 ? 0 : 10 ** (digits - 1);
+    const ceiling = 10 ** digits - 1;
+    alts.push(...sameLength(String(Math.max(lo, floor)), String(Math.min(hi, ceiling))));
+  }
+  return alts;
+}
+
+/**
+ * Alternatives matching every string of digits from `lo` to `hi` (same length, lo <= hi): a shared
+ * first digit, then the rest; else the first digit's own tail, the full digits between, and the
+ * last digit's own tail (the usual range-to-pattern split, O(length^2) nodes).
+ */
+function sameLength(lo: string, hi: string): Node[][] {
+  if (lo.length === 0) return [[]];
+  const first = lo.charCodeAt(0);
+  const last = hi.charCodeAt(0);
+  const digit = (c: number): Node => ({ t: 'char', c });
+  if (first === last) return sameLength(lo.slice(1), hi.slice(1)).map((alt) => [digit(first), ...alt]);
+  const rest = lo.length - 1;
+  const anyDigits = (): Node[] =>
+    Array.from({ length: rest }, () => ({ t: 'class', negated: false, ranges: [ZERO, NINE] }));
+  const out: Node[][] = [];
+  const lowTailFull = /^0*$/.test(lo.slice(1));
+  const highTailFull = /^9*$/.test(hi.slice(1));
+  if (!lowTailFull) for (const alt of sameLength(lo.slice(1), '9'.repeat(rest))) out.push([digit(first), ...alt]);
+  const from = lowTailFull ? first : first + 1;
+  const to = highTailFull ? last : last - 1;
+  if (from <= to) out.push([{ t: 'class', negated: false, ranges: [from, to] }, ...anyDigits()]);
+  if (!highTailFull) for (const alt of sameLength('0'.repeat(rest), hi.slice(1))) out.push([digit(last), ...alt]);
+  return out;
 }

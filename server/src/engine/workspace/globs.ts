@@ -10,7 +10,8 @@
  * `.context/**` reaches dot files and `**` walks through dot folders such as `.github`); only
  * `overview` is case-insensitive.
  */
-import { compileGlobs } from './globMatch';
+import { MAX_SOURCE_GLOB_INSTRUCTIONS } from './globBudget';
+import { compileGlobs, globSize, isPlainPath } from './globMatch';
 
 export interface SourceGlobs {
   /** Backstage catalog files. Default `**\/catalog-info.{yaml,yml}`. */
@@ -37,6 +38,8 @@ export interface SourceGlobs {
   claudeMd: readonly string[];
   /** Cursor rules. Default `.cursor/rules/*.mdc`. */
   cursorRules: readonly string[];
+  /** Windsurf rules. Default `.windsurf/rules/**\/*.md` (in any folder, subfolders included). */
+  windsurfRules: readonly string[];
   /**
    * TechDocs site configuration. Every match is a documentation site (its `docs_dir`, in `nav`
    * order), whether or not an entity's `backstage.io/techdocs-ref` points at it. Default
@@ -44,11 +47,22 @@ export interface SourceGlobs {
    */
   techdocs: readonly string[];
   /**
-   * Documentation read without a site configuration or a catalog: Markdown that no `mkdocs.yml`
-   * claims, read as the docs of the folder named `docs` holding it (else of its own folder).
-   * Default `**\/docs/**\/*.md`.
+   * Documentation, by content: every Markdown, MDX, reStructuredText and AsciiDoc file that no
+   * site (`mkdocs.yml`) and no other source (an overview, the library, an epic) reads, wherever it
+   * sits; vendored, generated and template files are left out by discovery (docFiles.ts). Each is
+   * a page of the docs of the folder named `docs` holding it, else of its own folder. Default
+   * `**\/*.{md,markdown,mdx,rst,adoc}`; narrow it (`['docs/**']`) to read less.
    */
   docs: readonly string[];
+  /**
+   * Site navigation: the files that give a documentation site's pages their order and menu
+   * titles, read without running anything (sources/siteNav): Docusaurus sidebars and
+   * `_category_` files, mdBook and GitBook `SUMMARY.md` (with `book.toml`, `.gitbook.yaml`),
+   * Antora's `antora.yml` and navigation files (`modules/<module>/*.adoc`), awesome-pages `.pages`
+   * and awesome-nav `.nav.yml`. They order and name pages, never decide which are read. Default:
+   * those names at any depth.
+   */
+  siteNav: readonly string[];
   /**
    * Markdown kept so parsers can follow it without a role of its own: TechDocs pages under a
    * `docs_dir` and epics marked only by front matter (`kind: epic`). Default `**\/*.md`.
@@ -92,8 +106,21 @@ export const DEFAULT_SOURCE_GLOBS: Readonly<SourceGlobs> = Object.freeze({
   instructionFiles: ['**/.github/instructions/**/*.instructions.md'],
   claudeMd: ['**/CLAUDE.md'],
   cursorRules: ['**/.cursor/rules/**/*.mdc'],
+  windsurfRules: ['**/.windsurf/rules/**/*.md'],
   techdocs: ['**/mkdocs.yml', '**/mkdocs.yaml'],
-  docs: ['**/docs/**/*.md'],
+  docs: ['**/*.{md,markdown,mdx,rst,adoc}'],
+  siteNav: [
+    '**/sidebars.{js,cjs,mjs,ts,cts,mts,json}',
+    '**/_category_.{json,yml,yaml}',
+    '**/SUMMARY.md',
+    '**/book.toml',
+    '**/.gitbook.{yaml,yml}',
+    '**/antora.{yml,yaml}',
+    '**/modules/*/*.adoc',
+    '**/.pages',
+    '**/.pages.{yml,yaml}',
+    '**/.nav.{yml,yaml}',
+  ],
   markdown: ['**/*.md'],
   catalogTargets: ['**/*.{yaml,yml}'],
   placeholderTargets: ['**/*.{json,proto,graphql,gql,avsc,avdl,thrift,wsdl,raml}'],
@@ -112,8 +139,10 @@ export const SOURCE_ROLES: readonly SourceRole[] = [
   'instructionFiles',
   'claudeMd',
   'cursorRules',
+  'windsurfRules',
   'techdocs',
   'docs',
+  'siteNav',
   'markdown',
   'catalogTargets',
   'placeholderTargets',
@@ -136,9 +165,19 @@ export function resolveSourceGlobs(overrides: Partial<SourceGlobs> = {}): Source
   return globs;
 }
 
+/** A source glob left out because the source globs together passed their budget. */
+export interface RefusedSourceGlob {
+  key: keyof SourceGlobs;
+  glob: string;
+  reason: string;
+}
+
 /** Compiled matchers for one `SourceGlobs`. */
 export interface SourceMatcher {
+  /** The globs matched: the given ones, less those in {@link refused}. */
   readonly globs: SourceGlobs;
+  /** Globs past {@link MAX_SOURCE_GLOB_INSTRUCTIONS} (in role order, then `ignore`), not matched. */
+  readonly refused: readonly RefusedSourceGlob[];
   /** Roles of a file given its repository-relative path, in `SOURCE_ROLES` order. */
   roles(repoRelPath: string): SourceRole[];
   /** True when a file matches at least one role. */
@@ -161,8 +200,65 @@ function combine(patterns: readonly string[], nocase: boolean): Matcher {
   return compileGlobs(patterns, { dot: true, nocase });
 }
 
+/** What one source glob costs its automaton: nothing for a plain path (matched by string). */
+function sourceGlobSize(key: keyof SourceGlobs, glob: string): ReturnType<typeof globSize> {
+  const options = { dot: true, nocase: key !== 'ignore' && CASE_INSENSITIVE_ROLES.has(key) };
+  return isPlainPath(glob, options) ? { ok: true, instructions: 0 } : globSize(glob, options);
+}
+
+/**
+ * The globs with those past {@link MAX_SOURCE_GLOB_INSTRUCTIONS} left out, each costing its
+ * automaton's size (a glob past its own cap costs nothing: it matches nothing anyway). The
+ * default globs are counted first (485 instructions: they always fit), so globs set for one role
+ * cannot crowd out another role's defaults; then the others, every role's in role order, then
+ * `ignore`'s.
+ */
+export function withinSourceBudget(globs: SourceGlobs): { globs: SourceGlobs; refused: RefusedSourceGlob[] } {
+  const kept = { ...globs };
+  const refused: RefusedSourceGlob[] = [];
+  const keys = [...SOURCE_ROLES, 'ignore'] as (keyof SourceGlobs)[];
+  const isDefault = (key: keyof SourceGlobs, glob: string) => DEFAULT_SOURCE_GLOBS[key].includes(glob);
+  const sizeOf = (key: keyof SourceGlobs, glob: string) => sourceGlobSize(key, glob);
+  let spent = 0;
+  for (const key of keys)
+    for (const glob of globs[key]) {
+      const size = sizeOf(key, glob);
+      if (size.ok && isDefault(key, glob)) spent += size.instructions;
+    }
+  for (const key of keys) {
+    kept[key] = globs[key].filter((glob) => {
+      if (isDefault(key, glob)) return true;
+      const size = sizeOf(key, glob);
+      if (!size.ok) return true;
+      if (spent + size.instructions > MAX_SOURCE_GLOB_INSTRUCTIONS) {
+        refused.push({
+          key,
+          glob,
+          reason: `the source globs may compile to ${MAX_SOURCE_GLOB_INSTRUCTIONS.toLocaleString('en-US')} automaton instructions in all, and ${spent.toLocaleString('en-US')} are taken (this one needs ${size.instructions.toLocaleString('en-US')})`,
+        });
+        return false;
+      }
+      spent += size.instructions;
+      return true;
+    });
+  }
+  return { globs: kept, refused };
+}
+
+/** What the source globs compile to together, in automaton instructions (globs past their own cap count nothing). */
+export function sourceGlobInstructions(globs: SourceGlobs): number {
+  let total = 0;
+  for (const key of [...SOURCE_ROLES, 'ignore'] as (keyof SourceGlobs)[]) {
+    for (const glob of globs[key]) {
+      const size = sourceGlobSize(key, glob);
+      if (size.ok) total += size.instructions;
+    }
+  }
+  return total;
+}
+
 export function compileSourceGlobs(overrides: Partial<SourceGlobs> = {}): SourceMatcher {
-  const globs = resolveSourceGlobs(overrides);
+  const { globs, refused } = withinSourceBudget(resolveSourceGlobs(overrides));
   const byRole = SOURCE_ROLES.map((role) => [role, compile(globs[role], CASE_INSENSITIVE_ROLES.has(role))] as const);
   const patternsOf = (nocase: boolean): string[] =>
     SOURCE_ROLES.filter((role) => CASE_INSENSITIVE_ROLES.has(role) === nocase).flatMap((role) => globs[role]);
@@ -172,6 +268,7 @@ export function compileSourceGlobs(overrides: Partial<SourceGlobs> = {}): Source
   const ignored = compile(globs.ignore, false);
   return {
     globs,
+    refused,
     roles: (repoRelPath) =>
       isCandidate(repoRelPath) ? byRole.filter(([, match]) => match(repoRelPath)).map(([role]) => role) : [],
     isCandidate,

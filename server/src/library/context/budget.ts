@@ -86,7 +86,12 @@ export function fillBudget(input: FillInput): FillResult {
   };
 
   const whole: BundlePage[] = [];
+  // One entry per page that did not fit, however many ways it came (pinned, a pack's, search):
+  // the first says why; every later way is refused with it.
   const skipped: SkippedPage[] = [];
+  const skip = (page: SkippedPage) => {
+    if (!skipped.some((s) => s.doc.id === page.doc.id)) skipped.push(page);
+  };
   const wholeIds = new Set<string>();
   const allowance = Math.floor(WHOLE_PAGE_SHARE * input.budgetChars);
   let wholeUsed = 0;
@@ -104,11 +109,11 @@ export function fillBudget(input: FillInput): FillResult {
     page.chars = pageBlock(page, input.idOf).length;
     const cost = blockCost(page.chars);
     if (wholeUsed + page.chars > allowance) {
-      skipped.push({ doc: c.doc, reason: c.reason, why: 'allowance' });
+      skip({ doc: c.doc, reason: c.reason, why: 'allowance' });
       continue;
     }
     if (!fits(cost)) {
-      skipped.push({ doc: c.doc, reason: c.reason, why: 'budget' });
+      skip({ doc: c.doc, reason: c.reason, why: 'budget' });
       continue;
     }
     take(cost);
@@ -141,7 +146,7 @@ export function fillBudget(input: FillInput): FillResult {
       const cost = blockCost(page.chars);
       if (!fits(cost)) {
         refused.add(doc.id);
-        skipped.push({ doc, reason: c.reason, why: 'budget' });
+        skip({ doc, reason: c.reason, why: 'budget' });
         continue;
       }
       take(cost);

@@ -8,6 +8,10 @@
  * - the folder's own `folder.yaml` (or, failing that, its library namespace's) says
  *   `profile: focused` -> 1, `profile: catalog` -> 0;
  * - a folder of pages each about a different name of one kind (nameDictionary.ts) -> 0;
+ * - a folder of pages each about its own one of the library's recurring subjects (subjects.ts:
+ *   a kit's `nextjs/` folder of state management, styling and testing pages, each with its
+ *   counterpart in `react/` and `vue/`) -> 0: they are parts of one stack, and for a task about
+ *   one of them its siblings are the wrong pages;
  * - otherwise the mean pairwise similarity of its pages' cards (title, summary, Good-for
  *   phrasings, tags; idf-weighted cosine of their words), with 0 for a folder of one page.
  */
@@ -21,7 +25,7 @@ export interface FolderCoherence {
   folder: string;
   score: number;
   /** How the score was reached. */
-  basis: 'profile' | 'one-name-per-page' | 'similarity';
+  basis: 'profile' | 'one-name-per-page' | 'one-subject-per-page' | 'similarity';
   pages: readonly Doc[];
 }
 
@@ -67,6 +71,10 @@ function compute(index: ContextIndex, folder: string): FolderCoherence {
     if (distinct.size >= 2) return { folder, score: 0, basis: 'one-name-per-page', pages };
   }
   if (pages.length < 2) return { folder, score: 0, basis: 'similarity', pages };
+  const subjects = pages.map((p) => index.subjects.of(p)?.names ?? new Set<string>());
+  const shared = (n: string) => subjects.every((names) => names.has(n));
+  const ownSubject = subjects.filter((names) => [...names].some((n) => !shared(n) && index.subjects.isAxis(n)));
+  if (ownSubject.length >= 2) return { folder, score: 0, basis: 'one-subject-per-page', pages };
   const cards = pages.map((p) =>
     termSet([p.title, documentSummary(p), ...p.library!.goodFor, ...p.library!.tags].join('\n')),
   );

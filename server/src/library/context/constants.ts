@@ -113,6 +113,14 @@ export const WIDENED_CLOSE = 0.8;
  */
 export const LINKED_AS_IS_TYPES: ReadonlySet<string> = new Set(['voice', 'style', 'template', 'persona']);
 
+/**
+ * A page whose `globs`/`applyTo` match a file the task names is the task's own page when at most
+ * this share of the pages the request may use match that file (and at least one may): `**\/*.vue`
+ * for `src/components/Cart.vue` says which pages are for it, `**\/*.ts` matched by most pages of
+ * a TypeScript library says nothing (globEvidence.ts, taskSubjects.ts). Range 0..1; default 0.1.
+ */
+export const GLOB_SPECIFIC_MAX_SHARE = 0.1;
+
 /** Pages named as nearest when nothing was found. Default 3. */
 export const NEAREST_PAGES = 3;
 

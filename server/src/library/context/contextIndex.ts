@@ -1,6 +1,6 @@
 /**
  * What `get_context` precomputes once per library view (one index state on one day) and reuses
- * for every request: the name dictionary, the library's stacks, each section's heading-side and body terms, the tag
+ * for every request: the name dictionary, what each page is about, each section's heading-side and body terms, the tag
  * vocabulary, page titles for `[[links]]` and pack entries, and the library's word statistics.
  * Per-section analysis is cached on the section objects themselves (immutable), so a re-index
  * re-analyses only what changed.
@@ -10,7 +10,7 @@ import type { LibraryView } from '../view/libraryView';
 import { sectionBody } from '../view/summaries';
 import { folderPhrasings, pagePhrasings, packPhrasings } from '../models/derivedText';
 import { buildNameDictionary, type NameDictionary } from '../models/nameDictionary';
-import { buildStackNames, type StackNames } from './stackNames';
+import { buildLibrarySubjects, type LibrarySubjects } from './subjects';
 
 export interface SectionTerms {
   /** Terms of the heading path and of the page's title, folder, type and tags. */
@@ -22,8 +22,8 @@ export interface SectionTerms {
 export interface ContextIndex {
   view: LibraryView;
   names: NameDictionary;
-  /** The stacks and products the library's pages are about (titles, file names, tags, globs). */
-  stacks: StackNames;
+  /** What each page is about (subjects.ts: its folders, file name, title, tags, description). */
+  subjects: LibrarySubjects;
   /** idf of an index term over every indexed section: `ln(1 + (N - df + 0.5) / (df + 0.5))`. */
   idf(term: string): number;
   /**
@@ -138,7 +138,7 @@ function buildIndex(view: LibraryView): ContextIndex {
   return {
     view,
     names,
-    stacks: buildStackNames(view.docs.filter((d) => d.library?.type !== 'rule')),
+    subjects: buildLibrarySubjects(view.docs.filter((d) => d.library?.type !== 'rule')),
     idf,
     phraseIdf,
     tags,

@@ -20,11 +20,10 @@
  *    at all ({@link RELATED});
  * 2. the name dictionary: yes when the section's page is about a name of a kind the task names
  *    (a competitor page for TaxJar while the task names Avalara), or its heading names one, and
- *    that name is not among the task's names of that kind; and the library's own stacks
- *    (stackNames.ts): yes when the page reads like another page that holds a name the task says,
- *    while its own names are not in the task (the Python MCP server page for a Go MCP task); and
- *    a page narrower than the stack the task names (stackPages.ts: Rust MCP servers for a Rust
- *    CLI task).
+ *    that name is not among the task's names of that kind; and the pages' subjects
+ *    (taskSubjects.ts): yes when the page is about another subject than the task names (the
+ *    Python MCP server page for a Go MCP task, React's state page for a Next.js one) or narrower
+ *    than the stack it names (Rust MCP servers for a Rust CLI task).
  *
  * With the judge in `gate` mode its answers decide instead, for the best
  * {@link MAX_JUDGED_SECTIONS} candidates (the rest keep the heuristics' answers), and the
@@ -36,16 +35,16 @@ import type { PlanName } from '../models/heuristicPlan';
 import { sectionBody } from '../view/summaries';
 import {
   CLOSE_RATIO,
-  FOLDER_COHERENCE_MIN,
   LINKED_AS_IS_TYPES,
   MAX_JUDGED_ROWS,
   MAX_JUDGED_SECTIONS,
   RELATED,
   WIDENED_CLOSE,
 } from './constants';
-import { folderCoherence, folderOfPath } from './coherence';
 import type { ContextIndex } from './contextIndex';
 import { rowsAboutOtherNames, sectionTable, tableDescription } from './tableRows';
+import { notForWork } from './deliverable';
+import type { TaskSubjects } from './taskSubjects';
 import type { Candidate, KeptRows } from './types';
 
 /** Library name kinds the "different ..." question is about. */
@@ -63,37 +62,15 @@ export interface FocusContext {
   task: string;
   names: readonly PlanName[];
   best: BestScores;
-  /** The task's identity terms (stackNames.ts `identityTerms`). */
-  taskTerms: ReadonlySet<string>;
-  /** Proper names in the task that the library never mentions (stackNames.ts `unknownNames`). */
-  unknown: readonly string[];
-  /** Pages narrower than the task, by page id, with the subject word the task does not say (stackPages.ts). */
-  narrower?: ReadonlyMap<string, string>;
-  /** Pages whose subject is a stack the task names (stackPages.ts): never about another one. */
-  stackOwn?: ReadonlySet<string>;
+  /** What the task's subjects bring and keep out (taskSubjects.ts). */
+  subjects: Pick<TaskSubjects, 'other' | 'narrower'>;
+  /** What the work produces (the plan's deliverable): a page about writing for people is no page for code (deliverable.ts). */
+  deliverable?: string;
 }
 
-/**
- * The name that makes a page about another stack or product than the task names: a read-alike
- * rival's (stackNames.ts), or, when the task names something the library never mentions, the
- * page's own names when none of them is in the task.
- */
-export function otherStackName(
-  doc: Parameters<ContextIndex['stacks']['otherThanTask']>[0],
-  index: ContextIndex,
-  taskTerms: ReadonlySet<string>,
-  unknown: readonly string[],
-): string | undefined {
-  const rival = index.stacks.otherThanTask(
-    doc,
-    taskTerms,
-    (a, b) =>
-      folderOfPath(a.path) === folderOfPath(b.path) &&
-      folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN,
-  );
-  if (rival !== undefined || unknown.length === 0) return rival;
-  const names = [...index.stacks.namesOf(doc)];
-  return names.length > 0 && !names.some((n) => taskTerms.has(n)) ? names[0] : undefined;
+/** The subject that makes a page another one than the task's, or narrower than it (taskSubjects.ts). */
+export function otherSubject(docId: string, subjects: FocusContext['subjects']): string | undefined {
+  return subjects.other.get(docId) ?? subjects.narrower.get(docId);
 }
 
 /** The best score of each signal over search hits. */
@@ -172,11 +149,8 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
 
 /** The heuristic's answer to question 2, with the name that makes it different. */
 export function heuristicDifferent(c: Candidate, ctx: FocusContext): Answer & { name?: string } {
-  const own = ctx.stackOwn?.has(c.entry.doc.id) ?? false;
-  const stack = own
-    ? undefined
-    : (otherStackName(c.entry.doc, ctx.index, ctx.taskTerms, ctx.unknown) ?? ctx.narrower?.get(c.entry.doc.id));
-  if (stack !== undefined) return { yes: true, probability: 0.9, name: stack };
+  const subject = otherSubject(c.entry.doc.id, ctx.subjects) ?? notForWork(c.entry.doc, ctx.deliverable);
+  if (subject !== undefined) return { yes: true, probability: 0.9, name: subject };
   const wanted = new Map<string, Set<string>>();
   for (const n of ctx.names) {
     if (!LIBRARY_KINDS.has(n.kind)) continue;

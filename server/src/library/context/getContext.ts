@@ -2,8 +2,8 @@
  * `get_context` on the index (docs/ARCHITECTURE.md, get_context's contract, "How get_context chooses"): one task in, one bundle of
  * rules and reference material out, sized to the budget. Each step is its own module:
  *
- *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the named stacks' pages,
- *   stackPages.ts) -> section search -> widening
+ *   scope -> plan -> rules -> pinned -> packs -> Good-for (and the pages of the subjects the
+ *   task names, taskSubjects.ts) -> section search -> widening
  *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
  *
  * `buildContext` reads as those steps: the task analysed once (`analyseTask`), then `prepare`
@@ -13,15 +13,7 @@
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
  * heuristics answer and the bundle is still complete.
  */
-import {
-  type Doc,
-  type Section,
-  InputError,
-  termSet,
-  estimateTokens,
-  normalizeName,
-  identityTerms,
-} from '../../engine';
+import { type Doc, type Section, InputError, termSet, estimateTokens, normalizeName } from '../../engine';
 import type { LibrarySection, LibraryView } from '../view/libraryView';
 import type { MeaningScorer } from '../view/ranking';
 import { librarySoundness } from '../view/soundness';
@@ -31,6 +23,8 @@ import { runJudge, type JudgeQuestion } from '../models/judge';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
 import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
 import { contextIndex, type ContextIndex } from './contextIndex';
+import { folderCoherence, folderOfPath } from './coherence';
+import { FOLDER_COHERENCE_MIN } from './constants';
 import {
   bestScores,
   decideFocus,
@@ -38,11 +32,11 @@ import {
   heuristicDifferent,
   heuristicUse,
   isRelated,
-  otherStackName,
+  otherSubject,
   type FocusContext,
 } from './focus';
-import { unknownNames } from './stackNames';
-import { stackPages } from './stackPages';
+import { notForWork } from './deliverable';
+import { taskSubjects, type TaskSubjects } from './taskSubjects';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
 import type { EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
@@ -102,29 +96,16 @@ export function budgetOf(maxTokens: number | undefined): number {
   return maxTokens;
 }
 
-/**
- * The task as every step reads it, analysed once: its words as the index analyses them, its
- * identity terms (names with their spellings, stackNames.ts) and the proper names in it the
- * library never mentions.
- */
+/** The task as every step reads it, analysed once: its words as the index analyses them. */
 export interface TaskAnalysis {
   /** The task, trimmed. */
   text: string;
   /** Its analysed terms (tags found, the focus step). */
   terms: ReadonlySet<string>;
-  /** Its identity terms: which stack or product it names (stackNames.ts, stackPages.ts, focus.ts). */
-  identity: ReadonlySet<string>;
-  /** Capitalised names in it that no indexed section holds. */
-  unknown: readonly string[];
 }
 
-export function analyseTask(text: string, view: LibraryView): TaskAnalysis {
-  return {
-    text,
-    terms: termSet(text),
-    identity: identityTerms(text),
-    unknown: unknownNames(text, (t) => view.state.lexical.df(t)),
-  };
+export function analyseTask(text: string): TaskAnalysis {
+  return { text, terms: termSet(text) };
 }
 
 /** What the request may draw from: its scope, the pages fixed by the library, and what search may reach. */
@@ -148,7 +129,7 @@ interface Setup {
 interface PurposeMatches {
   packs: Awaited<ReturnType<typeof packCandidates>>;
   pageScores: GoodForMatch[];
-  stacks: ReturnType<typeof stackPages>;
+  subjects: TaskSubjects;
   liftedPages: Set<string>;
   keptLifted: Set<string>;
 }
@@ -176,10 +157,10 @@ interface Judged {
 }
 
 export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
-  const { view, request, hooks } = input;
+  const { request, hooks } = input;
   const text = request.task.trim();
   if (text === '') throw new InputError('task: describe what you are about to do, in plain words');
-  const task = analyseTask(text, view);
+  const task = analyseTask(text);
   const setup = prepare(input, task);
   // Step 1: the plan.
   const plan = await makePlan(task.text, setup.index, hooks.models, {
@@ -250,12 +231,16 @@ async function matchByPurpose(
   const query = { task: task.text, facets: plan.searches };
   const packs = await packCandidates(index, query, { forced: request.pack, notes, meaning: hooks.textMeaning });
   const pageScores = await scorePages(index, searchDocs, query, { notes, meaning: hooks.textMeaning });
-  // The pages whose subject is a stack the task names, and the narrower pages of it the task does not ask for.
-  const stacks = stackPages(
-    task.text,
-    searchDocs.filter((d) => !isPrivateNote(d)),
-    task.identity,
-  );
+  // The pages of the subjects the task names, and the pages about other subjects or narrower ones.
+  const subjects = taskSubjects({
+    task: task.text,
+    subjects: index.subjects,
+    docs: searchDocs.filter((d) => !isPrivateNote(d)),
+    df: (t) => index.view.state.lexical.df(t),
+    complementary: (a, b) =>
+      folderOfPath(a.path) === folderOfPath(b.path) &&
+      folderCoherence(index, folderOfPath(a.path)).score >= FOLDER_COHERENCE_MIN,
+  });
   const folders = await matchFolders(
     index,
     searchDocs.filter((d) => !isPrivateNote(d)),
@@ -267,7 +252,7 @@ async function matchByPurpose(
   // phrasings are its pages' titles (a flat folder of every stack) matches any task through one
   // page's title, which says nothing about its siblings.
   const keptLifted = new Set(folders.filter((f) => f.declared).flatMap((f) => f.pages.map((p) => p.id)));
-  return { packs, pageScores, stacks, liftedPages, keptLifted };
+  return { packs, pageScores, subjects, liftedPages, keptLifted };
 }
 
 /** Step 6: section search, the pages matched by what they are for, then widening one step from the pages that belong. */
@@ -280,7 +265,7 @@ async function searchAndWiden(
 ): Promise<Candidates> {
   const { view, hooks } = input;
   const { index, sections, tagsFound, searchable } = setup;
-  const { packs, pageScores, stacks, liftedPages, keptLifted } = purpose;
+  const { packs, pageScores, subjects, liftedPages, keptLifted } = purpose;
   const notes = hooks.notes;
   const search = await searchSections({
     index,
@@ -319,19 +304,19 @@ async function searchAndWiden(
   const relatedPages = new Set([...candidates.values()].filter((c) => isRelated(c)).map((c) => c.entry.doc.id));
   const textAgrees = (g: GoodForMatch) =>
     (g.declared && g.match.words >= GOOD_FOR_MATCH.words) || relatedPages.has(g.doc.id);
-  // A page about another stack or product than the task names never comes in by what it is for.
-  const stackOwn = new Set(stacks.forced.map((d) => d.id));
+  // A page about another subject than the task names, narrower than it, or of a stack it names but
+  // off its topic, never comes in by what it is for.
   const goodFor = selectGoodFor(
     pageScores,
     (g) =>
-      (!stackOwn.has(g.doc.id) && otherStackName(g.doc, index, task.identity, task.unknown) !== undefined) ||
-      stacks.narrower.has(g.doc.id) ||
+      otherSubject(g.doc.id, subjects) !== undefined ||
+      subjects.offTopic.has(g.doc.id) ||
+      notForWork(g.doc, plan.deliverable) !== undefined ||
       !textAgrees(g),
   );
-  // A page whose subject is a stack the task names comes like a page matched by what it is for,
-  // even when a narrower page of the stack matches the task's other words better.
-  // Its subject is what the task names: the read-alike test (otherStackName) does not apply to it.
-  const stackUse = stacks.forced.filter((doc) => !goodFor.some((g) => g.doc.id === doc.id));
+  // The task's own pages and the general page of each stack it names come like pages matched by
+  // what they are for, even when a narrower page of the stack matches the task's other words better.
+  const stackUse = subjects.forced.filter((doc) => !goodFor.some((g) => g.doc.id === doc.id));
   const sectionEntry = (doc: Doc, sectionId: string) =>
     view.sectionById.get(sectionId) ??
     input.privateSections?.find((s) => s.section.id === sectionId && s.doc.id === doc.id);
@@ -375,10 +360,8 @@ async function searchAndWiden(
     task: task.text,
     names: plan.names,
     best,
-    taskTerms: task.identity,
-    unknown: task.unknown,
-    narrower: stacks.narrower,
-    stackOwn,
+    subjects,
+    ...(plan.deliverable !== undefined ? { deliverable: plan.deliverable } : {}),
   };
   // Widening starts from pages that belong: close enough, and not about another stack than the task's.
   const seeds = [...candidates.values()]
@@ -473,7 +456,9 @@ function assemble(
     whole.push({ doc, reason, private: privateOf(doc), sections: [], conflicts: conflictsOf(doc) });
   };
   for (const doc of pinned) pushWhole(doc, 'pinned');
-  for (const pack of applied) for (const doc of pack.always) pushWhole(doc, 'recipe');
+  // A pack's Always pages about writing for people do not come with work that produces code.
+  for (const pack of applied)
+    for (const doc of pack.always) if (notForWork(doc, plan.deliverable) === undefined) pushWhole(doc, 'recipe');
   for (const doc of [...goodFor.map((g) => g.doc), ...stackUse]) if (isReadWhole(doc, notes)) pushWhole(doc, 'use');
   const excerpts: ExcerptCandidate[] = decisions.map((d) => {
     const c = d.candidate;

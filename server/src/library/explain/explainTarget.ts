@@ -1,8 +1,9 @@
 /**
  * What "the page I expected" names, and, when the index holds nothing by that name, why it is not
  * indexed: outside the served folders, no such file, an ignored path, no source glob reads it,
- * a file that could not be read (with its problem), or a file read for another role that makes no
- * page. The expected page is given as a workspace-relative path, a document or section id (or a
+ * a file that could not be read (with its problem), a documentation file that is not documentation
+ * (vendored, generated, a template) or in a format not read yet, as the index's coverage says
+ * (engine/indexing/coverage.ts), or a file read for another role that makes no page. The expected page is given as a workspace-relative path, a document or section id (or a
  * unique prefix of 4+ characters), or a catalog entity ref.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -16,6 +17,7 @@ import {
   type Doc,
   inSkippedDir,
   type SourceMatcher,
+  type UnreadReason,
   folderOf,
   relativePosix,
   usesFolderPrefix,
@@ -99,6 +101,7 @@ export type AbsentReason =
   | 'no-source-glob'
   | 'unreadable'
   | 'no-page'
+  | 'not-documentation'
   | 'unknown-id'
   | 'unknown-entity';
 
@@ -157,6 +160,13 @@ export function explainAbsent(
       fix: 'Fix the problem named above (wsctx index --verbose lists every problem); the rest of the workspace is indexed without it.',
     };
   }
+  const unread = state.coverage?.flatMap((c) => c.unread).find((u) => u.path === wsPath);
+  if (unread)
+    return unreadExplanation(
+      wsPath,
+      unread.reason,
+      problems.map((p) => p.message),
+    );
   if (inSkippedDir(rel) || matcher.isIgnored(rel)) {
     return {
       reason: 'ignored',
@@ -168,17 +178,70 @@ export function explainAbsent(
   if (roles.length === 0) {
     return {
       reason: 'no-source-glob',
-      summary: `No source glob matches ${wsPath}: it is not a catalog file, docs page (docs/ or an mkdocs site), overview, epic or library page.`,
-      fix: 'Move it under docs/ or .context/, attach it to an entity with backstage.io/techdocs-ref, or add a glob for it under sources in .wsctx.yaml.',
+      summary: `No source glob matches ${wsPath}: it is not a catalog file, a documentation page (Markdown, MDX, reStructuredText, AsciiDoc), an epic or a library page.`,
+      fix: 'Write it as a Markdown page, attach it to an entity with backstage.io/techdocs-ref, or add a glob for it under sources in .wsctx.yaml.',
     };
   }
   const notes = problems.map((p) => `line ${p.line}: ${p.message}`).join('; ');
   return {
     reason: 'no-page',
-    summary: `${wsPath} is read only as ${roles.join(', ')}, which makes no page of its own${notes ? ` (${notes})` : ''}: Markdown outside docs/, an mkdocs site, epics or the library is not a source.`,
-    fix: 'Move it under docs/ or .context/, mark it as an epic (kind: epic in its front matter), or add a glob for it under sources in .wsctx.yaml.',
+    summary: `${wsPath} is read only as ${roles.join(', ')}, which makes no page of its own${notes ? ` (${notes})` : ''}.`,
+    fix: 'Widen sources.docs in .wsctx.yaml to take it (its default reads every Markdown page), or mark it as an epic (kind: epic in its front matter).',
   };
 }
+
+/** Why a documentation file the index found is not read, from its coverage reason. */
+function unreadExplanation(wsPath: string, reason: UnreadReason, problems: readonly string[]): AbsentExplanation {
+  const why = problems.length ? ` (${problems.join('; ')})` : '';
+  switch (reason) {
+    case 'ignored':
+      return {
+        reason: 'ignored',
+        summary: `${wsPath} is ignored (.gitignore or a sources.ignore glob).`,
+        fix: 'Remove the matching rule from .gitignore or sources.ignore (or --ignore), or move the page.',
+      };
+    case 'vendored':
+    case 'generated':
+    case 'template':
+      return {
+        reason: 'not-documentation',
+        summary: `${wsPath} is ${NOT_DOCUMENTATION[reason]}, so it is not read as documentation.`,
+        fix: 'Move the page out of that folder (or, for a generated page, edit its source and index that).',
+      };
+    case 'unsupported-format':
+      return {
+        reason: 'no-page',
+        summary: `${wsPath} is documentation in a format not split into sections yet; it is found but not read.`,
+        fix: 'Write it as Markdown, or wait for its format to be read.',
+      };
+    case 'not-in-sources':
+      return {
+        reason: 'no-source-glob',
+        summary: `${wsPath} is documentation the sources.docs globs leave out.`,
+        fix: 'Widen sources.docs in .wsctx.yaml (its default reads every Markdown, MDX, reStructuredText and AsciiDoc file) or remove the key.',
+      };
+    case 'too-big':
+    case 'unreadable':
+      return {
+        reason: 'unreadable',
+        summary: `${wsPath} could not be read${why || (reason === 'too-big' ? ' (over maxFileSize)' : '')}.`,
+        fix: 'Fix the problem named above (wsctx index --verbose lists every problem); the rest of the workspace is indexed without it.',
+      };
+    case 'another-role':
+      return {
+        reason: 'no-page',
+        summary: `${wsPath} is read by another source that made no page of it${why}.`,
+        fix: 'wsctx index --verbose lists the problems found in it.',
+      };
+  }
+}
+
+/** What a vendored, generated or template page is, in a sentence. */
+const NOT_DOCUMENTATION: Record<'vendored' | 'generated' | 'template', string> = {
+  vendored: "in a vendored folder (someone else's code kept in the repository: vendor/, third_party/...)",
+  generated: 'generated (a build or site output folder, or marked generated at its top)',
+  template: 'an issue or pull-request template',
+};
 
 function looksLikePath(text: string): boolean {
   return text.includes('/') && !/^[a-z]+:/i.test(text) ? true : /\.[a-z0-9]{1,5}$/i.test(text) || path.isAbsolute(text);

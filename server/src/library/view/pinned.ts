@@ -15,6 +15,8 @@ export interface PinnedDocument {
   /** Printed id. */
   id: string;
   title: string;
+  /** Workspace-relative path. */
+  path: string;
   /** The whole document without front matter. */
   text: string;
   tokens: number;
@@ -24,7 +26,7 @@ export interface PinnedDocument {
 export function pinnedDocuments(view: LibraryView): PinnedDocument[] {
   return view.pinned.map((doc) => {
     const text = documentText(doc);
-    return { id: shownId(view, doc.id), title: doc.title, text, tokens: estimateTokens(text) };
+    return { id: shownId(view, doc.id), title: doc.title, path: doc.path, text, tokens: estimateTokens(text) };
   });
 }
 

@@ -207,6 +207,7 @@ export function documentEntry(view: LibraryView, doc: Doc, level: 1 | 2 | 3): To
   const entry: TocDocument = {
     id: shownId(view, doc.id),
     title: doc.title,
+    path: doc.path,
     namespace: library.namespace,
     level,
     sectionCount: doc.sections.length,

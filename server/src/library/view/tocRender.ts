@@ -25,6 +25,8 @@ export interface TocDocument {
   /** Printed id. */
   id: string;
   title: string;
+  /** Workspace-relative path. */
+  path: string;
   namespace: string;
   /** 1..3: how much of the entry is shown. */
   level: 1 | 2 | 3;

@@ -2,14 +2,15 @@
  * Code lenses on each entity declared in a catalog file, on its `metadata.name`: the relations
  * that matter for its kind (entityLenses.ts: a system's components, APIs and resources, a
  * group's ownership and members, a component's dependents and dependencies...) and how many
- * documents are attached to it. A relation lens walks those relations (`workspace_expand`, one hop,
- * those edge types, in the direction they lie on); the docs lens picks a document.
+ * documents are attached to it, each only when its count is above zero. A relation lens walks those
+ * relations (`workspace_expand`, one hop, those edge types, in the direction they lie on); the docs
+ * lens picks a document.
  */
 import type { CodeLens, CodeLensParams } from 'vscode-languageserver';
-import { ClientCommands, type ExpandEntityArgs, type ShowEntityDocsArgs } from '../../../../shared/protocol';
+import { ClientCommands, type ExpandEntityArgs } from '../../../../shared/protocol';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
-import { docsOf, plural } from './entityFacts';
+import { entityDocsArgs, plural } from './entityFacts';
 import { lensCounts } from './entityLenses';
 import { documentMentions } from './refsAtPosition';
 import { directionOf } from '../../engine';
@@ -26,13 +27,7 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
     const entity = state.graph.get(mention.key);
     if (!entity) continue;
     const range = lineRange(mention.line, mention.column, mention.endColumn);
-    const docs: ShowEntityDocsArgs = {
-      entityRef: entity.ref,
-      // Paths, not URIs: the client opens a path only inside a served folder.
-      docs: docsOf(state, entity.key).flatMap((doc) =>
-        ctx.documents.uriOf(doc.path) ? [{ title: doc.title, path: doc.path, sourceKind: doc.sourceKind }] : [],
-      ),
-    };
+    const docs = entityDocsArgs(state, entity, (path) => ctx.documents.uriOf(path));
     for (const count of lensCounts(state, entity.key, entity.kind)) {
       const walk: ExpandEntityArgs = {
         entityRef: entity.ref,
@@ -42,10 +37,11 @@ export async function codeLenses(ctx: FeatureContext, params: CodeLensParams): P
       };
       lenses.push({ range, command: { title: count.title, command: ClientCommands.expandEntity, arguments: [walk] } });
     }
-    lenses.push({
-      range,
-      command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] },
-    });
+    if (docs.docs.length > 0)
+      lenses.push({
+        range,
+        command: { title: plural(docs.docs.length, 'doc'), command: ClientCommands.showEntityDocs, arguments: [docs] },
+      });
   }
   return lenses;
 }

@@ -98,6 +98,7 @@ export async function search(ctx: FeatureContext, params: SearchParams): Promise
       why,
       preview: preview(p.text),
       ...(p.expired || p.conflicts?.length ? { markers: passageMarkers(p) } : {}),
+      ...(params?.withText ? { text: p.text } : {}),
     };
   });
   return {

@@ -182,7 +182,6 @@ const libraryFlagsSource: DiagnosticSource = {
   },
 };
 
-/** The sources every publish and report runs, in this order. */
 /** `.wsctx/expectations.yaml`: the questions a team relies on whose pages did not come, and the file's problems. */
 const expectationsSource: DiagnosticSource = {
   id: 'expectations',
@@ -191,6 +190,7 @@ const expectationsSource: DiagnosticSource = {
   },
 };
 
+/** The sources every report runs, in this order. */
 export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [
   problemsSource,
   unresolvedRefsSource,
@@ -198,6 +198,14 @@ export const DIAGNOSTIC_SOURCES: readonly DiagnosticSource[] = [
   libraryFlagsSource,
   expectationsSource,
 ];
+
+/**
+ * What is published as soon as a pass is in service: everything read from the index itself. The
+ * expectations ask questions (and may wait for the embedding model to answer them), so they are
+ * published after, on their own (diagnosticsPublisher.ts).
+ */
+export const PASS_SOURCES: readonly DiagnosticSource[] = DIAGNOSTIC_SOURCES.filter((s) => s !== expectationsSource);
+export const EXPECTATION_SOURCES: readonly DiagnosticSource[] = [expectationsSource];
 
 /** Every diagnostic of the state, sorted by path, line, column and code. */
 export async function collectDiagnostics(

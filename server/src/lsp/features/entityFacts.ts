@@ -2,6 +2,7 @@
  * Facts about an entity that several features show: its neighbours grouped by edge type and
  * direction, its attached documents, and where its name is written.
  */
+import type { ShowEntityDocsArgs } from '../../../../shared/protocol';
 import {
   type IndexState,
   nearestRefs,
@@ -63,6 +64,23 @@ export function docsOf(state: IndexState, key: EntityKey): Doc[] {
     docsByState.set(state, byKey);
   }
   return byKey.get(key.toLowerCase()) ?? [];
+}
+
+/**
+ * The entity's documents as the entity-docs command takes them: workspace-relative paths, never
+ * URIs (the client opens a path only inside a served folder), and only those a served folder holds.
+ */
+export function entityDocsArgs(
+  state: IndexState,
+  entity: CatalogEntity,
+  uriOf: (path: string) => string | null,
+): ShowEntityDocsArgs {
+  return {
+    entityRef: entity.ref,
+    docs: docsOf(state, entity.key).flatMap((doc) =>
+      uriOf(doc.path) ? [{ title: doc.title, path: doc.path, sourceKind: doc.sourceKind }] : [],
+    ),
+  };
 }
 
 /** Line of the entity's `metadata.name` (its declaration), else its first line. */

@@ -1,11 +1,12 @@
 /**
  * What the code lens on an entity counts, per kind: the relations people look for first on that
  * kind of entity, as Backstage stores them (both halves of every pair, so every count is read
- * from the entity's own relations).
+ * from the entity's own relations). Only counts above zero are shown: a row of "0 dependents ·
+ * 0 providers" on every entity is noise, and the hover says what an entity lacks.
  *
  * - System: the components, APIs and resources it has (`hasPart`, by the part's kind);
- * - Domain: its systems (and subdomains, when it has any);
- * - Group: what it owns and its members (and child groups, when it has any);
+ * - Domain: its systems and subdomains;
+ * - Group: what it owns, its members and its child groups;
  * - Component and Resource: what depends on it and what it depends on (`dependencyOf`;
  *   `dependsOn` and `consumesApi`);
  * - API: the components that provide it and those that consume it;
@@ -27,8 +28,6 @@ interface LensRule {
   /** Count only far ends of this kind (lower case, as in keys). */
   targetKind?: string;
   title: (count: number) => string;
-  /** Shown only when the count is not zero. */
-  optional?: boolean;
 }
 
 const dependents: LensRule = { types: ['dependencyOf'], title: (n) => plural(n, 'dependent') };
@@ -45,12 +44,12 @@ const RULES: Readonly<Record<string, readonly LensRule[]>> = {
   ],
   Domain: [
     { types: ['hasPart'], targetKind: 'system', title: (n) => plural(n, 'system') },
-    { types: ['hasPart'], targetKind: 'domain', title: (n) => plural(n, 'subdomain'), optional: true },
+    { types: ['hasPart'], targetKind: 'domain', title: (n) => plural(n, 'subdomain') },
   ],
   Group: [
     { types: ['ownerOf'], title: (n) => `owns ${n}` },
     { types: ['hasMember'], title: (n) => plural(n, 'member') },
-    { types: ['parentOf'], title: (n) => plural(n, 'child group'), optional: true },
+    { types: ['parentOf'], title: (n) => plural(n, 'child group') },
   ],
   Component: [dependents, dependencies],
   Resource: [dependents, dependencies],
@@ -63,7 +62,7 @@ const RULES: Readonly<Record<string, readonly LensRule[]>> = {
 
 const kindOfKey = (key: EntityKey): string => key.slice(0, key.indexOf(':'));
 
-/** The relation counts the lens shows on an entity of `kind`, in display order. */
+/** The relation counts above zero the lens shows on an entity of `kind`, in display order. */
 export function lensCounts(state: IndexState, key: EntityKey, kind: string): LensCount[] {
   const rules = Object.hasOwn(RULES, kind) ? RULES[kind] : [dependents, dependencies];
   const own = state.graph.outgoing(key);
@@ -75,7 +74,7 @@ export function lensCounts(state: IndexState, key: EntityKey, kind: string): Len
       if (rule.targetKind && kindOfKey(edge.target) !== rule.targetKind) continue;
       far.add(edge.target);
     }
-    if (rule.optional && far.size === 0) continue;
+    if (far.size === 0) continue;
     out.push({ title: rule.title(far.size), edgeTypes: [...rule.types] });
   }
   return out;

@@ -1,24 +1,35 @@
 /**
  * The expectations file in the editor: each served folder's `.wsctx/expectations.yaml` run against
  * the index after every pass (as `wsctx check` runs it), each failing page a warning on its own
- * line with why it did not come and the fix, each problem of the file an error on its line.
+ * line with why it did not come and the fix, each problem of the file an error on its line. The
+ * file is read through the read guard (engine readExpectationsFile): one that is not a regular
+ * file inside the served folders, or is too large, is an error on the file saying why.
  */
-import { type IndexState, EXPECTATIONS_FILE, parseExpectations, workspacePath } from '../../engine';
+import * as nodePath from 'node:path';
+import { type IndexState, EXPECTATIONS_FILE, readExpectationsFile, workspacePath } from '../../engine';
 import type { Services } from '../../services/services';
 import { runExpectations } from '../../tools/expectationsCheck';
 import type { WorkspaceDiagnostic } from './diagnostics';
 
-export async function expectationDiagnostics(
-  services: Services,
-  state: IndexState,
-  readText: (path: string) => Promise<string | null>,
-): Promise<WorkspaceDiagnostic[]> {
+export async function expectationDiagnostics(services: Services, state: IndexState): Promise<WorkspaceDiagnostic[]> {
   const out: WorkspaceDiagnostic[] = [];
+  const served = state.folders.map((f) => f.absPath);
   for (const folder of state.folders) {
     const path = workspacePath(state.folders, folder.name, EXPECTATIONS_FILE);
-    const text = await readText(path);
-    if (text === null) continue;
-    const parsed = parseExpectations(path, text);
+    const read = await readExpectationsFile(nodePath.join(folder.absPath, EXPECTATIONS_FILE), served, path);
+    if (read.kind === 'absent') continue;
+    if (read.kind === 'refused') {
+      out.push({
+        path,
+        line: 1,
+        severity: 'error',
+        code: 'expectation.unreadable',
+        message: `${read.message}; nothing in it is checked`,
+        source: 'expectations',
+      });
+      continue;
+    }
+    const parsed = read.file;
     for (const p of parsed.problems) {
       out.push({
         path,

@@ -1,9 +1,11 @@
 /**
  * Hover on an entity ref anywhere: catalog relation fields (short forms read with the field's
  * default kind), an entity's own name, and `kind:name` refs in Markdown, comments or any text.
- * Shows the entity (kind, title, owner, lifecycle, description), its neighbours grouped by edge type
- * and direction, and `command:` links that expand the graph deeper. An unresolved ref says so and
- * suggests the nearest refs. Results documents get their own hover (resultsDocument.ts).
+ * Shows the entity (kind, title, owner, lifecycle), then its links (where it is declared, its
+ * documents, expand the graph deeper), then its description and its neighbours grouped by edge
+ * type and direction. The links come before the long parts so that a hover cut to the editor's
+ * hover height still shows them. An unresolved ref says so and suggests the nearest refs. Results
+ * documents get their own hover (resultsDocument.ts).
  */
 import type { Hover, HoverParams } from 'vscode-languageserver';
 import { markdownCode, markdownLinkTarget, markdownText } from '../../../../shared/markdown';
@@ -11,13 +13,15 @@ import { ClientCommands, RESULTS_SCHEME, type ExpandEntityArgs } from '../../../
 import { nearestRefs, type IndexState, type EntityMention, type CatalogEntity } from '../../engine';
 import type { FeatureContext } from './context';
 import { lineRange } from './documents';
-import { declarationLine, neighbourGroups, suggestionsFor } from './entityFacts';
+import { declarationLine, entityDocsArgs, neighbourGroups, plural, suggestionsFor } from './entityFacts';
 import { mentionAtPosition } from './refsAtPosition';
 
 /** Refs listed per neighbour group before "+N more". Default 5. */
 export const HOVER_REFS_PER_GROUP = 5;
 /** Depth of the walks the hover's expand links ask for (the hover itself shows one hop). Default 2. */
 export const HOVER_EXPAND_DEPTH = 2;
+/** Characters of the description shown before "…" (the rest is in the catalog file). Default 300. */
+export const HOVER_DESCRIPTION_CHARS = 300;
 
 export async function hover(ctx: FeatureContext, params: HoverParams): Promise<Hover | null> {
   const uri = params.textDocument.uri;
@@ -35,25 +39,42 @@ export async function hover(ctx: FeatureContext, params: HoverParams): Promise<H
 /**
  * The hover text for an entity in the catalog. Every value from the workspace goes through
  * shared/markdown.ts (text or code span), so none can close a span or open a link; the only links
- * are the expand commands and the declaration's file.
+ * are the declaration's file, the entity-docs command (workspace-relative paths the client checks)
+ * and the expand commands.
  */
 export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: IndexState, entity: CatalogEntity): string {
   const lines: string[] = [];
   lines.push(`### ${markdownText(entity.title ?? entity.name)}`, '');
-  lines.push(`${markdownText(entity.kind)} ${markdownCode(entity.ref)}`, '');
   const owner = state.graph.ownerOf(entity.key);
   const facts = [
+    `${markdownText(entity.kind)} ${markdownCode(entity.ref)}`,
     owner ? `owner ${markdownCode(owner)}` : undefined,
     entity.lifecycle ? `lifecycle ${markdownCode(entity.lifecycle)}` : undefined,
     entity.type ? `type ${markdownCode(entity.type)}` : undefined,
   ].filter(Boolean);
-  if (facts.length) lines.push(facts.join(' · '), '');
-  if (entity.description) lines.push(markdownText(entity.description.trim(), { multiline: true }), '');
+  lines.push(facts.join(' · '), '');
+
+  const line = declarationLine(state, entity);
+  const uri = ctx.documents.uriOf(entity.location.path);
+  const where = markdownText(`${entity.location.path}:${line}`);
+  const docs = entityDocsArgs(state, entity, (path) => ctx.documents.uriOf(path));
+  const open = docs.docs.length
+    ? ` · [Open ${docs.docs.length === 1 ? 'its doc' : `its ${plural(docs.docs.length, 'doc')}`}](${markdownLinkTarget(commandUri(ClientCommands.showEntityDocs, docs))})`
+    : '';
+  lines.push(`Declared in ${uri ? `[${where}](${markdownLinkTarget(`${uri}#L${line}`)})` : where}${open}`, '');
+  const link = (label: string, direction: ExpandEntityArgs['direction']) =>
+    `[${label}](${markdownLinkTarget(commandUri(ClientCommands.expandEntity, { entityRef: entity.ref, direction, depth: HOVER_EXPAND_DEPTH }))})`;
+  lines.push(
+    `Expand ${HOVER_EXPAND_DEPTH} hops: ${link('dependencies', 'out')} · ${link('dependents', 'in')} · ${link('both', 'both')}`,
+    '',
+  );
+
+  if (entity.description) lines.push(markdownText(clip(entity.description.trim()), { multiline: true }), '');
 
   const groups = neighbourGroups(state, entity.key);
   const edges = groups.reduce((n, g) => n + g.refs.length, 0);
   if (edges === 0) {
-    lines.push('**Neighbours:** none', '');
+    lines.push('**Neighbours:** none');
   } else {
     lines.push(`**Neighbours** (${edges} ${edges === 1 ? 'edge' : 'edges'})`, '');
     for (const group of groups) {
@@ -63,21 +84,16 @@ export function renderEntity(ctx: Pick<FeatureContext, 'documents'>, state: Inde
       const more = group.refs.length > HOVER_REFS_PER_GROUP ? ` +${group.refs.length - HOVER_REFS_PER_GROUP} more` : '';
       lines.push(`- ${group.type} ${group.direction === 'out' ? '→' : '←'} ${shown.join(', ')}${more}`);
     }
-    lines.push('');
   }
-
-  const link = (label: string, direction: ExpandEntityArgs['direction']) =>
-    `[${label}](${markdownLinkTarget(commandUri(ClientCommands.expandEntity, { entityRef: entity.ref, direction, depth: HOVER_EXPAND_DEPTH }))})`;
-  lines.push(
-    `Expand ${HOVER_EXPAND_DEPTH} hops: ${link('dependencies', 'out')} · ${link('dependents', 'in')} · ${link('both', 'both')}`,
-    '',
-  );
-
-  const line = declarationLine(state, entity);
-  const uri = ctx.documents.uriOf(entity.location.path);
-  const where = markdownText(`${entity.location.path}:${line}`);
-  lines.push(`Declared in ${uri ? `[${where}](${markdownLinkTarget(`${uri}#L${line}`)})` : where}`);
   return lines.join('\n');
+}
+
+/** A description cut at a word near {@link HOVER_DESCRIPTION_CHARS}, with "…" when cut. */
+function clip(text: string): string {
+  if (text.length <= HOVER_DESCRIPTION_CHARS) return text;
+  const cut = text.slice(0, HOVER_DESCRIPTION_CHARS);
+  const at = cut.lastIndexOf(' ');
+  return `${(at > HOVER_DESCRIPTION_CHARS / 2 ? cut.slice(0, at) : cut).trimEnd()}…`;
 }
 
 function renderUnresolved(state: IndexState, mention: EntityMention): string {

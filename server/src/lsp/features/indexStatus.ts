@@ -3,11 +3,13 @@
  * what is degraded with the reason.
  */
 import type { IndexStatus } from '../../../../shared/protocol';
-import type { Engine } from '../../engine';
+import { DOCS_UNREAD, coverageSummary, fromWorkspacePath, type Engine } from '../../engine';
 
 export interface StatusExtras {
   /** True while a pass the server started is running. */
   updating: boolean;
+  /** True while a pass in service has its diagnostics computed and published. */
+  publishingDiagnostics?: boolean;
   /** Degraded flags known outside the engine (MCP endpoint off, restricted mode...). */
   degraded: { flag: string; reason: string }[];
 }
@@ -66,11 +68,22 @@ export function indexStatus(engine: Engine | undefined, extras: StatusExtras): I
         }
       : null,
     lastError: status.lastError,
+    coverage: (state?.coverage ?? []).map((c) => ({
+      folder: c.folder,
+      files: c.files,
+      read: c.read,
+      summary: coverageSummary(c),
+      warnings: (state?.problems ?? [])
+        .filter((p) => p.code === DOCS_UNREAD && fromWorkspacePath(engine.folders, p.path)?.folder?.name === c.folder)
+        .map((p) => p.message),
+    })),
+    ...(extras.publishingDiagnostics ? { publishingDiagnostics: true } : {}),
     embedding: status.meaning?.embedding
       ? {
           done: status.meaning.embedding.done,
           total: status.meaning.embedding.total,
           secondsLeft: status.meaning.embedding.secondsLeft,
+          loadingModel: status.meaning.embedding.loadingModel,
         }
       : null,
     degraded,

@@ -2,12 +2,14 @@
  * Work-done progress for index passes (LSP `window/workDoneProgress/create` + `$/progress`): the
  * editor shows "Workspace Context: Indexing fernhill", then "Checked 1200 of 23840 files" while a
  * pass runs and the counts when it ends; and, while sections are embedded in the background,
- * "Embedded 40 of 350 sections" under a progress of its own.
+ * "Loading the embedding model", then "Embedded 40 of 350 sections, about 20 s left" under a
+ * progress of its own.
  *
  * The channel is injected by main.ts; a client that did not announce `window.workDoneProgress`
  * gets none (and still gets the index status notifications).
  */
 import type { WorkDoneProgressBegin, WorkDoneProgressEnd, WorkDoneProgressReport } from 'vscode-languageserver';
+import { timeLeft } from '../../../../shared/timeLeft';
 import type { IndexState, PassProgress, MeaningStatus } from '../../engine';
 
 export interface ProgressChannel {
@@ -96,8 +98,10 @@ export class EmbeddingProgress {
       const left =
         embedding.secondsLeft === null || embedding.done >= embedding.total
           ? ''
-          : `, about ${minutesLeft(embedding.secondsLeft)} left`;
-      const text = `Embedded ${embedding.done} of ${embedding.total} sections${left}`;
+          : `, ${timeLeft(embedding.secondsLeft)}`;
+      const text = embedding.loadingModel
+        ? 'Loading the embedding model'
+        : `Embedded ${embedding.done} of ${embedding.total} sections${left}`;
       void this.handle.then((handle) => handle.report(text));
     } else if (this.handle) {
       const handle = this.handle;
@@ -108,9 +112,4 @@ export class EmbeddingProgress {
       void handle.then((h) => h.end(text));
     }
   }
-}
-
-/** "1 min", "12 min": whole minutes, at least one (the estimate is rough; seconds would flicker). */
-function minutesLeft(seconds: number): string {
-  return `${Math.max(1, Math.round(seconds / 60))} min`;
 }

@@ -11,6 +11,8 @@
 import { Client, Pool, type PoolClient } from 'pg';
 import {
   InputError,
+  isStoreUnavailable,
+  UnavailableError,
   type IndexStore,
   type LoadedVersion,
   type LoadSink,
@@ -54,7 +56,7 @@ export interface PostgresStoreOptions {
 /**
  * Connects to the database at `url`, creates the schema when it is not there and checks its
  * version. Throws an {@link InputError} naming `--store` when the URL is not PostgreSQL's or the
- * server cannot be reached.
+ * server refuses it, an {@link UnavailableError} when the server cannot be reached.
  */
 export async function openPostgresStore(url: string, options: PostgresStoreOptions = {}): Promise<PostgresStore> {
   if (!isPostgresUrl(url)) throw new InputError(`--store: expected a postgresql:// connection string, got "${url}"`);
@@ -67,6 +69,12 @@ export async function openPostgresStore(url: string, options: PostgresStoreOptio
   } catch (error) {
     await pool.end().catch(() => undefined);
     if (error instanceof InputError) throw error;
+    // Not reachable (down, restarting, no such host): try again later, exit 2. Anything else
+    // (a refused password, a missing privilege, not a PostgreSQL server) is the URL's to fix.
+    if (isStoreUnavailable(error))
+      throw new UnavailableError(
+        `--store: cannot reach the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`,
+      );
     throw new InputError(`--store: cannot use the PostgreSQL database at ${redact(url)}: ${(error as Error).message}`);
   }
   return new PostgresStore(pool, pgvector, url, options.renumberFloor);

@@ -13,6 +13,8 @@
  *   numbers its sections afresh (a new `epoch`: readers load it whole again).
  */
 import {
+  namespaceConflict,
+  type RepositoryIdentity,
   sha256Hex,
   type CatalogEntity,
   type FileCommitInfo,
@@ -58,15 +60,26 @@ export async function writeNamespace(
 ): Promise<WriteReport> {
   const started = performance.now();
   const name = rows.info.folder.name;
-  // The upsert locks the namespace's row: two writers of one namespace go one after the other.
+  // The upsert locks the namespace's row (two writers of one namespace go one after the other)
+  // and leaves it as it was, so a write from another repository can be refused below.
   const ns = (
-    await client.query<NamespaceRow>(
+    await client.query<NamespaceRow & { abs_path: string; identity: RepositoryIdentity | null }>(
       `INSERT INTO wsctx.namespaces (name, abs_path) VALUES ($1, $2)
-       ON CONFLICT (name) DO UPDATE SET abs_path = EXCLUDED.abs_path
-       RETURNING id, catalog_digest, next_ordinal, generation, epoch, content_digest, vector_digest, vector_model, vector_dimension, vector_hnsw`,
+       ON CONFLICT (name) DO UPDATE SET abs_path = wsctx.namespaces.abs_path
+       RETURNING id, catalog_digest, next_ordinal, generation, epoch, content_digest, vector_digest, vector_model, vector_dimension, vector_hnsw, abs_path, info->'identity' AS identity`,
       [name, rows.info.folder.absPath],
     )
   ).rows[0];
+  // A namespace is one repository: another of the same folder name is refused, never written over.
+  if (ns.generation > 0) {
+    const conflict = namespaceConflict(
+      name,
+      { absPath: ns.abs_path, ...(ns.identity ? { identity: ns.identity } : {}) },
+      { absPath: rows.info.folder.absPath, ...(rows.info.identity ? { identity: rows.info.identity } : {}) },
+    );
+    if (conflict) throw new Error(conflict);
+  }
+  await client.query('UPDATE wsctx.namespaces SET abs_path = $2 WHERE id = $1', [ns.id, rows.info.folder.absPath]);
   const catalogDigest = sha256Hex(JSON.stringify([rows.entities, rows.relations]));
   const contentDigest = namespaceDigest(rows, catalogDigest);
   const vectorDigest = rows.meaning ? meaningDigest(rows) : null;

@@ -49,7 +49,8 @@ describe('chunking/frontMatter', () => {
     assert.equal(problem.path, 'docs/bad.md');
     assert.equal(problem.code, 'frontmatter.yaml');
     assert.equal(problem.severity, 'warning');
-    assert.equal(problem.line, 4);
+    // At the unclosed `[` (file line 3), where the mistake is, not where the parser gave up.
+    assert.equal(problem.line, 3);
     assert.match(problem.message, /^Invalid YAML in front matter: /);
   });
 

@@ -189,7 +189,8 @@ describe('chunking/markdownSections', () => {
     assert.deepEqual(outline(doc.sections), [['Alerts', 1, 5, 6]]);
     assert.deepEqual(
       doc.problems.map((p) => [p.path, p.line, p.code]),
-      [['docs/runbook.md', 4, 'frontmatter.yaml']],
+      // At the unclosed `[` (file line 3), where the mistake is.
+      [['docs/runbook.md', 3, 'frontmatter.yaml']],
     );
   });
 

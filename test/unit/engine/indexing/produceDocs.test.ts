@@ -42,7 +42,7 @@ async function workspace() {
   write(dir, 'billing/mkdocs.yml', 'site_name: Billing\nnav:\n  - Home: index.md\n');
   write(dir, 'billing/docs/index.md', '# Billing\n\nHow billing works.\n');
   write(dir, 'epics/faster-billing.md', EPIC);
-  const nested = initRepo(`${dir}/vendor/search`);
+  const nested = initRepo(`${dir}/repos/search`);
   write(nested, 'catalog-info.yaml', component('search', 'Finds things.'));
   write(nested, 'overview.md', '# Search\n\nThe search repository.\n');
   const folders = [{ name: 'ws', absPath: dir }];
@@ -83,7 +83,7 @@ describe('indexing/produceDocs', () => {
       'component:default/billing',
       'component:default/ledger',
     ]);
-    assert.deepEqual(doc(produced, 'vendor/search/overview.md', 'repo_overview').entityRefs, [
+    assert.deepEqual(doc(produced, 'repos/search/overview.md', 'repo_overview').entityRefs, [
       'component:default/search',
     ]);
     assert.deepEqual(doc(produced, 'billing/docs/index.md', 'catalog_doc').entityRefs, ['component:default/billing']);
@@ -96,7 +96,7 @@ describe('indexing/produceDocs', () => {
     const before = await producers.produce(first.table, first.roots);
     const start = producers.stats();
 
-    write(dir, 'vendor/search/catalog-info.yaml', component('search', 'Finds things fast.'));
+    write(dir, 'repos/search/catalog-info.yaml', component('search', 'Finds things fast.'));
     const second = await tableOf(folders, first.table);
     const after = await producers.produce(second.table, second.roots);
     const stats = producers.stats();
@@ -155,7 +155,7 @@ describe('indexing/produceDocs', () => {
     assert.deepEqual(comparable(without), comparable(await fromScratch(folders)));
 
     // Another catalog edit that keeps the ledger out: the same resolved document object.
-    write(dir, 'vendor/search/catalog-info.yaml', component('search', 'Finds things, again.'));
+    write(dir, 'repos/search/catalog-info.yaml', component('search', 'Finds things, again.'));
     const still = await pass();
     assert.equal(
       doc(still, 'epics/faster-billing.md', 'epic_doc'),
@@ -188,15 +188,20 @@ describe('indexing/produceDocs', () => {
     const start = producers.stats().techdocs.misses;
     write(dir, 'notes/other.md', '# Elsewhere\n');
     const second = await tableOf(folders, first.table);
-    await producers.produce(second.table, second.roots);
-    assert.equal(producers.stats().techdocs.misses, start, 'a new file outside the site leaves it valid');
+    const withNote = await producers.produce(second.table, second.roots);
+    // The new page is read as a docs folder of its own; the entity's site is not read again.
+    assert.equal(producers.stats().techdocs.misses, start + 1, 'a new file outside the site leaves it valid');
+    assert.deepEqual(doc(withNote, 'notes/other.md', 'catalog_doc').entityRefs, [
+      'component:default/billing',
+      'component:default/ledger',
+    ]);
     write(dir, 'billing/docs/runbook.md', '# Runbook\n');
     const third = await tableOf(folders, second.table);
     const produced = await producers.produce(third.table, third.roots);
-    assert.equal(producers.stats().techdocs.misses, start + 1);
+    assert.equal(producers.stats().techdocs.misses, start + 2);
     assert.deepEqual(
       produced.docs.filter((d) => d.sourceKind === 'catalog_doc').map((d) => d.path),
-      ['billing/docs/index.md', 'billing/docs/runbook.md'],
+      ['billing/docs/index.md', 'billing/docs/runbook.md', 'notes/other.md'],
     );
     fs.rmSync(`${dir}/billing/docs/runbook.md`);
   });
@@ -206,22 +211,22 @@ describe('indexing/produceDocs', () => {
     const broken = (lead: string) =>
       lead +
       component('archive', 'Keeps old records.', '  annotations:\n    backstage.io/techdocs-ref: dir:./no-such-docs\n');
-    write(dir, 'vendor/search/catalog-info.yaml', broken(''));
+    write(dir, 'repos/search/catalog-info.yaml', broken(''));
     const producers = new DocProducers();
     let current = await tableOf(folders);
     const first = await producers.produce(current.table, current.roots);
     const site = (produced: ProducedDocs) =>
       produced.problems.filter((p) => p.code === 'techdocs.missing-dir').map((p) => [p.path, p.line]);
-    assert.deepEqual(site(first), [['vendor/search/catalog-info.yaml', 7]]);
+    assert.deepEqual(site(first), [['repos/search/catalog-info.yaml', 7]]);
     const misses = producers.stats().techdocs.misses;
     write(
       dir,
-      'vendor/search/catalog-info.yaml',
+      'repos/search/catalog-info.yaml',
       broken('# The archive lives here for now.\n# It moves next quarter.\n'),
     );
     current = await tableOf(folders, current.table);
     const moved = await producers.produce(current.table, current.roots);
-    assert.deepEqual(site(moved), [['vendor/search/catalog-info.yaml', 9]]);
+    assert.deepEqual(site(moved), [['repos/search/catalog-info.yaml', 9]]);
     assert.equal(producers.stats().techdocs.misses, misses);
     assert.deepEqual(comparable(moved), comparable(await fromScratch(folders)));
   });

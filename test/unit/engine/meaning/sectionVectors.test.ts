@@ -12,10 +12,8 @@ import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
 import { MEANING_CURVE } from '../../../../server/src/engine/ranking/contract';
 import { LocalEmbedder } from '../../../../server/src/engine/embeddings/localEmbedder';
-import { callTool } from '../../../../server/src/tools/callTool';
-import { createServices } from '../../../../server/src/services/services';
-import { findTool } from '../../../../server/src/tools/registry';
 import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
+import { askEngine } from './askEngine';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
 const DOCS: Record<string, string> = {
@@ -31,15 +29,6 @@ function workspace(): string {
   const dir = tempDir('meaning');
   for (const [p, text] of Object.entries(DOCS)) write(dir, p, text);
   return dir;
-}
-
-async function ask(engine: Engine, question: string): Promise<ContextOutput> {
-  return (await callTool(
-    createServices({ engine }),
-    findTool('workspace_context')!,
-    { workspace: 'ws', question, limit: 5 },
-    { sessionId: 't' },
-  )) as ContextOutput;
 }
 
 describe('meaning in the engine (local model)', function () {
@@ -114,11 +103,11 @@ describe('meaning in the engine (local model)', function () {
     try {
       const question = 'what happens when a card payment keeps failing?';
       assert.deepEqual(
-        (await ask(words, question)).passages.map((p) => p.sourceRef.path),
+        (await askEngine(words, question)).passages.map((p) => p.sourceRef.path),
         [],
         'words alone find nothing',
       );
-      const out = await ask(engine, question);
+      const out = await askEngine(engine, question);
       assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
       const [wordsTerm, meaningTerm] = out.passages[0].why;
       assert.equal(wordsTerm.signal, 'words');
@@ -149,7 +138,7 @@ describe('meaning in the engine (local model)', function () {
     const dir = workspace();
     const off = new Engine({ folders: [{ name: 'ws', absPath: dir }], embeddings: { provider: 'off' } });
     await off.waitForIndex();
-    const out = await ask(off, 'canary release promoted');
+    const out = await askEngine(off, 'canary release promoted');
     assert.equal(out.meaning, null);
     for (const p of out.passages) {
       assert.equal(p.why[0].weight, 1);
@@ -196,7 +185,7 @@ describe('meaning in the engine (local model)', function () {
       await engine.waitForMeaning();
       assert.equal(engine.status().meaning!.model, `openai:http://127.0.0.1:${port}/v1#fake-minilm`);
       assert.ok(requests.length >= 1 && requests.every((r) => r.model === 'fake-minilm'));
-      const out = await ask(engine, 'what happens when a card payment keeps failing?');
+      const out = await askEngine(engine, 'what happens when a card payment keeps failing?');
       assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
       assert.ok(out.passages[0].why[1].raw > 0);
     } finally {
@@ -222,7 +211,7 @@ describe('meaning after a restart (saved vector index)', function () {
     await first.waitForIndex();
     await first.waitForMeaning();
     const question = 'what happens when a card payment keeps failing?';
-    const before = await ask(first, question);
+    const before = await askEngine(first, question);
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
     const saved = fs.readdirSync(path.join(cache, 'vectors'));
@@ -249,7 +238,7 @@ describe('meaning after a restart (saved vector index)', function () {
     await restored;
     assert.equal(second.status().fromSnapshot, true);
     assert.equal(second.status().meaning!.sectionsWithVectors, second.current()!.counts.sections);
-    const out = await ask(second, question);
+    const out = await askEngine(second, question);
     assert.equal(out.passages[0].sourceRef.path, 'epics/dunning.md');
     assert.ok(out.passages[0].why[1].raw > 0);
     // The same answer as before the restart: the same passages, the same meaning figures.
@@ -280,7 +269,7 @@ describe('meaning after a restart (saved vector index)', function () {
       ['hnswlib', 'hnswlib-node loaded, as configured (a float32 copy of every vector besides the int8 store)'],
     );
     const question = 'what happens when a card payment keeps failing?';
-    const before = await ask(first, question);
+    const before = await askEngine(first, question);
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
     const saved = fs.readdirSync(path.join(cache, 'vectors'));
@@ -314,7 +303,7 @@ describe('meaning after a restart (saved vector index)', function () {
     const meaning = second.status().meaning!;
     assert.equal(meaning.backend, 'hnsw');
     assert.equal(meaning.sectionsWithVectors, second.current()!.counts.sections);
-    const out = await ask(second, question);
+    const out = await askEngine(second, question);
     // Cosines come from the same int8 codes whichever graph finds the candidates.
     assert.deepEqual(
       out.passages.map((p) => [p.id, p.score, p.why]),
@@ -344,7 +333,7 @@ describe('meaning after a restart (saved vector index)', function () {
     const first = new Engine({ folders, cacheDir: cache, embeddings: { provider: 'local' } });
     await first.waitForIndex();
     await first.waitForMeaning();
-    const oldMeaning = dunningMeaning(await ask(first, question));
+    const oldMeaning = dunningMeaning(await askEngine(first, question));
     assert.equal(await first.saveSnapshot(), true);
     first.dispose();
     const oldBinding = boundTo();
@@ -361,7 +350,7 @@ describe('meaning after a restart (saved vector index)', function () {
     const second = new Engine({ folders, cacheDir: cache, embeddings: { provider: 'local' } });
     await second.waitForIndex();
     await second.waitForMeaning();
-    const newMeaning = dunningMeaning(await ask(second, question));
+    const newMeaning = dunningMeaning(await askEngine(second, question));
     assert.equal(await second.saveSnapshot(), true);
     second.dispose();
     assert.notEqual(boundTo(), oldBinding);
@@ -385,7 +374,7 @@ describe('meaning after a restart (saved vector index)', function () {
       logs.join('\n'),
     );
     assert.equal(third.status().meaning!.sectionsWithVectors, third.current()!.counts.sections);
-    assert.equal(dunningMeaning(await ask(third, question)), newMeaning);
+    assert.equal(dunningMeaning(await askEngine(third, question)), newMeaning);
     third.dispose();
   });
 });

@@ -88,4 +88,40 @@ describe('engine/parsing/boundedYaml', () => {
     assert.equal(exceedsNesting({ a: [{ b: [1] }] }), false);
     assert.equal(exceedsNesting({ a: [{ b: [1] }] }, 3), true);
   });
+  it('reports an unclosed quote or flow collection where it opens, not where the text ends', () => {
+    const errors = (text: string) =>
+      parseAllDocumentsBounded(text, { lineCounter: new LineCounter(), prettyErrors: true }).flatMap((d) =>
+        d.errors.map((e) => [e.code, e.linePos?.[0].line, e.linePos?.[0].col, e.message]),
+      );
+    // `yaml` itself puts the first on line 7 (the end of the file) and the flow one on line 2.
+    assert.deepEqual(
+      errors('kind: Component\nmetadata:\n  name: x\n  description: "unclosed\nspec:\n  type: service\n'),
+      [
+        [
+          'MISSING_CHAR',
+          4,
+          16,
+          'Missing closing "quote: the string that opens here is never closed at line 4, column 16',
+        ],
+      ],
+    );
+    assert.deepEqual(errors("a: 'ok'\nb: 'open\nc: 3\n"), [
+      ['MISSING_CHAR', 2, 4, "Missing closing 'quote: the string that opens here is never closed at line 2, column 4"],
+    ]);
+    assert.deepEqual(errors('a: [1, 2\nb: 3\n'), [
+      ['BAD_INDENT', 1, 4, 'Missing closing ]: the flow sequence that opens here is never closed at line 1, column 4'],
+    ]);
+    assert.deepEqual(errors('- a\n- {x: 1, y: [2]\n- c\n'), [
+      ['BAD_INDENT', 2, 3, 'Missing closing }: the flow map that opens here is never closed at line 2, column 3'],
+    ]);
+    // Other errors stay where yaml reports them.
+    assert.deepEqual(errors('a: b: c\n'), [
+      [
+        'BLOCK_AS_IMPLICIT_KEY',
+        1,
+        4,
+        'Nested mappings are not allowed in compact mappings at line 1, column 4:\n\na: b: c\n   ^\n',
+      ],
+    ]);
+  });
 });

@@ -80,6 +80,9 @@ describe('index snapshot', () => {
     assert.deepEqual([...restored.contextTerms], [...saved.contextTerms]);
     assert.deepEqual([...restored.commits], [...saved.commits]);
     assert.deepEqual(restored.counts, saved.counts);
+    // The editor's status says what documentation is read from the first moment after a restart.
+    assert.equal(saved.coverage?.[0].read, 68);
+    assert.deepEqual(restored.coverage, saved.coverage);
     second.dispose();
   });
 

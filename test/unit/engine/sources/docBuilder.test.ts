@@ -59,7 +59,8 @@ describe('sources/docBuilder', () => {
     assert.deepEqual(built.problems, markdown.problems);
     assert.deepEqual(
       built.problems.map((p) => [p.line, p.code]),
-      [[3, 'frontmatter.yaml']],
+      // At the unclosed `[` (file line 2), where the mistake is.
+      [[2, 'frontmatter.yaml']],
     );
   });
 });

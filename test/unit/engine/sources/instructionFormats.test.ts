@@ -24,6 +24,8 @@ describe('sources/instructionFormats', () => {
       ['.github/instructions/lang/py.instructions.md', 'instructions-md', 'instructions', ''],
       ['.cursor/rules/api.mdc', 'cursor-mdc', 'instructions', ''],
       ['.cursor/rules/backend/db.mdc', 'cursor-mdc', 'instructions', ''],
+      ['.windsurf/rules/api.md', 'windsurf-md', 'instructions', ''],
+      ['web/.windsurf/rules/nextjs/best-practices.md', 'windsurf-md', 'instructions', ''],
     ];
     for (const [path, format, type, namespace] of table) {
       const kind = classifyLibraryPath(path);
@@ -37,6 +39,8 @@ describe('sources/instructionFormats', () => {
       '.github/copilot.md',
       '.cursor/rules/a.md',
       '.cursor/a.mdc',
+      '.windsurf/rules/a.mdc',
+      '.windsurf/workflows/a.md',
       '.context/folder.yaml',
       '.context',
     ]) {

@@ -3,7 +3,12 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as nodePath from 'node:path';
 import { documentId, sha256Hex } from '../../../../server/src/engine/chunking/ids';
-import { parseMkDocs, parseTechDocsRef, readTechDocs } from '../../../../server/src/engine/sources/techdocs';
+import {
+  parseMkDocs,
+  parseTechDocsRef,
+  readDocsSite,
+  readTechDocs,
+} from '../../../../server/src/engine/sources/techdocs';
 import { type FileSource, MemoryFileSource } from '../../../../server/src/engine/workspace/fileSource';
 
 /** Writes `files` under a fresh temp folder and reads every file back from disk. */
@@ -92,6 +97,96 @@ describe('sources/techdocs', () => {
         [['Runbook', 'Alerts'], 2, 3],
       ],
     );
+  });
+
+  it('places the pages of wildcard, folder and rest nav entries without calling them missing', async () => {
+    // literate-nav and awesome-nav take wildcards and folders in mkdocs.yml's nav; awesome-pages
+    // puts `...` for the rest, ordered by a folder's .pages file.
+    const files = workspaceOnDisk({
+      [CATALOG]: 'kind: Component\n',
+      'services/billing/mkdocs.yml': [
+        'site_name: Billing Worker',
+        'plugins: [literate-nav, awesome-pages]',
+        'nav:',
+        '  - index.md',
+        '  - Tutorials: tutorials/*',
+        '  - reference/',
+        '  - how-to',
+        '  - "*.md"',
+        '  - ...',
+        '  - Gone: gone/*.md',
+        '  - Missing: missing.md',
+      ].join('\n'),
+      'services/billing/docs/index.md': '# Home\n',
+      'services/billing/docs/tutorials/b-second.md': '# Second tutorial\n',
+      'services/billing/docs/tutorials/a-first.md': '# First tutorial\n',
+      'services/billing/docs/tutorials/deep/c-third.md': '# Third tutorial\n',
+      'services/billing/docs/reference/cli.md': '# CLI\n',
+      'services/billing/docs/how-to/.pages': 'nav:\n  - rotate.md\n',
+      'services/billing/docs/how-to/rotate.md': '# Rotate keys\n',
+      'services/billing/docs/faq.md': '# FAQ\n',
+      'services/billing/docs/zz/other.md': '# Other\n',
+    });
+    const result = await readTechDocs({ files, entityKey: ENTITY, catalogPath: CATALOG, annotation: 'dir:.' });
+    assert.deepEqual(
+      result.docs.map((d) => d.path.replace('services/billing/docs/', '')),
+      [
+        'index.md',
+        'tutorials/a-first.md',
+        'tutorials/b-second.md',
+        'tutorials/deep/c-third.md',
+        'reference/cli.md',
+        'how-to/rotate.md',
+        'faq.md',
+        'zz/other.md',
+      ],
+    );
+    // Only the page that is not there is missing; a wildcard matching nothing names no page.
+    assert.deepEqual(
+      result.problems.map((p) => [p.line, p.code, p.message]),
+      [
+        [
+          11,
+          'techdocs.nav-missing-page',
+          "nav names 'missing.md', which is not a Markdown file in 'services/billing/docs'.",
+        ],
+      ],
+    );
+  });
+
+  it('places the pages a nav pattern names (tutorials/*, reference/) in path order, with no missing-page warning', async () => {
+    const files = workspaceOnDisk({
+      'mkdocs.yml': [
+        'site_name: Patterns',
+        'nav:',
+        '  - Home: index.md',
+        '  - Tutorials: tutorials/*',
+        '  - reference/',
+        '  - faq.md',
+      ].join('\n'),
+      'docs/index.md': '# Home\n',
+      'docs/faq.md': '# FAQ\n',
+      'docs/tutorials/b.md': '# B\n',
+      'docs/tutorials/a.md': '# A\n',
+      'docs/tutorials/deep/c.md': '# C\n',
+      'docs/reference/api/x.md': '# X\n',
+      'docs/other.md': '# Other\n',
+    });
+    const result = await readDocsSite({ files, configPath: 'mkdocs.yml', entityKeys: [] });
+    assert.deepEqual(
+      result.docs.map((d) => d.path),
+      [
+        'docs/index.md',
+        // literate-nav reads `tutorials/*` as every entry of the folder, a subfolder's pages included.
+        'docs/tutorials/a.md',
+        'docs/tutorials/b.md',
+        'docs/tutorials/deep/c.md',
+        'docs/reference/api/x.md',
+        'docs/faq.md',
+        'docs/other.md',
+      ],
+    );
+    assert.deepEqual(result.problems, []);
   });
 
   it('honours docs_dir, takes README.md as the index and the first nav entry when neither exists', async () => {

@@ -124,4 +124,45 @@ describe('sources/techdocsUrl and workspace/remotes', () => {
       { kind: 'local', dir: 'main-checkout/docs' },
     );
   });
+
+  it('resolves a url: ref of 20,000 path segments in one pass over it: no split longer than a path on disk is built', () => {
+    // The audit's ref (40 KB over the repository's own remote) built 20,000 paths of up to 40 KB
+    // each and asked for every one (8.5 s, quadratic in the segments).
+    const deep = Array.from({ length: 20_000 }, () => 'a').join('/');
+    const asked: string[] = [];
+    const spy = (dir: string) => {
+      asked.push(dir);
+      return exists(dir);
+    };
+    const target = resolveTechDocsUrl(
+      `https://github.com/org/repo/tree/main/${deep}/docs`,
+      remotes('github.com/org/repo'),
+      spy,
+    );
+    // The split whose folder exists (a REF of 19,999 segments, as the rule reads it) is still found.
+    assert.deepEqual(target, { kind: 'local', dir: 'docs' });
+    assert.ok(asked.length > 0 && asked.length <= 2048, String(asked.length));
+    assert.ok(
+      asked.every((dir) => dir.length <= 4096),
+      `asked for a folder of ${Math.max(...asked.map((d) => d.length))} characters`,
+    );
+    // When no split exists, the most likely one is reported missing, whatever its length.
+    assert.deepEqual(
+      resolveTechDocsUrl(
+        `https://github.com/org/repo/tree/main/${deep}/nowhere`,
+        remotes('github.com/org/repo'),
+        exists,
+      ),
+      { kind: 'local', dir: `${deep}/nowhere` },
+    );
+    // An Azure path of 40,000 slashes is trimmed in one pass too.
+    assert.deepEqual(
+      resolveTechDocsUrl(
+        `https://dev.azure.com/o/p/_git/r?path=${'/'.repeat(40_000)}docs${'/'.repeat(40_000)}`,
+        remotes('dev.azure.com/o/p/_git/r'),
+        exists,
+      ),
+      { kind: 'local', dir: 'docs' },
+    );
+  });
 });

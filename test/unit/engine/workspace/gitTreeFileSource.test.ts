@@ -47,7 +47,7 @@ describe('engine/workspace/gitTreeFileSource', () => {
       ['info workspace.too-large docs/big.md'],
     );
     assert.equal(atOld.has('overview.md'), false);
-    assert.deepEqual(atOld.entry('AGENTS.md')?.roles, ['agentsMd', 'markdown']);
+    assert.deepEqual(atOld.entry('AGENTS.md')?.roles, ['agentsMd', 'docs', 'markdown']);
     assert.equal(await atOld.readText('AGENTS.md'), '# Rules v1\n');
     assert.equal(await atOld.readText('catalog-info.yaml'), 'kind: Component\nmetadata:\n  name: old\n');
     assert.equal(await atOld.readText('docs/logo.md'), null);
@@ -99,8 +99,8 @@ describe('engine/workspace/gitTreeFileSource', () => {
         'ws/repos/alpha/services/ship/overview.md',
       ],
     );
-    assert.deepEqual(source.entry('ws/repos/alpha/services/pay/overview.md')?.roles, ['overview', 'markdown']);
-    assert.deepEqual(source.entry('ws/repos/alpha/services/ship/overview.md')?.roles, ['markdown']);
+    assert.deepEqual(source.entry('ws/repos/alpha/services/pay/overview.md')?.roles, ['overview', 'docs', 'markdown']);
+    assert.deepEqual(source.entry('ws/repos/alpha/services/ship/overview.md')?.roles, ['docs', 'markdown']);
 
     // Many reads at once are pipelined through the same process and answered in order.
     const texts = await Promise.all([...pages, 'ws/beta/AGENTS.md'].map((p) => source.readText(p)));

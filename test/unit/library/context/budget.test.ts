@@ -70,6 +70,23 @@ describe('get_context budgets: rules in full past the budget, the three-quarter 
     assert.ok(!built.markdown.includes('# Reference'));
   });
 
+  it('names a page that did not fit once, however many ways it came (pinned, and found by search as a page read whole)', async () => {
+    const dir = writeWorkspace({
+      '.context/guides/refunds.md': pageText(
+        { title: 'Refund handbook', always_include: true, read_whole: true },
+        `# Refund handbook\n\n## Refund window\n\nRefunds within 14 days. ${filler('refund window', 120)}\n`,
+      ),
+      '.context/guides/other.md': pageText({ title: 'Other' }, '# Other\n\nNothing about it.\n'),
+    });
+    const lib = await indexDir(dir, 'twice');
+    opened.push(lib);
+    const built = await run(lib.view, { task: 'what is the refund window', maxTokens: 1_000 });
+    assert.deepEqual(
+      built.bundle.skipped.map((s) => [s.doc.title, s.reason]),
+      [['Refund handbook', 'pinned']],
+    );
+  });
+
   it('keeps whole pages within three quarters of the budget: a pinned page that would pass it is skipped but stays searchable', async () => {
     const dir = writeWorkspace({
       '.context/guides/a-ladder.md': pageText(

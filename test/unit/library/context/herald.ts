@@ -30,6 +30,32 @@ export async function indexDir(dir: string, name = 'taxwell'): Promise<Indexed> 
   return { engine, view: libraryView(state, TODAY), dir };
 }
 
+/** The real libraries of get_context's dev suite (test/fixtures/<name>/library, SOURCE.txt beside each). */
+export const DEV_LIBRARIES = ['awesome-copilot', 'instructa-ai-prompts', 'windsurf-agent-rules-kit'] as const;
+
+/**
+ * Indexes the dev suite's libraries once for a describe block: the returned record fills before
+ * its tests run and its engines are disposed after them.
+ */
+export function devLibraries(): Record<string, Indexed> {
+  const libs: Record<string, Indexed> = {};
+  before(async () => {
+    for (const name of DEV_LIBRARIES)
+      libs[name] = await indexDir(path.resolve(__dirname, '../../../fixtures', name, 'library'), name);
+  });
+  after(() => {
+    for (const lib of Object.values(libs)) lib.engine.dispose();
+  });
+  return libs;
+}
+
+/** A page as the dev suite names it: its path below its format's root, without extensions (`clerk-next/setup-clerk-next`). */
+export function pageLabel(path: string): string {
+  return path
+    .replace(/^.*?(\.github\/instructions\/|\.cursor\/rules\/|\.windsurf\/rules\/)/, '')
+    .replace(/(\.instructions)?\.(md|mdc)$/, '');
+}
+
 /** A copy of the Taxwell fixture in a temp dir (for tests that edit or add files). */
 export function copyTaxwell(): string {
   const dir = tempDir('taxwell');

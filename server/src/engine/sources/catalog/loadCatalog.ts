@@ -20,6 +20,7 @@ import type { CatalogEntity, EntityKey, Problem, Relation } from '../../model';
 import type { FileSource } from '../../workspace/fileSource';
 import { formatFieldPath } from './fieldPath';
 import { resolveLocationTarget } from './locationTargets';
+import { GlobBudget } from '../../workspace/globBudget';
 import {
   lineOfField,
   parseCatalogFile,
@@ -157,6 +158,8 @@ export interface LoadCatalogOptions {
   candidates?: readonly string[];
   /** Called between files: gives the host's requests a turn (indexing/eventLoopTurns.ts). */
   turns?: { maybe(): Promise<void> };
+  /** The glob work Location targets may do (workspace/globBudget.ts); default: a fresh budget per load. */
+  globBudget?: GlobBudget;
 }
 
 // A top-level `apiVersion` in Backstage's API group (`backstage.io/v1alpha1`,
@@ -248,6 +251,7 @@ export async function loadCatalog(
   options: LoadCatalogOptions = {},
 ): Promise<CatalogLoad> {
   const cache = options.parseCache;
+  const globBudget = options.globBudget ?? new GlobBudget();
   const placeholderCache = cache?.placeholders ?? new WeakMap<ParsedEntity, PlaceholderEntry>();
   const problems: Problem[] = [];
   const files: CatalogFileRead[] = [];
@@ -349,8 +353,10 @@ export async function loadCatalog(
       const spec = (entity.raw.spec ?? {}) as Record<string, unknown>;
       const optional = spec.presence === 'optional';
       for (const { target, field } of locationTargets(spec)) {
+        // A catalog file may list thousands of targets: the host's requests get turns between them.
+        await options.turns?.maybe();
         const line = lines[field] ?? entity.location.startLine;
-        const resolution = resolveLocationTarget(path, target, source, optional);
+        const resolution = resolveLocationTarget(path, target, source, optional, globBudget);
         if (resolution.kind === 'problem') {
           problems.push({
             path,

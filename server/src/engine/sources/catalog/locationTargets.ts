@@ -10,8 +10,9 @@
  * reported as warnings.
  */
 import { posix } from 'node:path';
-import type { FileSource } from '../../workspace/fileSource';
-import { compileGlob, globProblem, isGlobPattern } from '../../workspace/globMatch';
+import { filesUnder, type FileSource } from '../../workspace/fileSource';
+import type { GlobBudget } from '../../workspace/globBudget';
+import { compileGlobsMetered, globLiteralFolder, globSize, isGlobPattern } from '../../workspace/globMatch';
 
 export type TargetResolution =
   /** Workspace-relative paths of the matched files, sorted. */
@@ -28,12 +29,14 @@ const ABSOLUTE = /^([\\/]|[A-Za-z]:[\\/])/;
 /**
  * Resolves one target written in the Location declared in `fromPath`.
  * @param optional - the Location's `spec.presence` is `optional`: a missing target is no problem.
+ * @param budget - the glob work left to this pass (globBudget.ts); a glob past it is not followed.
  */
 export function resolveLocationTarget(
   fromPath: string,
   target: string,
   source: FileSource,
   optional = false,
+  budget?: GlobBudget,
 ): TargetResolution {
   const quoted = JSON.stringify(target);
   if (SCHEME.test(target)) {
@@ -62,23 +65,33 @@ export function resolveLocationTarget(
     };
   }
   const isGlob = isGlobPattern(joined);
-  const refused = isGlob ? globProblem(joined) : undefined;
-  if (refused) {
-    return {
-      kind: 'problem',
-      severity: 'warning',
-      code: 'catalog.location-glob-refused',
-      message: `Location target ${quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted} is not read: ${refused}`,
-    };
-  }
+  const refuse = (why: string): TargetResolution => ({
+    kind: 'problem',
+    severity: 'warning',
+    code: 'catalog.location-glob-refused',
+    message: `Location target ${quoted.length > 120 ? `${quoted.slice(0, 117)}...` : quoted} is not read: ${why}`,
+  });
   let paths: string[];
   if (isGlob) {
-    // Linear in each path whatever the glob (globMatch.ts): a target is the workspace's to write.
-    const matches = compileGlob(joined, { dot: false });
-    paths = source
-      .list()
-      .filter((p) => matches(p))
-      .sort();
+    // Sized before it is built, and linear in each path (globMatch.ts); tested only against the
+    // files under its literal folder, within what this pass may still spend (globBudget.ts).
+    const size = globSize(joined, { dot: false });
+    if (!size.ok) return refuse(size.problem);
+    const overBudget = budget?.compile(size.instructions);
+    if (overBudget) return refuse(overBudget);
+    const folder = globLiteralFolder(joined);
+    const candidates = [...filesUnder(source, folder)];
+    if (folder !== '' && source.has(folder)) candidates.push(folder);
+    const glob = compileGlobsMetered([joined], { dot: false });
+    paths = [];
+    let charged = 0;
+    for (const path of candidates) {
+      if (glob.matches(path)) paths.push(path);
+      const spent = budget?.work(glob.work() - charged);
+      charged = glob.work();
+      if (spent) return refuse(spent);
+    }
+    paths.sort();
   } else {
     paths = source.has(joined) ? [joined] : [];
   }

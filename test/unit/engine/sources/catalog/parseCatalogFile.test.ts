@@ -180,6 +180,41 @@ describe('catalog/parseCatalogFile', () => {
     );
   });
 
+  it('reports an unclosed quote on the line and column where the string opens, not at the end of the file', () => {
+    const text = [
+      'apiVersion: backstage.io/v1alpha1',
+      'kind: Component',
+      'metadata:',
+      '  name: billing-worker',
+      '  description: "Bills customers',
+      'spec:',
+      '  type: service',
+      '  owner: payments-team',
+      '  lifecycle: production',
+      '---',
+      'apiVersion: backstage.io/v1alpha1',
+      'kind: Group',
+      'metadata:',
+      '  name: payments-team',
+      'spec: {type: team, children: []}',
+      '',
+    ].join('\n');
+    const result = parseCatalogFile(PATH, text);
+    assert.deepEqual(result.problems, [
+      {
+        path: PATH,
+        line: 5,
+        column: 16,
+        severity: 'error',
+        code: 'yaml.syntax',
+        message:
+          'YAML error: Missing closing "quote: the string that opens here is never closed; this document is skipped',
+      },
+    ]);
+    // The open string runs on over the `---`, so the Group below it is inside it: nothing is indexed.
+    assert.deepEqual(result.entities, []);
+  });
+
   it('reads CRLF files with the same lines and treats duplicate keys as a YAML error, as Backstage does', () => {
     const text =
       'apiVersion: backstage.io/v1alpha1\r\nkind: Group\r\nmetadata:\r\n  name: team-a\r\n  name: team-b\r\nspec: {type: team, children: []}\r\n---\r\n# the platform team\r\napiVersion: backstage.io/v1alpha1\r\nkind: Group\r\nmetadata:\r\n  name: platform\r\nspec:\r\n  type: team\r\n  children: [team-a]\r\n';
