@@ -1,7 +1,8 @@
 /**
  * `npm run eval`: retrieval quality.
  *
- *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|docs|context|change|all] [--embeddings off|local]
+ *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|rclone|babel|secrets|scrapy|docs|context|change|all]
+ *                [--embeddings off|local] [--record-main] [--grid NAME=v1,v2,...] [--tune NAME=value]
  *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set SET[,SET]] [--model-url URL] [--model NAME]
  *
  * - `fernhill` (evalFernhill.ts): the example workspace's labelled questions, through
@@ -9,9 +10,11 @@
  *   failing cases with the rank each expected passage got.
  * - `scifact` (evalScifact.ts): BEIR SciFact's test claims over its abstracts (default folder
  *   ../shared/data/beir-scifact), nDCG@10 next to the published figures and the baselines.
- * - `argocd`, `cert-manager`, `goreleaser` (evalDocs.ts; `docs` is the three): real documentation
- *   with labelled questions in five styles, beside the reference BM25 and Lunr; Argo CD's from
- *   test/fixtures/argocd-docs, the other two from bench/corpora.
+ * - `argocd`, `cert-manager`, `goreleaser`, `rclone`, `babel`, `secrets`, `scrapy` (evalDocs.ts;
+ *   `docs` is all of them, the dev suite): real documentation with labelled questions in five
+ *   styles, beside the reference BM25 and Lunr; Argo CD's from test/fixtures/argocd-docs, the
+ *   others from bench/corpora. The suite table (docsSuite.ts) puts each corpus and style beside
+ *   main's recorded figures.
  * - `context` (evalContext.ts): labelled get_context tasks on three real public libraries of agent
  *   instructions in three formats (`--context-set` awesome-copilot, instructa-ai-prompts,
  *   windsurf-agent-rules-kit; comma-separated, default all) and on the example (fernhill); page precision, recall,
@@ -22,6 +25,13 @@
  *   monorepos and changes made on the example); item precision and recall per corpus and per kind
  *   (owning entities, owners, dependents, pages, rules, epics, expectations), every miss listed.
  *   Words only (the change's items do not rank by meaning).
+ * `--grid NAME=v1,v2,...` (repeatable) ranks the documentation corpora words only with each value
+ * of one of the contract's fitted constants and reports the value fitted without each corpus
+ * (docsGrid.ts); the run then scores nothing else.
+ * `--tune NAME=value` (repeatable) ranks the documentation corpora with that value of a fitted
+ * constant instead of the published one, to measure a candidate.
+ * `--record-main` writes the documentation corpora's per-question figures to
+ * bench/baselines/mainRanking.json as main's ranking, the "before" of the suite table.
  * Without `--embeddings`, `scifact`, the documentation corpora and `context` score
  * `workspace_context` both words only and hybrid (words and meaning, every section embedded first
  * with the packaged model; vectors are cached under the temp folder, so only the first run
@@ -35,15 +45,19 @@ import * as path from 'node:path';
 import { evalFernhill, type FernhillEval, type SystemResult } from './evalFernhill';
 import { ourSystemLabel, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
 import { evalScifact, type ScifactEval } from './evalScifact';
-import { DOC_STYLES, docsCorpora, evalDocs, type DocsEval, type DocsSystemKey } from './evalDocs';
+import { docsCorpora, evalDocs, stylesOf, type DocsEval, type DocsSystemKey } from './evalDocs';
 import { evalExplain, type ExplainEval } from './evalExplain';
 import { CONTEXT_SETS, evalContext, type ContextEval, type ContextSet } from './evalContext';
 import { evalChange, renderChangeEval, type ChangeEval } from './evalChange';
 import type { MeanMetrics } from './metrics';
 import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
+import { loadRecordedRanking, recordRanking, renderSuite } from './docsSuite';
+import { parseGrid, renderGrids, runGrids, type GridResult, type GridSpec } from './docsGrid';
+import type { RankingTuning } from '../server/src/engine/ranking/contract';
+import { CONTRACT_VERSION } from '../server/src/engine/ranking/contract';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
-const DOC_DATASETS = ['argocd', 'cert-manager', 'goreleaser'] as const;
+const DOC_DATASETS = ['argocd', 'cert-manager', 'goreleaser', 'rclone', 'babel', 'secrets', 'scrapy'] as const;
 const DATASETS = ['fernhill', 'scifact', ...DOC_DATASETS, 'context', 'change'] as const;
 
 export interface EvalResult {
@@ -61,6 +75,8 @@ export interface EvalResult {
   change?: ChangeEval;
   /** explain_result on each documentation corpus's misses (words only), each cause checked. */
   explain?: ExplainEval[];
+  /** Fitted constants, leave-one-corpus-out (`--grid`). */
+  grids?: GridResult[];
 }
 
 interface EvalOptions {
@@ -73,6 +89,12 @@ interface EvalOptions {
   modelUrl?: string;
   model?: string;
   out: string;
+  /** Record the documentation corpora's figures as main's ranking (docsSuite.ts). */
+  recordMain: boolean;
+  /** Fitted constants to grid (docsGrid.ts); when given, the run does only that. */
+  grids: GridSpec[];
+  /** Values of fitted constants the documentation corpora are ranked with (`--tune NAME=value`). */
+  tuning?: RankingTuning;
 }
 
 function parseArgs(argv: readonly string[]): EvalOptions {
@@ -107,10 +129,26 @@ function parseArgs(argv: readonly string[]): EvalOptions {
     scifactDir: value('--scifact-dir') ?? path.resolve(REPO_ROOT, '..', 'shared', 'data', 'beir-scifact'),
     argocdDir: value('--argocd-dir') ?? path.resolve(REPO_ROOT, 'test', 'fixtures', 'argocd-docs'),
     out: value('--out') ?? path.join(REPO_ROOT, 'eval-results', `eval-${stamp}.json`),
+    recordMain: argv.includes('--record-main'),
+    grids: argv.flatMap((a, i) => (a === '--grid' && argv[i + 1] ? [parseGrid(argv[i + 1])] : [])),
+    ...tuningOf(argv),
   };
 }
 
 const f3 = (x: number) => x.toFixed(3);
+
+/** `--tune NAME=value` (repeatable): the documentation corpora ranked with these values (a measurement). */
+function tuningOf(argv: readonly string[]): { tuning?: RankingTuning } {
+  const pairs = argv.flatMap((a, i) => (a === '--tune' && argv[i + 1] ? [argv[i + 1]] : []));
+  if (pairs.length === 0) return {};
+  const tuning: RankingTuning = {};
+  for (const pair of pairs) {
+    const grid = parseGrid(pair);
+    const value = Number(pair.slice(pair.indexOf('=') + 1));
+    tuning[grid.name] = value;
+  }
+  return { tuning };
+}
 
 function meaningLine(m: MeaningFigures): string {
   const error = m.error ? `; last error: ${m.error}` : '';
@@ -239,6 +277,8 @@ export function renderEval(result: EvalResult): string {
     );
   }
   if (result.docs?.length || sf) out.push(...renderSummary(result));
+  if (result.docs?.length) out.push(...renderSuite(result.docs, loadRecordedRanking()));
+  if (result.grids?.length) out.push(...renderGrids(result.grids));
   for (const d of result.docs ?? []) out.push(...renderDocs(d));
   if (result.context) out.push(...renderContext(result.context));
   if (result.change) out.push(...renderChangeEval(result.change));
@@ -256,7 +296,8 @@ function renderSummary(result: EvalResult): string[] {
   const rows: string[][] = [];
   for (const d of result.docs ?? []) {
     const by = (key: DocsSystemKey) => d.systems.find((s) => s.key === key)?.byStyle;
-    for (const style of [...DOC_STYLES, 'all']) {
+    const styles = stylesOf(d.systems[0]?.questions ?? []);
+    for (const style of [...styles, 'all']) {
       const n = d.systems[0]?.byStyle[style]?.questions ?? 0;
       rows.push([
         style === 'all' ? `**${d.label}**` : d.label,
@@ -300,6 +341,21 @@ function renderDocs(d: DocsEval): string[] {
   if (d.meaning) out.push(meaningLine(d.meaning), '');
   const words = d.systems.find((s) => s.key === 'words');
   const hybrid = d.systems.find((s) => s.key === 'hybrid');
+  const folders = [...new Set(d.systems.flatMap((s) => Object.keys(s.byFolder ?? {})))];
+  if (folders.length) {
+    out.push('By repository (the questions about one; `cross` questions are in none), nDCG@10 (recall@5):', '');
+    out.push(
+      ...table(
+        ['repository', 'n', ...d.systems.map((s) => s.key)],
+        folders.map((f) => [
+          f,
+          String(d.systems[0]?.byFolder?.[f]?.questions ?? 0),
+          ...d.systems.map((s) => cell(s.byFolder?.[f])),
+        ]),
+      ),
+      '',
+    );
+  }
   for (const ours of [words, hybrid]) {
     if (!ours) continue;
     const misses = ours.questions.filter((q) => q.ndcg10 === 0);
@@ -465,6 +521,14 @@ async function main(argv: readonly string[]): Promise<void> {
   const log = (m: string) => process.stderr.write(`[eval] ${m}\n`);
   const fernhillMode: EvalEmbeddings = options.modes.length === 1 ? options.modes[0] : 'off';
   const result: EvalResult = { environment: runEnvironment(REPO_ROOT), embeddings: fernhillMode, modes: options.modes };
+  if (options.grids.length) {
+    const corpora = docsCorpora(options.argocdDir).filter((c) => options.datasets.includes(c.key));
+    result.grids = await runGrids(corpora, options.grids, log);
+    mkdirSync(path.dirname(options.out), { recursive: true });
+    writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
+    process.stdout.write(renderEval(result));
+    return;
+  }
   if (options.datasets.includes('fernhill')) result.fernhill = await evalFernhill(REPO_ROOT, fernhillMode, log);
   if (options.datasets.includes('scifact')) result.scifact = await evalScifact(options.scifactDir, options.modes, log);
   for (const corpus of docsCorpora(options.argocdDir)) {
@@ -473,8 +537,10 @@ async function main(argv: readonly string[]): Promise<void> {
       log(`${corpus.key}: ${corpus.dir} is missing: skipped`);
       continue;
     }
-    (result.docs ??= []).push(await evalDocs(corpus, options.modes, log));
-    (result.explain ??= []).push(await evalExplain(corpus, log));
+    const scored = await evalDocs(corpus, options.modes, log, options.tuning);
+    (result.docs ??= []).push(scored);
+    // explain_result reads one served folder; a corpus this build does not read has nothing to explain.
+    if (!corpus.folders && scored.sectionsIndexed > 0) (result.explain ??= []).push(await evalExplain(corpus, log));
   }
   if (options.datasets.includes('context')) {
     result.context = await evalContext(
@@ -488,6 +554,10 @@ async function main(argv: readonly string[]): Promise<void> {
     );
   }
   if (options.datasets.includes('change')) result.change = await evalChange(log);
+  if (options.recordMain && result.docs?.length) {
+    recordRanking(result.docs, { commit: result.environment.commit.slice(0, 12), contractVersion: CONTRACT_VERSION });
+    log('docs: recorded as main ranking in bench/baselines/mainRanking.json');
+  }
   mkdirSync(path.dirname(options.out), { recursive: true });
   writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(renderEval(result));

@@ -9,6 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../server/src/engine/engine';
 import type { IndexState } from '../server/src/engine/indexState';
+import type { SourceGlobs } from '../server/src/engine/workspace/globs';
 
 export type EvalEmbeddings = 'off' | 'local';
 
@@ -34,15 +35,20 @@ export function ourSystemLabel(embeddings: EvalEmbeddings): string {
   return embeddings === 'off' ? 'workspace_context (words only)' : 'workspace_context (hybrid, local model)';
 }
 
+/**
+ * An engine over `folders` (one, or several served side by side), its first pass done and, with
+ * `local` embeddings, every section embedded. `globs` replaces default source globs field by field.
+ */
 export async function startEvalEngine(
   dataset: string,
-  folder: { name: string; absPath: string },
+  folders: { name: string; absPath: string } | readonly { name: string; absPath: string }[],
   embeddings: EvalEmbeddings,
   log: (m: string) => void,
+  globs: Partial<SourceGlobs> = {},
 ): Promise<EvalEngine> {
   const engine = new Engine({
-    folders: [folder],
-    settings: { refreshAfterMs: 0 },
+    folders: Array.isArray(folders) ? [...folders] : [folders as { name: string; absPath: string }],
+    settings: { refreshAfterMs: 0, globs },
     ...(embeddings === 'local'
       ? { embeddings: { provider: 'local' as const }, cacheDir: path.join(os.tmpdir(), 'wsctx-eval-cache', dataset) }
       : { embeddings: { provider: 'off' as const } }),

@@ -11,6 +11,11 @@
  * Argo CD set has no page without an H1 that has a front matter title, so its figures are the
  * published ones (BM25 0.652, Lunr 0.547 nDCG@10), while sites that title pages in front matter
  * (cert-manager, GoReleaser) do not leave the baselines with file names for titles.
+ * reStructuredText files (`.rst`) are split the same way at their section titles: a line of
+ * text under (and optionally over) a line of one repeated punctuation character at least as
+ * long, each adornment style a level in the order the file first uses it (docutils' rule); the
+ * page title is the first such title. A corpus of several repositories (several served folders)
+ * reads every file of its formats in each folder, and its paths start with the folder's name.
  *
  * - BM25: Okapi, k1 1.2, b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5)); tokens are lower-case
  *   `[a-z0-9]+` runs, a 58-word stop list, no stemming; title, heading path and body are one
@@ -91,24 +96,77 @@ export function splitMarkdown(file: string, text: string): DocSection[] {
   return sections;
 }
 
-function markdownFiles(dir: string): string[] {
+/** reStructuredText's section adornment: one punctuation character repeated, nothing else. */
+const RST_ADORNMENT = /^([!-/:-@[-`{-~])\1+\s*$/;
+
+/** The sections of one reStructuredText file, as the reference splits them (see the module comment). */
+export function splitRst(file: string, text: string): DocSection[] {
+  const lines = text.split(/\r?\n/);
+  const styles: string[] = [];
+  const heads: { line: number; end: number; level: number; text: string }[] = [];
+  for (let i = 1; i < lines.length; i++) {
+    const under = lines[i];
+    const title = lines[i - 1];
+    const m = RST_ADORNMENT.exec(under);
+    if (!m || !title.trim() || /^\s/.test(title) || RST_ADORNMENT.test(title)) continue;
+    if (under.trimEnd().length < title.trimEnd().length) continue;
+    const over = i >= 2 && lines[i - 2].trimEnd() === under.trimEnd();
+    const style = `${over ? 'over' : 'under'}${m[1]}`;
+    if (!styles.includes(style)) styles.push(style);
+    heads.push({ line: over ? i - 2 : i - 1, end: i + 1, level: styles.indexOf(style) + 1, text: cleanHeading(title) });
+  }
+  const title = heads[0]?.text ?? path.posix.basename(file).replace(/\.rst$/, '');
+  const sections: DocSection[] = [];
+  const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
+  if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
+  const stack: { level: number; text: string }[] = [];
+  heads.forEach((h, k) => {
+    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
+    stack.push(h);
+    const end = k + 1 < heads.length ? heads[k + 1].line : lines.length;
+    sections.push({ file, title, heading: stack.map((s) => s.text).join(' > '), body: lines.slice(h.end, end).join('\n') });
+  });
+  return sections;
+}
+
+/** The file formats a corpus is written in. */
+export type DocFormat = 'md' | 'rst';
+
+function filesOf(dir: string, formats: readonly DocFormat[]): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...markdownFiles(p));
-    else if (e.isFile() && e.name.endsWith('.md')) out.push(p);
+    if (e.isDirectory()) out.push(...filesOf(p, formats));
+    else if (e.isFile() && formats.some((f) => e.name.endsWith(`.${f}`))) out.push(p);
   }
   return out;
 }
 
-/** Every section of every Markdown file under `root/docs`, files in path order. */
-export function loadSections(root: string): { files: string[]; sections: DocSection[] } {
+/** Where a corpus's files are, as the reference reads them. */
+export interface CorpusFiles {
+  /** The formats read (default Markdown only). */
+  formats?: readonly DocFormat[];
+  /**
+   * Folders of `root` read whole, each a repository served as its own folder; paths are
+   * `<folder>/<path in it>`. Without them, `root/docs` is read and paths are `docs/...`.
+   */
+  folders?: readonly string[];
+}
+
+/**
+ * Every section of every file of the corpus's formats under `root/docs` (or under each of its
+ * folders), files in path order.
+ */
+export function loadSections(root: string, where: CorpusFiles = {}): { files: string[]; sections: DocSection[] } {
+  const formats = where.formats ?? ['md'];
+  const dirs = where.folders ? where.folders.map((f) => path.join(root, f)) : [path.join(root, 'docs')];
   // Code-unit order, as the dataset's script sorts.
-  const files = markdownFiles(path.join(root, 'docs')).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const files = dirs.flatMap((d) => filesOf(d, formats)).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   const sections: DocSection[] = [];
   for (const abs of files) {
     const rel = path.relative(root, abs).split(path.sep).join('/');
-    sections.push(...splitMarkdown(rel, readFileSync(abs, 'utf8')));
+    const text = readFileSync(abs, 'utf8');
+    sections.push(...(rel.endsWith('.rst') ? splitRst(rel, text) : splitMarkdown(rel, text)));
   }
   return { files, sections };
 }

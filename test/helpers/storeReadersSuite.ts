@@ -17,6 +17,14 @@ import { Client as PgClient } from 'pg';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Engine } from '../../server/src/engine/engine';
 import type { IndexState } from '../../server/src/engine/indexState';
+import {
+  folderNamedBy,
+  questionIndexTerms,
+  rankWorkspaceContext,
+  shortId,
+  statisticsOf,
+  summedStatistics,
+} from '../../server/src/engine';
 import { workspaceRows } from '../../server/src/engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../server/src/store/postgres/pgStore';
 import { writeNamespace } from '../../server/src/store/postgres/pgWrite';
@@ -281,28 +289,52 @@ export function storeReadersSuite(url: () => string, env: NodeJS.ProcessEnv, opt
     assert.ok(compared > 20, `${compared} calls compared`);
   });
 
-  it("asked of every namespace at once, keeps each folder's passages, scores and order as when it is asked alone", async () => {
+  it("asked of every namespace at once, ranks each folder's passages as its own engine does with the question weighed over all four", async () => {
+    // Every namespace weighs the question by the counts of all of them, as the in-memory engine
+    // weighs several folders (ranking/questionStatistics.ts), and a namespace the question names
+    // takes the named-entity bonus: each folder's passages, scores and order are its own engine's
+    // ranking with those weights, and the terms weigh alike across folders.
     for (const folder of folders) {
       for (const question of folder.questions) {
-        const alone = (await inMemory(folder.services, 'workspace_context', {
-          workspace: folder.name,
-          question,
-          limit: 20,
-        })) as { passages: { id: string; score: number }[] };
+        const terms = questionIndexTerms(question);
+        const statistics = summedStatistics(folders.map((f) => statisticsOf(f.engine.current()!, terms)));
         const everywhere = (await viaMcp(all.client, 'workspace_context', { question, limit: 20 })) as {
           folders: string[];
-          passages: { id: string; folder: string; score: number }[];
+          passages: {
+            id: string;
+            folder: string;
+            score: number;
+            why: { signal: string; terms?: { term: string; weight: number }[] }[];
+          }[];
           candidatesCapped?: unknown;
         };
         assert.deepEqual(everywhere.folders, folders.map((f) => f.name).sort());
         assert.equal(everywhere.candidatesCapped, undefined);
-        const mine = everywhere.passages.filter((p) => p.folder === folder.name).map((p) => [p.id, p.score]);
-        assert.ok(mine.length > 0, `${folder.name}: "${question}"`);
-        assert.deepEqual(
-          mine,
-          alone.passages.slice(0, mine.length).map((p) => [p.id, p.score]),
+        for (const f of folders) {
+          const mine = everywhere.passages.filter((p) => p.folder === f.name).map((p) => [p.id, p.score]);
+          const namedFolder = folderNamedBy(question, f.name);
+          const reference = rankWorkspaceContext(f.engine.current()!, {
+            question,
+            limit: 20,
+            now: Date.now(),
+            statistics,
+            ...(namedFolder !== undefined ? { namedFolder } : {}),
+          });
+          assert.deepEqual(
+            mine,
+            reference.passages.slice(0, mine.length).map((p) => [shortId(p.entry.section.id), p.score]),
+            `${f.name}: "${question}"`,
+          );
+        }
+        assert.ok(
+          everywhere.passages.some((p) => p.folder === folder.name),
           `${folder.name}: "${question}"`,
         );
+        const weights = new Map<string, Set<number>>();
+        for (const p of everywhere.passages)
+          for (const t of p.why.find((w) => w.signal === 'words')?.terms ?? [])
+            weights.set(t.term, (weights.get(t.term) ?? new Set()).add(t.weight));
+        for (const [term, seen] of weights) assert.equal(seen.size, 1, `"${question}": "${term}" weighs alike`);
         const scores = everywhere.passages.map((p) => p.score);
         assert.deepEqual(
           scores,

@@ -56,8 +56,11 @@ export type { WalkDirection } from './graph/walk';
 
 // workspace_context's ranking: the contract version, the ranker, folder scopes.
 export { CONTRACT_VERSION, DOCUMENT_CAP } from './ranking/contract';
+export type { RankingTuning } from './ranking/contract';
 export { folderScopedState } from './ranking/folderScope';
-export { normalizeName } from './ranking/namedEntities';
+export { statisticsOf, summedStatistics, type QuestionStatistics } from './ranking/questionStatistics';
+export { questionIndexTerms } from './ranking/questionUnits';
+export { folderNamedBy, normalizeName } from './ranking/namedEntities';
 export { comparePassages, rankWorkspaceContext } from './ranking/workspaceContextRanker';
 export type { MeaningSource, RankResult, RankedPassage } from './ranking/workspaceContextRanker';
 export { explainRanking } from './ranking/explainRanking';

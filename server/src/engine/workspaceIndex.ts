@@ -9,6 +9,7 @@ import type { MeaningStatus } from './meaning/sectionVectors';
 import type { TextSimilarity } from './meaning/textSimilarity';
 import type { SourceGlobs } from './workspace/globs';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
+import type { QuestionStatistics } from './ranking/questionStatistics';
 import type { QuestionScope } from './store/boundedCandidates';
 
 export type EnginePhase = 'cold' | 'indexing' | 'ready';
@@ -96,6 +97,12 @@ export interface WorkspaceIndex {
     queryVector?: Float32Array | null,
     scope?: QuestionScope,
   ): Promise<IndexState | undefined>;
+  /**
+   * The section count of `workspace` and how many of its sections hold each of `terms`, as a
+   * question's states there weigh them; undefined while cold or not served. A question asked of
+   * several folders at once is weighed by these summed (ranking/questionStatistics.ts).
+   */
+  questionStatistics(workspace: WorkspaceFolder, terms: readonly string[]): Promise<QuestionStatistics | undefined>;
   /**
    * The state the library tools answer from, with the served folders that each hold a library
    * of their own (`holders`, more than one only over a store: their pages and counts cannot be

@@ -15,7 +15,7 @@
 import type { ActivityLog } from '../library/activity/activityLog';
 import type { ContextHooks } from '../library/context/hooks';
 import { libraryPhrasingTexts } from '../library/context/phrasingTexts';
-import type { WorkspaceIndex } from '../engine';
+import type { RankingTuning, WorkspaceIndex } from '../engine';
 import { PinnedSessions } from '../library/view/pinnedSessions';
 import type { MeaningScorer } from '../library/view/ranking';
 import { DEFAULT_JUDGE_MODE } from '../library/models/judge';
@@ -41,6 +41,11 @@ export interface Services<E extends WorkspaceIndex = WorkspaceIndex> extends Rea
   readonly now: () => Date;
   /** Which sessions already received the pinned documents. */
   readonly pinnedSessions: PinnedSessions;
+  /**
+   * A measurement's values of the ranking contract's fitted constants (`npm run eval -- --grid`,
+   * bench/docsGrid.ts). No host that answers users sets it: without it the published values apply.
+   */
+  readonly rankingTuning?: RankingTuning;
 }
 
 /** What a host chooses; every part left out takes its default. */

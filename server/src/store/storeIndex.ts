@@ -18,7 +18,9 @@ import {
   type MeaningSource,
   type MemoryReader,
   type QuestionScope,
+  type QuestionStatistics,
   type SectionEntry,
+  statisticsOf,
   type StateListener,
   StoreReader,
   type WorkspaceFolder,
@@ -176,6 +178,18 @@ export class StoreIndex implements WorkspaceIndex {
     const reader = this.perQuestion();
     if (question === undefined) return reader.baseState(workspace.name);
     return reader.questionState(workspace.name, question, this.queryOf(queryVector), scope);
+  }
+
+  async questionStatistics(
+    workspace: WorkspaceFolder,
+    terms: readonly string[],
+  ): Promise<QuestionStatistics | undefined> {
+    const memory = this.readers.memory;
+    if (memory) {
+      const state = memory.stateOf(workspace.name);
+      return state ? statisticsOf(state, terms) : undefined;
+    }
+    return this.perQuestion().questionStatistics(workspace.name, terms);
   }
 
   /** One namespace's library: the served one that holds library pages (the first served when none does). */

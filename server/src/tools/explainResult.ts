@@ -16,6 +16,11 @@ import {
   folderScopedState,
   type RankedPassage,
   compileSourceGlobs,
+  questionIndexTerms,
+  folderNamedBy,
+  summedStatistics,
+  type QuestionStatistics,
+  type WorkspaceIndex,
 } from '../engine';
 import { explainAbsent, resolveTarget, targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
 import { dayOf } from '../library/view/readiness';
@@ -227,7 +232,12 @@ export async function explain(
       throw new ToolInputError('Nothing is indexed yet; indexing has started. Ask again in a moment.');
     whole = found.state;
     const state = found.state.folders.length > 1 ? folderScopedState(found.state, found.workspace.name) : found.state;
-    folders.push({ state, meaning: engine.meaningSource(state, queryVector) });
+    const namedFolder = targets.length > 1 ? folderNamedBy(asked, found.workspace.name) : undefined;
+    folders.push({
+      state,
+      meaning: engine.meaningSource(state, queryVector),
+      ...(namedFolder !== undefined ? { namedFolder } : {}),
+    });
   }
   const state = whole!;
   const today = dayOf(services.now());
@@ -288,12 +298,30 @@ export async function explain(
       fix: t.fix,
     };
   }
+  // Several folders asked at once weigh the question over all of them, as workspace_context does.
+  const statistics = targets.length > 1 ? await questionStatisticsOver(engine, asked, targets) : undefined;
   const explained = explainRanking(
     folders,
-    { question: asked, limit, now: Date.now(), sourceKinds },
+    { question: asked, limit, now: Date.now(), sourceKinds, ...(statistics ? { statistics } : {}) },
     targetPredicate(target),
   );
   return { ...base, ...render(explained, target) };
+}
+
+/** The question's statistics over the served folders named `targets` (workspace_context's merge). */
+async function questionStatisticsOver(
+  engine: WorkspaceIndex,
+  question: string,
+  targets: readonly string[],
+): Promise<QuestionStatistics | undefined> {
+  const terms = questionIndexTerms(question);
+  const parts: QuestionStatistics[] = [];
+  for (const name of targets) {
+    const folder = engine.findFolder(name);
+    const part = folder ? await engine.questionStatistics(folder, terms) : undefined;
+    if (part) parts.push(part);
+  }
+  return parts.length > 1 ? summedStatistics(parts) : undefined;
 }
 
 /** A target the question's own filters (sourceKinds, workspace) leave out. */

@@ -19,6 +19,11 @@ import {
   type RankedPassage,
   type RankResult,
   folderScopedState,
+  questionIndexTerms,
+  folderNamedBy,
+  statisticsOf,
+  summedStatistics,
+  type QuestionStatistics,
   fromWorkspacePath,
   isExpired,
 } from '../engine';
@@ -133,7 +138,7 @@ const neighbour = z.object({
 const output = {
   /** The folder asked, or every folder answered from, joined by ', '. */
   workspace: z.string(),
-  /** The served folders the passages were ranked in (each on its own numbers, then merged by score). */
+  /** The served folders the passages were ranked in (several: their terms weighed over all of them, then merged by score). */
   folders: z.array(z.string()),
   question: z.string(),
   contractVersion: z.string(),
@@ -239,17 +244,29 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   const targets = await foldersToAsk(engine, args.workspace);
   const named = targets.map((f) => f.name).join(', ');
 
-  // Each folder is ranked on its own numbers (ranking/folderScope.ts; a store's namespace is one
-  // already), so its passages score as they do when it is served alone; the rankings merge by score.
-  const answers: FolderAnswer[] = [];
+  // Each folder is ranked on its own index (ranking/folderScope.ts; a store's namespace is one
+  // already), so a folder asked by name scores as it does when served alone. Asked of several at
+  // once, every folder weighs the question's terms by their counts over all of them
+  // (ranking/questionStatistics.ts), so that the folders' scores are on one scale; the rankings
+  // merge by score.
+  const terms = targets.length > 1 ? questionIndexTerms(args.question) : [];
+  let statistics =
+    targets.length > 1 && args.asOf === undefined ? await summedStatisticsOf(engine, targets, terms) : undefined;
   const degraded = new Set<DegradedFlag>();
   let cold: StateForQuery | undefined;
+  const ready: { workspace: WorkspaceFolder; state: IndexState; namedFolder?: string }[] = [];
   for (const target of targets) {
+    // A question naming one of several folders prefers it (its passages take the named-entity bonus).
+    const namedFolder = targets.length > 1 ? folderNamedBy(args.question, target.name) : undefined;
+    const naming = namedFolder !== undefined ? { namedFolder } : {};
     // A store reads only the sections that can be among the passages ranked this way.
     const found = await stateForQuery(engine, target.name, args.asOf, args.question, queryVector, {
       limit,
       now,
       sourceKinds,
+      ...(statistics ? { statistics } : {}),
+      ...naming,
+      ...(services.rankingTuning ? { tuning: services.rankingTuning } : {}),
     });
     for (const flag of found.degraded) degraded.add(flag);
     if (found.kind === 'cold') {
@@ -257,18 +274,28 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
       continue;
     }
     const state = found.state.folders.length > 1 ? folderScopedState(found.state, found.workspace.name) : found.state;
+    ready.push({ workspace: found.workspace, state, ...naming });
+  }
+  // The workspace as it was (`asOf`, in memory): the past states' own counts.
+  if (targets.length > 1 && !statistics && ready.length > 1)
+    statistics = summedStatistics(ready.map((r) => statisticsOf(r.state, terms)));
+  const answers: FolderAnswer[] = [];
+  for (const { workspace, state, namedFolder } of ready) {
     const ranked = rankWorkspaceContext(state, {
+      ...(namedFolder !== undefined ? { namedFolder } : {}),
       question: args.question,
       limit,
       now,
       sourceKinds,
       meaning: engine.meaningSource(state, queryVector),
+      ...(statistics ? { statistics } : {}),
+      ...(services.rankingTuning ? { tuning: services.rankingTuning } : {}),
     });
     await engine.completeTexts(
-      found.workspace,
+      workspace,
       ranked.passages.map((p) => p.entry),
     );
-    answers.push({ workspace: found.workspace, state, ranked });
+    answers.push({ workspace, state, ranked });
   }
   const meaning = meaningSummary(
     engine,
@@ -356,6 +383,23 @@ async function foldersToAsk(engine: WorkspaceIndex, workspace: string | undefine
     );
   }
   return [folder];
+}
+
+/**
+ * The question's statistics over every folder of `targets` (ranking/questionStatistics.ts);
+ * undefined when fewer than two of them are ready (a cold folder has none to give).
+ */
+async function summedStatisticsOf(
+  engine: WorkspaceIndex,
+  targets: readonly WorkspaceFolder[],
+  terms: readonly string[],
+): Promise<QuestionStatistics | undefined> {
+  const parts: QuestionStatistics[] = [];
+  for (const target of targets) {
+    const part = await engine.questionStatistics(target, terms);
+    if (part) parts.push(part);
+  }
+  return parts.length > 1 ? summedStatistics(parts) : undefined;
 }
 
 /**

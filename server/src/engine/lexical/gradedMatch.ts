@@ -311,7 +311,7 @@ export function gradedMatch(
     const record: number[] | null = fallbacks > 0 && !parts ? [] : null;
     if (record) heldOf.set(j, record);
     // A length-free unit's whole form and forms are read with flat body norms.
-    const lengthFree = unit.lengthFree === true && (!parts || form >= 0);
+    const lengthFree = unit.lengthFree === true && (!parts || (form >= 0 && unit.forms![form].lengthBound !== true));
     if (lengthFree) scratch.bodyNorm = scratch.flatNorms(view.ordinalBound, norm.bodyW);
     // A trailing form is read as a parts step of one part at its credit: it adds only what it gives beyond.
     if (parts)

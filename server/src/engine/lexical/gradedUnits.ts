@@ -26,9 +26,10 @@ export interface GradedUnit {
    * (`privatekey.rotationpolicy` of `spec.privatekey.rotationpolicy`). A section holding one scores
    * `credit` x its saturation; the unit takes the best of its whole form, its forms and its parts.
    */
-  forms?: readonly { term: string; credit: number }[];
+  forms?: readonly { term: string; credit: number; lengthBound?: boolean }[];
   /**
-   * True when the whole form and the other forms are names (a configuration key path): their body
+   * True when the whole form and the other forms are names (a configuration key path; a form
+   * with `lengthBound`, a key path's last segment alone, is a word of prose and is not): their body
    * frequency is not normalised by the section's length (`b` 0 for the body), so a long
    * configuration reference that shows the key once holds it as strongly as a short note that
    * names it. The parts stay words.

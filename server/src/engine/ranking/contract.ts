@@ -114,9 +114,31 @@
  *   questions one holds such a pair (cert-manager c034, "times out" -> `timeout`: 0.967 ->
  *   0.947); the rest are unchanged (words only, nDCG@10 Argo CD / cert-manager / GoReleaser
  *   0.721 / 0.805 / 0.794 -> 0.721 / 0.804 / 0.794).
+ * - 2026-12-06.1: several served folders asked at once are merged on one scale (issue 39). Each
+ *   folder still ranks its own index, but weighs the question's terms by their document
+ *   frequencies summed over every asked folder (questionStatistics.ts), so a term has one weight
+ *   in every folder and the scores merge: before, a project's name, said in nearly every section
+ *   of its own folder, weighed nothing there, and another folder's pages holding the question's
+ *   other words outranked the named project's. A question that names one of the asked folders
+ *   (its name, `-`, `_` and spaces alike) gives that folder's passages the named-entity bonus,
+ *   faded by the folder's share of the asked sections as an entity's is; why[] says so. A folder
+ *   asked by name, or served alone, scores as before. Judged on the dev suite's four-repository
+ *   set (bench/corpora/secrets, 74 questions), the only corpus served as several folders: words
+ *   only nDCG@10 0.739 -> 0.774 (11 questions up, 1 down; paraphrase +0.080, cross +0.042, no
+ *   style lower), hybrid 0.775 -> 0.793 (8 up, 2 down); the six one-folder corpora unchanged.
+ * - 2026-12-06.2: a key path's last key, when it is a name of two words or more
+ *   (`creationPolicy`, `format_overrides`), is also one of its trailing forms (keyPaths.ts
+ *   askedPath `leaf`): prose names a key by its last segment ("set `creationPolicy` to Merge").
+ *   Credited as any trailing form (the share of the path's weight its key holds), but read as a
+ *   word, with the section's length counted: alone it is prose, not a path. It does not count as
+ *   the workspace spelling the identifier (the parts keep their 0.7). Dev suite: only the
+ *   four-repository set moves, identifier 0.750 -> 0.764 words only, 0.747 -> 0.764 hybrid (one
+ *   question up, `spec.target.creationPolicy Merge` 0.31 -> 0.61; one down,
+ *   `spec.refreshInterval` 0.43 -> 0.30, a section headed by `refreshInterval` now among the
+ *   first 10); the six other corpora unchanged question for question.
  */
 
-export const CONTRACT_VERSION = '2026-12-04.3';
+export const CONTRACT_VERSION = '2026-12-06.2';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;
@@ -284,6 +306,55 @@ export function titleSaturation(titleLength: number, averageTitleLength: number)
   const b = FIELD_LENGTH_NORMALISATION.title;
   const norm = 1 - b + (b * titleLength) / Math.max(1, averageTitleLength);
   return Math.min(1, (BM25F_K1 + 1) / (1 + BM25F_K1 * norm));
+}
+
+/**
+ * The contract's fitted constants that a measurement may vary: `npm run eval -- --grid NAME=...`
+ * (bench/docsGrid.ts) ranks the dev suite with each value and reports, for every corpus, the value
+ * fitted on the others (leave-one-corpus-out). Nothing that answers users sets them: a host's
+ * services leave them out and the published values apply.
+ */
+export const TUNABLE_CONSTANTS = [
+  'BM25F_K1',
+  'FIELD_WEIGHTS.heading',
+  'FIELD_WEIGHTS.title',
+  'FIELD_WEIGHTS.context',
+  'FIELD_LENGTH_NORMALISATION.body',
+  'FIELD_LENGTH_NORMALISATION.heading',
+  'FIELD_LENGTH_NORMALISATION.title',
+  'QUESTION_HEADING_BOOST',
+  'DOCUMENT_CAP',
+  'MIN_MATCH',
+] as const;
+export type TunableConstant = (typeof TUNABLE_CONSTANTS)[number];
+
+/** Values of some {@link TUNABLE_CONSTANTS} to rank with instead of the published ones (a measurement's). */
+export type RankingTuning = Partial<Record<TunableConstant, number>>;
+
+/** The published value of a tunable constant. */
+export function publishedValue(name: TunableConstant): number {
+  switch (name) {
+    case 'BM25F_K1':
+      return BM25F_K1;
+    case 'FIELD_WEIGHTS.heading':
+      return FIELD_WEIGHTS.heading;
+    case 'FIELD_WEIGHTS.title':
+      return FIELD_WEIGHTS.title;
+    case 'FIELD_WEIGHTS.context':
+      return FIELD_WEIGHTS.context;
+    case 'FIELD_LENGTH_NORMALISATION.body':
+      return FIELD_LENGTH_NORMALISATION.body;
+    case 'FIELD_LENGTH_NORMALISATION.heading':
+      return FIELD_LENGTH_NORMALISATION.heading;
+    case 'FIELD_LENGTH_NORMALISATION.title':
+      return FIELD_LENGTH_NORMALISATION.title;
+    case 'QUESTION_HEADING_BOOST':
+      return QUESTION_HEADING_BOOST;
+    case 'DOCUMENT_CAP':
+      return DOCUMENT_CAP;
+    case 'MIN_MATCH':
+      return MIN_MATCH;
+  }
 }
 
 /** Signals that make up a score, in the order `why[]` lists them. */

@@ -43,6 +43,13 @@ import {
 export interface FolderRanking {
   state: IndexState;
   meaning: MeaningSource | null;
+  /** The words naming this folder when the question names it among several (RankOptions.namedFolder). */
+  namedFolder?: string;
+}
+
+/** A folder's naming as rank options take it. */
+function named(f: FolderRanking): { namedFolder?: string } {
+  return f.namedFolder !== undefined ? { namedFolder: f.namedFolder } : {};
 }
 
 export type Standing = 'returned' | 'held-back' | 'ranked-below-limit' | 'below-floor' | 'no-candidate';
@@ -251,7 +258,9 @@ function merged(
   options: ExplainRankingOptions,
   limit: number,
 ): { passages: RankedPassage[]; terms: string[]; more: boolean } {
-  const lists = folders.map((f) => rankWorkspaceContext(f.state, { ...options, limit, meaning: f.meaning }));
+  const lists = folders.map((f) =>
+    rankWorkspaceContext(f.state, { ...options, limit, meaning: f.meaning, ...named(f) }),
+  );
   const passages = lists
     .flatMap((l) => l.passages)
     .sort(comparePassages)
@@ -310,7 +319,7 @@ function targetSections(
     const ordinals: number[] = [];
     for (const entry of f.state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
     if (ordinals.length === 0) continue;
-    out.push(...scoreSections(f.state, { ...options, limit: 1, meaning: f.meaning }, ordinals));
+    out.push(...scoreSections(f.state, { ...options, limit: 1, meaning: f.meaning, ...named(f) }, ordinals));
   }
   return out.sort(comparePassages);
 }

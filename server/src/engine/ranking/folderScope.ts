@@ -7,7 +7,8 @@
  * So a folder's passages score exactly as they do when the folder is served alone, whatever other
  * folders are served beside it: `workspace_context` ranks each served folder this way and merges
  * the rankings (tools/workspaceContext.ts), as a store ranks each of its namespaces
- * (store/scopedState.ts). Words are identical; with meaning on, the question's crowd is read from
+ * (store/scopedState.ts); asked of several at once, only the question's term weights are shared
+ * (questionStatistics.ts). Words are identical; with meaning on, the question's crowd is read from
  * the folder's own sections (meaning/questionAnchors.ts), in their order in the shared index.
  *
  * Built once per index state and folder (a memo keyed by the immutable state) in one pass over

@@ -74,6 +74,17 @@ export function normalizeName(text: string): string {
     .trim();
 }
 
+/**
+ * The words with which `question` names the served folder `folder` (its name compared as an
+ * entity's is: `sealed secrets` and `Sealed-Secrets` name `sealed-secrets`), or undefined. A
+ * repository served beside others is what a question about one project names.
+ */
+export function folderNamedBy(question: string, folder: string): string | undefined {
+  const name = normalizeName(folder);
+  if (!name) return undefined;
+  return ` ${normalizeName(question)} `.includes(` ${name} `) ? name : undefined;
+}
+
 const dictionaries = new WeakMap<readonly CatalogEntity[], EntityDictionary>();
 
 /** The dictionary of an entity list, built once per list (index states share unchanged lists). */

@@ -5,7 +5,7 @@
  */
 import { MAX_MATCH_UNITS } from '../lexical/postings';
 import { analyzeQuery, segmentTerm, type QueryTerm } from '../text/analyzer';
-import { joinCompounds } from '../text/compounds';
+import { compoundCandidates, joinCompounds } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
 
@@ -20,8 +20,11 @@ export interface QuestionUnit {
   parts: { term: string; weight: number }[];
   /** What the parts can give at most (contract.ts): less when the workspace spells the identifier. */
   partCredit: number;
-  /** A key path's trailing forms that occur in the workspace, with their credits (contract.ts trailingFormCredit). */
-  forms: { term: string; credit: number }[];
+  /**
+   * A key path's trailing forms that occur in the workspace, with their credits (contract.ts
+   * trailingFormCredit); `leaf`: its last segment alone, a word of prose rather than a path.
+   */
+  forms: { term: string; credit: number; leaf?: boolean }[];
 }
 
 /**
@@ -32,6 +35,27 @@ export interface QuestionUnit {
 export function questionTerms(question: string, known: (term: string) => boolean): QueryTerm[] {
   const text = stripQuestionFrame(question);
   return joinCompounds(text, analyzeQuery(text), known);
+}
+
+/**
+ * Every index term the ranking of `question` may look up: its units' keys, identifiers' parts,
+ * key paths' trailing forms and segments (whose counts weigh the forms' credits), and two
+ * adjacent words the index may hold joined (text/compounds.ts). Their document frequencies are
+ * all a question's weights depend on (a store reads them; several folders' are summed).
+ */
+export function questionIndexTerms(question: string): string[] {
+  const text = stripQuestionFrame(question);
+  const terms = new Set<string>(compoundCandidates(text));
+  for (const term of analyzeQuery(text)) {
+    terms.add(term.key);
+    for (const part of term.parts) terms.add(part);
+    for (const form of term.path?.trailing ?? []) terms.add(form.term);
+    for (const segment of term.path?.written ?? []) {
+      const key = segmentTerm(segment);
+      if (key !== null) terms.add(key);
+    }
+  }
+  return [...terms];
 }
 
 /** One bit per distinct question term; terms past the 32-bit mask are dropped and reported. */
@@ -64,7 +88,9 @@ export function weighUnit(documentFrequency: (term: string) => number, unit: Que
     return;
   }
   unit.partCredit =
-    df > 0 || unit.forms.length > 0 ? contract.SPELLED_IDENTIFIER_PART_CREDIT : contract.IDENTIFIER_PART_CREDIT;
+    df > 0 || unit.forms.some((f) => !f.leaf)
+      ? contract.SPELLED_IDENTIFIER_PART_CREDIT
+      : contract.IDENTIFIER_PART_CREDIT;
   if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
 }
@@ -74,7 +100,7 @@ function trailingForms(
   documentFrequency: (term: string) => number,
   term: QueryTerm,
   n: number,
-): { term: string; credit: number }[] {
+): { term: string; credit: number; leaf?: boolean }[] {
   const path = term.path;
   if (!path || path.trailing.length === 0) return [];
   const present = path.trailing.filter((t) => documentFrequency(t.term) > 0);
@@ -84,7 +110,11 @@ function trailingForms(
     return key === null ? 0 : idf(documentFrequency(key), n);
   });
   return present
-    .map((t) => ({ term: t.term, credit: contract.trailingFormCredit(weights, t.from) }))
+    .map((t) => ({
+      term: t.term,
+      credit: contract.trailingFormCredit(weights, t.from),
+      ...(t.leaf ? { leaf: true } : {}),
+    }))
     .filter((f) => f.credit > 0);
 }
 

@@ -26,13 +26,15 @@ import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
-import type { Signal, SimilarityAnchors } from './contract';
+import type { RankingTuning, Signal, SimilarityAnchors, TunableConstant } from './contract';
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
+import type { QuestionStatistics } from './questionStatistics';
 import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 
 export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
+export type { QuestionStatistics } from './questionStatistics';
 
 // Local bindings of the contract's numbers and helpers: read once here rather than through a
 // module namespace on every candidate of the hot loop (a measurable cost under CommonJS
@@ -58,6 +60,27 @@ const FIELD_MODEL: FieldModel = {
   questionHeadingBoost: 1,
 };
 const QUESTION_FIELD_MODEL: FieldModel = { ...FIELD_MODEL, questionHeadingBoost: contract.QUESTION_HEADING_BOOST };
+
+/** The field model with a measurement's values of the contract's constants (contract.ts RankingTuning). */
+function tunedFieldModel(base: FieldModel, question: boolean, tuning: RankingTuning): FieldModel {
+  const value = (name: TunableConstant) => tuning[name] ?? contract.publishedValue(name);
+  return {
+    k1: value('BM25F_K1'),
+    weight: {
+      ...base.weight,
+      heading: value('FIELD_WEIGHTS.heading'),
+      title: value('FIELD_WEIGHTS.title'),
+      context: value('FIELD_WEIGHTS.context'),
+    },
+    b: {
+      ...base.b,
+      body: value('FIELD_LENGTH_NORMALISATION.body'),
+      heading: value('FIELD_LENGTH_NORMALISATION.heading'),
+      title: value('FIELD_LENGTH_NORMALISATION.title'),
+    },
+    questionHeadingBoost: question ? value('QUESTION_HEADING_BOOST') : 1,
+  };
+}
 
 /** What the meaning half of the score can ask about a section. */
 export interface MeaningSource {
@@ -87,6 +110,20 @@ export interface RankOptions {
   folder?: string;
   /** Null or absent: embeddings off, every passage ranks on words at full weight. */
   meaning?: MeaningSource | null;
+  /**
+   * What the question's terms are weighed by when it is asked of several served folders at once
+   * (questionStatistics.ts): every asked folder's sections and term counts, so that the folders'
+   * scores can be merged. Absent: the state's own.
+   */
+  statistics?: QuestionStatistics;
+  /**
+   * The words with which the question names this served folder, when several are asked at once
+   * (namedEntities.ts `folderNamedBy`): its passages then belong to what the question names, as
+   * an entity's do, for the named-entity bonus (its share the folder's among the asked ones).
+   */
+  namedFolder?: string;
+  /** A measurement's values of the contract's fitted constants (contract.ts RankingTuning); absent: the published ones. */
+  tuning?: RankingTuning;
 }
 
 export interface WhyTerm {
@@ -185,10 +222,16 @@ interface Scored {
 /** The question's units, weights and scorer: what ranking and scoring chosen sections share. */
 function prepareQuestion(state: IndexState, options: RankOptions) {
   // The question's frame ("how do I", "is it possible to") is not what it is about.
-  const n = Math.max(1, state.lexical.sectionCount);
-  const df = (term: string) => state.lexical.df(term);
+  const statistics = options.statistics;
+  const n = Math.max(1, statistics ? statistics.sectionCount : state.lexical.sectionCount);
+  const df = statistics ? (term: string) => statistics.df.get(term) ?? 0 : (term: string) => state.lexical.df(term);
   const { units, dropped } = planUnits(questionTerms(options.question, (term) => df(term) > 0));
-  const model = isQuestion(options.question) ? QUESTION_FIELD_MODEL : FIELD_MODEL;
+  const asks = isQuestion(options.question);
+  const model = options.tuning
+    ? tunedFieldModel(FIELD_MODEL, asks, options.tuning)
+    : asks
+      ? QUESTION_FIELD_MODEL
+      : FIELD_MODEL;
   const named = entityDictionary(state.entities).find(options.question);
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
@@ -219,14 +262,17 @@ export function scoreSections(state: IndexState, options: RankOptions, ordinals:
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
   const { units, dropped, model, named, terms, scorer } = prepareQuestion(state, options);
   // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
-  const top = new TopK(Math.min(options.limit * (DOCUMENT_CAP + 1), options.limit + 200), state.sections);
+  const cap = options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
+  const top = new TopK(Math.min(options.limit * (cap + 1), options.limit + 200), state.sections);
 
   const graded: GradedUnit[] = units.map((u) => ({
     term: u.term.key,
     weight: u.weight,
     parts: u.parts,
     partCredit: u.partCredit,
-    ...(u.forms.length ? { forms: u.forms } : {}),
+    ...(u.forms.length
+      ? { forms: u.forms.map((f) => ({ term: f.term, credit: f.credit, ...(f.leaf ? { lengthBound: true } : {}) })) }
+      : {}),
     ...(u.term.path ? { lengthFree: true } : {}),
   }));
   const meaning = options.meaning ?? null;
@@ -283,7 +329,7 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
       top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  const capped = capPerDocument(top.sorted(), options.limit);
+  const capped = capPerDocument(top.sorted(), options.limit, cap);
   const heldBack = capped.heldBack.map((h) => ({
     doc: state.sections[h.first.ordinal]!.doc,
     passages: h.passages,
@@ -309,6 +355,7 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
 function capPerDocument(
   sorted: readonly Scored[],
   limit: number,
+  cap: number,
 ): { shown: { s: Scored; capped: boolean }[]; heldBack: { first: Scored; passages: number }[] } {
   const perDoc = new Map<number, number>();
   const chosen = new Map<Scored, boolean>();
@@ -317,7 +364,7 @@ function capPerDocument(
   for (const s of sorted) {
     if (uncapped >= limit) break;
     const seen = perDoc.get(s.doc) ?? 0;
-    if (seen >= DOCUMENT_CAP) overflow.push(s);
+    if (seen >= cap) overflow.push(s);
     else {
       perDoc.set(s.doc, seen + 1);
       chosen.set(s, false);
@@ -402,6 +449,8 @@ const NOT_LEXICAL = -1;
 
 class Scorer {
   private readonly totalWeight: number;
+  /** The match from which the bonuses are paid (contract.ts MIN_MATCH, or a measurement's value). */
+  private readonly gate: number;
   /** Per document: title + named-entity + recency + run-health bonus, paid once words reach MIN_MATCH. */
   private readonly bonusOfDoc: Float64Array;
   /** Per document: graded title words, computed on first use (NaN until then). */
@@ -435,6 +484,7 @@ class Scorer {
     private readonly model: FieldModel,
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
+    this.gate = options.tuning?.MIN_MATCH ?? MIN_MATCH;
     this.releasesAsked = asksAboutReleases(options.question);
     this.wordShare =
       this.totalWeight > 0
@@ -458,6 +508,16 @@ class Scorer {
     if (state.corpus) namedSections = state.corpus.namedEntitySections;
     this.namedShare = Math.min(1, namedSections / Math.max(1, state.lexical.sectionCount));
     this.namedRaw = named.length ? namedEntityRaw(this.namedShare) : 0;
+    // A served folder the question names (several asked at once): all of it is named, its share
+    // the folder's sections among every asked folder's.
+    if (options.namedFolder !== undefined) {
+      this.namedDoc.fill(1);
+      this.namedShare = Math.min(
+        1,
+        state.lexical.sectionCount / Math.max(1, options.statistics?.sectionCount ?? state.lexical.sectionCount),
+      );
+      this.namedRaw = namedEntityRaw(this.namedShare);
+    }
     this.kindAllowed = options.sourceKinds
       ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0))
       : null;
@@ -517,7 +577,7 @@ class Scorer {
       k,
       floor: FLOOR,
       total: this.totalWeight,
-      gate: MIN_MATCH,
+      gate: this.gate,
       groupOf,
       bonus: this.bonusOfDoc,
       scale: this.scale,
@@ -528,7 +588,7 @@ class Scorer {
   /** The score of a passage without a vector, as a number only (the hot path). */
   wordsOnlyScore(doc: number, words: number): number {
     const match = words * this.scale[doc];
-    return match >= MIN_MATCH ? match + this.bonuses(doc) : match;
+    return match >= this.gate ? match + this.bonuses(doc) : match;
   }
 
   /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
@@ -546,7 +606,7 @@ class Scorer {
           scale *
             MEANING_WEIGHT *
             hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
-    const score = match + (match >= MIN_MATCH ? this.bonuses(doc) : 0);
+    const score = match + (match >= this.gate ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
   }
@@ -691,8 +751,8 @@ class Scorer {
           : 'embeddings are off: words count at full weight',
       });
     }
-    const bonuses = s.match >= MIN_MATCH;
-    const gate = `no bonus: match ${s.match.toFixed(3)} is below the minimum ${MIN_MATCH}`;
+    const bonuses = s.match >= this.gate;
+    const gate = `no bonus: match ${s.match.toFixed(3)} is below the minimum ${this.gate}`;
     const bonus = (signal: Signal, weight: number, raw: number, detail: string, terms?: WhyWordTerm[]) =>
       why.push(
         bonuses ? { ...term(signal, weight, raw, detail), ...(terms ? { terms } : {}) } : zero(signal, weight, gate),
@@ -711,8 +771,11 @@ class Scorer {
 
     const refs = entry.section.entityRefs ?? doc.entityRefs;
     const hit = this.named.find((e) => refs.includes(e.key));
+    const folder = this.options.namedFolder;
     let namedDetail: string;
-    if (this.named.length === 0) namedDetail = 'the question names no catalog entity';
+    if (folder !== undefined)
+      namedDetail = `belongs to the served folder ${doc.folder}, named as "${folder}"; it holds ${Math.round(this.namedShare * 100)}% of the asked folders' passages${this.namedRaw < 1 ? `, so the bonus is scaled to ${this.namedRaw.toFixed(2)}` : ''}`;
+    else if (this.named.length === 0) namedDetail = 'the question names no catalog entity';
     else if (!hit) namedDetail = `belongs to none of the named entities (${this.named.map((e) => e.ref).join(', ')})`;
     else if (this.namedRaw < 1)
       namedDetail = `belongs to ${hit.ref}, named as "${hit.phrase}"; the named entities hold ${Math.round(this.namedShare * 100)}% of all passages, so the bonus is scaled to ${this.namedRaw.toFixed(2)} (it cannot tell their passages apart)`;
@@ -790,7 +853,8 @@ class Scorer {
       for (const form of unit.forms) {
         const p = lexical.fieldCounts(ordinal, form.term);
         if (!p) continue;
-        const value = form.credit * named(ordinal, p);
+        // The last key alone is a word of prose: length counts (gradedMatch.ts `lengthBound`).
+        const value = form.credit * (form.leaf ? saturation : named)(ordinal, p);
         if (value > sat) {
           sat = value;
           fields = ['trailing'];

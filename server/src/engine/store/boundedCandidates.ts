@@ -66,7 +66,11 @@ export async function readBoundedCandidates(
   const { store, namespace, base, question, asked, named, frequencies, scope } = read;
   const generation = base.generation;
   const df = (term: string) => frequencies.get(term) ?? 0;
-  const units = weighedQuestionUnits(question, df, base.stats.sectionCount);
+  // The weights the ranking will give (several namespaces asked at once: their statistics summed).
+  const weighing = scope.statistics;
+  const units = weighing
+    ? weighedQuestionUnits(question, (term) => weighing.df.get(term) ?? 0, weighing.sectionCount)
+    : weighedQuestionUnits(question, df, base.stats.sectionCount);
   const rows: CandidateRows = {
     postings: [],
     sections: [],
@@ -127,7 +131,14 @@ export async function readBoundedCandidates(
     }
     context.bonusMax = largestBonuses({
       namedShare:
-        named.length > 0 ? Math.min(1, rows.namedEntitySections / Math.max(1, base.stats.sectionCount)) : null,
+        scope.namedFolder !== undefined
+          ? Math.min(
+              1,
+              base.stats.sectionCount / Math.max(1, scope.statistics?.sectionCount ?? base.stats.sectionCount),
+            )
+          : named.length > 0
+            ? Math.min(1, rows.namedEntitySections / Math.max(1, base.stats.sectionCount))
+            : null,
       newestCommitTime: base.stats.newestCommitTime,
       now: scope.now,
       anyHealthy: [...base.runHealth.values()].some((h) => h.verdict === 'succeeded'),

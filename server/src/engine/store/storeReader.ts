@@ -7,11 +7,10 @@ import { identityTerms } from '../text/identityTerms';
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, SectionEntry } from '../indexState';
 import { entityDictionary } from '../ranking/namedEntities';
-import { analyzeQuery, segmentTerm, termSet } from '../text/analyzer';
-import { compoundCandidates } from '../text/compounds';
-import { stripQuestionFrame } from '../text/questionFrame';
+import { termSet } from '../text/analyzer';
+import { questionIndexTerms } from '../ranking/questionUnits';
 import { MEANING_CANDIDATES } from '../meaning/sectionVectors';
-import type { MeaningSource } from '../ranking/workspaceContextRanker';
+import type { MeaningSource, QuestionStatistics } from '../ranking/workspaceContextRanker';
 import { FIRST_ROUND_POSTINGS } from './candidateBound';
 import { readBoundedCandidates, type QuestionScope } from './boundedCandidates';
 
@@ -145,24 +144,12 @@ export class StoreReader {
         return this.questionState(namespace, question, query, scope);
       nearest = proposed ? vectors.nearestFrom(proposed.hits) : vectors.nearestExact(query.vector);
     }
-    const terms = new Set<string>();
-    // Two adjacent words the namespace may hold as one (text/compounds.ts): the ranker joins them
-    // only when it does, which their counts say.
-    for (const joined of compoundCandidates(stripQuestionFrame(question))) terms.add(joined);
-    for (const term of analyzeQuery(stripQuestionFrame(question))) {
-      terms.add(term.key);
-      for (const part of term.parts) terms.add(part);
-      // A key path's trailing forms, and its segments, whose document frequencies weigh the forms' credits.
-      for (const form of term.path?.trailing ?? []) terms.add(form.term);
-      for (const segment of term.path?.written ?? []) {
-        const key = segmentTerm(segment);
-        if (key !== null) terms.add(key);
-      }
-    }
+    // The ranker's terms (two adjacent words the namespace may hold as one among them: it joins
+    // them only when it does, which their counts say).
+    const asked = questionIndexTerms(question);
     const named = entityDictionary(base.entities)
       .find(question)
       .map((e) => e.key);
-    const asked = [...terms];
     const meaningOf = (rows: CandidateRows) =>
       vectors && query && nearest ? meaningSource(rows, vectors, query.vector, nearest) : undefined;
     const found = scope
@@ -178,6 +165,19 @@ export class StoreReader {
         sectionsWithVectors: vectors.sections,
       });
     return found.state;
+  }
+
+  /**
+   * The namespace's section count and the document frequencies of `terms`, as its question
+   * states weigh them; undefined when the namespace is not stored.
+   */
+  async questionStatistics(namespace: string, terms: readonly string[]): Promise<QuestionStatistics | undefined> {
+    const base = await this.base(namespace);
+    if (!base) return undefined;
+    const df = await this.documentFrequencies(namespace, base.generation, terms);
+    // A write moved the namespace on: its new base's numbers.
+    if (!df) return this.questionStatistics(namespace, terms);
+    return { sectionCount: base.stats.sectionCount, df };
   }
 
   /** Every section holding an asked term (and the nearest by meaning); undefined when a write moved the namespace on. */

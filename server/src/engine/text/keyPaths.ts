@@ -15,6 +15,8 @@
  *   for any key; it is kept as {@link PLACEHOLDER} so that no form spans it.
  */
 
+import { identifierParts } from './identifiers';
+
 /** A segment standing for any key (`<name>`, `{id}`, `*`). */
 export const PLACEHOLDER = '';
 
@@ -89,19 +91,24 @@ export interface AskedPath {
   whole: string;
   /**
    * Trailing forms shorter than `whole` that span no placeholder, longest first: `{ term, from }`
-   * where `term` is `segments.slice(from).join('.')`, two or more segments. The last segment alone
-   * is not among them: as a word it is one of the identifier's parts.
+   * where `term` is `segments.slice(from).join('.')`, two or more segments; then the last segment
+   * alone when it is a name of two words or more (`creationPolicy`, `format_overrides`), `leaf`
+   * set: prose names a key by its last segment ("set `creationPolicy` to Merge"). A one-word
+   * last segment (`enabled`, `name`) is a word like any other, one of the identifier's parts.
    */
-  trailing: { term: string; from: number }[];
+  trailing: { term: string; from: number; leaf?: boolean }[];
 }
 
 export function askedPath(segments: readonly string[]): AskedPath {
   const lower = segments.map((s) => s.toLowerCase());
   const last = lastPlaceholder(lower);
   const whole = lower.map((s) => (s === PLACEHOLDER ? '*' : s)).join('.');
-  const trailing: { term: string; from: number }[] = [];
+  const trailing: { term: string; from: number; leaf?: boolean }[] = [];
   for (let from = Math.max(1, last + 1); from <= lower.length - 2; from++)
     trailing.push({ term: lower.slice(from).join('.'), from });
+  const leaf = lower.length - 1;
+  if (leaf > last && leaf >= 1 && identifierParts(segments[leaf]).length >= 2)
+    trailing.push({ term: lower[leaf], from: leaf, leaf: true });
   return { written: [...segments], segments: lower, whole, trailing };
 }
 

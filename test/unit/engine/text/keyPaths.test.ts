@@ -57,6 +57,21 @@ describe('key paths', () => {
     assert.deepEqual(q.trailing, [{ term: 'when.branch', from: 2 }]);
   });
 
+  it('askedPath: a last key of two words or more is also a trailing form alone (leaf), a one-word one is not', () => {
+    const p = askedPath(['spec', 'target', 'creationPolicy']);
+    assert.deepEqual(p.trailing, [
+      { term: 'target.creationpolicy', from: 1 },
+      { term: 'creationpolicy', from: 2, leaf: true },
+    ]);
+    assert.deepEqual(askedPath(['release', 'format_overrides']).trailing, [
+      { term: 'format_overrides', from: 1, leaf: true },
+    ]);
+    assert.deepEqual(askedPath(['spec', 'enabled']).trailing, []);
+    assert.deepEqual(askedPath(['steps', PLACEHOLDER, 'dependsOn']).trailing, [
+      { term: 'dependson', from: 2, leaf: true },
+    ]);
+  });
+
   it('forEachMarkedPath finds paths the tokenizer would split, and leaves plain dotted identifiers and file names alone', () => {
     const found: [string, string[]][] = [];
     const text =
