@@ -36,7 +36,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { TOOLS } from '../server/src/tools/registry';
 import { generateWorkspace, parseSize } from './generate';
-import { measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
+import { CHANGE_FIGURE, measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
 import { measureEmbedding, type EmbeddingFigures, type EmbeddingSpec } from './measureEmbedding';
 import {
   measureMeaning,
@@ -228,7 +228,7 @@ async function runBench(options: BenchOptions): Promise<void> {
       vectors: options.vectors,
       standin: options.standin,
     },
-    tools: TOOLS.map((t) => t.name),
+    tools: [...TOOLS.map((t) => t.name), CHANGE_FIGURE],
     workspaces,
     vectorIndex,
     embedding,

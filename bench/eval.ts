@@ -1,7 +1,7 @@
 /**
  * `npm run eval`: retrieval quality.
  *
- *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|rclone|babel|secrets|scrapy|docs|context|all]
+ *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|rclone|babel|secrets|scrapy|docs|context|change|all]
  *                [--embeddings off|local] [--record-main] [--grid NAME=v1,v2,...] [--tune NAME=value]
  *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set SET[,SET]] [--model-url URL] [--model NAME]
  *
@@ -20,6 +20,11 @@
  *   windsurf-agent-rules-kit; comma-separated, default all) and on the example (fernhill); page precision, recall,
  *   nothing-found, tokens per bundle. Without `--embeddings` it runs both words only and hybrid;
  *   the judge is the heuristic one unless `--model-url` (an OpenAI-compatible endpoint) is given.
+ * - `change` (evalChange.ts): get_context given a change (a diff or changed paths, no task) on 56
+ *   labelled changes (bench/corpora/changes: real commits of two public Backstage plugin
+ *   monorepos and changes made on the example); item precision and recall per corpus and per kind
+ *   (owning entities, owners, dependents, pages, rules, epics, expectations), every miss listed.
+ *   Words only (the change's items do not rank by meaning).
  * `--grid NAME=v1,v2,...` (repeatable) ranks the documentation corpora words only with each value
  * of one of the contract's fitted constants and reports the value fitted without each corpus
  * (docsGrid.ts); the run then scores nothing else.
@@ -43,6 +48,7 @@ import { evalScifact, type ScifactEval } from './evalScifact';
 import { docsCorpora, evalDocs, stylesOf, type DocsEval, type DocsSystemKey } from './evalDocs';
 import { evalExplain, type ExplainEval } from './evalExplain';
 import { CONTEXT_SETS, evalContext, type ContextEval, type ContextSet } from './evalContext';
+import { evalChange, renderChangeEval, type ChangeEval } from './evalChange';
 import type { MeanMetrics } from './metrics';
 import { environmentLine, ms, runEnvironment, table, type RunEnvironment } from './report';
 import { loadRecordedRanking, recordRanking, renderSuite } from './docsSuite';
@@ -52,7 +58,7 @@ import { CONTRACT_VERSION } from '../server/src/engine/ranking/contract';
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const DOC_DATASETS = ['argocd', 'cert-manager', 'goreleaser', 'rclone', 'babel', 'secrets', 'scrapy'] as const;
-const DATASETS = ['fernhill', 'scifact', ...DOC_DATASETS, 'context'] as const;
+const DATASETS = ['fernhill', 'scifact', ...DOC_DATASETS, 'context', 'change'] as const;
 
 export interface EvalResult {
   environment: RunEnvironment;
@@ -65,6 +71,8 @@ export interface EvalResult {
   /** The documentation corpora, in DOC_DATASETS order. */
   docs?: DocsEval[];
   context?: ContextEval;
+  /** get_context given a change (evalChange.ts). */
+  change?: ChangeEval;
   /** explain_result on each documentation corpus's misses (words only), each cause checked. */
   explain?: ExplainEval[];
   /** Fitted constants, leave-one-corpus-out (`--grid`). */
@@ -273,6 +281,7 @@ export function renderEval(result: EvalResult): string {
   if (result.grids?.length) out.push(...renderGrids(result.grids));
   for (const d of result.docs ?? []) out.push(...renderDocs(d));
   if (result.context) out.push(...renderContext(result.context));
+  if (result.change) out.push(...renderChangeEval(result.change));
   return `${out.join('\n')}\n`;
 }
 
@@ -544,6 +553,7 @@ async function main(argv: readonly string[]): Promise<void> {
       log,
     );
   }
+  if (options.datasets.includes('change')) result.change = await evalChange(log);
   if (options.recordMain && result.docs?.length) {
     recordRanking(result.docs, { commit: result.environment.commit.slice(0, 12), contractVersion: CONTRACT_VERSION });
     log('docs: recorded as main ranking in bench/baselines/mainRanking.json');

@@ -195,6 +195,15 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
     log(`${spec.name}: ${tool.name} p50 ${tools[tool.name].latency!.median.toFixed(3)} ms over ${times.length} calls`);
   }
 
+  // get_context given a change: CHANGE_FILES files spread over as many entities, another set each call.
+  const change = await timeChangeContext(services, state, queries.length);
+  tools[CHANGE_FIGURE] = change.figure;
+  if (change.note) notes.push(`${spec.name}: ${change.note}`);
+  if (change.figure.latency)
+    log(
+      `${spec.name}: ${CHANGE_FIGURE} p50 ${change.figure.latency.median.toFixed(3)} ms over ${change.figure.latency.n} calls`,
+    );
+
   const lexical = state.lexical;
   const match = (q: string) =>
     lexical.match(
@@ -336,6 +345,53 @@ function toolPools(state: IndexState, spec: MeasureSpec, queries: readonly strin
       )
       .map((s) => s.id),
     pageIds: random.sample(served, 200).map((d) => d.id),
+  };
+}
+
+/** Changed files per timed change. */
+export const CHANGE_FILES = 20;
+/** The change figure's name among the tools' figures (its row in the report). */
+export const CHANGE_FIGURE = `get_context (a ${CHANGE_FILES}-file change)`;
+
+/**
+ * get_context with `changes.changedPaths` (no task): for call i, one source file in the folder of
+ * each of CHANGE_FILES entities (components, APIs, resources; another window of them each call),
+ * the whole change bundle built (ownership, dependents, pages, rules, budget, Markdown).
+ */
+async function timeChangeContext(
+  services: ReturnType<typeof createServices>,
+  state: IndexState,
+  calls: number,
+): Promise<{ figure: { latency?: LatencyFigure; skipped?: string }; note?: string }> {
+  const owners = state.entities.filter((e) => ['component', 'api', 'resource'].includes(e.kind.toLowerCase()));
+  if (owners.length === 0) return { figure: { skipped: 'no component, API or resource in this workspace' } };
+  const dir = (p: string) => p.slice(0, Math.max(0, p.lastIndexOf('/')));
+  const pathsFor = (i: number) =>
+    Array.from({ length: CHANGE_FILES }, (_, k) => {
+      const entity = owners[(i * CHANGE_FILES + k) % owners.length];
+      const folder = dir(entity.location.path);
+      return `${folder ? `${folder}/` : ''}src/${entity.name}/change${i % 7}.ts`;
+    });
+  const getContext = TOOLS.find((t) => t.name === 'get_context')!;
+  const call = async (i: number) => {
+    const t = performance.now();
+    await callTool(services, getContext, { changes: { changedPaths: pathsFor(i) } }, { sessionId: 'bench' });
+    return performance.now() - t;
+  };
+  try {
+    for (let i = 0; i < WARMUP_QUERIES; i++) await call(calls + i);
+  } catch (error) {
+    return { figure: { skipped: `first call failed: ${(error as Error).message}` } };
+  }
+  const times: number[] = [];
+  for (let i = 0; i < calls; i++) times.push(await call(i));
+  return {
+    figure: {
+      latency: {
+        ...summarize(times),
+        describe: `changes.changedPaths: ${CHANGE_FILES} files in the folders of ${Math.min(CHANGE_FILES, owners.length)} entities, no task`,
+      },
+    },
   };
 }
 

@@ -200,6 +200,45 @@ export namespace OpenResultsRequest {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Context for a change
+
+export interface ChangeContextParams {
+  /** `workingTree`: staged and unstaged changes against HEAD, with untracked files; `staged`: the index against HEAD. */
+  which: 'workingTree' | 'staged';
+  /** A revision range instead (`main...HEAD`); `which` is then ignored. */
+  range?: string;
+  /** What the user is about to do with the change, searched beside it. */
+  task?: string;
+  /** The budget, 1,000..30,000; default the `budgets.getContextMaxTokens` setting. */
+  maxTokens?: number;
+}
+
+export interface ChangeContextResult extends ResultsDocumentInfo {
+  /** What git compared ("the working tree against HEAD"). */
+  compared: string;
+  /** Changed files. */
+  files: number;
+  /** Refs of the entities owning the change, most changed files first. */
+  entities: string[];
+  /** Changed paths no entity owns. */
+  unowned: string[];
+  /** Every item of the bundle with its reason (owns, depends-on-changed, runbook, doc, rule-applies, epic, expectation). */
+  items: { reason: string; label: string; path?: string; sent: boolean }[];
+  /** The bundle's Markdown (the results document's text). */
+  markdown: string;
+}
+
+/**
+ * Client -> server: `get_context` for the change git shows in the served repositories (the
+ * Source Control view's "Context for my change", `@context /change`); the bundle is kept as a
+ * results document the client opens. Answers InvalidParams when git shows no change.
+ */
+export namespace ChangeContextRequest {
+  export const method = 'workspaceContext/changeContext';
+  export const type = new RequestType<ChangeContextParams, ChangeContextResult, void>(method);
+}
+
+// ---------------------------------------------------------------------------------------------
 // Diagnostics report
 
 export type ReportSeverity = 'error' | 'warning' | 'info';

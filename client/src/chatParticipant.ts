@@ -2,8 +2,9 @@
  * The `@context` chat participant. A question is answered by the chat model the user picked, from
  * the best `workspace_context` passages and the rules `get_context` says apply (when the server
  * serves it), with every passage streamed as a reference and the ones the answer cites as anchors.
- * `/why <question>`, `/expand <ref>` and `/toc [query]` answer from the index alone, with no model,
- * so they work when no chat model is available.
+ * `/why <question>`, `/expand <ref>`, `/toc [query]` and `/change [task]` (the context for the
+ * change in the working tree) answer from the index alone, with no model, so they work when no
+ * chat model is available.
  */
 import {
   chat,
@@ -22,7 +23,15 @@ import {
   type ExtensionContext,
 } from 'vscode';
 import { ResponseError } from 'vscode-languageclient/node';
-import { CallToolRequest, ClientCommands, SearchRequest, type CallToolResult } from '../../shared/protocol';
+import {
+  CallToolRequest,
+  ChangeContextRequest,
+  ClientCommands,
+  SearchRequest,
+  type CallToolResult,
+  type ChangeContextResult,
+} from '../../shared/protocol';
+import { changeChatMarkdown } from './changeText';
 import {
   buildPrompt,
   CHAT_MODEL_PASSAGES,
@@ -45,7 +54,7 @@ import type { ExpandView } from './pickItems';
 const INVALID_PARAMS = -32602;
 
 interface ContextMetadata {
-  command: 'ask' | 'why' | 'expand' | 'toc';
+  command: 'ask' | 'why' | 'expand' | 'toc' | 'change';
   /** The tools the answer came from. */
   tools?: string[];
   sources?: number;
@@ -85,6 +94,8 @@ async function handle(
         return await expand(connection, prompt, stream);
       case 'toc':
         return await toc(connection, prompt, stream);
+      case 'change':
+        return await change(connection, prompt, stream, token);
       default:
         return await ask(connection, request, prompt, stream, token);
     }
@@ -139,6 +150,36 @@ async function expand(connection: ServerConnection, prompt: string, stream: Chat
     .slice(0, 3)
     .map((ref): ChatFollowup => ({ prompt: ref, command: 'expand', label: `Expand ${ref}` }));
   return { metadata: { command: 'expand', followups } satisfies ContextMetadata };
+}
+
+/** `/change [task]`: the bundle for the change in the working tree, item by item with its reason, and the bundle to open. */
+async function change(
+  connection: ServerConnection,
+  task: string,
+  stream: ChatResponseStream,
+  token: CancellationToken,
+): Promise<ChatResult> {
+  stream.progress('Reading the change…');
+  let result: ChangeContextResult;
+  try {
+    result = await connection.client.sendRequest(
+      ChangeContextRequest.type,
+      { which: 'workingTree', ...(task ? { task } : {}) },
+      token,
+    );
+  } catch (error) {
+    // No change, or no repository: the server's reason is the answer.
+    if (error instanceof ResponseError && error.code === INVALID_PARAMS) {
+      stream.markdown(error.message);
+      return { metadata: { command: 'change' } satisfies ContextMetadata };
+    }
+    throw error;
+  }
+  stream.markdown(changeChatMarkdown(result));
+  stream.button({ command: 'vscode.open', arguments: [Uri.parse(result.uri)], title: 'Open the bundle' });
+  return {
+    metadata: { command: 'change', tools: ['get_context'], sources: result.items.length } satisfies ContextMetadata,
+  };
 }
 
 async function toc(connection: ServerConnection, query: string, stream: ChatResponseStream): Promise<ChatResult> {

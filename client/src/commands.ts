@@ -26,6 +26,7 @@ import {
   type ExpandEntityArgs,
 } from '../../shared/protocol';
 import { normalizeSettings, SETTING_KEYS } from '../../shared/settings';
+import { contextForChange } from './changeContext';
 import { checkEntityDocsArgs, checkExpandArgs } from './commandArgs';
 import { Commands } from './contributions';
 import type { ServerConnection } from './languageClient';
@@ -73,6 +74,8 @@ export function registerCommands(
   };
 
   return [
+    // From the Source Control view's title bar (its argument is the repository) or the palette.
+    run(Commands.contextForChange, () => contextForChange(connection)),
     run(Commands.search, (question?: string) =>
       showSearchPick(connection, typeof question === 'string' ? question : selectedText()),
     ),

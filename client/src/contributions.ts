@@ -22,6 +22,7 @@ export const Commands = {
   showStatus: 'workspaceContext.showStatus',
   restartMcpEndpoint: 'workspaceContext.restartMcpEndpoint',
   showOutput: 'workspaceContext.showOutput',
+  contextForChange: 'workspaceContext.contextForChange',
 } as const;
 
 export type CommandId = (typeof Commands)[keyof typeof Commands];
@@ -47,6 +48,7 @@ export const COMMANDS: readonly CommandContribution[] = [
   { command: Commands.showStatus, title: 'Show index status', palette: true },
   { command: Commands.restartMcpEndpoint, title: 'Restart MCP endpoint', palette: true },
   { command: Commands.showOutput, title: 'Show output', palette: true },
+  { command: Commands.contextForChange, title: 'Context for my change', palette: true, icon: '$(sparkle)' },
   // The code lens passes the entity's documents; without them there is nothing to pick from.
   { command: Commands.showEntityDocs, title: 'Show entity docs', palette: false },
 ];
@@ -59,10 +61,13 @@ export const CHAT_PARTICIPANT = {
   id: 'workspace-context.context',
   name: 'context',
   fullName: 'Workspace Context',
-  commands: ['expand', 'toc', 'why'] as const,
+  commands: ['expand', 'toc', 'why', 'change'] as const,
 };
 
 export type ChatCommand = (typeof CHAT_PARTICIPANT.commands)[number];
+
+/** Where "Context for my change" sits besides the palette: the Source Control view's title bar, for git repositories. */
+export const SCM_TITLE_MENU = { command: Commands.contextForChange, when: 'scmProvider == git', group: 'navigation' };
 
 /** The MCP server definition provider (`contributes.mcpServerDefinitionProviders`). */
 export const MCP_PROVIDER = {

@@ -58,10 +58,11 @@ describe('get_context, read_page and get_file over MCP (built server, SDK client
     const { tools } = await session.client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     const props = (name: string) => Object.keys(byName.get(name)!.inputSchema.properties ?? {});
-    assert.deepEqual(props('get_context'), ['task', 'max_tokens', 'pack', 'tags', 'folder', 'format']);
+    assert.deepEqual(props('get_context'), ['task', 'changes', 'max_tokens', 'pack', 'tags', 'folder', 'format']);
     assert.deepEqual(props('read_page'), ['page_id']);
     assert.deepEqual(props('get_file'), ['page_id']);
-    assert.deepEqual(byName.get('get_context')!.inputSchema.required, ['task']);
+    // A task or a change (the tool refuses a call with neither, naming both).
+    assert.equal(byName.get('get_context')!.inputSchema.required, undefined);
     const maxTokens = (
       byName.get('get_context')!.inputSchema.properties as Record<string, { minimum?: number; maximum?: number }>
     ).max_tokens;

@@ -102,6 +102,34 @@ describe('the REST API (wsctx serve, built server)', function () {
     assert.match(await markdown.text(), /^# Instructions from the fernhill team\n/);
   });
 
+  it('POST /context with a change (changes.changedPaths, no task): the owning entity with its owner, its runbooks, each with its reason', async () => {
+    const BW = 'payments-platform/services/billing-worker';
+    const response = await post('/context', JSON.stringify({ changes: { changedPaths: [`${BW}/src/worker.ts`] } }), {
+      accept: 'application/json',
+    });
+    assert.equal(response.status, 200);
+    const bundle = (await response.json()) as {
+      changes: {
+        entities: { ref: string; owner?: string }[];
+        items: { reason: string; ref?: string; path?: string }[];
+      };
+    };
+    assert.deepEqual(
+      bundle.changes.entities.map((e) => [e.ref, e.owner]),
+      [['component:default/billing-worker', 'group:default/payments-team']],
+    );
+    assert.deepEqual(
+      bundle.changes.items.filter((i) => i.reason === 'runbook').map((i) => i.path),
+      [`${BW}/docs/runbooks/alerts.md`, `${BW}/docs/runbooks/deploy.md`, `${BW}/docs/runbooks/dunning.md`],
+    );
+    const markdown = await post('/context', JSON.stringify({ changes: { changedPaths: [`${BW}/src/worker.ts`] } }));
+    assert.equal(markdown.status, 200);
+    assert.match(
+      await markdown.text(),
+      /\n# The change\n\n1 changed file \(as named\): 1 in 1 entity, 0 owned by none\.\n/,
+    );
+  });
+
   it('GET /workspace_context: ranked passages, as Markdown or JSON', async () => {
     const question = encodeURIComponent('who owns the billing worker?');
     const markdown = await (await get(`/workspace_context?question=${question}&limit=3`)).text();
@@ -143,7 +171,12 @@ describe('the REST API (wsctx serve, built server)', function () {
       400,
       'error: Invalid input for get_context: max_tokens (budget): must be a whole number from 1,000 to 30,000 (the default is 12,000)\n',
     );
-    await refusal(await get('/context?budget=2000'), 400, 'error: Invalid input for get_context: task: is required\n');
+    // Neither a task nor a change (a change may come without a task).
+    await refusal(
+      await get('/context?budget=2000'),
+      400,
+      'error: task or changes: describe what you are about to do in plain words (task), or give the change (changes: changedPaths or diff)\n',
+    );
     await refusal(
       await get('/workspace_context?question=x&colour=blue', { accept: 'application/json' }),
       400,

@@ -15,6 +15,7 @@ import {
   COMMANDS,
   MCP_PROVIDER,
   MCP_PROXY_BUNDLE,
+  SCM_TITLE_MENU,
   RESULTS_VIEW_TYPE,
 } from '../../client/src/contributions';
 import { manifestConfiguration, SETTING_KEYS } from '../../shared/settings';
@@ -106,11 +107,14 @@ describe('package.json contributes (manifest)', () => {
         'Show index status',
         'Restart MCP endpoint',
         'Show output',
+        'Context for my change',
       ],
     );
+    // "Context for my change" sits on the Source Control view's title bar, for git repositories.
+    assert.deepEqual(contributes.menus['scm/title'], [SCM_TITLE_MENU]);
   });
 
-  it('contributes the @context chat participant with /expand, /toc and /why', () => {
+  it('contributes the @context chat participant with /expand, /toc, /why and /change', () => {
     assert.equal(contributes.chatParticipants.length, 1);
     const [participant] = contributes.chatParticipants;
     assert.equal(participant.id, CHAT_PARTICIPANT.id);

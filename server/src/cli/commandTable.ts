@@ -10,7 +10,7 @@
  */
 import * as path from 'node:path';
 import { engineGlobsFrom } from '../config/workspaceConfig';
-import { EXPECTATIONS_FILE, InputError, isWithin, readExpectationsFile } from '../engine';
+import { EXPECTATIONS_FILE, InputError, isWithin, rangeProblem, readExpectationsFile } from '../engine';
 import { createServices, type Services } from '../services/services';
 import { UsageError, type CliOptions } from '../startup/args';
 import { cliSettings, layeredCliSettings } from '../startup/hostConfig';
@@ -30,7 +30,7 @@ import { type ExplainOutput, renderExplanation } from '../tools/explainResult';
 import type { ContextOutput } from '../tools/workspaceContext';
 import type { ExpandOutput } from '../tools/workspaceExpand';
 import { renderAskTable } from './commands/askCommand';
-import { contextCommand } from './commands/contextCommand';
+import { contextCommand, type ContextChange } from './commands/contextCommand';
 import { diagnosticsCommand } from './commands/diagnosticsCommand';
 import { renderDoctor, runDoctor } from './commands/doctorCommand';
 import { fileCommand } from './commands/fileCommand';
@@ -234,8 +234,14 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
     {
       store: true,
       run: ({ positionals, options, opening }) => {
+        const change = contextChange(options);
+        const task = positionals.join(' ').trim();
         const args = {
-          task: text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'),
+          task:
+            change && task === ''
+              ? undefined
+              : text(positionals, 'context', 'a task', 'roll back billing-worker after a failed deploy'),
+          change,
           maxTokens: options.maxTokens ?? cliSettings(options).budgets.getContextMaxTokens,
           pack: options.pack,
           tags: options.tags,
@@ -302,6 +308,24 @@ export const COMMANDS: ReadonlyMap<string, CommandEntry> = new Map<string, Comma
 /** The commands a store serves, in the table's order. */
 export function storeCommands(): string[] {
   return [...COMMANDS].filter(([, entry]) => entry.store).map(([name]) => name);
+}
+
+/**
+ * `context --changed PATH...` / `--diff [RANGE]` / `--staged`: the change to ask about, checked
+ * before the index is opened (one of the two ways; a range that looks like an option is refused
+ * when git is asked, also before the index opens).
+ */
+function contextChange(options: CliOptions): ContextChange | undefined {
+  const diff = options.diff !== undefined || options.staged;
+  if (options.changed && diff)
+    throw new UsageError('--changed and --diff: give the changed files or let git show the change, not both');
+  if (options.staged && options.diff)
+    throw new UsageError(`--staged and --diff ${options.diff}: the staged changes are compared with HEAD; give one`);
+  if (options.changed) return { changedPaths: options.changed };
+  const problem = options.diff ? rangeProblem(options.diff) : undefined;
+  if (problem) throw new UsageError(`--diff: ${problem}`);
+  if (diff) return { git: options.staged ? { staged: true } : options.diff ? { range: options.diff } : {} };
+  return undefined;
 }
 
 /** `wsctx why-not`: explain_result, for a question (ask's flags) or, with --task, a get_context task (context's). */

@@ -131,6 +131,12 @@ export { compileSourceGlobs, inSkippedDir, resolveSourceGlobs, sourceGlobInstruc
 export type { RefusedSourceGlob, SourceMatcher } from './workspace/globs';
 export { MAX_SOURCE_GLOB_INSTRUCTIONS } from './workspace/globBudget';
 export { compileGlobs } from './workspace/globMatch';
+export type { GlobMatcher, GlobOptions } from './workspace/globMatch';
+
+// A change as git sees it (get_context's changes); ownership by place (catalog files per folder).
+export { GitRangeError, MAX_RANGE_LENGTH, rangeProblem, readGitDiff } from './workspace/gitDiff';
+export type { GitDiffRequest, GitDiffResult } from './workspace/gitDiff';
+export { PlaceOwners } from './indexing/placeOwners';
 
 // The store interface: the rows a store keeps and the reader that ranks a question's candidates from them.
 export type {

@@ -89,6 +89,12 @@ export interface CatalogEntity {
   /** The whole entity as parsed (metadata, spec, relations as written). */
   raw: Record<string, unknown>;
   location: SourceLocation;
+  /**
+   * Workspace-relative files its placeholders read (`definition: { $text: ./openapi.yaml }` and
+   * the files an `$openapi` bundles): an API's definition file is part of the API, so a change
+   * to it is a change to the API. Absent when it has none.
+   */
+  placeholderFiles?: string[];
 }
 
 /** Backstage's built-in relation types, both directions of each pair. */

@@ -28,6 +28,7 @@ import {
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   CallToolRequest,
+  ChangeContextRequest,
   DiagnosticsReportRequest,
   IndexStatusNotification,
   IndexStatusRequest,
@@ -45,6 +46,7 @@ import { SETTINGS_PREFIX } from '../../../shared/ids';
 import { type WorkspaceFolder, setSyntaxLog } from '../engine';
 import { codeLenses } from './features/codeLens';
 import { completion } from './features/completion';
+import { changeContext } from './features/changeContext';
 import { callToolRequest, openResults, search } from './features/customRequests';
 import { definition } from './features/definition';
 import { documentLinks } from './features/documentLinks';
@@ -197,6 +199,9 @@ connection.onRequest(ReindexRequest.type, () => request('re-index', () => sessio
 connection.onRequest(SearchRequest.type, (params) => request('search', () => search(session!, params)));
 connection.onRequest(OpenResultsRequest.type, (params) =>
   request('results document', () => openResults(session!, params)),
+);
+connection.onRequest(ChangeContextRequest.type, (params) =>
+  request('context for a change', () => changeContext(session!, params)),
 );
 connection.onRequest(DiagnosticsReportRequest.type, () =>
   request('diagnostics report', () => session!.diagnosticsReport()),

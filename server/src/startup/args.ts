@@ -40,6 +40,9 @@ const OPTIONS = {
   in: { type: 'string' },
   expect: { type: 'string' },
   task: { type: 'boolean' },
+  changed: { type: 'string', multiple: true },
+  diff: { type: 'string' },
+  staged: { type: 'boolean' },
   judge: { type: 'string' },
   'model-url': { type: 'string' },
   model: { type: 'string' },
@@ -92,6 +95,12 @@ export type CliOptions = {
   expect?: string;
   /** `why-not --task`: the words are a get_context task, not a question. */
   task: boolean;
+  /** `context --changed PATH...`: the changed files (every word after the flag up to the next flag). */
+  changed?: string[];
+  /** `context --diff [RANGE]`: the range ('' for the working tree against HEAD); undefined without the flag. */
+  diff?: string;
+  /** `context --staged`: the staged changes against HEAD. */
+  staged: boolean;
   judge?: string;
   modelUrl?: string;
   model?: string;
@@ -128,7 +137,13 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
     typeof parseArgs<{ args: string[]; options: typeof OPTIONS; allowPositionals: true; strict: true; tokens: true }>
   >;
   try {
-    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true, tokens: true });
+    parsed = parseArgs({
+      args: listFlags(argv),
+      options: OPTIONS,
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    });
   } catch (error) {
     throw new UsageError(parseErrorLine(error as Error));
   }
@@ -180,6 +195,9 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       in: v.in,
       expect: v.expect,
       task: v.task ?? false,
+      ...(v.changed ? { changed: v.changed } : {}),
+      ...(v.diff !== undefined ? { diff: v.diff } : {}),
+      staged: v.staged ?? false,
       judge: v.judge,
       modelUrl: v['model-url'],
       model: v.model,
@@ -198,6 +216,43 @@ export function parseCommandLine(argv: string[]): ParsedCommandLine {
       version: v.version ?? false,
     },
   };
+}
+
+/**
+ * The two flags whose values parseArgs cannot read as written: `--changed a.ts b.ts` takes every
+ * word up to the next flag (each becomes `--changed=<word>`), and `--diff` takes a range only
+ * when one follows it (`--diff main...HEAD`; a bare `--diff` is the working tree, `--diff=`).
+ * A word after `--diff` that starts with `-` or holds a space is not a range: it stays where it is.
+ * Nothing after a lone `--` is touched.
+ */
+export function listFlags(argv: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--') {
+      out.push(...argv.slice(i));
+      break;
+    }
+    if (arg === '--changed') {
+      let taken = 0;
+      while (i + 1 < argv.length && !argv[i + 1].startsWith('-')) {
+        out.push(`--changed=${argv[++i]}`);
+        taken++;
+      }
+      if (taken === 0) out.push(arg); // parseArgs then says the flag needs a value
+      continue;
+    }
+    if (arg === '--diff') {
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith('-') && !/\s/.test(next)) {
+        out.push(`--diff=${next}`);
+        i++;
+      } else out.push('--diff=');
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
 }
 
 function integer(flag: string, value: string | undefined): number | undefined {

@@ -241,19 +241,33 @@ export const COMMANDS: readonly CommandHelp[] = [
   },
   {
     name: 'context',
-    args: '"<task>"',
-    summary: 'the budgeted bundle get_context hands an agent for a task',
+    args: '["<task>"]',
+    summary: 'the budgeted bundle get_context hands an agent for a task or a change',
     details:
-      "Team instructions, rules in full, pinned and matching pages, the best excerpts, then excerpts of the named services' own docs, inside the budget. --json gives every page's reason and each section's similarity.",
+      "Team instructions, rules in full, pinned and matching pages, the best excerpts, then excerpts of the named services' own docs, inside the budget. For a change (--changed or --diff, with or without a task): the entities owning the changed files with their owner and lifecycle, what depends on them, their runbooks, docs and epics, and the instruction files whose globs or folders cover the changed paths, each with its reason. Git runs read-only. --json gives every page's reason and each section's similarity (and the change's items).",
     flags: [
       flag('max-tokens', 'N', 'the budget, 1,000-30,000 (default 12,000, or budgets.getContextMaxTokens)'),
       flag('pack', 'NAME', 'a pack of pages to apply'),
       flag('tags', 'a,b', 'only sections with these tags (rules, pinned pages and instructions still come)'),
       flag('folder', 'PATH', 'everything from this folder of the library and its subfolders only'),
+      flag(
+        'changed',
+        'PATH...',
+        'the context for a change to these files (relative to a served folder; every word up to the next flag, so put a task before it)',
+      ),
+      flag(
+        'diff',
+        '[RANGE]',
+        'the context for the change git shows: the working tree against HEAD (with untracked files), or a range such as main...HEAD or HEAD~3',
+      ),
+      flag('staged', '', 'with --diff: the staged changes against HEAD'),
     ],
     examples: [
       'wsctx context "add a retry to the dunning schedule in billing-worker"',
       'wsctx context "write a postmortem" --max-tokens 4000 --json',
+      'wsctx context --changed services/billing-worker/src/worker.ts --json',
+      'wsctx context --diff main...HEAD',
+      'wsctx context "review for PCI scope" --diff --staged',
     ],
   },
   {

@@ -120,7 +120,7 @@ export async function explainTask(
   }
   const ranking = explainRanking(
     folders,
-    { question: args.task, limit: DEFAULT_LIMIT, now: services.now().getTime() },
+    { question: args.task ?? '', limit: DEFAULT_LIMIT, now: services.now().getTime() },
     isTarget,
   );
   return {

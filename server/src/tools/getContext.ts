@@ -7,7 +7,19 @@
  * renders Markdown or JSON.
  */
 import { z } from 'zod';
+import type { IndexState } from '../engine';
+import { MAX_CHANGED_PATHS, MAX_DIFF_CHARS, MAX_PATH_CHARS } from '../library/context/change/changeInput';
+import {
+  changeReason,
+  changesForLog,
+  changesOutput,
+  changesOutputOf,
+  pageReason,
+  publishedReason,
+  readExpectations,
+} from './contextChange';
 import { boundedList, boundedString, INPUT_LIMITS, oneOf, wholeNumber } from './inputLimits';
+import { ToolInputError } from './toolError';
 import type { ActivityEntry } from '../library/activity/activityLog';
 import { DEFAULT_MAX_TOKENS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from '../library/context/constants';
 import type { ContextLogDetails } from '../library/context/contextDiagnostics';
@@ -21,12 +33,38 @@ import { COLD_NOTICE, libraryState } from './libraryTool';
 import type { Services } from '../services/services';
 import type { ToolCallContext, ToolDefinition } from './toolDefinition';
 
+const changesInput = z
+  .object({
+    changedPaths: z
+      .array(boundedString(MAX_PATH_CHARS).min(1))
+      .max(MAX_CHANGED_PATHS, { message: `must hold at most ${MAX_CHANGED_PATHS.toLocaleString('en-US')} paths` })
+      .optional()
+      .describe(
+        'The changed files, each relative to a served folder (optionally with the folder\'s name in front): ["payments-platform/services/billing-worker/src/worker.ts"].',
+      ),
+    diff: z
+      .string()
+      .max(MAX_DIFF_CHARS, {
+        message: `must be at most ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters; pass the changed files as changes.changedPaths instead`,
+      })
+      .optional()
+      .describe(
+        `A unified diff as git diff prints it (git diff HEAD, git diff main...HEAD, git show), paths relative to a served folder; at most ${MAX_DIFF_CHARS.toLocaleString('en-US')} characters. Its line numbers tell which entities a catalog file's change touches.`,
+      ),
+  })
+  .strict()
+  .optional()
+  .describe(
+    'A change to get the context of, instead of (or beside) a task: give changedPaths or diff, not both. The bundle then brings the entities owning the changed files with their owners (owns), what depends on them or consumes their APIs (depends-on-changed), their runbooks, docs and epics, the rule and instruction files whose globs or folders cover the changed paths (rule-applies) and the expectations it touches.',
+  );
+
 const input = {
   task: boundedString(INPUT_LIMITS.text)
-    .min(1)
+    .optional()
     .describe(
-      `What you are about to do, in plain words. Specific beats short: "add a database migration to billing-worker that stores invoice amounts in minor units" beats "migration". At most ${INPUT_LIMITS.text} characters.`,
+      `What you are about to do, in plain words. Specific beats short: "add a database migration to billing-worker that stores invoice amounts in minor units" beats "migration". At most ${INPUT_LIMITS.text} characters. Optional when changes is given (with both, the task's search fills what the change leaves of the budget); give task or changes.`,
     ),
+  changes: changesInput,
   max_tokens: wholeNumber(MIN_MAX_TOKENS, MAX_MAX_TOKENS, DEFAULT_MAX_TOKENS).describe(
     `The budget in estimated tokens (characters / 4), ${MIN_MAX_TOKENS} to ${MAX_MAX_TOKENS}; default ${DEFAULT_MAX_TOKENS}. A ceiling, not a target.`,
   ),
@@ -52,7 +90,7 @@ const input = {
     ),
 };
 
-const reason = z.enum(['rule', 'pinned', 'recipe', 'use', 'link', 'folder', 'search', 'entity']);
+const reason = pageReason;
 const answer = z.object({ yes: z.boolean(), probability: z.number(), from: z.string() });
 
 const outputSection = z.object({
@@ -78,6 +116,8 @@ const outputPage = z.object({
   type: z.string(),
   path: z.string(),
   reason,
+  /** A change's page: why the change brings it (owns, depends-on-changed, runbook, doc, rule-applies, epic). */
+  changeReason: changeReason.optional(),
   whole: z.boolean(),
   /** The user's own private note. */
   private: z.boolean(),
@@ -93,8 +133,10 @@ const outputPage = z.object({
   conflicts: z.array(conflictSchema).optional(),
   /** Reason `entity`: not a library page but an entity's doc (catalog_doc), repository overview or epic. */
   sourceKind: z.string().optional(),
-  /** Reason `entity`: the entity it documents. */
+  /** Reason `entity`: the entity it documents. A change's page: the entity it is for. */
   entity: z.string().optional(),
+  /** A change's page: why it came, in a few words (the globs that matched, how it depends). */
+  why: z.string().optional(),
 });
 
 const output = {
@@ -129,7 +171,15 @@ const output = {
   ),
   tagsFound: z.array(z.string()),
   pages: z.array(outputPage),
-  skipped: z.array(z.object({ id: z.string(), title: z.string(), reason, why: z.enum(['allowance', 'budget']) })),
+  skipped: z.array(
+    z.object({
+      id: z.string(),
+      title: z.string(),
+      reason,
+      changeReason: changeReason.optional(),
+      why: z.enum(['allowance', 'budget']),
+    }),
+  ),
   nothingFound: z
     .object({
       message: z.string(),
@@ -161,6 +211,8 @@ const output = {
   notice: z.string().optional(),
   degraded: z.array(z.string()),
   indexedAt: z.string().nullable(),
+  /** Set when `changes` was given: what the change touches, and every item of its bundle with its reason. */
+  changes: changesOutput.optional(),
 };
 
 export type GetContextOutput = z.infer<z.ZodObject<typeof output>>;
@@ -185,6 +237,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
     'A passage another page contradicts carries a Conflict note quoting both pages.',
     'When nothing matches, the answer says so and names the nearest pages: check with the user rather than guess.',
     'Name the service, API, runbook or rule the task touches (e.g. "roll back billing-worker after a failed deploy", "change the error codes of the orders API"); pass pack to force a pack, tags or folder to narrow, format "json" for reasons and similarities.',
+    'Working on a change (reviewing a pull request, finishing a branch)? Pass changes: {diff: "<git diff output>"} or {changedPaths: [...]}, with or without a task: the bundle starts with the entities owning the changed files, their owners, what depends on them, their runbooks, docs and epics, and the rules for those paths, each with its reason.',
   ].join(' '),
   input,
   output,
@@ -193,6 +246,7 @@ export const getContextTool: ToolDefinition<typeof input, typeof output> = {
     let built: BuiltContext | undefined;
     const logInput = {
       task: args.task,
+      ...(args.changes ? { changes: changesForLog(args.changes) } : {}),
       max_tokens: args.max_tokens,
       pack: args.pack,
       tags: args.tags,
@@ -238,7 +292,12 @@ export async function runContext(
   keep: (b: BuiltContext) => void,
 ): Promise<GetContextOutput> {
   const format = args.format ?? 'markdown';
-  const found = await libraryState(services, [args.task, args.pack, ...(args.tags ?? []), args.folder]);
+  const task = args.task?.trim() ?? '';
+  if (task === '' && !args.changes)
+    throw new ToolInputError(
+      'task or changes: describe what you are about to do in plain words (task), or give the change (changes: changedPaths or diff)',
+    );
+  const found = await libraryState(services, [task, args.pack, ...(args.tags ?? []), args.folder]);
   if (found.kind === 'cold') return coldOutput(args, format);
   const { view } = found;
   const connectionModels = (context as ContextCallContext).models;
@@ -246,23 +305,15 @@ export async function runContext(
   const notes = hooks.privateNotes;
   const own = notes?.ownedBy(context.sessionId) ?? false;
   const privateDocs = own && notes ? notes.docs(view.today) : [];
-  // The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula.
-  const engine = services.engine;
-  const queryVector = await engine.embedQuery(args.task);
-  const entityState = await engine.excerptState(view.state, args.task, queryVector);
-  const meaning = engine.meaningSource(entityState, queryVector);
-  const ranked = rankEntityPassages(entityState, args.task, { now: services.now().getTime(), meaning });
-  // A store ranks without texts; the excerpts are chosen by what is under their headings.
-  await engine.completeTexts(
-    entityState.folders[0],
-    ranked.passages.map((p) => p.entry),
-  );
-  const entities = selectEntityExcerpts(ranked);
+  const entities = task === '' ? [] : await entityExcerpts(services, view.state, task);
   const built = await buildContext({
     entityExcerpts: entities,
     view,
     request: {
-      task: args.task,
+      task,
+      ...(args.changes
+        ? { change: { request: args.changes, expectations: await readExpectations(services.engine) } }
+        : {}),
       maxTokens: args.max_tokens,
       pack: args.pack,
       tags: args.tags,
@@ -280,6 +331,21 @@ export async function runContext(
   return toOutput(built, format, found.indexedAt);
 }
 
+/** The entity docs, overviews and epics of the entities the task names, ranked by the workspace's formula. */
+async function entityExcerpts(services: Services, state: IndexState, task: string) {
+  const engine = services.engine;
+  const queryVector = await engine.embedQuery(task);
+  const entityState = await engine.excerptState(state, task, queryVector);
+  const meaning = engine.meaningSource(entityState, queryVector);
+  const ranked = rankEntityPassages(entityState, task, { now: services.now().getTime(), meaning });
+  // A store ranks without texts; the excerpts are chosen by what is under their headings.
+  await engine.completeTexts(
+    entityState.folders[0],
+    ranked.passages.map((p) => p.entry),
+  );
+  return selectEntityExcerpts(ranked);
+}
+
 function coldOutput(
   args: Args,
   format: 'markdown' | 'json',
@@ -287,7 +353,7 @@ function coldOutput(
   degraded = ['index-cold'],
 ): GetContextOutput {
   return {
-    task: args.task,
+    task: args.task?.trim() ?? '',
     format,
     maxTokens: args.max_tokens ?? DEFAULT_MAX_TOKENS,
     tokens: 0,
@@ -324,7 +390,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       title: doc.title,
       type: doc.library?.type ?? p.entity?.sourceKind ?? 'page',
       path: doc.path,
-      reason: p.reason,
+      ...publishedReason(p.reason),
       whole: p.whole,
       private: p.private,
       tokens: Math.ceil(p.chars / 4),
@@ -346,6 +412,9 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
         })),
       ...(p.whole && p.conflicts?.length ? { conflicts: p.conflicts.map((f) => conflictOutput(f, idOf)) } : {}),
       ...(p.entity ? { sourceKind: p.entity.sourceKind, entity: p.entity.ref } : {}),
+      ...(p.change
+        ? { sourceKind: doc.sourceKind, ...(p.change.entity ? { entity: p.change.entity } : {}), why: p.change.why }
+        : {}),
     };
   };
   const plan = bundle.plan;
@@ -375,8 +444,13 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
       decidedBy: p.decidedBy,
     })),
     tagsFound: bundle.tagsFound,
-    pages: [...bundle.rules, ...bundle.reference].map(page),
-    skipped: bundle.skipped.map((s) => ({ id: idOf(s.doc.id), title: s.doc.title, reason: s.reason, why: s.why })),
+    pages: [...bundle.rules, ...(bundle.change?.pages ?? []), ...bundle.reference].map(page),
+    skipped: [...(bundle.change?.skipped ?? []), ...bundle.skipped].map((s) => ({
+      id: idOf(s.doc.id),
+      title: s.doc.title,
+      ...publishedReason(s.reason),
+      why: s.why,
+    })),
     ...(bundle.nothingFound
       ? {
           nothingFound: {
@@ -409,6 +483,7 @@ export function toOutput(built: BuiltContext, format: 'markdown' | 'json', index
     steps: bundle.steps,
     degraded: [],
     indexedAt,
+    ...(bundle.change ? { changes: changesOutputOf(bundle.change, idOf) } : {}),
   };
 }
 
@@ -441,7 +516,7 @@ function logCall(
     return;
   }
   const { bundle } = built;
-  const pages = [...bundle.rules, ...bundle.reference];
+  const pages = [...bundle.rules, ...(bundle.change?.pages ?? []), ...bundle.reference];
   const resultIds = [
     ...pages.map((p) => p.doc.id),
     ...pages.flatMap((p) => (p.whole ? p.doc.sections.map((s) => s.id) : p.sections.map((s) => s.entry.section.id))),

@@ -42,7 +42,7 @@ describe('get_context (tool)', function () {
       TOOLS.map((t) => t.name).filter((n) => ['get_context', 'read_page', 'get_file'].includes(n)),
       ['get_context', 'read_page', 'get_file'],
     );
-    assert.deepEqual(Object.keys(tool.input), ['task', 'max_tokens', 'pack', 'tags', 'folder', 'format']);
+    assert.deepEqual(Object.keys(tool.input), ['task', 'changes', 'max_tokens', 'pack', 'tags', 'folder', 'format']);
   });
 
   it('answers Markdown by default (the text is the bundle) and JSON on request', async () => {
@@ -80,10 +80,12 @@ describe('get_context (tool)', function () {
     ] as const) {
       await assert.rejects(call(args), (e: Error) => e instanceof ToolInputError && e.message === message);
     }
-    await assert.rejects(
-      call({ task: '' }),
-      (e: Error) => e instanceof ToolInputError && /^Invalid input for get_context: task: /.test(e.message),
-    );
+    // Neither a task nor a change: the refusal names both fields.
+    for (const args of [{ task: '' }, {}, { task: '   ' }])
+      await assert.rejects(
+        call(args),
+        (e: Error) => e instanceof ToolInputError && /^task or changes: /.test(e.message),
+      );
     await assert.rejects(
       call({ task: 'x', format: 'xml' }),
       (e: Error) => e instanceof ToolInputError && /^Invalid input for get_context: format: /.test(e.message),

@@ -3,7 +3,8 @@
  * measured on the Markdown actually sent (characters / 4 estimates tokens; text/tokenEstimate.ts):
  *
  * 1. The team instructions, the comment and the rules always go (rules are never cut; when they
- *    pass the budget there is simply no room left).
+ *    pass the budget there is simply no room left); then a change's part, sized before to what
+ *    they left (change/changeBundle.ts).
  * 2. Whole pages in order (pinned, pack Always pages, read-whole Good-for pages) while their
  *    blocks stay within {@link WHOLE_PAGE_SHARE} of the budget and the budget itself; a page that
  *    would pass either is skipped, and its sections stay searchable.
@@ -55,6 +56,8 @@ export interface FillInput {
   budgetChars: number;
   /** Blocks that always go: instructions, comment, rules heading and rule pages. */
   fixed: readonly string[];
+  /** Blocks after those that go too, already sized by their maker: a change's part (change/changeBundle.ts). */
+  afterFixed?: readonly string[];
   whole: readonly WholeCandidate[];
   excerpts: readonly ExcerptCandidate[];
   /** Set when the request found nothing: the notice goes last, if it fits. */
@@ -76,6 +79,7 @@ export function fillBudget(input: FillInput): FillResult {
   const sep = BLOCK_SEPARATOR.length;
   let used = input.fixed.reduce((n, b) => n + b.length, 0) + sep * Math.max(0, input.fixed.length - 1);
   const rulesOverBudget = used > input.budgetChars;
+  for (const block of input.afterFixed ?? []) used += sep + block.length;
   let referenceOpen = false;
   /** What adding a block of `length` characters as a new block costs. */
   const blockCost = (length: number) => (referenceOpen ? 0 : REFERENCE_HEADING.length + sep) + length + sep;

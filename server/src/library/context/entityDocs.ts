@@ -31,6 +31,8 @@ import {
   type RankedPassage,
   type RankResult,
 } from '../../engine';
+import type { LibrarySection, LibraryView } from '../view/libraryView';
+import type { ExcerptCandidate } from './budget';
 
 /** Source kinds that can come as entity excerpts. */
 export const ENTITY_SOURCE_KINDS: readonly SourceKind[] = ['catalog_doc', 'repo_overview', 'epic_doc'];
@@ -139,4 +141,26 @@ function hasBody(section: Section): boolean {
       .join('\n')
       .trim() !== ''
   );
+}
+
+/** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
+export function entityCandidates(view: LibraryView, found: readonly EntityExcerpt[]): ExcerptCandidate[] {
+  return found.map((e) => {
+    const { section, doc, ordinal } = e.passage.entry;
+    const entry: LibrarySection = {
+      section,
+      doc,
+      ordinal,
+      position: Math.max(0, doc.sections.indexOf(section)),
+      order: Number.MAX_SAFE_INTEGER,
+    };
+    const sourceKind = doc.sourceKind as 'catalog_doc' | 'repo_overview' | 'epic_doc';
+    return {
+      section: { entry, reachedBy: 'search', similarity: Math.round(e.passage.match * 1000) / 1000 },
+      reason: 'entity',
+      private: false,
+      readWhole: false,
+      entity: { sourceKind, ref: view.state.graph.get(e.entity)?.ref ?? e.entity, named: e.named },
+    };
+  });
 }

@@ -7,24 +7,22 @@
  *         -> the judge (one call: packs, sections, table rows) -> focus -> budget -> render
  *
  * `buildContext` reads as those steps: the task analysed once (`analyseTask`), then `prepare`
- * (budget, scope, rules, pinned pages, what may be searched), the plan, `matchByPurpose` (packs,
+ * (setup.ts: budget, scope, rules, pinned pages, what may be searched), the plan, `matchByPurpose` (packs,
  * Good-for, folders, stacks), `searchAndWiden`, `judgeAndFocus` and `assemble` (budget, render).
  *
  * Every model-backed step is optional: with no provider (or a slow or failing one) the
  * heuristics answer and the bundle is still complete.
  */
-import { type Doc, type Section, InputError, termSet, estimateTokens, normalizeName } from '../../engine';
+import { type Doc, InputError, estimateTokens, normalizeName } from '../../engine';
 import type { LibrarySection, LibraryView } from '../view/libraryView';
 import type { MeaningScorer } from '../view/ranking';
 import { librarySoundness } from '../view/soundness';
-import { sectionBody } from '../view/summaries';
 import { isReadWhole } from '../models/derivedText';
 import { runJudge, type JudgeQuestion } from '../models/judge';
 import { fillBudget, type ExcerptCandidate, type WholeCandidate } from './budget';
-import { DEFAULT_MAX_TOKENS, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, MAX_MAX_TOKENS, MIN_MAX_TOKENS } from './constants';
-import { contextIndex, type ContextIndex } from './contextIndex';
+import { FOLDER_COHERENCE_MIN, GOOD_FOR_MATCH, GOOD_FOR_SECTIONS, WHOLE_PAGE_SHARE } from './constants';
+import type { ContextIndex } from './contextIndex';
 import { folderCoherence, folderOfPath } from './coherence';
-import { FOLDER_COHERENCE_MIN } from './constants';
 import {
   bestScores,
   decideFocus,
@@ -38,27 +36,21 @@ import {
 import { notForWork } from './deliverable';
 import { taskSubjects, type TaskSubjects } from './taskSubjects';
 import { matchFolders, scorePages, selectGoodFor, type GoodForMatch } from './goodFor';
-import type { EntityExcerpt } from './entityDocs';
+import { entityCandidates, type EntityExcerpt } from './entityDocs';
 import type { ContextHooks } from './hooks';
-import { nearestPages, spellingNearness } from './nothingFound';
+import { nearestPages, pageNearness } from './nothingFound';
 import { decidePacks, packCandidates, packQuestions } from './packs';
-import { pinnedPages } from './pinned';
 import { makePlan } from './plan';
 import { isPrivateNote } from './privateNotes';
-import { commentBlock, instructionsBlock, pageBlock, renderMarkdown, RULES_HEADING, type IdOf } from './render';
-import { rulePages, teamInstructions } from './rules';
-import { isRule, isTeamInstructions, resolveScope } from './scope';
+import { renderMarkdown, type IdOf } from './render';
+import { bundleOpening } from './rules';
+import { isTeamInstructions } from './scope';
 import { searchSections } from './sectionSearch';
-import type {
-  BundlePage,
-  BundleSection,
-  Candidate,
-  ContextBundle,
-  ContextRequest,
-  PageReason,
-  ReachedBy,
-} from './types';
+import type { BundleSection, Candidate, ContextBundle, ContextRequest, PageReason, ReachedBy } from './types';
 import { widen } from './widening';
+import { analyseTask, hasBody, prepare, type Setup, type TaskAnalysis } from './setup';
+import { analyseRequestChange, changeOnlyBundle, changePart } from './change/changeStep';
+import type { ChangeAnalysis } from './change/changeAnalysis';
 
 export interface BuildContextInput {
   view: LibraryView;
@@ -83,46 +75,6 @@ export interface BuiltContext {
   bundle: ContextBundle;
   markdown: string;
   idOf: IdOf;
-}
-
-/** Validates `max_tokens` (1,000..30,000, default 12,000). Throws {@link InputError} naming the field. */
-export function budgetOf(maxTokens: number | undefined): number {
-  if (maxTokens === undefined) return DEFAULT_MAX_TOKENS;
-  if (!Number.isInteger(maxTokens) || maxTokens < MIN_MAX_TOKENS || maxTokens > MAX_MAX_TOKENS) {
-    throw new InputError(
-      `max_tokens: must be a whole number from ${MIN_MAX_TOKENS.toLocaleString('en-US')} to ${MAX_MAX_TOKENS.toLocaleString('en-US')} (got ${maxTokens}); the default is ${DEFAULT_MAX_TOKENS.toLocaleString('en-US')}`,
-    );
-  }
-  return maxTokens;
-}
-
-/** The task as every step reads it, analysed once: its words as the index analyses them. */
-export interface TaskAnalysis {
-  /** The task, trimmed. */
-  text: string;
-  /** Its analysed terms (tags found, the focus step). */
-  terms: ReadonlySet<string>;
-}
-
-export function analyseTask(text: string): TaskAnalysis {
-  return { text, terms: termSet(text) };
-}
-
-/** What the request may draw from: its scope, the pages fixed by the library, and what search may reach. */
-interface Setup {
-  view: LibraryView;
-  maxTokens: number;
-  scope: ReturnType<typeof resolveScope>;
-  index: ContextIndex;
-  idOf: IdOf;
-  instructions: Doc[];
-  rules: Doc[];
-  pinned: Doc[];
-  /** Pages in scope that are searched (not rules, not the team instructions), the user's notes included. */
-  searchDocs: Doc[];
-  searchable: (doc: Doc) => boolean;
-  sections: LibrarySection[];
-  tagsFound: string[];
 }
 
 /** Pages matched by what they are for, packs, folders and the task's stacks (steps 4-5). */
@@ -157,11 +109,30 @@ interface Judged {
 }
 
 export async function buildContext(input: BuildContextInput): Promise<BuiltContext> {
-  const { request, hooks } = input;
+  const { view, request, hooks } = input;
   const text = request.task.trim();
-  if (text === '') throw new InputError('task: describe what you are about to do, in plain words');
+  if (text === '' && !request.change)
+    throw new InputError(
+      'task or changes: describe what you are about to do in plain words (task), or give the change (changes: changedPaths or diff)',
+    );
   const task = analyseTask(text);
   const setup = prepare(input, task);
+  // The change, when one is given: what it touches, before anything is searched.
+  const change = request.change
+    ? analyseRequestChange(view.state, setup.rules, view.docs, setup.scope, request.change)
+    : undefined;
+  if (text === '' && change) {
+    const { ruleBlocks, fixed } = openingBlocks(input, setup, []);
+    const { bundle, markdown } = changeOnlyBundle({
+      ...setup,
+      change,
+      view,
+      ruleBlocks,
+      fixed,
+      organization: input.organization,
+    });
+    return { bundle, markdown, idOf: setup.idOf };
+  }
   // Step 1: the plan.
   const plan = await makePlan(task.text, setup.index, hooks.models, {
     timeoutMs: hooks.planTimeoutMs,
@@ -170,52 +141,7 @@ export async function buildContext(input: BuildContextInput): Promise<BuiltConte
   const purpose = await matchByPurpose(input, setup, task, plan);
   const found = await searchAndWiden(input, setup, task, plan, purpose);
   const judged = await judgeAndFocus(input, task, purpose, found);
-  return assemble(input, setup, task, plan, found, judged, purpose);
-}
-
-/** Validates the request and fixes its scope, the team instructions, rules and pinned pages (steps 2-3), and what may be searched. */
-function prepare(input: BuildContextInput, task: TaskAnalysis): Setup {
-  const { view, request } = input;
-  const maxTokens = budgetOf(request.maxTokens);
-  const scope = resolveScope(view, { folder: request.folder, tags: request.tags });
-  const index = contextIndex(view);
-  const idOf: IdOf = (id) => view.shownIds.get(id) ?? id.slice(0, 8);
-
-  // Steps 2-3: instructions, rules, pinned pages; whatever the tags, only from inside the folder.
-  const instructions = teamInstructions(view).filter(scope.withinFolder);
-  const rules = rulePages(view).filter(scope.withinFolder);
-  const pinned = pinnedPages(view).filter(scope.withinFolder);
-
-  // What may be searched: pages in scope, not rules (they come whole), not the team instructions.
-  const privateDocs = (input.privateDocs ?? []).filter((d) => scope.includes(d));
-  const searchDocs = [
-    ...view.docs.filter((doc) => !isRule(doc) && !isTeamInstructions(doc) && scope.includes(doc)),
-    ...privateDocs,
-  ];
-  const searchIds = new Set(searchDocs.map((d) => d.id));
-  const searchable = (doc: Doc) => searchIds.has(doc.id);
-  // A section with nothing under its heading (a title followed straight by a subheading) is never an excerpt.
-  const sections = [...view.sections, ...(input.privateSections ?? [])].filter(
-    (s) => searchIds.has(s.doc.id) && hasBody(s.section),
-  );
-  const tagsFound = [...index.tags]
-    .filter(([, terms]) => terms.size > 0 && [...terms].every((t) => task.terms.has(t)))
-    .map(([tag]) => tag)
-    .sort();
-  return {
-    view,
-    maxTokens,
-    scope,
-    index,
-    idOf,
-    instructions,
-    rules,
-    pinned,
-    searchDocs,
-    searchable,
-    sections,
-    tagsFound,
-  };
+  return assemble(input, setup, task, plan, found, judged, purpose, change);
 }
 
 /** Steps 4-5: packs, pages and folders by what they are for, and the pages of the stacks the task names. */
@@ -431,6 +357,7 @@ function assemble(
   found: Candidates,
   judged: Judged,
   purpose: PurposeMatches,
+  change?: ChangeAnalysis,
 ): BuiltContext {
   const { view, hooks } = input;
   const { maxTokens, scope, idOf, instructions, rules, pinned, searchDocs, tagsFound } = setup;
@@ -494,32 +421,36 @@ function assemble(
         (input.entityExcerpts ?? []).filter((e) => scope.includes(e.passage.entry.doc)),
       ),
     );
-  const nearest = nothing ? nearestPages(nearness(task, purpose.pageScores, search, searchDocs)) : undefined;
+  const nearest = nothing
+    ? nearestPages(
+        pageNearness(
+          task.text,
+          purpose.pageScores,
+          search,
+          searchDocs.filter((d) => !isPrivateNote(d)),
+        ),
+      )
+    : undefined;
 
   const organization = input.organization;
-  const ruleBlocks: BundlePage[] = rules.map((doc) => {
-    const conflicts = conflictsOf(doc);
-    const page: BundlePage = {
-      doc,
-      reason: 'rule',
-      whole: true,
-      private: false,
-      sections: [],
-      chars: 0,
-      ...(conflicts.length > 0 ? { conflicts } : {}),
-    };
-    page.chars = pageBlock(page, idOf).length;
-    return page;
+  const { ruleBlocks, fixed } = openingBlocks(
+    input,
+    setup,
+    applied.map((p) => p.pack.name),
+  );
+  // A change's part comes after the rules and leaves the task's search what it does not use (at least a quarter).
+  const part = change
+    ? changePart(change, view, fixed, maxTokens * 4, Math.floor(WHOLE_PAGE_SHARE * maxTokens * 4), idOf)
+    : undefined;
+  const filled = fillBudget({
+    budgetChars: maxTokens * 4,
+    fixed,
+    afterFixed: part?.blocks,
+    whole,
+    excerpts,
+    nothingFound: nearest,
+    idOf,
   });
-  const fixed = [
-    ...(instructions.length > 0 ? [instructionsBlock(organization, instructions)] : []),
-    commentBlock(
-      applied.map((p) => p.pack.name),
-      tagsFound,
-    ),
-    ...(rules.length > 0 ? [RULES_HEADING, ...ruleBlocks.map((p) => pageBlock(p, idOf))] : []),
-  ];
-  const filled = fillBudget({ budgetChars: maxTokens * 4, fixed, whole, excerpts, nothingFound: nearest, idOf });
 
   const bundle: ContextBundle = {
     task: task.text,
@@ -550,6 +481,7 @@ function assemble(
       meaning: search.meaning,
     },
     scope: { ...(scope.folder ? { folder: scope.folder } : {}), ...(scope.tags ? { tags: scope.tags } : {}) },
+    ...(part ? { change: part } : {}),
   };
   const markdown = renderMarkdown(bundle, idOf);
   bundle.tokens = estimateTokens(markdown);
@@ -558,57 +490,17 @@ function assemble(
   return { bundle, markdown, idOf };
 }
 
-/** When nothing matched: how near each page came, for naming the two or three nearest. */
-function nearness(
-  task: TaskAnalysis,
-  pageScores: readonly GoodForMatch[],
-  search: Candidates['search'],
-  searchDocs: readonly Doc[],
-): Map<Doc, number> {
-  const pageNearness = new Map<Doc, number>();
-  for (const g of pageScores) pageNearness.set(g.doc, g.match.score);
-  for (const h of search.hits)
-    pageNearness.set(h.entry.doc, Math.max(pageNearness.get(h.entry.doc) ?? 0, h.similarity));
-  // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
-  // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
-  // in their fused order, at a nearness too small to show.
-  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
-    search.touched.forEach((h, i) => {
-      if (!((pageNearness.get(h.entry.doc) ?? 0) > 0)) pageNearness.set(h.entry.doc, 1e-6 / (i + 1));
-    });
-  }
-  // A task that shares no word with the library: the pages spelled most like it, nearer still
-  // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
-  if ([...pageNearness.values()].filter((s) => s > 0).length < 2) {
-    for (const [doc, near] of spellingNearness(
-      task.text,
-      searchDocs.filter((d) => !isPrivateNote(d)),
-    )) {
-      if (!((pageNearness.get(doc) ?? 0) > 0)) pageNearness.set(doc, 1e-9 * near);
-    }
-  }
-  return pageNearness;
-}
-
-/** Entity excerpts as budget candidates: never read whole, never private, no conflicts (not library pages). */
-function entityCandidates(view: LibraryView, found: readonly EntityExcerpt[]): ExcerptCandidate[] {
-  return found.map((e) => {
-    const { section, doc, ordinal } = e.passage.entry;
-    const entry: LibrarySection = {
-      section,
-      doc,
-      ordinal,
-      position: Math.max(0, doc.sections.indexOf(section)),
-      order: Number.MAX_SAFE_INTEGER,
-    };
-    const sourceKind = doc.sourceKind as 'catalog_doc' | 'repo_overview' | 'epic_doc';
-    return {
-      section: { entry, reachedBy: 'search', similarity: round(e.passage.match) },
-      reason: 'entity',
-      private: false,
-      readWhole: false,
-      entity: { sourceKind, ref: view.state.graph.get(e.entity)?.ref ?? e.entity, named: e.named },
-    };
+/** The blocks every bundle starts with (rules.ts), from the request's setup. */
+function openingBlocks(input: BuildContextInput, setup: Setup, packs: readonly string[]) {
+  const soundness = librarySoundness(input.view, input.hooks.conflictCheck ? [input.hooks.conflictCheck] : []);
+  return bundleOpening({
+    organization: input.organization,
+    instructions: setup.instructions,
+    rules: setup.rules,
+    packs,
+    tagsFound: setup.tagsFound,
+    idOf: setup.idOf,
+    conflictsOf: (doc) => soundness.pageConflicts(doc.id),
   });
 }
 
@@ -617,18 +509,6 @@ function isAboutName(index: ContextIndex, doc: Doc, names: readonly string[]): b
   const title = ` ${normalizeName(doc.title)} `;
   const own = new Set(index.names.namesOfPage(doc.id).map((n) => n.text));
   return names.some((n) => own.has(n) || title.includes(` ${normalizeName(n)} `));
-}
-
-const bodies = new WeakMap<Section, boolean>();
-
-/** True when a section has text under its heading (cached per section). */
-function hasBody(section: Section): boolean {
-  let has = bodies.get(section);
-  if (has === undefined) {
-    has = sectionBody(section).trim() !== '';
-    bodies.set(section, has);
-  }
-  return has;
 }
 
 function reasonOf(reached: ReachedBy): PageReason {

@@ -12,6 +12,8 @@
  */
 import { type Doc, isStopWord } from '../../engine';
 import { NEAREST_PAGES } from './constants';
+import type { GoodForMatch } from './goodFor';
+import type { SearchHit } from './sectionSearch';
 import type { NearestPage } from './types';
 
 export function nearestPages(pageScores: ReadonlyMap<Doc, number>, count = NEAREST_PAGES): NearestPage[] {
@@ -20,6 +22,37 @@ export function nearestPages(pageScores: ReadonlyMap<Doc, number>, count = NEARE
     .sort((a, b) => b[1] - a[1] || (a[0].path < b[0].path ? -1 : 1))
     .slice(0, count)
     .map(([doc, score]) => ({ doc, score: Math.round(score * 1000) / 1000 }));
+}
+
+/**
+ * When nothing matched: how near each page came, for naming the two or three nearest. `pages`
+ * are the pages that may be named (no one's private notes).
+ */
+export function pageNearness(
+  task: string,
+  pageScores: readonly GoodForMatch[],
+  search: { hits: readonly SearchHit[]; touched: readonly SearchHit[] },
+  pages: readonly Doc[],
+): Map<Doc, number> {
+  const nearness = new Map<Doc, number>();
+  for (const g of pageScores) nearness.set(g.doc, g.match.score);
+  for (const h of search.hits) nearness.set(h.entry.doc, Math.max(nearness.get(h.entry.doc) ?? 0, h.similarity));
+  // Words alone may leave fewer than two pages with any similarity ("write a poem"): the pages
+  // that share a word with the task at all (a one-word facet, a task verb) are the nearest then,
+  // in their fused order, at a nearness too small to show.
+  if ([...nearness.values()].filter((s) => s > 0).length < 2) {
+    search.touched.forEach((h, i) => {
+      if (!((nearness.get(h.entry.doc) ?? 0) > 0)) nearness.set(h.entry.doc, 1e-6 / (i + 1));
+    });
+  }
+  // A task that shares no word with the library: the pages spelled most like it, nearer still
+  // to nothing (docs/ARCHITECTURE.md, get_context's contract: the answer names two or three nearest pages, with meaning or without).
+  if ([...nearness.values()].filter((s) => s > 0).length < 2) {
+    for (const [doc, near] of spellingNearness(task, pages)) {
+      if (!((nearness.get(doc) ?? 0) > 0)) nearness.set(doc, 1e-9 * near);
+    }
+  }
+  return nearness;
 }
 
 /** Words shorter than this say little about spelling: 3 characters. */

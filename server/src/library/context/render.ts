@@ -5,6 +5,9 @@
  *    <organization> team";
  * 2. a comment naming the packs that applied and the tags found in the task;
  * 3. "Rules (always follow)": each rule page in full;
+ * 3b. for a change, "The change" (change/changeBundle.ts): what it touches, then the rule and
+ *    instruction files for its paths, its entities' pages and their dependents', each labelled
+ *    with its reason;
  * 4. "Reference": pinned and pack pages in full (then read-whole pages matched by what they are
  *    for or reached by search), then excerpts grouped by page, then excerpts of the entity docs,
  *    overviews and epics of the entities the task names, each page labelled with its source kind.
@@ -19,7 +22,7 @@ import { type Doc, baseName } from '../../engine';
 import { describeConflict, type PassageFlag } from '../view/soundness';
 import { sectionBody, sectionHeading } from '../view/summaries';
 import { bodyWithRows } from './tableRows';
-import type { BundlePage, BundleSection, ContextBundle, EntityLabel, NearestPage } from './types';
+import type { BundlePage, BundleSection, ChangeLabel, ContextBundle, EntityLabel, NearestPage } from './types';
 
 export const RULES_HEADING = '# Rules (always follow)';
 export const REFERENCE_HEADING = '# Reference';
@@ -53,9 +56,14 @@ export function commentBlock(packs: readonly string[], tags: readonly string[]):
 export function pageHeader(
   doc: Doc,
   idOf: IdOf,
-  options: { whole: boolean; private: boolean; entity?: EntityLabel },
+  options: { whole: boolean; private: boolean; entity?: EntityLabel; change?: ChangeLabel },
 ): string {
   if (options.entity) return `## ${doc.title}\n${entityLabel(options.entity)} · excerpts · ${doc.path}`;
+  if (options.change) {
+    // A library page has a page_id (read_page); an entity's doc, overview or epic is read by its path.
+    const where = doc.sourceKind === 'library' ? `page_id: ${idOf(doc.id)} · ${doc.path}` : doc.path;
+    return `## ${doc.title}\n${changeLabel(options.change)} · full page · ${where}`;
+  }
   const id = idOf(doc.id);
   const kind = doc.library?.type ?? 'page';
   const parts = [kind];
@@ -69,6 +77,11 @@ export function pageHeader(
   return lines.join('\n');
 }
 
+/** "runbook of component:default/billing-worker", "rule-applies: applyTo **\/*.ts matches a.ts". */
+export function changeLabel(change: ChangeLabel): string {
+  return `${change.reason}: ${change.why}`;
+}
+
 /** "TechDocs of component:default/billing-worker (named in the task)", by source kind. */
 export function entityLabel(entity: EntityLabel): string {
   const what =
@@ -80,14 +93,27 @@ export function entityLabel(entity: EntityLabel): string {
   return `${entity.sourceKind}: ${what} ${entity.ref}${entity.named ? ' (named in the task)' : ''}`;
 }
 
-/** A whole page's text under its header: its H1 title dropped, other headings one level down. */
+const wholeBodies = new WeakMap<Doc, string>();
+
+/**
+ * A whole page's text under its header: its H1 title dropped, other headings one level down.
+ * Kept per document (documents are immutable): every bundle sends every rule whole.
+ */
 export function wholePageBody(doc: Doc): string {
+  let body = wholeBodies.get(doc);
+  if (body === undefined) wholeBodies.set(doc, (body = renderWholeBody(doc)));
+  return body;
+}
+
+function renderWholeBody(doc: Doc): string {
   const first = firstHeadingIndex(doc);
   return doc.sections
     .map((s, i) => {
       if (s.level === 0) return s.text.trimEnd();
       const body = sectionBody(s).trimEnd();
-      if (i === first && s.level === 1 && sectionHeading(s, doc) === doc.title) return body;
+      // An entity's own page is headed by its ref, which the page's header already names.
+      if (i === first && s.level === 1 && (sectionHeading(s, doc) === doc.title || doc.sourceKind === 'catalog_entity'))
+        return body;
       return joinBlock(`${'#'.repeat(Math.min(6, s.level + 1))} ${sectionHeading(s, doc)}`, body);
     })
     .filter((t) => t !== '')
@@ -120,7 +146,12 @@ export function conflictNotes(flags: readonly PassageFlag[], idOf: IdOf, inSecti
 
 /** A page's block: header, then the whole page (and its conflicts) or its excerpts in document order. */
 export function pageBlock(page: BundlePage, idOf: IdOf): string {
-  const header = pageHeader(page.doc, idOf, { whole: page.whole, private: page.private, entity: page.entity });
+  const header = pageHeader(page.doc, idOf, {
+    whole: page.whole,
+    private: page.private,
+    entity: page.entity,
+    change: page.change,
+  });
   if (page.whole)
     return joinBlock(joinBlock(header, wholePageBody(page.doc)), conflictNotes(page.conflicts ?? [], idOf, true));
   const sections = [...page.sections].sort((a, b) => a.entry.position - b.entry.position);
@@ -159,6 +190,7 @@ export function bundleBlocks(bundle: ContextBundle, idOf: IdOf): string[] {
     blocks.push(RULES_HEADING);
     for (const page of bundle.rules) blocks.push(pageBlock(page, idOf));
   }
+  if (bundle.change) blocks.push(...bundle.change.blocks);
   if (bundle.reference.length > 0 || bundle.nothingFound) {
     blocks.push(REFERENCE_HEADING);
     for (const page of bundle.reference) blocks.push(pageBlock(page, idOf));

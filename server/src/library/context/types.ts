@@ -7,9 +7,26 @@ import type { PassageFlag } from '../view/soundness';
 import type { JudgeMode, Verdict } from '../models/judge';
 import type { TaskPlan } from '../models/heuristicPlan';
 import type { SearchHit } from './sectionSearch';
+import type { ChangeAnalysis, ChangeInput } from './change/changeAnalysis';
+
+/**
+ * Why a page of a change's bundle is in it (change/changeBundle.ts): the entity a changed path
+ * belongs to (`owns`), an entity that depends on it (`depends-on-changed`), its runbooks, docs and
+ * epics, the rule and instruction files for the changed paths (`rule-applies`).
+ */
+export type ChangeReason = 'owns' | 'depends-on-changed' | 'runbook' | 'doc' | 'rule-applies' | 'epic';
 
 /** Why a page is in the bundle (docs/ARCHITECTURE.md, get_context's contract, step 8's JSON). */
-export type PageReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search' | 'entity';
+export type PageReason = 'rule' | 'pinned' | 'recipe' | 'use' | 'link' | 'folder' | 'search' | 'entity' | ChangeReason;
+
+/** What a change page is and why it came, in its header. */
+export interface ChangeLabel {
+  reason: ChangeReason;
+  /** The entity it is for: the owning entity (runbook, doc, epic) or the page's own (owns, depends-on-changed). */
+  entity?: string;
+  /** Why, in a few words: the globs that matched, how it depends, which files it owns. */
+  why: string;
+}
 
 /** What an entity excerpt's page is: its source kind and the entity it documents (library/context/entityDocs.ts). */
 export interface EntityLabel {
@@ -24,7 +41,10 @@ export interface EntityLabel {
 export type ReachedBy = 'search' | 'link' | 'inferred-link' | 'folder' | 'use' | 'recipe';
 
 export interface ContextRequest {
+  /** What the agent is about to do; may be empty when `change` is given. */
   task: string;
+  /** The change the bundle is for (changed paths or a diff), with the expectations files the host read. */
+  change?: ChangeInput;
   /** 1,000..30,000; default 12,000 (constants.ts). */
   maxTokens?: number;
   /** A pack's name: it applies and no other pack is matched. */
@@ -91,6 +111,8 @@ export interface BundlePage {
   conflicts?: PassageFlag[];
   /** Set for entity docs, overviews and epics (reason `entity`): not a library page. */
   entity?: EntityLabel;
+  /** Set for the pages of a change (change/changeBundle.ts). */
+  change?: ChangeLabel;
   /** Characters of the page's rendered block. */
   chars: number;
 }
@@ -117,6 +139,19 @@ export interface SkippedPage {
 export interface NearestPage {
   doc: Doc;
   score: number;
+}
+
+/** A change's part of the bundle (change/changeBundle.ts): after the rules, before the task's reference. */
+export interface ChangePart {
+  analysis: ChangeAnalysis;
+  /** Its Markdown blocks, in order (the budget counted them). */
+  blocks: string[];
+  /** The pages sent, in the order rendered. */
+  pages: BundlePage[];
+  /** Pages chosen for the change that did not fit the budget. */
+  skipped: SkippedPage[];
+  /** Whether the second hop of dependents was sent (there was budget for it). */
+  secondHop: boolean;
 }
 
 export interface ContextBundle {
@@ -156,4 +191,6 @@ export interface ContextBundle {
   /** Which provider (or `heuristic`) did each model-backed step. */
   steps: { plan: string; judge: string; meaning: boolean };
   scope: { folder?: string; tags?: string[] };
+  /** Set for a change's bundle: what the change touches, its part of the Markdown and the pages it sent. */
+  change?: ChangePart;
 }

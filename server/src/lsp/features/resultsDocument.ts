@@ -42,6 +42,15 @@ export class ResultsStore {
     return { uri, title, passages: blocks.length };
   }
 
+  /** Remembers a document whose text is already written (a get_context bundle): no passages to hover. */
+  createText(title: string, name: string, text: string): ResultsDocumentInfo {
+    const n = ++this.counter;
+    const uri = `${RESULTS_SCHEME}:/${n}/${slug(name)}.md`;
+    this.docs.set(uri, { uri, title, text, blocks: [] });
+    while (this.docs.size > MAX_RESULTS_DOCUMENTS) this.docs.delete(this.docs.keys().next().value!);
+    return { uri, title, passages: 0 };
+  }
+
   /** The text of a results document, or null when it is unknown (forgotten, or another server's). */
   content(uri: string): string | null {
     return this.find(uri)?.text ?? null;

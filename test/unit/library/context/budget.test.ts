@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { DEFAULT_MAX_TOKENS, WHOLE_PAGE_SHARE } from '../../../../server/src/library/context/constants';
-import { budgetOf } from '../../../../server/src/library/context/getContext';
+import { budgetOf } from '../../../../server/src/library/context/setup';
 import { InputError } from '../../../../server/src/engine/errors';
 import { estimateTokens } from '../../../../server/src/engine/text/tokenEstimate';
 import { EXAMPLE_WORKSPACE, removeTempDirs } from '../../../helpers/tempWorkspace';

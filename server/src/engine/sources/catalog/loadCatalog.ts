@@ -210,7 +210,9 @@ async function withPlaceholders(
   if (resolved.raw !== entity.raw) {
     const validation = validateEntity(standInForPlaceholders(resolved.raw));
     if (validation.ok) {
-      result = { ...parsed, entity: toCatalogEntity(validation.entity, resolved.raw, entity.location) };
+      const resolvedEntity = toCatalogEntity(validation.entity, resolved.raw, entity.location);
+      if (resolved.read.length > 0) resolvedEntity.placeholderFiles = [...new Set(resolved.read)];
+      result = { ...parsed, entity: resolvedEntity };
     } else {
       result = null;
       for (const error of validation.errors) {
