@@ -135,12 +135,17 @@ async function startServer(sandbox) {
   );
   let stderr = '';
   const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start: ${stderr}`)), 60_000);
+    const timer = setTimeout(() => {
+      // A server left running would keep this script (and the test that runs it) alive.
+      child.kill();
+      reject(new Error(`serve did not start: ${stderr}`));
+    }, 60_000);
     child.stderr.on('data', (chunk) => {
       stderr += chunk;
       const found = /url:\s+(http:\/\/127\.0\.0\.1:\d+)\/mcp/.exec(stderr);
-      // Answers only once the first index pass is done, so a sample never shows a cold answer.
-      if (found && /\[index\] full pass/.test(stderr)) {
+      // Answers only once the first index pass is done, so a sample never shows a cold answer: a
+      // full pass, or the update pass of a warm start (a snapshot restored, git naming what changed).
+      if (found && /\[index\] (full|update) pass/.test(stderr)) {
         clearTimeout(timer);
         resolve(found[1]);
       }

@@ -119,7 +119,9 @@ describe('MCP over stdio (built server, SDK client)', () => {
 
   it('keeps stdout for the protocol: logs go to stderr', async () => {
     await callWhenWarm(session.client, 'workspace_context', { workspace: 'fernhill', question: 'ledger' });
-    assert.match(session.stderr(), /\[index\] full pass/);
+    // A full pass, or an update pass when a snapshot of the example from another test is restored
+    // and git names what changed since (the warm start).
+    assert.match(session.stderr(), /\[index\] (full|update) pass: \d+ files read/);
   });
 
   it('lists only tools that can answer: no graph tool without a catalog', async () => {
