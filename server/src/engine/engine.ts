@@ -106,6 +106,8 @@ export class Engine implements WorkspaceIndex {
   private readonly snapshotPath: string | undefined;
   private readonly presence: FolderPresence;
   private restoreTried = false;
+  /** A snapshot was restored and no pass has run since: the next full pass may ask git instead. */
+  private warmPending = false;
   private fromSnapshot = false;
   private snapshotTimer: NodeJS.Timeout | undefined;
   private readonly embedder: Embedder | null;
@@ -320,6 +322,7 @@ export class Engine implements WorkspaceIndex {
 
   /** Runs a full pass now (the editor's "Re-index" command) and resolves when it is in service. */
   async reindex(): Promise<IndexState> {
+    this.warmPending = false;
     this.requestFull(0);
     await this.settled();
     return this.state!;
@@ -538,6 +541,7 @@ export class Engine implements WorkspaceIndex {
       await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
+      this.warmPending = true;
       this.log(
         `[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
       );
@@ -610,7 +614,14 @@ export class Engine implements WorkspaceIndex {
           break;
         }
         try {
-          const { state, report } = full ? await this.indexer.full() : await this.indexer.update(paths);
+          // The first pass after a restore asks git what changed (Indexer.warmCheck); later ones walk.
+          const warm = full && this.warmPending;
+          this.warmPending = false;
+          const { state, report } = warm
+            ? await this.indexer.warmCheck(paths)
+            : full
+              ? await this.indexer.full()
+              : await this.indexer.update(paths);
           if (this.state && (await this.presence.check()).length > 0) {
             this.log(
               `[index] served folder(s) went missing during a pass: ${this.presence.missing.join(', ')}; keeping the last index`,
@@ -618,7 +629,7 @@ export class Engine implements WorkspaceIndex {
             for (const listener of this.listeners) listener(this.state);
             break;
           }
-          if (report.kind === 'full') this.lastFullAt = Date.now();
+          if (report.kind === 'full' || warm) this.lastFullAt = Date.now();
           this.state = state;
           this.fromSnapshot = false;
           this.lastPass = report;

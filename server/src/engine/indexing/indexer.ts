@@ -35,6 +35,7 @@ import { DocProducers } from './produceDocs';
 import { emptyFolderProblems } from './emptyFolders';
 import { documentationCoverage, type Coverage } from './coverage';
 import { SectionStore, type SectionDiff } from './sectionStore';
+import { changesSinceSnapshot } from './gitChanges';
 
 export interface PassReport {
   kind: 'full' | 'update';
@@ -135,7 +136,10 @@ export class Indexer {
    * runs a full pass; any other new file (source code, build output) is not ours and is ignored.
    * Reads, parses and diffs only what changed; per-file tables are updated in place, not copied.
    */
-  async update(changedPaths: readonly string[]): Promise<{ state: IndexState; report: PassReport }> {
+  async update(
+    changedPaths: readonly string[],
+    gitChecked = false,
+  ): Promise<{ state: IndexState; report: PassReport }> {
     if (!this.discovery || !this.table) return this.full();
     const started = performance.now();
     const known = this.knownFiles();
@@ -191,8 +195,35 @@ export class Indexer {
       this.known = { discovery: this.discovery, byPath: known };
     }
     const filled = await refreshFileTable(this.table, [...reread.values()], removed);
-    this.markDirty(filled.changed);
+    // Git's own answer is in this.git when the paths came from it (warmCheck); else edits are dirty.
+    if (!gitChecked) this.markDirty(filled.changed);
     return this.finish('update', started, filled);
+  }
+
+  /**
+   * The first pass after a snapshot was restored: asks git what changed since the snapshot and
+   * re-reads only that (gitChanges.ts). Falls back to `full()` where git cannot vouch for every
+   * file (a folder outside git, a moved HEAD, git failing) or a path needs a walk (a new source
+   * file, a new directory, a changed `.gitignore`).
+   */
+  async warmCheck(watched: readonly string[] = []): Promise<{ state: IndexState; report: PassReport }> {
+    if (!this.settings.useGit || !this.discovery || !this.table || !this.git) return this.full();
+    const changes = await changesSinceSnapshot(this.discovery.roots, this.git);
+    if (!changes) return this.full();
+    // Paths edited after the snapshot's git facts were read (update passes marked them dirty):
+    // an edit since reverted is clean to git now and in neither dirty set.
+    const paths = [...changes.paths, ...watched];
+    for (const [file, info] of this.commits ?? []) if (info.dirty) paths.push(file);
+    this.git = changes.git;
+    this.commitLookup = undefined;
+    this.dirtyOverrides.clear();
+    // Git's answer for every path it named, read again or not (a dirty flag can change alone).
+    const lookup = (this.commitLookup = new CommitInfoLookup(this.discovery.roots, this.git.repos));
+    for (const file of paths) {
+      const relative = this.toWorkspacePath(file);
+      if (relative !== null && this.commits?.has(relative)) this.commits.set(relative, lookup.get(relative));
+    }
+    return this.update(paths, true);
   }
 
   /** The discovered files by path, kept in step with `discovery.files` across update passes. */
