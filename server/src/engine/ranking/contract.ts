@@ -2,7 +2,8 @@
  * The published ranking contract of `workspace_context` (docs/ARCHITECTURE.md, workspace_context's contract), every number in one place.
  *
  *   words = sum over question terms of idf x saturation / sum of their idf      (BM25F, graded)
- *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: hybridMeaning of meaningTerm)
+ *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: hybridMeaning of meaningTerm,
+ *                                              held back where the words' evidence decides: 2026-12-06.3)
  *   match = words                              when it has none (never penalised for it)
  *   score = match                              when match < MIN_MATCH ("matches too little")
  *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50)
@@ -136,9 +137,30 @@
  *   question up, `spec.target.creationPolicy Merge` 0.31 -> 0.61; one down,
  *   `spec.refreshInterval` 0.43 -> 0.30, a section headed by `refreshInterval` now among the
  *   first 10); the six other corpora unchanged question for question.
+ * - 2026-12-06.3: where MiniLM and the words disagree, the words' evidence decides (issue 39,
+ *   point 5; workspaceContextRanker.ts holdToEvidence). A passage that lacks the question's rarest
+ *   term (its greatest idf weight: the most specific word, which an embedding of a passage's gist
+ *   cannot tell present from absent) is not lifted by its meaning past a passage that holds every
+ *   term of the question (whole, or a key path by a trailing form; an identifier's parts alone do
+ *   not count) with at least its words: its meaning counts just enough to rank right after that
+ *   passage, never less than its words, and why[] names the term and the passage. No constant.
+ *   Meaning still orders passages that each hold something the other lacks, and every question no
+ *   passage holds whole (paraphrases). The hybrid lowered Argo CD's keyword and identifier
+ *   questions below words alone: command pages and guides on the subject that never name
+ *   `--parallelismlimit` or `create-token` passed the pages that do on their cosines. Dev suite,
+ *   hybrid nDCG@10, the branch head before (words only unchanged, question for question): Argo CD
+ *   0.786 -> 0.790 (keyword 0.979 -> 0.987, identifier 0.957 -> 0.969; a020 0.83 -> 0.92, a025
+ *   0.56 -> 0.71), Scrapy 0.897 -> 0.897 (+0.0008, howto 0.911 -> 0.915), GoReleaser +0.0003
+ *   (keyword 0.983 -> 0.985); cert-manager, rclone, Babel and the four-repository set unchanged.
+ *   Not kept (measured the same way): meaning's lift scaled by what the best words leave (1 - the
+ *   question's best words value; Argo CD paraphrase 0.279 -> 0.230, faq 0.804 -> 0.759), by the
+ *   share of the question the passage holds (Argo CD paraphrase -> 0.162), and the rule without
+ *   "every term" or without "the rarest" (any passage holding a strict superset of another's terms
+ *   with more words: Argo CD faq 0.804 -> 0.721, Scrapy faq 0.954 -> 0.840; every term but any
+ *   missing one: Babel howto 0.825 -> 0.806, three corpora lower).
  */
 
-export const CONTRACT_VERSION = '2026-12-06.2';
+export const CONTRACT_VERSION = '2026-12-06.3';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;

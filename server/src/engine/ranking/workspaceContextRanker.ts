@@ -18,7 +18,9 @@
  * the top. A section outside the nearest ones by meaning cannot beat the last nearest hit's
  * cosine, which is the bound used for it; at 100k sections that spares most of the cosines
  * (with HNSW the bound is as good as its recall: a section the graph search missed may be bounded
- * below its cosine, the rare case where an approximate index changes an order).
+ * below its cosine, the rare case where an approximate index changes an order). Once the best
+ * are scored, the evidence rule (scoredCandidates.ts holdToEvidence) holds back the meaning of a
+ * passage lacking the question's rarest term that would pass one holding every term.
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { unpackCounts, type FieldCounts } from '../lexical/fields';
@@ -32,6 +34,7 @@ import { entityDictionary, type NamedEntity } from './namedEntities';
 import type { QuestionStatistics } from './questionStatistics';
 import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
+import { compareScored, HELD_MARGIN, holdToEvidence, type Scored } from './scoredCandidates';
 
 export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
 export type { QuestionStatistics } from './questionStatistics';
@@ -207,18 +210,6 @@ export interface RankResult {
   candidates: number;
 }
 
-/** One scored candidate: enough to order it and, if it is kept, to explain it. */
-interface Scored {
-  ordinal: number;
-  doc: number;
-  mask: number;
-  cosine: number | null;
-  words: number;
-  match: number;
-  score: number;
-  own: number;
-}
-
 /** The question's units, weights and scorer: what ranking and scoring chosen sections share. */
 function prepareQuestion(state: IndexState, options: RankOptions) {
   // The question's frame ("how do I", "is it possible to") is not what it is about.
@@ -329,7 +320,8 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
       top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  const capped = capPerDocument(top.sorted(), options.limit, cap);
+  const sorted = meaning ? holdToEvidence(top.sorted(), scorer) : top.sorted();
+  const capped = capPerDocument(sorted, options.limit, cap);
   const heldBack = capped.heldBack.map((h) => ({
     doc: state.sections[h.first.ordinal]!.doc,
     passages: h.passages,
@@ -602,13 +594,81 @@ class Scorer {
     const match =
       cosine === null
         ? scale * words
-        : scale * WORDS_WEIGHT * words +
-          scale *
-            MEANING_WEIGHT *
-            hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
+        : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * this.meaningOf(cosine, words);
     const score = match + (match >= this.gate ? this.bonuses(doc) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
+  }
+
+  /** The meaning value of a passage with a vector (contract.ts hybridMeaning). */
+  private meaningOf(cosine: number, words: number): number {
+    return hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
+  }
+
+  /** The sections, for the order of scored candidates. */
+  get sections(): readonly (SectionEntry | undefined)[] {
+    return this.state.sections;
+  }
+
+  /** The question's rarest unit (the greatest weight; the first of equals), or -1 without units. */
+  rarestUnit(): number {
+    let rarest = -1;
+    this.units.forEach((unit, i) => {
+      if (rarest < 0 || unit.weight > this.units[rarest].weight) rarest = i;
+    });
+    return rarest;
+  }
+
+  /** The mask of every unit of the question (bit i: unit i, as `heldUnits`). */
+  everyUnit(): number {
+    return this.units.length >= 32 ? -1 : (1 << this.units.length) - 1;
+  }
+
+  /**
+   * The units section `ordinal` holds (bit i: unit i): whole, or a key path by a trailing form;
+   * an identifier held only by its parts is not held.
+   */
+  heldUnits(ordinal: number): number {
+    let held = 0;
+    this.wordTerms(ordinal).forEach((t, i) => {
+      if (t.saturation > 0 && t.fields[0] !== 'parts') held |= 1 << i;
+    });
+    return held;
+  }
+
+  /**
+   * `s` with its meaning held back so that it ranks right after `by` (holdToEvidence): the largest
+   * meaning value, never under its words, whose score stays below `by`'s. Unchanged when its
+   * words alone already score at least `by`'s.
+   */
+  holdBelow(s: Scored, by: Scored): Scored {
+    const scale = this.scale[s.doc];
+    const bonus = this.bonuses(s.doc);
+    const scoreAt = (m: number) => {
+      const match = scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * m);
+      return match + (match >= this.gate ? bonus : 0);
+    };
+    // A hair under `by`'s score, so that the tie rules cannot put `s` first.
+    const target = by.score - HELD_MARGIN;
+    if (scoreAt(s.words) >= target) return s;
+    const meaningFor = (match: number) => (match / scale - WORDS_WEIGHT * s.words) / MEANING_WEIGHT;
+    let m = meaningFor(target - bonus);
+    // Under the gate the bonuses are not paid: the match alone must stay under the target.
+    if (scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * m) < this.gate)
+      m = Math.min(meaningFor(target), meaningFor(this.gate) - HELD_MARGIN);
+    const current = this.meaningOf(s.cosine!, s.words);
+    m = Math.max(s.words, Math.min(current, m));
+    const match = scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * m);
+    const score = match + (match >= this.gate ? bonus : 0);
+    return { ...s, match, score, heldTo: { meaning: m, by: by.ordinal } };
+  }
+
+  /** A section as why[] names it: its path and heading. */
+  private describe(ordinal: number): string {
+    const entry = this.state.sections[ordinal];
+    if (!entry) return 'another passage';
+    const heading = entry.section.headingPath?.[entry.section.headingPath.length - 1];
+    return `${entry.doc.path}${heading ? ` > ${heading}` : ''}`;
   }
 
   /** Why a document's match counts less (explain's words and meaning details). */
@@ -725,9 +785,11 @@ class Scorer {
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
       const cosineTerm = meaningTerm(s.cosine!, anchors);
-      const value = hybridMeaning(cosineTerm, s.words, this.wordShare);
-      const floor =
-        value > cosineTerm
+      const lifted = hybridMeaning(cosineTerm, s.words, this.wordShare);
+      const value = s.heldTo ? s.heldTo.meaning : lifted;
+      const floor = s.heldTo
+        ? `; ${lifted.toFixed(3)} held to ${value.toFixed(3)}: the passage lacks "${this.units[this.rarestUnit()].term.surface}", the question's rarest term, and meaning may not lift it past ${this.describe(s.heldTo.by)}, which holds every term of the question with at least its words`
+        : value > cosineTerm
           ? `; ${cosineTerm.toFixed(3)} raised to ${value.toFixed(3)}: meaning counts at least the passage's words${this.wordShare < 1 ? ` and adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : ''}`
           : this.wordShare < 1
             ? `; meaning adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)`
@@ -927,17 +989,7 @@ class TopK {
   }
 
   private better(a: Scored, b: Scored): boolean {
-    if (a.score !== b.score) return a.score > b.score;
-    if (a.match !== b.match) return a.match > b.match;
-    if (a.own !== b.own) return a.own > b.own;
-    const ea = this.sections[a.ordinal]!;
-    const eb = this.sections[b.ordinal]!;
-    if (ea.doc.id === eb.doc.id) {
-      if (ea.section.startLine !== eb.section.startLine) return ea.section.startLine < eb.section.startLine;
-    } else if (ea.doc.folder !== eb.doc.folder || ea.doc.path !== eb.doc.path) {
-      return ea.doc.folder !== eb.doc.folder ? ea.doc.folder < eb.doc.folder : ea.doc.path < eb.doc.path;
-    }
-    return ea.section.id < eb.section.id;
+    return compareScored(a, b, this.sections) < 0;
   }
 }
 

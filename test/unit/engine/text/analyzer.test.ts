@@ -169,10 +169,13 @@ describe('text/analyzer', () => {
         'spec',
         'nodeSelector',
       ]);
-      assert.deepEqual(unit.path?.trailing.map((t) => t.term).slice(-2), [
+      assert.deepEqual(unit.path?.trailing.map((t) => t.term).slice(-3), [
         'podtemplate.spec.nodeselector',
         'spec.nodeselector',
+        'nodeselector',
       ]);
+      // The last key, a name of two words, is also a form of its own, read as a word (contract 2026-12-06.2).
+      assert.deepEqual(unit.path?.trailing.at(-1), { term: 'nodeselector', from: 7, leaf: true });
       assert.ok(
         unit.parts.includes('podtemplate') && unit.parts.includes('nodeselector') && unit.parts.includes('solver'),
       );
@@ -183,7 +186,10 @@ describe('text/analyzer', () => {
       assert.equal(steps.key, 'steps.*.when.branch');
       assert.deepEqual(steps.path?.trailing, [{ term: 'when.branch', from: 2 }]);
       const [rotation] = analyzeQuery('spec.privateKey.rotationPolicy');
-      assert.deepEqual(rotation.path?.trailing, [{ term: 'privatekey.rotationpolicy', from: 1 }]);
+      assert.deepEqual(rotation.path?.trailing, [
+        { term: 'privatekey.rotationpolicy', from: 1 },
+        { term: 'rotationpolicy', from: 2, leaf: true },
+      ]);
       // Not paths: an annotation key, a version.
       assert.equal(analyzeQuery('cert-manager.io/issuer')[0].path, undefined);
       assert.equal(analyzeQuery('upgrade to 1.18.2')[1].path, undefined);
