@@ -11,6 +11,7 @@ import { BASELINES } from '../../../bench/baselines/engines';
 import { abstractMarkdown, loadScifact } from '../../../bench/evalScifact';
 import { measured } from '../../../bench/measureMeaning';
 import { ENGINE_K } from '../../../bench/measureVectors';
+import { CHANGE_FIGURE } from '../../../bench/measure';
 import type { BenchResult } from '../../../bench/report';
 import { ourSystemLabel } from '../../../bench/evalEngine';
 import { loadCases } from '../../../bench/evalFernhill';
@@ -162,10 +163,8 @@ describe('bench and eval, smoke', function () {
         stdout.includes(`${result.environment.cores} cores`) &&
         stdout.includes(`Node ${process.version}`),
     );
-    assert.deepEqual(
-      result.tools,
-      TOOLS.map((t) => t.name),
-    );
+    // Every tool, then get_context given a change (issue 43), timed as a tool of its own.
+    assert.deepEqual(result.tools, [...TOOLS.map((t) => t.name), CHANGE_FIGURE]);
     assert.deepEqual(
       result.workspaces.map((w) => w.figures.name),
       ['fernhill', '1k'],

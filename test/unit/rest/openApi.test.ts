@@ -53,11 +53,14 @@ describe('the REST API description (OpenAPI 3.1)', () => {
     const context = document.components.schemas.GetContextRequest;
     const tool = inputJsonSchema(findTool('get_context')!, 'draft-2020-12') as Schema;
     assert.deepEqual(Object.keys(context.properties!), [...Object.keys(tool.properties!), 'budget']);
-    assert.deepEqual(context.required, ['task']);
+    // task or changes (a change alone is a request): neither is required on its own, and the
+    // task's description says so (the tool refuses a request with neither, naming both).
+    assert.equal(context.required, undefined);
+    assert.match(JSON.stringify(context.properties!.task), /give task or changes/);
     const parameters = document.paths['/context'].get!.parameters;
     assert.deepEqual(
       parameters.map((p) => p.name),
-      ['task', 'max_tokens', 'pack', 'tags', 'folder', 'format', 'budget'],
+      ['task', 'changes', 'max_tokens', 'pack', 'tags', 'folder', 'format', 'budget'],
     );
     assert.deepEqual(
       parameters.find((p) => p.name === 'tags'),
