@@ -197,7 +197,7 @@ async function ask(
 ): Promise<ChatResult> {
   if (!question) {
     stream.markdown(
-      'Ask about this workspace, e.g. `@context how do I roll back billing-worker?`. `/why`, `/expand` and `/toc` answer without a model.',
+      'Ask about this workspace, e.g. `@context how do I roll back billing-worker?`. `/why`, `/expand`, `/toc` and `/change` answer without a model.',
     );
     return { metadata: { command: 'ask' } satisfies ContextMetadata };
   }

@@ -568,10 +568,16 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       await openChatWithoutPickingAModel(vs, 'E2E echo');
       const participants = await chatCompletions(vs, '@', (rows) => rows.includes('@context'));
       assert.ok(participants.includes('@context'), JSON.stringify(participants));
-      // With the MCP server started, its tools and the workspace's files are offered too: the participant's come first.
+      // With the MCP server started, its tools and the workspace's files are offered too: the participant's five rows come first.
       const ours = (rows: string[]) => rows.filter((r) => r === '@context' || r.startsWith('@context /'));
-      const withCommands = await chatCompletions(vs, '@cont', (rows) => ours(rows).length >= 4);
-      assert.deepEqual(withCommands.slice(0, 4), ['@context', '@context /expand', '@context /toc', '@context /why']);
+      const withCommands = await chatCompletions(vs, '@cont', (rows) => ours(rows).length >= 5);
+      assert.deepEqual(withCommands.slice(0, 5), [
+        '@context',
+        '@context /change',
+        '@context /expand',
+        '@context /toc',
+        '@context /why',
+      ]);
       // Once @context is in the input, its description is the input's hint: the commands that need no model.
       await clearChatInput(vs);
       await vs.page.keyboard.insertText('@context ');
@@ -580,7 +586,7 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
         return shown.some((h) => h.includes('/why')) ? shown : undefined;
       });
       assert.ok(
-        hints.includes('Ask about this workspace: /why, /expand and /toc answer without a model'),
+        hints.includes('Ask about this workspace: /why, /expand, /toc and /change answer without a model'),
         JSON.stringify(hints),
       );
       await maximizeChat(vs);
@@ -588,9 +594,9 @@ describe('Workspace Context in VS Code (code-server + chromium)', function () {
       const slash = await chatCompletions(
         vs,
         '@context /',
-        (rows) => rows.length >= 3 && rows.every((r) => r.startsWith('/')),
+        (rows) => rows.length >= 4 && rows.every((r) => r.startsWith('/')),
       );
-      assert.deepEqual(slash, ['/expand', '/toc', '/why']);
+      assert.deepEqual(slash, ['/change', '/expand', '/toc', '/why']);
       await clearChatInput(vs);
     });
 
