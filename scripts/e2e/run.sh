@@ -20,6 +20,10 @@ step "package the VSIX"
 node scripts/package/vsix.mjs --project "${E2E_PROJECT:-.}"
 
 step "run test/e2e"
-E2E_PROJECT="$(cd "${E2E_PROJECT:-.}" && pwd)" npx mocha --no-config --node-option import=tsx --timeout 600000 --reporter spec 'test/e2e/**/*.e2e.ts'
+# One retry per test: the workbench is driven through its DOM, and two reads of it have each failed
+# once in four full runs on a loaded machine with the product doing its part (the chat's
+# virtualised list not yet carrying a rendered answer's text; "MCP: List Servers" typed while a
+# webview held the keyboard). A product fault fails both tries; each failure's screenshot is kept.
+E2E_PROJECT="$(cd "${E2E_PROJECT:-.}" && pwd)" npx mocha --no-config --node-option import=tsx --timeout 600000 --retries 1 --reporter spec 'test/e2e/**/*.e2e.ts'
 
 printf '\n==> e2e: done in %d s\n' "$((SECONDS - started))"
