@@ -25,7 +25,7 @@
  * the end of the document, with a warning naming its first line.
  */
 import type { Problem } from '../model';
-import type { FrontMatter } from './frontMatter';
+import { noFrontMatter } from './frontMatter';
 import { splitLines } from './markdownBlocks';
 import { humanizeFileName, type MarkdownDocument, type MarkdownSection } from './markdownSections';
 
@@ -203,14 +203,7 @@ export function parseAsciidoc(path: string, text: string): AsciidocDocument {
 
   const sections = buildSections(lines, rendered, headings);
   const navTitle = attributes.navtitle?.trim();
-  const frontMatter: FrontMatter = {
-    present: false,
-    data: {},
-    keyLines: {},
-    body: text,
-    bodyLineOffset: 0,
-    problems: [],
-  };
+  const frontMatter = noFrontMatter(text);
   return {
     frontMatter,
     sections,

@@ -25,15 +25,13 @@ export interface FrontMatter {
 const OPEN = /^\uFEFF?---[ \t]*$/;
 const CLOSE = /^(?:---|\.\.\.)[ \t]*$/;
 
+/** A text with no front matter: all of it is body (formats that have none, or a file without it). */
+export function noFrontMatter(text: string): FrontMatter {
+  return { present: false, data: {}, keyLines: {}, body: text, bodyLineOffset: 0, problems: [] };
+}
+
 export function parseFrontMatter(text: string, path: string): FrontMatter {
-  const none: FrontMatter = {
-    present: false,
-    data: {},
-    keyLines: {},
-    body: text,
-    bodyLineOffset: 0,
-    problems: [],
-  };
+  const none = noFrontMatter(text);
   const firstBreak = text.indexOf('\n');
   if (firstBreak < 0 || !OPEN.test(stripCr(text.slice(0, firstBreak)))) return none;
 

@@ -21,7 +21,7 @@
  * still a title, as docutils reads it, with an info problem.
  */
 import type { Problem } from '../model';
-import type { FrontMatter } from './frontMatter';
+import { noFrontMatter } from './frontMatter';
 import { splitLines } from './markdownBlocks';
 import { humanizeFileName, type MarkdownDocument, type MarkdownSection } from './markdownSections';
 import { renderRstBlocks, rstInline } from './rstText';
@@ -104,14 +104,7 @@ export function parseRst(path: string, text: string): RstDocument {
     sections.push(section);
   });
 
-  const frontMatter: FrontMatter = {
-    present: false,
-    data: {},
-    keyLines: {},
-    body: text,
-    bodyLineOffset: 0,
-    problems: [],
-  };
+  const frontMatter = noFrontMatter(text);
   return {
     frontMatter,
     sections,
