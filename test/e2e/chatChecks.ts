@@ -60,6 +60,11 @@ export async function maximizeChat(vs: VsCodeSession): Promise<void> {
   await vs.runCommand('View: Maximize Secondary Side Bar', 10_000).catch(() => vs.dismiss());
 }
 
+/** Gives the editor and the explorer back after maximizeChat, as the workbench will be reopened with it. */
+export async function restoreChat(vs: VsCodeSession): Promise<void> {
+  await vs.runCommand('View: Restore Secondary Side Bar', 10_000).catch(() => vs.dismiss());
+}
+
 const INPUT = '.interactive-input-part';
 
 /**

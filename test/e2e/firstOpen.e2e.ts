@@ -19,7 +19,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { askChat, maximizeChat, testModelPrompts } from './chatChecks';
+import { askChat, maximizeChat, restoreChat, testModelPrompts } from './chatChecks';
 import { copyWorkspace, packTestModel } from './fixtures';
 import { until, VsCodeSession, UI_TIMEOUT_MS } from './harness';
 import { artifactsDir, defaultVsixPath, repoRoot } from './paths';
@@ -343,6 +343,8 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
       const response = await askChat(vs, `@context ${QUESTION}`, (r) => r.includes('**Sources**'));
       await maximizeChat(vs);
       await vs.screenshot('first-open-chat-answer');
+      // The warm open below reopens this profile: leave the layout as a user would find it.
+      await restoreChat(vs);
       assert.match(response, /E2E model read \d+ passages\./);
       assert.match(response, /The first is "Deploy and rollback › Rolling back" \[1\]\./);
       assert.match(response, /\*\*Sources\*\*\s+\[1\] `deploy\.md:35-45`/);

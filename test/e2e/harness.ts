@@ -168,7 +168,7 @@ export class VsCodeSession {
         timeout: UI_TIMEOUT_MS,
         waitUntil: 'domcontentloaded',
       });
-      await session.waitForExplorerRow(options.knownFile);
+      await session.waitForWorkspaceShown(options.knownFile);
       return session;
     } catch (error) {
       await session?.screenshot('start-failed').catch(() => undefined);
@@ -179,6 +179,32 @@ export class VsCodeSession {
         await server.stop();
         finishRun(server, runDir);
       }
+      throw error;
+    }
+  }
+
+  /**
+   * Waits until the explorer lists `knownFile`. A workbench reopened on a profile restores the
+   * layout it was closed with: a maximized secondary side bar (chat) or another view in the
+   * primary one hides the explorer, so after a first wait it restores the side bar and shows the
+   * explorer as a user would, then waits again. When even that fails it prints what the workbench
+   * showed, so a CI log says why without the screenshot.
+   */
+  async waitForWorkspaceShown(knownFile: string): Promise<void> {
+    const shownAtOnce = await this.waitForExplorerRow(knownFile, UI_TIMEOUT_MS).then(
+      () => true,
+      () => false,
+    );
+    if (shownAtOnce) return;
+    await this.runCommand('View: Restore Secondary Side Bar', 10_000).catch(() => this.dismiss());
+    await this.runCommand('View: Show Explorer', UI_TIMEOUT_MS).catch(() => this.dismiss());
+    try {
+      await this.waitForExplorerRow(knownFile);
+    } catch (error) {
+      const shown = await this.page
+        .evaluate(inPage<[], string>([], 'return document.body.innerText.replace(/\\s+/g, " ").slice(0, 2000);'))
+        .catch((e: unknown) => `(page unreadable: ${String(e)})`);
+      console.log(`      the workbench showed, instead of ${knownFile} in the explorer: ${shown}`);
       throw error;
     }
   }
