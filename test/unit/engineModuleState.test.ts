@@ -32,7 +32,7 @@ const ALLOWED: Record<string, Why> = {
   'engine/ranking/rankingTables.ts: tables': 'memo',
   'engine/ranking/namedEntities.ts: dictionaries': 'memo',
   'engine/ranking/folderScope.ts: scoped': 'memo',
-  'engine/indexing/produceDocs.ts: claimKeyOf': 'memo',
+  'engine/indexing/docSites.ts: claimKeyOf': 'memo',
   'library/view/tocMap.ts: mapCache': 'memo',
   'library/view/libraryView.ts: views': 'memo',
   'library/view/summaries.ts: docSummaries': 'memo',

@@ -7,7 +7,8 @@
  * source it is. The graph does the same: `outgoing(key)` holds the relations whose source is the
  * entity (its whole neighbourhood, as seen from it), `incoming(key)` those whose target is.
  *
- * Built once per index state from the catalog loader's relations; immutable afterwards, so
+ * Built once per index state from the catalog loader's relations (or, after an update patched
+ * the catalog, from the last graph and the relations that changed); immutable afterwards, so
  * queries never see a half-built graph.
  */
 import type { CatalogEntity, EntityKey, Relation } from '../model';
@@ -31,10 +32,10 @@ function cmp(a: string, b: string): number {
 
 export class ComponentGraph {
   private readonly byKey: ReadonlyMap<EntityKey, CatalogEntity>;
-  private readonly outEdges = new Map<EntityKey, GraphEdge[]>();
-  private readonly inEdges = new Map<EntityKey, GraphEdge[]>();
+  private readonly outEdges: Map<EntityKey, GraphEdge[]>;
+  private readonly inEdges: Map<EntityKey, GraphEdge[]>;
   /** Lists already put in order: sorting waits for the first read of a list. */
-  private readonly sorted = new WeakSet<GraphEdge[]>();
+  private readonly sorted: WeakSet<GraphEdge[]>;
   private readonly allEdges: readonly GraphEdge[];
 
   /**
@@ -42,15 +43,27 @@ export class ComponentGraph {
    * them, without copying or sorting: each entity's lists are sorted when first read, so a
    * catalog edit does not pay for ordering the relations of entities nobody asks about.
    */
-  constructor(entities: readonly CatalogEntity[], relations: readonly Relation[]) {
+  constructor(entities: readonly CatalogEntity[], relations: readonly Relation[], change?: GraphChange) {
     const byKey = new Map<EntityKey, CatalogEntity>();
     for (const entity of entities) byKey.set(entity.key, entity);
     this.byKey = byKey;
+    this.allEdges = relations;
+    if (change) {
+      this.sorted = change.from.sorted;
+      this.outEdges = new Map(change.from.outEdges);
+      this.inEdges = new Map(change.from.inEdges);
+      const removed = new Set(change.removed);
+      patchLists(this.outEdges, removed, change.removed, change.added, (r) => r.source);
+      patchLists(this.inEdges, removed, change.removed, change.added, (r) => r.target);
+      return;
+    }
+    this.sorted = new WeakSet();
+    this.outEdges = new Map();
+    this.inEdges = new Map();
     for (const relation of relations) {
       push(this.outEdges, relation.source, relation);
       push(this.inEdges, relation.target, relation);
     }
-    this.allEdges = relations;
   }
 
   get entityCount(): number {
@@ -97,6 +110,42 @@ export class ComponentGraph {
   /** The entity's owner ref as the graph resolved it (first ownedBy relation), if any. */
   ownerOf(key: EntityKey): string | undefined {
     return this.outgoing(key).find((e) => e.type === 'ownedBy')?.targetRef;
+  }
+}
+
+/**
+ * The graph of a catalog an update patched (catalogUpdate.ts): the graph before, and the relations
+ * that went and came. The new graph shares every list the change does not touch with `from`
+ * (lists are sorted in place once and never changed otherwise, so sharing them is safe).
+ */
+export interface GraphChange {
+  from: ComponentGraph;
+  removed: readonly GraphEdge[];
+  added: readonly GraphEdge[];
+}
+
+/** New lists (never the shared ones changed) for the entities the removed and added edges name. */
+function patchLists(
+  lists: Map<EntityKey, GraphEdge[]>,
+  removed: ReadonlySet<GraphEdge>,
+  gone: readonly GraphEdge[],
+  added: readonly GraphEdge[],
+  keyOf: (edge: GraphEdge) => EntityKey,
+): void {
+  const fresh = new Map<EntityKey, GraphEdge[]>();
+  const listOf = (key: EntityKey): GraphEdge[] => {
+    let list = fresh.get(key);
+    if (!list) {
+      list = (lists.get(key) ?? []).filter((edge) => !removed.has(edge));
+      fresh.set(key, list);
+    }
+    return list;
+  };
+  for (const edge of gone) listOf(keyOf(edge));
+  for (const edge of added) listOf(keyOf(edge)).push(edge);
+  for (const [key, list] of fresh) {
+    if (list.length > 0) lists.set(key, list);
+    else lists.delete(key);
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import type { ComponentGraph } from '../graph/componentGraph';
 import type { IndexCounts } from '../indexState';
-import { SOURCE_KINDS, type CatalogEntity, type Doc, type Problem, type SourceKind } from '../model';
+import { SOURCE_KINDS, type CatalogEntity, type Doc, type Problem, type Relation, type SourceKind } from '../model';
 
 export function countState(input: {
   docs: ReadonlyMap<string, Doc>;
@@ -13,10 +13,16 @@ export function countState(input: {
   problems: readonly Problem[];
   files: number;
   sections: number;
+  /** The graph before a catalog update and the relations that went and came (catalogUpdate.ts). */
+  catalogChange?: { from: ComponentGraph; removed: readonly Relation[]; added: readonly Relation[] };
 }): IndexCounts {
   const bySourceKind = Object.fromEntries(SOURCE_KINDS.map((k) => [k, 0])) as Record<SourceKind, number>;
   for (const doc of input.docs.values()) bySourceKind[doc.sourceKind]++;
-  const { entitiesByKind, edgesByType, unresolvedEdges } = catalogCounts(input.entities, input.graph);
+  const { entitiesByKind, edgesByType, unresolvedEdges } = catalogCounts(
+    input.entities,
+    input.graph,
+    input.catalogChange,
+  );
   return {
     files: input.files,
     documents: input.docs.size,
@@ -38,7 +44,11 @@ interface CatalogCounts {
 /** Computed once per catalog: the graph object changes exactly when the catalog does. */
 const catalogCountCache = new WeakMap<ComponentGraph, { entities: readonly CatalogEntity[]; counts: CatalogCounts }>();
 
-function catalogCounts(entities: readonly CatalogEntity[], graph: ComponentGraph): CatalogCounts {
+function catalogCounts(
+  entities: readonly CatalogEntity[],
+  graph: ComponentGraph,
+  change: { from: ComponentGraph; removed: readonly Relation[]; added: readonly Relation[] } | undefined,
+): CatalogCounts {
   const known = catalogCountCache.get(graph);
   if (known && known.entities === entities)
     return {
@@ -48,12 +58,30 @@ function catalogCounts(entities: readonly CatalogEntity[], graph: ComponentGraph
     };
   const entitiesByKind: Record<string, number> = {};
   for (const entity of entities) entitiesByKind[entity.kind] = (entitiesByKind[entity.kind] ?? 0) + 1;
-  const edgesByType: Record<string, number> = {};
+  // Types in name order: a patched count (below) cannot know which type a full walk meets first.
+  const byType = new Map<string, number>();
   let unresolvedEdges = 0;
-  for (const edge of graph.edges()) {
-    edgesByType[edge.type] = (edgesByType[edge.type] ?? 0) + 1;
-    if (!edge.resolved) unresolvedEdges++;
+  const before = change && catalogCountCache.get(change.from)?.counts;
+  if (change && before) {
+    // After a catalog update: the last counts, less the relations that went, plus those that came.
+    for (const [type, n] of Object.entries(before.edgesByType)) byType.set(type, n);
+    unresolvedEdges = before.unresolvedEdges;
+    for (const edge of change.removed) {
+      byType.set(edge.type, (byType.get(edge.type) ?? 0) - 1);
+      if (!edge.resolved) unresolvedEdges--;
+    }
+    for (const edge of change.added) {
+      byType.set(edge.type, (byType.get(edge.type) ?? 0) + 1);
+      if (!edge.resolved) unresolvedEdges++;
+    }
+  } else {
+    for (const edge of graph.edges()) {
+      byType.set(edge.type, (byType.get(edge.type) ?? 0) + 1);
+      if (!edge.resolved) unresolvedEdges++;
+    }
   }
+  const edgesByType: Record<string, number> = {};
+  for (const type of [...byType.keys()].sort()) if (byType.get(type)! > 0) edgesByType[type] = byType.get(type)!;
   const counts = { entitiesByKind, edgesByType, unresolvedEdges };
   catalogCountCache.set(graph, { entities, counts });
   return { ...counts, entitiesByKind: { ...entitiesByKind }, edgesByType: { ...edgesByType } };

@@ -9,7 +9,7 @@
  * than once per entity (a monorepo's 40 plugins pointing at one docs repository are one fact).
  */
 import type { EntityKey, Problem } from '../model';
-import { TECHDOCS_ANNOTATION } from '../sources/techdocs';
+import { TECHDOCS_ANNOTATION, type TechDocsResult } from '../sources/techdocs';
 import type { UrlTarget } from '../sources/techdocsUrl';
 import { dirName } from '../sources/paths';
 import type { DiscoveredRoot } from '../workspace/discovery';
@@ -170,4 +170,48 @@ function describeRepository(repository: string): string {
   return /^[a-z0-9.-]+\//.test(repository) && !repository.includes('://')
     ? `the repository ${repository}`
     : `'${repository}'`;
+}
+
+/** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */
+export function claimedBy(results: readonly TechDocsResult[]): ClaimedSites {
+  const claimed: ClaimedSites = { configs: new Set(), docsDirs: new Set() };
+  for (const result of results) {
+    if (result.configPath) claimed.configs.add(result.configPath);
+    if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.add(result.docsDir);
+  }
+  return claimed;
+}
+
+/**
+ * What each site claims, one string per site (compared with the last pass's, string by string);
+ * made once per result object, which a site keeps while its files are unchanged.
+ */
+export function claimKeys(results: readonly TechDocsResult[]): string[] {
+  return results.map((r) => {
+    let key = claimKeyOf.get(r);
+    if (key === undefined)
+      claimKeyOf.set(r, (key = `${r.configPath ?? ''}\u0000${r.docs.length > 0 ? (r.docsDir ?? '') : ''}`));
+    return key;
+  });
+}
+const claimKeyOf = new WeakMap<TechDocsResult, string>();
+
+/**
+ * The last value computed, kept while its inputs are the very same objects and its keys the same
+ * strings, in the same order.
+ */
+export class LastPlan<V> {
+  private inputs: readonly unknown[] = [];
+  private keys: readonly string[] = [];
+  private value: V | undefined;
+
+  get(inputs: readonly unknown[], keys: readonly string[], compute: () => V): V {
+    const same = (a: readonly unknown[], b: readonly unknown[]) =>
+      a.length === b.length && a.every((x, i) => x === b[i]);
+    if (this.value !== undefined && same(inputs, this.inputs) && same(keys, this.keys)) return this.value;
+    this.inputs = inputs;
+    this.keys = keys;
+    this.value = compute();
+    return this.value;
+  }
 }

@@ -7,6 +7,7 @@
  */
 import { documentId, sha256Hex } from '../chunking/ids';
 import type { CatalogEntity, Doc, EntityKey, Relation } from '../model';
+import type { CatalogChange } from '../sources/catalog/catalogUpdate';
 import { renderEntityText, type CatalogLoad } from '../sources/catalog/loadCatalog';
 
 /** The entity documents of the last catalog, and the document made for each entity object. */
@@ -23,9 +24,10 @@ export class EntityDocs {
    * workspace folder holding a catalog file (an entity's document belongs to it, as every other
    * document belongs to its file's folder).
    */
-  of(catalog: CatalogLoad, folderOf: (path: string) => string = () => ''): Doc[] {
+  of(catalog: CatalogLoad, folderOf: (path: string) => string = () => '', change?: CatalogChange): Doc[] {
     const last = this.last;
     if (last?.catalog === catalog) return last.docs;
+    if (change && last?.catalog === change.from && change.to === catalog) return this.patched(change, folderOf);
     // Most edits leave every relation as it was (a description, a tag...): then an entity object
     // checked for the last catalog keeps its document, and only new entity objects (those of the
     // edited files) need their relations, gathered in one pass instead of grouping them all.
@@ -37,6 +39,37 @@ export class EntityDocs {
     const docs = catalog.entities.map((entity) => {
       const known = this.byEntity.get(entity);
       if (known && relationsKept && known.catalog === last.catalog) {
+        known.catalog = catalog;
+        return known.doc;
+      }
+      const relations = byKey.get(entity.key) ?? [];
+      if (known && sameRendering(known.relations, relations)) {
+        known.catalog = catalog;
+        return known.doc;
+      }
+      const doc = entityDoc(entity, relations, folderOf(entity.location.path));
+      this.byEntity.set(entity, { relations, doc, catalog });
+      return doc;
+    });
+    this.last = { catalog, docs };
+    return docs;
+  }
+
+  /**
+   * After an update patched the catalog (catalogUpdate.ts): only the entities of the changed files
+   * and those at either end of a relation that came or went are looked at again; every other
+   * entity keeps its document, without comparing the catalog's relations one by one.
+   */
+  private patched(change: CatalogChange, folderOf: (path: string) => string): Doc[] {
+    const { from, to: catalog } = change;
+    const touched = new Set(change.entities);
+    for (const relation of change.removed) touched.add(relation.source);
+    for (const relation of change.added) touched.add(relation.source);
+    for (const entity of catalog.entities) if (this.byEntity.get(entity)?.catalog !== from) touched.add(entity.key);
+    const byKey = relationsBySource(catalog, touched);
+    const docs = catalog.entities.map((entity) => {
+      const known = this.byEntity.get(entity);
+      if (known && known.catalog === from && !touched.has(entity.key)) {
         known.catalog = catalog;
         return known.doc;
       }

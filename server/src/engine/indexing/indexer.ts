@@ -31,7 +31,7 @@ import { InputError } from '../errors';
 import type { IndexerMemory } from './indexerMemory';
 import { countState } from './counts';
 import { fillFileTable, refreshFileTable, type FileEntry, type FileTable, type FillResult } from './fileTable';
-import { DocProducers } from './produceDocs';
+import { DocProducers, type CatalogPass } from './produceDocs';
 import { emptyFolderProblems } from './emptyFolders';
 import { documentationCoverage, type Coverage } from './coverage';
 import { SectionStore, type SectionDiff } from './sectionStore';
@@ -43,6 +43,8 @@ export interface PassReport {
   filesChanged: string[];
   filesRemoved: string[];
   sections: SectionDiff;
+  /** How the pass had its catalog: unchanged, patched for the changed catalog files, or loaded whole. */
+  catalog: CatalogPass;
   durationMs: number;
 }
 
@@ -293,10 +295,18 @@ export class Indexer {
     this.runHealthFound = runHealthFiles(discovery, filled.table, this.runHealthFound);
     const runHealth = await readRunHealth(discovery.roots, this.runHealthFound.files, filled.table, problems);
     // No await below this line (see above).
+    const previousGraph = this.graph;
     if (!this.graph || this.graph.catalog !== produced.catalog) {
+      // After a catalog update (catalogUpdate.ts) only the lists of entities it touched are new.
+      const change = produced.catalogChange;
+      const from = change && this.graph?.catalog === change.from ? this.graph.graph : undefined;
       this.graph = {
         catalog: produced.catalog,
-        graph: new ComponentGraph(produced.catalog.entities, produced.catalog.relations),
+        graph: new ComponentGraph(
+          produced.catalog.entities,
+          produced.catalog.relations,
+          from && { from, removed: change!.removed, added: change!.added },
+        ),
       };
     }
     const commits = this.commitInfos(kind, filled);
@@ -330,6 +340,14 @@ export class Indexer {
         problems,
         files: filled.table.size,
         sections: this.store.sectionCount,
+        catalogChange:
+          produced.catalogChange && previousGraph && previousGraph.catalog === produced.catalogChange.from
+            ? {
+                removed: produced.catalogChange.removed,
+                added: produced.catalogChange.added,
+                from: previousGraph.graph,
+              }
+            : undefined,
       }),
     };
     this.lastState = state;
@@ -339,6 +357,7 @@ export class Indexer {
       filesChanged: filled.changed,
       filesRemoved: filled.removed,
       sections,
+      catalog: produced.catalogPass,
       durationMs: performance.now() - started,
     };
     return { state, report };

@@ -157,6 +157,33 @@ export class ProducerMemo<V> {
     return entry;
   }
 
+  /**
+   * For an entry `lookup` found stale: its value and the paths it read whose digest changed, so
+   * a producer can patch the value instead of producing it again (`refresh` stores the patch).
+   * Undefined when there is no entry, or when what it listed changed (a file added or removed).
+   */
+  staleInputs(key: string, table: FileTable, listing: string): { value: V; paths: string[] } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || (entry.listing !== null && entry.listing !== listing)) return undefined;
+    if (entry.dirs && entry.dirsCheckedAt !== listing) return undefined;
+    const paths: string[] = [];
+    for (const [path, digest] of entry.deps) if (table.digest(path) !== digest) paths.push(path);
+    return { value: entry.value, paths };
+  }
+
+  /**
+   * Replaces the value of `key` with one patched for `paths` (from `staleInputs`): it read the
+   * same files, those at their digest in `table`, and is kept for this pass.
+   */
+  refresh(key: string, value: V, table: FileTable, paths: readonly string[]): void {
+    this.begin(table);
+    const entry = this.entries.get(key)!;
+    this.misses++;
+    entry.value = value;
+    for (const path of paths) entry.deps.set(path, table.digest(path));
+    entry.pass = this.passNumber;
+  }
+
   /** Ends the pass: entries it did not ask for are dropped. */
   endPass(): void {
     const checkedAll = this.pass?.suspects === null;

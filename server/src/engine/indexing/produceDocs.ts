@@ -13,6 +13,7 @@ import { sha256Hex } from '../chunking/ids';
 import type { CatalogEntity, Doc, EntityKey, Problem, SourceKind } from '../model';
 import { formatFieldPath } from '../sources/catalog/fieldPath';
 import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
+import { CatalogUpdater, type CatalogChange } from '../sources/catalog/catalogUpdate';
 import { resolveEpic } from '../sources/epics';
 import type { FolderDescription, LibraryPack } from '../sources/library';
 import { buildRepoOverview } from '../sources/overview';
@@ -28,15 +29,18 @@ import type { DiscoveredRoot } from '../workspace/discovery';
 import type { RepositoryRemotes } from '../workspace/remotes';
 import { RootMap } from '../workspace/rootMap';
 import {
+  claimedBy,
+  claimKeys,
   elsewhereProblems,
+  LastPlan,
   looseDocsSites,
   mkdocsSites,
   rootLookup,
-  type ClaimedSites,
   type ElsewhereRef,
   type StandaloneSite,
 } from './docSites';
 import { EntityDocs } from './entityDocs';
+import { mergeByPath } from './mergeDocs';
 import { PlaceOwners } from './placeOwners';
 import { EventLoopTurns } from './eventLoopTurns';
 import type { FileTable } from './fileTable';
@@ -47,8 +51,15 @@ import { inDocsFolder, sortFilesByRole, type FilesByRole } from './filesByRole';
 
 export type { FileProduct } from './fileProducts';
 
+/** How a pass had its catalog (ProducedDocs `catalogPass`). */
+export type CatalogPass = 'kept' | 'patched' | 'loaded';
+
 export interface ProducedDocs {
   catalog: CatalogLoad;
+  /** Set when the catalog is the last pass's patched for changed catalog files (catalogUpdate.ts). */
+  catalogChange?: CatalogChange;
+  /** How the catalog was had: the last one as it was, the last one patched, or loaded whole. */
+  catalogPass: CatalogPass;
   docs: Doc[];
   /** Each document's path and source kind: the same map while the documents are the same files. */
   docKinds: ReadonlyMap<string, SourceKind>;
@@ -62,14 +73,6 @@ const ANNOTATION_FIELD = formatFieldPath(['metadata', 'annotations', TECHDOCS_AN
 
 /** The annotation line TechDocs are read with (no problem has line 0); the real one is filled in. */
 const ANNOTATION_LINE = 0;
-
-const SOURCE_PRIORITY: Record<Doc['sourceKind'], number> = {
-  library: 0,
-  epic_doc: 1,
-  catalog_doc: 2,
-  repo_overview: 3,
-  catalog_entity: 4,
-};
 
 /**
  * Memo tables that live as long as the engine, one per producer.
@@ -85,6 +88,7 @@ export class DocProducers {
   private readonly fileMemo = new ProducerMemo<FileProduct>();
   private readonly overviewMemo = new ProducerMemo<{ doc: Doc; problems: Problem[] }>();
   private readonly parseCache = new CatalogParseCache();
+  private readonly catalogUpdater = new CatalogUpdater(this.parseCache.relations);
   private readonly entityDocs = new EntityDocs();
   /** Epic product -> its resolution against the last entity set it was resolved with. */
   private readonly resolvedEpics = new WeakMap<
@@ -147,14 +151,25 @@ export class DocProducers {
     const byRole = this.filesByRole(table);
     const catalogRoots = byRole.catalog;
     const candidates = byRole.catalogCandidates;
-    const catalog = await this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
-      loadCatalog(source, catalogRoots, { parseCache: this.parseCache, candidates, turns }),
+    const {
+      catalog,
+      change: catalogChange,
+      pass: catalogPass,
+    } = await this.catalogOf(byRole, table, listing, () =>
+      this.catalogMemo.get(byRole.catalogKey, table, listing, (source) =>
+        loadCatalog(source, catalogRoots, {
+          parseCache: this.parseCache,
+          candidates,
+          turns,
+          onDetails: (details) => this.catalogUpdater.noteLoad(details),
+        }),
+      ),
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
     const entityKeys = this.keySet(catalog);
 
-    const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path))];
+    const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path), catalogChange)];
 
     const rootOf = rootLookup(roots);
     const folderRoots = new Map(roots.filter((r) => r.reasons.includes('folder')).map((r) => [r.folder, r.root]));
@@ -298,7 +313,40 @@ export class DocProducers {
     this.fileMemo.endPass();
     this.overviewMemo.endPass();
     const merged = this.merge(docs);
-    return { catalog, docs: merged, docKinds: this.lastMerge!.kinds, folders, packs, problems };
+    return {
+      catalog,
+      ...(catalogChange ? { catalogChange } : {}),
+      catalogPass,
+      docs: merged,
+      docKinds: this.lastMerge!.kinds,
+      folders,
+      packs,
+      problems,
+    };
+  }
+
+  /**
+   * The catalog of the table: the last one while its files are unchanged; when only catalog files
+   * changed, the last one patched for them (catalogUpdate.ts), with what changed; else `load()`.
+   */
+  private async catalogOf(
+    byRole: FilesByRole,
+    table: FileTable,
+    listing: string,
+    load: () => Promise<CatalogLoad>,
+  ): Promise<{ catalog: CatalogLoad; change?: CatalogChange; pass: CatalogPass }> {
+    const key = byRole.catalogKey;
+    const hit = this.catalogMemo.lookup(key, table, listing);
+    if (hit) return { catalog: hit.value, pass: 'kept' };
+    const stale = this.catalogMemo.staleInputs(key, table, listing);
+    if (stale && stale.paths.length > 0) {
+      const change = await this.catalogUpdater.update(stale.value, stale.paths, table, this.parseCache);
+      if (change) {
+        this.catalogMemo.refresh(key, change.to, table, stale.paths);
+        return { catalog: change.to, change, pass: 'patched' };
+      }
+    }
+    return { catalog: await load(), pass: 'loaded' };
   }
 
   /** A site no entity names, memoised on the files it read like an entity's. */
@@ -496,50 +544,6 @@ function withNav(key: string, byRole: FilesByRole): string {
   return byRole.siteNavKey === '' ? key : `${key}\u0000nav:${byRole.siteNavKey}`;
 }
 
-/** The mkdocs.yml files and docs_dir folders the sites read, so no other site reads them again. */
-function claimedBy(results: readonly TechDocsResult[]): ClaimedSites {
-  const claimed: ClaimedSites = { configs: new Set(), docsDirs: new Set() };
-  for (const result of results) {
-    if (result.configPath) claimed.configs.add(result.configPath);
-    if (result.docsDir !== undefined && result.docs.length > 0) claimed.docsDirs.add(result.docsDir);
-  }
-  return claimed;
-}
-
-/**
- * What each site claims, one string per site (compared with the last pass's, string by string);
- * made once per result object, which a site keeps while its files are unchanged.
- */
-function claimKeys(results: readonly TechDocsResult[]): string[] {
-  return results.map((r) => {
-    let key = claimKeyOf.get(r);
-    if (key === undefined)
-      claimKeyOf.set(r, (key = `${r.configPath ?? ''}\u0000${r.docs.length > 0 ? (r.docsDir ?? '') : ''}`));
-    return key;
-  });
-}
-const claimKeyOf = new WeakMap<TechDocsResult, string>();
-
-/**
- * The last value computed, kept while its inputs are the very same objects and its keys the same
- * strings, in the same order.
- */
-class LastPlan<V> {
-  private inputs: readonly unknown[] = [];
-  private keys: readonly string[] = [];
-  private value: V | undefined;
-
-  get(inputs: readonly unknown[], keys: readonly string[], compute: () => V): V {
-    const same = (a: readonly unknown[], b: readonly unknown[]) =>
-      a.length === b.length && a.every((x, i) => x === b[i]);
-    if (this.value !== undefined && same(inputs, this.inputs) && same(keys, this.keys)) return this.value;
-    this.inputs = inputs;
-    this.keys = keys;
-    this.value = compute();
-    return this.value;
-  }
-}
-
 export interface ProducerMemos {
   catalog: MemoRecord<CatalogLoad>[];
   /** The last catalog's entity documents, one per entity in catalog order. */
@@ -547,22 +551,6 @@ export interface ProducerMemos {
   techdocs: MemoRecord<TechDocsResult>[];
   files: MemoRecord<FileProduct>[];
   overviews: MemoRecord<{ doc: Doc; problems: Problem[] }>[];
-}
-
-function mergeByPath(docs: Doc[]): Doc[] {
-  const byId = new Map<string, Doc>();
-  for (const doc of docs) {
-    const existing = byId.get(doc.id);
-    if (!existing) {
-      byId.set(doc.id, doc);
-      continue;
-    }
-    const [keep, other] =
-      SOURCE_PRIORITY[doc.sourceKind] < SOURCE_PRIORITY[existing.sourceKind] ? [doc, existing] : [existing, doc];
-    const refs = [...new Set([...keep.entityRefs, ...other.entityRefs])];
-    byId.set(doc.id, refs.length === keep.entityRefs.length ? keep : { ...keep, entityRefs: refs });
-  }
-  return [...byId.values()];
 }
 
 /** `paths` less `drop` (both in path order). */

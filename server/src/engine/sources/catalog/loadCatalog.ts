@@ -75,7 +75,7 @@ function comparePathOrder(a: ParsedEntity, b: ParsedEntity): number {
   return a.entity.location.startLine - b.entity.location.startLine;
 }
 
-function compareProblems(a: Problem, b: Problem): number {
+export function compareProblems(a: Problem, b: Problem): number {
   if (a.path !== b.path) return a.path < b.path ? -1 : 1;
   return (
     a.line - b.line ||
@@ -130,6 +130,22 @@ export class CatalogParseCache {
     return parse;
   }
 
+  /**
+   * The parse of one file changed since the last load, kept with the others' (an update that
+   * reads only that file, catalogUpdate.ts, has no load to end).
+   */
+  reparse(path: string, text: string): CatalogFileParse {
+    const known = this.entries.get(path);
+    if (known && known.text === text) {
+      this.reuses++;
+      return known.parse;
+    }
+    this.parses++;
+    const parse = parseCatalogFile(path, text);
+    this.entries.set(path, { text, parse });
+    return parse;
+  }
+
   /** {@link looksLikeCatalogFile} of `text`, remembered per path while the text is the same. */
   looksLikeCatalog(path: string, text: string): boolean {
     const known = this.checks.get(path);
@@ -160,6 +176,24 @@ export interface LoadCatalogOptions {
   turns?: { maybe(): Promise<void> };
   /** The glob work Location targets may do (workspace/globBudget.ts); default: a fresh budget per load. */
   globBudget?: GlobBudget;
+  /** Hears how the load was made, for updating it later file by file (catalogUpdate.ts). */
+  onDetails?: (details: CatalogLoadDetails) => void;
+}
+
+/** In `placeholderPaths`: a placeholder failed before saying what it read. */
+export const UNKNOWN_READS = '\u0000unknown';
+
+/** How a load was made: what catalogUpdate.ts needs to patch it when one file changes. */
+export interface CatalogLoadDetails {
+  load: CatalogLoad;
+  /** Each file's entities as loaded (placeholders resolved), by path. */
+  parsedByFile: ReadonlyMap<string, readonly ParsedEntity[]>;
+  /** The kept entities in path order, with their field lines. */
+  kept: readonly ParsedEntity[];
+  /** Where each kept entity's relations start in `load.relations` (relations.ts `starts`). */
+  starts: readonly number[];
+  /** Files holding an entity with placeholders, and every file a placeholder read. */
+  placeholderPaths: ReadonlySet<string>;
 }
 
 // A top-level `apiVersion` in Backstage's API group (`backstage.io/v1alpha1`,
@@ -258,6 +292,8 @@ export async function loadCatalog(
   const problems: Problem[] = [];
   const files: CatalogFileRead[] = [];
   const parsed: ParsedEntity[] = [];
+  const parsedByFile = new Map<string, ParsedEntity[]>();
+  const placeholderPaths = new Set<string>();
   const queued = new Set<string>();
   const queue: CatalogFileRead[] = [];
 
@@ -333,11 +369,15 @@ export async function loadCatalog(
         entities.push(candidate);
         continue;
       }
+      placeholderPaths.add(path);
       try {
         const resolved = await withPlaceholders(candidate, source, placeholderCache);
+        for (const read of placeholderCache.get(candidate)?.texts.keys() ?? []) placeholderPaths.add(read);
         for (const problem of resolved.problems) problems.push(problem);
         if (resolved.entity) entities.push(resolved.entity);
       } catch (error) {
+        // What it read is unknown: no update of this load may be patched (catalogUpdate.ts).
+        placeholderPaths.add(UNKNOWN_READS);
         problems.push(
           unforeseen(
             path,
@@ -349,6 +389,7 @@ export async function loadCatalog(
       }
     }
     for (const entity of entities) parsed.push(entity);
+    parsedByFile.set(path, entities);
 
     for (const { entity, lines } of entities) {
       if (entity.kind !== 'Location') continue;
@@ -424,11 +465,13 @@ export async function loadCatalog(
   const fieldLines: Record<EntityKey, Record<string, number>> = {};
   for (const { entity, lines } of kept) fieldLines[entity.key] = lines;
 
-  return {
+  const load: CatalogLoad = {
     entities: kept.map((p) => p.entity),
     relations: derived.relations,
     problems: problems.sort(compareProblems),
     files,
     fieldLines,
   };
+  options.onDetails?.({ load, parsedByFile, kept, starts: derived.starts, placeholderPaths });
+  return load;
 }

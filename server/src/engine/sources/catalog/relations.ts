@@ -24,6 +24,11 @@ export interface RelationSource {
 export interface DerivedRelations {
   relations: Relation[];
   problems: Problem[];
+  /**
+   * Where each source's halves start in `relations` (one more entry than sources: the end), so
+   * an update can replace one entity's halves and copy the rest (catalogUpdate.ts).
+   */
+  starts: number[];
 }
 
 function edgeId(source: EntityKey, type: RelationType, target: EntityKey): string {
@@ -58,7 +63,7 @@ const DECLARED_FROM_BOTH_ENDS: ReadonlySet<RelationType> = new Set<RelationType>
 ]);
 
 /** What one entity object declares, and the relations last made from it. */
-interface EntityRelations {
+export interface EntityRelations {
   declared: Declared[];
   problems: Problem[];
   /** The far ends' printed refs (undefined: not in the catalog) the relations were made with. */
@@ -143,59 +148,89 @@ export function deriveRelations(
   const relations: Relation[] = [];
   const problems: Problem[] = [];
   const seen = new Set<string>();
+  const starts: number[] = [];
 
   for (const { entity, lines = {} } of sources) {
+    starts.push(relations.length);
     const known = cache.declarations(entity, lines);
     for (const problem of known.problems) problems.push(problem);
-    const { declared } = known;
-    if (declared.length === 0) continue;
-    let made = known.made;
-    if (!made || !farRefsAsMade(made.farRefs, declared, byKey)) {
-      const farRefs = declared.map((d) => byKey.get(d.target)?.ref);
-      const list: Relation[] = [];
-      declared.forEach((d, i) => {
-        // A resolved end is printed as its entity declares its name, an unresolved one as written.
-        const targetRef = farRefs[i] ?? printEntityRef(d.name);
-        const resolved = farRefs[i] !== undefined;
-        list.push(
-          {
-            source: entity.key,
-            type: d.forward,
-            target: d.target,
-            sourceRef: entity.ref,
-            targetRef,
-            resolved,
-            origin: d.origin,
-          },
-          {
-            source: d.target,
-            type: d.reverse,
-            target: entity.key,
-            sourceRef: targetRef,
-            targetRef: entity.ref,
-            resolved,
-            origin: d.origin,
-          },
-        );
-      });
-      made = { farRefs, relations: list };
-      known.made = made;
-    }
-    const halves = made.relations;
-    for (let i = 0; i < declared.length; i++) {
-      const d = declared[i];
-      for (let half = 0; half < 2; half++) {
-        // Only pairs both ends can declare (and repeats within one field) can be declared twice.
-        if (d.mayRepeat) {
-          const id = d.ids[half];
-          if (seen.has(id)) continue;
-          seen.add(id);
-        }
-        relations.push(halves[i * 2 + half]);
+    appendRelations(entity, known, byKey, seen, relations);
+  }
+  starts.push(relations.length);
+  return { relations, problems, starts };
+}
+
+/**
+ * Appends the halves `entity` declares to `out`, skipping those whose edge id is in `seen` (and
+ * adding the rest of the pairs both ends can declare to it). Its relation objects are made again
+ * only when a far end appears, disappears or prints differently.
+ */
+export function appendRelations(
+  entity: CatalogEntity,
+  known: EntityRelations,
+  byKey: ReadonlyMap<EntityKey, CatalogEntity>,
+  seen: Set<string>,
+  out: Relation[],
+): void {
+  const { declared } = known;
+  if (declared.length === 0) return;
+  let made = known.made;
+  if (!made || !farRefsAsMade(made.farRefs, declared, byKey)) {
+    const farRefs = declared.map((d) => byKey.get(d.target)?.ref);
+    const list: Relation[] = [];
+    declared.forEach((d, i) => {
+      // A resolved end is printed as its entity declares its name, an unresolved one as written.
+      const targetRef = farRefs[i] ?? printEntityRef(d.name);
+      const resolved = farRefs[i] !== undefined;
+      list.push(
+        {
+          source: entity.key,
+          type: d.forward,
+          target: d.target,
+          sourceRef: entity.ref,
+          targetRef,
+          resolved,
+          origin: d.origin,
+        },
+        {
+          source: d.target,
+          type: d.reverse,
+          target: entity.key,
+          sourceRef: targetRef,
+          targetRef: entity.ref,
+          resolved,
+          origin: d.origin,
+        },
+      );
+    });
+    made = { farRefs, relations: list };
+    known.made = made;
+  }
+  const halves = made.relations;
+  for (let i = 0; i < declared.length; i++) {
+    const d = declared[i];
+    for (let half = 0; half < 2; half++) {
+      // Only pairs both ends can declare (and repeats within one field) can be declared twice.
+      if (d.mayRepeat) {
+        const id = d.ids[half];
+        if (seen.has(id)) continue;
+        seen.add(id);
       }
+      out.push(halves[i * 2 + half]);
     }
   }
-  return { relations, problems };
+}
+
+/** Edge ids of the halves the entity declares that another declaration could repeat (see `seen`). */
+export function repeatableIds(known: EntityRelations): string[] {
+  const ids = new Set<string>();
+  for (const d of known.declared) if (d.mayRepeat) for (const id of d.ids) ids.add(id);
+  return [...ids];
+}
+
+/** Keys of the entities `known` names in its relation fields (resolved or not). */
+export function declaredTargets(known: EntityRelations): EntityKey[] {
+  return [...new Set(known.declared.map((d) => d.target))];
 }
 
 /** True when every far end still prints as it did when the relations were made. */
