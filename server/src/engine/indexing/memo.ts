@@ -167,7 +167,13 @@ export class ProducerMemo<V> {
     if (!entry || (entry.listing !== null && entry.listing !== listing)) return undefined;
     if (entry.dirs && entry.dirsCheckedAt !== listing) return undefined;
     const paths: string[] = [];
-    for (const [path, digest] of entry.deps) if (table.digest(path) !== digest) paths.push(path);
+    // In a pass made from the table the memo was valid for, only the delta's paths can differ.
+    const pass = this.begin(table);
+    const candidates = pass.suspects !== null && table.delta ? table.delta.paths : entry.deps.keys();
+    for (const path of candidates) {
+      const digest = entry.deps.get(path);
+      if ((digest !== undefined || entry.deps.has(path)) && table.digest(path) !== digest) paths.push(path);
+    }
     return { value: entry.value, paths };
   }
 
