@@ -58,12 +58,13 @@ function catalogCounts(
     };
   const entitiesByKind: Record<string, number> = {};
   for (const entity of entities) entitiesByKind[entity.kind] = (entitiesByKind[entity.kind] ?? 0) + 1;
-  // Types in name order: a patched count (below) cannot know which type a full walk meets first.
   const byType = new Map<string, number>();
   let unresolvedEdges = 0;
   const before = change && catalogCountCache.get(change.from)?.counts;
+  const edgesByType: Record<string, number> = {};
   if (change && before) {
-    // After a catalog update: the last counts, less the relations that went, plus those that came.
+    // After a catalog update: the last counts, less the relations that went, plus those that came,
+    // listed in the order a full walk meets the types (a walk that stops once it met them all).
     for (const [type, n] of Object.entries(before.edgesByType)) byType.set(type, n);
     unresolvedEdges = before.unresolvedEdges;
     for (const edge of change.removed) {
@@ -74,14 +75,19 @@ function catalogCounts(
       byType.set(edge.type, (byType.get(edge.type) ?? 0) + 1);
       if (!edge.resolved) unresolvedEdges++;
     }
+    let types = 0;
+    for (const n of byType.values()) if (n > 0) types++;
+    for (const edge of graph.edges()) {
+      if (Object.hasOwn(edgesByType, edge.type)) continue;
+      edgesByType[edge.type] = byType.get(edge.type)!;
+      if (--types === 0) break;
+    }
   } else {
     for (const edge of graph.edges()) {
-      byType.set(edge.type, (byType.get(edge.type) ?? 0) + 1);
+      edgesByType[edge.type] = (edgesByType[edge.type] ?? 0) + 1;
       if (!edge.resolved) unresolvedEdges++;
     }
   }
-  const edgesByType: Record<string, number> = {};
-  for (const type of [...byType.keys()].sort()) if (byType.get(type)! > 0) edgesByType[type] = byType.get(type)!;
   const counts = { entitiesByKind, edgesByType, unresolvedEdges };
   catalogCountCache.set(graph, { entities, counts });
   return { ...counts, entitiesByKind: { ...entitiesByKind }, edgesByType: { ...edgesByType } };
