@@ -31,9 +31,10 @@ function cmp(a: string, b: string): number {
 }
 
 export class ComponentGraph {
-  private readonly byKey: ReadonlyMap<EntityKey, CatalogEntity>;
-  private readonly outEdges: Map<EntityKey, GraphEdge[]>;
-  private readonly inEdges: Map<EntityKey, GraphEdge[]>;
+  private readonly entityList: readonly CatalogEntity[];
+  private readonly byKey: Layered<CatalogEntity>;
+  private readonly outEdges: Layered<GraphEdge[]>;
+  private readonly inEdges: Layered<GraphEdge[]>;
   /** Lists already put in order: sorting waits for the first read of a list. */
   private readonly sorted: WeakSet<GraphEdge[]>;
   private readonly allEdges: readonly GraphEdge[];
@@ -41,37 +42,45 @@ export class ComponentGraph {
   /**
    * `relations` must hold each relation once (the catalog loader's do). Building is a pass over
    * them, without copying or sorting: each entity's lists are sorted when first read, so a
-   * catalog edit does not pay for ordering the relations of entities nobody asks about.
+   * catalog edit does not pay for ordering the relations of entities nobody asks about. With a
+   * `change`, only the entries the change touches are made: the rest are `change.from`'s.
    */
   constructor(entities: readonly CatalogEntity[], relations: readonly Relation[], change?: GraphChange) {
-    const byKey = new Map<EntityKey, CatalogEntity>();
-    for (const entity of entities) byKey.set(entity.key, entity);
-    this.byKey = byKey;
+    this.entityList = entities;
     this.allEdges = relations;
     if (change) {
-      this.sorted = change.from.sorted;
-      this.outEdges = new Map(change.from.outEdges);
-      this.inEdges = new Map(change.from.inEdges);
+      const from = change.from;
+      this.sorted = from.sorted;
       const removed = new Set(change.removed);
-      patchLists(this.outEdges, removed, change.removed, change.added, (r) => r.source);
-      patchLists(this.inEdges, removed, change.removed, change.added, (r) => r.target);
+      this.outEdges = from.outEdges.patched(patchLists(from.outEdges, removed, change, (r) => r.source));
+      this.inEdges = from.inEdges.patched(patchLists(from.inEdges, removed, change, (r) => r.target));
+      const entityChanges = new Map<EntityKey, CatalogEntity | undefined>();
+      for (const key of change.entities) entityChanges.set(key, undefined);
+      for (const entity of entities) if (change.entities.has(entity.key)) entityChanges.set(entity.key, entity);
+      this.byKey = from.byKey.patched(entityChanges);
       return;
     }
+    const byKey = new Map<EntityKey, CatalogEntity>();
+    for (const entity of entities) byKey.set(entity.key, entity);
+    this.byKey = new Layered(byKey);
     this.sorted = new WeakSet();
-    this.outEdges = new Map();
-    this.inEdges = new Map();
+    const outEdges = new Map<EntityKey, GraphEdge[]>();
+    const inEdges = new Map<EntityKey, GraphEdge[]>();
     for (const relation of relations) {
-      push(this.outEdges, relation.source, relation);
-      push(this.inEdges, relation.target, relation);
+      push(outEdges, relation.source, relation);
+      push(inEdges, relation.target, relation);
     }
+    this.outEdges = new Layered(outEdges);
+    this.inEdges = new Layered(inEdges);
   }
 
   get entityCount(): number {
-    return this.byKey.size;
+    return this.entityList.length;
   }
 
+  /** The entities in catalog order. */
   entities(): IterableIterator<CatalogEntity> {
-    return this.byKey.values();
+    return this.entityList.values();
   }
 
   /** Every relation, in the catalog's order (declaring entity, field, value; each pair together). */
@@ -114,25 +123,26 @@ export class ComponentGraph {
 }
 
 /**
- * The graph of a catalog an update patched (catalogUpdate.ts): the graph before, and the relations
- * that went and came. The new graph shares every list the change does not touch with `from`
- * (lists are sorted in place once and never changed otherwise, so sharing them is safe).
+ * The graph of a catalog an update patched (catalogUpdate.ts): the graph before, the relations
+ * that went and came, and the keys of the entities declared, removed or redeclared. The new graph
+ * shares every list the change does not touch with `from` (lists are sorted in place once and
+ * never changed otherwise, so sharing them is safe).
  */
 export interface GraphChange {
   from: ComponentGraph;
   removed: readonly GraphEdge[];
   added: readonly GraphEdge[];
+  entities: ReadonlySet<EntityKey>;
 }
 
-/** New lists (never the shared ones changed) for the entities the removed and added edges name. */
+/** The new lists (never a shared one changed) of the entities the removed and added edges name. */
 function patchLists(
-  lists: Map<EntityKey, GraphEdge[]>,
+  lists: Layered<GraphEdge[]>,
   removed: ReadonlySet<GraphEdge>,
-  gone: readonly GraphEdge[],
-  added: readonly GraphEdge[],
+  change: GraphChange,
   keyOf: (edge: GraphEdge) => EntityKey,
-): void {
-  const fresh = new Map<EntityKey, GraphEdge[]>();
+): Map<EntityKey, GraphEdge[] | undefined> {
+  const fresh = new Map<EntityKey, GraphEdge[] | undefined>();
   const listOf = (key: EntityKey): GraphEdge[] => {
     let list = fresh.get(key);
     if (!list) {
@@ -141,11 +151,42 @@ function patchLists(
     }
     return list;
   };
-  for (const edge of gone) listOf(keyOf(edge));
-  for (const edge of added) listOf(keyOf(edge)).push(edge);
-  for (const [key, list] of fresh) {
-    if (list.length > 0) lists.set(key, list);
-    else lists.delete(key);
+  for (const edge of change.removed) listOf(keyOf(edge));
+  for (const edge of change.added) listOf(keyOf(edge)).push(edge);
+  for (const [key, list] of fresh) if (list?.length === 0) fresh.set(key, undefined);
+  return fresh;
+}
+
+/**
+ * A map made of a base shared by consecutive graphs and the entries changed since (undefined:
+ * removed), so patching a graph copies the changes, not every entry. Folded into a new base
+ * once the changes reach an eighth of it.
+ */
+class Layered<V> {
+  constructor(
+    private readonly base: ReadonlyMap<EntityKey, V>,
+    private readonly changes: ReadonlyMap<EntityKey, V | undefined> = new Map(),
+  ) {}
+
+  get(key: EntityKey): V | undefined {
+    return this.changes.has(key) ? this.changes.get(key) : this.base.get(key);
+  }
+
+  has(key: EntityKey): boolean {
+    return this.get(key) !== undefined;
+  }
+
+  /** This map with `more` changes on top; neither this map nor its base is changed. */
+  patched(more: ReadonlyMap<EntityKey, V | undefined>): Layered<V> {
+    const changes = new Map(this.changes);
+    for (const [key, value] of more) changes.set(key, value);
+    if (changes.size * 8 < this.base.size) return new Layered(this.base, changes);
+    const base = new Map(this.base);
+    for (const [key, value] of changes) {
+      if (value === undefined) base.delete(key);
+      else base.set(key, value);
+    }
+    return new Layered(base);
   }
 }
 

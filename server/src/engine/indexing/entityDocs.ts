@@ -27,7 +27,10 @@ export class EntityDocs {
   of(catalog: CatalogLoad, folderOf: (path: string) => string = () => '', change?: CatalogChange): Doc[] {
     const last = this.last;
     if (last?.catalog === catalog) return last.docs;
-    if (change && last?.catalog === change.from && change.to === catalog) return this.patched(change, folderOf);
+    if (change && last?.catalog === change.from && change.to === catalog) {
+      const docs = this.patched(change, folderOf);
+      if (docs) return docs;
+    }
     // Most edits leave every relation as it was (a description, a tag...): then an entity object
     // checked for the last catalog keeps its document, and only new entity objects (those of the
     // edited files) need their relations, gathered in one pass instead of grouping them all.
@@ -60,28 +63,39 @@ export class EntityDocs {
    * and those at either end of a relation that came or went are looked at again; every other
    * entity keeps its document, without comparing the catalog's relations one by one.
    */
-  private patched(change: CatalogChange, folderOf: (path: string) => string): Doc[] {
+  private patched(change: CatalogChange, folderOf: (path: string) => string): Doc[] | undefined {
     const { from, to: catalog } = change;
     const touched = new Set(change.entities);
     for (const relation of change.removed) touched.add(relation.source);
     for (const relation of change.added) touched.add(relation.source);
-    for (const entity of catalog.entities) if (this.byEntity.get(entity)?.catalog !== from) touched.add(entity.key);
-    const byKey = relationsBySource(catalog, touched);
-    const docs = catalog.entities.map((entity) => {
-      const known = this.byEntity.get(entity);
-      if (known && known.catalog === from && !touched.has(entity.key)) {
-        known.catalog = catalog;
-        return known.doc;
+    // Every entity of `from` was given its document for `from` by the last pass; an entity the
+    // change does not touch is one of them (the same object), so it keeps it.
+    const docs: Doc[] = new Array(catalog.entities.length);
+    const pending: number[] = [];
+    for (let i = 0; i < catalog.entities.length; i++) {
+      const entity = catalog.entities[i];
+      if (touched.has(entity.key)) {
+        pending.push(i);
+        continue;
       }
+      const known = this.byEntity.get(entity);
+      if (!known || known.catalog !== from) return undefined;
+      docs[i] = known.doc;
+    }
+    const byKey = relationsBySource(catalog, touched);
+    for (const i of pending) {
+      const entity = catalog.entities[i];
+      const known = this.byEntity.get(entity);
       const relations = byKey.get(entity.key) ?? [];
       if (known && sameRendering(known.relations, relations)) {
-        known.catalog = catalog;
-        return known.doc;
+        docs[i] = known.doc;
+      } else {
+        docs[i] = entityDoc(entity, relations, folderOf(entity.location.path));
+        this.byEntity.set(entity, { relations, doc: docs[i], catalog });
       }
-      const doc = entityDoc(entity, relations, folderOf(entity.location.path));
-      this.byEntity.set(entity, { relations, doc, catalog });
-      return doc;
-    });
+    }
+    // Stamped once every document is known: a pass that gave up above leaves no stamp behind.
+    for (const entity of catalog.entities) this.byEntity.get(entity)!.catalog = catalog;
     this.last = { catalog, docs };
     return docs;
   }

@@ -305,7 +305,7 @@ export class Indexer {
         graph: new ComponentGraph(
           produced.catalog.entities,
           produced.catalog.relations,
-          from && { from, removed: change!.removed, added: change!.added },
+          from && { from, removed: change!.removed, added: change!.added, entities: change!.entities },
         ),
       };
     }
