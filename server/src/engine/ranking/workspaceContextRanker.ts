@@ -23,7 +23,7 @@
  * passage lacking the question's rarest term that would pass one holding every term.
  */
 import type { IndexState, SectionEntry } from '../indexState';
-import { unpackCounts, type FieldCounts } from '../lexical/fields';
+import { oneBodyOccurrence, unpackCounts, type FieldCounts } from '../lexical/fields';
 import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import { isQuestion } from '../text/questionFrame';
@@ -883,15 +883,16 @@ class Scorer {
   private wordTerms(ordinal: number): WhyWordTerm[] {
     const lexical = this.state.lexical;
     const saturation = (this.saturation ??= lexical.saturations(this.model));
-    const lengthFree = (this.lengthFreeSaturation ??= lexical.saturations({
+    const flat = (this.lengthFreeSaturation ??= lexical.saturations({
       ...this.model,
       b: { ...this.model.b, body: 0 },
     }));
+    const lengthFree = (ordinal: number, packed: number) => flat(ordinal, oneBodyOccurrence(packed));
     const out: WhyWordTerm[] = [];
     for (const unit of this.units) {
       const share = this.totalWeight > 0 ? unit.weight / this.totalWeight : 0;
       const packed = lexical.fieldCounts(ordinal, unit.term.key);
-      // A key path is a name: its whole form and trailing forms ignore the body's length (gradedMatch.ts `lengthFree`).
+      // A key path is a name: its whole form and trailing forms ignore the body's length and count once (gradedMatch.ts `lengthFree`).
       const named = unit.term.path ? lengthFree : saturation;
       let sat = packed ? named(ordinal, packed) : 0;
       let fields = packed ? fieldsOf(unpackCounts(packed)) : [];
