@@ -193,6 +193,41 @@ export async function dirtyPaths(
   return parseStatus(result.stdout, prefix);
 }
 
+/** A full commit id (SHA-1 or SHA-256): what a snapshot records as a repository's HEAD. */
+const COMMIT_ID = /^[0-9a-f]{40}(?:[0-9a-f]{24})?$/;
+
+/**
+ * Paths whose content differs between commits `from` and `to` below `absRoot`, relative to it,
+ * from ONE `git diff --name-only` (no renames: both sides of a move are listed). Null when either
+ * is not a full commit id or git cannot compare them (a commit gone after a rebase and `gc`).
+ * @throws GitUnavailableError without git
+ */
+export async function changedBetween(
+  absRoot: string,
+  from: string,
+  to: string,
+  options: GitOptions = {},
+): Promise<Set<string> | null> {
+  if (!COMMIT_ID.test(from) || !COMMIT_ID.test(to)) return null;
+  const runner = options.runner ?? defaultGitRunner();
+  const args = [
+    'diff',
+    ...GIT_LOG_SAFE_OPTIONS,
+    '--name-only',
+    '-z',
+    '--no-renames',
+    '--relative',
+    '--end-of-options',
+    from,
+    to,
+    '--',
+    '.',
+  ];
+  const result = await runner.run(args, absRoot);
+  if (result.code !== 0) return null;
+  return new Set(result.stdout.split('\0').filter((name) => name !== ''));
+}
+
 /** The program-naming keys of a filter driver (git-config(1) `filter.<driver>.*`). */
 const FILTER_PROGRAM_KEYS = ['clean', 'smudge', 'process'] as const;
 
