@@ -12,6 +12,7 @@ import type { IndexState } from '../../../../server/src/engine/indexState';
 import { createServices } from '../../../../server/src/services/services';
 import { callTool } from '../../../../server/src/tools/callTool';
 import { findTool } from '../../../../server/src/tools/registry';
+import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
 import {
   commitAll,
   copyExampleWorkspace,
@@ -23,9 +24,12 @@ import {
 
 const RUNBOOK = 'payments-platform/services/billing-worker/docs/runbooks/dunning.md';
 
+/** When the snapshot in each cache folder was indexed. */
+const coldIndexedAt = new Map<string, string>();
+
 async function indexAndSave(folders: { name: string; absPath: string }[], cache: string): Promise<void> {
   const first = new Engine({ folders, cacheDir: cache });
-  await first.waitForIndex();
+  coldIndexedAt.set(cache, (await first.waitForIndex()).indexedAt);
   assert.equal(await first.saveSnapshot(), true);
   first.dispose();
 }
@@ -182,6 +186,51 @@ describe('warm start asks git what changed since the snapshot', () => {
     assert.equal(engine.status().lastPass!.filesRead, 1);
     assert.equal(engine.current()!.lexical.match([['numbat']]).count, 1);
     assertSameAsCold(engine, folders);
+    engine.dispose();
+  });
+
+  it('answers from the snapshot at once, flagged index-stale, while a folder outside git is checked', async () => {
+    const dir = copyExampleWorkspace();
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+    fs.appendFileSync(path.join(dir, RUNBOOK), '\n## Numbat handover\n\nThe numbat handover names the next on-call.\n');
+
+    const engine = new Engine({ folders, cacheDir: cache });
+    const services = createServices({ engine });
+    const tool = findTool('workspace_context')!;
+    const ask = () =>
+      callTool(
+        services,
+        tool,
+        { workspace: 'fernhill', question: 'numbat handover' },
+        { sessionId: 's' },
+      ) as Promise<ContextOutput>;
+    // The first state in service is the restored snapshot; the check pass starts right after it.
+    const first = new Promise<ContextOutput>((resolve, reject) => {
+      const off = engine.onDidChangeState(() => {
+        off();
+        if (!engine.status().fromSnapshot) reject(new Error('the first state in service is not the snapshot'));
+        else ask().then(resolve, reject);
+      });
+    });
+    assert.equal(engine.stateForQuery(), undefined, 'nothing in service before the snapshot is read');
+    const before = await first;
+    assert.deepEqual(before.degraded, ['index-stale']);
+    assert.equal(before.indexedAt, coldIndexedAt.get(cache), "the snapshot's state answered");
+    assert.equal(
+      before.passages.some((p) => p.text.includes('numbat')),
+      false,
+      'the edit is not in the snapshot',
+    );
+
+    await engine.waitForIndex();
+    assert.equal(engine.status().lastPass!.kind, 'update');
+    assert.deepEqual(engine.status().lastPass!.filesChanged, [RUNBOOK]);
+    const after = await ask();
+    assert.deepEqual(after.degraded, []);
+    assert.equal(after.passages[0]?.sourceRef.path, RUNBOOK);
+    assert.match(after.passages[0]!.text, /The numbat handover names the next on-call\./);
     engine.dispose();
   });
 
