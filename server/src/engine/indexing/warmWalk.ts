@@ -14,11 +14,13 @@
  * time moved are the ones to read again. A file whose roles changed also returns null.
  */
 import * as path from 'node:path';
+import type { Problem } from '../model';
 import {
   discoverWorkspace,
   type DiscoveredFile,
   type DiscoveredRoot,
   type DiscoveryOptions,
+  type SkippedDocFile,
   type WorkspaceDiscovery,
 } from '../workspace/discovery';
 import { gitRunningRoots } from '../workspace/git';
@@ -74,6 +76,16 @@ export async function walkOutsideRepos(
     else if (was.size !== file.size || was.mtimeMs !== file.mtimeMs) changed.push(file);
   }
   const removed = [...before.keys()];
+  const walkedSkipped = discovery.skipped.filter((s) => walked(s.path));
+  const walkedProblems = discovery.problems.filter((p) => walked(p.path));
+  // Nothing moved: the snapshot's discovery stays (what is computed from it is not computed again).
+  if (
+    changed.length === 0 &&
+    removed.length === 0 &&
+    sameList(walk.skipped, walkedSkipped, skippedKey) &&
+    sameList(walk.problems, walkedProblems, problemKey)
+  )
+    return { discovery, walked, changed, removed };
   const files = [...discovery.files.filter((file) => !walked(file.path)), ...walk.files].sort((a, b) =>
     compare(a.path, b.path),
   );
@@ -104,6 +116,14 @@ function rootKey(root: DiscoveredRoot): string {
 /** What a file is to the index, less the stat data an edit moves. */
 function fileKey(file: DiscoveredFile): string {
   return [file.path, file.absPath, file.root, file.roles.join(','), file.generated === true].join('\0');
+}
+
+function skippedKey(skipped: SkippedDocFile): string {
+  return `${skipped.path}\0${skipped.reason}`;
+}
+
+function problemKey(problem: Problem): string {
+  return [problem.path, problem.line, problem.severity, problem.code, problem.message].join('\0');
 }
 
 function compare(a: string, b: string): number {
