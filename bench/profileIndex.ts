@@ -8,9 +8,9 @@
  * Prints, one line each: cold index, updates of one docs page and one catalog file (the probes
  * generate.ts picks), snapshot size, save, load and warm start (with the kind of its first pass:
  * `update` when git and the walk outside the repositories vouched for every file, else `full`),
- * and heap and RSS after GC. One
- * run of each, no warm-up (`--runs N` edits each probe N times and prints the median of all but
- * the first): `bench.ts` gives the medians; this gives a profile you can read. Each figure also
+ * and heap and RSS after GC. One run of each, no warm-up (`--runs N` edits each probe N times and
+ * prints the median of all but the first): `bench.ts` gives the medians; this gives a profile
+ * you can read. Each figure also
  * says the process's CPU time (user + system): on a shared machine it moves far less with the
  * load than the wall time, so two versions of the engine compare on it, run after run.
  */
