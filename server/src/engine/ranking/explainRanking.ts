@@ -32,9 +32,9 @@ import { estimateTokens } from '../text/tokenEstimate';
 import { FLOOR, MIN_MATCH, DOCUMENT_CAP } from './contract';
 import {
   comparePassages,
-  rankWorkspaceContext,
-  scoreSections,
+  questionRanking,
   type MeaningSource,
+  type QuestionRanking,
   type RankedPassage,
   type RankOptions,
 } from './workspaceContextRanker';
@@ -139,12 +139,20 @@ export function explainRanking(
   options: ExplainRankingOptions,
   isTarget: (entry: SectionEntry) => boolean,
 ): RankingExplanation {
-  const ranked = (limit: number) => merged(folders, options, limit);
+  // Each folder's question analysed once; the ranking read at every limit the search asks for,
+  // each limit merged once (the bisection and the best section's search ask again).
+  const rankings = folders.map((f) => questionRanking(f.state, { ...options, meaning: f.meaning, ...named(f) }));
+  const byLimit = new Map<number, Ranked>();
+  const ranked = (limit: number) => {
+    let run = byLimit.get(limit);
+    if (!run) byLimit.set(limit, (run = merged(rankings, limit)));
+    return run;
+  };
   const answer = ranked(options.limit);
   const shown = answer.passages.findIndex((p) => isTarget(p.entry));
   const page = locate(ranked, answer, options.limit, isTarget);
 
-  const sections = targetSections(folders, options, isTarget);
+  const sections = targetSections(folders, rankings, isTarget);
   const top = sections[0] ?? null;
   const best = bestForQuestion(sections);
   const questionTerms = answer.terms;
@@ -254,13 +262,10 @@ export function explainRanking(
 
 /** The folders' rankings at `limit`, merged by the ranker's order; `more` when any folder may hold more above the floor. */
 function merged(
-  folders: readonly FolderRanking[],
-  options: ExplainRankingOptions,
+  rankings: readonly QuestionRanking[],
   limit: number,
 ): { passages: RankedPassage[]; terms: string[]; more: boolean } {
-  const lists = folders.map((f) =>
-    rankWorkspaceContext(f.state, { ...options, limit, meaning: f.meaning, ...named(f) }),
-  );
+  const lists = rankings.map((r) => r.at(limit));
   const passages = lists
     .flatMap((l) => l.passages)
     .sort(comparePassages)
@@ -311,16 +316,15 @@ function locate(
 /** Every section of the target, scored by the formula, best first (the ranker's order). */
 function targetSections(
   folders: readonly FolderRanking[],
-  options: ExplainRankingOptions,
+  rankings: readonly QuestionRanking[],
   isTarget: (entry: SectionEntry) => boolean,
 ): RankedPassage[] {
   const out: RankedPassage[] = [];
-  for (const f of folders) {
+  folders.forEach((f, i) => {
     const ordinals: number[] = [];
     for (const entry of f.state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
-    if (ordinals.length === 0) continue;
-    out.push(...scoreSections(f.state, { ...options, limit: 1, meaning: f.meaning, ...named(f) }, ordinals));
-  }
+    if (ordinals.length > 0) out.push(...rankings[i].scoreSections(ordinals));
+  });
   return out.sort(comparePassages);
 }
 

@@ -227,7 +227,8 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
-  return { units, dropped, model, named, terms, scorer };
+  // Candidates considered by the last run of the question (topScored).
+  return { units, dropped, model, named, terms, scorer, candidates: 0 };
 }
 
 /**
@@ -237,8 +238,10 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
  * filters (source kinds, folder) or gone from the index is left out.
  */
 export function scoreSections(state: IndexState, options: RankOptions, ordinals: readonly number[]): RankedPassage[] {
-  const { scorer } = prepareQuestion(state, options);
-  const meaning = options.meaning ?? null;
+  return scoreWith(prepareQuestion(state, options).scorer, options.meaning ?? null, ordinals);
+}
+
+function scoreWith(scorer: Scorer, meaning: MeaningSource | null, ordinals: readonly number[]): RankedPassage[] {
   const out: RankedPassage[] = [];
   for (const ordinal of ordinals) {
     const doc = scorer.eligibleDoc(ordinal);
@@ -251,10 +254,36 @@ export function scoreSections(state: IndexState, options: RankOptions, ordinals:
 }
 
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
-  const { units, dropped, model, named, terms, scorer } = prepareQuestion(state, options);
-  // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
-  const cap = options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
-  const top = new TopK(Math.min(options.limit * (cap + 1), options.limit + 200), state.sections);
+  const question = prepareQuestion(state, options);
+  const cap = documentCap(options);
+  const sorted = topScored(state, options, question, candidatesKept(options.limit, cap));
+  return answerAt(state, question, sorted, options.limit, cap, new Map());
+}
+
+type PreparedQuestion = ReturnType<typeof prepareQuestion>;
+
+/** The per-document cap (contract.ts DOCUMENT_CAP, or a measurement's value). */
+function documentCap(options: RankOptions): number {
+  return options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
+}
+
+/** The scored candidates kept for an answer of `limit`: the cap per document needs more than `limit` in hand, enough that capped documents can give way. */
+function candidatesKept(limit: number, cap: number): number {
+  return Math.min(limit * (cap + 1), limit + 200);
+}
+
+/**
+ * The best `capacity` candidates for the question, scored, in the formula's order (the evidence
+ * rule applied when meaning is on).
+ */
+function topScored(
+  state: IndexState,
+  options: Omit<RankOptions, 'limit'>,
+  question: PreparedQuestion,
+  capacity: number,
+): Scored[] {
+  const { units, model, scorer } = question;
+  const top = new TopK(capacity, state.sections);
 
   const graded: GradedUnit[] = units.map((u) => ({
     term: u.term.key,
@@ -320,20 +349,86 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
       top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  const sorted = meaning ? holdToEvidence(top.sorted(), scorer) : top.sorted();
-  const capped = capPerDocument(sorted, options.limit, cap);
+  question.candidates = candidates;
+  return meaning ? holdToEvidence(top.sorted(), scorer) : top.sorted();
+}
+
+/**
+ * The answer at `limit` from `sorted` (at least `candidatesKept(limit)` of the best, or every
+ * candidate): the per-document cap, then each passage shown explained, once per `explained`.
+ */
+function answerAt(
+  state: IndexState,
+  question: PreparedQuestion,
+  sorted: readonly Scored[],
+  limit: number,
+  cap: number,
+  explained: Map<Scored, RankedPassage>,
+): RankResult {
+  const { dropped, named, terms, scorer } = question;
+  const explain = (s: Scored, capped: boolean): RankedPassage => {
+    let passage = explained.get(s);
+    if (!passage) explained.set(s, (passage = scorer.explain(s, false)));
+    return capped ? { ...passage, capped } : passage;
+  };
+  const capped = capPerDocument(sorted, limit, cap);
   const heldBack = capped.heldBack.map((h) => ({
     doc: state.sections[h.first.ordinal]!.doc,
     passages: h.passages,
-    bestScore: scorer.explain(h.first, true).score,
+    bestScore: explain(h.first, true).score,
   }));
   return {
-    passages: capped.shown.map(({ s, capped }) => scorer.explain(s, capped)),
+    passages: capped.shown.map(({ s, capped }) => explain(s, capped)),
     heldBack,
     terms,
     droppedTerms: dropped,
     named,
-    candidates,
+    candidates: question.candidates,
+  };
+}
+
+/**
+ * One question's ranking of one state, read at several limits: the explain path runs it deeper
+ * step by step and bisects for the smallest limit that shows a page (explainRanking.ts). The
+ * question is analysed and the per-document tables filled once, and each passage is explained
+ * once. Words only, the deepest run so far answers every smaller limit from its prefix: the
+ * pruned match keeps every section scoring at least the k-th best (maxScore.ts selectBest), so
+ * the best k in the formula's total order are the first k of any deeper run; a run that kept
+ * fewer than it could hold every candidate, and answers any limit. With meaning, the evidence
+ * rule weighs the passages kept against each other, so each depth is run as it is asked.
+ *
+ * The scorer's per-question arrays are shared by every ranking of the state (`documentArrays`):
+ * read this ranking within the synchronous call that made it, with no other question ranked on
+ * the same state in between.
+ */
+export interface QuestionRanking {
+  /** What `rankWorkspaceContext` answers with this limit. */
+  at(limit: number): RankResult;
+  /** `scoreSections` for this question. */
+  scoreSections(ordinals: readonly number[]): RankedPassage[];
+}
+
+export function questionRanking(state: IndexState, options: Omit<RankOptions, 'limit'>): QuestionRanking {
+  const question = prepareQuestion(state, { ...options, limit: 1 });
+  const cap = documentCap({ ...options, limit: 1 });
+  const explained = new Map<Scored, RankedPassage>();
+  const wordsOnly = !options.meaning;
+  let deepest: { capacity: number; sorted: Scored[] } | undefined;
+  const runs = new Map<number, Scored[]>();
+  const sortedFor = (capacity: number): readonly Scored[] => {
+    if (!wordsOnly) {
+      let sorted = runs.get(capacity);
+      if (!sorted) runs.set(capacity, (sorted = topScored(state, options, question, capacity)));
+      return sorted;
+    }
+    if (deepest && (deepest.capacity >= capacity || deepest.sorted.length < deepest.capacity))
+      return deepest.sorted.length > capacity ? deepest.sorted.slice(0, capacity) : deepest.sorted;
+    deepest = { capacity, sorted: topScored(state, options, question, capacity) };
+    return deepest.sorted;
+  };
+  return {
+    at: (limit) => answerAt(state, question, sortedFor(candidatesKept(limit, cap)), limit, cap, explained),
+    scoreSections: (ordinals) => scoreWith(question.scorer, options.meaning ?? null, ordinals),
   };
 }
 
@@ -562,8 +657,17 @@ class Scorer {
   pruning(k: number): Pruning {
     let groupOf = this.tables.docOfSection;
     if (this.kindAllowed || this.options.folder !== undefined) {
-      groupOf = Int32Array.from(groupOf);
-      for (let o = 0; o < groupOf.length; o++) if (groupOf[o] >= 0 && this.eligibleDoc(o) < 0) groupOf[o] = -1;
+      // The same filters give the same groups: made once per tables (get_context's entity
+      // excerpts ask with the same source kinds every time), not per question.
+      const key = `${this.kindAllowed?.join('') ?? ''}|${this.options.folder ?? ''}`;
+      const byFilter = (this.tables.filteredGroups ??= new Map());
+      let filtered = byFilter.get(key);
+      if (!filtered) {
+        filtered = Int32Array.from(groupOf);
+        for (let o = 0; o < filtered.length; o++) if (filtered[o] >= 0 && this.eligibleDoc(o) < 0) filtered[o] = -1;
+        byFilter.set(key, filtered);
+      }
+      groupOf = filtered;
     }
     return {
       k,
