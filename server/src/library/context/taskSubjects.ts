@@ -119,6 +119,13 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
 
   const pages = docs.map((doc) => subjects.of(doc)).filter((p): p is PageSubject => p !== undefined);
   const complementary = input.complementary ?? (() => false);
+  // Each page's names and versions as one set, made once per task rather than once per rival pair.
+  const keySets = new Map<PageSubject, ReadonlySet<string>>();
+  const keysOf = (page: PageSubject) => {
+    let keys = keySets.get(page);
+    if (!keys) keySets.set(page, (keys = new Set([...page.names, ...page.versions])));
+    return keys;
+  };
   const other = new Map<string, string>();
   const narrower = new Map<string, string>();
   const own = new Set<string>();
@@ -183,7 +190,7 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
       for (const w of unsaidProper) for (const v of subjects.rivals(w)) if (named.has(v) && !p.names.has(v)) return w;
       // A file-scoped page none of whose names the task says, when it says those of another.
       if (scopedSaid && subjects.isScoped(p.doc) && unsaid.length === names.length) return unsaid[0];
-      return rivalName(p, said, subjects, complementary);
+      return rivalName(p, said, subjects, complementary, keysOf);
     }
   }
 
@@ -276,8 +283,9 @@ function rivalName(
   said: ReadonlySet<string>,
   subjects: LibrarySubjects,
   complementary: (a: Doc, b: Doc) => boolean,
+  keysOf: (page: PageSubject) => ReadonlySet<string>,
 ): string | undefined {
-  const mine = new Set([...p.names, ...p.versions]);
+  const mine = keysOf(p);
   // What a word stands for: a proper name for a proper name, a version for a version.
   const kind = (page: PageSubject, k: string) =>
     page.versions.has(k) && !page.names.has(k) ? 'version' : subjects.isProper(k) ? 'proper' : undefined;
@@ -285,11 +293,11 @@ function rivalName(
     if (mine.has(v)) continue;
     for (const q of subjects.holding(v)) {
       if (q === p) continue;
-      const theirs = new Set([...q.names, ...q.versions]);
-      const common = [...mine].filter((k) => theirs.has(k));
+      const theirs = keysOf(q);
       const onlyMine = [...mine].filter((k) => !theirs.has(k));
-      const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
       if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) continue;
+      const common = [...mine].filter((k) => theirs.has(k));
+      const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
       const alike =
         common.some((k) => p.names.has(k)) ||
         (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
