@@ -127,7 +127,7 @@ interface Located {
   limitNeeded?: number;
   searchedDepth: number;
   /** The ranking at the limit that shows it (or the deepest run). */
-  deep: RankedPassage[];
+  deep: Ranked;
 }
 
 /**
@@ -149,7 +149,8 @@ export function explainRanking(
     return run;
   };
   const answer = ranked(options.limit);
-  const shown = answer.passages.findIndex((p) => isTarget(p.entry));
+  const answerPassages = answer.entries.map((_, k) => answer.passage(k));
+  const shown = answer.entries.findIndex(isTarget);
   const page = locate(ranked, answer, options.limit, isTarget);
 
   const sections = targetSections(folders, rankings, isTarget);
@@ -172,8 +173,8 @@ export function explainRanking(
   const separate = best !== null && top !== null && best !== top;
   const bestPlace = separate ? locate(ranked, answer, options.limit, (e) => e === best.entry) : null;
   const aboveCount =
-    page.rank === null ? Math.min(page.deep.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
-  const above = page.deep.slice(0, aboveCount).map((passage, i) => describeAbove(i + 1, passage, best, held));
+    page.rank === null ? Math.min(page.deep.entries.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
+  const above = Array.from({ length: aboveCount }, (_, i) => describeAbove(i + 1, page.deep.passage(i), best, held));
 
   const base: Base = {
     rank: page.rank,
@@ -191,29 +192,29 @@ export function explainRanking(
   };
   const answering = separate ? answeringSentence(base, bestPlace!) : '';
   if (shown >= 0) {
-    const bestShown = !separate || answer.passages.some((p) => p.entry === best.entry);
+    const bestShown = !separate || answer.entries.includes(best.entry);
     if (bestShown)
       return {
         ...base,
         standing: 'returned',
         above,
-        summary: `It is returned, at rank ${page.rank} of ${answer.passages.length}.`,
+        summary: `It is returned, at rank ${page.rank} of ${answerPassages.length}.`,
         fix: 'Nothing to fix.',
       };
     return {
       ...base,
       standing: 'returned',
       above,
-      summary: `Its section "${heading(top!)}" is returned, at rank ${page.rank} of ${answer.passages.length}, but not the section that answers.${answering}`,
+      summary: `Its section "${heading(top!)}" is returned, at rank ${page.rank} of ${answerPassages.length}, but not the section that answers.${answering}`,
       fix: sectionFix(base, bestPlace!),
     };
   }
   // By score it belongs in the answer, yet it is not there: only the per-document rule does that.
-  const last = answer.passages.at(-1);
+  const last = answerPassages.at(-1);
   const inByScore =
     top !== null &&
     top.score >= FLOOR &&
-    (answer.passages.length < options.limit || (last !== undefined && comparePassages(top, last) < 0));
+    (answerPassages.length < options.limit || (last !== undefined && comparePassages(top, last) < 0));
   if (inByScore && page.limitNeeded !== undefined) {
     return {
       ...base,
@@ -260,21 +261,49 @@ export function explainRanking(
   };
 }
 
-/** The folders' rankings at `limit`, merged by the ranker's order; `more` when any folder may hold more above the floor. */
-function merged(
-  rankings: readonly QuestionRanking[],
-  limit: number,
-): { passages: RankedPassage[]; terms: string[]; more: boolean } {
-  const lists = rankings.map((r) => r.at(limit));
-  const passages = lists
-    .flatMap((l) => l.passages)
-    .sort(comparePassages)
-    .slice(0, limit);
-  const terms = lists[0]?.terms.map((t) => t.surface) ?? [];
-  return { passages, terms, more: lists.some((l) => l.passages.length >= limit) };
+/** One merged ranking: its passages' sections in order, each passage explained when read. */
+interface Ranked {
+  entries: readonly SectionEntry[];
+  passage(k: number): RankedPassage;
+  terms: string[];
+  /** True when any folder may hold more above the floor. */
+  more: boolean;
 }
 
-type Ranked = ReturnType<typeof merged>;
+/**
+ * Two passages whose formula scores are further apart than this keep their order once explained
+ * (why[] sums the same numbers in another order: they differ in the last digits, ~1e-15).
+ */
+const SAME_SCORE = 1e-9;
+
+/**
+ * The folders' rankings at `limit`, merged by the ranker's order (comparePassages, on the
+ * explained passages). One folder's ranking is in that order already, but for passages whose
+ * scores differ only in the last digits: only those are explained to be ordered, the rest when read.
+ */
+function merged(rankings: readonly QuestionRanking[], limit: number): Ranked {
+  const lists = rankings.map((r) => r.shownAt(limit));
+  const terms = lists[0]?.terms.map((t) => t.surface) ?? [];
+  const more = lists.some((l) => l.entries.length >= limit);
+  if (lists.length !== 1) {
+    const passages = lists
+      .flatMap((l) => l.entries.map((_, i) => l.passage(i)))
+      .sort(comparePassages)
+      .slice(0, limit);
+    return { entries: passages.map((p) => p.entry), passage: (k) => passages[k], terms, more };
+  }
+  const [list] = lists;
+  const order: number[] = [];
+  let start = 0;
+  for (let i = 1; i <= list.entries.length; i++) {
+    if (i < list.entries.length && list.scores[i - 1] - list.scores[i] <= SAME_SCORE) continue;
+    const tied = Array.from({ length: i - start }, (_, k) => start + k);
+    if (tied.length > 1) tied.sort((a, b) => comparePassages(list.passage(a), list.passage(b)));
+    order.push(...tied);
+    start = i;
+  }
+  return { entries: order.map((i) => list.entries[i]), passage: (k) => list.passage(order[k]), terms, more };
+}
 
 /**
  * Where the first section `accept` takes comes: in the answer at the caller's limit, else in the
@@ -287,25 +316,25 @@ function locate(
   limit: number,
   accept: (entry: SectionEntry) => boolean,
 ): Located {
-  const position = (list: readonly RankedPassage[]) => list.findIndex((p) => accept(p.entry));
-  const shown = position(answer.passages);
-  if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer.passages };
-  let deep = answer.passages;
+  const position = (list: Ranked) => list.entries.findIndex(accept);
+  const shown = position(answer);
+  if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer };
+  let deep = answer;
   let searchedDepth = limit;
   for (const depth of EXPLAIN_DEPTHS) {
     if (depth <= limit) continue;
     const run = ranked(depth);
-    deep = run.passages;
+    deep = run;
     searchedDepth = depth;
     if (position(deep) >= 0) {
       let low = limit;
       let high: number = depth;
       while (high - low > 1) {
         const mid = Math.floor((low + high) / 2);
-        if (position(ranked(mid).passages) >= 0) high = mid;
+        if (position(ranked(mid)) >= 0) high = mid;
         else low = mid;
       }
-      const at = ranked(high).passages;
+      const at = ranked(high);
       return { rank: position(at) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
     }
     if (!run.more) break;

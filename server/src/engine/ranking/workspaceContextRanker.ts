@@ -404,8 +404,23 @@ function answerAt(
 export interface QuestionRanking {
   /** What `rankWorkspaceContext` answers with this limit. */
   at(limit: number): RankResult;
+  /**
+   * The passages `at(limit)` shows, unexplained: each one's section and formula score (the
+   * order's), explained only when `passage(i)` asks (the explain path reads a few of 5,000).
+   */
+  shownAt(limit: number): ShownPassages;
   /** `scoreSections` for this question. */
   scoreSections(ordinals: readonly number[]): RankedPassage[];
+}
+
+/** A ranking's shown passages, explained on demand (`QuestionRanking.shownAt`). */
+export interface ShownPassages {
+  entries: SectionEntry[];
+  /** Each passage's score as the ranker ordered it (its why[]'s sum may differ in the last digits). */
+  scores: number[];
+  /** The i-th passage, explained (as `at(limit).passages[i]`). */
+  passage(i: number): RankedPassage;
+  terms: QueryUnitInfo[];
 }
 
 export function questionRanking(state: IndexState, options: Omit<RankOptions, 'limit'>): QuestionRanking {
@@ -428,6 +443,20 @@ export function questionRanking(state: IndexState, options: Omit<RankOptions, 'l
   };
   return {
     at: (limit) => answerAt(state, question, sortedFor(candidatesKept(limit, cap)), limit, cap, explained),
+    shownAt: (limit) => {
+      const { shown } = capPerDocument(sortedFor(candidatesKept(limit, cap)), limit, cap);
+      return {
+        entries: shown.map(({ s }) => state.sections[s.ordinal]!),
+        scores: shown.map(({ s }) => s.score),
+        passage: (i) => {
+          const { s, capped } = shown[i];
+          let passage = explained.get(s);
+          if (!passage) explained.set(s, (passage = question.scorer.explain(s, false)));
+          return capped ? { ...passage, capped } : passage;
+        },
+        terms: question.terms,
+      };
+    },
     scoreSections: (ordinals) => scoreWith(question.scorer, options.meaning ?? null, ordinals),
   };
 }

@@ -1,10 +1,10 @@
 /**
  * `questionRanking`: one question's ranking read at several limits (the explain path's) must
- * answer each limit exactly as `rankWorkspaceContext` asked at that limit does, whatever order
- * the limits are asked in: words only, a deeper run answers a smaller limit from its prefix and a
- * run that kept every candidate answers any limit. On Argo CD's docs (test/fixtures/argocd-docs,
- * Apache-2.0, see its SOURCE.txt) and its labelled questions, with the per-document rule and the
- * source-kind filter in play.
+ * answer each limit exactly as `rankWorkspaceContext` asked at that limit does (explained, or
+ * unexplained until read), whatever order the limits are asked in: words only, a deeper run
+ * answers a smaller limit from its prefix and a run that kept every candidate answers any limit.
+ * On Argo CD's docs (test/fixtures/argocd-docs, Apache-2.0, see its SOURCE.txt) and its labelled
+ * questions, with the per-document rule and the source-kind filter in play.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -81,6 +81,18 @@ describe('questionRanking: one question read at several limits answers as rankWo
           capped += direct.passages.filter((p) => p.capped).length + direct.heldBack.length;
           if (direct.passages.length > 200) deep++;
           assert.deepEqual(answer(session.at(limit)), answer(direct), `${question} at limit ${limit}`);
+          // The same passages unexplained, each explained when read.
+          const shown = session.shownAt(limit);
+          assert.deepEqual(
+            shown.entries.map((e) => e.section.id),
+            direct.passages.map((p) => p.entry.section.id),
+          );
+          const last = direct.passages.length - 1;
+          if (last >= 0)
+            assert.deepEqual(
+              answer({ ...direct, passages: [shown.passage(last)] }).passages[0],
+              answer({ ...direct, passages: [direct.passages[last]] }).passages[0],
+            );
         }
       }
       // The per-document rule and deep runs were exercised, not only short answers.
