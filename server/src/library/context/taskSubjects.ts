@@ -289,19 +289,27 @@ function rivalName(
   // What a word stands for: a proper name for a proper name, a version for a version.
   const kind = (page: PageSubject, k: string) =>
     page.versions.has(k) && !page.names.has(k) ? 'version' : subjects.isProper(k) ? 'proper' : undefined;
+  // Whether `q` can be a rival at all does not depend on the said word that reached it: its
+  // names `p` holds alone, or null when it cannot, once per page however many said words it holds.
+  const rivals = new Map<PageSubject, string[] | null>();
+  const rivalNames = (q: PageSubject): string[] | null => {
+    const theirs = keysOf(q);
+    const onlyMine = [...mine].filter((k) => !theirs.has(k));
+    if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) return null;
+    const common = [...mine].filter((k) => theirs.has(k));
+    const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
+    const alike =
+      common.some((k) => p.names.has(k)) ||
+      (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
+    return alike ? onlyMine : null;
+  };
   for (const v of said) {
     if (mine.has(v)) continue;
     for (const q of subjects.holding(v)) {
       if (q === p) continue;
-      const theirs = keysOf(q);
-      const onlyMine = [...mine].filter((k) => !theirs.has(k));
-      if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) continue;
-      const common = [...mine].filter((k) => theirs.has(k));
-      const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
-      const alike =
-        common.some((k) => p.names.has(k)) ||
-        (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
-      if (!alike) continue;
+      let onlyMine = rivals.get(q);
+      if (onlyMine === undefined) rivals.set(q, (onlyMine = rivalNames(q)));
+      if (onlyMine === null) continue;
       const wanted = kind(q, v);
       if (wanted === undefined) continue;
       const w = onlyMine.find((k) => kind(p, k) === wanted);
