@@ -3,7 +3,7 @@
  * hot path (issue 44, points 3 and 4):
  *
  *   npx tsx bench/generate.ts --size 100k --git --out DIR
- *   node --expose-gc --import tsx bench/profileHotPath.ts DIR [--calls N] [--tools a,b] [--profile] [--json FILE] [--cache DIR]
+ *   node --expose-gc --import tsx bench/profileHotPath.ts DIR [--calls N] [--tools a,b] [--profile] [--json FILE] [--cache DIR] [--answers FILE]
  *
  * Indexes DIR once, then times N calls (default 100, the bench's count at 100k) of each tool
  * (default get_context, explain_result, workspace_context) with the bench's own inputs
@@ -14,6 +14,9 @@
  * time and by the time spent in them and what they called (inclusive), so a change to the hot
  * path starts from a profile rather than a guess. `--cache DIR` keeps the index's snapshot there,
  * so the next run starts from it (a warm start) instead of indexing the workspace again.
+ * `--answers FILE` writes every timed call's answer, one JSON line each, so that two builds can be
+ * compared byte for byte at 100k (preload bench/compareAnswers.ts's fixed clock, `node -r
+ * $TMPDIR/wsctx-compare-answers/fixedClock.cjs`, or recency moves the scores between runs).
  */
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -43,6 +46,7 @@ interface Options {
   seed: number;
   folderName: string;
   cache?: string;
+  answers?: string;
 }
 
 function parse(argv: readonly string[]): Options {
@@ -60,6 +64,7 @@ function parse(argv: readonly string[]): Options {
     // The bench serves a generated workspace as ws-<size>: the same name gives the same inputs.
     folderName: value('--name') ?? 'ws-100k',
     cache: value('--cache'),
+    answers: value('--answers'),
   };
 }
 
@@ -136,6 +141,7 @@ async function main(options: Options): Promise<void> {
     const session = new Session();
     session.connect();
     const figures: Record<string, Summary> = {};
+    const answers: string[] = [];
     for (const name of options.tools) {
       const tool = TOOLS.find((t) => t.name === name);
       if (!tool) throw new Error(`no tool named ${name}`);
@@ -144,10 +150,13 @@ async function main(options: Options): Promise<void> {
         say(`${name}: skipped (${plan.reason})`);
         continue;
       }
-      const call = async (i: number) => {
+      const call = async (i: number, record = false) => {
+        const input = plan.input(i);
         const t = performance.now();
-        await callTool(services, tool, plan.input(i), { sessionId: 'bench' });
-        return performance.now() - t;
+        const out = await callTool(services, tool, input, { sessionId: 'bench' });
+        const ms = performance.now() - t;
+        if (record) answers.push(JSON.stringify({ tool: name, input, out }));
+        return ms;
       };
       for (let i = 0; i < WARMUP_CALLS; i++) await call(queries.length + i);
       if (options.profile) {
@@ -156,7 +165,7 @@ async function main(options: Options): Promise<void> {
         await session.post('Profiler.start');
       }
       const times: number[] = [];
-      for (let i = 0; i < queries.length; i++) times.push(await call(i));
+      for (let i = 0; i < queries.length; i++) times.push(await call(i, options.answers !== undefined));
       figures[name] = summarize(times);
       if (options.profile) {
         const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
@@ -183,6 +192,7 @@ async function main(options: Options): Promise<void> {
       say(
         `workspace_context against the BM25 reference: ${(ours.median / reference.median).toFixed(2)}x at p50, ${(ours.p95 / reference.p95).toFixed(2)}x at p95`,
       );
+    if (options.answers) writeFileSync(options.answers, `${answers.join('\n')}\n`);
     if (options.json)
       writeFileSync(options.json, `${JSON.stringify({ sections: state.counts.sections, figures }, null, 2)}\n`);
   } finally {
