@@ -3,19 +3,22 @@
  * hot path (issue 44, points 3 and 4):
  *
  *   npx tsx bench/generate.ts --size 100k --git --out DIR
- *   node --expose-gc --import tsx bench/profileHotPath.ts DIR [--calls N] [--tools a,b] [--profile] [--json FILE] [--cache DIR] [--answers FILE]
+ *   node --expose-gc --import tsx bench/profileHotPath.ts DIR [--calls N] [--tools a,b] [--profile]
+ *     [--json FILE] [--cache DIR] [--answers FILE]
  *
  * Indexes DIR once, then times N calls (default 100, the bench's count at 100k) of each tool
  * (default get_context, explain_result, workspace_context) with the bench's own inputs
  * (measure.ts toolPools, the same seeded queries), after 20 warm-up calls, and the typed-array
  * BM25 reference over the same sections and queries in the same process: the ratio the bench
- * reports, without the rest of the bench. With `--profile`, each tool's timed calls run under the
- * V8 CPU profiler (node:inspector) and the functions that took the time are printed, by their own
- * time and by the time spent in them and what they called (inclusive), so a change to the hot
- * path starts from a profile rather than a guess. `--cache DIR` keeps the index's snapshot there,
- * so the next run starts from it (a warm start) instead of indexing the workspace again.
- * `--answers FILE` writes every timed call's answer, one JSON line each, so that two builds can be
- * compared byte for byte at 100k (preload bench/compareAnswers.ts's fixed clock, `node -r
+ * reports, without the rest of the bench. Each tool's CPU time per call is given too (the
+ * process's user + system time): on a shared machine it moves far less with the load than the
+ * wall time. With `--profile`, each tool's timed calls run under the V8 CPU profiler
+ * (node:inspector) and the functions that took the time are printed, by their own time and by
+ * the time spent in them and what they called (inclusive), so a change to the hot path starts
+ * from a profile rather than a guess. `--cache DIR` keeps the index's snapshot there, so the next
+ * run starts from it (a warm start) instead of indexing the workspace again. `--answers FILE`
+ * writes every timed call's answer, one JSON line each, so that two builds can be compared byte
+ * for byte at 100k (preload bench/compareAnswers.ts's fixed clock, `node -r
  * $TMPDIR/wsctx-compare-answers/fixedClock.cjs`, or recency moves the scores between runs).
  */
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -142,6 +145,9 @@ async function main(options: Options): Promise<void> {
     session.connect();
     const figures: Record<string, Summary> = {};
     const answers: string[] = [];
+    // The process's CPU time per call (user + system, its GC threads included): on a shared
+    // machine it moves far less with the load than the wall time.
+    const cpuTimes: number[] = [];
     for (const name of options.tools) {
       const tool = TOOLS.find((t) => t.name === name);
       if (!tool) throw new Error(`no tool named ${name}`);
@@ -152,9 +158,12 @@ async function main(options: Options): Promise<void> {
       }
       const call = async (i: number, record = false) => {
         const input = plan.input(i);
+        const cpu = process.cpuUsage();
         const t = performance.now();
         const out = await callTool(services, tool, input, { sessionId: 'bench' });
         const ms = performance.now() - t;
+        const used = process.cpuUsage(cpu);
+        cpuTimes.push((used.user + used.system) / 1000);
         if (record) answers.push(JSON.stringify({ tool: name, input, out }));
         return ms;
       };
@@ -165,8 +174,10 @@ async function main(options: Options): Promise<void> {
         await session.post('Profiler.start');
       }
       const times: number[] = [];
+      cpuTimes.length = 0;
       for (let i = 0; i < queries.length; i++) times.push(await call(i, options.answers !== undefined));
       figures[name] = summarize(times);
+      figures[`${name} (CPU)`] = summarize(cpuTimes);
       if (options.profile) {
         const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: CpuProfile };
         await session.post('Profiler.disable');
