@@ -366,11 +366,7 @@ function answerAt(
   explained: Map<Scored, RankedPassage>,
 ): RankResult {
   const { dropped, named, terms, scorer } = question;
-  const explain = (s: Scored, capped: boolean): RankedPassage => {
-    let passage = explained.get(s);
-    if (!passage) explained.set(s, (passage = scorer.explain(s, false)));
-    return capped ? { ...passage, capped } : passage;
-  };
+  const explain = (s: Scored, capped: boolean) => explainOnce(scorer, explained, s, capped);
   const capped = capPerDocument(sorted, limit, cap);
   const heldBack = capped.heldBack.map((h) => ({
     doc: state.sections[h.first.ordinal]!.doc,
@@ -385,6 +381,13 @@ function answerAt(
     named,
     candidates: question.candidates,
   };
+}
+
+/** `s` explained (its why[]), once per `explained` whatever it is asked as. */
+function explainOnce(scorer: Scorer, explained: Map<Scored, RankedPassage>, s: Scored, capped: boolean): RankedPassage {
+  let passage = explained.get(s);
+  if (!passage) explained.set(s, (passage = scorer.explain(s, false)));
+  return capped ? { ...passage, capped } : passage;
 }
 
 /**
@@ -402,7 +405,7 @@ function answerAt(
  * the same state in between.
  */
 export interface QuestionRanking {
-  /** What `rankWorkspaceContext` answers with this limit. */
+  /** What `rankWorkspaceContext` answers with this limit (`candidates`: those of the run that answered it). */
   at(limit: number): RankResult;
   /**
    * The passages `at(limit)` shows, unexplained: each one's section and formula score (the
@@ -448,12 +451,7 @@ export function questionRanking(state: IndexState, options: Omit<RankOptions, 'l
       return {
         entries: shown.map(({ s }) => state.sections[s.ordinal]!),
         scores: shown.map(({ s }) => s.score),
-        passage: (i) => {
-          const { s, capped } = shown[i];
-          let passage = explained.get(s);
-          if (!passage) explained.set(s, (passage = question.scorer.explain(s, false)));
-          return capped ? { ...passage, capped } : passage;
-        },
+        passage: (i) => explainOnce(question.scorer, explained, shown[i].s, shown[i].capped),
         terms: question.terms,
       };
     },
