@@ -325,7 +325,12 @@ export function sectionPassages(state: IndexState): Passage[] {
   return passages;
 }
 
-function toolPools(state: IndexState, spec: MeasureSpec, queries: readonly string[]): ToolInputPools {
+/** The pools every tool's inputs are drawn from (bench/profileHotPath.ts draws the same ones). */
+export function toolPools(
+  state: IndexState,
+  spec: Pick<MeasureSpec, 'seed' | 'folderName'>,
+  queries: readonly string[],
+): ToolInputPools {
   const random = new Random(spec.seed + 2);
   // Section and page ids are for the library tools: pages they serve (published, not expired).
   const today = new Date().toISOString().slice(0, 10);

@@ -6,9 +6,11 @@
  *   node --expose-gc --cpu-prof --cpu-prof-dir PROFILES --import tsx bench/profileIndex.ts DIR [--only cold|docs|catalog|snapshot] [--runs N]
  *
  * Prints, one line each: cold index, updates of one docs page and one catalog file (the probes
- * generate.ts picks), snapshot size, save, load and warm start, and heap and RSS after GC. One
- * run of each, no warm-up (`--runs N` edits each probe N times and prints the median of all but
- * the first): `bench.ts` gives the medians; this gives a profile you can read. Each figure also
+ * generate.ts picks), snapshot size, save, load and warm start (with the kind of its first pass:
+ * `update` when git and the walk outside the repositories vouched for every file, else `full`),
+ * and heap and RSS after GC. One run of each, no warm-up (`--runs N` edits each probe N times and
+ * prints the median of all but the first): `bench.ts` gives the medians; this gives a profile
+ * you can read. Each figure also
  * says the process's CPU time (user + system): on a shared machine it moves far less with the
  * load than the wall time, so two versions of the engine compare on it, run after run.
  */
@@ -109,7 +111,11 @@ async function main(argv: readonly string[]): Promise<void> {
         if (Number.isNaN(loaded) && warm.status().fromSnapshot) loaded = performance.now() - t;
       });
       await warm.waitForIndex();
-      say(`snapshot load: ${loaded.toFixed(0)} ms, warm start: ${(performance.now() - t).toFixed(0)} ms`);
+      const total = performance.now() - t;
+      const pass = warm.status().lastPass;
+      say(
+        `snapshot load: ${loaded.toFixed(0)} ms, warm start: ${total.toFixed(0)} ms (first pass: ${pass?.kind}, ${pass?.filesRead} file(s) read, ${pass?.durationMs.toFixed(0)} ms)`,
+      );
       warm.dispose();
     } else {
       engine.dispose();

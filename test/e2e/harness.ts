@@ -202,7 +202,9 @@ export class VsCodeSession {
       await this.waitForExplorerRow(knownFile);
     } catch (error) {
       const shown = await this.page
-        .evaluate(inPage<[], string>([], 'return document.body.innerText.replace(/\\s+/g, " ").slice(0, 2000);'))
+        .locator('body')
+        .innerText({ timeout: 10_000 })
+        .then((text) => text.replace(/\s+/g, ' ').slice(0, 2000))
         .catch((e: unknown) => `(page unreadable: ${String(e)})`);
       console.log(`      the workbench showed, instead of ${knownFile} in the explorer: ${shown}`);
       throw error;

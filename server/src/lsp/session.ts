@@ -187,6 +187,11 @@ export class LanguageSession implements FeatureContext {
         flag: 'syntax-plain',
         reason: `Comments and strings in source files are found by a plain scanner: ${syntax.reason}`,
       });
+    if (this.engineRef?.status().fromSnapshot)
+      degraded.push({
+        flag: 'index-stale',
+        reason: 'Answers come from the index saved at the last run while the first pass checks what changed since.',
+      });
     const missing = this.engineRef?.status().missingFolders ?? [];
     if (missing.length > 0)
       degraded.push({

@@ -48,6 +48,9 @@ export async function callTool(
     });
     throw error;
   }
+  // Asked while the state in service is the restored snapshot (its first pass has not ended): the
+  // answer may come from it, so it says so, whichever state the tool reads by the time it answers.
+  const stale = services.engine.status().fromSnapshot;
   let output: Record<string, unknown>;
   try {
     output = (await tool.run(services, parsed.data, context)) as Record<string, unknown>;
@@ -57,14 +60,14 @@ export async function callTool(
     if (!services.engine.readsStore || !isStoreUnavailable(error)) throw error;
     output = tool.unreadable(parsed.data, unreadableNotice(error)) as Record<string, unknown>;
   }
-  // Every answer says when a served folder is gone and it comes from that folder's last index.
+  // Every answer says when a served folder is gone and it comes from that folder's last index,
+  // and when it comes from a snapshot not yet checked against the workspace.
   const degraded = output.degraded;
-  if (
-    Array.isArray(degraded) &&
-    !degraded.includes('workspace-missing') &&
-    services.engine.status().missingFolders.length > 0
-  )
-    degraded.push('workspace-missing');
+  if (Array.isArray(degraded)) {
+    if (!degraded.includes('workspace-missing') && services.engine.status().missingFolders.length > 0)
+      degraded.push('workspace-missing');
+    if (stale && !degraded.includes('index-stale') && !degraded.includes('index-cold')) degraded.push('index-stale');
+  }
   // Tests and development builds check the answer as strict clients will, and fail loudly here
   // rather than in an agent's client (outputContract.ts): the whole answer (the CLI's --json, the
   // REST API's JSON) and what MCP sends as structured content.

@@ -18,10 +18,13 @@ const UNREADABLE = new Set([
  * holding no files. `workspace-missing`: a served folder is gone (deleted, unmounted); the answer
  * comes from the last index of it, and the folder is watched for its return. `index-empty`: the
  * index is built and holds no document at all (no file the source globs read), so no question
- * can be answered until the workspace or the globs change.
+ * can be answered until the workspace or the globs change. `index-stale`: the answer comes from
+ * the index saved at the last run (the snapshot), restored at start, while the first pass still
+ * checks what changed since; the flag goes when that pass is in service.
  */
 export type DegradedFlag =
   | 'index-cold'
+  | 'index-stale'
   | 'index-empty'
   | 'candidates-capped'
   | 'scope-unreadable'

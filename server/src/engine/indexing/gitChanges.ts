@@ -1,59 +1,95 @@
 /**
- * What changed since a snapshot, asked of git instead of a stat of every file (issue 44's warm
- * start). A snapshot records each repository's HEAD and the paths that differed from it; when
- * HEAD has not moved, a file can differ from what the snapshot read only if git lists it as
- * differing now (tracked edits, deletions, untracked files, each of them with ignore rules
- * applied) or listed it then (an edit since reverted). Those paths, and no others, are checked.
+ * What changed in the served git repositories since a snapshot, asked of git instead of a stat of
+ * every file (issue 44's warm start). A snapshot records each repository's HEAD and the paths that
+ * differed from it. A file can differ from what the snapshot read only if git lists it as
+ * differing from HEAD now (tracked edits, deletions, untracked files, each with ignore rules
+ * applied), listed it then (an edit since reverted), or, when HEAD moved, its content differs
+ * between the snapshot's commit and HEAD (`git diff --name-only`). Those paths, and no others,
+ * are checked. A repository whose HEAD moved gets its last-commit times read again, as a full
+ * pass reads them, and every one of its files a new `commit`.
  *
- * Anything this cannot vouch for returns null and the caller runs the full stat pass: a root
- * outside git, a repository without a commit or without facts in the snapshot, a moved HEAD
- * (every file's last-commit time may have changed), or git failing.
+ * A repository's own top costs one `git status --porcelain=v2 --branch` (git.ts `repoStatus`):
+ * at 700 repositories the check is 700 short processes, where HEAD, config and status apart were
+ * three times as many and took as long as the full pass.
+ *
+ * Only the directories git runs in are asked here; the files outside every repository are walked
+ * by warmWalk.ts. Anything git cannot vouch for returns null and the caller runs the full pass:
+ * a repository without a commit or without facts in the snapshot (an older snapshot), a
+ * snapshot's commit git no longer has, or git failing.
  */
 import * as path from 'node:path';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import {
+  changedBetween,
+  eachRoot,
   dirtyPaths,
   gitRunningRoots,
+  lastCommitTimes,
+  repoStatus,
   workTreeState,
   type RepoGitFacts,
   type WorkspaceGitFacts,
 } from '../workspace/git';
 
 export interface GitChanges {
-  /** Absolute paths to check: differing from HEAD now or when the snapshot was written. */
+  /** Absolute paths to check: differing from HEAD now or when the snapshot was written, or between the two HEADs. */
   paths: string[];
-  /** The snapshot's facts with each repository's dirty set as git answers now. */
+  /** The snapshot's facts with each repository's HEAD, dirty set and (HEAD moved) times as git answers now. */
   git: WorkspaceGitFacts;
+  /** The repositories (`absRoot`) whose HEAD moved since the snapshot. */
+  moved: string[];
+}
+
+interface RepoAnswer {
+  facts: RepoGitFacts;
+  /** Repository-relative paths whose content differs between the two HEADs. */
+  committed: ReadonlySet<string>;
 }
 
 export async function changesSinceSnapshot(
   roots: readonly DiscoveredRoot[],
   snapshotGit: WorkspaceGitFacts,
 ): Promise<GitChanges | null> {
-  if (roots.length === 0 || roots.some((root) => root.gitAbsRoot === null)) return null;
   const byRoot = new Map(snapshotGit.repos.map((repo) => [repo.absRoot, repo]));
   const gitRoots = gitRunningRoots(roots);
   try {
-    const repos = await Promise.all(
-      gitRoots.map(async (root): Promise<RepoGitFacts | null> => {
-        const before = byRoot.get(root.absRoot);
-        if (!before?.git || before.head === null) return null;
-        const now = await workTreeState(root.absRoot);
-        if (!now || now.head !== before.head) return null;
-        const dirty = await dirtyPaths(root.absRoot, { prefix: now.prefix });
-        return { ...before, dirty };
-      }),
-    );
-    if (repos.some((repo) => repo === null)) return null;
+    // A few repositories at a time, as a full pass reads them (git.ts `eachRoot`).
+    const answers = await eachRoot(gitRoots, async (root): Promise<RepoAnswer | null> => {
+      const before = byRoot.get(root.absRoot);
+      if (!before?.git || before.head === null) return null;
+      // A repository's own top (a `.git` there): HEAD and status from one process. A folder opened
+      // inside a bigger work tree needs its prefix first.
+      const now = root.reasons.includes('git')
+        ? await repoStatus(root.absRoot)
+        : await workTreeState(root.absRoot).then(
+            async (state) =>
+              state && { head: state.head, dirty: await dirtyPaths(root.absRoot, { prefix: state.prefix }) },
+          );
+      if (!now || now.head === null) return null;
+      const dirty = now.dirty;
+      if (now.head === before.head) return { facts: { ...before, dirty }, committed: new Set() };
+      const [committed, times] = await Promise.all([
+        changedBetween(root.absRoot, before.head, now.head),
+        lastCommitTimes(root.absRoot),
+      ]);
+      if (committed === null) return null;
+      return { facts: { ...before, head: now.head, lastCommitTimes: times, dirty }, committed };
+    });
+    if (answers.some((answer) => answer === null)) return null;
     const paths = new Set<string>();
-    for (const [i, repo] of (repos as RepoGitFacts[]).entries()) {
+    const moved: string[] = [];
+    for (const [i, answer] of (answers as RepoAnswer[]).entries()) {
       const before = byRoot.get(gitRoots[i]!.absRoot)!;
-      for (const rel of [...before.dirty, ...repo.dirty]) paths.add(path.join(repo.absRoot, rel));
+      const { facts } = answer;
+      if (facts.head !== before.head) moved.push(facts.absRoot);
+      for (const rel of [...before.dirty, ...facts.dirty, ...answer.committed])
+        paths.add(path.join(facts.absRoot, rel));
     }
-    const fresh = new Map((repos as RepoGitFacts[]).map((repo) => [repo.absRoot, repo]));
+    const fresh = new Map((answers as RepoAnswer[]).map(({ facts }) => [facts.absRoot, facts]));
     return {
       paths: [...paths],
       git: { repos: snapshotGit.repos.map((repo) => fresh.get(repo.absRoot) ?? repo), problems: snapshotGit.problems },
+      moved,
     };
   } catch {
     return null;

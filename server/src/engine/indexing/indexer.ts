@@ -21,11 +21,10 @@ import {
   type WorkspaceDiscovery,
 } from '../workspace/discovery';
 import { RootMap } from '../workspace/rootMap';
-import { CommitInfoLookup, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
+import { CommitInfoLookup, gitRunningRoots, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
 import { readRemotes, type RepositoryRemotes } from '../workspace/remotes';
 import { compileSourceGlobs, type RefusedSourceGlob, type SourceMatcher } from '../workspace/globs';
 import { fromWorkspacePath, toWorkspacePath, usesFolderPrefix } from '../workspace/paths';
-import { parseRunHealth, type RunHealth } from '../sources/runHealth';
 import { buildAsOfState, type AsOfState } from './asOfIndex';
 import { InputError } from '../errors';
 import type { IndexerMemory } from './indexerMemory';
@@ -36,6 +35,14 @@ import { emptyFolderProblems } from './emptyFolders';
 import { documentationCoverage, type Coverage } from './coverage';
 import { SectionStore, type SectionDiff } from './sectionStore';
 import { changesSinceSnapshot } from './gitChanges';
+import { walkOutsideRepos } from './warmWalk';
+import { readRunHealth, runHealthFiles, type RunHealthFiles } from './runHealthFiles';
+
+/** Files an update reads again, and those it drops, by workspace path. */
+interface FileDelta {
+  reread: Map<string, DiscoveredFile>;
+  removed: Set<string>;
+}
 
 export interface PassReport {
   kind: 'full' | 'update';
@@ -144,17 +151,23 @@ export class Indexer {
   ): Promise<{ state: IndexState; report: PassReport }> {
     if (!this.discovery || !this.table) return this.full();
     const started = performance.now();
+    const delta = await this.statPaths(changedPaths);
+    if (!delta) return this.full();
+    return this.applyDelta(started, delta, gitChecked);
+  }
+
+  /**
+   * What changed among `changedPaths`, by one `stat` each: indexed files to read again and those
+   * gone (a directory takes every indexed file under it along). Null when a path needs a walk.
+   */
+  private async statPaths(changedPaths: readonly string[]): Promise<FileDelta | null> {
     const known = this.knownFiles();
     const reread = new Map<string, DiscoveredFile>();
     const removed = new Set<string>();
-    let needsWalk = false;
     for (const input of changedPaths) {
       const path = this.toWorkspacePath(input);
       if (path === null) continue;
-      if (path === '.gitignore' || path.endsWith('/.gitignore')) {
-        needsWalk = true;
-        continue;
-      }
+      if (path === '.gitignore' || path.endsWith('/.gitignore')) return null;
       const file = removed.has(path) ? undefined : (reread.get(path) ?? known.get(path));
       const abs = file?.absPath ?? fromWorkspacePath(this.folders, path)?.absPath;
       if (!abs) continue;
@@ -176,10 +189,19 @@ export class Indexer {
         reread.set(path, { ...file, size: info.size, mtimeMs: info.mtimeMs });
         removed.delete(path);
       } else if (info.isDirectory() || this.couldBeSource(path)) {
-        needsWalk = true;
+        return null;
       }
     }
-    if (needsWalk) return this.full();
+    return { reread, removed };
+  }
+
+  /** Reads `delta`'s files again, drops its gone ones, and assembles the new state. */
+  private async applyDelta(
+    started: number,
+    { reread, removed }: FileDelta,
+    gitChecked: boolean,
+  ): Promise<{ state: IndexState; report: PassReport }> {
+    const known = this.knownFiles();
     // Files that could not be read last time are tried again, as a full read of the table would.
     for (const path of this.unread)
       if (!reread.has(path) && !removed.has(path) && known.has(path)) reread.set(path, known.get(path)!);
@@ -187,46 +209,95 @@ export class Indexer {
       for (const [path, file] of reread) known.set(path, file);
       for (const path of removed) known.delete(path);
       // The discovery keeps its (path-sorted) file list in step: the snapshot writes it.
-      let files = this.discovery.files;
+      let files = this.discovery!.files;
       if (removed.size > 0) files = files.filter((f) => !removed.has(f.path));
       for (const file of reread.values()) {
         const at = indexOfPath(files, file.path);
         if (at >= 0) files[at] = file;
       }
-      this.discovery = { ...this.discovery, files };
+      this.discovery = { ...this.discovery!, files };
       this.known = { discovery: this.discovery, byPath: known };
     }
-    const filled = await refreshFileTable(this.table, [...reread.values()], removed);
+    const filled = await refreshFileTable(this.table!, [...reread.values()], removed);
     // Git's own answer is in this.git when the paths came from it (warmCheck); else edits are dirty.
     if (!gitChecked) this.markDirty(filled.changed);
     return this.finish('update', started, filled);
   }
 
   /**
-   * The first pass after a snapshot was restored: asks git what changed since the snapshot and
-   * re-reads only that (gitChanges.ts). Falls back to `full()` where git cannot vouch for every
-   * file (a folder outside git, a moved HEAD, git failing) or a path needs a walk (a new source
-   * file, a new directory, a changed `.gitignore`).
+   * The first pass after a snapshot was restored: asks git what changed in each repository since
+   * the snapshot (gitChanges.ts), walks the files outside every repository and any repository
+   * where git names a path only a walk can judge (warmWalk.ts), and re-reads only what changed.
+   * Falls back to `full()` where neither can vouch for every file: git off or failing, an older
+   * snapshot without git facts, a commit git no longer has, a repository added or gone. A folder
+   * with no git at all is walked whole, one `stat` a file, while the engine answers from the
+   * snapshot, flagged `index-stale`.
    */
   async warmCheck(watched: readonly string[] = []): Promise<{ state: IndexState; report: PassReport }> {
-    if (!this.settings.useGit || !this.discovery || !this.table || !this.git) return this.full();
-    const changes = await changesSinceSnapshot(this.discovery.roots, this.git);
-    if (!changes) return this.full();
+    const discovery = this.discovery;
+    const table = this.table;
+    if (!discovery || !table) return this.full();
+    const started = performance.now();
+    const repos = gitRunningRoots(discovery.roots);
+    if (repos.length > 0 && (!this.settings.useGit || !this.git)) return this.full();
+    const changes = repos.length > 0 ? await changesSinceSnapshot(discovery.roots, this.git!) : undefined;
+    if (changes === null) return this.full();
     // Paths edited after the snapshot's git facts were read (update passes marked them dirty):
     // an edit since reverted is clean to git now and in neither dirty set.
-    const paths = [...changes.paths, ...watched];
-    for (const [file, info] of this.commits ?? []) if (info.dirty) paths.push(file);
-    this.git = changes.git;
-    this.commitLookup = undefined;
-    this.dirtyOverrides.clear();
-    // Git's answer for every path it named, read again or not (a dirty flag can change alone).
-    const lookup = (this.commitLookup = new CommitInfoLookup(this.discovery.roots, this.git.repos));
-    for (const file of paths) {
-      const relative = this.toWorkspacePath(file);
-      if (relative !== null && this.commits?.has(relative)) this.commits.set(relative, lookup.get(relative));
+    const named = [...(changes?.paths ?? []), ...watched];
+    for (const [file, info] of this.commits ?? []) if (info.dirty) named.push(file);
+    const paths = named.map((file) => this.toWorkspacePath(file)).filter((file): file is string => file !== null);
+    const walk = await walkOutsideRepos(discovery, this.reposToWalk(repos, paths), {
+      globs: this.settings.globs,
+      maxFileSize: this.settings.maxFileSize,
+      known: (path) => table.get(path),
+    });
+    if (!walk) return this.full();
+    if (changes) {
+      this.git = changes.git;
+      this.dirtyOverrides.clear();
+      // Git's answer for every path it named, read again or not (a dirty flag can change alone),
+      // and for every file of a repository whose HEAD moved (its commit, its last-commit time).
+      const lookup = (this.commitLookup = new CommitInfoLookup(discovery.roots, this.git.repos));
+      const moved = new Set(changes.moved);
+      const again =
+        moved.size === 0 ? paths : [...paths, ...table.list().filter((f) => moved.has(this.repoOf(repos, f)!))];
+      for (const file of again) if (this.commits?.has(file)) this.commits.set(file, lookup.get(file));
     }
-    return this.update(paths, true);
+    this.discovery = walk.discovery;
+    const delta = await this.statPaths(paths.filter((file) => !walk.walked(file)));
+    if (!delta) return this.full();
+    for (const file of walk.changed) delta.reread.set(file.path, file);
+    for (const file of walk.removed) {
+      delta.reread.delete(file);
+      delta.removed.add(file);
+    }
+    return this.applyDelta(started, delta, true);
   }
+
+  /**
+   * The repositories where git names a path the index does not hold and only a walk can judge:
+   * a `.gitignore`, a directory (a nested repository), or a new file a source glob could match.
+   */
+  private reposToWalk(repos: readonly DiscoveredRoot[], paths: readonly string[]): Set<string> {
+    const known = this.knownFiles();
+    const walk = new Set<string>();
+    for (const file of paths) {
+      if (known.has(file)) continue;
+      const judged =
+        file.endsWith('/') || file === '.gitignore' || file.endsWith('/.gitignore') || this.couldBeSource(file);
+      const repo = judged ? this.repoOf(repos, file) : undefined;
+      if (repo !== undefined) walk.add(repo);
+    }
+    return walk;
+  }
+
+  /** The `absRoot` of the innermost repository (of `repos`) holding a workspace path. */
+  private repoOf(repos: readonly DiscoveredRoot[], file: string): string | undefined {
+    if (this.repoMap?.repos !== repos) this.repoMap = { repos, map: new RootMap(repos) };
+    return this.repoMap.map.innermost(file)?.absRoot;
+  }
+  private repoMap: { repos: readonly DiscoveredRoot[]; map: RootMap<DiscoveredRoot> } | undefined;
 
   /** The discovered files by path, kept in step with `discovery.files` across update passes. */
   private knownFiles(): Map<string, DiscoveredFile> {
@@ -522,55 +593,4 @@ function indexOfPath(files: readonly DiscoveredFile[], path: string): number {
     else hi = mid;
   }
   return lo < files.length && files[lo].path === path ? lo : -1;
-}
-
-/**
- * Each repository root's last run verdict (sources/runHealth.ts): the first file in path order
- * that the `runHealth` globs matched in the repository (default `.wsctx/run-health.json`).
- */
-async function readRunHealth(
-  roots: readonly DiscoveredRoot[],
-  files: ReadonlyMap<string, string>,
-  table: FileTable,
-  problems: Problem[],
-): Promise<Map<string, RunHealth>> {
-  const health = new Map<string, RunHealth>();
-  for (const root of roots) {
-    const path = files.get(root.root);
-    if (path === undefined) continue;
-    const text = await table.readText(path);
-    if (text === null) continue;
-    const parsed = parseRunHealth(path, text);
-    health.set(root.root, parsed.health);
-    problems.push(...parsed.problems);
-  }
-  return health;
-}
-
-interface RunHealthFiles {
-  paths: readonly string[];
-  roots: readonly DiscoveredRoot[];
-  /** Root -> its run-health file. */
-  files: Map<string, string>;
-}
-
-/**
- * Each root's run-health file: `last` again while the list of files and the roots are the same
- * (an update pass that adds or removes no file; a pass over every file costs ~8 ms at 100k).
- */
-function runHealthFiles(
-  discovery: WorkspaceDiscovery,
-  table: FileTable,
-  last: RunHealthFiles | undefined,
-): RunHealthFiles {
-  const paths = table.list();
-  if (last?.paths === paths && last.roots === discovery.roots) return last;
-  const rootOf = new RootMap(discovery.roots);
-  const files = new Map<string, string>();
-  for (const path of paths) {
-    if (!table.get(path)!.roles.includes('runHealth')) continue;
-    const root = rootOf.innermost(path)?.root ?? '';
-    if (!files.has(root)) files.set(root, path);
-  }
-  return { paths, roots: discovery.roots, files };
 }

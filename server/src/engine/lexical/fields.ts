@@ -77,6 +77,17 @@ export function addOccurrence(packed: number, field: Field): number {
   return (packed + 2 ** shift) >>> 0;
 }
 
+/**
+ * A posting's packed counts with its body count at most 1: how a key path's whole form and
+ * trailing forms are held (a name, not a word: neither the section's length nor the number of
+ * example manifests that repeat it makes a section hold it more; its heading, title and context
+ * counts stay).
+ */
+export function oneBodyOccurrence(packed: number): number {
+  const body = packed & BODY_MAX;
+  return body > 1 ? packed - body + 1 : packed;
+}
+
 /** Bit layout, read by the hot loop without unpacking objects. */
 export const PACKED = {
   BODY_MAX,

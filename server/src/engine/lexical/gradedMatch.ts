@@ -20,7 +20,7 @@
  * through a getter under a CommonJS transform (tsx), which costs more than the arithmetic at
  * ~100k postings per question.
  */
-import { PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
+import { oneBodyOccurrence, PACKED, SHORT, type FieldCounts, type FieldLengths } from './fields';
 import {
   bestScore,
   keepContenders,
@@ -207,6 +207,8 @@ export class GradedScratch {
   readonly sortWork = new OrdinalSortWork();
   /** The body norms of the match under way. */
   bodyNorm: Float64Array = new Float64Array(0);
+  /** True while a length-free unit's whole form or trailing form is read: its body counts once. */
+  nameOnce = false;
   /** Every ordinal's body norm without length normalisation (all `bodyW`), for length-free units. */
   private flat: Float64Array = new Float64Array(0);
   private flatWeight = Number.NaN;
@@ -313,6 +315,7 @@ export function gradedMatch(
     // A length-free unit's whole form and forms are read with flat body norms.
     const lengthFree = unit.lengthFree === true && (!parts || (form >= 0 && unit.forms![form].lengthBound !== true));
     if (lengthFree) scratch.bodyNorm = scratch.flatNorms(view.ordinalBound, norm.bodyW);
+    scratch.nameOnce = lengthFree;
     // A trailing form is read as a parts step of one part at its credit: it adds only what it gives beyond.
     if (parts)
       count = addParts(
@@ -330,6 +333,7 @@ export function gradedMatch(
       count = addToSurvivors(view, scratch, unit.term, norm, unit.weight, bit, count, survivors, record);
     else count = scanWords(view, scratch, unit.term, norm, unit.weight, bit, count, record);
     if (lengthFree) scratch.bodyNorm = bodyNorms;
+    scratch.nameOnce = false;
 
     heaviest += steps[i].most;
     if (!pruning || i === steps.length - 1) continue;
@@ -442,6 +446,8 @@ function scanWords(
   count: number,
   record: number[] | null,
 ): number {
+  // A key path's whole and trailing forms: a name held is held, each manifest showing it is not one more (oneBodyOccurrence).
+  const once = s.nameOnce;
   const list = view.postingsOf(term);
   if (list === null) return count;
   const { postings, freqs, end } = list;
@@ -456,7 +462,7 @@ function scanWords(
     const k1 = norm.k1;
     for (let k = list.start; k < end; k++) {
       const o = postings[k];
-      const packed = freqs[k];
+      const packed = once ? oneBodyOccurrence(freqs[k]) : freqs[k];
       // Most postings are body only: tf~ is then one multiplication (the same as `saturate`'s).
       const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
       const sat = tf / (k1 + tf);
@@ -468,7 +474,7 @@ function scanWords(
     for (let k = list.start; k < end; k++) {
       const o = postings[k];
       if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
-      const sat = saturate(freqs[k], bodyNorms[o], shortLengths[o], norm);
+      const sat = saturate(once ? oneBodyOccurrence(freqs[k]) : freqs[k], bodyNorms[o], shortLengths[o], norm);
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
@@ -480,7 +486,12 @@ function scanWords(
     const deltaFreqs = list.deltaFreqs!;
     for (let k = 0; k < delta.length; k++) {
       const o = delta[k];
-      const sat = saturate(deltaFreqs[k], bodyNorms[o], shortLengths[o], norm);
+      const sat = saturate(
+        once ? oneBodyOccurrence(deltaFreqs[k]) : deltaFreqs[k],
+        bodyNorms[o],
+        shortLengths[o],
+        norm,
+      );
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
@@ -508,6 +519,8 @@ function addParts(
   held: number[],
   keep: boolean,
 ): number {
+  // A key path's whole and trailing forms: a name held is held, each manifest showing it is not one more (oneBodyOccurrence).
+  const once = s.nameOnce;
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const { parts, cover, unitTouched } = s;
@@ -526,7 +539,9 @@ function addParts(
         const o = postings[k];
         if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
         if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
-        parts[o] += share * saturate(freqs[k], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+        parts[o] +=
+          share * saturate(once ? oneBodyOccurrence(freqs[k]) : freqs[k], bodyNorms[o], shortLengths[o], norm) +
+          Number.MIN_VALUE;
         cover[o] += share + Number.MIN_VALUE;
       }
       const delta = list.delta;
@@ -534,7 +549,15 @@ function addParts(
         for (let k = 0; k < delta.length; k++) {
           const o = delta[k];
           if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
-          parts[o] += share * saturate(list.deltaFreqs![k], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+          parts[o] +=
+            share *
+              saturate(
+                once ? oneBodyOccurrence(list.deltaFreqs![k]) : list.deltaFreqs![k],
+                bodyNorms[o],
+                shortLengths[o],
+                norm,
+              ) +
+            Number.MIN_VALUE;
           cover[o] += share + Number.MIN_VALUE;
         }
       }
@@ -544,7 +567,9 @@ function addParts(
       for (let h = 0; h < hits; h++) {
         const o = hitOrdinals[h];
         if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
-        parts[o] += share * saturate(hitPacked[h], bodyNorms[o], shortLengths[o], norm) + Number.MIN_VALUE;
+        parts[o] +=
+          share * saturate(once ? oneBodyOccurrence(hitPacked[h]) : hitPacked[h], bodyNorms[o], shortLengths[o], norm) +
+          Number.MIN_VALUE;
         cover[o] += share + Number.MIN_VALUE;
       }
     }
@@ -653,6 +678,8 @@ function addToSurvivors(
   survivors: Uint32Array,
   record: number[] | null,
 ): number {
+  // A key path's whole and trailing forms: a name held is held, each manifest showing it is not one more (oneBodyOccurrence).
+  const once = s.nameOnce;
   const { shortLengths } = view;
   const bodyNorms = s.bodyNorm;
   const { acc, words, live, touched } = s;
@@ -664,7 +691,7 @@ function addToSurvivors(
     const { hitOrdinals, hitPacked } = s;
     for (let h = 0; h < hits; h++) {
       const o = hitOrdinals[h];
-      const sat = saturate(hitPacked[h], bodyNorms[o], shortLengths[o], norm);
+      const sat = saturate(once ? oneBodyOccurrence(hitPacked[h]) : hitPacked[h], bodyNorms[o], shortLengths[o], norm);
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
       words[o] += weight * sat;
@@ -680,7 +707,7 @@ function addToSurvivors(
       const o = survivors[i];
       if (postings[k] < o) k = gallop(postings, k, end, o);
       if (k >= end || postings[k] !== o) continue;
-      const packed = freqs[k];
+      const packed = once ? oneBodyOccurrence(freqs[k]) : freqs[k];
       const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
@@ -691,7 +718,7 @@ function addToSurvivors(
   for (let k = list.start; k < end; k++) {
     const o = postings[k];
     if (live[o] === 0) continue;
-    const packed = freqs[k];
+    const packed = once ? oneBodyOccurrence(freqs[k]) : freqs[k];
     const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
     if (acc[o] === 0) touched[c++] = o;
     acc[o] |= bit;

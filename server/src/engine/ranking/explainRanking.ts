@@ -32,9 +32,9 @@ import { estimateTokens } from '../text/tokenEstimate';
 import { FLOOR, MIN_MATCH, DOCUMENT_CAP } from './contract';
 import {
   comparePassages,
-  rankWorkspaceContext,
-  scoreSections,
+  questionRanking,
   type MeaningSource,
+  type QuestionRanking,
   type RankedPassage,
   type RankOptions,
 } from './workspaceContextRanker';
@@ -127,7 +127,7 @@ interface Located {
   limitNeeded?: number;
   searchedDepth: number;
   /** The ranking at the limit that shows it (or the deepest run). */
-  deep: RankedPassage[];
+  deep: Ranked;
 }
 
 /**
@@ -139,12 +139,21 @@ export function explainRanking(
   options: ExplainRankingOptions,
   isTarget: (entry: SectionEntry) => boolean,
 ): RankingExplanation {
-  const ranked = (limit: number) => merged(folders, options, limit);
+  // Each folder's question analysed once; the ranking read at every limit the search asks for,
+  // each limit merged once (the bisection and the best section's search ask again).
+  const rankings = folders.map((f) => questionRanking(f.state, { ...options, meaning: f.meaning, ...named(f) }));
+  const byLimit = new Map<number, Ranked>();
+  const ranked = (limit: number) => {
+    let run = byLimit.get(limit);
+    if (!run) byLimit.set(limit, (run = merged(rankings, limit)));
+    return run;
+  };
   const answer = ranked(options.limit);
-  const shown = answer.passages.findIndex((p) => isTarget(p.entry));
+  const answerPassages = answer.entries.map((_, k) => answer.passage(k));
+  const shown = answer.entries.findIndex(isTarget);
   const page = locate(ranked, answer, options.limit, isTarget);
 
-  const sections = targetSections(folders, options, isTarget);
+  const sections = targetSections(folders, rankings, isTarget);
   const top = sections[0] ?? null;
   const best = bestForQuestion(sections);
   const questionTerms = answer.terms;
@@ -164,8 +173,8 @@ export function explainRanking(
   const separate = best !== null && top !== null && best !== top;
   const bestPlace = separate ? locate(ranked, answer, options.limit, (e) => e === best.entry) : null;
   const aboveCount =
-    page.rank === null ? Math.min(page.deep.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
-  const above = page.deep.slice(0, aboveCount).map((passage, i) => describeAbove(i + 1, passage, best, held));
+    page.rank === null ? Math.min(page.deep.entries.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
+  const above = Array.from({ length: aboveCount }, (_, i) => describeAbove(i + 1, page.deep.passage(i), best, held));
 
   const base: Base = {
     rank: page.rank,
@@ -183,29 +192,29 @@ export function explainRanking(
   };
   const answering = separate ? answeringSentence(base, bestPlace!) : '';
   if (shown >= 0) {
-    const bestShown = !separate || answer.passages.some((p) => p.entry === best.entry);
+    const bestShown = !separate || answer.entries.includes(best.entry);
     if (bestShown)
       return {
         ...base,
         standing: 'returned',
         above,
-        summary: `It is returned, at rank ${page.rank} of ${answer.passages.length}.`,
+        summary: `It is returned, at rank ${page.rank} of ${answerPassages.length}.`,
         fix: 'Nothing to fix.',
       };
     return {
       ...base,
       standing: 'returned',
       above,
-      summary: `Its section "${heading(top!)}" is returned, at rank ${page.rank} of ${answer.passages.length}, but not the section that answers.${answering}`,
+      summary: `Its section "${heading(top!)}" is returned, at rank ${page.rank} of ${answerPassages.length}, but not the section that answers.${answering}`,
       fix: sectionFix(base, bestPlace!),
     };
   }
   // By score it belongs in the answer, yet it is not there: only the per-document rule does that.
-  const last = answer.passages.at(-1);
+  const last = answerPassages.at(-1);
   const inByScore =
     top !== null &&
     top.score >= FLOOR &&
-    (answer.passages.length < options.limit || (last !== undefined && comparePassages(top, last) < 0));
+    (answerPassages.length < options.limit || (last !== undefined && comparePassages(top, last) < 0));
   if (inByScore && page.limitNeeded !== undefined) {
     return {
       ...base,
@@ -252,24 +261,49 @@ export function explainRanking(
   };
 }
 
-/** The folders' rankings at `limit`, merged by the ranker's order; `more` when any folder may hold more above the floor. */
-function merged(
-  folders: readonly FolderRanking[],
-  options: ExplainRankingOptions,
-  limit: number,
-): { passages: RankedPassage[]; terms: string[]; more: boolean } {
-  const lists = folders.map((f) =>
-    rankWorkspaceContext(f.state, { ...options, limit, meaning: f.meaning, ...named(f) }),
-  );
-  const passages = lists
-    .flatMap((l) => l.passages)
-    .sort(comparePassages)
-    .slice(0, limit);
-  const terms = lists[0]?.terms.map((t) => t.surface) ?? [];
-  return { passages, terms, more: lists.some((l) => l.passages.length >= limit) };
+/** One merged ranking: its passages' sections in order, each passage explained when read. */
+interface Ranked {
+  entries: readonly SectionEntry[];
+  passage(k: number): RankedPassage;
+  terms: string[];
+  /** True when any folder may hold more above the floor. */
+  more: boolean;
 }
 
-type Ranked = ReturnType<typeof merged>;
+/**
+ * Two passages whose formula scores are further apart than this keep their order once explained
+ * (why[] sums the same numbers in another order: they differ in the last digits, ~1e-15).
+ */
+const SAME_SCORE = 1e-9;
+
+/**
+ * The folders' rankings at `limit`, merged by the ranker's order (comparePassages, on the
+ * explained passages). One folder's ranking is in that order already, but for passages whose
+ * scores differ only in the last digits: only those are explained to be ordered, the rest when read.
+ */
+function merged(rankings: readonly QuestionRanking[], limit: number): Ranked {
+  const lists = rankings.map((r) => r.shownAt(limit));
+  const terms = lists[0]?.terms.map((t) => t.surface) ?? [];
+  const more = lists.some((l) => l.entries.length >= limit);
+  if (lists.length !== 1) {
+    const passages = lists
+      .flatMap((l) => l.entries.map((_, i) => l.passage(i)))
+      .sort(comparePassages)
+      .slice(0, limit);
+    return { entries: passages.map((p) => p.entry), passage: (k) => passages[k], terms, more };
+  }
+  const [list] = lists;
+  const order: number[] = [];
+  let start = 0;
+  for (let i = 1; i <= list.entries.length; i++) {
+    if (i < list.entries.length && list.scores[i - 1] - list.scores[i] <= SAME_SCORE) continue;
+    const tied = Array.from({ length: i - start }, (_, k) => start + k);
+    if (tied.length > 1) tied.sort((a, b) => comparePassages(list.passage(a), list.passage(b)));
+    order.push(...tied);
+    start = i;
+  }
+  return { entries: order.map((i) => list.entries[i]), passage: (k) => list.passage(order[k]), terms, more };
+}
 
 /**
  * Where the first section `accept` takes comes: in the answer at the caller's limit, else in the
@@ -282,25 +316,25 @@ function locate(
   limit: number,
   accept: (entry: SectionEntry) => boolean,
 ): Located {
-  const position = (list: readonly RankedPassage[]) => list.findIndex((p) => accept(p.entry));
-  const shown = position(answer.passages);
-  if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer.passages };
-  let deep = answer.passages;
+  const position = (list: Ranked) => list.entries.findIndex(accept);
+  const shown = position(answer);
+  if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer };
+  let deep = answer;
   let searchedDepth = limit;
   for (const depth of EXPLAIN_DEPTHS) {
     if (depth <= limit) continue;
     const run = ranked(depth);
-    deep = run.passages;
+    deep = run;
     searchedDepth = depth;
     if (position(deep) >= 0) {
       let low = limit;
       let high: number = depth;
       while (high - low > 1) {
         const mid = Math.floor((low + high) / 2);
-        if (position(ranked(mid).passages) >= 0) high = mid;
+        if (position(ranked(mid)) >= 0) high = mid;
         else low = mid;
       }
-      const at = ranked(high).passages;
+      const at = ranked(high);
       return { rank: position(at) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
     }
     if (!run.more) break;
@@ -311,16 +345,15 @@ function locate(
 /** Every section of the target, scored by the formula, best first (the ranker's order). */
 function targetSections(
   folders: readonly FolderRanking[],
-  options: ExplainRankingOptions,
+  rankings: readonly QuestionRanking[],
   isTarget: (entry: SectionEntry) => boolean,
 ): RankedPassage[] {
   const out: RankedPassage[] = [];
-  for (const f of folders) {
+  folders.forEach((f, i) => {
     const ordinals: number[] = [];
     for (const entry of f.state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
-    if (ordinals.length === 0) continue;
-    out.push(...scoreSections(f.state, { ...options, limit: 1, meaning: f.meaning, ...named(f) }, ordinals));
-  }
+    if (ordinals.length > 0) out.push(...rankings[i].scoreSections(ordinals));
+  });
   return out.sort(comparePassages);
 }
 

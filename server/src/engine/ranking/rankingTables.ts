@@ -45,6 +45,8 @@ export interface RankingTables {
   releaseNoteDoc: Uint8Array;
   /** The ranker's per-question work arrays, made at the first question (workspaceContextRanker.ts). */
   questionArrays?: QuestionArrays;
+  /** The pruning's groups (`docOfSection`) with a question's source-kind and folder filters applied, by filter: made on first use. */
+  filteredGroups?: Map<string, Int32Array>;
 }
 
 /** Per document, what one question's ranking fills: one slot per entry of `docs`. */

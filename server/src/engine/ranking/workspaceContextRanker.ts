@@ -23,7 +23,7 @@
  * passage lacking the question's rarest term that would pass one holding every term.
  */
 import type { IndexState, SectionEntry } from '../indexState';
-import { unpackCounts, type FieldCounts } from '../lexical/fields';
+import { oneBodyOccurrence, unpackCounts, type FieldCounts } from '../lexical/fields';
 import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import { isQuestion } from '../text/questionFrame';
@@ -227,7 +227,8 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
-  return { units, dropped, model, named, terms, scorer };
+  // Candidates considered by the last run of the question (topScored).
+  return { units, dropped, model, named, terms, scorer, candidates: 0 };
 }
 
 /**
@@ -237,8 +238,10 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
  * filters (source kinds, folder) or gone from the index is left out.
  */
 export function scoreSections(state: IndexState, options: RankOptions, ordinals: readonly number[]): RankedPassage[] {
-  const { scorer } = prepareQuestion(state, options);
-  const meaning = options.meaning ?? null;
+  return scoreWith(prepareQuestion(state, options).scorer, options.meaning ?? null, ordinals);
+}
+
+function scoreWith(scorer: Scorer, meaning: MeaningSource | null, ordinals: readonly number[]): RankedPassage[] {
   const out: RankedPassage[] = [];
   for (const ordinal of ordinals) {
     const doc = scorer.eligibleDoc(ordinal);
@@ -251,10 +254,36 @@ export function scoreSections(state: IndexState, options: RankOptions, ordinals:
 }
 
 export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
-  const { units, dropped, model, named, terms, scorer } = prepareQuestion(state, options);
-  // The cap per document needs more than `limit` in hand: enough that capped documents can give way.
-  const cap = options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
-  const top = new TopK(Math.min(options.limit * (cap + 1), options.limit + 200), state.sections);
+  const question = prepareQuestion(state, options);
+  const cap = documentCap(options);
+  const sorted = topScored(state, options, question, candidatesKept(options.limit, cap));
+  return answerAt(state, question, sorted, options.limit, cap, new Map());
+}
+
+type PreparedQuestion = ReturnType<typeof prepareQuestion>;
+
+/** The per-document cap (contract.ts DOCUMENT_CAP, or a measurement's value). */
+function documentCap(options: RankOptions): number {
+  return options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
+}
+
+/** The scored candidates kept for an answer of `limit`: the cap per document needs more than `limit` in hand, enough that capped documents can give way. */
+function candidatesKept(limit: number, cap: number): number {
+  return Math.min(limit * (cap + 1), limit + 200);
+}
+
+/**
+ * The best `capacity` candidates for the question, scored, in the formula's order (the evidence
+ * rule applied when meaning is on).
+ */
+function topScored(
+  state: IndexState,
+  options: Omit<RankOptions, 'limit'>,
+  question: PreparedQuestion,
+  capacity: number,
+): Scored[] {
+  const { units, model, scorer } = question;
+  const top = new TopK(capacity, state.sections);
 
   const graded: GradedUnit[] = units.map((u) => ({
     term: u.term.key,
@@ -320,20 +349,113 @@ export function rankWorkspaceContext(state: IndexState, options: RankOptions): R
       top.offer(scorer.score(c.ordinal, c.doc, c.mask, c.words, meaning.cosine(c.ordinal)));
     }
   }
-  const sorted = meaning ? holdToEvidence(top.sorted(), scorer) : top.sorted();
-  const capped = capPerDocument(sorted, options.limit, cap);
+  question.candidates = candidates;
+  return meaning ? holdToEvidence(top.sorted(), scorer) : top.sorted();
+}
+
+/**
+ * The answer at `limit` from `sorted` (at least `candidatesKept(limit)` of the best, or every
+ * candidate): the per-document cap, then each passage shown explained, once per `explained`.
+ */
+function answerAt(
+  state: IndexState,
+  question: PreparedQuestion,
+  sorted: readonly Scored[],
+  limit: number,
+  cap: number,
+  explained: Map<Scored, RankedPassage>,
+): RankResult {
+  const { dropped, named, terms, scorer } = question;
+  const explain = (s: Scored, capped: boolean) => explainOnce(scorer, explained, s, capped);
+  const capped = capPerDocument(sorted, limit, cap);
   const heldBack = capped.heldBack.map((h) => ({
     doc: state.sections[h.first.ordinal]!.doc,
     passages: h.passages,
-    bestScore: scorer.explain(h.first, true).score,
+    bestScore: explain(h.first, true).score,
   }));
   return {
-    passages: capped.shown.map(({ s, capped }) => scorer.explain(s, capped)),
+    passages: capped.shown.map(({ s, capped }) => explain(s, capped)),
     heldBack,
     terms,
     droppedTerms: dropped,
     named,
-    candidates,
+    candidates: question.candidates,
+  };
+}
+
+/** `s` explained (its why[]), once per `explained` whatever it is asked as. */
+function explainOnce(scorer: Scorer, explained: Map<Scored, RankedPassage>, s: Scored, capped: boolean): RankedPassage {
+  let passage = explained.get(s);
+  if (!passage) explained.set(s, (passage = scorer.explain(s, false)));
+  return capped ? { ...passage, capped } : passage;
+}
+
+/**
+ * One question's ranking of one state, read at several limits: the explain path runs it deeper
+ * step by step and bisects for the smallest limit that shows a page (explainRanking.ts). The
+ * question is analysed and the per-document tables filled once, and each passage is explained
+ * once. Words only, the deepest run so far answers every smaller limit from its prefix: the
+ * pruned match keeps every section scoring at least the k-th best (maxScore.ts selectBest), so
+ * the best k in the formula's total order are the first k of any deeper run; a run that kept
+ * fewer than it could hold every candidate, and answers any limit. With meaning, the evidence
+ * rule weighs the passages kept against each other, so each depth is run as it is asked.
+ *
+ * The scorer's per-question arrays are shared by every ranking of the state (`documentArrays`):
+ * read this ranking within the synchronous call that made it, with no other question ranked on
+ * the same state in between.
+ */
+export interface QuestionRanking {
+  /** What `rankWorkspaceContext` answers with this limit (`candidates`: those of the run that answered it). */
+  at(limit: number): RankResult;
+  /**
+   * The passages `at(limit)` shows, unexplained: each one's section and formula score (the
+   * order's), explained only when `passage(i)` asks (the explain path reads a few of 5,000).
+   */
+  shownAt(limit: number): ShownPassages;
+  /** `scoreSections` for this question. */
+  scoreSections(ordinals: readonly number[]): RankedPassage[];
+}
+
+/** A ranking's shown passages, explained on demand (`QuestionRanking.shownAt`). */
+export interface ShownPassages {
+  entries: SectionEntry[];
+  /** Each passage's score as the ranker ordered it (its why[]'s sum may differ in the last digits). */
+  scores: number[];
+  /** The i-th passage, explained (as `at(limit).passages[i]`). */
+  passage(i: number): RankedPassage;
+  terms: QueryUnitInfo[];
+}
+
+export function questionRanking(state: IndexState, options: Omit<RankOptions, 'limit'>): QuestionRanking {
+  const question = prepareQuestion(state, { ...options, limit: 1 });
+  const cap = documentCap({ ...options, limit: 1 });
+  const explained = new Map<Scored, RankedPassage>();
+  const wordsOnly = !options.meaning;
+  let deepest: { capacity: number; sorted: Scored[] } | undefined;
+  const runs = new Map<number, Scored[]>();
+  const sortedFor = (capacity: number): readonly Scored[] => {
+    if (!wordsOnly) {
+      let sorted = runs.get(capacity);
+      if (!sorted) runs.set(capacity, (sorted = topScored(state, options, question, capacity)));
+      return sorted;
+    }
+    if (deepest && (deepest.capacity >= capacity || deepest.sorted.length < deepest.capacity))
+      return deepest.sorted.length > capacity ? deepest.sorted.slice(0, capacity) : deepest.sorted;
+    deepest = { capacity, sorted: topScored(state, options, question, capacity) };
+    return deepest.sorted;
+  };
+  return {
+    at: (limit) => answerAt(state, question, sortedFor(candidatesKept(limit, cap)), limit, cap, explained),
+    shownAt: (limit) => {
+      const { shown } = capPerDocument(sortedFor(candidatesKept(limit, cap)), limit, cap);
+      return {
+        entries: shown.map(({ s }) => state.sections[s.ordinal]!),
+        scores: shown.map(({ s }) => s.score),
+        passage: (i) => explainOnce(question.scorer, explained, shown[i].s, shown[i].capped),
+        terms: question.terms,
+      };
+    },
+    scoreSections: (ordinals) => scoreWith(question.scorer, options.meaning ?? null, ordinals),
   };
 }
 
@@ -562,8 +684,17 @@ class Scorer {
   pruning(k: number): Pruning {
     let groupOf = this.tables.docOfSection;
     if (this.kindAllowed || this.options.folder !== undefined) {
-      groupOf = Int32Array.from(groupOf);
-      for (let o = 0; o < groupOf.length; o++) if (groupOf[o] >= 0 && this.eligibleDoc(o) < 0) groupOf[o] = -1;
+      // The same filters give the same groups: made once per tables (get_context's entity
+      // excerpts ask with the same source kinds every time), not per question.
+      const key = `${this.kindAllowed?.join('') ?? ''}|${this.options.folder ?? ''}`;
+      const byFilter = (this.tables.filteredGroups ??= new Map());
+      let filtered = byFilter.get(key);
+      if (!filtered) {
+        filtered = Int32Array.from(groupOf);
+        for (let o = 0; o < filtered.length; o++) if (filtered[o] >= 0 && this.eligibleDoc(o) < 0) filtered[o] = -1;
+        byFilter.set(key, filtered);
+      }
+      groupOf = filtered;
     }
     return {
       k,
@@ -883,15 +1014,16 @@ class Scorer {
   private wordTerms(ordinal: number): WhyWordTerm[] {
     const lexical = this.state.lexical;
     const saturation = (this.saturation ??= lexical.saturations(this.model));
-    const lengthFree = (this.lengthFreeSaturation ??= lexical.saturations({
+    const flat = (this.lengthFreeSaturation ??= lexical.saturations({
       ...this.model,
       b: { ...this.model.b, body: 0 },
     }));
+    const lengthFree = (ordinal: number, packed: number) => flat(ordinal, oneBodyOccurrence(packed));
     const out: WhyWordTerm[] = [];
     for (const unit of this.units) {
       const share = this.totalWeight > 0 ? unit.weight / this.totalWeight : 0;
       const packed = lexical.fieldCounts(ordinal, unit.term.key);
-      // A key path is a name: its whole form and trailing forms ignore the body's length (gradedMatch.ts `lengthFree`).
+      // A key path is a name: its whole form and trailing forms ignore the body's length and count once (gradedMatch.ts `lengthFree`).
       const named = unit.term.path ? lengthFree : saturation;
       let sat = packed ? named(ordinal, packed) : 0;
       let fields = packed ? fieldsOf(unpackCounts(packed)) : [];
@@ -977,8 +1109,16 @@ class TopK {
   offer(s: Scored): void {
     if (this.rejects(s.score)) return;
     const items = this.items;
-    let i = items.length;
-    while (i > 0 && this.better(s, items[i - 1])) i--;
+    // The first kept item `s` beats (the order is total, so "beats" turns true once): found by
+    // halving, not by walking up from the last, which cost the explain path's 5,000-deep runs
+    // ~n/2 comparisons per candidate.
+    let i = 0;
+    let end = items.length;
+    while (i < end) {
+      const mid = (i + end) >>> 1;
+      if (this.better(s, items[mid])) end = mid;
+      else i = mid + 1;
+    }
     if (i >= this.capacity) return;
     items.splice(i, 0, s);
     if (items.length > this.capacity) items.pop();

@@ -36,6 +36,13 @@ export interface DiscoveryOptions {
    * stat-cache rule). Default: none.
    */
   known?: (path: string) => { absPath: string; size: number; mtimeMs: number; generated?: boolean } | undefined;
+  /**
+   * Directories (absolute paths, as the walk joins them) that are not entered: a warm start walks
+   * only the part of a folder outside its git repositories and asks git for the rest
+   * (indexing/looseFiles.ts). A folder whose own top is listed is not walked at all. Each one the
+   * walk meets is listed in `stoppedAt`. Default: none.
+   */
+  stopAt?: ReadonlySet<string>;
 }
 
 export interface DiscoveredFile {
@@ -86,4 +93,6 @@ export interface WorkspaceDiscovery {
    * (docFiles.ts). Files in a folder that is not entered (ignored, `node_modules`) are not seen.
    */
   skipped: SkippedDocFile[];
+  /** The `stopAt` directories the walk met and did not enter; absent without `stopAt`. */
+  stoppedAt?: string[];
 }

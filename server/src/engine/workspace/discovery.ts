@@ -115,6 +115,8 @@ class Walker {
   private readonly concurrency: number;
   private readonly probeDepth: number;
   private readonly known: DiscoveryOptions['known'];
+  private readonly stopAt: ReadonlySet<string> | undefined;
+  private readonly stoppedAt = new Set<string>();
   private readonly files: DiscoveredFile[] = [];
   private readonly skipped: SkippedDocFile[] = [];
   private readonly roots: (DiscoveredRoot & { order: number })[] = [];
@@ -138,11 +140,13 @@ class Walker {
       Math.max(0, Math.floor(options.nestedRepoProbeDepth ?? DEFAULT_NESTED_REPO_PROBE_DEPTH)),
     );
     this.known = options.known;
+    this.stopAt = options.stopAt;
   }
 
   async run(): Promise<WorkspaceDiscovery> {
     const starts: DirTask[] = [];
     for (let i = 0; i < this.folders.length; i++) {
+      if (this.stops(path.resolve(this.folders[i].absPath))) continue;
       const start = await this.startFolder(i);
       if (start) starts.push(start);
     }
@@ -160,7 +164,15 @@ class Walker {
       roots: this.roots.map(({ order, ...root }) => root),
       problems: this.problems,
       skipped: this.skipped,
+      ...(this.stopAt ? { stoppedAt: [...this.stoppedAt].sort(compare) } : {}),
     };
+  }
+
+  /** True for a `stopAt` directory, which is then listed as met and not entered. */
+  private stops(abs: string): boolean {
+    if (!this.stopAt?.has(abs)) return false;
+    this.stoppedAt.add(abs);
+    return true;
   }
 
   /** Resolves a folder's real path and, for a folder inside a work tree, the rules above it. */
@@ -341,6 +353,7 @@ class Walker {
       if (kind === 'dir') {
         const ignored = chain.ignores(`${rel}/`);
         if (ignored && (viaLink || this.probeDepth === 0)) continue;
+        if (this.stops(abs)) continue;
         if (viaLink) {
           this.pending.push({ kind: 'dir', abs, rel, folder: task.folder, chain, root: dirRoot, docSkip });
           continue;
@@ -407,9 +420,11 @@ class Walker {
       if (!entry.isDirectory() || ALWAYS_SKIPPED_DIRS.has(entry.name)) continue;
       const rel = joinPosix(task.rel, entry.name);
       if (this.matcher.isIgnored(rel)) continue;
+      const abs = path.join(task.abs, entry.name);
+      if (this.stops(abs)) continue;
       queue.push({
         ...task,
-        abs: path.join(task.abs, entry.name),
+        abs,
         real: path.join(task.real, entry.name),
         rel,
         probe: levels - 1,

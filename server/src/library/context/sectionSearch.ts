@@ -31,7 +31,7 @@
  * -- --dataset context, every other rule as it is): page precision, example 0.849 -> 0.894 words
  * only, 0.835 -> 0.879 hybrid; awesome-copilot 0.903 -> 0.917 and 0.882 -> 0.896; recall 1.000.
  */
-import { type Section, normalizeName, analyzeQuery, analyzeWord, MAX_MATCH_UNITS } from '../../engine';
+import { type Section, normalizeName, analyzeQuery, analyzeWord } from '../../engine';
 import type { LibrarySection } from '../view/libraryView';
 import { competitionRanks, type MeaningScorer } from '../view/ranking';
 import { sectionQuestions, type ModelNotes } from '../models/derivedText';
@@ -287,6 +287,8 @@ function namesIn(index: ContextIndex, entry: LibrarySection, names: readonly Pla
  * (heading path, page title, folder, type, tags and body are all indexed), plus sections without a
  * postings ordinal (private notes) and sections whose page declares questions or whose questions
  * a model wrote (their words may be anywhere). Everything else scores 0 on words and questions.
+ * Each library section is looked up in the units' postings, rather than every section of the
+ * workspace holding a unit gathered first: a library is a few thousand sections of 100,000.
  */
 function candidatesFor(
   index: ContextIndex,
@@ -294,14 +296,13 @@ function candidatesFor(
   units: readonly string[],
   notes: ModelNotes | undefined,
 ): LibrarySection[] {
-  const ordinals = new Set<number>();
-  for (let start = 0; start < units.length; start += MAX_MATCH_UNITS) {
-    const result = index.view.state.lexical.match(units.slice(start, start + MAX_MATCH_UNITS).map((u) => [u]));
-    for (let i = 0; i < result.count; i++) ordinals.add(result.ordinals[i]);
-  }
+  const lexical = index.view.state.lexical;
   return sections.filter(
     (s) =>
-      s.ordinal < 0 || ordinals.has(s.ordinal) || notes !== undefined || (s.doc.library?.questions.length ?? 0) > 0,
+      s.ordinal < 0 ||
+      notes !== undefined ||
+      (s.doc.library?.questions.length ?? 0) > 0 ||
+      units.some((u) => lexical.fieldCounts(s.ordinal, u) !== 0),
   );
 }
 

@@ -119,6 +119,13 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
 
   const pages = docs.map((doc) => subjects.of(doc)).filter((p): p is PageSubject => p !== undefined);
   const complementary = input.complementary ?? (() => false);
+  // Each page's names and versions as one set, made once per task rather than once per rival pair.
+  const keySets = new Map<PageSubject, ReadonlySet<string>>();
+  const keysOf = (page: PageSubject) => {
+    let keys = keySets.get(page);
+    if (!keys) keySets.set(page, (keys = new Set([...page.names, ...page.versions])));
+    return keys;
+  };
   const other = new Map<string, string>();
   const narrower = new Map<string, string>();
   const own = new Set<string>();
@@ -183,7 +190,7 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
       for (const w of unsaidProper) for (const v of subjects.rivals(w)) if (named.has(v) && !p.names.has(v)) return w;
       // A file-scoped page none of whose names the task says, when it says those of another.
       if (scopedSaid && subjects.isScoped(p.doc) && unsaid.length === names.length) return unsaid[0];
-      return rivalName(p, said, subjects, complementary);
+      return rivalName(p, said, subjects, complementary, keysOf);
     }
   }
 
@@ -276,24 +283,33 @@ function rivalName(
   said: ReadonlySet<string>,
   subjects: LibrarySubjects,
   complementary: (a: Doc, b: Doc) => boolean,
+  keysOf: (page: PageSubject) => ReadonlySet<string>,
 ): string | undefined {
-  const mine = new Set([...p.names, ...p.versions]);
+  const mine = keysOf(p);
   // What a word stands for: a proper name for a proper name, a version for a version.
   const kind = (page: PageSubject, k: string) =>
     page.versions.has(k) && !page.names.has(k) ? 'version' : subjects.isProper(k) ? 'proper' : undefined;
+  // Whether `q` can be a rival at all does not depend on the said word that reached it: its
+  // names `p` holds alone, or null when it cannot, once per page however many said words it holds.
+  const rivals = new Map<PageSubject, string[] | null>();
+  const rivalNames = (q: PageSubject): string[] | null => {
+    const theirs = keysOf(q);
+    const onlyMine = [...mine].filter((k) => !theirs.has(k));
+    if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) return null;
+    const common = [...mine].filter((k) => theirs.has(k));
+    const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
+    const alike =
+      common.some((k) => p.names.has(k)) ||
+      (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
+    return alike ? onlyMine : null;
+  };
   for (const v of said) {
     if (mine.has(v)) continue;
     for (const q of subjects.holding(v)) {
       if (q === p) continue;
-      const theirs = new Set([...q.names, ...q.versions]);
-      const common = [...mine].filter((k) => theirs.has(k));
-      const onlyMine = [...mine].filter((k) => !theirs.has(k));
-      const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
-      if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) continue;
-      const alike =
-        common.some((k) => p.names.has(k)) ||
-        (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
-      if (!alike) continue;
+      let onlyMine = rivals.get(q);
+      if (onlyMine === undefined) rivals.set(q, (onlyMine = rivalNames(q)));
+      if (onlyMine === null) continue;
       const wanted = kind(q, v);
       if (wanted === undefined) continue;
       const w = onlyMine.find((k) => kind(p, k) === wanted);

@@ -67,7 +67,11 @@ export function resolveTarget(state: IndexState, input: string, today: string): 
       const d = state.docs.get(doc.id)!;
       return { input, kind: 'document', label: d.path, docIds: new Set([d.id]), hidden: hiddenOf([d]) };
     }
-    const section = resolveIdPrefix(text, state.sectionOrdinalById.keys());
+    // A whole section id (as answers give it) is looked up, not found by reading 100k ids.
+    const whole = text.toLowerCase();
+    const section = state.sectionOrdinalById.has(whole)
+      ? { ok: true as const, id: whole }
+      : resolveIdPrefix(text, state.sectionOrdinalById.keys());
     if (section.ok) {
       const entry = state.sections[state.sectionOrdinalById.get(section.id)!]!;
       return {

@@ -1,27 +1,47 @@
 /**
  * Warm start (issue 44): after a snapshot is restored, the first pass asks git what changed since
- * the snapshot (tracked edits, deletions, untracked files, edits since reverted) and reads only
- * those, in real git repositories made by the test; where git cannot vouch for every file (a
- * moved HEAD, a folder outside git) the full stat pass runs as before.
+ * the snapshot (tracked edits, deletions, untracked files, edits since reverted, commits since the
+ * snapshot's HEAD) and walks only the files outside every repository, in real git repositories
+ * made by the test, and reads only what changed; the state it ends with equals a cold index's.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Engine } from '../../../../server/src/engine/engine';
-import { commitAll, copyExampleWorkspace, git, removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
+import type { IndexState } from '../../../../server/src/engine/indexState';
+import { createServices } from '../../../../server/src/services/services';
+import { callTool } from '../../../../server/src/tools/callTool';
+import { findTool } from '../../../../server/src/tools/registry';
+import type { ContextOutput } from '../../../../server/src/tools/workspaceContext';
+import {
+  commitAll,
+  copyExampleWorkspace,
+  git,
+  initRepo,
+  removeTempDirs,
+  tempDir,
+} from '../../../helpers/tempWorkspace';
 
 const RUNBOOK = 'payments-platform/services/billing-worker/docs/runbooks/dunning.md';
 
+/** When the snapshot in each cache folder was indexed. */
+const coldIndexedAt = new Map<string, string>();
+
 async function indexAndSave(folders: { name: string; absPath: string }[], cache: string): Promise<void> {
   const first = new Engine({ folders, cacheDir: cache });
-  await first.waitForIndex();
+  coldIndexedAt.set(cache, (await first.waitForIndex()).indexedAt);
   assert.equal(await first.saveSnapshot(), true);
   first.dispose();
 }
 
+/** A fresh engine on the snapshot, after its first pass; a cold index of the same folders beside it. */
 async function restart(folders: { name: string; absPath: string }[], cache: string): Promise<Engine> {
+  const cold = new Engine({ folders });
+  coldStates.set(folders[0].absPath, await cold.waitForIndex());
+  cold.dispose();
   const engine = new Engine({ folders, cacheDir: cache });
   await engine.waitForIndex();
+  assert.equal(engine.status().fromSnapshot, false);
   return engine;
 }
 
@@ -93,7 +113,7 @@ describe('warm start asks git what changed since the snapshot', () => {
     engine.dispose();
   });
 
-  it('runs the full pass when HEAD moved since the snapshot', async () => {
+  it('reads only what the commits since the snapshot changed when HEAD moved', async () => {
     const dir = copyExampleWorkspace({ git: true });
     const cache = tempDir('cache');
     const folders = [{ name: 'fernhill', absPath: dir }];
@@ -102,13 +122,58 @@ describe('warm start asks git what changed since the snapshot', () => {
     const head = commitAll(path.join(dir, 'payments-platform'), 'Echidna review', Math.floor(Date.now() / 1000));
 
     const engine = await restart(folders, cache);
-    assert.equal(engine.status().lastPass!.kind, 'full', 'every last-commit time may have moved: full pass');
+    const pass = engine.status().lastPass!;
+    assert.equal(pass.kind, 'update', "git diffed the snapshot's commit to HEAD: no walk");
+    assert.deepEqual(pass.filesChanged, [RUNBOOK]);
     assert.equal(engine.current()!.lexical.match([['echidna']]).count, 1);
     assert.equal(engine.current()!.commits.get(RUNBOOK)?.commit, head);
+    const other = 'payments-platform/services/invoice-api/docs/index.md';
+    assert.equal(engine.current()!.commits.get(other)?.commit, head, 'every file of the repository has the new HEAD');
+    assertSameAsCold(engine, folders);
     engine.dispose();
   });
 
-  it('runs the full stat pass for a folder outside git', async () => {
+  it('checks a folder of repositories whose top is not in git: git inside, a walk outside', async () => {
+    // The bench's layout: a folder holding repositories, its own files (AGENTS.md, the library,
+    // a folder that is no repository) outside git.
+    const dir = copyExampleWorkspace();
+    for (const repo of ['payments-platform', 'storefront']) {
+      initRepo(path.join(dir, repo));
+      commitAll(path.join(dir, repo), `Import ${repo}`, Math.floor(Date.now() / 1000) - 86_400);
+    }
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+    fs.appendFileSync(
+      path.join(dir, RUNBOOK),
+      '\n## Grace period\n\nPast-due accounts keep a quokka-length grace window.\n',
+    );
+    const added = 'payments-platform/services/billing-worker/docs/runbooks/wombat.md';
+    fs.writeFileSync(path.join(dir, added), '# Wombat drills\n\nThe wombat drill rehearses a settlement outage.\n');
+    const overview = 'storefront/overview.md';
+    fs.appendFileSync(path.join(dir, overview), '\n## Dingo\n\nThe dingo checkout experiment.\n');
+    const head = commitAll(path.join(dir, 'storefront'), 'Dingo experiment', Math.floor(Date.now() / 1000));
+    fs.appendFileSync(path.join(dir, 'AGENTS.md'), '\n## Numbat\n\nAsk the numbat rota before a release.\n');
+
+    const engine = await restart(folders, cache);
+    const pass = engine.status().lastPass!;
+    assert.equal(pass.kind, 'update', 'no walk of the repositories unchanged');
+    assert.deepEqual(pass.filesChanged, ['AGENTS.md', RUNBOOK, added, overview]);
+    assert.equal(pass.filesRead, 4);
+    assert.deepEqual(pass.filesRemoved, []);
+    const state = engine.current()!;
+    for (const word of ['quokka', 'wombat', 'dingo', 'numbat'])
+      assert.equal(state.lexical.match([[word]]).count > 0, true, word);
+    assert.equal(state.commits.get(overview)?.commit, head);
+    assert.equal(state.commits.get(RUNBOOK)?.dirty, true);
+    assert.equal(state.commits.get(added)?.dirty, true, 'untracked');
+    assert.equal(state.commits.get('AGENTS.md')?.commit, null, 'outside every repository');
+    assertSameAsCold(engine, folders);
+    await assertSameAnswers(engine, folders, ['quokka grace window', 'dingo checkout', 'numbat rota', 'wombat drill']);
+    engine.dispose();
+  });
+
+  it('walks a folder outside git with one stat a file and reads only the edited one', async () => {
     const dir = copyExampleWorkspace();
     const cache = tempDir('cache');
     const folders = [{ name: 'fernhill', absPath: dir }];
@@ -116,9 +181,124 @@ describe('warm start asks git what changed since the snapshot', () => {
     fs.appendFileSync(path.join(dir, RUNBOOK), '\n## Numbat\n\nA numbat handover.\n');
 
     const engine = await restart(folders, cache);
-    assert.equal(engine.status().lastPass!.kind, 'full');
+    assert.equal(engine.status().lastPass!.kind, 'update');
     assert.deepEqual(engine.status().lastPass!.filesChanged, [RUNBOOK]);
+    assert.equal(engine.status().lastPass!.filesRead, 1);
     assert.equal(engine.current()!.lexical.match([['numbat']]).count, 1);
+    assertSameAsCold(engine, folders);
+    engine.dispose();
+  });
+
+  it('answers from the snapshot at once, flagged index-stale, while a folder outside git is checked', async () => {
+    const dir = copyExampleWorkspace();
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+    fs.appendFileSync(path.join(dir, RUNBOOK), '\n## Numbat handover\n\nThe numbat handover names the next on-call.\n');
+
+    const engine = new Engine({ folders, cacheDir: cache });
+    const services = createServices({ engine });
+    const tool = findTool('workspace_context')!;
+    const ask = () =>
+      callTool(
+        services,
+        tool,
+        { workspace: 'fernhill', question: 'numbat handover' },
+        { sessionId: 's' },
+      ) as Promise<ContextOutput>;
+    // The first state in service is the restored snapshot; the check pass starts right after it.
+    const first = new Promise<ContextOutput>((resolve, reject) => {
+      const off = engine.onDidChangeState(() => {
+        off();
+        if (!engine.status().fromSnapshot) reject(new Error('the first state in service is not the snapshot'));
+        else ask().then(resolve, reject);
+      });
+    });
+    assert.equal(engine.stateForQuery(), undefined, 'nothing in service before the snapshot is read');
+    const before = await first;
+    assert.deepEqual(before.degraded, ['index-stale']);
+    assert.equal(before.indexedAt, coldIndexedAt.get(cache), "the snapshot's state answered");
+    assert.equal(
+      before.passages.some((p) => p.text.includes('numbat')),
+      false,
+      'the edit is not in the snapshot',
+    );
+
+    await engine.waitForIndex();
+    assert.equal(engine.status().lastPass!.kind, 'update');
+    assert.deepEqual(engine.status().lastPass!.filesChanged, [RUNBOOK]);
+    const after = await ask();
+    assert.deepEqual(after.degraded, []);
+    assert.equal(after.passages[0]?.sourceRef.path, RUNBOOK);
+    assert.match(after.passages[0]!.text, /The numbat handover names the next on-call\./);
+    engine.dispose();
+  });
+
+  it('runs the full pass when a repository appeared since the snapshot', async () => {
+    const dir = copyExampleWorkspace();
+    initRepo(path.join(dir, 'payments-platform'));
+    commitAll(path.join(dir, 'payments-platform'), 'Import', Math.floor(Date.now() / 1000) - 86_400);
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+    initRepo(path.join(dir, 'storefront'));
+    const head = commitAll(path.join(dir, 'storefront'), 'Import', Math.floor(Date.now() / 1000) - 3_600);
+
+    const engine = await restart(folders, cache);
+    assert.equal(engine.status().lastPass!.kind, 'full', 'a new repository: its files need git facts');
+    assert.equal(engine.current()!.commits.get('storefront/overview.md')?.commit, head);
+    assertSameAsCold(engine, folders);
     engine.dispose();
   });
 });
+
+/** The restarted engine's state equals a cold index of the same folders, field for field. */
+function assertSameAsCold(engine: Engine, folders: { name: string; absPath: string }[]): void {
+  const warm = engine.current()!;
+  const cold = coldStates.get(folders[0].absPath);
+  assert.ok(cold, 'cold state computed first');
+  assert.deepEqual(comparable(warm), comparable(cold));
+}
+
+const coldStates = new Map<string, IndexState>();
+
+/** What the answers are made of: every field but the time of the pass and the shared maps' identity. */
+function comparable(state: IndexState): unknown {
+  return {
+    docs: [...state.docs.values()].map((doc) => JSON.stringify(doc)).sort(),
+    // Ordinals are the section store's slots: an update fills them in another order than a cold pass.
+    sections: state.sections
+      .filter((entry) => entry !== undefined)
+      .map((entry) => JSON.stringify(entry.section))
+      .sort(),
+    commits: [...state.commits.entries()].sort(),
+    fileDigests: [...state.fileDigests.entries()].sort(),
+    repos: state.repos,
+    problems: state.problems,
+    coverage: state.coverage,
+    entities: state.entities.map((entity) => JSON.stringify(entity)),
+    relations: state.relations.map((relation) => JSON.stringify(relation)),
+    counts: state.counts,
+  };
+}
+
+/** The same questions answered by the restarted engine and by a cold index: the same answers. */
+async function assertSameAnswers(
+  engine: Engine,
+  folders: { name: string; absPath: string }[],
+  questions: string[],
+): Promise<void> {
+  const cold = new Engine({ folders });
+  await cold.waitForIndex();
+  const tool = findTool('workspace_context')!;
+  try {
+    for (const question of questions) {
+      const ask = (e: Engine) =>
+        callTool(createServices({ engine: e }), tool, { workspace: 'fernhill', question }, { sessionId: 's' });
+      const [a, b] = await Promise.all([ask(engine), ask(cold)]);
+      assert.deepEqual({ ...a, indexedAt: null }, { ...b, indexedAt: null }, question);
+    }
+  } finally {
+    cold.dispose();
+  }
+}

@@ -44,7 +44,9 @@ async function answers(
         { workspace, question, limit },
         { sessionId: 't' },
       )) as ContextOutput;
-      out.push(answer);
+      // Asked while the first pass after the restore may still run: those answers say so
+      // (`index-stale`, tools/callTool.ts); what they hold is what is compared here.
+      out.push({ ...answer, degraded: answer.degraded.filter((flag) => flag !== 'index-stale') });
     }
   }
   return out;

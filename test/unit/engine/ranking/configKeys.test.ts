@@ -128,4 +128,43 @@ describe('workspace_context: configuration keys and release notes', () => {
       assert.ok(term.saturation > 0 && term.saturation < 0.9 * 0.6, `${term.saturation}: less than a whole match`);
     });
   });
+
+  describe('external-secrets: a key every example manifest shows, and the pages that explain it', () => {
+    let state: IndexState;
+    before(async () => {
+      state = await indexed(
+        corpusDocsRepository('secrets/external-secrets', [
+          'introduction/faq.md',
+          'api/externalsecret.md',
+          'provider/cloudru.md',
+          'provider/fortanix.md',
+          'provider/kubernetes.md',
+          'provider/ovhcloud.md',
+          'provider/aws-secrets-manager.md',
+        ]),
+      );
+    });
+
+    it('a section showing the key in three manifests holds it no more than one showing it once', () => {
+      const passages = rank(state, 'spec.refreshInterval', 30);
+      const cloudru = passages.find((p) => p.entry.doc.path === 'docs/provider/cloudru.md')!;
+      const faq = passages.find(
+        (p) => heading(p) === 'docs/introduction/faq.md › How do I know when my secret was last synced?',
+      )!;
+      assert.ok(cloudru && faq, passages.slice(0, 5).map(heading).join(' | '));
+      const held = (p: RankedPassage) => words(p).terms![0].saturation;
+      // cloudru.md's section shows `refreshInterval: 10s` under `spec:` in three manifests; the FAQ names it once, in prose.
+      assert.ok(held(cloudru) <= held(faq) + 1e-9, `${held(cloudru)} > ${held(faq)}`);
+    });
+
+    it('the pages that explain the key come before the manifests that only show it', () => {
+      const passages = rank(state, 'spec.refreshInterval');
+      const files = [...new Set(passages.map((p) => p.entry.doc.path))];
+      assert.equal(files[0], 'docs/api/externalsecret.md', files.join(' | '));
+      const faq = files.indexOf('docs/introduction/faq.md');
+      const manifests = ['docs/provider/cloudru.md', 'docs/provider/fortanix.md'].map((f) => files.indexOf(f));
+      for (const m of manifests)
+        assert.ok(m < 0 || faq < m, `faq ${faq + 1}, a manifest page ${m + 1}: ${files.join(' | ')}`);
+    });
+  });
 });

@@ -33,10 +33,12 @@ const CORPORA = path.resolve(__dirname, '../../../../bench/corpora');
 
 /**
  * A docs repository of one catalog entity holding `files` of a bench corpus (paths under its
- * docs/), in a temporary folder: the pages indexed as the site they come from.
+ * docs/; `corpus` may name one repository of a several-repository corpus, `secrets/reloader`), in
+ * a temporary folder: the pages indexed as the site they come from.
  */
 export function corpusDocsRepository(corpus: string, files: readonly string[]): string {
-  const dir = tempDir(corpus);
+  const name = corpus.slice(corpus.lastIndexOf('/') + 1);
+  const dir = tempDir(name);
   write(
     dir,
     'catalog-info.yaml',
@@ -44,7 +46,7 @@ export function corpusDocsRepository(corpus: string, files: readonly string[]): 
       'apiVersion: backstage.io/v1alpha1',
       'kind: Component',
       'metadata:',
-      `  name: ${corpus}`,
+      `  name: ${name}`,
       '  annotations:',
       '    backstage.io/techdocs-ref: dir:.',
       'spec:',
@@ -54,7 +56,7 @@ export function corpusDocsRepository(corpus: string, files: readonly string[]): 
       '',
     ].join('\n'),
   );
-  write(dir, 'mkdocs.yml', `site_name: ${corpus}\n`);
+  write(dir, 'mkdocs.yml', `site_name: ${name}\n`);
   for (const file of files) write(dir, `docs/${file}`, readFileSync(path.join(CORPORA, corpus, 'docs', file), 'utf8'));
   return dir;
 }

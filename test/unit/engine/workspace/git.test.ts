@@ -13,6 +13,7 @@ import {
   loadRepoGitFacts,
   repoHead,
   repoInfos,
+  repoStatus,
   workTreeState,
   type GitRunner,
 } from '../../../../server/src/engine/workspace/git';
@@ -151,6 +152,52 @@ describe('engine/workspace/git', () => {
       runner.calls.map((c) => c[0]),
       ['config', 'status'],
     );
+  });
+
+  it('repoStatus gives HEAD and every differing path from one status call, paths with spaces included', async () => {
+    const repo = initRepo(tempDir('status-v2'));
+    let runner = countingRunner();
+    write(repo, 'first note.md', 'a');
+    assert.deepEqual(await repoStatus(repo, { runner }), { head: null, dirty: new Set(['first note.md']) });
+    assert.deepEqual(
+      runner.calls.map((c) => c[0]),
+      ['status'],
+      'no filter or include section in .git/config: no config call',
+    );
+    for (const f of ['clean.md', 'modified.md', 'deleted.md', 'moved.md', 'staged edit.md']) write(repo, f, f);
+    const head = commitAll(repo, 'base', T1);
+    write(repo, 'modified.md', 'changed');
+    write(repo, 'staged edit.md', 'changed');
+    git(repo, ['add', 'staged edit.md']);
+    write(repo, 'new-dir/deep/untracked one.md', 'untracked');
+    fs.rmSync(path.join(repo, 'deleted.md'));
+    git(repo, ['mv', 'moved.md', 'renamed file.md']);
+    runner = countingRunner();
+    const status = await repoStatus(repo, { runner });
+    assert.equal(status?.head, head);
+    assert.deepEqual([...status!.dirty].sort(), [
+      'deleted.md',
+      'modified.md',
+      'moved.md',
+      'new-dir/deep/untracked one.md',
+      'renamed file.md',
+      'staged edit.md',
+    ]);
+    assert.deepEqual([...status!.dirty].sort(), [...(await dirtyPaths(repo, { prefix: '' }))].sort());
+    assert.deepEqual(
+      runner.calls.map((c) => c[0]),
+      ['status'],
+    );
+    // A filter driver in the repository's config: listed first, then emptied for status.
+    git(repo, ['config', 'filter.shout.clean', 'tr a-z A-Z']);
+    runner = countingRunner();
+    await repoStatus(repo, { runner });
+    assert.deepEqual(
+      runner.calls.map((c) => c.find((arg) => !arg.startsWith('-') && !arg.includes('='))),
+      ['config', 'status'],
+    );
+    assert.ok(runner.calls[1].includes('filter.shout.clean='), runner.calls[1].join(' '));
+    assert.equal(await repoStatus(tempDir('not-a-repo'), { runner }), null);
   });
 
   it('limits history and status to a subdirectory and makes paths relative to it', async () => {
