@@ -457,12 +457,13 @@ function scanWords(
   const words = s.words;
   const touched = s.touched;
   let c = count;
-  if (dead === null && record === null) {
-    // The hot case, with nothing but arithmetic in the loop.
+  if (dead === null && record === null && !once) {
+    // The hot case, with nothing but arithmetic in the loop: a word, as nearly every question's
+    // terms are (a key path's forms take the loop below, so no posting here asks which it is).
     const k1 = norm.k1;
     for (let k = list.start; k < end; k++) {
       const o = postings[k];
-      const packed = once ? oneBodyOccurrence(freqs[k]) : freqs[k];
+      const packed = freqs[k];
       // Most postings are body only: tf~ is then one multiplication (the same as `saturate`'s).
       const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
       const sat = tf / (k1 + tf);
@@ -535,14 +536,28 @@ function addParts(
       if (list === null) continue;
       const { postings, freqs, end } = list;
       const dead = view.dead;
-      for (let k = list.start; k < end; k++) {
-        const o = postings[k];
-        if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
-        if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
-        parts[o] +=
-          share * saturate(once ? oneBodyOccurrence(freqs[k]) : freqs[k], bodyNorms[o], shortLengths[o], norm) +
-          Number.MIN_VALUE;
-        cover[o] += share + Number.MIN_VALUE;
+      if (dead === null && !once) {
+        // The hot case (an identifier's parts, whose lists are the long ones: "api", "service"),
+        // written out as scanWords' is: a body-only posting's tf~ is one multiplication.
+        const k1 = norm.k1;
+        for (let k = list.start; k < end; k++) {
+          const o = postings[k];
+          const packed = freqs[k];
+          const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
+          if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+          parts[o] += share * (tf / (k1 + tf)) + Number.MIN_VALUE;
+          cover[o] += share + Number.MIN_VALUE;
+        }
+      } else {
+        for (let k = list.start; k < end; k++) {
+          const o = postings[k];
+          if (dead !== null && ((dead[o >>> 5] ?? 0) >>> (o & 31)) & 1) continue;
+          if (cover[o] === 0 && parts[o] === 0) unitTouched[reached++] = o;
+          parts[o] +=
+            share * saturate(once ? oneBodyOccurrence(freqs[k]) : freqs[k], bodyNorms[o], shortLengths[o], norm) +
+            Number.MIN_VALUE;
+          cover[o] += share + Number.MIN_VALUE;
+        }
       }
       const delta = list.delta;
       if (delta !== null) {
@@ -686,7 +701,8 @@ function addToSurvivors(
   const list = view.postingsOf(term);
   if (list === null) return count;
   let c = count;
-  if (view.dead !== null || record !== null || list.delta !== null) {
+  // A key path's forms (`once`) take this way too: the loops below are for words alone.
+  if (once || view.dead !== null || record !== null || list.delta !== null) {
     const hits = survivorPostings(view, term, survivors, s);
     const { hitOrdinals, hitPacked } = s;
     for (let h = 0; h < hits; h++) {
@@ -707,7 +723,7 @@ function addToSurvivors(
       const o = survivors[i];
       if (postings[k] < o) k = gallop(postings, k, end, o);
       if (k >= end || postings[k] !== o) continue;
-      const packed = once ? oneBodyOccurrence(freqs[k]) : freqs[k];
+      const packed = freqs[k];
       const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
       if (acc[o] === 0) touched[c++] = o;
       acc[o] |= bit;
@@ -718,7 +734,7 @@ function addToSurvivors(
   for (let k = list.start; k < end; k++) {
     const o = postings[k];
     if (live[o] === 0) continue;
-    const packed = once ? oneBodyOccurrence(freqs[k]) : freqs[k];
+    const packed = freqs[k];
     const tf = packed <= BODY_MAX ? packed * bodyNorms[o] : fieldTf(packed, bodyNorms[o], shortLengths[o], norm);
     if (acc[o] === 0) touched[c++] = o;
     acc[o] |= bit;
