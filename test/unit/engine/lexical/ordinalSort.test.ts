@@ -1,7 +1,7 @@
 /**
  * sortOrdinals (lexical/ordinalSort.ts): the same ascending order as the built-in sort, in place,
  * on both of its paths (the built-in sort up to 4,096 elements, the radix sort past it), with
- * ordinals that fit in 16 bits (one radix pass) and larger ones (two passes).
+ * ordinals of every width (two passes of digits half as wide as the largest ordinal).
  */
 import assert from 'node:assert/strict';
 import { OrdinalSortWork, sortOrdinals } from '../../../../server/src/engine/lexical/ordinalSort';
@@ -24,6 +24,9 @@ describe('sortOrdinals', () => {
     [9000, 60_000],
     [25_000, 100_000],
     [30_000, 3_000_000],
+    // The digits follow the largest ordinal: two of 7 bits here, two of 16 for the largest ordinals.
+    [5_000, 9_000],
+    [5_000, 2 ** 32 - 1],
   ] as const) {
     it(`sorts ${n} distinct ordinals below ${bound} ascending, in place`, () => {
       const ordinals = shuffledOrdinals(n, bound, n + bound);
