@@ -132,12 +132,15 @@ interface Located {
 
 /**
  * Where the sections `isTarget` accepts stand for `options.question` across `folders`, merged by
- * the ranker's own order as `workspace_context` merges folders.
+ * the ranker's own order as `workspace_context` merges folders. `docIds`, when given, holds every
+ * document with a section `isTarget` accepts: only their sections are tested, not every section
+ * of the index.
  */
 export function explainRanking(
   folders: readonly FolderRanking[],
   options: ExplainRankingOptions,
   isTarget: (entry: SectionEntry) => boolean,
+  docIds?: ReadonlySet<string>,
 ): RankingExplanation {
   // Each folder's question analysed once; the ranking read at every limit the search asks for,
   // each limit merged once (the bisection and the best section's search ask again).
@@ -153,7 +156,7 @@ export function explainRanking(
   const shown = answer.entries.findIndex(isTarget);
   const page = locate(ranked, answer, options.limit, isTarget);
 
-  const sections = targetSections(folders, rankings, isTarget);
+  const sections = targetSections(folders, rankings, isTarget, docIds);
   const top = sections[0] ?? null;
   const best = bestForQuestion(sections);
   const questionTerms = answer.terms;
@@ -347,14 +350,41 @@ function targetSections(
   folders: readonly FolderRanking[],
   rankings: readonly QuestionRanking[],
   isTarget: (entry: SectionEntry) => boolean,
+  docIds: ReadonlySet<string> | undefined,
 ): RankedPassage[] {
   const out: RankedPassage[] = [];
   folders.forEach((f, i) => {
-    const ordinals: number[] = [];
-    for (const entry of f.state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
+    const ordinals = docIds ? ordinalsWithin(f.state, docIds, isTarget) : ordinalsOf(f.state, isTarget);
     if (ordinals.length > 0) out.push(...rankings[i].scoreSections(ordinals));
   });
   return out.sort(comparePassages);
+}
+
+/** The ordinals of the sections `isTarget` accepts, in index order: every section tested. */
+function ordinalsOf(state: IndexState, isTarget: (entry: SectionEntry) => boolean): number[] {
+  const ordinals: number[] = [];
+  for (const entry of state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
+  return ordinals;
+}
+
+/**
+ * The same, reading only the sections of the documents `docIds` (a page's few sections, looked up
+ * by id, rather than 100k tested), in index order as `ordinalsOf` gives them.
+ */
+function ordinalsWithin(
+  state: IndexState,
+  docIds: ReadonlySet<string>,
+  isTarget: (entry: SectionEntry) => boolean,
+): number[] {
+  const ordinals = new Set<number>();
+  for (const id of docIds) {
+    for (const section of state.docs.get(id)?.sections ?? []) {
+      const ordinal = state.sectionOrdinalById.get(section.id);
+      const entry = ordinal === undefined ? undefined : state.sections[ordinal];
+      if (entry && isTarget(entry)) ordinals.add(entry.ordinal);
+    }
+  }
+  return [...ordinals].sort((a, b) => a - b);
 }
 
 /** The share of the question's weight a passage holds at all (each held term's share, however weakly held). */
