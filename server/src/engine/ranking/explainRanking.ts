@@ -152,8 +152,8 @@ export function explainRanking(
     return run;
   };
   const answer = ranked(options.limit);
-  const answerPassages = answer.entries.map((_, k) => answer.passage(k));
-  const shown = answer.entries.findIndex(isTarget);
+  const answerPassages = Array.from({ length: answer.size }, (_, k) => answer.passage(k));
+  const shown = answer.has(isTarget);
   const page = locate(ranked, answer, options.limit, isTarget);
 
   const sections = targetSections(folders, rankings, isTarget, docIds);
@@ -175,8 +175,7 @@ export function explainRanking(
   // The best section's own place, when the page ranks by another of its sections.
   const separate = best !== null && top !== null && best !== top;
   const bestPlace = separate ? locate(ranked, answer, options.limit, (e) => e === best.entry) : null;
-  const aboveCount =
-    page.rank === null ? Math.min(page.deep.entries.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
+  const aboveCount = page.rank === null ? Math.min(page.deep.size, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
   const above = Array.from({ length: aboveCount }, (_, i) => describeAbove(i + 1, page.deep.passage(i), best, held));
 
   const base: Base = {
@@ -194,8 +193,8 @@ export function explainRanking(
     bestTokens,
   };
   const answering = separate ? answeringSentence(base, bestPlace!) : '';
-  if (shown >= 0) {
-    const bestShown = !separate || answer.entries.includes(best.entry);
+  if (shown) {
+    const bestShown = !separate || answer.has((e) => e === best.entry);
     if (bestShown)
       return {
         ...base,
@@ -264,9 +263,17 @@ export function explainRanking(
   };
 }
 
-/** One merged ranking: its passages' sections in order, each passage explained when read. */
+/**
+ * One merged ranking: its passages' sections, each passage explained when read. Its order is the
+ * ranker's, where passages whose scores tie are ordered only when a position among them is read.
+ */
 interface Ranked {
-  entries: readonly SectionEntry[];
+  /** How many passages it shows. */
+  size: number;
+  /** The position of the first passage `accept` takes (-1 when none). */
+  position(accept: (entry: SectionEntry) => boolean): number;
+  /** Whether any passage is one `accept` takes (no ordering needed). */
+  has(accept: (entry: SectionEntry) => boolean): boolean;
   passage(k: number): RankedPassage;
   terms: string[];
   /** True when any folder may hold more above the floor. */
@@ -282,7 +289,8 @@ const SAME_SCORE = 1e-9;
 /**
  * The folders' rankings at `limit`, merged by the ranker's order (comparePassages, on the
  * explained passages). One folder's ranking is in that order already, but for passages whose
- * scores differ only in the last digits: only those are explained to be ordered, the rest when read.
+ * scores differ only in the last digits: those are explained and ordered a run of ties at a time,
+ * when a position inside the run is read (the explain path reads a few positions of up to 5,000).
  */
 function merged(rankings: readonly QuestionRanking[], limit: number): Ranked {
   const lists = rankings.map((r) => r.shownAt(limit));
@@ -293,19 +301,57 @@ function merged(rankings: readonly QuestionRanking[], limit: number): Ranked {
       .flatMap((l) => l.entries.map((_, i) => l.passage(i)))
       .sort(comparePassages)
       .slice(0, limit);
-    return { entries: passages.map((p) => p.entry), passage: (k) => passages[k], terms, more };
+    const entries = passages.map((p) => p.entry);
+    return {
+      size: entries.length,
+      position: (accept) => entries.findIndex(accept),
+      has: (accept) => entries.some(accept),
+      passage: (k) => passages[k],
+      terms,
+      more,
+    };
   }
   const [list] = lists;
-  const order: number[] = [];
-  let start = 0;
-  for (let i = 1; i <= list.entries.length; i++) {
-    if (i < list.entries.length && list.scores[i - 1] - list.scores[i] <= SAME_SCORE) continue;
-    const tied = Array.from({ length: i - start }, (_, k) => start + k);
-    if (tied.length > 1) tied.sort((a, b) => comparePassages(list.passage(a), list.passage(b)));
-    order.push(...tied);
-    start = i;
-  }
-  return { entries: order.map((i) => list.entries[i]), passage: (k) => list.passage(order[k]), terms, more };
+  const n = list.entries.length;
+  // The run of ties each position is in: [runStart[i], runEnd(i)), by the ranker's scores.
+  const runStart = new Int32Array(n);
+  for (let i = 1; i < n; i++) runStart[i] = list.scores[i - 1] - list.scores[i] <= SAME_SCORE ? runStart[i - 1] : i;
+  const runEnd = (i: number) => {
+    let end = i + 1;
+    while (end < n && runStart[end] === runStart[i]) end++;
+    return end;
+  };
+  // order[k]: the list index shown k-th, once its run is ordered.
+  const order = Array.from({ length: n }, (_, i) => i);
+  const ordered = new Set<number>();
+  const orderRun = (k: number) => {
+    const start = runStart[k];
+    if (ordered.has(start)) return;
+    ordered.add(start);
+    const end = runEnd(start);
+    if (end - start < 2) return;
+    const tied = order.slice(start, end).sort((a, b) => comparePassages(list.passage(a), list.passage(b)));
+    for (let j = start; j < end; j++) order[j] = tied[j - start];
+  };
+  return {
+    size: n,
+    position: (accept) => {
+      // Runs are blocks in both orders: the first run holding a taken passage holds the first one.
+      const first = list.entries.findIndex(accept);
+      if (first < 0) return -1;
+      orderRun(first);
+      const start = runStart[first];
+      for (let k = start; k < n; k++) if (accept(list.entries[order[k]])) return k;
+      return -1;
+    },
+    has: (accept) => list.entries.some(accept),
+    passage: (k) => {
+      orderRun(k);
+      return list.passage(order[k]);
+    },
+    terms,
+    more,
+  };
 }
 
 /**
@@ -319,8 +365,7 @@ function locate(
   limit: number,
   accept: (entry: SectionEntry) => boolean,
 ): Located {
-  const position = (list: Ranked) => list.entries.findIndex(accept);
-  const shown = position(answer);
+  const shown = answer.position(accept);
   if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer };
   let deep = answer;
   let searchedDepth = limit;
@@ -329,16 +374,16 @@ function locate(
     const run = ranked(depth);
     deep = run;
     searchedDepth = depth;
-    if (position(deep) >= 0) {
+    if (deep.has(accept)) {
       let low = limit;
       let high: number = depth;
       while (high - low > 1) {
         const mid = Math.floor((low + high) / 2);
-        if (position(ranked(mid)) >= 0) high = mid;
+        if (ranked(mid).has(accept)) high = mid;
         else low = mid;
       }
       const at = ranked(high);
-      return { rank: position(at) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
+      return { rank: at.position(accept) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
     }
     if (!run.more) break;
   }

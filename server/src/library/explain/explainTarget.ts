@@ -64,7 +64,8 @@ export function targetDocs(target: ExpectedTarget): ReadonlySet<string> | undefi
 /** The target `input` names in `state`, or null when the index holds nothing by that name. */
 export function resolveTarget(state: IndexState, input: string, today: string): ExpectedTarget | null {
   const text = input.trim().replace(/^\.\//, '');
-  const hiddenOf = (docs: readonly Doc[]) => docs.map((d) => hiddenReason(d, today)).find((r) => r !== null) ?? undefined;
+  const hiddenOf = (docs: readonly Doc[]) =>
+    docs.map((d) => hiddenReason(d, today)).find((r) => r !== null) ?? undefined;
   const byPath = docsByPath(state, text);
   if (byPath.length > 0) {
     const exact = byPath.filter((d) => d.path === text);

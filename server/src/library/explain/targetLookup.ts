@@ -59,8 +59,8 @@ export function docIdByPrefix(state: IndexState, hex: string): string | undefine
     else high = mid;
   }
   const first = ids[low];
-  if (first === undefined || !first.startsWith(prefix)) return undefined;
+  if (!first?.startsWith(prefix)) return undefined;
   if (first === prefix) return first;
   const next = ids[low + 1];
-  return next !== undefined && next.startsWith(prefix) ? undefined : first;
+  return next?.startsWith(prefix) ? undefined : first;
 }
