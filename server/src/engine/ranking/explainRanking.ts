@@ -154,9 +154,18 @@ export function explainRanking(
   const answer = ranked(options.limit);
   const answerPassages = Array.from({ length: answer.size }, (_, k) => answer.passage(k));
   const shown = answer.has(isTarget);
+  const sections = targetSections(folders, rankings, isTarget, docIds);
+  // A page none of whose sections reaches the floor is in no run, so locate reads every depth to
+  // the last: words only, the deepest run is made first and the shallower ones read from its prefix.
+  const deepest = EXPLAIN_DEPTHS[EXPLAIN_DEPTHS.length - 1];
+  if (
+    deepest > options.limit &&
+    folders.every((f) => f.meaning === null) &&
+    sections.every((p) => p.score < FLOOR - SAME_SCORE)
+  )
+    ranked(deepest);
   const page = locate(ranked, answer, options.limit, isTarget);
 
-  const sections = targetSections(folders, rankings, isTarget, docIds);
   const top = sections[0] ?? null;
   const best = bestForQuestion(sections);
   const questionTerms = answer.terms;
