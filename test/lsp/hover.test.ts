@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { HoverRequest, type Hover, type Position } from 'vscode-languageserver-protocol/node';
-import { startOnExample, type LspClient } from '../helpers/lspClient';
-import { removeTempDirs } from '../helpers/tempWorkspace';
+import { LspClient, startOnExample } from '../helpers/lspClient';
+import { copyExampleWorkspace, removeTempDirs } from '../helpers/tempWorkspace';
 
 const expandLinks = (ref: string) =>
   `Expand 2 hops: ${(['out', 'in', 'both'] as const)
@@ -176,5 +176,31 @@ describe('LSP hover (built server, JSON-RPC)', () => {
 
   it('answers null away from refs', async () => {
     assert.equal(await hoverAt(lsp.uri('payments-platform/catalog-info.yaml'), { line: 19, character: 2 }), null);
+  });
+});
+
+describe('LSP hover asked before the first pass is in service (built server, JSON-RPC)', () => {
+  let lsp: LspClient | undefined;
+  after(async () => {
+    await lsp?.stop();
+    removeTempDirs();
+  });
+
+  it('waits for the index and answers with the entity, instead of an empty hover the editor never asks again', async () => {
+    lsp = await LspClient.start(copyExampleWorkspace());
+    const ready = () => lsp!.statuses.some((s) => s.phase === 'ready');
+    // Sent at once after initialize: the example's first pass takes about a second.
+    assert.equal(ready(), false, 'the index was in service before the hover was sent: nothing to check');
+    const hover = await lsp.connection.sendRequest(HoverRequest.type, {
+      textDocument: { uri: lsp.uri('payments-platform/catalog-info.yaml') },
+      position: { line: 28, character: 12 },
+    });
+    const value = (hover?.contents as { value: string } | undefined)?.value ?? '';
+    assert.deepEqual(value.split('\n').slice(0, 3), [
+      '### Payments team',
+      '',
+      'Group `group:default/payments-team` · type `team`',
+    ]);
+    await lsp.waitFor('the ready status', () => ready());
   });
 });

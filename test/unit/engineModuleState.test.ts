@@ -44,6 +44,7 @@ const ALLOWED: Record<string, Why> = {
   'library/models/derivedText.ts: bestSections': 'memo',
   'engine/indexing/counts.ts: catalogCountCache': 'memo',
   'library/context/scope.ts: instructionPages': 'memo',
+  'library/explain/targetLookup.ts: lookups': 'memo',
   'library/context/contextIndex.ts: indexes': 'memo',
   'library/context/contextIndex.ts: sectionTermCache': 'memo',
   'library/context/contextIndex.ts: docContextCache': 'memo',

@@ -22,7 +22,13 @@ import {
   type QuestionStatistics,
   type WorkspaceIndex,
 } from '../engine';
-import { explainAbsent, resolveTarget, targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
+import {
+  explainAbsent,
+  resolveTarget,
+  targetDocs,
+  targetPredicate,
+  type ExpectedTarget,
+} from '../library/explain/explainTarget';
 import { dayOf } from '../library/view/readiness';
 import type { Services } from '../services/services';
 import { logged } from './callLog';
@@ -304,6 +310,7 @@ export async function explain(
     folders,
     { question: asked, limit, now: Date.now(), sourceKinds, ...(statistics ? { statistics } : {}) },
     targetPredicate(target),
+    targetDocs(target),
   );
   return { ...base, ...render(explained, target) };
 }

@@ -9,7 +9,7 @@
  */
 import type { BuiltContext } from '../library/context/getContext';
 import { explainRanking, type FolderRanking } from '../engine';
-import { targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
+import { targetDocs, targetPredicate, type ExpectedTarget } from '../library/explain/explainTarget';
 import type { Services } from '../services/services';
 import { runContext, type GetContextArgs } from './getContext';
 import type { ToolCallContext } from './toolDefinition';
@@ -122,6 +122,7 @@ export async function explainTask(
     folders,
     { question: args.task ?? '', limit: DEFAULT_LIMIT, now: services.now().getTime() },
     isTarget,
+    targetDocs(target),
   );
   return {
     standing: ranking.standing === 'returned' ? 'not-a-candidate' : ranking.standing,

@@ -7,6 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
+import { documentId } from '../../../server/src/engine/chunking/ids';
 import { Engine } from '../../../server/src/engine/engine';
 import { createServices } from '../../../server/src/services/services';
 import { callTool } from '../../../server/src/tools/callTool';
@@ -253,6 +254,25 @@ describe('explain_result: why not this page?', function () {
       assert.equal(raised.indexOf(third.id) + 1, e.rank);
       assert.ok(!(await ask(engine, q, e.limitNeeded! - 1)).passages.some((p) => p.id === third.id));
       assert.ok(raised.includes(third.id), 'the limit the fix names shows it');
+    });
+
+    it('names the page by a path, the end of a path or a prefix of its document id, all alike', async () => {
+      const byPath = await explain(engine, q, 'epics/webhook-cache.md');
+      assert.deepEqual(byPath.target, { kind: 'path', label: 'epics/webhook-cache.md' });
+      const byTail = await explain(engine, q, 'webhook-cache.md');
+      assert.deepEqual(byTail.target, byPath.target);
+      assert.equal(byTail.summary, byPath.summary);
+      // notes/cache.md only: the template is not indexed and private/ is ignored.
+      assert.deepEqual((await explain(engine, q, 'cache.md')).target, { kind: 'path', label: 'notes/cache.md' });
+      const id = documentId('epics/webhook-cache.md');
+      for (const given of [id, id.slice(0, 12).toUpperCase()]) {
+        const byId = await explain(engine, q, given);
+        assert.deepEqual(byId.target, { kind: 'document', label: 'epics/webhook-cache.md' });
+        assert.equal(byId.summary, byPath.summary);
+      }
+      const unknown = await explain(engine, q, 'ffff0000ffff');
+      assert.equal(unknown.standing, 'not-indexed');
+      assert.equal(unknown.reason, 'unknown-id');
     });
 
     it('a page without any question term is no candidate, and the fix names a heading', async () => {

@@ -132,12 +132,15 @@ interface Located {
 
 /**
  * Where the sections `isTarget` accepts stand for `options.question` across `folders`, merged by
- * the ranker's own order as `workspace_context` merges folders.
+ * the ranker's own order as `workspace_context` merges folders. `docIds`, when given, holds every
+ * document with a section `isTarget` accepts: only their sections are tested, not every section
+ * of the index.
  */
 export function explainRanking(
   folders: readonly FolderRanking[],
   options: ExplainRankingOptions,
   isTarget: (entry: SectionEntry) => boolean,
+  docIds?: ReadonlySet<string>,
 ): RankingExplanation {
   // Each folder's question analysed once; the ranking read at every limit the search asks for,
   // each limit merged once (the bisection and the best section's search ask again).
@@ -149,11 +152,20 @@ export function explainRanking(
     return run;
   };
   const answer = ranked(options.limit);
-  const answerPassages = answer.entries.map((_, k) => answer.passage(k));
-  const shown = answer.entries.findIndex(isTarget);
+  const answerPassages = Array.from({ length: answer.size }, (_, k) => answer.passage(k));
+  const shown = answer.has(isTarget);
+  const sections = targetSections(folders, rankings, isTarget, docIds);
+  // A page none of whose sections reaches the floor is in no run, so locate reads every depth to
+  // the last: words only, the deepest run is made first and the shallower ones read from its prefix.
+  const deepest = EXPLAIN_DEPTHS[EXPLAIN_DEPTHS.length - 1];
+  if (
+    deepest > options.limit &&
+    folders.every((f) => f.meaning === null) &&
+    sections.every((p) => p.score < FLOOR - SAME_SCORE)
+  )
+    ranked(deepest);
   const page = locate(ranked, answer, options.limit, isTarget);
 
-  const sections = targetSections(folders, rankings, isTarget);
   const top = sections[0] ?? null;
   const best = bestForQuestion(sections);
   const questionTerms = answer.terms;
@@ -172,8 +184,7 @@ export function explainRanking(
   // The best section's own place, when the page ranks by another of its sections.
   const separate = best !== null && top !== null && best !== top;
   const bestPlace = separate ? locate(ranked, answer, options.limit, (e) => e === best.entry) : null;
-  const aboveCount =
-    page.rank === null ? Math.min(page.deep.entries.length, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
+  const aboveCount = page.rank === null ? Math.min(page.deep.size, ABOVE_SHOWN) : Math.min(page.rank - 1, ABOVE_SHOWN);
   const above = Array.from({ length: aboveCount }, (_, i) => describeAbove(i + 1, page.deep.passage(i), best, held));
 
   const base: Base = {
@@ -191,8 +202,8 @@ export function explainRanking(
     bestTokens,
   };
   const answering = separate ? answeringSentence(base, bestPlace!) : '';
-  if (shown >= 0) {
-    const bestShown = !separate || answer.entries.includes(best.entry);
+  if (shown) {
+    const bestShown = !separate || answer.has((e) => e === best.entry);
     if (bestShown)
       return {
         ...base,
@@ -261,9 +272,17 @@ export function explainRanking(
   };
 }
 
-/** One merged ranking: its passages' sections in order, each passage explained when read. */
+/**
+ * One merged ranking: its passages' sections, each passage explained when read. Its order is the
+ * ranker's, where passages whose scores tie are ordered only when a position among them is read.
+ */
 interface Ranked {
-  entries: readonly SectionEntry[];
+  /** How many passages it shows. */
+  size: number;
+  /** The position of the first passage `accept` takes (-1 when none). */
+  position(accept: (entry: SectionEntry) => boolean): number;
+  /** Whether any passage is one `accept` takes (no ordering needed). */
+  has(accept: (entry: SectionEntry) => boolean): boolean;
   passage(k: number): RankedPassage;
   terms: string[];
   /** True when any folder may hold more above the floor. */
@@ -279,7 +298,8 @@ const SAME_SCORE = 1e-9;
 /**
  * The folders' rankings at `limit`, merged by the ranker's order (comparePassages, on the
  * explained passages). One folder's ranking is in that order already, but for passages whose
- * scores differ only in the last digits: only those are explained to be ordered, the rest when read.
+ * scores differ only in the last digits: those are explained and ordered a run of ties at a time,
+ * when a position inside the run is read (the explain path reads a few positions of up to 5,000).
  */
 function merged(rankings: readonly QuestionRanking[], limit: number): Ranked {
   const lists = rankings.map((r) => r.shownAt(limit));
@@ -290,19 +310,57 @@ function merged(rankings: readonly QuestionRanking[], limit: number): Ranked {
       .flatMap((l) => l.entries.map((_, i) => l.passage(i)))
       .sort(comparePassages)
       .slice(0, limit);
-    return { entries: passages.map((p) => p.entry), passage: (k) => passages[k], terms, more };
+    const entries = passages.map((p) => p.entry);
+    return {
+      size: entries.length,
+      position: (accept) => entries.findIndex(accept),
+      has: (accept) => entries.some(accept),
+      passage: (k) => passages[k],
+      terms,
+      more,
+    };
   }
   const [list] = lists;
-  const order: number[] = [];
-  let start = 0;
-  for (let i = 1; i <= list.entries.length; i++) {
-    if (i < list.entries.length && list.scores[i - 1] - list.scores[i] <= SAME_SCORE) continue;
-    const tied = Array.from({ length: i - start }, (_, k) => start + k);
-    if (tied.length > 1) tied.sort((a, b) => comparePassages(list.passage(a), list.passage(b)));
-    order.push(...tied);
-    start = i;
-  }
-  return { entries: order.map((i) => list.entries[i]), passage: (k) => list.passage(order[k]), terms, more };
+  const n = list.entries.length;
+  // The run of ties each position is in: [runStart[i], runEnd(i)), by the ranker's scores.
+  const runStart = new Int32Array(n);
+  for (let i = 1; i < n; i++) runStart[i] = list.scores[i - 1] - list.scores[i] <= SAME_SCORE ? runStart[i - 1] : i;
+  const runEnd = (i: number) => {
+    let end = i + 1;
+    while (end < n && runStart[end] === runStart[i]) end++;
+    return end;
+  };
+  // order[k]: the list index shown k-th, once its run is ordered.
+  const order = Array.from({ length: n }, (_, i) => i);
+  const ordered = new Set<number>();
+  const orderRun = (k: number) => {
+    const start = runStart[k];
+    if (ordered.has(start)) return;
+    ordered.add(start);
+    const end = runEnd(start);
+    if (end - start < 2) return;
+    const tied = order.slice(start, end).sort((a, b) => comparePassages(list.passage(a), list.passage(b)));
+    for (let j = start; j < end; j++) order[j] = tied[j - start];
+  };
+  return {
+    size: n,
+    position: (accept) => {
+      // Runs are blocks in both orders: the first run holding a taken passage holds the first one.
+      const first = list.entries.findIndex(accept);
+      if (first < 0) return -1;
+      orderRun(first);
+      const start = runStart[first];
+      for (let k = start; k < n; k++) if (accept(list.entries[order[k]])) return k;
+      return -1;
+    },
+    has: (accept) => list.entries.some(accept),
+    passage: (k) => {
+      orderRun(k);
+      return list.passage(order[k]);
+    },
+    terms,
+    more,
+  };
 }
 
 /**
@@ -316,8 +374,7 @@ function locate(
   limit: number,
   accept: (entry: SectionEntry) => boolean,
 ): Located {
-  const position = (list: Ranked) => list.entries.findIndex(accept);
-  const shown = position(answer);
+  const shown = answer.position(accept);
   if (shown >= 0) return { rank: shown + 1, searchedDepth: limit, deep: answer };
   let deep = answer;
   let searchedDepth = limit;
@@ -326,16 +383,16 @@ function locate(
     const run = ranked(depth);
     deep = run;
     searchedDepth = depth;
-    if (position(deep) >= 0) {
+    if (deep.has(accept)) {
       let low = limit;
       let high: number = depth;
       while (high - low > 1) {
         const mid = Math.floor((low + high) / 2);
-        if (position(ranked(mid)) >= 0) high = mid;
+        if (ranked(mid).has(accept)) high = mid;
         else low = mid;
       }
       const at = ranked(high);
-      return { rank: position(at) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
+      return { rank: at.position(accept) + 1, limitNeeded: high, searchedDepth: depth, deep: at };
     }
     if (!run.more) break;
   }
@@ -347,14 +404,41 @@ function targetSections(
   folders: readonly FolderRanking[],
   rankings: readonly QuestionRanking[],
   isTarget: (entry: SectionEntry) => boolean,
+  docIds: ReadonlySet<string> | undefined,
 ): RankedPassage[] {
   const out: RankedPassage[] = [];
   folders.forEach((f, i) => {
-    const ordinals: number[] = [];
-    for (const entry of f.state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
+    const ordinals = docIds ? ordinalsWithin(f.state, docIds, isTarget) : ordinalsOf(f.state, isTarget);
     if (ordinals.length > 0) out.push(...rankings[i].scoreSections(ordinals));
   });
   return out.sort(comparePassages);
+}
+
+/** The ordinals of the sections `isTarget` accepts, in index order: every section tested. */
+function ordinalsOf(state: IndexState, isTarget: (entry: SectionEntry) => boolean): number[] {
+  const ordinals: number[] = [];
+  for (const entry of state.sections) if (entry && isTarget(entry)) ordinals.push(entry.ordinal);
+  return ordinals;
+}
+
+/**
+ * The same, reading only the sections of the documents `docIds` (a page's few sections, looked up
+ * by id, rather than 100k tested), in index order as `ordinalsOf` gives them.
+ */
+function ordinalsWithin(
+  state: IndexState,
+  docIds: ReadonlySet<string>,
+  isTarget: (entry: SectionEntry) => boolean,
+): number[] {
+  const ordinals = new Set<number>();
+  for (const id of docIds) {
+    for (const section of state.docs.get(id)?.sections ?? []) {
+      const ordinal = state.sectionOrdinalById.get(section.id);
+      const entry = ordinal === undefined ? undefined : state.sections[ordinal];
+      if (entry && isTarget(entry)) ordinals.add(entry.ordinal);
+    }
+  }
+  return [...ordinals].sort((a, b) => a - b);
 }
 
 /** The share of the question's weight a passage holds at all (each held term's share, however weakly held). */

@@ -8,13 +8,13 @@
  * the work tree (a workspace folder opened inside a monorepo): history and status are limited to
  * that subtree.
  */
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { FileCommitInfo, Problem, RepoInfo } from '../model';
 import type { DiscoveredRoot } from './discovery';
 import { defaultGitRunner } from './gitHelper';
 import { GIT_LOG_SAFE_OPTIONS, GitUnavailableError, type GitRunner } from './gitRunner';
 import { fromWorkspacePath, isWithin, relativePosix, type WorkspaceFolderRef } from './paths';
+import { readSmallFile } from './readGuard';
 import { RootMap } from './rootMap';
 
 export { resolveAsOf, type AsOfFailure, type AsOfResolution } from './asOf';
@@ -271,7 +271,8 @@ export async function repoStatus(absRoot: string, options: GitOptions = {}): Pro
 /** True unless `.git/config` is read and names no `filter` or `include` section. */
 async function mayNameFilters(absRoot: string): Promise<boolean> {
   try {
-    const text = await readFile(path.join(absRoot, '.git', 'config'), 'utf8');
+    // Through the guard: a workspace's `.git/config` may be a FIFO or a link out of it.
+    const text = await readSmallFile(path.join(absRoot, '.git', 'config'));
     return /^\s*\[\s*(filter|include)/im.test(text);
   } catch {
     // A `.git` file (a linked work tree, a submodule) or a config that cannot be read: ask git.

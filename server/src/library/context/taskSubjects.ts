@@ -307,11 +307,13 @@ function rivalName(
     if (mine.has(v)) continue;
     for (const q of subjects.holding(v)) {
       if (q === p) continue;
+      // What `v` is on `q` first (two set lookups): a said word that is neither a proper name nor
+      // a version of `q` never makes a rival, so most pages holding it are passed over unread.
+      const wanted = kind(q, v);
+      if (wanted === undefined) continue;
       let onlyMine = rivals.get(q);
       if (onlyMine === undefined) rivals.set(q, (onlyMine = rivalNames(q)));
       if (onlyMine === null) continue;
-      const wanted = kind(q, v);
-      if (wanted === undefined) continue;
       const w = onlyMine.find((k) => kind(p, k) === wanted);
       if (w === undefined) continue;
       // Siblings in a folder about one thing go together, unless the word is one of the library's recurring subjects.

@@ -24,6 +24,7 @@ import {
   workspacePath,
 } from '../../engine';
 import { hiddenReason } from '../view/readiness';
+import { docIdByPrefix, docsByPath } from './targetLookup';
 
 export type TargetKind = 'path' | 'document' | 'section' | 'entity';
 
@@ -51,20 +52,30 @@ export function targetPredicate(target: ExpectedTarget): (entry: SectionEntry) =
   return (entry) => target.docIds.has(entry.doc.id);
 }
 
+/**
+ * The documents holding every section `targetPredicate` accepts, so the explanation reads only
+ * theirs: a path's, a document's or a section's own. Undefined for an entity, whose sections are
+ * told by their own entity refs (every section is tested).
+ */
+export function targetDocs(target: ExpectedTarget): ReadonlySet<string> | undefined {
+  return target.entityKey ? undefined : target.docIds;
+}
+
 /** The target `input` names in `state`, or null when the index holds nothing by that name. */
 export function resolveTarget(state: IndexState, input: string, today: string): ExpectedTarget | null {
   const text = input.trim().replace(/^\.\//, '');
-  const hiddenOf = (docs: Doc[]) => docs.map((d) => hiddenReason(d, today)).find((r) => r !== null) ?? undefined;
-  const byPath = [...state.docs.values()].filter((d) => d.path === text || d.path.endsWith(`/${text}`));
+  const hiddenOf = (docs: readonly Doc[]) =>
+    docs.map((d) => hiddenReason(d, today)).find((r) => r !== null) ?? undefined;
+  const byPath = docsByPath(state, text);
   if (byPath.length > 0) {
     const exact = byPath.filter((d) => d.path === text);
     const docs = exact.length ? exact : byPath;
     return { input, kind: 'path', label: docs[0].path, docIds: new Set(docs.map((d) => d.id)), hidden: hiddenOf(docs) };
   }
   if (/^[0-9a-f]{4,}$/i.test(text)) {
-    const doc = resolveIdPrefix(text, state.docs.keys());
-    if (doc.ok) {
-      const d = state.docs.get(doc.id)!;
+    const docId = docIdByPrefix(state, text);
+    if (docId !== undefined) {
+      const d = state.docs.get(docId)!;
       return { input, kind: 'document', label: d.path, docIds: new Set([d.id]), hidden: hiddenOf([d]) };
     }
     // A whole section id (as answers give it) is looked up, not found by reading 100k ids.

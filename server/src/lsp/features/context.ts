@@ -23,3 +23,21 @@ export interface FeatureContext {
   readonly results: ResultsStore;
   log(message: string): void;
 }
+
+/** How often a feature waiting for the first pass looks again. */
+const FIRST_PASS_POLL_MS = 100;
+
+/**
+ * The state in service, waiting up to `timeoutMs` for the first pass when none is yet: a request
+ * asked in the first seconds after the folder opens (VS Code shows "Loading..." meanwhile) is
+ * answered when the index comes into service, rather than empty and never asked again. Resolves
+ * undefined when no engine runs or the pass outlasts the wait.
+ */
+export async function stateWhenInService(ctx: FeatureContext, timeoutMs: number): Promise<IndexState | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const state = ctx.state();
+    if (state || !ctx.engine() || Date.now() >= deadline) return state;
+    await new Promise((resolve) => setTimeout(resolve, FIRST_PASS_POLL_MS));
+  }
+}

@@ -11,7 +11,7 @@ import type { Hover, HoverParams } from 'vscode-languageserver';
 import { markdownCode, markdownLinkTarget, markdownText } from '../../../../shared/markdown';
 import { ClientCommands, RESULTS_SCHEME, type ExpandEntityArgs } from '../../../../shared/protocol';
 import { nearestRefs, type IndexState, type EntityMention, type CatalogEntity } from '../../engine';
-import type { FeatureContext } from './context';
+import { stateWhenInService, type FeatureContext } from './context';
 import { lineRange } from './documents';
 import { declarationLine, entityDocsArgs, neighbourGroups, plural, suggestionsFor } from './entityFacts';
 import { mentionAtPosition } from './refsAtPosition';
@@ -22,11 +22,13 @@ export const HOVER_REFS_PER_GROUP = 5;
 export const HOVER_EXPAND_DEPTH = 2;
 /** Characters of the description shown before "…" (the rest is in the catalog file). Default 300. */
 export const HOVER_DESCRIPTION_CHARS = 300;
+/** How long a hover asked before the first pass is in service waits for it. Default 20 s. */
+export const HOVER_FIRST_PASS_WAIT_MS = 20_000;
 
 export async function hover(ctx: FeatureContext, params: HoverParams): Promise<Hover | null> {
   const uri = params.textDocument.uri;
   if (uri.startsWith(`${RESULTS_SCHEME}:`)) return ctx.results.hover(uri, params.position);
-  const state = ctx.state();
+  const state = await stateWhenInService(ctx, HOVER_FIRST_PASS_WAIT_MS);
   if (!state) return null;
   const mention = await mentionAtPosition(ctx.documents, uri, params.position);
   if (!mention) return null;
