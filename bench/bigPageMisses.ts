@@ -20,21 +20,18 @@ import { callTool } from '../server/src/tools/callTool';
 import { findTool } from '../server/src/tools/registry';
 import type { ContextOutput } from '../server/src/tools/workspaceContext';
 import { loadSections, ReferenceBm25 } from './baselines/docsReference';
-import { BIG_PAGE_BYTES, docsCorpora, loadDocsQuestions, writeDocsFolders, type DocsQuestion } from './evalDocs';
+import {
+  BIG_PAGE_BYTES,
+  docsCorpora,
+  headingKey,
+  loadDocsQuestions,
+  writeDocsFolders,
+  type DocsQuestion,
+} from './evalDocs';
 import { startEvalEngine } from './evalEngine';
 
 const DEEP = 50;
 type Passage = NonNullable<ContextOutput['passages']>[number];
-
-/** A heading as the eval compares it with a `goldHeading` (evalDocs.ts headingKey). */
-function headingKey(heading: string): string {
-  return heading
-    .replace(/\{#[^}]*\}/g, '')
-    .replace(/[`*_]/g, '')
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .toLowerCase();
-}
 
 function isGoldSection(file: string, heading: string, q: DocsQuestion): boolean {
   const want = headingKey(q.goldHeading ?? '');

@@ -236,7 +236,7 @@ interface Passage {
 }
 
 /** A heading as compared with a question's `goldHeading`: no code marks, anchors, emoji or case. */
-function headingKey(heading: string): string {
+export function headingKey(heading: string): string {
   return heading
     .replace(/\{#[^}]*\}/g, '')
     .replace(/[`*_]/g, '')
