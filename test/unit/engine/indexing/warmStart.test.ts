@@ -45,6 +45,15 @@ async function restart(folders: { name: string; absPath: string }[], cache: stri
   return engine;
 }
 
+/** The example, in no git repository, indexed once and its snapshot saved in a fresh cache. */
+async function savedExampleOutsideGit() {
+  const dir = copyExampleWorkspace();
+  const cache = tempDir('cache');
+  const folders = [{ name: 'fernhill', absPath: dir }];
+  await indexAndSave(folders, cache);
+  return { dir, cache, folders };
+}
+
 describe('warm start asks git what changed since the snapshot', () => {
   after(removeTempDirs);
 
@@ -174,10 +183,7 @@ describe('warm start asks git what changed since the snapshot', () => {
   });
 
   it('walks a folder outside git with one stat a file and reads only the edited one', async () => {
-    const dir = copyExampleWorkspace();
-    const cache = tempDir('cache');
-    const folders = [{ name: 'fernhill', absPath: dir }];
-    await indexAndSave(folders, cache);
+    const { dir, cache, folders } = await savedExampleOutsideGit();
     fs.appendFileSync(path.join(dir, RUNBOOK), '\n## Numbat\n\nA numbat handover.\n');
 
     const engine = await restart(folders, cache);
@@ -190,10 +196,7 @@ describe('warm start asks git what changed since the snapshot', () => {
   });
 
   it('answers from the snapshot at once, flagged index-stale, while a folder outside git is checked', async () => {
-    const dir = copyExampleWorkspace();
-    const cache = tempDir('cache');
-    const folders = [{ name: 'fernhill', absPath: dir }];
-    await indexAndSave(folders, cache);
+    const { dir, cache, folders } = await savedExampleOutsideGit();
     fs.appendFileSync(path.join(dir, RUNBOOK), '\n## Numbat handover\n\nThe numbat handover names the next on-call.\n');
 
     const engine = new Engine({ folders, cacheDir: cache });
