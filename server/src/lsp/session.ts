@@ -14,6 +14,7 @@ import { overUserConfig, readUserConfig, userConfigPath } from '../config/userCo
 import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
 import { Engine, type IndexState, type WorkspaceFolder, MentionIndex, syntaxStatus } from '../engine';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
+import { prepareLibraryOnChange } from '../library/context/preparedLibrary';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FlagSource } from '../library/view/conflicts';
@@ -335,9 +336,14 @@ export class LanguageSession implements FeatureContext {
         this.sendStatus();
       }
     });
+    // Each new state's library view, flags, context index and ranking tables, built before a call needs them.
+    const stopPreparing = prepareLibraryOnChange(engine, () => this.servicesRef?.now() ?? new Date(), {
+      log: (m) => this.log(m),
+    });
     this.unsubscribe = () => {
       unsubscribeState();
       unsubscribeMeaning();
+      stopPreparing();
       this.embeddingProgress.update(null);
     };
   }

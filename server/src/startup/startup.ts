@@ -26,10 +26,10 @@ import {
   type WorkspaceFolder,
 } from '../engine';
 import { startBackgroundModels } from '../library/context/background';
+import { prepareLibraryOnChange } from '../library/context/preparedLibrary';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import { checkSetting, SETTING_SPECS } from '../../../shared/settings';
 import { settleForInstructions } from '../library/view/pinned';
-import { prepareLibraryOnChange } from '../library/view/preparedLibrary';
 import type { ModelProvider } from '../library/models/modelProvider';
 import { OpenAiModelProvider } from '../library/models/openAiProvider';
 import { VerdictCache } from '../library/models/verdictCache';
@@ -82,8 +82,8 @@ export function startServices(options: CliOptions, start: StartOptions): Service
   const models = contextModels(engine, options, dir);
   const services = createServices({ activity, ...models.parts, ...userParts(engine, options, start), engine });
   modelWork.set(services, models.abandon);
-  // A server builds each new state's library view and flags before a call needs them; a one-shot
-  // command answers one question and leaves, most never reading them.
+  // A server builds each new state's library view, flags, context index and ranking tables before
+  // a call needs them; a one-shot command answers one question and leaves.
   if (start.meaning === 'serve') prepareLibraryOnChange(engine, services.now, { log: start.log });
   return services;
 }

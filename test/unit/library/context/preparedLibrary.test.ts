@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import { libraryFlags } from '../../../../server/src/library/view/conflicts';
 import { libraryView, type LibraryView } from '../../../../server/src/library/view/libraryView';
-import { prepareLibraryOnChange } from '../../../../server/src/library/view/preparedLibrary';
+import { prepareLibraryOnChange } from '../../../../server/src/library/context/preparedLibrary';
 import { EXAMPLE_WORKSPACE } from '../../../helpers/tempWorkspace';
 
 const TODAY = '2026-06-01';
 const NOW = () => new Date(`${TODAY}T09:30:00Z`);
 
-describe("a server's library view and flags, prepared when a state comes into service", function () {
+describe("a server's per-state structures (library view, flags, context index, ranking tables), prepared when a state comes into service", function () {
   this.timeout(60_000);
   let engine: Engine;
   beforeEach(() => {
@@ -68,6 +68,6 @@ describe("a server's library view and flags, prepared when a state comes into se
     prepareLibraryOnChange(engine, badClock, { onPrepared: (v) => prepared.push(v), log: (m) => logged.push(m) });
     await engine.waitForIndex();
     assert.equal(await nextPrepared(prepared), undefined);
-    assert.deepEqual(logged, ['[library] preparing the library view failed: Invalid time value']);
+    assert.deepEqual(logged, ['[library] preparing the new index state failed: Invalid time value']);
   });
 });
