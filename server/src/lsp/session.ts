@@ -66,6 +66,8 @@ export interface SessionOptions {
 
 export const RESTRICTED_REASON = 'The workspace is not trusted (restricted mode), so the MCP endpoint is not started.';
 export const MCP_SETTING_OFF_REASON = 'Turned off by the workspaceContext.mcp.http.enabled setting.';
+/** Saves come in bursts: a new state's per-state structures are built once the index is quiet this long (ms). */
+const PREPARE_AFTER_QUIET_MS = 2_000;
 
 export class LanguageSession implements FeatureContext {
   readonly documents: DocumentStore;
@@ -339,6 +341,7 @@ export class LanguageSession implements FeatureContext {
     // Each new state's library view, flags, context index and ranking tables, built before a call needs them.
     const stopPreparing = prepareLibraryOnChange(engine, () => this.servicesRef?.now() ?? new Date(), {
       log: (m) => this.log(m),
+      quietMs: PREPARE_AFTER_QUIET_MS,
     });
     this.unsubscribe = () => {
       unsubscribeState();

@@ -8,8 +8,8 @@
  * on a new state (and in part the first `workspace_context`) used to pay on top of its own
  * answer. A long-lived host (the language server, `wsctx mcp`, `wsctx serve`) calls
  * {@link prepareLibraryOnChange} once; each state the index puts into service then has them built
- * on the next turn of the event loop, after the listeners and whatever the pass was doing, so a
- * call that arrives later finds them ready. A call that comes first builds them itself, as
+ * on the next turn of the event loop (in the editor, once saves pause), after the listeners and
+ * whatever the pass was doing, so a call that arrives later finds them ready. A call that comes first builds them itself, as
  * before, and the preparation then finds them cached. One-shot commands do not call it: they
  * answer one question and exit.
  */
@@ -24,6 +24,12 @@ export interface LibraryPreparation {
   onPrepared?: (view: LibraryView) => void;
   /** Where a failure goes: a preparation that fails leaves the work to the first call. */
   log?: (message: string) => void;
+  /**
+   * Milliseconds without a new state before preparing (default 0: on the next turn). The editor
+   * puts a new state into service on every save; at 100k the preparation costs seconds of CPU,
+   * worth spending once the edits pause, not per keystroke-driven pass no call asks about.
+   */
+  quietMs?: number;
 }
 
 /**
@@ -37,7 +43,7 @@ export function prepareLibraryOnChange(
   options: LibraryPreparation = {},
 ): () => void {
   let latest: IndexState | undefined;
-  let scheduled: NodeJS.Immediate | undefined;
+  let scheduled: NodeJS.Timeout | undefined;
   const prepare = () => {
     scheduled = undefined;
     const state = latest;
@@ -56,12 +62,15 @@ export function prepareLibraryOnChange(
   const schedule = (state: IndexState) => {
     // Only the newest state is worth preparing: several passes in a row prepare once.
     latest = state;
-    scheduled ??= setImmediate(prepare);
+    if (scheduled) clearTimeout(scheduled);
+    scheduled = setTimeout(prepare, options.quietMs ?? 0);
+    // Never what keeps a process alive.
+    scheduled.unref();
   };
   const stop = index.onDidChangeState(schedule);
   return () => {
     stop();
-    if (scheduled) clearImmediate(scheduled);
+    if (scheduled) clearTimeout(scheduled);
     scheduled = undefined;
     latest = undefined;
   };

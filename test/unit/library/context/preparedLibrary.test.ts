@@ -19,17 +19,17 @@ describe("a server's per-state structures (library view, flags, context index, r
   });
   afterEach(() => engine.dispose());
 
-  /** The next view prepared, or undefined when none is within `turns` turns of the event loop after the call. */
-  function nextPrepared(prepared: LibraryView[], turns = 5): Promise<LibraryView | undefined> {
+  /** The next view prepared, or undefined when none comes within `ms` milliseconds of the call. */
+  function nextPrepared(prepared: LibraryView[], ms = 300): Promise<LibraryView | undefined> {
     const seen = prepared.length;
+    const until = Date.now() + ms;
     return new Promise((resolve) => {
-      let left = turns;
       const check = () => {
         if (prepared.length > seen) resolve(prepared[seen]);
-        else if (left-- === 0) resolve(undefined);
-        else setImmediate(check);
+        else if (Date.now() >= until) resolve(undefined);
+        else setTimeout(check, 5);
       };
-      setImmediate(check);
+      check();
     });
   }
 
@@ -59,6 +59,19 @@ describe("a server's per-state structures (library view, flags, context index, r
     await engine.reindex();
     assert.equal(await nextPrepared(prepared), undefined, 'nothing is prepared once stopped');
     assert.equal(prepared.length, 2);
+  });
+
+  it('waits for the index to be quiet: states that follow each other within quietMs are prepared once, the last', async () => {
+    const prepared: LibraryView[] = [];
+    // Well above the example's re-index (under a second on a loaded machine), so the two states come within it.
+    prepareLibraryOnChange(engine, NOW, { onPrepared: (v) => prepared.push(v), quietMs: 4_000 });
+    await engine.waitForIndex();
+    const last = await engine.reindex();
+    assert.equal(prepared.length, 0, 'nothing yet: the index has not been quiet for 4 s');
+    const only = await nextPrepared(prepared, 8_000);
+    assert.equal(only?.state, last);
+    assert.equal(await nextPrepared(prepared, 400), undefined);
+    assert.equal(prepared.length, 1);
   });
 
   it('reports a preparation that fails to the log and leaves the work to the first call', async () => {
