@@ -58,6 +58,7 @@ export type { WalkDirection } from './graph/walk';
 export { CONTRACT_VERSION, DOCUMENT_CAP } from './ranking/contract';
 export type { RankingTuning } from './ranking/contract';
 export { folderScopedState } from './ranking/folderScope';
+export { prepareRanking } from './ranking/rankingTables';
 export { statisticsOf, summedStatistics, type QuestionStatistics } from './ranking/questionStatistics';
 export { questionIndexTerms } from './ranking/questionUnits';
 export { folderNamedBy, normalizeName } from './ranking/namedEntities';

@@ -14,6 +14,7 @@ import { overUserConfig, readUserConfig, userConfigPath } from '../config/userCo
 import { formatConfigProblem, layerSettings, readWorkspaceConfig } from '../config/workspaceConfig';
 import { Engine, type IndexState, type WorkspaceFolder, MentionIndex, syntaxStatus } from '../engine';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
+import { prepareLibraryOnChange } from '../library/context/preparedLibrary';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { FlagSource } from '../library/view/conflicts';
@@ -65,6 +66,8 @@ export interface SessionOptions {
 
 export const RESTRICTED_REASON = 'The workspace is not trusted (restricted mode), so the MCP endpoint is not started.';
 export const MCP_SETTING_OFF_REASON = 'Turned off by the workspaceContext.mcp.http.enabled setting.';
+/** Saves come in bursts: a new state's per-state structures are built once the index is quiet this long (ms). */
+const PREPARE_AFTER_QUIET_MS = 2_000;
 
 export class LanguageSession implements FeatureContext {
   readonly documents: DocumentStore;
@@ -335,9 +338,15 @@ export class LanguageSession implements FeatureContext {
         this.sendStatus();
       }
     });
+    // Each new state's library view, flags, context index and ranking tables, built before a call needs them.
+    const stopPreparing = prepareLibraryOnChange(engine, () => this.servicesRef?.now() ?? new Date(), {
+      log: (m) => this.log(m),
+      quietMs: PREPARE_AFTER_QUIET_MS,
+    });
     this.unsubscribe = () => {
       unsubscribeState();
       unsubscribeMeaning();
+      stopPreparing();
       this.embeddingProgress.update(null);
     };
   }

@@ -26,6 +26,7 @@ import {
   type WorkspaceFolder,
 } from '../engine';
 import { startBackgroundModels } from '../library/context/background';
+import { prepareLibraryOnChange } from '../library/context/preparedLibrary';
 import { checkNotesFolder, PrivateNotes } from '../library/context/privateNotes';
 import { checkSetting, SETTING_SPECS } from '../../../shared/settings';
 import { settleForInstructions } from '../library/view/pinned';
@@ -81,6 +82,9 @@ export function startServices(options: CliOptions, start: StartOptions): Service
   const models = contextModels(engine, options, dir);
   const services = createServices({ activity, ...models.parts, ...userParts(engine, options, start), engine });
   modelWork.set(services, models.abandon);
+  // A server builds each new state's library view, flags, context index and ranking tables before
+  // a call needs them; a one-shot command answers one question and leaves.
+  if (start.meaning === 'serve') prepareLibraryOnChange(engine, services.now, { log: start.log });
   return services;
 }
 

@@ -72,6 +72,14 @@ export function rankingTables(state: IndexState): RankingTables {
   return built;
 }
 
+/**
+ * Builds `state`'s ranking tables now rather than in its first question (a host that prepares
+ * each new state off the answering path: library/context/preparedLibrary.ts).
+ */
+export function prepareRanking(state: IndexState): void {
+  rankingTables(state);
+}
+
 function buildTables(state: IndexState): RankingTables {
   const docs = [...state.docs.values()];
   const docIndex = new Map<string, number>();

@@ -86,16 +86,24 @@ export function bestScores(
   return best;
 }
 
-/** A candidate's own scores per signal (0 for one search did not find). */
-function scoresOf(c: Candidate): BestScores {
-  const s = c.hit?.signals;
-  return { words: s?.words ?? 0, meaning: s?.meaning ?? 0, question: s?.question ?? 0 };
+/** The signals, in the order every comparison reads them (one array, not one per candidate). */
+const SIGNALS = ['words', 'meaning', 'question'] as const;
+
+/**
+ * A candidate's own score on one signal (0 for one search did not find). Read in place: the
+ * heuristics run several times per candidate, and a task can reach a thousand sections.
+ */
+function scoreOf(c: Candidate, signal: keyof BestScores): number {
+  return c.hit?.signals[signal] ?? 0;
 }
 
 /** Related at all: one signal reaches its {@link RELATED} bar. */
 export function isRelated(c: Candidate): boolean {
-  const s = scoresOf(c);
-  return s.words >= RELATED.words || s.meaning >= RELATED.meaning || s.question >= RELATED.question;
+  return (
+    scoreOf(c, 'words') >= RELATED.words ||
+    scoreOf(c, 'meaning') >= RELATED.meaning ||
+    scoreOf(c, 'question') >= RELATED.question
+  );
 }
 
 /**
@@ -117,10 +125,10 @@ function carries(c: Candidate): boolean {
 
 /** How close a candidate is to the best match, 0..1: its best ratio over the signals that are related. */
 export function closeness(c: Candidate, best: BestScores): number {
-  const s = scoresOf(c);
   let ratio = 0;
-  for (const signal of ['words', 'meaning', 'question'] as const) {
-    if (best[signal] > 0 && s[signal] >= RELATED[signal]) ratio = Math.max(ratio, s[signal] / best[signal]);
+  for (const signal of SIGNALS) {
+    const own = scoreOf(c, signal);
+    if (best[signal] > 0 && own >= RELATED[signal]) ratio = Math.max(ratio, own / best[signal]);
   }
   // Reached by widening and related on its own: what it carries from the (close, related) page it came from.
   const top = Math.max(best.words, best.meaning, best.question);
@@ -136,10 +144,10 @@ export function heuristicUse(c: Candidate, best: BestScores): Answer {
   if (c.named) return { yes: true, probability: c.aboutName ? 1 : Math.max(0.6, close) };
   if ((c.keepPastWindow === 'recipe' || c.keepPastWindow === 'lift') && isRelated(c))
     return { yes: true, probability: Math.max(0.5, close) };
-  const s = scoresOf(c);
   let inWindow = false;
-  for (const signal of ['words', 'meaning', 'question'] as const) {
-    if (s[signal] >= RELATED[signal] && s[signal] >= best[signal] * CLOSE_RATIO[signal]) inWindow = true;
+  for (const signal of SIGNALS) {
+    const own = scoreOf(c, signal);
+    if (own >= RELATED[signal] && own >= best[signal] * CLOSE_RATIO[signal]) inWindow = true;
   }
   if (carries(c) && c.weight >= Math.max(best.words, best.meaning, best.question) * WIDENED_CLOSE) inWindow = true;
   return inWindow

@@ -307,9 +307,11 @@ async function judgeAndFocus(
   const { hooks, request } = input;
   const { packs } = purpose;
   const { candidates, best, focus, markRecipes } = found;
+  // Each candidate's answer once, not twice per comparison: a task can reach a thousand sections.
+  const uses = new Map([...candidates.values()].map((c) => [c, heuristicUse(c, best)]));
   const ordered = [...candidates.values()].sort((a, b) => {
-    const ua = heuristicUse(a, best);
-    const ub = heuristicUse(b, best);
+    const ua = uses.get(a)!;
+    const ub = uses.get(b)!;
     return (
       Number(ub.yes) - Number(ua.yes) ||
       ub.probability - ua.probability ||

@@ -133,13 +133,14 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
   // convention: a file per stack, every one a rival of the others).
   const stacks = [...named].filter((n) => subjects.rivals(n).size > 0);
   const scopedSaid = pages.some((p) => subjects.isScoped(p.doc) && [...p.names].some((n) => said.has(n)));
+  const reading: TaskReading = { said, named, unknown, stacks, scopedSaid, subjects, complementary, keysOf };
   for (const p of pages) {
     if (p.names.size === 0) continue;
     const names = [...p.names];
     const unsaid = names.filter((n) => !said.has(n));
     const proper = names.filter((n) => subjects.isProper(n));
     const unsaidProper = unsaid.filter((n) => subjects.isProper(n));
-    const why = otherReason();
+    const why = otherReason(p, { names, unsaid, proper, unsaidProper }, reading);
     if (why !== undefined) {
       other.set(p.doc.id, why);
       continue;
@@ -164,34 +165,6 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
     // Every proper name said: the task's own page when nothing else is unsaid, or when it is about
     // two subjects the task names (Next.js with shadcn/ui for a shadcn dashboard in Next.js).
     if (unsaid.length === 0 || about.length >= 2) own.add(p.doc.id);
-
-    function otherReason(): string | undefined {
-      // The task names a subject or a tool the library never mentions: a page about one of the
-      // library's stacks or recurring subjects (a proper name other pages stand in the place of,
-      // or one pages about different things share) none of whose proper names it says ("install"
-      // does not make the Tailwind page one for a Debian task); when it names a tool the library
-      // never mentions, any page none of whose names it says; when it names a stack, any page
-      // about one of the recurring subjects none of whose names it says (a kit's global pages for
-      // a Laravel task; not a guide to discovery calls for a task naming a competitor).
-      const onStack = proper.some((n) => subjects.rivals(n).size > 0 || subjects.isAxis(n));
-      if ((named.size > 0 || unknown.length > 0) && onStack && proper.every((n) => !said.has(n))) return proper[0];
-      if (
-        unsaid.length === names.length &&
-        (unknown.length > 0 || (stacks.length > 0 && names.some((n) => subjects.isAxis(n))))
-      )
-        return unsaid[0];
-      // A tool the library never mentions: a page about one of the library's recurring subjects
-      // the task does not say is about another one.
-      if (unknown.length > 0) {
-        const recurring = unsaidProper.find((n) => subjects.isAxis(n));
-        if (recurring !== undefined) return recurring;
-      }
-      // A proper name standing in the place of one the task names (React where the task says Next.js).
-      for (const w of unsaidProper) for (const v of subjects.rivals(w)) if (named.has(v) && !p.names.has(v)) return w;
-      // A file-scoped page none of whose names the task says, when it says those of another.
-      if (scopedSaid && subjects.isScoped(p.doc) && unsaid.length === names.length) return unsaid[0];
-      return rivalName(p, said, subjects, complementary, keysOf);
-    }
   }
 
   // Each named stack's general page: of its pages about no other named subject, the one with the
@@ -267,17 +240,72 @@ export function taskSubjects(input: TaskSubjectsInput): TaskSubjects {
   };
 }
 
+/** What {@link otherReason} reads of the task, made once per task. */
+interface TaskReading {
+  said: ReadonlySet<string>;
+  named: ReadonlySet<string>;
+  unknown: readonly string[];
+  stacks: readonly string[];
+  /** A file-scoped page's names are said. */
+  scopedSaid: boolean;
+  subjects: LibrarySubjects;
+  complementary: (a: Doc, b: Doc) => boolean;
+  keysOf: (page: PageSubject) => ReadonlySet<string>;
+}
+
+/** A page's names, split as {@link otherReason} reads them. */
+interface PageNames {
+  names: readonly string[];
+  unsaid: readonly string[];
+  proper: readonly string[];
+  unsaidProper: readonly string[];
+}
+
+/**
+ * Why page `p` is about another subject than the task's (the word that says it), or undefined.
+ * A module function rather than one declared in the loop over pages: a task reads hundreds.
+ */
+function otherReason(p: PageSubject, page: PageNames, task: TaskReading): string | undefined {
+  const { names, unsaid, proper, unsaidProper } = page;
+  const { said, named, unknown, stacks, scopedSaid, subjects, complementary, keysOf } = task;
+  // The task names a subject or a tool the library never mentions: a page about one of the
+  // library's stacks or recurring subjects (a proper name other pages stand in the place of,
+  // or one pages about different things share) none of whose proper names it says ("install"
+  // does not make the Tailwind page one for a Debian task); when it names a tool the library
+  // never mentions, any page none of whose names it says; when it names a stack, any page
+  // about one of the recurring subjects none of whose names it says (a kit's global pages for
+  // a Laravel task; not a guide to discovery calls for a task naming a competitor).
+  const onStack = proper.some((n) => subjects.rivals(n).size > 0 || subjects.isAxis(n));
+  if ((named.size > 0 || unknown.length > 0) && onStack && proper.every((n) => !said.has(n))) return proper[0];
+  if (
+    unsaid.length === names.length &&
+    (unknown.length > 0 || (stacks.length > 0 && names.some((n) => subjects.isAxis(n))))
+  )
+    return unsaid[0];
+  // A tool the library never mentions: a page about one of the library's recurring subjects
+  // the task does not say is about another one.
+  if (unknown.length > 0) {
+    const recurring = unsaidProper.find((n) => subjects.isAxis(n));
+    if (recurring !== undefined) return recurring;
+  }
+  // A proper name standing in the place of one the task names (React where the task says Next.js).
+  for (const w of unsaidProper) for (const v of subjects.rivals(w)) if (named.has(v) && !p.names.has(v)) return w;
+  // A file-scoped page none of whose names the task says, when it says those of another.
+  if (scopedSaid && subjects.isScoped(p.doc) && unsaid.length === names.length) return unsaid[0];
+  return rivalName(p, said, subjects, complementary, keysOf);
+}
+
+/** Another page of the subjects `p` is about (`about`) that does not have `w`: the broader page `p` narrows. */
+function hasBroader(p: PageSubject, about: readonly string[], w: string, pages: readonly PageSubject[]): boolean {
+  return pages.some((q) => q !== p && !q.names.has(w) && about.every((n) => q.names.has(n)));
+}
+
 /**
  * The word that makes `p` another subject's page than the task's: some page `q` holds a word the
  * task says that `p` lacks, and reads like `p` with `p`'s own word in its place (they share a
  * name, or each has just one name the other lacks), while nothing `p` has beyond `q` is said.
  * Versions stand in for versions, names for names.
  */
-/** Another page of the subjects `p` is about (`about`) that does not have `w`: the broader page `p` narrows. */
-function hasBroader(p: PageSubject, about: readonly string[], w: string, pages: readonly PageSubject[]): boolean {
-  return pages.some((q) => q !== p && !q.names.has(w) && about.every((n) => q.names.has(n)));
-}
-
 function rivalName(
   p: PageSubject,
   said: ReadonlySet<string>,
@@ -286,35 +314,21 @@ function rivalName(
   keysOf: (page: PageSubject) => ReadonlySet<string>,
 ): string | undefined {
   const mine = keysOf(p);
-  // What a word stands for: a proper name for a proper name, a version for a version.
-  const kind = (page: PageSubject, k: string) =>
-    page.versions.has(k) && !page.names.has(k) ? 'version' : subjects.isProper(k) ? 'proper' : undefined;
   // Whether `q` can be a rival at all does not depend on the said word that reached it: its
   // names `p` holds alone, or null when it cannot, once per page however many said words it holds.
   const rivals = new Map<PageSubject, string[] | null>();
-  const rivalNames = (q: PageSubject): string[] | null => {
-    const theirs = keysOf(q);
-    const onlyMine = [...mine].filter((k) => !theirs.has(k));
-    if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) return null;
-    const common = [...mine].filter((k) => theirs.has(k));
-    const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
-    const alike =
-      common.some((k) => p.names.has(k)) ||
-      (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
-    return alike ? onlyMine : null;
-  };
   for (const v of said) {
     if (mine.has(v)) continue;
     for (const q of subjects.holding(v)) {
       if (q === p) continue;
       // What `v` is on `q` first (two set lookups): a said word that is neither a proper name nor
       // a version of `q` never makes a rival, so most pages holding it are passed over unread.
-      const wanted = kind(q, v);
+      const wanted = wordKind(subjects, q, v);
       if (wanted === undefined) continue;
       let onlyMine = rivals.get(q);
-      if (onlyMine === undefined) rivals.set(q, (onlyMine = rivalNames(q)));
+      if (onlyMine === undefined) rivals.set(q, (onlyMine = rivalNames(p, mine, q, keysOf(q), said)));
       if (onlyMine === null) continue;
-      const w = onlyMine.find((k) => kind(p, k) === wanted);
+      const w = onlyMine.find((k) => wordKind(subjects, p, k) === wanted);
       if (w === undefined) continue;
       // Siblings in a folder about one thing go together, unless the word is one of the library's recurring subjects.
       if (complementary(p.doc, q.doc) && !subjects.isAxis(w)) continue;
@@ -322,6 +336,32 @@ function rivalName(
     }
   }
   return undefined;
+}
+
+/**
+ * What a word stands for on `page`: a proper name for a proper name, a version for a version.
+ * (Module functions, not closures made per page: a task reads hundreds of pages.)
+ */
+function wordKind(subjects: LibrarySubjects, page: PageSubject, k: string): 'version' | 'proper' | undefined {
+  return page.versions.has(k) && !page.names.has(k) ? 'version' : subjects.isProper(k) ? 'proper' : undefined;
+}
+
+/** The names `p` (names and versions `mine`) holds that `q` (`theirs`) lacks, when `q` reads like `p` with them in its place; else null. */
+function rivalNames(
+  p: PageSubject,
+  mine: ReadonlySet<string>,
+  q: PageSubject,
+  theirs: ReadonlySet<string>,
+  said: ReadonlySet<string>,
+): string[] | null {
+  const onlyMine = [...mine].filter((k) => !theirs.has(k));
+  if (onlyMine.length === 0 || onlyMine.some((k) => said.has(k))) return null;
+  const common = [...mine].filter((k) => theirs.has(k));
+  const onlyTheirs = [...theirs].filter((k) => !mine.has(k));
+  const alike =
+    common.some((k) => p.names.has(k)) ||
+    (onlyMine.length === 1 && onlyTheirs.length === 1 && p.names.has(onlyMine[0]) && q.names.has(onlyTheirs[0]));
+  return alike ? onlyMine : null;
 }
 
 /**
