@@ -184,7 +184,8 @@
  *   0 -> 0.36), the six other corpora unchanged question for question. Not kept: every copy after
  *   the first scoring its words, whatever it holds (Babel keyword 1.000 -> 0.993: the preset's
  *   copy of `importSource` is an answer too; rclone keyword 0.956 -> 0.955). A store ranks its
- *   candidates before it reads their texts, so there the rule does not apply yet.
+ *   candidates before it reads their texts: it compares the digest of each text, written with
+ *   the section (schema version 6), so its answers are memory's.
  */
 
 export const CONTRACT_VERSION = '2026-12-06.5';

@@ -83,18 +83,19 @@ function holdToHolders(sorted: readonly Scored[], scorer: EvidenceScorer, rarest
  * included) is the text of a passage ranked above it, and which lacks the question's rarest term,
  * scores its words alone: its meaning adds nothing the first copy did not. A copy that holds the
  * rarest term keeps its lift, as the words vouch for each copy (a question naming a flag every
- * command page documents is answered by all of them). A text not read yet (a store ranks its
- * candidates before it reads their texts: storeReader.ts completeTexts) is no one's copy.
+ * command page documents is answered by all of them). A store ranks its candidates before it
+ * reads their texts (storeReader.ts completeTexts): there the digest of each text, written with
+ * the section, stands for it (`copyKey`). An empty text is no one's copy.
  */
 function liftOneCopy(sorted: Scored[], scorer: EvidenceScorer, rarest: number): Scored[] {
   const first = new Map<string, Scored>();
   let changed = false;
   const out = sorted.map((s) => {
-    const text = scorer.sections[s.ordinal]!.section.text;
-    if (!text) return s;
-    const of = first.get(text);
+    const key = copyKey(scorer.sections[s.ordinal]!);
+    if (!key) return s;
+    const of = first.get(key);
     if (!of) {
-      first.set(text, s);
+      first.set(key, s);
       return s;
     }
     if (s.cosine === null || scorer.heldUnits(s.ordinal) & (1 << rarest)) return s;
@@ -105,6 +106,15 @@ function liftOneCopy(sorted: Scored[], scorer: EvidenceScorer, rarest: number): 
     return alone;
   });
   return changed ? out.sort((a, b) => compareScored(a, b, scorer.sections)) : out;
+}
+
+/**
+ * What two passages of one ranking share exactly when their texts are equal: the text itself, or
+ * where it is not read yet (a store's candidates) the digest of it the store wrote. Every passage
+ * of one ranking comes from one state, so keys are never compared with texts.
+ */
+function copyKey(entry: SectionEntry): string {
+  return entry.textKey ?? entry.section.text;
 }
 
 /** TopK's order as a comparator (negative: `a` first): score, match, own words, reading order. */
