@@ -36,6 +36,12 @@ export interface SectionEntry {
   ordinal: number;
   section: Section;
   doc: Doc;
+  /**
+   * What the copy rule (ranking/scoredCandidates.ts liftOneCopy) compares instead of the text,
+   * where the text is not read yet: a store's candidates carry the digest of their text, written
+   * with the section ('' for an empty text). Absent where the text is at hand (compared itself).
+   */
+  textKey?: string;
 }
 
 export interface IndexCounts {

@@ -3,7 +3,8 @@
  *
  *   words = sum over question terms of idf x saturation / sum of their idf      (BM25F, graded)
  *   match = 0.60 x words + 0.40 x meaning      when the passage has an embedding (meaning: hybridMeaning of meaningTerm,
- *                                              held back where the words' evidence decides: 2026-12-06.3)
+ *                                              held back where the words' evidence decides: 2026-12-06.3,
+ *                                              one copy of a text lifted: 2026-12-06.5)
  *   match = words                              when it has none (never penalised for it)
  *   score = match                              when match < MIN_MATCH ("matches too little")
  *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50)
@@ -169,9 +170,25 @@
  *   (identifier 0.821 -> 0.837); cert-manager words only 0.832 alike (c001 0.77 -> 0.91, c051
  *   0.61 -> 0.48: faq 0.805 -> 0.795), hybrid unchanged; the five other corpora unchanged
  *   question for question.
+ * - 2026-12-06.5: meaning lifts one copy of a text (issue 39, point 5; scoredCandidates.ts
+ *   liftOneCopy). A passage whose text, heading line included, is word for word the text of a
+ *   passage ranked above it, and which lacks the question's rarest term, scores its words alone:
+ *   the copies' vectors differ only by their page's title and opening lines, so their cosines
+ *   are all but equal, and a copy's meaning adds nothing the first copy did not. A copy
+ *   holding the rarest term keeps its lift (a question naming a flag that every command page
+ *   documents is answered by each of them). No constant. rclone's generated command pages repeat
+ *   the VFS sections on ten pages: a paraphrase MiniLM read close to "Fingerprinting" got that
+ *   section ten times, each lifted past the pages the words found (r022 `--ignore-existing` 0.32
+ *   words only, 0 hybrid). Dev suite, hybrid nDCG@10 against main's recorded ranking (words only
+ *   unchanged): rclone 0.849 -> 0.855 (paraphrase 0.411 -> 0.440, above words only's 0.427; r022
+ *   0 -> 0.36), the six other corpora unchanged question for question. Not kept: every copy after
+ *   the first scoring its words, whatever it holds (Babel keyword 1.000 -> 0.993: the preset's
+ *   copy of `importSource` is an answer too; rclone keyword 0.956 -> 0.955). A store ranks its
+ *   candidates before it reads their texts: it compares the digest of each text, written with
+ *   the section (schema version 6), so its answers are memory's.
  */
 
-export const CONTRACT_VERSION = '2026-12-06.4';
+export const CONTRACT_VERSION = '2026-12-06.5';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;

@@ -1,6 +1,6 @@
 /**
  * The ranker's scored candidates (workspaceContextRanker.ts): what one is, the order they are kept
- * in, and the evidence rule that holds back the meaning of some of them once all are scored.
+ * in, and the evidence rules that hold back the meaning of some of them once all are scored.
  */
 import type { SectionEntry } from '../indexState';
 
@@ -15,13 +15,14 @@ export interface Scored {
   score: number;
   own: number;
   /**
-   * Set when the evidence rule held this passage's meaning back (`holdToEvidence`): the meaning
-   * value it counts instead of its lift, and the passage whose words it may not pass.
+   * Set when an evidence rule held this passage's meaning back (`holdToEvidence`): the meaning
+   * value it counts instead of its lift, the passage it names, and why: it may not pass that
+   * passage's words (`rarest`), or it repeats that passage's text, which meaning lifted (`copy`).
    */
-  heldTo?: { meaning: number; by: number };
+  heldTo?: { meaning: number; by: number; rule: 'rarest' | 'copy' };
 }
 
-/** What the evidence rule asks of the ranker's scorer about the question and its candidates. */
+/** What the evidence rules ask of the ranker's scorer about the question and its candidates. */
 export interface EvidenceScorer {
   /** The sections, for the order of scored candidates. */
   readonly sections: readonly (SectionEntry | undefined)[];
@@ -33,24 +34,32 @@ export interface EvidenceScorer {
   heldUnits(ordinal: number): number;
   /** `s` with its meaning held back so that it ranks right after `by`. */
   holdBelow(s: Scored, by: Scored): Scored;
+  /** `s` scored on its words alone (its meaning counts its words, no lift), as a copy of `of`'s text. */
+  wordsAlone(s: Scored, of: Scored): Scored;
 }
 
 /** How far under the passage it may not pass a held-back passage scores (holdToEvidence). */
 export const HELD_MARGIN = 1e-9;
 
 /**
- * The evidence rule (contract.ts, 2026-12-06.3): where MiniLM and the words disagree, the words'
- * evidence decides. A passage that lacks the question's rarest term (its most specific word, the
+ * The evidence rules: where MiniLM and the words disagree, the words' evidence decides. First
+ * (contract.ts, 2026-12-06.3): a passage that lacks the question's rarest term (its most specific word, the
  * one an embedding of the passage's gist cannot tell present from absent) is not lifted by its
  * meaning past a passage that holds every term of the question (whole, or a key path by a trailing
  * form; not by an identifier's parts alone) with at least its words: its meaning then counts just
  * enough to rank right after that passage, and never less than its words. Meaning still orders
  * everything else: passages that each hold something the other lacks, and every question no
- * passage holds whole, as a paraphrase.
+ * passage holds whole, as a paraphrase. Then (2026-12-06.5, `liftOneCopy`): meaning lifts one copy
+ * of a text.
  */
 export function holdToEvidence(sorted: readonly Scored[], scorer: EvidenceScorer): Scored[] {
   const rarest = scorer.rarestUnit();
   if (rarest < 0) return [...sorted];
+  return liftOneCopy(holdToHolders(sorted, scorer, rarest), scorer, rarest);
+}
+
+/** The rarest-term rule of `holdToEvidence`, on candidates in score order. */
+function holdToHolders(sorted: readonly Scored[], scorer: EvidenceScorer, rarest: number): Scored[] {
   const full = scorer.everyUnit();
   const held = sorted.map((s) => scorer.heldUnits(s.ordinal));
   const holders = sorted.filter((_, i) => held[i] === full);
@@ -63,6 +72,49 @@ export function holdToEvidence(sorted: readonly Scored[], scorer: EvidenceScorer
     return by ? scorer.holdBelow(s, by) : s;
   });
   return out.sort((a, b) => compareScored(a, b, scorer.sections));
+}
+
+/**
+ * The copy rule (contract.ts, 2026-12-06.5): meaning lifts one copy of a text. Generated pages
+ * repeat sections word for word (a flag's section on every command that takes it); the copies'
+ * vectors differ only by their page's title and opening lines, so their cosines are all but
+ * equal, and a paraphrase that MiniLM reads close to that text otherwise fills the answer with the
+ * copies, every one lifted past the pages the words found. A passage whose text (heading line
+ * included) is the text of a passage ranked above it, and which lacks the question's rarest term,
+ * scores its words alone: its meaning adds nothing the first copy did not. A copy that holds the
+ * rarest term keeps its lift, as the words vouch for each copy (a question naming a flag every
+ * command page documents is answered by all of them). A store ranks its candidates before it
+ * reads their texts (storeReader.ts completeTexts): there the digest of each text, written with
+ * the section, stands for it (`copyKey`). An empty text is no one's copy.
+ */
+function liftOneCopy(sorted: Scored[], scorer: EvidenceScorer, rarest: number): Scored[] {
+  const first = new Map<string, Scored>();
+  let changed = false;
+  const out = sorted.map((s) => {
+    const key = copyKey(scorer.sections[s.ordinal]!);
+    if (!key) return s;
+    const of = first.get(key);
+    if (!of) {
+      first.set(key, s);
+      return s;
+    }
+    if (s.cosine === null || scorer.heldUnits(s.ordinal) & (1 << rarest)) return s;
+    // A copy whose meaning lifts nothing (it counts its words already) is left as it is.
+    const alone = scorer.wordsAlone(s, of);
+    if (alone.score >= s.score) return s;
+    changed = true;
+    return alone;
+  });
+  return changed ? out.sort((a, b) => compareScored(a, b, scorer.sections)) : out;
+}
+
+/**
+ * What two passages of one ranking share exactly when their texts are equal: the text itself, or
+ * where it is not read yet (a store's candidates) the digest of it the store wrote. Every passage
+ * of one ranking comes from one state, so keys are never compared with texts.
+ */
+function copyKey(entry: SectionEntry): string {
+  return entry.textKey ?? entry.section.text;
 }
 
 /** TopK's order as a comparator (negative: `a` first): score, match, own words, reading order. */

@@ -19,8 +19,9 @@
  * cosine, which is the bound used for it; at 100k sections that spares most of the cosines
  * (with HNSW the bound is as good as its recall: a section the graph search missed may be bounded
  * below its cosine, the rare case where an approximate index changes an order). Once the best
- * are scored, the evidence rule (scoredCandidates.ts holdToEvidence) holds back the meaning of a
- * passage lacking the question's rarest term that would pass one holding every term.
+ * are scored, the evidence rules (scoredCandidates.ts holdToEvidence) hold back the meaning of a
+ * passage lacking the question's rarest term that would pass one holding every term, or that
+ * repeats the text of a passage ranked above it.
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { oneBodyOccurrence, unpackCounts, type FieldCounts } from '../lexical/fields';
@@ -791,7 +792,15 @@ class Scorer {
     m = Math.max(s.words, Math.min(current, m));
     const match = scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * m);
     const score = match + (match >= this.gate ? bonus : 0);
-    return { ...s, match, score, heldTo: { meaning: m, by: by.ordinal } };
+    return { ...s, match, score, heldTo: { meaning: m, by: by.ordinal, rule: 'rarest' } };
+  }
+
+  /** `s` scored on its words alone, as a copy of `of`'s text (scoredCandidates.ts liftOneCopy). */
+  wordsAlone(s: Scored, of: Scored): Scored {
+    const scale = this.scale[s.doc];
+    const match = scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * s.words);
+    const score = match + (match >= this.gate ? this.bonuses(s.doc) : 0);
+    return { ...s, match, score, heldTo: { meaning: s.words, by: of.ordinal, rule: 'copy' } };
   }
 
   /** A section as why[] names it: its path and heading. */
@@ -918,8 +927,11 @@ class Scorer {
       const cosineTerm = meaningTerm(s.cosine!, anchors);
       const lifted = hybridMeaning(cosineTerm, s.words, this.wordShare);
       const value = s.heldTo ? s.heldTo.meaning : lifted;
+      const rarest = s.heldTo ? `"${this.units[this.rarestUnit()].term.surface}", the question's rarest term` : '';
       const floor = s.heldTo
-        ? `; ${lifted.toFixed(3)} held to ${value.toFixed(3)}: the passage lacks "${this.units[this.rarestUnit()].term.surface}", the question's rarest term, and meaning may not lift it past ${this.describe(s.heldTo.by)}, which holds every term of the question with at least its words`
+        ? s.heldTo.rule === 'copy'
+          ? `; ${lifted.toFixed(3)} held to ${value.toFixed(3)}: the passage repeats the text of ${this.describe(s.heldTo.by)}, ranked above it, and lacks ${rarest}: meaning lifts one copy of a text`
+          : `; ${lifted.toFixed(3)} held to ${value.toFixed(3)}: the passage lacks ${rarest}, and meaning may not lift it past ${this.describe(s.heldTo.by)}, which holds every term of the question with at least its words`
         : value > cosineTerm
           ? `; ${cosineTerm.toFixed(3)} raised to ${value.toFixed(3)}: meaning counts at least the passage's words${this.wordShare < 1 ? ` and adds only for the ${Math.round(this.wordShare * 100)}% of the question in plain words (identifiers are matched by words)` : ''}`
           : this.wordShare < 1

@@ -41,6 +41,13 @@ export interface StoredSection {
   endLine: number;
   /** Empty until asked for: candidates are ranked without their text (storeReader.ts). */
   text: string;
+  /**
+   * SHA-256 of the text as indexed ('' for an empty text), read with every candidate: equal
+   * digests are equal texts, which the copy rule compares (ranking/scoredCandidates.ts
+   * liftOneCopy) before the texts are read. Of the text before any character PostgreSQL cannot
+   * store was replaced, as the in-memory index compares it.
+   */
+  textDigest: string;
   entityRefs?: string[];
   /** Body length in terms (uncapped) and the packed heading/title/context lengths (fields.ts). */
   bodyLength: number;

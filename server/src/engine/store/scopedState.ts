@@ -50,7 +50,8 @@ export function baseState(base: NamespaceBase): IndexState {
  * sections holding an asked term, with every posting of those terms they hold) over the
  * namespace's base; `frequencies`, the namespace's count of each asked term, when `rows` do not
  * hold every posting of them.
- * Section texts are empty until {@link StoreReader.completeTexts} fills the kept ones.
+ * Section texts are empty until {@link StoreReader.completeTexts} fills the kept ones; each
+ * entry's `textKey`, the digest of its text, stands for it until then (the copy rule).
  */
 export function questionState(
   base: NamespaceBase,
@@ -116,7 +117,7 @@ function sectionsState(
   const storedDocs = new Map<string, StoredDoc>(rows.docs.map((d) => [d.id, d]));
   const docs = new Map<string, Doc>();
   const sections: SectionEntry[] = new Array(candidates.length);
-  const byDoc = new Map<string, { position: number; section: Section; i: number }[]>();
+  const byDoc = new Map<string, { position: number; section: Section; textKey: string; i: number }[]>();
   candidates.forEach((c, i) => {
     const section: Section = {
       id: c.id,
@@ -130,7 +131,7 @@ function sectionsState(
     };
     let list = byDoc.get(c.docId);
     if (!list) byDoc.set(c.docId, (list = []));
-    list.push({ position: c.position, section, i });
+    list.push({ position: c.position, section, textKey: c.textDigest, i });
   });
   const titleTerms = new Map<string, ReadonlySet<string>>();
   const contextTerms = new Map<string, ReadonlySet<string>>();
@@ -149,7 +150,8 @@ function sectionsState(
     docs.set(docId, doc);
     titleTerms.set(docId, new Set(title));
     contextTerms.set(docId, new Set(context));
-    for (const s of list) sections[s.i] = { ordinal: s.i, section: s.section, doc };
+    // The text's digest stands for the text, which a question's candidates are ranked without.
+    for (const s of list) sections[s.i] = { ordinal: s.i, section: s.section, doc, textKey: s.textKey };
   }
 
   const lexical = new CorpusScopedPostings(candidateSegment(candidates, rows.postings, dense), corpus);

@@ -85,6 +85,7 @@ function docRows(
       startLine: section.startLine,
       endLine: section.endLine,
       text: section.text,
+      textDigest: sectionTextDigest(section.text),
       ...(section.entityRefs ? { entityRefs: section.entityRefs } : {}),
       bodyLength: lengths.body,
       shortLengths,
@@ -119,4 +120,9 @@ function docRows(
     }
   }
   return { doc: { ...stored, contentDigest }, sections };
+}
+
+/** The digest a store writes of a section's text (rows.ts `textDigest`): '' for an empty text, which is no one's copy. */
+function sectionTextDigest(text: string): string {
+  return text ? sha256Hex(text) : '';
 }

@@ -35,10 +35,11 @@ export interface SectionRow {
   entity_refs: string[] | null;
   body_length: number;
   short_lengths: number;
+  text_digest: string;
 }
 
 const SECTION_COLUMNS =
-  'ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths';
+  'ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs, body_length, short_lengths, text_digest';
 
 export function candidateSection(r: SectionRow & { text?: string }): CandidateSection {
   return {
@@ -51,6 +52,7 @@ export function candidateSection(r: SectionRow & { text?: string }): CandidateSe
     startLine: r.start_line,
     endLine: r.end_line,
     text: r.text ?? '',
+    textDigest: r.text_digest,
     ...(r.entity_refs ? { entityRefs: r.entity_refs } : {}),
     bodyLength: r.body_length,
     shortLengths: r.short_lengths >>> 0,

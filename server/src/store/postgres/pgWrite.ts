@@ -382,6 +382,7 @@ function sectionRow(ordinal: number, s: StoredSectionTerms): Record<string, unkn
     title_length: s.titleLength,
     context_length: s.contextLength,
     text: s.text,
+    text_digest: s.textDigest,
   };
 }
 
@@ -452,9 +453,9 @@ async function insertSections(
   if (rows.length === 0) return 0;
   await client.query(
     `INSERT INTO wsctx.sections (ns, ordinal, id, doc_id, position, heading_path, level, start_line, end_line, entity_refs,
-                                 body_length, short_lengths, heading_length, title_length, context_length, text)
+                                 body_length, short_lengths, heading_length, title_length, context_length, text, text_digest)
      SELECT $1, x.* FROM jsonb_to_recordset($2::jsonb) AS x(ordinal int, id text, doc_id text, position int, heading_path jsonb, level smallint,
-       start_line int, end_line int, entity_refs jsonb, body_length int, short_lengths int, heading_length int, title_length int, context_length int, text text)`,
+       start_line int, end_line int, entity_refs jsonb, body_length int, short_lengths int, heading_length int, title_length int, context_length int, text text, text_digest text)`,
     [ns, storable.json(rows, (row) => storable.pathOfDoc(row.doc_id))],
   );
   return rows.length;

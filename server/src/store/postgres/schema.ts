@@ -11,7 +11,10 @@
  *   sends the postings as a few hundred thousand rows of bytes rather than tens of millions of
  *   rows, a reader loads them in bulk into its in-memory postings index, and a write rewrites
  *   only the blocks its sections changed (their `digest` tells which).
- * - `sections` and `docs` hold what ranking and rendering read; `docs.content_digest` decides
+ * - `sections` and `docs` hold what ranking and rendering read; `sections.text_digest` (SHA-256
+ *   of the text as indexed, '' for an empty one) is read with each candidate, whose text is read
+ *   only once it is kept: the copy rule compares it (engine/ranking/scoredCandidates.ts
+ *   liftOneCopy). `docs.content_digest` decides
  *   what a write replaces, and `docs.generation` is the write that wrote it (what a reader
  *   following the store reads again) and `seq` its place in that write: in (generation, seq)
  *   order a reader holds the documents in the order the in-memory engine does.
@@ -35,7 +38,7 @@
  */
 
 /** Bump when a table changes shape; a store of another version is refused with a message. */
-export const STORE_SCHEMA_VERSION = 5;
+export const STORE_SCHEMA_VERSION = 6;
 
 export const SCHEMA_SQL = `
 CREATE SCHEMA IF NOT EXISTS wsctx;
@@ -125,6 +128,7 @@ CREATE TABLE IF NOT EXISTS wsctx.sections (
   title_length integer NOT NULL,
   context_length integer NOT NULL,
   text text NOT NULL,
+  text_digest text NOT NULL,
   vector_digest text,
   PRIMARY KEY (ns, ordinal)
 );

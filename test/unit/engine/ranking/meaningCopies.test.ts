@@ -1,0 +1,96 @@
+/**
+ * Meaning lifts one copy of a text (contract 2026-12-06.5, scoredCandidates.ts liftOneCopy): a
+ * passage that repeats, word for word, a passage ranked above it and lacks the question's rarest
+ * term scores its words alone. Real pages of rclone's docs (bench/corpora/rclone, MIT, see its
+ * SOURCE.txt): ten generated command pages repeat the VFS sections ("Fingerprinting" among them),
+ * embedded by the packaged model. The paraphrase is one of the dev suite's (r022), which the hybrid
+ * answered with that section ten times over.
+ */
+import assert from 'node:assert/strict';
+import { Engine } from '../../../../server/src/engine/engine';
+import type { IndexState } from '../../../../server/src/engine/indexState';
+import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
+import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
+import { corpusDocsRepository, NOW } from './rankingFixture';
+
+const COMMAND_PAGES = [
+  'rclone_mount',
+  'rclone_nfsmount',
+  'rclone_serve_dlna',
+  'rclone_serve_docker',
+  'rclone_serve_ftp',
+  'rclone_serve_http',
+  'rclone_serve_nfs',
+  'rclone_serve_s3',
+  'rclone_serve_sftp',
+  'rclone_serve_webdav',
+].map((c) => `commands/${c}.md`);
+// The page that answers r022 (`--ignore-existing`), and pages on other subjects, so that the
+// question's crowd sits as it does over more than the copies.
+const OTHER_PAGES = ['docs.md', 'filtering.md', 'bisync.md', 'faq.md', 'union.md', 'crypt.md'];
+const PARAPHRASE =
+  "Leave whatever is already on the other side alone, even if my local copy is newer; only send what's missing.";
+const FINGERPRINTS = 'fingerprinting modtime hash slow backends';
+
+const heading = (p: RankedPassage) => p.entry.section.headingPath.at(-1) ?? '';
+const label = (p: RankedPassage) => `${p.entry.doc.path} > ${heading(p)}`;
+const signal = (p: RankedPassage, name: string) => p.why.find((w) => w.signal === name)!;
+const heldAsCopy = (p: RankedPassage) => signal(p, 'meaning').detail.includes('repeats the text of');
+
+describe('meaning lifts one copy of a text (local model)', function () {
+  this.timeout(600_000);
+  let engine: Engine;
+  let state: IndexState;
+  before(async () => {
+    engine = new Engine({
+      folders: [{ name: 'docs', absPath: corpusDocsRepository('rclone', [...COMMAND_PAGES, ...OTHER_PAGES]) }],
+      cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
+      embeddings: { provider: 'local' },
+    });
+    await engine.waitForIndex();
+    await engine.waitForMeaning();
+    state = engine.current()!;
+  });
+  after(() => {
+    engine?.dispose();
+    removeTempDirs();
+  });
+
+  async function hybrid(question: string, limit = 10): Promise<RankedPassage[]> {
+    const meaning = engine.meaningSource(state, await engine.embedQuery(question));
+    assert.ok(meaning, 'meaning is on');
+    return rankWorkspaceContext(state, { question, limit, now: NOW, meaning }).passages;
+  }
+
+  it('a paraphrase close to a repeated section: one copy keeps its lift, the others score their words', async () => {
+    const passages = await hybrid(PARAPHRASE, 30);
+    const copies = passages.filter((p) => heading(p) === 'Fingerprinting');
+    assert.ok(copies.length >= 2, `copies answered: ${copies.map(label).join(', ')}`);
+    // The first copy is lifted by its meaning; every later one is held to its words.
+    assert.ok(!heldAsCopy(copies[0]), label(copies[0]));
+    for (const p of copies.slice(1)) {
+      assert.ok(heldAsCopy(p), `${label(p)}: ${signal(p, 'meaning').detail}`);
+      const meaning = signal(p, 'meaning');
+      assert.match(
+        meaning.detail,
+        new RegExp(
+          `repeats the text of ${label(copies[0])}, ranked above it, and lacks "\\w+", the question's rarest term`,
+        ),
+      );
+      assert.ok(Math.abs(meaning.raw - signal(p, 'words').raw) < 1e-12, 'its meaning counts its words');
+      const sum = p.why.reduce((s, w) => s + w.contribution, 0);
+      assert.ok(Math.abs(sum - p.score) < 1e-12, 'why[] adds up to the score');
+    }
+    // The first ten: the section once, not once per command page.
+    const first10 = passages.slice(0, 10);
+    assert.ok(first10.filter((p) => heading(p) === 'Fingerprinting').length <= 2, first10.map(label).join('\n'));
+    for (let i = 1; i < passages.length; i++) assert.ok(passages[i - 1].score >= passages[i].score);
+  });
+
+  it('a question the copies hold whole: every command page keeps its copy', async () => {
+    const passages = await hybrid(FINGERPRINTS, 20);
+    assert.equal(passages.filter(heldAsCopy).length, 0, passages.filter(heldAsCopy).map(label).join(', '));
+    const pages = new Set(passages.filter((p) => heading(p) === 'Fingerprinting').map((p) => p.entry.doc.path));
+    assert.deepEqual([...pages].sort(), COMMAND_PAGES.map((p) => `docs/${p}`).sort());
+  });
+});
