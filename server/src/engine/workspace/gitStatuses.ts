@@ -23,6 +23,7 @@
 import { randomBytes } from 'node:crypto';
 import * as os from 'node:os';
 import { defaultGitRunner } from './gitHelper';
+import { GitUnavailableError, type GitRunResult } from './gitRunner';
 import { mayNameFilters, parseStatusV2, repoStatus, STATUS_V2_ARGS, type GitOptions, type RepoStatus } from './git';
 
 /** Batches run at once (as `eachRoot` reads repositories). */
@@ -106,7 +107,15 @@ async function statusBatch(absRoots: readonly string[], options: GitOptions): Pr
   const runner = options.runner ?? defaultGitRunner();
   const key = `wsctx.r${randomBytes(8).toString('hex')}`;
   const list = absRoots.flatMap((absRoot) => ['-c', `${key}=${absRoot}`]);
-  const result = await runner.run([...list, 'for-each-repo', `--config=${key}`, ...STATUS_V2_ARGS], os.tmpdir());
+  let result: GitRunResult;
+  try {
+    result = await runner.run([...list, 'for-each-repo', `--config=${key}`, ...STATUS_V2_ARGS], os.tmpdir());
+  } catch (error) {
+    // Killed at the time limit or past the output limit, which a batch reaches sooner than one
+    // repository: each is asked alone, with the limits to itself.
+    if (error instanceof GitUnavailableError) throw error;
+    return [];
+  }
   const parts = splitStatusOutput(result.stdout);
   if (result.code === 0) return parts.length === absRoots.length ? parts.map(parseStatusV2) : [];
   return parts.slice(0, Math.max(0, parts.length - 1)).map(parseStatusV2);
