@@ -158,6 +158,8 @@ describe('a .git/config that names programs runs none of them (real CLI)', funct
   let marks: string;
   let index: { code: number; stderr: string; stdout: string };
   let asOf: { code: number; stderr: string; stdout: string };
+  let warm: { code: number; stderr: string; stdout: string };
+  let trace: string;
 
   before(() => {
     ws = tempDir('hostile-git');
@@ -200,6 +202,12 @@ describe('a .git/config that names programs runs none of them (real CLI)', funct
     }
     index = wsctx(['index', '--workspace', ws, '--no-cache']);
     asOf = wsctx(['ask', 'refunds service', '--workspace', ws, '--no-cache', '--as-of', '2030-01-01']);
+    // A warm start: the snapshot of the first command, then git asked what changed, the
+    // repositories in batches through `git for-each-repo` (gitStatuses.ts).
+    const cache = { WSCTX_CACHE_DIR: tempDir('hostile-cache') };
+    wsctx(['index', '--workspace', ws], { env: cache });
+    trace = path.join(tempDir('hostile-trace'), 'trace.log');
+    warm = wsctx(['ask', 'refunds service', '--workspace', ws], { env: { ...cache, GIT_TRACE: trace } });
   });
   after(removeTempDirs);
 
@@ -210,6 +218,9 @@ describe('a .git/config that names programs runs none of them (real CLI)', funct
     for (const c of CASES) assert.match(index.stdout, new RegExp(`repos/${slug(c.key)}\\s+[0-9a-f]{12}\\n`), c.key);
     assert.equal(asOf.code, 0, asOf.stderr);
     assert.match(asOf.stdout, /refunds/i);
+    assert.equal(warm.code, 0, warm.stderr);
+    assert.match(warm.stdout, /refunds/i);
+    assert.match(fs.readFileSync(trace, 'utf8'), /for-each-repo --config=wsctx\.r[0-9a-f]{16} status/);
   });
 
   for (const c of CASES) {

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { execFileGitRunner, type GitRunner } from '../../server/src/engine/workspace/gitRunner';
 
 const created: string[] = [];
 
@@ -82,4 +83,18 @@ export function copyExampleWorkspace(options: { git?: boolean; commitEpochSecond
     commitAll(dir, 'Workspace root', when);
   }
   return dir;
+}
+
+/** The real git runner, recording the arguments of every git command it runs. */
+export function countingGitRunner(): GitRunner & { calls: string[][] } {
+  const real = execFileGitRunner();
+  const calls: string[][] = [];
+  return {
+    gitPath: real.gitPath,
+    calls,
+    run: (args, cwd) => {
+      calls.push([...args]);
+      return real.run(args, cwd);
+    },
+  };
 }

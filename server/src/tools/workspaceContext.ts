@@ -240,7 +240,7 @@ async function answerQuestion(services: Services, args: Args): Promise<ContextOu
   if (!args.question.trim()) throw new ToolInputError('question: ask something, e.g. "who owns billing-worker?"');
   const sourceKinds = args.sourceKinds ? new Set<SourceKind>(args.sourceKinds) : undefined;
   const queryVector = await engine.embedQuery(args.question);
-  const now = Date.now();
+  const now = services.now().getTime();
   const targets = await foldersToAsk(engine, args.workspace);
   const named = targets.map((f) => f.name).join(', ');
 

@@ -8,9 +8,11 @@
  * are checked. A repository whose HEAD moved gets its last-commit times read again, as a full
  * pass reads them, and every one of its files a new `commit`.
  *
- * A repository's own top costs one `git status --porcelain=v2 --branch` (git.ts `repoStatus`):
- * at 700 repositories the check is 700 short processes, where HEAD, config and status apart were
- * three times as many and took as long as the full pass.
+ * A repository's own top costs one `git status --porcelain=v2 --branch` (git.ts `repoStatus`),
+ * where HEAD, config and status apart were three times as many processes and took as long as the
+ * full pass; and those statuses run a batch of repositories per process the engine starts
+ * (gitStatuses.ts `repoStatuses`): at 700 repositories, 700 processes started from Node took
+ * three times what git itself needs.
  *
  * Only the directories git runs in are asked here; the files outside every repository are walked
  * by warmWalk.ts. Anything git cannot vouch for returns null and the caller runs the full pass:
@@ -25,11 +27,11 @@ import {
   dirtyPaths,
   gitRunningRoots,
   lastCommitTimes,
-  repoStatus,
   workTreeState,
   type RepoGitFacts,
   type WorkspaceGitFacts,
 } from '../workspace/git';
+import { repoStatuses } from '../workspace/gitStatuses';
 
 export interface GitChanges {
   /** Absolute paths to check: differing from HEAD now or when the snapshot was written, or between the two HEADs. */
@@ -52,15 +54,23 @@ export async function changesSinceSnapshot(
 ): Promise<GitChanges | null> {
   const byRoot = new Map(snapshotGit.repos.map((repo) => [repo.absRoot, repo]));
   const gitRoots = gitRunningRoots(roots);
+  // Without the snapshot's facts for every repository there is nothing to compare with.
+  for (const root of gitRoots) {
+    const before = byRoot.get(root.absRoot);
+    if (!before?.git || before.head === null) return null;
+  }
   try {
+    // A repository's own top (a `.git` there): HEAD and status from one `git status`, run in
+    // batches (gitStatuses.ts). A folder opened inside a bigger work tree needs its prefix first.
+    const tops = gitRoots.filter((root) => root.reasons.includes('git')).map((root) => root.absRoot);
+    const statuses = await repoStatuses(tops);
+    const statusOf = new Map(tops.map((absRoot, i) => [absRoot, statuses[i]]));
     // A few repositories at a time, as a full pass reads them (git.ts `eachRoot`).
     const answers = await eachRoot(gitRoots, async (root): Promise<RepoAnswer | null> => {
       const before = byRoot.get(root.absRoot);
       if (!before?.git || before.head === null) return null;
-      // A repository's own top (a `.git` there): HEAD and status from one process. A folder opened
-      // inside a bigger work tree needs its prefix first.
-      const now = root.reasons.includes('git')
-        ? await repoStatus(root.absRoot)
+      const now = statusOf.has(root.absRoot)
+        ? statusOf.get(root.absRoot)
         : await workTreeState(root.absRoot).then(
             async (state) =>
               state && { head: state.head, dirty: await dirtyPaths(root.absRoot, { prefix: state.prefix }) },

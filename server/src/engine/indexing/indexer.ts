@@ -272,7 +272,43 @@ export class Indexer {
       delta.reread.delete(file);
       delta.removed.add(file);
     }
+    if (
+      this.lastState &&
+      delta.reread.size === 0 &&
+      delta.removed.size === 0 &&
+      this.unread.length === 0 &&
+      walk.discovery === discovery
+    )
+      return this.unchangedSinceSnapshot(started);
     return this.applyDelta(started, delta, true);
+  }
+
+  /**
+   * The state restored from the snapshot, when the check found nothing to read or drop and the
+   * walk kept the snapshot's discovery: every file is as the snapshot's pass read it, so assembling
+   * it all again (producers, coverage, sections) would give that pass's state. Only what git said
+   * in the check is new: the commit facts of the paths it named (`this.commits`, set above) and
+   * the repositories' facts; and the time the index was known current.
+   */
+  private unchangedSinceSnapshot(started: number): { state: IndexState; report: PassReport } {
+    const last = this.lastState!;
+    const state: IndexState = {
+      ...last,
+      repos: repoInfos(this.discovery!.roots, this.git?.repos ?? []),
+      commits: this.commits ?? last.commits,
+      indexedAt: new Date().toISOString(),
+    };
+    this.lastState = state;
+    const report: PassReport = {
+      kind: 'update',
+      filesRead: 0,
+      filesChanged: [],
+      filesRemoved: [],
+      sections: { addedSections: 0, removedSections: 0, changedDocs: [], removedDocs: [] },
+      catalog: 'kept',
+      durationMs: performance.now() - started,
+    };
+    return { state, report };
   }
 
   /**

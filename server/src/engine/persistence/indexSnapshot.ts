@@ -162,18 +162,24 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
  * Throws (the snapshot is then discarded and the workspace indexed again) at the first that does not.
  */
 function checkSnapshotPaths(json: SnapshotJson, folders: readonly WorkspaceFolder[]): void {
+  // The files' paths, checked first: most paths named elsewhere are among them.
+  const files = new Set<string>();
+  const notInside = (wsPath: unknown, what: string): Error =>
+    new Error(
+      `snapshot names ${JSON.stringify(String(wsPath).slice(0, 200))} (${what}), which is not inside its folders`,
+    );
   const inside = (wsPath: unknown, what: string): void => {
-    if (typeof wsPath !== 'string' || fromWorkspacePath(folders, wsPath) === null)
-      throw new Error(
-        `snapshot names ${JSON.stringify(String(wsPath).slice(0, 200))} (${what}), which is not inside its folders`,
-      );
+    if (typeof wsPath === 'string' && files.has(wsPath)) return;
+    if (typeof wsPath !== 'string' || fromWorkspacePath(folders, wsPath) === null) throw notInside(wsPath, what);
   };
   for (const file of json.discovery.files) {
-    inside(file.path, 'a file');
-    if (fromWorkspacePath(folders, file.path)!.absPath !== file.absPath)
+    const at = typeof file.path === 'string' ? fromWorkspacePath(folders, file.path) : null;
+    if (at === null) throw notInside(file.path, 'a file');
+    if (at.absPath !== file.absPath)
       throw new Error(
         `snapshot places ${JSON.stringify(file.path)} at ${JSON.stringify(String(file.absPath).slice(0, 200))}, not in its folder`,
       );
+    files.add(file.path);
   }
   for (const doc of json.docs) inside(doc.path, 'a document');
   for (const skip of json.discovery.skipped ?? []) inside(skip.path, 'a skipped file');

@@ -250,16 +250,7 @@ export interface RepoStatus {
 export async function repoStatus(absRoot: string, options: GitOptions = {}): Promise<RepoStatus | null> {
   const runner = options.runner ?? defaultGitRunner();
   const filters = (await mayNameFilters(absRoot)) ? await driverOverrides(runner, absRoot) : [];
-  const args = [
-    'status',
-    '--porcelain=v2',
-    '-z',
-    '--branch',
-    '--untracked-files=all',
-    '--ignore-submodules=all',
-    '--',
-    '.',
-  ];
+  const args = STATUS_V2_ARGS;
   const result = await runner.run([...filters, ...args], absRoot);
   if (result.code !== 0) {
     if (/not a git repository/i.test(result.stderr)) return null;
@@ -268,8 +259,20 @@ export async function repoStatus(absRoot: string, options: GitOptions = {}): Pro
   return parseStatusV2(result.stdout);
 }
 
+/** The `git status` arguments of `repoStatus`, run in the work tree's top. */
+export const STATUS_V2_ARGS: readonly string[] = [
+  'status',
+  '--porcelain=v2',
+  '-z',
+  '--branch',
+  '--untracked-files=all',
+  '--ignore-submodules=all',
+  '--',
+  '.',
+];
+
 /** True unless `.git/config` is read and names no `filter` or `include` section. */
-async function mayNameFilters(absRoot: string): Promise<boolean> {
+export async function mayNameFilters(absRoot: string): Promise<boolean> {
   try {
     // Through the guard: a workspace's `.git/config` may be a FIFO or a link out of it.
     const text = await readSmallFile(path.join(absRoot, '.git', 'config'));

@@ -77,6 +77,45 @@ describe('warm start asks git what changed since the snapshot', () => {
     engine.dispose();
   });
 
+  it('keeps the restored state when nothing changed since the snapshot, with the time of the check', async () => {
+    const dir = copyExampleWorkspace({ git: true });
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+
+    const engine = await restart(folders, cache);
+    const pass = engine.status().lastPass!;
+    assert.equal(pass.kind, 'update');
+    assert.equal(pass.filesRead, 0);
+    assert.deepEqual(pass.sections, { addedSections: 0, removedSections: 0, changedDocs: [], removedDocs: [] });
+    assert.equal(pass.catalog, 'kept');
+    assert.notEqual(engine.current()!.indexedAt, coldIndexedAt.get(cache), 'the index was found current now');
+    assertSameAsCold(engine, folders);
+    engine.dispose();
+  });
+
+  it('takes the new commit facts of a repository whose HEAD moved past files the index does not hold', async () => {
+    const dir = copyExampleWorkspace({ git: true });
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+    // A commit of a file no glob takes: nothing to read, yet every file of the repository has a
+    // new HEAD.
+    const repo = path.join(dir, 'payments-platform');
+    fs.writeFileSync(path.join(repo, 'deploy.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    const head = commitAll(repo, 'Deploy badge', Math.floor(Date.now() / 1000));
+
+    const engine = await restart(folders, cache);
+    const pass = engine.status().lastPass!;
+    assert.equal(pass.kind, 'update');
+    assert.equal(pass.filesRead, 0);
+    const state = engine.current()!;
+    assert.equal(state.commits.get(RUNBOOK)?.commit, head);
+    assert.equal(state.repos.find((r) => r.root === 'payments-platform')?.head, head);
+    assertSameAsCold(engine, folders);
+    engine.dispose();
+  });
+
   it('drops a deleted tracked file and finds an untracked new one', async () => {
     const dir = copyExampleWorkspace({ git: true });
     const cache = tempDir('cache');
@@ -296,8 +335,15 @@ async function assertSameAnswers(
   const tool = findTool('workspace_context')!;
   try {
     for (const question of questions) {
+      // One clock for both: recency is scored against the time of the question.
+      const now = new Date();
       const ask = (e: Engine) =>
-        callTool(createServices({ engine: e }), tool, { workspace: 'fernhill', question }, { sessionId: 's' });
+        callTool(
+          createServices({ engine: e, now: () => now }),
+          tool,
+          { workspace: 'fernhill', question },
+          { sessionId: 's' },
+        );
       const [a, b] = await Promise.all([ask(engine), ask(cold)]);
       assert.deepEqual({ ...a, indexedAt: null }, { ...b, indexedAt: null }, question);
     }

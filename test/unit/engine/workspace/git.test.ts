@@ -15,21 +15,22 @@ import {
   repoInfos,
   repoStatus,
   workTreeState,
-  type GitRunner,
 } from '../../../../server/src/engine/workspace/git';
-import { commitAll, dated, git, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
+import {
+  commitAll,
+  countingGitRunner,
+  dated,
+  git,
+  initRepo,
+  removeTempDirs,
+  tempDir,
+  write,
+} from '../../../helpers/tempWorkspace';
 
 const T1 = 1_600_000_000;
 const T2 = 1_650_000_000;
 const T3 = 1_700_000_000;
 const T4 = 1_710_000_000;
-
-/** The real runner, recording every git command it runs. */
-function countingRunner(): GitRunner & { calls: string[][] } {
-  const real = execFileGitRunner();
-  const calls: string[][] = [];
-  return { gitPath: real.gitPath, calls, run: (args, cwd) => (calls.push([...args]), real.run(args, cwd)) };
-}
 
 describe('engine/workspace/git', () => {
   after(removeTempDirs);
@@ -110,7 +111,7 @@ describe('engine/workspace/git', () => {
       for (let i = 0; i < 20; i++) write(repo, `docs/part-${commit}/page-${i}.md`, `page ${commit}.${i}`);
       commitAll(repo, `batch ${commit}`, T1 + commit * 3600);
     }
-    const runner = countingRunner();
+    const runner = countingGitRunner();
     const times = await lastCommitTimes(repo, { runner });
     assert.equal(runner.calls.length, 1);
     assert.equal(runner.calls[0][0], 'log');
@@ -136,7 +137,7 @@ describe('engine/workspace/git', () => {
     fs.rmSync(path.join(repo, 'deleted.md'));
     git(repo, ['mv', 'moved.md', 'renamed.md']);
 
-    const runner = countingRunner();
+    const runner = countingGitRunner();
     const dirty = await dirtyPaths(repo, { runner, prefix: '' });
     assert.deepEqual([...dirty].sort(), [
       'added.md',
@@ -156,7 +157,7 @@ describe('engine/workspace/git', () => {
 
   it('repoStatus gives HEAD and every differing path from one status call, paths with spaces included', async () => {
     const repo = initRepo(tempDir('status-v2'));
-    let runner = countingRunner();
+    let runner = countingGitRunner();
     write(repo, 'first note.md', 'a');
     assert.deepEqual(await repoStatus(repo, { runner }), { head: null, dirty: new Set(['first note.md']) });
     assert.deepEqual(
@@ -172,7 +173,7 @@ describe('engine/workspace/git', () => {
     write(repo, 'new-dir/deep/untracked one.md', 'untracked');
     fs.rmSync(path.join(repo, 'deleted.md'));
     git(repo, ['mv', 'moved.md', 'renamed file.md']);
-    runner = countingRunner();
+    runner = countingGitRunner();
     const status = await repoStatus(repo, { runner });
     assert.equal(status?.head, head);
     assert.deepEqual([...status!.dirty].sort(), [
@@ -190,7 +191,7 @@ describe('engine/workspace/git', () => {
     );
     // A filter driver in the repository's config: listed first, then emptied for status.
     git(repo, ['config', 'filter.shout.clean', 'tr a-z A-Z']);
-    runner = countingRunner();
+    runner = countingGitRunner();
     await repoStatus(repo, { runner });
     assert.deepEqual(
       runner.calls.map((c) => c.find((arg) => !arg.startsWith('-') && !arg.includes('='))),
@@ -256,7 +257,7 @@ describe('engine/workspace/git', () => {
   it('workTreeState reads the prefix and HEAD from one process, before and after the first commit', async () => {
     const repo = initRepo(tempDir('state'));
     write(repo, 'sub/dir/a.md', 'a');
-    const runner = countingRunner();
+    const runner = countingGitRunner();
     assert.deepEqual(await workTreeState(repo, { runner }), { prefix: '', shallow: false, head: null });
     const head = commitAll(repo, 'first', T1);
     assert.deepEqual(await workTreeState(path.join(repo, 'sub', 'dir'), { runner }), {
@@ -271,7 +272,7 @@ describe('engine/workspace/git', () => {
   it('loadRepoGitFacts runs four git processes (three before the first commit)', async () => {
     const repo = initRepo(tempDir('three'));
     write(repo, 'a.md', 'a');
-    let runner = countingRunner();
+    let runner = countingGitRunner();
     assert.deepEqual(await loadRepoGitFacts(repo, { runner }), {
       absRoot: repo,
       git: true,
@@ -282,7 +283,7 @@ describe('engine/workspace/git', () => {
     assert.deepEqual(runner.calls.map((c) => c[0]).sort(), ['config', 'rev-parse', 'status']);
     const head = commitAll(repo, 'first', T1);
     write(repo, 'b.md', 'b');
-    runner = countingRunner();
+    runner = countingGitRunner();
     const facts = await loadRepoGitFacts(repo, { runner });
     assert.deepEqual(facts, {
       absRoot: repo,

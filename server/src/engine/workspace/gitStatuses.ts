@@ -1,0 +1,149 @@
+/**
+ * `repoStatus` of many repositories with few processes started from Node (issue 44's warm start).
+ *
+ * A warm start asks `git status` of every repository: at 700 repositories that was 700 processes
+ * started by the engine's git helper, each costing the helper a fork of a Node process (a few
+ * milliseconds of its event loop, one at a time) on top of git's own work, so the check took
+ * three times what git alone takes. `git for-each-repo` runs `git -C <repo> <command>` for each
+ * repository of a list, one after another, forking from git instead: here it runs the very
+ * `git status` of `repoStatus` for a batch of repositories in one call, a few batches at a time.
+ *
+ * The answer is the same as `repoStatus` for each repository, or it comes from `repoStatus`:
+ * - the list is passed as command-line config under a key drawn at random for each call, so no
+ *   config file (a repository's own, read where the call runs) can add a repository to it;
+ * - the command-line config of the engine (`GIT_SAFE_CONFIG`, safe directories) reaches each
+ *   `git -C` through the environment, as git passes `-c` to the processes it starts;
+ * - each repository's output starts with its `# branch.oid` header, so the output splits into
+ *   one part per repository, in the list's order;
+ * - a repository whose config may name a filter driver runs alone (`repoStatus` empties its
+ *   drivers first); so does every repository of a batch past the last one that surely answered
+ *   when the batch fails (a repository gone, a git without `for-each-repo`, older than 2.30):
+ *   `repoStatus` gives those their own answer or error.
+ */
+import { randomBytes } from 'node:crypto';
+import * as os from 'node:os';
+import { defaultGitRunner } from './gitHelper';
+import { GitUnavailableError, type GitRunResult } from './gitRunner';
+import { mayNameFilters, parseStatusV2, repoStatus, STATUS_V2_ARGS, type GitOptions, type RepoStatus } from './git';
+
+/** Batches run at once (as `eachRoot` reads repositories). */
+const BATCH_CONCURRENCY = 4;
+/** Most repositories in one batch. */
+const MAX_BATCH = 64;
+/** Most characters of paths in one batch: a Windows command line holds 32,767. */
+const MAX_BATCH_CHARS = 16_000;
+
+/**
+ * `repoStatus` of each work tree top in `absRoots`, in their order.
+ * @throws as `repoStatus` does, for the first repository that fails alone
+ */
+export async function repoStatuses(
+  absRoots: readonly string[],
+  options: GitOptions = {},
+): Promise<(RepoStatus | null)[]> {
+  const results: (RepoStatus | null)[] = new Array(absRoots.length);
+  const alone: number[] = [];
+  const batched: number[] = [];
+  const filters = await Promise.all(absRoots.map((absRoot) => mayNameFilters(absRoot)));
+  for (const [i, absRoot] of absRoots.entries()) (filters[i] || !batchable(absRoot) ? alone : batched).push(i);
+  const batches = splitBatches(batched, absRoots, Math.ceil(batched.length / BATCH_CONCURRENCY));
+  // A batch of one gains nothing: it runs alone.
+  for (const batch of batches.filter((b) => b.length === 1)) alone.push(...batch);
+  const jobs: (() => Promise<void>)[] = [
+    ...batches
+      .filter((batch) => batch.length > 1)
+      .map((batch) => async () => {
+        const answers = await statusBatch(
+          batch.map((i) => absRoots[i]),
+          options,
+        );
+        for (const [k, i] of batch.entries()) {
+          if (k < answers.length) results[i] = answers[k];
+          else results[i] = await repoStatus(absRoots[i], options);
+        }
+      }),
+    ...alone.map((i) => async () => {
+      results[i] = await repoStatus(absRoots[i], options);
+    }),
+  ];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < jobs.length) await jobs[next++]();
+  };
+  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, jobs.length) }, worker));
+  return results;
+}
+
+/** A path `for-each-repo` takes as it is: absolute (no `~` to expand), on one line. */
+function batchable(absRoot: string): boolean {
+  return !/[\n\r\0]/.test(absRoot) && !absRoot.startsWith('~');
+}
+
+/** Consecutive indexes, at most `size` (and MAX_BATCH, MAX_BATCH_CHARS) to a batch. */
+function splitBatches(indexes: readonly number[], absRoots: readonly string[], size: number): number[][] {
+  const batches: number[][] = [];
+  let batch: number[] = [];
+  let chars = 0;
+  for (const i of indexes) {
+    const length = absRoots[i].length + 32;
+    if (batch.length > 0 && (batch.length >= Math.min(size, MAX_BATCH) || chars + length > MAX_BATCH_CHARS)) {
+      batches.push(batch);
+      batch = [];
+      chars = 0;
+    }
+    batch.push(i);
+    chars += length;
+  }
+  if (batch.length > 0) batches.push(batch);
+  return batches;
+}
+
+/**
+ * The statuses of the first repositories of `absRoots` that surely answered: all of them when
+ * the call succeeded with one part for each; else all but the last part (a repository that
+ * failed may have written part of an answer first). Never throws but for `GitUnavailableError`.
+ */
+async function statusBatch(absRoots: readonly string[], options: GitOptions): Promise<RepoStatus[]> {
+  const runner = options.runner ?? defaultGitRunner();
+  const key = `wsctx.r${randomBytes(8).toString('hex')}`;
+  const list = absRoots.flatMap((absRoot) => ['-c', `${key}=${absRoot}`]);
+  let result: GitRunResult;
+  try {
+    result = await runner.run([...list, 'for-each-repo', `--config=${key}`, ...STATUS_V2_ARGS], os.tmpdir());
+  } catch (error) {
+    // Killed at the time limit or past the output limit, which a batch reaches sooner than one
+    // repository: each is asked alone, with the limits to itself.
+    if (error instanceof GitUnavailableError) throw error;
+    return [];
+  }
+  const parts = splitStatusOutput(result.stdout);
+  if (result.code === 0) return parts.length === absRoots.length ? parts.map(parseStatusV2) : [];
+  return parts.slice(0, Math.max(0, parts.length - 1)).map(parseStatusV2);
+}
+
+/**
+ * `git status --porcelain=v2 -z --branch` outputs written one after another, split where each
+ * starts (its `# branch.oid` header). A renamed entry (`2`) is followed by its original path,
+ * which is skipped over: a file may be named like a header.
+ */
+export function splitStatusOutput(stdout: string): string[] {
+  const fields = stdout.split('\0');
+  const parts: string[] = [];
+  let start = -1;
+  let at = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
+    if (field.startsWith('# branch.oid ')) {
+      if (start >= 0) parts.push(stdout.slice(start, at));
+      start = at;
+    } else if (field.startsWith('2 ') && i + 1 < fields.length) {
+      at += field.length + 1;
+      i++;
+      at += fields[i].length + 1;
+      continue;
+    }
+    at += field.length + 1;
+  }
+  if (start >= 0) parts.push(stdout.slice(start));
+  return parts;
+}
