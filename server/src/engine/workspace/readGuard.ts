@@ -262,7 +262,8 @@ export class WorkspaceReader {
     return read.ok ? { ok: true, ...decodeText(read.bytes) } : read;
   }
 
-  private realRoots(): Promise<string[]> {
+  /** The real paths of the served folders (what a read must lie in). */
+  realRoots(): Promise<string[]> {
     this.roots ??= Promise.all(
       this.folders.map((folder) => fs.promises.realpath(folder.absPath).catch(() => path.resolve(folder.absPath))),
     );
