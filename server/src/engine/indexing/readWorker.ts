@@ -13,7 +13,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { sha256Hex } from '../chunking/ids';
-import { decodeText, readGuardedBytesSync, type GuardedText } from '../workspace/readGuard';
+import { decodeText, readGuardedBytesSync, type GuardedText, type ReadScratch } from '../workspace/readGuard';
 
 export interface ReadWorkerData {
   roots: string[];
@@ -33,9 +33,17 @@ export interface ReadReply {
   results: WorkerRead[];
 }
 
-/** Reads one file as the table would on the main thread: guarded, decoded, digested. */
-export function readForTable(absPath: string, roots: readonly string[], maxBytes: number): WorkerRead {
-  const read = readGuardedBytesSync(absPath, roots, maxBytes);
+/**
+ * Reads one file as the table would on the main thread: guarded, decoded, digested. The bytes go
+ * through `scratch` (one buffer for every file of the worker): only the text is kept.
+ */
+export function readForTable(
+  absPath: string,
+  roots: readonly string[],
+  maxBytes: number,
+  scratch: ReadScratch,
+): WorkerRead {
+  const read = readGuardedBytesSync(absPath, roots, maxBytes, scratch);
   if (!read.ok) return read;
   const decoded = decodeText(read.bytes);
   return { ok: true, ...decoded, digest: sha256Hex(decoded.text) };
@@ -44,8 +52,10 @@ export function readForTable(absPath: string, roots: readonly string[], maxBytes
 const port = parentPort;
 if (port) {
   const { roots, maxBytes } = workerData as ReadWorkerData;
+  const scratch: ReadScratch = { buffer: Buffer.allocUnsafe(0) };
   port.on('message', (request: ReadRequest) => {
-    const reply: ReadReply = { id: request.id, results: request.paths.map((p) => readForTable(p, roots, maxBytes)) };
+    const results = request.paths.map((p) => readForTable(p, roots, maxBytes, scratch));
+    const reply: ReadReply = { id: request.id, results };
     port.postMessage(reply);
   });
 }
