@@ -1,6 +1,6 @@
 // Builds the four bundles: the VS Code extension (client), the language server, the stdio MCP
-// server and the `wsctx` CLI, plus the embedding worker they load. Type checking is separate
-// (`npm run typecheck`), so a build never waits on it.
+// server and the `wsctx` CLI, plus the workers they load (embeddings, a cold index's file reads).
+// Type checking is separate (`npm run typecheck`), so a build never waits on it.
 //
 //   node esbuild.mjs               one development build (source maps, not minified)
 //   node esbuild.mjs --production  minified, no source maps (what the VSIX ships)
@@ -55,6 +55,8 @@ const bundles = [
   { entryPoints: ['server/src/mcp/main.ts'], outfile: 'dist/mcp.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/src/cli/main.ts'], outfile: 'dist/wsctx.js', banner: { js: '#!/usr/bin/env node' } },
   { entryPoints: ['server/src/engine/embeddings/embedWorker.ts'], outfile: 'dist/embedWorker.js' },
+  // Reads the files of a cold index off the answering thread (engine/indexing/readPool.ts).
+  { entryPoints: ['server/src/engine/indexing/readWorker.ts'], outfile: 'dist/readWorker.js' },
   // The extension's stdio fallback: forwards MCP messages to the language server's HTTP endpoint.
   { entryPoints: ['server/src/mcp/proxy.ts'], outfile: 'dist/mcpProxy.js' },
 ];

@@ -23,8 +23,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const MARKER = '<!-- install: checked -->';
 const PLACEHOLDER = '/absolute/path/to/your/workspace';
-/** What the npm package may hold: the CLI's bundle, its embedding worker, and the documents npm always adds. */
-const TARBALL_FILES = ['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/embedWorker.js', 'dist/wsctx.js', 'package.json'];
+/** What the npm package may hold: the CLI's bundle, its workers, and the documents npm always adds. */
+const TARBALL_FILES = [
+  'CHANGELOG.md',
+  'LICENSE',
+  'README.md',
+  'dist/embedWorker.js',
+  'dist/readWorker.js',
+  'dist/wsctx.js',
+  'package.json',
+];
 const TOOLS = [
   'explain_result',
   'get_context',

@@ -179,11 +179,12 @@ describe('package.json contributes (manifest)', () => {
     for (const line of ['**', '!media/*.png', '!media/*.svg', '!syntaxes/**'])
       assert.ok(ignore.includes(line), `.vscodeignore has "${line}"`);
     const shipped = (file: string) => ignore.filter((l) => l.startsWith('!')).some((l) => picomatch(l.slice(1))(file));
-    // The extension, the language server it starts, the worker both load, the stdio proxy it registers.
+    // The extension, the language server it starts, the workers they load, the stdio proxy it registers.
     for (const bundle of [
       manifest.main.replace(/^\.\//, ''),
       'dist/server.js',
       'dist/embedWorker.js',
+      'dist/readWorker.js',
       MCP_PROXY_BUNDLE,
     ])
       assert.ok(shipped(bundle), `.vscodeignore ships ${bundle}`);

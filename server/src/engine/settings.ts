@@ -29,6 +29,12 @@ export interface EngineSettings {
    * untrusted workspace, where a repository's own git config must not run anything.
    */
   useGit: boolean;
+  /**
+   * Worker threads that read the files of a full pass that reads many (a cold index), so the
+   * answering thread does not drive every read. Default 2; 0 reads on the answering thread, as
+   * does a host where a worker cannot start.
+   */
+  readWorkers: number;
 }
 
 export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
@@ -39,6 +45,7 @@ export const DEFAULT_ENGINE_SETTINGS: Readonly<EngineSettings> = Object.freeze({
   snapshotDelayMs: 2_000,
   folderPollMs: 1_000,
   useGit: true,
+  readWorkers: 2,
 });
 
 export function resolveEngineSettings(overrides: Partial<EngineSettings> = {}): EngineSettings {

@@ -16,13 +16,12 @@
  * answers questions); the pool keeps one worker that can take queries, and starts bulk workers
  * again when bulk work comes.
  */
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { abortError } from './abort';
 import type { ProgressFn } from './embedder';
 import { disableOnnxTelemetry } from './onnxRuntime';
 import type { EmbedWorkerData, WorkerReply, WorkerRequest } from './embedWorker';
+import { resolveWorkerEntry, workerLaunch, type WorkerLaunch } from '../workerEntry';
 
 /** Crashes in a row (no worker became ready in between) before the pool gives up. */
 const MAX_RESPAWNS = 3;
@@ -384,28 +383,11 @@ export class EmbedWorkerPool {
     }
   }
 
-  private resolveWorker(): { file: string; execArgv?: string[] } {
+  private resolveWorker(): WorkerLaunch {
     if (this.options.workerScript) return workerLaunch(this.options.workerScript);
     // Built: this code is inlined into dist/<bundle>.js and the worker is dist/embedWorker.js.
-    const built = path.join(__dirname, 'embedWorker.js');
-    if (existsSync(built)) return { file: built };
-    // From source (tests under tsx).
-    const source = path.join(__dirname, 'embedWorker.ts');
-    if (existsSync(source)) return workerLaunch(source);
-    throw new Error(`no embedWorker.js next to ${__dirname}`);
+    return resolveWorkerEntry(__dirname, 'embedWorker');
   }
-}
-
-/**
- * Launch options for a worker script. `.ts` workers need tsx's CommonJS hook: Node 20 workers do
- * not inherit the parent's `--import tsx` loader (checked here: "Unknown file extension .ts"),
- * while `--require tsx/cjs` in the worker's own `execArgv` works.
- */
-function workerLaunch(file: string): { file: string; execArgv?: string[] } {
-  if (!file.endsWith('.ts')) return { file };
-  // A variable, so the bundler neither resolves nor warns about a dev-only module.
-  const tsxHook = 'tsx/cjs';
-  return { file, execArgv: ['--require', require.resolve(tsxHook)] };
 }
 
 /**

@@ -11,7 +11,8 @@ import { sha256Hex } from '../chunking/ids';
 import type { Problem } from '../model';
 import type { DiscoveredFile } from '../workspace/discovery';
 import { sortedUnder, type FileSource } from '../workspace/fileSource';
-import type { WorkspaceReader } from '../workspace/readGuard';
+import type { GuardedText, WorkspaceReader } from '../workspace/readGuard';
+import { readInWorkers } from './readPool';
 
 export interface FileEntry extends DiscoveredFile {
   /** SHA-256 hex of the UTF-8 text. */
@@ -20,8 +21,10 @@ export interface FileEntry extends DiscoveredFile {
   text?: string;
 }
 
-/** Files read concurrently when filling a table. */
+/** Files read concurrently when filling a table on this thread. */
 const READ_CONCURRENCY = 32;
+/** Fewer files to read than this are read on this thread: a worker's start-up would cost more. */
+export const WORKER_MIN_FILES = 512;
 
 /**
  * How a table differs from the one it was made from: what lets memo.ts revalidate only what
@@ -152,6 +155,8 @@ export interface FillResult {
   unread: string[];
   /** How many files were read from disk. */
   read: number;
+  /** Where the reads ran: worker threads (readPool.ts) or this thread. */
+  readOn: 'workers' | 'main';
   problems: Problem[];
 }
 
@@ -161,14 +166,22 @@ const PROGRESS_EVERY_FILES = 200;
 /**
  * Builds the table for `files`, reusing the previous entry of every file whose size and mtime are
  * unchanged (or, in `forceRead`, whose digest is unchanged after reading it again). `onProgress`
- * hears how many files have been checked so far, and once more when all have.
+ * hears how many files have been checked so far, and once more when all have. With `readWorkers`
+ * and at least {@link WORKER_MIN_FILES} files to read (a cold pass), the reads run in that many
+ * worker threads (readPool.ts); when they cannot, on this thread as always: the table is the same.
  */
-
 export async function fillFileTable(
   files: readonly DiscoveredFile[],
   previous: FileTable | undefined,
   reader: WorkspaceReader,
-  options: { forceRead?: ReadonlySet<string>; onProgress?: (checked: number, total: number) => void } = {},
+  options: {
+    forceRead?: ReadonlySet<string>;
+    onProgress?: (checked: number, total: number) => void;
+    /** Worker threads for the reads; 0 or absent reads on this thread. */
+    readWorkers?: number;
+    /** The read worker's entry (tests); see readPool.ts. */
+    readWorkerScript?: string;
+  } = {},
 ): Promise<FillResult> {
   const entries = new Map<string, FileEntry>();
   const changed: string[] = [];
@@ -176,38 +189,76 @@ export async function fillFileTable(
   const unread: string[] = [];
   const encoding = new Map<string, Problem>();
   let read = 0;
-  let next = 0;
   const report = options.onProgress;
   const reportEvery = Math.max(PROGRESS_EVERY_FILES, Math.ceil(files.length / 100));
 
-  const worker = async (): Promise<void> => {
-    while (next < files.length) {
-      const file = files[next++];
-      if (report && next % reportEvery === 0) report(next, files.length);
-      const before = previous?.get(file.path);
-      const unchanged =
-        before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
-      if (unchanged && !options.forceRead?.has(file.path)) {
-        entries.set(file.path, {
-          ...file,
-          digest: before.digest,
-          ...(before.text !== undefined ? { text: before.text } : {}),
-        });
-        const kept = previous!.encodingProblems.get(file.path);
-        if (kept) encoding.set(file.path, kept);
-        continue;
-      }
-      const entry = await readEntry(file, reader, problems, encoding);
-      if (!entry) {
-        unread.push(file.path);
-        continue;
-      }
-      read++;
-      entries.set(file.path, entry);
-      if (!before || before.digest !== entry.digest) changed.push(file.path);
+  // Unchanged files keep their entry without a read; the rest are read below.
+  const toRead: DiscoveredFile[] = [];
+  for (const file of files) {
+    const before = previous?.get(file.path);
+    const unchanged =
+      before && before.size === file.size && before.mtimeMs === file.mtimeMs && before.absPath === file.absPath;
+    if (!unchanged || options.forceRead?.has(file.path)) {
+      toRead.push(file);
+      continue;
     }
+    entries.set(file.path, {
+      ...file,
+      digest: before.digest,
+      ...(before.text !== undefined ? { text: before.text } : {}),
+    });
+    const kept = previous!.encodingProblems.get(file.path);
+    if (kept) encoding.set(file.path, kept);
+  }
+  const kept = files.length - toRead.length;
+  let lastReport = 0;
+  const progress = (readSoFar: number): void => {
+    const checked = kept + readSoFar;
+    if (!report || checked - lastReport < reportEvery) return;
+    lastReport = checked;
+    report(checked, files.length);
   };
-  await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, files.length)) }, worker));
+  const record = (file: DiscoveredFile, entry: FileEntry | null): void => {
+    if (!entry) {
+      unread.push(file.path);
+      return;
+    }
+    read++;
+    entries.set(file.path, entry);
+    const before = previous?.get(file.path);
+    if (!before || before.digest !== entry.digest) changed.push(file.path);
+  };
+
+  const pooled =
+    (options.readWorkers ?? 0) > 0 && toRead.length >= WORKER_MIN_FILES
+      ? await readInWorkers(
+          toRead.map((file) => file.absPath),
+          await reader.realRoots(),
+          reader.maxBytes,
+          { workers: options.readWorkers!, onProgress: progress, script: options.readWorkerScript },
+        )
+      : null;
+  if (pooled) {
+    for (let i = 0; i < toRead.length; i++) {
+      const file = toRead[i];
+      const result = pooled[i];
+      // A real path outside the roots may mean a folder re-created since: the reader looks again.
+      if (!result.ok && result.refusal === 'outside') record(file, await readEntry(file, reader, problems, encoding));
+      else record(file, entryOf(file, result, problems, encoding));
+    }
+  } else {
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < toRead.length) {
+        const file = toRead[next++];
+        progress(next);
+        record(file, await readEntry(file, reader, problems, encoding));
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(READ_CONCURRENCY, Math.max(1, toRead.length)) }, worker));
+  }
+  // Reads finish in any order: their problems are listed in path order.
+  problems.sort((a, b) => compareCodeUnits(a.path, b.path));
   report?.(files.length, files.length);
 
   const removed = previous ? previous.list().filter((p) => !entries.has(p)) : [];
@@ -220,7 +271,7 @@ export async function fillFileTable(
   problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
   if (previous)
     table.delta = deltaOf(previous, changed, removed, removed.length > 0 || changed.some((p) => !previous.has(p)));
-  return { table, changed, removed, unread, read, problems };
+  return { table, changed, removed, unread, read, readOn: pooled ? 'workers' : 'main', problems };
 }
 
 /**
@@ -277,7 +328,7 @@ export async function refreshFileTable(
   table.noteLoaded(readPaths);
   table.encodingProblems = encoding;
   problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
-  return { table, changed, removed, unread, read, problems };
+  return { table, changed, removed, unread, read, readOn: 'main', problems };
 }
 
 function deltaOf(
@@ -297,17 +348,27 @@ const REFUSAL_CODES = {
   unreadable: 'workspace.read-failed',
 } as const;
 
-/**
- * Reads one file into an entry through the guard, or records why it cannot be read. Text that is
- * not valid UTF-8 is kept (invalid bytes become U+FFFD) and reported where the first bad byte is.
- */
+/** Reads one file into an entry through the guard (see entryOf). */
 async function readEntry(
   file: DiscoveredFile,
   reader: WorkspaceReader,
   problems: Problem[],
   encoding: Map<string, Problem>,
 ): Promise<FileEntry | null> {
-  const read = await reader.readText(file.absPath);
+  return entryOf(file, await reader.readText(file.absPath), problems, encoding);
+}
+
+/**
+ * A file's entry from its guarded read, or null with a problem saying why it was not read. Text
+ * that is not valid UTF-8 is kept (invalid bytes become U+FFFD) and reported where the first bad
+ * byte is. `read.digest`, when given (a read worker took it), is the text's SHA-256.
+ */
+function entryOf(
+  file: DiscoveredFile,
+  read: GuardedText & { digest?: string },
+  problems: Problem[],
+  encoding: Map<string, Problem>,
+): FileEntry | null {
   encoding.delete(file.path);
   if (!read.ok) {
     problems.push({
@@ -328,7 +389,7 @@ async function readEntry(
       message: `File is not valid UTF-8 (first invalid byte at offset ${read.invalidUtf8.offset}); invalid bytes are read as U+FFFD. Save it as UTF-8.`,
     });
   }
-  return { ...file, digest: sha256Hex(read.text), text: read.text };
+  return { ...file, digest: read.digest ?? sha256Hex(read.text), text: read.text };
 }
 
 export function compareCodeUnits(a: string, b: string): number {

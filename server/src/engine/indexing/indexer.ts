@@ -127,12 +127,10 @@ export class Indexer {
         : loadGitFacts(roots);
     this.remotes = undefined;
     const report = this.onProgress;
-    const filled = await fillFileTable(
-      this.discovery.files,
-      this.table,
-      this.reader,
-      report && { onProgress: (done, total) => report({ step: 'reading', done, total }) },
-    );
+    const filled = await fillFileTable(this.discovery.files, this.table, this.reader, {
+      readWorkers: this.settings.readWorkers,
+      onProgress: report && ((done, total) => report({ step: 'reading', done, total })),
+    });
     report?.({ step: 'parsing', files: this.discovery.files.length });
     this.dirtyOverrides.clear();
     return this.finish('full', started, filled, git);

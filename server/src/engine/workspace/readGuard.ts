@@ -141,8 +141,24 @@ async function closing<T>(handle: fs.promises.FileHandle | undefined, refusal: T
   return refusal;
 }
 
-/** `readGuardedBytes` without awaiting (for callers that are synchronous, like private notes). */
-export function readGuardedBytesSync(absPath: string, roots: readonly string[], maxBytes: number): GuardedBytes {
+/** A buffer reused from read to read (see `readGuardedBytesSync`); grown as a file needs. */
+export interface ReadScratch {
+  buffer: Buffer;
+}
+
+/**
+ * `readGuardedBytes` without awaiting (for callers that are synchronous, like private notes).
+ * With `scratch`, the bytes are read into its buffer and returned as a view of it, valid until the
+ * next read with the same scratch: a reader of thousands of files (indexing/readWorker.ts) then
+ * allocates nothing per file, and a worker thread's short-lived buffers do not scatter its
+ * malloc arena (memory the process keeps after the thread ends).
+ */
+export function readGuardedBytesSync(
+  absPath: string,
+  roots: readonly string[],
+  maxBytes: number,
+  scratch?: ReadScratch,
+): GuardedBytes {
   let fd: number | undefined;
   try {
     const before = fs.statSync(absPath);
@@ -156,6 +172,7 @@ export function readGuardedBytesSync(absPath: string, roots: readonly string[], 
     const atReal = fs.statSync(realPath);
     if (atReal.ino !== opened.ino || atReal.dev !== opened.dev)
       return refuse('unreadable', 'the file was replaced while it was opened');
+    if (scratch) return readIntoScratch(fd, scratch, maxBytes, realPath);
     const chunks: Buffer[] = [];
     let total = 0;
     for (;;) {
@@ -173,6 +190,24 @@ export function readGuardedBytesSync(absPath: string, roots: readonly string[], 
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/** Step 4 of the module comment into `scratch`: at most `maxBytes + 1` bytes, refused past the cap. */
+function readIntoScratch(fd: number, scratch: ReadScratch, maxBytes: number, realPath: string): GuardedBytes {
+  const cap = maxBytes + 1;
+  let total = 0;
+  for (;;) {
+    if (total === scratch.buffer.length) {
+      const grown = Buffer.allocUnsafe(Math.min(cap, Math.max(CHUNK, total * 2)));
+      scratch.buffer.copy(grown, 0, 0, total);
+      scratch.buffer = grown;
+    }
+    const bytesRead = fs.readSync(fd, scratch.buffer, total, Math.min(scratch.buffer.length, cap) - total, null);
+    if (bytesRead === 0) break;
+    total += bytesRead;
+    if (total > maxBytes) return refuse('too-large', `more than ${maxBytes} bytes (the size cap); not read`);
+  }
+  return { ok: true, bytes: scratch.buffer.subarray(0, total), realPath };
 }
 
 /** Largest config-like file read (a `.gitignore`, `info/exclude`, a `.git` file): 1 MiB. */
@@ -262,7 +297,8 @@ export class WorkspaceReader {
     return read.ok ? { ok: true, ...decodeText(read.bytes) } : read;
   }
 
-  private realRoots(): Promise<string[]> {
+  /** The real paths of the served folders (what a read must lie in). */
+  realRoots(): Promise<string[]> {
     this.roots ??= Promise.all(
       this.folders.map((folder) => fs.promises.realpath(folder.absPath).catch(() => path.resolve(folder.absPath))),
     );

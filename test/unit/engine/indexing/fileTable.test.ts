@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
@@ -36,6 +37,69 @@ describe('indexing/fileTable', () => {
     });
     assert.equal(read, 450);
     assert.deepEqual(heard, ['200/450', '400/450', '450/450']);
+  });
+
+  it('reads a cold pass in worker threads into the very table this thread reads, refusals and bad bytes alike', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 700; i++)
+      files[`docs/page-${String(i).padStart(3, '0')}.md`] = `# Page ${i}\n\nText of page ${i}.\n`;
+    files['docs/big.md'] = 'x'.repeat(5000);
+    files['docs/pipe.md'] = 'becomes a FIFO';
+    files['docs/out.md'] = 'becomes a link out of the folder';
+    files['docs/gone.md'] = 'deleted after the walk';
+    const { dir, discovery } = await workspace(files);
+    write(dir, 'docs/latin1.md', Buffer.from([0x23, 0x20, 0x63, 0x61, 0x66, 0xe9, 0x0a]));
+    const latin1 = await restat(dir, {
+      ...discovery.files[0],
+      path: 'docs/latin1.md',
+      absPath: path.join(dir, 'docs/latin1.md'),
+    });
+    // Swapped after the walk, as a file may be between discovery and the read.
+    fs.rmSync(path.join(dir, 'docs/pipe.md'));
+    execFileSync('mkfifo', [path.join(dir, 'docs/pipe.md')]);
+    fs.rmSync(path.join(dir, 'docs/out.md'));
+    fs.symlinkSync(write(tempDir('outside'), 'secret.md', 'not served'), path.join(dir, 'docs/out.md'));
+    fs.rmSync(path.join(dir, 'docs/gone.md'));
+    const listed = [...discovery.files, latin1].sort((a, b) => (a.path < b.path ? -1 : 1));
+    const reader = new WorkspaceReader(discovery.folders, 4096);
+    const here = await fillFileTable(listed, undefined, reader);
+    const heard: number[] = [];
+    const pooled = await fillFileTable(listed, undefined, reader, {
+      readWorkers: 2,
+      onProgress: (done) => heard.push(done),
+    });
+    const noWorker = await fillFileTable(listed, undefined, reader, {
+      readWorkers: 2,
+      readWorkerScript: path.join(dir, 'no-such-worker.js'),
+    });
+    assert.equal(here.readOn, 'main');
+    assert.equal(pooled.readOn, 'workers');
+    assert.equal(noWorker.readOn, 'main', 'a worker that cannot start leaves the reads to this thread');
+    for (const other of [pooled, noWorker]) {
+      assert.deepEqual(contents(other.table), contents(here.table));
+      assert.deepEqual(
+        [...other.table.entries.values()].map((e) => e.text),
+        [...here.table.entries.values()].map((e) => e.text),
+      );
+      assert.deepEqual(other.problems, here.problems);
+      assert.deepEqual(other.unread, here.unread);
+      assert.deepEqual(other.changed, here.changed);
+      assert.equal(other.read, here.read);
+    }
+    assert.equal(here.read, 701);
+    assert.deepEqual(here.unread, ['docs/big.md', 'docs/gone.md', 'docs/out.md', 'docs/pipe.md']);
+    assert.deepEqual(
+      here.problems.map((p) => `${p.path} ${p.code}`),
+      [
+        'docs/big.md workspace.too-large',
+        'docs/gone.md workspace.read-failed',
+        'docs/out.md workspace.outside',
+        'docs/pipe.md workspace.not-regular',
+        'docs/latin1.md workspace.invalid-utf8',
+      ],
+    );
+    assert.equal(here.table.get('docs/latin1.md')?.text, '# caf\ufffd\n');
+    assert.equal(heard.at(-1), listed.length);
   });
 
   it('lists the files under a directory by binary search', async () => {

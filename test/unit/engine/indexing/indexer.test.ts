@@ -8,7 +8,14 @@ import * as path from 'node:path';
 import { Indexer } from '../../../../server/src/engine/indexing/indexer';
 import type { IndexState } from '../../../../server/src/engine/indexState';
 import { resolveEngineSettings } from '../../../../server/src/engine/settings';
-import { commitAll, initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
+import {
+  commitAll,
+  copyExampleWorkspace,
+  initRepo,
+  removeTempDirs,
+  tempDir,
+  write,
+} from '../../../helpers/tempWorkspace';
 
 const T1 = 1_700_000_000;
 const T2 = 1_710_000_000;
@@ -75,6 +82,31 @@ describe('indexing/indexer: update passes', () => {
     assert.equal(removal.state.commits.has('beta/epics/two.md'), false);
     assert.equal(removal.state.fileDigests.has('beta/epics/two.md'), false);
     assert.deepEqual(facts(removal.state), facts(await fresh(folders)));
+  });
+
+  it('indexes a cold pass read in worker threads as one read on this thread, postings byte for byte', async () => {
+    // The example with 600 more runbook pages: past the 512 files a pass hands to its read workers.
+    const dir = copyExampleWorkspace();
+    for (let i = 0; i < 600; i++)
+      write(
+        dir,
+        `platform-infra/docs/runbooks/generated-${i}.md`,
+        `# Runbook ${i}\n\nRoll back step ${i} of the pipeline.\n`,
+      );
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    const pass = (readWorkers: number) =>
+      new Indexer(folders, resolveEngineSettings({ readWorkers, useGit: false })).full();
+    const here = await pass(0);
+    const pooled = await pass(2);
+    assert.ok(here.report.filesRead > 600);
+    assert.equal(pooled.report.filesRead, here.report.filesRead);
+    assert.deepEqual(facts(pooled.state), facts(here.state));
+    assert.deepEqual(
+      pooled.state.sections.map((entry) => entry && [entry.ordinal, entry.section.id, entry.section.text]),
+      here.state.sections.map((entry) => entry && [entry.ordinal, entry.section.id, entry.section.text]),
+    );
+    assert.ok(here.state.counts.sections > 600);
+    assert.deepEqual(Buffer.from(pooled.state.lexical.serialize()), Buffer.from(here.state.lexical.serialize()));
   });
 
   it('keeps the discovery in step, so a snapshot of it restores what is on disk', async () => {

@@ -66,6 +66,34 @@ describe('engine/workspace/readGuard', () => {
     assert.ok(exact.ok && exact.bytes.equals(content));
   });
 
+  it('reads through a reused scratch buffer the bytes it reads without one, growing it, and caps them alike', () => {
+    const root = tempDir('guard-scratch');
+    const varied = (length: number, seed: number) => {
+      const bytes = Buffer.alloc(length);
+      for (let i = 0; i < length; i++) bytes[i] = (i * seed) % 251;
+      return bytes;
+    };
+    // Empty, small, past one 64 KiB read, small again after a large one, exactly at the cap, past it.
+    const files = [0, 5, 200_000, 17, 300_000, 300_001].map((length, i) =>
+      write(root, `f${i}.bin`, varied(length, 7919 + i)),
+    );
+    const scratch = { buffer: Buffer.allocUnsafe(0) };
+    const outcome = (read: ReturnType<typeof readGuardedBytesSync>) =>
+      read.ok ? Buffer.from(read.bytes).toString('base64') : read.message;
+    const through = files.map((file) => outcome(readGuardedBytesSync(file, [root], 300_000, scratch)));
+    const plain = files.map((file) => outcome(readGuardedBytesSync(file, [root], 300_000)));
+    assert.deepEqual(through, plain);
+    assert.equal(plain[5], 'more than 300000 bytes (the size cap); not read');
+    assert.equal(Buffer.from(plain[2], 'base64').length, 200_000);
+    assert.ok(scratch.buffer.length >= 300_000 && scratch.buffer.length <= 300_001);
+    const pipe = path.join(root, 'pipe.bin');
+    execFileSync('mkfifo', [pipe]);
+    assert.equal(
+      outcome(readGuardedBytesSync(pipe, [root], 300_000, scratch)),
+      'a FIFO (named pipe), not a regular file',
+    );
+  });
+
   it('caps the bytes actually read, whatever stat says: /proc/self/status reports size 0', async () => {
     const status = fs.statSync('/proc/self/status');
     assert.equal(status.size, 0);
