@@ -20,7 +20,6 @@ import {
   type DiscoveredRoot,
   type WorkspaceDiscovery,
 } from '../workspace/discovery';
-import { RootMap } from '../workspace/rootMap';
 import { CommitInfoLookup, gitRunningRoots, loadGitFacts, repoInfos, type WorkspaceGitFacts } from '../workspace/git';
 import { readRemotes, type RepositoryRemotes } from '../workspace/remotes';
 import { compileSourceGlobs, type RefusedSourceGlob, type SourceMatcher } from '../workspace/globs';
@@ -36,6 +35,7 @@ import { documentationCoverage, type Coverage } from './coverage';
 import { SectionStore, type SectionDiff } from './sectionStore';
 import { changesSinceSnapshot } from './gitChanges';
 import { walkOutsideRepos } from './warmWalk';
+import { DiscoveryLookups } from './discoveryLookups';
 import { readRunHealth, runHealthFiles, type RunHealthFiles } from './runHealthFiles';
 
 /** Files an update reads again, and those it drops, by workspace path. */
@@ -82,6 +82,7 @@ export class Indexer {
   private lastState: IndexState | undefined;
 
   private readonly matcher: SourceMatcher;
+  private readonly lookups: DiscoveryLookups;
   /** Listed files the last pass could not read (tried again by the next one). */
   private unread: readonly string[] = [];
   /** Commit facts by path, from the git facts of the last full pass (see commitInfos). */
@@ -101,6 +102,7 @@ export class Indexer {
     private readonly settings: EngineSettings,
   ) {
     this.matcher = compileSourceGlobs(settings.globs);
+    this.lookups = new DiscoveryLookups(this.matcher);
     this.store = new SectionStore({ prefixedPaths: usesFolderPrefix(folders) });
     this.reader = new WorkspaceReader(folders, settings.maxFileSize);
   }
@@ -159,7 +161,7 @@ export class Indexer {
    * gone (a directory takes every indexed file under it along). Null when a path needs a walk.
    */
   private async statPaths(changedPaths: readonly string[]): Promise<FileDelta | null> {
-    const known = this.knownFiles();
+    const known = this.lookups.files(this.discovery!);
     const reread = new Map<string, DiscoveredFile>();
     const removed = new Set<string>();
     for (const input of changedPaths) {
@@ -186,7 +188,7 @@ export class Indexer {
       if (file) {
         reread.set(path, { ...file, size: info.size, mtimeMs: info.mtimeMs });
         removed.delete(path);
-      } else if (info.isDirectory() || this.couldBeSource(path)) {
+      } else if (info.isDirectory() || this.lookups.couldBeSource(this.discovery, path)) {
         return null;
       }
     }
@@ -199,7 +201,7 @@ export class Indexer {
     { reread, removed }: FileDelta,
     gitChecked: boolean,
   ): Promise<{ state: IndexState; report: PassReport }> {
-    const known = this.knownFiles();
+    const known = this.lookups.files(this.discovery!);
     // Files that could not be read last time are tried again, as a full read of the table would.
     for (const path of this.unread)
       if (!reread.has(path) && !removed.has(path) && known.has(path)) reread.set(path, known.get(path)!);
@@ -214,7 +216,7 @@ export class Indexer {
         if (at >= 0) files[at] = file;
       }
       this.discovery = { ...this.discovery!, files };
-      this.known = { discovery: this.discovery, byPath: known };
+      this.lookups.keepFiles(this.discovery, known);
     }
     const filled = await refreshFileTable(this.table!, [...reread.values()], removed);
     // Git's own answer is in this.git when the paths came from it (warmCheck); else edits are dirty.
@@ -245,7 +247,7 @@ export class Indexer {
     const named = [...(changes?.paths ?? []), ...watched];
     for (const [file, info] of this.commits ?? []) if (info.dirty) named.push(file);
     const paths = named.map((file) => this.toWorkspacePath(file)).filter((file): file is string => file !== null);
-    const walk = await walkOutsideRepos(discovery, this.reposToWalk(repos, paths), {
+    const walk = await walkOutsideRepos(discovery, this.lookups.reposToWalk(discovery, repos, paths), {
       globs: this.settings.globs,
       maxFileSize: this.settings.maxFileSize,
       known: (path) => table.get(path),
@@ -259,7 +261,7 @@ export class Indexer {
       const lookup = (this.commitLookup = new CommitInfoLookup(discovery.roots, this.git.repos));
       const moved = new Set(changes.moved);
       const again =
-        moved.size === 0 ? paths : [...paths, ...table.list().filter((f) => moved.has(this.repoOf(repos, f)!))];
+        moved.size === 0 ? paths : [...paths, ...table.list().filter((f) => moved.has(this.lookups.repoOf(repos, f)!))];
       for (const file of again) if (this.commits?.has(file)) this.commits.set(file, lookup.get(file));
     }
     this.discovery = walk.discovery;
@@ -309,39 +311,6 @@ export class Indexer {
     return { state, report };
   }
 
-  /**
-   * The repositories where git names a path the index does not hold and only a walk can judge:
-   * a `.gitignore`, a directory (a nested repository), or a new file a source glob could match.
-   */
-  private reposToWalk(repos: readonly DiscoveredRoot[], paths: readonly string[]): Set<string> {
-    const known = this.knownFiles();
-    const walk = new Set<string>();
-    for (const file of paths) {
-      if (known.has(file)) continue;
-      const judged =
-        file.endsWith('/') || file === '.gitignore' || file.endsWith('/.gitignore') || this.couldBeSource(file);
-      const repo = judged ? this.repoOf(repos, file) : undefined;
-      if (repo !== undefined) walk.add(repo);
-    }
-    return walk;
-  }
-
-  /** The `absRoot` of the innermost repository (of `repos`) holding a workspace path. */
-  private repoOf(repos: readonly DiscoveredRoot[], file: string): string | undefined {
-    if (this.repoMap?.repos !== repos) this.repoMap = { repos, map: new RootMap(repos) };
-    return this.repoMap.map.innermost(file)?.absRoot;
-  }
-  private repoMap: { repos: readonly DiscoveredRoot[]; map: RootMap<DiscoveredRoot> } | undefined;
-
-  /** The discovered files by path, kept in step with `discovery.files` across update passes. */
-  private knownFiles(): Map<string, DiscoveredFile> {
-    if (!this.known || this.known.discovery !== this.discovery) {
-      this.known = { discovery: this.discovery!, byPath: new Map(this.discovery!.files.map((f) => [f.path, f])) };
-    }
-    return this.known.byPath;
-  }
-  private known: { discovery: WorkspaceDiscovery; byPath: Map<string, DiscoveredFile> } | undefined;
-
   /** Forgets the skipped documentation files at `path` or under it (they are gone). */
   private dropSkipped(path: string): void {
     const skipped = this.discovery!.skipped;
@@ -355,15 +324,6 @@ export class Indexer {
     const prefix = `${dir}/`;
     return [...this.table!.listUnder(dir), ...this.unread.filter((path) => path.startsWith(prefix))];
   }
-
-  /** Whether a file the index has never seen would match a source glob from its repository root. */
-  private couldBeSource(path: string): boolean {
-    const roots = this.discovery?.roots ?? [];
-    if (this.rootMap?.roots !== roots) this.rootMap = { roots, map: new RootMap(roots) };
-    const root = this.rootMap.map.innermost(path)?.root ?? '';
-    return this.matcher.isCandidate(root === '' ? path : path.slice(root.length + 1));
-  }
-  private rootMap: { roots: readonly DiscoveredRoot[]; map: RootMap<DiscoveredRoot> } | undefined;
 
   /**
    * Produces documents and assembles the new state. Everything that awaits (parsing, run health)
