@@ -308,7 +308,7 @@ export async function explain(
   const statistics = targets.length > 1 ? await questionStatisticsOver(engine, asked, targets) : undefined;
   const explained = explainRanking(
     folders,
-    { question: asked, limit, now: Date.now(), sourceKinds, ...(statistics ? { statistics } : {}) },
+    { question: asked, limit, now: services.now().getTime(), sourceKinds, ...(statistics ? { statistics } : {}) },
     targetPredicate(target),
     targetDocs(target),
   );
