@@ -6,19 +6,10 @@
  * no test can make one on purpose.)
  */
 import assert from 'node:assert/strict';
-import { createServer } from 'node:net';
 import * as path from 'node:path';
 import { wsctx } from '../helpers/cli';
+import { closedLoopbackPort } from '../helpers/closedPort';
 import { copyExampleWorkspace, removeTempDirs, tempDir, write } from '../helpers/tempWorkspace';
-
-/** A loopback port nothing listens on (taken, then let go). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('exit codes (docs/cli.md)', function () {
   this.timeout(120_000);
@@ -48,7 +39,7 @@ describe('exit codes (docs/cli.md)', function () {
   });
 
   it('2: a store nothing answers at, for a command that reads or writes it', async () => {
-    const url = `postgresql://wsctx@127.0.0.1:${await closedPort()}/wsctx`;
+    const url = `postgresql://wsctx@127.0.0.1:${await closedLoopbackPort()}/wsctx`;
     for (const args of [
       ['ask', 'who owns billing-worker?', '--store', url],
       ['index', '--store', url, '--workspace', ws],

@@ -5,6 +5,7 @@ import { isAbortError } from '../../../../server/src/engine/embeddings/abort';
 import { OpenAiEmbedder } from '../../../../server/src/engine/embeddings/openAiEmbedder';
 import { dot } from '../../../../server/src/engine/embeddings/vectorMath';
 import { sharedLocalEmbedder } from './sharedLocalEmbedder';
+import { closedLoopbackPort } from '../../../helpers/closedPort';
 
 interface Seen {
   url: string;
@@ -198,10 +199,7 @@ describe('engine/embeddings/openAiEmbedder', function () {
       await server.close();
     }
     // A port nothing listens on (and no pooled connection points at).
-    const probe = http.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const closedUrl = `http://127.0.0.1:${(probe.address() as AddressInfo).port}/v1`;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const closedUrl = `http://127.0.0.1:${await closedLoopbackPort()}/v1`;
     const gone = new OpenAiEmbedder({ baseUrl: closedUrl, model: 'm' });
     await assert.rejects(
       gone.embedQuery('a'),
