@@ -22,50 +22,15 @@ import { StoreReader } from '../../server/src/engine/store/storeReader';
 import { workspaceRows } from '../../server/src/engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../server/src/store/postgres/pgStore';
 import { startPgliteServer, type PgliteServer } from '../helpers/pgliteServer';
+import { answerOf } from '../helpers/rankedAnswer';
 import { removeTempDirs, tempDir } from '../helpers/tempWorkspace';
-import { corpusDocsRepository, NOW } from '../unit/engine/ranking/rankingFixture';
+import { copiesRepository, FINGERPRINTS, PARAPHRASE } from '../unit/engine/ranking/copiesFixture';
+import { NOW } from '../unit/engine/ranking/rankingFixture';
 
-const COMMAND_PAGES = [
-  'rclone_mount',
-  'rclone_nfsmount',
-  'rclone_serve_dlna',
-  'rclone_serve_docker',
-  'rclone_serve_ftp',
-  'rclone_serve_http',
-  'rclone_serve_nfs',
-  'rclone_serve_s3',
-  'rclone_serve_sftp',
-  'rclone_serve_webdav',
-].map((c) => `commands/${c}.md`);
-// The page that answers r022 (`--ignore-existing`), and pages on other subjects.
-const OTHER_PAGES = ['docs.md', 'filtering.md', 'bisync.md', 'faq.md', 'union.md', 'crypt.md'];
-const PARAPHRASE =
-  "Leave whatever is already on the other side alone, even if my local copy is newer; only send what's missing.";
-const FINGERPRINTS = 'fingerprinting modtime hash slow backends';
 const NAMESPACE = 'rclone';
 
 const heldAsCopy = (p: RankedPassage) =>
   p.why.some((w) => w.signal === 'meaning' && w.detail.includes('repeats the text of'));
-
-/** Everything a tool renders of a ranking (the count of candidates read apart). */
-function answerOf(result: RankResult) {
-  return {
-    terms: result.terms,
-    dropped: result.droppedTerms,
-    named: result.named.map((n) => n.key),
-    passages: result.passages.map((p) => ({
-      id: p.entry.section.id,
-      path: p.entry.doc.path,
-      heading: p.entry.section.headingPath,
-      text: p.entry.section.text,
-      score: p.score,
-      match: p.match,
-      own: p.ownWords,
-      capped: p.capped ?? false,
-      why: p.why,
-    })),
-  };
-}
 
 describe('PostgreSQL store: meaning lifts one copy of a text, as in memory (local model)', function () {
   this.timeout(900_000);
@@ -79,7 +44,7 @@ describe('PostgreSQL store: meaning lifts one copy of a text, as in memory (loca
 
   before(async () => {
     engine = new Engine({
-      folders: [{ name: NAMESPACE, absPath: corpusDocsRepository('rclone', [...COMMAND_PAGES, ...OTHER_PAGES]) }],
+      folders: [{ name: NAMESPACE, absPath: copiesRepository() }],
       cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
       embeddings: { provider: 'local' },
       vectorBackend: 'exact',

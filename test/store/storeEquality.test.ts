@@ -24,39 +24,10 @@ import { textDigest } from '../../server/src/engine/embeddings/vectorCache';
 import { splitWindows, windowOptionsFor } from '../../server/src/engine/embeddings/windows';
 import { embeddingText } from '../../server/src/engine/meaning/sectionVectors';
 import { startPgliteServer, type PgliteServer } from '../helpers/pgliteServer';
+import { answerOf, comparable } from '../helpers/rankedAnswer';
 
 const ARGOCD = path.resolve(__dirname, '../fixtures/argocd-docs');
 const NOW = Date.parse('2026-06-01T00:00:00Z');
-
-/** What must be equal: everything a tool renders of a ranking. */
-function comparable(result: RankResult) {
-  return {
-    terms: result.terms,
-    dropped: result.droppedTerms,
-    named: result.named.map((n) => n.key),
-    candidates: result.candidates,
-    passages: result.passages.map((p) => ({
-      id: p.entry.section.id,
-      doc: p.entry.doc.id,
-      path: p.entry.doc.path,
-      text: p.entry.section.text,
-      score: p.score,
-      match: p.match,
-      own: p.ownWords,
-      capped: p.capped ?? false,
-      why: p.why,
-    })),
-  };
-}
-
-/**
- * What must be equal when the store reads only the sections that can be among the passages
- * (a question scope, engine/store/candidateBound.ts): everything but the count of candidates read.
- */
-function answerOf(result: RankResult) {
-  const { candidates: _read, ...answer } = comparable(result);
-  return answer;
-}
 
 /** A question ranked from a store told how it will be ranked, and how many sections it read for it. */
 async function rankScoped(

@@ -11,26 +11,8 @@ import { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
 import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
-import { corpusDocsRepository, NOW } from './rankingFixture';
-
-const COMMAND_PAGES = [
-  'rclone_mount',
-  'rclone_nfsmount',
-  'rclone_serve_dlna',
-  'rclone_serve_docker',
-  'rclone_serve_ftp',
-  'rclone_serve_http',
-  'rclone_serve_nfs',
-  'rclone_serve_s3',
-  'rclone_serve_sftp',
-  'rclone_serve_webdav',
-].map((c) => `commands/${c}.md`);
-// The page that answers r022 (`--ignore-existing`), and pages on other subjects, so that the
-// question's crowd sits as it does over more than the copies.
-const OTHER_PAGES = ['docs.md', 'filtering.md', 'bisync.md', 'faq.md', 'union.md', 'crypt.md'];
-const PARAPHRASE =
-  "Leave whatever is already on the other side alone, even if my local copy is newer; only send what's missing.";
-const FINGERPRINTS = 'fingerprinting modtime hash slow backends';
+import { COMMAND_PAGES, copiesRepository, FINGERPRINTS, PARAPHRASE } from './copiesFixture';
+import { NOW } from './rankingFixture';
 
 const heading = (p: RankedPassage) => p.entry.section.headingPath.at(-1) ?? '';
 const label = (p: RankedPassage) => `${p.entry.doc.path} > ${heading(p)}`;
@@ -43,7 +25,7 @@ describe('meaning lifts one copy of a text (local model)', function () {
   let state: IndexState;
   before(async () => {
     engine = new Engine({
-      folders: [{ name: 'docs', absPath: corpusDocsRepository('rclone', [...COMMAND_PAGES, ...OTHER_PAGES]) }],
+      folders: [{ name: 'docs', absPath: copiesRepository() }],
       cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
       embeddings: { provider: 'local' },
     });
