@@ -1,5 +1,6 @@
 /**
- * mocha's configuration for `npm test` (`npm run test:file` passes --no-config and names its files).
+ * mocha's configuration for `npm test` (test/npmTest.mjs; `npm run test:file` passes --no-config
+ * and names its files).
  *
  * The files run two at a time (mocha's `parallel`, two jobs: many suites wait on the programs they
  * start, so two files share two cores well), each handed to the first worker that is free, in the
