@@ -51,7 +51,7 @@ export function buildDoc(input: DocInput): BuiltDoc {
     title: detachAll(input.title?.trim() || markdown.title, copies),
     digest: sha256Hex(input.text),
     frontMatter: detachAll(markdown.frontMatter.data, copies),
-    entityRefs: [...new Set(input.entityRefs ?? [])],
+    entityRefs: detachAll([...new Set(input.entityRefs ?? [])], copies),
     sections,
   };
   if (input.library) doc.library = detachAll(input.library, copies);

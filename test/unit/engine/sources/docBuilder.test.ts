@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import v8 from 'node:v8';
-import vm from 'node:vm';
 import { documentId, sectionId, sha256Hex } from '../../../../server/src/engine/chunking/ids';
 import { parseMarkdown } from '../../../../server/src/engine/chunking/markdownSections';
 import { buildDoc } from '../../../../server/src/engine/sources/docBuilder';
 import { dirName, extName, isInside, joinPath } from '../../../../server/src/engine/sources/paths';
+import { heapAfterGc } from '../../../helpers/heapAfterGc';
 
 describe('sources/docBuilder', () => {
   const text = '---\ntitle: Guide\nowner: team-a\n---\n# Start\nx\n';
@@ -72,8 +71,6 @@ describe('sources/paths', () => {
     // V8 keeps a slice of 13+ characters as a view on the whole file: a doc whose headings, title
     // or front matter were slices would pin every page it came from (text/detach.ts). Sixty pages
     // of ~330 kB each, with long headings and front matter values, built and kept as docs.
-    v8.setFlagsFromString('--expose-gc');
-    const gc = vm.runInNewContext('gc') as () => void;
     const page = (i: number): string => {
       const parts = [
         `---\ntitle: The long title of page ${i}\nowner: group:default/platform-team-${i}\ntags: [a-long-tag-value-${i}]\n---\n`,
@@ -81,11 +78,6 @@ describe('sources/paths', () => {
       for (let h = 0; h < 20; h++)
         parts.push(`# Heading number ${h} of page ${i}\n\n${`prose ${i} ${h} `.repeat(1400)}\n\n`);
       return parts.join('');
-    };
-    const heapAfterGc = (): number => {
-      gc();
-      gc();
-      return process.memoryUsage().heapUsed;
     };
     const before = heapAfterGc();
     let textBytes = 0;
