@@ -636,6 +636,10 @@ export class Engine implements WorkspaceIndex {
         const paths = [...this.pendingPaths];
         this.pendingFull = false;
         this.pendingPaths.clear();
+        // Git's early answer serves this iteration or none: the paths just taken are the events
+        // since git looked, and an iteration that stops (a folder missing) drops them.
+        const early = this.earlyStatuses;
+        this.earlyStatuses = undefined;
         // A folder that is gone is not indexed as empty: the last state stays in service, flagged,
         // and the pass runs again when the folder is back (FolderPresence).
         const missingBefore = this.presence.missing.length;
@@ -652,8 +656,6 @@ export class Engine implements WorkspaceIndex {
           // The first pass after a restore asks git what changed (Indexer.warmCheck); later ones walk.
           const warm = full && this.warmPending;
           this.warmPending = false;
-          const early = this.earlyStatuses;
-          this.earlyStatuses = undefined;
           const { state, report } = warm
             ? await this.indexer.warmCheck(paths, early)
             : full
