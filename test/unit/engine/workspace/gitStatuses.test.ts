@@ -111,10 +111,10 @@ describe('engine/workspace/gitStatuses', () => {
     );
     const runner = countingGitRunner();
     const started = await startRepoStatusesAtOnce(repos, { runner });
-    // Nine batched repositories in batches of three (a batch per core and two), all started; the
-    // one with a filter driver is asked alone (its drivers listed first).
+    // Nine batched repositories in two batches (five and four), both started; the one with a
+    // filter driver is asked alone (its drivers listed first).
     const handed = runner.calls.map(command);
-    assert.equal(handed.filter((c) => c === 'for-each-repo').length, 3, handed.join(' '));
+    assert.equal(handed.filter((c) => c === 'for-each-repo').length, 2, handed.join(' '));
     const statuses = await started.statuses;
     assert.deepEqual(statuses, await Promise.all(repos.map((repo) => repoStatus(repo))));
     assert.deepEqual([...statuses[3]!.dirty], ['docs/new-3.md']);
