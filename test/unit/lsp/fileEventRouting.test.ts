@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { FileChangeType } from 'vscode-languageserver';
+import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import { Engine } from '../../../server/src/engine/engine';
 import { DocumentStore } from '../../../server/src/lsp/features/documents';
 import { routeFileEvents } from '../../../server/src/lsp/features/fileEvents';
@@ -25,8 +25,11 @@ describe('lsp/features/fileEvents routing', () => {
     const state = await engine.waitForIndex();
     engine.dispose();
     const documents = new DocumentStore({ get: () => undefined, all: () => [] }, () => folders);
-    const event = (rel: string, type: FileChangeType) => ({ uri: pathToFileURL(path.join(dir, rel)).href, type });
-    const events = [
+    const event = (rel: string, type: FileChangeType): FileEvent => ({
+      uri: pathToFileURL(path.join(dir, rel)).href,
+      type,
+    });
+    const events: FileEvent[] = [
       event('docs/guide.md', FileChangeType.Changed),
       event('src/main.ts', FileChangeType.Changed),
       event('src/gone', FileChangeType.Deleted),
