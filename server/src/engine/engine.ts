@@ -7,30 +7,16 @@
  * - The first question on an empty index starts indexing and is answered at once, flagged cold
  *   (docs/ARCHITECTURE.md, workspace_context's contract); a question on a state older than `refreshAfterMs` starts a background refresh.
  */
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { sha256Hex } from './chunking/ids';
 import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
-import {
-  decodeIndexerMemory,
-  encodeIndexerMemory,
-  SNAPSHOT_FORMAT,
-  snapshotStatusTops,
-} from './persistence/indexSnapshot';
-import { startEarlyStatuses, type EarlyStatuses } from './indexing/gitChanges';
+import type { EarlyStatuses } from './indexing/gitChanges';
+import { readIndexSnapshot, snapshotFileFor, vectorIndexFileFor, writeIndexSnapshot } from './indexSnapshotFile';
 import { FolderPresence } from './workspace/folderPresence';
 import { findServedFolder } from './servedFolder';
 import type { SourceGlobs } from './workspace/globs';
-import {
-  assertCacheOutside,
-  encodeSnapshot,
-  prepareCacheFolder,
-  readSnapshotFile,
-  removeOrphanTemps,
-  writeFileAtomic,
-} from './persistence/snapshotFile';
+import { assertCacheOutside, prepareCacheFolder } from './persistence/snapshotFile';
 import { stateMeaningSource, unembeddedMeaningSource, UNEMBEDDED_QUESTION } from './meaning/stateMeaning';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
@@ -89,12 +75,7 @@ export interface EngineOptions {
 }
 
 export type { MeaningRows } from './meaning/meaningRows';
-
-/** The snapshot file of a set of folders inside `cacheDir`: one per distinct set of folders. */
-export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFolder[]): string {
-  const key = sha256Hex(folders.map((f) => `${f.name}\u0000${f.absPath}`).join('\n')).slice(0, 16);
-  return path.join(cacheDir, `index-${key}.snapshot`);
-}
+export { snapshotFileFor } from './indexSnapshotFile';
 
 /** `asOf` states kept in memory. */
 const AS_OF_CACHE_SIZE = 3;
@@ -491,14 +472,10 @@ export class Engine implements WorkspaceIndex {
     if (!this.snapshotPath || !memory) return false;
     const started = performance.now();
     try {
-      // A fresh id per snapshot binds the vector index's section map to this very file (a restart
-      // then trusts its digests; sectionVectors.ts `bringInLine`).
-      const id = randomUUID();
-      const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory({ ...memory, snapshotId: id }));
-      await writeFileAtomic(this.snapshotPath, bytes);
-      this.vectors?.save(this.vectorIndexPath(), { state: memory.state, id });
+      const { id, bytes } = await writeIndexSnapshot(this.snapshotPath, memory);
+      this.vectors?.save(vectorIndexFileFor(this.snapshotPath), { state: memory.state, id });
       this.log(
-        `[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`,
+        `[snapshot] wrote ${this.snapshotPath} (${(bytes / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`,
       );
       this.snapshotError = undefined;
       return true;
@@ -522,12 +499,6 @@ export class Engine implements WorkspaceIndex {
     void this.embedder?.dispose();
   }
 
-  /** The saved vector index beside the snapshot (same folder key), in the vectors folder. */
-  private vectorIndexPath(): string {
-    const snapshot = this.snapshotPath!;
-    return path.join(path.dirname(snapshot), 'vectors', path.basename(snapshot).replace(/\.snapshot$/, '.vectors'));
-  }
-
   /** Serves the snapshot's state, if a valid one exists; a bad one is discarded with a log line. */
   private async restoreSnapshot(): Promise<void> {
     this.restoreTried = true;
@@ -535,7 +506,7 @@ export class Engine implements WorkspaceIndex {
     const started = performance.now();
     // The saved vector index is read beside the snapshot's parse (hnswlib reads on the thread
     // pool); awaited on every path, so `sync` never runs before it is in.
-    const vectorsLoaded = this.vectors?.load(this.vectorIndexPath()) ?? Promise.resolve(false);
+    const vectorsLoaded = this.vectors?.load(vectorIndexFileFor(this.snapshotPath)) ?? Promise.resolve(false);
     try {
       await this.restoreSnapshotState(started, vectorsLoaded);
     } finally {
@@ -545,22 +516,13 @@ export class Engine implements WorkspaceIndex {
 
   private async restoreSnapshotState(started: number, vectorsLoaded: Promise<boolean>): Promise<void> {
     const snapshotPath = this.snapshotPath!;
-    // Temporary files of a write that was killed midway are never read: removed.
-    for (const orphan of await removeOrphanTemps(snapshotPath))
-      this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
-    // Git is asked about the repositories the snapshot names before its JSON is parsed: git runs
-    // in other processes (other cores) while this thread decodes. Sound because the host hears
-    // of file changes from before git looks (docs/ARCHITECTURE.md, "Warm start"): those events
-    // queue as `pendingPaths`, which the first pass checks beside git's answer.
-    let early: EarlyStatuses | undefined;
-    const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT, async (binaries) => {
-      const tops = this.settings.useGit ? snapshotStatusTops(binaries) : null;
-      if (tops) early = await startEarlyStatuses(tops, this.folders);
-      const hook = this.restoreHooks?.afterEarlyStatuses;
-      if (hook) {
-        await early?.started.statuses.catch(() => undefined);
-        await hook();
-      }
+    // Early git answers are checked beside the file events queued meanwhile (`pendingPaths`).
+    const read = await readIndexSnapshot(snapshotPath, {
+      folders: this.folders,
+      reader: this.indexer.reader,
+      useGit: this.settings.useGit,
+      log: this.log,
+      afterEarlyStatuses: this.restoreHooks?.afterEarlyStatuses,
     });
     if (read === null) return;
     if (!read.ok) {
@@ -568,20 +530,19 @@ export class Engine implements WorkspaceIndex {
       return;
     }
     try {
-      const memory = decodeIndexerMemory(read.parts, this.folders, this.indexer.reader);
-      const state = this.indexer.restore(memory);
+      const state = this.indexer.restore(read.memory);
       await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
       this.warmPending = true;
-      this.earlyStatuses = early;
+      this.earlyStatuses = read.early;
       this.log(
-        `[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
+        `[snapshot] restored ${state.counts.sections} sections from ${snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
       );
-      this.syncMeaning(state, memory.snapshotId);
+      this.syncMeaning(state, read.memory.snapshotId);
       for (const listener of this.listeners) listener(state);
     } catch (error) {
-      this.log(`[snapshot] discarded ${this.snapshotPath}: ${(error as Error).message}; indexing from scratch`);
+      this.log(`[snapshot] discarded ${snapshotPath}: ${(error as Error).message}; indexing from scratch`);
     }
   }
 
