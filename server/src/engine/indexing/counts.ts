@@ -13,11 +13,16 @@ export function countState(input: {
   problems: readonly Problem[];
   files: number;
   sections: number;
+  /** Documents by source kind when the caller keeps them (the section store does); else counted from `docs`. */
+  bySourceKind?: Record<SourceKind, number>;
   /** The graph before a catalog update and the relations that went and came (catalogUpdate.ts). */
   catalogChange?: { from: ComponentGraph; removed: readonly Relation[]; added: readonly Relation[] };
 }): IndexCounts {
-  const bySourceKind = Object.fromEntries(SOURCE_KINDS.map((k) => [k, 0])) as Record<SourceKind, number>;
-  for (const doc of input.docs.values()) bySourceKind[doc.sourceKind]++;
+  let bySourceKind = input.bySourceKind;
+  if (!bySourceKind) {
+    bySourceKind = Object.fromEntries(SOURCE_KINDS.map((k) => [k, 0])) as Record<SourceKind, number>;
+    for (const doc of input.docs.values()) bySourceKind[doc.sourceKind]++;
+  }
   const { entitiesByKind, edgesByType, unresolvedEdges } = catalogCounts(
     input.entities,
     input.graph,

@@ -405,6 +405,7 @@ export class Indexer {
         problems,
         files: filled.table.size,
         sections: this.store.sectionCount,
+        bySourceKind: this.store.documentsByKind(),
         catalogChange:
           produced.catalogChange && previousGraph && previousGraph.catalog === produced.catalogChange.from
             ? {

@@ -30,7 +30,6 @@ import type { RepositoryRemotes } from '../workspace/remotes';
 import { RootMap } from '../workspace/rootMap';
 import {
   claimedBy,
-  claimKeys,
   elsewhereProblems,
   LastPlan,
   looseDocsSites,
@@ -178,7 +177,7 @@ export class DocProducers {
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       const target =
         site.url === undefined
           ? undefined
@@ -224,12 +223,13 @@ export class DocProducers {
 
     // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
     const owners = this.placeOwners(catalog);
-    const entityClaims = claimKeys(siteResults);
-    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, () =>
+    // The list as it is now (the standalone sites' results are pushed onto it below).
+    const entityClaims = siteResults.slice();
+    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, [], () =>
       mkdocsSites(byRole.techdocsConfigs, claimedBy(siteResults), owners, rootOf),
     );
     for (const site of mkdocs) {
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
@@ -241,7 +241,7 @@ export class DocProducers {
     const products: FileProduct[] = [];
     const ownDocuments: string[] = [];
     for (const path of byRole.fileProducts) {
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       // Keyed by the path itself: the table's own strings, hashed once.
       const product =
         this.fileMemo.lookup(path, table, listing)?.value ??
@@ -257,11 +257,11 @@ export class DocProducers {
         ownDocuments.push(path);
     }
     const docsFiles = ownDocuments.length === 0 ? byRole.docsFiles : withoutPaths(byRole.docsFiles, ownDocuments);
-    const loose = this.docsPlan.get([byRole, owners], [...claimKeys(siteResults), ...ownDocuments], () =>
+    const loose = this.docsPlan.get([byRole, owners], siteResults, ownDocuments, () =>
       looseDocsSites(docsFiles, claimedBy(siteResults), owners, rootOf),
     );
     for (const site of loose) {
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);

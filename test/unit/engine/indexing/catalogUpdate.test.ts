@@ -259,6 +259,33 @@ describe('indexing/catalog updates', function () {
     await edit({ [from]: kept, [to]: `${read(to)}---\n${moved}` }, 'patched');
   });
 
+  it('edits several files at once, between and around the entities that name them', async () => {
+    // In path order: artist-lookup (edited), podcast-api and queue-proxy (name the system, so made
+    // again), wayback-archive (removed), its ingestion and storage (name it), systems/podcast
+    // (renamed in case): the patch interleaves the changed files' runs with the remade entities.
+    const files = [
+      'components/artist-lookup-component.yaml',
+      'components/wayback-archive-component.yaml',
+      'systems/podcast-system.yaml',
+    ];
+    const originals = files.map(read);
+    const state = await edit(
+      {
+        [files[0]]: originals[0].replace('description: Artist Lookup\n', 'description: Artist Lookup, cached\n'),
+        [files[1]]: '# wayback-archive is retired\n',
+        [files[2]]: originals[2].replace('name: podcast\n', 'name: Podcast\n'),
+      },
+      'patched',
+    );
+    const graph = state.graph as { key: string; incoming: string[] }[];
+    assert.ok(
+      graph
+        .find((g) => g.key === 'system:default/podcast')
+        ?.incoming.some((edge) => edge.startsWith('component:default/podcast-api partOf system:default/Podcast ')),
+    );
+    await edit(Object.fromEntries(files.map((file, i) => [file, originals[i]])), 'patched');
+  });
+
   it('falls back to loading the whole catalog where a patch could differ, with the same result', async () => {
     // A second declaration of a key: which one is kept depends on every file.
     const rel = 'components/searcher-component.yaml';
