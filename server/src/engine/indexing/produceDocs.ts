@@ -13,7 +13,7 @@ import { sha256Hex } from '../chunking/ids';
 import type { CatalogEntity, Doc, EntityKey, Problem, SourceKind } from '../model';
 import { formatFieldPath } from '../sources/catalog/fieldPath';
 import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
-import { CatalogUpdater, type CatalogChange } from '../sources/catalog/catalogUpdate';
+import { CatalogUpdater, type CatalogChange, type SavedCatalogUpdates } from '../sources/catalog/catalogUpdate';
 import { resolveEpic } from '../sources/epics';
 import type { FolderDescription, LibraryPack } from '../sources/library';
 import { buildRepoOverview } from '../sources/overview';
@@ -115,6 +115,7 @@ export class DocProducers {
   export(): ProducerMemos {
     return {
       catalog: this.catalogMemo.export(),
+      catalogUpdates: this.catalogUpdater.save(),
       entityDocs: this.entityDocs.export(),
       techdocs: this.techdocsMemo.export(),
       files: this.fileMemo.export(),
@@ -124,6 +125,7 @@ export class DocProducers {
 
   import(memos: ProducerMemos): void {
     this.catalogMemo.import(memos.catalog);
+    this.catalogUpdater.restore(memos.catalogUpdates);
     this.entityDocs.import(memos.entityDocs);
     this.techdocsMemo.import(memos.techdocs);
     this.fileMemo.import(memos.files);
@@ -546,6 +548,11 @@ function withNav(key: string, byRole: FilesByRole): string {
 
 export interface ProducerMemos {
   catalog: MemoRecord<CatalogLoad>[];
+  /**
+   * How the last catalog was loaded, so the first catalog edit after a restart patches it
+   * (catalogUpdate.ts); absent in snapshots written before it was kept.
+   */
+  catalogUpdates?: SavedCatalogUpdates | null;
   /** The last catalog's entity documents, one per entity in catalog order. */
   entityDocs: { catalog: CatalogLoad; docs: Doc[] } | null;
   techdocs: MemoRecord<TechDocsResult>[];

@@ -297,3 +297,47 @@ describe('indexing/catalog updates', function () {
     await edit({ [locations]: read(locations).replace('    - ./components/searcher-component.yaml\n', '') }, 'loaded');
   });
 });
+
+describe('indexing/catalog updates after a restart', function () {
+  this.timeout(120_000);
+  after(removeTempDirs);
+
+  it('patches the catalog the snapshot restored on the first edit, as a cold index would make it', async () => {
+    const dir = tempDir('catalog-update-warm');
+    const cache = tempDir('catalog-update-cache');
+    fs.cpSync(EXAMPLES, dir, { recursive: true });
+    const folders = [{ name: 'examples', absPath: dir }];
+    const file = (rel: string) => path.join(dir, ...rel.split('/'));
+    const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
+    async function edit(engine: Engine, files: Record<string, string>): Promise<void> {
+      for (const [rel, text] of Object.entries(files)) fs.writeFileSync(file(rel), text);
+      const report = await engine.update(Object.keys(files).map(file));
+      assert.equal(report?.catalog, 'patched', 'how the catalog was had');
+      assertSame(await derivedState(engine, dir), await coldState(dir));
+    }
+    const lookup = 'components/artist-lookup-component.yaml';
+    const archive = 'components/wayback-archive-component.yaml';
+
+    // The snapshot is written after a patched update, so it holds a patched catalog's details.
+    const first = new Engine({ folders, settings: SETTINGS, cacheDir: cache });
+    await first.waitForIndex();
+    await edit(first, { [lookup]: read(lookup).replace('description: Artist Lookup\n', 'description: Lookups\n') });
+    assert.equal(await first.saveSnapshot(), true);
+    first.dispose();
+
+    const engine = new Engine({ folders, settings: SETTINGS, cacheDir: cache });
+    try {
+      await engine.waitForIndex();
+      assert.equal(engine.status().lastPass?.filesRead, 0, 'the restart read nothing again');
+      // An entity others name goes (they are made again), then comes back.
+      const original = read(archive);
+      await edit(engine, {
+        [archive]: '# wayback-archive is retired\n',
+        [lookup]: read(lookup).replace('Lookups', 'Artists'),
+      });
+      await edit(engine, { [archive]: original });
+    } finally {
+      engine.dispose();
+    }
+  });
+});

@@ -63,6 +63,27 @@ interface Made {
   lookups?: Lookups;
 }
 
+/**
+ * What `noteLoad` remembered, for a snapshot: the load itself (the snapshot writes it once, and
+ * hands back the very object it restores) and the rest as one JSON string. A string because
+ * entities hold the workspace's YAML, whose keys the snapshot's own markers (`$doc`, `$catalog`)
+ * must never be read from; and it is parsed only when the first update after a restart needs it.
+ */
+export interface SavedCatalogUpdates {
+  load: CatalogLoad;
+  details: string;
+}
+
+/** `SavedCatalogUpdates.details` parsed: the kept entities stand for themselves by index in `load.entities`. */
+interface SavedDetails {
+  starts: number[];
+  /** Each file read, with its entities: an index of a kept one, or a declaration that was not kept. */
+  files: [string, (number | ParsedEntity)[]][];
+  /** The placeholders of kept entities that had any, by index. */
+  placeholders: [number, ParsedEntity['placeholders']][];
+  placeholderPaths: string[];
+}
+
 export class CatalogUpdater {
   /** The last load and how it was made; undefined while an update is half applied. */
   private made: Made | undefined;
@@ -71,6 +92,7 @@ export class CatalogUpdater {
 
   /** Remembers a full load (loadCatalog's `onDetails`). */
   noteLoad(details: CatalogLoadDetails): void {
+    this.saved = undefined;
     this.made = {
       load: details.load,
       parsedByFile: new Map(details.parsedByFile),
@@ -78,6 +100,63 @@ export class CatalogUpdater {
       starts: details.starts,
       placeholderPaths: details.placeholderPaths,
     };
+  }
+
+  /** The last load and how it was made, for a snapshot; null when none is known. */
+  save(): SavedCatalogUpdates | null {
+    const made = this.made;
+    if (!made) return this.saved ?? null;
+    const index = new Map<ParsedEntity, number>();
+    for (let i = 0; i < made.kept.length; i++) {
+      // The load's entities are the kept ones, in order (loadCatalog.ts, and `update` below).
+      if (made.load.entities[i] !== made.kept[i].entity) return null;
+      index.set(made.kept[i], i);
+    }
+    const details: SavedDetails = {
+      starts: [...made.starts],
+      files: [...made.parsedByFile].map(([path, list]) => [path, list.map((p) => index.get(p) ?? p)]),
+      placeholders: made.kept.flatMap((p, i) => (p.placeholders.length > 0 ? [[i, p.placeholders]] : [])),
+      placeholderPaths: [...made.placeholderPaths],
+    };
+    return { load: made.load, details: JSON.stringify(details) };
+  }
+
+  /**
+   * Takes back what `save` wrote, for the load a snapshot restored (the same object): the first
+   * update after a restart then patches that load instead of loading the whole catalog. Parsed
+   * on the first update that needs it.
+   */
+  restore(saved: SavedCatalogUpdates | null | undefined): void {
+    this.made = undefined;
+    this.saved = saved ?? undefined;
+  }
+
+  /** What `restore` took, until an update or a load makes it `made` (or a load replaces it). */
+  private saved: SavedCatalogUpdates | undefined;
+
+  /** `saved` parsed into what `noteLoad` would have remembered; undefined when it does not fit its load. */
+  private revive(saved: SavedCatalogUpdates): Made | undefined {
+    const details = JSON.parse(saved.details) as SavedDetails;
+    const { load } = saved;
+    const placeholders = new Map(details.placeholders);
+    const kept: ParsedEntity[] = load.entities.map((entity, i) => ({
+      entity,
+      lines: load.fieldLines[entity.key] ?? {},
+      placeholders: placeholders.get(i) ?? [],
+    }));
+    if (details.starts.length !== kept.length + 1 || details.starts[kept.length] !== load.relations.length)
+      return undefined;
+    const parsedByFile = new Map<string, readonly ParsedEntity[]>();
+    for (const [path, list] of details.files) {
+      const entities: ParsedEntity[] = [];
+      for (const item of list) {
+        if (typeof item !== 'number') entities.push(item);
+        else if (kept[item]) entities.push(kept[item]);
+        else return undefined;
+      }
+      parsedByFile.set(path, entities);
+    }
+    return { load, parsedByFile, kept, starts: details.starts, placeholderPaths: new Set(details.placeholderPaths) };
   }
 
   /**
@@ -90,6 +169,12 @@ export class CatalogUpdater {
     source: FileSource,
     parseCache: CatalogParseCache,
   ): Promise<CatalogChange | null> {
+    if (!this.made && this.saved?.load === from) {
+      // The first update after a restart: what the snapshot kept of the last load.
+      const saved = this.saved;
+      this.saved = undefined;
+      this.made = this.revive(saved);
+    }
     const made = this.made;
     if (!made || made.load !== from || made.placeholderPaths.has(UNKNOWN_READS) || changed.length === 0) return null;
     const lookups = (made.lookups ??= this.lookupsOf(made));
