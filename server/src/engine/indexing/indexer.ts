@@ -411,6 +411,8 @@ export class Indexer {
             ? {
                 removed: produced.catalogChange.removed,
                 added: produced.catalogChange.added,
+                before: produced.catalogChange.before,
+                after: produced.catalogChange.after,
                 from: previousGraph.graph,
               }
             : undefined,

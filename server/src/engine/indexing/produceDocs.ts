@@ -168,7 +168,7 @@ export class DocProducers {
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
-    const entityKeys = this.keySet(catalog);
+    const entityKeys = this.keySet(catalog, catalogChange);
 
     const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path), catalogChange)];
 
@@ -224,7 +224,7 @@ export class DocProducers {
     for (const problem of elsewhereProblems(elsewhere)) problems.push(problem);
 
     // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
-    const owners = this.placeOwners(catalog);
+    const owners = this.placeOwners(catalog, catalogChange);
     // The list as it is now (the standalone sites' results are pushed onto it below).
     const entityClaims = siteResults.slice();
     const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, [], () =>
@@ -386,12 +386,14 @@ export class DocProducers {
    * an entity was added, removed or moved (an edit of a description keeps the same object, so
    * nothing planned from it is planned again).
    */
-  private placeOwners(catalog: CatalogLoad): PlaceOwners {
+  private placeOwners(catalog: CatalogLoad, change?: CatalogChange): PlaceOwners {
     if (this.owned?.catalog === catalog) return this.owned.owners;
-    const owners =
-      this.owned && sameEntityPlaces(this.owned.catalog, catalog)
-        ? this.owned.owners
-        : new PlaceOwners(catalog.entities);
+    // After a patch, only the changed files' entities can differ (see CatalogChange).
+    const same =
+      change && change.from === this.owned?.catalog && change.to === catalog
+        ? sameEntityPlacesIn(change.before, change.after)
+        : this.owned && sameEntityPlaces(this.owned.catalog, catalog);
+    const owners = this.owned && same ? this.owned.owners : new PlaceOwners(catalog.entities);
     this.owned = { catalog, owners };
     return owners;
   }
@@ -410,12 +412,7 @@ export class DocProducers {
    */
   private merge(docs: Doc[]): Doc[] {
     const last = this.lastMerge;
-    if (
-      last &&
-      !last.merged &&
-      last.input.length === docs.length &&
-      docs.every((doc, i) => doc === last.input[i] || doc.id === last.input[i].id)
-    ) {
+    if (last && !last.merged && last.input.length === docs.length && sameIds(docs, last.input)) {
       this.lastMerge = { input: docs, merged: false, kinds: last.kinds };
       return docs;
     }
@@ -494,12 +491,16 @@ export class DocProducers {
    * The catalog's entity keys, the same Set object as for the last catalog while the keys are the
    * same: epics are resolved again only when that object changes (resolveEpic).
    */
-  private keySet(catalog: CatalogLoad): ReadonlySet<EntityKey> {
+  private keySet(catalog: CatalogLoad, change?: CatalogChange): ReadonlySet<EntityKey> {
     const last = this.keys;
     if (last?.catalog === catalog) return last.keys;
+    // After a patch, the keys are the same when the changed files declare the same keys as before
+    // (each key is declared once: catalogUpdate.ts patches nothing else).
     const same =
-      last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
-    const keys = same ? last.keys : new Set(catalog.entities.map((e) => e.key));
+      last && change && change.from === last.catalog && change.to === catalog
+        ? sameKeys(change.before, change.after)
+        : last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
+    const keys = last && same ? last.keys : new Set(catalog.entities.map((e) => e.key));
     this.keys = { catalog, keys };
     return keys;
   }
@@ -575,10 +576,15 @@ function folderOf(table: FileTable, path: string): string {
  * the same TechDocs folders: what PlaceOwners is made of.
  */
 function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
-  if (a.entities.length !== b.entities.length) return false;
-  for (let i = 0; i < a.entities.length; i++) {
-    const x = a.entities[i];
-    const y = b.entities[i];
+  return sameEntityPlacesIn(a.entities, b.entities);
+}
+
+/** `sameEntityPlaces` of two lists of entities. */
+function sameEntityPlacesIn(a: readonly CatalogEntity[], b: readonly CatalogEntity[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
     if (
       x !== y &&
       (x.key !== y.key ||
@@ -588,6 +594,19 @@ function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
       return false;
   }
   return true;
+}
+
+/** True when two lists of documents hold the same ids at the same positions. */
+function sameIds(a: readonly Doc[], b: readonly Doc[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i].id !== b[i].id) return false;
+  return true;
+}
+
+/** True when two lists of entities declare the same set of keys. */
+function sameKeys(a: readonly CatalogEntity[], b: readonly CatalogEntity[]): boolean {
+  if (a.length !== b.length) return false;
+  const keys = new Set(a.map((e) => e.key));
+  return b.every((e) => keys.has(e.key));
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

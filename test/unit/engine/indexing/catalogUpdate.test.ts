@@ -286,6 +286,25 @@ describe('indexing/catalog updates', function () {
     await edit(Object.fromEntries(files.map((file, i) => [file, originals[i]])), 'patched');
   });
 
+  it('moves a System ahead of every Resource: the kinds are counted in their new order', async () => {
+    // The counts list kinds in the order the catalog first meets them; with the podcast System
+    // in a domains/ file, System comes before Resource (resources/ sorts before systems/).
+    const system = 'systems/podcast-system.yaml';
+    const domain = 'domains/audio-domain.yaml';
+    const [moved, movedDomain] = [read(system), read(domain)];
+    const state = await edit(
+      { [system]: '# moved to domains/audio-domain.yaml\n', [domain]: `${movedDomain}---\n${moved}` },
+      'patched',
+    );
+    const kinds = Object.keys((state.counts as { entitiesByKind: Record<string, number> }).entitiesByKind);
+    assert.ok(kinds.indexOf('System') < kinds.indexOf('Resource'), kinds.join(', '));
+    // The moved System still names its domain: renaming the domain's case makes it again.
+    const playback = 'domains/playback-domain.yaml';
+    const original = read(playback);
+    await edit({ [playback]: original.replace('name: playback\n', 'name: Playback\n') }, 'patched');
+    await edit({ [system]: moved, [domain]: movedDomain, [playback]: original }, 'patched');
+  });
+
   it('falls back to loading the whole catalog where a patch could differ, with the same result', async () => {
     // A second declaration of a key: which one is kept depends on every file.
     const rel = 'components/searcher-component.yaml';

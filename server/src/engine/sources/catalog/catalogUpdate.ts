@@ -35,6 +35,12 @@ export interface CatalogChange {
   /** Keys of the entities the changed files held before or hold now. */
   entities: ReadonlySet<EntityKey>;
   /**
+   * The entities the changed files held in `from` and those they hold in `to`, each in path order:
+   * every other entity is the same object at the same place in both.
+   */
+  before: readonly CatalogEntity[];
+  after: readonly CatalogEntity[];
+  /**
    * The relations of `to` starting at each of `keys` (in `to`'s order), found from the updater's
    * lookups without a walk over every relation; valid until the next update.
    */
@@ -317,7 +323,13 @@ export class CatalogUpdater {
     const [gone, come] = withoutCommon(removed, added);
     const relationsFrom = (only: Iterable<EntityKey>) =>
       relationsStartingAt(only, kept, starts, relations, lookups.referrers, byKey);
-    return { from, to, removed: gone, added: come, entities: keys, relationsFrom };
+    const before: CatalogEntity[] = [];
+    const after: CatalogEntity[] = [];
+    for (const { old, now } of files.values()) {
+      for (const p of old) before.push(p.entity);
+      for (const p of now) after.push(p.entity);
+    }
+    return { from, to, removed: gone, added: come, entities: keys, before, after, relationsFrom };
   }
 
   /**
@@ -395,13 +407,18 @@ export class CatalogUpdater {
     lookups: Lookups,
     files: ReadonlyMap<string, { old: readonly ParsedEntity[]; now: readonly ParsedEntity[] }>,
   ): void {
-    for (const { old, now } of files.values()) {
+    // Every old declaration is taken out before any new one goes in: an entity that moved from
+    // one file to another would otherwise lose its place among its targets' referrers (a set,
+    // not a count) when the file it left comes after the one it moved to.
+    for (const { old } of files.values()) {
       for (const p of old) {
         this.declare(lookups, p, -1);
         const count = (lookups.keyCount.get(p.entity.key) ?? 1) - 1;
         if (count > 0) lookups.keyCount.set(p.entity.key, count);
         else lookups.keyCount.delete(p.entity.key);
       }
+    }
+    for (const { now } of files.values()) {
       for (const p of now) {
         this.declare(lookups, p, 1);
         lookups.keyCount.set(p.entity.key, (lookups.keyCount.get(p.entity.key) ?? 0) + 1);
