@@ -13,7 +13,13 @@ import { sha256Hex } from './chunking/ids';
 import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
-import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
+import {
+  decodeIndexerMemory,
+  encodeIndexerMemory,
+  SNAPSHOT_FORMAT,
+  snapshotStatusTops,
+} from './persistence/indexSnapshot';
+import { startEarlyStatuses, type EarlyStatuses } from './indexing/gitChanges';
 import { FolderPresence } from './workspace/folderPresence';
 import { findServedFolder } from './servedFolder';
 import type { SourceGlobs } from './workspace/globs';
@@ -75,6 +81,11 @@ export interface EngineOptions {
   vectorBackend?: VectorBackendChoice;
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
+  /**
+   * Points in a restore a test waits at, to change files at a known moment. `afterEarlyStatuses`
+   * runs once git answered about the snapshot's repositories and before the snapshot is decoded.
+   */
+  restoreHooks?: { afterEarlyStatuses?: () => void | Promise<void> };
 }
 
 export type { MeaningRows } from './meaning/meaningRows';
@@ -106,6 +117,13 @@ export class Engine implements WorkspaceIndex {
   private readonly snapshotPath: string | undefined;
   private readonly presence: FolderPresence;
   private restoreTried = false;
+  /**
+   * The statuses git was asked for while the snapshot was decoded (indexing/gitChanges.ts
+   * `startEarlyStatuses`), for the first pass after the restore and no other: a later pass would
+   * miss the file events the passes between consumed.
+   */
+  private earlyStatuses: EarlyStatuses | undefined;
+  private readonly restoreHooks: EngineOptions['restoreHooks'];
   /** A snapshot was restored and no pass has run since: the next full pass may ask git instead. */
   private warmPending = false;
   private fromSnapshot = false;
@@ -124,6 +142,7 @@ export class Engine implements WorkspaceIndex {
     this.folders = options.folders.map((f) => ({ name: f.name, absPath: path.resolve(f.absPath) }));
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
+    this.restoreHooks = options.restoreHooks;
     this.indexer = new Indexer(this.folders, this.settings);
     // Past the source globs' budget (workspace/globBudget.ts): a file's were refused with their
     // line already (config/workspaceConfig.ts); what is left came from the host's settings.
@@ -529,7 +548,20 @@ export class Engine implements WorkspaceIndex {
     // Temporary files of a write that was killed midway are never read: removed.
     for (const orphan of await removeOrphanTemps(snapshotPath))
       this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
-    const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT);
+    // Git is asked about the repositories the snapshot names before its JSON is parsed: git runs
+    // in other processes (other cores) while this thread decodes. Sound because the host hears
+    // of file changes from before git looks (docs/ARCHITECTURE.md, "Warm start"): those events
+    // queue as `pendingPaths`, which the first pass checks beside git's answer.
+    let early: EarlyStatuses | undefined;
+    const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT, async (binaries) => {
+      const tops = this.settings.useGit ? snapshotStatusTops(binaries) : null;
+      if (tops) early = await startEarlyStatuses(tops, this.folders);
+      const hook = this.restoreHooks?.afterEarlyStatuses;
+      if (hook) {
+        await early?.started.statuses.catch(() => undefined);
+        await hook();
+      }
+    });
     if (read === null) return;
     if (!read.ok) {
       this.log(`[snapshot] discarded ${snapshotPath}: ${read.reason}; indexing from scratch`);
@@ -542,6 +574,7 @@ export class Engine implements WorkspaceIndex {
       this.state = state;
       this.fromSnapshot = true;
       this.warmPending = true;
+      this.earlyStatuses = early;
       this.log(
         `[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
       );
@@ -597,10 +630,16 @@ export class Engine implements WorkspaceIndex {
     this.running = (async () => {
       if (!this.state && !this.restoreTried) await this.restoreSnapshot();
       while (!this.disposed && (this.pendingFull || this.pendingPaths.size > 0)) {
-        const full = this.pendingFull || !this.state;
+        // The first pass after a restore is the warm check whatever asked for it: it is the one
+        // that looks at what changed while no process watched (and hands on the early statuses).
+        const full = this.pendingFull || !this.state || this.warmPending;
         const paths = [...this.pendingPaths];
         this.pendingFull = false;
         this.pendingPaths.clear();
+        // Git's early answer serves this iteration or none: the paths just taken are the events
+        // since git looked, and an iteration that stops (a folder missing) drops them.
+        const early = this.earlyStatuses;
+        this.earlyStatuses = undefined;
         // A folder that is gone is not indexed as empty: the last state stays in service, flagged,
         // and the pass runs again when the folder is back (FolderPresence).
         const missingBefore = this.presence.missing.length;
@@ -618,7 +657,7 @@ export class Engine implements WorkspaceIndex {
           const warm = full && this.warmPending;
           this.warmPending = false;
           const { state, report } = warm
-            ? await this.indexer.warmCheck(paths)
+            ? await this.indexer.warmCheck(paths, early)
             : full
               ? await this.indexer.full()
               : await this.indexer.update(paths);
