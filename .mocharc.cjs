@@ -57,7 +57,9 @@ const files = SUITES.flatMap(testFiles);
 const first = LONGEST_FIRST.filter((file) => files.includes(file));
 
 module.exports = {
-  'node-option': ['import=tsx'],
+  // expose-gc: the tests of what a structure keeps alive collect before they measure
+  // (test/helpers/heapAfterGc.ts).
+  'node-option': ['import=tsx', 'expose-gc'],
   require: ['test/helpers/testEnv.ts'],
   spec: [...first, ...files.filter((file) => !first.includes(file))],
   parallel: true,

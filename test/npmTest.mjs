@@ -31,6 +31,10 @@ const typecheck = npmRun('typecheck', [], true).then((result) => {
   return result.code;
 });
 
+// The suites below run on the build just made: a test file that builds again (lspClient.ts
+// `buildServer`) would rewrite dist/ while another file, in the other mocha worker, starts a
+// program from it (seen: `dist/server.js` cut short, "Unexpected end of input").
+process.env.WSCTX_TEST_DIST_BUILT = '1';
 let testsCode = 0;
 for (const [script, args] of [
   ['lint', []],

@@ -6,7 +6,7 @@
  * notification instead of sleeping.
  *
  * `buildServer()` runs `node esbuild.mjs` once per test process, so `npx mocha test/lsp/...` always
- * tests the current sources (`npm test` builds too; a second build costs a second or two).
+ * tests the current sources; under `npm test`, which builds first, it does not build again.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
@@ -51,7 +51,9 @@ export const SERVER = path.join(ROOT, 'dist', 'server.js');
 /** Longest wait for a pushed message before a test fails with what it was waiting for. */
 const WAIT_LIMIT_MS = 90_000;
 
-let built = false;
+// `npm test` builds before the suites and says so (test/npmTest.mjs): building again here, in
+// one of two mocha workers, would rewrite dist/ under a program the other one starts.
+let built = process.env.WSCTX_TEST_DIST_BUILT === '1';
 export function buildServer(): void {
   if (built) return;
   execFileSync(process.execPath, ['esbuild.mjs'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
