@@ -19,12 +19,13 @@ import { createServices } from '../server/src/services/services';
 import { callTool } from '../server/src/tools/callTool';
 import { findTool } from '../server/src/tools/registry';
 import type { ContextOutput } from '../server/src/tools/workspaceContext';
-import { loadSections, ReferenceBm25 } from './baselines/docsReference';
+import { ReferenceBm25 } from './baselines/docsReference';
 import {
   BIG_PAGE_BYTES,
   docsCorpora,
   headingKey,
   loadDocsQuestions,
+  referenceSplit,
   writeDocsFolders,
   type DocsQuestion,
 } from './evalDocs';
@@ -68,11 +69,8 @@ async function main(): Promise<void> {
     );
     const folders = writeDocsFolders(corpus, path.join(os.tmpdir(), 'wsctx-eval-docs'));
     const { engine } = await startEvalEngine(`docs-${corpus.key}`, folders, 'off', () => {}, corpus.globs);
-    const { sections } = loadSections(corpus.dir, {
-      ...(corpus.formats ? { formats: corpus.formats } : {}),
-      ...(corpus.folders ? { folders: corpus.folders } : {}),
-    });
-    const bm25 = new ReferenceBm25(sections.map((s) => `${s.title}\n${s.heading}\n${s.body}`));
+    const { sections, texts } = referenceSplit(corpus);
+    const bm25 = new ReferenceBm25(texts);
     const ask = async (question: string, limit: number, tuning?: RankingTuning) => {
       const services = createServices({ engine, ...(tuning ? { rankingTuning: tuning } : {}) });
       const args = { ...(folders.length > 1 ? {} : { workspace: corpus.key }), question, limit };

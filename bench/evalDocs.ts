@@ -43,6 +43,7 @@ import {
   ReferenceBm25,
   ReferenceLunr,
   type DocFormat,
+  type DocSection,
   type Hit,
 } from './baselines/docsReference';
 import { ourSystemLabel, startEvalEngine, type EvalEmbeddings, type MeaningFigures } from './evalEngine';
@@ -114,6 +115,18 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       formats: ['rst'],
     },
   ];
+}
+
+/**
+ * The corpus split the reference way (baselines/docsReference.ts), each section's text as the
+ * reference BM25 reads it: title, heading path and body, one field.
+ */
+export function referenceSplit(corpus: DocsCorpus): { files: string[]; sections: DocSection[]; texts: string[] } {
+  const { files, sections } = loadSections(corpus.dir, {
+    ...(corpus.formats ? { formats: corpus.formats } : {}),
+    ...(corpus.folders ? { folders: corpus.folders } : {}),
+  });
+  return { files, sections, texts: sections.map((s) => `${s.title}\n${s.heading}\n${s.body}`) };
 }
 
 export interface DocsQuestion {
@@ -375,11 +388,8 @@ export async function evalDocs(
   }
   if (!modes.includes('local')) skipped.push('hybrid (words + meaning): run without --embeddings off');
 
-  const { files, sections } = loadSections(corpus.dir, {
-    ...(corpus.formats ? { formats: corpus.formats } : {}),
-    ...(corpus.folders ? { folders: corpus.folders } : {}),
-  });
-  const bm25 = new ReferenceBm25(sections.map((s) => `${s.title}\n${s.heading}\n${s.body}`));
+  const { files, sections, texts } = referenceSplit(corpus);
+  const bm25 = new ReferenceBm25(texts);
   const asPassages = (hits: readonly Hit[]) =>
     hits.map((h) => {
       const s = sections[h.d];

@@ -177,7 +177,8 @@ me my of on or our so that the their them then there these they this to was we w
 which who why will with you your do does can should would could not no`.split(/\s+/).filter(Boolean),
 );
 
-function tokenize(s: string): string[] {
+/** The reference systems' terms: lower-cased runs of letters and digits, stop words dropped (no stemming). */
+export function tokenize(s: string): string[] {
   return (s.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((t) => !STOP.has(t));
 }
 

@@ -7,24 +7,16 @@
  * - The first question on an empty index starts indexing and is answered at once, flagged cold
  *   (docs/ARCHITECTURE.md, workspace_context's contract); a question on a state older than `refreshAfterMs` starts a background refresh.
  */
-import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import { sha256Hex } from './chunking/ids';
 import type { IndexState, WorkspaceFolder } from './indexState';
 import type { AsOfState } from './indexing/asOfIndex';
 import { Indexer, type PassProgress, type PassReport } from './indexing/indexer';
-import { decodeIndexerMemory, encodeIndexerMemory, SNAPSHOT_FORMAT } from './persistence/indexSnapshot';
+import type { EarlyStatuses } from './indexing/gitChanges';
+import { readIndexSnapshot, snapshotFileFor, vectorIndexFileFor, writeIndexSnapshot } from './indexSnapshotFile';
 import { FolderPresence } from './workspace/folderPresence';
 import { findServedFolder } from './servedFolder';
 import type { SourceGlobs } from './workspace/globs';
-import {
-  assertCacheOutside,
-  encodeSnapshot,
-  prepareCacheFolder,
-  readSnapshotFile,
-  removeOrphanTemps,
-  writeFileAtomic,
-} from './persistence/snapshotFile';
+import { assertCacheOutside, prepareCacheFolder } from './persistence/snapshotFile';
 import { stateMeaningSource, unembeddedMeaningSource, UNEMBEDDED_QUESTION } from './meaning/stateMeaning';
 import { meaningRaw } from './ranking/contract';
 import type { MeaningSource } from './ranking/workspaceContextRanker';
@@ -75,15 +67,15 @@ export interface EngineOptions {
   vectorBackend?: VectorBackendChoice;
   /** Diagnostics go here (stderr in the CLI and stdio MCP server, the output channel in the editor). */
   log?: (message: string) => void;
+  /**
+   * Points in a restore a test waits at, to change files at a known moment. `afterEarlyStatuses`
+   * runs once git answered about the snapshot's repositories and before the snapshot is decoded.
+   */
+  restoreHooks?: { afterEarlyStatuses?: () => void | Promise<void> };
 }
 
 export type { MeaningRows } from './meaning/meaningRows';
-
-/** The snapshot file of a set of folders inside `cacheDir`: one per distinct set of folders. */
-export function snapshotFileFor(cacheDir: string, folders: readonly WorkspaceFolder[]): string {
-  const key = sha256Hex(folders.map((f) => `${f.name}\u0000${f.absPath}`).join('\n')).slice(0, 16);
-  return path.join(cacheDir, `index-${key}.snapshot`);
-}
+export { snapshotFileFor } from './indexSnapshotFile';
 
 /** `asOf` states kept in memory. */
 const AS_OF_CACHE_SIZE = 3;
@@ -106,6 +98,13 @@ export class Engine implements WorkspaceIndex {
   private readonly snapshotPath: string | undefined;
   private readonly presence: FolderPresence;
   private restoreTried = false;
+  /**
+   * The statuses git was asked for while the snapshot was decoded (indexing/gitChanges.ts
+   * `startEarlyStatuses`), for the first pass after the restore and no other: a later pass would
+   * miss the file events the passes between consumed.
+   */
+  private earlyStatuses: EarlyStatuses | undefined;
+  private readonly restoreHooks: EngineOptions['restoreHooks'];
   /** A snapshot was restored and no pass has run since: the next full pass may ask git instead. */
   private warmPending = false;
   private fromSnapshot = false;
@@ -124,6 +123,7 @@ export class Engine implements WorkspaceIndex {
     this.folders = options.folders.map((f) => ({ name: f.name, absPath: path.resolve(f.absPath) }));
     this.settings = resolveEngineSettings(options.settings);
     this.log = options.log ?? (() => undefined);
+    this.restoreHooks = options.restoreHooks;
     this.indexer = new Indexer(this.folders, this.settings);
     // Past the source globs' budget (workspace/globBudget.ts): a file's were refused with their
     // line already (config/workspaceConfig.ts); what is left came from the host's settings.
@@ -472,14 +472,10 @@ export class Engine implements WorkspaceIndex {
     if (!this.snapshotPath || !memory) return false;
     const started = performance.now();
     try {
-      // A fresh id per snapshot binds the vector index's section map to this very file (a restart
-      // then trusts its digests; sectionVectors.ts `bringInLine`).
-      const id = randomUUID();
-      const bytes = encodeSnapshot(SNAPSHOT_FORMAT, encodeIndexerMemory({ ...memory, snapshotId: id }));
-      await writeFileAtomic(this.snapshotPath, bytes);
-      this.vectors?.save(this.vectorIndexPath(), { state: memory.state, id });
+      const { id, bytes } = await writeIndexSnapshot(this.snapshotPath, memory);
+      this.vectors?.save(vectorIndexFileFor(this.snapshotPath), { state: memory.state, id });
       this.log(
-        `[snapshot] wrote ${this.snapshotPath} (${(bytes.length / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`,
+        `[snapshot] wrote ${this.snapshotPath} (${(bytes / 1048576).toFixed(1)} MB) in ${(performance.now() - started).toFixed(0)} ms`,
       );
       this.snapshotError = undefined;
       return true;
@@ -503,12 +499,6 @@ export class Engine implements WorkspaceIndex {
     void this.embedder?.dispose();
   }
 
-  /** The saved vector index beside the snapshot (same folder key), in the vectors folder. */
-  private vectorIndexPath(): string {
-    const snapshot = this.snapshotPath!;
-    return path.join(path.dirname(snapshot), 'vectors', path.basename(snapshot).replace(/\.snapshot$/, '.vectors'));
-  }
-
   /** Serves the snapshot's state, if a valid one exists; a bad one is discarded with a log line. */
   private async restoreSnapshot(): Promise<void> {
     this.restoreTried = true;
@@ -516,7 +506,7 @@ export class Engine implements WorkspaceIndex {
     const started = performance.now();
     // The saved vector index is read beside the snapshot's parse (hnswlib reads on the thread
     // pool); awaited on every path, so `sync` never runs before it is in.
-    const vectorsLoaded = this.vectors?.load(this.vectorIndexPath()) ?? Promise.resolve(false);
+    const vectorsLoaded = this.vectors?.load(vectorIndexFileFor(this.snapshotPath)) ?? Promise.resolve(false);
     try {
       await this.restoreSnapshotState(started, vectorsLoaded);
     } finally {
@@ -526,29 +516,33 @@ export class Engine implements WorkspaceIndex {
 
   private async restoreSnapshotState(started: number, vectorsLoaded: Promise<boolean>): Promise<void> {
     const snapshotPath = this.snapshotPath!;
-    // Temporary files of a write that was killed midway are never read: removed.
-    for (const orphan of await removeOrphanTemps(snapshotPath))
-      this.log(`[snapshot] removed ${orphan}, left by an interrupted write`);
-    const read = await readSnapshotFile(snapshotPath, SNAPSHOT_FORMAT);
+    // Early git answers are checked beside the file events queued meanwhile (`pendingPaths`).
+    const read = await readIndexSnapshot(snapshotPath, {
+      folders: this.folders,
+      reader: this.indexer.reader,
+      useGit: this.settings.useGit,
+      log: this.log,
+      afterEarlyStatuses: this.restoreHooks?.afterEarlyStatuses,
+    });
     if (read === null) return;
     if (!read.ok) {
       this.log(`[snapshot] discarded ${snapshotPath}: ${read.reason}; indexing from scratch`);
       return;
     }
     try {
-      const memory = decodeIndexerMemory(read.parts, this.folders, this.indexer.reader);
-      const state = this.indexer.restore(memory);
+      const state = this.indexer.restore(read.memory);
       await vectorsLoaded;
       this.state = state;
       this.fromSnapshot = true;
       this.warmPending = true;
+      this.earlyStatuses = read.early;
       this.log(
-        `[snapshot] restored ${state.counts.sections} sections from ${this.snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
+        `[snapshot] restored ${state.counts.sections} sections from ${snapshotPath} in ${(performance.now() - started).toFixed(0)} ms`,
       );
-      this.syncMeaning(state, memory.snapshotId);
+      this.syncMeaning(state, read.memory.snapshotId);
       for (const listener of this.listeners) listener(state);
     } catch (error) {
-      this.log(`[snapshot] discarded ${this.snapshotPath}: ${(error as Error).message}; indexing from scratch`);
+      this.log(`[snapshot] discarded ${snapshotPath}: ${(error as Error).message}; indexing from scratch`);
     }
   }
 
@@ -597,10 +591,16 @@ export class Engine implements WorkspaceIndex {
     this.running = (async () => {
       if (!this.state && !this.restoreTried) await this.restoreSnapshot();
       while (!this.disposed && (this.pendingFull || this.pendingPaths.size > 0)) {
-        const full = this.pendingFull || !this.state;
+        // The first pass after a restore is the warm check whatever asked for it: it is the one
+        // that looks at what changed while no process watched (and hands on the early statuses).
+        const full = this.pendingFull || !this.state || this.warmPending;
         const paths = [...this.pendingPaths];
         this.pendingFull = false;
         this.pendingPaths.clear();
+        // Git's early answer serves this iteration or none: the paths just taken are the events
+        // since git looked, and an iteration that stops (a folder missing) drops them.
+        const early = this.earlyStatuses;
+        this.earlyStatuses = undefined;
         // A folder that is gone is not indexed as empty: the last state stays in service, flagged,
         // and the pass runs again when the folder is back (FolderPresence).
         const missingBefore = this.presence.missing.length;
@@ -618,7 +618,7 @@ export class Engine implements WorkspaceIndex {
           const warm = full && this.warmPending;
           this.warmPending = false;
           const { state, report } = warm
-            ? await this.indexer.warmCheck(paths)
+            ? await this.indexer.warmCheck(paths, early)
             : full
               ? await this.indexer.full()
               : await this.indexer.update(paths);

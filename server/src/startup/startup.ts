@@ -303,8 +303,11 @@ export function serveStdioMcp(services: Services): Promise<void> {
 export async function runStdioMcp(options: CliOptions): Promise<number> {
   const services = startServices(options, { meaning: 'serve', log: logToStderr, callLog: true });
   const { engine } = services;
-  await settleForInstructions(engine);
+  // Watched before the first pass can ask git anything: a warm start asks git while it loads the
+  // snapshot, and a change after git's look reaches the pass only as a file event
+  // (docs/ARCHITECTURE.md, "Warm start").
   const unwatch = watchWorkspace(engine, logToStderr);
+  await settleForInstructions(engine);
   await serveStdio(services, logToStderr);
   unwatch();
   await engine.saveSnapshot();

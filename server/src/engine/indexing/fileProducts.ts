@@ -14,6 +14,7 @@ import {
   type FolderDescription,
   type LibraryPack,
 } from '../sources/library';
+import { detachAll } from '../text/detach';
 import type { SourceRole } from '../workspace/globs';
 
 export interface FileProduct {
@@ -51,6 +52,26 @@ export function claimedByOtherRole(path: string, roles: readonly SourceRole[]): 
 
 /** Library pages, folder descriptions, packs and epics: documents made from one file alone. */
 export function produceFromFile(
+  path: string,
+  text: string,
+  folder: string,
+  roles: readonly SourceRole[],
+  exists: (path: string) => boolean,
+): FileProduct {
+  const product = readProduct(path, text, folder, roles, exists);
+  // The product outlives the file's text (the producers' memo keeps it): its problems quote
+  // front matter values and its descriptions and packs hold YAML strings, each a slice or a
+  // concatenation of slices that would keep the whole page (text/detach.ts). Docs are copies
+  // already (docBuilder.ts).
+  const copies = new Map<string, string>();
+  detachAll(product.problems, copies);
+  if (product.folderDescription) detachAll(product.folderDescription, copies);
+  if (product.pack) detachAll(product.pack, copies);
+  if (product.epicChecks) detachAll(product.epicChecks, copies);
+  return product;
+}
+
+function readProduct(
   path: string,
   text: string,
   folder: string,

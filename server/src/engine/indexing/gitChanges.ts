@@ -31,7 +31,9 @@ import {
   type RepoGitFacts,
   type WorkspaceGitFacts,
 } from '../workspace/git';
-import { repoStatuses } from '../workspace/gitStatuses';
+import { repoStatuses, startRepoStatusesAtOnce, type StartedStatuses } from '../workspace/gitStatuses';
+import type { WorkspaceFolder } from '../indexState';
+import { toWorkspacePath } from '../workspace/paths';
 
 export interface GitChanges {
   /** Absolute paths to check: differing from HEAD now or when the snapshot was written, or between the two HEADs. */
@@ -48,9 +50,49 @@ interface RepoAnswer {
   committed: ReadonlySet<string>;
 }
 
+/**
+ * Statuses asked of git before the snapshot was decoded (the engine starts them from the
+ * snapshot's list of tops while it parses the rest, engine.ts `restoreSnapshotState`), for the
+ * tops `tops` named. Used only when `tops` is the list the snapshot's discovery gives.
+ */
+export interface EarlyStatuses {
+  tops: readonly string[];
+  started: StartedStatuses;
+}
+
+/** The directories whose status one `git status` answers (`repoStatuses`): each repository's own top. */
+export function statusTops(roots: readonly DiscoveredRoot[]): string[] {
+  return gitRunningRoots(roots)
+    .filter((root) => root.reasons.includes('git'))
+    .map((root) => root.absRoot);
+}
+
+/**
+ * Starts the statuses of `tops` (a snapshot's `statusTops`, read before the rest of it is decoded)
+ * all at once; undefined when there are none, or when one is not an absolute path inside a served
+ * folder (a snapshot is a file in the cache folder: what it names is checked before git runs there).
+ */
+export async function startEarlyStatuses(
+  tops: readonly string[],
+  folders: readonly WorkspaceFolder[],
+): Promise<EarlyStatuses | undefined> {
+  if (tops.length === 0) return undefined;
+  for (const top of tops)
+    if (!path.isAbsolute(top) || path.resolve(top) !== top || toWorkspacePath(folders, top) === null) return undefined;
+  try {
+    const started = await startRepoStatusesAtOnce(tops);
+    // Awaited by the first pass, or never (the snapshot discarded): its failure is the pass's to say.
+    started.statuses.catch(() => undefined);
+    return { tops, started };
+  } catch {
+    return undefined;
+  }
+}
+
 export async function changesSinceSnapshot(
   roots: readonly DiscoveredRoot[],
   snapshotGit: WorkspaceGitFacts,
+  early?: EarlyStatuses,
 ): Promise<GitChanges | null> {
   const byRoot = new Map(snapshotGit.repos.map((repo) => [repo.absRoot, repo]));
   const gitRoots = gitRunningRoots(roots);
@@ -62,8 +104,10 @@ export async function changesSinceSnapshot(
   try {
     // A repository's own top (a `.git` there): HEAD and status from one `git status`, run in
     // batches (gitStatuses.ts). A folder opened inside a bigger work tree needs its prefix first.
-    const tops = gitRoots.filter((root) => root.reasons.includes('git')).map((root) => root.absRoot);
-    const statuses = await repoStatuses(tops);
+    // Asked already when the snapshot named the same tops (git looked before the load ended;
+    // the host's file events since then are the caller's `watched` paths, engine.ts).
+    const tops = statusTops(roots);
+    const statuses = early && sameList(early.tops, tops) ? await early.started.statuses : await repoStatuses(tops);
     const statusOf = new Map(tops.map((absRoot, i) => [absRoot, statuses[i]]));
     // A few repositories at a time, as a full pass reads them (git.ts `eachRoot`).
     const answers = await eachRoot(gitRoots, async (root): Promise<RepoAnswer | null> => {
@@ -104,4 +148,8 @@ export async function changesSinceSnapshot(
   } catch {
     return null;
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
 }

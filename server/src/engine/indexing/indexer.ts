@@ -33,7 +33,7 @@ import { DocProducers, type CatalogPass } from './produceDocs';
 import { emptyFolderProblems } from './emptyFolders';
 import { documentationCoverage, type Coverage } from './coverage';
 import { SectionStore, type SectionDiff } from './sectionStore';
-import { changesSinceSnapshot } from './gitChanges';
+import { changesSinceSnapshot, type EarlyStatuses } from './gitChanges';
 import { walkOutsideRepos } from './warmWalk';
 import { DiscoveryLookups } from './discoveryLookups';
 import { readRunHealth, runHealthFiles, type RunHealthFiles } from './runHealthFiles';
@@ -231,16 +231,20 @@ export class Indexer {
    * Falls back to `full()` where neither can vouch for every file: git off or failing, an older
    * snapshot without git facts, a commit git no longer has, a repository added or gone. A folder
    * with no git at all is walked whole, one `stat` a file, while the engine answers from the
-   * snapshot, flagged `index-stale`.
+   * snapshot, flagged `index-stale`. `early`: the statuses the engine started while it decoded
+   * the snapshot (git's look then; `watched` must hold every path the host heard of since).
    */
-  async warmCheck(watched: readonly string[] = []): Promise<{ state: IndexState; report: PassReport }> {
+  async warmCheck(
+    watched: readonly string[] = [],
+    early?: EarlyStatuses,
+  ): Promise<{ state: IndexState; report: PassReport }> {
     const discovery = this.discovery;
     const table = this.table;
     if (!discovery || !table) return this.full();
     const started = performance.now();
     const repos = gitRunningRoots(discovery.roots);
     if (repos.length > 0 && (!this.settings.useGit || !this.git)) return this.full();
-    const changes = repos.length > 0 ? await changesSinceSnapshot(discovery.roots, this.git!) : undefined;
+    const changes = repos.length > 0 ? await changesSinceSnapshot(discovery.roots, this.git!, early) : undefined;
     if (changes === null) return this.full();
     // Paths edited after the snapshot's git facts were read (update passes marked them dirty):
     // an edit since reverted is clean to git now and in neither dirty set.

@@ -23,6 +23,9 @@
  * paths of their code blocks as terms (older postings lack them). Format 7: documentation is read
  * by content (every Markdown file, not only `docs/` folders), the discovery lists the
  * documentation files it skipped, and the state its coverage (older snapshots hold neither).
+ * Format 8: a third binary part, the warm check's head (`snapshotStatusTops`): the repositories'
+ * tops whose `git status` the first pass asks, read before the JSON is parsed so git runs while
+ * the rest of the snapshot is decoded (engine.ts `restoreSnapshotState`).
  */
 import { ComponentGraph } from '../graph/componentGraph';
 import type { IndexState, WorkspaceFolder } from '../indexState';
@@ -35,6 +38,7 @@ import type { RepoGitFacts, WorkspaceGitFacts } from '../workspace/git';
 import { fromWorkspacePath } from '../workspace/paths';
 import type { WorkspaceReader } from '../workspace/readGuard';
 import { FileTable, type FileEntry } from '../indexing/fileTable';
+import { statusTops } from '../indexing/gitChanges';
 import type { DocTerms, IndexerMemory } from '../indexing/indexerMemory';
 import type { ProducerMemos } from '../indexing/produceDocs';
 import type { SnapshotParts } from './snapshotFile';
@@ -42,7 +46,7 @@ import { decodeRelations, encodeRelations, type RelationTable } from './relation
 import { decodeTexts, encodeTexts } from './textColumn';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 7;
+export const SNAPSHOT_FORMAT = 8;
 
 export type { DocTerms, IndexerMemory };
 
@@ -148,7 +152,39 @@ export function encodeIndexerMemory(memory: IndexerMemory): SnapshotParts {
       coverage: state.coverage,
     },
   };
-  return { json, binaries: [memory.postings.serialize(), texts.bytes] };
+  return { json, binaries: [memory.postings.serialize(), texts.bytes, encodeWarmHead(memory)] };
+}
+
+/** The binary part that holds the warm check's head: the third. */
+const WARM_HEAD_PART = 2;
+
+/** The warm check's head: what the first pass asks git about, as JSON `{"statusTops": [...]}`. */
+interface WarmHead {
+  statusTops: string[];
+}
+
+/** No tops without git facts: the first pass then has nothing to compare git's answer with. */
+function encodeWarmHead(memory: IndexerMemory): Uint8Array {
+  const head: WarmHead = { statusTops: memory.git ? statusTops(memory.discovery.roots) : [] };
+  return Buffer.from(JSON.stringify(head), 'utf8');
+}
+
+/**
+ * The repositories' tops whose status the first pass after a restore asks (gitChanges.ts
+ * `statusTops` of the snapshot's discovery), from the snapshot's binary parts, before its JSON is
+ * parsed; null when the part is missing or not a list of strings. A list that differs from the
+ * discovery's is never used: the first pass compares the two (gitChanges.ts `changesSinceSnapshot`).
+ */
+export function snapshotStatusTops(binaries: readonly Uint8Array[]): string[] | null {
+  const part = binaries[WARM_HEAD_PART];
+  if (!part) return null;
+  try {
+    const head = JSON.parse(Buffer.from(part.buffer, part.byteOffset, part.byteLength).toString('utf8')) as WarmHead;
+    const tops = head?.statusTops;
+    return Array.isArray(tops) && tops.every((top) => typeof top === 'string') ? tops : null;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -198,7 +234,7 @@ export function decodeIndexerMemory(
     json.folders.length === folders.length &&
     json.folders.every((f, i) => f.name === folders[i].name && f.absPath === folders[i].absPath);
   if (!same) throw new Error('snapshot is for other workspace folders');
-  if (parts.binaries.length !== 2) throw new Error(`snapshot has ${parts.binaries.length} binary parts, not 2`);
+  if (parts.binaries.length !== 3) throw new Error(`snapshot has ${parts.binaries.length} binary parts, not 3`);
   checkSnapshotPaths(json, folders);
   const texts = decodeTexts(parts.binaries[1], json.irregularTexts);
   let next = 0;

@@ -6,6 +6,7 @@
 import { parseDocumentText } from '../chunking/documentFormats';
 import { documentId, sha256Hex } from '../chunking/ids';
 import { type MarkdownDocument, toSections } from '../chunking/markdownSections';
+import { detachAll } from '../text/detach';
 import type { Doc, DocFormat, EntityKey, LibraryProps, Problem, SourceKind } from '../model';
 
 export interface DocInput {
@@ -35,19 +36,25 @@ export interface BuiltDoc {
 export function buildDoc(input: DocInput): BuiltDoc {
   const markdown = input.markdown ?? parseDocumentText(input.path, input.text);
   const id = documentId(input.path);
+  const sections = toSections(input.path, id, markdown.sections);
+  // The index keeps the document long after the file's text is dropped (fileTable.ts
+  // `releaseTexts`): its headings, title and front matter must be copies, not slices that pin the
+  // whole page (text/detach.ts).
+  const copies = new Map<string, string>();
+  for (const section of sections) detachAll(section.headingPath, copies);
   const doc: Doc = {
     id,
     path: input.path,
     folder: input.folder ?? '',
     sourceKind: input.sourceKind,
     format: input.format,
-    title: input.title?.trim() || markdown.title,
+    title: detachAll(input.title?.trim() || markdown.title, copies),
     digest: sha256Hex(input.text),
-    frontMatter: markdown.frontMatter.data,
-    entityRefs: [...new Set(input.entityRefs ?? [])],
-    sections: toSections(input.path, id, markdown.sections),
+    frontMatter: detachAll(markdown.frontMatter.data, copies),
+    entityRefs: detachAll([...new Set(input.entityRefs ?? [])], copies),
+    sections,
   };
-  if (input.library) doc.library = input.library;
+  if (input.library) doc.library = detachAll(input.library, copies);
   if (input.docsRole) doc.docsRole = input.docsRole;
   return { doc, problems: markdown.problems };
 }

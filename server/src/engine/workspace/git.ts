@@ -8,6 +8,7 @@
  * the work tree (a workspace folder opened inside a monorepo): history and status are limited to
  * that subtree.
  */
+import { detach } from '../text/detach';
 import * as path from 'node:path';
 import type { FileCommitInfo, Problem, RepoInfo } from '../model';
 import type { DiscoveredRoot } from './discovery';
@@ -162,7 +163,9 @@ export function parseLogNames(stdout: string): Map<string, number> {
       const file = name.startsWith('\n') ? name.slice(1) : name;
       if (file === '') continue;
       const seen = times.get(file);
-      if (seen === undefined || time > seen) times.set(file, time);
+      // A copy: the map outlives git's output, which a slice would keep whole (text/detach.ts).
+      if (seen === undefined) times.set(detach(file), time);
+      else if (time > seen) times.set(file, time);
     }
   }
   return times;

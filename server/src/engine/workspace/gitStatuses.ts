@@ -32,6 +32,12 @@ const BATCH_CONCURRENCY = 4;
 const MAX_BATCH = 64;
 /** Most characters of paths in one batch: a Windows command line holds 32,767. */
 const MAX_BATCH_CHARS = 16_000;
+/**
+ * Batches of `startRepoStatusesAtOnce`: the caller's thread keeps one core busy meanwhile, so git
+ * gets few processes (each git process more would take a share of that core); two keep a second
+ * core busy while one waits. All are started at once, so no batch limit but Windows' line applies.
+ */
+const AT_ONCE_BATCHES = 2;
 
 /**
  * `repoStatus` of each work tree top in `absRoots`, in their order.
@@ -41,37 +47,79 @@ export async function repoStatuses(
   absRoots: readonly string[],
   options: GitOptions = {},
 ): Promise<(RepoStatus | null)[]> {
+  return (await startRepoStatuses(absRoots, options, false)).statuses;
+}
+
+/** Statuses asked of git and not awaited yet (held in an object: a promise would be awaited with it). */
+export interface StartedStatuses {
+  /** `repoStatuses`'s answer; rejects as it throws. */
+  statuses: Promise<(RepoStatus | null)[]>;
+}
+
+/**
+ * `repoStatuses` asked all at once, in AT_ONCE_BATCHES batches: resolves when every batch's git
+ * call has been handed to the runner (the helper process starts the git processes on its own, gitHelper.ts), so git works
+ * while the caller's thread is busy (a warm start parses the snapshot meanwhile, issue 44). The
+ * repositories that run alone (a filter driver, a batch that failed) are asked as their turn
+ * comes, four at a time, when the caller's thread is free again.
+ */
+export async function startRepoStatusesAtOnce(
+  absRoots: readonly string[],
+  options: GitOptions = {},
+): Promise<StartedStatuses> {
+  return startRepoStatuses(absRoots, options, true);
+}
+
+/**
+ * Plans the batches and starts them: four at a time, or with `allBatchesNow` every batch at once;
+ * resolves once the first calls are handed to the runner.
+ */
+async function startRepoStatuses(
+  absRoots: readonly string[],
+  options: GitOptions,
+  allBatchesNow: boolean,
+): Promise<StartedStatuses> {
   const results: (RepoStatus | null)[] = new Array(absRoots.length);
   const alone: number[] = [];
   const batched: number[] = [];
   const filters = await Promise.all(absRoots.map((absRoot) => mayNameFilters(absRoot)));
   for (const [i, absRoot] of absRoots.entries()) (filters[i] || !batchable(absRoot) ? alone : batched).push(i);
-  const batches = splitBatches(batched, absRoots, Math.ceil(batched.length / BATCH_CONCURRENCY));
+  const batches = allBatchesNow
+    ? splitBatches(
+        batched,
+        absRoots,
+        Math.ceil(batched.length / AT_ONCE_BATCHES),
+        Number.POSITIVE_INFINITY,
+        process.platform === 'win32' ? MAX_BATCH_CHARS : Number.POSITIVE_INFINITY,
+      )
+    : splitBatches(batched, absRoots, Math.ceil(batched.length / BATCH_CONCURRENCY));
   // A batch of one gains nothing: it runs alone.
   for (const batch of batches.filter((b) => b.length === 1)) alone.push(...batch);
-  const jobs: (() => Promise<void>)[] = [
-    ...batches
-      .filter((batch) => batch.length > 1)
-      .map((batch) => async () => {
-        const answers = await statusBatch(
-          batch.map((i) => absRoots[i]),
-          options,
-        );
-        for (const [k, i] of batch.entries()) {
-          if (k < answers.length) results[i] = answers[k];
-          else results[i] = await repoStatus(absRoots[i], options);
-        }
-      }),
-    ...alone.map((i) => async () => {
-      results[i] = await repoStatus(absRoots[i], options);
-    }),
-  ];
+  const batchJobs = batches
+    .filter((batch) => batch.length > 1)
+    .map((batch) => async () => {
+      const answers = await statusBatch(
+        batch.map((i) => absRoots[i]),
+        options,
+      );
+      for (const [k, i] of batch.entries()) {
+        if (k < answers.length) results[i] = answers[k];
+        else results[i] = await repoStatus(absRoots[i], options);
+      }
+    });
+  const aloneJobs = alone.map((i) => async () => {
+    results[i] = await repoStatus(absRoots[i], options);
+  });
+  // Each job calls the runner before its first wait: a job started here is handed to it now.
+  const startedNow = allBatchesNow ? batchJobs.map((job) => job()) : [];
+  const jobs = allBatchesNow ? aloneJobs : [...batchJobs, ...aloneJobs];
   let next = 0;
   const worker = async (): Promise<void> => {
     while (next < jobs.length) await jobs[next++]();
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, jobs.length) }, worker));
-  return results;
+  const workers = Array.from({ length: Math.min(BATCH_CONCURRENCY, jobs.length) }, worker);
+  const statuses = Promise.all([...startedNow, ...workers]).then(() => results);
+  return { statuses };
 }
 
 /** A path `for-each-repo` takes as it is: absolute (no `~` to expand), on one line. */
@@ -79,14 +127,20 @@ function batchable(absRoot: string): boolean {
   return !/[\n\r\0]/.test(absRoot) && !absRoot.startsWith('~');
 }
 
-/** Consecutive indexes, at most `size` (and MAX_BATCH, MAX_BATCH_CHARS) to a batch. */
-function splitBatches(indexes: readonly number[], absRoots: readonly string[], size: number): number[][] {
+/** Consecutive indexes, at most `size` (and `maxBatch`, `maxChars` of paths) to a batch. */
+function splitBatches(
+  indexes: readonly number[],
+  absRoots: readonly string[],
+  size: number,
+  maxBatch = MAX_BATCH,
+  maxChars = MAX_BATCH_CHARS,
+): number[][] {
   const batches: number[][] = [];
   let batch: number[] = [];
   let chars = 0;
   for (const i of indexes) {
     const length = absRoots[i].length + 32;
-    if (batch.length > 0 && (batch.length >= Math.min(size, MAX_BATCH) || chars + length > MAX_BATCH_CHARS)) {
+    if (batch.length > 0 && (batch.length >= Math.min(size, maxBatch) || chars + length > maxChars)) {
       batches.push(batch);
       batch = [];
       chars = 0;

@@ -6,6 +6,11 @@
  * walk the workspace again. Forwarded: files the index holds, new or deleted files that could be
  * sources (Markdown, YAML, JSON, Cursor rules) or `.gitignore` files, and for a deleted folder the
  * indexed files under it.
+ *
+ * Before the first state is in service (a snapshot still loading) nothing says which files the
+ * index holds, so every event in a served folder is forwarded: a warm start asks git while it
+ * loads the snapshot, and an edit after git's look reaches the first pass only this way
+ * (docs/ARCHITECTURE.md, "Warm start").
  */
 import { FileChangeType, type FileEvent } from 'vscode-languageserver';
 import type { IndexState } from '../../engine';
@@ -36,7 +41,7 @@ export function routeFileEvents(
     const path = documents.pathOf(change.uri);
     if (path === null || NEVER.test(path)) continue;
     inWorkspace = true;
-    if (state?.fileDigests.has(path)) {
+    if (!state || state.fileDigests.has(path)) {
       add(path);
       continue;
     }

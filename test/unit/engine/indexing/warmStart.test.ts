@@ -276,6 +276,56 @@ describe('warm start asks git what changed since the snapshot', () => {
     engine.dispose();
   });
 
+  it('asks git while the snapshot loads, and reads an edit made after git looked that the host heard of', async () => {
+    const dir = copyExampleWorkspace({ git: true });
+    const cache = tempDir('cache');
+    const folders = [{ name: 'fernhill', absPath: dir }];
+    await indexAndSave(folders, cache);
+    const runbook = path.join(dir, RUNBOOK);
+    const edit = '\n## Handover\n\nThe wallaroo handover names the next on-call.\n';
+
+    // The edit comes after git answered and before the snapshot is decoded; the host's watcher
+    // reports it (as watchWorkspace.ts and the language server's file events do).
+    let hookRan = false;
+    const engine: Engine = new Engine({
+      folders,
+      cacheDir: cache,
+      restoreHooks: {
+        afterEarlyStatuses: () => {
+          hookRan = true;
+          fs.appendFileSync(runbook, edit);
+          void engine.update([runbook]);
+        },
+      },
+    });
+    await engine.waitForIndex();
+    assert.equal(hookRan, true);
+    const pass = engine.status().lastPass!;
+    assert.equal(pass.kind, 'update', 'the warm check, not a walk');
+    assert.equal(pass.filesRead, 1);
+    assert.deepEqual(pass.filesChanged, [RUNBOOK]);
+    assert.equal(engine.current()!.lexical.match([['wallaroo']]).count, 1);
+    engine.dispose();
+
+    // The same kind of edit with no event is not seen: git had already looked (a one-shot command
+    // watches nothing; docs/ARCHITECTURE.md says so). This is what makes the event necessary.
+    const other = copyExampleWorkspace({ git: true });
+    const otherCache = tempDir('cache');
+    const otherFolders = [{ name: 'fernhill', absPath: other }];
+    await indexAndSave(otherFolders, otherCache);
+    const unheard: Engine = new Engine({
+      folders: otherFolders,
+      cacheDir: otherCache,
+      restoreHooks: {
+        afterEarlyStatuses: () => fs.appendFileSync(path.join(other, RUNBOOK), '\nThe potoroo rota.\n'),
+      },
+    });
+    await unheard.waitForIndex();
+    assert.deepEqual(unheard.status().lastPass!.filesChanged, [], "git's look came before the edit");
+    assert.equal(unheard.current()!.lexical.match([['potoroo']]).count, 0);
+    unheard.dispose();
+  });
+
   it('runs the full pass when a repository appeared since the snapshot', async () => {
     const dir = copyExampleWorkspace();
     initRepo(path.join(dir, 'payments-platform'));

@@ -212,12 +212,12 @@ describe('index snapshot format', function () {
     // disk's): refused when the column is read, never served with texts shifted.
     const read = decodeSnapshot(SNAPSHOT_FORMAT, good);
     assert.ok(read.ok);
-    const [postings, texts] = read.parts.binaries;
+    const [postings, texts, warmHead] = read.parts.binaries;
     fs.writeFileSync(
       file,
       encodeSnapshot(SNAPSHOT_FORMAT, {
         json: read.parts.json,
-        binaries: [postings, texts.subarray(0, texts.length - 5)],
+        binaries: [postings, texts.subarray(0, texts.length - 5), warmHead],
       }),
     );
     const damaged = await started({ folders, cacheDir: cache });

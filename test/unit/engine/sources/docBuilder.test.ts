@@ -3,6 +3,7 @@ import { documentId, sectionId, sha256Hex } from '../../../../server/src/engine/
 import { parseMarkdown } from '../../../../server/src/engine/chunking/markdownSections';
 import { buildDoc } from '../../../../server/src/engine/sources/docBuilder';
 import { dirName, extName, isInside, joinPath } from '../../../../server/src/engine/sources/paths';
+import { heapAfterGc } from '../../../helpers/heapAfterGc';
 
 describe('sources/docBuilder', () => {
   const text = '---\ntitle: Guide\nowner: team-a\n---\n# Start\nx\n';
@@ -66,6 +67,39 @@ describe('sources/docBuilder', () => {
 });
 
 describe('sources/paths', () => {
+  it('keeps no slice of the page: the index holds its sections, not the file text twice', () => {
+    // V8 keeps a slice of 13+ characters as a view on the whole file: a doc whose headings, title
+    // or front matter were slices would pin every page it came from (text/detach.ts). Sixty pages
+    // of ~330 kB each, with long headings and front matter values, built and kept as docs.
+    const page = (i: number): string => {
+      const parts = [
+        `---\ntitle: The long title of page ${i}\nowner: group:default/platform-team-${i}\ntags: [a-long-tag-value-${i}]\n---\n`,
+      ];
+      for (let h = 0; h < 20; h++)
+        parts.push(`# Heading number ${h} of page ${i}\n\n${`prose ${i} ${h} `.repeat(1400)}\n\n`);
+      return parts.join('');
+    };
+    const before = heapAfterGc();
+    let textBytes = 0;
+    const docs = [];
+    for (let i = 0; i < 60; i++) {
+      const text = page(i);
+      textBytes += text.length;
+      docs.push(buildDoc({ path: `docs/p${i}.md`, text, sourceKind: 'catalog_doc', format: 'markdown' }).doc);
+    }
+    const kept = heapAfterGc() - before;
+    assert.equal(docs[7].title, 'The long title of page 7');
+    assert.deepEqual(docs[7].frontMatter, {
+      title: 'The long title of page 7',
+      owner: 'group:default/platform-team-7',
+      tags: ['a-long-tag-value-7'],
+    });
+    assert.deepEqual(docs[7].sections[3].headingPath, ['Heading number 3 of page 7']);
+    // The sections' own texts are the page once (~20 MB); slices would add the pages again.
+    assert.ok(kept < textBytes * 1.4, `docs hold ${kept} bytes for ${textBytes} bytes of pages`);
+    assert.ok(kept > textBytes * 0.8, `docs hold ${kept} bytes for ${textBytes} bytes of pages: the measure is off`);
+  });
+
   it('joins and normalises workspace-relative paths, refusing escapes', () => {
     assert.equal(joinPath('services/billing', '.'), 'services/billing');
     assert.equal(joinPath('services/billing', './docs/'), 'services/billing/docs');

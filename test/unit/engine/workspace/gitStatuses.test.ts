@@ -2,7 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { repoStatus } from '../../../../server/src/engine/workspace/git';
-import { repoStatuses, splitStatusOutput } from '../../../../server/src/engine/workspace/gitStatuses';
+import {
+  repoStatuses,
+  splitStatusOutput,
+  startRepoStatusesAtOnce,
+} from '../../../../server/src/engine/workspace/gitStatuses';
 import {
   commitAll,
   countingGitRunner,
@@ -94,6 +98,27 @@ describe('engine/workspace/gitStatuses', () => {
       .map((args) => args.find((arg) => arg.startsWith('--config='))!.slice('--config='.length));
     assert.equal(new Set(keys).size, 3);
     for (const key of keys) assert.match(key, /^wsctx\.r[0-9a-f]{16}$/);
+  });
+
+  it('asked all at once: every batch is with the runner when the call resolves, and the answers are the same', async () => {
+    // A warm start parses the snapshot right after this resolves, its thread busy: a batch not
+    // handed to the runner by then would wait for the parse.
+    const repos = Array.from({ length: 10 }, (_, i) =>
+      repoWith(`at-once-${i}`, (repo) => {
+        if (i % 3 === 0) write(repo, `docs/new-${i}.md`, '# New\n');
+        if (i === 4) git(repo, ['config', 'filter.shout.clean', 'tr a-z A-Z']);
+      }),
+    );
+    const runner = countingGitRunner();
+    const started = await startRepoStatusesAtOnce(repos, { runner });
+    // Nine batched repositories in two batches (five and four), both started; the one with a
+    // filter driver is asked alone (its drivers listed first).
+    const handed = runner.calls.map(command);
+    assert.equal(handed.filter((c) => c === 'for-each-repo').length, 2, handed.join(' '));
+    const statuses = await started.statuses;
+    assert.deepEqual(statuses, await Promise.all(repos.map((repo) => repoStatus(repo))));
+    assert.deepEqual([...statuses[3]!.dirty], ['docs/new-3.md']);
+    assert.deepEqual([...statuses[1]!.dirty], []);
   });
 
   it('a batch that stops at a directory git does not know finishes through repoStatus', async () => {
