@@ -13,11 +13,19 @@ export function countState(input: {
   problems: readonly Problem[];
   files: number;
   sections: number;
-  /** The graph before a catalog update and the relations that went and came (catalogUpdate.ts). */
-  catalogChange?: { from: ComponentGraph; removed: readonly Relation[]; added: readonly Relation[] };
+  /** Documents by source kind when the caller keeps them (the section store does); else counted from `docs`. */
+  bySourceKind?: Record<SourceKind, number>;
+  /**
+   * The graph before a catalog update, the relations that went and came, and the changed files'
+   * entities before and after (catalogUpdate.ts).
+   */
+  catalogChange?: CatalogCountChange;
 }): IndexCounts {
-  const bySourceKind = Object.fromEntries(SOURCE_KINDS.map((k) => [k, 0])) as Record<SourceKind, number>;
-  for (const doc of input.docs.values()) bySourceKind[doc.sourceKind]++;
+  let bySourceKind = input.bySourceKind;
+  if (!bySourceKind) {
+    bySourceKind = Object.fromEntries(SOURCE_KINDS.map((k) => [k, 0])) as Record<SourceKind, number>;
+    for (const doc of input.docs.values()) bySourceKind[doc.sourceKind]++;
+  }
   const { entitiesByKind, edgesByType, unresolvedEdges } = catalogCounts(
     input.entities,
     input.graph,
@@ -35,6 +43,14 @@ export function countState(input: {
   };
 }
 
+interface CatalogCountChange {
+  from: ComponentGraph;
+  removed: readonly Relation[];
+  added: readonly Relation[];
+  before?: readonly CatalogEntity[];
+  after?: readonly CatalogEntity[];
+}
+
 interface CatalogCounts {
   entitiesByKind: Record<string, number>;
   edgesByType: Record<string, number>;
@@ -47,7 +63,7 @@ const catalogCountCache = new WeakMap<ComponentGraph, { entities: readonly Catal
 function catalogCounts(
   entities: readonly CatalogEntity[],
   graph: ComponentGraph,
-  change: { from: ComponentGraph; removed: readonly Relation[]; added: readonly Relation[] } | undefined,
+  change: CatalogCountChange | undefined,
 ): CatalogCounts {
   const known = catalogCountCache.get(graph);
   if (known && known.entities === entities)
@@ -56,11 +72,10 @@ function catalogCounts(
       entitiesByKind: { ...known.counts.entitiesByKind },
       edgesByType: { ...known.counts.edgesByType },
     };
-  const entitiesByKind: Record<string, number> = {};
-  for (const entity of entities) entitiesByKind[entity.kind] = (entitiesByKind[entity.kind] ?? 0) + 1;
+  const before = change && catalogCountCache.get(change.from)?.counts;
+  const entitiesByKind = (before && change && kindsAfter(before.entitiesByKind, change)) ?? kindsOf(entities);
   const byType = new Map<string, number>();
   let unresolvedEdges = 0;
-  const before = change && catalogCountCache.get(change.from)?.counts;
   const edgesByType: Record<string, number> = {};
   if (change && before) {
     // After a catalog update: the last counts, less the relations that went, plus those that came,
@@ -91,4 +106,24 @@ function catalogCounts(
   const counts = { entitiesByKind, edgesByType, unresolvedEdges };
   catalogCountCache.set(graph, { entities, counts });
   return { ...counts, entitiesByKind: { ...entitiesByKind }, edgesByType: { ...edgesByType } };
+}
+
+function kindsOf(entities: readonly CatalogEntity[]): Record<string, number> {
+  const byKind: Record<string, number> = {};
+  for (const entity of entities) byKind[entity.kind] = (byKind[entity.kind] ?? 0) + 1;
+  return byKind;
+}
+
+/**
+ * The entity counts after a catalog update, when they are those before it: each changed file's
+ * entities are of the same kinds in the same order as before, so every entity's kind is where it was and
+ * the counts, and the order the kinds are first met in (the record's key order), are the same.
+ * Undefined otherwise (then every entity is counted).
+ */
+function kindsAfter(last: Record<string, number>, change: CatalogCountChange): Record<string, number> | undefined {
+  const { before, after } = change;
+  if (!before || !after || before.length !== after.length) return undefined;
+  for (let i = 0; i < before.length; i++)
+    if (before[i].kind !== after[i].kind || before[i].location.path !== after[i].location.path) return undefined;
+  return { ...last };
 }

@@ -182,36 +182,44 @@ export function claimedBy(results: readonly TechDocsResult[]): ClaimedSites {
   return claimed;
 }
 
-/**
- * What each site claims, one string per site (compared with the last pass's, string by string);
- * made once per result object, which a site keeps while its files are unchanged.
- */
-export function claimKeys(results: readonly TechDocsResult[]): string[] {
-  return results.map((r) => {
-    let key = claimKeyOf.get(r);
-    if (key === undefined)
-      claimKeyOf.set(r, (key = `${r.configPath ?? ''}\u0000${r.docs.length > 0 ? (r.docsDir ?? '') : ''}`));
-    return key;
-  });
+/** What a site claims (its mkdocs.yml and its docs folder when it read any), as one string. */
+function claimKey(result: TechDocsResult): string {
+  return `${result.configPath ?? ''}\u0000${result.docs.length > 0 ? (result.docsDir ?? '') : ''}`;
 }
-const claimKeyOf = new WeakMap<TechDocsResult, string>();
 
 /**
- * The last value computed, kept while its inputs are the very same objects and its keys the same
- * strings, in the same order.
+ * The last value computed, kept while its inputs are the very same objects, the sites read before
+ * it claim the same (compared result by result: the same object, which a site keeps while its
+ * files are unchanged, or one claiming the same) and its other keys are the same strings.
  */
 export class LastPlan<V> {
   private inputs: readonly unknown[] = [];
+  private claims: readonly TechDocsResult[] = [];
   private keys: readonly string[] = [];
   private value: V | undefined;
 
-  get(inputs: readonly unknown[], keys: readonly string[], compute: () => V): V {
-    const same = (a: readonly unknown[], b: readonly unknown[]) =>
-      a.length === b.length && a.every((x, i) => x === b[i]);
-    if (this.value !== undefined && same(inputs, this.inputs) && same(keys, this.keys)) return this.value;
+  get(inputs: readonly unknown[], claims: readonly TechDocsResult[], keys: readonly string[], compute: () => V): V {
+    if (
+      this.value !== undefined &&
+      sameItems(inputs, this.inputs) &&
+      sameItems(keys, this.keys) &&
+      sameClaims(claims, this.claims)
+    )
+      return this.value;
     this.inputs = inputs;
+    this.claims = claims;
     this.keys = keys;
     this.value = compute();
     return this.value;
   }
+}
+
+function sameItems(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function sameClaims(a: readonly TechDocsResult[], b: readonly TechDocsResult[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && claimKey(a[i]) !== claimKey(b[i])) return false;
+  return true;
 }

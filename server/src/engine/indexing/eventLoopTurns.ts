@@ -20,7 +20,20 @@ export class EventLoopTurns {
 
   /** Gives the event loop a turn when the current slice has run `sliceMs` or more. */
   async maybe(): Promise<void> {
-    if (performance.now() - this.sliceStart < this.sliceMs) return;
+    if (this.due()) await this.turn();
+  }
+
+  /**
+   * True when the current slice has run `sliceMs` or more. Loops over thousands of items ask this
+   * and await `turn()` only when it says so: awaiting `maybe()` costs a microtask hop per item even
+   * when no turn is due, which at 100k sections is a few milliseconds of every update pass.
+   */
+  due(): boolean {
+    return performance.now() - this.sliceStart >= this.sliceMs;
+  }
+
+  /** Gives the event loop one turn and starts a new slice. */
+  async turn(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     this.sliceStart = performance.now();
   }

@@ -413,11 +413,14 @@ export class Indexer {
         problems,
         files: filled.table.size,
         sections: this.store.sectionCount,
+        bySourceKind: this.store.documentsByKind(),
         catalogChange:
           produced.catalogChange && previousGraph && previousGraph.catalog === produced.catalogChange.from
             ? {
                 removed: produced.catalogChange.removed,
                 added: produced.catalogChange.added,
+                before: produced.catalogChange.before,
+                after: produced.catalogChange.after,
                 from: previousGraph.graph,
               }
             : undefined,
@@ -465,11 +468,15 @@ export class Indexer {
   memory(): IndexerMemory | undefined {
     if (!this.lastState || !this.discovery || !this.table || !this.graph) return undefined;
     const docs = [...this.lastState.docs.values()];
+    const producers = this.producers.export();
+    // Kept only for the catalog the snapshot writes (it stands for it by a marker, not a copy).
+    if (producers.catalogUpdates && producers.catalogUpdates.load !== this.graph.catalog)
+      producers.catalogUpdates = null;
     return {
       discovery: this.discovery,
       table: this.table,
       git: this.git,
-      producers: this.producers.export(),
+      producers,
       catalog: this.graph.catalog,
       docs,
       ordinals: this.store.exportOrdinals(docs),

@@ -13,7 +13,7 @@ import { sha256Hex } from '../chunking/ids';
 import type { CatalogEntity, Doc, EntityKey, Problem, SourceKind } from '../model';
 import { formatFieldPath } from '../sources/catalog/fieldPath';
 import { CatalogParseCache, loadCatalog, type CatalogLoad } from '../sources/catalog/loadCatalog';
-import { CatalogUpdater, type CatalogChange } from '../sources/catalog/catalogUpdate';
+import { CatalogUpdater, type CatalogChange, type SavedCatalogUpdates } from '../sources/catalog/catalogUpdate';
 import { resolveEpic } from '../sources/epics';
 import type { FolderDescription, LibraryPack } from '../sources/library';
 import { buildRepoOverview } from '../sources/overview';
@@ -30,7 +30,6 @@ import type { RepositoryRemotes } from '../workspace/remotes';
 import { RootMap } from '../workspace/rootMap';
 import {
   claimedBy,
-  claimKeys,
   elsewhereProblems,
   LastPlan,
   looseDocsSites,
@@ -116,6 +115,7 @@ export class DocProducers {
   export(): ProducerMemos {
     return {
       catalog: this.catalogMemo.export(),
+      catalogUpdates: this.catalogUpdater.save(),
       entityDocs: this.entityDocs.export(),
       techdocs: this.techdocsMemo.export(),
       files: this.fileMemo.export(),
@@ -125,6 +125,7 @@ export class DocProducers {
 
   import(memos: ProducerMemos): void {
     this.catalogMemo.import(memos.catalog);
+    this.catalogUpdater.restore(memos.catalogUpdates);
     this.entityDocs.import(memos.entityDocs);
     this.techdocsMemo.import(memos.techdocs);
     this.fileMemo.import(memos.files);
@@ -167,7 +168,7 @@ export class DocProducers {
     );
     // Loops, not push(...list): a spread of a 100k-item list overflows the call stack.
     for (const problem of catalog.problems) problems.push(problem);
-    const entityKeys = this.keySet(catalog);
+    const entityKeys = this.keySet(catalog, catalogChange);
 
     const docs: Doc[] = [...this.entityDocs.of(catalog, (path) => folderOf(table, path), catalogChange)];
 
@@ -178,7 +179,7 @@ export class DocProducers {
     for (const entity of catalog.entities) {
       const site = this.techdocsSite(catalog, entity);
       if (!site) continue;
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       const target =
         site.url === undefined
           ? undefined
@@ -223,13 +224,14 @@ export class DocProducers {
     for (const problem of elsewhereProblems(elsewhere)) problems.push(problem);
 
     // Documentation no entity names: every other mkdocs.yml, then docs folders no site read.
-    const owners = this.placeOwners(catalog);
-    const entityClaims = claimKeys(siteResults);
-    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, () =>
+    const owners = this.placeOwners(catalog, catalogChange);
+    // The list as it is now (the standalone sites' results are pushed onto it below).
+    const entityClaims = siteResults.slice();
+    const mkdocs = this.mkdocsPlan.get([byRole, owners], entityClaims, [], () =>
       mkdocsSites(byRole.techdocsConfigs, claimedBy(siteResults), owners, rootOf),
     );
     for (const site of mkdocs) {
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
@@ -241,7 +243,7 @@ export class DocProducers {
     const products: FileProduct[] = [];
     const ownDocuments: string[] = [];
     for (const path of byRole.fileProducts) {
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       // Keyed by the path itself: the table's own strings, hashed once.
       const product =
         this.fileMemo.lookup(path, table, listing)?.value ??
@@ -257,11 +259,11 @@ export class DocProducers {
         ownDocuments.push(path);
     }
     const docsFiles = ownDocuments.length === 0 ? byRole.docsFiles : withoutPaths(byRole.docsFiles, ownDocuments);
-    const loose = this.docsPlan.get([byRole, owners], [...claimKeys(siteResults), ...ownDocuments], () =>
+    const loose = this.docsPlan.get([byRole, owners], siteResults, ownDocuments, () =>
       looseDocsSites(docsFiles, claimedBy(siteResults), owners, rootOf),
     );
     for (const site of loose) {
-      await turns.maybe();
+      if (turns.due()) await turns.turn();
       const result = await this.readStandaloneSite(site, table, listing, byRole);
       for (const doc of result.docs) docs.push(doc);
       for (const problem of result.problems) problems.push(problem);
@@ -384,12 +386,14 @@ export class DocProducers {
    * an entity was added, removed or moved (an edit of a description keeps the same object, so
    * nothing planned from it is planned again).
    */
-  private placeOwners(catalog: CatalogLoad): PlaceOwners {
+  private placeOwners(catalog: CatalogLoad, change?: CatalogChange): PlaceOwners {
     if (this.owned?.catalog === catalog) return this.owned.owners;
-    const owners =
-      this.owned && sameEntityPlaces(this.owned.catalog, catalog)
-        ? this.owned.owners
-        : new PlaceOwners(catalog.entities);
+    // After a patch, only the changed files' entities can differ (see CatalogChange).
+    const same =
+      change && change.from === this.owned?.catalog && change.to === catalog
+        ? sameEntityPlacesIn(change.before, change.after)
+        : this.owned && sameEntityPlaces(this.owned.catalog, catalog);
+    const owners = this.owned && same ? this.owned.owners : new PlaceOwners(catalog.entities);
     this.owned = { catalog, owners };
     return owners;
   }
@@ -408,12 +412,7 @@ export class DocProducers {
    */
   private merge(docs: Doc[]): Doc[] {
     const last = this.lastMerge;
-    if (
-      last &&
-      !last.merged &&
-      last.input.length === docs.length &&
-      docs.every((doc, i) => doc === last.input[i] || doc.id === last.input[i].id)
-    ) {
+    if (last && !last.merged && last.input.length === docs.length && sameIds(docs, last.input)) {
       this.lastMerge = { input: docs, merged: false, kinds: last.kinds };
       return docs;
     }
@@ -492,12 +491,16 @@ export class DocProducers {
    * The catalog's entity keys, the same Set object as for the last catalog while the keys are the
    * same: epics are resolved again only when that object changes (resolveEpic).
    */
-  private keySet(catalog: CatalogLoad): ReadonlySet<EntityKey> {
+  private keySet(catalog: CatalogLoad, change?: CatalogChange): ReadonlySet<EntityKey> {
     const last = this.keys;
     if (last?.catalog === catalog) return last.keys;
+    // After a patch, the keys are the same when the changed files declare the same keys as before
+    // (each key is declared once: catalogUpdate.ts patches nothing else).
     const same =
-      last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
-    const keys = same ? last.keys : new Set(catalog.entities.map((e) => e.key));
+      last && change && change.from === last.catalog && change.to === catalog
+        ? sameKeys(change.before, change.after)
+        : last && last.keys.size === catalog.entities.length && catalog.entities.every((e) => last.keys.has(e.key));
+    const keys = last && same ? last.keys : new Set(catalog.entities.map((e) => e.key));
     this.keys = { catalog, keys };
     return keys;
   }
@@ -546,6 +549,11 @@ function withNav(key: string, byRole: FilesByRole): string {
 
 export interface ProducerMemos {
   catalog: MemoRecord<CatalogLoad>[];
+  /**
+   * How the last catalog was loaded, so the first catalog edit after a restart patches it
+   * (catalogUpdate.ts); absent in snapshots written before it was kept.
+   */
+  catalogUpdates?: SavedCatalogUpdates | null;
   /** The last catalog's entity documents, one per entity in catalog order. */
   entityDocs: { catalog: CatalogLoad; docs: Doc[] } | null;
   techdocs: MemoRecord<TechDocsResult>[];
@@ -568,10 +576,15 @@ function folderOf(table: FileTable, path: string): string {
  * the same TechDocs folders: what PlaceOwners is made of.
  */
 function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
-  if (a.entities.length !== b.entities.length) return false;
-  for (let i = 0; i < a.entities.length; i++) {
-    const x = a.entities[i];
-    const y = b.entities[i];
+  return sameEntityPlacesIn(a.entities, b.entities);
+}
+
+/** `sameEntityPlaces` of two lists of entities. */
+function sameEntityPlacesIn(a: readonly CatalogEntity[], b: readonly CatalogEntity[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
     if (
       x !== y &&
       (x.key !== y.key ||
@@ -581,6 +594,19 @@ function sameEntityPlaces(a: CatalogLoad, b: CatalogLoad): boolean {
       return false;
   }
   return true;
+}
+
+/** True when two lists of documents hold the same ids at the same positions. */
+function sameIds(a: readonly Doc[], b: readonly Doc[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i] && a[i].id !== b[i].id) return false;
+  return true;
+}
+
+/** True when two lists of entities declare the same set of keys. */
+function sameKeys(a: readonly CatalogEntity[], b: readonly CatalogEntity[]): boolean {
+  if (a.length !== b.length) return false;
+  const keys = new Set(a.map((e) => e.key));
+  return b.every((e) => keys.has(e.key));
 }
 
 function sameList(a: readonly string[], b: readonly string[]): boolean {

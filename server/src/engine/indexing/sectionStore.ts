@@ -19,7 +19,7 @@
  * may see a later pass's maps; such code must read `sections` and the entries in it, which are
  * never changed once built.
  */
-import type { Doc } from '../model';
+import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import type { SectionEntry } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
 import { PostingsBuilder } from '../lexical/postingsBuilder';
@@ -46,6 +46,8 @@ export class SectionStore {
   private titles = new Map<string, ReadonlySet<string>>();
   private contexts = new Map<string, ReadonlySet<string>>();
   private live = 0;
+  /** Documents by source kind, kept as documents come and go (the state's counts read it). */
+  private kinds = emptyKindCounts();
   postings = new PostingsIndex();
 
   /**
@@ -80,6 +82,11 @@ export class SectionStore {
 
   get sectionCount(): number {
     return this.live;
+  }
+
+  /** How many documents of each source kind the store holds: a copy, the state's to keep. */
+  documentsByKind(): Record<SourceKind, number> {
+    return { ...this.kinds };
   }
 
   /**
@@ -173,9 +180,11 @@ export class SectionStore {
     this.titles = new Map();
     this.contexts = new Map();
     this.live = 0;
+    this.kinds = emptyKindCounts();
     let i = 0;
     docs.forEach((doc, d) => {
       this.docs.set(doc.id, doc);
+      this.kinds[doc.sourceKind]++;
       this.titles.set(doc.id, terms ? new Set(terms[d].title) : titleTerms(doc));
       this.contexts.set(doc.id, terms ? new Set(terms[d].context) : documentContextTerms(doc, this.inFolder(doc)));
       for (const section of doc.sections) {
@@ -226,9 +235,11 @@ export class SectionStore {
     this.titles = new Map();
     this.contexts = new Map();
     this.live = 0;
+    this.kinds = emptyKindCounts();
     const builder = prepared ?? new PostingsBuilder();
     for (const doc of docs) {
       this.docs.set(doc.id, doc);
+      this.kinds[doc.sourceKind]++;
       this.titles.set(doc.id, titleTerms(doc));
       this.contexts.set(doc.id, documentContextTerms(doc, this.inFolder(doc)));
       const fields = prepared ? undefined : documentFields(doc, this.inFolder(doc));
@@ -245,6 +256,7 @@ export class SectionStore {
 
   private addDoc(doc: Doc, diff: SectionDiff): void {
     this.docs.set(doc.id, doc);
+    this.kinds[doc.sourceKind]++;
     this.titles.set(doc.id, titleTerms(doc));
     this.contexts.set(doc.id, documentContextTerms(doc, this.inFolder(doc)));
     const fields = documentFields(doc, this.inFolder(doc));
@@ -268,7 +280,7 @@ export class SectionStore {
       this.live--;
       diff.removedSections++;
     }
-    this.docs.delete(doc.id);
+    if (this.docs.delete(doc.id)) this.kinds[doc.sourceKind]--;
     this.titles.delete(doc.id);
     this.contexts.delete(doc.id);
   }
@@ -297,6 +309,10 @@ function sameAttachments(a: Doc, b: Doc): boolean {
     a.docsRole === b.docsRole &&
     a.folder === b.folder
   );
+}
+
+function emptyKindCounts(): Record<SourceKind, number> {
+  return Object.fromEntries(SOURCE_KINDS.map((kind) => [kind, 0])) as Record<SourceKind, number>;
 }
 
 function countSections(docs: readonly Doc[]): number {

@@ -259,6 +259,52 @@ describe('indexing/catalog updates', function () {
     await edit({ [from]: kept, [to]: `${read(to)}---\n${moved}` }, 'patched');
   });
 
+  it('edits several files at once, between and around the entities that name them', async () => {
+    // In path order: artist-lookup (edited), podcast-api and queue-proxy (name the system, so made
+    // again), wayback-archive (removed), its ingestion and storage (name it), systems/podcast
+    // (renamed in case): the patch interleaves the changed files' runs with the remade entities.
+    const files = [
+      'components/artist-lookup-component.yaml',
+      'components/wayback-archive-component.yaml',
+      'systems/podcast-system.yaml',
+    ];
+    const originals = files.map(read);
+    const state = await edit(
+      {
+        [files[0]]: originals[0].replace('description: Artist Lookup\n', 'description: Artist Lookup, cached\n'),
+        [files[1]]: '# wayback-archive is retired\n',
+        [files[2]]: originals[2].replace('name: podcast\n', 'name: Podcast\n'),
+      },
+      'patched',
+    );
+    const graph = state.graph as { key: string; incoming: string[] }[];
+    assert.ok(
+      graph
+        .find((g) => g.key === 'system:default/podcast')
+        ?.incoming.some((edge) => edge.startsWith('component:default/podcast-api partOf system:default/Podcast ')),
+    );
+    await edit(Object.fromEntries(files.map((file, i) => [file, originals[i]])), 'patched');
+  });
+
+  it('moves a System ahead of every Resource: the kinds are counted in their new order', async () => {
+    // The counts list kinds in the order the catalog first meets them; with the podcast System
+    // in a domains/ file, System comes before Resource (resources/ sorts before systems/).
+    const system = 'systems/podcast-system.yaml';
+    const domain = 'domains/audio-domain.yaml';
+    const [moved, movedDomain] = [read(system), read(domain)];
+    const state = await edit(
+      { [system]: '# moved to domains/audio-domain.yaml\n', [domain]: `${movedDomain}---\n${moved}` },
+      'patched',
+    );
+    const kinds = Object.keys((state.counts as { entitiesByKind: Record<string, number> }).entitiesByKind);
+    assert.ok(kinds.indexOf('System') < kinds.indexOf('Resource'), kinds.join(', '));
+    // The moved System still names its domain: renaming the domain's case makes it again.
+    const playback = 'domains/playback-domain.yaml';
+    const original = read(playback);
+    await edit({ [playback]: original.replace('name: playback\n', 'name: Playback\n') }, 'patched');
+    await edit({ [system]: moved, [domain]: movedDomain, [playback]: original }, 'patched');
+  });
+
   it('falls back to loading the whole catalog where a patch could differ, with the same result', async () => {
     // A second declaration of a key: which one is kept depends on every file.
     const rel = 'components/searcher-component.yaml';
@@ -268,5 +314,49 @@ describe('indexing/catalog updates', function () {
     // A Location decides which files are read.
     const locations = 'all-components.yaml';
     await edit({ [locations]: read(locations).replace('    - ./components/searcher-component.yaml\n', '') }, 'loaded');
+  });
+});
+
+describe('indexing/catalog updates after a restart', function () {
+  this.timeout(120_000);
+  after(removeTempDirs);
+
+  it('patches the catalog the snapshot restored on the first edit, as a cold index would make it', async () => {
+    const dir = tempDir('catalog-update-warm');
+    const cache = tempDir('catalog-update-cache');
+    fs.cpSync(EXAMPLES, dir, { recursive: true });
+    const folders = [{ name: 'examples', absPath: dir }];
+    const file = (rel: string) => path.join(dir, ...rel.split('/'));
+    const read = (rel: string) => fs.readFileSync(file(rel), 'utf8');
+    async function edit(engine: Engine, files: Record<string, string>): Promise<void> {
+      for (const [rel, text] of Object.entries(files)) fs.writeFileSync(file(rel), text);
+      const report = await engine.update(Object.keys(files).map(file));
+      assert.equal(report?.catalog, 'patched', 'how the catalog was had');
+      assertSame(await derivedState(engine, dir), await coldState(dir));
+    }
+    const lookup = 'components/artist-lookup-component.yaml';
+    const archive = 'components/wayback-archive-component.yaml';
+
+    // The snapshot is written after a patched update, so it holds a patched catalog's details.
+    const first = new Engine({ folders, settings: SETTINGS, cacheDir: cache });
+    await first.waitForIndex();
+    await edit(first, { [lookup]: read(lookup).replace('description: Artist Lookup\n', 'description: Lookups\n') });
+    assert.equal(await first.saveSnapshot(), true);
+    first.dispose();
+
+    const engine = new Engine({ folders, settings: SETTINGS, cacheDir: cache });
+    try {
+      await engine.waitForIndex();
+      assert.equal(engine.status().lastPass?.filesRead, 0, 'the restart read nothing again');
+      // An entity others name goes (they are made again), then comes back.
+      const original = read(archive);
+      await edit(engine, {
+        [archive]: '# wayback-archive is retired\n',
+        [lookup]: read(lookup).replace('Lookups', 'Artists'),
+      });
+      await edit(engine, { [archive]: original });
+    } finally {
+      engine.dispose();
+    }
   });
 });

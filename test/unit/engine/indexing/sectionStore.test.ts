@@ -4,8 +4,13 @@ import { SectionStore } from '../../../../server/src/engine/indexing/sectionStor
 import type { Doc } from '../../../../server/src/engine/model';
 import { buildDoc } from '../../../../server/src/engine/sources/docBuilder';
 
-function page(path: string, text: string, entityRefs: string[] = []): Doc {
-  return buildDoc({ path, text, sourceKind: 'library', format: 'markdown', entityRefs }).doc;
+function page(
+  path: string,
+  text: string,
+  entityRefs: string[] = [],
+  sourceKind: 'library' | 'catalog_doc' = 'library',
+): Doc {
+  return buildDoc({ path, text, sourceKind, format: 'markdown', entityRefs }).doc;
 }
 
 /** What a store holds, independent of ordinals: section texts by id, and which sections each term finds. */
@@ -21,7 +26,12 @@ function view(store: SectionStore, terms: readonly string[]) {
     for (let i = 0; i < match.count; i++) ids.push(byOrdinal.get(match.ordinals[i])!.section.id);
     return [term, ids.sort()];
   });
-  return { docs: [...snapshot.docs.keys()].sort(), sections, found, count: store.sectionCount };
+  // Documents by source kind, as the store keeps them and as a count of its documents gives them.
+  const byKind: Record<string, number> = {};
+  for (const doc of snapshot.docs.values()) byKind[doc.sourceKind] = (byKind[doc.sourceKind] ?? 0) + 1;
+  const kept = Object.fromEntries(Object.entries(store.documentsByKind()).filter(([, n]) => n !== 0));
+  assert.deepEqual(kept, byKind);
+  return { docs: [...snapshot.docs.keys()].sort(), sections, found, count: store.sectionCount, byKind };
 }
 
 /**
@@ -116,7 +126,7 @@ describe('indexing/sectionStore', () => {
     const a = page('a.md', '# Alpha\n\nalpha text\n');
     const b = page('b.md', '# Beta\n\nbeta text\n');
     const c = page('c.md', '# Gamma\n\ngamma text\n');
-    const d = page('d.md', '# Delta\n\ndelta text\n');
+    const d = page('d.md', '# Delta\n\ndelta text\n', [], 'catalog_doc');
     const store = new SectionStore();
     store.apply([a, b, c]);
     const diff = store.apply([c, a, d]);

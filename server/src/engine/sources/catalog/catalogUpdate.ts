@@ -34,6 +34,17 @@ export interface CatalogChange {
   added: Relation[];
   /** Keys of the entities the changed files held before or hold now. */
   entities: ReadonlySet<EntityKey>;
+  /**
+   * The entities the changed files held in `from` and those they hold in `to`, each in path order:
+   * every other entity is the same object at the same place in both.
+   */
+  before: readonly CatalogEntity[];
+  after: readonly CatalogEntity[];
+  /**
+   * The relations of `to` starting at each of `keys` (in `to`'s order), found from the updater's
+   * lookups without a walk over every relation; valid until the next update.
+   */
+  relationsFrom(keys: Iterable<EntityKey>): Map<EntityKey, Relation[]>;
 }
 
 /** The maps an update reads, built from a full load on the first update that needs them. */
@@ -58,6 +69,27 @@ interface Made {
   lookups?: Lookups;
 }
 
+/**
+ * What `noteLoad` remembered, for a snapshot: the load itself (the snapshot writes it once, and
+ * hands back the very object it restores) and the rest as one JSON string. A string because
+ * entities hold the workspace's YAML, whose keys the snapshot's own markers (`$doc`, `$catalog`)
+ * must never be read from; and it is parsed only when the first update after a restart needs it.
+ */
+export interface SavedCatalogUpdates {
+  load: CatalogLoad;
+  details: string;
+}
+
+/** `SavedCatalogUpdates.details` parsed: the kept entities stand for themselves by index in `load.entities`. */
+interface SavedDetails {
+  starts: number[];
+  /** Each file read, with its entities: an index of a kept one, or a declaration that was not kept. */
+  files: [string, (number | ParsedEntity)[]][];
+  /** The placeholders of kept entities that had any, by index. */
+  placeholders: [number, ParsedEntity['placeholders']][];
+  placeholderPaths: string[];
+}
+
 export class CatalogUpdater {
   /** The last load and how it was made; undefined while an update is half applied. */
   private made: Made | undefined;
@@ -66,6 +98,7 @@ export class CatalogUpdater {
 
   /** Remembers a full load (loadCatalog's `onDetails`). */
   noteLoad(details: CatalogLoadDetails): void {
+    this.saved = undefined;
     this.made = {
       load: details.load,
       parsedByFile: new Map(details.parsedByFile),
@@ -73,6 +106,63 @@ export class CatalogUpdater {
       starts: details.starts,
       placeholderPaths: details.placeholderPaths,
     };
+  }
+
+  /** The last load and how it was made, for a snapshot; null when none is known. */
+  save(): SavedCatalogUpdates | null {
+    const made = this.made;
+    if (!made) return this.saved ?? null;
+    const index = new Map<ParsedEntity, number>();
+    for (let i = 0; i < made.kept.length; i++) {
+      // The load's entities are the kept ones, in order (loadCatalog.ts, and `update` below).
+      if (made.load.entities[i] !== made.kept[i].entity) return null;
+      index.set(made.kept[i], i);
+    }
+    const details: SavedDetails = {
+      starts: [...made.starts],
+      files: [...made.parsedByFile].map(([path, list]) => [path, list.map((p) => index.get(p) ?? p)]),
+      placeholders: made.kept.flatMap((p, i) => (p.placeholders.length > 0 ? [[i, p.placeholders]] : [])),
+      placeholderPaths: [...made.placeholderPaths],
+    };
+    return { load: made.load, details: JSON.stringify(details) };
+  }
+
+  /**
+   * Takes back what `save` wrote, for the load a snapshot restored (the same object): the first
+   * update after a restart then patches that load instead of loading the whole catalog. Parsed
+   * on the first update that needs it.
+   */
+  restore(saved: SavedCatalogUpdates | null | undefined): void {
+    this.made = undefined;
+    this.saved = saved ?? undefined;
+  }
+
+  /** What `restore` took, until an update or a load makes it `made` (or a load replaces it). */
+  private saved: SavedCatalogUpdates | undefined;
+
+  /** `saved` parsed into what `noteLoad` would have remembered; undefined when it does not fit its load. */
+  private revive(saved: SavedCatalogUpdates): Made | undefined {
+    const details = JSON.parse(saved.details) as SavedDetails;
+    const { load } = saved;
+    const placeholders = new Map(details.placeholders);
+    const kept: ParsedEntity[] = load.entities.map((entity, i) => ({
+      entity,
+      lines: load.fieldLines[entity.key] ?? {},
+      placeholders: placeholders.get(i) ?? [],
+    }));
+    if (details.starts.length !== kept.length + 1 || details.starts[kept.length] !== load.relations.length)
+      return undefined;
+    const parsedByFile = new Map<string, readonly ParsedEntity[]>();
+    for (const [path, list] of details.files) {
+      const entities: ParsedEntity[] = [];
+      for (const item of list) {
+        if (typeof item !== 'number') entities.push(item);
+        else if (kept[item]) entities.push(kept[item]);
+        else return undefined;
+      }
+      parsedByFile.set(path, entities);
+    }
+    return { load, parsedByFile, kept, starts: details.starts, placeholderPaths: new Set(details.placeholderPaths) };
   }
 
   /**
@@ -85,6 +175,12 @@ export class CatalogUpdater {
     source: FileSource,
     parseCache: CatalogParseCache,
   ): Promise<CatalogChange | null> {
+    if (!this.made && this.saved?.load === from) {
+      // The first update after a restart: what the snapshot kept of the last load.
+      const saved = this.saved;
+      this.saved = undefined;
+      this.made = this.revive(saved);
+    }
     const made = this.made;
     if (!made || made.load !== from || made.placeholderPaths.has(UNKNOWN_READS) || changed.length === 0) return null;
     const lookups = (made.lookups ??= this.lookupsOf(made));
@@ -119,6 +215,14 @@ export class CatalogUpdater {
     // their relations made again; unless one of them shares a pair with another entity (its
     // kept halves then depend on the order of both), only its own halves are in question.
     const remade = new Set<EntityKey>();
+    /** Where the entities of the changed files, and those remade, are in the last load's order. */
+    const steps: Step[] = [];
+    for (const path of files.keys()) {
+      const at = lowerBound(made.kept, path);
+      let end = at;
+      while (end < made.kept.length && made.kept[end].entity.location.path === path) end++;
+      steps.push({ at, end, path });
+    }
     for (const key of keys) {
       if (oldRefs.get(key) === newRefs.get(key)) continue;
       for (const referrer of lookups.referrers.get(key) ?? []) {
@@ -127,7 +231,10 @@ export class CatalogUpdater {
         if (!entity) return null;
         const known = this.relationCache.declarations(entity, from.fieldLines[referrer] ?? {});
         if (repeatableIds(known).some((id) => (lookups.repeatCount.get(id) ?? 0) > 1)) return null;
+        const at = indexOfKept(made.kept, entity);
+        if (at < 0) return null;
         remade.add(referrer);
+        steps.push({ at, end: at + 1 });
       }
     }
 
@@ -137,54 +244,74 @@ export class CatalogUpdater {
     for (const { now } of files.values()) for (const p of now) byKey.set(p.entity.key, p.entity);
 
     const problems: Problem[] = from.problems.filter((p) => !files.has(p.path));
-    const kept: ParsedEntity[] = [];
-    const starts: number[] = [];
-    const relations: Relation[] = [];
+    // The new order is the last one with the changed files' runs replaced and the remade entities
+    // made again: every run in between is copied whole (a slice), not entity by entity, so an
+    // update costs the changes plus a few copies of arrays, whatever the catalog's size.
+    const keptParts: ParsedEntity[][] = [];
+    const entityParts: CatalogEntity[][] = [];
+    const relationParts: Relation[][] = [];
+    const startParts: number[][] = [];
+    let total = 0;
     const removed: Relation[] = [];
     const added: Relation[] = [];
+    const copy = (a: number, b: number) => {
+      if (a >= b) return;
+      const r0 = made.starts[a];
+      const r1 = made.starts[b];
+      keptParts.push(made.kept.slice(a, b));
+      entityParts.push(from.entities.slice(a, b));
+      relationParts.push(from.relations.slice(r0, r1));
+      const shift = total - r0;
+      const runStarts = made.starts.slice(a, b);
+      if (shift !== 0) for (let i = 0; i < runStarts.length; i++) runStarts[i] += shift;
+      startParts.push(runStarts);
+      total += r1 - r0;
+    };
+    const drop = (a: number, b: number) => {
+      for (let r = made.starts[a]; r < made.starts[b]; r++) removed.push(from.relations[r]);
+    };
     const remake = (parsed: ParsedEntity) => {
-      starts.push(relations.length);
-      kept.push(parsed);
+      keptParts.push([parsed]);
+      entityParts.push([parsed.entity]);
+      startParts.push([total]);
       const known = this.relationCache.declarations(parsed.entity, parsed.lines);
-      const at = relations.length;
-      appendRelations(parsed.entity, known, byKey, new Set(), relations);
-      for (let i = at; i < relations.length; i++) added.push(relations[i]);
+      const own: Relation[] = [];
+      appendRelations(parsed.entity, known, byKey, new Set(), own);
+      for (const relation of own) added.push(relation);
+      relationParts.push(own);
+      total += own.length;
       return known;
     };
-    const inserts = [...files.entries()];
-    let next = 0;
-    const flushBefore = (path: string | undefined) => {
-      while (next < inserts.length && (path === undefined || inserts[next][0] < path)) {
-        const [, file] = inserts[next++];
+    // A file's new entities go where its old ones were (path order), before a remade entity there.
+    steps.sort(
+      (x, y) =>
+        x.at - y.at ||
+        (x.path === undefined ? 1 : 0) - (y.path === undefined ? 1 : 0) ||
+        compareCodeUnits(x.path ?? '', y.path ?? ''),
+    );
+    let cursor = 0;
+    for (const step of steps) {
+      copy(cursor, step.at);
+      drop(step.at, step.end);
+      if (step.path !== undefined) {
+        const file = files.get(step.path)!;
         for (const problem of file.problems) problems.push(problem);
         for (const parsed of file.now) for (const problem of remake(parsed).problems) problems.push(problem);
+      } else {
+        remake(made.kept[step.at]);
       }
-    };
-    made.kept.forEach((parsed, i) => {
-      const path = parsed.entity.location.path;
-      flushBefore(path);
-      const start = made.starts[i];
-      const end = made.starts[i + 1];
-      if (files.has(path)) {
-        for (let r = start; r < end; r++) removed.push(from.relations[r]);
-        return;
-      }
-      if (remade.has(parsed.entity.key)) {
-        for (let r = start; r < end; r++) removed.push(from.relations[r]);
-        remake(parsed);
-        return;
-      }
-      starts.push(relations.length);
-      kept.push(parsed);
-      for (let r = start; r < end; r++) relations.push(from.relations[r]);
-    });
-    flushBefore(undefined);
-    starts.push(relations.length);
+      cursor = step.end;
+    }
+    copy(cursor, made.kept.length);
+    const kept = concatParts(keptParts);
+    const relations = concatParts(relationParts);
+    const starts = concatParts(startParts);
+    starts.push(total);
 
     const fieldLines: CatalogLoad['fieldLines'] = {};
     for (const { entity, lines } of kept) fieldLines[entity.key] = lines;
     const to: CatalogLoad = {
-      entities: kept.map((p) => p.entity),
+      entities: concatParts(entityParts),
       relations,
       problems: problems.sort(compareProblems),
       files: from.files,
@@ -194,7 +321,15 @@ export class CatalogUpdater {
     for (const [path, file] of files) made.parsedByFile.set(path, file.now);
     this.made = { ...made, load: to, kept, starts };
     const [gone, come] = withoutCommon(removed, added);
-    return { from, to, removed: gone, added: come, entities: keys };
+    const relationsFrom = (only: Iterable<EntityKey>) =>
+      relationsStartingAt(only, kept, starts, relations, lookups.referrers, byKey);
+    const before: CatalogEntity[] = [];
+    const after: CatalogEntity[] = [];
+    for (const { old, now } of files.values()) {
+      for (const p of old) before.push(p.entity);
+      for (const p of now) after.push(p.entity);
+    }
+    return { from, to, removed: gone, added: come, entities: keys, before, after, relationsFrom };
   }
 
   /**
@@ -272,19 +407,94 @@ export class CatalogUpdater {
     lookups: Lookups,
     files: ReadonlyMap<string, { old: readonly ParsedEntity[]; now: readonly ParsedEntity[] }>,
   ): void {
-    for (const { old, now } of files.values()) {
+    // Every old declaration is taken out before any new one goes in: an entity that moved from
+    // one file to another would otherwise lose its place among its targets' referrers (a set,
+    // not a count) when the file it left comes after the one it moved to.
+    for (const { old } of files.values()) {
       for (const p of old) {
         this.declare(lookups, p, -1);
         const count = (lookups.keyCount.get(p.entity.key) ?? 1) - 1;
         if (count > 0) lookups.keyCount.set(p.entity.key, count);
         else lookups.keyCount.delete(p.entity.key);
       }
+    }
+    for (const { now } of files.values()) {
       for (const p of now) {
         this.declare(lookups, p, 1);
         lookups.keyCount.set(p.entity.key, (lookups.keyCount.get(p.entity.key) ?? 0) + 1);
       }
     }
   }
+}
+
+/**
+ * The relations starting at each of `keys`, in catalog order. A relation starts at `key` when
+ * `key`'s entity declares it (its forward halves, in its own run of `relations`) or when an entity
+ * naming `key` does (the reverse halves, in that entity's run): so only the runs of the entity and
+ * of its referrers are read, in the order of `kept` (path order, found by binary search).
+ */
+function relationsStartingAt(
+  keys: Iterable<EntityKey>,
+  kept: readonly ParsedEntity[],
+  starts: readonly number[],
+  relations: readonly Relation[],
+  referrers: ReadonlyMap<EntityKey, ReadonlySet<EntityKey>>,
+  byKey: ReadonlyMap<EntityKey, CatalogEntity>,
+): Map<EntityKey, Relation[]> {
+  const out = new Map<EntityKey, Relation[]>();
+  for (const key of keys) {
+    if (out.has(key)) continue;
+    const runs = new Set<number>();
+    for (const owner of [key, ...(referrers.get(key) ?? [])]) {
+      const entity = byKey.get(owner);
+      const at = entity ? indexOfKept(kept, entity) : -1;
+      if (at >= 0) runs.add(at);
+    }
+    const list: Relation[] = [];
+    for (const at of [...runs].sort((a, b) => a - b))
+      for (let r = starts[at]; r < starts[at + 1]; r++) if (relations[r].source === key) list.push(relations[r]);
+    if (list.length > 0) out.set(key, list);
+  }
+  return out;
+}
+
+/** Index of `entity` in `kept` (path order: path by code unit, then first line), or -1. */
+function indexOfKept(kept: readonly ParsedEntity[], entity: CatalogEntity): number {
+  const { path, startLine } = entity.location;
+  let lo = 0;
+  let hi = kept.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = kept[mid].entity.location;
+    if (at.path < path || (at.path === path && at.startLine < startLine)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < kept.length && kept[lo].entity === entity ? lo : -1;
+}
+
+/** A changed file's run of the last load's order (`path`), or one remade entity (no `path`). */
+interface Step {
+  at: number;
+  end: number;
+  path?: string;
+}
+
+/** The parts one after the other, copied in bulk. */
+function concatParts<T>(parts: readonly T[][]): T[] {
+  if (parts.length === 1) return parts[0];
+  return ([] as T[]).concat(...parts);
+}
+
+/** Index of the first entity of `kept` (path order) whose path is not before `path`. */
+function lowerBound(kept: readonly ParsedEntity[], path: string): number {
+  let lo = 0;
+  let hi = kept.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (kept[mid].entity.location.path < path) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Both lists less the objects they share (relations an update made again as they were). */
