@@ -57,6 +57,8 @@ const bundles = [
   { entryPoints: ['server/src/engine/embeddings/embedWorker.ts'], outfile: 'dist/embedWorker.js' },
   // Reads the files of a cold index off the answering thread (engine/indexing/readPool.ts).
   { entryPoints: ['server/src/engine/indexing/readWorker.ts'], outfile: 'dist/readWorker.js' },
+  // Counts the terms of a cold index's sections off the answering thread (engine/indexing/termPool.ts).
+  { entryPoints: ['server/src/engine/indexing/termWorker.ts'], outfile: 'dist/termWorker.js' },
   // The extension's stdio fallback: forwards MCP messages to the language server's HTTP endpoint.
   { entryPoints: ['server/src/mcp/proxy.ts'], outfile: 'dist/mcpProxy.js' },
 ];

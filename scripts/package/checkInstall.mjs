@@ -30,6 +30,7 @@ const TARBALL_FILES = [
   'README.md',
   'dist/embedWorker.js',
   'dist/readWorker.js',
+  'dist/termWorker.js',
   'dist/wsctx.js',
   'package.json',
 ];

@@ -185,6 +185,7 @@ describe('package.json contributes (manifest)', () => {
       'dist/server.js',
       'dist/embedWorker.js',
       'dist/readWorker.js',
+      'dist/termWorker.js',
       MCP_PROXY_BUNDLE,
     ])
       assert.ok(shipped(bundle), `.vscodeignore ships ${bundle}`);

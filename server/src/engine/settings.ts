@@ -30,9 +30,10 @@ export interface EngineSettings {
    */
   useGit: boolean;
   /**
-   * Worker threads that read the files of a full pass that reads many (a cold index), so the
-   * answering thread does not drive every read. Default 2; 0 reads on the answering thread, as
-   * does a host where a worker cannot start.
+   * Worker threads that read the files of a full pass that reads many (a cold index), and then
+   * count the terms of its sections (indexing/termPool.ts), so the answering thread neither
+   * drives every read nor tokenises every section. Default 2; 0 does both on the answering
+   * thread, as does a host where a worker cannot start.
    */
   readWorkers: number;
 }

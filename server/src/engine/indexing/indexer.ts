@@ -345,6 +345,9 @@ export class Indexer {
     this.unread = filled.unread;
     const remotes = () => (this.remotes ??= this.settings.useGit ? readRemotes(discovery.roots) : Promise.resolve([]));
     const produced = await this.producers.produce(filled.table, discovery.roots, remotes);
+    // A cold index counts its sections' terms in worker threads (as many as read its files) while
+    // this pass waits for git and reads run health; never rejects (sectionStore.ts).
+    const counting = this.store.prepareRebuild(produced.docs, { workers: this.settings.readWorkers });
     // A full pass may have read every file; an update only those the table remembers reading.
     filled.table.releaseTexts(keepsText, kind === 'full' ? undefined : []);
     if (git) {
@@ -363,6 +366,7 @@ export class Indexer {
     for (const problem of coverage.problems) problems.push(problem);
     this.runHealthFound = runHealthFiles(discovery, filled.table, this.runHealthFound);
     const runHealth = await readRunHealth(discovery.roots, this.runHealthFound.files, filled.table, problems);
+    await counting;
     // No await below this line (see above).
     const previousGraph = this.graph;
     if (!this.graph || this.graph.catalog !== produced.catalog) {

@@ -24,6 +24,7 @@ import type { SectionEntry } from '../indexState';
 import { PostingsIndex } from '../lexical/postings';
 import { PostingsBuilder } from '../lexical/postingsBuilder';
 import { documentContextTerms, documentFields, pathInFolder, sectionFields, titleTerms } from './sectionTerms';
+import { addSectionsInWorkers } from './termPool';
 
 export interface SectionDiff {
   addedSections: number;
@@ -34,6 +35,9 @@ export interface SectionDiff {
 
 /** When the ordinal space grows past this multiple of live sections, everything is renumbered. */
 const RENUMBER_FACTOR = 2;
+
+/** Fewer sections than this are counted on the answering thread: starting workers would cost more. */
+const WORKER_MIN_SECTIONS = 2_000;
 
 export class SectionStore {
   private entries: (SectionEntry | undefined)[] = [];
@@ -125,6 +129,7 @@ export class SectionStore {
       this.lastInput = docs;
       return diff;
     }
+    this.prepared = undefined;
     for (const doc of fresh) this.addDoc(doc, diff);
     if (this.postings.needsCompaction()) this.postings.compact();
     this.lastInput = docs;
@@ -194,8 +199,35 @@ export class SectionStore {
     this.postings = postings;
   }
 
+  /**
+   * Before a pass's `apply(docs)`, with nothing else applied in between: when that apply will
+   * number everything afresh because the store holds nothing yet (a cold index) and `docs` hold
+   * many sections, counts their terms in `workers` worker threads now (termPool.ts), so `rebuild`
+   * only builds the postings. True when it did. The index is the same either way; a worker that
+   * cannot start, or `workers: 0`, leaves it all to `rebuild` on this thread. Never rejects.
+   */
+  async prepareRebuild(docs: readonly Doc[], options: { workers: number; script?: string }): Promise<boolean> {
+    this.prepared = undefined;
+    if (this.docs.size > 0 || options.workers <= 0 || countSections(docs) < WORKER_MIN_SECTIONS) return false;
+    const builder = new PostingsBuilder();
+    const done = await addSectionsInWorkers(docs, (doc) => this.inFolder(doc), builder, options);
+    if (done) this.prepared = { docs, builder };
+    return done;
+  }
+  private prepared: { docs: readonly Doc[]; builder: PostingsBuilder } | undefined;
+
+  /** The builder `prepareRebuild` filled for exactly `docs` (the same objects in order), if any. */
+  private takePrepared(docs: readonly Doc[]): PostingsBuilder | undefined {
+    const prepared = this.prepared;
+    this.prepared = undefined;
+    if (!prepared || prepared.docs.length !== docs.length) return undefined;
+    for (let i = 0; i < docs.length; i++) if (prepared.docs[i] !== docs[i]) return undefined;
+    return prepared.builder;
+  }
+
   /** Replaces everything with `docs`, numbering sections from 0 and building postings in bulk. */
   rebuild(docs: readonly Doc[]): void {
+    const prepared = this.takePrepared(docs);
     this.lastInput = undefined;
     this.entries = [];
     this.ordinals = new Map();
@@ -204,18 +236,18 @@ export class SectionStore {
     this.contexts = new Map();
     this.live = 0;
     this.kinds = emptyKindCounts();
-    const builder = new PostingsBuilder();
+    const builder = prepared ?? new PostingsBuilder();
     for (const doc of docs) {
       this.docs.set(doc.id, doc);
       this.kinds[doc.sourceKind]++;
       this.titles.set(doc.id, titleTerms(doc));
       this.contexts.set(doc.id, documentContextTerms(doc, this.inFolder(doc)));
-      const fields = documentFields(doc, this.inFolder(doc));
+      const fields = prepared ? undefined : documentFields(doc, this.inFolder(doc));
       for (const section of doc.sections) {
         const ordinal = this.entries.length;
         this.entries.push({ ordinal, section, doc });
         this.ordinals.set(section.id, ordinal);
-        builder.add(ordinal, sectionFields(section, doc, fields));
+        if (fields) builder.add(ordinal, sectionFields(section, doc, fields));
         this.live++;
       }
     }

@@ -10,8 +10,18 @@
  */
 import { forEachKeyPathTerm } from '../chunking/sectionKeyPaths';
 import { addOccurrence, isQuestionHeading, type Field, type SectionFields } from '../lexical/fields';
-import type { Doc, Section } from '../model';
+import type { Doc, LibraryProps, Section } from '../model';
 import { forEachTerm, termSet } from '../text/analyzer';
+
+/**
+ * What of a document its sections' fields are made of: all a term worker is sent (termWorker.ts).
+ */
+export type FieldSource = Pick<Doc, 'title' | 'path' | 'format' | 'sourceKind'> & {
+  library?: Pick<LibraryProps, 'type' | 'tags'>;
+};
+
+/** What of a section its own fields are made of. */
+export type SectionSource = Pick<Section, 'headingPath' | 'text'>;
 
 /**
  * The document-level fields every section of a document is matched on: title, folder, type,
@@ -43,7 +53,7 @@ export interface DocumentFields {
 }
 
 /** Counts the terms of a document's title and of its other context fields (folder, type, tags). */
-export function documentFields(doc: Doc, pathInFolder: string = doc.path): DocumentFields {
+export function documentFields(doc: FieldSource, pathInFolder: string = doc.path): DocumentFields {
   const counts = new Map<string, number>();
   const count = (text: string, field: Field): number => {
     let n = 0;
@@ -69,8 +79,8 @@ export function documentFields(doc: Doc, pathInFolder: string = doc.path): Docum
  * also holds the configuration key paths the section shows (`spec.privatekey.rotationpolicy`).
  */
 export function sectionFields(
-  section: Section,
-  doc: Doc,
+  section: SectionSource,
+  doc: FieldSource,
   docFields: DocumentFields = documentFields(doc),
 ): SectionFields {
   const counts = new Map(docFields.counts);
@@ -123,7 +133,7 @@ export function folderWords(path: string): string {
 }
 
 /** The document's type as matchable words: a library page's type, an entity's kind and spec.type. */
-export function documentType(doc: Doc): string {
+export function documentType(doc: FieldSource): string {
   switch (doc.sourceKind) {
     case 'library':
       return doc.library?.type ?? '';

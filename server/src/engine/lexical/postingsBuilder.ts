@@ -47,11 +47,64 @@ export class PostingsBuilder {
    * ordinals may come in any order (ascending order skips a sort at build time).
    */
   add(ordinal: number, input: SectionFields | Iterable<string>): this {
+    this.checkNew(ordinal);
+    // Read the terms first, so a throwing iterable cannot leave half a section behind.
+    const fields = toSectionFields(input);
+    this.openSection(ordinal, fields.lengths.body, packShortLengths(fields.lengths));
+    const section = this.sectionOrdinals.length + 1;
+    for (const [term, packed] of fields.counts) this.addTerm(this.termId(term), packed, section);
+    this.closeSection(ordinal);
+    return this;
+  }
+
+  /**
+   * The id of `term`, given it now when new. Ids go in order of first use, so a caller that
+   * takes the ids of each section's terms in the order `add` would meet them, and adds the
+   * sections in the same order with {@link addIds}, builds the index `add` would (termPool.ts).
+   */
+  termId(term: string): number {
+    let id = this.dict.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      const kept = detach(term); // the dictionary outlives the caller's text
+      this.dict.set(kept, id);
+      this.terms.push(kept);
+      if (id >= this.stamp.length) this.growTermArrays();
+    }
+    return id;
+  }
+
+  /**
+   * Adds section `ordinal` as term ids from {@link termId} (`ids[from, to)`, each with its packed
+   * field counts at the same index of `packed`), its body length and its packed short lengths
+   * (fields.ts `packShortLengths`): a section whose terms were counted elsewhere.
+   */
+  addIds(
+    ordinal: number,
+    ids: ArrayLike<number>,
+    packed: ArrayLike<number>,
+    from: number,
+    to: number,
+    bodyLength: number,
+    shortLengths: number,
+  ): this {
+    this.checkNew(ordinal);
+    for (let k = from; k < to; k++)
+      if (ids[k] >= this.terms.length) throw new Error(`PostingsBuilder: unknown term id ${ids[k]}`);
+    this.openSection(ordinal, bodyLength, shortLengths);
+    const section = this.sectionOrdinals.length + 1;
+    for (let k = from; k < to; k++) this.addTerm(ids[k], packed[k], section);
+    this.closeSection(ordinal);
+    return this;
+  }
+
+  private checkNew(ordinal: number): void {
     if (this.built) throw new Error('PostingsBuilder: add after build');
     checkOrdinal(ordinal, 'PostingsBuilder');
     if (testBit(this.present, ordinal)) throw new Error(`PostingsBuilder: ordinal ${ordinal} was already added`);
-    // Read the terms first, so a throwing iterable cannot leave half a section behind.
-    const fields = toSectionFields(input);
+  }
+
+  private openSection(ordinal: number, bodyLength: number, shortLengths: number): void {
     this.present = growBitset(this.present, ordinal);
     setBit(this.present, ordinal);
     if (ordinal >= this.bodyLengths.length) {
@@ -59,34 +112,29 @@ export class PostingsBuilder {
       this.bodyLengths = grow(this.bodyLengths, size);
       this.shortLengths = grow(this.shortLengths, size);
     }
-    this.bodyLengths[ordinal] = fields.lengths.body;
-    this.shortLengths[ordinal] = packShortLengths(fields.lengths);
-    const section = this.sectionOrdinals.length + 1;
-    for (const [term, packed] of fields.counts) {
-      let id = this.dict.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        const kept = detach(term); // the dictionary outlives the caller's text
-        this.dict.set(kept, id);
-        this.terms.push(kept);
-        if (id >= this.stamp.length) this.growTermArrays();
-      }
-      if (this.stamp[id] === section) continue;
-      this.stamp[id] = section;
-      this.docFreq[id]++;
-      if (this.forwardLength === this.forward.length) {
-        this.forward = grow(this.forward, this.forwardLength * 2);
-        this.forwardFreqs = grow(this.forwardFreqs, this.forwardLength * 2);
-      }
-      this.forwardFreqs[this.forwardLength] = packed;
-      this.forward[this.forwardLength++] = id;
+    this.bodyLengths[ordinal] = bodyLength;
+    this.shortLengths[ordinal] = shortLengths;
+  }
+
+  /** One term of the open section (`section`: 1 + its index); a repeated term counts once. */
+  private addTerm(id: number, packed: number, section: number): void {
+    if (this.stamp[id] === section) return;
+    this.stamp[id] = section;
+    this.docFreq[id]++;
+    if (this.forwardLength === this.forward.length) {
+      this.forward = grow(this.forward, this.forwardLength * 2);
+      this.forwardFreqs = grow(this.forwardFreqs, this.forwardLength * 2);
     }
+    this.forwardFreqs[this.forwardLength] = packed;
+    this.forward[this.forwardLength++] = id;
+  }
+
+  private closeSection(ordinal: number): void {
     const last = this.sectionOrdinals.length > 0 ? this.sectionOrdinals[this.sectionOrdinals.length - 1] : -1;
     if (ordinal < last) this.ascending = false;
     this.sectionOrdinals.push(ordinal);
     this.sectionEnds.push(this.forwardLength);
     if (ordinal >= this.ordinalBound) this.ordinalBound = ordinal + 1;
-    return this;
   }
 
   /** The finished index. The builder cannot be used afterwards. */

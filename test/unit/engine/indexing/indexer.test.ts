@@ -84,14 +84,15 @@ describe('indexing/indexer: update passes', () => {
     assert.deepEqual(facts(removal.state), facts(await fresh(folders)));
   });
 
-  it('indexes a cold pass read in worker threads as one read on this thread, postings byte for byte', async () => {
-    // The example with 600 more runbook pages: past the 512 files a pass hands to its read workers.
+  it('indexes a cold pass read and counted in worker threads as one on this thread, postings byte for byte', async () => {
+    // The example with 600 more runbook pages of four sections: past the 512 files a pass hands
+    // to its read workers, and the 2,000 sections it counts in its term workers.
     const dir = copyExampleWorkspace();
     for (let i = 0; i < 600; i++)
       write(
         dir,
         `platform-infra/docs/runbooks/generated-${i}.md`,
-        `# Runbook ${i}\n\nRoll back step ${i} of the pipeline.\n`,
+        `# Runbook ${i}\n\nRoll back step ${i} of the pipeline.\n\n## How do I retry ${i}?\n\nRun \`spec.retry.limit${i % 5}\` again.\n\n## Checks\n\nThe billing-worker's queue.\n\n### Deep ${i}\n\nStraße ${i}.\n`,
       );
     const folders = [{ name: 'fernhill', absPath: dir }];
     const pass = (readWorkers: number) =>
@@ -105,7 +106,7 @@ describe('indexing/indexer: update passes', () => {
       pooled.state.sections.map((entry) => entry && [entry.ordinal, entry.section.id, entry.section.text]),
       here.state.sections.map((entry) => entry && [entry.ordinal, entry.section.id, entry.section.text]),
     );
-    assert.ok(here.state.counts.sections > 600);
+    assert.ok(here.state.counts.sections > 2_400);
     assert.deepEqual(Buffer.from(pooled.state.lexical.serialize()), Buffer.from(here.state.lexical.serialize()));
   });
 
