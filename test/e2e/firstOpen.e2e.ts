@@ -376,6 +376,15 @@ describe("A new user's first open (code-server + chromium, embeddings on)", func
       opened = started;
     });
 
+    afterEach(async function () {
+      if (this.currentTest?.state !== 'failed' || !vscode) return;
+      await vscode.screenshot(`warm-open-failed-${this.currentTest.title}`).catch(() => undefined);
+      // The server's own account of the open, for a CI log read without the artifacts.
+      const log = vscode.readOutputChannelLog('Workspace Context') ?? '(no log yet)';
+      console.log(`      the extension's log:\n${log.trimEnd().split('\n').slice(-20).join('\n')}`);
+      console.log(`      ${timeline.describe()}`);
+    });
+
     after(async function () {
       await timeline.stopFrames();
       await vscode?.stop();

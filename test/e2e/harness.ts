@@ -394,33 +394,61 @@ export class VsCodeSession {
     /** How long one hover gesture waits for the hover to show before the next gesture. */
     attemptMs = 5_000,
   ): Promise<string> {
-    const hover = this.page.locator('.monaco-hover:not(.hidden)').first();
-    return until(
-      `a hover on "${text}"`,
-      async () => {
-        // Move away first so the next move is a fresh hover gesture.
-        await this.page.mouse.move(2, 2);
-        const point = await this.textPoint(text);
-        if (!point) return undefined;
-        await this.page.mouse.move(point.x, point.y, { steps: 3 });
-        try {
-          await hover.waitFor({ state: 'visible', timeout: attemptMs });
-        } catch {
-          return undefined;
-        }
-        // A hover that shows "Loading..." first fills in when the provider answers.
-        const filled = await until(
-          'the hover to fill in',
-          async () => {
-            const content = await hover.innerText();
-            return accept(content) ? content : undefined;
-          },
-          attemptMs,
-        ).catch(() => undefined);
-        return filled;
-      },
-      timeoutMs,
-    );
+    // Every hover on screen, and only those: a hover element that is neither hidden nor shown can
+    // come first in the page, and another hover (a status bar item's, say) can be up beside the
+    // editor's.
+    const hovers = this.page.locator('.monaco-hover:not(.hidden):visible');
+    // What the last gesture met, for the error when none succeeds: a CI log then says which step
+    // failed (the text not on screen, no hover, or a hover without what was asked) without the
+    // screenshot.
+    let seen = 'no gesture ran';
+    try {
+      return await until(
+        `a hover on "${text}"`,
+        async () => {
+          // Move away first so the next move is a fresh hover gesture.
+          await this.page.mouse.move(2, 2);
+          const point = await this.textPoint(text);
+          if (!point) {
+            seen = `"${text}" was not in the visible lines of an editor`;
+            return undefined;
+          }
+          await this.page.mouse.move(point.x, point.y, { steps: 3 });
+          try {
+            await hovers.first().waitFor({ state: 'visible', timeout: attemptMs });
+          } catch {
+            seen = `no hover showed within ${attemptMs} ms of the mouse on "${text}" at ${Math.round(point.x)},${Math.round(point.y)}`;
+            return undefined;
+          }
+          // A hover that shows "Loading..." first fills in when the provider answers.
+          let last: string[] = [];
+          const filled = await until(
+            'the hover to fill in',
+            async () => {
+              last = await hovers.allInnerTexts();
+              return last.find(accept);
+            },
+            attemptMs,
+          ).catch(() => undefined);
+          if (filled === undefined)
+            seen = `${last.length} hover(s) showed, none with what was asked: ${JSON.stringify(last.map((h) => h.slice(0, 200)))}`;
+          return filled;
+        },
+        timeoutMs,
+      );
+    } catch (error) {
+      const status = await this.page
+        .locator('.statusbar')
+        .first()
+        .innerText({ timeout: 5_000 })
+        .then((t) => t.replace(/\s+/g, ' '))
+        .catch(() => '(unreadable)');
+      const elements = await this.page.locator('.monaco-hover').count();
+      const shown = await hovers.count();
+      throw new Error(
+        `${(error as Error).message}; the last gesture: ${seen}; hover elements on the page: ${elements}, shown: ${shown}; the status bar: ${status}`,
+      );
+    }
   }
 
   /** Clicks the middle of the first occurrence of `text` in the active editor's visible lines (puts the cursor there). */
