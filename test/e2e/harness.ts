@@ -417,7 +417,7 @@ export class VsCodeSession {
           try {
             await hovers.first().waitFor({ state: 'visible', timeout: attemptMs });
           } catch {
-            seen = `no hover showed within ${attemptMs} ms of the mouse on "${text}" at ${Math.round(point.x)},${Math.round(point.y)}`;
+            seen = `no hover showed within ${attemptMs} ms of the mouse on "${text}" at ${Math.round(point.x)},${Math.round(point.y)}, where the page's topmost element is ${await this.elementAt(point)}`;
             return undefined;
           }
           // A hover that shows "Loading..." first fills in when the provider answers.
@@ -455,6 +455,18 @@ export class VsCodeSession {
   async clickText(text: string): Promise<void> {
     const point = await until(`"${text}" in the editor`, () => this.textPoint(text));
     await this.page.mouse.click(point.x, point.y);
+  }
+
+  /** The topmost element at a point and its two nearest ancestors (`span.mtk5 < div.view-line < ...`), for errors. */
+  private async elementAt(point: { x: number; y: number }): Promise<string> {
+    return this.page
+      .evaluate<string>(`(() => {
+        const name = (e) => e.tagName.toLowerCase() + [...e.classList].map((c) => '.' + c).join('');
+        const chain = [];
+        for (let e = document.elementFromPoint(${point.x}, ${point.y}); e && chain.length < 3; e = e.parentElement) chain.push(name(e));
+        return chain.join(' < ') || 'none';
+      })()`)
+      .catch((e: unknown) => `(unreadable: ${String(e).split('\n')[0]})`);
   }
 
   /** The screen point in the middle of the first occurrence of `text` in the visible editor lines. */
