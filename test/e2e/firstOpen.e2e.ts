@@ -104,15 +104,15 @@ async function openWorkbench(
 }
 
 /**
- * Opens the catalog file at line 29 and hovers its owner ref until it answers with the entity;
- * returns when the editor was at the line, when the hover answered, and the hover's lines.
+ * Opens the catalog file with the cursor in line 29's owner ref (`  owner: payments-team`,
+ * column 12) and shows the hover there until it answers with the entity; returns when the editor
+ * was at the line, when the hover answered, and the hover's lines.
  */
 async function firstUsefulHover(vs: VsCodeSession): Promise<{ editorAt: number; at: number; lines: string[] }> {
   await vs.openFile('payments-platform/catalog-info.yaml');
-  await vs.goToLine(29);
+  await vs.goToLine(29, 12);
   const editorAt = Date.now();
-  // A hover slow to come still counts when it comes: each gesture waits up to 20 s for it to fill.
-  const hover = await vs.hoverText('payments-team', (h) => h.includes('Neighbours'), undefined, 20_000);
+  const hover = await vs.hoverAtCursor((h) => h.includes('Neighbours'));
   return {
     editorAt,
     at: Date.now(),

@@ -43,7 +43,9 @@ export function packTestModel(): string {
   );
   rmSync(work, { recursive: true, force: true });
   if (result.status !== 0 || !existsSync(out))
-    throw new Error(`e2e: packing the test model failed: ${result.stderr}${result.stdout}`);
+    throw new Error(
+      `e2e: packing the test model failed${result.signal ? ` (stopped by ${result.signal}: the 120 s limit)` : ''}: ${result.error?.message ?? ''}${result.stderr}${result.stdout}`,
+    );
   return out;
 }
 

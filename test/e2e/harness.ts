@@ -373,13 +373,53 @@ export class VsCodeSession {
     if (await this.page.locator('.part.panel').first().isVisible()) await this.runCommand('View: Hide Panel');
   }
 
-  /** Moves the cursor to a 1-based line of the active editor (Go to Line), which scrolls it into view. */
-  async goToLine(line: number): Promise<void> {
+  /**
+   * Moves the cursor to a 1-based line (and column) of the active editor (Go to Line), which
+   * scrolls it into view.
+   */
+  async goToLine(line: number, column?: number): Promise<void> {
     await this.dismiss();
     await this.page.keyboard.press('Control+G');
     await this.quickInput().locator('input').first().waitFor({ state: 'visible', timeout: UI_TIMEOUT_MS });
-    await this.page.keyboard.insertText(String(line));
+    await this.page.keyboard.insertText(column === undefined ? String(line) : `${line}:${column}`);
     await this.page.keyboard.press('Enter');
+  }
+
+  /**
+   * Shows the hover at the active editor's cursor as a keyboard user does (Show or Focus Hover,
+   * Ctrl+K Ctrl+I) and returns its text once `accept` holds, asking again until it does.
+   *
+   * The hover is asked at the cursor's own position, not where the mouse is: in loaded runs the
+   * editor has asked the hover providers for a line two above the one drawn under the mouse
+   * (seen in the server's log: the cold open's first hover asked line 27 while the mouse was on
+   * line 29's text), and a mouse that does not move does not ask again.
+   */
+  async hoverAtCursor(accept: (hover: string) => boolean, timeoutMs = 2 * UI_TIMEOUT_MS): Promise<string> {
+    const hovers = this.page.locator('.monaco-hover:not(.hidden):visible');
+    let seen: string[] = [];
+    try {
+      return await until(
+        'a hover at the cursor',
+        async () => {
+          await this.page.keyboard.press('Escape');
+          await this.page.keyboard.press('Control+K');
+          await this.page.keyboard.press('Control+I');
+          return until(
+            'the hover to fill in',
+            async () => {
+              seen = await hovers.allInnerTexts();
+              return seen.find(accept);
+            },
+            5_000,
+          ).catch(() => undefined);
+        },
+        timeoutMs,
+      );
+    } catch (error) {
+      throw new Error(
+        `${(error as Error).message}; the hovers shown last: ${JSON.stringify(seen.map((h) => h.slice(0, 200)))}`,
+      );
+    }
   }
 
   /**
