@@ -20,7 +20,7 @@ import { fillVectorCache, planWindows } from '../../bench/fillVectors';
 import { loadRankingCases } from '../helpers/rankingCases';
 import { startPgliteServer, type PgliteServer } from '../helpers/pgliteServer';
 import { copyExampleWorkspace, removeTempDirs, tempDir } from '../helpers/tempWorkspace';
-import { clusteredVectors, seededRandom } from '../unit/engine/vector/syntheticVectors';
+import { clusteredVectors, seededRandom, vectorByDigest } from '../unit/engine/vector/syntheticVectors';
 
 const NOW = Date.parse('2026-06-01T00:00:00Z');
 
@@ -183,11 +183,7 @@ describe('a store namespace held in memory answers hybrid (words + meaning) as t
   let state: IndexState;
   let model: string;
 
-  function vectorOf(digest: string): Float32Array {
-    const rand = seededRandom(parseInt(digest.slice(0, 8), 16));
-    const centre = centres[Math.floor(rand() * centres.length)];
-    return Float32Array.from(centre, (x) => x + 0.9 * (rand() * 2 - 1));
-  }
+  const vectorOf = vectorByDigest(centres);
 
   before(async () => {
     server = await startPgliteServer({ pgvector: false });

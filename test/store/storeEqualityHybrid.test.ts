@@ -17,7 +17,7 @@ import { writeArgocdWorkspace } from '../../bench/evalDocs';
 import { loadRankingCases } from '../helpers/rankingCases';
 import { copyExampleWorkspace, removeTempDirs, tempDir } from '../helpers/tempWorkspace';
 import { fillVectorCache, planWindows } from '../../bench/fillVectors';
-import { clusteredVectors, seededRandom } from '../unit/engine/vector/syntheticVectors';
+import { clusteredVectors, seededRandom, vectorByDigest } from '../unit/engine/vector/syntheticVectors';
 import { LocalEmbedder } from '../../server/src/engine/embeddings/localEmbedder';
 import { textDigest } from '../../server/src/engine/embeddings/vectorCache';
 import { splitWindows, windowOptionsFor } from '../../server/src/engine/embeddings/windows';
@@ -52,11 +52,7 @@ describe('PostgreSQL store: hybrid answers (words + meaning) identical to the in
   let model: string;
 
   /** The stand-in vector of a window text (by its digest): one of 12 centres plus noise. */
-  function vectorOf(digest: string): Float32Array {
-    const rand = seededRandom(parseInt(digest.slice(0, 8), 16));
-    const centre = centres[Math.floor(rand() * centres.length)];
-    return Float32Array.from(centre, (x) => x + 0.9 * (rand() * 2 - 1));
-  }
+  const vectorOf = vectorByDigest(centres);
 
   /** Fills the vector cache for every window of the workspace at `dir`. */
   async function fillCache(dir: string): Promise<number> {

@@ -35,6 +35,18 @@ export function clusteredVectors(
   });
 }
 
+/**
+ * A stand-in embedder for store tests: each window text's vector (by its digest, so the same text
+ * always gets the same vector) is one of `centres` plus uniform noise of 0.9.
+ */
+export function vectorByDigest(centres: readonly Float32Array[]): (digest: string) => Float32Array {
+  return (digest) => {
+    const rand = seededRandom(parseInt(digest.slice(0, 8), 16));
+    const centre = centres[Math.floor(rand() * centres.length)];
+    return Float32Array.from(centre, (x) => x + 0.9 * (rand() * 2 - 1));
+  };
+}
+
 /** Cosine of two float vectors of any length scale: the reference the int8 cosines are checked against. */
 export function floatCosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let d = 0;
