@@ -145,14 +145,9 @@ export class PostingsIndex {
     this.setLengths(ordinal, fields.lengths);
     const ids: number[] = [];
     for (const [term, packed] of fields.counts) {
-      let id = this.dict.get(term);
-      if (id === undefined) {
-        id = this.terms.length;
-        const kept = detach(term); // the dictionary outlives the caller's text
-        this.dict.set(kept, id);
-        this.terms.push(kept);
-        this.termChars += term.length;
-      }
+      const known = this.terms.length;
+      const id = internTerm(this.dict, this.terms, term);
+      if (this.terms.length > known) this.termChars += term.length;
       let ordinals = this.deltaPostings.get(id);
       let freqs = this.deltaFreqs.get(id);
       if (ordinals === undefined || freqs === undefined) {
@@ -624,6 +619,22 @@ function growU32(array: Uint32Array, size: number): Uint32Array {
   const grown = new Uint32Array(size);
   grown.set(array);
   return grown;
+}
+
+/**
+ * The id of `term` in a term dictionary (`dict` maps a term to its index in `terms`), added at
+ * the end when new. The dictionary keeps a copy of the term: it outlives the caller's text, which
+ * a sliced term would keep whole.
+ */
+export function internTerm(dict: Map<string, number>, terms: string[], term: string): number {
+  let id = dict.get(term);
+  if (id === undefined) {
+    id = terms.length;
+    const kept = detach(term);
+    dict.set(kept, id);
+    terms.push(kept);
+  }
+  return id;
 }
 
 /** A plain list of terms as fields: each occurrence counts once in the body. */

@@ -11,9 +11,8 @@
  *   sections.forEach((s, ordinal) => builder.add(ordinal, sectionFields(s, doc)));
  *   const index = builder.build();
  */
-import { detach } from '../text/detach';
 import { packShortLengths, type SectionFields } from './fields';
-import { PostingsIndex, toSectionFields } from './postings';
+import { internTerm, PostingsIndex, toSectionFields } from './postings';
 import { bitsetWords, checkOrdinal, growBitset, setBit, testBit } from './segment';
 
 export class PostingsBuilder {
@@ -63,14 +62,8 @@ export class PostingsBuilder {
    * sections in the same order with {@link addIds}, builds the index `add` would (termPool.ts).
    */
   termId(term: string): number {
-    let id = this.dict.get(term);
-    if (id === undefined) {
-      id = this.terms.length;
-      const kept = detach(term); // the dictionary outlives the caller's text
-      this.dict.set(kept, id);
-      this.terms.push(kept);
-      if (id >= this.stamp.length) this.growTermArrays();
-    }
+    const id = internTerm(this.dict, this.terms, term);
+    if (id >= this.stamp.length) this.growTermArrays();
     return id;
   }
 
