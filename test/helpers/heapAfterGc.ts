@@ -19,3 +19,24 @@ export function heapAfterGc(): number {
   gc();
   return process.memoryUsage().heapUsed;
 }
+
+/**
+ * Builds one product from each of `count` texts (`text(i)`), keeping every product and dropping
+ * the texts, and returns the products with the heap they keep and the texts' total length: a
+ * product that holds slices of its text keeps the whole text alive beside its own copy.
+ */
+export function heapKeptBy<T>(
+  count: number,
+  text: (i: number) => string,
+  build: (text: string, i: number) => T,
+): { products: T[]; kept: number; textBytes: number } {
+  const before = heapAfterGc();
+  let textBytes = 0;
+  const products: T[] = [];
+  for (let i = 0; i < count; i++) {
+    const t = text(i);
+    textBytes += t.length;
+    products.push(build(t, i));
+  }
+  return { products, kept: heapAfterGc() - before, textBytes };
+}

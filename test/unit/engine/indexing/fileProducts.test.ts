@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { produceFromFile } from '../../../../server/src/engine/indexing/fileProducts';
-import { heapAfterGc } from '../../../helpers/heapAfterGc';
+import { heapKeptBy } from '../../../helpers/heapAfterGc';
 
 describe('indexing/fileProducts', () => {
   it('keeps no slice of an epic page in the problems the memo holds', () => {
@@ -14,15 +14,9 @@ describe('indexing/fileProducts', () => {
       for (let h = 0; h < 20; h++) parts.push(`# Step ${h}\n\n${`work ${i} ${h} `.repeat(1600)}\n\n`);
       return parts.join('');
     };
-    const before = heapAfterGc();
-    let textBytes = 0;
-    const products = [];
-    for (let i = 0; i < 60; i++) {
-      const text = page(i);
-      textBytes += text.length;
-      products.push(produceFromFile(`epics/e${i}.md`, text, '', ['epics'], () => true));
-    }
-    const kept = heapAfterGc() - before;
+    const { products, kept, textBytes } = heapKeptBy(60, page, (text, i) =>
+      produceFromFile(`epics/e${i}.md`, text, '', ['epics'], () => true),
+    );
     assert.deepEqual(
       products[3].problems.map((p) => p.message),
       [

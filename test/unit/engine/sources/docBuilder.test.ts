@@ -3,7 +3,7 @@ import { documentId, sectionId, sha256Hex } from '../../../../server/src/engine/
 import { parseMarkdown } from '../../../../server/src/engine/chunking/markdownSections';
 import { buildDoc } from '../../../../server/src/engine/sources/docBuilder';
 import { dirName, extName, isInside, joinPath } from '../../../../server/src/engine/sources/paths';
-import { heapAfterGc } from '../../../helpers/heapAfterGc';
+import { heapKeptBy } from '../../../helpers/heapAfterGc';
 
 describe('sources/docBuilder', () => {
   const text = '---\ntitle: Guide\nowner: team-a\n---\n# Start\nx\n';
@@ -79,15 +79,15 @@ describe('sources/paths', () => {
         parts.push(`# Heading number ${h} of page ${i}\n\n${`prose ${i} ${h} `.repeat(1400)}\n\n`);
       return parts.join('');
     };
-    const before = heapAfterGc();
-    let textBytes = 0;
-    const docs = [];
-    for (let i = 0; i < 60; i++) {
-      const text = page(i);
-      textBytes += text.length;
-      docs.push(buildDoc({ path: `docs/p${i}.md`, text, sourceKind: 'catalog_doc', format: 'markdown' }).doc);
-    }
-    const kept = heapAfterGc() - before;
+    const {
+      products: docs,
+      kept,
+      textBytes,
+    } = heapKeptBy(
+      60,
+      page,
+      (text, i) => buildDoc({ path: `docs/p${i}.md`, text, sourceKind: 'catalog_doc', format: 'markdown' }).doc,
+    );
     assert.equal(docs[7].title, 'The long title of page 7');
     assert.deepEqual(docs[7].frontMatter, {
       title: 'The long title of page 7',
