@@ -34,6 +34,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { buildSync } from 'esbuild';
 import { TOOLS } from '../server/src/tools/registry';
 import { generateWorkspace, parseSize } from './generate';
 import { CHANGE_FIGURE, measureWorkspace, type MeasureSpec, type WorkspaceFigures } from './measure';
@@ -47,6 +48,7 @@ import {
   type PrepareFigures,
   type VectorMode,
 } from './measureMeaning';
+import type { ProcessMemoryFigures } from './measureMemory';
 import { measureVectors, type VectorFigures, type VectorSpec } from './measureVectors';
 import { renderBench, runEnvironment, type BenchResult, type BenchWorkspace, type GeneratedFigures } from './report';
 import type { StandinSource } from './standinVectors';
@@ -150,6 +152,7 @@ async function runBench(options: BenchOptions): Promise<void> {
     });
     workspaces.push({
       figures: exampleFigures,
+      processMemory: processMemory(options, scratch, example, 'fernhill'),
       meaning: meaningInChildren(options, scratch, 'fernhill', example, 'fernhill'),
     });
 
@@ -182,8 +185,9 @@ async function runBench(options: BenchOptions): Promise<void> {
           `${size}: the engine indexed ${figures.counts.sections} sections, the generator wrote ${made.predictedSections}`,
         );
       }
+      const memory = processMemory(options, scratch, dir, `ws-${size}`);
       const meaning = meaningInChildren(options, scratch, size, dir, `ws-${size}`);
-      workspaces.push({ figures, generated, meaning });
+      workspaces.push({ figures, generated, processMemory: memory, meaning });
       if (!options.keep) rmSync(dir, { recursive: true, force: true });
     }
     if (!options.quick && options.vectors !== 'skip') {
@@ -263,6 +267,69 @@ async function runBench(options: BenchOptions): Promise<void> {
       process.stdout.write(`\n${store.stdout}`);
     }
   }
+}
+
+/** Longest wait for V8 to give memory back after an index (measureMemory.ts), ms. */
+const IDLE_WAIT_MS = 45_000;
+
+/**
+ * The memory of a process that indexed the workspace once, as the product runs (measureMemory.ts,
+ * bundled): not in --quick, whose runs would wait up to 45 s a workspace for it.
+ */
+function processMemory(
+  options: BenchOptions,
+  scratch: string,
+  dir: string,
+  folderName: string,
+): Maybe<ProcessMemoryFigures> {
+  if (options.quick) return { skipped: 'in --quick (it waits up to 45 s for the process to sit idle)' };
+  progress(`${folderName}: memory of a process that indexes once (the bundled engine)`);
+  const bundle = bundleMemoryProbe(scratch);
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', path.join(bundle, 'measureMemory.js'), dir, folderName, String(IDLE_WAIT_MS)],
+    { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 1 << 20 },
+  );
+  const line = child.stdout.trim().split('\n').pop() ?? '';
+  if (child.status !== 0 || !line.startsWith('{'))
+    throw new Error(`bench: the memory measurement of ${folderName} failed (exit ${child.status ?? child.signal})`);
+  const figures = JSON.parse(line) as ProcessMemoryFigures;
+  progress(
+    `${folderName}: RSS after GC ${(figures.afterGc.rss / 2 ** 20).toFixed(0)} MB, once idle ${(figures.onceIdle.rss / 2 ** 20).toFixed(0)} MB (${(figures.onceIdle.idleMs / 1000).toFixed(0)} s)`,
+  );
+  return figures;
+}
+
+/**
+ * measureMemory.ts bundled as the product's hosts are (esbuild.mjs: the engine inlined, CommonJS,
+ * node20), with the cold index's worker entries beside it as `dist/` has them; once per bench run.
+ */
+function bundleMemoryProbe(scratch: string): string {
+  const outdir = path.join(scratch, 'memory-bundle');
+  if (existsSync(path.join(outdir, 'measureMemory.js'))) return outdir;
+  buildSync({
+    entryPoints: {
+      measureMemory: path.join(__dirname, 'measureMemory.ts'),
+      readWorker: path.join(REPO_ROOT, 'server/src/engine/indexing/readWorker.ts'),
+      termWorker: path.join(REPO_ROOT, 'server/src/engine/indexing/termWorker.ts'),
+    },
+    outdir,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    logLevel: 'warning',
+    // Native and optional packages stay outside, as in esbuild.mjs; a cold lexical index loads none.
+    external: [
+      'onnxruntime-node',
+      '@lat.md/*',
+      'web-tree-sitter',
+      'tree-sitter-wasms',
+      'hnswlib-node',
+      '@energetic-ai/*',
+    ],
+  });
+  return outdir;
 }
 
 /** Runs measure.ts for one workspace in a fresh `node --expose-gc` process and reads its figures. */

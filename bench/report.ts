@@ -4,7 +4,8 @@
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
 import type { WorkspaceFigures } from './measure';
-import type { Maybe, MeaningFigures } from './measureMeaning';
+import { measured, type Maybe, type MeaningFigures } from './measureMeaning';
+import type { ProcessMemoryFigures } from './measureMemory';
 import type { VectorFigures } from './measureVectors';
 import { meaningNotes, renderMeaning } from './reportMeaning';
 import type { EmbeddingFigures } from './measureEmbedding';
@@ -67,6 +68,8 @@ export interface GeneratedFigures {
 export interface BenchWorkspace {
   figures: WorkspaceFigures;
   generated?: GeneratedFigures;
+  /** A process that indexed once, the engine bundled as shipped (measureMemory.ts), or why not. */
+  processMemory?: Maybe<ProcessMemoryFigures>;
   /** Embeddings-on figures (measureMeaning.ts), or why there are none. */
   meaning: Maybe<MeaningFigures>;
 }
@@ -106,10 +109,12 @@ export const ENGINE_ROWS = {
   updateDocs: 'update one docs page: p50 / p95 ms (edits)',
   updateCatalog: 'update one catalog file: p50 / p95 ms (edits)',
   snapshotSize: 'snapshot (lexical): MB, save ms',
-  snapshotLoad: 'snapshot load: median ms (runs)',
-  warmStart: 'warm start (snapshot + check pass): median ms',
+  snapshotLoad: 'snapshot load, a restart (new process): median ms (runs)',
+  warmStart: 'warm start, a restart (new process): snapshot + check pass, median ms',
+  warmStartInProcess: 'snapshot load / warm start in the process that indexed cold, its engine alive: median ms',
   match: 'postings match only: p50 / p95 ms',
-  rss: 'RSS after GC, MB',
+  rss: "RSS after GC in the bench's process (tsx, after every cold index run), MB",
+  rssOnce: 'RSS of a process that indexed once (bundled engine): after GC / once idle, MB (idle s)',
   heap: 'engine heap after GC, MB',
   arrays: 'engine typed arrays, MB',
   perSection: 'bytes per section (heap + typed arrays)',
@@ -151,6 +156,10 @@ export function renderBench(result: BenchResult): string {
   row(ENGINE_ROWS.snapshotSize, (w) => `${mb(w.figures.snapshot.bytes)}, ${ms(w.figures.snapshot.saveMs)}`);
   row(ENGINE_ROWS.snapshotLoad, (w) => `${ms(w.figures.snapshot.load.median)} (${w.figures.snapshot.load.n})`);
   row(ENGINE_ROWS.warmStart, (w) => ms(w.figures.snapshot.warmStart.median));
+  row(ENGINE_ROWS.warmStartInProcess, (w) => {
+    const inProcess = w.figures.snapshot.inProcess;
+    return inProcess ? `${ms(inProcess.load.median)} / ${ms(inProcess.warmStart.median)}` : 'not measured';
+  });
   for (const tool of result.tools) {
     row(toolRowName(tool), (w) => {
       const t = w.figures.tools[tool];
@@ -159,6 +168,13 @@ export function renderBench(result: BenchResult): string {
   }
   row(ENGINE_ROWS.match, (w) => latency(w.figures.postingsMatch));
   row(ENGINE_ROWS.rss, (w) => mb(w.figures.memory.after.rss));
+  row(ENGINE_ROWS.rssOnce, (w) => {
+    const figures = measured(w.processMemory);
+    if (!figures)
+      return w.processMemory && 'skipped' in w.processMemory ? `skipped ${w.processMemory.skipped}` : 'not measured';
+    const idle = figures.onceIdle;
+    return `${mb(figures.afterGc.rss)} / ${mb(idle.rss)} (${(idle.idleMs / 1000).toFixed(0)}${idle.shrank ? '' : ', the heap did not shrink'})`;
+  });
   row(ENGINE_ROWS.heap, (w) => mb(w.figures.memory.heapBytes));
   row(ENGINE_ROWS.arrays, (w) => mb(w.figures.memory.arrayBufferBytes));
   row(ENGINE_ROWS.perSection, (w) => int(w.figures.memory.bytesPerSection));
@@ -238,7 +254,7 @@ export function renderBench(result: BenchResult): string {
     `- postings match: ${ws[0]?.figures.postingsMatch.describe ?? ''}; it finds candidates and does not rank them`,
   );
   out.push(
-    '- memory: heap and array buffers after a full GC, minus the same before the first engine was built; RSS is the whole process',
+    "- memory: heap and array buffers after a full GC, minus the same before the first engine was built; RSS is the whole process: the bench's (tsx, every cold index run behind it), and a process of its own that indexed once with the engine bundled as shipped (measureMemory.ts), read after a full GC and again once idle (V8 gives memory back some seconds after the last full GC; the wait is given in seconds)",
   );
   for (const note of meaningNotes(columns, result.vectorIndex, result.options.seed)) out.push(`- ${note}`);
   return `${out.join('\n')}\n`;

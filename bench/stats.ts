@@ -62,3 +62,34 @@ export function memoryAfterGc(): MemoryReading {
     gcExposed: gc !== undefined,
   };
 }
+
+/** Memory once the process has sat idle long enough for V8 to give memory back. */
+export interface SettledReading extends MemoryReading {
+  /** Idle time before this reading, ms. */
+  idleMs: number;
+  /** Whether V8 shrank its heap within the wait (its memory reducer ran). */
+  shrank: boolean;
+}
+
+/**
+ * Waits with the event loop idle, as a server sits after an index, until V8 has given back what
+ * it keeps for a busy process, then reads memory after a full GC. A forced GC keeps the young
+ * generation's committed space (32 MB at 100k) and compacts little; V8's memory reducer, which
+ * starts on its own some seconds after the last full GC once the process allocates little,
+ * shrinks both. Polls `heapTotal` every second; stops 2 s after it has fallen, or after `maxMs`.
+ */
+export async function memoryOnceIdle(maxMs = 45_000): Promise<SettledReading> {
+  const started = performance.now();
+  const first = process.memoryUsage().heapTotal;
+  let lowest = first;
+  let fellAt: number | undefined;
+  while (performance.now() - started < maxMs) {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const total = process.memoryUsage().heapTotal;
+    if (total < lowest) {
+      lowest = total;
+      fellAt = performance.now();
+    } else if (fellAt !== undefined && performance.now() - fellAt >= 2000) break;
+  }
+  return { ...memoryAfterGc(), idleMs: performance.now() - started, shrank: lowest < first };
+}

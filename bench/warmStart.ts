@@ -1,7 +1,7 @@
 /**
  * Warm starts only, on a cache folder kept between runs (issue 44, point 1):
  *
- *   node --expose-gc --import tsx bench/warmStart.ts DIR CACHE [--runs N] [--dump FILE]
+ *   node --expose-gc --import tsx bench/warmStart.ts DIR CACHE [--runs N] [--dump FILE] [--name NAME] [--json]
  *
  * The first call on an empty CACHE indexes DIR cold and saves the snapshot there; every run then
  * starts a new engine on that snapshot and prints the snapshot load (until the restored state is in
@@ -11,7 +11,10 @@
  * writes the state after the warm start (documents, sections, commit facts, digests, repositories,
  * problems, coverage, entities, relations, counts) and six workspace_context answers with a fixed
  * clock, so two builds' files compare byte for byte (`cmp`). `bench/profileIndex.ts --only snapshot`
- * measures the same after a cold index of its own.
+ * measures the same after a cold index of its own. `--name NAME` serves DIR under that folder name
+ * (default: its base name; the snapshot is keyed by it). `--json` prints one JSON line per run
+ * (`loadMs`, `warmStartMs`, `cpuMs`, `firstPass`) and refuses to index cold when CACHE holds no
+ * snapshot: `npm run bench` times its restarts this way (measure.ts).
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
@@ -34,10 +37,13 @@ async function main(argv: readonly string[]): Promise<void> {
   if (!dir || !cacheDir) throw new Error('usage: bench/warmStart.ts DIR CACHE [--runs N] [--dump FILE]');
   const runs = argv.includes('--runs') ? Math.max(1, Number(argv[argv.indexOf('--runs') + 1]) || 1) : 1;
   const dumpFile = argv.includes('--dump') ? path.resolve(argv[argv.indexOf('--dump') + 1]) : undefined;
-  const folders = [{ name: path.basename(dir), absPath: dir }];
+  const name = argv.includes('--name') ? argv[argv.indexOf('--name') + 1] : path.basename(dir);
+  const json = argv.includes('--json');
+  const folders = [{ name, absPath: dir }];
   const settings = { updateDebounceMs: 0, refreshAfterMs: 0, snapshotDelayMs: 2 ** 31 - 1 };
   const say = (line: string) => process.stdout.write(`${line}\n`);
   if (!existsSync(snapshotFileFor(cacheDir, folders))) {
+    if (json) throw new Error(`no snapshot of ${dir} as "${name}" in ${cacheDir}`);
     const t = performance.now();
     const cold = new Engine({ folders, settings, cacheDir });
     await cold.waitForIndex();
@@ -59,9 +65,13 @@ async function main(argv: readonly string[]): Promise<void> {
     const total = performance.now() - t;
     const used = process.cpuUsage(cpu);
     const pass = engine.status().lastPass;
-    say(
-      `run ${run}: snapshot load ${loaded.toFixed(0)} ms, warm start ${total.toFixed(0)} ms (first pass: ${pass?.kind}, ${pass?.filesRead} file(s) read, ${pass?.durationMs.toFixed(0)} ms), cpu ${((used.user + used.system) / 1000).toFixed(0)} ms`,
-    );
+    if (Number.isNaN(loaded)) throw new Error('the snapshot was not restored');
+    const cpuMs = (used.user + used.system) / 1000;
+    if (json) say(JSON.stringify({ loadMs: loaded, warmStartMs: total, cpuMs, firstPass: pass?.kind }));
+    else
+      say(
+        `run ${run}: snapshot load ${loaded.toFixed(0)} ms, warm start ${total.toFixed(0)} ms (first pass: ${pass?.kind}, ${pass?.filesRead} file(s) read, ${pass?.durationMs.toFixed(0)} ms), cpu ${cpuMs.toFixed(0)} ms`,
+      );
     if (dumpFile && run === runs - 1) await dump(engine, dumpFile, folders[0].name);
     engine.dispose();
   }
