@@ -5,8 +5,7 @@
  * first bytes. One open, one fstat and one read of at most 8 KiB; a file an earlier discovery kept
  * and one `stat` shows unchanged costs only that `stat` (git's stat-cache rule).
  */
-import { promises as fs } from 'node:fs';
-import type { FileHandle } from 'node:fs/promises';
+import * as fs from 'node:fs';
 import type { Severity } from '../model';
 import { GENERATED_SNIFF_BYTES, isMarkedGenerated } from './docFiles';
 import { GUARDED_OPEN_FLAGS } from './readGuard';
@@ -32,51 +31,80 @@ export type FileVerdict =
 /**
  * Checks one file. `docFile`: a documentation file, whose first {@link GENERATED_SNIFF_BYTES}
  * bytes are also checked for a generated marker. Never throws.
+ *
+ * Written on fs's callback API: the same open, fstat, read and close as `fs.promises`' file
+ * handles, without a promise and a handle object per step. Discovery checks every file it keeps
+ * (23,840 at the bench's 100k sections), and there the promise form cost 0.9-1.0 s of wall time
+ * and 1.2-1.4 s of CPU against 0.40-0.45 s and 0.6-0.7 s (bench/RESULTS.md).
  */
-export async function checkFile(absPath: string, maxFileSize: number, docFile: boolean): Promise<FileVerdict> {
-  let handle: FileHandle | undefined;
-  try {
-    // Non-blocking: a FIFO swapped in for the file since the directory was listed cannot hang the open.
-    handle = await fs.open(absPath, GUARDED_OPEN_FLAGS);
-    const stat = await handle.stat();
-    if (!stat.isFile()) return { kind: 'none' };
+export function checkFile(absPath: string, maxFileSize: number, docFile: boolean): Promise<FileVerdict> {
+  return new Promise((resolve) => {
+    try {
+      // Non-blocking: a FIFO swapped in for the file since the directory was listed cannot hang the open.
+      fs.open(absPath, GUARDED_OPEN_FLAGS, (error, fd) => {
+        if (error) resolve(unreadable(error));
+        else checkOpenFile(fd, maxFileSize, docFile, (verdict) => fs.close(fd, () => resolve(verdict)));
+      });
+    } catch (error) {
+      // A path fs refuses outright (a NUL byte in it) throws here instead of calling back.
+      resolve(unreadable(error));
+    }
+  });
+}
+
+/** The checks of {@link checkFile} on its open file; `done` is called once, with the verdict. */
+function checkOpenFile(fd: number, maxFileSize: number, docFile: boolean, done: (verdict: FileVerdict) => void): void {
+  fs.fstat(fd, (statError, stat) => {
+    if (statError) return done(unreadable(statError));
+    if (!stat.isFile()) return done({ kind: 'none' });
     if (stat.size > maxFileSize) {
-      return {
+      return done({
         kind: 'refused',
         severity: 'info',
         code: 'workspace.too-large',
         message: `File is ${stat.size} bytes, over the ${maxFileSize}-byte size cap (maxFileSize); not read.`,
         reason: 'too-big',
-      };
+      });
     }
-    let generated = false;
-    if (stat.size > 0) {
-      const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, stat.size));
-      const { bytesRead } = await handle.read(head, 0, head.length, 0);
-      const bytes = head.subarray(0, bytesRead);
-      if (bytes.includes(0)) {
-        return {
-          kind: 'refused',
-          severity: 'info',
-          code: 'workspace.binary',
-          message: 'File looks binary (a NUL byte in its first 8 KiB); not read.',
-          reason: 'unreadable',
-        };
+    if (stat.size === 0) return done({ kind: 'keep', size: 0, mtimeMs: stat.mtimeMs, generated: false });
+    const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, stat.size));
+    fs.read(fd, head, 0, head.length, 0, (readError, bytesRead) => {
+      if (readError) return done(unreadable(readError));
+      let verdict: FileVerdict;
+      try {
+        verdict = verdictOnHead(head.subarray(0, bytesRead), stat, docFile);
+      } catch (error) {
+        verdict = unreadable(error);
       }
-      if (docFile) generated = isMarkedGenerated(bytes.subarray(0, GENERATED_SNIFF_BYTES).toString('utf8'));
-    }
-    return { kind: 'keep', size: stat.size, mtimeMs: stat.mtimeMs, generated };
-  } catch (error) {
+      done(verdict);
+    });
+  });
+}
+
+/** Binary (a NUL byte), else kept, and for a documentation file whether its top says generated. */
+function verdictOnHead(bytes: Buffer, stat: fs.Stats, docFile: boolean): FileVerdict {
+  if (bytes.includes(0)) {
     return {
       kind: 'refused',
-      severity: 'warning',
-      code: 'workspace.unreadable-file',
-      message: `File cannot be read: ${errorReason(error)}.`,
+      severity: 'info',
+      code: 'workspace.binary',
+      message: 'File looks binary (a NUL byte in its first 8 KiB); not read.',
       reason: 'unreadable',
     };
-  } finally {
-    await handle?.close().catch(() => undefined);
   }
+  const generated = docFile && isMarkedGenerated(bytes.subarray(0, GENERATED_SNIFF_BYTES).toString('utf8'));
+  return { kind: 'keep', size: stat.size, mtimeMs: stat.mtimeMs, generated };
+}
+
+/** The verdict on a file that could not be opened, stat'ed or read. */
+function unreadable(error: unknown): FileVerdict {
+  return {
+    kind: 'refused',
+    severity: 'warning',
+    code: 'workspace.unreadable-file',
+    message: `File cannot be read: ${errorReason(error)}.`,
+    reason: 'unreadable',
+  };
 }
 
 /**
@@ -89,9 +117,9 @@ export async function unchangedSince(
   known: { size: number; mtimeMs: number },
   maxFileSize: number,
 ): Promise<{ size: number; mtimeMs: number } | null> {
-  let stat: Awaited<ReturnType<typeof fs.stat>>;
+  let stat: fs.Stats;
   try {
-    stat = await fs.stat(absPath);
+    stat = await fs.promises.stat(absPath);
   } catch {
     return null;
   }
