@@ -483,11 +483,14 @@ function timeRestarts(
     const child = spawnSync(
       process.execPath,
       [...process.execArgv, script, spec.dir, cacheDir, '--name', spec.folderName, '--json'],
-      { encoding: 'utf8', maxBuffer: 1 << 20 },
+      // The engine's log goes to stderr: room for a long one, kept for the error below.
+      { encoding: 'utf8', maxBuffer: 64 << 20 },
     );
     const line = child.stdout.trim().split('\n').pop() ?? '';
     if (child.status !== 0 || !line.startsWith('{'))
-      throw new Error(`bench: a restart's warm start failed (exit ${child.status}): ${child.stderr.slice(-2000)}`);
+      throw new Error(
+        `bench: a restart's warm start failed (exit ${child.status ?? child.signal}): ${child.stderr.slice(-2000)}`,
+      );
     const figures = JSON.parse(line) as { loadMs: number; warmStartMs: number };
     loads.push(figures.loadMs);
     warm.push(figures.warmStartMs);

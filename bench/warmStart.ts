@@ -34,7 +34,8 @@ const QUESTIONS = [
 
 async function main(argv: readonly string[]): Promise<void> {
   const [dir, cacheDir] = argv.map((arg) => path.resolve(arg));
-  if (!dir || !cacheDir) throw new Error('usage: bench/warmStart.ts DIR CACHE [--runs N] [--dump FILE]');
+  if (!dir || !cacheDir)
+    throw new Error('usage: bench/warmStart.ts DIR CACHE [--runs N] [--dump FILE] [--name NAME] [--json]');
   const runs = argv.includes('--runs') ? Math.max(1, Number(argv[argv.indexOf('--runs') + 1]) || 1) : 1;
   const dumpFile = argv.includes('--dump') ? path.resolve(argv[argv.indexOf('--dump') + 1]) : undefined;
   const name = argv.includes('--name') ? argv[argv.indexOf('--name') + 1] : path.basename(dir);
