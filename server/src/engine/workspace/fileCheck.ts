@@ -66,7 +66,7 @@ function checkOpenFile(fd: number, maxFileSize: number, docFile: boolean, done: 
         reason: 'too-big',
       });
     }
-    if (stat.size === 0) return done({ kind: 'keep', size: 0, mtimeMs: stat.mtimeMs, generated: false });
+    if (stat.size === 0) return done(kept(stat, false));
     const head = Buffer.alloc(Math.min(BINARY_SNIFF_BYTES, stat.size));
     fs.read(fd, head, 0, head.length, 0, (readError, bytesRead) => {
       if (readError) return done(unreadable(readError));
@@ -92,7 +92,11 @@ function verdictOnHead(bytes: Buffer, stat: fs.Stats, docFile: boolean): FileVer
       reason: 'unreadable',
     };
   }
-  const generated = docFile && isMarkedGenerated(bytes.subarray(0, GENERATED_SNIFF_BYTES).toString('utf8'));
+  return kept(stat, docFile && isMarkedGenerated(bytes.subarray(0, GENERATED_SNIFF_BYTES).toString('utf8')));
+}
+
+/** The verdict on a file discovery keeps. */
+function kept(stat: fs.Stats, generated: boolean): FileVerdict {
   return { kind: 'keep', size: stat.size, mtimeMs: stat.mtimeMs, generated };
 }
 
