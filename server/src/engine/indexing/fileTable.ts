@@ -13,7 +13,6 @@ import type { DiscoveredFile } from '../workspace/discovery';
 import { sortedUnder, type FileSource } from '../workspace/fileSource';
 import type { GuardedText, WorkspaceReader } from '../workspace/readGuard';
 import { readInWorkers } from './readPool';
-import { addReadParse, noReadParses, parseAsks, type ReadParses } from './readParses';
 
 export interface FileEntry extends DiscoveredFile {
   /** SHA-256 hex of the UTF-8 text. */
@@ -159,11 +158,6 @@ export interface FillResult {
   /** Where the reads ran: worker threads (readPool.ts) or this thread. */
   readOn: 'workers' | 'main';
   problems: Problem[];
-  /**
-   * What the read workers parsed of the files they read (readParses.ts), with the text each
-   * parse was made of, for the producers to take. Empty when the reads ran on this thread.
-   */
-  parsed: ReadParses;
 }
 
 /** `onProgress` hears of every this many files checked, or of every 1% when that is more. */
@@ -235,19 +229,13 @@ export async function fillFileTable(
     if (!before || before.digest !== entry.digest) changed.push(file.path);
   };
 
-  const parsed = noReadParses();
   const pooled =
     (options.readWorkers ?? 0) > 0 && toRead.length >= WORKER_MIN_FILES
       ? await readInWorkers(
           toRead.map((file) => file.absPath),
           await reader.realRoots(),
           reader.maxBytes,
-          {
-            workers: options.readWorkers!,
-            onProgress: progress,
-            script: options.readWorkerScript,
-            parse: parseAsks(toRead),
-          },
+          { workers: options.readWorkers!, onProgress: progress, script: options.readWorkerScript },
         )
       : null;
   if (pooled) {
@@ -256,11 +244,7 @@ export async function fillFileTable(
       const result = pooled[i];
       // A real path outside the roots may mean a folder re-created since: the reader looks again.
       if (!result.ok && result.refusal === 'outside') record(file, await readEntry(file, reader, problems, encoding));
-      else {
-        const entry = entryOf(file, result, problems, encoding);
-        record(file, entry);
-        if (entry && result.ok && result.parsed) addReadParse(parsed, file.path, entry.text!, result.parsed);
-      }
+      else record(file, entryOf(file, result, problems, encoding));
     }
   } else {
     let next = 0;
@@ -287,7 +271,7 @@ export async function fillFileTable(
   problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
   if (previous)
     table.delta = deltaOf(previous, changed, removed, removed.length > 0 || changed.some((p) => !previous.has(p)));
-  return { table, changed, removed, unread, read, readOn: pooled ? 'workers' : 'main', problems, parsed };
+  return { table, changed, removed, unread, read, readOn: pooled ? 'workers' : 'main', problems };
 }
 
 /**
@@ -344,7 +328,7 @@ export async function refreshFileTable(
   table.noteLoaded(readPaths);
   table.encodingProblems = encoding;
   problems.push(...[...encoding.values()].sort((a, b) => compareCodeUnits(a.path, b.path)));
-  return { table, changed, removed, unread, read, readOn: 'main', problems, parsed: noReadParses() };
+  return { table, changed, removed, unread, read, readOn: 'main', problems };
 }
 
 function deltaOf(

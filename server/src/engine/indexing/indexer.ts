@@ -344,7 +344,7 @@ export class Indexer {
     this.table = filled.table;
     this.unread = filled.unread;
     const remotes = () => (this.remotes ??= this.settings.useGit ? readRemotes(discovery.roots) : Promise.resolve([]));
-    const produced = await this.producers.produce(filled.table, discovery.roots, remotes, filled.parsed);
+    const produced = await this.producers.produce(filled.table, discovery.roots, remotes);
     // A cold index counts its sections' terms in worker threads (as many as read its files) while
     // this pass waits for git and reads run health; never rejects (sectionStore.ts).
     const counting = this.store.prepareRebuild(produced.docs, { workers: this.settings.readWorkers });

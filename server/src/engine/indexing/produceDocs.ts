@@ -24,7 +24,6 @@ import {
   TECHDOCS_ANNOTATION,
   type TechDocsResult,
 } from '../sources/techdocs';
-import type { ParsedMkDocs } from '../sources/mkdocsConfig';
 import { resolveTechDocsUrl } from '../sources/techdocsUrl';
 import type { DiscoveredRoot } from '../workspace/discovery';
 import type { RepositoryRemotes } from '../workspace/remotes';
@@ -44,7 +43,6 @@ import { mergeByPath } from './mergeDocs';
 import { PlaceOwners } from './placeOwners';
 import { EventLoopTurns } from './eventLoopTurns';
 import type { FileTable } from './fileTable';
-import type { ReadParses } from './readParses';
 import type { FileSource } from '../workspace/fileSource';
 import { ProducerMemo, type MemoRecord } from './memo';
 import { produceFromFile, type FileProduct } from './fileProducts';
@@ -109,12 +107,7 @@ export class DocProducers {
       techdocs: memo(this.techdocsMemo),
       files: memo(this.fileMemo),
       overviews: memo(this.overviewMemo),
-      catalogParses: {
-        parses: this.parseCache.parses,
-        reuses: this.parseCache.reuses,
-        fromReadWorkers: this.parseCache.taken,
-      },
-      siteConfigsFromReadWorkers: this.configsTaken,
+      catalogParses: { parses: this.parseCache.parses, reuses: this.parseCache.reuses },
     };
   }
 
@@ -142,43 +135,12 @@ export class DocProducers {
   /**
    * Every document of the table's files. `remotes` gives the served repositories' hosted
    * identities (workspace/remotes.ts), asked only when an entity's TechDocs ref is a `url:`: one
-   * naming a served repository is read from disk. `parsed` holds what the read workers parsed
-   * (readParses.ts): catalog files and sites' configs are taken from it instead of parsed again.
+   * naming a served repository is read from disk.
    */
   async produce(
     table: FileTable,
     roots: readonly DiscoveredRoot[],
     remotes: () => Promise<readonly RepositoryRemotes[]> = async () => [],
-    parsed?: ReadParses,
-  ): Promise<ProducedDocs> {
-    if (!parsed || (parsed.catalog.size === 0 && parsed.mkdocs.size === 0))
-      return this.produceDocs(table, roots, remotes);
-    this.parseCache.offer(parsed.catalog);
-    this.offeredConfigs = parsed.mkdocs;
-    try {
-      return await this.produceDocs(table, roots, remotes);
-    } finally {
-      // Held past the pass, what was not taken would only be memory (a memo hit takes none).
-      this.parseCache.dropOffers();
-      this.offeredConfigs = undefined;
-    }
-  }
-
-  /** Sites' configs the read workers parsed, while a pass that has them runs. */
-  private offeredConfigs: ReadParses['mkdocs'] | undefined;
-  private configsTaken = 0;
-  /** What the site readers (techdocs.ts) ask for a config: the offered parse of this very text. */
-  private readonly parsedConfigs: ParsedMkDocs = (path, text) => {
-    const offered = this.offeredConfigs?.get(path);
-    if (!offered || offered.text !== text) return undefined;
-    this.configsTaken++;
-    return offered.config;
-  };
-
-  private async produceDocs(
-    table: FileTable,
-    roots: readonly DiscoveredRoot[],
-    remotes: () => Promise<readonly RepositoryRemotes[]>,
   ): Promise<ProducedDocs> {
     const listing = table.signature;
     // Between files, the host's requests get a turn (eventLoopTurns.ts).
@@ -235,7 +197,6 @@ export class DocProducers {
         (await this.techdocsMemo.get(key, table, listing, (source) =>
           readTechDocs({
             files: source,
-            parsedConfigs: this.parsedConfigs,
             entityKey: entity.key,
             catalogPath: entity.location.path,
             annotation: site.annotation,
@@ -402,7 +363,6 @@ export class DocProducers {
         ? readDocsSite({
             files,
             configPath: site.configPath,
-            parsedConfigs: this.parsedConfigs,
             entityKeys: site.owners,
             folder: folderOf(table, site.configPath),
             isNavFile: byRole.isNavFile,
@@ -567,10 +527,7 @@ export interface ProducerStats {
   techdocs: MemoStats;
   files: MemoStats;
   overviews: MemoStats;
-  /** Catalog files parsed and reused; of those parsed, how many the read workers parsed (readWorker.ts). */
-  catalogParses: { parses: number; reuses: number; fromReadWorkers: number };
-  /** Sites' mkdocs.yml parses taken from the read workers (readParses.ts). */
-  siteConfigsFromReadWorkers: number;
+  catalogParses: { parses: number; reuses: number };
 }
 
 /** An entity's TechDocs annotation, its line, its memo key and, for `url:` refs, the address. */

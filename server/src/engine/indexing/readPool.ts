@@ -8,7 +8,6 @@
  */
 import { Worker } from 'node:worker_threads';
 import { resolveWorkerEntry, workerLaunch } from '../workerEntry';
-import type { ParseAsk } from './readParses';
 import type { ReadReply, ReadRequest, ReadWorkerData, WorkerRead } from './readWorker';
 
 /** Paths per message: big enough that messaging costs nothing, small enough to share work evenly. */
@@ -21,8 +20,6 @@ export interface PooledReadOptions {
   onProgress?: (done: number) => void;
   /** Worker entry override (tests); by default `readWorker.js` beside the bundle or `.ts` beside this file. */
   script?: string;
-  /** The paths to parse once read (readParses.ts), by index in `paths`. */
-  parse?: ReadonlyMap<number, ParseAsk>;
 }
 
 /** The guarded reads of `paths`, in their order, or null when the workers could not do them. */
@@ -49,13 +46,7 @@ export function readInWorkers(
     const feed = (worker: Worker): void => {
       if (nextBatch >= batches) return;
       const id = nextBatch++;
-      const from = id * BATCH;
-      const request: ReadRequest = { id, paths: paths.slice(from, from + BATCH), parse: [] };
-      if (options.parse)
-        for (let at = 0; at < request.paths.length; at++) {
-          const ask = options.parse.get(from + at);
-          if (ask) request.parse.push({ at, ...ask });
-        }
+      const request: ReadRequest = { id, paths: paths.slice(id * BATCH, (id + 1) * BATCH) };
       worker.postMessage(request);
     };
     try {

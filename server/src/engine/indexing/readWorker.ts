@@ -6,19 +6,14 @@
  * the same checks in the same order) runs as plain system calls off that thread, and the file's
  * digest is taken here too.
  *
- * The YAML files a producer would parse next are parsed here too (readParses.ts: catalog files,
- * sites' mkdocs.yml), beside the reads instead of on the answering thread after them.
- *
  * Protocol:
  *   workerData: { roots, maxBytes }   the real paths of the served folders, the size cap
- *   in:  { id, paths, parse }         absolute paths to read, in order; which of them to parse
- *                                     and how, by index in `paths` (readParses.ts `ParseAsk`)
+ *   in:  { id, paths }                absolute paths to read, in order
  *   out: { id, results }              one WorkerRead per path, in the same order
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { sha256Hex } from '../chunking/ids';
 import { decodeText, readGuardedBytesSync, type GuardedText, type ReadScratch } from '../workspace/readGuard';
-import { parseRead, type ParseAsk, type ReadParse } from './readParses';
 
 export interface ReadWorkerData {
   roots: string[];
@@ -28,17 +23,10 @@ export interface ReadWorkerData {
 export interface ReadRequest {
   id: number;
   paths: string[];
-  /** The files to parse once read: `at` is the index in `paths`. */
-  parse: (ParseAsk & { at: number })[];
 }
 
-/**
- * A guarded read's text with its SHA-256 (fileTable.ts's digest) and the parses the request asked
- * for that apply (readParses.ts); or why it was refused.
- */
-export type WorkerRead =
-  | (GuardedText & { ok: true; digest: string; parsed?: ReadParse })
-  | (GuardedText & { ok: false });
+/** A guarded read's text with its SHA-256 (fileTable.ts's digest), or why it was refused. */
+export type WorkerRead = (GuardedText & { ok: true; digest: string }) | (GuardedText & { ok: false });
 
 export interface ReadReply {
   id: number;
@@ -67,23 +55,7 @@ if (port) {
   const scratch: ReadScratch = { buffer: Buffer.allocUnsafe(0) };
   port.on('message', (request: ReadRequest) => {
     const results = request.paths.map((p) => readForTable(p, roots, maxBytes, scratch));
-    const parsed: number[] = [];
-    for (const ask of request.parse) {
-      const read = results[ask.at];
-      const parse = read.ok ? parseRead(read.text, ask) : undefined;
-      if (parse && read.ok) {
-        read.parsed = parse;
-        parsed.push(ask.at);
-      }
-    }
     const reply: ReadReply = { id: request.id, results };
-    try {
-      port.postMessage(reply);
-    } catch {
-      // A parse that cannot be copied to the other thread (not seen: parses are plain data) must
-      // not cost the reads: they go without their parses, which the load then makes itself.
-      for (const at of parsed) delete (results[at] as { parsed?: ReadParse }).parsed;
-      port.postMessage(reply);
-    }
+    port.postMessage(reply);
   });
 }

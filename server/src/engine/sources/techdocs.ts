@@ -14,23 +14,21 @@
  * at the top of docs_dir, else the first nav entry), then the pages in nav order, then every other
  * Markdown file under docs_dir in path order.
  */
+import { isMap, isScalar, isSeq, type Node } from 'yaml';
+import { parseYamlMap } from '../chunking/yamlMap';
 import type { Doc, EntityKey, Problem } from '../model';
 import { filesUnder, type FileSource } from '../workspace/fileSource';
 import { parseDocumentText, textFormatOf } from '../chunking/documentFormats';
 import { buildDoc } from './docBuilder';
 import { readSiteNav, type NavEntry, type SitePage } from './siteNav/siteNav';
-import { parseMkDocs, type MkDocsConfig, type ParsedMkDocs } from './mkdocsConfig';
+import { FieldReader } from './fields';
 import { navEntryPages } from './navEntries';
 import { dirName, extName, isInside, joinPath } from './paths';
 import type { IsNavFile } from './siteNav/navTypes';
 import type { UrlTarget } from './techdocsUrl';
 
-export { parseMkDocs, type MkDocsConfig, type NavPage, type ParsedMkDocs } from './mkdocsConfig';
-
 export interface TechDocsInput {
   files: FileSource;
-  /** Configs already parsed (mkdocsConfig.ts); default: each is parsed here. */
-  parsedConfigs?: ParsedMkDocs;
   /** Key of the entity carrying the annotation; every doc is attached to it. */
   entityKey: EntityKey;
   /** Workspace-relative path of the catalog file declaring the entity. */
@@ -79,8 +77,6 @@ export interface DocsSiteInput {
   files: FileSource;
   /** The site's `mkdocs.yml`; absent for a docs folder read without one. */
   configPath?: string;
-  /** Configs already parsed (mkdocsConfig.ts); default: each is parsed here. */
-  parsedConfigs?: ParsedMkDocs;
   /** Without `configPath`: the folder whose Markdown is the site. */
   docsDir?: string;
   /** Without `configPath`: exactly these Markdown files (default: every one under `docsDir`). */
@@ -91,6 +87,28 @@ export interface DocsSiteInput {
   folder?: string;
   /** Which files are site navigation files (siteNav/navTypes.ts). Default: any the source holds. */
   isNavFile?: IsNavFile;
+}
+
+/** A page named in `nav`, flattened in reading order. */
+export interface NavPage {
+  /** Path relative to docs_dir, anchor removed. */
+  file: string;
+  /** Title given in nav, when any. */
+  title?: string;
+  /** Titles of the nav sections containing the page. */
+  sections: string[];
+  /** Line in mkdocs.yml. */
+  line: number;
+}
+
+export interface MkDocsConfig {
+  siteName?: string;
+  /** As written, relative to mkdocs.yml. Default `docs`. */
+  docsDir: string;
+  nav: NavPage[];
+  /** 1-based line of each top-level key. */
+  keyLines: Record<string, number>;
+  problems: Problem[];
 }
 
 export type TechDocsRef =
@@ -105,6 +123,62 @@ export function parseTechDocsRef(value: string): TechDocsRef {
   const match = /^\s*(dir|url)\s*:(.*)$/i.exec(value);
   if (!match || match[2].trim() === '') return { type: 'invalid', value };
   return { type: match[1].toLowerCase() as 'dir' | 'url', target: match[2].trim() };
+}
+
+/** Reads `mkdocs.yml`: `site_name`, `docs_dir` and the flattened `nav`. Never throws. */
+export function parseMkDocs(path: string, text: string): MkDocsConfig {
+  const yaml = parseYamlMap(text, { path, codePrefix: 'techdocs', what: 'mkdocs.yml' });
+  const problems = [...yaml.problems];
+  const fields = new FieldReader(yaml.data, {
+    path,
+    keyLines: yaml.keyLines,
+    code: 'techdocs.invalid-field',
+    label: 'mkdocs.yml field',
+    problems,
+  });
+  const config: MkDocsConfig = {
+    docsDir: fields.string('docs_dir') ?? 'docs',
+    nav: [],
+    keyLines: yaml.keyLines,
+    problems,
+  };
+  const siteName = fields.string('site_name');
+  if (siteName) config.siteName = siteName;
+
+  const contents = yaml.ok ? yaml.document.contents : null;
+  const navNode = isMap(contents) ? contents.get('nav', true) : undefined;
+  if (navNode === undefined || navNode === null) return config;
+  if (!isSeq(navNode)) {
+    fields.report('nav', 'must be a list of pages and sections');
+    return config;
+  }
+  const visit = (items: readonly unknown[], sections: string[]) => {
+    for (const item of items) {
+      const line = yaml.lineAt((item as Node).range?.[0] ?? 0);
+      if (isScalar(item) && typeof item.value === 'string') {
+        addPage(item.value, undefined, sections, line);
+      } else if (isMap(item) && item.items.length === 1 && isScalar(item.items[0].key)) {
+        const title = String(item.items[0].key.value);
+        const value = item.items[0].value;
+        if (isScalar(value) && typeof value.value === 'string') addPage(value.value, title, sections, line);
+        else if (isSeq(value)) visit(value.items, [...sections, title]);
+        else navProblem(line, `nav entry '${title}' must name a page or hold a list of entries`);
+      } else {
+        navProblem(line, 'nav entries must be a page path or a single `Title: page` pair');
+      }
+    }
+  };
+  const addPage = (target: string, title: string | undefined, sections: string[], line: number) => {
+    // External links in nav are navigation only, not pages of these docs.
+    if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('/')) return;
+    const file = target.replace(/#.*$/, '').trim();
+    if (file === '') return;
+    config.nav.push(title === undefined ? { file, sections, line } : { file, title, sections, line });
+  };
+  const navProblem = (line: number, message: string) =>
+    problems.push({ path, line, severity: 'warning', code: 'techdocs.invalid-nav', message: `mkdocs.yml ${message}.` });
+  visit(navNode.items, []);
+  return config;
 }
 
 /** Reads an entity's TechDocs from the workspace. Never throws. */
@@ -131,7 +205,6 @@ export async function readDocsSite(input: DocsSiteInput): Promise<TechDocsResult
       text,
       result,
       `the docs site '${input.configPath}'`,
-      input.parsedConfigs,
     );
   } else {
     const docsDir = input.docsDir ?? '';
@@ -263,8 +336,7 @@ async function locate(input: TechDocsInput, result: TechDocsResult): Promise<Loc
     .map((name) => joinPath(dir, name))
     .find((path): path is string => path !== null && files.has(path));
   const configText = configPath ? await files.readText(configPath) : null;
-  if (configPath && configText !== null)
-    return siteOf(files, dir, configPath, configText, result, entityKey, input.parsedConfigs);
+  if (configPath && configText !== null) return siteOf(files, dir, configPath, configText, result, entityKey);
   const docsDir = joinPath(dir, 'docs') ?? dir;
   const markdownFiles = markdownUnder(files, docsDir);
   if (markdownFiles.length === 0) {
@@ -295,10 +367,8 @@ function siteOf(
   configText: string,
   result: TechDocsResult,
   subject: string,
-  parsed?: ParsedMkDocs,
 ): Located | null {
-  // A config parsed before may be another site's too: it is read here, never changed.
-  const config = parsed?.(configPath, configText) ?? parseMkDocs(configPath, configText);
+  const config = parseMkDocs(configPath, configText);
   result.problems.push(...config.problems);
   if (config.siteName) result.siteName = config.siteName;
   const docsDirLine = config.keyLines.docs_dir ?? 1;

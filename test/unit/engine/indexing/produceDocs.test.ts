@@ -9,8 +9,6 @@ import { WorkspaceReader } from '../../../../server/src/engine/workspace/readGua
 import { fillFileTable, type FileTable } from '../../../../server/src/engine/indexing/fileTable';
 import { DocProducers, type ProducedDocs } from '../../../../server/src/engine/indexing/produceDocs';
 import type { Doc } from '../../../../server/src/engine/model';
-import { parseCatalogFile } from '../../../../server/src/engine/sources/catalog/parseCatalogFile';
-import { parseMkDocs } from '../../../../server/src/engine/sources/mkdocsConfig';
 import { discoverWorkspace } from '../../../../server/src/engine/workspace/discovery';
 import { initRepo, removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
 
@@ -232,101 +230,6 @@ describe('indexing/produceDocs', () => {
     assert.deepEqual(site(moved), [['repos/search/catalog-info.yaml', 9]]);
     assert.equal(producers.stats().techdocs.misses, misses);
     assert.deepEqual(comparable(moved), comparable(await fromScratch(folders)));
-  });
-
-  it('takes the catalog and site config parses the read workers made, and produces what parsing on this thread produces', async () => {
-    const { dir, folders } = await workspace();
-    // Past the 512 files a pass hands to its read workers.
-    for (let i = 0; i < 600; i++) write(dir, `notes/page-${i}.md`, `# Note ${i}\n\nWhat note ${i} says.\n`);
-    // A root the content check would not pass (flow style) is parsed all the same, a root with a
-    // YAML error gives its problem, a YAML file of entities no Location names is found by its
-    // content, with a placeholder reading a file beside it; other YAML is not parsed.
-    write(
-      dir,
-      'repos/flow/catalog-info.yaml',
-      '{apiVersion: backstage.io/v1alpha1, kind: Component, metadata: {name: flow}, spec: {type: service, lifecycle: production, owner: team-a}}\n',
-    );
-    write(
-      dir,
-      'repos/broken/catalog-info.yaml',
-      `${component('broken', 'Half written.')}  dependsOn: [component:ledger\n`,
-    );
-    write(
-      dir,
-      'apis/payments.yaml',
-      'apiVersion: backstage.io/v1alpha1\nkind: API\nmetadata:\n  name: payments-api\nspec:\n  type: openapi\n  lifecycle: production\n  owner: team-a\n  definition:\n    $text: ./payments.json\n',
-    );
-    write(dir, 'apis/payments.json', '{"openapi": "3.0.0", "info": {"title": "Payments"}}\n');
-    write(dir, 'deploy/service.yaml', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: billing\n');
-    // A site no entity names, beside the billing entity's own.
-    write(dir, 'handbook/mkdocs.yml', 'site_name: Handbook\nnav:\n  - Start: index.md\n  - missing.md\n');
-    write(dir, 'handbook/docs/index.md', '# Handbook\n\nHow we work.\n');
-
-    const discovery = await discoverWorkspace(folders);
-    const pooled = await fillFileTable(discovery.files, undefined, readerOf(discovery), { readWorkers: 2 });
-    assert.equal(pooled.readOn, 'workers');
-    assert.deepEqual(
-      [...pooled.parsed.catalog.keys()],
-      [
-        'apis/payments.yaml',
-        'catalog-info.yaml',
-        'repos/broken/catalog-info.yaml',
-        'repos/flow/catalog-info.yaml',
-        'repos/search/catalog-info.yaml',
-      ],
-    );
-    for (const [path, { text, parse }] of pooled.parsed.catalog) {
-      assert.equal(text, pooled.table.get(path)!.text, path);
-      assert.deepEqual(parse, parseCatalogFile(path, text), path);
-    }
-    assert.deepEqual(
-      pooled.parsed.catalog.get('repos/broken/catalog-info.yaml')!.parse.problems.map((p) => [p.code, p.line]),
-      [['yaml.syntax', 10]],
-    );
-    assert.deepEqual([...pooled.parsed.mkdocs.keys()], ['billing/mkdocs.yml', 'handbook/mkdocs.yml']);
-    for (const [path, { text, config }] of pooled.parsed.mkdocs) {
-      assert.equal(text, pooled.table.get(path)!.text, path);
-      assert.deepEqual(config, parseMkDocs(path, text), path);
-    }
-
-    const producers = new DocProducers();
-    const taken = await producers.produce(pooled.table, discovery.roots, undefined, pooled.parsed);
-    const here = new DocProducers();
-    const onThisThread = await fillFileTable(discovery.files, undefined, readerOf(discovery));
-    assert.equal(onThisThread.readOn, 'main');
-    assert.deepEqual(onThisThread.parsed, { catalog: new Map(), mkdocs: new Map() });
-    const parsedHere = await here.produce(onThisThread.table, discovery.roots);
-    assert.deepEqual(producers.stats().catalogParses, { parses: 5, reuses: 0, fromReadWorkers: 5 });
-    assert.equal(producers.stats().siteConfigsFromReadWorkers, 2);
-    assert.deepEqual(here.stats().catalogParses, { parses: 5, reuses: 0, fromReadWorkers: 0 });
-    assert.equal(here.stats().siteConfigsFromReadWorkers, 0);
-    assert.deepEqual(comparable(taken), comparable(parsedHere));
-    assert.deepEqual(taken.catalog.fieldLines, parsedHere.catalog.fieldLines);
-    assert.deepEqual(
-      taken.catalog.entities.map((e) => [e.ref, e.placeholderFiles ?? []]),
-      [
-        ['api:default/payments-api', ['apis/payments.json']],
-        ['component:default/billing', []],
-        ['component:default/ledger', []],
-        ['component:default/flow', []],
-        ['component:default/search', []],
-      ],
-    );
-
-    assert.deepEqual(
-      taken.problems.filter((p) => p.code === 'techdocs.nav-missing-page').map((p) => [p.path, p.line]),
-      [['handbook/mkdocs.yml', 4]],
-    );
-    assert.deepEqual(
-      taken.docs.filter((d) => d.sourceKind === 'catalog_doc' && !d.path.startsWith('notes/')).map((d) => d.path),
-      ['billing/docs/index.md', 'handbook/docs/index.md'],
-    );
-
-    // What no pass took is not kept: the next pass over the same files takes nothing more.
-    const again = await producers.produce(pooled.table, discovery.roots);
-    assert.deepEqual(comparable(again), comparable(taken));
-    assert.deepEqual(producers.stats().catalogParses, { parses: 5, reuses: 0, fromReadWorkers: 5 });
-    assert.equal(producers.stats().siteConfigsFromReadWorkers, 2);
   });
 });
 

@@ -1,10 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { fillFileTable } from '../../../../server/src/engine/indexing/fileTable';
-import {
-  parseCatalogFile,
-  type CatalogFileParse,
-} from '../../../../server/src/engine/sources/catalog/parseCatalogFile';
 import { discoverWorkspace } from '../../../../server/src/engine/workspace/discovery';
 import { WorkspaceReader } from '../../../../server/src/engine/workspace/readGuard';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
@@ -22,11 +18,7 @@ void (async () => {
   const folders = [{ name: 'ws', absPath: process.argv[2] }];
   const discovery = await discoverWorkspace(folders);
   const filled = await fillFileTable(discovery.files, undefined, new WorkspaceReader(folders, 2 * 1024 * 1024), { readWorkers: 2 });
-  console.log(JSON.stringify({
-    readOn: filled.readOn,
-    digests: [...filled.table.entries.values()].map((e) => [e.path, e.digest]),
-    catalogParses: [...filled.parsed.catalog].map(([path, { parse }]) => [path, parse]),
-  }));
+  console.log(JSON.stringify({ readOn: filled.readOn, digests: [...filled.table.entries.values()].map((e) => [e.path, e.digest]) }));
 })();
 `;
 
@@ -38,12 +30,6 @@ describe('engine/indexing/readWorker bundle', function () {
   it('reads a cold pass in dist/readWorker.js beside the host bundle, into the table one thread reads', async () => {
     const workspace = tempDir('read-worker');
     for (let i = 0; i < 600; i++) write(workspace, `docs/page-${i}.md`, `# Page ${i}\n\nWhat page ${i} says.\n`);
-    // Catalog files are parsed in the worker too: the YAML parser is bundled with it.
-    write(
-      workspace,
-      'catalog-info.yaml',
-      'apiVersion: backstage.io/v1alpha1\nkind: Component\nmetadata:\n  name: reader\nspec:\n  type: service\n  lifecycle: production\n  owner: team-a\n',
-    );
     // A layout like an installed extension or the npm package: <root>/dist/*.js.
     const { stdout, stderr } = await runBesideWorker({
       worker: path.join(INDEXING, 'readWorker.ts'),
@@ -51,27 +37,17 @@ describe('engine/indexing/readWorker bundle', function () {
       args: [workspace],
     });
     assert.equal(stderr, '');
-    const printed = JSON.parse(stdout) as {
-      readOn: string;
-      digests: [string, string][];
-      catalogParses: [string, CatalogFileParse][];
-    };
+    const printed = JSON.parse(stdout) as { readOn: string; digests: [string, string][] };
 
     const folders = [{ name: 'ws', absPath: workspace }];
     const discovery = await discoverWorkspace(folders);
     const here = await fillFileTable(discovery.files, undefined, new WorkspaceReader(folders, 2 * 1024 * 1024));
     assert.equal(here.readOn, 'main');
     assert.equal(printed.readOn, 'workers');
-    assert.equal(printed.digests.length, 601);
+    assert.equal(printed.digests.length, 600);
     assert.deepEqual(
       printed.digests,
       [...here.table.entries.values()].map((e) => [e.path, e.digest]),
-    );
-    const catalog = here.table.get('catalog-info.yaml')!.text!;
-    assert.deepEqual(printed.catalogParses, [['catalog-info.yaml', parseCatalogFile('catalog-info.yaml', catalog)]]);
-    assert.deepEqual(
-      printed.catalogParses[0][1].entities.map((e) => e.entity.ref),
-      ['component:default/reader'],
     );
   });
 });

@@ -23,7 +23,6 @@ import { resolveLocationTarget } from './locationTargets';
 import { GlobBudget } from '../../workspace/globBudget';
 import {
   lineOfField,
-  looksLikeCatalogFile,
   parseCatalogFile,
   toCatalogEntity,
   type CatalogFileParse,
@@ -106,18 +105,15 @@ function locationTargets(spec: Record<string, unknown>): { target: string; field
 export class CatalogParseCache {
   private entries = new Map<string, { text: string; parse: CatalogFileParse }>();
   private next = new Map<string, { text: string; parse: CatalogFileParse }>();
-  /** Parses made elsewhere (a read worker, indexing/readWorker.ts) for the next load: see {@link offer}. */
-  private offered = new Map<string, { text: string; parse: CatalogFileParse }>();
   /** Relations per entity object (relations.ts), so unchanged entities' refs are parsed once. */
   readonly relations = new RelationCache();
   /** Resolved placeholders per parsed entity, valid while the files they read are unchanged. */
   readonly placeholders = new WeakMap<ParsedEntity, PlaceholderEntry>();
   /** The content check of each candidate file, for the text it was made on. */
   private checks = new Map<string, { text: string; catalog: boolean }>();
-  /** Parses run and reused since the cache was made (tests count them); of the parses, those taken from {@link offer}. */
+  /** Parses run and reused since the cache was made (tests count them). */
   parses = 0;
   reuses = 0;
-  taken = 0;
 
   /** The parse of `path` holding `text`, from the cache or parsed now. */
   parse(path: string, text: string): CatalogFileParse {
@@ -129,28 +125,9 @@ export class CatalogParseCache {
       return known.parse;
     }
     this.parses++;
-    const offered = this.offered.get(path);
-    let parse: CatalogFileParse;
-    if (offered && offered.text === text) {
-      this.taken++;
-      parse = offered.parse;
-    } else parse = parseCatalogFile(path, text);
+    const parse = parseCatalogFile(path, text);
     this.next.set(path, { text, parse });
     return parse;
-  }
-
-  /**
-   * Parses `parseCatalogFile` made of these texts in another thread, for the loads to come to take
-   * instead of parsing again (the function is pure: the same path and text give the same parse).
-   * Each is taken only for the very text it was made of, and counted as a parse when taken. What
-   * no load takes is dropped by {@link dropOffers}: the producers call it once their pass is done.
-   */
-  offer(parses: ReadonlyMap<string, { text: string; parse: CatalogFileParse }>): void {
-    for (const [path, entry] of parses) this.offered.set(path, entry);
-  }
-
-  dropOffers(): void {
-    this.offered.clear();
   }
 
   /**
@@ -217,6 +194,20 @@ export interface CatalogLoadDetails {
   starts: readonly number[];
   /** Files holding an entity with placeholders, and every file a placeholder read. */
   placeholderPaths: ReadonlySet<string>;
+}
+
+// A top-level `apiVersion` in Backstage's API group (`backstage.io/v1alpha1`,
+// `scaffolder.backstage.io/v1beta3`...) and a top-level `kind`, each at the start of a line.
+const BACKSTAGE_API_VERSION = /^apiVersion:[ \t]*["']?(?:[a-z0-9-]+\.)*backstage\.io\//m;
+const TOP_LEVEL_KIND = /^kind:[ \t]*["']?[A-Za-z]/m;
+
+/**
+ * True when YAML text may hold a Backstage entity: a block-style top-level `apiVersion` in
+ * Backstage's group and a `kind`. Two regular expressions over the text, no YAML parse, so every
+ * YAML file of a workspace can be checked for the price of reading it.
+ */
+export function looksLikeCatalogFile(text: string): boolean {
+  return BACKSTAGE_API_VERSION.test(text) && TOP_LEVEL_KIND.test(text);
 }
 
 /** Resolved placeholders of one parsed entity, valid while the files read hold the same text. */

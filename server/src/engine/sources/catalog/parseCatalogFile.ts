@@ -37,20 +37,6 @@ export interface CatalogFileParse {
   problems: Problem[];
 }
 
-// A top-level `apiVersion` in Backstage's API group (`backstage.io/v1alpha1`,
-// `scaffolder.backstage.io/v1beta3`...) and a top-level `kind`, each at the start of a line.
-const BACKSTAGE_API_VERSION = /^apiVersion:[ \t]*["']?(?:[a-z0-9-]+\.)*backstage\.io\//m;
-const TOP_LEVEL_KIND = /^kind:[ \t]*["']?[A-Za-z]/m;
-
-/**
- * True when YAML text may hold a Backstage entity: a block-style top-level `apiVersion` in
- * Backstage's group and a `kind`. Two regular expressions over the text, no YAML parse, so every
- * YAML file of a workspace can be checked for the price of reading it.
- */
-export function looksLikeCatalogFile(text: string): boolean {
-  return BACKSTAGE_API_VERSION.test(text) && TOP_LEVEL_KIND.test(text);
-}
-
 /** Walks a document's node tree and records the line of every field. */
 function collectLines(root: unknown, lineCounter: LineCounter): Record<string, number> {
   const lines: Record<string, number> = {};
