@@ -73,35 +73,33 @@ export function documentFields(doc: FieldSource, pathInFolder: string = doc.path
   return { counts, titleLength, contextLength };
 }
 
-/** Where a section's term occurrences go, one at a time, in the order they are met. */
-export type TermSink = (term: string, field: Field) => void;
+/**
+ * Where a section's term occurrences go, in the order they are met: `text` takes every term of a
+ * text (as `forEachTerm` gives them) and says how many there were, `term` takes one more.
+ */
+export interface TermCounter {
+  text(text: string, field: Field): number;
+  term(term: string, field: Field): void;
+}
 
 /**
  * Every occurrence of a section's own terms, in order: its heading path, then its body (docs/
  * ARCHITECTURE.md, "What is read"), then the configuration key paths the body shows
  * (`spec.privatekey.rotationpolicy`, counted in the body but not in its length). Returns every
  * field's length, the document's title and context ones included: the document's own terms are
- * `docFields.counts`, which the caller adds (once per section, before these).
+ * `docFields.counts`, which the caller counts first.
  */
 export function countSectionTerms(
   section: SectionSource,
   doc: FieldSource,
   docFields: DocumentFields,
-  sink: TermSink,
+  counter: TermCounter,
 ): FieldLengths {
-  let heading = 0;
-  forEachTerm(section.headingPath.join('\n'), (term) => {
-    sink(term, 'heading');
-    heading++;
-  });
-  let body = 0;
-  forEachTerm(section.text, (term) => {
-    sink(term, 'body');
-    body++;
-  });
+  const heading = counter.text(section.headingPath.join('\n'), 'heading');
+  const body = counter.text(section.text, 'body');
   // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
   // not in its length. A catalog entity's text is rendered from its file, not the file itself.
-  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => sink(term, 'body'));
+  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => counter.term(term, 'body'));
   const own = section.headingPath[section.headingPath.length - 1] ?? '';
   return {
     body,
@@ -110,6 +108,25 @@ export function countSectionTerms(
     context: docFields.contextLength,
     questionHeading: isQuestionHeading(own),
   };
+}
+
+/** A counter into a map of term -> packed field counts. */
+class MapCounter implements TermCounter {
+  constructor(readonly counts: Map<string, number>) {}
+
+  text(text: string, field: Field): number {
+    const counts = this.counts;
+    let n = 0;
+    forEachTerm(text, (term) => {
+      counts.set(term, addOccurrence(counts.get(term) ?? 0, field));
+      n++;
+    });
+    return n;
+  }
+
+  term(term: string, field: Field): void {
+    this.counts.set(term, addOccurrence(this.counts.get(term) ?? 0, field));
+  }
 }
 
 /**
@@ -122,11 +139,9 @@ export function sectionFields(
   doc: FieldSource,
   docFields: DocumentFields = documentFields(doc),
 ): SectionFields {
-  const counts = new Map(docFields.counts);
-  const lengths = countSectionTerms(section, doc, docFields, (term, field) =>
-    counts.set(term, addOccurrence(counts.get(term) ?? 0, field)),
-  );
-  return { counts, lengths };
+  const counter = new MapCounter(new Map(docFields.counts));
+  const lengths = countSectionTerms(section, doc, docFields, counter);
+  return { counts: counter.counts, lengths };
 }
 
 /** The terms of a document's title, for the contract's title bonus. */

@@ -19,7 +19,15 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { addOccurrence, packShortLengths, type Field } from '../lexical/fields';
-import { countSectionTerms, documentFields, type FieldSource, type SectionSource, type TermSink } from './sectionTerms';
+import { forEachTokenValue } from '../text/analyzer';
+import { TokenMemo } from '../text/tokenMemo';
+import {
+  countSectionTerms,
+  documentFields,
+  type FieldSource,
+  type SectionSource,
+  type TermCounter,
+} from './sectionTerms';
 
 /** One document of a batch: its fields' sources, its path below its folder and its sections. */
 export interface TermDoc extends FieldSource {
@@ -46,14 +54,26 @@ export interface TermReply {
 
 /**
  * A worker's dictionary: its term ids, in order of first use. A section's terms are counted by id
- * as they are met (one lookup of the term per occurrence), into an array indexed by id that holds
- * only the section's terms and is cleared after it: `sectionFields` builds a map of the section's
- * terms per section (a copy of the document's, a lookup and a store per occurrence) and then looks
- * each distinct term up again. The ids are given in the same order (a section's terms in order of
- * first occurrence, its document's first), so the counts are the ones `sectionFields` gives.
+ * as they are met, into an array indexed by id that holds only the section's terms and is cleared
+ * after it; each distinct token's ids are kept by its characters (`forEachTokenValue`), so a
+ * token met again costs one lookup and no term is looked up by its string. (`sectionFields`
+ * builds a map of the section's terms per section: a copy of the document's, a lookup and a
+ * store per occurrence, and then each distinct term looked up again.) The ids are given in the
+ * same order (a section's terms in order of first occurrence, its document's first), so the counts
+ * are the ones `sectionFields` gives.
  */
-export class LocalTerms {
+export class LocalTerms implements TermCounter {
   private readonly ids = new Map<string, number>();
+  /**
+   * Each distinct token's term ids, by the token's characters: a number for a token of one term
+   * (nearly every token: a word), -1 for none (a stop word), a list for an identifier's several.
+   */
+  private readonly tokenIds = new TokenMemo<number | number[]>();
+  private readonly idsOfTerms = (terms: readonly string[]): number | number[] => {
+    if (terms.length === 1) return this.idOf(terms[0]);
+    if (terms.length === 0) return -1;
+    return terms.map((term) => this.idOf(term));
+  };
   /** Packed field counts by id, of the section being counted; zero otherwise. */
   private acc = new Uint32Array(1 << 16);
   /** The section's ids in order of first occurrence, its first `touchedCount` entries. */
@@ -61,8 +81,6 @@ export class LocalTerms {
   private touchedCount = 0;
   /** Terms first met in the batch being counted. */
   private newTerms: string[] = [];
-  /** What `countSectionTerms` hands each occurrence to. */
-  private readonly sink: TermSink = (term, field) => this.add(this.idOf(term), field);
 
   get size(): number {
     return this.ids.size;
@@ -91,7 +109,7 @@ export class LocalTerms {
       }
       for (const section of doc.sections) {
         for (let k = 0; k < docIds.length; k++) this.add(docIds[k], docPacked[k]);
-        const lengths = countSectionTerms(section, doc, fields, this.sink);
+        const lengths = countSectionTerms(section, doc, fields, this);
         const n = this.touchedCount;
         if (length + n > ids.length) {
           const size = Math.max(length + n, ids.length * 2);
@@ -121,6 +139,27 @@ export class LocalTerms {
       bodyLengths,
       shortLengths,
     };
+  }
+
+  /** Every term of `text` counted in `field` (TermCounter); how many there were. */
+  text(text: string, field: Field): number {
+    let n = 0;
+    forEachTokenValue(text, this.tokenIds, this.idsOfTerms, (termIds) => {
+      if (typeof termIds === 'number') {
+        if (termIds < 0) return;
+        this.add(termIds, field);
+        n++;
+        return;
+      }
+      for (let k = 0; k < termIds.length; k++) this.add(termIds[k], field);
+      n += termIds.length;
+    });
+    return n;
+  }
+
+  /** One more occurrence of `term` in `field` (TermCounter). */
+  term(term: string, field: Field): void {
+    this.add(this.idOf(term), field);
   }
 
   /** The term's id, given now when the worker first meets it. */

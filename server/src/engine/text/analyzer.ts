@@ -88,9 +88,38 @@ export function forEachTerm(text: string, visit: (term: string) => void): void {
   });
 }
 
-/** The memoised terms of the token `text[start, end)`; a hit allocates nothing. */
-function termsAt(text: string, start: number, end: number, identifier: boolean): readonly string[] {
-  const hash = hashChars(text, start, end);
+/**
+ * Calls `visit` with every token of `text`, in order, as the value `map` gives its index terms
+ * (what `forEachTerm` would visit of that token, in that order), mapped once per distinct token and
+ * kept in the caller's own `memo`: a caller that wants numbers for terms (a term worker's ids,
+ * indexing/termWorker.ts) pays one lookup by the token's characters per token, nothing per term.
+ * A value must stay valid for as long as `memo` keeps it.
+ */
+export function forEachTokenValue<V>(
+  text: string,
+  values: TokenMemo<V>,
+  map: (terms: readonly string[]) => V,
+  visit: (value: V) => void,
+): void {
+  scanTokens(text, (start, end, identifier) => {
+    const hash = hashChars(text, start, end);
+    let value = values.get(text, start, end, hash);
+    if (value === undefined) {
+      value = map(termsAt(text, start, end, identifier, hash));
+      values.set(detach(text.slice(start, end)), hash, value);
+    }
+    visit(value);
+  });
+}
+
+/** The memoised terms of the token `text[start, end)` (whose hash `hash` is, when known); a hit allocates nothing. */
+function termsAt(
+  text: string,
+  start: number,
+  end: number,
+  identifier: boolean,
+  hash = hashChars(text, start, end),
+): readonly string[] {
   const cached = memo.get(text, start, end, hash);
   if (cached !== undefined) return cached;
   const surface = detach(text.slice(start, end));
