@@ -9,7 +9,7 @@
  * sections, so it ranks as it does served alone.
  */
 import { forEachKeyPathTerm } from '../chunking/sectionKeyPaths';
-import { addOccurrence, isQuestionHeading, type Field, type SectionFields } from '../lexical/fields';
+import { addOccurrence, isQuestionHeading, type Field, type FieldLengths, type SectionFields } from '../lexical/fields';
 import type { Doc, LibraryProps, Section } from '../model';
 import { forEachTerm, termSet } from '../text/analyzer';
 
@@ -73,10 +73,49 @@ export function documentFields(doc: FieldSource, pathInFolder: string = doc.path
   return { counts, titleLength, contextLength };
 }
 
+/** Where a section's term occurrences go, one at a time, in the order they are met. */
+export type TermSink = (term: string, field: Field) => void;
+
+/**
+ * Every occurrence of a section's own terms, in order: its heading path, then its body (docs/
+ * ARCHITECTURE.md, "What is read"), then the configuration key paths the body shows
+ * (`spec.privatekey.rotationpolicy`, counted in the body but not in its length). Returns every
+ * field's length, the document's title and context ones included: the document's own terms are
+ * `docFields.counts`, which the caller adds (once per section, before these).
+ */
+export function countSectionTerms(
+  section: SectionSource,
+  doc: FieldSource,
+  docFields: DocumentFields,
+  sink: TermSink,
+): FieldLengths {
+  let heading = 0;
+  forEachTerm(section.headingPath.join('\n'), (term) => {
+    sink(term, 'heading');
+    heading++;
+  });
+  let body = 0;
+  forEachTerm(section.text, (term) => {
+    sink(term, 'body');
+    body++;
+  });
+  // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
+  // not in its length. A catalog entity's text is rendered from its file, not the file itself.
+  if (doc.format !== 'catalog') forEachKeyPathTerm(section.text, doc.path, (term) => sink(term, 'body'));
+  const own = section.headingPath[section.headingPath.length - 1] ?? '';
+  return {
+    body,
+    heading,
+    title: docFields.titleLength,
+    context: docFields.contextLength,
+    questionHeading: isQuestionHeading(own),
+  };
+}
+
 /**
  * Every index term of a section with its frequency per field: its document's title and context
- * fields, its heading path and its body (docs/ARCHITECTURE.md, "What is read"), and each field's length. The body
- * also holds the configuration key paths the section shows (`spec.privatekey.rotationpolicy`).
+ * fields, then its own terms ({@link countSectionTerms}), in order of first occurrence; and each
+ * field's length.
  */
 export function sectionFields(
   section: SectionSource,
@@ -84,33 +123,10 @@ export function sectionFields(
   docFields: DocumentFields = documentFields(doc),
 ): SectionFields {
   const counts = new Map(docFields.counts);
-  let heading = 0;
-  forEachTerm(section.headingPath.join('\n'), (term) => {
-    counts.set(term, addOccurrence(counts.get(term) ?? 0, 'heading'));
-    heading++;
-  });
-  let body = 0;
-  forEachTerm(section.text, (term) => {
-    counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body'));
-    body++;
-  });
-  // Configuration key paths the section shows (chunking/sectionKeyPaths.ts): counted in the body,
-  // not in its length. A catalog entity's text is rendered from its file, not the file itself.
-  if (doc.format !== 'catalog')
-    forEachKeyPathTerm(section.text, doc.path, (term) =>
-      counts.set(term, addOccurrence(counts.get(term) ?? 0, 'body')),
-    );
-  const own = section.headingPath[section.headingPath.length - 1] ?? '';
-  return {
-    counts,
-    lengths: {
-      body,
-      heading,
-      title: docFields.titleLength,
-      context: docFields.contextLength,
-      questionHeading: isQuestionHeading(own),
-    },
-  };
+  const lengths = countSectionTerms(section, doc, docFields, (term, field) =>
+    counts.set(term, addOccurrence(counts.get(term) ?? 0, field)),
+  );
+  return { counts, lengths };
 }
 
 /** The terms of a document's title, for the contract's title bonus. */

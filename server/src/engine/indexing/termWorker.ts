@@ -18,8 +18,8 @@
  *        its packed short lengths (lexical/fields.ts). The arrays are transferred, not copied.
  */
 import { parentPort } from 'node:worker_threads';
-import { packShortLengths } from '../lexical/fields';
-import { documentFields, type FieldSource, type SectionSource, sectionFields } from './sectionTerms';
+import { addOccurrence, packShortLengths, type Field } from '../lexical/fields';
+import { countSectionTerms, documentFields, type FieldSource, type SectionSource, type TermSink } from './sectionTerms';
 
 /** One document of a batch: its fields' sources, its path below its folder and its sections. */
 export interface TermDoc extends FieldSource {
@@ -44,9 +44,25 @@ export interface TermReply {
   shortLengths: Uint32Array;
 }
 
-/** A worker's dictionary: its term ids, in order of first use. */
+/**
+ * A worker's dictionary: its term ids, in order of first use. A section's terms are counted by id
+ * as they are met (one lookup of the term per occurrence), into an array indexed by id that holds
+ * only the section's terms and is cleared after it: `sectionFields` builds a map of the section's
+ * terms per section (a copy of the document's, a lookup and a store per occurrence) and then looks
+ * each distinct term up again. The ids are given in the same order (a section's terms in order of
+ * first occurrence, its document's first), so the counts are the ones `sectionFields` gives.
+ */
 export class LocalTerms {
   private readonly ids = new Map<string, number>();
+  /** Packed field counts by id, of the section being counted; zero otherwise. */
+  private acc = new Uint32Array(1 << 16);
+  /** The section's ids in order of first occurrence, its first `touchedCount` entries. */
+  private touched = new Uint32Array(1024);
+  private touchedCount = 0;
+  /** Terms first met in the batch being counted. */
+  private newTerms: string[] = [];
+  /** What `countSectionTerms` hands each occurrence to. */
+  private readonly sink: TermSink = (term, field) => this.add(this.idOf(term), field);
 
   get size(): number {
     return this.ids.size;
@@ -55,7 +71,7 @@ export class LocalTerms {
   /** Counts the terms of a batch's sections, as termPool.ts reads them back. */
   count(request: TermRequest): TermReply {
     const firstNewId = this.ids.size;
-    const newTerms: string[] = [];
+    this.newTerms = [];
     let sections = 0;
     for (const doc of request.docs) sections += doc.sections.length;
     const termCounts = new Uint32Array(sections);
@@ -67,31 +83,37 @@ export class LocalTerms {
     let s = 0;
     for (const doc of request.docs) {
       const fields = documentFields(doc, doc.inFolder);
+      const docIds: number[] = [];
+      const docPacked: number[] = [];
+      for (const [term, counts] of fields.counts) {
+        docIds.push(this.idOf(term));
+        docPacked.push(counts);
+      }
       for (const section of doc.sections) {
-        const { counts, lengths } = sectionFields(section, doc, fields);
-        if (length + counts.size > ids.length) {
-          const size = Math.max(length + counts.size, ids.length * 2);
+        for (let k = 0; k < docIds.length; k++) this.add(docIds[k], docPacked[k]);
+        const lengths = countSectionTerms(section, doc, fields, this.sink);
+        const n = this.touchedCount;
+        if (length + n > ids.length) {
+          const size = Math.max(length + n, ids.length * 2);
           ids = grown(ids, size);
           packed = grown(packed, size);
         }
-        for (const [term, count] of counts) {
-          let id = this.ids.get(term);
-          if (id === undefined) {
-            id = this.ids.size;
-            this.ids.set(term, id);
-            newTerms.push(term);
-          }
+        const { acc, touched } = this;
+        for (let k = 0; k < n; k++) {
+          const id = touched[k];
           ids[length] = id;
-          packed[length++] = count;
+          packed[length++] = acc[id];
+          acc[id] = 0;
         }
-        termCounts[s] = counts.size;
+        this.touchedCount = 0;
+        termCounts[s] = n;
         bodyLengths[s] = lengths.body;
         shortLengths[s++] = packShortLengths(lengths);
       }
     }
     return {
       id: request.id,
-      newTerms,
+      newTerms: this.newTerms,
       firstNewId,
       termCounts,
       ids: ids.slice(0, length),
@@ -99,6 +121,31 @@ export class LocalTerms {
       bodyLengths,
       shortLengths,
     };
+  }
+
+  /** The term's id, given now when the worker first meets it. */
+  private idOf(term: string): number {
+    let id = this.ids.get(term);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(term, id);
+      this.newTerms.push(term);
+      if (id >= this.acc.length) this.acc = grown(this.acc, this.acc.length * 2);
+    }
+    return id;
+  }
+
+  /**
+   * One occurrence of term `id` in `field` of the section being counted; a number instead of a
+   * field seeds the term with the document's packed counts (its title and context fields).
+   */
+  private add(id: number, field: Field | number): void {
+    const before = this.acc[id];
+    if (before === 0) {
+      if (this.touchedCount === this.touched.length) this.touched = grown(this.touched, this.touched.length * 2);
+      this.touched[this.touchedCount++] = id;
+    }
+    this.acc[id] = typeof field === 'number' ? field : addOccurrence(before, field);
   }
 }
 

@@ -166,7 +166,10 @@ export function readGuardedBytesSync(
     fd = fs.openSync(absPath, GUARDED_OPEN_FLAGS);
     const opened = fs.fstatSync(fd);
     if (!opened.isFile()) return refuse('not-regular', `${kindOf(opened)}, not a regular file`);
-    const realPath = fs.realpathSync(absPath);
+    // The native realpath(3), as `fs.promises.realpath` in the awaited variant and for the roots:
+    // the same answer, and fs's own JavaScript walk (an lstat per component) took twice as long
+    // over a cold pass's 24k files.
+    const realPath = fs.realpathSync.native(absPath);
     const placed = placement(realPath, roots);
     if (placed) return placed;
     const atReal = fs.statSync(realPath);
