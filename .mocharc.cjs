@@ -10,6 +10,7 @@
  * worker ran the last of them alone.
  */
 const fs = require('node:fs');
+const os = require('node:os');
 const path = require('node:path');
 
 const SUITES = ['test/unit', 'test/cli', 'test/mcp', 'test/lsp', 'test/store', 'test/conformance'];
@@ -51,6 +52,14 @@ function testFiles(dir) {
       if (entry.isDirectory()) return testFiles(file);
       return entry.name.endsWith('.test.ts') ? [file] : [];
     });
+}
+
+// One folder for the whole run, which both workers inherit: what one test file makes that another
+// may reuse (test/helpers/runVectors.ts), removed when the run ends.
+if (!process.env.WSCTX_TEST_RUN_DIR) {
+  const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wsctx-test-run-'));
+  process.env.WSCTX_TEST_RUN_DIR = runDir;
+  process.on('exit', () => fs.rmSync(runDir, { recursive: true, force: true }));
 }
 
 const files = SUITES.flatMap(testFiles);

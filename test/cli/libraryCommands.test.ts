@@ -5,7 +5,7 @@
  * (`get_toc()`, `read_page`, `page_id`), on the built CLI over the example workspace.
  */
 import assert from 'node:assert/strict';
-import { wsctx } from '../helpers/cli';
+import { type CliRun, wsctx } from '../helpers/cli';
 import { copyExampleWorkspace, removeTempDirs } from '../helpers/tempWorkspace';
 
 const MCP_NAMES = /\b(get_toc|get_section|search_instructions|read_page|get_file|page_id|document_id)\b/;
@@ -18,8 +18,12 @@ describe('library commands: file paths and the command line’s terms', function
   });
   after(() => removeTempDirs());
 
+  // Nothing here changes the copy: a command line that two tests read runs once, its output kept.
+  const printed = new Map<string, CliRun>();
   const run = (...args: string[]) => {
-    const out = wsctx([...args, '--workspace', ws]);
+    const key = JSON.stringify(args);
+    const out = printed.get(key) ?? wsctx([...args, '--workspace', ws]);
+    printed.set(key, out);
     return { ...out, text: out.stdout + out.stderr };
   };
 

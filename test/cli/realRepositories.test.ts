@@ -54,14 +54,28 @@ function copyFixture(name: string, options: { remote?: string } = {}): string {
   return dir;
 }
 
+/** `wsctx index --json`: it leaves its snapshot in the test run's cache folder for {@link askIndexed}. */
 function indexJson(...args: string[]): IndexJson {
-  const run = wsctx(['index', '--no-cache', '--json', ...args]);
+  const run = wsctx(['index', '--json', ...args]);
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as IndexJson;
 }
 
+/** `wsctx ask --json --no-cache`: the folder indexed by this very command. */
 function ask(question: string, ...args: string[]): AskJson {
-  const run = wsctx(['ask', question, '--no-cache', '--json', ...args]);
+  return askJson(['ask', question, '--no-cache', '--json', ...args]);
+}
+
+/**
+ * `wsctx ask --json` on a folder {@link indexJson} indexed, unchanged since: answered from that
+ * index's snapshot, as a person's question after `wsctx index` is, not by indexing the folder again.
+ */
+function askIndexed(question: string, ...args: string[]): AskJson {
+  return askJson(['ask', question, '--json', ...args]);
+}
+
+function askJson(args: string[]): AskJson {
+  const run = wsctx(args);
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout) as AskJson;
 }
@@ -84,7 +98,7 @@ describe('the workspaces people have (real repositories, built CLI)', function (
 
     // The rollback pages first: the command's reference, then the rollback action's permissions
     // ("roll back" meets `rollback`, text/compounds.ts).
-    const answer = ask('how do I roll back an application?', '--workspace', docs);
+    const answer = askIndexed('how do I roll back an application?', '--workspace', docs);
     assert.deepEqual(answer.degraded, []);
     assert.deepEqual(
       answer.passages.slice(0, 4).map((p) => `${p.sourceRef.path} › ${p.headingPath.slice(-1)[0]}`),
@@ -105,9 +119,9 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     // The 23 pages of the site and the repository's LICENSE.md, a Markdown page at its root.
     assert.equal(index.bySourceKind.catalog_doc, 24);
     assert.equal(index.bySourceKind.repo_overview, 1);
-    const answer = ask('how do I set a timeout on a client?', '--workspace', docs);
+    const answer = askIndexed('how do I set a timeout on a client?', '--workspace', docs);
     assert.equal(answer.passages[0].sourceRef.path, 'docs/advanced/timeouts.md');
-    const readme = ask('HTTPX features HTTP/2 support', '--workspace', docs, '--source-kinds', 'repo_overview');
+    const readme = askIndexed('HTTPX features HTTP/2 support', '--workspace', docs, '--source-kinds', 'repo_overview');
     assert.deepEqual([...new Set(readme.passages.map((p) => p.sourceRef.path))], ['README.md']);
   });
 
@@ -117,7 +131,7 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     const index = indexJson('--workspace', repo);
     assert.deepEqual(index.bySourceKind.repo_overview, 1);
     assert.equal(index.documents, 1);
-    const answer = ask('how do I enable the textfile collector?', '--workspace', repo);
+    const answer = askIndexed('how do I enable the textfile collector?', '--workspace', repo);
     assert.ok(answer.passages.length > 0, answer.notice);
     assert.ok(answer.passages.every((p) => p.sourceRef.path === 'README.md'));
     assert.match(answer.passages[0].headingPath.join(' › '), /Textfile Collector/i);
@@ -136,7 +150,7 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     it('reads each package README as the overview of the entities declared beside it', () => {
       assert.equal(index.bySourceKind.catalog_entity, 23);
       assert.equal(index.bySourceKind.repo_overview, 47);
-      const answer = ask(
+      const answer = askIndexed(
         'how do I configure the Argo CD plugin to read from several Argo CD instances?',
         '--workspace',
         repo,
@@ -155,7 +169,7 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     });
 
     it('reads a techdocs-ref url: that names this repository from disk, on any host form', () => {
-      const answer = ask('releasing the argo cd plugin', '--workspace', repo, '--source-kinds', 'catalog_doc');
+      const answer = askIndexed('releasing the argo cd plugin', '--workspace', repo, '--source-kinds', 'catalog_doc');
       const site = answer.passages.filter((p) =>
         p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-argo-cd/docs/'),
       );
@@ -201,7 +215,8 @@ describe('the workspaces people have (real repositories, built CLI)', function (
         remote: 'git@github.com:RoadieHQ/roadie-backstage-plugins.git',
       });
       write(configured, '.wsctx.yaml', "sources:\n  library: ['plugins/**/README.md']\n");
-      const toc = wsctx(['toc', '--no-cache', '--json', '--workspace', configured]);
+      // toc indexes the folder and keeps its snapshot in the test run's cache; search answers from it.
+      const toc = wsctx(['toc', '--json', '--workspace', configured]);
       assert.equal(toc.code, 0, toc.stderr);
       const titles = (
         JSON.parse(toc.stdout) as { namespaces: { documents: { title: string }[] }[] }
@@ -211,7 +226,6 @@ describe('the workspaces people have (real repositories, built CLI)', function (
       const search = wsctx([
         'search',
         'add the argo-cd project dependency to a Backstage app',
-        '--no-cache',
         '--json',
         '--workspace',
         configured,
@@ -227,7 +241,7 @@ describe('the workspaces people have (real repositories, built CLI)', function (
     });
 
     it('reads docs folders and mkdocs sites no entity points at, owned by the package they sit in', () => {
-      const answer = ask(
+      const answer = askIndexed(
         'bitbucket pull request plugin releasing',
         '--workspace',
         repo,
@@ -240,8 +254,8 @@ describe('the workspaces people have (real repositories, built CLI)', function (
       // No catalog file in that package: its docs belong to the nearest one above, the root's component
       // (its Location owns nothing).
       assert.deepEqual(bitbucket?.entityRefs, ['component:default/roadie-backstage-plugins']);
-      const jira = ask('jira plugin docs', '--workspace', repo, '--source-kinds', 'catalog_doc').passages.find((p) =>
-        p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-jira/docs/'),
+      const jira = askIndexed('jira plugin docs', '--workspace', repo, '--source-kinds', 'catalog_doc').passages.find(
+        (p) => p.sourceRef.path.startsWith('plugins/frontend/backstage-plugin-jira/docs/'),
       );
       assert.deepEqual(jira?.entityRefs, ['component:default/backstage-plugin-jira']);
     });

@@ -117,10 +117,18 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
   let tiny: string;
   let ns: string;
   let tinyNs: string;
+  // The answers without a store, which a store's must equal, come from one in-memory index of the
+  // copy of the example, made by the first of them in a cache folder of their own (not the
+  // snapshot `index --store` leaves: the reference stays an index of its own), and read from its
+  // snapshot after that, as a person's next command reads it.
+  let memoryCache: string;
+  const withoutStore = (args: string[]) =>
+    wsctxAsync([...args, '--workspace', fernhill], { ...env, WSCTX_CACHE_DIR: memoryCache });
 
   before(async function () {
     if (!fs.existsSync(WSCTX)) throw new Error(`${WSCTX} is missing: run \`npm run build\` first`);
     fernhill = copyExampleWorkspace();
+    memoryCache = tempDir('memory-cache');
     tiny = tempDir('tiny');
     write(
       tiny,
@@ -163,10 +171,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
   it('ask --store answers exactly as the in-memory engine: passages, scores, why[], neighbourhood', async () => {
     const inMemory: Record<string, unknown>[] = [];
     for (const question of QUESTIONS) {
-      const memory = json(
-        await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache']),
-        'ask in memory',
-      );
+      const memory = json(await withoutStore(['ask', question, '--json']), 'ask in memory');
       inMemory.push(memory);
       const stored = json(await run(['ask', question, '--store', url(), '--workspace', ns, '--json']), 'ask --store');
       assert.ok((memory.passages as unknown[]).length > 0, question);
@@ -189,7 +194,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     // policy is returned, and the store's question state holds neither the guide's text nor,
     // told the ranking, perhaps the guide at all: the conflict comes from the whole library.
     const args = ['ask', 'what is the refund window?', '--limit', '1', '--json'];
-    const memory = json(await run([...args, '--workspace', fernhill, '--no-cache']), 'ask in memory');
+    const memory = json(await withoutStore(args), 'ask in memory');
     const stored = json(await run([...args, '--store', url(), '--workspace', ns]), 'ask --store');
     const conflicts = (out: Record<string, unknown>) =>
       (out.passages as { title: string; conflicts?: { with: { title: string } }[] }[]).map((p) => [
@@ -202,7 +207,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
 
   it('expand --store walks the stored graph exactly as in memory', async () => {
     const args = ['component:billing-worker', '--depth', '2', '--direction', 'out', '--json'];
-    const memory = json(await run(['expand', ...args, '--workspace', fernhill, '--no-cache']), 'expand in memory');
+    const memory = json(await withoutStore(['expand', ...args]), 'expand in memory');
     const stored = json(await run(['expand', ...args, '--store', url(), '--workspace', ns]), 'expand --store');
     assert.ok((memory.edges as unknown[]).length > 3);
     assert.deepEqual(answerOf(stored), answerOf(memory));
@@ -265,10 +270,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     const first = (stored.passages as { headingPath: string[]; sourceRef: { path: string } }[])[0];
     assert.equal(first.sourceRef.path, 'payments-platform/services/billing-worker/docs/runbooks/deploy.md');
     assert.equal(first.headingPath.at(-1), 'Quarantine');
-    const memory = json(
-      await run(['ask', 'zebracorn quarantine', '--workspace', fernhill, '--json', '--no-cache']),
-      'ask in memory',
-    );
+    const memory = json(await withoutStore(['ask', 'zebracorn quarantine', '--json']), 'ask in memory');
     assert.deepEqual(answerOf(stored), answerOf(memory));
   });
 
@@ -280,18 +282,20 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       ['search', ['writing a migration for billing-worker', '--json']],
       ['toc', ['--json']],
     ];
+    const printed = new Map<string, string>();
     for (const [command, args] of pairs) {
-      const memory = await run([command, ...args, '--workspace', fernhill, '--no-cache']);
+      const memory = await withoutStore([command, ...args]);
       const stored = await run([command, ...args, '--store', url(), '--workspace', ns]);
       assert.equal(memory.code, 0, memory.stderr);
       assert.equal(stored.code, 0, stored.stderr);
       assert.ok(memory.stdout.length > 500, `${command} ${args.join(' ')}: ${memory.stdout}`);
       const strip = (out: string) => out.replace(/"indexedAt": ?"[^"]*"/g, '');
       assert.equal(strip(stored.stdout), strip(memory.stdout), `${command} ${args.join(' ')}`);
+      printed.set([command, ...args].join(' '), stored.stdout);
     }
     // The bundle names billing-worker's own dunning runbook, read from the store's entity docs.
-    assert.match((await run(['context', task, '--store', url(), '--workspace', ns])).stdout, /runbooks\/dunning\.md/);
-    const toc = JSON.parse((await run(['toc', '--json', '--store', url(), '--workspace', ns])).stdout) as {
+    assert.match(printed.get(`context ${task}`)!, /runbooks\/dunning\.md/);
+    const toc = JSON.parse(printed.get('toc --json')!) as {
       namespaces: { documents: { id: string; sections: { id: string }[] }[] }[];
     };
     const doc = toc.namespaces[0].documents[1];
@@ -299,7 +303,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
       ['page', doc.id],
       ['section', doc.sections[1].id],
     ]) {
-      const memory = await run([command, id, '--workspace', fernhill, '--no-cache']);
+      const memory = await withoutStore([command, id]);
       assert.ok(memory.code === 0 && memory.stdout.length > 100, `${command} ${id}: ${memory.stderr}`);
       assert.equal(
         (await run([command, id, '--store', url(), '--workspace', ns])).stdout,
@@ -313,7 +317,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
     // A query nothing matches: the notice names what to run next as the commands that do it
     // (wsctx toc, wsctx search), not as the tool calls an agent makes (get_toc(), search_instructions(plan)).
     const query = 'zyzzogeton quagga';
-    const memory = await run(['toc', query, '--workspace', fernhill, '--no-cache']);
+    const memory = await withoutStore(['toc', query]);
     const stored = await run(['toc', query, '--store', url(), '--workspace', ns]);
     assert.equal(stored.code, 0, stored.stderr);
     // (Read as one paragraph: at the terminal's width the notice may wrap.)
@@ -327,7 +331,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
 
   it('expand --store prints the graph table expand prints without a store', async () => {
     const args = ['expand', 'component:default/billing-worker', '--depth', '2', '--direction', 'both'];
-    const memory = await run([...args, '--workspace', fernhill, '--no-cache']);
+    const memory = await withoutStore(args);
     const stored = await run([...args, '--store', url(), '--workspace', ns]);
     assert.equal(stored.code, 0, stored.stderr);
     // The command line's table (at 100 columns: hop, from, relation, to, then where it is
@@ -523,12 +527,7 @@ export function storeCliSuite(url: () => string, env: NodeJS.ProcessEnv = {}): v
         for (const question of QUESTIONS)
           expected.set(
             question,
-            answerOf(
-              json(
-                await run(['ask', question, '--workspace', fernhill, '--json', '--no-cache', '--limit', '10']),
-                'ask in memory',
-              ),
-            ),
+            answerOf(json(await withoutStore(['ask', question, '--json', '--limit', '10']), 'ask in memory')),
           );
         const calls = [];
         for (let round = 0; round < 5; round++) {

@@ -23,7 +23,8 @@ import { workspaceRows } from '../../server/src/engine/store/storeRows';
 import { openPostgresStore, type PostgresStore } from '../../server/src/store/postgres/pgStore';
 import { startPgliteServer, type PgliteServer } from '../helpers/pgliteServer';
 import { answerOf } from '../helpers/rankedAnswer';
-import { removeTempDirs, tempDir } from '../helpers/tempWorkspace';
+import { corpusVectorCache } from '../helpers/runVectors';
+import { removeTempDirs } from '../helpers/tempWorkspace';
 import { copiesRepository, FINGERPRINTS, PARAPHRASE } from '../unit/engine/ranking/copiesFixture';
 import { NOW } from '../unit/engine/ranking/rankingFixture';
 
@@ -43,14 +44,17 @@ describe('PostgreSQL store: meaning lifts one copy of a text, as in memory (loca
   let held: MemoryReader;
 
   before(async () => {
+    // Embedded once per run: test/unit/engine/ranking/meaningCopies.test.ts ranks the same pages.
+    const vectors = corpusVectorCache('rclone-copies');
     engine = new Engine({
       folders: [{ name: NAMESPACE, absPath: copiesRepository() }],
-      cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
+      cacheDir: vectors.dir,
       embeddings: { provider: 'local' },
       vectorBackend: 'exact',
     });
     state = await engine.waitForIndex();
     await engine.waitForMeaning();
+    vectors.keep();
     state = engine.current()!;
     model = engine.status().meaning!.model;
     server = await startPgliteServer({ pgvector: false });

@@ -10,7 +10,8 @@ import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
 import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
-import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
+import { corpusVectorCache } from '../../../helpers/runVectors';
+import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { COMMAND_PAGES, copiesRepository, FINGERPRINTS, PARAPHRASE } from './copiesFixture';
 import { NOW } from './rankingFixture';
 
@@ -24,13 +25,16 @@ describe('meaning lifts one copy of a text (local model)', function () {
   let engine: Engine;
   let state: IndexState;
   before(async () => {
+    // Embedded once per run: test/store/storeCopies.test.ts ranks the same pages.
+    const vectors = corpusVectorCache('rclone-copies');
     engine = new Engine({
       folders: [{ name: 'docs', absPath: copiesRepository() }],
-      cacheDir: process.env.WSCTX_TEST_VECTORS ?? tempDir('vectors'),
+      cacheDir: vectors.dir,
       embeddings: { provider: 'local' },
     });
     await engine.waitForIndex();
     await engine.waitForMeaning();
+    vectors.keep();
     state = engine.current()!;
   });
   after(() => {
