@@ -27,6 +27,8 @@ const LONGEST_FIRST = [
   'test/conformance/conformance.test.ts',
   'test/store/storeEqualityHybrid.test.ts',
   'test/unit/bench/bench.smoke.test.ts',
+  // Embeds the rclone copies for the run; storeCopies.test.ts, much later, reads them back.
+  'test/unit/engine/ranking/meaningCopies.test.ts',
   'test/store/storeEquality.test.ts',
   'test/cli/help.test.ts',
   'test/cli/realRepositories.test.ts',
