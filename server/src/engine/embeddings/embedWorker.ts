@@ -67,6 +67,7 @@ function lowerThreadPriority(): void {
 export type WorkerRequest =
   | { type: 'embed'; id: number; texts: string[]; priority: boolean }
   | { type: 'cancel'; id: number }
+  | { type: 'quiesce' }
   | { type: 'close' };
 
 export type WorkerReply =
@@ -75,6 +76,8 @@ export type WorkerReply =
   | { type: 'result'; id: number; count: number; data: Float32Array }
   | { type: 'error'; id: number; message: string }
   | { type: 'cancelled'; id: number }
+  /** Answers `quiesce`: no model call runs and none will start. */
+  | { type: 'quiet' }
   | WorkerLog;
 
 interface Task {
@@ -120,18 +123,28 @@ function message(err: unknown): string {
  * Model calls in progress. onnxruntime-node aborts the whole process ("terminate called after
  * throwing an instance of 'Napi::Error'", seen here with 1.30) when `Worker.terminate()` lands
  * while a session is being created or run, so the pool asks the worker to close instead, and the
- * worker ends its own thread between calls.
+ * worker ends its own thread between calls. It aborts too when one worker's thread ends while
+ * another worker runs a session (the native runtime is one per process): before closing them all
+ * (`dispose`), the pool first quiesces every worker (no call runs, none starts) and waits until
+ * each says it is quiet (workerPool.ts).
  */
 let modelCalls = 0;
 let closing = false;
+/** Set by `quiesce`: no model call starts; `onQuiet` is told once none runs. */
+let quiescing = false;
+let onQuiet: (() => void) | undefined;
 
 async function inModelCall<T>(call: () => Promise<T>): Promise<T> {
+  if (quiescing || closing) throw new Error('the embedding worker is closing');
   modelCalls++;
   try {
     return await call();
   } finally {
     modelCalls--;
-    if (closing && modelCalls === 0) process.exit(0);
+    if (modelCalls === 0) {
+      if (closing) process.exit(0);
+      if (quiescing) sayQuiet();
+    }
   }
 }
 
@@ -140,14 +153,27 @@ function closeWhenIdle(): void {
   if (modelCalls === 0) process.exit(0); // in a worker: ends this thread, not the process
 }
 
+function quiesce(): void {
+  quiescing = true;
+  if (modelCalls === 0) sayQuiet();
+}
+
+function sayQuiet(): void {
+  const tell = onQuiet;
+  onQuiet = undefined;
+  tell?.();
+}
+
 async function main(): Promise<void> {
   const port = parentPort;
   if (!port) return; // loaded outside a worker (type imports, bundler probes): nothing to do
   routeConsoleToParent();
   const post = (reply: WorkerReply, transfer?: ArrayBuffer[]) => port.postMessage(reply, transfer);
   // Heard while the model loads, too.
+  onQuiet = () => post({ type: 'quiet' });
   port.on('message', (req: WorkerRequest) => {
     if (req.type === 'close') closeWhenIdle();
+    if (req.type === 'quiesce') quiesce();
   });
   const data = (workerData as EmbedWorkerData | null) ?? { model: DEFAULT_LOCAL_MODEL };
   if (data.background) lowerThreadPriority();
@@ -157,7 +183,9 @@ async function main(): Promise<void> {
     model = await inModelCall(() => loadModel(data));
     dimension = pack([await inModelCall(() => model.embedOne('warm up'))]).dimension;
   } catch (err) {
-    post({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` });
+    // Asked to close while loading: the pool is going, nothing failed.
+    if (!quiescing && !closing)
+      post({ type: 'failed', message: `could not load the local embedding model: ${message(err)}` });
     return;
   }
   post({ type: 'ready', dimension });
@@ -211,7 +239,7 @@ async function main(): Promise<void> {
   };
 
   port.on('message', (req: WorkerRequest) => {
-    if (req.type === 'close') return; // handled above
+    if (req.type === 'close' || req.type === 'quiesce') return; // handled above
     if (req.type === 'cancel') {
       const task = tasks.find((t) => t.id === req.id);
       if (!task) return; // finished already; its reply is on the way

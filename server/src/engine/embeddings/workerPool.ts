@@ -84,6 +84,8 @@ interface Slot {
   crash?: string;
   /** Closes the worker when it has stayed without bulk work (`bulkIdleMs`); cleared when work comes. */
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** Told when the worker says it is quiet (`quiesce`, during `dispose`). */
+  onQuiet?: () => void;
 }
 
 export class EmbedWorkerPool {
@@ -178,8 +180,12 @@ export class EmbedWorkerPool {
     this.queries.length = 0;
     this.bulk.length = 0;
     for (const slot of this.slots) clearTimeout(slot.idleTimer);
-    const workers = this.slots.splice(0).map((s) => s.worker);
-    await Promise.all(workers.map((w) => closeWorker(w)));
+    // Every worker quiet before any ends: a thread that ends while another runs a session aborts
+    // the process (embedWorker.ts), as the embedding job's worker ending beside the query worker's
+    // warm-up did in most runs of test/unit/engine/meaning/queryWhileEmbedding.test.ts.
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map((slot) => quiesceWorker(slot)));
+    await Promise.all(slots.map((slot) => closeWorker(slot.worker)));
   }
 
   /** Fails a job now: drops its queued batches and tells workers to stop the ones in flight. */
@@ -317,6 +323,9 @@ export class EmbedWorkerPool {
       case 'failed':
         this.abandon(new Error(`embeddings: ${msg.message}`));
         return;
+      case 'quiet':
+        slot.onQuiet?.();
+        return;
       case 'result':
       case 'error':
       case 'cancelled': {
@@ -388,6 +397,30 @@ export class EmbedWorkerPool {
     // Built: this code is inlined into dist/<bundle>.js and the worker is dist/embedWorker.js.
     return resolveWorkerEntry(__dirname, 'embedWorker');
   }
+}
+
+/**
+ * Asks a worker to start no model call and resolves once none runs (its `quiet`), or once it has
+ * ended; a worker that has said neither after `CLOSE_TIMEOUT_MS` is closed all the same.
+ */
+function quiesceWorker(slot: Slot): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      slot.onQuiet = undefined;
+      resolve();
+    };
+    const timer = setTimeout(done, CLOSE_TIMEOUT_MS);
+    timer.unref();
+    slot.onQuiet = done;
+    slot.worker.once('exit', done);
+    slot.worker.ref();
+    try {
+      slot.worker.postMessage({ type: 'quiesce' } satisfies WorkerRequest);
+    } catch {
+      done(); // already gone
+    }
+  });
 }
 
 /**
