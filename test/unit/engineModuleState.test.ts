@@ -88,6 +88,8 @@ const ALLOWED: Record<string, Why> = {
   // The embedding worker's entry: its module is the worker thread's own state.
   'engine/embeddings/embedWorker.ts: modelCalls': 'worker',
   'engine/embeddings/embedWorker.ts: closing': 'worker',
+  'engine/embeddings/embedWorker.ts: quiescing': 'worker',
+  'engine/embeddings/embedWorker.ts: onQuiet': 'worker',
 };
 
 interface Declaration {
