@@ -54,23 +54,15 @@ export interface DocumentFields {
 
 /** Counts the terms of a document's title and of its other context fields (folder, type, tags). */
 export function documentFields(doc: FieldSource, pathInFolder: string = doc.path): DocumentFields {
-  const counts = new Map<string, number>();
-  const count = (text: string, field: Field): number => {
-    let n = 0;
-    forEachTerm(text, (term) => {
-      counts.set(term, addOccurrence(counts.get(term) ?? 0, field));
-      n++;
-    });
-    return n;
-  };
-  const titleLength = count(doc.title, 'title');
+  const counter = new MapCounter(new Map());
+  const titleLength = counter.text(doc.title, 'title');
   const rest: string[] = [folderWords(pathInFolder)];
   const type = documentType(doc);
   if (type) rest.push(type);
   const tags = doc.library?.tags ?? [];
   if (tags.length) rest.push(tags.join(' '));
-  const contextLength = count(rest.join('\n'), 'context');
-  return { counts, titleLength, contextLength };
+  const contextLength = counter.text(rest.join('\n'), 'context');
+  return { counts: counter.counts, titleLength, contextLength };
 }
 
 /**
@@ -115,10 +107,9 @@ class MapCounter implements TermCounter {
   constructor(readonly counts: Map<string, number>) {}
 
   text(text: string, field: Field): number {
-    const counts = this.counts;
     let n = 0;
     forEachTerm(text, (term) => {
-      counts.set(term, addOccurrence(counts.get(term) ?? 0, field));
+      this.term(term, field);
       n++;
     });
     return n;

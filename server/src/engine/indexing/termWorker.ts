@@ -108,7 +108,7 @@ export class LocalTerms implements TermCounter {
         docPacked.push(counts);
       }
       for (const section of doc.sections) {
-        for (let k = 0; k < docIds.length; k++) this.add(docIds[k], docPacked[k]);
+        for (let k = 0; k < docIds.length; k++) this.seed(docIds[k], docPacked[k]);
         const lengths = countSectionTerms(section, doc, fields, this);
         const n = this.touchedCount;
         if (length + n > ids.length) {
@@ -174,17 +174,23 @@ export class LocalTerms implements TermCounter {
     return id;
   }
 
-  /**
-   * One occurrence of term `id` in `field` of the section being counted; a number instead of a
-   * field seeds the term with the document's packed counts (its title and context fields).
-   */
-  private add(id: number, field: Field | number): void {
+  /** One occurrence of term `id` in `field` of the section being counted. */
+  private add(id: number, field: Field): void {
     const before = this.acc[id];
-    if (before === 0) {
-      if (this.touchedCount === this.touched.length) this.touched = grown(this.touched, this.touched.length * 2);
-      this.touched[this.touchedCount++] = id;
-    }
-    this.acc[id] = typeof field === 'number' ? field : addOccurrence(before, field);
+    if (before === 0) this.touch(id);
+    this.acc[id] = addOccurrence(before, field);
+  }
+
+  /** A term of the section's document, first of the section's: its packed title and context counts. */
+  private seed(id: number, packed: number): void {
+    this.touch(id);
+    this.acc[id] = packed;
+  }
+
+  /** Notes `id` as the section's next term. */
+  private touch(id: number): void {
+    if (this.touchedCount === this.touched.length) this.touched = grown(this.touched, this.touched.length * 2);
+    this.touched[this.touchedCount++] = id;
   }
 }
 
