@@ -224,19 +224,47 @@ export interface LibrarySubjects {
  * the folders it sits in, its tags and its file name (the library's own labels for it), `titled`
  * its title (the page's text must bear its words out), `described` its description.
  */
-function rawSubject(doc: Doc): { declared: SubjectWord[]; titled: SubjectWord[]; described: SubjectWord[] } {
-  return {
+function rawSubject(doc: Doc): RawSubject {
+  return memoOf(rawSubjects, doc, () => ({
     declared: subjectWords([...placeOf(doc.path), ...(doc.library?.tags ?? []), fileStemOf(doc.path)].join('\n')),
     titled: subjectWords(ownTitleOf(doc) ?? ''),
     described: subjectWords(doc.library?.summary ?? ''),
-  };
+  }));
+}
+
+interface RawSubject {
+  readonly declared: readonly SubjectWord[];
+  readonly titled: readonly SubjectWord[];
+  readonly described: readonly SubjectWord[];
+}
+
+/**
+ * What one page's own text gives, kept by the page: a document is never changed once made, and
+ * an index state after an edit holds the same objects for every page the edit left alone. Each
+ * new state then reads only the pages that changed; the library's statistics over them (frame
+ * words, axes, rivals) are still counted per state. At 100k sections reading every page's text
+ * again was about 0.7 s of each new state's preparation.
+ */
+const rawSubjects = new WeakMap<Doc, RawSubject>();
+const textUses = new WeakMap<Doc, ReadonlyMap<string, number>>();
+const capitalUses = new WeakMap<Doc, ReadonlyMap<string, { readonly upper: number; readonly lower: number }>>();
+const docCapitalPairs = new WeakMap<Doc, ReadonlySet<string>>();
+
+function memoOf<V>(memo: WeakMap<Doc, V>, doc: Doc, make: () => V): V {
+  let value = memo.get(doc);
+  if (value === undefined) memo.set(doc, (value = make()));
+  return value;
 }
 
 /**
  * How often the page's text uses each subject key below its title: the bodies of its sections
  * and, counted {@link TOPICAL_MIN} times, the headings under its title.
  */
-function textUse(doc: Doc, title: string | undefined): Map<string, number> {
+function textUse(doc: Doc): ReadonlyMap<string, number> {
+  return memoOf(textUses, doc, () => countTextUse(doc, ownTitleOf(doc)));
+}
+
+function countTextUse(doc: Doc, title: string | undefined): Map<string, number> {
   const uses = new Map<string, number>();
   const add = (text: string, weight: number) => {
     for (const w of subjectWords(text)) uses.set(w.key, (uses.get(w.key) ?? 0) + weight);
@@ -254,7 +282,11 @@ function textUse(doc: Doc, title: string | undefined): Map<string, number> {
  * "nested" says nothing about "NestJS"): with a capital, or not.
  * Headings (title case), code and the first word of a line or sentence are not counted.
  */
-function capitalUse(doc: Doc): Map<string, { upper: number; lower: number }> {
+function capitalUse(doc: Doc): ReadonlyMap<string, { readonly upper: number; readonly lower: number }> {
+  return memoOf(capitalUses, doc, () => countCapitalUse(doc));
+}
+
+function countCapitalUse(doc: Doc): Map<string, { upper: number; lower: number }> {
   const use = new Map<string, { upper: number; lower: number }>();
   const texts = [doc.library?.summary ?? '', ...doc.sections.map((section) => sectionBody(section))];
   for (const raw of texts) {
@@ -291,23 +323,43 @@ const pairWord = (word: string) => word.toLowerCase().replace(/[^\p{L}\p{N}]/gu,
 /** Every pair of adjacent capitalised words the pages write (titles, headings, text, descriptions). */
 function capitalPairs(docs: readonly Doc[]): Set<string> {
   const pairs = new Set<string>();
-  for (const doc of docs) {
-    const texts = [doc.title, doc.library?.summary ?? '', ...doc.sections.map((section) => section.text)];
-    for (const raw of texts)
-      for (const line of raw.replace(/```[\s\S]*?(```|$)/g, ' ').split('\n')) {
-        const words = line.split(/[^\p{L}\p{N}.+#-]+/u).filter((w) => w !== '');
-        for (let i = 0; i + 1 < words.length; i++)
-          if (/^\p{Lu}/u.test(words[i]) && /^\p{Lu}/u.test(words[i + 1]))
-            pairs.add(`${pairWord(words[i])} ${pairWord(words[i + 1])}`);
-      }
-  }
+  for (const doc of docs) for (const pair of memoOf(docCapitalPairs, doc, () => pairsOf(doc))) pairs.add(pair);
+  return pairs;
+}
+
+/** The adjacent capitalised words of one page. */
+function pairsOf(doc: Doc): Set<string> {
+  const pairs = new Set<string>();
+  const texts = [doc.title, doc.library?.summary ?? '', ...doc.sections.map((section) => section.text)];
+  for (const raw of texts)
+    for (const line of raw.replace(/```[\s\S]*?(```|$)/g, ' ').split('\n')) {
+      const words = line.split(/[^\p{L}\p{N}.+#-]+/u).filter((w) => w !== '');
+      for (let i = 0; i + 1 < words.length; i++)
+        if (/^\p{Lu}/u.test(words[i]) && /^\p{Lu}/u.test(words[i + 1]))
+          pairs.add(`${pairWord(words[i])} ${pairWord(words[i + 1])}`);
+    }
   return pairs;
 }
 
 /** Globs that scope a page to every file. */
 const EVERYTHING = /^\s*["']?(\*\*?|\*\*\/\*|\*\.\*|\*\*\/\*\.\*)["']?\s*$/;
 
+/**
+ * The subjects of `docs`. The answer depends on the pages alone: the same pages in the same order
+ * (the same objects, as a new index state after an edit outside the library holds them) give
+ * the last answer again.
+ */
 export function buildLibrarySubjects(docs: readonly Doc[]): LibrarySubjects {
+  if (lastSubjects && lastSubjects.docs.length === docs.length && docs.every((d, i) => d === lastSubjects!.docs[i]))
+    return lastSubjects.subjects;
+  const subjects = subjectsOf(docs);
+  lastSubjects = { docs: [...docs], subjects };
+  return subjects;
+}
+
+let lastSubjects: { docs: readonly Doc[]; subjects: LibrarySubjects } | undefined;
+
+function subjectsOf(docs: readonly Doc[]): LibrarySubjects {
   const raw = docs.map((doc) => ({ doc, ...rawSubject(doc) }));
   const count = (lists: readonly SubjectWord[][]) => {
     const df = new Map<string, number>();
@@ -317,7 +369,7 @@ export function buildLibrarySubjects(docs: readonly Doc[]): LibrarySubjects {
   };
   const df = count(raw.map((r) => [...r.declared, ...r.titled]));
   const dfSaid = count(raw.map((r) => [...r.declared, ...r.titled, ...r.described]));
-  const uses = docs.map((doc) => textUse(doc, ownTitleOf(doc)));
+  const uses = docs.map((doc) => textUse(doc));
   const dfText = new Map<string, number>();
   for (const u of uses) for (const key of u.keys()) dfText.set(key, (dfText.get(key) ?? 0) + 1);
   const maxText = Math.max(2, Math.floor(COMMON_TEXT_SHARE * docs.length));
@@ -377,12 +429,7 @@ export function buildLibrarySubjects(docs: readonly Doc[]): LibrarySubjects {
     }
     return is;
   };
-  const capitals = new Map<string, Map<string, { upper: number; lower: number }>>();
-  const capitalsOf = (doc: Doc) => {
-    let use = capitals.get(doc.id);
-    if (!use) capitals.set(doc.id, (use = capitalUse(doc)));
-    return use;
-  };
+  const capitalsOf = capitalUse;
   const proper = new Map<string, boolean>();
   const isProper = (key: string): boolean => {
     let is = proper.get(key);
