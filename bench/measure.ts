@@ -27,7 +27,7 @@ import { BASELINES, type Passage, type SearchEngine } from './baselines/engines'
 import { makeQueries } from './queries';
 import { Random } from './random';
 import { memoryAfterGc, summarize, type MemoryReading, type Summary } from './stats';
-import { planToolInput, type ToolInputPools } from './toolInputs';
+import { planToolInput, type ToolInputPlan, type ToolInputPools } from './toolInputs';
 
 export interface MeasureSpec {
   /** Row label: `fernhill`, `1k`, ... */
@@ -61,6 +61,13 @@ export interface WorkspaceFigures {
   update: {
     docsPage: Summary & { file: string; warmedUp: boolean };
     catalogFile: Summary & { file: string; warmedUp: boolean };
+    /**
+     * The first call of a tool on the state a docs page edit put into service (ms), each timed
+     * edit followed by one call of one tool in turn: what the first question after an edit pays
+     * for the state's per-state structures (ranking tables, library view and index) on top of
+     * its answer, in a process with no host preparing them.
+     */
+    firstAnswer: Record<string, Summary>;
   };
   /**
    * The index snapshot (lexical; no vectors yet): bytes on disk, save time, and for a new engine
@@ -100,6 +107,8 @@ export interface WorkspaceFigures {
 }
 
 const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+/** The tools whose first call after a docs edit is timed (`update.firstAnswer`), in turn. */
+export const FIRST_ANSWER_TOOLS = ['workspace_context', 'get_context'] as const;
 const WARMUP_QUERIES = 20;
 const TOP_K = 10;
 
@@ -162,8 +171,10 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
 
   const tools: WorkspaceFigures['tools'] = {};
   const services = createServices({ engine: engine! });
+  const plans = new Map<string, ToolInputPlan>();
   for (const tool of TOOLS) {
     const plan = planToolInput(tool, pools);
+    plans.set(tool.name, plan);
     if (plan.kind === 'skip') {
       tools[tool.name] = { skipped: plan.reason };
       continue;
@@ -224,14 +235,29 @@ export async function measureWorkspace(spec: MeasureSpec): Promise<WorkspaceFigu
   for (const q of warmups) match(q);
   const postingsMatch = summarize(queries.map((q) => timeSync(() => match(q))));
 
+  const firstAnswers = new Map<string, number[]>();
+  const firstAnswer = async (run: number): Promise<void> => {
+    const name = FIRST_ANSWER_TOOLS[run % FIRST_ANSWER_TOOLS.length];
+    const tool = TOOLS.find((t) => t.name === name);
+    const plan = plans.get(name);
+    if (!tool || plan?.kind !== 'ok') return;
+    const t = performance.now();
+    await callTool(services, tool, plan.input(run), { sessionId: 'bench' });
+    const ms = performance.now() - t;
+    firstAnswers.set(name, [...(firstAnswers.get(name) ?? []), ms]);
+  };
   const update = {
-    docsPage: { ...(await timeUpdates(engine!, spec, spec.probes.docsPage, editMarkdown)), file: spec.probes.docsPage },
+    docsPage: {
+      ...(await timeUpdates(engine!, spec, spec.probes.docsPage, editMarkdown, firstAnswer)),
+      file: spec.probes.docsPage,
+    },
     catalogFile: {
       ...(await timeUpdates(engine!, spec, spec.probes.catalogFile, editCatalog)),
       file: spec.probes.catalogFile,
     },
+    firstAnswer: Object.fromEntries([...firstAnswers].map(([name, times]) => [name, summarize(times)])),
   };
-  for (const [probe, figure] of Object.entries(update)) {
+  for (const [probe, figure] of Object.entries({ docsPage: update.docsPage, catalogFile: update.catalogFile })) {
     if (!figure.warmedUp)
       notes.push(
         `${spec.name}: update (${probe}) is one edit with no warm-up: one edit spent the ${fmtS(spec.budgetMs)} budget`,
@@ -518,13 +544,15 @@ const editCatalog: Edit = (original, run) => {
 /**
  * Edits `file` and times `engine.update` until the edit is in service; restores the file after.
  * Two untimed edits first; when the first alone spends the budget, it is the only sample (and
- * the figure says it had no warm-up).
+ * the figure says it had no warm-up). `afterTimed` runs after each timed update, untimed here,
+ * with the run's number.
  */
 async function timeUpdates(
   engine: Engine,
   spec: MeasureSpec,
   file: string,
   edit: Edit,
+  afterTimed?: (run: number) => Promise<void>,
 ): Promise<Summary & { warmedUp: boolean }> {
   const abs = path.join(spec.dir, file);
   const original = readFileSync(abs, 'utf8');
@@ -554,6 +582,7 @@ async function timeUpdates(
     }
     while (warmedUp && times.length < spec.updates) {
       times.push(await once());
+      await afterTimed?.(times.length - 1);
       if (performance.now() - started > spec.budgetMs) break;
     }
   } finally {

@@ -3,7 +3,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import * as os from 'node:os';
-import type { WorkspaceFigures } from './measure';
+import { FIRST_ANSWER_TOOLS, type WorkspaceFigures } from './measure';
 import { measured, type Maybe, type MeaningFigures } from './measureMeaning';
 import type { ProcessMemoryFigures } from './measureMemory';
 import type { VectorFigures } from './measureVectors';
@@ -121,6 +121,11 @@ export const ENGINE_ROWS = {
   postings: 'postings byteSize(): MB (bytes/section)',
 } as const;
 
+/** The row of a tool's first call on the state a docs page edit put into service. */
+export function firstAnswerRowName(tool: string): string {
+  return `first ${tool} after a docs page edit: p50 / p95 ms (calls)`;
+}
+
 export function toolRowName(tool: string): string {
   return tool === 'workspace_expand' ? 'query workspace_expand (depth 3): p50 / p95 ms' : `query ${tool}: p50 / p95 ms`;
 }
@@ -153,6 +158,12 @@ export function renderBench(result: BenchResult): string {
   row(ENGINE_ROWS.rate, (w) => int(w.figures.coldIndex.sectionsPerSecond));
   row(ENGINE_ROWS.updateDocs, (w) => latency(w.figures.update.docsPage, true));
   row(ENGINE_ROWS.updateCatalog, (w) => latency(w.figures.update.catalogFile, true));
+  for (const tool of FIRST_ANSWER_TOOLS) {
+    row(firstAnswerRowName(tool), (w) => {
+      const first = w.figures.update.firstAnswer?.[tool];
+      return first ? latency(first, true) : 'not measured';
+    });
+  }
   row(ENGINE_ROWS.snapshotSize, (w) => `${mb(w.figures.snapshot.bytes)}, ${ms(w.figures.snapshot.saveMs)}`);
   row(ENGINE_ROWS.snapshotLoad, (w) => `${ms(w.figures.snapshot.load.median)} (${w.figures.snapshot.load.n})`);
   row(ENGINE_ROWS.warmStart, (w) => ms(w.figures.snapshot.warmStart.median));
