@@ -54,14 +54,16 @@ const ALLOWED: Record<string, Why> = {
   'library/context/sectionSearch.ts: derivedQuestionTerms': 'memo',
   'library/context/sectionSearch.ts: noteQuestionTerms': 'memo',
   'library/context/phraseMatch.ts: termCache': 'memo',
-  // A page's own words and a library's subjects and near-duplicate pairs: pure functions of
-  // pages and sections never changed once made; the last answer is kept for the same objects.
+  // A page's own words, a library's subjects and near-duplicate pairs, the names of a catalog and
+  // library: pure functions of entities, pages and sections never changed once made; the last
+  // answer is kept for the same objects.
   'library/context/subjects.ts: rawSubjects': 'memo',
   'library/context/subjects.ts: textUses': 'memo',
   'library/context/subjects.ts: capitalUses': 'memo',
   'library/context/subjects.ts: docCapitalPairs': 'memo',
   'library/context/subjects.ts: lastSubjects': 'memo',
   'library/view/nearDuplicates.ts: lastPairs': 'memo',
+  'library/models/nameDictionary.ts: lastDictionary': 'memo',
   // A change's lookups, each keyed by an index state (or a library page), built once per state.
   'library/context/render.ts: wholeBodies': 'memo',
   'library/context/change/changeAnalysis.ts: pathDocIndexes': 'memo',

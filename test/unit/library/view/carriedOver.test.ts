@@ -20,7 +20,7 @@ const REFUNDS = '.context/guides/issuing-refunds.md';
 const GATEWAY = '.context/guides/calling-the-payments-gateway.md';
 const RUNBOOK = 'platform-infra/docs/runbooks/rollback.md';
 
-describe('per-state library work carried over from the state before when the library did not change', function () {
+describe('per-state library work carried over from the state before when what it reads did not change', function () {
   this.timeout(60_000);
   let dir: string;
   let engine: Engine;
@@ -76,6 +76,8 @@ describe('per-state library work carried over from the state before when the lib
       assert.equal(pair.b, second.sectionById.get(pair.b.section.id));
     }
     assert.equal(contextIndex(second).subjects, firstSubjects);
+    // The catalog's and the library's names too, with the names already found in each section.
+    assert.equal(contextIndex(second).names, contextIndex(first).names);
 
     // The refunds guide's idempotency section rewritten: no longer a copy of the gateway's.
     const third = libraryView(
@@ -113,5 +115,22 @@ describe('per-state library work carried over from the state before when the lib
     assert.ok(renamed);
     assert.ok(contextIndex(fourth).subjects.of(renamed)?.names.has('zorbex'));
     assert.ok(!thirdSubjects.of(refunds)?.names.has('zorbex'));
+    assert.notEqual(contextIndex(fourth).names, contextIndex(first).names);
+
+    // A catalog edit outside the library: the library's subjects stay, the names follow the catalog.
+    const fifth = libraryView(
+      await edited('payments-platform/catalog-info.yaml', (t) =>
+        t.replace('  title: Billing\n', '  title: Billing Quasar\n'),
+      ),
+      TODAY,
+    );
+    assert.equal(contextIndex(fifth).subjects, contextIndex(fourth).subjects);
+    assert.notEqual(contextIndex(fifth).names, contextIndex(fourth).names);
+    assert.deepEqual(
+      contextIndex(fifth)
+        .names.find('the Billing Quasar service')
+        .map((m) => [m.entry.kind, m.entry.ref]),
+      [['system', 'system:default/billing']],
+    );
   });
 });
