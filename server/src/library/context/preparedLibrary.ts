@@ -3,17 +3,21 @@
  * first call that needs it. Each index state has structures built on first use and cached: the
  * library view of the day and its flags (conflicts and near-duplicates between pages,
  * library/view/conflicts.ts), get_context's index of the library (its subjects, names and phrase
- * weights, contextIndex.ts) and the ranker's per-document tables. What depends only on the
- * library's pages (their subjects, the near-duplicate pairs) is carried over from the state
- * before when an edit left the library alone (subjects.ts, nearDuplicates.ts); the rest is built
- * per state: at 100k sections about 0.15 s after a docs edit (1.5 s when every piece was built
+ * weights, contextIndex.ts) and the ranker's per-document tables.
+ *
+ * What depends only on the library's pages (their subjects, the near-duplicate pairs), or on the
+ * catalog and the pages (the name dictionary), is carried over from the state before while those
+ * are the same objects (subjects.ts, nearDuplicates.ts, nameDictionary.ts); the rest is built per
+ * state. At 100k sections that is about 0.15 s after a docs edit (1.5 s when every piece was built
  * again), which the first `get_context` on a new state (and in part the first
- * `workspace_context`) would otherwise pay on top of its own answer. A long-lived host (the language server, `wsctx mcp`, `wsctx serve`) calls
+ * `workspace_context`) would otherwise pay on top of its own answer.
+ *
+ * A long-lived host (the language server, `wsctx mcp`, `wsctx serve`) calls
  * {@link prepareLibraryOnChange} once; each state the index puts into service then has them built
  * on the next turn of the event loop (in the editor, once saves pause), after the listeners and
- * whatever the pass was doing, so a call that arrives later finds them ready. A call that comes first builds them itself, as
- * before, and the preparation then finds them cached. One-shot commands do not call it: they
- * answer one question and exit.
+ * whatever the pass was doing, so a call that arrives later finds them ready. A call that comes
+ * first builds them itself, as before, and the preparation then finds them cached. One-shot
+ * commands do not call it: they answer one question and exit.
  */
 import { type IndexState, type WorkspaceIndex, prepareRanking } from '../../engine';
 import { libraryFlags } from '../view/conflicts';

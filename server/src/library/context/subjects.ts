@@ -429,7 +429,6 @@ function subjectsOf(docs: readonly Doc[]): LibrarySubjects {
     }
     return is;
   };
-  const capitalsOf = capitalUse;
   const proper = new Map<string, boolean>();
   const isProper = (key: string): boolean => {
     let is = proper.get(key);
@@ -440,7 +439,7 @@ function subjectsOf(docs: readonly Doc[]): LibrarySubjects {
       const count = (among: readonly PageSubject[]) => {
         for (const p of among)
           for (const form of surfaces.get(key) ?? []) {
-            const u = capitalsOf(p.doc).get(form);
+            const u = capitalUse(p.doc).get(form);
             upper += u?.upper ?? 0;
             lower += u?.lower ?? 0;
           }
