@@ -29,6 +29,7 @@
  * Built once per library view (contextIndex.ts); what a task makes of it is taskSubjects.ts.
  */
 import { type Doc, analyzeWord } from '../../engine';
+import { LastAnswer } from '../view/lastAnswer';
 import { sectionBody } from '../view/summaries';
 
 /**
@@ -350,14 +351,10 @@ const EVERYTHING = /^\s*["']?(\*\*?|\*\*\/\*|\*\.\*|\*\*\/\*\.\*)["']?\s*$/;
  * the last answer again.
  */
 export function buildLibrarySubjects(docs: readonly Doc[]): LibrarySubjects {
-  if (lastSubjects && lastSubjects.docs.length === docs.length && docs.every((d, i) => d === lastSubjects!.docs[i]))
-    return lastSubjects.subjects;
-  const subjects = subjectsOf(docs);
-  lastSubjects = { docs: [...docs], subjects };
-  return subjects;
+  return lastSubjects.get([docs], () => subjectsOf(docs));
 }
 
-let lastSubjects: { docs: readonly Doc[]; subjects: LibrarySubjects } | undefined;
+const lastSubjects = new LastAnswer<LibrarySubjects>();
 
 function subjectsOf(docs: readonly Doc[]): LibrarySubjects {
   const raw = docs.map((doc) => ({ doc, ...rawSubject(doc) }));

@@ -15,6 +15,7 @@
  * (namedEntities.ts `normalizeName`), longest first.
  */
 import { type CatalogEntity, type Doc, type Section, normalizeName, STOP_WORDS } from '../../engine';
+import { LastAnswer } from '../view/lastAnswer';
 
 /** Library kinds: the judge's "different ..." question is asked about these. */
 export type LibraryNameKind = 'competitor' | 'product' | 'persona' | 'market';
@@ -161,20 +162,10 @@ export function pageKind(doc: Doc): LibraryNameKind | undefined {
  * 100k sections.
  */
 export function buildNameDictionary(entities: readonly CatalogEntity[], docs: readonly Doc[]): NameDictionary {
-  const last = lastDictionary;
-  if (last && sameItems(last.entities, entities) && sameItems(last.docs, docs)) return last.dictionary;
-  const dictionary = dictionaryOf(entities, docs);
-  lastDictionary = { entities: [...entities], docs: [...docs], dictionary };
-  return dictionary;
+  return lastDictionary.get([entities, docs], () => dictionaryOf(entities, docs));
 }
 
-let lastDictionary:
-  | { entities: readonly CatalogEntity[]; docs: readonly Doc[]; dictionary: NameDictionary }
-  | undefined;
-
-function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
-  return a.length === b.length && a.every((item, i) => item === b[i]);
-}
+const lastDictionary = new LastAnswer<NameDictionary>();
 
 function dictionaryOf(entities: readonly CatalogEntity[], docs: readonly Doc[]): NameDictionary {
   const entries: NameEntry[] = [];

@@ -9,7 +9,8 @@
  * from an inverted index of shingles, skipping shingles so common they are boilerplate, so the
  * cost follows the pairs that share text rather than the square of the section count.
  */
-import { type Doc, type Section, tokenize } from '../../engine';
+import { tokenize } from '../../engine';
+import { LastAnswer } from './lastAnswer';
 import type { LibrarySection, LibraryView } from './libraryView';
 import { sectionBody } from './summaries';
 
@@ -29,35 +30,24 @@ export interface NearDuplicatePair {
 
 /** Near-duplicate pairs of sections in different ready documents, most similar first. */
 export function findNearDuplicates(view: LibraryView, threshold = NEAR_DUPLICATE_THRESHOLD): NearDuplicatePair[] {
-  if (!sameSections(lastPairs, view, threshold)) lastPairs = { ...pairsAmong(view.sections, threshold), threshold };
-  return lastPairs.pairs.map(([i, j, similarity]) => ({ a: view.sections[i], b: view.sections[j], similarity }));
+  const sections = view.sections.map((entry) => entry.section);
+  const docs = view.sections.map((entry) => entry.doc);
+  const pairs = lastPairs.get([sections, docs, [threshold]], () => pairsAmong(view.sections, threshold));
+  return pairs.map(([i, j, similarity]) => ({ a: view.sections[i], b: view.sections[j], similarity }));
 }
 
 /**
- * The last answer, by position in the view's sections, and what it was found among. A new index
- * state after an edit outside the library has a new view of the same sections (the same objects:
- * a section is never changed once made): its pairs are the same, and counting the shingles every
- * pair shares again was about 0.2 s of each new state's preparation at 100k sections.
+ * The last pairs, by position in the view's sections: a new index state after an edit outside
+ * the library has a new view of the same sections, and counting the shingles every pair shares
+ * again was about 0.2 s of each new state's preparation at 100k sections.
  */
-let lastPairs: (FoundPairs & { threshold: number }) | undefined;
+const lastPairs = new LastAnswer<readonly PairAt[]>();
 
-interface FoundPairs {
-  sections: readonly Section[];
-  docs: readonly Doc[];
-  /** [position of a, position of b, similarity], in the answer's order. */
-  pairs: readonly (readonly [number, number, number])[];
-}
+/** [position of a, position of b, similarity]. */
+type PairAt = readonly [number, number, number];
 
-function sameSections(
-  found: typeof lastPairs,
-  view: LibraryView,
-  threshold: number,
-): found is FoundPairs & { threshold: number } {
-  if (!found || found.threshold !== threshold || found.sections.length !== view.sections.length) return false;
-  return view.sections.every((entry, i) => entry.section === found.sections[i] && entry.doc === found.docs[i]);
-}
-
-function pairsAmong(entries: readonly LibrarySection[], threshold: number): FoundPairs {
+/** The pairs among `entries`, in the answer's order. */
+function pairsAmong(entries: readonly LibrarySection[], threshold: number): PairAt[] {
   const shingles: ReadonlySet<string>[] = [];
   const postings = new Map<string, number[]>();
   entries.forEach((entry, i) => {
@@ -80,7 +70,7 @@ function pairsAmong(entries: readonly LibrarySection[], threshold: number): Foun
       }
     }
   }
-  const pairs: [number, number, number][] = [];
+  const pairs: PairAt[] = [];
   for (const [key, common] of shared) {
     const i = Math.floor(key / entries.length);
     const j = key % entries.length;
@@ -90,7 +80,7 @@ function pairsAmong(entries: readonly LibrarySection[], threshold: number): Foun
   }
   const idOf = (k: number) => entries[k].section.id;
   pairs.sort((p, q) => q[2] - p[2] || compareIds(idOf(p[0]), idOf(q[0])) || compareIds(idOf(p[1]), idOf(q[1])));
-  return { sections: entries.map((e) => e.section), docs: entries.map((e) => e.doc), pairs };
+  return pairs;
 }
 
 /** The set of word 3-shingles of `text` (lower-cased tokens joined by a space). */
