@@ -39,7 +39,8 @@ export interface PrunedMatch {
 /**
  * What the caller of a pruned match keeps, and how it scores a section from its sum: words =
  * min(1, sum / total); a section whose words reach `gate` also earns its group's bonus (the
- * ranker's groups are documents, their bonuses title, named entity, recency and run health).
+ * ranker's groups are documents, and FAQ entries when a question is asked as one, their bonuses
+ * title, named entity, recency and run health).
  * Plain arrays rather than a callback: the match scores tens of thousands of sections with them.
  */
 export interface Pruning {

@@ -22,7 +22,15 @@
  * sorting the touched list).
  */
 import { detach } from '../text/detach';
-import { FIELDS, PACKED, packShortLengths, unpackLengths, type FieldLengths, type SectionFields } from './fields';
+import {
+  FIELDS,
+  PACKED,
+  packShortLengths,
+  SHORT,
+  unpackLengths,
+  type FieldLengths,
+  type SectionFields,
+} from './fields';
 import {
   GradedScratch,
   MAX_MATCH_UNITS,
@@ -224,6 +232,11 @@ export class PostingsIndex {
   /** The field lengths of section `ordinal` (zeros for an unknown ordinal). */
   fieldLengths(ordinal: number): FieldLengths {
     return unpackLengths(this.bodyLengths[ordinal] ?? 0, this.shortLengths[ordinal] ?? 0);
+  }
+
+  /** True when section `ordinal`'s own heading is a question (an FAQ entry: fields.ts isQuestionHeading). */
+  questionHeading(ordinal: number): boolean {
+    return (this.shortLengths[ordinal] ?? 0) >>> SHORT.SHORT_QUESTION_BIT === 1;
   }
 
   /** Average length of each field over live sections (1 where no section has the field, so nothing divides by 0). */

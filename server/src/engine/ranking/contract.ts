@@ -7,7 +7,8 @@
  *                                              one copy of a text lifted: 2026-12-06.5)
  *   match = words                              when it has none (never penalised for it)
  *   score = match                              when match < MIN_MATCH ("matches too little")
- *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50)
+ *   score = match + title + namedEntity + recency + runHealth      otherwise (bonuses <= 0.50; title: an
+ *                                              FAQ entry's own question where it holds more, asked as a question: 2026-12-07.1)
  *   match x SIGNED_RECORD_WEIGHT for a signed record, x RELEASE_NOTE_WEIGHT for a release note
  *   unless the question asks about a version or a change
  *   a passage whose score is below FLOOR is not returned.
@@ -186,9 +187,24 @@
  *   copy of `importSource` is an answer too; rclone keyword 0.956 -> 0.955). A store ranks its
  *   candidates before it reads their texts: it compares the digest of each text, written with
  *   the section (schema version 6), so its answers are memory's.
+ * - 2026-12-07.1: an FAQ entry is titled by its question (issue 39, point 6; entryTitles.ts).
+ *   Asked as a question, a section whose own heading is a question earns the title bonus for the
+ *   better of its page's title and its own question, graded as a title. An FAQ page's title
+ *   ("FAQ") holds none of a question's words, so its entries earned no title bonus where a page
+ *   titled with the question's subject earned up to 0.2; four generated `rclone serve` pages'
+ *   "Auth Proxy" passed "Can I use rclone with an HTTP proxy?" on "rclone" in their titles. No
+ *   constant. Dev suite, nDCG@10 against the same run's main (e94db7e): words only faq Argo CD
+ *   0.670 -> 0.681, cert-manager 0.795 -> 0.870, rclone 0.932 -> 0.961, Scrapy 0.804 -> 0.860
+ *   (BM25 0.828), the four-repository set 0.793 -> 0.846 (howto 0.817 -> 0.810); overall five
+ *   corpora up (Scrapy 0.857 -> 0.868, above BM25's 0.861), none down. Hybrid: Argo CD 0.790 ->
+ *   0.791, cert-manager 0.876 -> 0.878, the four-repository set 0.811 -> 0.810 (k042 one file
+ *   lower), the others unchanged question for question. Not kept: the same for every question,
+ *   however asked (simulated over the heading path: hybrid paraphrases lower on Argo CD, Babel
+ *   and Scrapy, b022, s021, k015); and, measured only, the title bonus at 0 (faq up, but Scrapy
+ *   keyword -0.031 and the four-repository set's howto -0.024).
  */
 
-export const CONTRACT_VERSION = '2026-12-06.5';
+export const CONTRACT_VERSION = '2026-12-07.1';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;

@@ -11,11 +11,14 @@ import { SOURCE_KINDS, type Doc, type EntityKey } from '../model';
 import { RootMap } from '../workspace/rootMap';
 import { RELEASE_NOTE_WEIGHT, SIGNED_RECORD_WEIGHT } from './contract';
 import { isReleaseNote } from './documentRoles';
+import { entryTitles, type EntryTitles } from './entryTitles';
 
 export interface RankingTables {
   docs: Doc[];
   /** Section ordinal -> document index, -1 for removed sections. */
   docOfSection: Int32Array;
+  /** The FAQ entries, each titled by its question, and their pruning groups (entryTitles.ts). */
+  entries: EntryTitles;
   /** Document index -> position of its source kind in SOURCE_KINDS. */
   kindOfDoc: Uint8Array;
   folderOfDoc: string[];
@@ -37,7 +40,8 @@ export interface RankingTables {
   titleTermsOfDoc: Uint16Array;
   /**
    * What each document's match counts for when the question asks about a version or a change:
-   * SIGNED_RECORD_WEIGHT for a signed record, else 1 (contract.ts).
+   * SIGNED_RECORD_WEIGHT for a signed record, else 1 (contract.ts). One slot per document, then
+   * one per FAQ entry (its document's), so that a pruning group reads it too.
    */
   matchScaleOfDoc: Float64Array;
   /** The same for any other question: a release note's also times RELEASE_NOTE_WEIGHT (documentRoles.ts). */
@@ -46,19 +50,23 @@ export interface RankingTables {
   releaseNoteDoc: Uint8Array;
   /** The ranker's per-question work arrays, made at the first question (workspaceContextRanker.ts). */
   questionArrays?: QuestionArrays;
-  /** The pruning's groups (`docOfSection`) with a question's source-kind and folder filters applied, by filter: made on first use. */
+  /** The pruning's groups (`docOfSection`, or `entries.groupOf`) with a question's source-kind and folder filters applied, by filter: made on first use. */
   filteredGroups?: Map<string, Int32Array>;
 }
 
-/** Per document, what one question's ranking fills: one slot per entry of `docs`. */
+/** Per document (and per FAQ entry), what one question's ranking fills. */
 export interface QuestionArrays {
   contextMask: Int32Array;
   namedDoc: Uint8Array;
+  /** Per document: graded words of its title. */
   titleWords: Float64Array;
-  bonusOfDoc: Float64Array;
-  /** An identifier's title work: 1 for documents whose title spells it whole (zero between uses). */
+  /** Per pruning group (each document, then each FAQ entry): the bonuses a passage of it earns. */
+  bonusOfGroup: Float64Array;
+  /** Per FAQ entry: graded words of its question, as a title. */
+  entryTitleWords: Float64Array;
+  /** An identifier's title work: 1 for titles that spell it whole (zero between uses), documents then entries. */
   titleWhole: Uint8Array;
-  /** An identifier's title work: the weight of its parts each document's title holds (zero between uses). */
+  /** An identifier's title work: the weight of its parts each title holds (zero between uses), documents then entries. */
   titlePartWeight: Float64Array;
 }
 
@@ -129,9 +137,11 @@ function buildTables(state: IndexState): RankingTables {
     : docs.length
       ? titleTermCount / docs.length
       : 1;
+  const entries = entryTitles(state, docOfSection, docs.length);
   return {
     docs,
     docOfSection,
+    entries,
     kindOfDoc,
     folderOfDoc,
     lastCommitOfDoc,
@@ -142,8 +152,8 @@ function buildTables(state: IndexState): RankingTables {
     entityDocs,
     averageTitleTerms,
     titleTermsOfDoc,
-    matchScaleOfDoc,
-    pageMatchScaleOfDoc,
+    matchScaleOfDoc: withEntries(matchScaleOfDoc, entries),
+    pageMatchScaleOfDoc: withEntries(pageMatchScaleOfDoc, entries),
     releaseNoteDoc,
   };
 }
@@ -161,6 +171,14 @@ export function isSignedRecord(doc: Pick<Doc, 'frontMatter'>): boolean {
       ? v.trim() !== ''
       : Array.isArray(v) && v.some((a) => a !== null && a !== undefined && String(a).trim() !== ''),
   );
+}
+
+/** A per-document array followed by each FAQ entry's document's value (the entries' pruning groups). */
+function withEntries(ofDoc: Float64Array, entries: EntryTitles): Float64Array {
+  const out = new Float64Array(ofDoc.length + entries.count);
+  out.set(ofDoc);
+  for (let e = 0; e < entries.count; e++) out[ofDoc.length + e] = ofDoc[entries.docOf[e]];
+  return out;
 }
 
 function push<K>(map: Map<K, number[]>, key: K, value: number): void {

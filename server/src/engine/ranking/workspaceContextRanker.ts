@@ -335,9 +335,9 @@ function topScored(
     const mask = lexical.masks[i];
     const words = scorer.words(lexical.words[i]);
     if (meaning?.hasVector(ordinal)) {
-      const bound = scorer.upperBound(doc, words, outsideMeaning);
+      const bound = scorer.upperBound(ordinal, doc, words, outsideMeaning);
       if (!top.rejects(bound)) deferred.push({ ordinal, doc, mask, words, bound });
-    } else if (!top.rejects(scorer.wordsOnlyScore(doc, words))) {
+    } else if (!top.rejects(scorer.wordsOnlyScore(ordinal, doc, words))) {
       // Most candidates stop at the line above; only those that can enter the top are built.
       top.offer(scorer.score(ordinal, doc, mask, words, null));
     }
@@ -516,26 +516,29 @@ function capPerDocument(
  */
 function documentArrays(tables: RankingTables): QuestionArrays {
   const docs = tables.docs.length;
+  const entries = tables.entries.count;
   const arrays = tables.questionArrays;
   if (!arrays) {
     return (tables.questionArrays = {
       contextMask: new Int32Array(docs),
       namedDoc: new Uint8Array(docs),
       titleWords: new Float64Array(docs),
-      bonusOfDoc: new Float64Array(docs),
-      titleWhole: new Uint8Array(docs),
-      titlePartWeight: new Float64Array(docs),
+      bonusOfGroup: new Float64Array(docs + entries),
+      entryTitleWords: new Float64Array(entries),
+      titleWhole: new Uint8Array(docs + entries),
+      titlePartWeight: new Float64Array(docs + entries),
     });
   }
   arrays.contextMask.fill(0);
   arrays.namedDoc.fill(0);
   arrays.titleWords.fill(0);
+  arrays.entryTitleWords.fill(0);
   return arrays;
 }
 
 /**
  * Every document's bonuses (named entity + recency + run health + title, in that order) into
- * `out`, and the largest. One pass over all documents per question (~24k at 100k sections),
+ * `out`'s first slots (the FAQ entries' groups follow), and the largest. One pass over all documents per question (~24k at 100k sections),
  * with every array a local rather than read through `this` and the tables on each document.
  */
 function documentBonuses(
@@ -548,7 +551,7 @@ function documentBonuses(
   title: Float64Array,
 ): number {
   let max = 0;
-  for (let d = 0; d < out.length; d++) {
+  for (let d = 0; d < title.length; d++) {
     const commit = lastCommit[d];
     const recency = Number.isNaN(commit) ? 0 : recencyRaw(now - commit);
     const bonus =
@@ -566,20 +569,28 @@ class Scorer {
   private readonly totalWeight: number;
   /** The match from which the bonuses are paid (contract.ts MIN_MATCH, or a measurement's value). */
   private readonly gate: number;
-  /** Per document: title + named-entity + recency + run-health bonus, paid once words reach MIN_MATCH. */
-  private readonly bonusOfDoc: Float64Array;
-  /** Per document: graded title words, computed on first use (NaN until then). */
+  /**
+   * Per pruning group (each document, then each FAQ entry when the question is asked as one):
+   * title + named-entity + recency + run-health bonus, paid once words reach MIN_MATCH.
+   */
+  private readonly bonusOfGroup: Float64Array;
+  /** Section ordinal -> its pruning group: its document, or its FAQ entry's own (entryTitles.ts). */
+  private readonly groupOf: Int32Array;
+  /** Per document: graded title words. */
   private readonly titleWords: Float64Array;
+  /** Per FAQ entry: graded words of its question, when the question is asked as one (else all 0). */
+  private readonly entryTitleWords: Float64Array;
   private readonly namedDoc: Uint8Array;
   private readonly namedRaw: number;
   private readonly namedShare: number;
   private readonly contextMask: Int32Array;
   private readonly kindAllowed: Uint8Array | null;
-  /** The largest bonuses of any document for this question. */
+  /** The largest bonuses of any group for this question. */
   private readonly maxBonus: number;
   /**
    * What each document's match counts for with this question (contract.ts): release notes count
-   * less unless the question asks about a version or a change (documentRoles.ts).
+   * less unless the question asks about a version or a change (documentRoles.ts). Read by
+   * document or by pruning group (an FAQ entry's slot holds its document's).
    */
   private readonly scale: Float64Array;
   private readonly releasesAsked: boolean;
@@ -636,10 +647,11 @@ class Scorer {
     this.kindAllowed = options.sourceKinds
       ? Uint8Array.from(SOURCE_KINDS, (k) => (options.sourceKinds!.has(k) ? 1 : 0))
       : null;
-    this.titleWords = this.titleWordsOfDocs(arrays);
-    this.bonusOfDoc = arrays.bonusOfDoc;
-    this.maxBonus = documentBonuses(
-      this.bonusOfDoc,
+    const docs = tables.docs.length;
+    this.titleWords = this.gradeTitles(tables.titleIndex, tables.titleTermsOfDoc, 0, arrays.titleWords, arrays);
+    this.bonusOfGroup = arrays.bonusOfGroup;
+    let maxBonus = documentBonuses(
+      this.bonusOfGroup,
       NAMED_ENTITY_WEIGHT * this.namedRaw,
       this.namedDoc,
       tables.lastCommitOfDoc,
@@ -647,6 +659,21 @@ class Scorer {
       tables.healthyDoc,
       this.titleWords,
     );
+    // Asked as a question, an FAQ entry's title is the better of its page's and its own question.
+    const entries = tables.entries;
+    this.entryTitleWords = arrays.entryTitleWords;
+    this.groupOf = tables.docOfSection;
+    if (entries.count > 0 && isQuestion(options.question)) {
+      this.gradeTitles(entries.index, entries.termCounts, docs, this.entryTitleWords, arrays);
+      this.groupOf = entries.groupOf;
+      for (let e = 0; e < entries.count; e++) {
+        const d = entries.docOf[e];
+        const bonus = this.bonusOfGroup[d] + TITLE_WEIGHT * Math.max(0, this.entryTitleWords[e] - this.titleWords[d]);
+        this.bonusOfGroup[docs + e] = bonus;
+        if (bonus > maxBonus) maxBonus = bonus;
+      }
+    }
+    this.maxBonus = maxBonus;
   }
 
   /** The candidate's document index, or -1 when the section is gone or filtered out. */
@@ -683,11 +710,12 @@ class Scorer {
    * arithmetic as `wordsOnlyScore`, with the filtered-out sections in no group.
    */
   pruning(k: number): Pruning {
-    let groupOf = this.tables.docOfSection;
+    let groupOf = this.groupOf;
     if (this.kindAllowed || this.options.folder !== undefined) {
       // The same filters give the same groups: made once per tables (get_context's entity
       // excerpts ask with the same source kinds every time), not per question.
-      const key = `${this.kindAllowed?.join('') ?? ''}|${this.options.folder ?? ''}`;
+      const entries = groupOf === this.tables.docOfSection ? '' : 'entries';
+      const key = `${this.kindAllowed?.join('') ?? ''}|${this.options.folder ?? ''}|${entries}`;
       const byFilter = (this.tables.filteredGroups ??= new Map());
       let filtered = byFilter.get(key);
       if (!filtered) {
@@ -703,22 +731,24 @@ class Scorer {
       total: this.totalWeight,
       gate: this.gate,
       groupOf,
-      bonus: this.bonusOfDoc,
+      bonus: this.bonusOfGroup,
       scale: this.scale,
       maxBonus: this.maxBonus,
     };
   }
 
   /** The score of a passage without a vector, as a number only (the hot path). */
-  wordsOnlyScore(doc: number, words: number): number {
+  wordsOnlyScore(ordinal: number, doc: number, words: number): number {
     const match = words * this.scale[doc];
-    return match >= this.gate ? match + this.bonuses(doc) : match;
+    return match >= this.gate ? match + this.bonuses(ordinal) : match;
   }
 
   /** The best score a candidate with a vector can reach when its meaning is at most `meaningMax`. */
-  upperBound(doc: number, words: number, meaningMax: number): number {
+  upperBound(ordinal: number, doc: number, words: number, meaningMax: number): number {
     // Without its vector (text changed since) a candidate scores its words at full weight.
-    return this.scale[doc] * Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(doc);
+    return (
+      this.scale[doc] * Math.max(words, WORDS_WEIGHT * words + MEANING_WEIGHT * meaningMax) + this.bonuses(ordinal)
+    );
   }
 
   score(ordinal: number, doc: number, mask: number, words: number, cosine: number | null): Scored {
@@ -727,7 +757,7 @@ class Scorer {
       cosine === null
         ? scale * words
         : scale * WORDS_WEIGHT * words + scale * MEANING_WEIGHT * this.meaningOf(cosine, words);
-    const score = match + (match >= this.gate ? this.bonuses(doc) : 0);
+    const score = match + (match >= this.gate ? this.bonuses(ordinal) : 0);
     const own = this.maskShare(mask & ~this.contextMask[doc]);
     return { ordinal, doc, mask, cosine, words, match, score, own };
   }
@@ -775,7 +805,7 @@ class Scorer {
    */
   holdBelow(s: Scored, by: Scored): Scored {
     const scale = this.scale[s.doc];
-    const bonus = this.bonuses(s.doc);
+    const bonus = this.bonuses(s.ordinal);
     const scoreAt = (m: number) => {
       const match = scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * m);
       return match + (match >= this.gate ? bonus : 0);
@@ -799,7 +829,7 @@ class Scorer {
   wordsAlone(s: Scored, of: Scored): Scored {
     const scale = this.scale[s.doc];
     const match = scale * (WORDS_WEIGHT * s.words + MEANING_WEIGHT * s.words);
-    const score = match + (match >= this.gate ? this.bonuses(s.doc) : 0);
+    const score = match + (match >= this.gate ? this.bonuses(s.ordinal) : 0);
     return { ...s, match, score, heldTo: { meaning: s.words, by: of.ordinal, rule: 'copy' } };
   }
 
@@ -825,55 +855,70 @@ class Scorer {
     return reasons.join('; ');
   }
 
-  private bonuses(doc: number): number {
-    return this.bonusOfDoc[doc];
-  }
-
-  /** Graded words of the document's title: each question term it holds, saturated by the title's length. */
-  private title(doc: number): number {
-    return this.titleWords[doc];
+  /** The bonuses of the passage at `ordinal`: its document's, or its FAQ entry's (entryTitles.ts). */
+  private bonuses(ordinal: number): number {
+    return this.bonusOfGroup[this.groupOf[ordinal]];
   }
 
   /**
-   * The title value of every document, from the title index: only documents whose title holds a
-   * question term (or an identifier's part) are touched. The same numbers as `titleTerms`.
+   * The title value a passage earns: its document title's graded words, or, asked as a question,
+   * its FAQ entry's question's when that holds more; with the entry when it is the question's.
    */
-  private titleWordsOfDocs(arrays: QuestionArrays): Float64Array {
-    const tables = this.tables;
-    const out = arrays.titleWords;
+  private title(ordinal: number, doc: number): { value: number; entry: number } {
+    const g = this.groupOf[ordinal] - this.tables.docs.length;
+    const page = this.titleWords[doc];
+    return g >= 0 && this.entryTitleWords[g] > page
+      ? { value: this.entryTitleWords[g], entry: g }
+      : { value: page, entry: -1 };
+  }
+
+  /**
+   * The title value of every title in `index` (document titles, or FAQ entries' questions) into
+   * `out`: only titles holding a question term (or an identifier's part) are touched. The same
+   * numbers as `titleTerms`. `offset` places these titles in the shared scratch arrays.
+   */
+  private gradeTitles(
+    index: ReadonlyMap<string, readonly number[]>,
+    termCounts: Uint16Array,
+    offset: number,
+    out: Float64Array,
+    arrays: QuestionArrays,
+  ): Float64Array {
     if (this.totalWeight <= 0) return out;
-    const saturation = (d: number) => titleSaturation(tables.titleTermsOfDoc[d], tables.averageTitleTerms);
-    // Marks and weights by document in typed arrays, zeroed again below: an identifier's common
+    const average = this.tables.averageTitleTerms;
+    const saturation = (t: number) => titleSaturation(termCounts[t], average);
+    // Marks and weights by title in typed arrays, zeroed again below: an identifier's common
     // parts ("cli", "api") are in thousands of titles, too many for a Set and a Map per question.
     const { titleWhole: whole, titlePartWeight: held } = arrays;
     for (const unit of this.units) {
       const share = unit.weight / this.totalWeight;
-      // A title's terms are distinct, so each document is listed once per term.
-      const listed = tables.titleIndex.get(unit.term.key) ?? [];
-      for (const d of listed) out[d] += share * saturation(d);
+      // A title's terms are distinct, so each title is listed once per term.
+      const listed = index.get(unit.term.key) ?? [];
+      for (const t of listed) out[t] += share * saturation(t);
       if (!unit.parts.length) continue;
       const partWeight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
       if (partWeight <= 0) continue;
-      for (const d of listed) whole[d] = 1;
+      for (const t of listed) whole[offset + t] = 1;
       const reached: number[] = [];
       for (const part of unit.parts) {
-        for (const d of tables.titleIndex.get(part.term) ?? []) {
-          if (whole[d] !== 0) continue;
-          if (held[d] === 0) reached.push(d);
-          held[d] += part.weight;
+        for (const t of index.get(part.term) ?? []) {
+          if (whole[offset + t] !== 0) continue;
+          if (held[offset + t] === 0) reached.push(t);
+          held[offset + t] += part.weight;
         }
       }
-      for (const d of reached) {
-        out[d] += share * unit.partCredit * saturation(d) * (held[d] / partWeight) ** 2;
-        held[d] = 0;
+      for (const t of reached) {
+        out[t] += share * unit.partCredit * saturation(t) * (held[offset + t] / partWeight) ** 2;
+        held[offset + t] = 0;
       }
-      for (const d of listed) whole[d] = 0;
+      for (const t of listed) whole[offset + t] = 0;
     }
     return out;
   }
 
-  private titleTerms(doc: number): WhyWordTerm[] {
-    const terms = this.state.titleTerms.get(this.tables.docs[doc].id);
+  /** The question terms a title holds, for why[]: a document's (`entry` -1) or an FAQ entry's question's. */
+  private titleTerms(doc: number, entry: number): WhyWordTerm[] {
+    const terms = entry >= 0 ? this.tables.entries.terms[entry] : this.state.titleTerms.get(this.tables.docs[doc].id);
     if (!terms || this.totalWeight <= 0) return [];
     const saturation = titleSaturation(terms.size, this.tables.averageTitleTerms);
     const out: WhyWordTerm[] = [];
@@ -963,14 +1008,19 @@ class Scorer {
         bonuses ? { ...term(signal, weight, raw, detail), ...(terms ? { terms } : {}) } : zero(signal, weight, gate),
       );
 
-    const titleTerms = this.titleTerms(s.doc);
+    const title = this.title(s.ordinal, s.doc);
+    const titleTerms = this.titleTerms(s.doc, title.entry);
+    const held = titleTerms.map((t) => `${t.term} ${t.saturation.toFixed(2)}`).join(', ');
+    const question = entry.section.headingPath[entry.section.headingPath.length - 1];
     bonus(
       'title',
       TITLE_WEIGHT,
-      this.title(s.doc),
-      titleTerms.length
-        ? `title "${doc.title}" holds ${titleTerms.map((t) => `${t.term} ${t.saturation.toFixed(2)}`).join(', ')}`
-        : `no question term in the title "${doc.title}"`,
+      title.value,
+      title.entry >= 0
+        ? `the FAQ entry's question "${question}" holds ${held}: asked as a question, an FAQ entry is titled by its question (the page's title "${doc.title}" holds less)`
+        : titleTerms.length
+          ? `title "${doc.title}" holds ${held}`
+          : `no question term in the title "${doc.title}"`,
       titleTerms,
     );
 

@@ -99,7 +99,8 @@ export function nextWholeTerm(
  * The most a section that holds none of the `whole` terms can score: its words at most the share
  * of the units it can hold at all (a unit adds at most its weight), its meaning at most
  * `meaningMax`, and every bonus at its largest (the title's at most the same share of words,
- * since a document's title terms are in every one of its sections).
+ * since a document's title terms are in every one of its sections, and an FAQ entry's question,
+ * its title when asked as a question, is in its own heading: ranking/entryTitles.ts).
  */
 export function boundOutside(units: readonly WeighedUnit[], whole: ReadonlySet<string>, context: BoundContext): number {
   const total = units.reduce((sum, u) => sum + u.weight, 0);
