@@ -2,7 +2,8 @@
  * Per-state tables that let the workspace_context ranker score a candidate with a few typed-array
  * reads instead of map lookups and string work: each section's document index, each document's
  * source kind, folder, last commit time and run verdict, and small inverted indexes from a term to
- * the documents whose title (or context fields) hold it, and from an entity to its documents.
+ * the documents whose title (or context fields) hold it, and from an entity to its documents; and
+ * the FAQ entries, titled by their questions (entryTitles.ts).
  *
  * Built lazily, once per index state, on the first question asked of it.
  */
