@@ -68,10 +68,7 @@ describe('LSP custom requests (built server, JSON-RPC)', () => {
         ],
         // A heading opening with "When" reads as a question (lexical/fields.ts isQuestionHeading),
         // which a question asked as one meets four times in the heading (contract 2026-12-07.2).
-        [
-          'Rolling back anything › When rolling back is not enough',
-          'platform-infra/docs/runbooks/rollback.md:19-27',
-        ],
+        ['Rolling back anything › When rolling back is not enough', 'platform-infra/docs/runbooks/rollback.md:19-27'],
       ],
     );
     const first = result.passages[0];
