@@ -227,7 +227,7 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
   const named = entityDictionary(state.entities).find(options.question);
   for (const unit of units) weighUnit(df, unit, n);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
-  const scorer = new Scorer(state, rankingTables(state), options, units, named, model);
+  const scorer = new Scorer(state, rankingTables(state), options, units, named, model, asks);
   // Candidates considered by the last run of the question (topScored).
   return { units, dropped, model, named, terms, scorer, candidates: 0 };
 }
@@ -608,6 +608,8 @@ class Scorer {
     private readonly units: readonly QuestionUnit[],
     private readonly named: readonly NamedEntity[],
     private readonly model: FieldModel,
+    /** The question is asked as one (text/questionFrame.ts isQuestion): FAQ entries are titled by their question. */
+    asks: boolean,
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
     this.gate = options.tuning?.MIN_MATCH ?? MIN_MATCH;
@@ -663,7 +665,7 @@ class Scorer {
     const entries = tables.entries;
     this.entryTitleWords = arrays.entryTitleWords;
     this.groupOf = tables.docOfSection;
-    if (entries.count > 0 && isQuestion(options.question)) {
+    if (entries.count > 0 && asks) {
       this.gradeTitles(entries.index, entries.termCounts, docs, this.entryTitleWords, arrays);
       this.groupOf = entries.groupOf;
       for (let e = 0; e < entries.count; e++) {
