@@ -322,14 +322,18 @@ export const TRAILING_FORM_CREDIT_MAX = 0.9;
  * at most TRAILING_FORM_CREDIT_MAX. `segmentWeights` are the path's segments' idf (0 for a
  * placeholder or a stop word), `from` the form's first segment.
  */
-export function trailingFormCredit(segmentWeights: readonly number[], from: number): number {
+export function trailingFormCredit(
+  segmentWeights: readonly number[],
+  from: number,
+  max: number = TRAILING_FORM_CREDIT_MAX,
+): number {
   let total = 0;
   let held = 0;
   segmentWeights.forEach((w, i) => {
     total += w;
     if (i >= from) held += w;
   });
-  return total > 0 ? Math.min(TRAILING_FORM_CREDIT_MAX, held / total) : 0;
+  return total > 0 ? Math.min(max, held / total) : 0;
 }
 
 /**
@@ -407,6 +411,11 @@ export const TUNABLE_CONSTANTS = [
   'QUESTION_HEADING_BOOST',
   'DOCUMENT_CAP',
   'MIN_MATCH',
+  'IDENTIFIER_PART_CREDIT',
+  'SPELLED_IDENTIFIER_PART_CREDIT',
+  'TRAILING_FORM_CREDIT_MAX',
+  'SIGNED_RECORD_WEIGHT',
+  'RELEASE_NOTE_WEIGHT',
 ] as const;
 export type TunableConstant = (typeof TUNABLE_CONSTANTS)[number];
 
@@ -436,6 +445,16 @@ export function publishedValue(name: TunableConstant): number {
       return DOCUMENT_CAP;
     case 'MIN_MATCH':
       return MIN_MATCH;
+    case 'IDENTIFIER_PART_CREDIT':
+      return IDENTIFIER_PART_CREDIT;
+    case 'SPELLED_IDENTIFIER_PART_CREDIT':
+      return SPELLED_IDENTIFIER_PART_CREDIT;
+    case 'TRAILING_FORM_CREDIT_MAX':
+      return TRAILING_FORM_CREDIT_MAX;
+    case 'SIGNED_RECORD_WEIGHT':
+      return SIGNED_RECORD_WEIGHT;
+    case 'RELEASE_NOTE_WEIGHT':
+      return RELEASE_NOTE_WEIGHT;
   }
 }
 

@@ -27,6 +27,19 @@ export interface QuestionUnit {
   forms: { term: string; credit: number; leaf?: boolean }[];
 }
 
+/** What an identifier's parts and a key path's trailing forms can give (contract.ts). */
+export interface PartCredits {
+  identifierPart: number;
+  spelledIdentifierPart: number;
+  trailingFormMax: number;
+}
+
+export const PUBLISHED_PART_CREDITS: Readonly<PartCredits> = Object.freeze({
+  identifierPart: contract.IDENTIFIER_PART_CREDIT,
+  spelledIdentifierPart: contract.SPELLED_IDENTIFIER_PART_CREDIT,
+  trailingFormMax: contract.TRAILING_FORM_CREDIT_MAX,
+});
+
 /**
  * The terms a question is scored on: its words and identifiers without the question's frame
  * ("how do I", text/questionFrame.ts), two adjacent words the index holds written as one joined
@@ -74,12 +87,18 @@ export function planUnits(queryTerms: QueryTerm[]): { units: QuestionUnit[]; dro
  * when the identifier itself occurs nowhere, its weight is its parts' mean weight, so a name the
  * workspace never spells does not outweigh the rest of the question by being rare. A key path
  * brings its trailing forms that occur somewhere, each credited with the idf-weighted share of
- * the path's segments it holds.
+ * the path's segments it holds. `credits`: the contract's published credits unless a measurement
+ * varies them (contract.ts RankingTuning).
  */
-export function weighUnit(documentFrequency: (term: string) => number, unit: QuestionUnit, n: number): void {
+export function weighUnit(
+  documentFrequency: (term: string) => number,
+  unit: QuestionUnit,
+  n: number,
+  credits: PartCredits = PUBLISHED_PART_CREDITS,
+): void {
   const df = documentFrequency(unit.term.key);
   unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
-  unit.forms = trailingForms(documentFrequency, unit.term, n);
+  unit.forms = trailingForms(documentFrequency, unit.term, n, credits.trailingFormMax);
   if (unit.term.compound) {
     // Either spelling is the whole unit, weighed as its two words were: a section with the words
     // apart scores what it did, one with the joined word scores as if it had both.
@@ -87,10 +106,7 @@ export function weighUnit(documentFrequency: (term: string) => number, unit: Que
     unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0);
     return;
   }
-  unit.partCredit =
-    df > 0 || unit.forms.some((f) => !f.leaf)
-      ? contract.SPELLED_IDENTIFIER_PART_CREDIT
-      : contract.IDENTIFIER_PART_CREDIT;
+  unit.partCredit = df > 0 || unit.forms.some((f) => !f.leaf) ? credits.spelledIdentifierPart : credits.identifierPart;
   if (df > 0 || unit.parts.length === 0) unit.weight = idf(df, n);
   else unit.weight = unit.parts.reduce((sum, p) => sum + p.weight, 0) / unit.parts.length;
 }
@@ -100,6 +116,7 @@ function trailingForms(
   documentFrequency: (term: string) => number,
   term: QueryTerm,
   n: number,
+  max: number,
 ): { term: string; credit: number; leaf?: boolean }[] {
   const path = term.path;
   if (!path || path.trailing.length === 0) return [];
@@ -112,7 +129,7 @@ function trailingForms(
   return present
     .map((t) => ({
       term: t.term,
-      credit: contract.trailingFormCredit(weights, t.from),
+      credit: contract.trailingFormCredit(weights, t.from, max),
       ...(t.leaf ? { leaf: true } : {}),
     }))
     .filter((f) => f.credit > 0);

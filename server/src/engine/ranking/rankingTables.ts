@@ -49,6 +49,8 @@ export interface RankingTables {
   pageMatchScaleOfDoc: Float64Array;
   /** 1 for a release note (documentRoles.ts). */
   releaseNoteDoc: Uint8Array;
+  /** 1 for a signed record (documentRoles.ts): what a measurement's record weight applies to. */
+  signedRecordDoc: Uint8Array;
   /** The ranker's per-question work arrays, made at the first question (workspaceContextRanker.ts). */
   questionArrays?: QuestionArrays;
   /** The pruning's groups (`docOfSection`, or `entries.groupOf`) with a question's source-kind and folder filters applied, by filter: made on first use. */
@@ -111,8 +113,10 @@ function buildTables(state: IndexState): RankingTables {
   const matchScaleOfDoc = new Float64Array(docs.length);
   const pageMatchScaleOfDoc = new Float64Array(docs.length);
   const releaseNoteDoc = new Uint8Array(docs.length);
+  const signedRecordDoc = new Uint8Array(docs.length);
   docs.forEach((doc, d) => {
-    matchScaleOfDoc[d] = isSignedRecord(doc) ? SIGNED_RECORD_WEIGHT : 1;
+    signedRecordDoc[d] = isSignedRecord(doc) ? 1 : 0;
+    matchScaleOfDoc[d] = signedRecordDoc[d] ? SIGNED_RECORD_WEIGHT : 1;
     releaseNoteDoc[d] = isReleaseNote(doc) ? 1 : 0;
     pageMatchScaleOfDoc[d] = matchScaleOfDoc[d] * (releaseNoteDoc[d] ? RELEASE_NOTE_WEIGHT : 1);
     kindOfDoc[d] = SOURCE_KINDS.indexOf(doc.sourceKind);
@@ -156,6 +160,7 @@ function buildTables(state: IndexState): RankingTables {
     matchScaleOfDoc: withEntries(matchScaleOfDoc, entries),
     pageMatchScaleOfDoc: withEntries(pageMatchScaleOfDoc, entries),
     releaseNoteDoc,
+    signedRecordDoc,
   };
 }
 

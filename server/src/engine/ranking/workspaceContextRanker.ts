@@ -33,7 +33,14 @@ import type { RankingTuning, Signal, SimilarityAnchors, TunableConstant } from '
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
 import type { QuestionStatistics } from './questionStatistics';
-import { planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
+import {
+  PUBLISHED_PART_CREDITS,
+  planUnits,
+  questionTerms,
+  weighUnit,
+  type PartCredits,
+  type QuestionUnit,
+} from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 import { compareScored, HELD_MARGIN, holdToEvidence, type Scored } from './scoredCandidates';
 
@@ -64,6 +71,37 @@ const FIELD_MODEL: FieldModel = {
   questionHeadingBoost: 1,
 };
 const QUESTION_FIELD_MODEL: FieldModel = { ...FIELD_MODEL, questionHeadingBoost: contract.QUESTION_HEADING_BOOST };
+
+/** The parts' and trailing forms' credits with a measurement's values (contract.ts RankingTuning). */
+function tunedPartCredits(tuning: RankingTuning): PartCredits {
+  const value = (name: TunableConstant) => tuning[name] ?? contract.publishedValue(name);
+  return {
+    identifierPart: value('IDENTIFIER_PART_CREDIT'),
+    spelledIdentifierPart: value('SPELLED_IDENTIFIER_PART_CREDIT'),
+    trailingFormMax: value('TRAILING_FORM_CREDIT_MAX'),
+  };
+}
+
+/**
+ * The per-document match scales with a measurement's record and release-note weights: the
+ * published tables' arrays unless it varies them. A slot per document, then per FAQ entry (its
+ * document's), as the tables hold them.
+ */
+function tunedMatchScale(tables: RankingTables, releasesAsked: boolean, tuning: RankingTuning): Float64Array {
+  const published = releasesAsked ? tables.matchScaleOfDoc : tables.pageMatchScaleOfDoc;
+  const signed = tuning.SIGNED_RECORD_WEIGHT;
+  const release = tuning.RELEASE_NOTE_WEIGHT;
+  if (signed === undefined && release === undefined) return published;
+  const docs = tables.docs.length;
+  const scale = new Float64Array(published.length);
+  for (let slot = 0; slot < scale.length; slot++) {
+    const d = slot < docs ? slot : tables.entries.docOf[slot - docs];
+    const record = tables.signedRecordDoc[d] ? (signed ?? contract.SIGNED_RECORD_WEIGHT) : 1;
+    const note = !releasesAsked && tables.releaseNoteDoc[d] ? (release ?? contract.RELEASE_NOTE_WEIGHT) : 1;
+    scale[slot] = record * note;
+  }
+  return scale;
+}
 
 /** The field model with a measurement's values of the contract's constants (contract.ts RankingTuning). */
 function tunedFieldModel(base: FieldModel, question: boolean, tuning: RankingTuning): FieldModel {
@@ -225,7 +263,8 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
       ? QUESTION_FIELD_MODEL
       : FIELD_MODEL;
   const named = entityDictionary(state.entities).find(options.question);
-  for (const unit of units) weighUnit(df, unit, n);
+  const credits = options.tuning ? tunedPartCredits(options.tuning) : PUBLISHED_PART_CREDITS;
+  for (const unit of units) weighUnit(df, unit, n, credits);
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model, asks);
   // Candidates considered by the last run of the question (topScored).
@@ -618,7 +657,11 @@ class Scorer {
       this.totalWeight > 0
         ? units.filter((u) => !u.term.isIdentifier).reduce((sum, u) => sum + u.weight, 0) / this.totalWeight
         : 1;
-    this.scale = this.releasesAsked ? tables.matchScaleOfDoc : tables.pageMatchScaleOfDoc;
+    this.scale = options.tuning
+      ? tunedMatchScale(tables, this.releasesAsked, options.tuning)
+      : this.releasesAsked
+        ? tables.matchScaleOfDoc
+        : tables.pageMatchScaleOfDoc;
     const arrays = documentArrays(tables);
     this.contextMask = arrays.contextMask;
     for (const unit of units)
@@ -846,7 +889,7 @@ class Scorer {
   /** Why a document's match counts less (explain's words and meaning details). */
   private roleOf(doc: number): string {
     const reasons: string[] = [];
-    if (this.tables.matchScaleOfDoc[doc] < 1)
+    if (this.tables.signedRecordDoc[doc] && this.scale[doc] < 1)
       reasons.push(
         `a signed record (its front matter names its authors), not a maintained page (x${contract.SIGNED_RECORD_WEIGHT})`,
       );

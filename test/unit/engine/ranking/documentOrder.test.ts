@@ -6,10 +6,11 @@
  */
 import assert from 'node:assert/strict';
 import type { Engine } from '../../../../server/src/engine/engine';
-import { SIGNED_RECORD_WEIGHT, WORDS_WEIGHT } from '../../../../server/src/engine/ranking/contract';
+import { type RankingTuning, SIGNED_RECORD_WEIGHT, WORDS_WEIGHT } from '../../../../server/src/engine/ranking/contract';
+import { rankWorkspaceContext } from '../../../../server/src/engine/ranking/workspaceContextRanker';
 import { isSignedRecord } from '../../../../server/src/engine/ranking/rankingTables';
 import { removeTempDirs, tempDir, write } from '../../../helpers/tempWorkspace';
-import { epic, heading, index, rank } from './rankingFixture';
+import { epic, heading, index, NOW, rank } from './rankingFixture';
 
 describe('workspace_context document order', () => {
   const engines: Engine[] = [];
@@ -53,6 +54,40 @@ describe('workspace_context document order', () => {
     const sum = record.why.reduce((acc, w) => acc + w.contribution, 0);
     assert.equal(record.score, sum);
     assert.equal(passages[0].why.find((w) => w.signal === 'words')!.weight, 1);
+  });
+
+  it("takes a measurement's record weight where it takes the published one (bench --grid SIGNED_RECORD_WEIGHT)", async () => {
+    const dir = tempDir('records-tuned');
+    write(
+      dir,
+      'epics/plugin-proposal.md',
+      epic(
+        'Extension design',
+        '## Proposal\n\nWe propose that a custom tool runs as a sidecar plugin next to the repo server, and that each tool ships in an image of its own.',
+        'authors:\n  - "@someone"\ncreation-date: 2021-03-29\n',
+      ),
+    );
+    write(
+      dir,
+      'epics/plugins.md',
+      epic(
+        'Extensions',
+        '## Sidecar plugin\n\nInstall a plugin as a sidecar container of the repo server: add the container to the repo server deployment and mount the plugin configuration into it.',
+      ),
+    );
+    const { engine, state } = await index(dir);
+    engines.push(engine);
+    const question = 'How do I plug a custom manifest rendering tool into the repo server as a sidecar plugin?';
+    const order = (tuning?: RankingTuning) =>
+      rankWorkspaceContext(state, { question, limit: 10, now: NOW, ...(tuning ? { tuning } : {}) }).passages.map(
+        (p) => `${heading(p)} ${p.score.toFixed(6)}`,
+      );
+    // The published value given as a measurement's ranks exactly as the published tables do.
+    assert.deepEqual(order({ SIGNED_RECORD_WEIGHT }), order());
+    // At 1 the record counts in full, and its larger share of the question puts it first.
+    const full = order({ SIGNED_RECORD_WEIGHT: 1 });
+    assert.match(full[0], /^epics\/plugin-proposal\.md › Proposal /);
+    assert.match(full[1], /^epics\/plugins\.md › Sidecar plugin /);
   });
 
   it('tells a signed record by its front matter alone', () => {
