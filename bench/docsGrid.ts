@@ -1,6 +1,7 @@
 /**
  * A fitted constant, leave-one-corpus-out: `npm run eval -- --dataset docs --grid NAME=v1,v2,...`
- * ranks every documentation corpus of the dev suite (words only) once per value of one of the
+ * ranks every documentation corpus of the dev suite (words only; hybrid with `--embeddings local`,
+ * over the eval's cached vectors) once per value of one of the
  * contract's fitted constants (contract.ts TUNABLE_CONSTANTS), through the tool layer as
  * `workspace_context` answers, and reports:
  *
@@ -23,7 +24,7 @@ import { callTool } from '../server/src/tools/callTool';
 import { findTool } from '../server/src/tools/registry';
 import { ndcgAt10 } from './baselines/docsReference';
 import { loadDocsQuestions, writeDocsFolders, type DocsCorpus } from './evalDocs';
-import { startEvalEngine } from './evalEngine';
+import { startEvalEngine, type EvalEmbeddings } from './evalEngine';
 import { table } from './report';
 
 export interface GridSpec {
@@ -39,6 +40,8 @@ export interface GridResult {
   labels: Record<string, string>;
   /** Corpus key -> nDCG@10 (all questions) at each value, in `values` order. */
   ndcg: Record<string, number[]>;
+  /** Words only (`off`) or hybrid (`local`). */
+  embeddings?: EvalEmbeddings;
 }
 
 /** `NAME=v1,v2,...` as a grid; the published value is added when missing. */
@@ -58,11 +61,16 @@ export function parseGrid(arg: string): GridSpec {
   return { name, values: [...new Set(values)].sort((a, b) => a - b) };
 }
 
-/** Ranks every corpus with each value of every grid (words only); one index per corpus. */
+/**
+ * Ranks every corpus with each value of every grid, words only or hybrid; one index per corpus.
+ * Hybrid reads the vectors the eval cached for the corpus (the same digests), so it embeds only
+ * the questions.
+ */
 export async function runGrids(
   corpora: readonly DocsCorpus[],
   grids: readonly GridSpec[],
   log: (m: string) => void,
+  embeddings: EvalEmbeddings = 'off',
 ): Promise<GridResult[]> {
   const results: GridResult[] = grids.map((g) => ({
     name: g.name,
@@ -70,12 +78,14 @@ export async function runGrids(
     values: g.values,
     labels: {},
     ndcg: {},
+    embeddings,
   }));
   const tool = findTool('workspace_context');
   if (!tool) throw new Error('eval: workspace_context is not in TOOLS');
   for (const corpus of corpora) {
     const folders = writeDocsFolders(corpus, path.join(os.tmpdir(), 'wsctx-eval-grid'));
-    const { engine, state } = await startEvalEngine(`grid-${corpus.key}`, folders, 'off', log, corpus.globs);
+    const dataset = embeddings === 'local' ? `docs-${corpus.key}` : `grid-${corpus.key}`;
+    const { engine, state } = await startEvalEngine(dataset, folders, embeddings, log, corpus.globs);
     try {
       if (state.counts.sections === 0) continue;
       const questions = loadDocsQuestions(corpus.dir);
@@ -137,7 +147,7 @@ export function renderGrids(grids: readonly GridResult[]): string[] {
   for (const grid of grids) {
     const corpora = Object.keys(grid.ndcg);
     out.push(
-      `## Fitted constant ${grid.name} (published ${grid.published}): nDCG@10 words only, leave-one-corpus-out`,
+      `## Fitted constant ${grid.name} (published ${grid.published}): nDCG@10 ${grid.embeddings === 'local' ? 'hybrid' : 'words only'}, leave-one-corpus-out`,
       '',
     );
     out.push(

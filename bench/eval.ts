@@ -25,7 +25,8 @@
  *   monorepos and changes made on the example); item precision and recall per corpus and per kind
  *   (owning entities, owners, dependents, pages, rules, epics, expectations), every miss listed.
  *   Words only (the change's items do not rank by meaning).
- * `--grid NAME=v1,v2,...` (repeatable) ranks the documentation corpora words only with each value
+ * `--grid NAME=v1,v2,...` (repeatable) ranks the documentation corpora words only (hybrid with
+ * `--embeddings local`) with each value
  * of one of the contract's fitted constants and reports the value fitted without each corpus
  * (docsGrid.ts); the run then scores nothing else.
  * `--tune NAME=value` (repeatable) ranks the documentation corpora with that value of a fitted
@@ -523,7 +524,9 @@ async function main(argv: readonly string[]): Promise<void> {
   const result: EvalResult = { environment: runEnvironment(REPO_ROOT), embeddings: fernhillMode, modes: options.modes };
   if (options.grids.length) {
     const corpora = docsCorpora(options.argocdDir).filter((c) => options.datasets.includes(c.key));
-    result.grids = await runGrids(corpora, options.grids, log);
+    // Hybrid only when asked for alone: a grid is one mode's fit.
+    const mode: EvalEmbeddings = options.modes.length === 1 ? options.modes[0] : 'off';
+    result.grids = await runGrids(corpora, options.grids, log, mode);
     mkdirSync(path.dirname(options.out), { recursive: true });
     writeFileSync(options.out, `${JSON.stringify(result, null, 2)}\n`);
     process.stdout.write(renderEval(result));

@@ -277,7 +277,8 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
  * passage that did not come back (ranking/explainRanking.ts). A section outside the question's
  * filters (source kinds, folder) or gone from the index is left out.
  */
-export function scoreSections(state: IndexState, options: RankOptions, ordinals: readonly number[]): RankedPassage[] {
+export function scoreSections(state: IndexState, given: RankOptions, ordinals: readonly number[]): RankedPassage[] {
+  const options = withTunedSpan(given);
   return scoreWith(prepareQuestion(state, options).scorer, options.meaning ?? null, ordinals);
 }
 
@@ -293,7 +294,8 @@ function scoreWith(scorer: Scorer, meaning: MeaningSource | null, ordinals: read
   return out;
 }
 
-export function rankWorkspaceContext(state: IndexState, options: RankOptions): RankResult {
+export function rankWorkspaceContext(state: IndexState, given: RankOptions): RankResult {
+  const options = withTunedSpan(given);
   const question = prepareQuestion(state, options);
   const cap = documentCap(options);
   const sorted = topScored(state, options, question, candidatesKept(options.limit, cap));
@@ -305,6 +307,33 @@ type PreparedQuestion = ReturnType<typeof prepareQuestion>;
 /** The per-document cap (contract.ts DOCUMENT_CAP, or a measurement's value). */
 function documentCap(options: RankOptions): number {
   return options.tuning?.DOCUMENT_CAP ?? DOCUMENT_CAP;
+}
+
+/** Meaning's curve (contract.ts MEANING_CURVE, or a measurement's value). */
+function curveOf(options: Pick<RankOptions, 'tuning'>): number {
+  return options.tuning?.MEANING_CURVE ?? contract.MEANING_CURVE;
+}
+
+/**
+ * The options with a measurement's meaning span: anchors read from the question's crowd
+ * (meaning/questionAnchors.ts, MEANING_SPAN apart) keep their crowd, the unrelated cosine, and
+ * put "fully related" that far above it. The options as given when the measurement leaves the
+ * span alone, meaning is off, or the anchors are the model's own (too few vectors for a crowd).
+ */
+function withTunedSpan<O extends Pick<RankOptions, 'tuning' | 'meaning'>>(options: O): O {
+  const span = options.tuning?.MEANING_SPAN;
+  const meaning = options.meaning;
+  if (span === undefined || !meaning) return options;
+  const unrelated = meaning.anchors.unrelated;
+  if (Math.abs(meaning.anchors.related - unrelated - contract.MEANING_SPAN) > 1e-6) return options;
+  const tuned: MeaningSource = {
+    cosine: (ordinal) => meaning.cosine(ordinal),
+    hasVector: (ordinal) => meaning.hasVector(ordinal),
+    anchors: { unrelated, related: Math.round((unrelated + span) * 1000) / 1000 },
+    nearest: meaning.nearest,
+    outsideCosine: meaning.outsideCosine,
+  };
+  return { ...options, meaning: tuned };
 }
 
 /** The scored candidates kept for an answer of `limit`: the cap per document needs more than `limit` in hand, enough that capped documents can give way. */
@@ -364,7 +393,9 @@ function topScored(
   // Lexical candidates, scored with numbers; those with a vector wait for their cosine, bounded
   // by the best meaning a section outside the nearest can have.
   const outsideMeaning =
-    meaning && meaning.outsideCosine !== null ? meaningTerm(meaning.outsideCosine, meaning.anchors) : 1;
+    meaning && meaning.outsideCosine !== null
+      ? meaningTerm(meaning.outsideCosine, meaning.anchors, curveOf(options))
+      : 1;
   const deferred: { ordinal: number; doc: number; mask: number; words: number; bound: number }[] = [];
   for (let i = 0; i < lexical.count; i++) {
     const ordinal = lexical.ordinals[i];
@@ -466,7 +497,8 @@ export interface ShownPassages {
   terms: QueryUnitInfo[];
 }
 
-export function questionRanking(state: IndexState, options: Omit<RankOptions, 'limit'>): QuestionRanking {
+export function questionRanking(state: IndexState, given: Omit<RankOptions, 'limit'>): QuestionRanking {
+  const options = withTunedSpan(given);
   const question = prepareQuestion(state, { ...options, limit: 1 });
   const cap = documentCap({ ...options, limit: 1 });
   const explained = new Map<Scored, RankedPassage>();
@@ -608,6 +640,8 @@ class Scorer {
   private readonly totalWeight: number;
   /** The match from which the bonuses are paid (contract.ts MIN_MATCH, or a measurement's value). */
   private readonly gate: number;
+  /** Meaning's curve (contract.ts MEANING_CURVE, or a measurement's value). */
+  private readonly curve: number;
   /**
    * Per pruning group (each document, then each FAQ entry when the question is asked as one):
    * title + named-entity + recency + run-health bonus, paid once words reach MIN_MATCH.
@@ -652,6 +686,7 @@ class Scorer {
   ) {
     this.totalWeight = units.reduce((sum, u) => sum + u.weight, 0);
     this.gate = options.tuning?.MIN_MATCH ?? MIN_MATCH;
+    this.curve = curveOf(options);
     this.releasesAsked = asksAboutReleases(options.question);
     this.wordShare =
       this.totalWeight > 0
@@ -809,7 +844,7 @@ class Scorer {
 
   /** The meaning value of a passage with a vector (contract.ts hybridMeaning). */
   private meaningOf(cosine: number, words: number): number {
-    return hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors), words, this.wordShare);
+    return hybridMeaning(meaningTerm(cosine, this.options.meaning!.anchors, this.curve), words, this.wordShare);
   }
 
   /** The sections, for the order of scored candidates. */
@@ -1014,7 +1049,7 @@ class Scorer {
     });
     if (hasVector) {
       const anchors = this.options.meaning!.anchors;
-      const cosineTerm = meaningTerm(s.cosine!, anchors);
+      const cosineTerm = meaningTerm(s.cosine!, anchors, this.curve);
       const lifted = hybridMeaning(cosineTerm, s.words, this.wordShare);
       const value = s.heldTo ? s.heldTo.meaning : lifted;
       const rarest = s.heldTo ? `"${this.units[this.rarestUnit()].term.surface}", the question's rarest term` : '';
@@ -1032,7 +1067,7 @@ class Scorer {
           'meaning',
           MEANING_WEIGHT * scale,
           value,
-          `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${contract.MEANING_CURVE})${floor}${record}`,
+          `cosine ${s.cosine!.toFixed(3)} (0 at ${anchors.unrelated}, 1 at ${anchors.related} for this model; to the power ${this.curve})${floor}${record}`,
         ),
       );
     } else {

@@ -7,7 +7,14 @@
 import assert from 'node:assert/strict';
 import { Engine } from '../../../../server/src/engine/engine';
 import type { IndexState } from '../../../../server/src/engine/indexState';
-import { hybridMeaning, WORDS_WEIGHT, MEANING_WEIGHT } from '../../../../server/src/engine/ranking/contract';
+import {
+  hybridMeaning,
+  MEANING_CURVE,
+  MEANING_SPAN,
+  MEANING_WEIGHT,
+  type RankingTuning,
+  WORDS_WEIGHT,
+} from '../../../../server/src/engine/ranking/contract';
 import { rankWorkspaceContext, type RankedPassage } from '../../../../server/src/engine/ranking/workspaceContextRanker';
 import { removeTempDirs, tempDir } from '../../../helpers/tempWorkspace';
 import { corpusDocsRepository, NOW } from './rankingFixture';
@@ -100,6 +107,39 @@ describe('meaning adds to words, never takes away (local model)', function () {
       const m = p.why.find((t) => t.signal === 'meaning')!;
       assert.ok(m.raw >= w.raw - 1e-12, `${p.entry.doc.path}: meaning ${m.raw} under words ${w.raw}`);
     }
+  });
+
+  it("takes a measurement's meaning span and curve where it takes the published ones (bench --grid MEANING_SPAN, MEANING_CURVE)", async () => {
+    const { engine, state } = await embedded(
+      // Enough sections (about 125) for the question's crowd to set its anchors.
+      corpusDocsRepository('cert-manager', [
+        'installation/upgrade.md',
+        'installation/helm.md',
+        'releases/upgrading/upgrading-1.17-1.18.md',
+        'releases/release-notes/release-notes-1.17.md',
+        'releases/release-notes/release-notes-1.18.md',
+        'releases/release-notes/release-notes-1.19.md',
+        'configuration/acme/README.md',
+      ]),
+    );
+    const question = 'How do I upgrade cert-manager installed with Helm?';
+    const meaning = engine.meaningSource(state, await engine.embedQuery(question));
+    assert.ok(meaning, 'meaning is on');
+    const rank = (tuning?: RankingTuning) =>
+      rankWorkspaceContext(state, { question, limit: 10, now: NOW, meaning, ...(tuning ? { tuning } : {}) }).passages;
+    const scores = (passages: readonly RankedPassage[]) =>
+      passages.map((p) => `${p.entry.doc.path} ${p.entry.section.headingPath.join(' > ')} ${p.score}`);
+    // The published values given as a measurement's rank exactly as the published contract does.
+    assert.deepEqual(scores(rank({ MEANING_SPAN, MEANING_CURVE })), scores(rank()));
+    // A narrower span and a steeper curve: the anchors keep their crowd, "fully related" comes
+    // nearer, and meaning lifts passages past what their words show.
+    const tuned = rank({ MEANING_SPAN: 0.2, MEANING_CURVE: 0.5 });
+    const first = tuned[0].why.find((w) => w.signal === 'meaning')!;
+    const { unrelated, related: published } = meaning.anchors;
+    assert.equal(published, Math.round((unrelated + MEANING_SPAN) * 1000) / 1000, "the crowd's anchors");
+    const related = Math.round((unrelated + 0.2) * 1000) / 1000;
+    assert.match(first.detail, new RegExp(`0 at ${unrelated}, 1 at ${related} for this model; to the power 0.5\\)`));
+    assert.notDeepEqual(scores(tuned), scores(rank()));
   });
 
   it('hybridMeaning: at least the words, adding only for the plain-word share of the question', () => {
