@@ -1,7 +1,7 @@
 /**
  * A ranking signal measured before it is built (issue 39): `npx tsx bench/rerankTrials.ts
  * --signal proximity|coverage|page [--weights 0,0.05,0.1] [--pairs all|consecutive] [--window 4]
- * [--page-length-normalisation 0] [--embeddings off|local] [corpus,...]`.
+ * [--page-length-normalisation 0] [--embeddings off|local] [--moved] [corpus,...]`.
  *
  * For every labelled question of the dev suite (bench/evalDocs.ts) it asks `workspace_context`
  * for its first 30 passages (the per-document rule applied), adds weight x the signal to each
@@ -9,7 +9,8 @@
  * suite does (nDCG@10). Weight 0 is the tool's own order, so each row compares like with like in
  * one run. It prints each corpus and style at every weight, then the leave-one-corpus-out table:
  * each corpus at the weight fitted on the six others (highest mean overall nDCG@10 there), its
- * change and its worst style's, the two numbers the suite's keep rule reads.
+ * change and its worst style's, the two numbers the suite's keep rule reads. `--moved` also lists
+ * each question whose nDCG@10 moves.
  *
  * A re-ranking of 30 is not the engine's answer: a passage below the 30th could rise with the
  * signal. It says whether a signal is worth building; a signal that fails here is not built
@@ -50,6 +51,8 @@ interface Options {
   window: number;
   pageB: number;
   embeddings: EvalEmbeddings;
+  /** Also list each question whose nDCG@10 moves, at each weight. */
+  moved: boolean;
   corpora?: string[];
 }
 
@@ -91,6 +94,7 @@ function parseOptions(argv: readonly string[]): Options {
     window: Number(value('--window') ?? 4),
     pageB: Number(value('--page-length-normalisation') ?? 0.75),
     embeddings: (value('--embeddings') ?? 'off') as EvalEmbeddings,
+    moved: argv.includes('--moved'),
     ...(corpora ? { corpora } : {}),
   };
 }
@@ -251,6 +255,13 @@ function printCorpus(options: Options, label: string, rows: readonly QuestionRes
     const subset = style === 'all' ? rows : rows.filter((r) => r.style === style);
     const cells = options.weights.map((_, w) => at(subset, w).toFixed(3)).join(' | ');
     console.log(`| ${style === 'all' ? '**all**' : style} | ${subset.length} | ${cells} |`);
+  }
+  if (!options.moved) return;
+  for (const r of rows) {
+    const moves = options.weights
+      .map((w, i) => (Math.abs(r.ndcg[i] - r.ndcg[0]) > 1e-9 ? `${w}: ${r.ndcg[i].toFixed(2)}` : ''))
+      .filter(Boolean);
+    if (moves.length) console.log(`- ${r.id} (${r.style}) ${r.ndcg[0].toFixed(2)} -> ${moves.join(', ')}`);
   }
 }
 
