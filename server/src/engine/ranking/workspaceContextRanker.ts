@@ -29,19 +29,13 @@ import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
 import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
-import type { RankingTuning, Signal, SimilarityAnchors, TunableConstant } from './contract';
+import type { RankingTuning, Signal, SimilarityAnchors } from './contract';
 import { asksAboutReleases } from './documentRoles';
 import { entityDictionary, type NamedEntity } from './namedEntities';
 import type { QuestionStatistics } from './questionStatistics';
-import {
-  PUBLISHED_PART_CREDITS,
-  planUnits,
-  questionTerms,
-  weighUnit,
-  type PartCredits,
-  type QuestionUnit,
-} from './questionUnits';
+import { PUBLISHED_PART_CREDITS, planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
+import { tunedFieldModel, tunedMatchScale, tunedPartCredits } from './tunedConstants';
 import { compareScored, HELD_MARGIN, holdToEvidence, type Scored } from './scoredCandidates';
 
 export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
@@ -71,58 +65,6 @@ const FIELD_MODEL: FieldModel = {
   questionHeadingBoost: 1,
 };
 const QUESTION_FIELD_MODEL: FieldModel = { ...FIELD_MODEL, questionHeadingBoost: contract.QUESTION_HEADING_BOOST };
-
-/** The parts' and trailing forms' credits with a measurement's values (contract.ts RankingTuning). */
-function tunedPartCredits(tuning: RankingTuning): PartCredits {
-  const value = (name: TunableConstant) => tuning[name] ?? contract.publishedValue(name);
-  return {
-    identifierPart: value('IDENTIFIER_PART_CREDIT'),
-    spelledIdentifierPart: value('SPELLED_IDENTIFIER_PART_CREDIT'),
-    trailingFormMax: value('TRAILING_FORM_CREDIT_MAX'),
-  };
-}
-
-/**
- * The per-document match scales with a measurement's record and release-note weights: the
- * published tables' arrays unless it varies them. A slot per document, then per FAQ entry (its
- * document's), as the tables hold them.
- */
-function tunedMatchScale(tables: RankingTables, releasesAsked: boolean, tuning: RankingTuning): Float64Array {
-  const published = releasesAsked ? tables.matchScaleOfDoc : tables.pageMatchScaleOfDoc;
-  const signed = tuning.SIGNED_RECORD_WEIGHT;
-  const release = tuning.RELEASE_NOTE_WEIGHT;
-  if (signed === undefined && release === undefined) return published;
-  const docs = tables.docs.length;
-  const scale = new Float64Array(published.length);
-  for (let slot = 0; slot < scale.length; slot++) {
-    const d = slot < docs ? slot : tables.entries.docOf[slot - docs];
-    const record = tables.signedRecordDoc[d] ? (signed ?? contract.SIGNED_RECORD_WEIGHT) : 1;
-    const note = !releasesAsked && tables.releaseNoteDoc[d] ? (release ?? contract.RELEASE_NOTE_WEIGHT) : 1;
-    scale[slot] = record * note;
-  }
-  return scale;
-}
-
-/** The field model with a measurement's values of the contract's constants (contract.ts RankingTuning). */
-function tunedFieldModel(base: FieldModel, question: boolean, tuning: RankingTuning): FieldModel {
-  const value = (name: TunableConstant) => tuning[name] ?? contract.publishedValue(name);
-  return {
-    k1: value('BM25F_K1'),
-    weight: {
-      ...base.weight,
-      heading: value('FIELD_WEIGHTS.heading'),
-      title: value('FIELD_WEIGHTS.title'),
-      context: value('FIELD_WEIGHTS.context'),
-    },
-    b: {
-      ...base.b,
-      body: value('FIELD_LENGTH_NORMALISATION.body'),
-      heading: value('FIELD_LENGTH_NORMALISATION.heading'),
-      title: value('FIELD_LENGTH_NORMALISATION.title'),
-    },
-    questionHeadingBoost: question ? value('QUESTION_HEADING_BOOST') : 1,
-  };
-}
 
 /** What the meaning half of the score can ask about a section. */
 export interface MeaningSource {
