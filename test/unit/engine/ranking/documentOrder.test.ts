@@ -17,8 +17,11 @@ describe('workspace_context document order', () => {
   afterEach(() => engines.splice(0).forEach((e) => e.dispose()));
   after(removeTempDirs);
 
-  it('ranks the maintained page above a signed proposal that shares more of the words', async () => {
-    const dir = tempDir('records');
+  const SIDECAR_QUESTION = 'How do I plug a custom manifest rendering tool into the repo server as a sidecar plugin?';
+
+  /** A signed design proposal and the maintained page on the same subject, indexed. */
+  async function recordAndPage(name: string) {
+    const dir = tempDir(name);
     write(
       dir,
       'epics/plugin-proposal.md',
@@ -38,10 +41,12 @@ describe('workspace_context document order', () => {
     );
     const { engine, state } = await index(dir);
     engines.push(engine);
-    const passages = rank(
-      state,
-      'How do I plug a custom manifest rendering tool into the repo server as a sidecar plugin?',
-    );
+    return state;
+  }
+
+  it('ranks the maintained page above a signed proposal that shares more of the words', async () => {
+    const state = await recordAndPage('records');
+    const passages = rank(state, SIDECAR_QUESTION);
     assert.equal(heading(passages[0]), 'epics/plugins.md › Sidecar plugin');
     const record = passages.find((p) => p.entry.doc.path === 'epics/plugin-proposal.md')!;
     assert.ok(record, 'the proposal still answers, below');
@@ -57,27 +62,8 @@ describe('workspace_context document order', () => {
   });
 
   it("takes a measurement's record weight where it takes the published one (bench --grid SIGNED_RECORD_WEIGHT)", async () => {
-    const dir = tempDir('records-tuned');
-    write(
-      dir,
-      'epics/plugin-proposal.md',
-      epic(
-        'Extension design',
-        '## Proposal\n\nWe propose that a custom tool runs as a sidecar plugin next to the repo server, and that each tool ships in an image of its own.',
-        'authors:\n  - "@someone"\ncreation-date: 2021-03-29\n',
-      ),
-    );
-    write(
-      dir,
-      'epics/plugins.md',
-      epic(
-        'Extensions',
-        '## Sidecar plugin\n\nInstall a plugin as a sidecar container of the repo server: add the container to the repo server deployment and mount the plugin configuration into it.',
-      ),
-    );
-    const { engine, state } = await index(dir);
-    engines.push(engine);
-    const question = 'How do I plug a custom manifest rendering tool into the repo server as a sidecar plugin?';
+    const state = await recordAndPage('records-tuned');
+    const question = SIDECAR_QUESTION;
     const order = (tuning?: RankingTuning) =>
       rankWorkspaceContext(state, { question, limit: 10, now: NOW, ...(tuning ? { tuning } : {}) }).passages.map(
         (p) => `${heading(p)} ${p.score.toFixed(6)}`,
