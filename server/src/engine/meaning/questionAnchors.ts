@@ -16,10 +16,10 @@
  * says little, and the model's own anchors apply.
  */
 import {
+  crowdAnchors,
   MEANING_CROWD_PERCENTILE,
   MEANING_MIN_SAMPLE,
   MEANING_SAMPLE,
-  MEANING_SPAN,
   type SimilarityAnchors,
 } from '../ranking/contract';
 
@@ -61,11 +61,5 @@ export function anchorsFromSample(cosines: readonly number[], model: SimilarityA
   if (cosines.length < MEANING_MIN_SAMPLE) return model;
   const sample = [...cosines].sort((a, b) => a - b);
   const crowd = sample[Math.min(sample.length - 1, Math.floor(sample.length * MEANING_CROWD_PERCENTILE))];
-  const unrelated = round3(crowd);
-  return { unrelated, related: round3(unrelated + MEANING_SPAN) };
-}
-
-/** Anchors are shown in why[]; three decimals say all they mean. */
-function round3(x: number): number {
-  return Math.round(x * 1000) / 1000;
+  return crowdAnchors(crowd);
 }

@@ -523,6 +523,19 @@ export const MEANING_CROWD_PERCENTILE = 0.9;
  * best at 0.3, Babel at 0.45, Argo CD, cert-manager and the set at 0.4 or level with it.
  */
 export const MEANING_SPAN = 0.4;
+/**
+ * The anchors of a question whose crowd sits at cosine `crowd` (meaning/questionAnchors.ts):
+ * 0 there, 1 `span` above it, to three decimals (they are shown in why[], and say no more).
+ */
+export function crowdAnchors(crowd: number, span: number = MEANING_SPAN): SimilarityAnchors {
+  const unrelated = round3(crowd);
+  return { unrelated, related: round3(unrelated + span) };
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
 /** Sections whose cosines estimate the percentile: the 90th of 512 is within ~1.3 percentile points. */
 export const MEANING_SAMPLE = 512;
 /** Fewer sampled sections with vectors than this: the model's own anchors. */

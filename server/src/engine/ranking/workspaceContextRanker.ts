@@ -267,11 +267,11 @@ function withTunedSpan<O extends Pick<RankOptions, 'tuning' | 'meaning'>>(option
   const meaning = options.meaning;
   if (span === undefined || !meaning) return options;
   const unrelated = meaning.anchors.unrelated;
-  if (Math.abs(meaning.anchors.related - unrelated - contract.MEANING_SPAN) > 1e-6) return options;
+  if (contract.crowdAnchors(unrelated).related !== meaning.anchors.related) return options;
   const tuned: MeaningSource = {
     cosine: (ordinal) => meaning.cosine(ordinal),
     hasVector: (ordinal) => meaning.hasVector(ordinal),
-    anchors: { unrelated, related: Math.round((unrelated + span) * 1000) / 1000 },
+    anchors: contract.crowdAnchors(unrelated, span),
     nearest: meaning.nearest,
     outsideCosine: meaning.outsideCosine,
   };
