@@ -1,7 +1,8 @@
 /**
  * A ranking signal measured before it is built (issue 39): `npx tsx bench/rerankTrials.ts
- * --signal proximity|coverage|page [--weights 0,0.05,0.1] [--pairs all|consecutive] [--window 4]
- * [--page-length-normalisation 0] [--embeddings off|local] [--moved] [corpus,...]`.
+ * --signal proximity|coverage|page|feedback|heading|surface [--weights 0,0.05,0.1]
+ * [--pairs all|consecutive] [--window 4] [--page-length-normalisation 0] [--feedback-passages 3]
+ * [--feedback-terms 10] [--embeddings off|local] [--moved] [corpus,...]`.
  *
  * For every labelled question of the dev suite (bench/evalDocs.ts) it asks `workspace_context`
  * for its first 30 passages (the per-document rule applied), adds weight x the signal to each
@@ -26,30 +27,30 @@
  *   as one text: BM25's saturation (k1 1.2) with `--page-length-normalisation` b (0.75 is BM25's
  *   own), idf over pages, divided by the question's idf as ours is: evidence that the whole page
  *   is about the question.
+ * - `feedback`: pseudo-relevance feedback, measured on the answer itself: the words the first
+ *   `--feedback-passages` passages hold most, beyond the question's own (`--feedback-terms` of
+ *   them), and each passage's share of them: a passage like the best ones rises.
+ * - `heading`: the idf-weighted share of the passage's own heading that the question holds: a
+ *   section whose heading the question nearly repeats.
+ * - `surface`: the passage's BM25 for the question's words as written, no stems (the reference's
+ *   analyzer): credit for the asker's own word rather than another word of its stem's family.
  *
  * idf here is over the reference split's sections (or pages), which is close to but not the
  * engine's: the signal's shape is measured, not its published constants.
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { analyzeQuery, forEachTerm, type QueryTerm } from '../server/src/engine/text/analyzer';
 import { callTool } from '../server/src/tools/callTool';
 import { createServices } from '../server/src/services/services';
 import { findTool } from '../server/src/tools/registry';
 import type { ContextOutput } from '../server/src/tools/workspaceContext';
 import { ndcgAt10 } from './baselines/docsReference';
-import { docsCorpora, loadDocsQuestions, referenceSplit, writeDocsFolders, type DocsCorpus } from './evalDocs';
+import { docsCorpora, loadDocsQuestions, writeDocsFolders, type DocsCorpus } from './evalDocs';
 import { startEvalEngine, type EvalEmbeddings } from './evalEngine';
+import { answerSignals, SIGNALS, type Signal, type SignalOptions } from './rerankSignals';
 
-type Passage = NonNullable<ContextOutput['passages']>[number];
-type Signal = 'proximity' | 'coverage' | 'page';
-
-interface Options {
-  signal: Signal;
+interface Options extends SignalOptions {
   weights: number[];
-  allPairs: boolean;
-  window: number;
-  pageB: number;
   embeddings: EvalEmbeddings;
   /** Also list each question whose nDCG@10 moves, at each weight. */
   moved: boolean;
@@ -63,7 +64,6 @@ interface QuestionResult {
   ndcg: number[];
 }
 
-const K1 = 1.2;
 const ASKED = 30;
 
 function parseOptions(argv: readonly string[]): Options {
@@ -72,8 +72,8 @@ function parseOptions(argv: readonly string[]): Options {
     return i >= 0 ? argv[i + 1] : undefined;
   };
   const signal = (value('--signal') ?? 'proximity') as Signal;
-  if (!['proximity', 'coverage', 'page'].includes(signal))
-    throw new Error(`rerankTrials: --signal is proximity, coverage or page, not "${signal}"`);
+  if (!SIGNALS.includes(signal))
+    throw new Error(`rerankTrials: --signal is one of ${SIGNALS.join(', ')}, not "${signal}"`);
   const weights = (value('--weights') ?? '0,0.03,0.06,0.1').split(',').map(Number);
   if (weights.some((w) => !Number.isFinite(w)))
     throw new Error('rerankTrials: --weights takes numbers, comma-separated');
@@ -84,6 +84,8 @@ function parseOptions(argv: readonly string[]): Options {
     '--pairs',
     '--window',
     '--page-length-normalisation',
+    '--feedback-passages',
+    '--feedback-terms',
     '--embeddings',
   ]);
   const corpora = argv.find((a, i) => !a.startsWith('--') && !flags.has(argv[i - 1]))?.split(',');
@@ -93,121 +95,12 @@ function parseOptions(argv: readonly string[]): Options {
     allPairs: (value('--pairs') ?? 'all') === 'all',
     window: Number(value('--window') ?? 4),
     pageB: Number(value('--page-length-normalisation') ?? 0.75),
+    feedbackPassages: Number(value('--feedback-passages') ?? 3),
+    feedbackTerms: Number(value('--feedback-terms') ?? 10),
     embeddings: (value('--embeddings') ?? 'off') as EvalEmbeddings,
     moved: argv.includes('--moved'),
     ...(corpora ? { corpora } : {}),
   };
-}
-
-/** Each index term of `text` -> its positions, counting every term occurrence in order. */
-function termPositions(text: string): Map<string, number[]> {
-  const positions = new Map<string, number[]>();
-  let at = 0;
-  forEachTerm(text, (term) => {
-    const list = positions.get(term);
-    if (list) list.push(at);
-    else positions.set(term, [at]);
-    at++;
-  });
-  return positions;
-}
-
-/** Whether two sorted position lists hold a pair of distinct positions at most `window` apart. */
-function within(a: readonly number[] | undefined, b: readonly number[] | undefined, window: number): boolean {
-  if (!a || !b) return false;
-  let i = 0;
-  let j = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] !== b[j] && Math.abs(a[i] - b[j]) <= window) return true;
-    if (a[i] < b[j]) i++;
-    else j++;
-  }
-  return false;
-}
-
-/** idf (BM25's, never negative) over a list of texts' term sets. */
-function idfOver(texts: Iterable<string>): (term: string) => number {
-  const df = new Map<string, number>();
-  let n = 0;
-  for (const text of texts) {
-    n++;
-    const seen = new Set<string>();
-    forEachTerm(text, (t) => seen.add(t));
-    for (const t of seen) df.set(t, (df.get(t) ?? 0) + 1);
-  }
-  return (term) => {
-    const f = df.get(term) ?? 0;
-    return Math.log(1 + (n - f + 0.5) / (f + 0.5));
-  };
-}
-
-/** The page signal's table: each page's term counts and length, and idf over pages. */
-function pageWords(corpus: DocsCorpus, b: number): (file: string, terms: readonly QueryTerm[]) => number {
-  const { sections } = referenceSplit(corpus);
-  const pages = new Map<string, string>();
-  for (const s of sections) pages.set(s.file, `${pages.get(s.file) ?? s.title}\n${s.heading}\n${s.body}`);
-  const counts = new Map<string, { terms: Map<string, number>; length: number }>();
-  let total = 0;
-  for (const [file, text] of pages) {
-    const terms = new Map<string, number>();
-    let length = 0;
-    forEachTerm(text, (t) => {
-      terms.set(t, (terms.get(t) ?? 0) + 1);
-      length++;
-    });
-    counts.set(file, { terms, length });
-    total += length;
-  }
-  const average = total / Math.max(1, pages.size);
-  const idf = idfOver(pages.values());
-  return (file, terms) => {
-    const page = counts.get(file);
-    if (!page) return 0;
-    const norm = 1 - b + (b * page.length) / average;
-    let sum = 0;
-    let weight = 0;
-    for (const t of terms) {
-      const tf = page.terms.get(t.key) ?? 0;
-      sum += (idf(t.key) * tf) / (tf + K1 * norm);
-      weight += idf(t.key);
-    }
-    return weight > 0 ? sum / weight : 0;
-  };
-}
-
-/** The chosen signal of one passage for one question, 0..1 (coverage: a difference, -1..1). */
-function signalOf(
-  options: Options,
-  passage: Passage,
-  terms: readonly QueryTerm[],
-  idf: (term: string) => number,
-  page: ((file: string, terms: readonly QueryTerm[]) => number) | undefined,
-): number {
-  const headingLine = (passage.headingPath ?? []).join(' ');
-  if (options.signal === 'page') return page?.(passage.sourceRef?.path ?? '', terms) ?? 0;
-  if (options.signal === 'coverage') {
-    const held = new Set<string>();
-    forEachTerm(`${passage.title ?? ''}\n${headingLine}\n${passage.text ?? ''}`, (t) => held.add(t));
-    const holds = (t: QueryTerm) => held.has(t.key) || (t.parts.length > 0 && t.parts.every((p) => held.has(p)));
-    const total = terms.reduce((s, t) => s + idf(t.key), 0);
-    const share = total > 0 ? terms.reduce((s, t) => s + (holds(t) ? idf(t.key) : 0), 0) / total : 0;
-    const words = passage.why?.find((w) => w.signal === 'words')?.contribution ?? 0;
-    return share - words;
-  }
-  const keys = terms.map((t) => t.key);
-  const pairs: [string, string][] = [];
-  for (let i = 0; i < keys.length; i++)
-    for (let j = i + 1; j < (options.allPairs ? keys.length : Math.min(keys.length, i + 2)); j++)
-      pairs.push([keys[i], keys[j]]);
-  const positions = termPositions(`${headingLine}\n${passage.text ?? ''}`);
-  let found = 0;
-  let total = 0;
-  for (const [a, b] of pairs) {
-    const w = Math.min(idf(a), idf(b));
-    total += w;
-    if (within(positions.get(a), positions.get(b), options.window)) found += w;
-  }
-  return total > 0 ? found / total : 0;
 }
 
 async function trialCorpus(options: Options, corpus: DocsCorpus): Promise<QuestionResult[]> {
@@ -215,20 +108,20 @@ async function trialCorpus(options: Options, corpus: DocsCorpus): Promise<Questi
   if (!tool) throw new Error('rerankTrials: workspace_context is not in TOOLS');
   const folders = writeDocsFolders(corpus, path.join(os.tmpdir(), 'wsctx-eval-docs'));
   const { engine } = await startEvalEngine(`docs-${corpus.key}`, folders, options.embeddings, () => {}, corpus.globs);
-  const idf = idfOver(referenceSplit(corpus).texts);
-  const page = options.signal === 'page' ? pageWords(corpus, options.pageB) : undefined;
+  const signalsOf = answerSignals(options, corpus);
   const services = createServices({ engine });
   const results: QuestionResult[] = [];
   try {
     for (const q of loadDocsQuestions(corpus.dir)) {
       const args = { ...(folders.length > 1 ? {} : { workspace: corpus.key }), question: q.question, limit: ASKED };
       const out = (await callTool(services, tool, args, { sessionId: 'rerank-trials' })) as ContextOutput;
-      const terms = analyzeQuery(q.question);
-      const passages = (out.passages ?? []).map((p, at) => ({
+      const answer = out.passages ?? [];
+      const signals = signalsOf(answer, q.question);
+      const passages = answer.map((p, at) => ({
         file: p.sourceRef?.path ?? '',
         score: p.score,
         at,
-        signal: signalOf(options, p, terms, idf, page),
+        signal: signals[at],
       }));
       const ndcg = options.weights.map((w) => {
         const ordered = [...passages].sort((x, y) => y.score + w * y.signal - (x.score + w * x.signal) || x.at - y.at);
@@ -302,7 +195,9 @@ async function main(): Promise<void> {
       ? `, ${options.allPairs ? 'every pair' : 'consecutive pairs'} within ${options.window} terms`
       : options.signal === 'page'
         ? `, page length normalisation ${options.pageB}`
-        : '';
+        : options.signal === 'feedback'
+          ? `, ${options.feedbackTerms} words of the first ${options.feedbackPassages} passages`
+          : '';
   console.log(
     `## Re-ranking trial: ${options.signal}${shape}, ${options.embeddings === 'off' ? 'words only' : 'hybrid'}, nDCG@10 of the first ${ASKED} passages re-ordered`,
   );
