@@ -12,8 +12,9 @@
  * - `secrets`: four repositories of one domain (external-secrets, sealed-secrets,
  *   secrets-store-csi-driver, reloader; Apache-2.0), each served as its own workspace folder, of
  *   very different sizes, with overlapping vocabulary.
- * - `scrapy`: Scrapy's docs (BSD-3-Clause), reStructuredText: scored for our engine once the
- *   engine reads `.rst` (until then the baselines only).
+ * - `scrapy`: Scrapy's docs (BSD-3-Clause), reStructuredText (Sphinx): 54 files.
+ * - `spring-cloud-gateway`: Spring Cloud Gateway's reference (Apache-2.0), AsciiDoc in an Antora
+ *   layout; its two servers (WebFlux, WebMVC) document the same filters in parallel pages: 125 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -113,6 +114,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       dir: corpusDir('scrapy'),
       shape: 'reStructuredText (Sphinx)',
       formats: ['rst'],
+    },
+    {
+      key: 'spring-cloud-gateway',
+      label: 'Spring Cloud Gateway',
+      dir: corpusDir('spring-cloud-gateway'),
+      shape: 'AsciiDoc (Antora), two servers documented in parallel pages',
+      formats: ['adoc'],
     },
   ];
 }

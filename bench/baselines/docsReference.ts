@@ -14,7 +14,11 @@
  * reStructuredText files (`.rst`) are split the same way at their section titles: a line of
  * text under (and optionally over) a line of one repeated punctuation character at least as
  * long, each adornment style a level in the order the file first uses it (docutils' rule); the
- * page title is the first such title. A corpus of several repositories (several served folders)
+ * page title is the first such title. AsciiDoc files (`.adoc`) are split at their section titles,
+ * `=` to `======` and a space at the start of a line outside delimited blocks (listing `----`,
+ * literal `....`, example `====`, sidebar, quote, passthrough, comment and table blocks), the level
+ * the count of `=`; the page title is the first `=` title, else the file name; an Antora module's
+ * `nav.adoc` is navigation and not read. A corpus of several repositories (several served folders)
  * reads every file of its formats in each folder, and its paths start with the folder's name.
  *
  * - BM25: Okapi, k1 1.2, b 0.75, idf ln(1 + (N - df + 0.5) / (df + 0.5)); tokens are lower-case
@@ -129,15 +133,54 @@ export function splitRst(file: string, text: string): DocSection[] {
   return sections;
 }
 
+/** An AsciiDoc section title: one to six `=` and a space (`== Retry`); level = the count. */
+const ADOC_TITLE = /^(={1,6})[ \t]+(\S.*?)[ \t]*$/;
+/** An AsciiDoc delimited block's fence: listing, literal, example, sidebar, quote, passthrough, comment, table. */
+const ADOC_FENCE = /^(-{4,}|\.{4,}|={4,}|\*{4,}|_{4,}|\+{4,}|\/{4,}|[|,:!]={3,})\s*$/;
+
+/** The sections of one AsciiDoc file, as the reference splits them (see the module comment). */
+export function splitAsciidoc(file: string, text: string): DocSection[] {
+  const lines = text.split(/\r?\n/);
+  let fence: string | null = null;
+  const heads: { line: number; level: number; text: string }[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    const f = ADOC_FENCE.exec(line);
+    if (f) {
+      if (!fence) fence = f[1];
+      else if (f[1] === fence) fence = null;
+      continue;
+    }
+    if (fence) continue;
+    const m = ADOC_TITLE.exec(line);
+    if (m) heads.push({ line: i, level: m[1].length, text: cleanHeading(m[2]) });
+  }
+  const title = heads.find((h) => h.level === 1)?.text ?? path.posix.basename(file, '.adoc');
+  const sections: DocSection[] = [];
+  const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
+  if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
+  const stack: { level: number; text: string }[] = [];
+  heads.forEach((h, k) => {
+    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
+    stack.push(h);
+    const end = k + 1 < heads.length ? heads[k + 1].line : lines.length;
+    sections.push({ file, title, heading: stack.map((s) => s.text).join(' > '), body: lines.slice(h.line + 1, end).join('\n') });
+  });
+  return sections;
+}
+
 /** The file formats a corpus is written in. */
-export type DocFormat = 'md' | 'rst';
+export type DocFormat = 'md' | 'rst' | 'adoc';
+
+/** An Antora module's `nav.adoc` (`modules/<name>/nav.adoc`): the site's navigation, not a page. */
+const isAntoraNav = (file: string) => /[\\/]modules[\\/][^\\/]+[\\/]nav\.adoc$/.test(file);
 
 function filesOf(dir: string, formats: readonly DocFormat[]): string[] {
   const out: string[] = [];
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) out.push(...filesOf(p, formats));
-    else if (e.isFile() && formats.some((f) => e.name.endsWith(`.${f}`))) out.push(p);
+    else if (e.isFile() && formats.some((f) => e.name.endsWith(`.${f}`)) && !isAntoraNav(p)) out.push(p);
   }
   return out;
 }
@@ -166,7 +209,13 @@ export function loadSections(root: string, where: CorpusFiles = {}): { files: st
   for (const abs of files) {
     const rel = path.relative(root, abs).split(path.sep).join('/');
     const text = readFileSync(abs, 'utf8');
-    sections.push(...(rel.endsWith('.rst') ? splitRst(rel, text) : splitMarkdown(rel, text)));
+    sections.push(
+      ...(rel.endsWith('.rst')
+        ? splitRst(rel, text)
+        : rel.endsWith('.adoc')
+          ? splitAsciidoc(rel, text)
+          : splitMarkdown(rel, text)),
+    );
   }
   return { files, sections };
 }
