@@ -8,6 +8,13 @@
  * keeps an identifier's whole form; so a question naming the path meets the block that nests it,
  * and a question naming a longer or shorter path meets it by the segments they share at the end.
  *
+ * A key is one key however its words are joined: Spring reads `use-insecure-trust-manager`,
+ * `use_insecure_trust_manager` and `useInsecureTrustManager` as the same property, and a property
+ * table writes one form while YAML and the question write another. A path's terms that join words
+ * with `-` or `_` are indexed also with those dropped (`unseparated`), the form a camelCase key
+ * lower-cases to; a question's path written with them looks up that form too, credited as a
+ * trailing form of all its keys (a section spelling the path as asked still comes first).
+ *
  * The same notation covers what questions and prose write around a path:
  * - array items, `solvers[].http01`, `solvers[0].http01`, `solvers.0.http01`: the item marker and a
  *   numeric segment are not segments (a YAML block shows the item's keys under the list's key);
@@ -62,14 +69,27 @@ export function keyPathSegments(text: string): string[] | null {
 
 /**
  * The index terms of a path shown in a section: its whole form (unless it holds a placeholder) and
- * each trailing form of two or more segments that holds none, lower-cased, longest first.
+ * each trailing form of two or more segments that holds none, lower-cased, longest first; then
+ * each of those that joins words with `-` or `_`, unseparated.
  */
 export function keyPathTerms(segments: readonly string[]): string[] {
   const lower = segments.map((s) => s.toLowerCase());
   const terms: string[] = [];
   const last = lastPlaceholder(lower);
   for (let from = last + 1; from <= lower.length - 2; from++) terms.push(lower.slice(from).join('.'));
+  for (let i = 0, n = terms.length; i < n; i++) {
+    const joined = unseparated(terms[i]);
+    if (joined !== terms[i]) terms.push(joined);
+  }
   return terms;
+}
+
+/**
+ * A lower-cased path with its keys' `-` and `_` dropped: `use-insecure-trust-manager`,
+ * `use_insecure_trust_manager` and `useInsecureTrustManager` are one key written three ways.
+ */
+export function unseparated(term: string): string {
+  return term.includes('-') || term.includes('_') ? term.replace(/[-_]/g, '') : term;
 }
 
 /** Index of the last placeholder segment, or -1. */
@@ -90,8 +110,11 @@ export interface AskedPath {
   /** The whole lower-cased dotted form; a placeholder is written `*` (no section spells it). */
   whole: string;
   /**
-   * Trailing forms shorter than `whole` that span no placeholder, longest first: `{ term, from }`
-   * where `term` is `segments.slice(from).join('.')`, two or more segments; then the last segment
+   * Other forms the path may match by. First, when `whole` joins words with `-` or `_` and holds
+   * no placeholder, `whole` unseparated (`from` 0). Then trailing forms shorter than `whole` that
+   * span no placeholder, longest first: `{ term, from }` where `term` is
+   * `segments.slice(from).join('.')`, two or more segments, each followed by its unseparated form
+   * when that differs; then the last segment
    * alone when it is a name of two words or more (`creationPolicy`, `format_overrides`), `leaf`
    * set: prose names a key by its last segment ("set `creationPolicy` to Merge"). A one-word
    * last segment (`enabled`, `name`) is a word like any other, one of the identifier's parts.
@@ -104,8 +127,13 @@ export function askedPath(segments: readonly string[]): AskedPath {
   const last = lastPlaceholder(lower);
   const whole = lower.map((s) => (s === PLACEHOLDER ? '*' : s)).join('.');
   const trailing: { term: string; from: number; leaf?: boolean }[] = [];
-  for (let from = Math.max(1, last + 1); from <= lower.length - 2; from++)
-    trailing.push({ term: lower.slice(from).join('.'), from });
+  const joinedWhole = unseparated(whole);
+  if (joinedWhole !== whole && last < 0) trailing.push({ term: joinedWhole, from: 0 });
+  for (let from = Math.max(1, last + 1); from <= lower.length - 2; from++) {
+    const term = lower.slice(from).join('.');
+    trailing.push({ term, from });
+    if (unseparated(term) !== term) trailing.push({ term: unseparated(term), from });
+  }
   const leaf = lower.length - 1;
   if (leaf > last && leaf >= 1 && identifierParts(segments[leaf]).length >= 2)
     trailing.push({ term: lower[leaf], from: leaf, leaf: true });

@@ -148,7 +148,10 @@ describe('configuration key paths of code blocks', () => {
       forEachKeyPathTerm(readFileSync(path.join(CORPORA, file), 'utf8'), file, (t) => out.add(t));
       return out;
     };
-    assert.deepEqual([...terms('goreleaser/docs/customization/publish/snapshots.md')], ['snapshot.version_template']);
+    assert.deepEqual(
+      [...terms('goreleaser/docs/customization/publish/snapshots.md')],
+      ['snapshot.version_template', 'snapshot.versiontemplate'],
+    );
     const certificate = terms('cert-manager/docs/usage/certificate.md');
     for (const t of [
       'spec.privatekey.rotationpolicy',
@@ -161,5 +164,53 @@ describe('configuration key paths of code blocks', () => {
     const repository = terms('goreleaser/docs/includes/repository.md');
     assert.ok(repository.has('repository.token'));
     assert.ok(repository.has('pull_request.base.owner'));
+  });
+});
+
+describe("configuration key paths of a reference table's key column", () => {
+  const terms = (text: string, file = 'docs/reference.md') => {
+    const out: string[] = [];
+    forEachKeyPathTerm(text, file, (t) => out.push(t));
+    return out;
+  };
+
+  it('gives a table row whose first cell is one dotted key its trailing forms, Markdown and AsciiDoc', () => {
+    const markdown = [
+      '| Key | Type | Default |',
+      '| --- | --- | --- |',
+      '| `controller.image.pullPolicy` | string | `IfNotPresent` |',
+      '| values.yaml | file | |',
+      '| replicaCount | int | `1` |',
+      '| see `a.b.c` in the text | | |',
+    ].join('\n');
+    assert.deepEqual(terms(markdown), ['image.pullpolicy']);
+    const asciidoc =
+      '|===\n|Name | Default | Description\n\n|spring.cloud.gateway.server.webflux.x-forwarded.prefix-enabled | `+++true+++` | If the prefix is added.\n|===';
+    assert.deepEqual(terms(asciidoc), [
+      'cloud.gateway.server.webflux.x-forwarded.prefix-enabled',
+      'gateway.server.webflux.x-forwarded.prefix-enabled',
+      'server.webflux.x-forwarded.prefix-enabled',
+      'webflux.x-forwarded.prefix-enabled',
+      'x-forwarded.prefix-enabled',
+      'spring.cloud.gateway.server.webflux.xforwarded.prefixenabled',
+      'cloud.gateway.server.webflux.xforwarded.prefixenabled',
+      'gateway.server.webflux.xforwarded.prefixenabled',
+      'server.webflux.xforwarded.prefixenabled',
+      'webflux.xforwarded.prefixenabled',
+      'xforwarded.prefixenabled',
+    ]);
+  });
+
+  it('leaves dotted paths in prose and in other cells alone', () => {
+    assert.deepEqual(terms('Set `spring.cloud.gateway.server.webflux.enabled` to false.\n| on | spring.a.b |'), []);
+  });
+
+  it("gives Spring Cloud Gateway's property table the key a question names by its last keys, camelCase", () => {
+    const file = 'spring-cloud-gateway/docs/modules/ROOT/partials/_configprops.adoc';
+    const table = new Set(terms(readFileSync(path.join(CORPORA, file), 'utf8'), file));
+    // The table writes use-insecure-trust-manager; YAML and questions write useInsecureTrustManager.
+    assert.ok(table.has('httpclient.ssl.useinsecuretrustmanager'));
+    assert.ok(table.has('httpclient.ssl.use-insecure-trust-manager'));
+    assert.ok(table.has('redis-rate-limiter.remaining-header'));
   });
 });

@@ -129,6 +129,43 @@ describe('workspace_context: configuration keys and release notes', () => {
     });
   });
 
+  describe("Spring Cloud Gateway: a property table's key column, and a key written camelCase or kebab-case", () => {
+    let state: IndexState;
+    const table = 'docs/modules/ROOT/partials/_configprops.adoc';
+    const tls = 'docs/modules/ROOT/pages/spring-cloud-gateway-server-webflux/tls-and-ssl.adoc';
+    before(async () => {
+      state = await indexed(
+        corpusDocsRepository('spring-cloud-gateway', [
+          'antora.yml',
+          'modules/ROOT/partials/_configprops.adoc',
+          'modules/ROOT/pages/spring-cloud-gateway-server-webflux/tls-and-ssl.adoc',
+          'modules/ROOT/pages/spring-cloud-gateway-server-webmvc/tls-and-ssl.adoc',
+          'modules/ROOT/pages/spring-cloud-gateway-server-webflux/troubleshooting.adoc',
+          'modules/ROOT/pages/spring-cloud-gateway-server-webflux/http-timeouts-configuration.adoc',
+        ]),
+      );
+    });
+
+    it('a key asked camelCase meets the table row that writes it kebab-case under its full path', () => {
+      // The YAML of tls-and-ssl.adoc nests `useInsecureTrustManager`; the table's row is
+      // `spring.cloud.gateway.server.webflux.httpclient.ssl.use-insecure-trust-manager`.
+      const passages = rank(state, 'httpclient.ssl.useInsecureTrustManager');
+      const files = [...new Set(passages.map((p) => p.entry.doc.path))];
+      assert.deepEqual(files.slice(0, 2).sort(), [table, tls].sort(), files.join(' | '));
+      const row = words(passages.find((p) => p.entry.doc.path === table)!).terms![0];
+      assert.equal(row.term, 'httpclient.ssl.useInsecureTrustManager');
+      assert.deepEqual(row.fields, ['body'], 'held whole, one spelling of the same key');
+    });
+
+    it('asked kebab-case, the table that spells it so comes first and the camelCase YAML follows, credited as a trailing form', () => {
+      const passages = rank(state, 'httpclient.ssl.use-insecure-trust-manager');
+      assert.equal(passages[0].entry.doc.path, table);
+      const yaml = words(passages.find((p) => p.entry.doc.path === tls)!).terms![0];
+      assert.deepEqual(yaml.fields, ['trailing']);
+      assert.equal(yaml.matched, 'httpclient.ssl.useinsecuretrustmanager');
+    });
+  });
+
   describe('external-secrets: a key every example manifest shows, and the pages that explain it', () => {
     let state: IndexState;
     before(async () => {

@@ -5,6 +5,7 @@ import {
   keyPathSegments,
   keyPathTerms,
   PLACEHOLDER,
+  unseparated,
 } from '../../../../server/src/engine/text/keyPaths';
 
 describe('key paths', () => {
@@ -47,10 +48,32 @@ describe('key paths', () => {
     assert.deepEqual(keyPathTerms(['steps', PLACEHOLDER, 'when', 'branch']), ['when.branch']);
   });
 
+  it('keyPathTerms: a form that joins words with - or _ is indexed unseparated too, the form camelCase lower-cases to', () => {
+    assert.deepEqual(keyPathTerms(['httpclient', 'ssl', 'use-insecure-trust-manager']), [
+      'httpclient.ssl.use-insecure-trust-manager',
+      'ssl.use-insecure-trust-manager',
+      'httpclient.ssl.useinsecuretrustmanager',
+      'ssl.useinsecuretrustmanager',
+    ]);
+    assert.deepEqual(keyPathTerms(['archives', 'format_overrides', 'formats']), [
+      'archives.format_overrides.formats',
+      'format_overrides.formats',
+      'archives.formatoverrides.formats',
+      'formatoverrides.formats',
+    ]);
+    // Spring's three spellings of one property meet in one term.
+    for (const key of ['use-insecure-trust-manager', 'use_insecure_trust_manager', 'useInsecureTrustManager'])
+      assert.ok(keyPathTerms(['ssl', key]).includes('ssl.useinsecuretrustmanager'), key);
+    assert.equal(unseparated('spec.privatekey'), 'spec.privatekey');
+  });
+
   it('askedPath: the whole form (placeholders as *) and the trailing forms a question matches by', () => {
     const p = askedPath(['homebrew_casks', 'repository', 'token']);
     assert.equal(p.whole, 'homebrew_casks.repository.token');
-    assert.deepEqual(p.trailing, [{ term: 'repository.token', from: 1 }]);
+    assert.deepEqual(p.trailing, [
+      { term: 'homebrewcasks.repository.token', from: 0 },
+      { term: 'repository.token', from: 1 },
+    ]);
     assert.deepEqual(p.written, ['homebrew_casks', 'repository', 'token']);
     const q = askedPath(['steps', PLACEHOLDER, 'when', 'branch']);
     assert.equal(q.whole, 'steps.*.when.branch');
@@ -64,11 +87,30 @@ describe('key paths', () => {
       { term: 'creationpolicy', from: 2, leaf: true },
     ]);
     assert.deepEqual(askedPath(['release', 'format_overrides']).trailing, [
+      { term: 'release.formatoverrides', from: 0 },
       { term: 'format_overrides', from: 1, leaf: true },
     ]);
     assert.deepEqual(askedPath(['spec', 'enabled']).trailing, []);
     assert.deepEqual(askedPath(['steps', PLACEHOLDER, 'dependsOn']).trailing, [
       { term: 'dependson', from: 2, leaf: true },
+    ]);
+  });
+
+  it('askedPath: a path written with - or _ also matches by its unseparated forms (a camelCase key as the docs write it)', () => {
+    const p = askedPath(['httpclient', 'ssl', 'use-insecure-trust-manager']);
+    assert.equal(p.whole, 'httpclient.ssl.use-insecure-trust-manager');
+    assert.deepEqual(p.trailing, [
+      { term: 'httpclient.ssl.useinsecuretrustmanager', from: 0 },
+      { term: 'ssl.use-insecure-trust-manager', from: 1 },
+      { term: 'ssl.useinsecuretrustmanager', from: 1 },
+      { term: 'use-insecure-trust-manager', from: 2, leaf: true },
+    ]);
+    // camelCase is the unseparated form already; a placeholder keeps the whole from being one.
+    assert.deepEqual(askedPath(['ssl', 'useInsecureTrustManager']).trailing, [
+      { term: 'useinsecuretrustmanager', from: 1, leaf: true },
+    ]);
+    assert.deepEqual(askedPath(['steps', PLACEHOLDER, 'depends_on']).trailing, [
+      { term: 'depends_on', from: 2, leaf: true },
     ]);
   });
 
