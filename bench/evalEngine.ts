@@ -3,11 +3,16 @@
  * with the packaged local model (`--embeddings local`), in which case every section is embedded
  * before the first question, so each answer ranks with all of its vectors. Vectors are cached by
  * digest in a fixed folder under the system temp directory, so a second run only embeds what
- * changed; the embedding time reported is this run's.
+ * changed; the embedding time reported is this run's. The index itself is built afresh every run,
+ * in both modes: the engine would restore the snapshot it saved in that folder, whose postings
+ * it keeps for unchanged files, so a change to what is indexed would be measured on the old
+ * terms until the snapshot format is bumped.
  */
+import { rmSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Engine } from '../server/src/engine/engine';
+import { snapshotFileFor, vectorIndexFileFor } from '../server/src/engine/indexSnapshotFile';
 import type { IndexState } from '../server/src/engine/indexState';
 import type { SourceGlobs } from '../server/src/engine/workspace/globs';
 
@@ -46,11 +51,18 @@ export async function startEvalEngine(
   log: (m: string) => void,
   globs: Partial<SourceGlobs> = {},
 ): Promise<EvalEngine> {
+  const served = Array.isArray(folders) ? [...folders] : [folders as { name: string; absPath: string }];
+  const cacheDir = path.join(os.tmpdir(), 'wsctx-eval-cache', dataset);
+  if (embeddings === 'local') {
+    // The vectors stay (they are keyed by each text's digest); the index and its vector index go.
+    const snapshot = snapshotFileFor(cacheDir, served);
+    for (const file of [snapshot, vectorIndexFileFor(snapshot)]) rmSync(file, { force: true });
+  }
   const engine = new Engine({
-    folders: Array.isArray(folders) ? [...folders] : [folders as { name: string; absPath: string }],
+    folders: served,
     settings: { refreshAfterMs: 0, globs },
     ...(embeddings === 'local'
-      ? { embeddings: { provider: 'local' as const }, cacheDir: path.join(os.tmpdir(), 'wsctx-eval-cache', dataset) }
+      ? { embeddings: { provider: 'local' as const }, cacheDir }
       : { embeddings: { provider: 'off' as const } }),
     log: (m) => {
       if (m.includes('[meaning]')) log(`${dataset}: ${m}`);
