@@ -15,6 +15,8 @@
  * - `scrapy`: Scrapy's docs (BSD-3-Clause), reStructuredText (Sphinx): 54 files.
  * - `spring-cloud-gateway`: Spring Cloud Gateway's reference (Apache-2.0), AsciiDoc in an Antora
  *   layout; its two servers (WebFlux, WebMVC) document the same filters in parallel pages: 125 files.
+ * - `pnpm`: pnpm.io's docs (MIT), Docusaurus: a page per command, settings written camelCase and
+ *   kebab-case, MDX partials: 144 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -121,6 +123,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       dir: corpusDir('spring-cloud-gateway'),
       shape: 'AsciiDoc (Antora), two servers documented in parallel pages',
       formats: ['adoc'],
+    },
+    {
+      key: 'pnpm',
+      label: 'pnpm',
+      dir: corpusDir('pnpm'),
+      shape: 'Docusaurus, a page per command, settings in two spellings, MDX partials',
+      formats: ['md', 'mdx'],
     },
   ];
 }

@@ -3,7 +3,8 @@
  * the definition the Argo CD set publishes with its labels, written here so that every corpus,
  * ours included, is scored by the same code in the same run.
  *
- * Passages: every Markdown file under the corpus's `docs/` is split into sections at ATX headings
+ * Passages: every Markdown file (`.md`, and `.mdx` where a corpus names it) under the corpus's
+ * `docs/` is split into sections at ATX headings
  * (`#` lines inside ``` or ~~~ fences do not count). A section is the page title (its first H1;
  * without one, the `title:` of its YAML front matter; else the file name), its heading path
  * (`Sync Options > Server-Side Apply`) and its body up to the next heading; text before the first
@@ -86,7 +87,7 @@ export function splitMarkdown(file: string, text: string): DocSection[] {
     if (m) heads.push({ line: i, level: m[1].length, text: cleanHeading(m[2] ?? '') });
   }
   const h1 = heads.find((h) => h.level === 1 && h.text);
-  const title = h1 ? h1.text : (frontMatterTitle(lines) ?? path.posix.basename(file, '.md'));
+  const title = h1 ? h1.text : (frontMatterTitle(lines) ?? path.posix.basename(file).replace(/\.mdx?$/, ''));
   const sections: DocSection[] = [];
   const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
   if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
@@ -170,7 +171,7 @@ export function splitAsciidoc(file: string, text: string): DocSection[] {
 }
 
 /** The file formats a corpus is written in. */
-export type DocFormat = 'md' | 'rst' | 'adoc';
+export type DocFormat = 'md' | 'mdx' | 'rst' | 'adoc';
 
 /** An Antora module's `nav.adoc` (`modules/<name>/nav.adoc`): the site's navigation, not a page. */
 const isAntoraNav = (file: string) => /[\\/]modules[\\/][^\\/]+[\\/]nav\.adoc$/.test(file);
