@@ -57,6 +57,33 @@ function cleanHeading(s: string): string {
     .trim();
 }
 
+/** A title line: where it starts, where its body starts (the next line unless `end` says), its level and text. */
+interface Head {
+  line: number;
+  end?: number;
+  level: number;
+  text: string;
+}
+
+/**
+ * A file's sections from its title lines, the same for every format: the text before the first
+ * title when it is not blank, then each title's body up to the next title, under its heading path.
+ */
+function sectionsAt(file: string, title: string, lines: readonly string[], heads: readonly Head[]): DocSection[] {
+  const sections: DocSection[] = [];
+  const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
+  if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
+  const stack: Head[] = [];
+  heads.forEach((h, k) => {
+    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
+    stack.push(h);
+    const end = k + 1 < heads.length ? heads[k + 1].line : lines.length;
+    const body = lines.slice(h.end ?? h.line + 1, end).join('\n');
+    sections.push({ file, title, heading: stack.map((x) => x.text).join(' > '), body });
+  });
+  return sections;
+}
+
 /** `title:` of a leading YAML front matter block, unquoted; undefined without one. */
 function frontMatterTitle(lines: readonly string[]): string | undefined {
   if (lines[0]?.trim() !== '---') return undefined;
@@ -88,17 +115,7 @@ export function splitMarkdown(file: string, text: string): DocSection[] {
   }
   const h1 = heads.find((h) => h.level === 1 && h.text);
   const title = h1 ? h1.text : (frontMatterTitle(lines) ?? path.posix.basename(file).replace(/\.mdx?$/, ''));
-  const sections: DocSection[] = [];
-  const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
-  if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
-  const stack: { level: number; text: string }[] = [];
-  heads.forEach((h, k) => {
-    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
-    stack.push(h);
-    const end = k + 1 < heads.length ? heads[k + 1].line : lines.length;
-    sections.push({ file, title, heading: stack.map((s) => s.text).join(' > '), body: lines.slice(h.line + 1, end).join('\n') });
-  });
-  return sections;
+  return sectionsAt(file, title, lines, heads);
 }
 
 /** reStructuredText's section adornment: one punctuation character repeated, nothing else. */
@@ -121,17 +138,7 @@ export function splitRst(file: string, text: string): DocSection[] {
     heads.push({ line: over ? i - 2 : i - 1, end: i + 1, level: styles.indexOf(style) + 1, text: cleanHeading(title) });
   }
   const title = heads[0]?.text ?? path.posix.basename(file).replace(/\.rst$/, '');
-  const sections: DocSection[] = [];
-  const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
-  if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
-  const stack: { level: number; text: string }[] = [];
-  heads.forEach((h, k) => {
-    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
-    stack.push(h);
-    const end = k + 1 < heads.length ? heads[k + 1].line : lines.length;
-    sections.push({ file, title, heading: stack.map((s) => s.text).join(' > '), body: lines.slice(h.end, end).join('\n') });
-  });
-  return sections;
+  return sectionsAt(file, title, lines, heads);
 }
 
 /** An AsciiDoc section title: one to six `=` and a space (`== Retry`); level = the count. */
@@ -157,17 +164,7 @@ export function splitAsciidoc(file: string, text: string): DocSection[] {
     if (m) heads.push({ line: i, level: m[1].length, text: cleanHeading(m[2]) });
   }
   const title = heads.find((h) => h.level === 1)?.text ?? path.posix.basename(file, '.adoc');
-  const sections: DocSection[] = [];
-  const pre = lines.slice(0, heads.length ? heads[0].line : lines.length).join('\n');
-  if (pre.trim()) sections.push({ file, title, heading: '', body: pre });
-  const stack: { level: number; text: string }[] = [];
-  heads.forEach((h, k) => {
-    while (stack.length && stack[stack.length - 1].level >= h.level) stack.pop();
-    stack.push(h);
-    const end = k + 1 < heads.length ? heads[k + 1].line : lines.length;
-    sections.push({ file, title, heading: stack.map((s) => s.text).join(' > '), body: lines.slice(h.line + 1, end).join('\n') });
-  });
-  return sections;
+  return sectionsAt(file, title, lines, heads);
 }
 
 /** The file formats a corpus is written in. */
