@@ -246,9 +246,10 @@ export function answerSignals(
   options: SignalOptions,
   corpus: DocsCorpus,
 ): (answer: readonly Passage[], question: string) => number[] {
-  const idf = idfOver(referenceSplit(corpus).texts);
+  const { texts } = referenceSplit(corpus);
+  const idf = idfOver(texts);
   const page = options.signal === 'page' ? pageWords(corpus, options.pageB) : undefined;
-  const surface = options.signal === 'surface' ? surfaceIdfOver(referenceSplit(corpus).texts) : undefined;
+  const surface = options.signal === 'surface' ? surfaceIdfOver(texts) : undefined;
   return (answer, question) => {
     const terms = analyzeQuery(question);
     if (options.signal === 'feedback') return feedbackSignals(options, answer, terms, idf);
