@@ -17,6 +17,8 @@
  *   layout; its two servers (WebFlux, WebMVC) document the same filters in parallel pages: 125 files.
  * - `pnpm`: pnpm.io's docs (MIT), Docusaurus: a page per command, settings written camelCase and
  *   kebab-case, MDX partials: 144 files.
+ * - `cargo`: The Cargo Book (MIT OR Apache-2.0), mdBook: big reference pages of one heading per
+ *   key or feature, command pages whose flags are HTML definition lists, a 449 KB changelog: 99 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -130,6 +132,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       dir: corpusDir('pnpm'),
       shape: 'Docusaurus, a page per command, settings in two spellings, MDX partials',
       formats: ['md', 'mdx'],
+    },
+    {
+      key: 'cargo',
+      label: 'Cargo',
+      dir: corpusDir('cargo'),
+      shape: 'mdBook, reference pages of one heading per key, flags in HTML definition lists',
+      formats: ['md'],
     },
   ];
 }
