@@ -39,7 +39,7 @@ export type { IdLookup } from './chunking/ids';
 export { scanMarkdown, splitLines } from './chunking/markdownBlocks';
 
 // Text: the analyser, stop words, identity terms, the token estimate.
-export { analyzeQuery, analyzeWord, termSet } from './text/analyzer';
+export { analyzeQuery, analyzeWord, countedTermCount, termSet } from './text/analyzer';
 export type { QueryTerm } from './text/analyzer';
 export { identityTerms } from './text/identityTerms';
 export { STOP_WORDS, isStopWord } from './text/stopWords';

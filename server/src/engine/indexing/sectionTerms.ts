@@ -11,7 +11,7 @@
 import { forEachKeyPathTerm } from '../chunking/sectionKeyPaths';
 import { addOccurrence, isQuestionHeading, type Field, type FieldLengths, type SectionFields } from '../lexical/fields';
 import type { Doc, LibraryProps, Section } from '../model';
-import { forEachTerm, termSet } from '../text/analyzer';
+import { countedLength, forEachTokenTerms, termSet } from '../text/analyzer';
 
 /**
  * What of a document its sections' fields are made of: all a term worker is sent (termWorker.ts).
@@ -67,7 +67,7 @@ export function documentFields(doc: FieldSource, pathInFolder: string = doc.path
 
 /**
  * Where a section's term occurrences go, in the order they are met: `text` takes every term of a
- * text (as `forEachTerm` gives them) and says how many there were, `term` takes one more.
+ * text (as `forEachTerm` gives them) and says how many count in its length, `term` takes one more.
  */
 export interface TermCounter {
   text(text: string, field: Field): number;
@@ -108,9 +108,9 @@ class MapCounter implements TermCounter {
 
   text(text: string, field: Field): number {
     let n = 0;
-    forEachTerm(text, (term) => {
-      this.term(term, field);
-      n++;
+    forEachTokenTerms(text, (terms) => {
+      for (let k = 0; k < terms.length; k++) this.term(terms[k], field);
+      n += countedLength(terms);
     });
     return n;
   }

@@ -19,7 +19,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { addOccurrence, packShortLengths, type Field } from '../lexical/fields';
-import { forEachTokenValue } from '../text/analyzer';
+import { countedLength, forEachTokenValue } from '../text/analyzer';
 import { TokenMemo } from '../text/tokenMemo';
 import {
   countSectionTerms,
@@ -72,8 +72,12 @@ export class LocalTerms implements TermCounter {
   private readonly idsOfTerms = (terms: readonly string[]): number | number[] => {
     if (terms.length === 1) return this.idOf(terms[0]);
     if (terms.length === 0) return -1;
-    return terms.map((term) => this.idOf(term));
+    const ids = terms.map((term) => this.idOf(term));
+    if (countedLength(terms) < terms.length) this.endsWithJoinedWord.add(ids);
+    return ids;
   };
+  /** Id lists whose last id is the token's joined word, not counted in the length (analyzer.ts `countedLength`). */
+  private readonly endsWithJoinedWord = new WeakSet<number[]>();
   /** Packed field counts by id, of the section being counted; zero otherwise. */
   private acc = new Uint32Array(1 << 16);
   /** The section's ids in order of first occurrence, its first `touchedCount` entries. */
@@ -152,7 +156,7 @@ export class LocalTerms implements TermCounter {
         return;
       }
       for (let k = 0; k < termIds.length; k++) this.add(termIds[k], field);
-      n += termIds.length;
+      n += this.endsWithJoinedWord.has(termIds) ? termIds.length - 1 : termIds.length;
     });
     return n;
   }

@@ -15,7 +15,7 @@
  * page's bonus.
  */
 import type { IndexState } from '../indexState';
-import { termSet } from '../text/analyzer';
+import { countedTermCount, termSet } from '../text/analyzer';
 
 export interface EntryTitles {
   /** How many entries the state holds. */
@@ -63,7 +63,7 @@ export function entryTitles(state: IndexState, docOfSection: Int32Array, documen
   const termCounts = new Uint16Array(count);
   for (let e = 0; e < count; e++) {
     docOf[e] = docOfSection[ordinals[e]];
-    termCounts[e] = Math.min(terms[e].size, 0xffff);
+    termCounts[e] = Math.min(countedTermCount(terms[e]), 0xffff);
   }
   return { count, ordinals: Uint32Array.from(ordinals), docOf, terms, termCounts, index, groupOf };
 }

@@ -4,7 +4,7 @@
  * with its trailing forms; and the same units as a store bounds its candidate search by them.
  */
 import { MAX_MATCH_UNITS } from '../lexical/postings';
-import { analyzeQuery, segmentTerm, type QueryTerm } from '../text/analyzer';
+import { analyzeQuery, keyedByJoinedWords, segmentTerm, type QueryTerm } from '../text/analyzer';
 import { compoundCandidates, joinCompounds } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
@@ -42,12 +42,13 @@ export const PUBLISHED_PART_CREDITS: Readonly<PartCredits> = Object.freeze({
 
 /**
  * The terms a question is scored on: its words and identifiers without the question's frame
- * ("how do I", text/questionFrame.ts), two adjacent words the index holds written as one joined
- * into that word (text/compounds.ts). `known(term)`: the index holds the term.
+ * ("how do I", text/questionFrame.ts), each hyphenated word keyed by the word it joins to
+ * (`built-in` -> `builtin`, text/analyzer.ts), two adjacent words the index holds written as one
+ * joined into that word (text/compounds.ts). `known(term)`: the index holds the term.
  */
 export function questionTerms(question: string, known: (term: string) => boolean): QueryTerm[] {
   const text = stripQuestionFrame(question);
-  return joinCompounds(text, analyzeQuery(text), known);
+  return joinCompounds(text, keyedByJoinedWords(analyzeQuery(text)), known);
 }
 
 /**
@@ -59,7 +60,7 @@ export function questionTerms(question: string, known: (term: string) => boolean
 export function questionIndexTerms(question: string): string[] {
   const text = stripQuestionFrame(question);
   const terms = new Set<string>(compoundCandidates(text));
-  for (const term of analyzeQuery(text)) {
+  for (const term of keyedByJoinedWords(analyzeQuery(text))) {
     terms.add(term.key);
     for (const part of term.parts) terms.add(part);
     for (const form of term.path?.trailing ?? []) terms.add(form.term);

@@ -10,6 +10,7 @@
 import type { IndexState } from '../indexState';
 import { SOURCE_KINDS, type Doc, type EntityKey } from '../model';
 import { RootMap } from '../workspace/rootMap';
+import { countedTermCount } from '../text/analyzer';
 import { RELEASE_NOTE_WEIGHT, SIGNED_RECORD_WEIGHT } from './contract';
 import { isReleaseNote } from './documentRoles';
 import { entryTitles, type EntryTitles } from './entryTitles';
@@ -132,7 +133,8 @@ function buildTables(state: IndexState): RankingTables {
   let titleTermCount = 0;
   const titleTermsOfDoc = new Uint16Array(docs.length);
   docs.forEach((doc, d) => {
-    const n = state.titleTerms.get(doc.id)?.size ?? 0;
+    const titleTerms = state.titleTerms.get(doc.id);
+    const n = titleTerms ? countedTermCount(titleTerms) : 0;
     titleTermsOfDoc[d] = Math.min(n, 0xffff);
     titleTermCount += n;
   });

@@ -27,6 +27,7 @@ import type { IndexState, SectionEntry } from '../indexState';
 import { oneBodyOccurrence, unpackCounts, type FieldCounts } from '../lexical/fields';
 import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
+import { countedTermCount } from '../text/analyzer';
 import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
 import type { RankingTuning, Signal, SimilarityAnchors } from './contract';
@@ -942,7 +943,7 @@ class Scorer {
   private titleTerms(doc: number, entry: number): WhyWordTerm[] {
     const terms = entry >= 0 ? this.tables.entries.terms[entry] : this.state.titleTerms.get(this.tables.docs[doc].id);
     if (!terms || this.totalWeight <= 0) return [];
-    const saturation = titleSaturation(terms.size, this.tables.averageTitleTerms);
+    const saturation = titleSaturation(countedTermCount(terms), this.tables.averageTitleTerms);
     const out: WhyWordTerm[] = [];
     for (const unit of this.units) {
       let s = terms.has(unit.term.key) ? saturation : 0;

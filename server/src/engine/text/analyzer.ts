@@ -10,6 +10,10 @@
  *   (`billing-worker`), AND each of its parts analysed as a plain word: stemmed unless it has a
  *   digit, stop-word parts and one-character parts dropped. So "workers" reaches a section that
  *   says `billing-worker` (part `worker`) and `billing-worker` reaches it through its whole form.
+ * - Two runs of letters joined by one hyphen also give the word they join to, analysed as a word
+ *   (`re-reading` -> `reread`, `built-in` -> `builtin`), not counted in the field's length;
+ *   workspace_context keys a question's hyphenated word by it (`keyedByJoinedWords`), so either
+ *   spelling meets the other.
  * - Terms longer than {@link MAX_TERM_LENGTH} characters (encoded blobs, minified text) are not
  *   indexed.
  *
@@ -129,6 +133,11 @@ function termsAt(
     // `e.g` and `i.e` scan as identifiers; they are stop words all the same.
     const list = whole.length <= MAX_TERM_LENGTH && !STOP_WORDS.has(whole) ? [whole] : [];
     for (const part of partTerms(surface)) if (!list.includes(part)) list.push(part);
+    const joined = joinedWord(surface);
+    if (joined !== null && !list.includes(joined)) {
+      list.push(joined);
+      endsWithJoinedWord.add(list);
+    }
     terms = list;
   } else {
     const term = analyzeWord(surface);
@@ -136,6 +145,43 @@ function termsAt(
   }
   memo.set(surface, hash, terms);
   return terms;
+}
+
+/**
+ * Token term lists whose last term is the token's joined word (`re-reading` -> `reread`): another
+ * spelling of the token, not one more word of the text, so it is not counted in a field's length
+ * (a section's length normalisation is what it was before the spelling was indexed).
+ */
+const endsWithJoinedWord = new WeakSet<readonly string[]>();
+
+/** How many of a token's terms (as {@link forEachTokenTerms} gives them) count in its field's length. */
+export function countedLength(terms: readonly string[]): number {
+  return endsWithJoinedWord.has(terms) ? terms.length - 1 : terms.length;
+}
+
+/**
+ * How many distinct terms a title (or any set of distinct terms) counts for its length: its terms
+ * less the joined words of its hyphenated words (`built-in` gives `builtin`, one word spelled two
+ * ways), so a title is as long as it was before the joined spelling was indexed.
+ */
+export function countedTermCount(terms: Iterable<string>): number {
+  const set = terms instanceof Set ? (terms as ReadonlySet<string>) : new Set(terms);
+  let joinedWords: Set<string> | null = null;
+  for (const term of set) {
+    if (!term.includes('-')) continue;
+    const joined = joinedWord(term);
+    if (joined === null || joined === term || !set.has(joined)) continue;
+    (joinedWords ??= new Set()).add(joined);
+  }
+  return set.size - (joinedWords?.size ?? 0);
+}
+
+/** Calls `visit` with each token's index terms (what `forEachTerm` visits of it), in order. */
+export function forEachTokenTerms(text: string, visit: (terms: readonly string[]) => void): void {
+  scanTokens(text, (start, end, identifier) => {
+    const terms = termsAt(text, start, end, identifier);
+    if (terms.length > 0) visit(terms);
+  });
 }
 
 /** The distinct index terms of `text`, in order of first occurrence. */
@@ -200,6 +246,28 @@ export function analyzeQuery(text: string): QueryTerm[] {
 }
 
 /**
+ * `terms` with each hyphenated word (`re-read`, `built-in`) keyed by the word it joins to
+ * ({@link joinedWord}): what workspace_context looks a question's word up by, since a section
+ * holding either spelling holds that term. A unit whose key then repeats an earlier one is
+ * dropped. The library's tools keep the whole form: their exact words are exact.
+ */
+export function keyedByJoinedWords(terms: readonly QueryTerm[]): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const term of terms) {
+    const joined = term.isIdentifier && !term.path && !term.compound ? joinedWord(term.surface) : null;
+    const keyed =
+      joined !== null && joined !== term.key
+        ? { ...term, key: joined, parts: term.parts.filter((p) => p !== joined) }
+        : term;
+    if (seen.has(keyed.key)) continue;
+    seen.add(keyed.key);
+    out.push(keyed);
+  }
+  return out;
+}
+
+/**
  * The index term of one key-path segment as written (`privateKey` -> `privatekey`, `format_overrides`
  * -> `format_overrides`, `servers` -> `server`): the term a section holding it alone has. Null for
  * a stop word or a placeholder.
@@ -213,6 +281,24 @@ function distinct(terms: readonly string[]): string[] {
   const out: string[] = [];
   for (const t of terms) if (!out.includes(t)) out.push(t);
   return out;
+}
+
+/**
+ * Two runs of letters joined by one hyphen: `re-reading`, `built-in`, `load-balanced`. A longer
+ * chain (`link-workspace-packages`, `out-of-the-box`) is a name or a phrase, not a word.
+ */
+const HYPHENATED_WORD = /^[A-Za-z]+-[A-Za-z]+$/;
+
+/**
+ * The word a hyphenated word joins to, analysed as a word (`re-reading` -> `reread`, `built-in` ->
+ * `builtin`), or null for any other token. English writes many words both ways ("re-read" and
+ * "reread", "built-in" and "builtin", "sub-command" and "subcommand"), and a question and a page
+ * need not agree: a section holding the hyphenated word also holds this term, and a question's
+ * hyphenated word is looked up by it, so either spelling meets the other.
+ */
+export function joinedWord(surface: string): string | null {
+  if (!HYPHENATED_WORD.test(surface)) return null;
+  return analyzeWord(surface.replace(/-/g, ''));
 }
 
 function wholeForm(surface: string): string {

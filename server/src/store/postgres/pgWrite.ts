@@ -24,6 +24,7 @@ import {
   type StoredSectionTerms,
   type StoredWorkspace,
   type WriteReport,
+  countedTermCount,
 } from '../../engine';
 import { BLOCK_SIZE, blockOf, buildBlocks, writeBlocks } from './pgTermBlocks';
 import { keptSections, writeVectors, type PlacedSection, type PoolClient } from './pgVectors';
@@ -431,7 +432,7 @@ async function insertDocs(
       path: d.path,
       entity_refs: d.entityRefs,
       section_count: d.sectionCount,
-      title_term_count: d.titleTerms.length,
+      title_term_count: countedTermCount(d.titleTerms),
       content_digest: d.contentDigest,
       doc: d,
     }));

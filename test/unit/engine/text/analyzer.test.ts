@@ -68,7 +68,8 @@ describe('text/analyzer', () => {
 
   describe('analyzeToken', () => {
     it('gives an identifier its whole form and its stemmed parts', () => {
-      assert.deepEqual(analyzeToken('billing-worker', true), ['billing-worker', 'bill', 'worker']);
+      // Two words joined by a hyphen also give the word they join to, analysed as a word.
+      assert.deepEqual(analyzeToken('billing-worker', true), ['billing-worker', 'bill', 'worker', 'billingwork']);
       assert.deepEqual(analyzeToken('BILLING_RETRY_MAX_ATTEMPTS', true), [
         'billing_retry_max_attempts',
         'bill',
@@ -83,6 +84,13 @@ describe('text/analyzer', () => {
       assert.deepEqual(analyzeToken('http2Servers', true), ['http2servers', 'http2', 'server']);
       assert.deepEqual(analyzeToken('isEnabledFor', true), ['isenabledfor', 'enabl']);
       assert.deepEqual(analyzeToken('sha256-digests', true), ['sha256-digests', 'sha256', 'digest']);
+      // Only two runs of letters make a joined word: a longer chain is a name or a phrase.
+      assert.deepEqual(analyzeToken('link-workspace-packages', true), [
+        'link-workspace-packages',
+        'link',
+        'workspac',
+        'packag',
+      ]);
     });
     it('never stems the whole form', () => {
       assert.deepEqual(analyzeToken('state.run.failed', true), ['state.run.failed', 'state', 'run', 'fail']);
@@ -92,7 +100,16 @@ describe('text/analyzer', () => {
   describe('analyzeText', () => {
     const text = 'The billing-worker retries failed invoices. Workers retry; the billing-worker’s queue.';
     it('returns distinct index terms in order, stop words dropped', () => {
-      assert.deepEqual(analyzeText(text), ['billing-worker', 'bill', 'worker', 'retri', 'fail', 'invoic', 'queue']);
+      assert.deepEqual(analyzeText(text), [
+        'billing-worker',
+        'bill',
+        'worker',
+        'billingwork',
+        'retri',
+        'fail',
+        'invoic',
+        'queue',
+      ]);
       assert.deepEqual([...termSet(text)], analyzeText(text));
     });
     it('counts every occurrence', () => {
@@ -102,6 +119,7 @@ describe('text/analyzer', () => {
           ['billing-worker', 2],
           ['bill', 2],
           ['worker', 3],
+          ['billingwork', 2],
           ['retri', 2],
           ['fail', 1],
           ['invoic', 1],

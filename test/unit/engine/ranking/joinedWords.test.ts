@@ -1,0 +1,129 @@
+/**
+ * A word is one word however a hyphen joins it (contract 2026-12-07.5): "reread" meets a page that
+ * says "re-reading", and a question's "sub-package" a page that says "subpackage", on real pages
+ * of Spring Cloud Gateway's and pnpm's documentation (bench/corpora, Apache-2.0 and MIT; see their
+ * SOURCE.txt) indexed as the docs repositories they come from. The joined spelling is not one more
+ * word of the text: a section's and a title's lengths are what they were without it.
+ */
+import assert from 'node:assert/strict';
+import type { Engine } from '../../../../server/src/engine/engine';
+import { type documentFields, sectionFields } from '../../../../server/src/engine/indexing/sectionTerms';
+import type { IndexState } from '../../../../server/src/engine/indexState';
+import {
+  analyzeQuery,
+  analyzeToken,
+  countedTermCount,
+  keyedByJoinedWords,
+  termSet,
+} from '../../../../server/src/engine/text/analyzer';
+import { removeTempDirs } from '../../../helpers/tempWorkspace';
+import { corpusDocsRepository, heading, index, rank } from './rankingFixture';
+
+const words = (passage: ReturnType<typeof rank>[number]) => passage.why.find((w) => w.signal === 'words')!;
+
+describe('workspace_context: a word joined by a hyphen or written as one', () => {
+  afterEach(() => removeTempDirs());
+
+  describe('Spring Cloud Gateway: "reread" and the page that says "re-reading"', () => {
+    let engine: Engine;
+    let state: IndexState;
+    const webmvc = 'modules/ROOT/pages/spring-cloud-gateway-server-webmvc';
+    before(async () => {
+      ({ engine, state } = await index(
+        corpusDocsRepository('spring-cloud-gateway', [
+          'antora.yml',
+          `${webmvc}/filters/adaptcachedbody.adoc`,
+          `${webmvc}/filters/modifyrequestbody.adoc`,
+          `${webmvc}/filters/modifyresponsebody.adoc`,
+          `${webmvc}/filters/retry.adoc`,
+          `${webmvc}/working-with-servlets-and-filters.adoc`,
+        ]),
+      ));
+    });
+    after(() => engine.dispose());
+
+    it('meets the filter that caches the body for re-reading first, by the word the question joins', () => {
+      // Without the joined word the ModifyRequestBody filter, which holds the other four words
+      // in its heading and title, came first (0.517 against 0.497).
+      const passages = rank(state, 'mvc reread request body filter');
+      assert.equal(
+        heading(passages[0]),
+        `docs/${webmvc}/filters/adaptcachedbody.adoc › AdaptCachedBody Filter`,
+        passages.slice(0, 3).map(heading).join(' | '),
+      );
+      const reread = words(passages[0]).terms!.find((t) => t.term === 'reread')!;
+      assert.ok(reread.saturation > 0, words(passages[0]).detail);
+      assert.deepEqual(reread.fields, ['body']);
+    });
+  });
+
+  describe('pnpm: a question\'s "sub-package" and the page that says "subpackage"', () => {
+    let engine: Engine;
+    let state: IndexState;
+    before(async () => {
+      ({ engine, state } = await index(
+        corpusDocsRepository('pnpm', ['cli/init.md', 'migration.md', 'workspaces.md', 'using-changesets.md']),
+      ));
+    });
+    after(() => engine.dispose());
+
+    it('holds the hyphenated word whole where the page writes it as one word', () => {
+      const passages = rank(state, 'what does init do inside a workspace sub-package?');
+      const init = passages.find((p) => heading(p) === 'docs/cli/init.md › --init-package-manager')!;
+      assert.ok(init, passages.slice(0, 3).map(heading).join(' | '));
+      const term = words(init).terms!.find((t) => t.term === 'sub-package')!;
+      // Before, only its parts met the page ("package"), at the parts' credit.
+      assert.deepEqual(term.fields, ['body'], words(init).detail);
+      assert.ok(term.saturation > 0.4, words(init).detail);
+    });
+  });
+
+  describe('the analysis', () => {
+    it('gives two runs of letters joined by a hyphen the word they join to, and nothing else', () => {
+      assert.deepEqual(analyzeToken('re-reading', true), ['re-reading', 're', 'read', 'reread']);
+      assert.deepEqual(analyzeToken('Built-in', true), ['built-in', 'built', 'builtin']);
+      // A chain of three or more is a name or a phrase; a digit or another connector is no word.
+      assert.deepEqual(analyzeToken('out-of-the-box', true), ['out-of-the-box', 'out', 'box']);
+      assert.deepEqual(analyzeToken('http2-server', true), ['http2-server', 'http2', 'server']);
+      assert.deepEqual(analyzeToken('re_read', true), ['re_read', 're', 'read']);
+      // workspace_context looks a question's hyphenated word up by the word it joins to; the
+      // library's tools keep the whole form (their exact words are exact).
+      const question = 're-read the built-in cert-manager, not the builtin one';
+      assert.deepEqual(
+        keyedByJoinedWords(analyzeQuery(question)).map((t) => [t.key, t.surface]),
+        [
+          ['reread', 're-read'],
+          ['builtin', 'built-in'],
+          ['certmanag', 'cert-manager'],
+          ['one', 'one'],
+        ],
+      );
+      assert.deepEqual(
+        analyzeQuery(question).map((t) => t.key),
+        ['re-read', 'built-in', 'cert-manager', 'builtin', 'one'],
+      );
+    });
+
+    it("counts the joined word in neither a section's length nor a title's", () => {
+      const doc = {
+        title: 'Built-in filters',
+        path: 'docs/filters.md',
+        format: 'markdown',
+        sourceKind: 'catalog_doc',
+        inFolder: 'docs/filters.md',
+        folder: '.',
+        tags: [],
+      } as unknown as Parameters<typeof documentFields>[0];
+      const section = { headingPath: ['Re-reading'], text: 'Re-reading the re-read body.' } as unknown as Parameters<
+        typeof sectionFields
+      >[0];
+      const { counts, lengths } = sectionFields(section, doc);
+      // re-reading, re, read (reread not counted) x2, body: seven terms; the heading three.
+      assert.equal(lengths.body, 7);
+      assert.equal(lengths.heading, 3);
+      assert.ok(counts.has('reread'));
+      assert.equal(countedTermCount(termSet('Built-in filters')), 3);
+      assert.equal(countedTermCount(['built-in', 'built', 'builtin', 'filter']), 3);
+    });
+  });
+});
