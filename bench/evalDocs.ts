@@ -19,6 +19,8 @@
  *   kebab-case, MDX partials: 144 files.
  * - `cargo`: The Cargo Book (MIT OR Apache-2.0), mdBook: big reference pages of one heading per
  *   key or feature, command pages whose flags are HTML definition lists, a 449 KB changelog: 99 files.
+ * - `vite`: Vite's docs (MIT), VitePress: a configuration reference of one heading per option
+ *   written as its dotted path, containers for tips and warnings, a troubleshooting page: 57 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -138,6 +140,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       label: 'Cargo',
       dir: corpusDir('cargo'),
       shape: 'mdBook, reference pages of one heading per key, flags in HTML definition lists',
+      formats: ['md'],
+    },
+    {
+      key: 'vite',
+      label: 'Vite',
+      dir: corpusDir('vite'),
+      shape: 'VitePress, one heading per option written as its dotted path',
       formats: ['md'],
     },
   ];
