@@ -100,7 +100,9 @@ export function weighUnit(
   const df = documentFrequency(unit.term.key);
   unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
   unit.forms = trailingForms(documentFrequency, unit.term, n, credits.trailingFormMax);
-  if (unit.term.compound) {
+  // A hyphenated word the workspace writes neither hyphenated nor joined ("object-form" asked of
+  // pages that say "object form") is its two words written apart: a compound.
+  if (unit.term.compound || (unit.term.hyphenated && df === 0)) {
     // Either spelling is the whole unit, weighed as its two words were: a section with the words
     // apart scores what it did, one with the joined word scores as if it had both.
     unit.partCredit = contract.COMPOUND_PART_CREDIT;

@@ -56,6 +56,11 @@ export interface QueryTerm {
    * joined word and the parts are the two words, which count as much as it does.
    */
   compound?: boolean;
+  /**
+   * A hyphenated word keyed by the word it joins to (`keyedByJoinedWords`): where the workspace
+   * writes it neither way, it is its two words written apart, weighed and matched as a compound.
+   */
+  hyphenated?: boolean;
 }
 
 const EMPTY: readonly string[] = Object.freeze([]);
@@ -258,7 +263,7 @@ export function keyedByJoinedWords(terms: readonly QueryTerm[]): QueryTerm[] {
     const joined = term.isIdentifier && !term.path && !term.compound ? joinedWord(term.surface) : null;
     const keyed =
       joined !== null && joined !== term.key
-        ? { ...term, key: joined, parts: term.parts.filter((p) => p !== joined) }
+        ? { ...term, key: joined, parts: term.parts.filter((p) => p !== joined), hyphenated: true }
         : term;
     if (seen.has(keyed.key)) continue;
     seen.add(keyed.key);
