@@ -4,7 +4,7 @@
  * with its trailing forms; and the same units as a store bounds its candidate search by them.
  */
 import { MAX_MATCH_UNITS } from '../lexical/postings';
-import { analyzeQuery, keyedByJoinedWords, segmentTerm, type QueryTerm } from '../text/analyzer';
+import { analyzeQuery, joinedWord, segmentTerm, type QueryTerm } from '../text/analyzer';
 import { compoundCandidates, joinCompounds } from '../text/compounds';
 import { stripQuestionFrame } from '../text/questionFrame';
 import * as contract from './contract';
@@ -49,6 +49,28 @@ export const PUBLISHED_PART_CREDITS: Readonly<PartCredits> = Object.freeze({
 export function questionTerms(question: string, known: (term: string) => boolean): QueryTerm[] {
   const text = stripQuestionFrame(question);
   return joinCompounds(text, keyedByJoinedWords(analyzeQuery(text)), known);
+}
+
+/**
+ * `terms` with each hyphenated word (`re-read`, `built-in`) keyed by the word it joins to
+ * (text/analyzer.ts `joinedWord`): what workspace_context looks a question's word up by, since a
+ * section holding either spelling holds that term. A unit whose key then repeats an earlier one
+ * is dropped. The library's tools keep the whole form: their exact words are exact.
+ */
+export function keyedByJoinedWords(terms: readonly QueryTerm[]): QueryTerm[] {
+  const out: QueryTerm[] = [];
+  const seen = new Set<string>();
+  for (const term of terms) {
+    const joined = term.isIdentifier && !term.path && !term.compound ? joinedWord(term.surface) : null;
+    const keyed =
+      joined !== null && joined !== term.key
+        ? { ...term, key: joined, parts: term.parts.filter((p) => p !== joined), hyphenated: true }
+        : term;
+    if (seen.has(keyed.key)) continue;
+    seen.add(keyed.key);
+    out.push(keyed);
+  }
+  return out;
 }
 
 /**

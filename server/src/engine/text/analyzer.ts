@@ -12,8 +12,8 @@
  *   says `billing-worker` (part `worker`) and `billing-worker` reaches it through its whole form.
  * - Two runs of letters joined by one hyphen also give the word they join to, analysed as a word
  *   (`re-reading` -> `reread`, `built-in` -> `builtin`), not counted in the field's length;
- *   workspace_context keys a question's hyphenated word by it (`keyedByJoinedWords`), so either
- *   spelling meets the other.
+ *   workspace_context keys a question's hyphenated word by it (ranking/questionUnits.ts), so
+ *   either spelling meets the other.
  * - Terms longer than {@link MAX_TERM_LENGTH} characters (encoded blobs, minified text) are not
  *   indexed.
  *
@@ -57,8 +57,9 @@ export interface QueryTerm {
    */
   compound?: boolean;
   /**
-   * A hyphenated word keyed by the word it joins to (`keyedByJoinedWords`): where the workspace
-   * writes it neither way, it is its two words written apart, weighed and matched as a compound.
+   * A hyphenated word keyed by the word it joins to (ranking/questionUnits.ts
+   * `keyedByJoinedWords`): where the workspace writes it neither way, it is its two words written
+   * apart, weighed and matched as a compound.
    */
   hyphenated?: boolean;
 }
@@ -248,28 +249,6 @@ export function analyzeQuery(text: string): QueryTerm[] {
     }
   });
   return found.sort((a, b) => a.start - b.start).map((f) => f.term);
-}
-
-/**
- * `terms` with each hyphenated word (`re-read`, `built-in`) keyed by the word it joins to
- * ({@link joinedWord}): what workspace_context looks a question's word up by, since a section
- * holding either spelling holds that term. A unit whose key then repeats an earlier one is
- * dropped. The library's tools keep the whole form: their exact words are exact.
- */
-export function keyedByJoinedWords(terms: readonly QueryTerm[]): QueryTerm[] {
-  const out: QueryTerm[] = [];
-  const seen = new Set<string>();
-  for (const term of terms) {
-    const joined = term.isIdentifier && !term.path && !term.compound ? joinedWord(term.surface) : null;
-    const keyed =
-      joined !== null && joined !== term.key
-        ? { ...term, key: joined, parts: term.parts.filter((p) => p !== joined), hyphenated: true }
-        : term;
-    if (seen.has(keyed.key)) continue;
-    seen.add(keyed.key);
-    out.push(keyed);
-  }
-  return out;
 }
 
 /**

@@ -10,13 +10,8 @@ import assert from 'node:assert/strict';
 import type { Engine } from '../../../../server/src/engine/engine';
 import { type documentFields, sectionFields } from '../../../../server/src/engine/indexing/sectionTerms';
 import type { IndexState } from '../../../../server/src/engine/indexState';
-import {
-  analyzeQuery,
-  analyzeToken,
-  countedTermCount,
-  keyedByJoinedWords,
-  termSet,
-} from '../../../../server/src/engine/text/analyzer';
+import { keyedByJoinedWords } from '../../../../server/src/engine/ranking/questionUnits';
+import { analyzeQuery, analyzeToken, countedTermCount, termSet } from '../../../../server/src/engine/text/analyzer';
 import { removeTempDirs } from '../../../helpers/tempWorkspace';
 import { corpusDocsRepository, heading, index, rank } from './rankingFixture';
 
