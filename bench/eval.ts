@@ -1,7 +1,7 @@
 /**
  * `npm run eval`: retrieval quality.
  *
- *   npm run eval [-- --dataset fernhill|scifact|argocd|cert-manager|goreleaser|rclone|babel|secrets|scrapy|docs|context|change|all]
+ *   npm run eval [-- --dataset fernhill|scifact|<a docs corpus key>|docs|context|change|all]
  *                [--embeddings off|local] [--record-main] [--grid NAME=v1,v2,...] [--tune NAME=value]
  *                [--scifact-dir DIR] [--argocd-dir DIR] [--out FILE] [--context-set SET[,SET]] [--model-url URL] [--model NAME]
  *

@@ -21,6 +21,8 @@
  *   key or feature, command pages whose flags are HTML definition lists, a 449 KB changelog: 99 files.
  * - `vite`: Vite's docs (MIT), VitePress: a configuration reference of one heading per option
  *   written as its dotted path, containers for tips and warnings, a troubleshooting page: 57 files.
+ * - `eslint`: ESLint's docs (MIT), Eleventy: 312 rule pages of one template (the same headings on
+ *   every page, the rule named only in front matter), the user and extension guides: 395 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -147,6 +149,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       label: 'Vite',
       dir: corpusDir('vite'),
       shape: 'VitePress, one heading per option written as its dotted path',
+      formats: ['md'],
+    },
+    {
+      key: 'eslint',
+      label: 'ESLint',
+      dir: corpusDir('eslint'),
+      shape: 'Eleventy, 312 rule pages of one template named in front matter',
       formats: ['md'],
     },
   ];
