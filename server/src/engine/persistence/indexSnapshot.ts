@@ -46,7 +46,7 @@ import { decodeRelations, encodeRelations, type RelationTable } from './relation
 import { decodeTexts, encodeTexts } from './textColumn';
 
 /** Bump when anything written here changes shape; older snapshots are then discarded and rebuilt. */
-export const SNAPSHOT_FORMAT = 11;
+export const SNAPSHOT_FORMAT = 12;
 
 export type { DocTerms, IndexerMemory };
 

@@ -42,8 +42,8 @@ export const PUBLISHED_PART_CREDITS: Readonly<PartCredits> = Object.freeze({
 
 /**
  * The terms a question is scored on: its words and identifiers without the question's frame
- * ("how do I", text/questionFrame.ts), each hyphenated word keyed by the word it joins to
- * (`built-in` -> `builtin`, text/analyzer.ts), two adjacent words the index holds written as one
+ * ("how do I", text/questionFrame.ts), each hyphenated or two-part camelCase word keyed by the
+ * word it joins to (`built-in` -> `builtin`, `camelCase` -> `camelcas`, text/analyzer.ts), two adjacent words the index holds written as one
  * joined into that word (text/compounds.ts). `known(term)`: the index holds the term.
  */
 export function questionTerms(question: string, known: (term: string) => boolean): QueryTerm[] {
@@ -52,7 +52,8 @@ export function questionTerms(question: string, known: (term: string) => boolean
 }
 
 /**
- * `terms` with each hyphenated word (`re-read`, `built-in`) keyed by the word it joins to
+ * `terms` with each hyphenated or two-part camelCase word (`re-read`, `built-in`, `camelCase`)
+ * keyed by the word it joins to
  * (text/analyzer.ts `joinedWord`): what workspace_context looks a question's word up by, since a
  * section holding either spelling holds that term. A unit whose key then repeats an earlier one
  * is dropped. The library's tools keep the whole form: their exact words are exact.
@@ -122,8 +123,8 @@ export function weighUnit(
   const df = documentFrequency(unit.term.key);
   unit.parts = unit.term.parts.map((term) => ({ term, weight: idf(documentFrequency(term), n) }));
   unit.forms = trailingForms(documentFrequency, unit.term, n, credits.trailingFormMax);
-  // A hyphenated word the workspace writes neither hyphenated nor joined ("object-form" asked of
-  // pages that say "object form") is its two words written apart: a compound.
+  // A hyphenated or camelCase word the workspace writes in no joined spelling ("object-form" asked
+  // of pages that say "object form") is its two words written apart: a compound.
   if (unit.term.compound || (unit.term.hyphenated && df === 0)) {
     // Either spelling is the whole unit, weighed as its two words were: a section with the words
     // apart scores what it did, one with the joined word scores as if it had both.

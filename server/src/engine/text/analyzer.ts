@@ -10,10 +10,11 @@
  *   (`billing-worker`), AND each of its parts analysed as a plain word: stemmed unless it has a
  *   digit, stop-word parts and one-character parts dropped. So "workers" reaches a section that
  *   says `billing-worker` (part `worker`) and `billing-worker` reaches it through its whole form.
- * - Two runs of letters joined by one hyphen also give the word they join to, analysed as a word
- *   (`re-reading` -> `reread`, `built-in` -> `builtin`), not counted in the field's length;
- *   workspace_context keys a question's hyphenated word by it (ranking/questionUnits.ts), so
- *   either spelling meets the other.
+ * - Two runs of letters joined by one hyphen or by a camelCase capital also give the word they
+ *   join to, analysed as a word (`re-reading` -> `reread`, `built-in` -> `builtin`, `camelCase`
+ *   -> `camelcas`, `WebSockets` -> `websocket`), not counted in the field's length;
+ *   workspace_context keys a question's such word by it (ranking/questionUnits.ts), so every
+ *   spelling meets the others.
  * - Terms longer than {@link MAX_TERM_LENGTH} characters (encoded blobs, minified text) are not
  *   indexed.
  *
@@ -57,7 +58,7 @@ export interface QueryTerm {
    */
   compound?: boolean;
   /**
-   * A hyphenated word keyed by the word it joins to (ranking/questionUnits.ts
+   * A hyphenated or camelCase word keyed by the word it joins to (ranking/questionUnits.ts
    * `keyedByJoinedWords`): where the workspace writes it neither way, it is its two words written
    * apart, weighed and matched as a compound.
    */
@@ -167,15 +168,15 @@ export function countedLength(terms: readonly string[]): number {
 
 /**
  * How many distinct terms a title (or any set of distinct terms) counts for its length: its terms
- * less the joined words of its hyphenated words (`built-in` gives `builtin`, one word spelled two
- * ways), so a title is as long as it was before the joined spelling was indexed.
+ * less the joined words of its hyphenated and camelCase words (`built-in` gives `builtin`,
+ * `camelCase` gives `camelcas`: one word spelled two ways), so a title is as long as it was before
+ * the joined spelling was indexed.
  */
 export function countedTermCount(terms: Iterable<string>): number {
   const set = terms instanceof Set ? (terms as ReadonlySet<string>) : new Set(terms);
   let joinedWords: Set<string> | null = null;
   for (const term of set) {
-    if (!term.includes('-')) continue;
-    const joined = joinedWord(term);
+    const joined = term.includes('-') ? joinedWord(term) : camelWholeJoinedWord(term, set);
     if (joined === null || joined === term || !set.has(joined)) continue;
     (joinedWords ??= new Set()).add(joined);
   }
@@ -274,15 +275,39 @@ function distinct(terms: readonly string[]): string[] {
 const HYPHENATED_WORD = /^[A-Za-z]+-[A-Za-z]+$/;
 
 /**
- * The word a hyphenated word joins to, analysed as a word (`re-reading` -> `reread`, `built-in` ->
- * `builtin`), or null for any other token. English writes many words both ways ("re-read" and
- * "reread", "built-in" and "builtin", "sub-command" and "subcommand"), and a question and a page
- * need not agree: a section holding the hyphenated word also holds this term, and a question's
- * hyphenated word is looked up by it, so either spelling meets the other.
+ * The word a hyphenated word or a two-part camelCase word joins to, analysed as a word
+ * (`re-reading` -> `reread`, `built-in` -> `builtin`, `camelCase` -> `camelcas`, `macOS` ->
+ * `maco`), or null for any other token. English writes many words more than one way ("re-read"
+ * and "reread", "sub-command" and "subcommand", "camelCase" and "camelcase", "WebSockets" and
+ * "websockets"), and a question and a page need not agree: a section holding the written word
+ * also holds this term, and a question's such word is looked up by it, so every spelling meets
+ * the others (`node-linker` and `nodeLinker` both give `nodelink`). A camelCase name of three
+ * parts or more (`ignoreRestSiblings`) is a name, as a longer hyphen chain is; where the joined
+ * word is the whole form itself (`GitHub` -> `github`) there is nothing to add.
  */
 export function joinedWord(surface: string): string | null {
-  if (!HYPHENATED_WORD.test(surface)) return null;
-  return analyzeWord(surface.replace(/-/g, ''));
+  if (HYPHENATED_WORD.test(surface)) return analyzeWord(surface.replace(/-/g, ''));
+  if (LETTERS_ONLY.test(surface) && identifierParts(surface).length === 2) return analyzeWord(surface);
+  return null;
+}
+
+const LETTERS_ONLY = /^[A-Za-z]+$/;
+
+/**
+ * The joined word of `term` when it is the whole form of a two-part camelCase word of `set` (a
+ * title's terms: `camelcase` beside its parts `camel` and `case` gives `camelcas`), else null. A
+ * set holds no surfaces, so the whole form is told from a stem by its two parts being there too.
+ */
+function camelWholeJoinedWord(term: string, set: ReadonlySet<string>): string | null {
+  if (!LETTERS_ONLY.test(term)) return null;
+  const joined = analyzeWord(term);
+  if (joined === null || joined === term || !set.has(joined)) return null;
+  for (let i = 2; i <= term.length - 2; i++) {
+    const first = analyzeWord(term.slice(0, i));
+    const second = analyzeWord(term.slice(i));
+    if (first !== null && second !== null && set.has(first) && set.has(second)) return joined;
+  }
+  return null;
 }
 
 function wholeForm(surface: string): string {
