@@ -23,6 +23,8 @@
  *   written as its dotted path, containers for tips and warnings, a troubleshooting page: 57 files.
  * - `eslint`: ESLint's docs (MIT), Eleventy: 312 rule pages of one template (the same headings on
  *   every page, the rule named only in front matter), the user and extension guides: 395 files.
+ * - `jekyll`: Jekyll's site (MIT), written in Liquid: `{% highlight %}` and `{% include %}` tags,
+ *   notes as HTML blocks, 102 release announcements and a 303 KB changelog: 207 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -157,6 +159,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       dir: corpusDir('eslint'),
       shape: 'Eleventy, 312 rule pages of one template named in front matter',
       formats: ['md'],
+    },
+    {
+      key: 'jekyll',
+      label: 'Jekyll',
+      dir: corpusDir('jekyll'),
+      shape: 'Jekyll, Liquid tags in the pages, notes as HTML blocks, `.md` and `.markdown`',
+      formats: ['md', 'markdown'],
     },
   ];
 }

@@ -3,7 +3,7 @@
  * the definition the Argo CD set publishes with its labels, written here so that every corpus,
  * ours included, is scored by the same code in the same run.
  *
- * Passages: every Markdown file (`.md`, and `.mdx` where a corpus names it) under the corpus's
+ * Passages: every Markdown file (`.md`, and `.mdx` or `.markdown` where a corpus names it) under the corpus's
  * `docs/` is split into sections at ATX headings
  * (`#` lines inside ``` or ~~~ fences do not count). A section is the page title (its first H1;
  * without one, the `title:` of its YAML front matter; else the file name), its heading path
@@ -114,7 +114,7 @@ export function splitMarkdown(file: string, text: string): DocSection[] {
     if (m) heads.push({ line: i, level: m[1].length, text: cleanHeading(m[2] ?? '') });
   }
   const h1 = heads.find((h) => h.level === 1 && h.text);
-  const title = h1 ? h1.text : (frontMatterTitle(lines) ?? path.posix.basename(file).replace(/\.mdx?$/, ''));
+  const title = h1 ? h1.text : (frontMatterTitle(lines) ?? path.posix.basename(file).replace(/\.(mdx?|markdown)$/, ''));
   return sectionsAt(file, title, lines, heads);
 }
 
@@ -168,7 +168,7 @@ export function splitAsciidoc(file: string, text: string): DocSection[] {
 }
 
 /** The file formats a corpus is written in. */
-export type DocFormat = 'md' | 'mdx' | 'rst' | 'adoc';
+export type DocFormat = 'md' | 'markdown' | 'mdx' | 'rst' | 'adoc';
 
 /** An Antora module's `nav.adoc` (`modules/<name>/nav.adoc`): the site's navigation, not a page. */
 const isAntoraNav = (file: string) => /[\\/]modules[\\/][^\\/]+[\\/]nav\.adoc$/.test(file);
