@@ -25,6 +25,8 @@
  *   every page, the rule named only in front matter), the user and extension guides: 395 files.
  * - `jekyll`: Jekyll's site (MIT), written in Liquid: `{% highlight %}` and `{% include %}` tags,
  *   notes as HTML blocks, 102 release announcements and a 303 KB changelog: 207 files.
+ * - `keps`: SIG CLI's Kubernetes Enhancement Proposals (Apache-2.0), design documents of one
+ *   template, each its folder's README.md, the same review questions as headings in each: 36 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -166,6 +168,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       dir: corpusDir('jekyll'),
       shape: 'Jekyll, Liquid tags in the pages, notes as HTML blocks, `.md` and `.markdown`',
       formats: ['md', 'markdown'],
+    },
+    {
+      key: 'keps',
+      label: 'Kubernetes KEPs (SIG CLI)',
+      dir: corpusDir('keps'),
+      shape: 'design documents of one template, each a README.md, 5-87 KB',
+      formats: ['md'],
     },
   ];
 }
