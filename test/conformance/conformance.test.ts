@@ -1,16 +1,17 @@
 /**
  * Conformance by construction: every tool, driven through the official MCP SDK client over stdio
  * (`wsctx mcp`) and over HTTP (`wsctx serve`) against the built server, with every labelled
- * question and task of every dev corpus (Argo CD, cert-manager, GoReleaser, awesome-copilot's
- * library) and of the example workspace, plus the follow-ups an agent makes from the answers. Any
- * answer the tool's own published output schema rejects fails the suite: the SDK's client checks
- * each one (it lists the tools on connect), and the server checks it before sending
- * (WSCTX_VALIDATE_OUTPUT=1).
+ * question and task of every dev corpus (every corpus of the documentation dev suite,
+ * bench/evalDocs.ts, and awesome-copilot's library) and of the example workspace, plus the
+ * follow-ups an agent makes from the answers. Any answer the tool's own published output schema
+ * rejects fails the suite: the SDK's client checks each one (it lists the tools on connect), and
+ * the server checks it before sending (WSCTX_VALIDATE_OUTPUT=1).
  *
  * One server per corpus and transport, stdio and HTTP side by side; HTTP asks every second
- * question and task (a fixed subset), which keeps the suite to about a minute and a half on a
- * loaded two-core machine. The example workspace is asked once more with embeddings on (a
- * stand-in endpoint), so the meaning parts of every answer are checked as well.
+ * question and task (a fixed subset), which keeps the suite to about a minute on a two-core
+ * machine (its 17 tests in 49 s on 2026-12-08, load 1.5). The example workspace is
+ * asked once more with embeddings on (a stand-in endpoint), so the meaning parts of every answer
+ * are checked as well.
  */
 import assert from 'node:assert/strict';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,11 +23,12 @@ import { removeTempDirs } from '../helpers/tempWorkspace';
 import { CONFORMANCE_CORPORA, type ConformanceCorpus } from './corpora';
 import { driveTools, type ToolRun } from './driveTools';
 
-/** Which tools each corpus must list (a tool is listed only when it can answer). */
+/**
+ * Which tools each corpus must list (a tool is listed only when it can answer): a documentation
+ * corpus of the dev suite, pages and no catalog, instruction or library file, lists two.
+ */
+const DOCS_TOOLS = ['workspace_context', 'explain_result'];
 const EXPECTED_TOOLS: Record<string, string[]> = {
-  argocd: ['workspace_context', 'explain_result'],
-  'cert-manager': ['workspace_context', 'explain_result'],
-  goreleaser: ['workspace_context', 'explain_result'],
   'awesome-copilot': [
     'workspace_context',
     'get_context',
@@ -58,7 +60,11 @@ async function assertPublishedSchemas(client: Client): Promise<void> {
 
 function assertConforms(corpus: ConformanceCorpus, transport: string, run: ToolRun): void {
   if (process.env.CONFORMANCE_TIMES === '1') console.log(corpus.key, transport, run.calls, run.ms);
-  assert.deepEqual(run.listed, EXPECTED_TOOLS[corpus.key], `${corpus.key} over ${transport}: tools listed`);
+  assert.deepEqual(
+    run.listed,
+    EXPECTED_TOOLS[corpus.key] ?? DOCS_TOOLS,
+    `${corpus.key} over ${transport}: tools listed`,
+  );
   const unused = run.listed.filter((t) => !run.calls[t]);
   assert.deepEqual(unused, [], `${corpus.key} over ${transport}: listed tools never called`);
   const total = Object.values(run.calls).reduce((a, b) => a + b, 0);

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { contextSetFiles, loadContextTasks } from '../../bench/evalContext';
-import { docsCorpora, loadDocsQuestions, writeDocsWorkspace } from '../../bench/evalDocs';
+import { type DocsCorpus, docsCorpora, loadDocsQuestions, writeDocsFolders } from '../../bench/evalDocs';
 import { tempDir } from '../helpers/tempWorkspace';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -34,12 +34,18 @@ export interface ConformanceCorpus {
   tasks: ConformanceTask[];
 }
 
-/** Argo CD, cert-manager and GoReleaser: their labelled questions, each with its first gold file. */
-function docsCorpus(key: string): ConformanceCorpus {
-  const corpus = docsCorpora(path.join(ROOT, 'test', 'fixtures', 'argocd-docs')).find((c) => c.key === key)!;
+/**
+ * A documentation corpus of the dev suite: its labelled questions, each with its first gold file.
+ * A corpus of several repositories is served as the one folder that holds them, so its gold paths
+ * (`reloader/README.md`) are the workspace's own.
+ */
+function docsCorpus(corpus: DocsCorpus): ConformanceCorpus {
   return {
-    key,
-    workspace: () => writeDocsWorkspace(corpus, tempDir('conformance')),
+    key: corpus.key,
+    workspace: () => {
+      const folders = writeDocsFolders(corpus, tempDir('conformance'));
+      return corpus.folders ? path.dirname(folders[0].absPath) : folders[0].absPath;
+    },
     questions: loadDocsQuestions(corpus.dir).map((q) => ({ question: q.question, expected: q.gold[0] })),
     tasks: [],
   };
@@ -83,9 +89,7 @@ function fernhill(): ConformanceCorpus {
 }
 
 export const CONFORMANCE_CORPORA: readonly ConformanceCorpus[] = [
-  docsCorpus('argocd'),
-  docsCorpus('cert-manager'),
-  docsCorpus('goreleaser'),
+  ...docsCorpora(path.join(ROOT, 'test', 'fixtures', 'argocd-docs')).map(docsCorpus),
   {
     key: 'awesome-copilot',
     workspace: () => contextSetFiles('awesome-copilot').workspace,
