@@ -27,6 +27,8 @@
  *   notes as HTML blocks, 102 release announcements and a 303 KB changelog: 207 files.
  * - `keps`: SIG CLI's Kubernetes Enhancement Proposals (Apache-2.0), design documents of one
  *   template, each its folder's README.md, the same review questions as headings in each: 36 files.
+ * - `opentelemetry-js`: OpenTelemetry's JavaScript monorepo (Apache-2.0), no documentation site:
+ *   its packages' READMEs, a few guides and four changelogs, at the repository's own paths: 84 files.
  *
  * Each corpus becomes a workspace as its project keeps it: its `docs/` (and `mkdocs.yml` when it
  * has one) copied into a fixed folder under the temp directory, or each repository of a
@@ -174,6 +176,13 @@ export function docsCorpora(argocdDir: string): DocsCorpus[] {
       label: 'Kubernetes KEPs (SIG CLI)',
       dir: corpusDir('keps'),
       shape: 'design documents of one template, each a README.md, 5-87 KB',
+      formats: ['md'],
+    },
+    {
+      key: 'opentelemetry-js',
+      label: 'OpenTelemetry JS',
+      dir: corpusDir('opentelemetry-js'),
+      shape: 'a monorepo with no docs site: 44 package READMEs, guides, four changelogs',
       formats: ['md'],
     },
   ];
