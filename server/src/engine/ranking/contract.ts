@@ -275,9 +275,24 @@
  *   0.97 -> 1.00, Scrapy s055 0.92 -> 1.00, Vite v048 0.61 -> 0.82 and v057 0.36 -> 0.33 (the
  *   corpus 0.876 -> 0.879); no other question moved. ESLint (not in main's record) words only
  *   0.845 -> 0.861, hybrid 0.892 -> 0.898, e034 the only question moved.
+ * - 2026-12-08.2: words only, a passage lacking the name a question asks about does not pass one
+ *   holding every term (issue 39; scoredCandidates.ts holdToNames). When the question's rarest
+ *   term is a name (an identifier that is not a word written joined, text/analyzer.ts
+ *   joinedWord: a key path, a flag, an environment variable), every kept passage that lacks it
+ *   and ranks above the last passage holding every term of the question (whole, or a key path by
+ *   a trailing form; an identifier's parts alone do not count) is held to score just under that
+ *   passage, in its own order, and why[] says so. No constant. Simulated first on the fifteen
+ *   corpora (bench/evidenceTrial.ts): applied to any rarest term 9 questions up and 14 down, to
+ *   an identifier 7 up and 4 down (hyphenated words such as `public-read`), to a name 5 up and
+ *   none down. Built, words only, against main's record (fifteen corpora): GoReleaser g001
+ *   `archives.format_overrides.formats zip for windows` 0.92 -> 1.00, Spring Cloud Gateway n033
+ *   `X-RateLimit-Remaining header` 0.61 -> 1.00 (identifier 0.940 -> 0.970, BM25 0.951), Cargo
+ *   u030 `CARGO_BIN_EXE_<name>` 0.85 -> 0.95, Vite v029 `build.emptyOutDir outside root` 0.88 ->
+ *   1.00; no other question moved. Hybrid unchanged: meaning's own evidence rule (2026-12-06.3)
+ *   governs there.
  */
 
-export const CONTRACT_VERSION = '2026-12-08.1';
+export const CONTRACT_VERSION = '2026-12-08.2';
 
 /** Weight of the words half of the match when the passage has an embedding. */
 export const WORDS_WEIGHT = 0.6;

@@ -1,6 +1,7 @@
 /**
  * The ranker's scored candidates (workspaceContextRanker.ts): what one is, the order they are kept
- * in, and the evidence rules that hold back the meaning of some of them once all are scored.
+ * in, and the evidence rules that hold back the meaning of some of them once all are scored (or,
+ * words only, the words of a passage lacking the name the question asks about).
  */
 import type { SectionEntry } from '../indexState';
 
@@ -20,6 +21,11 @@ export interface Scored {
    * passage's words (`rarest`), or it repeats that passage's text, which meaning lifted (`copy`).
    */
   heldTo?: { meaning: number; by: number; rule: 'rarest' | 'copy' };
+  /**
+   * Set when the words-only evidence rule held this passage back (`holdToNames`): the words value
+   * it counts instead of its own (which `words` keeps, as measured), and the passage it names.
+   */
+  wordsHeldTo?: { words: number; by: number };
 }
 
 /** What the evidence rules ask of the ranker's scorer about the question and its candidates. */
@@ -36,6 +42,10 @@ export interface EvidenceScorer {
   holdBelow(s: Scored, by: Scored): Scored;
   /** `s` scored on its words alone (its meaning counts its words, no lift), as a copy of `of`'s text. */
   wordsAlone(s: Scored, of: Scored): Scored;
+  /** Whether the question's rarest unit is a name: an identifier that is not a word written joined. */
+  rarestIsName(): boolean;
+  /** `s`, words only, with its words held back so that it scores `below` under `by`'s score. */
+  holdWordsBelow(s: Scored, by: Scored, below: number): Scored;
 }
 
 /** How far under the passage it may not pass a held-back passage scores (holdToEvidence). */
@@ -72,6 +82,34 @@ function holdToHolders(sorted: readonly Scored[], scorer: EvidenceScorer, rarest
     return by ? scorer.holdBelow(s, by) : s;
   });
   return out.sort((a, b) => compareScored(a, b, scorer.sections));
+}
+
+/**
+ * The words-only evidence rule (contract.ts, 2026-12-08.2): when the question's rarest term is a
+ * name (a key path, a flag, an environment variable: an identifier that is not a word written
+ * joined by a hyphen or a camelCase capital), a passage that lacks it does not rank above a
+ * passage that holds every term of the question (whole, or a key path by a trailing form; not by
+ * an identifier's parts alone). Each such passage above the last holder among the kept candidates
+ * is held to score just under that holder, in its own order: the other words a passage holds
+ * more often or more strongly do not make up for the one thing the question names. Where no
+ * passage holds every term, or the rarest term is a word, the words' order stands.
+ */
+export function holdToNames(sorted: readonly Scored[], scorer: EvidenceScorer): Scored[] {
+  const rarest = scorer.rarestUnit();
+  const full = scorer.everyUnit();
+  if (rarest < 0 || full === -1 || !scorer.rarestIsName()) return [...sorted];
+  const held = sorted.map((s) => scorer.heldUnits(s.ordinal));
+  const last = held.lastIndexOf(full);
+  if (last <= 0) return [...sorted];
+  const by = sorted[last];
+  let below = 0;
+  let changed = false;
+  const out = sorted.map((s, i) => {
+    if (i >= last || held[i] & (1 << rarest)) return s;
+    changed = true;
+    return scorer.holdWordsBelow(s, by, ++below);
+  });
+  return changed ? out.sort((a, b) => compareScored(a, b, scorer.sections)) : out;
 }
 
 /**

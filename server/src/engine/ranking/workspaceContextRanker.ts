@@ -21,13 +21,15 @@
  * below its cosine, the rare case where an approximate index changes an order). Once the best
  * are scored, the evidence rules (scoredCandidates.ts holdToEvidence) hold back the meaning of a
  * passage lacking the question's rarest term that would pass one holding every term, or that
- * repeats the text of a passage ranked above it.
+ * repeats the text of a passage ranked above it; words only, when that term is a name
+ * (scoredCandidates.ts holdToNames), a passage lacking it is held under the last one holding
+ * every term.
  */
 import type { IndexState, SectionEntry } from '../indexState';
 import { oneBodyOccurrence, unpackCounts, type FieldCounts } from '../lexical/fields';
 import type { FieldModel, GradedUnit, Pruning } from '../lexical/postings';
 import { SOURCE_KINDS, type Doc, type SourceKind } from '../model';
-import { countedTermCount } from '../text/analyzer';
+import { countedTermCount, joinedWord } from '../text/analyzer';
 import { isQuestion } from '../text/questionFrame';
 import * as contract from './contract';
 import type { RankingTuning, Signal, SimilarityAnchors } from './contract';
@@ -37,7 +39,7 @@ import type { QuestionStatistics } from './questionStatistics';
 import { PUBLISHED_PART_CREDITS, planUnits, questionTerms, weighUnit, type QuestionUnit } from './questionUnits';
 import { rankingTables, type QuestionArrays, type RankingTables } from './rankingTables';
 import { tunedFieldModel, tunedMatchScale, tunedPartCredits } from './tunedConstants';
-import { compareScored, HELD_MARGIN, holdToEvidence, type Scored } from './scoredCandidates';
+import { compareScored, HELD_MARGIN, holdToEvidence, holdToNames, type Scored } from './scoredCandidates';
 
 export { weighedQuestionUnits, type WeighedUnit } from './questionUnits';
 export type { QuestionStatistics } from './questionStatistics';
@@ -364,7 +366,7 @@ function topScored(
     }
   }
   question.candidates = candidates;
-  return meaning ? holdToEvidence(top.sorted(), scorer) : top.sorted();
+  return meaning ? holdToEvidence(top.sorted(), scorer) : holdToNames(top.sorted(), scorer);
 }
 
 /**
@@ -449,7 +451,10 @@ export function questionRanking(state: IndexState, given: Omit<RankOptions, 'lim
   let deepest: { capacity: number; sorted: Scored[] } | undefined;
   const runs = new Map<number, Scored[]>();
   const sortedFor = (capacity: number): readonly Scored[] => {
-    if (!wordsOnly) {
+    // A words-only run answers smaller limits from its prefix, unless the words-only evidence rule
+    // may move passages (a name asked): a holder kept by a deeper run can hold back a passage a
+    // shallower one shows first, so each depth is then run as it is asked, as with meaning.
+    if (!wordsOnly || question.scorer.rarestIsName()) {
       let sorted = runs.get(capacity);
       if (!sorted) runs.set(capacity, (sorted = topScored(state, options, question, capacity)));
       return sorted;
@@ -848,6 +853,37 @@ class Scorer {
     return { ...s, match, score, heldTo: { meaning: m, by: by.ordinal, rule: 'rarest' } };
   }
 
+  /**
+   * Whether the question's rarest unit is a name (scoredCandidates.ts holdToNames): an identifier
+   * (a key path, a flag, an environment variable) that is not a word written joined by a hyphen
+   * or a camelCase capital (text/analyzer.ts joinedWord), nor two words the workspace writes as one.
+   */
+  rarestIsName(): boolean {
+    const rarest = this.rarestUnit();
+    if (rarest < 0) return false;
+    const term = this.units[rarest].term;
+    return term.isIdentifier && !term.compound && !term.hyphenated && joinedWord(term.surface) === null;
+  }
+
+  /**
+   * `s`, words only, with its words held back so that it ranks `below` places under `by`
+   * (holdToNames): the largest words value, never above its own, whose score stays under `by`'s.
+   * Unchanged when it already scores under that.
+   */
+  holdWordsBelow(s: Scored, by: Scored, below: number): Scored {
+    const scale = this.scale[s.doc];
+    const bonus = this.bonuses(s.ordinal);
+    const target = by.score - below * HELD_MARGIN;
+    if (s.score <= target) return s;
+    let words = (target - bonus) / scale;
+    // Under the gate the bonuses are not paid: the match alone must stay under the target.
+    if (scale * words < this.gate) words = Math.min(target / scale, this.gate / scale - HELD_MARGIN);
+    words = Math.max(0, Math.min(s.words, words));
+    const match = scale * words;
+    const score = match + (match >= this.gate ? bonus : 0);
+    return { ...s, match, score, wordsHeldTo: { words, by: by.ordinal } };
+  }
+
   /** `s` scored on its words alone, as a copy of `of`'s text (scoredCandidates.ts liftOneCopy). */
   wordsAlone(s: Scored, of: Scored): Scored {
     const scale = this.scale[s.doc];
@@ -986,8 +1022,16 @@ class Scorer {
     // A signed record's match counts for SIGNED_RECORD_WEIGHT: its weights say so, its raw values stay as measured.
     const scale = this.scale[s.doc];
     const record = scale < 1 ? `; x${scale.toFixed(2)}: ${this.roleOf(s.doc)}` : '';
+    const heldWords = s.wordsHeldTo
+      ? `; ${s.words.toFixed(3)} held to ${s.wordsHeldTo.words.toFixed(3)}: the passage lacks "${this.units[this.rarestUnit()].term.surface}", the name the question asks about and its rarest term, and may not rank above ${this.describe(s.wordsHeldTo.by)}, which holds every term of the question`
+      : '';
     why.push({
-      ...term('words', (hasVector ? WORDS_WEIGHT : 1) * scale, s.words, this.wordsDetail(wordTerms) + record),
+      ...term(
+        'words',
+        (hasVector ? WORDS_WEIGHT : 1) * scale,
+        s.wordsHeldTo ? s.wordsHeldTo.words : s.words,
+        this.wordsDetail(wordTerms) + heldWords + record,
+      ),
       terms: wordTerms,
     });
     if (hasVector) {
