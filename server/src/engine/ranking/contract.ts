@@ -281,7 +281,9 @@
  *   joinedWord: a key path, a flag, an environment variable), every kept passage that lacks it
  *   and ranks above the last passage holding every term of the question (whole, or a key path by
  *   a trailing form; an identifier's parts alone do not count) is held to score just under that
- *   passage, in its own order, and why[] says so. No constant. Simulated first on the fifteen
+ *   passage, in its own order, and why[] says so. The rule reads the first NAME_EVIDENCE_WINDOW
+ *   (30) passages whatever the limit, so that every limit reads the same window and the explain
+ *   path still reads a smaller limit from a deeper run's prefix. Simulated first on the fifteen
  *   corpora (bench/evidenceTrial.ts): applied to any rarest term 9 questions up and 14 down, to
  *   an identifier 7 up and 4 down (hyphenated words such as `public-read`), to a name 5 up and
  *   none down. Built, words only, against main's record (fifteen corpora): GoReleaser g001
@@ -430,6 +432,16 @@ export function trailingFormCredit(
  * distinct files: cap 2 -> 0.688, 3 -> 0.685, 10 (no cap in effect) -> 0.677.
  */
 export const DOCUMENT_CAP = 2;
+
+/**
+ * How many of the best passages by the formula the words-only evidence rule reads
+ * (scoredCandidates.ts holdToNames): a 10-passage answer's candidates, 10 x (DOCUMENT_CAP + 1),
+ * whatever the limit asked. Fixed, so that an answer at any limit is read from the same window:
+ * a deeper run's first passages are a shallower one's, as the explain path needs (it reads a
+ * smaller limit from a deeper run). Not fitted: the rule was simulated on the first 30
+ * (bench/evidenceTrial.ts).
+ */
+export const NAME_EVIDENCE_WINDOW = 30;
 
 /**
  * What the match of a signed record counts for: a document whose front matter names its authors

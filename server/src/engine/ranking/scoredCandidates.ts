@@ -92,24 +92,38 @@ function holdToHolders(sorted: readonly Scored[], scorer: EvidenceScorer, rarest
  * an identifier's parts alone). Each such passage above the last holder among the kept candidates
  * is held to score just under that holder, in its own order: the other words a passage holds
  * more often or more strongly do not make up for the one thing the question names. Where no
- * passage holds every term, or the rarest term is a word, the words' order stands.
+ * passage holds every term, or the rarest term is a word, the words' order stands. The rule reads
+ * the first `window` passages only (contract.ts NAME_EVIDENCE_WINDOW) and moves none past them,
+ * so the passages after the window keep the formula's order.
  */
-export function holdToNames(sorted: readonly Scored[], scorer: EvidenceScorer): Scored[] {
+export function holdToNames(sorted: readonly Scored[], scorer: EvidenceScorer, window: number): Scored[] {
   const rarest = scorer.rarestUnit();
   const full = scorer.everyUnit();
   if (rarest < 0 || full === -1 || !scorer.rarestIsName()) return [...sorted];
-  const held = sorted.map((s) => scorer.heldUnits(s.ordinal));
-  const last = held.lastIndexOf(full);
+  const head = sorted.slice(0, window);
+  // A candidate's match mask has a unit's bit wherever the unit adds to its words (whole, a form
+  // or its parts), so what it holds is within its mask: the held units, a few postings reads per
+  // candidate, are read only where the mask leaves the answer open.
+  const held = new Map<number, number>();
+  const heldAt = (i: number) => {
+    let h = held.get(i);
+    if (h === undefined) held.set(i, (h = scorer.heldUnits(head[i].ordinal)));
+    return h;
+  };
+  let last = head.length - 1;
+  while (last > 0 && ((head[last].mask & full) !== full || heldAt(last) !== full)) last--;
   if (last <= 0) return [...sorted];
-  const by = sorted[last];
+  const by = head[last];
+  const bit = 1 << rarest;
   let below = 0;
   let changed = false;
-  const out = sorted.map((s, i) => {
-    if (i >= last || held[i] & (1 << rarest)) return s;
+  const out = head.map((s, i) => {
+    if (i >= last || (s.mask & bit && heldAt(i) & bit)) return s;
     changed = true;
     return scorer.holdWordsBelow(s, by, ++below);
   });
-  return changed ? out.sort((a, b) => compareScored(a, b, scorer.sections)) : out;
+  if (changed) out.sort((a, b) => compareScored(a, b, scorer.sections));
+  return [...out, ...sorted.slice(window)];
 }
 
 /**

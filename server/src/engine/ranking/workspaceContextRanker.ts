@@ -57,6 +57,7 @@ const {
   TITLE_WEIGHT,
   WORDS_WEIGHT,
   DOCUMENT_CAP,
+  NAME_EVIDENCE_WINDOW,
 } = contract;
 const { hybridMeaning, meaningTerm, recencyRaw, namedEntityRaw, titleSaturation } = contract;
 
@@ -213,7 +214,7 @@ function prepareQuestion(state: IndexState, options: RankOptions) {
   const terms = units.map((u) => ({ term: u.term.key, surface: u.term.surface, weight: u.weight }));
   const scorer = new Scorer(state, rankingTables(state), options, units, named, model, asks);
   // Candidates considered by the last run of the question (topScored).
-  return { units, dropped, model, named, terms, scorer, candidates: 0 };
+  return { units, dropped, model, named, terms, scorer, wordsOnly: !options.meaning, candidates: 0 };
 }
 
 /**
@@ -243,7 +244,7 @@ export function rankWorkspaceContext(state: IndexState, given: RankOptions): Ran
   const options = withTunedSpan(given);
   const question = prepareQuestion(state, options);
   const cap = documentCap(options);
-  const sorted = topScored(state, options, question, candidatesKept(options.limit, cap));
+  const sorted = topScored(state, options, question, candidatesFor(question, options.limit, cap));
   return answerAt(state, question, sorted, options.limit, cap, new Map());
 }
 
@@ -284,6 +285,16 @@ function withTunedSpan<O extends Pick<RankOptions, 'tuning' | 'meaning'>>(option
 /** The scored candidates kept for an answer of `limit`: the cap per document needs more than `limit` in hand, enough that capped documents can give way. */
 function candidatesKept(limit: number, cap: number): number {
   return Math.min(limit * (cap + 1), limit + 200);
+}
+
+/**
+ * The candidates kept for `question`'s answer of `limit`: at least the words-only evidence rule's
+ * window when the rule may apply (a name asked, words only), so that every limit reads the same
+ * window and a deeper run's first passages are a shallower one's.
+ */
+function candidatesFor(question: PreparedQuestion, limit: number, cap: number): number {
+  const kept = candidatesKept(limit, cap);
+  return question.wordsOnly && question.scorer.rarestIsName() ? Math.max(kept, NAME_EVIDENCE_WINDOW) : kept;
 }
 
 /**
@@ -366,7 +377,7 @@ function topScored(
     }
   }
   question.candidates = candidates;
-  return meaning ? holdToEvidence(top.sorted(), scorer) : holdToNames(top.sorted(), scorer);
+  return meaning ? holdToEvidence(top.sorted(), scorer) : holdToNames(top.sorted(), scorer, NAME_EVIDENCE_WINDOW);
 }
 
 /**
@@ -451,10 +462,7 @@ export function questionRanking(state: IndexState, given: Omit<RankOptions, 'lim
   let deepest: { capacity: number; sorted: Scored[] } | undefined;
   const runs = new Map<number, Scored[]>();
   const sortedFor = (capacity: number): readonly Scored[] => {
-    // A words-only run answers smaller limits from its prefix, unless the words-only evidence rule
-    // may move passages (a name asked): a holder kept by a deeper run can hold back a passage a
-    // shallower one shows first, so each depth is then run as it is asked, as with meaning.
-    if (!wordsOnly || question.scorer.rarestIsName()) {
+    if (!wordsOnly) {
       let sorted = runs.get(capacity);
       if (!sorted) runs.set(capacity, (sorted = topScored(state, options, question, capacity)));
       return sorted;
@@ -465,9 +473,9 @@ export function questionRanking(state: IndexState, given: Omit<RankOptions, 'lim
     return deepest.sorted;
   };
   return {
-    at: (limit) => answerAt(state, question, sortedFor(candidatesKept(limit, cap)), limit, cap, explained),
+    at: (limit) => answerAt(state, question, sortedFor(candidatesFor(question, limit, cap)), limit, cap, explained),
     shownAt: (limit) => {
-      const { shown } = capPerDocument(sortedFor(candidatesKept(limit, cap)), limit, cap);
+      const { shown } = capPerDocument(sortedFor(candidatesFor(question, limit, cap)), limit, cap);
       return {
         entries: shown.map(({ s }) => state.sections[s.ordinal]!),
         scores: shown.map(({ s }) => s.score),
