@@ -299,7 +299,7 @@ function candidatesFor(question: PreparedQuestion, limit: number, cap: number): 
 
 /**
  * The best `capacity` candidates for the question, scored, in the formula's order (the evidence
- * rule applied when meaning is on).
+ * rules applied: meaning's when meaning is on, the name rule's when it is off).
  */
 function topScored(
   state: IndexState,
