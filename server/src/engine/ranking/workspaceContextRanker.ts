@@ -865,13 +865,18 @@ class Scorer {
    * Whether the question's rarest unit is a name (scoredCandidates.ts holdToNames): an identifier
    * (a key path, a flag, an environment variable) that is not a word written joined by a hyphen
    * or a camelCase capital (text/analyzer.ts joinedWord), nor two words the workspace writes as one.
+   * Read once per question: the explain path asks it at every limit it tries.
    */
   rarestIsName(): boolean {
-    const rarest = this.rarestUnit();
-    if (rarest < 0) return false;
-    const term = this.units[rarest].term;
-    return term.isIdentifier && !term.compound && !term.hyphenated && joinedWord(term.surface) === null;
+    if (this.nameAsked === undefined) {
+      const rarest = this.rarestUnit();
+      const term = rarest < 0 ? null : this.units[rarest].term;
+      this.nameAsked =
+        term?.isIdentifier === true && !term.compound && !term.hyphenated && joinedWord(term.surface) === null;
+    }
+    return this.nameAsked;
   }
+  private nameAsked: boolean | undefined;
 
   /**
    * `s`, words only, with its words held back so that it ranks `below` places under `by`
